@@ -1,0 +1,118 @@
+# lab: an A/B performance regression lab for the Linux kernel.
+#   make            build lab/lab and the guest program(s)
+#   make check      install what is missing, then run every test (TAP, prove)
+#   make demo       install what is missing, then run the main job
+#   make bench      benchmarks (not timed tests)
+#   make deps       install the Debian packages the lab needs
+#   SANITIZE=address,undefined   V=1
+
+CC       ?= cc
+PKGS     := libgit2 sqlite3 libcurl libvirt
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
+CPPFLAGS += -D_GNU_SOURCE -Ilab -Irunners -Iresults -Ikernels -Iweb -include lab/banned.h
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+ifneq ($(SANITIZE),)
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS    += -fsanitize=$(SANITIZE)
+endif
+
+ifeq ($(V),)
+Q = @
+say = @printf '  %-7s %s\n' $(1) $(2);
+else
+Q =
+say =
+endif
+
+B := build
+LIB_SRCS  := $(filter-out lab/main.c,$(wildcard lab/*.c runners/*.c results/*.c kernels/*.c web/*.c))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema.o
+UNIT_SRCS := $(wildcard tests/unit/test-*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+BENCH_SRCS := $(wildcard tests/bench/bench-*.c)
+BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
+
+# The guest program is static: it is /init of a VM, or a plain process.
+GUEST_SRCS := $(wildcard runners/guest/*.c) runners/protocol.c
+GUEST_CFLAGS := -std=c11 $(WARN) -O2 -g -D_GNU_SOURCE -Irunners -static
+GUEST_X86 := $(B)/guest/x86_64/lab-guest
+GUEST_ARM := $(B)/guest/aarch64/lab-guest
+GUESTS := $(GUEST_X86)
+ifneq ($(shell command -v aarch64-linux-gnu-gcc 2>/dev/null),)
+GUESTS += $(GUEST_ARM)
+endif
+
+all: lab/lab $(GUESTS)
+
+lab/lab: $(B)/lab/main.o $(B)/liblab.a
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/liblab.a: $(LIB_OBJS)
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+
+# schema.sql is compiled in as one string, so the binary and the file never disagree.
+$(B)/gen/schema.c: schema.sql
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@){ echo 'const char lab_schema_sql[] ='; \
+	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
+
+$(B)/gen/%.o: $(B)/gen/%.c
+	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/tests/%: tests/unit/%.c $(B)/liblab.a
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/liblab.a $(LDLIBS)
+
+$(B)/bench/%: tests/bench/%.c $(B)/liblab.a
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/liblab.a $(LDLIBS)
+
+$(GUEST_X86): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h
+	@mkdir -p $(dir $@)
+	$(call say,GUEST,$@)gcc $(GUEST_CFLAGS) -o $@ $(GUEST_SRCS)
+
+$(GUEST_ARM): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h
+	@mkdir -p $(dir $@)
+	$(call say,GUEST,$@)aarch64-linux-gnu-gcc $(GUEST_CFLAGS) -o $@ $(GUEST_SRCS)
+
+# Debian 12 packages the lab and its tests need.
+DEB_PKGS := build-essential pkg-config libgit2-dev libsqlite3-dev sqlite3 libcurl4-openssl-dev \
+	libvirt-dev libvirt-daemon-system qemu-system-x86 qemu-system-arm qemu-utils \
+	linux-image-cloud-amd64 cpio libxml2-utils ccache flex bison bc libelf-dev libssl-dev \
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross chromium python3
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+deps:
+	$(Q)missing=$$(for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS)
+	$(Q)prove $(PROVE_FLAGS) $(UNIT_BINS) $(wildcard tests/t[0-9]*.sh)
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/demo.sh
+
+bench: all $(BENCH_BINS)
+	$(Q)for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	$(Q)for b in $(wildcard tests/bench/*.sh); do echo "== $$b"; $$b || exit 1; done
+
+clean:
+	rm -rf $(B) lab/lab
+
+.PHONY: all deps check demo bench clean
+.DELETE_ON_ERROR:
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,115 @@
+/* lab show RUN: one run's provenance, metadata, samples and console log. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "config.h"
+#include "context.h"
+#include "log.h"
+#include "table.h"
+
+static const char show_usage[] =
+"usage: lab show RUN [--db PATH] [--config FILE]\n";
+
+static const char *col(sqlite3_stmt *q, int i)
+{
+	const unsigned char *t = sqlite3_column_text(q, i);
+	return t ? (const char *)t : "-";
+}
+
+static int show_run(struct store *st, long long id)
+{
+	static const char *const labels[] = {
+		"status", "error", "runner", "workloads", "kernel", "kernel hash", "arch",
+		"command line", "memory MiB", "cpus", "accel", "host", "host cpu", "qemu",
+		"wall s", "to hello s", "bad lines", "console log",
+	};
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc;
+	char when[32];
+
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT r.status, r.error, r.runner, r.workloads, k.path, k.hash, k.arch, "
+			       "r.cmdline, r.mem_mib, r.cpus, r.accel, r.host, r.host_cpu, "
+			       "r.qemu_version, r.wall_s, r.to_hello_s, r.bad_lines, r.console_log, "
+			       "r.started FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
+			       "WHERE r.id = ?1", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read run");
+	sqlite3_bind_int64(q, 1, id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		error("no run %lld in database '%s'", id, st->path);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		store_error(st, "cannot read run");
+		goto out;
+	}
+	format_time(when, sizeof(when), sqlite3_column_double(q, 18));
+	printf("run %lld, started %s\n", id, when);
+	for (int i = 0; i < (int)(sizeof(labels) / sizeof(labels[0])); i++)
+		printf("  %-14s %s\n", labels[i], col(q, i));
+	sqlite3_finalize(q);
+	q = NULL;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT key, value FROM run_meta WHERE run_id = ?1 "
+			       "ORDER BY key", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read run metadata");
+	sqlite3_bind_int64(q, 1, id);
+	printf("\nmetadata\n");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		printf("  %-28s %s\n", col(q, 0), col(q, 1));
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read run metadata");
+		goto out;
+	}
+	printf("\n");
+	ret = table_print_runs(stdout, st, &id, 1);
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lab_context ctx;
+	const char *db = NULL, *config = NULL;
+	long id;
+	int c, ret = 2;
+
+	memset(&ctx, 0, sizeof(ctx));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'c': config = optarg; break;
+		case 'h': fputs(show_usage, stdout); return 0;
+		default:
+			error("unknown option '%s' for 'lab show'", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		error("'lab show' takes one run id (see 'lab show --help')");
+		return 2;
+	}
+	if (parse_positive_int(argv[optind], &id)) {
+		error("bad run id '%s': expected a positive integer", argv[optind]);
+		return 2;
+	}
+	if (context_load_config(&ctx, config, db) || context_open_store(&ctx))
+		goto out;
+	ret = show_run(&ctx.st, id) ? 2 : 0;
+out:
+	context_release(&ctx);
+	return ret;
+}

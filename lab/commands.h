@@ -1,0 +1,13 @@
+#ifndef COMMANDS_H
+#define COMMANDS_H
+/*
+ * The subcommands of lab. Each cmd_* gets argv with argv[0] being the
+ * subcommand's name, parses its own options, prints its own output and
+ * returns the process exit status.
+ */
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+#endif

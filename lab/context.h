@@ -1,0 +1,34 @@
+#ifndef CONTEXT_H
+#define CONTEXT_H
+/*
+ * What most commands start with: the configuration (lab.conf, then the
+ * command line's --config/--db) and the open database. Paths that live
+ * beside the database (console logs, cached initramfs images) are derived
+ * here so that every command finds them in the same place.
+ */
+#include "config.h"
+#include "store.h"
+
+struct lab_context {
+	struct lab_config cfg;
+	struct store st;
+	char *dir;		/* the database's directory */
+};
+
+/* Load config_path (NULL: default search) and override the db when db_path. */
+int context_load_config(struct lab_context *ctx, const char *config_path,
+			const char *db_path);
+/* Open the database named by the config, creating its directory. */
+int context_open_store(struct lab_context *ctx);
+void context_release(struct lab_context *ctx);
+
+/* <db dir>/<sub>, created if missing; the caller frees the result. */
+char *context_subdir(struct lab_context *ctx, const char *sub);
+
+/* The directory of the running lab binary's checkout (for build/guest). */
+const char *lab_source_dir(void);
+
+/* Local time as YYYY-MM-DD HH:MM:SS. */
+void format_time(char *out, size_t size, double epoch);
+
+#endif

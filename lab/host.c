@@ -1,0 +1,60 @@
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "subprocess.h"
+
+const char *host_arch(void)
+{
+#if defined(__aarch64__)
+	return "aarch64";
+#else
+	return "x86_64";
+#endif
+}
+
+static void cpu_model(char *out, size_t size)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(out, size, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		if (!colon || strncmp(line, "model name", 10))
+			continue;
+		colon++;
+		while (*colon == ' ')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(out, size, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+void host_info_get(struct host_info *h, const char *runner, const char *qemu)
+{
+	memset(h, 0, sizeof(*h));
+	if (gethostname(h->name, sizeof(h->name) - 1))
+		snprintf(h->name, sizeof(h->name), "unknown");
+	cpu_model(h->cpu, sizeof(h->cpu));
+	if (!strcmp(runner, "qemu") && qemu) {
+		struct strvec av = STRVEC_INIT;
+		struct strbuf out = STRBUF_INIT;
+		strvec_push(&av, qemu);
+		strvec_push(&av, "--version");
+		if (subprocess_run(strvec_argv(&av), NULL, &out, 10) == 0) {
+			size_t n = strcspn(strbuf_str(&out), "\n");
+			snprintf(h->qemu_version, sizeof(h->qemu_version), "%.*s", (int)n,
+				 strbuf_str(&out));
+		}
+		strbuf_release(&out);
+		strvec_release(&av);
+	}
+}

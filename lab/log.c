@@ -1,0 +1,43 @@
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "log.h"
+
+int log_quiet;
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	struct { char buf[4096]; } line;
+	int n = snprintf(line.buf, sizeof(line.buf), "lab: %s", prefix);
+	if (n < 0 || (size_t)n >= sizeof(line.buf))
+		n = 0;
+	vsnprintf(line.buf + n, sizeof(line.buf) - (size_t)n, fmt, ap);
+	fprintf(stderr, "%s\n", line.buf);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void info(const char *fmt, ...)
+{
+	va_list ap;
+	if (log_quiet)
+		return;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,15 @@
+#ifndef LOG_H
+#define LOG_H
+/*
+ * Messages to the user. error() prints "lab: <message>" on stderr and
+ * returns -1 so that a failing function can `return error(...)`.
+ * Messages are lower case without a full stop and name the object:
+ *   error("cannot open database '%s': %s", path, why)
+ */
+__attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
+/* Informational line on stderr, suppressed by log_quiet. */
+__attribute__((format(printf, 1, 2))) void info(const char *fmt, ...);
+extern int log_quiet;
+
+#endif

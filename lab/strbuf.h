@@ -1,0 +1,45 @@
+#ifndef STRBUF_H
+#define STRBUF_H
+/*
+ * A growable, always NUL-terminated byte buffer.
+ *
+ * The struct owns buf; strbuf_release() frees it and leaves an empty
+ * buffer that may be reused. strbuf_detach() hands ownership to the caller.
+ * A non-zero cap makes the buffer size-capped: appends past the cap keep
+ * only the newest bytes (console and build logs keep their tail).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+	size_t cap;		/* 0: unlimited; else keep the last cap bytes */
+	size_t dropped;		/* bytes discarded from the front due to cap */
+};
+
+#define STRBUF_INIT { NULL, 0, 0, 0, 0 }
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+__attribute__((format(printf, 2, 3)))
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+void strbuf_trim(struct strbuf *sb);
+/* Read a whole file; returns 0 or -1 with errno set. */
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
+/* The buffer's text, or "" when empty (never NULL). */
+static inline const char *strbuf_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+#endif

@@ -1,0 +1,75 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "strvec.h"
+
+void strvec_init(struct strvec *sv)
+{
+	memset(sv, 0, sizeof(*sv));
+}
+
+void strvec_release(struct strvec *sv)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	memset(sv, 0, sizeof(*sv));
+}
+
+static void strvec_push_owned(struct strvec *sv, char *s)
+{
+	if (sv->nr + 2 > sv->alloc) {
+		size_t n = sv->alloc ? sv->alloc * 2 : 8;
+		char **v = realloc(sv->v, n * sizeof(*v));
+		if (!v) {
+			fputs("lab: out of memory\n", stderr);
+			abort();
+		}
+		sv->v = v;
+		sv->alloc = n;
+	}
+	sv->v[sv->nr++] = s;
+	sv->v[sv->nr] = NULL;
+}
+
+void strvec_push(struct strvec *sv, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, s);
+	strvec_push_owned(sv, strbuf_detach(&sb));
+}
+
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strvec_push_owned(sv, strbuf_detach(&sb));
+}
+
+void strvec_split(struct strvec *sv, const char *s)
+{
+	while (*s) {
+		size_t n;
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		n = strcspn(s, " \t\n");
+		if (n) {
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_add(&sb, s, n);
+			strvec_push_owned(sv, strbuf_detach(&sb));
+		}
+		s += n;
+	}
+}
+
+char *const *strvec_argv(struct strvec *sv)
+{
+	static char *empty[1] = { NULL };
+	return sv->nr ? sv->v : empty;
+}

@@ -1,0 +1,27 @@
+#ifndef STRVEC_H
+#define STRVEC_H
+/*
+ * A NULL-terminated vector of owned strings, as argv for subprocesses.
+ * strvec_release() frees every string and the array.
+ */
+#include <stddef.h>
+
+struct strvec {
+	char **v;
+	size_t nr;
+	size_t alloc;
+};
+
+#define STRVEC_INIT { NULL, 0, 0 }
+
+void strvec_init(struct strvec *sv);
+void strvec_release(struct strvec *sv);
+void strvec_push(struct strvec *sv, const char *s);
+__attribute__((format(printf, 2, 3)))
+void strvec_pushf(struct strvec *sv, const char *fmt, ...);
+/* Split on runs of spaces and push each word (no quoting rules). */
+void strvec_split(struct strvec *sv, const char *s);
+/* argv view; never NULL, always NULL-terminated. */
+char *const *strvec_argv(struct strvec *sv);
+
+#endif

@@ -1,0 +1,52 @@
+#ifndef SUBPROCESS_H
+#define SUBPROCESS_H
+/*
+ * Running other programs: the one place the lab starts a process.
+ *
+ * Children get an argv vector (never a shell), their own process group,
+ * and stdin from /dev/null. With SUBPROCESS_CAPTURE their stdout and
+ * stderr arrive merged on child.out_fd, which the caller reads (and
+ * subprocess_finish closes). A deadline kills the whole group.
+ *
+ * Results: subprocess_start() returns -1 only when the program could not be
+ * started (missing binary, fork failure) and says so; once started, the
+ * outcome is an exit status: the exit code, or 128 + signal number.
+ */
+#include <sys/types.h>
+
+struct strbuf;
+
+enum subprocess_flags {
+	SUBPROCESS_CAPTURE = 1 << 0,	/* stdout+stderr to out_fd */
+	SUBPROCESS_SILENT = 1 << 1,	/* stdout+stderr to /dev/null */
+};
+
+struct child {
+	pid_t pid;
+	int out_fd;
+};
+
+#define SUBPROCESS_TIMED_OUT (-2)
+
+int subprocess_start(struct child *c, char *const *argv, const char *cwd,
+		     unsigned flags);
+/* SIGKILL the child's whole process group. */
+void subprocess_kill(struct child *c);
+/* Close out_fd, reap the child, return its exit status. */
+int subprocess_finish(struct child *c);
+
+/*
+ * Run argv to completion, appending its merged output to *out (may be
+ * NULL: output discarded). timeout_s <= 0 means none. Returns the exit
+ * status, -1 when it could not start, SUBPROCESS_TIMED_OUT when the deadline
+ * passed (the group is killed and reaped first).
+ */
+int subprocess_run(char *const *argv, const char *cwd, struct strbuf *out,
+		   double timeout_s);
+
+/* Seconds on a monotonic clock. */
+double now_monotonic(void);
+/* Seconds since the epoch. */
+double now_wall(void);
+
+#endif

@@ -1,0 +1,14 @@
+#ifndef TABLE_H
+#define TABLE_H
+/*
+ * Text tables of stored samples: one row per (workload, metric) with
+ * n, mean, median, std, min, max over the given runs. Warm-up samples are
+ * stored but left out here, and the table says how many were left out.
+ */
+#include <stdio.h>
+
+#include "store.h"
+
+int table_print_runs(FILE *f, struct store *st, const long long *run_ids, size_t nr);
+
+#endif

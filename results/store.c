@@ -1,0 +1,296 @@
+#include <errno.h>
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log.h"
+#include "store.h"
+#include "subprocess.h"
+
+extern const char lab_schema_sql[];
+
+int store_error(struct store *st, const char *what)
+{
+	return error("%s in database '%s': %s", what, st->path,
+		     st->db ? sqlite3_errmsg(st->db) : "not open");
+}
+
+static int exec(struct store *st, const char *sql, const char *what)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return store_error(st, what);
+	return 0;
+}
+
+static int schema_version(struct store *st, int *out)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_step(q) != SQLITE_ROW) {
+		/* sqlite says "file is not a database" here for a corrupt file */
+		error("cannot open database '%s': %s", st->path, sqlite3_errmsg(st->db));
+		goto out;
+	}
+	*out = sqlite3_column_int(q, 0);
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_open(struct store *st, const char *path)
+{
+	int version;
+
+	memset(st, 0, sizeof(*st));
+	st->path = strdup(path);
+	if (!st->path)
+		return error("out of memory");
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		error("cannot open database '%s': %s", path,
+		      st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	if (schema_version(st, &version))
+		goto fail;
+	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
+	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
+		goto fail;
+	if (version == 0) {
+		if (exec(st, "BEGIN IMMEDIATE", "cannot create schema"))
+			goto fail;
+		if (schema_version(st, &version))
+			goto fail;
+		if (version == 0 && exec(st, lab_schema_sql, "cannot create schema")) {
+			store_rollback(st);
+			goto fail;
+		}
+		if (exec(st, "COMMIT", "cannot create schema"))
+			goto fail;
+	} else if (version > STORE_SCHEMA_VERSION) {
+		error("database '%s' has schema version %d, newer than this lab's %d",
+		      path, version, STORE_SCHEMA_VERSION);
+		goto fail;
+	}
+	return 0;
+fail:
+	store_close(st);
+	return -1;
+}
+
+void store_close(struct store *st)
+{
+	if (st->db)
+		sqlite3_close(st->db);
+	free(st->path);
+	memset(st, 0, sizeof(*st));
+}
+
+int store_begin(struct store *st)
+{
+	return exec(st, "BEGIN IMMEDIATE", "cannot start transaction");
+}
+
+int store_commit(struct store *st)
+{
+	return exec(st, "COMMIT", "cannot commit");
+}
+
+void store_rollback(struct store *st)
+{
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static void bind_text(sqlite3_stmt *q, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(q, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+static void bind_id(sqlite3_stmt *q, int i, long long id)
+{
+	if (id > 0)
+		sqlite3_bind_int64(q, i, id);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+int store_kernel(struct store *st, long long *id, const char *path, const char *arch)
+{
+	sqlite3_stmt *q = NULL;
+	git_oid oid;
+	char hex[GIT_OID_HEXSZ + 1];
+	int ret = -1;
+
+	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB)) {
+		const git_error *e = git_error_last();
+		return error("cannot read kernel '%s': %s", path,
+			     e && e->message ? e->message : strerror(errno));
+	}
+	git_oid_tostr(hex, sizeof(hex), &oid);
+
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT INTO kernels(path, hash, arch, created) VALUES (?1, ?2, ?3, ?4) "
+			       "ON CONFLICT(hash, path) DO UPDATE SET arch = excluded.arch "
+			       "RETURNING id", -1, &q, NULL) != SQLITE_OK) {
+		store_error(st, "cannot record kernel");
+		goto out;
+	}
+	bind_text(q, 1, path);
+	bind_text(q, 2, hex);
+	bind_text(q, 3, arch);
+	sqlite3_bind_double(q, 4, now_wall());
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		store_error(st, "cannot record kernel");
+		goto out;
+	}
+	*id = sqlite3_column_int64(q, 0);
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_run_begin(struct store *st, long long *run_id, const struct run_row *row)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT INTO runs(kernel_id, experiment_id, variant_id, runner, "
+			       "workloads, cmdline, mem_mib, cpus, accel, host, host_cpu, "
+			       "qemu_version, started, status) VALUES "
+			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'RUNNING')",
+			       -1, &q, NULL) != SQLITE_OK) {
+		store_error(st, "cannot record run");
+		goto out;
+	}
+	bind_id(q, 1, row->kernel_id);
+	bind_id(q, 2, row->experiment_id);
+	bind_id(q, 3, row->variant_id);
+	bind_text(q, 4, row->runner);
+	bind_text(q, 5, row->workloads);
+	bind_text(q, 6, row->cmdline ? row->cmdline : "");
+	sqlite3_bind_int64(q, 7, row->mem_mib);
+	sqlite3_bind_int(q, 8, row->cpus);
+	bind_text(q, 9, row->accel);
+	bind_text(q, 10, row->host);
+	bind_text(q, 11, row->host_cpu);
+	bind_text(q, 12, row->qemu_version);
+	sqlite3_bind_double(q, 13, now_wall());
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		store_error(st, "cannot record run");
+		goto out;
+	}
+	*run_id = sqlite3_last_insert_rowid(st->db);
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static int finish_row(struct store *st, long long run_id, const struct run_result *res,
+		      const char *console_log)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "UPDATE runs SET status = ?2, error = ?3, ended = ?4, console_log = ?5, "
+			       "wall_s = ?6, to_hello_s = ?7, bad_lines = ?8, accel = ?9, "
+			       "cmdline = CASE WHEN ?10 = '' THEN cmdline ELSE ?10 END WHERE id = ?1",
+			       -1, &q, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(q, 1, run_id);
+	bind_text(q, 2, run_status_name(res->status));
+	bind_text(q, 3, res->error.len ? res->error.buf : NULL);
+	sqlite3_bind_double(q, 4, now_wall());
+	bind_text(q, 5, console_log);
+	sqlite3_bind_double(q, 6, res->wall_s);
+	if (res->to_hello_s >= 0)
+		sqlite3_bind_double(q, 7, res->to_hello_s);
+	else
+		sqlite3_bind_null(q, 7);
+	sqlite3_bind_int(q, 8, res->bad_lines);
+	bind_text(q, 9, res->accel[0] ? res->accel : NULL);
+	bind_text(q, 10, res->full_cmdline);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		goto out;
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static int insert_meta(struct store *st, long long run_id, const struct sample_set *set)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT OR REPLACE INTO run_meta(run_id, key, value) VALUES (?1, ?2, ?3)",
+			       -1, &q, NULL) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < set->meta_nr; i++) {
+		sqlite3_bind_int64(q, 1, run_id);
+		bind_text(q, 2, set->meta[i].key);
+		bind_text(q, 3, set->meta[i].value);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			goto out;
+		sqlite3_reset(q);
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static int insert_samples(struct store *st, long long run_id, const struct sample_set *set)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT INTO samples(run_id, workload, metric, iteration, value, unit, flags) "
+			       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &q, NULL) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < set->nr; i++) {
+		const struct sample *s = &set->v[i];
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_text(q, 2, s->workload, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 3, s->metric, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 4, s->iteration);
+		sqlite3_bind_double(q, 5, s->value);
+		sqlite3_bind_text(q, 6, s->unit, -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 7, (int)s->flags);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			goto out;
+		sqlite3_reset(q);
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
+		     const char *console_log)
+{
+	if (store_begin(st))
+		return -1;
+	if (finish_row(st, run_id, res, console_log) ||
+	    insert_meta(st, run_id, &res->set) ||
+	    insert_samples(st, run_id, &res->set)) {
+		store_error(st, "cannot store run");
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st);
+}

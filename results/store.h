@@ -1,0 +1,57 @@
+#ifndef STORE_H
+#define STORE_H
+/*
+ * The sqlite store. schema.sql (compiled in) is the one definition of the
+ * tables; store_open() applies it to a new database, checks the version of
+ * an existing one, and turns on WAL and foreign keys.
+ *
+ * A run is stored in two steps: store_run_begin() records that a boot
+ * started (status RUNNING), store_run_finish() writes its status, metadata
+ * and every sample in one transaction, so a crash never leaves half a boot.
+ * Errors are reported once, here, naming the database file.
+ */
+#include <sqlite3.h>
+
+#include "runner.h"
+
+#define STORE_SCHEMA_VERSION 1
+
+struct store {
+	sqlite3 *db;
+	char *path;
+};
+
+struct run_row {
+	long long kernel_id;		/* 0: none (local runner) */
+	long long experiment_id;	/* 0: none */
+	long long variant_id;		/* 0: none */
+	const char *runner;
+	const char *workloads;
+	const char *cmdline;
+	long mem_mib;
+	int cpus;
+	const char *accel;
+	const char *host;
+	const char *host_cpu;
+	const char *qemu_version;
+};
+
+int store_open(struct store *st, const char *path);
+void store_close(struct store *st);
+
+/* Report sqlite's last error on this store; returns -1. */
+int store_error(struct store *st, const char *what);
+
+/* Find or add the kernel image at path (hashed by content). */
+int store_kernel(struct store *st, long long *id, const char *path, const char *arch);
+
+int store_run_begin(struct store *st, long long *run_id, const struct run_row *row);
+int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
+		     const char *console_log);
+
+/* Transactions for callers that write several rows as one. */
+int store_begin(struct store *st);
+int store_commit(struct store *st);
+void store_rollback(struct store *st);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * The local runner: the guest program (or any command that prints @lab
+ * lines) runs as an ordinary process on this host, measuring the kernel
+ * that runs here. Parameters go on its command line; checksums are
+ * optional on a pipe.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drive.h"
+#include "protocol.h"
+#include "runner.h"
+#include "strvec.h"
+
+static int local_run(const struct run_spec *spec, struct run_result *out)
+{
+	struct strvec av = STRVEC_INIT;
+	struct console con;
+	struct child child;
+	double start;
+	int log_fd = -1, st;
+	enum drive_end end;
+	FILE *f;
+
+	snprintf(out->accel, sizeof(out->accel), "none");
+	f = fopen("/proc/cmdline", "r");
+	if (f) {
+		if (!fgets(out->full_cmdline, sizeof(out->full_cmdline), f))
+			out->full_cmdline[0] = '\0';
+		out->full_cmdline[strcspn(out->full_cmdline, "\n")] = '\0';
+		fclose(f);
+	}
+	if (spec->console_log) {
+		log_fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (log_fd < 0) {
+			out->status = RUN_INFRA;
+			strbuf_addf(&out->error, "cannot write console log '%s': %s",
+				    spec->console_log, strerror(errno));
+			return 0;
+		}
+	}
+	strvec_split(&av, spec->guest);
+	if (spec->params)
+		strvec_split(&av, spec->params);
+
+	start = now_monotonic();
+	if (subprocess_start(&child, strvec_argv(&av), NULL, SUBPROCESS_CAPTURE)) {
+		out->status = RUN_INFRA;
+		strbuf_addf(&out->error, "cannot start '%s'", av.v[0]);
+		goto out;
+	}
+	console_init(&con, out, log_fd, PROTOCOL_CHECKSUM_OPTIONAL, start);
+	con.saw_kernel = 1;
+	end = drive_child(&child, &con, start + spec->timeout_s, 0);
+	st = subprocess_finish(&child);
+	out->wall_s = now_monotonic() - start;
+	console_conclude(&con, end == DRIVE_TIMEOUT);
+	if (out->status == RUN_BOOT_FAILED && !con.saw_hello) {
+		out->status = RUN_FAILED;
+		strbuf_reset(&out->error);
+		strbuf_addf(&out->error, "'%s' exited with status %d before saying hello",
+			    av.v[0], st);
+	}
+	console_release(&con);
+out:
+	if (log_fd >= 0)
+		close(log_fd);
+	strvec_release(&av);
+	return 0;
+}
+
+const struct runner runner_local = { "local", local_run };

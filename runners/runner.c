@@ -1,0 +1,50 @@
+#include <string.h>
+
+#include "runner.h"
+
+const char *run_status_name(enum run_status s)
+{
+	switch (s) {
+	case RUN_RUNNING: return "RUNNING";
+	case RUN_OK: return "OK";
+	case RUN_FAILED: return "FAILED";
+	case RUN_BOOT_FAILED: return "BOOT_FAILED";
+	case RUN_TIMEOUT: return "TIMEOUT";
+	case RUN_INFRA: return "INFRA";
+	}
+	return "?";
+}
+
+void run_result_init(struct run_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->error, 0);
+	strbuf_init(&r->tail, 0);
+	r->to_hello_s = -1;
+	r->done_count = -1;
+}
+
+void run_result_release(struct run_result *r)
+{
+	sample_set_release(&r->set);
+	strbuf_release(&r->error);
+	strbuf_release(&r->tail);
+}
+
+const struct runner *runner_find(const char *name)
+{
+	static const struct runner *const all[] = { &runner_qemu, &runner_local };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+int workload_known(const char *name)
+{
+	static const char *const known[] = { "zeroing", "demote", "boot" };
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(known[i], name))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,71 @@
+#ifndef RUNNER_H
+#define RUNNER_H
+/*
+ * Runners: how a kernel gets booted (or a host gets used) and its workloads
+ * driven. Every runner takes a run_spec, performs one run (one boot), and
+ * fills a run_result with the outcome, the samples and metadata the guest
+ * reported, and the console log path. The caller owns both structs;
+ * run_result_release() frees what the runner put into the result.
+ *
+ * A runner never decides about kernels: an infrastructure problem (QEMU
+ * missing, a pipe failing) is RUN_INFRA, not a kernel verdict.
+ */
+#include "sample.h"
+#include "strbuf.h"
+
+enum run_status {
+	RUN_RUNNING = 0,	/* stored at the start, replaced at the end */
+	RUN_OK,			/* the guest said done ok */
+	RUN_FAILED,		/* booted, but a workload reported an error */
+	RUN_BOOT_FAILED,	/* panic, BUG, Oops, or no done line */
+	RUN_TIMEOUT,		/* deadline passed; the process group was killed */
+	RUN_INFRA,		/* the lab's side failed */
+};
+
+const char *run_status_name(enum run_status s);
+
+struct run_spec {
+	const char *kernel;	/* image (qemu) */
+	const char *initrd;	/* initramfs with the guest as /init (qemu) */
+	const char *arch;	/* x86_64 | aarch64 */
+	const char *guest;	/* guest program (local) */
+	const char *params;	/* lab.* parameters, space separated */
+	const char *cmdline;	/* extra kernel command line (qemu) */
+	const char *qemu;	/* QEMU binary; NULL: by arch */
+	const char *accel;	/* kvm | tcg | auto */
+	const char *console_log;	/* where the console goes */
+	long mem_mib;
+	int cpus;
+	double timeout_s;
+};
+
+struct run_result {
+	enum run_status status;
+	struct sample_set set;
+	struct strbuf error;		/* one line, when status != OK */
+	struct strbuf tail;		/* last few KiB of the console */
+	char accel[8];			/* what was really used */
+	char full_cmdline[4096];
+	double wall_s;			/* start to end */
+	double to_hello_s;		/* start to the guest's hello; < 0 if none */
+	int bad_lines;			/* protocol lines that failed their check */
+	long done_count;		/* samples the guest said it sent; -1 if no done */
+};
+
+void run_result_init(struct run_result *r);
+void run_result_release(struct run_result *r);
+
+struct runner {
+	const char *name;
+	int (*run)(const struct run_spec *spec, struct run_result *out);
+};
+
+/* The workloads the guest program knows. */
+#define WORKLOAD_NAMES "zeroing, demote, boot"
+int workload_known(const char *name);
+
+/* NULL when there is no runner of that name. */
+const struct runner *runner_find(const char *name);
+extern const struct runner runner_qemu, runner_local;
+
+#endif

@@ -1,0 +1,109 @@
+-- The lab's database: the one definition of every table.
+-- The lab applies this file when it opens a database whose user_version is 0;
+-- user_version records the schema version.
+
+PRAGMA user_version = 1;
+
+-- A kernel image the lab has booted, identified by its content.
+CREATE TABLE kernels (
+	id		INTEGER PRIMARY KEY,
+	path		TEXT NOT NULL,
+	hash		TEXT NOT NULL,		-- git blob id of the image file
+	arch		TEXT NOT NULL,		-- x86_64 | aarch64
+	release		TEXT,			-- uname -r, once a boot reported it
+	git_commit	TEXT,			-- when built from a repository
+	created		REAL NOT NULL,
+	UNIQUE (hash, path)
+);
+
+-- An experiment: two or more variants compared on some workloads.
+CREATE TABLE experiments (
+	id		INTEGER PRIMARY KEY,
+	kind		TEXT NOT NULL DEFAULT 'ab',	-- ab | bisect | sweep
+	command		TEXT,
+	status		TEXT NOT NULL DEFAULT 'RUNNING',
+	created		REAL NOT NULL,
+	finished	REAL
+);
+
+CREATE TABLE variants (
+	id		INTEGER PRIMARY KEY,
+	experiment_id	INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+	name		TEXT NOT NULL,		-- A, B, ...
+	kernel_id	INTEGER REFERENCES kernels(id),
+	cmdline		TEXT,
+	git_ref		TEXT,
+	UNIQUE (experiment_id, name)
+);
+
+-- One boot (or one local execution) of a kernel running workloads.
+CREATE TABLE runs (
+	id		INTEGER PRIMARY KEY,
+	kernel_id	INTEGER REFERENCES kernels(id),
+	experiment_id	INTEGER REFERENCES experiments(id),
+	variant_id	INTEGER REFERENCES variants(id),
+	runner		TEXT NOT NULL,		-- qemu | local | libvirt | ssh
+	workloads	TEXT NOT NULL,		-- comma-separated, in order
+	cmdline		TEXT NOT NULL,
+	mem_mib		INTEGER,
+	cpus		INTEGER,
+	accel		TEXT,
+	host		TEXT,
+	host_cpu	TEXT,
+	qemu_version	TEXT,
+	started		REAL NOT NULL,
+	ended		REAL,
+	status		TEXT NOT NULL DEFAULT 'RUNNING',
+		-- RUNNING | OK | FAILED | BOOT_FAILED | TIMEOUT | INFRA
+	error		TEXT,
+	console_log	TEXT,
+	wall_s		REAL,			-- runner start to end
+	to_hello_s	REAL,			-- runner start to the guest's hello
+	bad_lines	INTEGER NOT NULL DEFAULT 0	-- protocol lines that failed their check
+);
+CREATE INDEX runs_kernel ON runs(kernel_id);
+CREATE INDEX runs_experiment ON runs(experiment_id);
+
+-- What a workload said about its environment (kernel release, THP mode, ...).
+CREATE TABLE run_meta (
+	run_id		INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	key		TEXT NOT NULL,
+	value		TEXT NOT NULL,
+	PRIMARY KEY (run_id, key)
+);
+
+-- Every measured value. flags: 1 = warm-up (kept, left out of verdicts).
+CREATE TABLE samples (
+	id		INTEGER PRIMARY KEY,
+	run_id		INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	workload	TEXT NOT NULL,
+	metric		TEXT NOT NULL,
+	iteration	INTEGER NOT NULL,
+	value		REAL NOT NULL,
+	unit		TEXT NOT NULL,
+	flags		INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX samples_run ON samples(run_id);
+CREATE INDEX samples_metric ON samples(workload, metric);
+
+-- One verdict per metric (and sweep point) of an experiment.
+CREATE TABLE verdicts (
+	id		INTEGER PRIMARY KEY,
+	experiment_id	INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+	workload	TEXT NOT NULL,
+	metric		TEXT NOT NULL,
+	point		TEXT NOT NULL DEFAULT '',	-- sweep point, e.g. mem=4096
+	unit_compared	TEXT,			-- samples | boot-medians
+	n_a		INTEGER,
+	n_b		INTEGER,
+	median_a	REAL,
+	median_b	REAL,
+	ratio		REAL,
+	ci_low		REAL,
+	ci_high		REAL,
+	p		REAL,
+	p_adjusted	REAL,
+	mde		REAL,
+	verdict		TEXT NOT NULL,
+	UNIQUE (experiment_id, workload, metric, point)
+);

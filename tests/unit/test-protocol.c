@@ -1,0 +1,94 @@
+#include <string.h>
+
+#include "protocol.h"
+#include "tap.h"
+
+static enum protocol_kind parse(struct protocol_msg *m, const char *line, unsigned flags)
+{
+	return protocol_parse(m, line, strlen(line), flags);
+}
+
+int main(void)
+{
+	struct protocol_msg m;
+	char line[PROTOCOL_MAX_LINE], cut[PROTOCOL_MAX_LINE * 2];
+	int n;
+
+	/* CRC-32 check value of the IEEE polynomial */
+	is_int(protocol_crc32("123456789", 9), 0xcbf43926u, "crc32 check value");
+
+	n = protocol_format(line, sizeof(line), "sample zeroing touch %d %.3f us warmup", 0, 185.25);
+	ok(n > 0 && line[n - 1] == '\n', "format ends with a newline");
+	is_int(parse(&m, line, 0), PROTOCOL_SAMPLE, "formatted sample parses");
+	is_str(m.workload, "zeroing", "workload");
+	is_str(m.metric, "touch", "metric");
+	is_int(m.iteration, 0, "iteration");
+	is_double(m.value, 185.25, 1e-12, "value");
+	is_str(m.unit, "us", "unit");
+	is_int(m.flags, SAMPLE_WARMUP, "warmup flag");
+
+	/* kernel output before the marker on the same line is ignored */
+	n = protocol_format(line, sizeof(line), "meta kernel.cmdline console=ttyS0 lab.iters=3");
+	memcpy(cut, "[    3.141592] ", 15);
+	memcpy(cut + 15, line, (size_t)n + 1);
+	is_int(parse(&m, cut, 0), PROTOCOL_META, "meta after a printk prefix");
+	is_str(m.key, "kernel.cmdline", "meta key");
+	is_str(m.text, "console=ttyS0 lab.iters=3", "meta value keeps its spaces");
+
+	protocol_format(line, sizeof(line), "hello %d guest", PROTOCOL_VERSION);
+	is_int(parse(&m, line, 0), PROTOCOL_HELLO, "hello");
+	is_int(m.version, PROTOCOL_VERSION, "hello version");
+	protocol_format(line, sizeof(line), "done ok 42");
+	is_int(parse(&m, line, 0), PROTOCOL_DONE, "done");
+	is_int(m.count, 42, "done count");
+	is_str(m.text, "ok", "done status");
+	protocol_format(line, sizeof(line), "error demote no 1 GiB page could be allocated");
+	is_int(parse(&m, line, 0), PROTOCOL_ERROR, "error");
+	is_str(m.text, "no 1 GiB page could be allocated", "error message");
+
+	/* \r\n line ends from a serial console */
+	n = protocol_format(line, sizeof(line), "done error 0");
+	line[n - 1] = '\r';
+	is_int(parse(&m, line, 0), PROTOCOL_DONE, "carriage return is ignored");
+
+	/* a printk that cut into the middle of a line breaks its checksum */
+	n = protocol_format(line, sizeof(line), "sample zeroing touch 5 190.5 us");
+	snprintf(cut, sizeof(cut), "%.20s[    4.2] random: crng init done%s", line, line + 20);
+	is_int(parse(&m, cut, 0), PROTOCOL_BAD, "a cut-in line fails its checksum");
+	line[n - 1] = '\0';
+	line[12] ^= 1;
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "one flipped bit fails");
+	is_int(parse(&m, line, PROTOCOL_CHECKSUM_OPTIONAL), PROTOCOL_BAD,
+	       "a wrong checksum fails even where checksums are optional");
+
+	/* without a checksum: bad on a console, fine on a pipe */
+	is_int(parse(&m, "@lab sample boot to_init 0 1.5 s", 0), PROTOCOL_BAD,
+	       "missing checksum on a console");
+	is_int(parse(&m, "@lab sample boot to_init 0 1.5 s", PROTOCOL_CHECKSUM_OPTIONAL),
+	       PROTOCOL_SAMPLE, "missing checksum on a pipe");
+	is_double(m.value, 1.5, 0, "pipe sample value");
+
+	/* malformed bodies with good checksums */
+	protocol_format(line, sizeof(line), "sample zeroing touch x 1.0 us");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "non-numeric iteration");
+	protocol_format(line, sizeof(line), "sample zeroing touch 1 1.0x us");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "non-numeric value");
+	protocol_format(line, sizeof(line), "sample zeroing touch 1 1.0");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "missing unit");
+	protocol_format(line, sizeof(line), "sample zeroing touch 1 1.0 us hot");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "unknown flag");
+	protocol_format(line, sizeof(line), "frobnicate now");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "unknown kind");
+	protocol_format(line, sizeof(line), "done maybe 3");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "unknown done status");
+
+	is_int(parse(&m, "[    0.000000] Linux version 6.1.0", 0), PROTOCOL_NONE,
+	       "kernel message is not a protocol line");
+	is_int(parse(&m, "", 0), PROTOCOL_NONE, "empty line");
+	is_int(parse(&m, "@lab", 0), PROTOCOL_NONE, "bare marker");
+	is_int(parse(&m, "@lab \x01\x02 *00000000", 0), PROTOCOL_BAD, "binary garbage");
+
+	n = protocol_format(line, 40, "meta long %0100d", 1);
+	is_int(n, -1, "format refuses a line that does not fit");
+	return done_testing();
+}

@@ -1,0 +1,119 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gitutil.h"
+#include "store.h"
+#include "tap.h"
+
+static long long one_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *q = NULL;
+	long long v = -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+static const char *one_text(sqlite3 *db, const char *sql, char *buf, size_t size)
+{
+	sqlite3_stmt *q = NULL;
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return buf;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/lab-store-XXXXXX", path[256], kpath[256], buf[256];
+	struct store st;
+	struct run_row row = { .runner = "qemu", .workloads = "zeroing", .cmdline = "",
+			       .mem_mib = 2048, .cpus = 1 };
+	struct run_result res;
+	struct sample s = { "zeroing", "touch", "us", 0, 185.5, 1 };
+	long long kid = 0, kid2 = 0, rid = 0;
+	FILE *f;
+
+	if (!mkdtemp(dir) || lab_git_init())
+		return 1;
+	snprintf(path, sizeof(path), "%s/lab.db", dir);
+	snprintf(kpath, sizeof(kpath), "%s/vmlinuz", dir);
+	f = fopen(kpath, "w");
+	fputs("hello\n", f);
+	fclose(f);
+
+	ok(store_open(&st, path) == 0, "a new database opens");
+	is_int(one_int(st.db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "schema version recorded");
+	is_str(one_text(st.db, "PRAGMA journal_mode", buf, sizeof(buf)), "wal", "WAL mode");
+	is_int(one_int(st.db, "PRAGMA foreign_keys"), 1, "foreign keys on");
+	is_int(one_int(st.db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+		       "name IN ('kernels', 'runs', 'samples', 'run_meta', 'experiments', "
+		       "'variants', 'verdicts')"), 7, "all tables exist");
+
+	ok(store_kernel(&st, &kid, kpath, "x86_64") == 0, "kernel recorded");
+	ok(store_kernel(&st, &kid2, kpath, "x86_64") == 0 && kid == kid2, "same image, same id");
+	/* `git hash-object` of "hello\n" */
+	is_str(one_text(st.db, "SELECT hash FROM kernels", buf, sizeof(buf)),
+	       "ce013625030ba8dba906f756967f9e9ca394464a", "image hashed by content");
+
+	row.kernel_id = kid;
+	ok(store_run_begin(&st, &rid, &row) == 0 && rid > 0, "run begins");
+	is_str(one_text(st.db, "SELECT status FROM runs", buf, sizeof(buf)), "RUNNING",
+	       "a started run is RUNNING");
+	run_result_init(&res);
+	res.status = RUN_OK;
+	for (int i = 0; i < 100; i++) {
+		s.iteration = i;
+		s.flags = i == 0;
+		sample_set_add(&res.set, &s);
+	}
+	sample_set_meta(&res.set, "kernel.release", "6.1.0-test");
+	ok(store_run_finish(&st, rid, &res, "/tmp/x.log") == 0, "run finishes");
+	is_int(one_int(st.db, "SELECT count(*) FROM samples WHERE run_id = 1"), 100, "100 samples stored");
+	is_int(one_int(st.db, "SELECT count(*) FROM samples WHERE flags = 1"), 1, "warm-up flagged");
+	is_str(one_text(st.db, "SELECT status FROM runs", buf, sizeof(buf)), "OK", "status OK");
+	is_str(one_text(st.db, "SELECT value FROM run_meta WHERE key = 'kernel.release'", buf,
+			sizeof(buf)), "6.1.0-test", "metadata stored");
+	ok(sqlite3_exec(st.db, "INSERT INTO samples(run_id, workload, metric, iteration, value, unit) "
+			"VALUES (999, 'x', 'y', 0, 1, 'us')", NULL, NULL, NULL) != SQLITE_OK,
+	   "foreign keys enforced");
+
+	/* a failing finish leaves no half-written boot */
+	sqlite3_exec(st.db, "CREATE TRIGGER no_more BEFORE INSERT ON samples WHEN NEW.iteration = 50 "
+		     "BEGIN SELECT RAISE(ABORT, 'disk full'); END", NULL, NULL, NULL);
+	ok(store_run_begin(&st, &rid, &row) == 0, "second run begins");
+	ok(store_run_finish(&st, rid, &res, NULL) != 0, "finish fails midway");
+	is_int(one_int(st.db, "SELECT count(*) FROM samples"), 100, "no samples of the failed boot");
+	is_str(one_text(st.db, "SELECT status FROM runs WHERE id = 2", buf, sizeof(buf)), "RUNNING",
+	       "failed boot's row untouched");
+	run_result_release(&res);
+	store_close(&st);
+
+	ok(store_open(&st, path) == 0, "reopen");
+	is_int(one_int(st.db, "SELECT count(*) FROM samples"), 100, "samples survive reopen");
+	sqlite3_exec(st.db, "PRAGMA user_version = 99", NULL, NULL, NULL);
+	store_close(&st);
+	ok(store_open(&st, path) != 0, "a newer schema version is refused");
+
+	snprintf(path, sizeof(path), "%s/corrupt.db", dir);
+	f = fopen(path, "w");
+	for (int i = 0; i < 200; i++)
+		fputs("this is not a database, whatever its name says\n", f);
+	fclose(f);
+	ok(store_open(&st, path) != 0, "a corrupt file is refused");
+
+	snprintf(path, sizeof(path), "%s/missing-dir/lab.db", dir);
+	ok(store_open(&st, path) != 0, "a path that cannot be created is refused");
+
+	lab_git_shutdown();
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path))
+		return 1;
+	return done_testing();
+}
