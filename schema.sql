@@ -57,6 +57,7 @@ CREATE TABLE runs (
 		-- RUNNING | OK | FAILED | BOOT_FAILED | TIMEOUT | INFRA
 	error		TEXT,
 	console_log	TEXT,
+	console_tail	TEXT,			-- last lines of the console, kept for failed runs
 	wall_s		REAL,			-- runner start to end
 	to_hello_s	REAL,			-- runner start to the guest's hello
 	bad_lines	INTEGER NOT NULL DEFAULT 0	-- protocol lines that failed their check

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -169,6 +170,15 @@ static void progress(int tty, long k, long n, double elapsed, const char *status
 		run_id, elapsed);
 }
 
+/* The lab's own CPU time, children excluded: its cost per boot. */
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -181,8 +191,8 @@ int cmd_run(int argc, char **argv)
 	long long kernel_id = 0, *run_ids = NULL;
 	char *logdir = NULL, *cachedir = NULL;
 	const char *arch = "x86_64";
-	int ret = 2, tty = isatty(2), bad_boots = 0;
-	double t0;
+	int ret = 2, tty = isatty(2), bad_boots = 0, has_boot = 0;
+	double t0, cpu0;
 
 	memset(&ctx, 0, sizeof(ctx));
 	if (parse_opts(&o, argc, argv) || context_load_config(&ctx, o.config, o.db))
@@ -213,6 +223,8 @@ int cmd_run(int argc, char **argv)
 	}
 
 	join(&workloads, &o.workloads, ",");
+	for (size_t i = 0; i < o.workloads.nr; i++)
+		has_boot |= !strcmp(o.workloads.v[i], "boot");
 	strbuf_addf(&params, "lab.workload=%s lab.iters=%ld", workloads.buf,
 		    o.iters ? o.iters : ctx.cfg.iters);
 	for (size_t i = 0; i < o.params.nr; i++)
@@ -268,7 +280,17 @@ int cmd_run(int argc, char **argv)
 		spec.console_log = log_path.buf;
 		progress(tty, k + 1, o.boots, now_monotonic() - t0, NULL, 0);
 		run_result_init(&res);
+		cpu0 = self_cpu_s();
 		runner->run(&spec, &res);
+		strbuf_reset(&log_path);
+		strbuf_addf(&log_path, "%.6f", self_cpu_s() - cpu0);
+		sample_set_meta(&res.set, "lab.cpu_s", log_path.buf);
+		strbuf_reset(&log_path);
+		strbuf_addf(&log_path, "%s/run-%lld.log", logdir, run_ids[k]);
+		if (res.status == RUN_OK && res.to_hello_s >= 0 && has_boot) {
+			struct sample s = { "boot", "host_to_init", "s", 0, res.to_hello_s, 0 };
+			sample_set_add(&res.set, &s);
+		}
 		if (store_run_finish(&ctx.st, run_ids[k], &res, log_path.buf)) {
 			run_result_release(&res);
 			goto out;

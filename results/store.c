@@ -205,7 +205,8 @@ static int finish_row(struct store *st, long long run_id, const struct run_resul
 	if (sqlite3_prepare_v2(st->db,
 			       "UPDATE runs SET status = ?2, error = ?3, ended = ?4, console_log = ?5, "
 			       "wall_s = ?6, to_hello_s = ?7, bad_lines = ?8, accel = ?9, "
-			       "cmdline = CASE WHEN ?10 = '' THEN cmdline ELSE ?10 END WHERE id = ?1",
+			       "cmdline = CASE WHEN ?10 = '' THEN cmdline ELSE ?10 END, console_tail = ?11 "
+			       "WHERE id = ?1",
 			       -1, &q, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(q, 1, run_id);
@@ -221,6 +222,7 @@ static int finish_row(struct store *st, long long run_id, const struct run_resul
 	sqlite3_bind_int(q, 8, res->bad_lines);
 	bind_text(q, 9, res->accel[0] ? res->accel : NULL);
 	bind_text(q, 10, res->full_cmdline);
+	bind_text(q, 11, res->status != RUN_OK && res->tail.len ? res->tail.buf : NULL);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		goto out;
 	ret = 0;

@@ -1,0 +1,92 @@
+#ifndef CONFIG_H
+#define CONFIG_H
+/*
+ * The lab's configuration: a lab.conf file in git-config syntax, read with
+ * libgit2. Every key the lab knows, with its default:
+ *
+ *   [core]
+ *       db = results/lab.db              database path
+ *   [qemu "x86_64"]
+ *       binary = qemu-system-x86_64
+ *   [qemu "aarch64"]
+ *       binary = qemu-system-aarch64
+ *   [qemu]
+ *       accel = auto                     kvm, tcg or auto
+ *   [run]
+ *       mem = 2G                         512M, 4G, 1T; a plain number is MiB
+ *       cpus = 1                         a positive integer
+ *       timeout = 300                    seconds: 300, 300s, 5m, 1h
+ *       runner = qemu                    qemu or local
+ *       iters = 100                      a positive integer
+ *
+ * Git config names cannot contain '_', hence the per-architecture
+ * subsections for the QEMU binaries. Section and key names are
+ * case-insensitive; when a key is set twice the last one wins.
+ *
+ * Keys in the sections core, qemu and run that the lab does not know are
+ * errors, so that a typo ("run.cpu") is not silently ignored; other
+ * sections are left alone for other tools.
+ *
+ * struct lab_config owns its strings; config_release() frees them.
+ */
+
+enum lab_accel {
+	LAB_ACCEL_AUTO = 0,	/* kvm when /dev/kvm is usable, else tcg */
+	LAB_ACCEL_KVM,
+	LAB_ACCEL_TCG,
+};
+
+enum lab_runner {
+	LAB_RUNNER_QEMU = 0,
+	LAB_RUNNER_LOCAL,	/* the guest program as a plain process */
+};
+
+struct lab_config {
+	char *path;		/* the file read; NULL when only defaults */
+	char *db;
+	char *qemu_x86_64;
+	char *qemu_aarch64;
+	enum lab_accel accel;
+	long mem_mib;
+	long cpus;
+	long timeout_s;
+	enum lab_runner runner;
+	long iters;
+};
+
+/* Fill cfg with the defaults; cfg must not own anything yet. */
+void config_init(struct lab_config *cfg);
+
+/*
+ * Initialise cfg (as config_init()) and read a file over the defaults.
+ * path NULL means $LAB_CONFIG when set and not empty, else ./lab.conf when
+ * it exists, else defaults only. A file named by path or $LAB_CONFIG must
+ * exist. Returns 0, or -1 after one error line naming the file (and the key
+ * and value, for a bad value); on failure cfg holds only defaults and
+ * config_release() is still safe.
+ */
+int config_load(struct lab_config *cfg, const char *path);
+
+/* Free the strings; cfg may be loaded again afterwards. */
+void config_release(struct lab_config *cfg);
+
+/* The QEMU binary for an architecture ("x86_64", "aarch64"), or NULL. */
+const char *config_qemu_binary(const struct lab_config *cfg, const char *arch);
+
+const char *config_accel_name(enum lab_accel accel);
+const char *config_runner_name(enum lab_runner runner);
+
+/*
+ * Value parsers shared by the config and the command line. Each takes the
+ * whole string (no surrounding spaces), returns 0 and stores the value, or
+ * returns -1 without printing and leaves *out alone. Zero, negative numbers,
+ * junk after the number and values beyond LONG_MAX are rejected.
+ */
+/* "512M", "4G", "1T" (case-insensitive), or a plain number of MiB. */
+int parse_size_mib(const char *s, long *out_mib);
+/* A decimal integer >= 1. */
+int parse_positive_int(const char *s, long *out);
+/* "300", "300s", "5m", "1h": a positive number of seconds. */
+int parse_seconds(const char *s, long *out_s);
+
+#endif

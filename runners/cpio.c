@@ -1,0 +1,356 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "log.h"
+#include "strbuf.h"
+
+/*
+ * newc layout, as read by the kernel's init/initramfs.c: a 110-byte header
+ * (magic and 13 fields of 8 hex digits), the name with its NUL, padding to
+ * 4 bytes, the data, padding to 4 bytes. The archive ends with an entry
+ * named TRAILER!!!.
+ */
+#define CPIO_MAGIC "070701"
+#define CPIO_HEADER_LEN 110
+#define CPIO_TRAILER "TRAILER!!!"
+#define CPIO_FIELD_MAX 0xffffffffUL
+/* Linux dev_t: 12 bits of major, 20 of minor (MKDEV would truncate). */
+#define DEV_MAJOR_MAX 0xfffU
+#define DEV_MINOR_MAX 0xfffffU
+
+static const char zeros[512];
+
+static void cpio_init(struct cpio *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->next_ino = 1;
+}
+
+void cpio_init_fd(struct cpio *c, int fd)
+{
+	cpio_init(c);
+	c->fd = fd;
+}
+
+void cpio_init_file(struct cpio *c, FILE *fp)
+{
+	cpio_init(c);
+	c->fp = fp;
+}
+
+void cpio_init_strbuf(struct cpio *c, struct strbuf *sb)
+{
+	cpio_init(c);
+	c->sb = sb;
+}
+
+static int fail(struct cpio *c, int err)
+{
+	if (!c->err)
+		c->err = err;
+	errno = c->err;
+	return -1;
+}
+
+static int check(struct cpio *c)
+{
+	if (c->err)
+		return fail(c, c->err);
+	if (c->finished)
+		return fail(c, EINVAL);
+	return 0;
+}
+
+static int write_fd(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_raw(struct cpio *c, const void *data, size_t len)
+{
+	if (c->err)
+		return fail(c, c->err);
+	if (!len)
+		return 0;
+	if (c->fd >= 0) {
+		if (write_fd(c->fd, data, len) < 0)
+			return fail(c, errno);
+	} else if (c->fp) {
+		errno = 0;
+		if (fwrite(data, 1, len, c->fp) != len)
+			return fail(c, errno ? errno : EIO);
+	} else if (c->sb) {
+		/* A capped buffer would drop the archive's head. */
+		if (c->sb->cap)
+			return fail(c, EINVAL);
+		strbuf_add(c->sb, data, len);
+	} else {
+		return fail(c, EBADF);
+	}
+	c->offset += len;
+	return 0;
+}
+
+static int pad_to(struct cpio *c, size_t align)
+{
+	size_t n = (size_t)(-c->offset & (align - 1));
+	return write_raw(c, zeros, n);
+}
+
+/* Drop leading slashes; refuse what the kernel would resolve elsewhere. */
+static const char *clean_name(const char *name)
+{
+	const char *p;
+
+	while (*name == '/')
+		name++;
+	if (!*name)
+		return NULL;
+	for (p = name; *p; ) {
+		size_t len = strcspn(p, "/");
+		if (!len || (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
+			return NULL;
+		p += len;
+		if (*p == '/' && !*++p)
+			return NULL;
+	}
+	return name;
+}
+
+static int write_header(struct cpio *c, const char *name, unsigned long ino,
+			unsigned long mode, unsigned long nlink,
+			unsigned long long filesize,
+			unsigned long rmajor, unsigned long rminor)
+{
+	char hdr[CPIO_HEADER_LEN + 1];
+	size_t namesize = strlen(name) + 1;
+	int n;
+
+	if (namesize > PATH_MAX)
+		return fail(c, ENAMETOOLONG);
+	if (filesize > CPIO_FIELD_MAX)
+		return fail(c, EFBIG);
+	if (ino > CPIO_FIELD_MAX)
+		return fail(c, EOVERFLOW);
+	n = snprintf(hdr, sizeof(hdr),
+		     CPIO_MAGIC "%08lX%08lX%08lX%08lX%08lX%08lX%08lX"
+		     "%08lX%08lX%08lX%08lX%08lX%08lX",
+		     ino, mode, 0UL, 0UL, nlink, 0UL, (unsigned long)filesize,
+		     0UL, 0UL, rmajor, rminor, (unsigned long)namesize, 0UL);
+	if (n != CPIO_HEADER_LEN)
+		return fail(c, EOVERFLOW);
+	if (write_raw(c, hdr, CPIO_HEADER_LEN) < 0 ||
+	    write_raw(c, name, namesize) < 0 ||
+	    pad_to(c, 4) < 0)
+		return -1;
+	return 0;
+}
+
+static int add_entry(struct cpio *c, const char *name, unsigned long mode,
+		     unsigned long nlink, const void *data, size_t len,
+		     unsigned rmajor, unsigned rminor)
+{
+	const char *clean;
+
+	if (check(c) < 0)
+		return -1;
+	clean = clean_name(name);
+	if (!clean)
+		return fail(c, EINVAL);
+	if (write_header(c, clean, c->next_ino, mode, nlink, len, rmajor, rminor) < 0 ||
+	    write_raw(c, data, len) < 0 ||
+	    pad_to(c, 4) < 0)
+		return -1;
+	c->next_ino++;
+	return 0;
+}
+
+static int check_perm(struct cpio *c, mode_t perm)
+{
+	if (perm & ~(mode_t)07777)
+		return fail(c, EINVAL);
+	return 0;
+}
+
+int cpio_add_dir(struct cpio *c, const char *name, mode_t perm)
+{
+	if (check_perm(c, perm) < 0)
+		return -1;
+	return add_entry(c, name, S_IFDIR | perm, 2, NULL, 0, 0, 0);
+}
+
+int cpio_add_file(struct cpio *c, const char *name, mode_t perm,
+		  const void *data, size_t len)
+{
+	if (check_perm(c, perm) < 0)
+		return -1;
+	return add_entry(c, name, S_IFREG | perm, 1, data, len, 0, 0);
+}
+
+int cpio_add_symlink(struct cpio *c, const char *name, const char *target)
+{
+	if (!*target)
+		return fail(c, EINVAL);
+	/* The target is the data, without a NUL. */
+	return add_entry(c, name, S_IFLNK | 0777, 1, target, strlen(target), 0, 0);
+}
+
+int cpio_add_node(struct cpio *c, const char *name, mode_t mode,
+		  unsigned major, unsigned minor)
+{
+	mode_t type = mode & S_IFMT;
+
+	if (type != S_IFCHR && type != S_IFBLK && type != S_IFIFO && type != S_IFSOCK)
+		return fail(c, EINVAL);
+	if (major > DEV_MAJOR_MAX || minor > DEV_MINOR_MAX)
+		return fail(c, EINVAL);
+	if (check_perm(c, mode & ~S_IFMT) < 0)
+		return -1;
+	return add_entry(c, name, mode, 1, NULL, 0, major, minor);
+}
+
+/* Streamed, so that a large file never has to fit in memory. */
+int cpio_add_file_from_path(struct cpio *c, const char *name, mode_t perm,
+			    const char *path)
+{
+	char buf[16384];
+	const char *clean;
+	struct stat st;
+	off_t left;
+	int fd = -1, ret = -1;
+
+	if (check(c) < 0 || check_perm(c, perm) < 0)
+		return -1;
+	clean = clean_name(name);
+	if (!clean)
+		return fail(c, EINVAL);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		fail(c, errno);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fail(c, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+		goto out;
+	}
+	if (write_header(c, clean, c->next_ino, S_IFREG | perm, 1,
+			 (unsigned long long)st.st_size, 0, 0) < 0)
+		goto out;
+	for (left = st.st_size; left > 0; ) {
+		size_t want = left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf);
+		ssize_t n = read(fd, buf, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fail(c, errno);
+			goto out;
+		}
+		/* Shrunk under us: the header already promised st_size bytes. */
+		if (!n) {
+			fail(c, EIO);
+			goto out;
+		}
+		if (write_raw(c, buf, (size_t)n) < 0)
+			goto out;
+		left -= n;
+	}
+	if (pad_to(c, 4) < 0)
+		goto out;
+	c->next_ino++;
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int cpio_finish(struct cpio *c)
+{
+	if (check(c) < 0)
+		return -1;
+	if (write_header(c, CPIO_TRAILER, 0, 0, 1, 0, 0, 0) < 0 ||
+	    pad_to(c, 512) < 0)
+		return -1;
+	if (c->fp && fflush(c->fp))
+		return fail(c, errno ? errno : EIO);
+	c->finished = 1;
+	return 0;
+}
+
+static int write_archive(int fd, const struct strbuf *init)
+{
+	struct cpio c;
+
+	cpio_init_fd(&c, fd);
+	cpio_add_dir(&c, "dev", 0755);
+	cpio_add_dir(&c, "proc", 0555);
+	cpio_add_dir(&c, "sys", 0555);
+	cpio_add_dir(&c, "tmp", 01777);
+	cpio_add_node(&c, "dev/console", S_IFCHR | 0600, 5, 1);
+	cpio_add_node(&c, "dev/null", S_IFCHR | 0666, 1, 3);
+	cpio_add_node(&c, "dev/kmsg", S_IFCHR | 0644, 1, 11);
+	cpio_add_file(&c, "init", 0755, init->buf, init->len);
+	/* Errors stick, so the last call reports the first failure. */
+	return cpio_finish(&c);
+}
+
+int initramfs_write(const char *out_path, const char *init_binary)
+{
+	struct strbuf init = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT;
+	int fd = -1, ret = -1;
+
+	/* Read first: a missing guest program should leave nothing behind. */
+	if (strbuf_read_file(&init, init_binary, 0) < 0) {
+		error("cannot write initramfs '%s': cannot read '%s': %s",
+		      out_path, init_binary, strerror(errno));
+		goto out;
+	}
+	strbuf_addf(&tmp, "%s.tmp.XXXXXX", out_path);
+	fd = mkostemp(tmp.buf, O_CLOEXEC);
+	if (fd < 0) {
+		error("cannot write initramfs '%s': %s", out_path, strerror(errno));
+		strbuf_reset(&tmp);
+		goto out;
+	}
+	/* mkostemp() makes it 0600; QEMU may run as another user (libvirt). */
+	if (write_archive(fd, &init) < 0 || fchmod(fd, 0644) < 0 ||
+	    fsync(fd) < 0) {
+		error("cannot write initramfs '%s': %s", out_path, strerror(errno));
+		goto out;
+	}
+	ret = close(fd);
+	fd = -1;
+	if (ret < 0 || rename(tmp.buf, out_path) < 0) {
+		ret = error("cannot write initramfs '%s': %s", out_path, strerror(errno));
+		goto out;
+	}
+	strbuf_reset(&tmp);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp.len)
+		unlink(tmp.buf);
+	strbuf_release(&tmp);
+	strbuf_release(&init);
+	return ret;
+}

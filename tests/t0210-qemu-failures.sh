@@ -1,0 +1,38 @@
+#!/bin/bash
+# Boots that go wrong end in a stored status, never in a stuck process.
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=$(debian_kernel)
+MARK=labtest$$
+
+test_expect_success 'a kernel that panics is stored BOOT_FAILED with its console tail' '
+	rc=0 && { "$LAB" run --db lab.db --accel tcg --kernel "$KERNEL" --workload boot --mem 512M \
+		--timeout 240 --cmdline "rdinit=/nonexistent root=/dev/nonexistent" 2>err >out || rc=$?; } &&
+	cat err && test "$rc" = 1 &&
+	test "$(sql lab.db "SELECT status FROM runs WHERE id = 1")" = BOOT_FAILED &&
+	sql lab.db "SELECT error FROM runs WHERE id = 1" | grep -q "Kernel panic" &&
+	sql lab.db "SELECT console_tail FROM runs WHERE id = 1" | grep -q "end Kernel panic" &&
+	grep -q "Kernel panic" "$(sql lab.db "SELECT console_log FROM runs WHERE id = 1")" &&
+	test "$(sql lab.db "SELECT count(*) FROM samples WHERE run_id = 1")" = 0
+'
+
+test_expect_success 'a boot past its deadline ends TIMEOUT with no qemu left behind' '
+	start=$(date +%s) &&
+	rc=0 && { "$LAB" run --db lab.db --accel tcg --kernel "$KERNEL" --workload boot --mem 512M \
+		--timeout 2 --cmdline "lab.mark=$MARK" 2>err >out || rc=$?; } &&
+	end=$(date +%s) &&
+	cat err && test "$rc" = 1 &&
+	test $((end - start)) -lt 30 &&
+	test "$(sql lab.db "SELECT status FROM runs WHERE id = 2")" = TIMEOUT &&
+	sleep 1 && ! pgrep -f "lab.mark=$MARK"
+'
+
+test_expect_success 'a missing qemu binary is INFRA, not a kernel verdict' '
+	printf "[qemu \"x86_64\"]\n\tbinary = /nonexistent/qemu\n" >bad.conf &&
+	rc=0 && { "$LAB" run --config bad.conf --db lab.db --kernel "$KERNEL" --workload boot 2>err || rc=$?; } &&
+	cat err && test "$rc" = 1 &&
+	test "$(sql lab.db "SELECT status FROM runs WHERE id = 3")" = INFRA &&
+	grep -q "/nonexistent/qemu" err
+'
+
+test_done

@@ -1,0 +1,62 @@
+#!/bin/bash
+# Bad input: one line naming the bad thing, a non-zero exit, earlier data intact.
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=$(debian_kernel)
+
+test_expect_success 'setup: a database with one local run' '
+	"$LAB" run --db lab.db --runner local --guest "$GUEST" --workload zeroing --iters 3 \
+		--param zeroing_mb=8 >out &&
+	test "$(sql lab.db "SELECT count(*) FROM samples")" -ge 3 &&
+	sql lab.db "SELECT count(*) FROM samples" >before
+'
+
+check_intact() {
+	test "$(sql lab.db "SELECT count(*) FROM samples")" = "$(cat before)"
+}
+
+test_expect_success 'a missing kernel file' '
+	! "$LAB" run --db lab.db --kernel /nonexistent/bzImage --workload boot 2>err &&
+	expect_one_line_naming err /nonexistent/bzImage && check_intact
+'
+
+test_expect_success 'a file that is not a kernel' '
+	echo hello >notakernel &&
+	! "$LAB" run --db lab.db --kernel notakernel --workload boot 2>err &&
+	expect_one_line_naming err notakernel && check_intact
+'
+
+test_expect_success 'an unknown workload' '
+	! "$LAB" run --db lab.db --kernel "$KERNEL" --workload frobnicate 2>err &&
+	expect_one_line_naming err frobnicate && check_intact
+'
+
+test_expect_success 'an unwritable database path' '
+	! "$LAB" run --db /proc/lab/lab.db --runner local --guest "$GUEST" --workload zeroing 2>err &&
+	expect_one_line_naming err /proc/lab
+'
+
+test_expect_success 'a corrupt database file' '
+	head -c 20000 /dev/urandom >corrupt.db && cp corrupt.db corrupt.orig &&
+	! "$LAB" list --db corrupt.db 2>err &&
+	expect_one_line_naming err corrupt.db &&
+	cmp corrupt.db corrupt.orig
+'
+
+test_expect_success 'a bad config value' '
+	printf "[run]\n\tcpus = lots\n" >lab.conf &&
+	! "$LAB" run --db lab.db --runner local --guest "$GUEST" --workload zeroing 2>err &&
+	expect_one_line_naming err run.cpus && check_intact &&
+	rm lab.conf
+'
+
+test_expect_success 'bad option values' '
+	! "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --mem lots 2>err &&
+	expect_one_line_naming err "--mem" &&
+	! "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --boots 0 2>err &&
+	expect_one_line_naming err "--boots" &&
+	! "$LAB" show --db lab.db 999 2>err &&
+	expect_one_line_naming err "no run 999" && check_intact
+'
+
+test_done

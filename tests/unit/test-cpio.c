@@ -1,0 +1,564 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "strbuf.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/test-cpio.XXXXXX";
+
+/* One archive entry as the test's own reader sees it. */
+struct entry {
+	char name[256];
+	unsigned long ino, mode, uid, gid, nlink, mtime, size, rmajor, rminor;
+	const char *data;
+};
+
+#define MAX_ENTRIES 32
+
+struct capture {
+	int saved;
+	FILE *f;
+};
+
+static void capture_start(struct capture *cap)
+{
+	fflush(stderr);
+	cap->f = tmpfile();
+	cap->saved = dup(2);
+	if (!cap->f || cap->saved < 0 || dup2(fileno(cap->f), 2) < 0) {
+		perror("capture");
+		exit(2);
+	}
+}
+
+static void capture_end(struct capture *cap, struct strbuf *out)
+{
+	char chunk[1024];
+	size_t n;
+
+	fflush(stderr);
+	dup2(cap->saved, 2);
+	close(cap->saved);
+	strbuf_reset(out);
+	rewind(cap->f);
+	while ((n = fread(chunk, 1, sizeof(chunk), cap->f)) > 0)
+		strbuf_add(out, chunk, n);
+	fclose(cap->f);
+}
+
+static char *path_in(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", dir, name);
+	return strbuf_detach(&sb);
+}
+
+static void write_bytes(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		exit(2);
+	}
+}
+
+static void read_bytes(struct strbuf *sb, const char *path)
+{
+	strbuf_reset(sb);
+	if (strbuf_read_file(sb, path, 0) < 0)
+		strbuf_reset(sb);
+}
+
+static int same_bytes(const struct strbuf *a, const struct strbuf *b)
+{
+	return a->len == b->len && !memcmp(a->buf, b->buf, a->len);
+}
+
+static int hex8(const char *p, unsigned long *out)
+{
+	unsigned long v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		char c = p[i];
+		int d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else
+			return -1;
+		v = v * 16 + (unsigned long)d;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * An independent reader of the newc format: checks magic, 4-byte alignment
+ * of every header and every data block, the trailer, and that only zeros
+ * pad the archive to 512 bytes. Returns the number of entries before the
+ * trailer, or -1 with the reason in *why.
+ */
+static int walk(const struct strbuf *ar, struct entry *out, const char **why)
+{
+	const char *b = ar->buf;
+	size_t off = 0, len = ar->len;
+	int nr = 0;
+
+	if (len % 512) {
+		*why = "length is not a multiple of 512";
+		return -1;
+	}
+	for (;;) {
+		unsigned long f[13];
+		struct entry e;
+		int i;
+
+		if (off % 4 || off + 110 > len || memcmp(b + off, "070701", 6)) {
+			*why = "bad header";
+			return -1;
+		}
+		for (i = 0; i < 13; i++)
+			if (hex8(b + off + 6 + 8 * i, &f[i]) < 0) {
+				*why = "bad hex field";
+				return -1;
+			}
+		memset(&e, 0, sizeof(e));
+		e.ino = f[0];
+		e.mode = f[1];
+		e.uid = f[2];
+		e.gid = f[3];
+		e.nlink = f[4];
+		e.mtime = f[5];
+		e.size = f[6];
+		e.rmajor = f[9];
+		e.rminor = f[10];
+		if (f[12] || f[7] || f[8]) {
+			*why = "check or devmajor/devminor not zero";
+			return -1;
+		}
+		if (!f[11] || f[11] > sizeof(e.name) || off + 110 + f[11] > len ||
+		    b[off + 110 + f[11] - 1]) {
+			*why = "bad name";
+			return -1;
+		}
+		memcpy(e.name, b + off + 110, f[11]);
+		off += 110 + f[11];
+		while (off % 4)
+			if (b[off++]) {
+				*why = "non-zero name padding";
+				return -1;
+			}
+		if (off + e.size > len) {
+			*why = "data past the end";
+			return -1;
+		}
+		e.data = b + off;
+		off += e.size;
+		while (off % 4)
+			if (b[off++]) {
+				*why = "non-zero data padding";
+				return -1;
+			}
+		if (!strcmp(e.name, "TRAILER!!!"))
+			break;
+		if (nr == MAX_ENTRIES) {
+			*why = "too many entries";
+			return -1;
+		}
+		out[nr++] = e;
+	}
+	for (; off < len; off++)
+		if (b[off]) {
+			*why = "non-zero archive padding";
+			return -1;
+		}
+	return nr;
+}
+
+static const struct entry *find(const struct entry *e, int nr, const char *name)
+{
+	int i;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(e[i].name, name))
+			return &e[i];
+	return NULL;
+}
+
+static const char prog_text[] = "not really a program, but 59 bytes long: odd on purpose.\n";
+static const char *const sample_names[] = {
+	"bin", "bin/prog", "bin/sh", "etc", "etc/motd", "etc/empty",
+	"dev", "dev/console", "dev/sda", "dev/fifo",
+};
+#define SAMPLE_NR (int)(sizeof(sample_names) / sizeof(*sample_names))
+
+static int write_sample(struct cpio *c, const char *prog_path)
+{
+	cpio_add_dir(c, "bin", 0755);
+	cpio_add_file_from_path(c, "bin/prog", 0755, prog_path);
+	cpio_add_symlink(c, "bin/sh", "prog");
+	cpio_add_dir(c, "/etc", 0755);
+	cpio_add_file(c, "etc/motd", 0644, "hello\n", 6);
+	cpio_add_file(c, "etc/empty", 0600, NULL, 0);
+	cpio_add_dir(c, "dev", 0755);
+	cpio_add_node(c, "dev/console", S_IFCHR | 0600, 5, 1);
+	cpio_add_node(c, "dev/sda", S_IFBLK | 0660, 8, 0);
+	cpio_add_node(c, "dev/fifo", S_IFIFO | 0644, 0, 0);
+	return cpio_finish(c);
+}
+
+/* Run a shell command over our own temp paths; its stdout into out. */
+static int run_capture(const char *cmd, struct strbuf *out)
+{
+	char chunk[4096];
+	size_t n;
+	FILE *p = popen(cmd, "r");
+
+	strbuf_reset(out);
+	if (!p)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		strbuf_add(out, chunk, n);
+	return pclose(p);
+}
+
+static const char *line_ending(const char *text, const char *suffix, struct strbuf *line)
+{
+	size_t slen = strlen(suffix);
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		if (len >= slen && !memcmp(p + len - slen, suffix, slen)) {
+			strbuf_reset(line);
+			strbuf_add(line, p, len);
+			return line->buf;
+		}
+		p += len + (p[len] == '\n');
+	}
+	return NULL;
+}
+
+static void test_sample(void)
+{
+	char *prog = path_in("prog");
+	char *archive = path_in("sample.cpio");
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, out = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+	struct entry e[MAX_ENTRIES];
+	const struct entry *x;
+	const char *why = "";
+	struct cpio c;
+	FILE *fp;
+	int fd, nr, i, inos_unique = 1, failed_before;
+
+	write_bytes(prog, prog_text, strlen(prog_text));
+
+	cpio_init_strbuf(&c, &a);
+	is_int(write_sample(&c, prog), 0, "sample archive written to a strbuf");
+	ok(a.len >= 6 && !memcmp(a.buf, "070701", 6), "newc magic at offset 0");
+	is_int(a.len % 512, 0, "archive length is a multiple of 512");
+
+	nr = walk(&a, e, &why);
+	if (!ok(nr >= 0, "headers and data are 4-byte aligned, trailer and padding right"))
+		printf("#   %s\n", why);
+	is_int(nr, SAMPLE_NR, "entry count");
+	for (i = 0; i < nr && i < SAMPLE_NR; i++) {
+		char name[300];
+		snprintf(name, sizeof(name), "entry %d is %s", i, sample_names[i]);
+		is_str(e[i].name, sample_names[i], name);
+	}
+	for (i = 0; i < nr; i++) {
+		int j;
+		for (j = 0; j < i; j++)
+			if (e[i].ino == e[j].ino)
+				inos_unique = 0;
+		if (!e[i].ino)
+			inos_unique = 0;
+	}
+	ok(inos_unique, "inode numbers are unique and non-zero");
+	for (i = 0; i < nr; i++) {
+		unsigned long want_nlink = S_ISDIR(e[i].mode) ? 2 : 1;
+		if (e[i].nlink != want_nlink || e[i].mtime || e[i].uid || e[i].gid)
+			break;
+	}
+	ok(i == nr, "nlink 2 for directories and 1 otherwise; mtime, uid, gid 0");
+
+	x = find(e, nr, "bin/prog");
+	ok(x && x->mode == (S_IFREG | 0755) && x->size == strlen(prog_text) &&
+	   !memcmp(x->data, prog_text, x->size), "file from a path: mode and contents");
+	x = find(e, nr, "etc/motd");
+	ok(x && x->mode == (S_IFREG | 0644) && x->size == 6 && !memcmp(x->data, "hello\n", 6),
+	   "file from memory: mode and contents");
+	x = find(e, nr, "etc/empty");
+	ok(x && x->mode == (S_IFREG | 0600) && !x->size, "empty file");
+	x = find(e, nr, "bin/sh");
+	ok(x && x->mode == (S_IFLNK | 0777) && x->size == 4 && !memcmp(x->data, "prog", 4),
+	   "symlink: target as data, without NUL");
+	x = find(e, nr, "dev/console");
+	ok(x && x->mode == (S_IFCHR | 0600) && x->rmajor == 5 && x->rminor == 1 && !x->size,
+	   "character device 5,1");
+	x = find(e, nr, "dev/sda");
+	ok(x && x->mode == (S_IFBLK | 0660) && x->rmajor == 8 && x->rminor == 0,
+	   "block device 8,0");
+	x = find(e, nr, "dev/fifo");
+	ok(x && x->mode == (S_IFIFO | 0644), "fifo");
+
+	cpio_init_strbuf(&c, &b);
+	write_sample(&c, prog);
+	ok(same_bytes(&a, &b), "reproducible: a second write gives the same bytes");
+
+	fp = tmpfile();
+	cpio_init_file(&c, fp);
+	is_int(write_sample(&c, prog), 0, "written to a FILE*");
+	rewind(fp);
+	strbuf_reset(&b);
+	{
+		char chunk[4096];
+		size_t n;
+		while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+			strbuf_add(&b, chunk, n);
+	}
+	fclose(fp);
+	ok(same_bytes(&a, &b), "... same bytes as the strbuf");
+
+	fd = open(archive, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	cpio_init_fd(&c, fd);
+	is_int(write_sample(&c, prog), 0, "written to an fd");
+	close(fd);
+	read_bytes(&b, archive);
+	ok(same_bytes(&a, &b), "... same bytes as the strbuf");
+
+	/* GNU cpio as a second, independent reader. */
+	strbuf_addf(&want, "cpio -it --quiet < '%s'", archive);
+	is_int(run_capture(want.buf, &out), 0, "cpio -t reads the archive");
+	strbuf_reset(&want);
+	for (i = 0; i < SAMPLE_NR; i++)
+		strbuf_addf(&want, "%s\n", sample_names[i]);
+	is_str(out.buf, want.buf, "cpio -t lists the names in order");
+
+	strbuf_reset(&want);
+	strbuf_addf(&want, "cpio -itv --quiet < '%s'", archive);
+	is_int(run_capture(want.buf, &out), 0, "cpio -tv reads the archive");
+	failed_before = tap_failed;
+	ok(line_ending(out.buf, " dev/console", &line) &&
+	   !strncmp(line.buf, "crw-------   1 root     root       5,   1 ", 42),
+	   "cpio -tv: dev/console is crw------- 5,1 owned by root");
+	ok(line_ending(out.buf, " dev/sda", &line) && !strncmp(line.buf, "brw-rw----", 10) &&
+	   strstr(line.buf, " 8,   0 "), "cpio -tv: dev/sda is brw-rw---- 8,0");
+	ok(line_ending(out.buf, " bin/sh -> prog", &line) && !strncmp(line.buf, "lrwxrwxrwx", 10),
+	   "cpio -tv: bin/sh is a symlink to prog");
+	ok(line_ending(out.buf, " bin/prog", &line) && !strncmp(line.buf, "-rwxr-xr-x", 10),
+	   "cpio -tv: bin/prog is -rwxr-xr-x");
+	ok(line_ending(out.buf, " etc", &line) && !strncmp(line.buf, "drwxr-xr-x   2 ", 15),
+	   "cpio -tv: etc is a directory with 2 links");
+	ok(strstr(out.buf, " Jan  1  1970 "), "cpio -tv: mtime is the epoch");
+	if (tap_failed > failed_before)
+		printf("# cpio -tv said:\n%s", out.buf);
+
+	unlink(archive);
+	unlink(prog);
+	free(archive);
+	free(prog);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&out);
+	strbuf_release(&line);
+	strbuf_release(&want);
+}
+
+static void test_misuse(void)
+{
+	static const char *bad_names[] = { "", "/", "../etc", "a/../b", "a/./b", "./a",
+		"a//b", "a/", ".." };
+	struct strbuf sb = STRBUF_INIT;
+	struct cpio c;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(bad_names) / sizeof(*bad_names); i++) {
+		char name[80];
+		int ret;
+		cpio_init_strbuf(&c, &sb);
+		ret = cpio_add_dir(&c, bad_names[i], 0755);
+		snprintf(name, sizeof(name), "name '%s' is refused with EINVAL", bad_names[i]);
+		ok(ret == -1 && errno == EINVAL, name);
+	}
+
+	cpio_init_strbuf(&c, &sb);
+	ok(cpio_add_node(&c, "x", S_IFREG | 0644, 0, 0) == -1 && errno == EINVAL,
+	   "cpio_add_node refuses a regular file type");
+	ok(cpio_add_dir(&c, "ok", 0755) == -1 && errno == EINVAL,
+	   "the first failure sticks");
+	ok(cpio_finish(&c) == -1, "... up to cpio_finish");
+
+	cpio_init_strbuf(&c, &sb);
+	ok(cpio_add_file(&c, "x", S_IFREG | 0644, "", 0) == -1, "perm with type bits is refused");
+	cpio_init_strbuf(&c, &sb);
+	ok(cpio_add_node(&c, "x", S_IFCHR | 0600, 4096, 0) == -1, "major over 12 bits is refused");
+	cpio_init_strbuf(&c, &sb);
+	ok(cpio_add_file_from_path(&c, "x", 0644, "/nonexistent/file") == -1 && errno == ENOENT,
+	   "a missing source file fails with ENOENT");
+	cpio_init_strbuf(&c, &sb);
+	ok(cpio_add_file_from_path(&c, "x", 0644, "/tmp") == -1 && errno == EISDIR,
+	   "a directory as source fails with EISDIR");
+	cpio_init_strbuf(&c, &sb);
+	ok(!cpio_finish(&c) && cpio_add_dir(&c, "late", 0755) == -1,
+	   "nothing may be added after cpio_finish");
+
+	fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+	cpio_init_fd(&c, fd);
+	ok(cpio_add_dir(&c, "dev", 0755) == -1 && errno == ENOSPC,
+	   "a full disk is reported with ENOSPC");
+	close(fd);
+
+	strbuf_release(&sb);
+}
+
+static void test_initramfs(void)
+{
+	static const char *const names[] = {
+		"dev", "proc", "sys", "tmp", "dev/console", "dev/null", "dev/kmsg", "init",
+	};
+	char *init = path_in("lab-guest");
+	char *img = path_in("initramfs.img");
+	char *root = path_in("root");
+	char *missing = path_in("no-such-dir/initramfs.img");
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+	struct entry e[MAX_ENTRIES];
+	const struct entry *x;
+	const char *why = "";
+	struct capture cap;
+	struct stat st;
+	unsigned long seed = 12345;
+	int nr, ret;
+	size_t i;
+
+	/* An odd-sized binary-looking payload, NULs included, for the padding. */
+	for (i = 0; i < 100003; i++) {
+		char ch;
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		ch = (char)(seed >> 56);
+		strbuf_add(&want, &ch, 1);
+	}
+	write_bytes(init, want.buf, want.len);
+
+	is_int(initramfs_write(img, init), 0, "initramfs_write succeeds");
+	read_bytes(&a, img);
+	nr = walk(&a, e, &why);
+	if (!ok(nr >= 0, "the initramfs is well-formed"))
+		printf("#   %s\n", why);
+	is_int(nr, (int)(sizeof(names) / sizeof(*names)), "initramfs entry count");
+	for (i = 0; i < (size_t)nr && i < sizeof(names) / sizeof(*names); i++)
+		if (strcmp(e[i].name, names[i]))
+			break;
+	ok(i == sizeof(names) / sizeof(*names), "initramfs entries in order");
+	x = find(e, nr, "dev/console");
+	ok(x && x->mode == (S_IFCHR | 0600) && x->rmajor == 5 && x->rminor == 1,
+	   "dev/console is c 5 1 0600");
+	x = find(e, nr, "dev/null");
+	ok(x && x->mode == (S_IFCHR | 0666) && x->rmajor == 1 && x->rminor == 3,
+	   "dev/null is c 1 3 0666");
+	x = find(e, nr, "dev/kmsg");
+	ok(x && x->mode == (S_IFCHR | 0644) && x->rmajor == 1 && x->rminor == 11,
+	   "dev/kmsg is c 1 11 0644");
+	x = find(e, nr, "init");
+	ok(x && x->mode == (S_IFREG | 0755) && x->size == want.len, "init is 0755");
+	ok(!stat(img, &st) && (st.st_mode & 07777) == 0644, "the image is readable by all");
+
+	write_bytes(img, "stale", 5);
+	is_int(initramfs_write(img, init), 0, "initramfs_write replaces an existing file");
+	read_bytes(&b, img);
+	ok(same_bytes(&a, &b), "... with the same bytes as before");
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "ls -A '%s'", dir);
+	run_capture(cmd.buf, &b);
+	is_str(b.buf, "initramfs.img\nlab-guest\n", "no temporary file is left behind");
+
+	if (mkdir(root, 0755) < 0)
+		perror(root);
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "cd '%s' && cpio -idm --no-absolute-filenames --quiet < '%s'",
+		    root, img);
+	is_int(system(cmd.buf), 0, "cpio -i extracts the initramfs");
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "%s/init", root);
+	read_bytes(&b, cmd.buf);
+	ok(same_bytes(&want, &b), "extracted init is byte-identical to the input");
+	ok(!stat(cmd.buf, &st) && S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0755,
+	   "extracted init is a 0755 regular file");
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "%s/dev/console", root);
+	if (geteuid() == 0)
+		ok(!stat(cmd.buf, &st) && S_ISCHR(st.st_mode) && major(st.st_rdev) == 5 &&
+		   minor(st.st_rdev) == 1, "extracted dev/console is character device 5,1");
+	else
+		ok(1, "# skip mknod needs root");
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "%s/tmp", root);
+	ok(!stat(cmd.buf, &st) && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 01777,
+	   "extracted tmp is a sticky world-writable directory");
+
+	capture_start(&cap);
+	ret = initramfs_write(missing, init);
+	capture_end(&cap, &err);
+	is_int(ret, -1, "writing into a missing directory fails");
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "lab: cannot write initramfs '%s': No such file or directory\n", missing);
+	is_str(err.buf, cmd.buf, "... naming the file");
+
+	unlink(img);
+	capture_start(&cap);
+	ret = initramfs_write(img, "/nonexistent/lab-guest");
+	capture_end(&cap, &err);
+	is_int(ret, -1, "a missing init binary fails");
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "lab: cannot write initramfs '%s': cannot read '/nonexistent/lab-guest': "
+		    "No such file or directory\n", img);
+	is_str(err.buf, cmd.buf, "... naming both files");
+	ok(stat(img, &st) < 0 && errno == ENOENT, "... and creates nothing");
+
+	free(init);
+	free(img);
+	free(root);
+	free(missing);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&err);
+	strbuf_release(&cmd);
+	strbuf_release(&want);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror(dir);
+		return 2;
+	}
+	test_sample();
+	test_misuse();
+	test_initramfs();
+	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		printf("# cannot remove %s: %s\n", dir, strerror(errno));
+	return done_testing();
+}
