@@ -61,6 +61,11 @@ int context_open_store(struct lab_context *ctx)
 		return error("out of memory");
 	if (mkdir_p(ctx->dir))
 		return -1;
+	copy = realpath(ctx->dir, NULL);
+	if (copy) {
+		free(ctx->dir);
+		ctx->dir = copy;
+	}
 	return store_open(&ctx->st, ctx->cfg.db);
 }
 

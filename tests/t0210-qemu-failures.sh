@@ -11,7 +11,7 @@ test_expect_success 'a kernel that panics is stored BOOT_FAILED with its console
 	cat err && test "$rc" = 1 &&
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 1")" = BOOT_FAILED &&
 	sql lab.db "SELECT error FROM runs WHERE id = 1" | grep -q "Kernel panic" &&
-	sql lab.db "SELECT console_tail FROM runs WHERE id = 1" | grep -q "end Kernel panic" &&
+	sql lab.db "SELECT console_tail FROM runs WHERE id = 1" | grep -q "Kernel panic - not syncing" &&
 	grep -q "Kernel panic" "$(sql lab.db "SELECT console_log FROM runs WHERE id = 1")" &&
 	test "$(sql lab.db "SELECT count(*) FROM samples WHERE run_id = 1")" = 0
 '

@@ -1,0 +1,160 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "cpio.h"
+#include "image.h"
+#include "log.h"
+
+int workloads_parse(struct strvec *out, const char *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *save = NULL, *w;
+	int ret = 0;
+
+	strbuf_addstr(&sb, arg);
+	for (w = strtok_r(sb.buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (!workload_known(w)) {
+			ret = error("unknown workload '%s' (known: %s)", w, WORKLOAD_NAMES);
+			break;
+		}
+		strvec_push(out, w);
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* The lab's own CPU time, children excluded: its cost per boot. */
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
+		      const struct boot_opts *o)
+{
+	static int initrd_seq;
+	const char *arch = host_arch(), *runner_name;
+	char *cachedir = NULL;
+	int ret = -1;
+
+	memset(p, 0, sizeof(*p));
+	runner_name = o->runner ? o->runner : config_runner_name(ctx->cfg.runner);
+	p->runner = runner_find(runner_name);
+	if (!p->runner)
+		return error("unknown runner '%s' (known: qemu, local)", runner_name);
+	if (!o->workloads || !o->workloads->nr)
+		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
+	if (!strcmp(p->runner->name, "qemu")) {
+		if (!o->kernel)
+			return error("no kernel given (--kernel IMAGE)");
+		if (kernel_image_arch(&arch, o->kernel))
+			return -1;
+	}
+	if (o->guest)
+		strbuf_addstr(&p->guest, o->guest);
+	else
+		strbuf_addf(&p->guest, "%s/build/guest/%s/lab-guest", lab_source_dir(), arch);
+	if (access(p->guest.buf, X_OK))
+		return error("cannot find guest program '%s' (run 'make')", p->guest.buf);
+
+	for (size_t i = 0; i < o->workloads->nr; i++) {
+		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", o->workloads->v[i]);
+		p->has_boot |= !strcmp(o->workloads->v[i], "boot");
+	}
+	strbuf_addf(&p->params, "lab.workload=%s lab.iters=%ld", p->workloads.buf,
+		    o->iters ? o->iters : ctx->cfg.iters);
+	for (size_t i = 0; o->params && i < o->params->nr; i++)
+		strbuf_addf(&p->params, " lab.%s", o->params->v[i]);
+
+	if (!ctx->st.db && context_open_store(ctx))
+		goto out;
+	p->logdir = context_subdir(ctx, "logs");
+	cachedir = context_subdir(ctx, "cache");
+	if (!p->logdir || !cachedir)
+		goto out;
+	if (!strcmp(p->runner->name, "qemu")) {
+		if (store_kernel(&ctx->st, &p->row.kernel_id, o->kernel, arch))
+			goto out;
+		strbuf_addf(&p->initrd, "%s/initramfs-%s-%d-%d.cpio", cachedir, arch,
+			    (int)getpid(), initrd_seq++);
+		if (initramfs_write(p->initrd.buf, p->guest.buf)) {
+			strbuf_reset(&p->initrd);
+			goto out;
+		}
+	}
+
+	host_info_get(&p->host, p->runner->name, config_qemu_binary(&ctx->cfg, arch));
+	p->spec.kernel = o->kernel;
+	p->spec.initrd = p->initrd.buf;
+	p->spec.arch = arch;
+	p->spec.guest = p->guest.buf;
+	p->spec.params = p->params.buf;
+	p->spec.cmdline = o->cmdline;
+	p->spec.qemu = config_qemu_binary(&ctx->cfg, arch);
+	p->spec.accel = o->accel ? o->accel : config_accel_name(ctx->cfg.accel);
+	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
+	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
+	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);
+
+	p->row.experiment_id = o->experiment_id;
+	p->row.variant_id = o->variant_id;
+	p->row.runner = p->runner->name;
+	p->row.workloads = p->workloads.buf;
+	p->row.cmdline = o->cmdline;
+	p->row.mem_mib = p->spec.mem_mib;
+	p->row.cpus = p->spec.cpus;
+	p->row.accel = p->spec.accel;
+	p->row.host = p->host.name;
+	p->row.host_cpu = p->host.cpu;
+	p->row.qemu_version = p->host.qemu_version;
+	ret = 0;
+out:
+	free(cachedir);
+	return ret;
+}
+
+int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_id,
+		  struct run_result *res)
+{
+	double cpu0;
+
+	run_result_init(res);
+	if (store_run_begin(&ctx->st, run_id, &p->row))
+		return -1;
+	strbuf_reset(&p->log_path);
+	strbuf_addf(&p->log_path, "%s/run-%lld.log", p->logdir, *run_id);
+	p->spec.console_log = p->log_path.buf;
+
+	cpu0 = self_cpu_s();
+	p->runner->run(&p->spec, res);
+	strbuf_reset(&p->cpu);
+	strbuf_addf(&p->cpu, "%.6f", self_cpu_s() - cpu0);
+	sample_set_meta(&res->set, "lab.cpu_s", p->cpu.buf);
+	/* Only the host sees when QEMU started: its share of the boot time. */
+	if (res->status == RUN_OK && res->to_hello_s >= 0 && p->has_boot) {
+		struct sample s = { "boot", "host_to_init", "s", 0, res->to_hello_s, 0 };
+		sample_set_add(&res->set, &s);
+	}
+	return store_run_finish(&ctx->st, *run_id, res, p->log_path.buf);
+}
+
+void boot_plan_release(struct boot_plan *p)
+{
+	if (p->initrd.len)
+		unlink(p->initrd.buf);
+	strbuf_release(&p->workloads);
+	strbuf_release(&p->params);
+	strbuf_release(&p->guest);
+	strbuf_release(&p->initrd);
+	strbuf_release(&p->log_path);
+	strbuf_release(&p->cpu);
+	free(p->logdir);
+	p->logdir = NULL;
+}

@@ -1,0 +1,52 @@
+#ifndef BOOT_H
+#define BOOT_H
+/*
+ * One variant's boots, from options to stored runs: the kernel recorded
+ * and hashed, the initramfs written, the runner chosen, provenance taken;
+ * then each boot_plan_run() is one boot stored in one transaction.
+ * Shared by `lab run` and the A/B plans. The plan owns its strings and the
+ * initramfs file (removed by boot_plan_release()).
+ */
+#include "context.h"
+#include "host.h"
+#include "runner.h"
+#include "store.h"
+#include "strvec.h"
+
+struct boot_opts {
+	const char *kernel;		/* image, for the qemu runner */
+	const char *cmdline;		/* extra kernel command line */
+	const char *runner;		/* NULL: run.runner */
+	const char *accel;		/* NULL: qemu.accel */
+	const char *guest;		/* NULL: build/guest/<arch>/lab-guest */
+	const struct strvec *workloads;
+	const struct strvec *params;	/* K=V, passed as lab.K=V */
+	long iters, mem_mib, cpus, timeout_s;	/* 0: from the config */
+	long long experiment_id, variant_id;	/* 0: none */
+};
+
+struct boot_plan {
+	const struct runner *runner;
+	struct run_spec spec;
+	struct run_row row;
+	struct host_info host;
+	struct strbuf workloads, params, guest, initrd, log_path, cpu;
+	char *logdir;
+	int has_boot;
+};
+
+/* Parse "zeroing,demote" into names, refusing unknown ones. */
+int workloads_parse(struct strvec *out, const char *arg);
+
+int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
+		      const struct boot_opts *o);
+/*
+ * Boot once and store the run, its samples and metadata. res is filled
+ * (the caller releases it). Returns -1 only when storing failed; a boot
+ * that failed is a stored status, not an error.
+ */
+int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_id,
+		  struct run_result *res);
+void boot_plan_release(struct boot_plan *p);
+
+#endif
