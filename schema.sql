@@ -19,9 +19,10 @@ CREATE TABLE kernels (
 -- An experiment: two or more variants compared on some workloads.
 CREATE TABLE experiments (
 	id		INTEGER PRIMARY KEY,
-	kind		TEXT NOT NULL DEFAULT 'ab',	-- ab | bisect | sweep
+	kind		TEXT NOT NULL DEFAULT 'ab',	-- ab | bisect
 	command		TEXT,
-	status		TEXT NOT NULL DEFAULT 'RUNNING',
+	workloads	TEXT,
+	status		TEXT NOT NULL DEFAULT 'RUNNING',	-- RUNNING | DONE | REFUSED
 	created		REAL NOT NULL,
 	finished	REAL
 );
@@ -87,24 +88,31 @@ CREATE TABLE samples (
 CREATE INDEX samples_run ON samples(run_id);
 CREATE INDEX samples_metric ON samples(workload, metric);
 
--- One verdict per metric (and sweep point) of an experiment.
+-- One verdict per metric and sweep point of an experiment. The summaries
+-- are of the units compared (samples, or per-boot medians).
 CREATE TABLE verdicts (
 	id		INTEGER PRIMARY KEY,
 	experiment_id	INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
 	workload	TEXT NOT NULL,
 	metric		TEXT NOT NULL,
-	point		TEXT NOT NULL DEFAULT '',	-- sweep point, e.g. mem=4096
-	unit_compared	TEXT,			-- samples | boot-medians
-	n_a		INTEGER,
-	n_b		INTEGER,
-	median_a	REAL,
-	median_b	REAL,
-	ratio		REAL,
+	unit		TEXT NOT NULL,
+	mem_mib		INTEGER NOT NULL,
+	cpus		INTEGER NOT NULL,
+	direction	TEXT NOT NULL,		-- lower | higher (is better)
+	unit_compared	TEXT NOT NULL,		-- samples | boot-medians
+	n_a		INTEGER NOT NULL,
+	n_b		INTEGER NOT NULL,
+	mean_a		REAL, mean_b	REAL,
+	std_a		REAL, std_b	REAL,
+	median_a	REAL, median_b	REAL,
+	ratio		REAL,			-- Hodges-Lehmann B/A
 	ci_low		REAL,
 	ci_high		REAL,
 	p		REAL,
-	p_adjusted	REAL,
+	p_adjusted	REAL,			-- Benjamini-Hochberg over the experiment
+	alpha		REAL NOT NULL,
+	delta		REAL NOT NULL,
 	mde		REAL,
 	verdict		TEXT NOT NULL,
-	UNIQUE (experiment_id, workload, metric, point)
+	UNIQUE (experiment_id, workload, metric, mem_mib, cpus)
 );

@@ -9,5 +9,6 @@ int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_ab(int argc, char **argv);
 
 #endif

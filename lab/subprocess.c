@@ -15,6 +15,44 @@
 
 extern char **environ;
 
+/*
+ * Children run in their own process groups, so a ^C or kill of the lab
+ * would leave them running: the lab kills the groups it started, then
+ * dies of the same signal.
+ */
+#define MAX_LIVE 16
+static volatile sig_atomic_t live[MAX_LIVE];
+
+static void on_fatal_signal(int sig)
+{
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (live[i] > 0)
+			kill(-(pid_t)live[i], SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void track(pid_t pid, int add)
+{
+	static int installed;
+	if (!installed) {
+		signal(SIGINT, on_fatal_signal);
+		signal(SIGTERM, on_fatal_signal);
+		signal(SIGHUP, on_fatal_signal);
+		installed = 1;
+	}
+	for (int i = 0; i < MAX_LIVE; i++) {
+		if (add && live[i] == 0) {
+			live[i] = pid;
+			return;
+		}
+		if (!add && live[i] == pid) {
+			live[i] = 0;
+			return;
+		}
+	}
+}
+
 double now_monotonic(void)
 {
 	struct timespec ts;
@@ -65,6 +103,7 @@ int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 		c->pid = -1;
 		goto out;
 	}
+	track(c->pid, 1);
 	if (pipefd[1] >= 0) {
 		close(pipefd[1]);
 		pipefd[1] = -1;
@@ -106,6 +145,7 @@ int subprocess_finish(struct child *c)
 	}
 	/* Whatever the child left behind in its group goes with it. */
 	kill(-c->pid, SIGKILL);
+	track(c->pid, 0);
 	c->pid = -1;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);

@@ -1,0 +1,732 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ab.h"
+#include "boot.h"
+#include "image.h"
+#include "log.h"
+#include "progress.h"
+#include "subprocess.h"
+
+/* The samples of one metric on one side, grouped by boot. */
+struct side_metric {
+	char workload[32], metric[64], unit[16];
+	double *v;
+	size_t n, alloc;
+	size_t *len;		/* samples per boot */
+	size_t nboots, boots_alloc;
+};
+
+struct side {
+	struct side_metric *m;
+	size_t n, alloc;
+};
+
+struct metric_result {
+	char workload[32], metric[64], unit[16];
+	int per_boot;
+	int comparable;
+	struct stats_comparison c;
+	double p_adjusted;
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fputs("lab: out of memory\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+static void side_release(struct side *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->m[i].v);
+		free(s->m[i].len);
+	}
+	free(s->m);
+	memset(s, 0, sizeof(*s));
+}
+
+static int side_load(struct side *s, struct store *st, long long exp_id,
+		     long long variant_id, long mem, long cpus)
+{
+	sqlite3_stmt *q = NULL;
+	struct side_metric *cur = NULL;
+	long long last_run = -1;
+	int rc, ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT s.workload, s.metric, s.unit, s.run_id, s.value FROM samples s "
+			       "JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = ?1 AND "
+			       "r.variant_id = ?2 AND r.mem_mib = ?3 AND r.cpus = ?4 AND "
+			       "r.status = 'OK' AND (s.flags & 1) = 0 "
+			       "ORDER BY s.workload, s.metric, s.unit, s.run_id", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read samples");
+	sqlite3_bind_int64(q, 1, exp_id);
+	sqlite3_bind_int64(q, 2, variant_id);
+	sqlite3_bind_int64(q, 3, mem);
+	sqlite3_bind_int64(q, 4, cpus);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(q, 0);
+		const char *m = (const char *)sqlite3_column_text(q, 1);
+		const char *u = (const char *)sqlite3_column_text(q, 2);
+		long long run = sqlite3_column_int64(q, 3);
+
+		if (!cur || strcmp(cur->workload, w) || strcmp(cur->metric, m) ||
+		    strcmp(cur->unit, u)) {
+			if (s->n == s->alloc) {
+				s->alloc = s->alloc ? 2 * s->alloc : 16;
+				s->m = xrealloc(s->m, s->alloc * sizeof(*s->m));
+			}
+			cur = &s->m[s->n++];
+			memset(cur, 0, sizeof(*cur));
+			snprintf(cur->workload, sizeof(cur->workload), "%s", w);
+			snprintf(cur->metric, sizeof(cur->metric), "%s", m);
+			snprintf(cur->unit, sizeof(cur->unit), "%s", u);
+			last_run = -1;
+		}
+		if (run != last_run) {
+			if (cur->nboots == cur->boots_alloc) {
+				cur->boots_alloc = cur->boots_alloc ? 2 * cur->boots_alloc : 16;
+				cur->len = xrealloc(cur->len, cur->boots_alloc * sizeof(*cur->len));
+			}
+			cur->len[cur->nboots++] = 0;
+			last_run = run;
+		}
+		if (cur->n == cur->alloc) {
+			cur->alloc = cur->alloc ? 2 * cur->alloc : 64;
+			cur->v = xrealloc(cur->v, cur->alloc * sizeof(*cur->v));
+		}
+		cur->v[cur->n++] = sqlite3_column_double(q, 4);
+		cur->len[cur->nboots - 1]++;
+	}
+	if (rc != SQLITE_DONE)
+		store_error(st, "cannot read samples");
+	else
+		ret = 0;
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The units to compare for one side: samples, or per-boot medians. */
+static double *side_units(const struct side_metric *m, int per_boot, size_t *n)
+{
+	double *out;
+	size_t off = 0;
+
+	if (!per_boot) {
+		out = xrealloc(NULL, m->n * sizeof(*out));
+		memcpy(out, m->v, m->n * sizeof(*out));
+		*n = m->n;
+		return out;
+	}
+	out = xrealloc(NULL, m->nboots * sizeof(*out));
+	for (size_t b = 0; b < m->nboots; b++) {
+		double *g = xrealloc(NULL, m->len[b] * sizeof(*g));
+		memcpy(g, m->v + off, m->len[b] * sizeof(*g));
+		qsort(g, m->len[b], sizeof(*g), cmp_double);
+		out[b] = stats_quantile(g, m->len[b], 0.5);
+		off += m->len[b];
+		free(g);
+	}
+	*n = m->nboots;
+	return out;
+}
+
+static int wants_per_boot(const struct side_metric *m)
+{
+	struct stats_boot_units u;
+	const double **groups = xrealloc(NULL, m->nboots * sizeof(*groups));
+	size_t off = 0;
+	int per_boot = 0;
+
+	for (size_t b = 0; b < m->nboots; b++) {
+		groups[b] = m->v + off;
+		off += m->len[b];
+	}
+	if (!stats_boot_units(&u, groups, m->len, m->nboots)) {
+		per_boot = u.per_boot;
+		stats_boot_units_release(&u);
+	}
+	free(groups);
+	return per_boot;
+}
+
+static int all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return 0;
+	return 1;
+}
+
+/* Compare every metric both sides have; *out is owned by the caller. */
+static int compare_point(struct metric_result **out, size_t *nout, struct store *st,
+			 long long exp_id, const long long vid[2], long mem, long cpus,
+			 double alpha, double delta)
+{
+	struct side a, b;
+	struct stats_options opt = STATS_OPTIONS_INIT;
+
+	*out = NULL;
+	*nout = 0;
+	if (side_load(&a, st, exp_id, vid[0], mem, cpus))
+		return -1;
+	if (side_load(&b, st, exp_id, vid[1], mem, cpus)) {
+		side_release(&a);
+		return -1;
+	}
+	opt.alpha = alpha;
+	opt.delta = delta;
+	*out = xrealloc(NULL, (a.n ? a.n : 1) * sizeof(**out));
+	for (size_t i = 0; i < a.n; i++) {
+		const struct side_metric *ma = &a.m[i], *mb = NULL;
+		struct metric_result *r;
+		double *ua, *ub;
+		size_t na, nb;
+
+		for (size_t j = 0; j < b.n && !mb; j++)
+			if (!strcmp(b.m[j].workload, ma->workload) &&
+			    !strcmp(b.m[j].metric, ma->metric) && !strcmp(b.m[j].unit, ma->unit))
+				mb = &b.m[j];
+		if (!mb)
+			continue;
+		r = &(*out)[(*nout)++];
+		memset(r, 0, sizeof(*r));
+		memcpy(r->workload, ma->workload, sizeof(r->workload));
+		memcpy(r->metric, ma->metric, sizeof(r->metric));
+		memcpy(r->unit, ma->unit, sizeof(r->unit));
+		/* one unit for both sides, so that like is compared with like */
+		r->per_boot = wants_per_boot(ma) || wants_per_boot(mb);
+		ua = side_units(ma, r->per_boot, &na);
+		ub = side_units(mb, r->per_boot, &nb);
+		r->comparable = all_positive(ua, na) && all_positive(ub, nb) &&
+				!stats_compare(&r->c, ua, na, ub, nb, &opt);
+		if (!r->comparable) {
+			memset(&r->c, 0, sizeof(r->c));
+			stats_summarize(&r->c.a, ua, na);
+			stats_summarize(&r->c.b, ub, nb);
+			r->c.p = NAN;
+			r->c.verdict = VERDICT_INCONCLUSIVE;
+		}
+		r->p_adjusted = r->c.p;
+		free(ua);
+		free(ub);
+	}
+	side_release(&a);
+	side_release(&b);
+	return 0;
+}
+
+static const struct stats_schedule default_schedule = STATS_SCHEDULE_INIT;
+
+/* The schedule's look reached with n units per side: 0 before the first. */
+static size_t look_level(size_t n)
+{
+	size_t level = 0;
+	for (size_t l = default_schedule.start; l <= default_schedule.cap; l *= 2)
+		if (n >= l)
+			level = l;
+	return level;
+}
+
+struct decision {
+	char workload[32], metric[64];
+	size_t level;		/* last look evaluated */
+	int done;
+};
+
+/*
+ * After a round: does any metric still want samples? A metric is looked
+ * at once per schedule level it reaches; it is done with a verdict other
+ * than INCONCLUSIVE, or at the cap.
+ */
+static int want_more(struct decision **dec, size_t *ndec, const struct metric_result *r,
+		     size_t nr)
+{
+	int more = nr == 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		struct decision *d = NULL;
+		size_t n = r[i].c.a.n < r[i].c.b.n ? r[i].c.a.n : r[i].c.b.n;
+		size_t level = look_level(n);
+
+		for (size_t j = 0; j < *ndec && !d; j++)
+			if (!strcmp((*dec)[j].workload, r[i].workload) &&
+			    !strcmp((*dec)[j].metric, r[i].metric))
+				d = &(*dec)[j];
+		if (!d) {
+			*dec = xrealloc(*dec, (*ndec + 1) * sizeof(**dec));
+			d = &(*dec)[(*ndec)++];
+			memset(d, 0, sizeof(*d));
+			memcpy(d->workload, r[i].workload, sizeof(d->workload));
+			memcpy(d->metric, r[i].metric, sizeof(d->metric));
+		}
+		if (d->done)
+			continue;
+		if (level > d->level) {
+			d->level = level;
+			if (!r[i].comparable || r[i].c.verdict != VERDICT_INCONCLUSIVE ||
+			    level >= default_schedule.cap)
+				d->done = 1;
+		}
+		if (!d->done)
+			more = 1;
+	}
+	return more;
+}
+
+static int exec_sql(struct store *st, const char *sql, long long id, const char *what)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, what);
+	sqlite3_bind_int64(q, 1, id);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		ret = store_error(st, what);
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static int create_experiment(long long *exp_id, long long vid[2], struct store *st,
+			     const struct ab_opts *o, const long long kid[2],
+			     const char *workloads)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (store_begin(st))
+		return -1;
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO experiments(kind, command, workloads, created) "
+			       "VALUES ('ab', ?1, ?2, ?3)", -1, &q, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_text(q, 1, o->command, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, workloads, -1, SQLITE_STATIC);
+	sqlite3_bind_double(q, 3, now_wall());
+	if (sqlite3_step(q) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(q);
+	q = NULL;
+	*exp_id = sqlite3_last_insert_rowid(st->db);
+	for (int i = 0; i < 2; i++) {
+		if (sqlite3_prepare_v2(st->db, "INSERT INTO variants(experiment_id, name, kernel_id, "
+				       "cmdline) VALUES (?1, ?2, ?3, ?4)", -1, &q, NULL) != SQLITE_OK)
+			goto fail;
+		sqlite3_bind_int64(q, 1, *exp_id);
+		sqlite3_bind_text(q, 2, i ? "B" : "A", -1, SQLITE_STATIC);
+		if (kid[i])
+			sqlite3_bind_int64(q, 3, kid[i]);
+		sqlite3_bind_text(q, 4, o->v[i].cmdline ? o->v[i].cmdline : "", -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			goto fail;
+		sqlite3_finalize(q);
+		q = NULL;
+		vid[i] = sqlite3_last_insert_rowid(st->db);
+	}
+	return store_commit(st);
+fail:
+	store_error(st, "cannot create experiment");
+	sqlite3_finalize(q);
+	store_rollback(st);
+	return ret;
+}
+
+/* A resumed experiment must be the same experiment: same kernels and command lines. */
+static int resume_experiment(long long vid[2], struct store *st, long long exp_id,
+			     const struct ab_opts *o, const long long kid[2],
+			     const char *workloads)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1, found = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT v.name, v.id, COALESCE(v.kernel_id, 0), v.cmdline, "
+			       "e.workloads FROM variants v JOIN experiments e ON "
+			       "e.id = v.experiment_id WHERE e.id = ?1 AND e.kind = 'ab' "
+			       "ORDER BY v.name", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read experiment");
+	sqlite3_bind_int64(q, 1, exp_id);
+	while (sqlite3_step(q) == SQLITE_ROW && found < 2) {
+		int i = found++;
+		const char *cmd = (const char *)sqlite3_column_text(q, 3);
+		const char *wl = (const char *)sqlite3_column_text(q, 4);
+		vid[i] = sqlite3_column_int64(q, 1);
+		if (sqlite3_column_int64(q, 2) != kid[i]) {
+			error("cannot resume experiment %lld: variant %c's kernel differs from the one it started with",
+			      exp_id, 'A' + i);
+			goto out;
+		}
+		if (strcmp(cmd ? cmd : "", o->v[i].cmdline ? o->v[i].cmdline : "")) {
+			error("cannot resume experiment %lld: variant %c's command line was '%s'",
+			      exp_id, 'A' + i, cmd ? cmd : "");
+			goto out;
+		}
+		if (strcmp(wl ? wl : "", workloads)) {
+			error("cannot resume experiment %lld: its workloads were '%s'", exp_id,
+			      wl ? wl : "");
+			goto out;
+		}
+	}
+	if (found != 2) {
+		error("no A/B experiment %lld in database '%s'", exp_id, st->path);
+		goto out;
+	}
+	sqlite3_finalize(q);
+	q = NULL;
+	/* boots that were under way when the lab was stopped */
+	ret = exec_sql(st, "UPDATE runs SET status = 'INFRA', error = 'interrupted' "
+		       "WHERE experiment_id = ?1 AND status = 'RUNNING'", exp_id,
+		       "cannot resume experiment");
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static long count_ok(struct store *st, long long vid, long mem, long cpus, long *failed)
+{
+	sqlite3_stmt *q = NULL;
+	long ok = 0;
+
+	*failed = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT sum(status = 'OK'), sum(status != 'OK') FROM runs "
+			       "WHERE variant_id = ?1 AND mem_mib = ?2 AND cpus = ?3", -1, &q,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, vid);
+		sqlite3_bind_int64(q, 2, mem);
+		sqlite3_bind_int64(q, 3, cpus);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			ok = sqlite3_column_int64(q, 0);
+			*failed = sqlite3_column_int64(q, 1);
+		}
+	}
+	sqlite3_finalize(q);
+	return ok;
+}
+
+/*
+ * Runs from one experiment may differ only in what the variants name
+ * (kernel, command line). Anything else that differs is named.
+ */
+static int check_provenance(struct store *st, long long exp_id, int force)
+{
+	static const char *const cols[] = { "runner", "host", "host_cpu", "qemu_version",
+					    "accel", "workloads" };
+	int ret = 0;
+
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]) && !ret; i++) {
+		sqlite3_stmt *q = NULL;
+		char sql[256];
+		snprintf(sql, sizeof(sql), "SELECT DISTINCT COALESCE(%s, '') FROM runs WHERE "
+			 "experiment_id = ?1 AND status = 'OK' LIMIT 2", cols[i]);
+		if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+			return store_error(st, "cannot check provenance");
+		sqlite3_bind_int64(q, 1, exp_id);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			char first[256];
+			snprintf(first, sizeof(first), "%s", (const char *)sqlite3_column_text(q, 0));
+			if (sqlite3_step(q) == SQLITE_ROW) {
+				if (force)
+					warning("runs of experiment %lld differ in %s ('%s' vs '%s'): compared anyway (--force)",
+						exp_id, cols[i], first, (const char *)sqlite3_column_text(q, 0));
+				else
+					ret = error("refusing to compare: runs of experiment %lld differ in %s ('%s' vs '%s'); use --force to compare anyway",
+						    exp_id, cols[i], first,
+						    (const char *)sqlite3_column_text(q, 0));
+			}
+		}
+		sqlite3_finalize(q);
+	}
+	return ret;
+}
+
+static int store_verdicts(struct store *st, long long exp_id, const struct metric_result *r,
+			  size_t n, const long *mem, const long *cpus)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT OR REPLACE INTO verdicts(experiment_id, workload, metric, unit, "
+			       "mem_mib, cpus, direction, unit_compared, n_a, n_b, mean_a, mean_b, "
+			       "std_a, std_b, median_a, median_b, ratio, ci_low, ci_high, p, "
+			       "p_adjusted, alpha, delta, mde, verdict) VALUES (?1, ?2, ?3, ?4, ?5, "
+			       "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+			       "?20, ?21, ?22, ?23, ?24, ?25)", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot store verdicts");
+	for (size_t i = 0; i < n; i++) {
+		const struct stats_comparison *c = &r[i].c;
+		double vals[] = { c->a.mean, c->b.mean, c->a.std, c->b.std, c->a.median,
+				  c->b.median, c->ratio, c->lo, c->hi, c->p, r[i].p_adjusted };
+		sqlite3_bind_int64(q, 1, exp_id);
+		sqlite3_bind_text(q, 2, r[i].workload, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 3, r[i].metric, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 4, r[i].unit, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 5, mem[i]);
+		sqlite3_bind_int64(q, 6, cpus[i]);
+		sqlite3_bind_text(q, 7, c->direction == STATS_HIGHER_IS_BETTER ? "higher" : "lower",
+				  -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 8, r[i].per_boot ? "boot-medians" : "samples", -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int64(q, 9, (long long)c->a.n);
+		sqlite3_bind_int64(q, 10, (long long)c->b.n);
+		for (int k = 0; k < 11; k++) {
+			if (isfinite(vals[k]) && (r[i].comparable || k < 6))
+				sqlite3_bind_double(q, 11 + k, vals[k]);
+			else
+				sqlite3_bind_null(q, 11 + k);
+		}
+		sqlite3_bind_double(q, 22, c->alpha);
+		sqlite3_bind_double(q, 23, c->delta);
+		if (r[i].comparable && isfinite(c->mde))
+			sqlite3_bind_double(q, 24, c->mde);
+		else
+			sqlite3_bind_null(q, 24);
+		sqlite3_bind_text(q, 25, r[i].comparable ? verdict_name(c->verdict) : "UNCOMPARABLE",
+				  -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			store_error(st, "cannot store verdicts");
+			goto out;
+		}
+		sqlite3_reset(q);
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+/* Final verdicts over every point, with Benjamini-Hochberg across all of them. */
+static int evaluate(struct store *st, long long exp_id, const long long vid[2],
+		    const struct ab_opts *o, double alpha)
+{
+	struct metric_result *all = NULL;
+	long *mem = NULL, *cpus = NULL;
+	double *p = NULL, *adj = NULL;
+	size_t n = 0, np = 0;
+	int ret = -1;
+
+	for (size_t i = 0; i < o->nmems; i++) {
+		for (size_t j = 0; j < o->ncpus; j++) {
+			struct metric_result *r;
+			size_t nr;
+			if (compare_point(&r, &nr, st, exp_id, vid, o->mems[i], o->cpus[j],
+					  alpha, o->delta))
+				goto out;
+			all = xrealloc(all, (n + nr + 1) * sizeof(*all));
+			mem = xrealloc(mem, (n + nr + 1) * sizeof(*mem));
+			cpus = xrealloc(cpus, (n + nr + 1) * sizeof(*cpus));
+			for (size_t k = 0; k < nr; k++) {
+				all[n] = r[k];
+				mem[n] = o->mems[i];
+				cpus[n++] = o->cpus[j];
+			}
+			free(r);
+		}
+	}
+	p = xrealloc(NULL, (n + 1) * sizeof(*p));
+	adj = xrealloc(NULL, (n + 1) * sizeof(*adj));
+	for (size_t i = 0; i < n; i++)
+		if (all[i].comparable)
+			p[np++] = all[i].c.p;
+	if (np && stats_bh_adjust(adj, p, np))
+		goto out;
+	np = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!all[i].comparable)
+			continue;
+		all[i].p_adjusted = adj[np++];
+		/* the verdict's significance is the false-discovery-rate adjusted p */
+		all[i].c.p = all[i].p_adjusted;
+		all[i].c.verdict = stats_verdict(&all[i].c);
+		all[i].c.p = p[np - 1];
+	}
+	if (store_begin(st))
+		goto out;
+	if (store_verdicts(st, exp_id, all, n, mem, cpus) ||
+	    exec_sql(st, "UPDATE experiments SET status = 'DONE', finished = unixepoch('subsec') "
+		     "WHERE id = ?1", exp_id, "cannot finish experiment")) {
+		store_rollback(st);
+		goto out;
+	}
+	ret = store_commit(st);
+out:
+	free(all);
+	free(mem);
+	free(cpus);
+	free(p);
+	free(adj);
+	return ret;
+}
+
+static void plan_opts(struct boot_opts *b, const struct ab_opts *o, int side, long mem,
+		      long cpus, long long exp_id, long long vid)
+{
+	memset(b, 0, sizeof(*b));
+	b->kernel = o->v[side].kernel;
+	b->cmdline = o->v[side].cmdline;
+	b->runner = o->runner;
+	b->accel = o->accel;
+	b->guest = o->guest;
+	b->workloads = o->workloads;
+	b->params = o->params;
+	b->iters = o->iters;
+	b->timeout_s = o->timeout_s;
+	b->mem_mib = mem;
+	b->cpus = cpus;
+	b->experiment_id = exp_id;
+	b->variant_id = vid;
+}
+
+/* Boots for one sweep point until the schedule is satisfied. */
+static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
+		     const long long vid[2], long mem, long cpus, double alpha)
+{
+	struct boot_plan plan[2];
+	struct decision *dec = NULL;
+	struct progress pr;
+	size_t ndec = 0;
+	long ok[2], failed[2], limit = o->boots ? o->boots : o->max_boots;
+	long long last_failed = 0;
+	int ret = -1, prepared = 0;
+
+	memset(plan, 0, sizeof(plan));
+	for (int s = 0; s < 2; s++) {
+		struct boot_opts b;
+		plan_opts(&b, o, s, mem, cpus, exp_id, vid[s]);
+		if (boot_plan_prepare(&plan[s], ctx, &b))
+			goto out;
+		prepared++;
+		ok[s] = count_ok(&ctx->st, vid[s], mem, cpus, &failed[s]);
+	}
+	progress_start(&pr, 2 * limit);
+	for (;;) {
+		/* ABBA: the order alternates with each round, so drift cancels */
+		long round = ok[0] < ok[1] ? ok[0] : ok[1];
+		int first = (int)(round % 2);
+
+		if (o->boots) {
+			if (ok[0] >= o->boots && ok[1] >= o->boots)
+				break;
+		} else if (ok[0] >= 2 && ok[1] >= 2 && ok[0] == ok[1]) {
+			struct metric_result *r;
+			size_t nr;
+			int more;
+			if (compare_point(&r, &nr, &ctx->st, exp_id, vid, mem, cpus, alpha,
+					  o->delta))
+				goto out;
+			more = want_more(&dec, &ndec, r, nr);
+			free(r);
+			if (!more || ok[0] >= o->max_boots)
+				break;
+		}
+		for (int k = 0; k < 2; k++) {
+			int s = k ? 1 - first : first;
+			struct run_result res;
+			long long run_id;
+
+			if (ok[s] > round)
+				continue;
+			/* a variant that keeps failing ends the experiment, not the machine */
+			if (failed[s] >= 3 && failed[s] > ok[s]) {
+				error("variant %c failed %ld boots; last one: 'lab show %lld'",
+				      'A' + s, failed[s], last_failed);
+				goto out;
+			}
+			progress_update(&pr, ok[0] + ok[1] + 1, s ? "(B)" : "(A)");
+			if (boot_plan_run(&plan[s], ctx, &run_id, &res)) {
+				run_result_release(&res);
+				goto out;
+			}
+			progress_boot_done(&pr, ok[0] + ok[1] + 1, run_id, &res, plan[s].log_path.buf);
+			if (res.status == RUN_OK)
+				ok[s]++;
+			else {
+				failed[s]++;
+				last_failed = run_id;
+			}
+			run_result_release(&res);
+		}
+	}
+	ret = 0;
+out:
+	for (int s = 0; s < prepared; s++)
+		boot_plan_release(&plan[s]);
+	free(dec);
+	return ret;
+}
+
+enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct ab_opts *o)
+{
+	struct stats_schedule sched = STATS_SCHEDULE_INIT;
+	struct strbuf workloads = STRBUF_INIT;
+	long long kid[2] = { 0, 0 }, vid[2];
+	double alpha = o->alpha;
+
+	if (!ctx->st.db && context_open_store(ctx))
+		return AB_ERROR;
+	for (size_t i = 0; i < o->workloads->nr; i++)
+		strbuf_addf(&workloads, "%s%s", i ? "," : "", o->workloads->v[i]);
+	for (int s = 0; s < 2; s++) {
+		const char *arch;
+		if (o->v[s].kernel && (kernel_image_arch(&arch, o->v[s].kernel) ||
+		    store_kernel(&ctx->st, &kid[s], o->v[s].kernel, arch)))
+			goto fail;
+	}
+	if (o->resume) {
+		*exp_id = o->resume;
+		if (resume_experiment(vid, &ctx->st, *exp_id, o, kid, workloads.buf))
+			goto fail;
+	} else if (create_experiment(exp_id, vid, &ctx->st, o, kid, workloads.buf)) {
+		goto fail;
+	}
+	fprintf(stderr, "experiment E%lld: %s\n", *exp_id, o->resume ? "resumed" : "started");
+	if (!o->boots) {
+		/* several looks at the data: each look gets a smaller alpha */
+		sched.alpha = o->alpha;
+		alpha = stats_schedule_alpha(&sched);
+	}
+	for (size_t i = 0; i < o->nmems; i++)
+		for (size_t j = 0; j < o->ncpus; j++)
+			if (run_point(ctx, o, *exp_id, vid, o->mems[i], o->cpus[j], alpha))
+				goto fail;
+	if (check_provenance(&ctx->st, *exp_id, o->force)) {
+		exec_sql(&ctx->st, "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1",
+			 *exp_id, "cannot record refusal");
+		goto fail;
+	}
+	if (evaluate(&ctx->st, *exp_id, vid, o, alpha))
+		goto fail;
+	strbuf_release(&workloads);
+	return ab_outcome_of(&ctx->st, *exp_id);
+fail:
+	strbuf_release(&workloads);
+	return AB_ERROR;
+}
+
+enum ab_outcome ab_outcome_of(struct store *st, long long exp_id)
+{
+	sqlite3_stmt *q = NULL;
+	enum ab_outcome out = AB_ERROR;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM verdicts WHERE experiment_id = ?1 "
+			       "AND verdict = 'REGRESSION'", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, exp_id);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			out = sqlite3_column_int(q, 0) ? AB_REGRESSION : AB_NO_REGRESSION;
+	}
+	sqlite3_finalize(q);
+	return out;
+}

@@ -1,0 +1,59 @@
+#ifndef AB_H
+#define AB_H
+/*
+ * The A/B plan: two variants (kernel image plus command line) booted in
+ * interleaved rounds (AB BA AB ...) at each sweep point (memory size x CPU
+ * count), until every metric has a verdict or the boot budget is spent,
+ * then one verdict per (metric, point) stored in the experiment.
+ *
+ * Everything lives in the database as it happens: killing the plan loses
+ * no finished boot, and ab_run() with opts.resume continues the
+ * experiment. Statistics come from results/stats; this module only decides
+ * what to boot next and what to compare.
+ */
+#include "context.h"
+#include "stats.h"
+#include "strvec.h"
+
+struct ab_variant {
+	const char *kernel;
+	const char *cmdline;
+};
+
+struct ab_opts {
+	struct ab_variant v[2];		/* A, B */
+	const struct strvec *workloads;
+	const struct strvec *params;
+	const long *mems;		/* MiB; one entry per sweep point */
+	size_t nmems;
+	const long *cpus;
+	size_t ncpus;
+	long boots;			/* fixed boots per side; 0: adaptive */
+	long max_boots;			/* adaptive: most boots per side per point */
+	long iters, timeout_s;		/* 0: from the config */
+	const char *accel, *runner, *guest;
+	double alpha, delta;
+	int force;			/* compare despite differing provenance */
+	long long resume;		/* experiment to continue; 0: new */
+	const char *command;		/* recorded with the experiment */
+};
+
+enum ab_outcome {
+	AB_NO_REGRESSION = 0,
+	AB_REGRESSION = 1,
+	AB_ERROR = 2,
+};
+
+/* Runs the plan; *exp_id is the experiment (also when resumed). */
+enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx,
+		       const struct ab_opts *opts);
+
+enum ab_format { AB_TEXT, AB_CSV, AB_JSON };
+
+/* Print an experiment's stored verdicts; -1 when it does not exist. */
+int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt);
+
+/* AB_REGRESSION when any stored verdict of the experiment is REGRESSION. */
+enum ab_outcome ab_outcome_of(struct store *st, long long exp_id);
+
+#endif

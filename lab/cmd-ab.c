@@ -1,0 +1,270 @@
+/* lab ab: is B slower than A? Interleaved boots, one verdict per metric. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ab.h"
+#include "boot.h"
+#include "commands.h"
+#include "log.h"
+#include "strbuf.h"
+
+static const char ab_usage[] =
+"usage: lab ab --a-kernel IMG --b-kernel IMG --workload W [options]\n"
+"\n"
+"  --kernel IMG        kernel for both variants (then they differ in command line)\n"
+"  --a-kernel IMG      kernel of A (the base)\n"
+"  --b-kernel IMG      kernel of B\n"
+"  --cmdline STR       command line for both variants\n"
+"  --a-cmdline STR     extra command line of A\n"
+"  --b-cmdline STR     extra command line of B\n"
+"  --workload W        zeroing, demote, boot (repeatable, or W1,W2)\n"
+"  --mem LIST          memory sizes: 4G or 4G,16G,64G (a sweep)\n"
+"  --cpus LIST         CPU counts: 1 or 1,2,4 (a sweep)\n"
+"  --boots N           N boots per variant and point (default: adaptive)\n"
+"  --max-boots N       adaptive: most boots per variant and point (default 20)\n"
+"  --iters N           iterations per workload in a boot\n"
+"  --param K=V         guest parameter lab.K=V for both (repeatable)\n"
+"  --alpha A           false-positive rate (default 0.05)\n"
+"  --delta D           smallest change that matters: 2% or 0.02 (default 2%)\n"
+"  --format F          text, csv or json (default text)\n"
+"  --force             compare even when runs differ in provenance\n"
+"  --resume EXP        continue experiment EXP (same options as when it started)\n"
+"  --runner, --accel, --timeout, --guest, --db, --config   as for 'lab run'\n"
+"\n"
+"exit status: 0 no regression found, 1 regression, 2 error\n";
+
+static int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *, long *))
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *save = NULL, *w;
+	int ret = 0;
+
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	strbuf_addstr(&sb, arg);
+	for (w = strtok_r(sb.buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		long *v = realloc(*out, (*n + 1) * sizeof(**out));
+		if (!v || parse(w, &v[*n])) {
+			if (v)
+				*out = v;
+			ret = -1;
+			break;
+		}
+		*out = v;
+		(*n)++;
+	}
+	strbuf_release(&sb);
+	return ret || !*n ? -1 : 0;
+}
+
+static int parse_fraction(const char *s, double *out, int percent_ok)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s)
+		return -1;
+	if (percent_ok && *end == '%') {
+		v /= 100;
+		end++;
+	}
+	if (*end || !(v > 0) || v >= 1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void join_argv(struct strbuf *sb, int argc, char **argv)
+{
+	strbuf_addstr(sb, "lab");
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--resume")) {
+			i++;
+			continue;
+		}
+		strbuf_addf(sb, strpbrk(argv[i], " \t'\"") ? " '%s'" : " %s", argv[i]);
+	}
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	enum { O_KERNEL = 256, O_A_KERNEL, O_B_KERNEL, O_CMDLINE, O_A_CMDLINE, O_B_CMDLINE,
+	       O_WORKLOAD, O_MEM, O_CPUS, O_BOOTS, O_MAX_BOOTS, O_ITERS, O_PARAM, O_ALPHA,
+	       O_DELTA, O_FORMAT, O_FORCE, O_RESUME, O_RUNNER, O_ACCEL, O_TIMEOUT, O_GUEST,
+	       O_DB, O_CONFIG };
+	static const struct option longopts[] = {
+		{ "kernel", required_argument, NULL, O_KERNEL },
+		{ "a-kernel", required_argument, NULL, O_A_KERNEL },
+		{ "b-kernel", required_argument, NULL, O_B_KERNEL },
+		{ "cmdline", required_argument, NULL, O_CMDLINE },
+		{ "a-cmdline", required_argument, NULL, O_A_CMDLINE },
+		{ "b-cmdline", required_argument, NULL, O_B_CMDLINE },
+		{ "workload", required_argument, NULL, O_WORKLOAD },
+		{ "mem", required_argument, NULL, O_MEM },
+		{ "cpus", required_argument, NULL, O_CPUS },
+		{ "boots", required_argument, NULL, O_BOOTS },
+		{ "max-boots", required_argument, NULL, O_MAX_BOOTS },
+		{ "iters", required_argument, NULL, O_ITERS },
+		{ "param", required_argument, NULL, O_PARAM },
+		{ "alpha", required_argument, NULL, O_ALPHA },
+		{ "delta", required_argument, NULL, O_DELTA },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "resume", required_argument, NULL, O_RESUME },
+		{ "runner", required_argument, NULL, O_RUNNER },
+		{ "accel", required_argument, NULL, O_ACCEL },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "guest", required_argument, NULL, O_GUEST },
+		{ "db", required_argument, NULL, O_DB },
+		{ "config", required_argument, NULL, O_CONFIG },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct strvec workloads = STRVEC_INIT, params = STRVEC_INIT;
+	struct strbuf command = STRBUF_INIT, cmd_a = STRBUF_INIT, cmd_b = STRBUF_INIT;
+	struct ab_opts o;
+	struct lab_context ctx;
+	const char *kernel = NULL, *cmdline = NULL, *a_cmdline = NULL, *b_cmdline = NULL;
+	const char *db = NULL, *config = NULL;
+	enum ab_format fmt = AB_TEXT;
+	long *mems = NULL, *cpus = NULL, resume = 0;
+	long long exp_id = 0;
+	size_t nmems = 0, ncpus = 0;
+	int c, ret = 2;
+
+	memset(&o, 0, sizeof(o));
+	memset(&ctx, 0, sizeof(ctx));
+	o.alpha = 0.05;
+	o.delta = 0.02;
+	o.max_boots = 20;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		int bad = 0;
+		switch (c) {
+		case O_KERNEL: kernel = optarg; break;
+		case O_A_KERNEL: o.v[0].kernel = optarg; break;
+		case O_B_KERNEL: o.v[1].kernel = optarg; break;
+		case O_CMDLINE: cmdline = optarg; break;
+		case O_A_CMDLINE: a_cmdline = optarg; break;
+		case O_B_CMDLINE: b_cmdline = optarg; break;
+		case O_WORKLOAD:
+			if (workloads_parse(&workloads, optarg))
+				goto out;
+			break;
+		case O_MEM: bad = parse_list(&mems, &nmems, optarg, parse_size_mib); break;
+		case O_CPUS: bad = parse_list(&cpus, &ncpus, optarg, parse_positive_int); break;
+		case O_BOOTS: bad = parse_positive_int(optarg, &o.boots); break;
+		case O_MAX_BOOTS: bad = parse_positive_int(optarg, &o.max_boots); break;
+		case O_ITERS: bad = parse_positive_int(optarg, &o.iters); break;
+		case O_PARAM:
+			bad = !strchr(optarg, '=') || strchr(optarg, ' ');
+			if (!bad)
+				strvec_push(&params, optarg);
+			break;
+		case O_ALPHA: bad = parse_fraction(optarg, &o.alpha, 0); break;
+		case O_DELTA: bad = parse_fraction(optarg, &o.delta, 1); break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "text"))
+				fmt = AB_TEXT;
+			else if (!strcmp(optarg, "csv"))
+				fmt = AB_CSV;
+			else if (!strcmp(optarg, "json"))
+				fmt = AB_JSON;
+			else
+				bad = 1;
+			break;
+		case O_FORCE: o.force = 1; break;
+		case O_RESUME:
+			if (optarg[0] == 'E')
+				optarg++;
+			bad = parse_positive_int(optarg, &resume);
+			break;
+		case O_RUNNER: o.runner = optarg; break;
+		case O_ACCEL:
+			bad = strcmp(optarg, "kvm") && strcmp(optarg, "tcg") && strcmp(optarg, "auto");
+			o.accel = optarg;
+			break;
+		case O_TIMEOUT: bad = parse_seconds(optarg, &o.timeout_s); break;
+		case O_GUEST: o.guest = optarg; break;
+		case O_DB: db = optarg; break;
+		case O_CONFIG: config = optarg; break;
+		case 'h':
+			fputs(ab_usage, stdout);
+			ret = 0;
+			goto out;
+		default:
+			error("unknown option '%s' for 'lab ab' (see 'lab ab --help')", argv[optind - 1]);
+			goto out;
+		}
+		if (bad) {
+			error("bad value '%s' for --%s (see 'lab ab --help')", optarg,
+			      longopts[c - O_KERNEL].name);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		error("unexpected argument '%s' for 'lab ab'", argv[optind]);
+		goto out;
+	}
+	if (!workloads.nr) {
+		error("no workload given (--workload %s)", WORKLOAD_NAMES);
+		goto out;
+	}
+	for (int s = 0; s < 2; s++) {
+		struct strbuf *sb = s ? &cmd_b : &cmd_a;
+		const char *own = s ? b_cmdline : a_cmdline;
+		if (!o.v[s].kernel)
+			o.v[s].kernel = kernel;
+		if (cmdline)
+			strbuf_addstr(sb, cmdline);
+		if (own)
+			strbuf_addf(sb, "%s%s", sb->len ? " " : "", own);
+		o.v[s].cmdline = sb->buf;
+	}
+	if (context_load_config(&ctx, config, db))
+		goto out;
+	if (!mems) {
+		mems = malloc(sizeof(*mems));
+		if (!mems)
+			goto out;
+		mems[0] = ctx.cfg.mem_mib;
+		nmems = 1;
+	}
+	if (!cpus) {
+		cpus = malloc(sizeof(*cpus));
+		if (!cpus)
+			goto out;
+		cpus[0] = ctx.cfg.cpus;
+		ncpus = 1;
+	}
+	join_argv(&command, argc, argv);
+	o.workloads = &workloads;
+	o.params = &params;
+	o.mems = mems;
+	o.nmems = nmems;
+	o.cpus = cpus;
+	o.ncpus = ncpus;
+	o.resume = resume;
+	o.command = command.buf;
+
+	ret = (int)ab_run(&exp_id, &ctx, &o);
+	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, fmt))
+		ret = AB_ERROR;
+	if (exp_id && ret == AB_ERROR)
+		fprintf(stderr, "experiment E%lld: continue with the same command and --resume E%lld\n",
+			exp_id, exp_id);
+out:
+	context_release(&ctx);
+	free(mems);
+	free(cpus);
+	strvec_release(&workloads);
+	strvec_release(&params);
+	strbuf_release(&command);
+	strbuf_release(&cmd_a);
+	strbuf_release(&cmd_b);
+	return ret;
+}
