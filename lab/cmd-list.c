@@ -78,6 +78,32 @@ int cmd_list(int argc, char **argv)
 		store_error(&ctx.st, "cannot list runs");
 		goto out;
 	}
+	sqlite3_finalize(q);
+	if (sqlite3_prepare_v2(ctx.st.db,
+			       "SELECT e.id, e.created, e.status, e.kind, COALESCE(e.workloads, ''), "
+			       "(SELECT count(*) FROM runs r WHERE r.experiment_id = e.id), "
+			       "(SELECT group_concat(DISTINCT verdict) FROM verdicts v WHERE "
+			       "v.experiment_id = e.id) FROM experiments e ORDER BY e.id DESC "
+			       "LIMIT ?1", -1, &q, NULL) != SQLITE_OK) {
+		store_error(&ctx.st, "cannot list experiments");
+		goto out;
+	}
+	sqlite3_bind_int64(q, 1, limit);
+	printf("\n%6s  %-19s  %-8s  %-6s  %-16s  %5s  %s\n", "exp", "created", "status", "kind",
+	       "workloads", "runs", "verdicts");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char when[32], id[24];
+		format_time(when, sizeof(when), sqlite3_column_double(q, 1));
+		snprintf(id, sizeof(id), "E%lld", sqlite3_column_int64(q, 0));
+		printf("%6s  %-19s  %-8s  %-6s  %-16s  %5d  %s\n", id, when,
+		       (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3),
+		       (const char *)sqlite3_column_text(q, 4), sqlite3_column_int(q, 5),
+		       sqlite3_column_text(q, 6) ? (const char *)sqlite3_column_text(q, 6) : "-");
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(&ctx.st, "cannot list experiments");
+		goto out;
+	}
 	ret = 0;
 out:
 	sqlite3_finalize(q);

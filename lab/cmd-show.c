@@ -7,11 +7,13 @@
 #include "commands.h"
 #include "config.h"
 #include "context.h"
+#include "ab.h"
 #include "log.h"
 #include "table.h"
 
 static const char show_usage[] =
-"usage: lab show RUN [--db PATH] [--config FILE]\n";
+"usage: lab show RUN|EXP [--format text|csv|json] [--db PATH] [--config FILE]\n"
+"  RUN is a run id (12), EXP an experiment id (E3)\n";
 
 static const char *col(sqlite3_stmt *q, int i)
 {
@@ -28,13 +30,13 @@ static int show_run(struct store *st, long long id)
 	};
 	sqlite3_stmt *q = NULL;
 	int ret = -1, rc;
-	char when[32];
+	char when[32], tail[8200] = "";
 
 	if (sqlite3_prepare_v2(st->db,
 			       "SELECT r.status, r.error, r.runner, r.workloads, k.path, k.hash, k.arch, "
 			       "r.cmdline, r.mem_mib, r.cpus, r.accel, r.host, r.host_cpu, "
 			       "r.qemu_version, r.wall_s, r.to_hello_s, r.bad_lines, r.console_log, "
-			       "r.started FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
+			       "r.started, r.console_tail FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
 			       "WHERE r.id = ?1", -1, &q, NULL) != SQLITE_OK)
 		return store_error(st, "cannot read run");
 	sqlite3_bind_int64(q, 1, id);
@@ -48,6 +50,8 @@ static int show_run(struct store *st, long long id)
 		goto out;
 	}
 	format_time(when, sizeof(when), sqlite3_column_double(q, 18));
+	if (sqlite3_column_text(q, 19))
+		snprintf(tail, sizeof(tail), "%s", (const char *)sqlite3_column_text(q, 19));
 	printf("run %lld, started %s\n", id, when);
 	for (int i = 0; i < (int)(sizeof(labels) / sizeof(labels[0])); i++)
 		printf("  %-14s %s\n", labels[i], col(q, i));
@@ -67,6 +71,8 @@ static int show_run(struct store *st, long long id)
 	}
 	printf("\n");
 	ret = table_print_runs(stdout, st, &id, 1);
+	if (!ret && tail[0])
+		printf("\nconsole tail\n%s\n", tail);
 out:
 	sqlite3_finalize(q);
 	return ret;
@@ -77,13 +83,16 @@ int cmd_show(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lab_context ctx;
 	const char *db = NULL, *config = NULL;
+	enum ab_format fmt = AB_TEXT;
+	const char *arg;
 	long id;
-	int c, ret = 2;
+	int c, ret = 2, experiment;
 
 	memset(&ctx, 0, sizeof(ctx));
 	optind = 1;
@@ -92,6 +101,18 @@ int cmd_show(int argc, char **argv)
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 'c': config = optarg; break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				fmt = AB_TEXT;
+			else if (!strcmp(optarg, "csv"))
+				fmt = AB_CSV;
+			else if (!strcmp(optarg, "json"))
+				fmt = AB_JSON;
+			else {
+				error("bad value '%s' for --format: expected text, csv or json", optarg);
+				return 2;
+			}
+			break;
 		case 'h': fputs(show_usage, stdout); return 0;
 		default:
 			error("unknown option '%s' for 'lab show'", argv[optind - 1]);
@@ -102,13 +123,18 @@ int cmd_show(int argc, char **argv)
 		error("'lab show' takes one run id (see 'lab show --help')");
 		return 2;
 	}
-	if (parse_positive_int(argv[optind], &id)) {
-		error("bad run id '%s': expected a positive integer", argv[optind]);
+	arg = argv[optind];
+	experiment = arg[0] == 'E' || arg[0] == 'e';
+	if (parse_positive_int(arg + experiment, &id)) {
+		error("bad id '%s': expected a run id (12) or an experiment id (E3)", arg);
 		return 2;
 	}
 	if (context_load_config(&ctx, config, db) || context_open_store(&ctx))
 		goto out;
-	ret = show_run(&ctx.st, id) ? 2 : 0;
+	if (experiment)
+		ret = ab_report(stdout, &ctx.st, id, fmt) ? 2 : 0;
+	else
+		ret = show_run(&ctx.st, id) ? 2 : 0;
 out:
 	context_release(&ctx);
 	return ret;

@@ -1,0 +1,352 @@
+/*
+ * lab compare A B: a ministat for two files of numbers. Prints each side's
+ * summary, a text plot of both, the Hodges-Lehmann ratio B/A with its CI,
+ * the Mann-Whitney p, the minimum detectable effect and the verdict.
+ * Exit status: 0 no regression, 1 regression, 2 bad input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+#include "stats.h"
+#include "strbuf.h"
+
+static const char compare_usage[] =
+"usage: lab compare [options] A B\n"
+"  Compare two files of numbers: A is the baseline, B the candidate.\n"
+"  One number per line; blank lines and lines starting with '#' are skipped.\n"
+"\n"
+"  -c, --column N        read the N-th whitespace-separated column (default 1)\n"
+"  -a, --alpha ALPHA     significance level (default 0.05)\n"
+"  -d, --delta DELTA     smallest change that matters: 2% or 0.02 (default 2%)\n"
+"      --higher-is-better  the numbers are throughputs, not times\n"
+"  -h, --help            this text\n"
+"\n"
+"  Exit status: 0 no regression found, 1 regression, 2 bad input.\n";
+
+#define PLOT_WIDTH	60
+
+struct numbers {
+	double *v;
+	size_t nr, alloc;
+};
+
+static int numbers_push(struct numbers *nb, double x)
+{
+	if (nb->nr == nb->alloc) {
+		size_t alloc = nb->alloc ? 2 * nb->alloc : 64;
+		double *v = realloc(nb->v, alloc * sizeof(*v));
+
+		if (!v)
+			return error("out of memory");
+		nb->v = v;
+		nb->alloc = alloc;
+	}
+	nb->v[nb->nr++] = x;
+	return 0;
+}
+
+static void numbers_release(struct numbers *nb)
+{
+	free(nb->v);
+	nb->v = NULL;
+	nb->nr = nb->alloc = 0;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/*
+ * Read column `column` (1-based) of every line of path that is neither
+ * blank nor a '#' comment. Ratios need logarithms, so every number must be
+ * positive and finite.
+ */
+static int read_numbers(struct numbers *out, const char *path, int column)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *end;
+	size_t lineno = 0;
+	int ret = -1;
+
+	if (strbuf_read_file(&sb, path, 0) < 0) {
+		ret = error("cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	p = strbuf_str(&sb);
+	end = p + sb.len;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *tok = p, *tend;
+		char word[512], *stop;
+		int col, skip = 0;
+		size_t len;
+		double x;
+
+		if (!eol)
+			eol = end;
+		lineno++;
+		for (col = 1;; col++) {
+			while (tok < eol && is_blank(*tok))
+				tok++;
+			if (col == 1 && (tok == eol || *tok == '#')) {
+				skip = 1;
+				break;
+			}
+			if (tok == eol) {
+				ret = error("%s:%zu: no column %d", path, lineno, column);
+				goto out;
+			}
+			for (tend = tok; tend < eol && !is_blank(*tend); tend++)
+				;
+			if (col == column)
+				break;
+			tok = tend;
+		}
+		if (skip) {
+			p = eol + 1;
+			continue;
+		}
+		len = (size_t)(tend - tok);
+		if (len >= sizeof(word) || memchr(tok, '\0', len)) {
+			ret = error("%s:%zu: not a number: '%.40s...'", path, lineno, tok);
+			goto out;
+		}
+		memcpy(word, tok, len);
+		word[len] = '\0';
+		errno = 0;
+		x = strtod(word, &stop);
+		if (stop == word || *stop || !isfinite(x)) {
+			ret = error("%s:%zu: not a number: '%s'", path, lineno, word);
+			goto out;
+		}
+		if (!(x > 0)) {
+			ret = error("%s:%zu: not a positive number: '%s' (ratios need logarithms)",
+				    path, lineno, word);
+			goto out;
+		}
+		if (numbers_push(out, x))
+			goto out;
+		p = eol + 1;
+	}
+	if (!out->nr) {
+		ret = error("%s: no numbers", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int parse_fraction(double *out, const char *s, int percent_ok)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s || errno || !isfinite(x))
+		return -1;
+	if (percent_ok && *end == '%') {
+		x /= 100;
+		end++;
+	} else if (percent_ok && x >= 1) {
+		return -1;	/* "2" is ambiguous: 2 % or 200 %? */
+	}
+	if (*end)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static int plot_col(double x, double lo, double hi)
+{
+	long c;
+
+	if (!(hi > lo))
+		return PLOT_WIDTH / 2;
+	c = lround((x - lo) / (hi - lo) * (PLOT_WIDTH - 1));
+	return c < 0 ? 0 : c > PLOT_WIDTH - 1 ? PLOT_WIDTH - 1 : (int)c;
+}
+
+/*
+ * Two rows per side, as ministat draws them: a mark where samples fall,
+ * then |___| over mean +- one sd with M at the median and A at the mean
+ * (A wins when they share a column).
+ */
+static void plot_side(struct strbuf *sb, const struct numbers *nb,
+		      const struct stats_summary *s, char mark, double lo, double hi)
+{
+	char row[PLOT_WIDTH + 1];
+	size_t i;
+	int c, l, r;
+
+	memset(row, ' ', PLOT_WIDTH);
+	row[PLOT_WIDTH] = '\0';
+	for (i = 0; i < nb->nr; i++)
+		row[plot_col(nb->v[i], lo, hi)] = mark;
+	strbuf_addf(sb, "|%s|\n", row);
+
+	memset(row, ' ', PLOT_WIDTH);
+	if (s->n > 1 && isfinite(s->std)) {
+		l = plot_col(s->mean - s->std, lo, hi);
+		r = plot_col(s->mean + s->std, lo, hi);
+		for (c = l; c <= r; c++)
+			row[c] = '_';
+		row[l] = '|';
+		row[r] = '|';
+	}
+	row[plot_col(s->median, lo, hi)] = 'M';
+	row[plot_col(s->mean, lo, hi)] = 'A';
+	strbuf_addf(sb, "|%s|\n", row);
+}
+
+static void summary_row(struct strbuf *sb, char mark, const struct stats_summary *s,
+			const char *path)
+{
+	strbuf_addf(sb, "%c %6zu %12.6g %12.6g %12.6g %12.6g ", mark, s->n,
+		    s->min, s->max, s->median, s->mean);
+	if (isfinite(s->std))
+		strbuf_addf(sb, "%12.6g", s->std);
+	else
+		strbuf_addf(sb, "%12s", "-");
+	strbuf_addf(sb, "  %s\n", path);
+}
+
+static void print_report(const char *path_a, const struct numbers *a,
+			 const char *path_b, const struct numbers *b,
+			 const struct stats_comparison *c,
+			 const struct stats_outliers *oa, const struct stats_outliers *ob)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double lo = fmin(c->a.min, c->b.min), hi = fmax(c->a.max, c->b.max);
+	double pct = (c->ratio - 1) * 100;
+	const char *better = c->direction == STATS_HIGHER_IS_BETTER ?
+		"higher is better" : "lower is better";
+	char dash[PLOT_WIDTH + 1];
+
+	strbuf_addf(&sb, "  %6s %12s %12s %12s %12s %12s\n",
+		    "N", "Min", "Max", "Median", "Mean", "Stddev");
+	summary_row(&sb, 'x', &c->a, path_a);
+	summary_row(&sb, '+', &c->b, path_b);
+
+	memset(dash, '-', PLOT_WIDTH);
+	dash[PLOT_WIDTH] = '\0';
+	strbuf_addf(&sb, "+%s+\n", dash);
+	plot_side(&sb, a, &c->a, 'x', lo, hi);
+	plot_side(&sb, b, &c->b, '+', lo, hi);
+	strbuf_addf(&sb, "+%s+\n", dash);
+	strbuf_addf(&sb, " %-*.6g%*.6g\n", PLOT_WIDTH / 2, lo, PLOT_WIDTH / 2 + 1, hi);
+
+	strbuf_addf(&sb, "\nB/A %.6g (%+.2f %%), %g %% CI [%.6g, %.6g] (Hodges-Lehmann)\n",
+		    c->ratio, pct, 100 * (1 - c->alpha), c->lo, c->hi);
+	if (c->p > 0)
+		strbuf_addf(&sb, "p = %.3g", c->p);
+	else
+		strbuf_addstr(&sb, "p < 1e-300");
+	strbuf_addf(&sb, " (Mann-Whitney U, two-sided, %s)\n",
+		    c->exact ? "exact" : "normal approximation");
+	if (isfinite(c->mde))
+		strbuf_addf(&sb, "minimum detectable effect %.2f %% (alpha %g, 80 %% power)\n",
+			    100 * c->mde, c->alpha);
+	strbuf_addf(&sb, "outliers (Tukey mild/extreme, MAD): x %zu/%zu/%zu, + %zu/%zu/%zu\n",
+		    oa->low_mild + oa->high_mild, oa->low_extreme + oa->high_extreme, oa->mad,
+		    ob->low_mild + ob->high_mild, ob->low_extreme + ob->high_extreme, ob->mad);
+	strbuf_addf(&sb, "verdict: %s (delta %g %%, %s)\n", verdict_name(c->verdict),
+		    100 * c->delta, better);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	enum { OPT_HIGHER = 256 };
+	static const struct option longopts[] = {
+		{ "column", required_argument, NULL, 'c' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "delta", required_argument, NULL, 'd' },
+		{ "higher-is-better", no_argument, NULL, OPT_HIGHER },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct stats_options opt = STATS_OPTIONS_INIT;
+	struct numbers a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+	struct stats_comparison cmp;
+	struct stats_outliers oa, ob;
+	long column = 1;
+	char *end;
+	int c, ret = 2;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:a:d:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			errno = 0;
+			column = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || column < 1 || column > 10000) {
+				error("bad value '%s' for -c: expected a column number from 1", optarg);
+				goto out;
+			}
+			break;
+		case 'a':
+			if (parse_fraction(&opt.alpha, optarg, 0) ||
+			    !(opt.alpha > 0 && opt.alpha < 1)) {
+				error("bad value '%s' for -a: expected a number between 0 and 1",
+				      optarg);
+				goto out;
+			}
+			break;
+		case 'd':
+			if (parse_fraction(&opt.delta, optarg, 1) ||
+			    !(opt.delta >= 0 && opt.delta < 1)) {
+				error("bad value '%s' for -d: expected a percentage like 2%% "
+				      "or a fraction like 0.02", optarg);
+				goto out;
+			}
+			break;
+		case OPT_HIGHER:
+			opt.direction = STATS_HIGHER_IS_BETTER;
+			break;
+		case 'h':
+			fputs(compare_usage, stdout);
+			ret = 0;
+			goto out;
+		case ':':
+			error("option '%s' of 'lab compare' needs a value", argv[optind - 1]);
+			goto out;
+		default:
+			if (optopt)
+				error("unknown option '-%c' for 'lab compare'", optopt);
+			else
+				error("unknown option '%s' for 'lab compare'", argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (argc - optind != 2) {
+		error("'lab compare' takes two files (see 'lab compare --help')");
+		goto out;
+	}
+	if (read_numbers(&a, argv[optind], (int)column) ||
+	    read_numbers(&b, argv[optind + 1], (int)column))
+		goto out;
+	if (stats_compare(&cmp, a.v, a.nr, b.v, b.nr, &opt) ||
+	    stats_outliers_count(&oa, a.v, a.nr) || stats_outliers_count(&ob, b.v, b.nr)) {
+		error("cannot compare '%s' and '%s': %s", argv[optind], argv[optind + 1],
+		      strerror(errno));
+		goto out;
+	}
+	print_report(argv[optind], &a, argv[optind + 1], &b, &cmp, &oa, &ob);
+	ret = cmp.verdict == VERDICT_REGRESSION ? 1 : 0;
+out:
+	numbers_release(&a);
+	numbers_release(&b);
+	return ret;
+}

@@ -1,0 +1,248 @@
+#ifndef STATS_H
+#define STATS_H
+/*
+ * The statistics behind every verdict, as STATS.md specifies them:
+ * summaries, the Mann-Whitney U test, Hodges-Lehmann shift and ratio with
+ * their confidence intervals, t-tests and the distributions they need,
+ * Benjamini-Hochberg, outlier labels, the adaptive sampling schedule and
+ * the boot-to-boot rule.
+ *
+ * Pure computation: nothing here prints, reads files or keeps state between
+ * calls, so any thread may call anything. Sample arrays belong to the caller
+ * and are never modified. Results go into caller-provided structs; the only
+ * memory handed to the caller is stats_boot_units.values, which
+ * stats_boot_units_release() frees.
+ *
+ * Functions that can fail return 0, or -1 with errno set: EINVAL for an
+ * empty side, a non-finite value or an out-of-range parameter, EDOM for a
+ * ratio asked of values that are not all positive, ENOMEM.
+ *
+ * Ratios are B/A: "b" is the new kernel, "a" the baseline, and a ratio
+ * above 1 means B's numbers are larger.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+/* Descriptive statistics of one side. */
+struct stats_summary {
+	size_t n;
+	double min, max, median, mean;
+	double std;		/* sample standard deviation (n - 1); NaN when n < 2 */
+	double cv;		/* std / mean; NaN when undefined */
+	double q1, q3;		/* quartiles, as stats_quantile() */
+};
+
+int stats_summarize(struct stats_summary *out, const double *x, size_t n);
+
+/*
+ * The q-quantile (0 <= q <= 1) of sorted data, interpolating linearly
+ * between order statistics (R's type 7, numpy's default). NaN when n == 0.
+ */
+double stats_quantile(const double *sorted, size_t n, double q);
+
+/* Distributions. Tails are computed directly, not as 1 - cdf. */
+double stats_norm_cdf(double x);
+double stats_norm_quantile(double p);		/* inverse of stats_norm_cdf */
+double stats_t_cdf(double t, double df);	/* Student t */
+double stats_t_sf(double t, double df);		/* 1 - stats_t_cdf */
+double stats_beta_inc(double a, double b, double x);	/* regularized I_x(a, b) */
+
+/*
+ * Two-sided Mann-Whitney U test of a against b.
+ * AUTO is exact when both sides have at most 8 values and there are no
+ * ties, else the normal approximation with midranks, tie and continuity
+ * correction. EXACT fails with EINVAL when there are ties or a side has
+ * more than 50 values.
+ */
+enum stats_mwu_method {
+	STATS_MWU_AUTO,
+	STATS_MWU_EXACT,
+	STATS_MWU_NORMAL,
+};
+
+struct stats_mwu {
+	double u;	/* U of a: pairs with a_i > b_j, a tie counting 1/2 */
+	double sigma;	/* sd of U under H0 with the tie correction */
+	double p;
+	int exact;	/* p came from the exact distribution */
+};
+
+int stats_mwu(struct stats_mwu *out, const double *a, size_t m,
+	      const double *b, size_t n, enum stats_mwu_method method);
+
+/*
+ * Hodges-Lehmann estimate with its distribution-free confidence interval
+ * at 1 - alpha. The shift is the median of all b_j - a_i; the ratio is
+ * exp of the shift of the ln values (all values must be positive).
+ * Neither materialises the m * n differences of a large input.
+ */
+struct stats_hl {
+	double estimate, lo, hi;
+};
+
+int stats_hl_shift(struct stats_hl *out, const double *a, size_t m,
+		   const double *b, size_t n, double alpha);
+int stats_hl_ratio(struct stats_hl *out, const double *a, size_t m,
+		   const double *b, size_t n, double alpha);
+
+/*
+ * The k-th smallest (1-based, 1 <= k <= m * n) of the m * n differences
+ * b_j - a_i, given both arrays sorted ascending. Exact; time about
+ * O((m + n) log(m n)), memory O(m + n).
+ */
+int stats_pairdiff_select(double *out, const double *a_sorted, size_t m,
+			  const double *b_sorted, size_t n, uint64_t k);
+
+/* t = (mean a - mean b) / se, two-sided p. */
+struct stats_ttest {
+	double t, df, p;
+};
+
+int stats_student(struct stats_ttest *out, const double *a, size_t m,
+		  const double *b, size_t n);
+int stats_welch(struct stats_ttest *out, const double *a, size_t m,
+		const double *b, size_t n);
+
+/*
+ * The A/B verdict for one metric. Significance is the Mann-Whitney p
+ * against alpha; effects are the Hodges-Lehmann ratio B/A and its CIs;
+ * the delta band is [1/(1+delta), 1+delta].
+ *   REGRESSION/IMPROVEMENT  p <= alpha and the (1 - alpha) CI lies wholly
+ *                           beyond the band, on the worse/better side
+ *   SMALL                   p <= alpha and the 90 % CI lies inside the band:
+ *                           a real change, but smaller than delta
+ *   SAME                    p > alpha and the 90 % CI lies inside the band
+ *   INCONCLUSIVE            anything else, including a significant change
+ *                           whose CI reaches across the band's edge (more
+ *                           samples can tell whether it exceeds delta)
+ */
+enum verdict {
+	VERDICT_INCONCLUSIVE,
+	VERDICT_SAME,
+	VERDICT_SMALL,
+	VERDICT_IMPROVEMENT,
+	VERDICT_REGRESSION,
+};
+
+/* "REGRESSION", "IMPROVEMENT", "SAME", "SMALL", "INCONCLUSIVE". */
+const char *verdict_name(enum verdict v);
+
+enum stats_direction {
+	STATS_LOWER_IS_BETTER,		/* times, latencies */
+	STATS_HIGHER_IS_BETTER,		/* throughputs */
+};
+
+struct stats_options {
+	double alpha;		/* per look, see stats_schedule_alpha() */
+	double delta;		/* smallest change that matters, as a fraction */
+	enum stats_direction direction;
+};
+
+#define STATS_OPTIONS_INIT { 0.05, 0.02, STATS_LOWER_IS_BETTER }
+
+struct stats_comparison {
+	struct stats_summary a, b;	/* of the raw samples */
+	double u, p;			/* Mann-Whitney, two-sided */
+	int exact;
+	double ratio;			/* Hodges-Lehmann B/A */
+	double lo, hi;			/* its CI at 1 - alpha */
+	double lo90, hi90;		/* its 90 % CI */
+	/*
+	 * Minimum detectable effect (a fraction; 80 % power at alpha),
+	 * from the pooled sd of the ln values: on the ln scale that sd is
+	 * the CV, and the ln scale is where the ratio is estimated.
+	 */
+	double log_sd;
+	double mde;
+	double alpha, delta;
+	enum stats_direction direction;
+	enum verdict verdict;
+};
+
+/*
+ * Everything above for samples a (baseline) and b; all values must be
+ * positive. opt NULL means STATS_OPTIONS_INIT.
+ */
+int stats_compare(struct stats_comparison *out, const double *a, size_t m,
+		  const double *b, size_t n, const struct stats_options *opt);
+
+/* The verdict rules applied to c's p, CIs, alpha, delta and direction. */
+enum verdict stats_verdict(const struct stats_comparison *c);
+
+/*
+ * Benjamini-Hochberg adjusted p-values, in the input's order. adj may be p
+ * itself. A hypothesis is rejected at false discovery rate q when
+ * adj[i] <= q.
+ */
+int stats_bh_adjust(double *adj, const double *p, size_t n);
+
+/*
+ * Outlier labels; nothing is removed. Tukey: mild is beyond 1.5 IQR from
+ * the quartiles but within 3 IQR, extreme beyond 3 IQR. mad counts values
+ * with |x - median| / MAD > 14.826 (hyperfine's rule, ten robust sds);
+ * when MAD is 0, as in hyperfine, every value off the median counts.
+ */
+struct stats_outliers {
+	size_t low_mild, high_mild;
+	size_t low_extreme, high_extreme;
+	size_t mad;
+};
+
+int stats_outliers_count(struct stats_outliers *out, const double *x, size_t n);
+
+/*
+ * Adaptive sampling: look at start samples per side; on INCONCLUSIVE
+ * bring both sides up to twice the smaller side's level (start, 2 start,
+ * 4 start, ... cap). Every level is a look, so per-look alpha shrinks with
+ * the number of levels to keep the overall false-positive rate at alpha.
+ */
+struct stats_schedule {
+	size_t start;		/* samples per side at the first look */
+	size_t cap;		/* most samples per side */
+	double alpha;		/* overall two-sided false-positive rate */
+};
+
+#define STATS_SCHEDULE_INIT { 10, 160, 0.05 }
+
+/* Looks from start to cap: 10, 20, 40, 80, 160 are 5. */
+int stats_schedule_looks(const struct stats_schedule *s);
+
+/*
+ * Per-look alpha: the nominal level c such that, for a z statistic
+ * observed at each doubling (correlation sqrt(1/2) between neighbouring
+ * looks), P(some |z| > c) = s->alpha under H0. Normal theory,
+ * integrated numerically: 0.016 (0.0029) for 5 % (1 %) over 4 looks,
+ * 0.013 (0.0024) over 5.
+ */
+double stats_schedule_alpha(const struct stats_schedule *s);
+
+/*
+ * Given n_a and n_b samples so far and the verdict at this look, how many
+ * more samples each side needs. Returns 1 to sample more, 0 to stop:
+ * a verdict other than INCONCLUSIVE, or the smaller side at the cap.
+ */
+int stats_schedule_next(size_t *more_a, size_t *more_b,
+			const struct stats_schedule *s, size_t n_a, size_t n_b,
+			enum verdict v);
+
+/*
+ * The boot-to-boot rule. Given the samples of one kernel grouped by boot,
+ * compare per-boot medians as the units when the sd of the per-boot
+ * medians exceeds the within-boot sd / sqrt(iterations per boot); else
+ * every sample is a unit. Fewer than two boots, or no boot with two
+ * samples, always gives the samples.
+ */
+struct stats_boot_units {
+	int per_boot;		/* values are per-boot medians */
+	double between_sd;	/* sd of the per-boot medians */
+	double within_sd;	/* pooled within-boot sd */
+	double iterations;	/* mean samples per boot */
+	size_t n;
+	double *values;		/* owned; stats_boot_units_release() */
+};
+
+int stats_boot_units(struct stats_boot_units *out, const double *const *groups,
+		     const size_t *len, size_t ngroups);
+void stats_boot_units_release(struct stats_boot_units *u);
+
+#endif

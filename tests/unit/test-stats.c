@@ -1,0 +1,758 @@
+/*
+ * results/stats.c against STATS.md's reference values, hand-computed
+ * cases, brute force, and simulations with a fixed seed.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "stats.h"
+#include "tap.h"
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+/* xoshiro256** seeded by splitmix64: fixed seed, identical runs everywhere. */
+static uint64_t rng_s[4];
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static void rng_seed(uint64_t seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		rng_s[i] = z ^ (z >> 31);
+	}
+}
+
+static uint64_t rng_u64(void)
+{
+	uint64_t r = rotl(rng_s[1] * 5, 7) * 9, t = rng_s[1] << 17;
+
+	rng_s[2] ^= rng_s[0];
+	rng_s[3] ^= rng_s[1];
+	rng_s[1] ^= rng_s[2];
+	rng_s[0] ^= rng_s[3];
+	rng_s[2] ^= t;
+	rng_s[3] = rotl(rng_s[3], 45);
+	return r;
+}
+
+/* uniform in (0, 1): never 0, so log() below is safe */
+static double rng_unit(void)
+{
+	return ((double)(rng_u64() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double rng_normal(void)
+{
+	return sqrt(-2 * log(rng_unit())) * cos(2 * 3.14159265358979323846 * rng_unit());
+}
+
+/* log-normal with mean about `scale` and the given coefficient of variation */
+static void lognormal(double *x, size_t n, double scale, double cv)
+{
+	double s = sqrt(log1p(cv * cv));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x[i] = scale * exp(s * rng_normal() - s * s / 2);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double x = *(const double *)pa, y = *(const double *)pb;
+	return (x > y) - (x < y);
+}
+
+/* ---- reference values from STATS.md ---- */
+
+static void test_mwu(void)
+{
+	static const double x[] = { 19, 22, 16, 29, 24 }, y[] = { 20, 11, 17, 12 };
+	static const double tx[] = { 1.1, 2.2, 2.2, 3.3, 4.4, 4.4, 5.5 };
+	static const double ty[] = { 2.2, 3.3, 4.4, 6.6, 6.6, 7.7, 8.8, 9.9 };
+	static const double z[5] = { 0 };
+	double lo[10], hi[10];
+	struct stats_mwu r, r2;
+	int i;
+
+	ok(!stats_mwu(&r, x, 5, y, 4, STATS_MWU_AUTO), "mwu exact: runs");
+	is_double(r.u, 17, 0, "mwu exact: U_x = 17");
+	ok(r.exact, "mwu exact: auto picks exact for 5 vs 4 without ties");
+	is_double(r.p, 14.0 / 126, 1e-15, "mwu exact: p = 14/126");
+	is_double(r.p, 0.1111111111111111, 1e-16, "mwu exact: p = 0.1111111111111111");
+	ok(!stats_mwu(&r2, y, 4, x, 5, STATS_MWU_AUTO), "mwu exact swapped: runs");
+	is_double(r2.u, 20 - 17, 0, "mwu exact swapped: U_y = mn - U_x");
+	is_double(r2.p, r.p, 1e-16, "mwu exact swapped: same p");
+	ok(!stats_mwu(&r, x, 5, y, 4, STATS_MWU_NORMAL), "mwu normal: runs");
+	ok(!r.exact, "mwu normal: not exact");
+	is_double(r.p, 0.11134688653314041, 1e-14, "mwu normal approx p = 0.11134688653314041");
+
+	ok(!stats_mwu(&r, tx, 7, ty, 8, STATS_MWU_AUTO), "mwu ties: runs");
+	ok(!r.exact, "mwu ties: ties force the normal approximation");
+	is_double(r.u, 10.5, 0, "mwu ties: U_x = 10.5");
+	is_double(r.p, 0.0471253041839123, 1e-14, "mwu ties: p = 0.0471253041839123");
+	errno = 0;
+	ok(stats_mwu(&r, tx, 7, ty, 8, STATS_MWU_EXACT) == -1 && errno == EINVAL,
+	   "mwu: exact refused with ties");
+
+	for (i = 0; i < 10; i++) {
+		lo[i] = i;
+		hi[i] = 20 + i;
+	}
+	ok(!stats_mwu(&r, lo, 10, hi, 10, STATS_MWU_AUTO), "mwu 0..9 vs 20..29: runs");
+	ok(!r.exact, "mwu 0..9 vs 20..29: normal (sides > 8)");
+	is_double(r.u, 0, 0, "mwu 0..9 vs 20..29: U = 0");
+	is_double(r.p, 0.00018267179110955002, 1e-17,
+		  "mwu 0..9 vs 20..29: p = 0.00018267179110955002");
+
+	ok(!stats_mwu(&r, lo, 10, hi, 10, STATS_MWU_EXACT) && r.exact,
+	   "mwu 0..9 vs 20..29 exact: runs");
+	is_double(r.p, 2.0 / 184756, 1e-18, "mwu 0..9 vs 20..29 exact: p = 2/C(20,10)");
+
+	ok(!stats_mwu(&r, z, 5, z, 5, STATS_MWU_AUTO), "mwu zeros: runs");
+	is_double(r.sigma, 0, 0, "mwu zeros: sigma = 0");
+	is_double(r.p, 1.0, 0, "mwu zeros: p = 1");
+
+	errno = 0;
+	ok(stats_mwu(&r, x, 0, y, 4, STATS_MWU_AUTO) == -1 && errno == EINVAL,
+	   "mwu: an empty side is refused");
+}
+
+static const double wa[] = { 10.1, 10.3, 9.8, 10.0, 10.4, 10.2 };
+static const double wb[] = { 10.6, 10.9, 10.4, 11.2, 10.8, 10.5, 11.0 };
+
+static void test_ttests_and_hl(void)
+{
+	struct stats_ttest t;
+	struct stats_hl h;
+
+	ok(!stats_student(&t, wa, 6, wb, 7), "student: runs");
+	is_double(t.t, -4.459465264697087, 1e-12, "student t = -4.459465264697087");
+	is_double(t.df, 11, 0, "student df = 11");
+	is_double(t.p, 0.0009635076921010831, 1e-15, "student p = 0.0009635076921010831");
+	ok(!stats_welch(&t, wa, 6, wb, 7), "welch: runs");
+	is_double(t.t, -4.564058112044148, 1e-12, "welch t = -4.564058112044148");
+	is_double(t.p, 0.0008383211436620034, 1e-15, "welch p = 0.0008383211436620034");
+
+	ok(!stats_student(&t, (const double[]){ 1, 1, 1 }, 3, (const double[]){ 2, 2 }, 2) &&
+	   isinf(t.t) && t.t < 0 && t.p == 0, "student: no spread, different means: t = -inf, p = 0");
+
+	ok(!stats_hl_shift(&h, wa, 6, wb, 7, 0.05), "hl shift: runs");
+	is_double(h.estimate, 0.60, 1e-12, "hl shift = 0.60");
+	ok(h.lo <= h.estimate && h.estimate <= h.hi, "hl shift: CI holds the estimate");
+	ok(!stats_hl_ratio(&h, wa, 6, wb, 7, 0.05), "hl ratio: runs");
+	is_double(h.estimate, 1.060612, 5e-7, "hl ratio = 1.060612");
+	errno = 0;
+	ok(stats_hl_ratio(&h, wa, 6, (const double[]){ 1, 0, 2 }, 3, 0.05) == -1 &&
+	   errno == EDOM, "hl ratio: a zero value is refused (EDOM)");
+}
+
+static void test_distributions(void)
+{
+	is_double(stats_t_cdf(2, 5), 0.9490302605850709, 1e-15, "t.cdf(2, 5) = 0.9490302605850709");
+	is_double(2 * stats_t_sf(2.5, 10), 0.031446844236608776, 1e-16,
+		  "2 t.sf(2.5, 10) = 0.031446844236608776");
+	is_double(stats_t_cdf(-2, 5) + stats_t_cdf(2, 5), 1, 1e-15, "t.cdf is symmetric");
+	is_double(stats_beta_inc(2, 3, 0.4), 0.5248, 1e-15, "I_0.4(2, 3) = 0.5248");
+	/* x past the mean takes the symmetric continued fraction */
+	is_double(stats_beta_inc(2, 3, 0.9), 0.9963, 1e-15, "I_0.9(2, 3) = 0.9963");
+	/* closed forms: df 1 is Cauchy, df 2 is t / (2 sqrt(2 + t^2)) + 1/2 */
+	is_double(stats_t_cdf(0.5, 1), 0.5 + atan(0.5) / 3.14159265358979323846, 1e-15,
+		  "t.cdf(0.5, 1) = 1/2 + atan(0.5)/pi");
+	is_double(stats_t_cdf(-3, 2), 0.5 - 3 / (2 * sqrt(11)), 1e-15,
+		  "t.cdf(-3, 2) = 1/2 - 3/(2 sqrt 11)");
+	is_double(2 * stats_norm_cdf(-1.96), 0.04999579029644087, 1e-17,
+		  "2 Phi(-1.96) = 0.04999579029644087");
+	is_double(stats_norm_quantile(0.975), 1.959963984540054, 1e-14,
+		  "Phi^-1(0.975) = 1.959963984540054");
+	is_double(stats_norm_quantile(0.025), -1.959963984540054, 1e-14,
+		  "Phi^-1(0.025) = -1.959963984540054");
+	is_double(stats_norm_quantile(0.5), 0, 1e-16, "Phi^-1(0.5) = 0");
+	is_double(stats_norm_quantile(stats_norm_cdf(-7.5)), -7.5, 1e-12,
+		  "Phi^-1 inverts Phi deep in the tail");
+	is_double(stats_norm_quantile(0.8), 0.8416212335729143, 1e-14,
+		  "Phi^-1(0.8) = 0.8416212335729143");
+}
+
+static void test_bh(void)
+{
+	static const double p[] = {
+		0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344,
+		0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.0,
+	};
+	static const double want[] = {
+		0.0015, 0.003, 0.0095, 0.035625, 0.0603, 0.063857, 0.063857, 0.0645,
+		0.0765, 0.486, 0.581182, 0.714875, 0.753231, 0.813214, 1.0,
+	};
+	/* the same p-values shuffled: adjusted values must follow their p */
+	static const size_t order[] = { 14, 3, 0, 9, 7, 12, 1, 5, 11, 2, 13, 6, 10, 4, 8 };
+	double adj[ARRAY_SIZE(p)], shuf[ARRAY_SIZE(p)];
+	size_t i, rejected = 0, worst = 0;
+	char name[64];
+
+	ok(!stats_bh_adjust(adj, p, ARRAY_SIZE(p)), "bh: runs");
+	for (i = 0; i < ARRAY_SIZE(p); i++) {
+		snprintf(name, sizeof(name), "bh: adjusted p_(%zu) = %g", i + 1, want[i]);
+		/* STATS.md rounds to 6 significant digits */
+		is_double(adj[i], want[i], 5e-7, name);
+		rejected += adj[i] <= 0.05;
+	}
+	is_int(rejected, 4, "bh: q = 0.05 rejects 4");
+
+	for (i = 0; i < ARRAY_SIZE(p); i++)
+		shuf[i] = p[order[i]];
+	ok(!stats_bh_adjust(shuf, shuf, ARRAY_SIZE(p)), "bh in place: runs");
+	for (i = 0; i < ARRAY_SIZE(p); i++)
+		if (fabs(shuf[i] - adj[order[i]]) > 1e-15)
+			worst++;
+	is_int(worst, 0, "bh in place: shuffled input keeps its order");
+}
+
+/* ---- hand-computed cases ---- */
+
+static void test_summary(void)
+{
+	static const double x[] = { 7, 1, 10, 4, 2, 9, 3, 6, 5, 8 };
+	struct stats_summary s;
+
+	ok(!stats_summarize(&s, x, ARRAY_SIZE(x)), "summary: runs");
+	is_int(s.n, 10, "summary: n");
+	is_double(s.min, 1, 0, "summary: min");
+	is_double(s.max, 10, 0, "summary: max");
+	is_double(s.median, 5.5, 0, "summary: median");
+	is_double(s.mean, 5.5, 1e-15, "summary: mean");
+	is_double(s.std, sqrt(82.5 / 9), 1e-14, "summary: sample std = sqrt(82.5/9)");
+	is_double(s.q1, 3.25, 1e-15, "summary: q1 (type 7)");
+	is_double(s.q3, 7.75, 1e-15, "summary: q3 (type 7)");
+	is_double(s.cv, sqrt(82.5 / 9) / 5.5, 1e-14, "summary: cv");
+	ok(!stats_summarize(&s, x, 1) && isnan(s.std), "summary: std of one value is NaN");
+}
+
+static void test_outliers(void)
+{
+	static const double tukey[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 40, -30 };
+	static const double mad[] = { 10, 10, 11, 9, 10, 10, 11, 9, 10, 1000 };
+	static const double flat[] = { 5, 5, 5, 5, 6 };
+	struct stats_outliers o;
+
+	/*
+	 * sorted: -30 1..10 20 40; Q1 = x(4) = 3, Q3 = x(10) = 9 (type 7,
+	 * h = 3 and 9 exactly), IQR 6: mild beyond [-6, 18], extreme beyond
+	 * [-15, 27]. Median 6; deviations sorted 0 1 1 2 2 3 3 4 4 5 14 34 36,
+	 * MAD 3, so 36 < 14.826 * 3 keeps -30 in.
+	 */
+	ok(!stats_outliers_count(&o, tukey, ARRAY_SIZE(tukey)), "outliers: runs");
+	is_int(o.high_mild, 1, "outliers: 20 is a mild high outlier");
+	is_int(o.high_extreme, 1, "outliers: 40 is an extreme high outlier");
+	is_int(o.low_extreme, 1, "outliers: -30 is an extreme low outlier");
+	is_int(o.low_mild, 0, "outliers: no mild low outlier");
+	is_int(o.mad, 0, "outliers: nothing beyond 14.826 MAD");
+	/* median 10, MAD 0.5: 990 > 14.826 * 0.5 */
+	ok(!stats_outliers_count(&o, mad, ARRAY_SIZE(mad)), "outliers mad: runs");
+	is_int(o.mad, 1, "outliers mad: 1000 is beyond 14.826 MAD");
+	ok(!stats_outliers_count(&o, flat, ARRAY_SIZE(flat)), "outliers flat: runs");
+	is_int(o.mad, 1, "outliers flat: MAD 0 flags every value off the median");
+}
+
+/* The CI by the book: sort all m*n differences and index them. */
+static void hl_brute(struct stats_hl *h, const double *a, size_t m,
+		     const double *b, size_t n, double sigma, double alpha)
+{
+	size_t mn = m * n, i, j, k;
+	double *d = malloc(mn * sizeof(*d)), kf;
+
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			d[i * n + j] = b[j] - a[i];
+	qsort(d, mn, sizeof(*d), cmp_double);
+	h->estimate = mn % 2 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
+	kf = floor((double)mn / 2 - stats_norm_quantile(1 - alpha / 2) * sigma);
+	k = kf < 1 ? 1 : (size_t)kf;
+	h->lo = d[k - 1];
+	h->hi = d[mn - k];
+	free(d);
+}
+
+static void test_hl_ci(void)
+{
+	double a[23], b[31];
+	struct stats_hl h, want;
+	struct stats_mwu r;
+	size_t i;
+
+	rng_seed(7);
+	for (i = 0; i < ARRAY_SIZE(a); i++)
+		a[i] = floor(100 * rng_unit());
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		b[i] = floor(100 * rng_unit()) + 10;
+	stats_mwu(&r, a, ARRAY_SIZE(a), b, ARRAY_SIZE(b), STATS_MWU_NORMAL);
+	hl_brute(&want, a, ARRAY_SIZE(a), b, ARRAY_SIZE(b), r.sigma, 0.05);
+	ok(!stats_hl_shift(&h, a, ARRAY_SIZE(a), b, ARRAY_SIZE(b), 0.05), "hl ci: runs");
+	is_double(h.estimate, want.estimate, 0, "hl ci: estimate matches brute force");
+	is_double(h.lo, want.lo, 0, "hl ci: lower bound D_(k) matches brute force");
+	is_double(h.hi, want.hi, 0, "hl ci: upper bound D_(mn+1-k) matches brute force");
+	ok(!stats_hl_shift(&h, a, 1, b, 1, 0.05), "hl ci 1x1: runs");
+	ok(h.lo == b[0] - a[0] && h.hi == b[0] - a[0], "hl ci 1x1: k clamped to 1");
+}
+
+/*
+ * The selection must equal sorting all differences, for the fast path
+ * (m n far above the point where it copies candidates out), with ties,
+ * with m > n (the transposed path), and at the extremes.
+ */
+static void check_select(const char *what, double *a, size_t m, double *b, size_t n)
+{
+	size_t mn = m * n, i, j, bad = 0, tried = 0;
+	double *d = malloc(mn * sizeof(*d)), got;
+	uint64_t ks[40];
+
+	qsort(a, m, sizeof(*a), cmp_double);
+	qsort(b, n, sizeof(*b), cmp_double);
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			d[i * n + j] = b[j] - a[i];
+	qsort(d, mn, sizeof(*d), cmp_double);
+	ks[0] = 1;
+	ks[1] = 2;
+	ks[2] = mn / 2;
+	ks[3] = mn / 2 + 1;
+	ks[4] = mn;
+	ks[5] = mn - 1;
+	ks[6] = mn / 40;
+	ks[7] = mn - mn / 40;
+	for (i = 8; i < ARRAY_SIZE(ks); i++)
+		ks[i] = 1 + rng_u64() % mn;
+	for (i = 0; i < ARRAY_SIZE(ks); i++) {
+		if (ks[i] < 1 || ks[i] > mn)
+			continue;
+		tried++;
+		if (stats_pairdiff_select(&got, a, m, b, n, ks[i]) || got != d[ks[i] - 1]) {
+			if (!bad)
+				printf("# %s: k=%llu got %.17g want %.17g\n", what,
+				       (unsigned long long)ks[i], got, d[ks[i] - 1]);
+			bad++;
+		}
+	}
+	{
+		char name[128];
+
+		snprintf(name, sizeof(name), "pairdiff select %s: %zu ranks equal brute force",
+			 what, tried);
+		is_int(bad, 0, name);
+	}
+	{
+		/* median and CI share one selection: check that path too */
+		struct stats_hl h, want;
+		struct stats_mwu r;
+		uint64_t k;
+		char name[128];
+
+		stats_mwu(&r, a, m, b, n, STATS_MWU_NORMAL);
+		k = (uint64_t)fmax(1, floor((double)mn / 2 - 1.959963984540054 * r.sigma));
+		want.estimate = mn % 2 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
+		want.lo = d[k - 1];
+		want.hi = d[mn - k];
+		snprintf(name, sizeof(name), "hl shift %s: estimate and 95 %% CI equal brute force",
+			 what);
+		ok(!stats_hl_shift(&h, a, m, b, n, 0.05) && h.estimate == want.estimate &&
+		   h.lo == want.lo && h.hi == want.hi, name);
+	}
+	free(d);
+}
+
+/*
+ * stats_compare selects six ranks at once (median pair, 95 % and 90 %
+ * CI bounds) on the ln values: check them all against sorting.
+ */
+static void check_compare(const char *what, const double *a, size_t m,
+			  const double *b, size_t n)
+{
+	struct stats_options opt = STATS_OPTIONS_INIT;
+	struct stats_comparison c;
+	size_t mn = m * n, i, j;
+	double *d = malloc(mn * sizeof(*d)), est;
+	uint64_t k95, k90;
+	struct stats_mwu r;
+	char name[128];
+
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			d[i * n + j] = log(b[j]) - log(a[i]);
+	qsort(d, mn, sizeof(*d), cmp_double);
+	stats_mwu(&r, a, m, b, n, STATS_MWU_NORMAL);
+	k95 = (uint64_t)fmax(1, floor((double)mn / 2 - 1.959963984540054 * r.sigma));
+	k90 = (uint64_t)fmax(1, floor((double)mn / 2 - 1.6448536269514722 * r.sigma));
+	est = mn % 2 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
+	snprintf(name, sizeof(name), "compare %s: ratio and both CIs equal brute force", what);
+	ok(!stats_compare(&c, a, m, b, n, &opt) && c.ratio == exp(est) &&
+	   c.lo == exp(d[k95 - 1]) && c.hi == exp(d[mn - k95]) &&
+	   c.lo90 == exp(d[k90 - 1]) && c.hi90 == exp(d[mn - k90]), name);
+	free(d);
+}
+
+static void test_pairdiff_select(void)
+{
+	size_t m, n, i;
+	double *a, *b, got;
+
+	rng_seed(42);
+	m = 3000;
+	n = 3000;
+	a = malloc(m * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	for (i = 0; i < m; i++)
+		a[i] = rng_normal();
+	for (i = 0; i < n; i++)
+		b[i] = rng_normal() + 0.1;
+	check_select("3000x3000 normal", a, m, b, n);
+
+	/* integers 0..20: massive ties; 2000 > 1500 takes the transposed path */
+	m = 2000;
+	n = 1500;
+	for (i = 0; i < m; i++)
+		a[i] = (double)(rng_u64() % 21);
+	for (i = 0; i < n; i++)
+		b[i] = (double)(rng_u64() % 21);
+	check_select("2000x1500 tied integers", a, m, b, n);
+
+	m = 700;
+	n = 2900;
+	for (i = 0; i < m; i++)
+		a[i] = log(1 + 1000 * rng_unit());
+	for (i = 0; i < n; i++)
+		b[i] = log(1 + 1000 * rng_unit());
+	check_select("700x2900 skewed", a, m, b, n);
+	check_compare("700x2900 skewed", a, m, b, n);
+	for (i = 0; i < 2500; i++) {
+		a[i] = exp(0.03 * rng_normal());
+		b[i] = 1.01 * exp(0.03 * rng_normal());
+	}
+	check_compare("2500x2500 log-normal", a, 2500, b, 2500);
+	check_compare("2500x1300 log-normal", a, 2500, b, 1300);
+
+	for (i = 0; i < 7; i++) {
+		a[i] = (double)i * i;
+		b[i] = 3.5 * (double)i;
+	}
+	check_select("1x7", a, 1, b, 7);
+	check_select("7x1", a, 7, b, 1);
+	check_select("5x3", a, 5, b, 3);
+
+	errno = 0;
+	ok(stats_pairdiff_select(&got, a, 5, b, 3, 16) == -1 && errno == EINVAL,
+	   "pairdiff select: k > m n refused");
+	ok(stats_pairdiff_select(&got, a, 5, b, 3, 0) == -1 && errno == EINVAL,
+	   "pairdiff select: k = 0 refused");
+	free(a);
+	free(b);
+}
+
+/* ---- verdicts ---- */
+
+static enum verdict compare(size_t n, double cv_a, double cv_b, double shift,
+			    enum stats_direction dir, struct stats_comparison *c)
+{
+	struct stats_options opt = STATS_OPTIONS_INIT;
+	double *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+
+	opt.direction = dir;
+	lognormal(a, n, 100, cv_a);
+	lognormal(b, n, 100 * shift, cv_b);
+	if (stats_compare(c, a, n, b, n, &opt))
+		c->verdict = (enum verdict)-1;
+	free(a);
+	free(b);
+	return c->verdict;
+}
+
+static void test_verdicts(void)
+{
+	struct stats_comparison c = { 0 };
+	struct stats_options opt = STATS_OPTIONS_INIT;
+	double a[10], b[10], want;
+	size_t i;
+
+	is_str(verdict_name(VERDICT_REGRESSION), "REGRESSION", "verdict_name REGRESSION");
+	is_str(verdict_name(VERDICT_IMPROVEMENT), "IMPROVEMENT", "verdict_name IMPROVEMENT");
+	is_str(verdict_name(VERDICT_SAME), "SAME", "verdict_name SAME");
+	is_str(verdict_name(VERDICT_SMALL), "SMALL", "verdict_name SMALL");
+	is_str(verdict_name(VERDICT_INCONCLUSIVE), "INCONCLUSIVE", "verdict_name INCONCLUSIVE");
+
+	/* the rules on hand-set numbers, delta 2 %: band [0.98039, 1.02] */
+	c.alpha = 0.05;
+	c.delta = 0.02;
+	c.direction = STATS_LOWER_IS_BETTER;
+	c.p = 0.01;
+	c.lo = 1.021;
+	c.hi = 1.08;
+	c.lo90 = 1.03;
+	c.hi90 = 1.07;
+	is_int(stats_verdict(&c), VERDICT_REGRESSION, "rules: CI above 1+delta, p small: REGRESSION");
+	c.direction = STATS_HIGHER_IS_BETTER;
+	is_int(stats_verdict(&c), VERDICT_IMPROVEMENT, "rules: same numbers, higher is better: IMPROVEMENT");
+	c.p = 0.06;
+	is_int(stats_verdict(&c), VERDICT_INCONCLUSIVE, "rules: CI beyond the band but p > alpha: INCONCLUSIVE");
+	c.direction = STATS_LOWER_IS_BETTER;
+	c.p = 0.001;
+	c.lo = 0.9;
+	c.hi = 0.98;
+	c.lo90 = 0.91;
+	c.hi90 = 0.97;
+	is_int(stats_verdict(&c), VERDICT_IMPROVEMENT, "rules: CI below 1/(1+delta): IMPROVEMENT");
+	c.lo = 0.9;
+	c.hi = 1 / 1.02;
+	is_int(stats_verdict(&c), VERDICT_INCONCLUSIVE, "rules: CI touching the band edge is not beyond it");
+	c.p = 0.001;
+	c.lo = 1.003;
+	c.hi = 1.012;
+	c.lo90 = 1.004;
+	c.hi90 = 1.011;
+	is_int(stats_verdict(&c), VERDICT_SMALL, "rules: significant, 90 % CI inside the band: SMALL");
+	c.p = 0.4;
+	c.lo = 0.99;
+	c.hi = 1.012;
+	c.lo90 = 0.992;
+	c.hi90 = 1.01;
+	is_int(stats_verdict(&c), VERDICT_SAME, "rules: not significant, 90 % CI inside the band: SAME");
+	c.hi90 = 1.021;
+	is_int(stats_verdict(&c), VERDICT_INCONCLUSIVE, "rules: 90 % CI past the band: INCONCLUSIVE");
+	c.p = 0.01;
+	c.lo = 1.01;
+	c.hi = 1.05;
+	c.lo90 = 1.012;
+	c.hi90 = 1.045;
+	is_int(stats_verdict(&c), VERDICT_INCONCLUSIVE,
+	       "rules: significant, CI across the band's edge: INCONCLUSIVE (sample more)");
+
+	/* and on samples */
+	rng_seed(1234);
+	is_int(compare(20, 0.001, 0.001, 1.0, STATS_LOWER_IS_BETTER, &c), VERDICT_SAME,
+	       "samples: identical tight distributions: SAME");
+	is_int(compare(40, 0.001, 0.001, 1.005, STATS_LOWER_IS_BETTER, &c), VERDICT_SMALL,
+	       "samples: 0.5 % shift at CV 0.1 %: SMALL");
+	is_int(compare(20, 0.01, 0.01, 1.10, STATS_LOWER_IS_BETTER, &c), VERDICT_REGRESSION,
+	       "samples: 10 % slower at CV 1 %: REGRESSION");
+	is_double(c.ratio, 1.10, 0.01, "samples: ratio near 1.10");
+	ok(c.lo < c.ratio && c.ratio < c.hi && c.lo <= c.lo90 && c.hi90 <= c.hi,
+	   "samples: 90 % CI inside the 95 % CI around the ratio");
+	is_int(compare(20, 0.01, 0.01, 1.10, STATS_HIGHER_IS_BETTER, &c), VERDICT_IMPROVEMENT,
+	       "samples: 10 % more throughput, higher is better: IMPROVEMENT");
+	is_int(compare(20, 0.01, 0.01, 0.90, STATS_LOWER_IS_BETTER, &c), VERDICT_IMPROVEMENT,
+	       "samples: 10 % faster, lower is better: IMPROVEMENT");
+	is_int(compare(20, 0.01, 0.01, 0.90, STATS_HIGHER_IS_BETTER, &c), VERDICT_REGRESSION,
+	       "samples: 10 % less throughput, higher is better: REGRESSION");
+	is_int(compare(5, 0.10, 0.10, 1.0, STATS_LOWER_IS_BETTER, &c), VERDICT_INCONCLUSIVE,
+	       "samples: 5 per side at CV 10 %: INCONCLUSIVE");
+
+	/*
+	 * MDE by hand: ln values +-0.02 alternating give a pooled log sd of
+	 * 0.02 sqrt(10/9); MDE = expm1((z.975 + z.8) sd sqrt(2/10) / sqrt(3/pi)).
+	 */
+	for (i = 0; i < 10; i++) {
+		a[i] = exp(i % 2 ? 0.02 : -0.02);
+		b[i] = 1.01 * exp(i % 2 ? -0.02 : 0.02);
+	}
+	ok(!stats_compare(&c, a, 10, b, 10, &opt), "mde: runs");
+	is_double(c.log_sd, 0.02 * sqrt(10.0 / 9), 1e-15, "mde: pooled sd of ln values");
+	want = expm1((1.959963984540054 + 0.8416212335729143) * 0.02 * sqrt(10.0 / 9) *
+		     sqrt(0.2) / sqrt(3 / 3.14159265358979323846));
+	is_double(c.mde, want, 1e-12, "mde: STATS.md item 5");
+	is_int(c.a.n, 10, "compare: n of A");
+	is_double(c.b.median, 1.01 * cosh(0.02), 1e-12, "compare: median of B");
+
+	errno = 0;
+	a[3] = 0;
+	ok(stats_compare(&c, a, 10, b, 10, &opt) == -1 && errno == EDOM,
+	   "compare: a non-positive sample is refused (EDOM)");
+	a[3] = NAN;
+	ok(stats_compare(&c, a, 10, b, 10, &opt) == -1 && errno == EINVAL,
+	   "compare: NaN is refused (EINVAL)");
+}
+
+/* ---- schedule and boot-to-boot ---- */
+
+static void test_schedule(void)
+{
+	struct stats_schedule s = STATS_SCHEDULE_INIT;
+	size_t ma, mb;
+
+	is_int(stats_schedule_looks(&s), 5, "schedule: 10 20 40 80 160 are 5 looks");
+	is_double(stats_schedule_alpha(&s), 0.013, 0.0005, "schedule: 5 % over 5 looks: 0.013 per look");
+	s.alpha = 0.01;
+	is_double(stats_schedule_alpha(&s), 0.0024, 0.00005, "schedule: 1 % over 5 looks: 0.0024 per look");
+	s.cap = 80;
+	is_int(stats_schedule_looks(&s), 4, "schedule: cap 80 is 4 looks");
+	is_double(stats_schedule_alpha(&s), 0.0029, 0.00005, "schedule: 1 % over 4 looks: 0.0029 per look");
+	s.alpha = 0.05;
+	is_double(stats_schedule_alpha(&s), 0.016, 0.0005, "schedule: 5 % over 4 looks: 0.016 per look");
+	s.cap = 10;
+	is_double(stats_schedule_alpha(&s), 0.05, 0, "schedule: one look keeps alpha");
+
+	s.cap = 160;
+	ok(stats_schedule_next(&ma, &mb, &s, 10, 10, VERDICT_INCONCLUSIVE) && ma == 10 && mb == 10,
+	   "schedule: 10/10 inconclusive: 10 more each");
+	ok(stats_schedule_next(&ma, &mb, &s, 80, 80, VERDICT_INCONCLUSIVE) && ma == 80 && mb == 80,
+	   "schedule: 80/80 inconclusive: up to the cap of 160");
+	ok(!stats_schedule_next(&ma, &mb, &s, 160, 160, VERDICT_INCONCLUSIVE) && !ma && !mb,
+	   "schedule: stop at the cap");
+	ok(!stats_schedule_next(&ma, &mb, &s, 10, 10, VERDICT_REGRESSION) && !ma && !mb,
+	   "schedule: stop on a verdict");
+	ok(!stats_schedule_next(&ma, &mb, &s, 20, 20, VERDICT_SAME), "schedule: stop on SAME");
+	ok(stats_schedule_next(&ma, &mb, &s, 10, 7, VERDICT_INCONCLUSIVE) && ma == 0 && mb == 3,
+	   "schedule: failed boots: top the short side up to the level");
+	ok(stats_schedule_next(&ma, &mb, &s, 40, 10, VERDICT_INCONCLUSIVE) && ma == 0 && mb == 10,
+	   "schedule: pooled baseline: double only the side with fewer samples");
+}
+
+static void test_boot_units(void)
+{
+	static const double g0[] = { 99, 100, 101 }, g1[] = { 109, 110, 111 };
+	static const double g2[] = { 119, 120, 121 }, h1[] = { 101, 100, 99 };
+	static const double h2[] = { 100, 99, 101 };
+	const double *spread[] = { g0, g1, NULL, g2 }, *flat[] = { g0, h1, h2 };
+	size_t len[] = { 3, 3, 0, 3 };
+	struct stats_boot_units u;
+
+	ok(!stats_boot_units(&u, spread, len, 4), "boot units spread: runs");
+	ok(u.per_boot, "boot units spread: boot-to-boot dominates, per-boot medians");
+	is_int(u.n, 3, "boot units spread: one unit per finished boot");
+	ok(u.n == 3 && u.values[0] == 100 && u.values[1] == 110 && u.values[2] == 120,
+	   "boot units spread: the units are the medians");
+	is_double(u.within_sd, 1, 1e-15, "boot units spread: within-boot sd 1");
+	is_double(u.between_sd, 10, 1e-15, "boot units spread: sd of medians 10");
+	stats_boot_units_release(&u);
+
+	len[2] = 3;
+	ok(!stats_boot_units(&u, flat, len, 3), "boot units flat: runs");
+	ok(!u.per_boot, "boot units flat: equal medians, every sample a unit");
+	is_int(u.n, 9, "boot units flat: nine units");
+	stats_boot_units_release(&u);
+}
+
+/* ---- simulations ---- */
+
+static int run_adaptive(double shift, double cv, const struct stats_schedule *s,
+			double alpha_look, double *a, double *b)
+{
+	struct stats_options opt = STATS_OPTIONS_INIT;
+	struct stats_comparison c;
+	size_t na = 0, nb = 0, ma = s->start, mb = s->start;
+
+	opt.alpha = alpha_look;
+	do {
+		lognormal(a + na, ma, 100, cv);
+		lognormal(b + nb, mb, 100 * shift, cv);
+		na += ma;
+		nb += mb;
+		if (stats_compare(&c, a, na, b, nb, &opt))
+			return -1;
+	} while (stats_schedule_next(&ma, &mb, s, na, nb, c.verdict));
+	return c.verdict;
+}
+
+static void test_simulations(void)
+{
+	struct stats_options opt = STATS_OPTIONS_INIT;
+	struct stats_schedule s = STATS_SCHEDULE_INIT;
+	double a[160], b[160], alpha_look = stats_schedule_alpha(&s);
+	int i, fp = 0, sig = 0, found = 0, aa = 0, any = 0, fails = 0;
+	struct stats_comparison c;
+	struct stats_mwu r;
+
+	rng_seed(20240601);
+	for (i = 0; i < 1000; i++) {
+		lognormal(a, 10, 100, 0.03);
+		lognormal(b, 10, 100, 0.03);
+		if (stats_compare(&c, a, 10, b, 10, &opt)) {
+			fails++;
+			continue;
+		}
+		fp += c.verdict == VERDICT_REGRESSION || c.verdict == VERDICT_IMPROVEMENT;
+		sig += c.p <= opt.alpha;
+	}
+	printf("# A/A n=10 CV 3%%: %d REGRESSION/IMPROVEMENT, %d with p <= 0.05 of 1000\n",
+	       fp, sig);
+	is_int(fails, 0, "A/A: every comparison ran");
+	ok(fp <= 50, "A/A log-normal CV 3 %, n = 10: REGRESSION+IMPROVEMENT rate <= alpha");
+	/*
+	 * The test itself must be calibrated, not just the verdict: with the
+	 * continuity correction, P(p <= 0.05) is about 0.04 at n = 10, and
+	 * 1000 draws have a binomial sd near 0.0065, so 0.02..0.065 holds it
+	 * with room for more than three sds either way.
+	 */
+	ok(sig >= 20 && sig <= 65, "A/A: Mann-Whitney p <= 0.05 about 5 % of the time");
+
+	/* the same over the adaptive schedule */
+	for (i = 0; i < 1000; i++) {
+		int v = run_adaptive(1.0, 0.03, &s, alpha_look, a, b);
+
+		aa += v == VERDICT_REGRESSION || v == VERDICT_IMPROVEMENT;
+		fails += v < 0;
+	}
+	printf("# A/A adaptive CV 3%%: %d REGRESSION/IMPROVEMENT of 1000\n", aa);
+	ok(aa <= 50, "A/A adaptive: REGRESSION+IMPROVEMENT rate <= alpha over all looks");
+
+	/*
+	 * The per-look alpha itself: take all five looks (10 .. 160) whatever
+	 * happens and count experiments where any look has p <= alpha_look.
+	 * Normal theory says 5 %; the continuity correction makes the
+	 * rank test a little conservative. 66 is 0.05 plus 2.3 binomial sds
+	 * (sd 6.9 per 1000), a 1 % chance of failing a correct alpha.
+	 */
+	for (i = 0; i < 1000; i++) {
+		size_t n = 10;
+		int hit = 0;
+
+		lognormal(a, 160, 100, 0.03);
+		lognormal(b, 160, 100, 0.03);
+		for (n = 10; n <= 160; n *= 2) {
+			if (stats_mwu(&r, a, n, b, n, STATS_MWU_AUTO)) {
+				fails++;
+				break;
+			}
+			hit |= r.p <= alpha_look;
+		}
+		any += hit;
+	}
+	printf("# A/A five looks, alpha %.4f per look: %d of 1000 significant at some look\n",
+	       alpha_look, any);
+	ok(any <= 66, "A/A five looks: per-look alpha keeps the overall rate at 5 %");
+
+	for (i = 0; i < 1000; i++) {
+		int v = run_adaptive(1.05, 0.02, &s, alpha_look, a, b);
+
+		found += v == VERDICT_REGRESSION;
+		fails += v < 0;
+	}
+	printf("# 5%% shift at CV 2%%, adaptive: %d of 1000 found\n", found);
+	ok(found >= 950, "5 % shift at CV 2 %: REGRESSION >= 95 % with the adaptive schedule");
+	is_int(fails, 0, "simulations: every comparison ran");
+}
+
+int main(void)
+{
+	test_mwu();
+	test_ttests_and_hl();
+	test_distributions();
+	test_bh();
+	test_summary();
+	test_outliers();
+	test_hl_ci();
+	test_pairdiff_select();
+	test_verdicts();
+	test_schedule();
+	test_boot_units();
+	test_simulations();
+	return done_testing();
+}
