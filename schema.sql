@@ -45,6 +45,7 @@ CREATE TABLE runs (
 	variant_id	INTEGER REFERENCES variants(id),
 	runner		TEXT NOT NULL,		-- qemu | local | libvirt | ssh
 	workloads	TEXT NOT NULL,		-- comma-separated, in order
+	params		TEXT NOT NULL DEFAULT '',	-- the guest's lab.* parameters
 	cmdline		TEXT NOT NULL,
 	mem_mib		INTEGER,
 	cpus		INTEGER,

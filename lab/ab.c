@@ -423,7 +423,7 @@ static long count_ok(struct store *st, long long vid, long mem, long cpus, long 
 static int check_provenance(struct store *st, long long exp_id, int force)
 {
 	static const char *const cols[] = { "runner", "host", "host_cpu", "qemu_version",
-					    "accel", "workloads" };
+					    "accel", "workloads", "params" };
 	int ret = 0;
 
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]) && !ret; i++) {

@@ -107,6 +107,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->row.variant_id = o->variant_id;
 	p->row.runner = p->runner->name;
 	p->row.workloads = p->workloads.buf;
+	p->row.params = p->params.buf;
 	p->row.cmdline = o->cmdline;
 	p->row.mem_mib = p->spec.mem_mib;
 	p->row.cpus = p->spec.cpus;

@@ -254,7 +254,7 @@ int cmd_ab(int argc, char **argv)
 	ret = (int)ab_run(&exp_id, &ctx, &o);
 	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, fmt))
 		ret = AB_ERROR;
-	if (exp_id && ret == AB_ERROR)
+	if (exp_id && !resume && ret == AB_ERROR)
 		fprintf(stderr, "experiment E%lld: continue with the same command and --resume E%lld\n",
 			exp_id, exp_id);
 out:

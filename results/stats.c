@@ -1450,7 +1450,8 @@ int stats_schedule_next(size_t *more_a, size_t *more_b,
 int stats_boot_units(struct stats_boot_units *out, const double *const *groups,
 		     const size_t *len, size_t ngroups)
 {
-	double *med = NULL, ss_within = 0, mean_med, sd_med;
+	double *med = NULL, ss_within = 0, mean_med, sd_med, sum = 0, ss_between = 0;
+	double *gmean = NULL;
 	size_t g, i, total = 0, boots = 0, df_within = 0;
 	int ret = -1;
 
@@ -1468,8 +1469,9 @@ int stats_boot_units(struct stats_boot_units *out, const double *const *groups,
 		return -1;
 	}
 	med = malloc(boots * sizeof(*med));
+	gmean = malloc(boots * sizeof(*gmean));
 	out->values = malloc(total * sizeof(double));
-	if (!med || !out->values) {
+	if (!med || !gmean || !out->values) {
 		errno = ENOMEM;
 		goto out;
 	}
@@ -1481,9 +1483,11 @@ int stats_boot_units(struct stats_boot_units *out, const double *const *groups,
 		s = sorted_copy(groups[g], len[g]);
 		if (!s)
 			goto out;
-		med[i++] = stats_quantile(s, len[g], 0.5);
+		med[i] = stats_quantile(s, len[g], 0.5);
+		mean_sd(&mu, &sd, s, len[g]);
+		gmean[i++] = mu;
+		sum += mu * (double)len[g];
 		if (len[g] > 1) {
-			mean_sd(&mu, &sd, s, len[g]);
 			ss_within += (double)(len[g] - 1) * sd * sd;
 			df_within += len[g] - 1;
 		}
@@ -1497,8 +1501,32 @@ int stats_boot_units(struct stats_boot_units *out, const double *const *groups,
 	} else {
 		out->between_sd = NAN;
 	}
+	/*
+	 * The spread of per-boot medians is compared with what within-boot
+	 * noise alone gives a median (sqrt(pi/2) sigma / sqrt(n), not the
+	 * sigma / sqrt(n) of a mean), and a one-way ANOVA F test must show a
+	 * boot effect (p < 0.01): with a handful of boots the sd of the medians
+	 * is itself too noisy to decide on, and iid samples would otherwise be
+	 * reduced to medians about half of the time.
+	 */
+	out->boot_p = 1;
+	if (boots > 1 && df_within > 0 && ss_within > 0) {
+		double grand = sum / (double)total, d1 = (double)(boots - 1);
+		double d2 = (double)df_within, f;
+		for (g = 0, i = 0; g < ngroups; g++) {
+			if (!len[g])
+				continue;
+			ss_between += (double)len[g] * (gmean[i] - grand) * (gmean[i] - grand);
+			i++;
+		}
+		f = (ss_between / d1) / (ss_within / d2);
+		out->boot_p = stats_beta_inc(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
+	} else if (boots > 1 && df_within > 0) {
+		out->boot_p = out->between_sd > 0 ? 0 : 1;
+	}
 	out->per_boot = boots > 1 && df_within &&
-		out->between_sd > out->within_sd / sqrt(out->iterations);
+		out->between_sd > out->within_sd * sqrt(M_PI / 2) / sqrt(out->iterations) &&
+		out->boot_p < 0.01;
 	if (out->per_boot) {
 		memcpy(out->values, med, boots * sizeof(*med));
 		out->n = boots;
@@ -1514,6 +1542,7 @@ int stats_boot_units(struct stats_boot_units *out, const double *const *groups,
 	ret = 0;
 out:
 	free(med);
+	free(gmean);
 	if (ret)
 		stats_boot_units_release(out);
 	return ret;

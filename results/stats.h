@@ -228,8 +228,9 @@ int stats_schedule_next(size_t *more_a, size_t *more_b,
 /*
  * The boot-to-boot rule. Given the samples of one kernel grouped by boot,
  * compare per-boot medians as the units when the sd of the per-boot
- * medians exceeds the within-boot sd / sqrt(iterations per boot); else
- * every sample is a unit. Fewer than two boots, or no boot with two
+ * medians exceeds what within-boot noise gives a median,
+ * sqrt(pi/2) * within-boot sd / sqrt(iterations per boot), and an F test
+ * shows a boot effect (p < 0.01); else every sample is a unit. Fewer than two boots, or no boot with two
  * samples, always gives the samples.
  */
 struct stats_boot_units {
@@ -237,6 +238,7 @@ struct stats_boot_units {
 	double between_sd;	/* sd of the per-boot medians */
 	double within_sd;	/* pooled within-boot sd */
 	double iterations;	/* mean samples per boot */
+	double boot_p;		/* one-way ANOVA F test for a boot effect */
 	size_t n;
 	double *values;		/* owned; stats_boot_units_release() */
 };

@@ -166,8 +166,8 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 	if (sqlite3_prepare_v2(st->db,
 			       "INSERT INTO runs(kernel_id, experiment_id, variant_id, runner, "
 			       "workloads, cmdline, mem_mib, cpus, accel, host, host_cpu, "
-			       "qemu_version, started, status) VALUES "
-			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'RUNNING')",
+			       "qemu_version, started, params, status) VALUES "
+			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'RUNNING')",
 			       -1, &q, NULL) != SQLITE_OK) {
 		store_error(st, "cannot record run");
 		goto out;
@@ -185,6 +185,7 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 	bind_text(q, 11, row->host_cpu);
 	bind_text(q, 12, row->qemu_version);
 	sqlite3_bind_double(q, 13, now_wall());
+	bind_text(q, 14, row->params ? row->params : "");
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		store_error(st, "cannot record run");
 		goto out;

@@ -27,6 +27,7 @@ struct run_row {
 	long long variant_id;		/* 0: none */
 	const char *runner;
 	const char *workloads;
+	const char *params;
 	const char *cmdline;
 	long mem_mib;
 	int cpus;

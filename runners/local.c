@@ -45,6 +45,9 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 	strvec_split(&av, spec->guest);
 	if (spec->params)
 		strvec_split(&av, spec->params);
+	/* there is no kernel to boot: a variant's command line goes to the program */
+	if (spec->cmdline)
+		strvec_split(&av, spec->cmdline);
 
 	start = now_monotonic();
 	if (subprocess_start(&child, strvec_argv(&av), NULL, SUBPROCESS_CAPTURE)) {
