@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,7 @@ static int take_double(double *out, const char **s)
 		return -1;
 	errno = 0;
 	*out = strtod(word, &end);
-	return (*end || errno) ? -1 : 0;
+	return (*end || errno || !isfinite(*out)) ? -1 : 0;
 }
 
 static int only_spaces(const char *s)
@@ -166,6 +167,7 @@ enum protocol_kind protocol_parse(struct protocol_msg *out, const char *line,
 	char body[PROTOCOL_MAX_LINE];
 	const char *start = NULL;
 	size_t n;
+	int checked = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i + 5 <= len; i++) {
@@ -182,20 +184,37 @@ enum protocol_kind protocol_parse(struct protocol_msg *out, const char *line,
 	if (n >= sizeof(body) || memchr(start, '\0', n))
 		return out->kind = PROTOCOL_BAD;
 
-	if (n >= 10 && start[n - 10] == ' ' && start[n - 9] == '*') {
+	/*
+	 * The checksum is the first " *xxxxxxxx" that matches: a printk that
+	 * lands after our text but before our newline leaves a good line with
+	 * kernel text behind it, which is ignored.
+	 */
+	for (size_t end = 5; end + 10 <= n; end++) {
 		unsigned want = 0;
-		for (size_t i = n - 8; i < n; i++) {
+		int hex = 1;
+
+		if (start[end] != ' ' || start[end + 1] != '*')
+			continue;
+		for (size_t i = end + 2; i < end + 10 && hex; i++) {
 			int h = hexval(start[i]);
-			if (h < 0)
-				return out->kind = PROTOCOL_BAD;
-			want = want << 4 | (unsigned)h;
+			hex = h >= 0;
+			want = want << 4 | (unsigned)(h & 0xf);
 		}
-		n -= 10;
-		if (protocol_crc32(start, n) != want)
-			return out->kind = PROTOCOL_BAD;
-	} else if (!(flags & PROTOCOL_CHECKSUM_OPTIONAL)) {
-		return out->kind = PROTOCOL_BAD;
+		if (hex && protocol_crc32(start, end) == want) {
+			n = end;
+			checked = 1;
+			break;
+		}
 	}
+	if (!checked) {
+		for (size_t i = 0; i + 1 < n; i++)
+			if (start[i] == ' ' && start[i + 1] == '*')
+				return out->kind = PROTOCOL_BAD;
+		if (!(flags & PROTOCOL_CHECKSUM_OPTIONAL))
+			return out->kind = PROTOCOL_BAD;
+	}
+	if (n <= 5)
+		return out->kind = PROTOCOL_BAD;
 	for (size_t i = 0; i < n; i++)
 		if (!isprint((unsigned char)start[i]))
 			return out->kind = PROTOCOL_BAD;

@@ -88,6 +88,20 @@ int main(void)
 	is_int(parse(&m, "@lab", 0), PROTOCOL_NONE, "bare marker");
 	is_int(parse(&m, "@lab \x01\x02 *00000000", 0), PROTOCOL_BAD, "binary garbage");
 
+	/* a printk between our text and our newline leaves a good line behind */
+	n = protocol_format(line, sizeof(line), "sample demote demote_page_wall 0 12.5 ms");
+	line[n - 1] = '\0';
+	snprintf(cut, sizeof(cut), "%s[    5.1] hugetlb: demoted", line);
+	is_int(parse(&m, cut, 0), PROTOCOL_SAMPLE, "kernel text after the checksum is ignored");
+	is_double(m.value, 12.5, 0, "value of a line with kernel text after it");
+	is_int(parse(&m, "@lab *24c7eff7", 0), PROTOCOL_BAD, "checksum of the bare marker");
+	is_int(parse(&m, "@lab sample w m 0 1.0 ms *00000000", PROTOCOL_CHECKSUM_OPTIONAL),
+	       PROTOCOL_BAD, "a wrong checksum on a pipe");
+	protocol_format(line, sizeof(line), "sample zeroing touch 1 nan us");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "non-finite value");
+	protocol_format(line, sizeof(line), "sample zeroing touch 1 inf us");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "infinite value");
+
 	n = protocol_format(line, 40, "meta long %0100d", 1);
 	is_int(n, -1, "format refuses a line that does not fit");
 	return done_testing();

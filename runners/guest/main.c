@@ -1,0 +1,319 @@
+/*
+ * lab-guest: runs the lab's workloads and reports them in the console
+ * protocol (../protocol.h) on stdout.
+ *
+ * As PID 1 (/init of the lab's initramfs) it mounts what the workloads
+ * need, takes its lab.* parameters from /proc/cmdline and powers the
+ * machine off at the end; it never exits, since init exiting panics the
+ * kernel. As an ordinary process it takes them from argv and exits 0 when
+ * every workload ran, 1 otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "demote.h"
+#include "emit.h"
+#include "meta.h"
+#include "params.h"
+#include "parse.h"
+#include "sysfs.h"
+#include "trace.h"
+#include "zeroing.h"
+
+#define SYSLOG_ACTION_CONSOLE_LEVEL 8
+/* Messages below this level still print: up to KERN_WARNING. */
+#define CONSOLE_LEVEL 5
+
+static const struct workload {
+	const char *name;
+	int (*run)(const struct params *p, int pid1);
+} workloads[] = {
+	{ "zeroing", zeroing_run },
+	{ "demote", demote_run },
+	{ "boot", boot_run },
+};
+
+static const char usage[] =
+	"usage: lab-guest lab.workload=NAME[,NAME...] [lab.KEY=VALUE...]\n"
+	"workloads: zeroing, demote, boot\n"
+	"  lab.iters=N       zeroing: timed iterations, the first a warm-up (100)\n"
+	"  lab.zeroing_mb=N  zeroing: MiB touched per iteration (100)\n"
+	"  lab.thp=MODE      zeroing: set THP to always, never or madvise\n"
+	"  lab.pages=K       demote: 1 GiB pages to demote (1)\n"
+	"  lab.trace=F1,F2   boot: functions traced by ftrace_graph_filter=\n"
+	"Output: the lab console protocol on stdout.\n";
+
+/* Console log level before setup_pid1() lowered it; 0 when left alone. */
+static int saved_console_level;
+
+static void power_off(void) __attribute__((noreturn));
+
+static void power_off(void)
+{
+	if (saved_console_level)
+		klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, NULL, saved_console_level);
+	/* Let the serial port send what is queued before the machine goes. */
+	tcdrain(1);
+	sync();
+	reboot(RB_POWER_OFF);
+	reboot(RB_AUTOBOOT);
+	for (;;)
+		pause();
+}
+
+/* A crash of init panics the kernel; report it and power off instead. */
+static void on_fatal_signal(int sig)
+{
+	emit_error("guest", "crashed with signal %d (%s)", sig, strsignal(sig));
+	emit_done();
+	power_off();
+}
+
+/*
+ * What setup_pid1() found, held until the hello line is out: mounting
+ * comes first so that the console is quiet before anything is printed.
+ */
+static struct {
+	int error;
+	char key[32];
+	char text[384];
+} notes[8];
+static int nnotes;
+
+__attribute__((format(printf, 3, 4)))
+static void note(int error, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (nnotes == (int)(sizeof(notes) / sizeof(notes[0])))
+		return;
+	notes[nnotes].error = error;
+	snprintf(notes[nnotes].key, sizeof(notes[nnotes].key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(notes[nnotes].text, sizeof(notes[nnotes].text), fmt, ap);
+	va_end(ap);
+	nnotes++;
+}
+
+static void emit_notes(void)
+{
+	for (int i = 0; i < nnotes; i++) {
+		if (notes[i].error)
+			emit_error("guest", "%s", notes[i].text);
+		else
+			emit_meta(notes[i].key, "%s", notes[i].text);
+	}
+}
+
+static void mount_fs(const char *source, const char *target, const char *type,
+		     int required)
+{
+	mkdir(target, 0755);
+	if (!mount(source, target, type, 0, NULL) || errno == EBUSY)
+		return;
+	note(required, "guest.mount", "cannot mount %s at %s: %s", type, target,
+	     strerror(errno));
+}
+
+/*
+ * The kernel gives init /dev/console as fds 0-2 when the initramfs has
+ * that node; without it, make one from devtmpfs.
+ */
+static void ensure_console(void)
+{
+	int fd;
+
+	if (fcntl(1, F_GETFD) >= 0)
+		return;
+	mkdir("/dev", 0755);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	fd = open("/dev/console", O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+}
+
+/*
+ * Kernel messages share the serial line with the protocol and can cut a
+ * line in two. Unless the command line chose a log level, print only
+ * warnings and worse on the console while the workloads run; everything
+ * still reaches the kernel log.
+ */
+static void quiet_console(void)
+{
+	char cmdline[4096], printk[64];
+	int level;
+
+	if (sysfs_read("/proc/cmdline", cmdline, sizeof(cmdline)) < 0 ||
+	    sysfs_read("/proc/sys/kernel/printk", printk, sizeof(printk)) < 0 ||
+	    sscanf(printk, "%d", &level) != 1)
+		return;
+	if (level <= CONSOLE_LEVEL || strstr(cmdline, "loglevel=") ||
+	    strstr(cmdline, "debug") || strstr(cmdline, "ignore_loglevel"))
+		return;
+	if (klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, NULL, CONSOLE_LEVEL))
+		return;
+	saved_console_level = level;
+	note(0, "guest.console_loglevel", "%d while the workloads run (was %d)",
+	     CONSOLE_LEVEL, level);
+}
+
+static void setup_pid1(void)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+	struct sigaction sa;
+	char why[256];
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaction(fatal[i], &sa, NULL);
+
+	mount_fs("proc", "/proc", "proc", 1);
+	mount_fs("sysfs", "/sys", "sysfs", 1);
+	/* The initramfs has static nodes; devtmpfs adds the rest where built in. */
+	mount_fs("devtmpfs", "/dev", "devtmpfs", 0);
+	if (trace_mount(why, sizeof(why)))
+		note(0, "guest.tracefs", "unavailable: %s", why);
+	quiet_console();
+}
+
+static int load_cmdline(struct params *p)
+{
+	char buf[4096], word[1024], why[256];
+	const char *s = buf;
+	int ret = sysfs_read("/proc/cmdline", buf, sizeof(buf)), bad = 0;
+
+	if (ret < 0)
+		return emit_error("guest", "cannot read /proc/cmdline: %s", strerror(-ret));
+	while (*s) {
+		size_t n;
+		s += strspn(s, " \t\n");
+		n = strcspn(s, " \t\n");
+		if (!n)
+			break;
+		if (n < sizeof(word)) {
+			memcpy(word, s, n);
+			word[n] = '\0';
+			ret = params_apply(p, word, why, sizeof(why));
+			if (ret < 0)
+				bad = emit_error("guest", "%s", why);
+			else if (ret > 0)
+				emit_meta("guest.unknown_param", "%s", word);
+		}
+		s += n;
+	}
+	return bad;
+}
+
+static int load_argv(struct params *p, int argc, char **argv)
+{
+	char why[256];
+	int bad = 0;
+
+	for (int i = 1; i < argc; i++) {
+		int ret = params_apply(p, argv[i], why, sizeof(why));
+		if (ret < 0)
+			bad = emit_error("guest", "%s", why);
+		else if (ret > 0)
+			emit_meta("guest.unknown_param", "%s", argv[i]);
+		else if (strncmp(argv[i], "lab.", 4))
+			bad = emit_error("guest", "unexpected argument '%s' (want lab.KEY=VALUE)",
+					 argv[i]);
+	}
+	return bad;
+}
+
+static const struct workload *find_workload(const char *name)
+{
+	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		if (!strcmp(workloads[i].name, name))
+			return &workloads[i];
+	return NULL;
+}
+
+static int list_has(const char *list, const char *name)
+{
+	char item[64];
+	int ret;
+
+	while ((ret = parse_list_next(item, sizeof(item), &list)))
+		if (ret > 0 && !strcmp(item, name))
+			return 1;
+	return 0;
+}
+
+static void run_workloads(const struct params *p, int pid1)
+{
+	const char *s = p->workloads;
+	char name[64];
+	int ret;
+
+	if (!p->workloads[0]) {
+		emit_error("guest", "no workload: pass lab.workload=NAME[,NAME...]");
+		return;
+	}
+	/* The boot trace shares the ring buffer other workloads reuse: read it first. */
+	if (list_has(p->workloads, "boot"))
+		boot_capture(p, pid1);
+	while ((ret = parse_list_next(name, sizeof(name), &s))) {
+		const struct workload *w;
+		if (ret < 0) {
+			emit_error("guest", "workload name too long in '%s'", p->workloads);
+			continue;
+		}
+		w = find_workload(name);
+		if (!w)
+			emit_error(name, "unknown workload");
+		else
+			w->run(p, pid1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct params p;
+	int pid1, bad;
+
+	clock_gettime(CLOCK_BOOTTIME, &boot_init_start);
+	pid1 = getpid() == 1;
+	if (!pid1 && argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (pid1) {
+		ensure_console();
+		setup_pid1();
+	}
+	emit_hello();
+	emit_notes();
+
+	params_init(&p);
+	bad = pid1 ? load_cmdline(&p) : load_argv(&p, argc, argv);
+	meta_emit_run(pid1);
+	if (!bad)
+		run_workloads(&p, pid1);
+	emit_done();
+
+	if (pid1)
+		power_off();
+	if (bad)
+		fputs(usage, stderr);
+	return emit_error_count() ? 1 : 0;
+}

@@ -1,0 +1,35 @@
+#ifndef GUEST_PARAMS_H
+#define GUEST_PARAMS_H
+/*
+ * The guest's parameters: "lab.<key>=<value>" words, from /proc/cmdline
+ * when the guest is /init, from argv otherwise. Words without the "lab."
+ * prefix belong to the kernel and are skipped.
+ *
+ *   lab.workload=a,b,c   workloads to run, in order (required)
+ *   lab.iters=N          zeroing: timed iterations, the first a warm-up (100)
+ *   lab.zeroing_mb=N     zeroing: size of the touched region in MiB (100)
+ *   lab.thp=MODE         zeroing: always, never or madvise (default: leave as is)
+ *   lab.pages=K          demote: 1 GiB pages to allocate and demote (1)
+ *   lab.trace=f1,f2      boot: functions traced by the kernel command line
+ */
+#include <stddef.h>
+
+struct params {
+	char workloads[256];
+	long iters;
+	long zeroing_mb;
+	char thp[16];
+	long pages;
+	char trace[512];
+};
+
+void params_init(struct params *p);
+
+/*
+ * Apply one word. Returns 0 when applied or when the word is not lab.*,
+ * 1 for a lab.* key this guest does not know, -1 with a reason in why
+ * for a bad value.
+ */
+int params_apply(struct params *p, const char *word, char *why, size_t whysize);
+
+#endif

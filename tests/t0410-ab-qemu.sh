@@ -1,0 +1,43 @@
+#!/bin/bash
+# Known answers from real boots of Debian's prebuilt kernel under TCG.
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=$(debian_kernel)
+ab() {
+	"$LAB" ab --db lab.db --accel tcg --kernel "$KERNEL" --timeout 300 "$@"
+}
+verdict() {
+	sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = $1 AND workload = '$2' AND metric = '$3'"
+}
+
+test_expect_success 'A/A: the same kernel and command line is never a change' '
+	rc=0 && ab --workload zeroing --iters 10 --boots 3 --mem 1G >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	test "$(sql lab.db "SELECT count(*) FROM verdicts WHERE experiment_id = 1")" -ge 1 &&
+	test "$(sql lab.db "SELECT count(*) FROM verdicts WHERE experiment_id = 1 AND verdict IN ('\''REGRESSION'\'', '\''IMPROVEMENT'\'')")" = 0
+'
+
+test_expect_success 'THP never is slower than THP always on the touch test' '
+	rc=0 && ab --workload zeroing --iters 10 --boots 4 --mem 1G \
+		--a-cmdline transparent_hugepage=always --b-cmdline transparent_hugepage=never >out 2>err || rc=$? &&
+	cat out && test "$rc" = 1 &&
+	test "$(verdict 2 zeroing touch)" = REGRESSION &&
+	test "$(sql lab.db "SELECT ratio > 1.2 FROM verdicts WHERE experiment_id = 2 AND metric = '\''touch'\''")" = 1
+'
+
+test_expect_success 'HVO on makes demote slower than HVO off' '
+	rc=0 && ab --workload demote --boots 4 --mem 4G \
+		--a-cmdline hugetlb_free_vmemmap=off --b-cmdline hugetlb_free_vmemmap=on >out 2>err || rc=$? &&
+	cat out && test "$rc" = 1 &&
+	test "$(verdict 3 demote demote_page_wall)" = REGRESSION
+'
+
+test_expect_success 'a memory sweep gives a verdict per point, laid out as seed 004' '
+	rc=0 && ab --workload boot --boots 2 --mem 1G,2G >out 2>err || rc=$? &&
+	cat out && test "$rc" != 2 &&
+	test "$(sql lab.db "SELECT count(DISTINCT mem_mib) FROM verdicts WHERE experiment_id = 4 AND metric = '\''to_init'\''")" = 2 &&
+	grep -q "a row per variant, a column per memory size" out &&
+	grep -A3 "^boot.to_init, median" out | grep -q "1024M *2048M"
+'
+
+test_done
