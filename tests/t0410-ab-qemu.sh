@@ -18,7 +18,7 @@ test_expect_success 'A/A: the same kernel and command line is never a change' '
 '
 
 test_expect_success 'THP never is slower than THP always on the touch test' '
-	rc=0 && ab --workload zeroing --iters 10 --boots 4 --mem 1G \
+	rc=0 && ab --workload zeroing --iters 10 --boots 4 --mem 1G --cmdline init_on_alloc=0 \
 		--a-cmdline transparent_hugepage=always --b-cmdline transparent_hugepage=never >out 2>err || rc=$? &&
 	cat out && test "$rc" = 1 &&
 	test "$(verdict 2 zeroing touch)" = REGRESSION &&
@@ -26,7 +26,7 @@ test_expect_success 'THP never is slower than THP always on the touch test' '
 '
 
 test_expect_success 'HVO on makes demote slower than HVO off' '
-	rc=0 && ab --workload demote --boots 4 --mem 4G \
+	rc=0 && ab --workload demote --boots 4 --mem 4G --cmdline nokaslr \
 		--a-cmdline hugetlb_free_vmemmap=off --b-cmdline hugetlb_free_vmemmap=on >out 2>err || rc=$? &&
 	cat out && test "$rc" = 1 &&
 	test "$(verdict 3 demote demote_page_wall)" = REGRESSION

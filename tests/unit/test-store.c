@@ -42,6 +42,9 @@ int main(void)
 
 	if (!mkdtemp(dir) || lab_git_init())
 		return 1;
+	/* the failures below are expected; their messages are not the test's output */
+	if (!freopen("/dev/null", "w", stderr))
+		return 1;
 	snprintf(path, sizeof(path), "%s/lab.db", dir);
 	snprintf(kpath, sizeof(kpath), "%s/vmlinuz", dir);
 	f = fopen(kpath, "w");
