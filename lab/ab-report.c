@@ -179,7 +179,8 @@ static int print_header(FILE *f, struct store *st, long long exp_id, int *points
 		txt(q, 0), txt(q, 1), sqlite3_column_int(q, 4), sqlite3_column_int(q, 5));
 	fprintf(f, "  command: %s\n", txt(q, 2));
 	sqlite3_finalize(q);
-	if (sqlite3_prepare_v2(st->db, "SELECT v.name, COALESCE(k.path, '(this host)'), "
+	if (sqlite3_prepare_v2(st->db, "SELECT v.name, COALESCE(v.git_ref || ' ' || "
+			       "substr(k.git_commit, 1, 12), k.path, '(this host)'), "
 			       "COALESCE(substr(k.hash, 1, 12), '-'), v.cmdline FROM variants v "
 			       "LEFT JOIN kernels k ON k.id = v.kernel_id WHERE v.experiment_id = ?1 "
 			       "ORDER BY v.name", -1, &q, NULL) != SQLITE_OK)

@@ -324,13 +324,16 @@ static int create_experiment(long long *exp_id, long long vid[2], struct store *
 	*exp_id = sqlite3_last_insert_rowid(st->db);
 	for (int i = 0; i < 2; i++) {
 		if (sqlite3_prepare_v2(st->db, "INSERT INTO variants(experiment_id, name, kernel_id, "
-				       "cmdline) VALUES (?1, ?2, ?3, ?4)", -1, &q, NULL) != SQLITE_OK)
+				       "cmdline, git_ref) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &q,
+				       NULL) != SQLITE_OK)
 			goto fail;
 		sqlite3_bind_int64(q, 1, *exp_id);
 		sqlite3_bind_text(q, 2, i ? "B" : "A", -1, SQLITE_STATIC);
 		if (kid[i])
 			sqlite3_bind_int64(q, 3, kid[i]);
 		sqlite3_bind_text(q, 4, o->v[i].cmdline ? o->v[i].cmdline : "", -1, SQLITE_STATIC);
+		if (o->v[i].git_ref)
+			sqlite3_bind_text(q, 5, o->v[i].git_ref, -1, SQLITE_STATIC);
 		if (sqlite3_step(q) != SQLITE_DONE)
 			goto fail;
 		sqlite3_finalize(q);

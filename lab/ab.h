@@ -18,6 +18,7 @@
 struct ab_variant {
 	const char *kernel;
 	const char *cmdline;
+	const char *git_ref;	/* what the kernel was built from, if anything */
 };
 
 struct ab_opts {

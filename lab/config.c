@@ -126,28 +126,31 @@ static int lookup_name(const char *const *names, size_t nr, const char *value)
 
 /* Setters validate and store one value; they return -1 without printing. */
 
-static int set_db(struct lab_config *cfg, const char *v)
+/* A non-empty string stored at a field of struct lab_config. */
+#define STRING_SETTER(field) \
+static int set_##field(struct lab_config *cfg, const char *v) \
+{ \
+	if (!*v) \
+		return -1; \
+	set_string(&cfg->field, v); \
+	return 0; \
+}
+STRING_SETTER(db)
+STRING_SETTER(qemu_x86_64)
+STRING_SETTER(qemu_aarch64)
+STRING_SETTER(repo)
+STRING_SETTER(build_command)
+STRING_SETTER(build_artifact)
+STRING_SETTER(build_config)
+
+static int set_build_jobs(struct lab_config *cfg, const char *v)
 {
-	if (!*v)
-		return -1;
-	set_string(&cfg->db, v);
-	return 0;
+	return parse_positive_int(v, &cfg->build_jobs);
 }
 
-static int set_qemu_x86_64(struct lab_config *cfg, const char *v)
+static int set_build_timeout(struct lab_config *cfg, const char *v)
 {
-	if (!*v)
-		return -1;
-	set_string(&cfg->qemu_x86_64, v);
-	return 0;
-}
-
-static int set_qemu_aarch64(struct lab_config *cfg, const char *v)
-{
-	if (!*v)
-		return -1;
-	set_string(&cfg->qemu_aarch64, v);
-	return 0;
+	return parse_seconds(v, &cfg->build_timeout_s);
 }
 
 static int set_accel(struct lab_config *cfg, const char *v)
@@ -194,6 +197,12 @@ static const struct config_key {
 	const char *expected;
 } keys[] = {
 	{ "core.db", set_db, "a path" },
+	{ "core.repo", set_repo, "a path to a git repository" },
+	{ "build.command", set_build_command, "a command line" },
+	{ "build.artifact", set_build_artifact, "a path inside the work tree" },
+	{ "build.config", set_build_config, "tinyconfig, defconfig or a config file" },
+	{ "build.jobs", set_build_jobs, "a positive integer" },
+	{ "build.timeout", set_build_timeout, "a number of seconds such as 3600 or 1h" },
 	{ "qemu.x86_64.binary", set_qemu_x86_64, "a program name or path" },
 	{ "qemu.aarch64.binary", set_qemu_aarch64, "a program name or path" },
 	{ "qemu.accel", set_accel, "kvm, tcg or auto" },
@@ -206,7 +215,7 @@ static const struct config_key {
 
 static int is_lab_section(const char *name)
 {
-	static const char *const sections[] = { "core", "qemu", "run" };
+	static const char *const sections[] = { "core", "qemu", "run", "build" };
 	size_t len = strcspn(name, ".");
 	size_t i;
 
@@ -286,6 +295,8 @@ void config_init(struct lab_config *cfg)
 	cfg->timeout_s = 300;
 	cfg->runner = LAB_RUNNER_QEMU;
 	cfg->iters = 100;
+	cfg->build_config = xstrdup("tinyconfig");
+	cfg->build_timeout_s = 3600;
 }
 
 void config_release(struct lab_config *cfg)
@@ -294,6 +305,10 @@ void config_release(struct lab_config *cfg)
 	free(cfg->db);
 	free(cfg->qemu_x86_64);
 	free(cfg->qemu_aarch64);
+	free(cfg->repo);
+	free(cfg->build_command);
+	free(cfg->build_artifact);
+	free(cfg->build_config);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

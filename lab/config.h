@@ -18,6 +18,15 @@
  *       timeout = 300                    seconds: 300, 300s, 5m, 1h
  *       runner = qemu                    qemu or local
  *       iters = 100                      a positive integer
+ *   [core]
+ *       repo = ~/linux                   kernel repository for refs
+ *   [build]
+ *       config = tinyconfig              tinyconfig, defconfig or a file,
+ *                                        plus kernels/configs/<arch>.config
+ *       jobs = <cpus>                    make -j
+ *       timeout = 3600                   seconds per build
+ *       command = ./build.sh             replaces make (any project)
+ *       artifact = out/image             what command leaves in the tree
  *
  * Git config names cannot contain '_', hence the per-architecture
  * subsections for the QEMU binaries. Section and key names are
@@ -52,6 +61,12 @@ struct lab_config {
 	long timeout_s;
 	enum lab_runner runner;
 	long iters;
+	char *repo;		/* kernel repository; NULL: none */
+	char *build_command;	/* replaces the kernel build; NULL: make */
+	char *build_artifact;	/* what build_command leaves, in the work tree */
+	char *build_config;	/* tinyconfig, defconfig or a file */
+	long build_jobs;	/* 0: the number of CPUs */
+	long build_timeout_s;
 };
 
 /* Fill cfg with the defaults; cfg must not own anything yet. */

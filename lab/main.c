@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "boot a kernel N times, run workloads, store every sample" },
 	{ "list", cmd_list, "list recent runs" },
 	{ "show", cmd_show, "show one run: metadata, samples, console log" },
+	{ "build", cmd_build, "build a git ref (or find it in the cache), print the image" },
 	{ "ab", cmd_ab, "A/B two kernels or command lines: interleaved boots, verdicts" },
 	{ "compare", cmd_compare, "compare two files of numbers (ministat-like)" },
 };

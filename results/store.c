@@ -158,6 +158,22 @@ out:
 	return ret;
 }
 
+int store_kernel_commit(struct store *st, long long kernel_id, const char *commit_hex)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, "UPDATE kernels SET git_commit = ?2 WHERE id = ?1", -1, &q,
+			       NULL) != SQLITE_OK)
+		return store_error(st, "cannot record kernel commit");
+	sqlite3_bind_int64(q, 1, kernel_id);
+	bind_text(q, 2, commit_hex);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		ret = store_error(st, "cannot record kernel commit");
+	sqlite3_finalize(q);
+	return ret;
+}
+
 int store_run_begin(struct store *st, long long *run_id, const struct run_row *row)
 {
 	sqlite3_stmt *q = NULL;

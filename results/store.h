@@ -46,6 +46,9 @@ int store_error(struct store *st, const char *what);
 /* Find or add the kernel image at path (hashed by content). */
 int store_kernel(struct store *st, long long *id, const char *path, const char *arch);
 
+/* Record the commit an image was built from. */
+int store_kernel_commit(struct store *st, long long kernel_id, const char *commit_hex);
+
 int store_run_begin(struct store *st, long long *run_id, const struct run_row *row);
 int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
 		     const char *console_log);

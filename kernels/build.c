@@ -1,0 +1,481 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "gitutil.h"
+#include "host.h"
+#include "log.h"
+#include "subprocess.h"
+
+const char *build_status_name(enum build_status s)
+{
+	switch (s) {
+	case BUILD_OK: return "BUILT";
+	case BUILD_CACHED: return "CACHED";
+	case BUILD_FAILED: return "BUILD_FAILED";
+	}
+	return "?";
+}
+
+void build_result_init(struct build_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->why, 0);
+	strbuf_init(&r->tail, 0);
+	r->tail.cap = 4096;
+}
+
+void build_result_release(struct build_result *r)
+{
+	free(r->image);
+	free(r->log);
+	strbuf_release(&r->why);
+	strbuf_release(&r->tail);
+}
+
+static const char *make_arch(const char *arch)
+{
+	return strcmp(arch, "aarch64") ? "x86_64" : "arm64";
+}
+
+static const char *image_target(const char *arch)
+{
+	return strcmp(arch, "aarch64") ? "bzImage" : "Image";
+}
+
+static const char *image_path(const char *arch)
+{
+	return strcmp(arch, "aarch64") ? "arch/x86/boot/bzImage" : "arch/arm64/boot/Image";
+}
+
+static int cross(const char *arch)
+{
+	return strcmp(arch, host_arch()) != 0;
+}
+
+static void hash_hex(char out[41], const struct strbuf *sb)
+{
+	git_oid oid;
+	git_odb_hash(&oid, sb->buf ? sb->buf : "", sb->len, GIT_OBJECT_BLOB);
+	git_oid_tostr(out, 41, &oid);
+}
+
+static int append_file(struct strbuf *sb, const char *path)
+{
+	if (strbuf_read_file(sb, path, 0))
+		return error("cannot read '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	struct strbuf data = STRBUF_INIT, tmp = STRBUF_INIT;
+	int fd = -1, ret = -1;
+
+	strbuf_addf(&tmp, "%s.tmp", to);
+	if (strbuf_read_file(&data, from, 0)) {
+		error("cannot read '%s': %s", from, strerror(errno));
+		goto out;
+	}
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, data.buf, data.len) != (ssize_t)data.len || fsync(fd) ||
+	    close(fd) || rename(tmp.buf, to)) {
+		error("cannot write '%s': %s", to, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp.buf);
+		fd = -1;
+		goto out;
+	}
+	fd = -1;
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&data);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+/* First line of `cc --version`: a different compiler is a different artifact. */
+static void toolchain(struct strbuf *out, const char *arch, const char *command)
+{
+	struct strvec av = STRVEC_INIT;
+	struct strbuf v = STRBUF_INIT;
+
+	if (command) {
+		strbuf_addf(out, "command: %s", command);
+		return;
+	}
+	strvec_push(&av, cross(arch) ? "aarch64-linux-gnu-gcc" : "gcc");
+	strvec_push(&av, "--version");
+	if (subprocess_run(strvec_argv(&av), NULL, &v, 30) == 0)
+		strbuf_add(out, strbuf_str(&v), strcspn(strbuf_str(&v), "\n"));
+	else
+		strbuf_addstr(out, "unknown compiler");
+	strbuf_release(&v);
+	strvec_release(&av);
+}
+
+/* Everything that decides the .config: base, the arch fragment, extra fragments. */
+static int config_text(struct strbuf *out, struct lab_context *ctx, const struct build_spec *spec)
+{
+	const char *base = ctx->cfg.build_config;
+
+	strbuf_addf(out, "base %s\n", base);
+	if (strcmp(base, "tinyconfig") && strcmp(base, "defconfig") && append_file(out, base))
+		return -1;
+	strbuf_addf(out, "\n# kernels/configs/%s.config\n", make_arch(spec->arch));
+	{
+		struct strbuf path = STRBUF_INIT;
+		int r;
+		strbuf_addf(&path, "%s/kernels/configs/%s.config", lab_source_dir(),
+			    make_arch(spec->arch));
+		r = access(path.buf, R_OK) ? 0 : append_file(out, path.buf);
+		strbuf_release(&path);
+		if (r)
+			return -1;
+	}
+	for (size_t i = 0; spec->fragments && i < spec->fragments->nr; i++) {
+		strbuf_addf(out, "\n# %s\n", spec->fragments->v[i]);
+		if (append_file(out, spec->fragments->v[i]))
+			return -1;
+	}
+	for (size_t i = 0; spec->patches && i < spec->patches->nr; i++) {
+		strbuf_addf(out, "\n# patch %s\n", spec->patches->v[i]);
+		if (append_file(out, spec->patches->v[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Run argv in cwd with its output appended to the log; 0 when it exited 0. */
+static int logged(struct build_result *out, char *const *argv, const char *cwd,
+		  int log_fd, double timeout_s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int st;
+
+	for (size_t i = 0; argv[i]; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "$ ", argv[i]);
+	strbuf_addch(&sb, '\n');
+	if (write(log_fd, sb.buf, sb.len) < 0)
+		warning("cannot write build log");
+	strbuf_reset(&sb);
+	st = subprocess_run(argv, cwd, &sb, timeout_s);
+	if (sb.len && write(log_fd, sb.buf, sb.len) < 0)
+		warning("cannot write build log");
+	strbuf_add(&out->tail, strbuf_str(&sb), sb.len);
+	if (st) {
+		strbuf_reset(&out->why);
+		if (st == SUBPROCESS_TIMED_OUT)
+			strbuf_addf(&out->why, "'%s' ran past %.0f s", argv[0], timeout_s);
+		else if (st < 0)
+			strbuf_addf(&out->why, "cannot start '%s'", argv[0]);
+		else
+			strbuf_addf(&out->why, "'%s' exited with status %d", argv[0], st);
+	}
+	strbuf_release(&sb);
+	return st ? -1 : 0;
+}
+
+static void make_argv(struct strvec *av, struct kernel_tree *t, const char *obj,
+		      const char *arch, long jobs)
+{
+	int have_ccache = !access("/usr/bin/ccache", X_OK);
+
+	strvec_push(av, "make");
+	strvec_push(av, "-C");
+	strvec_push(av, t->workdir);
+	strvec_pushf(av, "O=%s", obj);
+	strvec_pushf(av, "ARCH=%s", make_arch(arch));
+	if (cross(arch))
+		strvec_push(av, "CROSS_COMPILE=aarch64-linux-gnu-");
+	if (have_ccache)
+		strvec_pushf(av, "CC=ccache %s", cross(arch) ? "aarch64-linux-gnu-gcc" : "gcc");
+	strvec_pushf(av, "-j%ld", jobs);
+}
+
+/* Options that must have survived olddefconfig; names the ones that did not. */
+static int check_required(struct build_result *out, const char *obj, const char *arch)
+{
+	struct strbuf req = STRBUF_INIT, cfg = STRBUF_INIT, path = STRBUF_INIT;
+	char *save = NULL, *line;
+	int missing = 0;
+
+	strbuf_addf(&path, "%s/kernels/configs/required-%s.txt", lab_source_dir(), make_arch(arch));
+	if (strbuf_read_file(&req, path.buf, 0))
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/.config", obj);
+	if (strbuf_read_file(&cfg, path.buf, 0)) {
+		strbuf_addf(&out->why, "no .config in '%s'", obj);
+		missing = 1;
+		goto out;
+	}
+	for (line = strtok_r(req.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct strbuf want = STRBUF_INIT;
+		if (line[0] != 'C')
+			continue;
+		strbuf_addf(&want, "\n%s\n", line);
+		if (!strstr(cfg.buf, want.buf)) {
+			strbuf_addstr(&out->why, missing++ ? " " : "options did not stick after olddefconfig: ");
+			strbuf_addstr(&out->why, line);
+		}
+		strbuf_release(&want);
+	}
+out:
+	strbuf_release(&req);
+	strbuf_release(&cfg);
+	strbuf_release(&path);
+	return missing ? -1 : 0;
+}
+
+static int configure(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
+		     const struct build_spec *spec, const char *obj, const char *config_hash,
+		     int log_fd, long jobs)
+{
+	struct strvec av = STRVEC_INIT;
+	struct strbuf stamp = STRBUF_INIT, have = STRBUF_INIT, frag = STRBUF_INIT;
+	const char *base = ctx->cfg.build_config;
+	int ret = -1, fd;
+	double timeout = (double)ctx->cfg.build_timeout_s;
+
+	strbuf_addf(&stamp, "%s/.lab-config-hash", obj);
+	if (!strbuf_read_file(&have, stamp.buf, 0) && !strcmp(strbuf_str(&have), config_hash)) {
+		ret = 0;
+		goto out;
+	}
+	make_argv(&av, t, obj, spec->arch, jobs);
+	if (!strcmp(base, "tinyconfig") || !strcmp(base, "defconfig")) {
+		strvec_push(&av, base);
+		if (logged(out, strvec_argv(&av), NULL, log_fd, timeout))
+			goto out;
+	} else {
+		struct strbuf dst = STRBUF_INIT;
+		strbuf_addf(&dst, "%s/.config", obj);
+		ret = copy_file(base, dst.buf);
+		strbuf_release(&dst);
+		if (ret)
+			goto out;
+		ret = -1;
+	}
+	/* fragments go after the base: for kconfig the last assignment wins */
+	strbuf_addf(&frag, "%s/kernels/configs/%s.config", lab_source_dir(), make_arch(spec->arch));
+	{
+		struct strbuf all = STRBUF_INIT, dst = STRBUF_INIT;
+		if (!access(frag.buf, R_OK) && append_file(&all, frag.buf)) {
+			strbuf_release(&all);
+			goto out;
+		}
+		for (size_t i = 0; spec->fragments && i < spec->fragments->nr; i++) {
+			strbuf_addch(&all, '\n');
+			if (append_file(&all, spec->fragments->v[i])) {
+				strbuf_release(&all);
+				goto out;
+			}
+		}
+		strbuf_addf(&dst, "%s/.config", obj);
+		fd = open(dst.buf, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (fd < 0 || write(fd, all.buf ? all.buf : "", all.len) != (ssize_t)all.len) {
+			error("cannot write '%s': %s", dst.buf, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			strbuf_release(&all);
+			strbuf_release(&dst);
+			goto out;
+		}
+		close(fd);
+		strbuf_release(&all);
+		strbuf_release(&dst);
+	}
+	strvec_release(&av);
+	make_argv(&av, t, obj, spec->arch, jobs);
+	strvec_push(&av, "olddefconfig");
+	if (logged(out, strvec_argv(&av), NULL, log_fd, timeout) ||
+	    check_required(out, obj, spec->arch))
+		goto out;
+	fd = open(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, config_hash, strlen(config_hash)) < 0) {
+		error("cannot write '%s': %s", stamp.buf, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	close(fd);
+	ret = 0;
+out:
+	strvec_release(&av);
+	strbuf_release(&stamp);
+	strbuf_release(&have);
+	strbuf_release(&frag);
+	return ret;
+}
+
+int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo)
+{
+	struct strbuf wd = STRBUF_INIT;
+	char *trees, *copy;
+	int ret;
+
+	if (!repo)
+		repo = ctx->cfg.repo;
+	if (!repo)
+		return error("no kernel repository given (--repo PATH or core.repo in lab.conf)");
+	if ((!ctx->st.db && context_open_store(ctx)) || !(trees = context_subdir(ctx, "trees")))
+		return -1;
+	copy = strdup(repo);
+	if (!copy) {
+		free(trees);
+		return error("out of memory");
+	}
+	/* one work tree per repository name */
+	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
+		copy[strlen(copy) - 1] = '\0';
+	strbuf_addf(&wd, "%s/%s", trees, basename(copy));
+	ret = kernel_tree_open(t, repo, wd.buf);
+	free(copy);
+	free(trees);
+	strbuf_release(&wd);
+	return ret;
+}
+
+int kernel_build(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
+		 const git_oid *commit, const struct build_spec *spec)
+{
+	struct strbuf key = STRBUF_INIT, conf = STRBUF_INIT, dir = STRBUF_INIT;
+	struct strbuf obj = STRBUF_INIT, image = STRBUF_INIT, logp = STRBUF_INIT;
+	struct strvec av = STRVEC_INIT;
+	char conf_hash[41], tree_hex[GIT_OID_HEXSZ + 1], commit_hex[GIT_OID_HEXSZ + 1];
+	char *artifacts = NULL, *kbuild = NULL;
+	git_commit *c = NULL;
+	long jobs = ctx->cfg.build_jobs ? ctx->cfg.build_jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	double t0 = now_monotonic();
+	int ret = -1, log_fd = -1;
+
+	if (git_commit_lookup(&c, t->repo, commit))
+		return lab_git_error("cannot find commit");
+	git_oid_tostr(tree_hex, sizeof(tree_hex), git_commit_tree_id(c));
+	git_oid_tostr(commit_hex, sizeof(commit_hex), commit);
+	if (config_text(&conf, ctx, spec))
+		goto out;
+	hash_hex(conf_hash, &conf);
+	strbuf_addf(&key, "tree %s\nconfig %s\narch %s\ntoolchain ", tree_hex, conf_hash, spec->arch);
+	toolchain(&key, spec->arch, ctx->cfg.build_command);
+	strbuf_addch(&key, '\n');
+	hash_hex(out->key, &key);
+
+	artifacts = context_subdir(ctx, "artifacts");
+	kbuild = context_subdir(ctx, "kbuild");
+	if (!artifacts || !kbuild)
+		goto out;
+	strbuf_addf(&dir, "%s/%.20s", artifacts, out->key);
+	strbuf_addf(&image, "%s/image", dir.buf);
+	strbuf_addf(&logp, "%s/%.20s.log", artifacts, out->key);
+	out->log = strdup(logp.buf);
+	if (!access(image.buf, R_OK)) {
+		out->status = BUILD_CACHED;
+		out->image = strbuf_detach(&image);
+		ret = 0;
+		goto out;
+	}
+
+	if (kernel_tree_checkout(t, commit, &out->files_written))
+		goto out;
+	for (size_t i = 0; spec->patches && i < spec->patches->nr; i++) {
+		strvec_release(&av);
+		/* probes are applied identically to both sides, never committed */
+		strvec_push(&av, "patch");
+		strvec_push(&av, "-p1");
+		strvec_push(&av, "--forward");
+		strvec_push(&av, "--no-backup-if-mismatch");
+		strvec_push(&av, "-i");
+		strvec_push(&av, spec->patches->v[i]);
+		if (log_fd < 0)
+			log_fd = open(logp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (log_fd < 0) {
+			error("cannot write build log '%s': %s", logp.buf, strerror(errno));
+			goto out;
+		}
+		if (logged(out, strvec_argv(&av), t->workdir, log_fd, 120)) {
+			strbuf_reset(&out->why);
+			strbuf_addf(&out->why, "probe '%s' does not apply to %.12s",
+				    spec->patches->v[i], commit_hex);
+			out->status = BUILD_FAILED;
+			ret = 0;
+			goto out;
+		}
+	}
+	if (log_fd < 0)
+		log_fd = open(logp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (log_fd < 0) {
+		error("cannot write build log '%s': %s", logp.buf, strerror(errno));
+		goto out;
+	}
+	strvec_release(&av);
+	if (ctx->cfg.build_command) {
+		strvec_split(&av, ctx->cfg.build_command);
+		if (logged(out, strvec_argv(&av), t->workdir, log_fd,
+			   (double)ctx->cfg.build_timeout_s)) {
+			out->status = BUILD_FAILED;
+			ret = 0;
+			goto out;
+		}
+		strbuf_reset(&obj);
+		strbuf_addf(&obj, "%s/%s", t->workdir,
+			    ctx->cfg.build_artifact ? ctx->cfg.build_artifact : "image");
+	} else {
+		strbuf_addf(&obj, "%s/%s-%.12s", kbuild, spec->arch, conf_hash);
+		if (mkdir(obj.buf, 0755) && errno != EEXIST) {
+			error("cannot create build directory '%s': %s", obj.buf, strerror(errno));
+			goto out;
+		}
+		if (configure(out, ctx, t, spec, obj.buf, conf_hash, log_fd, jobs)) {
+			if (!out->why.len)
+				goto out;
+			out->status = BUILD_FAILED;
+			ret = 0;
+			goto out;
+		}
+		make_argv(&av, t, obj.buf, spec->arch, jobs);
+		strvec_push(&av, image_target(spec->arch));
+		if (logged(out, strvec_argv(&av), NULL, log_fd, (double)ctx->cfg.build_timeout_s)) {
+			out->status = BUILD_FAILED;
+			ret = 0;
+			goto out;
+		}
+		strbuf_addf(&obj, "/%s", image_path(spec->arch));
+	}
+	if (access(obj.buf, R_OK)) {
+		strbuf_reset(&out->why);
+		strbuf_addf(&out->why, "the build left no artifact at '%s'", obj.buf);
+		out->status = BUILD_FAILED;
+		ret = 0;
+		goto out;
+	}
+	if ((mkdir(dir.buf, 0755) && errno != EEXIST) || copy_file(obj.buf, image.buf))
+		goto out;
+	out->status = BUILD_OK;
+	out->image = strbuf_detach(&image);
+	ret = 0;
+out:
+	out->seconds = now_monotonic() - t0;
+	if (log_fd >= 0)
+		close(log_fd);
+	git_commit_free(c);
+	free(artifacts);
+	free(kbuild);
+	strvec_release(&av);
+	strbuf_release(&key);
+	strbuf_release(&conf);
+	strbuf_release(&dir);
+	strbuf_release(&obj);
+	strbuf_release(&image);
+	strbuf_release(&logp);
+	return ret;
+}

@@ -1,0 +1,65 @@
+#ifndef BUILD_H
+#define BUILD_H
+/*
+ * Kernel builds and the artifact cache.
+ *
+ * An image is stored once per (tree id, config hash, toolchain, arch) under
+ * <lab dir>/artifacts/<key>/; asking for it again is a cache hit with no
+ * checkout and no make. A miss checks the commit out into the lab's work
+ * tree and runs `make O=<build dir>` with one build directory per (arch,
+ * config), kept between builds so that a commit that changes one file
+ * rebuilds in seconds. The base config (tinyconfig, defconfig or a file)
+ * gets kernels/configs/<arch>.config and any extra fragments on top; the
+ * options in kernels/configs/required-<arch>.txt must survive olddefconfig.
+ *
+ * build.command in lab.conf replaces make for any project: it runs in the
+ * work tree and leaves build.artifact there.
+ *
+ * struct build_result owns its strings; build_result_release() frees them.
+ */
+#include <git2.h>
+
+#include "checkout.h"
+#include "context.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+enum build_status {
+	BUILD_OK,
+	BUILD_CACHED,
+	BUILD_FAILED,
+};
+
+const char *build_status_name(enum build_status s);
+
+struct build_spec {
+	const char *arch;			/* x86_64 | aarch64 */
+	const struct strvec *fragments;		/* extra config fragments (files) */
+	const struct strvec *patches;		/* applied on top of the commit, in order */
+};
+
+struct build_result {
+	enum build_status status;
+	char *image;		/* the cached artifact */
+	char *log;		/* build log */
+	char key[41];
+	double seconds;
+	size_t files_written;	/* by the checkout */
+	struct strbuf why;	/* BUILD_FAILED: one line */
+	struct strbuf tail;	/* BUILD_FAILED: the log's end */
+};
+
+void build_result_init(struct build_result *r);
+void build_result_release(struct build_result *r);
+
+/*
+ * Build (or find) commit for spec. Returns -1 only when the lab itself
+ * failed (no space, no make); a kernel that does not build is BUILD_FAILED.
+ */
+int kernel_build(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
+		 const git_oid *commit, const struct build_spec *spec);
+
+/* Open the repository named by --repo or core.repo with the lab's work tree. */
+int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo);
+
+#endif

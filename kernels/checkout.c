@@ -1,0 +1,151 @@
+#include <errno.h>
+#include <git2/sys/repository.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "checkout.h"
+#include "gitutil.h"
+#include "log.h"
+#include "strbuf.h"
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d) {
+		fputs("lab: out of memory\n", stderr);
+		abort();
+	}
+	return d;
+}
+
+int kernel_tree_open(struct kernel_tree *t, const char *repo_path, const char *workdir)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(t, 0, sizeof(*t));
+	if (git_repository_open_ext(&t->repo, repo_path, 0, NULL)) {
+		strbuf_addf(&sb, "cannot open repository '%s'", repo_path);
+		lab_git_error(sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	if (mkdir(workdir, 0755) && errno != EEXIST) {
+		error("cannot create work tree '%s': %s", workdir, strerror(errno));
+		goto fail;
+	}
+	t->repo_path = xstrdup(repo_path);
+	t->workdir = xstrdup(workdir);
+	strbuf_addf(&sb, "%s.index", workdir);
+	t->index_path = strbuf_detach(&sb);
+	/* in memory only: the repository's own config keeps its work tree */
+	if (git_repository_set_workdir(t->repo, workdir, 0) ||
+	    git_index_open(&t->index, t->index_path) ||
+	    git_repository_set_index(t->repo, t->index)) {
+		lab_git_error("cannot set up the lab's work tree");
+		goto fail;
+	}
+	return 0;
+fail:
+	kernel_tree_close(t);
+	return -1;
+}
+
+void kernel_tree_close(struct kernel_tree *t)
+{
+	git_index_free(t->index);
+	git_repository_free(t->repo);
+	free(t->repo_path);
+	free(t->workdir);
+	free(t->index_path);
+	memset(t, 0, sizeof(*t));
+}
+
+int kernel_tree_resolve(git_oid *commit, git_oid *tree, struct kernel_tree *t,
+			const char *ref)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	struct strbuf what = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_addf(&what, "cannot resolve '%s'", ref);
+	if (git_revparse_single(&obj, t->repo, ref) ||
+	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT)) {
+		lab_git_error(what.buf);
+		goto out;
+	}
+	git_oid_cpy(commit, git_object_id(peeled));
+	git_oid_cpy(tree, git_commit_tree_id((git_commit *)peeled));
+	ret = 0;
+out:
+	git_object_free(obj);
+	git_object_free(peeled);
+	strbuf_release(&what);
+	return ret;
+}
+
+static int count_notify(git_checkout_notify_t why, const char *path, const git_diff_file *baseline,
+			const git_diff_file *target, const git_diff_file *workdir, void *payload)
+{
+	(void)why;
+	(void)path;
+	(void)baseline;
+	(void)target;
+	(void)workdir;
+	(*(size_t *)payload)++;
+	return 0;
+}
+
+int kernel_tree_checkout(struct kernel_tree *t, const git_oid *commit, size_t *written)
+{
+	git_checkout_options opts;
+	git_commit *c = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	int ret = -1;
+
+	*written = 0;
+	git_oid_tostr(hex, sizeof(hex), commit);
+	if (git_commit_lookup(&c, t->repo, commit)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "cannot find commit %s", hex);
+		lab_git_error(sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
+	opts.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED |
+				 GIT_CHECKOUT_REMOVE_IGNORED;
+	/* what the lab's index says is there, not the user's HEAD */
+	opts.baseline_index = t->index;
+	opts.notify_flags = GIT_CHECKOUT_NOTIFY_UPDATED | GIT_CHECKOUT_NOTIFY_UNTRACKED |
+			    GIT_CHECKOUT_NOTIFY_IGNORED | GIT_CHECKOUT_NOTIFY_DIRTY;
+	opts.notify_cb = count_notify;
+	opts.notify_payload = written;
+	if (git_checkout_tree(t->repo, (git_object *)c, &opts) || git_index_write(t->index)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "cannot check out %.12s into '%s'", hex, t->workdir);
+		lab_git_error(sb.buf);
+		strbuf_release(&sb);
+		goto out;
+	}
+	ret = 0;
+out:
+	git_commit_free(c);
+	return ret;
+}
+
+char *kernel_tree_describe(struct kernel_tree *t, const git_oid *commit)
+{
+	struct strbuf sb = STRBUF_INIT;
+	git_commit *c = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	strbuf_addf(&sb, "%.12s", hex);
+	if (!git_commit_lookup(&c, t->repo, commit)) {
+		strbuf_addf(&sb, " %s", git_commit_summary(c));
+		git_commit_free(c);
+	}
+	return strbuf_detach(&sb);
+}

@@ -1,0 +1,57 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "refbuild.h"
+
+enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
+				      struct lab_context *ctx, struct kernel_tree *t,
+				      const git_oid *commit, const struct build_spec *spec)
+{
+	struct build_result res;
+	char *desc = kernel_tree_describe(t, commit);
+	char hex[GIT_OID_HEXSZ + 1];
+	enum refbuild_outcome ret = REFBUILD_ERROR;
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	build_result_init(&res);
+	fprintf(stderr, "build %s (%s): ", desc, spec->arch);
+	fflush(stderr);
+	if (kernel_build(&res, ctx, t, commit, spec)) {
+		fputs("error\n", stderr);
+		goto out;
+	}
+	fprintf(stderr, "%s in %.1f s", build_status_name(res.status), res.seconds);
+	if (res.status != BUILD_CACHED)
+		fprintf(stderr, ", %zu files checked out", res.files_written);
+	fputc('\n', stderr);
+	if (res.status == BUILD_FAILED) {
+		fprintf(stderr, "  %s\n  log: %s\n", strbuf_str(&res.why), res.log);
+		if (res.tail.len)
+			fprintf(stderr, "  ...\n%s\n", res.tail.buf);
+		ret = REFBUILD_FAILED;
+		goto out;
+	}
+	if (store_kernel(&ctx->st, kernel_id, res.image, spec->arch) ||
+	    store_kernel_commit(&ctx->st, *kernel_id, hex))
+		goto out;
+	*image = res.image;
+	res.image = NULL;
+	ret = REFBUILD_OK;
+out:
+	free(desc);
+	build_result_release(&res);
+	return ret;
+}
+
+enum refbuild_outcome refbuild(char **image, git_oid *commit, long long *kernel_id,
+			       struct lab_context *ctx, struct kernel_tree *t,
+			       const char *ref, const struct build_spec *spec)
+{
+	git_oid tree;
+
+	if (kernel_tree_resolve(commit, &tree, t, ref))
+		return REFBUILD_ERROR;
+	return refbuild_commit(image, kernel_id, ctx, t, commit, spec);
+}

@@ -1,0 +1,30 @@
+#ifndef REFBUILD_H
+#define REFBUILD_H
+/*
+ * From a git ref to a bootable image, for the commands: resolve, build or
+ * find in the cache, record the kernel (with its commit) in the database,
+ * and say on stderr what happened. A failed build shows the tail of its
+ * log and where the whole log is kept.
+ */
+#include <git2.h>
+
+#include "build.h"
+#include "context.h"
+
+enum refbuild_outcome {
+	REFBUILD_OK = 0,
+	REFBUILD_FAILED = 1,	/* BUILD_FAILED: the kernel's problem */
+	REFBUILD_ERROR = -1,	/* bad ref, or the lab's own failure */
+};
+
+/* *image (caller frees) and *commit are set on REFBUILD_OK. */
+enum refbuild_outcome refbuild(char **image, git_oid *commit, long long *kernel_id,
+			       struct lab_context *ctx, struct kernel_tree *t,
+			       const char *ref, const struct build_spec *spec);
+
+/* The same for a commit already resolved (bisect, patch series). */
+enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
+				      struct lab_context *ctx, struct kernel_tree *t,
+				      const git_oid *commit, const struct build_spec *spec);
+
+#endif

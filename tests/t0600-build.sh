@@ -1,0 +1,85 @@
+#!/bin/bash
+# lab build on a small repository made here, with build.command standing in
+# for make: refs, the lab's own work tree, the artifact cache, failures.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'setup: a repository with a build script' '
+	git init -q -b main repo && cd repo &&
+	git config user.name "A U Thor" && git config user.email author@example.com &&
+	cat >build.sh <<-\EOS &&
+	#!/bin/sh
+	echo build >>"$BUILD_COUNT"
+	grep -q "^broken" src/a.c && { echo "error: src/a.c is broken" >&2; exit 1; }
+	mkdir -p out && cat src/*.c >out/image
+	EOS
+	chmod +x build.sh && mkdir src &&
+	for i in 1 2 3 4 5 6 7 8; do echo "int f$i;" >src/f$i.c; done &&
+	echo "int a = 1;" >src/a.c && git add . && git commit -q -m base && git tag base &&
+	echo "int a = 2;" >src/a.c && git commit -q -am "change a" &&
+	echo "int b = 3;" >src/b.c && git add src/b.c && git commit -q -m "add b" &&
+	echo "broken" >src/a.c && git commit -q -am "break the build" &&
+	cd .. &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n" "$PWD" >lab.conf
+'
+export BUILD_COUNT=$TRASH/builds
+
+test_expect_success 'a ref builds and prints the cached image' '
+	"$LAB" build --db lab.db base >path 2>err && cat err &&
+	test -f "$(cat path)" &&
+	grep -q "int a = 1;" "$(cat path)" &&
+	test "$(wc -l <"$BUILD_COUNT")" = 1 &&
+	test "$(sql lab.db "SELECT git_commit FROM kernels")" = "$(git -C repo rev-parse base)"
+'
+
+test_expect_success 'asking again is a cache hit: no checkout, no build' '
+	"$LAB" build --db lab.db "$(git -C repo rev-parse --short base)" >path2 2>err &&
+	cmp path path2 && grep -q CACHED err &&
+	test "$(wc -l <"$BUILD_COUNT")" = 1
+'
+
+test_expect_success 'moving to the next commit rewrites only the file that differs' '
+	tree=$TRASH/trees/repo &&
+	test -f "$tree/src/f1.c" &&
+	find "$tree" -path "$tree/out" -prune -o -type f -exec touch -d "2001-01-01" {} + &&
+	"$LAB" build --db lab.db main~2 >/dev/null 2>err &&
+	cat err &&
+	changed=$(find "$tree" -path "$tree/out" -prune -o -type f -newermt "2001-01-02" -print | sed "s|$tree/||" | sort | tr "\n" " ") &&
+	echo "changed: $changed" &&
+	test "$changed" = "src/a.c "
+'
+
+test_expect_success 'the user'\''s repository is untouched' '
+	test -z "$(git -C repo status --porcelain)" &&
+	test "$(git -C repo rev-parse HEAD)" = "$(git -C repo rev-parse main)" &&
+	test "$(git -C repo symbolic-ref HEAD)" = refs/heads/main &&
+	test "$(cat repo/src/a.c)" = broken
+'
+
+test_expect_success 'dirty and foreign files in the lab'\''s work tree are reset' '
+	tree=$TRASH/trees/repo &&
+	echo junk >"$tree/src/foreign.c" && echo "int a = 99;" >"$tree/src/a.c" &&
+	"$LAB" build --db lab.db main~1 >path3 2>err && cat err &&
+	test ! -e "$tree/src/foreign.c" && test "$(cat "$tree/src/a.c")" = "int a = 2;" &&
+	! grep -q junk "$(cat path3)" && grep -q "int b = 3;" "$(cat path3)"
+'
+
+test_expect_success 'a bad ref is one line naming it, exit 2' '
+	rc=0 && "$LAB" build --db lab.db v9.99 2>err || rc=$? &&
+	test "$rc" = 2 && expect_one_line_naming err "cannot resolve '\''v9.99'\''"
+'
+
+test_expect_success 'a failing build is BUILD_FAILED with its log kept and its tail shown' '
+	rc=0 && "$LAB" build --db lab.db main >out 2>err || rc=$? &&
+	cat err && test "$rc" = 1 &&
+	grep -q BUILD_FAILED err && grep -q "src/a.c is broken" err &&
+	log=$(sed -n "s/^  log: //p" err) && grep -q "src/a.c is broken" "$log" &&
+	test ! -s out
+'
+
+test_expect_success 'no repository configured is one line, exit 2' '
+	: >empty.conf &&
+	rc=0 && "$LAB" build --config empty.conf --db lab.db base 2>err || rc=$? &&
+	test "$rc" = 2 && expect_one_line_naming err "no kernel repository"
+'
+
+test_done
