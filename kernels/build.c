@@ -76,15 +76,20 @@ static int append_file(struct strbuf *sb, const char *path)
 static int copy_file(const char *from, const char *to)
 {
 	struct strbuf data = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct stat st;
 	int fd = -1, ret = -1;
+	mode_t mode = 0644;
 
+	/* an artifact that is a program stays one */
+	if (!stat(from, &st) && (st.st_mode & 0111))
+		mode = 0755;
 	strbuf_addf(&tmp, "%s.tmp", to);
 	if (strbuf_read_file(&data, from, 0)) {
 		error("cannot read '%s': %s", from, strerror(errno));
 		goto out;
 	}
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, data.buf, data.len) != (ssize_t)data.len || fsync(fd) ||
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0 || fchmod(fd, mode) || write(fd, data.buf, data.len) != (ssize_t)data.len || fsync(fd) ||
 	    close(fd) || rename(tmp.buf, to)) {
 		error("cannot write '%s': %s", to, strerror(errno));
 		if (fd >= 0)

@@ -5,6 +5,7 @@
 
 #include "ab.h"
 #include "boot.h"
+#include "host.h"
 #include "image.h"
 #include "log.h"
 #include "progress.h"
@@ -683,9 +684,13 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 	for (size_t i = 0; i < o->workloads->nr; i++)
 		strbuf_addf(&workloads, "%s%s", i ? "," : "", o->workloads->v[i]);
 	for (int s = 0; s < 2; s++) {
-		const char *arch;
-		if (o->v[s].kernel && (kernel_image_arch(&arch, o->v[s].kernel) ||
-		    store_kernel(&ctx->st, &kid[s], o->v[s].kernel, arch)))
+		const char *arch = host_arch();
+		const char *runner = o->runner ? o->runner : config_runner_name(ctx->cfg.runner);
+		if (!o->v[s].kernel)
+			continue;
+		if (!strcmp(runner, "qemu") && kernel_image_arch(&arch, o->v[s].kernel))
+			goto fail;
+		if (store_kernel(&ctx->st, &kid[s], o->v[s].kernel, arch))
 			goto fail;
 	}
 	if (o->resume) {

@@ -59,6 +59,9 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	}
 	if (o->guest)
 		strbuf_addstr(&p->guest, o->guest);
+	else if (!strcmp(p->runner->name, "local") && o->kernel)
+		/* what was built is the program to run (build.command projects) */
+		strbuf_addstr(&p->guest, o->kernel);
 	else
 		strbuf_addf(&p->guest, "%s/build/guest/%s/lab-guest", lab_source_dir(), arch);
 	if (access(p->guest.buf, X_OK))
@@ -79,9 +82,9 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	cachedir = context_subdir(ctx, "cache");
 	if (!p->logdir || !cachedir)
 		goto out;
+	if (o->kernel && store_kernel(&ctx->st, &p->row.kernel_id, o->kernel, arch))
+		goto out;
 	if (!strcmp(p->runner->name, "qemu")) {
-		if (store_kernel(&ctx->st, &p->row.kernel_id, o->kernel, arch))
-			goto out;
 		strbuf_addf(&p->initrd, "%s/initramfs-%s-%d-%d.cpio", cachedir, arch,
 			    (int)getpid(), initrd_seq++);
 		if (initramfs_write(p->initrd.buf, p->guest.buf)) {

@@ -6,13 +6,23 @@
 
 #include "ab.h"
 #include "boot.h"
+#include "host.h"
+#include "patch.h"
+#include "refbuild.h"
 #include "commands.h"
 #include "log.h"
 #include "strbuf.h"
 
 static const char ab_usage[] =
 "usage: lab ab --a-kernel IMG --b-kernel IMG --workload W [options]\n"
+"       lab ab --a REF --b REF --workload W [options]\n"
+"       lab ab --a REF --patch FILE|URL --workload W [options]\n"
 "\n"
+"  --a REF, --b REF    git refs to build (or find in the cache) as A and B\n"
+"  --patch FILE|URL    B is A plus this patch series (mbox), applied as commits\n"
+"  --repo PATH         kernel repository (default core.repo)\n"
+"  --arch A            x86_64 or aarch64 for builds (default: this host)\n"
+"  --a-config FILE     config fragment for A only (repeatable); --b-config for B\n"
 "  --kernel IMG        kernel for both variants (then they differ in command line)\n"
 "  --a-kernel IMG      kernel of A (the base)\n"
 "  --b-kernel IMG      kernel of B\n"
@@ -77,6 +87,43 @@ static int parse_fraction(const char *s, double *out, int percent_ok)
 	return 0;
 }
 
+/*
+ * Build A and B from git: refs, or A plus a patch series applied as
+ * commits. Either failing to build ends the experiment before any boot.
+ */
+static int build_variants(char *image[2], struct kernel_tree *t, struct lab_context *ctx,
+			  const char *repo, const char *arch, const char *const ref[2],
+			  const char *patch, const struct strvec frags[2])
+{
+	struct strbuf mbox = STRBUF_INIT;
+	git_oid commit[2];
+	long long kernel_id;
+	int ret = -1;
+
+	/* bad input fails before minutes of building */
+	if ((patch && patch_fetch(&mbox, patch)) || kernel_tree_open_for(t, ctx, repo))
+		goto out;
+	for (int s = 0; s < 2; s++) {
+		struct build_spec spec = { arch ? arch : host_arch(), &frags[s], NULL };
+		enum refbuild_outcome r;
+
+		if (s && patch) {
+			if (patch_apply_series(&commit[1], t->repo, &commit[0], mbox.buf, mbox.len,
+					       patch))
+				goto out;
+			r = refbuild_commit(&image[s], &kernel_id, ctx, t, &commit[1], &spec);
+		} else {
+			r = refbuild(&image[s], &commit[s], &kernel_id, ctx, t, ref[s], &spec);
+		}
+		if (r != REFBUILD_OK)
+			goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&mbox);
+	return ret;
+}
+
 static void join_argv(struct strbuf *sb, int argc, char **argv)
 {
 	strbuf_addstr(sb, "lab");
@@ -94,7 +141,7 @@ int cmd_ab(int argc, char **argv)
 	enum { O_KERNEL = 256, O_A_KERNEL, O_B_KERNEL, O_CMDLINE, O_A_CMDLINE, O_B_CMDLINE,
 	       O_WORKLOAD, O_MEM, O_CPUS, O_BOOTS, O_MAX_BOOTS, O_ITERS, O_PARAM, O_ALPHA,
 	       O_DELTA, O_FORMAT, O_FORCE, O_RESUME, O_RUNNER, O_ACCEL, O_TIMEOUT, O_GUEST,
-	       O_DB, O_CONFIG };
+	       O_DB, O_CONFIG, O_A, O_B, O_PATCH, O_REPO, O_ARCH, O_A_CONFIG, O_B_CONFIG };
 	static const struct option longopts[] = {
 		{ "kernel", required_argument, NULL, O_KERNEL },
 		{ "a-kernel", required_argument, NULL, O_A_KERNEL },
@@ -120,6 +167,13 @@ int cmd_ab(int argc, char **argv)
 		{ "guest", required_argument, NULL, O_GUEST },
 		{ "db", required_argument, NULL, O_DB },
 		{ "config", required_argument, NULL, O_CONFIG },
+		{ "a", required_argument, NULL, O_A },
+		{ "b", required_argument, NULL, O_B },
+		{ "patch", required_argument, NULL, O_PATCH },
+		{ "repo", required_argument, NULL, O_REPO },
+		{ "arch", required_argument, NULL, O_ARCH },
+		{ "a-config", required_argument, NULL, O_A_CONFIG },
+		{ "b-config", required_argument, NULL, O_B_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -128,7 +182,11 @@ int cmd_ab(int argc, char **argv)
 	struct ab_opts o;
 	struct lab_context ctx;
 	const char *kernel = NULL, *cmdline = NULL, *a_cmdline = NULL, *b_cmdline = NULL;
-	const char *db = NULL, *config = NULL;
+	const char *db = NULL, *config = NULL, *ref[2] = { NULL, NULL }, *patch = NULL;
+	const char *repo = NULL, *arch = NULL;
+	struct strvec frags[2] = { STRVEC_INIT, STRVEC_INIT };
+	char *image[2] = { NULL, NULL };
+	struct kernel_tree tree;
 	enum ab_format fmt = AB_TEXT;
 	long *mems = NULL, *cpus = NULL, resume = 0;
 	long long exp_id = 0;
@@ -137,6 +195,7 @@ int cmd_ab(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	memset(&ctx, 0, sizeof(ctx));
+	memset(&tree, 0, sizeof(tree));
 	o.alpha = 0.05;
 	o.delta = 0.02;
 	o.max_boots = 20;
@@ -192,6 +251,16 @@ int cmd_ab(int argc, char **argv)
 		case O_GUEST: o.guest = optarg; break;
 		case O_DB: db = optarg; break;
 		case O_CONFIG: config = optarg; break;
+		case O_A: ref[0] = optarg; break;
+		case O_B: ref[1] = optarg; break;
+		case O_PATCH: patch = optarg; break;
+		case O_REPO: repo = optarg; break;
+		case O_ARCH:
+			bad = strcmp(optarg, "x86_64") && strcmp(optarg, "aarch64");
+			arch = optarg;
+			break;
+		case O_A_CONFIG: strvec_push(&frags[0], optarg); break;
+		case O_B_CONFIG: strvec_push(&frags[1], optarg); break;
 		case 'h':
 			fputs(ab_usage, stdout);
 			ret = 0;
@@ -227,6 +296,25 @@ int cmd_ab(int argc, char **argv)
 	}
 	if (context_load_config(&ctx, config, db))
 		goto out;
+	if (ref[0] || ref[1] || patch) {
+		if (!ref[0] || (!ref[1] && !patch)) {
+			error("building from git needs --a REF and either --b REF or --patch");
+			goto out;
+		}
+		if (ref[1] && patch) {
+			error("--b and --patch both name B: give one");
+			goto out;
+		}
+		if (build_variants(image, &tree, &ctx, repo, arch, ref, patch, frags))
+			goto out;
+		for (int s = 0; s < 2; s++) {
+			o.v[s].kernel = image[s];
+			o.v[s].git_ref = s && patch ? patch : ref[s];
+		}
+	} else if (frags[0].nr || frags[1].nr) {
+		error("--a-config and --b-config need kernels built from git (--a, --b)");
+		goto out;
+	}
 	if (!mems) {
 		mems = malloc(sizeof(*mems));
 		if (!mems)
@@ -258,7 +346,12 @@ int cmd_ab(int argc, char **argv)
 		fprintf(stderr, "experiment E%lld: continue with the same command and --resume E%lld\n",
 			exp_id, exp_id);
 out:
+	kernel_tree_close(&tree);
 	context_release(&ctx);
+	free(image[0]);
+	free(image[1]);
+	strvec_release(&frags[0]);
+	strvec_release(&frags[1]);
 	free(mems);
 	free(cpus);
 	strvec_release(&workloads);
