@@ -9,21 +9,8 @@
 #include "image.h"
 #include "log.h"
 #include "progress.h"
+#include "units.h"
 #include "subprocess.h"
-
-/* The samples of one metric on one side, grouped by boot. */
-struct side_metric {
-	char workload[32], metric[64], unit[16];
-	double *v;
-	size_t n, alloc;
-	size_t *len;		/* samples per boot */
-	size_t nboots, boots_alloc;
-};
-
-struct side {
-	struct side_metric *m;
-	size_t n, alloc;
-};
 
 struct metric_result {
 	char workload[32], metric[64], unit[16];
@@ -43,157 +30,27 @@ static void *xrealloc(void *p, size_t n)
 	return q;
 }
 
-static void side_release(struct side *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->m[i].v);
-		free(s->m[i].len);
-	}
-	free(s->m);
-	memset(s, 0, sizeof(*s));
-}
-
-static int side_load(struct side *s, struct store *st, long long exp_id,
-		     long long variant_id, long mem, long cpus)
-{
-	sqlite3_stmt *q = NULL;
-	struct side_metric *cur = NULL;
-	long long last_run = -1;
-	int rc, ret = -1;
-
-	memset(s, 0, sizeof(*s));
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT s.workload, s.metric, s.unit, s.run_id, s.value FROM samples s "
-			       "JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = ?1 AND "
-			       "r.variant_id = ?2 AND r.mem_mib = ?3 AND r.cpus = ?4 AND "
-			       "r.status = 'OK' AND (s.flags & 1) = 0 "
-			       "ORDER BY s.workload, s.metric, s.unit, s.run_id", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read samples");
-	sqlite3_bind_int64(q, 1, exp_id);
-	sqlite3_bind_int64(q, 2, variant_id);
-	sqlite3_bind_int64(q, 3, mem);
-	sqlite3_bind_int64(q, 4, cpus);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *w = (const char *)sqlite3_column_text(q, 0);
-		const char *m = (const char *)sqlite3_column_text(q, 1);
-		const char *u = (const char *)sqlite3_column_text(q, 2);
-		long long run = sqlite3_column_int64(q, 3);
-
-		if (!cur || strcmp(cur->workload, w) || strcmp(cur->metric, m) ||
-		    strcmp(cur->unit, u)) {
-			if (s->n == s->alloc) {
-				s->alloc = s->alloc ? 2 * s->alloc : 16;
-				s->m = xrealloc(s->m, s->alloc * sizeof(*s->m));
-			}
-			cur = &s->m[s->n++];
-			memset(cur, 0, sizeof(*cur));
-			snprintf(cur->workload, sizeof(cur->workload), "%s", w);
-			snprintf(cur->metric, sizeof(cur->metric), "%s", m);
-			snprintf(cur->unit, sizeof(cur->unit), "%s", u);
-			last_run = -1;
-		}
-		if (run != last_run) {
-			if (cur->nboots == cur->boots_alloc) {
-				cur->boots_alloc = cur->boots_alloc ? 2 * cur->boots_alloc : 16;
-				cur->len = xrealloc(cur->len, cur->boots_alloc * sizeof(*cur->len));
-			}
-			cur->len[cur->nboots++] = 0;
-			last_run = run;
-		}
-		if (cur->n == cur->alloc) {
-			cur->alloc = cur->alloc ? 2 * cur->alloc : 64;
-			cur->v = xrealloc(cur->v, cur->alloc * sizeof(*cur->v));
-		}
-		cur->v[cur->n++] = sqlite3_column_double(q, 4);
-		cur->len[cur->nboots - 1]++;
-	}
-	if (rc != SQLITE_DONE)
-		store_error(st, "cannot read samples");
-	else
-		ret = 0;
-	sqlite3_finalize(q);
-	return ret;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The units to compare for one side: samples, or per-boot medians. */
-static double *side_units(const struct side_metric *m, int per_boot, size_t *n)
-{
-	double *out;
-	size_t off = 0;
-
-	if (!per_boot) {
-		out = xrealloc(NULL, m->n * sizeof(*out));
-		memcpy(out, m->v, m->n * sizeof(*out));
-		*n = m->n;
-		return out;
-	}
-	out = xrealloc(NULL, m->nboots * sizeof(*out));
-	for (size_t b = 0; b < m->nboots; b++) {
-		double *g = xrealloc(NULL, m->len[b] * sizeof(*g));
-		memcpy(g, m->v + off, m->len[b] * sizeof(*g));
-		qsort(g, m->len[b], sizeof(*g), cmp_double);
-		out[b] = stats_quantile(g, m->len[b], 0.5);
-		off += m->len[b];
-		free(g);
-	}
-	*n = m->nboots;
-	return out;
-}
-
-static int wants_per_boot(const struct side_metric *m)
-{
-	struct stats_boot_units u;
-	const double **groups = xrealloc(NULL, m->nboots * sizeof(*groups));
-	size_t off = 0;
-	int per_boot = 0;
-
-	for (size_t b = 0; b < m->nboots; b++) {
-		groups[b] = m->v + off;
-		off += m->len[b];
-	}
-	if (!stats_boot_units(&u, groups, m->len, m->nboots)) {
-		per_boot = u.per_boot;
-		stats_boot_units_release(&u);
-	}
-	free(groups);
-	return per_boot;
-}
-
-static int all_positive(const double *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!(v[i] > 0))
-			return 0;
-	return 1;
-}
-
 /* Compare every metric both sides have; *out is owned by the caller. */
 static int compare_point(struct metric_result **out, size_t *nout, struct store *st,
 			 long long exp_id, const long long vid[2], long mem, long cpus,
 			 double alpha, double delta)
 {
-	struct side a, b;
+	struct unit_side a, b;
 	struct stats_options opt = STATS_OPTIONS_INIT;
 
 	*out = NULL;
 	*nout = 0;
-	if (side_load(&a, st, exp_id, vid[0], mem, cpus))
+	if (units_side_load(&a, st, exp_id, vid[0], mem, cpus, NULL))
 		return -1;
-	if (side_load(&b, st, exp_id, vid[1], mem, cpus)) {
-		side_release(&a);
+	if (units_side_load(&b, st, exp_id, vid[1], mem, cpus, NULL)) {
+		units_side_release(&a);
 		return -1;
 	}
 	opt.alpha = alpha;
 	opt.delta = delta;
 	*out = xrealloc(NULL, (a.n ? a.n : 1) * sizeof(**out));
 	for (size_t i = 0; i < a.n; i++) {
-		const struct side_metric *ma = &a.m[i], *mb = NULL;
+		const struct unit_metric *ma = &a.m[i], *mb = NULL;
 		struct metric_result *r;
 		double *ua, *ub;
 		size_t na, nb;
@@ -210,10 +67,10 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 		memcpy(r->metric, ma->metric, sizeof(r->metric));
 		memcpy(r->unit, ma->unit, sizeof(r->unit));
 		/* one unit for both sides, so that like is compared with like */
-		r->per_boot = wants_per_boot(ma) || wants_per_boot(mb);
-		ua = side_units(ma, r->per_boot, &na);
-		ub = side_units(mb, r->per_boot, &nb);
-		r->comparable = all_positive(ua, na) && all_positive(ub, nb) &&
+		r->per_boot = units_boot_effect(ma) || units_boot_effect(mb);
+		ua = units_values(ma, r->per_boot, &na);
+		ub = units_values(mb, r->per_boot, &nb);
+		r->comparable = units_all_positive(ua, na) && units_all_positive(ub, nb) &&
 				!stats_compare(&r->c, ua, na, ub, nb, &opt);
 		if (!r->comparable) {
 			memset(&r->c, 0, sizeof(r->c));
@@ -226,8 +83,8 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 		free(ua);
 		free(ub);
 	}
-	side_release(&a);
-	side_release(&b);
+	units_side_release(&a);
+	units_side_release(&b);
 	return 0;
 }
 

@@ -1,0 +1,38 @@
+#ifndef UNITS_H
+#define UNITS_H
+/*
+ * The units a verdict compares, loaded from the database: the samples of
+ * each metric of one variant, grouped by boot (warm-ups and failed boots
+ * left out), and the STATS.md rule that turns them into samples or
+ * per-boot medians. Shared by the A/B and bisect plans. A unit_side owns
+ * its arrays; units_side_release() frees them; units_values() returns an
+ * array the caller frees.
+ */
+#include <stddef.h>
+
+#include "store.h"
+
+struct unit_metric {
+	char workload[32], metric[64], unit[16];
+	double *v;
+	size_t n, alloc;
+	size_t *len;		/* samples per boot */
+	size_t nboots, boots_alloc;
+};
+
+struct unit_side {
+	struct unit_metric *m;
+	size_t n, alloc;
+};
+
+/* mem or cpus < 0: any; metric NULL: every metric. */
+int units_side_load(struct unit_side *s, struct store *st, long long exp_id,
+		    long long variant_id, long mem, long cpus, const char *metric);
+void units_side_release(struct unit_side *s);
+/* Whether this metric shows a boot-to-boot effect (compare per-boot medians). */
+int units_boot_effect(const struct unit_metric *m);
+/* The values to compare: samples, or per-boot medians. */
+double *units_values(const struct unit_metric *m, int per_boot, size_t *n);
+int units_all_positive(const double *v, size_t n);
+
+#endif
