@@ -117,3 +117,32 @@ CREATE TABLE verdicts (
 	verdict		TEXT NOT NULL,
 	UNIQUE (experiment_id, workload, metric, mem_mib, cpus)
 );
+
+-- A bisection is an experiment (kind 'bisect') whose variants are the good
+-- and bad ends ('G', 'B') and each commit tested (named by its id).
+CREATE TABLE bisections (
+	experiment_id	INTEGER PRIMARY KEY REFERENCES experiments(id) ON DELETE CASCADE,
+	good		TEXT NOT NULL,		-- commit ids
+	bad		TEXT NOT NULL,
+	workload	TEXT NOT NULL,
+	metric		TEXT,			-- chosen once G and B are measured
+	per_boot	INTEGER,		-- units: per-boot medians (1) or samples (0)
+	args		TEXT NOT NULL,		-- the options, one per line, for --resume
+	effect		REAL,			-- R(G->B), Hodges-Lehmann
+	effect_lo	REAL,
+	effect_hi	REAL,
+	culprit		TEXT,
+	outcome		TEXT			-- FOUND | CANDIDATES | NO_REGRESSION
+);
+
+CREATE TABLE bisect_steps (
+	experiment_id	INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+	seq		INTEGER NOT NULL,
+	git_commit	TEXT NOT NULL,
+	mark		TEXT NOT NULL,		-- GOOD | BAD | SKIP
+	n		INTEGER,		-- units of the commit
+	ratio		REAL,			-- M/G with its 99 % CI
+	ci_low		REAL,
+	ci_high		REAL,
+	PRIMARY KEY (experiment_id, seq)
+);

@@ -1,0 +1,84 @@
+#ifndef BISECT_H
+#define BISECT_H
+/*
+ * Bisecting a noisy metric: the algorithm, apart from git, builds and the
+ * database (as git keeps bisect.c apart from builtin/bisect.c).
+ *
+ * The candidates are the commits reachable from bad and not from good,
+ * given as a graph (parents before children). Each step picks the
+ * candidate that best halves what is left, counted over the graph the way
+ * git bisect does (merges included), and classifies it against the good
+ * and bad ends per STATS.md "Bisecting a noisy metric": BAD when the 99 %
+ * CI of ln(M/G) lies beyond half of L = ln R(G->B), GOOD when it lies short
+ * of it, more samples (10, 20, 40, 80) while unclear, and a skip when still
+ * unclear or when the commit does not build or boot.
+ *
+ * Measurements come through struct bisect_ops; everything the ops return
+ * is taken as already stored, so running the same bisection again with
+ * the same stored samples replays the same decisions and only measures
+ * what is missing: that is how --resume works.
+ */
+#include <stddef.h>
+
+#include "stats.h"
+
+enum bisect_mark {
+	BISECT_UNKNOWN = 0,
+	BISECT_GOOD,
+	BISECT_BAD,
+	BISECT_SKIP,
+};
+
+const char *bisect_mark_name(enum bisect_mark m);
+
+/* Which side a measurement is for: the good end, the bad end, or a candidate. */
+#define BISECT_G (-1)
+#define BISECT_B (-2)
+
+struct bisect_ops {
+	/* Units (samples or per-boot medians) stored so far for who. */
+	int (*units)(void *data, int who, double **v, size_t *n);
+	/* Measure who once more: 0 measured, 1 cannot (build or boot failed), -1 error. */
+	int (*measure)(void *data, int who);
+	/* A step was decided (for reports and the stored state). */
+	void (*decided)(void *data, int who, enum bisect_mark mark, size_t n,
+			const struct stats_hl *ratio_vs_good);
+	void *data;
+};
+
+struct bisect_graph {
+	size_t n;		/* candidates, parents before children; n-1 is bad */
+	size_t *nparents;
+	size_t **parents;	/* indices of parents inside the candidate set */
+};
+
+struct bisect_result {
+	int found;			/* exactly one first-bad commit */
+	size_t culprit;
+	size_t *remaining;		/* when not found: all candidates left */
+	size_t nremaining;
+	double log_effect;		/* L = ln R(G->B) */
+	struct stats_hl effect;		/* R(G->B) with its CI */
+	size_t steps;
+	int no_regression;		/* G->B showed no regression: stopped */
+};
+
+struct bisect_options {
+	double alpha;		/* for G->B (default 0.05) */
+	double step_alpha;	/* for each step's CI (default 0.01) */
+	double delta;
+	size_t start, cap;	/* units per step: 10 .. 80 */
+	enum stats_direction direction;
+};
+
+#define BISECT_OPTIONS_INIT { 0.05, 0.01, 0.02, 10, 80, STATS_LOWER_IS_BETTER }
+
+/* Pick the next candidate to test: -1 when none is left to test. */
+long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks);
+
+/* Run the bisection. Returns 0, or -1 when an op failed. */
+int bisect_run(struct bisect_result *out, const struct bisect_graph *g,
+	       const struct bisect_options *opt, const struct bisect_ops *ops);
+void bisect_result_release(struct bisect_result *r);
+
+#endif

@@ -1,0 +1,832 @@
+/*
+ * lab bisect: find the commit that made a metric worse, on its own.
+ * The algorithm is lab/bisect.c; this is git, builds, boots and storage.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect.h"
+#include "boot.h"
+#include "commands.h"
+#include "gitutil.h"
+#include "host.h"
+#include "log.h"
+#include "refbuild.h"
+#include "subprocess.h"
+#include "units.h"
+
+static const char bisect_usage[] =
+"usage: lab bisect --good REF --bad REF --workload W [--metric M] [options]\n"
+"       lab bisect --resume ID\n"
+"       lab bisect --status [ID]\n"
+"\n"
+"  --good REF, --bad REF   the ends: B must be measurably worse than G\n"
+"  --workload W            zeroing, demote or boot\n"
+"  --metric M              default: the largest significant regression G->B\n"
+"  --repo PATH             kernel repository (default core.repo)\n"
+"  --arch A                x86_64 or aarch64 (default: this host)\n"
+"  --iters, --mem, --cpus, --param, --runner, --accel, --timeout, --cmdline   as for 'lab run'\n"
+"  --db PATH, --config FILE\n"
+"\n"
+"exit status: 0 culprit found, 1 none found (or no regression), 2 error\n";
+
+/* The culprit's parent, measured to confirm. */
+#define BISECT_PARENT (-3)
+
+struct who {
+	git_oid commit;
+	char name[16];
+	long long variant_id;
+	char *image;
+	int build_failed, prepared, failures;
+	struct boot_plan plan;
+};
+
+struct bisector {
+	struct lab_context *ctx;
+	struct kernel_tree t;
+	struct build_spec spec;
+	struct boot_opts bo;
+	struct strvec workloads, params;
+	long long exp_id;
+	char metric[64];
+	int per_boot;
+	struct who g, b, p, *cand;
+	size_t ncand, builds, boots, seq;
+};
+
+static struct who *who_of(struct bisector *bs, int who)
+{
+	if (who == BISECT_G)
+		return &bs->g;
+	if (who == BISECT_B)
+		return &bs->b;
+	if (who == BISECT_PARENT)
+		return &bs->p;
+	return &bs->cand[who];
+}
+
+static int variant_for(struct bisector *bs, struct who *w)
+{
+	sqlite3_stmt *q = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	int ret = -1;
+
+	if (w->variant_id)
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), &w->commit);
+	if (sqlite3_prepare_v2(bs->ctx->st.db, "INSERT INTO variants(experiment_id, name, git_ref) "
+			       "VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET git_ref = excluded.git_ref "
+			       "RETURNING id", -1, &q, NULL) != SQLITE_OK)
+		return store_error(&bs->ctx->st, "cannot record bisect step");
+	sqlite3_bind_int64(q, 1, bs->exp_id);
+	sqlite3_bind_text(q, 2, w->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, hex, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		w->variant_id = sqlite3_column_int64(q, 0);
+		ret = 0;
+	} else {
+		store_error(&bs->ctx->st, "cannot record bisect step");
+	}
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static int op_units(void *data, int who, double **v, size_t *n)
+{
+	struct bisector *bs = data;
+	struct who *w = who_of(bs, who);
+	struct unit_side side;
+
+	*v = NULL;
+	*n = 0;
+	if (variant_for(bs, w) ||
+	    units_side_load(&side, &bs->ctx->st, bs->exp_id, w->variant_id, -1, -1, bs->metric))
+		return -1;
+	for (size_t i = 0; i < side.n; i++)
+		if (!strcmp(side.m[i].metric, bs->metric))
+			*v = units_values(&side.m[i], bs->per_boot, n);
+	units_side_release(&side);
+	return 0;
+}
+
+static int set_variant_kernel(struct store *st, long long variant_id, long long kernel_id)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, "UPDATE variants SET kernel_id = ?2 WHERE id = ?1", -1, &q,
+			       NULL) != SQLITE_OK)
+		return store_error(st, "cannot record kernel");
+	sqlite3_bind_int64(q, 1, variant_id);
+	sqlite3_bind_int64(q, 2, kernel_id);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		ret = store_error(st, "cannot record kernel");
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static int op_measure(void *data, int who)
+{
+	struct bisector *bs = data;
+	struct who *w = who_of(bs, who);
+	struct run_result res;
+	long long run_id, kernel_id;
+	int end = who == BISECT_G || who == BISECT_B;
+
+	if (variant_for(bs, w))
+		return -1;
+	if (!w->image && !w->build_failed) {
+		switch (refbuild_commit(&w->image, &kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
+		case REFBUILD_OK:
+			bs->builds++;
+			if (set_variant_kernel(&bs->ctx->st, w->variant_id, kernel_id))
+				return -1;
+			break;
+		case REFBUILD_FAILED:
+			w->build_failed = 1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (w->build_failed) {
+		if (end)
+			return error("the %s end (%s) does not build", who == BISECT_G ? "good" : "bad",
+				     w->name);
+		return 1;
+	}
+	if (!w->prepared) {
+		struct boot_opts o = bs->bo;
+		o.kernel = w->image;
+		o.experiment_id = bs->exp_id;
+		o.variant_id = w->variant_id;
+		if (boot_plan_prepare(&w->plan, bs->ctx, &o))
+			return -1;
+		w->prepared = 1;
+	}
+	if (boot_plan_run(&w->plan, bs->ctx, &run_id, &res)) {
+		run_result_release(&res);
+		return -1;
+	}
+	bs->boots++;
+	fprintf(stderr, "  boot %s: %s (run %lld, %.1f s)%s%s\n", w->name, run_status_name(res.status),
+		run_id, res.wall_s, res.status == RUN_OK ? "" : ": ", res.status == RUN_OK ? "" :
+		strbuf_str(&res.error));
+	if (res.status != RUN_OK) {
+		run_result_release(&res);
+		if (++w->failures >= 3)
+			return end ? error("the %s end failed to boot 3 times; see 'lab show %lld'",
+					   who == BISECT_G ? "good" : "bad", run_id) : 1;
+		return 0;
+	}
+	run_result_release(&res);
+	return 0;
+}
+
+static void op_decided(void *data, int who, enum bisect_mark mark, size_t n,
+		       const struct stats_hl *hl)
+{
+	struct bisector *bs = data;
+	struct who *w = who_of(bs, who);
+	sqlite3_stmt *q = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	char *desc = kernel_tree_describe(&bs->t, &w->commit);
+
+	fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f [%.4f, %.4f])\n", bs->seq + 1, desc,
+		bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi);
+	free(desc);
+	git_oid_tostr(hex, sizeof(hex), &w->commit);
+	if (sqlite3_prepare_v2(bs->ctx->st.db, "INSERT OR REPLACE INTO bisect_steps(experiment_id, "
+			       "seq, git_commit, mark, n, ratio, ci_low, ci_high) VALUES "
+			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, bs->exp_id);
+		sqlite3_bind_int64(q, 2, (long long)++bs->seq);
+		sqlite3_bind_text(q, 3, hex, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 4, bisect_mark_name(mark), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 5, (long long)n);
+		if (isfinite(hl->estimate)) {
+			sqlite3_bind_double(q, 6, hl->estimate);
+			sqlite3_bind_double(q, 7, hl->lo);
+			sqlite3_bind_double(q, 8, hl->hi);
+		}
+		if (sqlite3_step(q) != SQLITE_DONE)
+			store_error(&bs->ctx->st, "cannot record bisect step");
+	}
+	sqlite3_finalize(q);
+}
+
+/* The candidates: reachable from bad, not from good, parents before children. */
+static int build_graph(struct bisect_graph *g, struct bisector *bs)
+{
+	git_revwalk *walk = NULL;
+	git_oid oid, *ids = NULL;
+	size_t n = 0, alloc = 0;
+	int ret = -1;
+
+	memset(g, 0, sizeof(*g));
+	if (git_revwalk_new(&walk, bs->t.repo) ||
+	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) ||
+	    git_revwalk_push(walk, &bs->b.commit) || git_revwalk_hide(walk, &bs->g.commit)) {
+		lab_git_error("cannot walk the history between good and bad");
+		goto out;
+	}
+	while (!git_revwalk_next(&oid, walk)) {
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			ids = realloc(ids, alloc * sizeof(*ids));
+			if (!ids)
+				goto out;
+		}
+		ids[n++] = oid;
+	}
+	if (!n || !git_oid_equal(&ids[n - 1], &bs->b.commit)) {
+		error("bad (%s) is not a descendant of good (%s)", bs->b.name, bs->g.name);
+		goto out;
+	}
+	g->n = n;
+	g->nparents = calloc(n, sizeof(*g->nparents));
+	g->parents = calloc(n, sizeof(*g->parents));
+	bs->cand = calloc(n, sizeof(*bs->cand));
+	if (!g->nparents || !g->parents || !bs->cand)
+		goto out;
+	bs->ncand = n;
+	for (size_t i = 0; i < n; i++) {
+		git_commit *c = NULL;
+		bs->cand[i].commit = ids[i];
+		git_oid_tostr(bs->cand[i].name, 13, &ids[i]);
+		if (git_commit_lookup(&c, bs->t.repo, &ids[i])) {
+			lab_git_error("cannot read commit");
+			goto out;
+		}
+		g->parents[i] = calloc(git_commit_parentcount(c) + 1, sizeof(size_t));
+		for (unsigned k = 0; k < git_commit_parentcount(c); k++)
+			for (size_t j = 0; j < i; j++)
+				if (git_oid_equal(git_commit_parent_id(c, k), &ids[j]))
+					g->parents[i][g->nparents[i]++] = j;
+		git_commit_free(c);
+	}
+	ret = 0;
+out:
+	free(ids);
+	git_revwalk_free(walk);
+	return ret;
+}
+
+static void graph_release(struct bisect_graph *g)
+{
+	for (size_t i = 0; g->parents && i < g->n; i++)
+		free(g->parents[i]);
+	free(g->parents);
+	free(g->nparents);
+}
+
+static int exec_id(struct store *st, const char *sql, long long id, const char *text,
+		   const char *what)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, what);
+	sqlite3_bind_int64(q, 1, id);
+	if (text)
+		sqlite3_bind_text(q, 2, text, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		ret = store_error(st, what);
+	sqlite3_finalize(q);
+	return ret;
+}
+
+/*
+ * Without --metric: measure both ends a little and take the metric with
+ * the largest significant regression.
+ */
+static int choose_metric(struct bisector *bs)
+{
+	struct unit_side a, b;
+	double best = 0;
+	int ret = -1;
+
+	for (int round = 0; round < 2; round++)
+		for (int k = 0; k < 2; k++)
+			if (op_measure(bs, (k ^ round) ? BISECT_B : BISECT_G))
+				return -1;
+	if (units_side_load(&a, &bs->ctx->st, bs->exp_id, bs->g.variant_id, -1, -1, NULL))
+		return -1;
+	if (units_side_load(&b, &bs->ctx->st, bs->exp_id, bs->b.variant_id, -1, -1, NULL)) {
+		units_side_release(&a);
+		return -1;
+	}
+	fprintf(stderr, "good -> bad, per metric:\n");
+	for (size_t i = 0; i < a.n; i++) {
+		for (size_t j = 0; j < b.n; j++) {
+			struct stats_options so = STATS_OPTIONS_INIT;
+			struct stats_comparison c;
+			double *ua, *ub;
+			size_t na, nb;
+			int per_boot;
+
+			if (strcmp(a.m[i].metric, b.m[j].metric) || strcmp(a.m[i].workload, b.m[j].workload))
+				continue;
+			per_boot = units_boot_effect(&a.m[i]) || units_boot_effect(&b.m[j]);
+			ua = units_values(&a.m[i], per_boot, &na);
+			ub = units_values(&b.m[j], per_boot, &nb);
+			if (units_all_positive(ua, na) && units_all_positive(ub, nb) &&
+			    !stats_compare(&c, ua, na, ub, nb, &so)) {
+				fprintf(stderr, "  %-32s %.4f [%.4f, %.4f] %s\n", a.m[i].metric, c.ratio,
+					c.lo, c.hi, verdict_name(c.verdict));
+				if (c.verdict == VERDICT_REGRESSION && c.ratio > best) {
+					best = c.ratio;
+					snprintf(bs->metric, sizeof(bs->metric), "%s", a.m[i].metric);
+				}
+			}
+			free(ua);
+			free(ub);
+		}
+	}
+	ret = 0;
+	units_side_release(&a);
+	units_side_release(&b);
+	return ret;
+}
+
+static int decide_units(struct bisector *bs)
+{
+	struct unit_side a;
+	int per_boot = 0;
+
+	if (units_side_load(&a, &bs->ctx->st, bs->exp_id, bs->g.variant_id, -1, -1, bs->metric))
+		return -1;
+	for (size_t i = 0; i < a.n; i++)
+		per_boot |= units_boot_effect(&a.m[i]);
+	units_side_release(&a);
+	bs->per_boot = per_boot;
+	return 0;
+}
+
+static void print_status(struct store *st, long long id)
+{
+	sqlite3_stmt *q = NULL;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT b.good, b.bad, b.workload, COALESCE(b.metric, '-'), "
+			       "b.effect, b.effect_lo, b.effect_hi, COALESCE(b.outcome, 'RUNNING'), "
+			       "COALESCE(b.culprit, '-'), (SELECT count(*) FROM runs r WHERE "
+			       "r.experiment_id = b.experiment_id), (SELECT count(*) FROM variants v "
+			       "WHERE v.experiment_id = b.experiment_id AND v.kernel_id IS NOT NULL), "
+			       "b.per_boot FROM bisections b WHERE b.experiment_id = ?1", -1, &q,
+			       NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(q, 1, id);
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		printf("bisection E%lld: %s\n  good %s\n  bad  %s\n  workload %s, metric %s (%s)\n", id,
+		       sqlite3_column_text(q, 7), sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
+		       sqlite3_column_text(q, 2), sqlite3_column_text(q, 3),
+		       sqlite3_column_int(q, 11) ? "per-boot medians" : "samples");
+		if (sqlite3_column_type(q, 4) != SQLITE_NULL)
+			printf("  effect good -> bad: %.4f [%.4f, %.4f] (%+.1f %%)\n",
+			       sqlite3_column_double(q, 4), sqlite3_column_double(q, 5),
+			       sqlite3_column_double(q, 6), 100 * (sqlite3_column_double(q, 4) - 1));
+		printf("  culprit %s\n  %d boots, %d kernels built or found\n", sqlite3_column_text(q, 8),
+		       sqlite3_column_int(q, 9), sqlite3_column_int(q, 10));
+	}
+	sqlite3_finalize(q);
+	if (sqlite3_prepare_v2(st->db, "SELECT seq, substr(git_commit, 1, 12), mark, n, ratio, ci_low, "
+			       "ci_high FROM bisect_steps WHERE experiment_id = ?1 ORDER BY seq", -1,
+			       &q, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(q, 1, id);
+	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "n", "M/G [99 % CI]");
+	while (sqlite3_step(q) == SQLITE_ROW)
+		printf("  %4d  %-12s  %-5s  %5d  %.4f [%.4f, %.4f]\n", sqlite3_column_int(q, 0),
+		       sqlite3_column_text(q, 1), sqlite3_column_text(q, 2), sqlite3_column_int(q, 3),
+		       sqlite3_column_double(q, 4), sqlite3_column_double(q, 5),
+		       sqlite3_column_double(q, 6));
+	sqlite3_finalize(q);
+}
+
+/* culprit^ vs culprit, interleaved, 20 units each: does it explain G->B? */
+static int confirm(struct bisector *bs, size_t culprit, const struct stats_hl *effect)
+{
+	git_commit *c = NULL;
+	struct stats_hl hl;
+	double *vp = NULL, *vc = NULL;
+	size_t np = 0, nc = 0;
+	int ret = -1;
+
+	if (git_commit_lookup(&c, bs->t.repo, &bs->cand[culprit].commit) ||
+	    !git_commit_parentcount(c)) {
+		git_commit_free(c);
+		return 0;
+	}
+	git_oid_cpy(&bs->p.commit, git_commit_parent_id(c, 0));
+	git_commit_free(c);
+	snprintf(bs->p.name, sizeof(bs->p.name), "P");
+	for (int round = 0;; round++) {
+		free(vp);
+		free(vc);
+		vp = vc = NULL;
+		if (op_units(bs, BISECT_PARENT, &vp, &np) || op_units(bs, (int)culprit, &vc, &nc))
+			goto out;
+		if (np >= 20 && nc >= 20)
+			break;
+		if ((np < 20 && op_measure(bs, round & 1 ? (int)culprit : BISECT_PARENT)) ||
+		    (nc < 20 && op_measure(bs, round & 1 ? BISECT_PARENT : (int)culprit)))
+			goto out;
+	}
+	if (stats_hl_ratio(&hl, vp, np, vc, nc, 0.01))
+		goto out;
+	printf("confirmation, culprit^ vs culprit (n %zu/%zu): %.4f [%.4f, %.4f]\n", np, nc,
+	       hl.estimate, hl.lo, hl.hi);
+	if (hl.lo <= effect->estimate && effect->estimate <= hl.hi)
+		printf("  the culprit explains the whole good -> bad effect (%.4f)\n", effect->estimate);
+	else
+		printf("  the culprit does not explain the whole effect (%.4f): more than one commit may contribute\n",
+		       effect->estimate);
+	ret = 0;
+out:
+	free(vp);
+	free(vc);
+	return ret;
+}
+
+struct bisect_args {
+	const char *good, *bad, *metric, *repo, *arch, *db, *config;
+	long long resume, status;
+	int want_status;
+};
+
+/* Options shared by a new bisection and the stored copy a resume re-reads. */
+static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf *stored,
+		      int argc, char **argv)
+{
+	enum { O_GOOD = 256, O_BAD, O_WORKLOAD, O_METRIC, O_REPO, O_ARCH, O_ITERS, O_MEM, O_CPUS,
+	       O_PARAM, O_RUNNER, O_ACCEL, O_TIMEOUT, O_CMDLINE, O_DB, O_CONFIG, O_RESUME,
+	       O_STATUS };
+	static const struct option longopts[] = {
+		{ "good", required_argument, NULL, O_GOOD },
+		{ "bad", required_argument, NULL, O_BAD },
+		{ "workload", required_argument, NULL, O_WORKLOAD },
+		{ "metric", required_argument, NULL, O_METRIC },
+		{ "repo", required_argument, NULL, O_REPO },
+		{ "arch", required_argument, NULL, O_ARCH },
+		{ "iters", required_argument, NULL, O_ITERS },
+		{ "mem", required_argument, NULL, O_MEM },
+		{ "cpus", required_argument, NULL, O_CPUS },
+		{ "param", required_argument, NULL, O_PARAM },
+		{ "runner", required_argument, NULL, O_RUNNER },
+		{ "accel", required_argument, NULL, O_ACCEL },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "cmdline", required_argument, NULL, O_CMDLINE },
+		{ "db", required_argument, NULL, O_DB },
+		{ "config", required_argument, NULL, O_CONFIG },
+		{ "resume", required_argument, NULL, O_RESUME },
+		{ "status", optional_argument, NULL, O_STATUS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		int bad = 0, keep = 1;
+		long v = 0;
+		switch (c) {
+		case O_GOOD: a->good = optarg; break;
+		case O_BAD: a->bad = optarg; break;
+		case O_WORKLOAD:
+			if (workloads_parse(&bs->workloads, optarg))
+				return -1;
+			break;
+		case O_METRIC: a->metric = optarg; break;
+		case O_REPO: a->repo = optarg; break;
+		case O_ARCH:
+			bad = strcmp(optarg, "x86_64") && strcmp(optarg, "aarch64");
+			a->arch = optarg;
+			break;
+		case O_ITERS: bad = parse_positive_int(optarg, &bs->bo.iters); break;
+		case O_MEM: bad = parse_size_mib(optarg, &bs->bo.mem_mib); break;
+		case O_CPUS: bad = parse_positive_int(optarg, &bs->bo.cpus); break;
+		case O_PARAM:
+			bad = !strchr(optarg, '=') || strchr(optarg, ' ');
+			if (!bad)
+				strvec_push(&bs->params, optarg);
+			break;
+		case O_RUNNER: bs->bo.runner = optarg; break;
+		case O_ACCEL: bs->bo.accel = optarg; break;
+		case O_TIMEOUT: bad = parse_seconds(optarg, &bs->bo.timeout_s); break;
+		case O_CMDLINE: bs->bo.cmdline = optarg; break;
+		case O_DB: a->db = optarg; keep = 0; break;
+		case O_CONFIG: a->config = optarg; keep = 0; break;
+		case O_RESUME:
+			keep = 0;
+			bad = parse_positive_int(optarg + (optarg[0] == 'E'), &v);
+			a->resume = v;
+			break;
+		case O_STATUS:
+			keep = 0;
+			a->want_status = 1;
+			if (optarg)
+				bad = parse_positive_int(optarg + (optarg[0] == 'E'), &v);
+			a->status = v;
+			break;
+		case 'h':
+			fputs(bisect_usage, stdout);
+			exit(0);
+		default:
+			return error("unknown option '%s' for 'lab bisect' (see 'lab bisect --help')",
+				     argv[optind - 1]);
+		}
+		if (bad)
+			return error("bad value '%s' for --%s (see 'lab bisect --help')",
+				     optarg ? optarg : "", longopts[c - O_GOOD].name);
+		if (keep && stored)
+			strbuf_addf(stored, "--%s=%s\n", longopts[c - O_GOOD].name, optarg);
+	}
+	if (optind < argc)
+		return error("unexpected argument '%s' for 'lab bisect'", argv[optind]);
+	return 0;
+}
+
+static int load_stored(struct strvec *args, struct store *st, long long id)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	strvec_push(args, "bisect");
+	if (sqlite3_prepare_v2(st->db, "SELECT args FROM bisections WHERE experiment_id = ?1", -1,
+			       &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read bisection");
+	sqlite3_bind_int64(q, 1, id);
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		const char *p = (const char *)sqlite3_column_text(q, 0);
+		while (p && *p) {
+			size_t n = strcspn(p, "\n");
+			struct strbuf sb = STRBUF_INIT;
+			strbuf_add(&sb, p, n);
+			strvec_push(args, sb.buf);
+			strbuf_release(&sb);
+			p += n + (p[n] == '\n');
+		}
+		ret = 0;
+	} else {
+		error("no bisection %lld in database '%s'", id, st->path);
+	}
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static int start(struct bisector *bs, const struct bisect_args *a, const char *args)
+{
+	sqlite3_stmt *q = NULL;
+	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
+	git_oid tree;
+	int ret = -1;
+
+	if (kernel_tree_resolve(&bs->g.commit, &tree, &bs->t, a->good) ||
+	    kernel_tree_resolve(&bs->b.commit, &tree, &bs->t, a->bad))
+		return -1;
+	git_oid_tostr(good, sizeof(good), &bs->g.commit);
+	git_oid_tostr(bad, sizeof(bad), &bs->b.commit);
+	if (a->resume) {
+		bs->exp_id = a->resume;
+		if (sqlite3_prepare_v2(bs->ctx->st.db, "SELECT COALESCE(metric, ''), COALESCE(per_boot, 0) "
+				       "FROM bisections WHERE experiment_id = ?1", -1, &q, NULL) != SQLITE_OK)
+			return store_error(&bs->ctx->st, "cannot read bisection");
+		sqlite3_bind_int64(q, 1, bs->exp_id);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			snprintf(bs->metric, sizeof(bs->metric), "%s", sqlite3_column_text(q, 0));
+			bs->per_boot = sqlite3_column_int(q, 1);
+		}
+		sqlite3_finalize(q);
+		return exec_id(&bs->ctx->st, "UPDATE runs SET status = 'INFRA', error = 'interrupted' "
+			       "WHERE experiment_id = ?1 AND status = 'RUNNING'", bs->exp_id, NULL,
+			       "cannot resume bisection");
+	}
+	if (store_begin(&bs->ctx->st))
+		return -1;
+	if (sqlite3_prepare_v2(bs->ctx->st.db, "INSERT INTO experiments(kind, command, workloads, "
+			       "created) VALUES ('bisect', ?1, ?2, ?3)", -1, &q, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_text(q, 1, args, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, bs->workloads.v[0], -1, SQLITE_STATIC);
+	sqlite3_bind_double(q, 3, now_wall());
+	if (sqlite3_step(q) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(q);
+	bs->exp_id = sqlite3_last_insert_rowid(bs->ctx->st.db);
+	if (sqlite3_prepare_v2(bs->ctx->st.db, "INSERT INTO bisections(experiment_id, good, bad, "
+			       "workload, metric, args) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &q,
+			       NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(q, 1, bs->exp_id);
+	sqlite3_bind_text(q, 2, good, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, bad, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 4, bs->workloads.v[0], -1, SQLITE_STATIC);
+	if (a->metric)
+		sqlite3_bind_text(q, 5, a->metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 6, args, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(q);
+	q = NULL;
+	if (a->metric)
+		snprintf(bs->metric, sizeof(bs->metric), "%s", a->metric);
+	fprintf(stderr, "bisection E%lld started; continue an interrupted one with 'lab bisect --resume %lld'\n",
+		bs->exp_id, bs->exp_id);
+	ret = store_commit(&bs->ctx->st);
+	return ret;
+fail:
+	store_error(&bs->ctx->st, "cannot create bisection");
+	sqlite3_finalize(q);
+	store_rollback(&bs->ctx->st);
+	return -1;
+}
+
+static int finish(struct bisector *bs, const struct bisect_result *r)
+{
+	sqlite3_stmt *q = NULL;
+	char hex[GIT_OID_HEXSZ + 1] = "";
+	const char *outcome = r->no_regression ? "NO_REGRESSION" : r->found ? "FOUND" : "CANDIDATES";
+	int ret = -1;
+
+	if (r->found)
+		git_oid_tostr(hex, sizeof(hex), &bs->cand[r->culprit].commit);
+	if (sqlite3_prepare_v2(bs->ctx->st.db, "UPDATE bisections SET metric = ?2, per_boot = ?3, "
+			       "effect = ?4, effect_lo = ?5, effect_hi = ?6, culprit = ?7, outcome = ?8 "
+			       "WHERE experiment_id = ?1", -1, &q, NULL) != SQLITE_OK)
+		return store_error(&bs->ctx->st, "cannot record bisection");
+	sqlite3_bind_int64(q, 1, bs->exp_id);
+	sqlite3_bind_text(q, 2, bs->metric, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 3, bs->per_boot);
+	sqlite3_bind_double(q, 4, r->effect.estimate);
+	sqlite3_bind_double(q, 5, r->effect.lo);
+	sqlite3_bind_double(q, 6, r->effect.hi);
+	if (r->found)
+		sqlite3_bind_text(q, 7, hex, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 8, outcome, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_DONE)
+		ret = exec_id(&bs->ctx->st, "UPDATE experiments SET status = 'DONE', finished = "
+			      "unixepoch('subsec') WHERE id = ?1", bs->exp_id, NULL,
+			      "cannot record bisection");
+	else
+		store_error(&bs->ctx->st, "cannot record bisection");
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static void print_culprit(struct bisector *bs, const struct bisect_result *r)
+{
+	git_commit *c = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (r->no_regression) {
+		printf("no regression between good and bad: %s %.4f [%.4f, %.4f]; nothing to bisect\n",
+		       bs->metric, r->effect.estimate, r->effect.lo, r->effect.hi);
+		return;
+	}
+	if (!r->found) {
+		printf("could not tell which of these %zu commits is the first bad one:\n", r->nremaining);
+		for (size_t i = 0; i < r->nremaining; i++) {
+			char *d = kernel_tree_describe(&bs->t, &bs->cand[r->remaining[i]].commit);
+			printf("  %s\n", d);
+			free(d);
+		}
+		return;
+	}
+	git_oid_tostr(hex, sizeof(hex), &bs->cand[r->culprit].commit);
+	printf("culprit: %s\n", hex);
+	if (!git_commit_lookup(&c, bs->t.repo, &bs->cand[r->culprit].commit)) {
+		const git_signature *a = git_commit_author(c);
+		printf("  subject: %s\n  author: %s <%s>\n", git_commit_summary(c), a->name, a->email);
+		git_commit_free(c);
+	}
+	printf("  good -> bad %s: %.4f [%.4f, %.4f] (%+.1f %%), %zu steps, %zu builds, %zu boots\n",
+	       bs->metric, r->effect.estimate, r->effect.lo, r->effect.hi,
+	       100 * (r->effect.estimate - 1), r->steps, bs->builds, bs->boots);
+}
+
+static void bisector_release(struct bisector *bs)
+{
+	struct who *all[3] = { &bs->g, &bs->b, &bs->p };
+	for (int i = 0; i < 3; i++) {
+		if (all[i]->prepared)
+			boot_plan_release(&all[i]->plan);
+		free(all[i]->image);
+	}
+	for (size_t i = 0; i < bs->ncand; i++) {
+		if (bs->cand[i].prepared)
+			boot_plan_release(&bs->cand[i].plan);
+		free(bs->cand[i].image);
+	}
+	free(bs->cand);
+	kernel_tree_close(&bs->t);
+	strvec_release(&bs->workloads);
+	strvec_release(&bs->params);
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_ops ops = { op_units, op_measure, op_decided, NULL };
+	struct bisect_args a;
+	struct bisector bs;
+	struct bisect_graph g;
+	struct bisect_result r;
+	struct lab_context ctx;
+	struct strbuf stored = STRBUF_INIT;
+	struct strvec again = STRVEC_INIT;
+	int ret = 2;
+
+	memset(&a, 0, sizeof(a));
+	memset(&bs, 0, sizeof(bs));
+	memset(&g, 0, sizeof(g));
+	memset(&r, 0, sizeof(r));
+	memset(&ctx, 0, sizeof(ctx));
+	bs.ctx = &ctx;
+	ops.data = &bs;
+	if (parse_args(&a, &bs, &stored, argc, argv) ||
+	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
+		goto out;
+	if (a.want_status) {
+		long long id = a.status;
+		if (!id) {
+			sqlite3_stmt *q = NULL;
+			if (sqlite3_prepare_v2(ctx.st.db, "SELECT max(experiment_id) FROM bisections",
+					       -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+				id = sqlite3_column_int64(q, 0);
+			sqlite3_finalize(q);
+		}
+		if (!id) {
+			error("no bisection in database '%s'", ctx.st.path);
+			goto out;
+		}
+		print_status(&ctx.st, id);
+		ret = 0;
+		goto out;
+	}
+	if (a.resume) {
+		long long id = a.resume;
+		if (load_stored(&again, &ctx.st, id))
+			goto out;
+		strbuf_reset(&stored);
+		if (parse_args(&a, &bs, NULL, (int)again.nr, again.v))
+			goto out;
+		a.resume = id;
+	}
+	if (!a.good || !a.bad || !bs.workloads.nr) {
+		error("lab bisect needs --good REF, --bad REF and --workload W");
+		goto out;
+	}
+	bs.spec.arch = a.arch ? a.arch : host_arch();
+	bs.bo.workloads = &bs.workloads;
+	bs.bo.params = &bs.params;
+	snprintf(bs.g.name, sizeof(bs.g.name), "G");
+	snprintf(bs.b.name, sizeof(bs.b.name), "B");
+	if (kernel_tree_open_for(&bs.t, &ctx, a.repo) || start(&bs, &a, stored.buf) ||
+	    build_graph(&g, &bs))
+		goto out;
+	if (!bs.metric[0]) {
+		if (choose_metric(&bs))
+			goto out;
+		if (!bs.metric[0]) {
+			printf("no significant regression from good to bad in any metric: nothing to bisect\n");
+			exec_id(&ctx.st, "UPDATE bisections SET outcome = 'NO_REGRESSION' WHERE "
+				"experiment_id = ?1", bs.exp_id, NULL, "cannot record bisection");
+			exec_id(&ctx.st, "UPDATE experiments SET status = 'DONE', finished = "
+				"unixepoch('subsec') WHERE id = ?1", bs.exp_id, NULL,
+				"cannot record bisection");
+			ret = 1;
+			goto out;
+		}
+		fprintf(stderr, "bisecting %s\n", bs.metric);
+		if (exec_id(&ctx.st, "UPDATE bisections SET metric = ?2 WHERE experiment_id = ?1",
+			    bs.exp_id, bs.metric, "cannot record bisection"))
+			goto out;
+	}
+	if (decide_units(&bs) ||
+	    exec_id(&ctx.st, bs.per_boot ? "UPDATE bisections SET per_boot = 1 WHERE experiment_id = ?1" :
+		    "UPDATE bisections SET per_boot = 0 WHERE experiment_id = ?1", bs.exp_id, NULL,
+		    "cannot record bisection"))
+		goto out;
+	if (bisect_run(&r, &g, &opt, &ops) || finish(&bs, &r))
+		goto out;
+	print_culprit(&bs, &r);
+	if (r.found && confirm(&bs, r.culprit, &r.effect))
+		goto out;
+	printf("\n");
+	print_status(&ctx.st, bs.exp_id);
+	ret = r.found ? 0 : 1;
+out:
+	bisect_result_release(&r);
+	graph_release(&g);
+	bisector_release(&bs);
+	context_release(&ctx);
+	strbuf_release(&stored);
+	strvec_release(&again);
+	return ret;
+}

@@ -1,0 +1,99 @@
+#!/bin/bash
+# lab bisect on a history made here: a project whose build makes a program
+# that prints noisy samples, 10 % slower from one commit on.
+. "$(dirname "$0")/lib.sh"
+
+export FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
+
+commit() {
+	git -C repo add -A && git -C repo commit -q -m "$1"
+}
+
+test_expect_success 'setup: 30 commits, a shift at 12, a broken build at 5, a failing run at 20' '
+	git init -q -b main repo &&
+	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
+	cat >repo/build.sh <<-\EOS &&
+	#!/bin/sh
+	test -e broken && { echo "error: broken" >&2; exit 1; }
+	extra=; test -e runfail && extra=fail=1
+	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s %s\n" "$(cat scale)" "$extra" >out/image &&
+	chmod +x out/image
+	EOS
+	chmod +x repo/build.sh && echo 1.00 >repo/scale && commit base && git -C repo tag base &&
+	for i in $(seq 1 30); do
+		echo "change $i" >repo/notes.txt
+		case $i in
+		5) touch repo/broken ;; 6) rm repo/broken ;;
+		12) echo 1.10 >repo/scale ;;
+		20) touch repo/runfail ;; 21) rm repo/runfail ;;
+		esac
+		commit "change $i" || exit 1
+		if [ $i = 12 ]; then git -C repo tag culprit; fi
+	done &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf
+'
+
+test_expect_success 'bisect finds the commit that shifted the metric' '
+	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -q "^culprit: $(git -C repo rev-parse culprit)" out &&
+	grep -q "subject: change 12" out &&
+	test "$(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 1")" = "$(git -C repo rev-parse culprit)" &&
+	test "$(sql lab.db "SELECT metric FROM bisections WHERE experiment_id = 1")" = t &&
+	grep -q "explains the whole" out
+'
+
+test_expect_success 'the broken build and the failing run were skipped, never good or bad' '
+	for c in "change 5" "change 20"; do
+		id=$(git -C repo log --format=%H --grep="^$c\$") &&
+		mark=$(sql lab.db "SELECT mark FROM bisect_steps WHERE experiment_id = 1 AND git_commit = '\''$id'\''") &&
+		{ test -z "$mark" || test "$mark" = SKIP; } || { echo "$c: $mark"; return 1; }
+	done
+'
+
+test_expect_success 'lab bisect --status shows the steps' '
+	"$LAB" bisect --db lab.db --status >status &&
+	grep -q "^bisection E1: FOUND" status && grep -q "BAD" status && grep -q "GOOD" status
+'
+
+test_expect_success 'good and bad without a real difference: stop and say so' '
+	rc=0 && "$LAB" bisect --db lab.db --good base --bad "main~29" --workload zeroing --iters 10 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 1 && grep -q "nothing to bisect" out
+'
+
+test_expect_success 'a shift inside a merged side branch is found' '
+	git -C repo checkout -q -b side main~24 &&
+	echo 1.00 >repo/scale && echo side1 >repo/side.txt && commit "side 1" &&
+	echo 1.12 >repo/scale && commit "side 2 slows" && git -C repo tag side-culprit &&
+	echo side3 >repo/side.txt && commit "side 3" &&
+	git -C repo checkout -q main && git -C repo reset -q --hard base &&
+	for i in 1 2 3 4; do echo "m $i" >repo/notes.txt; commit "main $i" || exit 1; done &&
+	git -C repo merge -q --no-edit -X theirs side -m "merge side" &&
+	for i in 5 6 7; do echo "m $i" >repo/notes.txt; commit "main $i" || exit 1; done &&
+	test "$(cat repo/scale)" = 1.12 &&
+	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -q "^culprit: $(git -C repo rev-parse side-culprit)" out
+'
+
+test_expect_success 'killed in the middle, --resume finds the same culprit with no sample lost or repeated' '
+	last=$(sql lab.db "SELECT max(id) FROM experiments") &&
+	{ "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 --cmdline sleep=0.2 >out 2>err & } &&
+	pid=$! && id=$((last + 1)) &&
+	for i in $(seq 600); do
+		test "$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE experiment_id = $id")" -ge 1 && break
+		sleep 0.1
+	done &&
+	kill -TERM $pid && { wait $pid || true; } &&
+	runs_before=$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''") &&
+	rc=0 && "$LAB" bisect --db lab.db --resume "$id" >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -q "^culprit: $(git -C repo rev-parse side-culprit)" out &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''RUNNING'\''")" = 0 &&
+	test "$(sql lab.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = $id AND r.status = '\''OK'\''")" = \
+	     "$(sql lab.db "SELECT 10 * count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''")" &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''")" -gt "$runs_before"
+'
+
+test_done
