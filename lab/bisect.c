@@ -214,6 +214,32 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 	return 0;
 }
 
+int bisect_effect(struct bisect_result *out, const struct bisect_options *opt,
+		  const struct bisect_ops *ops)
+{
+	struct sides s;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	memset(&s, 0, sizeof(s));
+	ret = measure_effect(out, opt, ops, &s);
+	sides_release(&s);
+	return ret;
+}
+
+int bisect_classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
+		    const struct bisect_options *opt, const struct bisect_ops *ops, int who,
+		    double log_effect)
+{
+	struct sides s;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = classify(mark, hl, n, opt, ops, &s, who, log_effect / 2);
+	sides_release(&s);
+	return ret;
+}
+
 int bisect_run(struct bisect_result *out, const struct bisect_graph *g,
 	       const struct bisect_options *opt, const struct bisect_ops *ops)
 {

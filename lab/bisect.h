@@ -81,4 +81,11 @@ int bisect_run(struct bisect_result *out, const struct bisect_graph *g,
 	       const struct bisect_options *opt, const struct bisect_ops *ops);
 void bisect_result_release(struct bisect_result *r);
 
+/* The pieces bisect_run() uses, for one-commit-at-a-time drivers (git bisect run). */
+int bisect_effect(struct bisect_result *out, const struct bisect_options *opt,
+		  const struct bisect_ops *ops);
+int bisect_classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
+		    const struct bisect_options *opt, const struct bisect_ops *ops, int who,
+		    double log_effect);
+
 #endif

@@ -830,3 +830,101 @@ out:
 	strvec_release(&again);
 	return ret;
 }
+
+/* An earlier bisect-step with the same options: its G and B are the baseline. */
+static long long find_baseline(struct store *st, const char *args)
+{
+	sqlite3_stmt *q = NULL;
+	long long id = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT max(experiment_id) FROM bisections WHERE args = ?1",
+			       -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, args, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			id = sqlite3_column_int64(q, 0);
+	}
+	sqlite3_finalize(q);
+	return id;
+}
+
+/*
+ * lab bisect-step: for `git bisect run`. Measures HEAD of the repository it
+ * runs in against good and bad ends measured once and kept in the
+ * database; exits 0 good, 1 bad, 125 skip (git bisect's codes).
+ */
+int cmd_bisect_step(int argc, char **argv)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_ops ops = { op_units, op_measure, NULL, NULL };
+	struct bisect_args a;
+	struct bisector bs;
+	struct bisect_result r;
+	struct lab_context ctx;
+	struct strbuf stored = STRBUF_INIT;
+	struct stats_hl hl;
+	enum bisect_mark mark;
+	git_oid tree;
+	size_t n;
+	int ret = 128;
+
+	memset(&a, 0, sizeof(a));
+	memset(&bs, 0, sizeof(bs));
+	memset(&r, 0, sizeof(r));
+	memset(&ctx, 0, sizeof(ctx));
+	bs.ctx = &ctx;
+	ops.data = &bs;
+	/* git bisect run treats 128 and above as "stop bisecting" */
+	if (parse_args(&a, &bs, &stored, argc, argv) ||
+	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
+		goto out;
+	if (!a.good || !a.bad || !bs.workloads.nr) {
+		error("lab bisect-step needs --good REF, --bad REF and --workload W");
+		goto out;
+	}
+	bs.spec.arch = a.arch ? a.arch : host_arch();
+	bs.bo.workloads = &bs.workloads;
+	bs.bo.params = &bs.params;
+	snprintf(bs.g.name, sizeof(bs.g.name), "G");
+	snprintf(bs.b.name, sizeof(bs.b.name), "B");
+	a.resume = find_baseline(&ctx.st, stored.buf);
+	if (kernel_tree_open_for(&bs.t, &ctx, a.repo ? a.repo : ".") || start(&bs, &a, stored.buf))
+		goto out;
+	bs.cand = calloc(1, sizeof(*bs.cand));
+	if (!bs.cand)
+		goto out;
+	bs.ncand = 1;
+	if (kernel_tree_resolve(&bs.cand[0].commit, &tree, &bs.t, "HEAD"))
+		goto out;
+	git_oid_tostr(bs.cand[0].name, 13, &bs.cand[0].commit);
+	if (!bs.metric[0]) {
+		if (choose_metric(&bs))
+			goto out;
+		if (!bs.metric[0]) {
+			error("no significant regression from good to bad: nothing to bisect");
+			goto out;
+		}
+		if (exec_id(&ctx.st, "UPDATE bisections SET metric = ?2 WHERE experiment_id = ?1",
+			    bs.exp_id, bs.metric, "cannot record bisection") || decide_units(&bs) ||
+		    exec_id(&ctx.st, bs.per_boot ? "UPDATE bisections SET per_boot = 1 WHERE experiment_id = ?1" :
+			    "UPDATE bisections SET per_boot = 0 WHERE experiment_id = ?1", bs.exp_id, NULL,
+			    "cannot record bisection"))
+			goto out;
+	}
+	if (bisect_effect(&r, &opt, &ops))
+		goto out;
+	if (r.no_regression) {
+		error("no regression between good and bad (%.4f [%.4f, %.4f]): nothing to bisect",
+		      r.effect.estimate, r.effect.lo, r.effect.hi);
+		goto out;
+	}
+	if (bisect_classify(&mark, &hl, &n, &opt, &ops, 0, r.log_effect))
+		goto out;
+	fprintf(stderr, "%s: %s (n %zu, M/G %.4f [%.4f, %.4f], G->B %.4f)\n", bs.cand[0].name,
+		bisect_mark_name(mark), n, hl.estimate, hl.lo, hl.hi, r.effect.estimate);
+	ret = mark == BISECT_GOOD ? 0 : mark == BISECT_BAD ? 1 : 125;
+out:
+	bisector_release(&bs);
+	context_release(&ctx);
+	strbuf_release(&stored);
+	return ret;
+}

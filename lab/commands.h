@@ -12,5 +12,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_bisect_step(int argc, char **argv);
 
 #endif

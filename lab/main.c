@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "show", cmd_show, "show one run: metadata, samples, console log" },
 	{ "build", cmd_build, "build a git ref (or find it in the cache), print the image" },
 	{ "bisect", cmd_bisect, "find the commit that made a metric worse" },
+	{ "bisect-step", cmd_bisect_step, "for git bisect run: HEAD against stored good/bad ends" },
 	{ "ab", cmd_ab, "A/B two kernels or command lines: interleaved boots, verdicts" },
 	{ "compare", cmd_compare, "compare two files of numbers (ministat-like)" },
 };

@@ -96,4 +96,14 @@ test_expect_success 'killed in the middle, --resume finds the same culprit with 
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''")" -gt "$runs_before"
 '
 
+test_expect_success 'lab bisect-step drives git bisect run to the same culprit' '
+	git -C repo checkout -q main &&
+	git -C repo bisect start main base >/dev/null &&
+	git -C repo bisect run "$LAB" bisect-step --config "$TRASH/lab.conf" --db "$TRASH/lab.db" \
+		--repo . --good base --bad main --workload zeroing --iters 10 >out 2>&1 &&
+	git -C repo bisect reset >/dev/null 2>&1 &&
+	grep -q "^$(git -C repo rev-parse side-culprit) is the first bad commit" out &&
+	test "$(sql lab.db "SELECT count(*) FROM bisections WHERE args LIKE '\''%--repo=.%'\''")" = 1
+'
+
 test_done
