@@ -85,6 +85,8 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	if (o->kernel && store_kernel(&ctx->st, &p->row.kernel_id, o->kernel, arch))
 		goto out;
 	if (!strcmp(p->runner->name, "qemu")) {
+		strbuf_addf(&p->kvm_note, "%s/kvm-hangs", cachedir);
+		p->spec.kvm_note = p->kvm_note.buf;
 		strbuf_addf(&p->initrd, "%s/initramfs-%s-%d-%d.cpio", cachedir, arch,
 			    (int)getpid(), initrd_seq++);
 		if (initramfs_write(p->initrd.buf, p->guest.buf)) {
@@ -159,6 +161,7 @@ void boot_plan_release(struct boot_plan *p)
 	strbuf_release(&p->initrd);
 	strbuf_release(&p->log_path);
 	strbuf_release(&p->cpu);
+	strbuf_release(&p->kvm_note);
 	free(p->logdir);
 	p->logdir = NULL;
 }

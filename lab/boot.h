@@ -30,7 +30,7 @@ struct boot_plan {
 	struct run_spec spec;
 	struct run_row row;
 	struct host_info host;
-	struct strbuf workloads, params, guest, initrd, log_path, cpu;
+	struct strbuf workloads, params, guest, initrd, log_path, cpu, kvm_note;
 	char *logdir;
 	int has_boot;
 };

@@ -46,6 +46,9 @@ static void handle_line(struct console *c, const char *line, size_t len)
 	case PROTOCOL_NONE:
 		if (strstr(line, "Linux version"))
 			c->saw_kernel = 1;
+		/* a kernel without a power-off handler halts and QEMU stays up */
+		if (strstr(line, "reboot: System halted") || strstr(line, "reboot: Power down"))
+			c->halted = 1;
 		for (int i = 0; kernel_failures[i]; i++)
 			if (strstr(line, kernel_failures[i]))
 				note_failure(c, line);

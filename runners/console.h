@@ -17,6 +17,7 @@ struct console {
 	struct strbuf line;		/* the current partial line */
 	double start;			/* monotonic time the run started */
 	int saw_hello, saw_done, saw_kernel, kernel_failed;
+	int halted;			/* the kernel said it stopped */
 };
 
 void console_init(struct console *c, struct run_result *res, int log_fd,

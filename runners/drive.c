@@ -24,6 +24,8 @@ enum drive_end drive_child(struct child *c, struct console *con,
 		if (!grace_until && (con->saw_done || con->kernel_failed))
 			grace_until = now + (con->saw_done ? GRACE_AFTER_DONE_S :
 					     GRACE_AFTER_FAILURE_S);
+		if (con->halted && con->saw_done && grace_until > now + 0.2)
+			grace_until = now + 0.2;
 		if (grace_until && grace_until < until)
 			until = grace_until;
 		if (probe_deadline > 0 && !con->saw_kernel && probe_deadline < until)

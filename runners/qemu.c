@@ -13,9 +13,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "drive.h"
+#include "host.h"
 #include "log.h"
 #include "protocol.h"
 #include "runner.h"
@@ -25,10 +28,30 @@
 
 static int kvm_failed;
 
-static int kvm_usable(void)
+/* A note younger than a day says KVM hung on this host: do not wait again. */
+static int kvm_noted_bad(const char *note)
+{
+	struct stat st;
+	return note && !stat(note, &st) && time(NULL) - st.st_mtime < 86400;
+}
+
+static void kvm_note_bad(const char *note)
 {
 	int fd;
-	if (kvm_failed)
+	if (!note)
+		return;
+	fd = open(note, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		if (write(fd, "kvm guests printed nothing: using tcg\n", 38) < 0)
+			warning("cannot write '%s'", note);
+		close(fd);
+	}
+}
+
+static int kvm_usable(const char *note)
+{
+	int fd;
+	if (kvm_failed || kvm_noted_bad(note))
 		return 0;
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -148,14 +171,16 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 			return 0;
 		}
 	}
+	/* KVM runs only guests of the host's own architecture */
 	if (!strcmp(accel, "auto"))
-		accel = kvm_usable() ? "kvm" : "tcg";
+		accel = kvm_usable(spec->kvm_note) && !strcmp(spec->arch, host_arch()) ? "kvm" : "tcg";
 
 	ret = boot_once(spec, accel, out, log_fd);
 	if (ret == DRIVE_PROBE_FAILED) {
 		warning("kvm guest printed nothing in %.0f s: using tcg from now on",
 			KVM_PROBE_S);
 		kvm_failed = 1;
+		kvm_note_bad(spec->kvm_note);
 		run_result_release(out);
 		run_result_init(out);
 		if (log_fd >= 0 && (ftruncate(log_fd, 0) || lseek(log_fd, 0, SEEK_SET)))

@@ -34,6 +34,7 @@ struct run_spec {
 	const char *qemu;	/* QEMU binary; NULL: by arch */
 	const char *accel;	/* kvm | tcg | auto */
 	const char *console_log;	/* where the console goes */
+	const char *kvm_note;	/* file that remembers KVM hanging here; NULL: none */
 	long mem_mib;
 	int cpus;
 	double timeout_s;

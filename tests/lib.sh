@@ -11,7 +11,7 @@
 # comments when it fails. Set LAB_TEST_KEEP=1 to keep the temp dir.
 
 set -u
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LAB=${LAB:-$TOP/lab/lab}
 GUEST=${GUEST:-$TOP/build/guest/x86_64/lab-guest}
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")

@@ -1,0 +1,41 @@
+#!/bin/bash
+# The real kernel history: builds of the fixture's commits, the seeded
+# regression found by A/B and by bisect, the fix found as an improvement.
+. "$(dirname "$0")/../lib.sh"
+
+: "${FIXTURE:?make check-kernel sets FIXTURE}"
+# Builds are kept between runs: the artifact cache and build trees live beside this db.
+DB=$TOP/results/check-kernel.db
+DEMOTE="--workload demote --mem 4G --cmdline hugetlb_free_vmemmap=on"
+
+test_expect_success 'the fixture builds, and asking again is a cache hit' '
+	"$LAB" build --db "$DB" --repo "$FIXTURE" fixture-base >path 2>err && cat err &&
+	test -s "$(cat path)" &&
+	"$LAB" build --db "$DB" --repo "$FIXTURE" fixture-base >path2 2>err &&
+	grep -q CACHED err && cmp path path2
+'
+
+test_expect_success 'A/B: the seeded commit is a REGRESSION on demote' '
+	rc=0 && "$LAB" ab --db "$DB" --repo "$FIXTURE" --a fixture-base --b fixture-regression \
+		$DEMOTE --boots 5 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 1 &&
+	grep -A8 "^demote.demote_page_wall" out | grep -q "verdict: REGRESSION"
+'
+
+test_expect_success 'A/B: the batching fix is an IMPROVEMENT over the regression' '
+	rc=0 && "$LAB" ab --db "$DB" --repo "$FIXTURE" --a fixture-regression --b fixture-fix \
+		$DEMOTE --boots 5 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -A8 "^demote.demote_page_wall" out | grep -q "verdict: IMPROVEMENT"
+'
+
+test_expect_success 'bisect finds the seeded commit between the base and the commit before the fix' '
+	start=$(date +%s) &&
+	rc=0 && "$LAB" bisect --db "$DB" --repo "$FIXTURE" --good fixture-base --bad fixture-fix~1 \
+		$DEMOTE --metric demote_page_wall >out 2>err || rc=$? &&
+	cat out && echo "wall time to culprit: $(( $(date +%s) - start )) s" &&
+	test "$rc" = 0 &&
+	grep -q "^culprit: $(git -C "$FIXTURE" rev-parse fixture-regression)" out
+'
+
+test_done
