@@ -417,7 +417,7 @@ static int evaluate(struct store *st, long long exp_id, const long long vid[2],
 	if (store_begin(st))
 		goto out;
 	if (store_verdicts(st, exp_id, all, n, mem, cpus) ||
-	    exec_sql(st, "UPDATE experiments SET status = 'DONE', finished = unixepoch('subsec') "
+	    exec_sql(st, "UPDATE experiments SET status = 'DONE', finished = (julianday('now') - 2440587.5) * 86400.0 "
 		     "WHERE id = ?1", exp_id, "cannot finish experiment")) {
 		store_rollback(st);
 		goto out;

@@ -671,7 +671,7 @@ static int finish(struct bisector *bs, const struct bisect_result *r)
 	sqlite3_bind_text(q, 8, outcome, -1, SQLITE_STATIC);
 	if (sqlite3_step(q) == SQLITE_DONE)
 		ret = exec_id(&bs->ctx->st, "UPDATE experiments SET status = 'DONE', finished = "
-			      "unixepoch('subsec') WHERE id = ?1", bs->exp_id, NULL,
+			      "(julianday('now') - 2440587.5) * 86400.0 WHERE id = ?1", bs->exp_id, NULL,
 			      "cannot record bisection");
 	else
 		store_error(&bs->ctx->st, "cannot record bisection");
@@ -798,7 +798,7 @@ int cmd_bisect(int argc, char **argv)
 			exec_id(&ctx.st, "UPDATE bisections SET outcome = 'NO_REGRESSION' WHERE "
 				"experiment_id = ?1", bs.exp_id, NULL, "cannot record bisection");
 			exec_id(&ctx.st, "UPDATE experiments SET status = 'DONE', finished = "
-				"unixepoch('subsec') WHERE id = ?1", bs.exp_id, NULL,
+				"(julianday('now') - 2440587.5) * 86400.0 WHERE id = ?1", bs.exp_id, NULL,
 				"cannot record bisection");
 			ret = 1;
 			goto out;

@@ -13,5 +13,6 @@ int cmd_ab(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

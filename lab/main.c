@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "bisect-step", cmd_bisect_step, "for git bisect run: HEAD against stored good/bad ends" },
 	{ "ab", cmd_ab, "A/B two kernels or command lines: interleaved boots, verdicts" },
 	{ "compare", cmd_compare, "compare two files of numbers (ministat-like)" },
+	{ "report", cmd_report, "write a static HTML site of the results" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,129 @@
+/* lab report: the static HTML site of the database's results. */
+#include <getopt.h>
+#include <libgen.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "context.h"
+#include "gitutil.h"
+#include "log.h"
+#include "report.h"
+#include "strbuf.h"
+
+static const char report_usage[] =
+"usage: lab report [--out DIR] [--db PATH] [--config FILE]\n"
+"  writes a static HTML site of the database's experiments, bisections and runs\n"
+"  (default DIR: site/ beside the database); pages that did not change are left alone\n";
+
+/* Subjects of commits for the bisection pages, from the configured repository. */
+static char *commit_subject(void *data, const char *hex)
+{
+	git_repository *repo = data;
+	git_commit *c = NULL;
+	git_oid oid;
+	char *ret = NULL;
+
+	if (!repo || git_oid_fromstr(&oid, hex) || git_commit_lookup(&c, repo, &oid))
+		return NULL;
+	if (git_commit_summary(c))
+		ret = strdup(git_commit_summary(c));
+	git_commit_free(c);
+	return ret;
+}
+
+/* Read-only with a busy timeout: a lab writing the database is never held up. */
+static int open_readonly(sqlite3 **db, const char *path)
+{
+	sqlite3_stmt *q = NULL;
+	int version = -1;
+
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		return error("cannot open database '%s': %s", path,
+			     *db ? sqlite3_errmsg(*db) : "out of memory");
+	sqlite3_busy_timeout(*db, 10000);
+	if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		version = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	if (version != STORE_SCHEMA_VERSION)
+		return error("cannot read database '%s': schema version %d, expected %d", path,
+			     version, STORE_SCHEMA_VERSION);
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lab_context ctx;
+	struct report_options opt;
+	struct report_stats stats;
+	struct strbuf out_dir = STRBUF_INIT, css = STRBUF_INIT;
+	const char *db_path = NULL, *config = NULL, *out = NULL;
+	git_repository *repo = NULL;
+	sqlite3 *db = NULL;
+	char *copy = NULL;
+	int c, ret = 2;
+
+	memset(&ctx, 0, sizeof(ctx));
+	memset(&opt, 0, sizeof(opt));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'd': db_path = optarg; break;
+		case 'c': config = optarg; break;
+		case 'h': fputs(report_usage, stdout); return 0;
+		default:
+			error("unknown option '%s' for 'lab report'", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		error("'lab report' takes no arguments (see 'lab report --help')");
+		return 2;
+	}
+	if (context_load_config(&ctx, config, db_path) || open_readonly(&db, ctx.cfg.db))
+		goto out;
+	if (out) {
+		strbuf_addstr(&out_dir, out);
+	} else {
+		copy = strdup(ctx.cfg.db);
+		if (!copy) {
+			error("out of memory");
+			goto out;
+		}
+		strbuf_addf(&out_dir, "%s/site", dirname(copy));
+	}
+	if (ctx.cfg.repo && git_repository_open(&repo, ctx.cfg.repo))
+		warning("cannot open repository '%s': commit subjects are left out", ctx.cfg.repo);
+	strbuf_addf(&css, "%s/web/style.css", lab_source_dir());
+	opt.out_dir = out_dir.buf;
+	opt.css_path = css.buf;
+	opt.db_path = ctx.cfg.db;
+	opt.subject = commit_subject;
+	opt.subject_data = repo;
+	opt.recent = 50;
+	if (report_write_site(&stats, db, &opt))
+		goto out;
+	printf("%s/index.html: %d file(s) written, %d unchanged\n", out_dir.buf, stats.written,
+	       stats.unchanged);
+	ret = 0;
+out:
+	git_repository_free(repo);
+	sqlite3_close(db);
+	free(copy);
+	strbuf_release(&out_dir);
+	strbuf_release(&css);
+	context_release(&ctx);
+	return ret;
+}

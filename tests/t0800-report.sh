@@ -1,0 +1,171 @@
+#!/bin/bash
+# lab report: a static site of an A/B experiment and a bisection, checked by
+# an HTML parser, by its links, against the database, for stable mtimes, for
+# escaping, and in a headless browser (screenshots kept in tests/out/t0800).
+. "$(dirname "$0")/lib.sh"
+
+export FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+SHOTS=$TOP/tests/out/t0800
+HOSTILE='<script>alert(1)</script>'
+
+commit() {
+	git -C repo add -A && git -C repo commit -q -m "$1"
+}
+
+# Tags HTML5 and SVG have that libxml2's HTML 4 parser does not know; it
+# names them and goes on. Anything else it says fails the test.
+html5_tags='header|nav|main|section|svg|g|title|text|circle|line|rect'
+
+chromium() {
+	profile=$(mktemp -d "$TRASH/chromium.XXXXXX")
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" "$@"
+}
+
+test_expect_success 'setup: an A/B experiment with a regression' '
+	rc=0 && "$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing \
+		--a-cmdline scale=1.0 --b-cmdline scale=1.10 --boots 3 --iters 20 >out 2>err || rc=$? &&
+	test "$rc" = 1 &&
+	test "$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = 1")" = REGRESSION
+'
+
+test_expect_success 'setup: a bisection whose culprit has a hostile subject' '
+	git init -q -b main repo &&
+	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
+	cat >repo/build.sh <<-\EOS &&
+	#!/bin/sh
+	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s\n" "$(cat scale)" >out/image &&
+	chmod +x out/image
+	EOS
+	chmod +x repo/build.sh && echo 1.00 >repo/scale && commit base && git -C repo tag base &&
+	for i in 1 2 3 4 5 6 7; do
+		echo "change $i" >repo/notes.txt
+		subject="change $i"
+		if [ $i = 4 ]; then echo 1.10 >repo/scale; subject=$HOSTILE; fi
+		commit "$subject" || exit 1
+	done &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf &&
+	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	test "$(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 2")" = \
+	     "$(git -C repo log --format=%H --grep=alert)"
+'
+
+test_expect_success 'lab report writes every page' '
+	"$LAB" report --db lab.db --out site >out 2>err &&
+	cat out err && test ! -s err &&
+	for f in index.html e1.html b2.html style.css; do test -s site/$f || { echo "no $f"; exit 1; }; done &&
+	for id in $(sql lab.db "SELECT id FROM runs"); do
+		test -s site/r$id.html || { echo "no r$id.html"; exit 1; }
+	done &&
+	test -s site/logs/r1.txt && cmp site/logs/r1.txt "$(sql lab.db "SELECT console_log FROM runs WHERE id = 1")"
+'
+
+test_expect_success 'the default site is site/ beside the database' '
+	mkdir -p elsewhere && cp lab.db elsewhere/ &&
+	"$LAB" report --db elsewhere/lab.db >out 2>err && test -s elsewhere/site/index.html
+'
+
+test_expect_success 'every page parses as HTML and as XML, without errors' '
+	for f in site/*.html; do
+		xmllint --html --noout "$f" 2>"$f.err" || { cat "$f.err"; exit 1; }
+		if grep -E "^$f:[0-9]+: " "$f.err" | grep -Ev ": HTML parser error : Tag ($html5_tags) invalid\$"; then
+			echo "$f: HTML errors"; exit 1
+		fi
+		xmllint --noout "$f" || { echo "$f: not well-formed"; exit 1; }
+	done
+'
+
+test_expect_success 'every local href and src resolves to a file in the site; nothing remote' '
+	for f in site/*.html; do
+		grep -oE "(href|src)=\"[^\"]*\"" "$f" | sed -E "s/^(href|src)=\"//; s/\"\$//" | sort -u >links
+		test -s links || { echo "$f: no links"; exit 1; }
+		while read -r l; do
+			case $l in
+			*://*|//*) echo "$f: remote link $l"; exit 1 ;;
+			esac
+			test -f "site/${l%%#*}" || { echo "$f: broken link $l"; exit 1; }
+		done <links
+	done &&
+	! grep -l "<script" site/*.html &&
+	grep -q "href=\"style.css\"" site/index.html &&
+	grep -q "<meta name=\"viewport\"" site/index.html
+'
+
+test_expect_success 'the experiment page shows the database ratio, CI and verdict' '
+	want=$(sql lab.db "SELECT printf(\"%.4f [%.4f, %.4f]\", ratio, ci_low, ci_high) FROM verdicts WHERE experiment_id = 1") &&
+	verdict=$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = 1") &&
+	grep -F "<dd class=\"ratio\">$want" site/e1.html &&
+	grep -F "<dd class=\"verdict\"><span class=\"badge v-regression\">$verdict</span>" site/e1.html &&
+	grep -F "Number of iterations</th><td class=\"num\">60</td><td class=\"num\">60</td>" site/e1.html &&
+	test "$(grep -c "<svg class=\"plot\"" site/e1.html)" = "$(sql lab.db "SELECT count(*) FROM verdicts WHERE experiment_id = 1")" &&
+	test "$(grep -c "<circle class=\"pt\"" site/e1.html)" = "$(sql lab.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = 1 AND r.status = '\''OK'\'' AND s.flags & 1 = 0")" &&
+	for id in $(sql lab.db "SELECT id FROM runs WHERE experiment_id = 1"); do
+		grep -q "href=\"r$id.html\"" site/e1.html || { echo "no link to r$id"; exit 1; }
+	done &&
+	grep -q "href=\"e1.html\">E1</a>" site/index.html && grep -q "href=\"b2.html\">E2</a>" site/index.html &&
+	grep -q "v-regression\">REGRESSION" site/index.html && grep -q "v-found\">FOUND" site/index.html
+'
+
+test_expect_success 'the bisection page shows the steps in order and the culprit' '
+	culprit=$(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 2") &&
+	grep -F "<dd class=\"culprit\"><code>$culprit</code>" site/b2.html &&
+	grep -q "class=\"culprit\" cx=" site/b2.html &&
+	steps=$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE experiment_id = 2") &&
+	test "$steps" -ge 1 &&
+	sql lab.db "SELECT substr(git_commit, 1, 12) FROM bisect_steps WHERE experiment_id = 2 ORDER BY seq" >want &&
+	grep -oE "^<tr( class=\"is-culprit\")?><td class=\"num\">[0-9]+</td><td><code>[0-9a-f]{12}" site/b2.html |
+		grep -oE "[0-9a-f]{12}\$" >got &&
+	diff want got &&
+	effect=$(sql lab.db "SELECT printf(\"%.4f\", effect) FROM bisections WHERE experiment_id = 2") &&
+	grep -F "<dd class=\"effect\">$effect" site/b2.html
+'
+
+test_expect_success 'the hostile subject is text, escaped, never a tag' '
+	grep -F "&lt;script&gt;alert(1)&lt;/script&gt;" site/b2.html &&
+	! grep -rF "$HOSTILE" site/*.html
+'
+
+test_expect_success 'a second report changes no file and no mtime' '
+	find site -type f -printf "%p %T@\n" | sort >before &&
+	"$LAB" report --db lab.db --out site >out 2>err &&
+	grep -q ": 0 file(s) written" out &&
+	find site -type f -printf "%p %T@\n" | sort >after &&
+	diff before after
+'
+
+test_expect_success 'a new run rewrites the pages it shows, and only those' '
+	find site -type f -printf "%p %T@\n" | sort >before &&
+	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 >out 2>err &&
+	"$LAB" report --db lab.db --out site >out 2>err &&
+	new=$(sql lab.db "SELECT max(id) FROM runs") &&
+	test -s site/r$new.html &&
+	find site -type f -printf "%p %T@\n" | sort >after &&
+	changed=$(diff before after | sed -n "s/^> \([^ ]*\) .*/\1/p" | LC_ALL=C sort | tr "\n" " ") &&
+	test "$changed" = "site/index.html site/logs/r$new.txt site/r$new.html " || { echo "changed: $changed"; exit 1; }
+'
+
+test_expect_success 'chromium: the bisection DOM holds the subject as text and no script' '
+	test -x "$CHROMIUM" || { echo "chromium is missing at $CHROMIUM"; exit 1; } &&
+	chromium --dump-dom "file://$TRASH/site/b2.html" >dom 2>chromium.err &&
+	grep -q "Bisection E2" dom &&
+	grep -F "&lt;script&gt;alert(1)&lt;/script&gt;" dom &&
+	! grep -i "<script" dom
+'
+
+test_expect_success 'chromium: screenshots of index, experiment, bisection and run pages' '
+	test -x "$CHROMIUM" || { echo "chromium is missing at $CHROMIUM"; exit 1; } &&
+	rm -rf "$SHOTS" && mkdir -p "$SHOTS" &&
+	for p in index e1 b2 r1; do
+		chromium --screenshot="$SHOTS/$p.png" --window-size=1280,900 --hide-scrollbars \
+			"file://$TRASH/site/$p.html" >/dev/null 2>chromium.err || { cat chromium.err; exit 1; }
+		test -s "$SHOTS/$p.png" || { echo "no screenshot of $p"; cat chromium.err; exit 1; }
+		test "$(head -c 8 "$SHOTS/$p.png" | od -An -tx1 | tr -d " \n")" = 89504e470d0a1a0a ||
+			{ echo "$p.png is not a PNG"; exit 1; }
+	done
+'
+
+test_done

@@ -1,0 +1,1162 @@
+/*
+ * The static HTML report: pages from the database, written only when their
+ * bytes change. Plots are in svg.c; numbers for the box plots and run
+ * summaries come from stats.c.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "report.h"
+#include "stats.h"
+#include "svg.h"
+
+/* A console log's tail as shown on its run page. */
+#define LOG_TAIL_BYTES 8192
+
+struct site {
+	sqlite3 *db;
+	const struct report_options *opt;
+	struct report_stats *stats;
+};
+
+struct doubles {
+	double *v;
+	size_t n, alloc;
+};
+
+static int doubles_push(struct doubles *d, double x)
+{
+	if (d->n == d->alloc) {
+		size_t alloc = d->alloc ? 2 * d->alloc : 64;
+		double *v = realloc(d->v, alloc * sizeof(*v));
+		if (!v)
+			return error("out of memory");
+		d->v = v;
+		d->alloc = alloc;
+	}
+	d->v[d->n++] = x;
+	return 0;
+}
+
+static void doubles_release(struct doubles *d)
+{
+	free(d->v);
+	d->v = NULL;
+	d->n = d->alloc = 0;
+}
+
+void html_escape(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\'': strbuf_addstr(sb, "&#39;"); break;
+		default:
+			/* control characters other than tab and newline are not valid HTML */
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+				strbuf_addch(sb, ' ');
+			else
+				strbuf_addch(sb, *s);
+		}
+	}
+}
+
+static int sql_error(struct site *s, const char *what)
+{
+	return error("%s in '%s': %s", what, s->opt->db_path ? s->opt->db_path : "database",
+		     sqlite3_errmsg(s->db));
+}
+
+static int prepare(struct site *s, sqlite3_stmt **q, const char *sql)
+{
+	if (sqlite3_prepare_v2(s->db, sql, -1, q, NULL) != SQLITE_OK)
+		return sql_error(s, "cannot read the database");
+	return 0;
+}
+
+static const char *txt(sqlite3_stmt *q, int i)
+{
+	const unsigned char *t = sqlite3_column_text(q, i);
+	return t ? (const char *)t : "";
+}
+
+static double num(sqlite3_stmt *q, int i)
+{
+	return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN : sqlite3_column_double(q, i);
+}
+
+/* Text from the database, escaped; a dash when there is none. */
+static void add_text(struct strbuf *sb, sqlite3_stmt *q, int i)
+{
+	if (sqlite3_column_type(q, i) == SQLITE_NULL || !*txt(q, i))
+		strbuf_addstr(sb, "&#8211;");
+	else
+		html_escape(sb, txt(q, i));
+}
+
+static void add_num(struct strbuf *sb, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(sb, "%.6g", v);
+	else
+		strbuf_addstr(sb, "&#8211;");
+}
+
+static void add_time(struct strbuf *sb, double epoch)
+{
+	char when[32];
+	time_t t = (time_t)epoch;
+	struct tm tm;
+
+	if (!isfinite(epoch)) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	strbuf_addstr(sb, when);
+}
+
+/* A word as a class name: prefix, then its letters and digits in lower case. */
+static void add_class(struct strbuf *sb, const char *prefix, const char *word)
+{
+	strbuf_addstr(sb, prefix);
+	for (; word && *word; word++)
+		if (isalnum((unsigned char)*word))
+			strbuf_addch(sb, tolower((unsigned char)*word));
+}
+
+/* A verdict, outcome or status: the word itself, coloured by its class. */
+static void add_badge(struct strbuf *sb, const char *prefix, const char *word)
+{
+	strbuf_addstr(sb, "<span class=\"badge ");
+	add_class(sb, prefix, word);
+	strbuf_addstr(sb, "\">");
+	if (word && *word)
+		html_escape(sb, word);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</span>");
+}
+
+static void add_short_commit(struct strbuf *sb, const char *hex)
+{
+	struct strbuf c = STRBUF_INIT;
+
+	strbuf_add(&c, hex, strnlen(hex, 12));
+	strbuf_addstr(sb, "<code>");
+	html_escape(sb, c.buf ? c.buf : "");
+	strbuf_addstr(sb, "</code>");
+	strbuf_release(&c);
+}
+
+static void add_subject(struct site *s, struct strbuf *sb, const char *commit)
+{
+	char *subject = s->opt->subject && commit && *commit ?
+			s->opt->subject(s->opt->subject_data, commit) : NULL;
+
+	if (subject) {
+		strbuf_addstr(sb, "<span class=\"subject\">");
+		html_escape(sb, subject);
+		strbuf_addstr(sb, "</span>");
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	free(subject);
+}
+
+static void page_begin(struct strbuf *sb, const char *title)
+{
+	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
+	html_escape(sb, title);
+	strbuf_addstr(sb, " &#8211; lab</title>\n<link rel=\"stylesheet\" href=\"style.css\"/>\n"
+		      "</head>\n<body>\n<header><nav><a href=\"index.html\">lab results</a></nav></header>\n"
+		      "<main>\n<h1>");
+	html_escape(sb, title);
+	strbuf_addstr(sb, "</h1>\n");
+}
+
+static void page_end(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "</main>\n</body>\n</html>\n");
+}
+
+/* Tables scroll sideways inside their wrapper on a narrow screen. */
+static void table_begin(struct strbuf *sb, const char *head)
+{
+	strbuf_addf(sb, "<div class=\"scroll\"><table>\n<thead><tr>%s</tr></thead>\n<tbody>\n", head);
+}
+
+static void table_end(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "</tbody></table></div>\n");
+}
+
+static int write_file(const char *path, const char *data, size_t len)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	FILE *f = NULL;
+	int ret = -1;
+
+	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp.buf, "wb");
+	if (!f) {
+		error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	if (fwrite(data, 1, len, f) != len || fflush(f)) {
+		error("cannot write '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	if (fclose(f)) {
+		f = NULL;
+		error("cannot write '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp.buf, path)) {
+		error("cannot rename '%s' to '%s': %s", tmp.buf, path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (f)
+		fclose(f);
+	if (ret)
+		unlink(tmp.buf);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+/* Replace out_dir/name with data unless it holds those bytes already. */
+static int site_put(struct site *s, const char *name, const char *data, size_t len)
+{
+	struct strbuf path = STRBUF_INIT, old = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/%s", s->opt->out_dir, name);
+	if (!stat(path.buf, &st) && S_ISREG(st.st_mode) && (size_t)st.st_size == len &&
+	    !strbuf_read_file(&old, path.buf, 0) && old.len == len &&
+	    (!len || !memcmp(old.buf, data, len))) {
+		s->stats->unchanged++;
+		goto out;
+	}
+	ret = write_file(path.buf, data, len);
+	if (!ret)
+		s->stats->written++;
+out:
+	strbuf_release(&old);
+	strbuf_release(&path);
+	return ret;
+}
+
+static int read_begin(struct site *s)
+{
+	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return sql_error(s, "cannot start a read transaction");
+	return 0;
+}
+
+static void read_end(struct site *s)
+{
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+}
+
+static int ensure_dir(const char *path)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return error("cannot create directory '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* The index: recent experiments and runs. */
+static int write_index(struct site *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc;
+
+	if (read_begin(s))
+		return -1;
+	page_begin(&sb, "Experiments and runs");
+	if (prepare(s, &q, "SELECT e.id, e.kind, e.status, e.workloads, e.created, "
+		    "CASE e.kind WHEN 'bisect' THEN (SELECT outcome FROM bisections WHERE "
+		    "experiment_id = e.id) ELSE (SELECT verdict FROM verdicts WHERE experiment_id = e.id "
+		    "ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 WHEN 'IMPROVEMENT' THEN 1 "
+		    "WHEN 'INCONCLUSIVE' THEN 2 WHEN 'SMALL' THEN 3 ELSE 4 END LIMIT 1) END, "
+		    "CASE e.kind WHEN 'bisect' THEN (SELECT COALESCE(metric, '') FROM bisections "
+		    "WHERE experiment_id = e.id) ELSE (SELECT count(*) || ' metric(s)' FROM verdicts "
+		    "WHERE experiment_id = e.id) END, "
+		    "(SELECT culprit FROM bisections WHERE experiment_id = e.id) "
+		    "FROM experiments e ORDER BY e.id DESC LIMIT ?1"))
+		goto out;
+	sqlite3_bind_int(q, 1, s->opt->recent);
+	strbuf_addstr(&sb, "<section>\n<h2>Recent experiments</h2>\n");
+	table_begin(&sb, "<th>Experiment</th><th>Kind</th><th>Status</th><th>Workloads</th>"
+		    "<th>Started</th><th>Verdict</th><th>Detail</th>");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(q, 0);
+		int bisect = !strcmp(txt(q, 1), "bisect");
+
+		strbuf_addf(&sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td>", bisect ? 'b' : 'e',
+			    id, id);
+		add_text(&sb, q, 1);
+		strbuf_addstr(&sb, "</td><td>");
+		add_badge(&sb, "s-", txt(q, 2));
+		strbuf_addstr(&sb, "</td><td>");
+		add_text(&sb, q, 3);
+		strbuf_addstr(&sb, "</td><td>");
+		add_time(&sb, num(q, 4));
+		strbuf_addstr(&sb, "</td><td>");
+		add_badge(&sb, "v-", txt(q, 5));
+		strbuf_addstr(&sb, "</td><td>");
+		add_text(&sb, q, 6);
+		if (bisect && *txt(q, 7)) {
+			strbuf_addstr(&sb, ", culprit ");
+			add_short_commit(&sb, txt(q, 7));
+		}
+		strbuf_addstr(&sb, "</td></tr>\n");
+	}
+	table_end(&sb);
+	strbuf_addstr(&sb, "</section>\n");
+	if (rc != SQLITE_DONE) {
+		sql_error(s, "cannot read experiments");
+		goto out;
+	}
+	sqlite3_finalize(q);
+	if (prepare(s, &q, "SELECT r.id, r.started, r.status, r.runner, r.workloads, "
+		    "r.experiment_id, e.kind, v.name, COALESCE(k.git_commit, k.path), r.error "
+		    "FROM runs r LEFT JOIN experiments e ON e.id = r.experiment_id "
+		    "LEFT JOIN variants v ON v.id = r.variant_id LEFT JOIN kernels k ON k.id = r.kernel_id "
+		    "ORDER BY r.id DESC LIMIT ?1"))
+		goto out;
+	sqlite3_bind_int(q, 1, s->opt->recent);
+	strbuf_addstr(&sb, "<section>\n<h2>Recent runs</h2>\n");
+	table_begin(&sb, "<th>Run</th><th>Started</th><th>Status</th><th>Runner</th><th>Workloads</th>"
+		    "<th>Experiment</th><th>Variant</th><th>Kernel</th><th>Error</th>");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(q, 0);
+
+		strbuf_addf(&sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", id, id);
+		add_time(&sb, num(q, 1));
+		strbuf_addstr(&sb, "</td><td>");
+		add_badge(&sb, "s-", txt(q, 2));
+		strbuf_addstr(&sb, "</td><td>");
+		add_text(&sb, q, 3);
+		strbuf_addstr(&sb, "</td><td>");
+		add_text(&sb, q, 4);
+		strbuf_addstr(&sb, "</td><td>");
+		if (sqlite3_column_type(q, 5) != SQLITE_NULL && sqlite3_column_type(q, 6) != SQLITE_NULL)
+			strbuf_addf(&sb, "<a href=\"%c%lld.html\">E%lld</a>",
+				    !strcmp(txt(q, 6), "bisect") ? 'b' : 'e',
+				    sqlite3_column_int64(q, 5), sqlite3_column_int64(q, 5));
+		else
+			strbuf_addstr(&sb, "&#8211;");
+		strbuf_addstr(&sb, "</td><td>");
+		add_text(&sb, q, 7);
+		strbuf_addstr(&sb, "</td><td class=\"wrap\">");
+		add_text(&sb, q, 8);
+		strbuf_addstr(&sb, "</td><td class=\"wrap\">");
+		add_text(&sb, q, 9);
+		strbuf_addstr(&sb, "</td></tr>\n");
+	}
+	table_end(&sb);
+	strbuf_addstr(&sb, "</section>\n");
+	if (rc != SQLITE_DONE) {
+		sql_error(s, "cannot read runs");
+		goto out;
+	}
+	page_end(&sb);
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	read_end(s);
+	if (!ret)
+		ret = site_put(s, "index.html", sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* The runs of an experiment, each linked to its page. */
+static int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (prepare(s, &q, "SELECT r.id, v.name, r.status, r.started, r.mem_mib, r.cpus, r.error "
+		    "FROM runs r LEFT JOIN variants v ON v.id = r.variant_id "
+		    "WHERE r.experiment_id = ?1 ORDER BY r.id"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	strbuf_addstr(sb, "<section>\n<h2>Runs</h2>\n");
+	table_begin(sb, "<th>Run</th><th>Variant</th><th>Status</th><th>Started</th>"
+		    "<th>Memory MiB</th><th>CPUs</th><th>Error</th>");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(q, 0);
+
+		strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", id, id);
+		add_text(sb, q, 1);
+		strbuf_addstr(sb, "</td><td>");
+		add_badge(sb, "s-", txt(q, 2));
+		strbuf_addstr(sb, "</td><td>");
+		add_time(sb, num(q, 3));
+		strbuf_addstr(sb, "</td><td>");
+		add_text(sb, q, 4);
+		strbuf_addstr(sb, "</td><td>");
+		add_text(sb, q, 5);
+		strbuf_addstr(sb, "</td><td class=\"wrap\">");
+		add_text(sb, q, 6);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read runs");
+}
+
+/* Samples of one side of one verdict: OK runs, warm-up left out, as the verdict. */
+static int load_side(struct site *s, struct doubles *out, long long exp_id, const char *variant,
+		     sqlite3_stmt *v)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (prepare(s, &q, "SELECT s.value FROM samples s JOIN runs r ON r.id = s.run_id "
+		    "JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = ?1 AND "
+		    "v.name = ?2 AND r.status = 'OK' AND (s.flags & 1) = 0 AND s.workload = ?3 AND "
+		    "s.metric = ?4 AND COALESCE(r.mem_mib, 0) = ?5 AND COALESCE(r.cpus, 0) = ?6 "
+		    "ORDER BY s.id"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	sqlite3_bind_text(q, 2, variant, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, txt(v, 0), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 4, txt(v, 1), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 5, sqlite3_column_int64(v, 3));
+	sqlite3_bind_int64(q, 6, sqlite3_column_int64(v, 4));
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (doubles_push(out, sqlite3_column_double(q, 0))) {
+			sqlite3_finalize(q);
+			return -1;
+		}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read samples");
+}
+
+#define VERDICT_COLUMNS \
+	"workload, metric, unit, mem_mib, cpus, direction, unit_compared, n_a, n_b, " \
+	"mean_a, mean_b, std_a, std_b, median_a, median_b, ratio, ci_low, ci_high, p, " \
+	"p_adjusted, alpha, delta, mde, verdict"
+enum { C_WORKLOAD, C_METRIC, C_UNIT, C_MEM, C_CPUS, C_DIRECTION, C_COMPARED, C_NA, C_NB,
+       C_MEAN_A, C_MEAN_B, C_STD_A, C_STD_B, C_MEDIAN_A, C_MEDIAN_B, C_RATIO, C_LO, C_HI,
+       C_P, C_PADJ, C_ALPHA, C_DELTA, C_MDE, C_VERDICT };
+
+static void add_ab_row(struct strbuf *sb, const char *label, sqlite3_stmt *q, int a, int b)
+{
+	strbuf_addf(sb, "<tr><th scope=\"row\">%s</th><td class=\"num\">", label);
+	add_num(sb, num(q, a));
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	add_num(sb, num(q, b));
+	strbuf_addstr(sb, "</td></tr>\n");
+}
+
+static int add_verdict(struct site *s, struct strbuf *sb, long long exp_id, sqlite3_stmt *q)
+{
+	struct doubles a = { 0 }, b = { 0 };
+	struct strbuf title = STRBUF_INIT;
+	double ratio = num(q, C_RATIO);
+	int ret = -1;
+
+	strbuf_addf(&title, "%s.%s, %lldM, %d cpu(s)", txt(q, C_WORKLOAD), txt(q, C_METRIC),
+		    sqlite3_column_int64(q, C_MEM), sqlite3_column_int(q, C_CPUS));
+	strbuf_addstr(sb, "<section class=\"metric\">\n<h3>");
+	html_escape(sb, title.buf);
+	strbuf_addstr(sb, " ");
+	add_badge(sb, "v-", txt(q, C_VERDICT));
+	strbuf_addstr(sb, "</h3>\n<p>");
+	add_text(sb, q, C_UNIT);
+	strbuf_addstr(sb, ", ");
+	add_text(sb, q, C_DIRECTION);
+	strbuf_addstr(sb, " is better; compared: ");
+	add_text(sb, q, C_COMPARED);
+	strbuf_addstr(sb, "</p>\n");
+	table_begin(sb, "<th></th><th>A</th><th>B</th>");
+	strbuf_addf(sb, "<tr><th scope=\"row\">Number of iterations</th><td class=\"num\">%d</td>"
+		    "<td class=\"num\">%d</td></tr>\n", sqlite3_column_int(q, C_NA),
+		    sqlite3_column_int(q, C_NB));
+	add_ab_row(sb, "Mean", q, C_MEAN_A, C_MEAN_B);
+	add_ab_row(sb, "std deviation", q, C_STD_A, C_STD_B);
+	add_ab_row(sb, "median", q, C_MEDIAN_A, C_MEDIAN_B);
+	table_end(sb);
+	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>B/A ratio</dt><dd class=\"ratio\">");
+	if (isfinite(ratio))
+		strbuf_addf(sb, "%.4f [%.4f, %.4f] (%+.2f %%)", ratio, num(q, C_LO), num(q, C_HI),
+			    100 * (ratio - 1));
+	else
+		strbuf_addstr(sb, "not compared: a side has values that are not all positive");
+	strbuf_addstr(sb, "</dd>\n<dt>p</dt><dd>");
+	add_num(sb, num(q, C_P));
+	strbuf_addstr(sb, "</dd>\n<dt>adjusted p</dt><dd>");
+	add_num(sb, num(q, C_PADJ));
+	strbuf_addstr(sb, "</dd>\n<dt>MDE</dt><dd>");
+	if (isfinite(num(q, C_MDE)))
+		strbuf_addf(sb, "%.2f %%", 100 * num(q, C_MDE));
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addf(sb, "</dd>\n<dt>verdict</dt><dd class=\"verdict\">");
+	add_badge(sb, "v-", txt(q, C_VERDICT));
+	strbuf_addf(sb, " (alpha %.3g, delta %.3g %%)</dd>\n</dl>\n", num(q, C_ALPHA),
+		    100 * num(q, C_DELTA));
+	if (load_side(s, &a, exp_id, "A", q) || load_side(s, &b, exp_id, "B", q))
+		goto out;
+	{
+		struct svg_series series[2] = {
+			{ "A", "side-a", a.v, a.n },
+			{ "B", "side-b", b.v, b.n },
+		};
+		strbuf_addstr(&title, ": samples of A and B");
+		if (svg_distributions(sb, series, 2, txt(q, C_UNIT), title.buf)) {
+			error("cannot summarize the samples of E%lld %s.%s", exp_id, txt(q, C_WORKLOAD),
+			      txt(q, C_METRIC));
+			goto out;
+		}
+	}
+	strbuf_addstr(sb, "</section>\n");
+	ret = 0;
+out:
+	doubles_release(&a);
+	doubles_release(&b);
+	strbuf_release(&title);
+	return ret;
+}
+
+/* Seed 004's layout: a row per variant, a column per memory size, % against A. */
+static int add_sweep(struct site *s, struct strbuf *sb, long long exp_id)
+{
+	sqlite3_stmt *m = NULL, *q = NULL;
+	struct strbuf rows[2] = { STRBUF_INIT, STRBUF_INIT }, head = STRBUF_INIT;
+	int ret = -1, rc;
+
+	if (prepare(s, &m, "SELECT DISTINCT workload, metric, unit, cpus FROM verdicts "
+		    "WHERE experiment_id = ?1 ORDER BY workload, metric, cpus") ||
+	    prepare(s, &q, "SELECT mem_mib, median_a, median_b, verdict FROM verdicts "
+		    "WHERE experiment_id = ?1 AND workload = ?2 AND metric = ?3 AND cpus = ?4 "
+		    "ORDER BY mem_mib"))
+		goto out;
+	sqlite3_bind_int64(m, 1, exp_id);
+	strbuf_addstr(sb, "<section>\n<h2>Memory sweep</h2>\n");
+	while ((rc = sqlite3_step(m)) == SQLITE_ROW) {
+		strbuf_reset(&head);
+		strbuf_reset(&rows[0]);
+		strbuf_reset(&rows[1]);
+		strbuf_addstr(&head, "<th>Variant</th>");
+		strbuf_addstr(&rows[0], "<tr><th scope=\"row\">A</th>");
+		strbuf_addstr(&rows[1], "<tr><th scope=\"row\">B</th>");
+		sqlite3_bind_int64(q, 1, exp_id);
+		sqlite3_bind_text(q, 2, txt(m, 0), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 3, txt(m, 1), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(q, 4, sqlite3_column_int64(m, 3));
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			double a = num(q, 1), b = num(q, 2);
+
+			strbuf_addf(&head, "<th>%lldM</th>", sqlite3_column_int64(q, 0));
+			strbuf_addstr(&rows[0], "<td class=\"num\">");
+			add_num(&rows[0], a);
+			strbuf_addstr(&rows[0], "</td>");
+			strbuf_addstr(&rows[1], "<td class=\"num\">");
+			add_num(&rows[1], b);
+			if (isfinite(a) && isfinite(b) && a != 0)
+				strbuf_addf(&rows[1], " (%+.1f %%)", 100 * (b / a - 1));
+			strbuf_addstr(&rows[1], " ");
+			add_badge(&rows[1], "v-", txt(q, 3));
+			strbuf_addstr(&rows[1], "</td>");
+		}
+		sqlite3_reset(q);
+		strbuf_addstr(sb, "<h3>");
+		html_escape(sb, txt(m, 0));
+		strbuf_addch(sb, '.');
+		html_escape(sb, txt(m, 1));
+		strbuf_addstr(sb, ", median ");
+		html_escape(sb, txt(m, 2));
+		strbuf_addf(sb, ", %d cpu(s)</h3>\n", sqlite3_column_int(m, 3));
+		table_begin(sb, head.buf);
+		strbuf_addf(sb, "%s</tr>\n%s</tr>\n", rows[0].buf, rows[1].buf);
+		table_end(sb);
+	}
+	strbuf_addstr(sb, "</section>\n");
+	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read verdicts");
+out:
+	sqlite3_finalize(m);
+	sqlite3_finalize(q);
+	strbuf_release(&rows[0]);
+	strbuf_release(&rows[1]);
+	strbuf_release(&head);
+	return ret;
+}
+
+static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
+{
+	sqlite3_stmt *q = NULL, *r = NULL;
+	int ret = -1, rc;
+
+	if (prepare(s, &q, "SELECT v.id, v.name, v.git_ref, k.git_commit, k.path, k.hash, "
+		    "k.release, v.cmdline FROM variants v LEFT JOIN kernels k ON k.id = v.kernel_id "
+		    "WHERE v.experiment_id = ?1 ORDER BY v.name") ||
+	    prepare(s, &r, "SELECT id FROM runs WHERE variant_id = ?1 ORDER BY id"))
+		goto out;
+	sqlite3_bind_int64(q, 1, exp_id);
+	strbuf_addstr(sb, "<section>\n<h2>Provenance</h2>\n");
+	table_begin(sb, "<th>Variant</th><th>Git ref</th><th>Commit</th><th>Kernel image</th>"
+		    "<th>Image hash</th><th>Release</th><th>Command line</th><th>Runs</th>");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		strbuf_addstr(sb, "<tr><th scope=\"row\">");
+		add_text(sb, q, 1);
+		strbuf_addstr(sb, "</th><td>");
+		add_text(sb, q, 2);
+		strbuf_addstr(sb, "</td><td>");
+		if (*txt(q, 3))
+			add_short_commit(sb, txt(q, 3));
+		else
+			strbuf_addstr(sb, "&#8211;");
+		strbuf_addstr(sb, "</td><td class=\"wrap\">");
+		if (sqlite3_column_type(q, 4) == SQLITE_NULL)
+			strbuf_addstr(sb, "(this host)");
+		else
+			add_text(sb, q, 4);
+		strbuf_addstr(sb, "</td><td>");
+		if (*txt(q, 5))
+			add_short_commit(sb, txt(q, 5));
+		else
+			strbuf_addstr(sb, "&#8211;");
+		strbuf_addstr(sb, "</td><td>");
+		add_text(sb, q, 6);
+		strbuf_addstr(sb, "</td><td><code>");
+		add_text(sb, q, 7);
+		strbuf_addstr(sb, "</code></td><td>");
+		sqlite3_bind_int64(r, 1, sqlite3_column_int64(q, 0));
+		for (int first = 1; sqlite3_step(r) == SQLITE_ROW; first = 0)
+			strbuf_addf(sb, "%s<a href=\"r%lld.html\">%lld</a>", first ? "" : " ",
+				    sqlite3_column_int64(r, 0), sqlite3_column_int64(r, 0));
+		sqlite3_reset(r);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read variants");
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(r);
+	return ret;
+}
+
+static int write_experiment(struct site *s, long long id)
+{
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc, points = 0, rows = 0;
+
+	if (read_begin(s))
+		return -1;
+	if (prepare(s, &q, "SELECT status, command, workloads, created, finished, "
+		    "(SELECT count(DISTINCT mem_mib) FROM verdicts WHERE experiment_id = e.id) "
+		    "FROM experiments e WHERE id = ?1"))
+		goto out;
+	sqlite3_bind_int64(q, 1, id);
+	if ((rc = sqlite3_step(q)) != SQLITE_ROW) {
+		ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read experiment");
+		goto out;
+	}
+	strbuf_addf(&name, "Experiment E%lld", id);
+	page_begin(&sb, name.buf);
+	strbuf_addstr(&sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
+	add_badge(&sb, "s-", txt(q, 0));
+	strbuf_addstr(&sb, "</dd>\n<dt>workloads</dt><dd>");
+	add_text(&sb, q, 2);
+	strbuf_addstr(&sb, "</dd>\n<dt>started</dt><dd>");
+	add_time(&sb, num(q, 3));
+	strbuf_addstr(&sb, "</dd>\n<dt>finished</dt><dd>");
+	add_time(&sb, num(q, 4));
+	strbuf_addstr(&sb, "</dd>\n<dt>command</dt><dd><code>");
+	add_text(&sb, q, 1);
+	strbuf_addstr(&sb, "</code></dd>\n</dl>\n");
+	points = sqlite3_column_int(q, 5);
+	sqlite3_finalize(q);
+	q = NULL;
+	if (add_provenance(s, &sb, id))
+		goto out;
+	if (prepare(s, &q, "SELECT " VERDICT_COLUMNS " FROM verdicts WHERE experiment_id = ?1 "
+		    "ORDER BY workload, metric, mem_mib, cpus"))
+		goto out;
+	sqlite3_bind_int64(q, 1, id);
+	strbuf_addstr(&sb, "<section>\n<h2>Verdicts</h2>\n");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (add_verdict(s, &sb, id, q))
+			goto out;
+		rows++;
+	}
+	if (rc != SQLITE_DONE) {
+		sql_error(s, "cannot read verdicts");
+		goto out;
+	}
+	if (!rows)
+		strbuf_addstr(&sb, "<p>No verdicts: the experiment has not finished.</p>\n");
+	strbuf_addstr(&sb, "</section>\n");
+	if (points > 1 && add_sweep(s, &sb, id))
+		goto out;
+	if (add_runs_table(s, &sb, id))
+		goto out;
+	page_end(&sb);
+	strbuf_reset(&name);
+	strbuf_addf(&name, "e%lld.html", id);
+	ret = 1;
+out:
+	sqlite3_finalize(q);
+	read_end(s);
+	if (ret == 1)
+		ret = site_put(s, name.buf, sb.buf, sb.len);
+	strbuf_release(&sb);
+	strbuf_release(&name);
+	return ret;
+}
+
+static int write_bisection(struct site *s, long long id)
+{
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT, culprit = STRBUF_INIT;
+	struct svg_step *steps = NULL;
+	char **labels = NULL;
+	size_t nsteps = 0, alloc = 0;
+	sqlite3_stmt *q = NULL;
+	double effect;
+	int ret = -1, rc;
+
+	if (read_begin(s))
+		return -1;
+	if (prepare(s, &q, "SELECT e.status, e.created, e.finished, b.good, b.bad, b.workload, "
+		    "b.metric, b.per_boot, b.effect, b.effect_lo, b.effect_hi, b.culprit, b.outcome "
+		    "FROM experiments e LEFT JOIN bisections b ON b.experiment_id = e.id "
+		    "WHERE e.id = ?1"))
+		goto out;
+	sqlite3_bind_int64(q, 1, id);
+	if ((rc = sqlite3_step(q)) != SQLITE_ROW) {
+		ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read bisection");
+		goto out;
+	}
+	strbuf_addf(&name, "Bisection E%lld", id);
+	page_begin(&sb, name.buf);
+	strbuf_addstr(&sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
+	add_badge(&sb, "s-", txt(q, 0));
+	strbuf_addstr(&sb, "</dd>\n<dt>outcome</dt><dd>");
+	add_badge(&sb, "v-", txt(q, 12));
+	strbuf_addstr(&sb, "</dd>\n<dt>started</dt><dd>");
+	add_time(&sb, num(q, 1));
+	strbuf_addstr(&sb, "</dd>\n<dt>workload.metric</dt><dd>");
+	add_text(&sb, q, 5);
+	strbuf_addch(&sb, '.');
+	add_text(&sb, q, 6);
+	strbuf_addf(&sb, " (units: %s)</dd>\n<dt>good (G)</dt><dd>",
+		    sqlite3_column_type(q, 7) == SQLITE_NULL ? "&#8211;" :
+		    sqlite3_column_int(q, 7) ? "per-boot medians" : "samples");
+	add_short_commit(&sb, txt(q, 3));
+	strbuf_addch(&sb, ' ');
+	add_subject(s, &sb, txt(q, 3));
+	strbuf_addstr(&sb, "</dd>\n<dt>bad (B)</dt><dd>");
+	add_short_commit(&sb, txt(q, 4));
+	strbuf_addch(&sb, ' ');
+	add_subject(s, &sb, txt(q, 4));
+	strbuf_addstr(&sb, "</dd>\n<dt>G&#8594;B effect</dt><dd class=\"effect\">");
+	effect = num(q, 8);
+	if (isfinite(effect))
+		strbuf_addf(&sb, "%.4f [%.4f, %.4f] (%+.2f %%)", effect, num(q, 9), num(q, 10),
+			    100 * (effect - 1));
+	else
+		strbuf_addstr(&sb, "&#8211;");
+	strbuf_addstr(&sb, "</dd>\n<dt>culprit</dt><dd class=\"culprit\">");
+	strbuf_addstr(&culprit, txt(q, 11));
+	if (culprit.len) {
+		strbuf_addstr(&sb, "<code>");
+		html_escape(&sb, culprit.buf);
+		strbuf_addstr(&sb, "</code> ");
+		add_subject(s, &sb, culprit.buf);
+	} else {
+		strbuf_addstr(&sb, "&#8211;");
+	}
+	strbuf_addstr(&sb, "</dd>\n</dl>\n");
+	sqlite3_finalize(q);
+	q = NULL;
+
+	if (prepare(s, &q, "SELECT seq, git_commit, mark, n, ratio, ci_low, ci_high FROM bisect_steps "
+		    "WHERE experiment_id = ?1 ORDER BY seq"))
+		goto out;
+	sqlite3_bind_int64(q, 1, id);
+	strbuf_addstr(&sb, "<section>\n<h2>Steps</h2>\n");
+	table_begin(&sb, "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
+		    "<th>Ratio M/G [CI]</th><th>Mark</th>");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct svg_step *st;
+		const char *commit = txt(q, 1);
+
+		if (nsteps == alloc) {
+			size_t na = alloc ? 2 * alloc : 16;
+			struct svg_step *ns = realloc(steps, na * sizeof(*ns));
+			char **nl = ns ? realloc(labels, na * sizeof(*nl)) : NULL;
+
+			if (ns)
+				steps = ns;
+			if (nl)
+				labels = nl;
+			if (!ns || !nl) {
+				error("out of memory");
+				goto out;
+			}
+			alloc = na;
+		}
+		labels[nsteps] = strndup(commit, 12);
+		if (!labels[nsteps]) {
+			error("out of memory");
+			goto out;
+		}
+		st = &steps[nsteps++];
+		st->ratio = num(q, 4);
+		st->lo = num(q, 5);
+		st->hi = num(q, 6);
+		st->label = labels[nsteps - 1];
+		st->mark = *txt(q, 2) == 'B' ? "BAD" : *txt(q, 2) == 'G' ? "GOOD" : "SKIP";
+		st->culprit = culprit.len && !strcmp(commit, culprit.buf);
+		strbuf_addf(&sb, "<tr%s><td class=\"num\">%zu</td><td>", st->culprit ?
+			    " class=\"is-culprit\"" : "", nsteps);
+		add_short_commit(&sb, commit);
+		if (st->culprit)
+			strbuf_addstr(&sb, " (culprit)");
+		strbuf_addstr(&sb, "</td><td class=\"wrap\">");
+		add_subject(s, &sb, commit);
+		strbuf_addstr(&sb, "</td><td class=\"num\">");
+		add_text(&sb, q, 3);
+		strbuf_addstr(&sb, "</td><td class=\"num\">");
+		if (isfinite(st->ratio))
+			strbuf_addf(&sb, "%.4f [%.4f, %.4f]", st->ratio, st->lo, st->hi);
+		else
+			strbuf_addstr(&sb, "&#8211;");
+		strbuf_addstr(&sb, "</td><td>");
+		add_badge(&sb, "m-", txt(q, 2));
+		strbuf_addstr(&sb, "</td></tr>\n");
+	}
+	table_end(&sb);
+	if (rc != SQLITE_DONE) {
+		sql_error(s, "cannot read bisection steps");
+		goto out;
+	}
+	if (nsteps)
+		svg_bisect_steps(&sb, steps, nsteps, effect,
+				 "ratio M/G of each step in order, the culprit ringed");
+	strbuf_addstr(&sb, "</section>\n");
+	if (add_runs_table(s, &sb, id))
+		goto out;
+	page_end(&sb);
+	strbuf_reset(&name);
+	strbuf_addf(&name, "b%lld.html", id);
+	ret = 1;
+out:
+	sqlite3_finalize(q);
+	read_end(s);
+	if (ret == 1)
+		ret = site_put(s, name.buf, sb.buf, sb.len);
+	for (size_t i = 0; i < nsteps; i++)
+		free(labels[i]);
+	free(labels);
+	free(steps);
+	strbuf_release(&sb);
+	strbuf_release(&name);
+	strbuf_release(&culprit);
+	return ret;
+}
+
+/* Per metric: n, warm-up count, mean, sd, quartiles, min, max of one run's samples. */
+static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
+{
+	struct strbuf key = STRBUF_INIT, unit = STRBUF_INIT;
+	struct doubles d = { 0 };
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc, warm = 0;
+
+	if (prepare(s, &q, "SELECT workload || '.' || metric, unit, value, flags FROM samples "
+		    "WHERE run_id = ?1 ORDER BY workload, metric, iteration, id"))
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	strbuf_addstr(sb, "<section>\n<h2>Samples</h2>\n");
+	table_begin(sb, "<th>Metric</th><th>Unit</th><th>n</th><th>warm-up</th><th>Mean</th>"
+		    "<th>std deviation</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th>");
+	do {
+		rc = sqlite3_step(q);
+		if (key.len && (rc != SQLITE_ROW || strcmp(key.buf, txt(q, 0)))) {
+			struct stats_summary sum;
+
+			strbuf_addstr(sb, "<tr><th scope=\"row\">");
+			html_escape(sb, key.buf);
+			strbuf_addstr(sb, "</th><td>");
+			html_escape(sb, unit.buf);
+			strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", d.n, warm);
+			if (d.n && !stats_summarize(&sum, d.v, d.n)) {
+				double v[7] = { sum.mean, sum.std, sum.min, sum.q1, sum.median, sum.q3, sum.max };
+				for (int i = 0; i < 7; i++) {
+					strbuf_addstr(sb, "<td class=\"num\">");
+					add_num(sb, v[i]);
+					strbuf_addstr(sb, "</td>");
+				}
+			} else {
+				strbuf_addstr(sb, "<td colspan=\"7\">&#8211;</td>");
+			}
+			strbuf_addstr(sb, "</tr>\n");
+			strbuf_reset(&key);
+			d.n = 0;
+			warm = 0;
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		if (!key.len) {
+			strbuf_addstr(&key, txt(q, 0));
+			strbuf_reset(&unit);
+			strbuf_addstr(&unit, txt(q, 1));
+		}
+		if (sqlite3_column_int(q, 3) & 1)
+			warm++;
+		else if (doubles_push(&d, sqlite3_column_double(q, 2)))
+			goto out;
+	} while (1);
+	table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read samples");
+out:
+	sqlite3_finalize(q);
+	doubles_release(&d);
+	strbuf_release(&key);
+	strbuf_release(&unit);
+	return ret;
+}
+
+/* The last bytes of a log, from a line start when there is one. */
+static const char *log_tail(const struct strbuf *log)
+{
+	const char *t;
+
+	if (log->len <= LOG_TAIL_BYTES)
+		return strbuf_str(log);
+	t = log->buf + log->len - LOG_TAIL_BYTES;
+	if (strchr(t, '\n'))
+		t = strchr(t, '\n') + 1;
+	return t;
+}
+
+static int write_run(struct site *s, long long id)
+{
+	static const char *const labels[] = {
+		"status", "error", "runner", "workloads", "params", "command line", "memory MiB",
+		"cpus", "accel", "host", "host cpu", "qemu", "wall s", "to hello s", "bad lines",
+		"kernel image", "kernel hash", "arch", "kernel release", "kernel commit",
+	};
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT, log = STRBUF_INIT, tail = STRBUF_INIT;
+	struct strbuf log_name = STRBUF_INIT;
+	sqlite3_stmt *q = NULL;
+	long long exp_id = 0;
+	int ret = -1, rc, have_log = 0, bisect = 0;
+
+	if (read_begin(s))
+		return -1;
+	if (prepare(s, &q, "SELECT r.status, r.error, r.runner, r.workloads, r.params, r.cmdline, "
+		    "r.mem_mib, r.cpus, r.accel, r.host, r.host_cpu, r.qemu_version, r.wall_s, "
+		    "r.to_hello_s, r.bad_lines, k.path, k.hash, k.arch, k.release, k.git_commit, "
+		    "r.started, r.ended, r.console_log, r.console_tail, r.experiment_id, e.kind, v.name "
+		    "FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
+		    "LEFT JOIN experiments e ON e.id = r.experiment_id "
+		    "LEFT JOIN variants v ON v.id = r.variant_id WHERE r.id = ?1"))
+		goto out;
+	sqlite3_bind_int64(q, 1, id);
+	if ((rc = sqlite3_step(q)) != SQLITE_ROW) {
+		ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read run");
+		goto out;
+	}
+	strbuf_addf(&name, "Run %lld", id);
+	page_begin(&sb, name.buf);
+	strbuf_addstr(&sb, "<dl class=\"facts\">\n<dt>started</dt><dd>");
+	add_time(&sb, num(q, 20));
+	strbuf_addstr(&sb, "</dd>\n<dt>ended</dt><dd>");
+	add_time(&sb, num(q, 21));
+	strbuf_addstr(&sb, "</dd>\n<dt>experiment</dt><dd>");
+	if (sqlite3_column_type(q, 24) != SQLITE_NULL && sqlite3_column_type(q, 25) != SQLITE_NULL) {
+		exp_id = sqlite3_column_int64(q, 24);
+		bisect = !strcmp(txt(q, 25), "bisect");
+		strbuf_addf(&sb, "<a href=\"%c%lld.html\">E%lld</a>, variant ", bisect ? 'b' : 'e',
+			    exp_id, exp_id);
+		add_text(&sb, q, 26);
+	} else {
+		strbuf_addstr(&sb, "&#8211;");
+	}
+	strbuf_addstr(&sb, "</dd>\n</dl>\n<section>\n<h2>Run</h2>\n");
+	table_begin(&sb, "<th>Field</th><th>Value</th>");
+	for (int i = 0; i < (int)(sizeof(labels) / sizeof(labels[0])); i++) {
+		strbuf_addf(&sb, "<tr><th scope=\"row\">%s</th><td class=\"wrap\">", labels[i]);
+		if (i == 0)
+			add_badge(&sb, "s-", txt(q, 0));
+		else
+			add_text(&sb, q, i);
+		strbuf_addstr(&sb, "</td></tr>\n");
+	}
+	table_end(&sb);
+	strbuf_addstr(&sb, "</section>\n");
+	/* The log file is outside the database; its copy follows the stored path. */
+	if (*txt(q, 22) && !strbuf_read_file(&log, txt(q, 22), 0))
+		have_log = 1;
+	else
+		strbuf_addstr(&tail, txt(q, 23));
+	sqlite3_finalize(q);
+	q = NULL;
+
+	if (prepare(s, &q, "SELECT key, value FROM run_meta WHERE run_id = ?1 ORDER BY key"))
+		goto out;
+	sqlite3_bind_int64(q, 1, id);
+	strbuf_addstr(&sb, "<section>\n<h2>Metadata</h2>\n");
+	table_begin(&sb, "<th>Key</th><th>Value</th>");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		strbuf_addstr(&sb, "<tr><th scope=\"row\">");
+		add_text(&sb, q, 0);
+		strbuf_addstr(&sb, "</th><td class=\"wrap\">");
+		add_text(&sb, q, 1);
+		strbuf_addstr(&sb, "</td></tr>\n");
+	}
+	table_end(&sb);
+	strbuf_addstr(&sb, "</section>\n");
+	if (rc != SQLITE_DONE) {
+		sql_error(s, "cannot read run metadata");
+		goto out;
+	}
+	if (add_run_samples(s, &sb, id))
+		goto out;
+	strbuf_addstr(&sb, "<section>\n<h2>Console</h2>\n");
+	if (have_log) {
+		strbuf_addf(&log_name, "logs/r%lld.txt", id);
+		strbuf_addf(&sb, "<p><a href=\"%s\">The whole console log</a> (%zu bytes); its end:</p>\n",
+			    log_name.buf, log.len);
+		strbuf_addstr(&sb, "<pre class=\"console\">");
+		html_escape(&sb, log_tail(&log));
+		strbuf_addstr(&sb, "</pre>\n");
+	} else if (tail.len) {
+		strbuf_addstr(&sb, "<p>The console log is gone; its stored tail:</p>\n<pre class=\"console\">");
+		html_escape(&sb, tail.buf);
+		strbuf_addstr(&sb, "</pre>\n");
+	} else {
+		strbuf_addstr(&sb, "<p>No console log.</p>\n");
+	}
+	strbuf_addstr(&sb, "</section>\n");
+	page_end(&sb);
+	strbuf_reset(&name);
+	strbuf_addf(&name, "r%lld.html", id);
+	ret = 1;
+out:
+	sqlite3_finalize(q);
+	read_end(s);
+	if (ret == 1) {
+		ret = site_put(s, name.buf, sb.buf, sb.len);
+		if (!ret && have_log)
+			ret = site_put(s, log_name.buf, log.buf, log.len);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&name);
+	strbuf_release(&log);
+	strbuf_release(&tail);
+	strbuf_release(&log_name);
+	return ret;
+}
+
+/* The ids to write pages for, read in one go so each page reads its own rows later. */
+struct page_ids {
+	long long *id;
+	char *kind;		/* 'e', 'b' or 'r' */
+	size_t n, alloc;
+};
+
+static int page_ids_push(struct page_ids *p, long long id, char kind)
+{
+	if (p->n == p->alloc) {
+		size_t alloc = p->alloc ? 2 * p->alloc : 64;
+		long long *ni = realloc(p->id, alloc * sizeof(*ni));
+		char *nk = ni ? realloc(p->kind, alloc) : NULL;
+
+		if (ni)
+			p->id = ni;
+		if (nk)
+			p->kind = nk;
+		if (!ni || !nk)
+			return error("out of memory");
+		p->alloc = alloc;
+	}
+	p->id[p->n] = id;
+	p->kind[p->n++] = kind;
+	return 0;
+}
+
+static int list_pages(struct site *s, struct page_ids *p)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc;
+
+	if (read_begin(s))
+		return -1;
+	if (prepare(s, &q, "SELECT id, CASE kind WHEN 'bisect' THEN 'b' ELSE 'e' END FROM experiments "
+		    "UNION ALL SELECT id, 'r' FROM runs ORDER BY 2, 1"))
+		goto out;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (page_ids_push(p, sqlite3_column_int64(q, 0), txt(q, 1)[0]))
+			goto out;
+	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read experiments and runs");
+out:
+	sqlite3_finalize(q);
+	read_end(s);
+	return ret;
+}
+
+int report_write_site(struct report_stats *out, sqlite3 *db, const struct report_options *opt)
+{
+	struct site s = { db, opt, out };
+	struct page_ids pages = { 0 };
+	struct strbuf path = STRBUF_INIT, css = STRBUF_INIT;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (ensure_dir(opt->out_dir))
+		goto out;
+	strbuf_addf(&path, "%s/logs", opt->out_dir);
+	if (ensure_dir(path.buf))
+		goto out;
+	if (strbuf_read_file(&css, opt->css_path, 0)) {
+		error("cannot read '%s': %s", opt->css_path, strerror(errno));
+		goto out;
+	}
+	if (site_put(&s, "style.css", strbuf_str(&css), css.len) || list_pages(&s, &pages) ||
+	    write_index(&s))
+		goto out;
+	for (size_t i = 0; i < pages.n; i++) {
+		int r = pages.kind[i] == 'e' ? write_experiment(&s, pages.id[i]) :
+			pages.kind[i] == 'b' ? write_bisection(&s, pages.id[i]) :
+			write_run(&s, pages.id[i]);
+		if (r)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(pages.id);
+	free(pages.kind);
+	strbuf_release(&path);
+	strbuf_release(&css);
+	return ret;
+}

@@ -1,0 +1,48 @@
+#ifndef REPORT_H
+#define REPORT_H
+/*
+ * The static HTML report: a site written from the database, with no
+ * JavaScript and no network fetches. index.html lists recent experiments
+ * and runs; e<N>.html is an A/B experiment, b<N>.html a bisection,
+ * r<N>.html a run, logs/r<N>.txt a copy of a run's console log, style.css
+ * a copy of web/style.css.
+ *
+ * Every page is built in memory and replaces the file on disk only when
+ * its bytes differ, so pages that did not change keep their mtime. Each
+ * page's rows are read inside one read transaction, so a lab writing the
+ * database at the same time never gives a page half of a change.
+ *
+ * Everything that came from git, a console or a config goes through
+ * html_escape(); nothing else in the site writes such text.
+ */
+#include <sqlite3.h>
+
+#include "strbuf.h"
+
+/*
+ * Looks up the subject of a commit (40 hex digits) for the bisection
+ * pages; returns a string the caller frees, or NULL when unknown.
+ */
+typedef char *(*report_subject_fn)(void *data, const char *commit);
+
+struct report_options {
+	const char *out_dir;		/* created if missing */
+	const char *css_path;		/* copied to out_dir/style.css */
+	const char *db_path;		/* for messages */
+	report_subject_fn subject;	/* NULL: no subjects */
+	void *subject_data;
+	int recent;			/* experiments and runs on the index */
+};
+
+struct report_stats {
+	int written;			/* files replaced or created */
+	int unchanged;			/* files left alone */
+};
+
+/* Write the whole site from db (opened read-only by the caller). */
+int report_write_site(struct report_stats *out, sqlite3 *db, const struct report_options *opt);
+
+/* Append s to sb with &, <, >, " and ' as character references. */
+void html_escape(struct strbuf *sb, const char *s);
+
+#endif

@@ -1,0 +1,162 @@
+/* Inline SVG plots: distributions on one axis, bisection steps. */
+#include <math.h>
+
+#include "report.h"
+#include "stats.h"
+#include "svg.h"
+
+#define W 640.0
+#define PAD_L 48.0
+#define PAD_R 16.0
+
+static double scale(double v, double lo, double hi, double from, double to)
+{
+	if (!(hi > lo))
+		return (from + to) / 2;
+	return from + (v - lo) / (hi - lo) * (to - from);
+}
+
+/* Ticks at five evenly spaced values; the labels are short numbers. */
+static void x_axis(struct strbuf *sb, double lo, double hi, double y, const char *unit)
+{
+	strbuf_addf(sb, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		    PAD_L, y, W - PAD_R, y);
+	for (int i = 0; i <= 4; i++) {
+		double v = lo + (hi - lo) * i / 4, x = scale(v, lo, hi, PAD_L, W - PAD_R);
+		strbuf_addf(sb, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.4g</text>\n",
+			    x, y, x, y + 4, x, y + 16, v);
+	}
+	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", W - PAD_R, y + 30);
+	html_escape(sb, unit);
+	strbuf_addstr(sb, "</text>\n");
+}
+
+int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
+		      const char *unit, const char *title)
+{
+	const double row = 56;
+	double lo = INFINITY, hi = -INFINITY, h = 20 + row * (double)ns + 36;
+
+	for (size_t i = 0; i < ns; i++)
+		for (size_t j = 0; j < s[i].n; j++) {
+			lo = fmin(lo, s[i].x[j]);
+			hi = fmax(hi, s[i].x[j]);
+		}
+	if (!isfinite(lo)) {
+		lo = 0;
+		hi = 1;
+	}
+	strbuf_addf(sb, "<svg class=\"plot\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
+	html_escape(sb, title);
+	strbuf_addstr(sb, "</title>\n");
+	for (size_t i = 0; i < ns; i++) {
+		struct stats_summary sum;
+		double y0 = 20 + row * (double)i, mid = y0 + row / 2;
+
+		strbuf_addf(sb, "<g class=\"%s\">\n<text x=\"4\" y=\"%.1f\">", s[i].css_class, mid + 4);
+		html_escape(sb, s[i].label);
+		strbuf_addstr(sb, "</text>\n");
+		/*
+		 * Points above the box, spread over a band by a fixed low-discrepancy
+		 * sequence (the golden ratio's fractional parts), so a page is the
+		 * same bytes on every run.
+		 */
+		for (size_t j = 0; j < s[i].n; j++) {
+			double jit = fmod((double)(j + 1) * 0.6180339887498949, 1.0);
+			strbuf_addf(sb, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\"/>\n",
+				    scale(s[i].x[j], lo, hi, PAD_L, W - PAD_R), y0 + 2 + 16 * jit);
+		}
+		if (!s[i].n) {
+			strbuf_addstr(sb, "</g>\n");
+			continue;
+		}
+		if (stats_summarize(&sum, s[i].x, s[i].n))
+			return -1;
+		{
+			double x0 = scale(sum.min, lo, hi, PAD_L, W - PAD_R);
+			double x1 = scale(sum.q1, lo, hi, PAD_L, W - PAD_R);
+			double xm = scale(sum.median, lo, hi, PAD_L, W - PAD_R);
+			double x3 = scale(sum.q3, lo, hi, PAD_L, W - PAD_R);
+			double x4 = scale(sum.max, lo, hi, PAD_L, W - PAD_R);
+			double by = y0 + 24, bh = 20;
+
+			strbuf_addf(sb, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n"
+				    "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n"
+				    "<rect class=\"box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n"
+				    "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+				    x0, by + bh / 2, x1, by + bh / 2, x3, by + bh / 2, x4, by + bh / 2,
+				    x1, by, fmax(x3 - x1, 0.5), bh, xm, by, xm, by + bh);
+		}
+		strbuf_addstr(sb, "</g>\n");
+	}
+	x_axis(sb, lo, hi, 20 + row * (double)ns, unit);
+	strbuf_addstr(sb, "</svg>\n");
+	return 0;
+}
+
+void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
+		      double effect, const char *title)
+{
+	const double h = 240, top = 16, bottom = h - 40;
+	double lo = 1, hi = 1;
+
+	if (isfinite(effect)) {
+		lo = fmin(lo, effect);
+		hi = fmax(hi, effect);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(steps[i].lo))
+			lo = fmin(lo, steps[i].lo);
+		if (isfinite(steps[i].hi))
+			hi = fmax(hi, steps[i].hi);
+	}
+	lo -= (hi - lo) * 0.05 + 0.005;
+	hi += (hi - lo) * 0.05 + 0.005;
+	strbuf_addf(sb, "<svg class=\"plot\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
+	html_escape(sb, title);
+	strbuf_addstr(sb, "</title>\n");
+	for (int i = 0; i <= 4; i++) {
+		double v = lo + (hi - lo) * i / 4, y = scale(v, lo, hi, bottom, top);
+		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3f</text>\n",
+			    PAD_L, y, W - PAD_R, y, PAD_L - 4, y + 4, v);
+	}
+	strbuf_addf(sb, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		    PAD_L, scale(1, lo, hi, bottom, top), W - PAD_R, scale(1, lo, hi, bottom, top));
+	if (isfinite(effect))
+		strbuf_addf(sb, "<line class=\"effect\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">G&#8594;B %.3f</text>\n",
+			    PAD_L, scale(effect, lo, hi, bottom, top), W - PAD_R,
+			    scale(effect, lo, hi, bottom, top), W - PAD_R,
+			    scale(effect, lo, hi, bottom, top) - 4, effect);
+	for (size_t i = 0; i < n; i++) {
+		double x = scale((double)i, -0.5, (double)n - 0.5, PAD_L, W - PAD_R);
+		const struct svg_step *s = &steps[i];
+
+		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%zu</text>\n",
+			    x, bottom + 16, i + 1);
+		if (!isfinite(s->ratio))
+			continue;
+		strbuf_addf(sb, "<g class=\"step mark-%s\">", s->mark[0] == 'B' ? "bad" :
+			    s->mark[0] == 'G' ? "good" : "skip");
+		if (isfinite(s->lo) && isfinite(s->hi))
+			strbuf_addf(sb, "<line class=\"ci\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+				    x, scale(s->lo, lo, hi, bottom, top), x, scale(s->hi, lo, hi, bottom, top));
+		strbuf_addf(sb, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>",
+			    x, scale(s->ratio, lo, hi, bottom, top));
+		html_escape(sb, s->label);
+		strbuf_addf(sb, " %s %.4f</title></circle>", s->mark, s->ratio);
+		if (s->culprit)
+			strbuf_addf(sb, "<circle class=\"culprit\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\"/>"
+				    "<text class=\"culprit-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">culprit</text>",
+				    x, scale(s->ratio, lo, hi, bottom, top), x,
+				    scale(s->ratio, lo, hi, bottom, top) - 13);
+		strbuf_addstr(sb, "</g>\n");
+	}
+	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n",
+		    (PAD_L + W - PAD_R) / 2, h - 6);
+	strbuf_addstr(sb, "</svg>\n");
+}

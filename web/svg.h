@@ -1,0 +1,40 @@
+#ifndef SVG_H
+#define SVG_H
+/*
+ * Inline SVG plots for the HTML report. Each function appends one <svg>
+ * element to sb; the arrays belong to the caller. Text in the plots goes
+ * through html_escape(). The plots scale with the page (viewBox, no fixed
+ * width) and carry a <title> so that a screen reader names them.
+ */
+#include <stddef.h>
+
+#include "strbuf.h"
+
+struct svg_series {
+	const char *label;		/* A, B */
+	const char *css_class;		/* side-a, side-b */
+	const double *x;
+	size_t n;
+};
+
+/*
+ * The distributions of the series on one value axis: a strip of points
+ * and a box (quartiles, median, whiskers to min and max) per series.
+ * 0, or -1 when a series could not be summarized.
+ */
+int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
+		      const char *unit, const char *title);
+
+/* One bisection step: its ratio M/G with a CI, and whether it is the culprit. */
+struct svg_step {
+	double ratio, lo, hi;		/* NaN when not measured */
+	const char *label;		/* short commit id */
+	const char *mark;		/* GOOD | BAD | SKIP */
+	int culprit;
+};
+
+/* The ratio against step order, the G->B effect as a line, the culprit ringed. */
+void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
+		      double effect, const char *title);
+
+#endif
