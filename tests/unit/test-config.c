@@ -7,39 +7,10 @@
 
 #include "config.h"
 #include "strbuf.h"
+#include "capture.h"
 #include "tap.h"
 
 /* Error lines go to fd 2; tests read them back from a file. */
-struct capture {
-	int saved;
-	FILE *f;
-};
-
-static void capture_start(struct capture *cap)
-{
-	fflush(stderr);
-	cap->f = tmpfile();
-	cap->saved = dup(2);
-	if (!cap->f || cap->saved < 0 || dup2(fileno(cap->f), 2) < 0) {
-		perror("capture");
-		exit(2);
-	}
-}
-
-static void capture_end(struct capture *cap, struct strbuf *out)
-{
-	char chunk[1024];
-	size_t n;
-
-	fflush(stderr);
-	dup2(cap->saved, 2);
-	close(cap->saved);
-	strbuf_reset(out);
-	rewind(cap->f);
-	while ((n = fread(chunk, 1, sizeof(chunk), cap->f)) > 0)
-		strbuf_add(out, chunk, n);
-	fclose(cap->f);
-}
 
 static void write_file(const char *path, const char *text)
 {

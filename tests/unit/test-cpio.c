@@ -10,6 +10,7 @@
 
 #include "cpio.h"
 #include "strbuf.h"
+#include "capture.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/test-cpio.XXXXXX";
@@ -23,36 +24,6 @@ struct entry {
 
 #define MAX_ENTRIES 32
 
-struct capture {
-	int saved;
-	FILE *f;
-};
-
-static void capture_start(struct capture *cap)
-{
-	fflush(stderr);
-	cap->f = tmpfile();
-	cap->saved = dup(2);
-	if (!cap->f || cap->saved < 0 || dup2(fileno(cap->f), 2) < 0) {
-		perror("capture");
-		exit(2);
-	}
-}
-
-static void capture_end(struct capture *cap, struct strbuf *out)
-{
-	char chunk[1024];
-	size_t n;
-
-	fflush(stderr);
-	dup2(cap->saved, 2);
-	close(cap->saved);
-	strbuf_reset(out);
-	rewind(cap->f);
-	while ((n = fread(chunk, 1, sizeof(chunk), cap->f)) > 0)
-		strbuf_add(out, chunk, n);
-	fclose(cap->f);
-}
 
 static char *path_in(const char *name)
 {

@@ -13,6 +13,7 @@
 #include "patch.h"
 #include "strbuf.h"
 #include "subprocess.h"
+#include "capture.h"
 #include "tap.h"
 
 /* patch_fetch() over HTTP from a `python3 -m http.server` on 127.0.0.1. */
@@ -37,36 +38,6 @@ static const char mbox[] =
 	"2.39.5\n"
 	"\n";
 
-struct capture {
-	int saved;
-	FILE *f;
-};
-
-static void capture_start(struct capture *cap)
-{
-	fflush(stderr);
-	cap->f = tmpfile();
-	cap->saved = dup(2);
-	if (!cap->f || cap->saved < 0 || dup2(fileno(cap->f), 2) < 0) {
-		perror("capture");
-		exit(2);
-	}
-}
-
-static void capture_end(struct capture *cap, struct strbuf *out)
-{
-	char chunk[1024];
-	size_t n;
-
-	fflush(stderr);
-	dup2(cap->saved, 2);
-	close(cap->saved);
-	strbuf_reset(out);
-	rewind(cap->f);
-	while ((n = fread(chunk, 1, sizeof(chunk), cap->f)) > 0)
-		strbuf_add(out, chunk, n);
-	fclose(cap->f);
-}
 
 static size_t count_lines(const char *s)
 {

@@ -1,0 +1,44 @@
+#ifndef CAPTURE_H
+#define CAPTURE_H
+/*
+ * Capture what a function under test prints on stderr, for tests that
+ * check error lines: capture_start(), call, capture_end() into a strbuf.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+
+struct capture {
+	int saved;
+	FILE *f;
+};
+
+static inline void capture_start(struct capture *cap)
+{
+	fflush(stderr);
+	cap->f = tmpfile();
+	cap->saved = dup(2);
+	if (!cap->f || cap->saved < 0 || dup2(fileno(cap->f), 2) < 0) {
+		perror("capture");
+		exit(2);
+	}
+}
+
+static inline void capture_end(struct capture *cap, struct strbuf *out)
+{
+	char chunk[1024];
+	size_t n;
+
+	fflush(stderr);
+	dup2(cap->saved, 2);
+	close(cap->saved);
+	strbuf_reset(out);
+	rewind(cap->f);
+	while ((n = fread(chunk, 1, sizeof(chunk), cap->f)) > 0)
+		strbuf_add(out, chunk, n);
+	fclose(cap->f);
+}
+
+#endif
