@@ -729,6 +729,40 @@ static void bisector_release(struct bisector *bs)
 	strvec_release(&bs->params);
 }
 
+/*
+ * The metric to bisect and its unit of comparison, chosen once (when not
+ * given) and kept with the bisection. 1: no metric regressed.
+ */
+static int settle_metric(struct bisector *bs)
+{
+	struct store *st = &bs->ctx->st;
+
+	if (!bs->metric[0]) {
+		if (choose_metric(bs))
+			return -1;
+		if (!bs->metric[0])
+			return 1;
+		fprintf(stderr, "bisecting %s\n", bs->metric);
+		if (exec_id(st, "UPDATE bisections SET metric = ?2 WHERE experiment_id = ?1",
+			    bs->exp_id, bs->metric, "cannot record bisection"))
+			return -1;
+	}
+	if (decide_units(bs))
+		return -1;
+	return exec_id(st, bs->per_boot ? "UPDATE bisections SET per_boot = 1 WHERE experiment_id = ?1" :
+		       "UPDATE bisections SET per_boot = 0 WHERE experiment_id = ?1", bs->exp_id, NULL,
+		       "cannot record bisection");
+}
+
+static void bisector_setup(struct bisector *bs, const struct bisect_args *a)
+{
+	bs->spec.arch = a->arch ? a->arch : host_arch();
+	bs->bo.workloads = &bs->workloads;
+	bs->bo.params = &bs->params;
+	snprintf(bs->g.name, sizeof(bs->g.name), "G");
+	snprintf(bs->b.name, sizeof(bs->b.name), "B");
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
@@ -782,37 +816,25 @@ int cmd_bisect(int argc, char **argv)
 		error("lab bisect needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
-	bs.spec.arch = a.arch ? a.arch : host_arch();
-	bs.bo.workloads = &bs.workloads;
-	bs.bo.params = &bs.params;
-	snprintf(bs.g.name, sizeof(bs.g.name), "G");
-	snprintf(bs.b.name, sizeof(bs.b.name), "B");
+	bisector_setup(&bs, &a);
 	if (kernel_tree_open_for(&bs.t, &ctx, a.repo) || start(&bs, &a, stored.buf) ||
 	    build_graph(&g, &bs))
 		goto out;
-	if (!bs.metric[0]) {
-		if (choose_metric(&bs))
-			goto out;
-		if (!bs.metric[0]) {
-			printf("no significant regression from good to bad in any metric: nothing to bisect\n");
-			exec_id(&ctx.st, "UPDATE bisections SET outcome = 'NO_REGRESSION' WHERE "
-				"experiment_id = ?1", bs.exp_id, NULL, "cannot record bisection");
-			exec_id(&ctx.st, "UPDATE experiments SET status = 'DONE', finished = "
-				"(julianday('now') - 2440587.5) * 86400.0 WHERE id = ?1", bs.exp_id, NULL,
-				"cannot record bisection");
-			ret = 1;
-			goto out;
-		}
-		fprintf(stderr, "bisecting %s\n", bs.metric);
-		if (exec_id(&ctx.st, "UPDATE bisections SET metric = ?2 WHERE experiment_id = ?1",
-			    bs.exp_id, bs.metric, "cannot record bisection"))
-			goto out;
-	}
-	if (decide_units(&bs) ||
-	    exec_id(&ctx.st, bs.per_boot ? "UPDATE bisections SET per_boot = 1 WHERE experiment_id = ?1" :
-		    "UPDATE bisections SET per_boot = 0 WHERE experiment_id = ?1", bs.exp_id, NULL,
-		    "cannot record bisection"))
+	switch (settle_metric(&bs)) {
+	case 0:
+		break;
+	case 1:
+		printf("no significant regression from good to bad in any metric: nothing to bisect\n");
+		exec_id(&ctx.st, "UPDATE bisections SET outcome = 'NO_REGRESSION' WHERE "
+			"experiment_id = ?1", bs.exp_id, NULL, "cannot record bisection");
+		exec_id(&ctx.st, "UPDATE experiments SET status = 'DONE', finished = "
+			"(julianday('now') - 2440587.5) * 86400.0 WHERE id = ?1", bs.exp_id, NULL,
+			"cannot record bisection");
+		ret = 1;
 		goto out;
+	default:
+		goto out;
+	}
 	if (bisect_run(&r, &g, &opt, &ops) || finish(&bs, &r))
 		goto out;
 	print_culprit(&bs, &r);
@@ -881,11 +903,7 @@ int cmd_bisect_step(int argc, char **argv)
 		error("lab bisect-step needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
-	bs.spec.arch = a.arch ? a.arch : host_arch();
-	bs.bo.workloads = &bs.workloads;
-	bs.bo.params = &bs.params;
-	snprintf(bs.g.name, sizeof(bs.g.name), "G");
-	snprintf(bs.b.name, sizeof(bs.b.name), "B");
+	bisector_setup(&bs, &a);
 	a.resume = find_baseline(&ctx.st, stored.buf);
 	if (kernel_tree_open_for(&bs.t, &ctx, a.repo ? a.repo : ".") || start(&bs, &a, stored.buf))
 		goto out;
@@ -896,19 +914,14 @@ int cmd_bisect_step(int argc, char **argv)
 	if (kernel_tree_resolve(&bs.cand[0].commit, &tree, &bs.t, "HEAD"))
 		goto out;
 	git_oid_tostr(bs.cand[0].name, 13, &bs.cand[0].commit);
-	if (!bs.metric[0]) {
-		if (choose_metric(&bs))
-			goto out;
-		if (!bs.metric[0]) {
-			error("no significant regression from good to bad: nothing to bisect");
-			goto out;
-		}
-		if (exec_id(&ctx.st, "UPDATE bisections SET metric = ?2 WHERE experiment_id = ?1",
-			    bs.exp_id, bs.metric, "cannot record bisection") || decide_units(&bs) ||
-		    exec_id(&ctx.st, bs.per_boot ? "UPDATE bisections SET per_boot = 1 WHERE experiment_id = ?1" :
-			    "UPDATE bisections SET per_boot = 0 WHERE experiment_id = ?1", bs.exp_id, NULL,
-			    "cannot record bisection"))
-			goto out;
+	switch (settle_metric(&bs)) {
+	case 0:
+		break;
+	case 1:
+		error("no significant regression from good to bad: nothing to bisect");
+		goto out;
+	default:
+		goto out;
 	}
 	if (bisect_effect(&r, &opt, &ops))
 		goto out;
