@@ -476,7 +476,7 @@ static void test_initramfs(void)
 		ok(!stat(cmd.buf, &st) && S_ISCHR(st.st_mode) && major(st.st_rdev) == 5 &&
 		   minor(st.st_rdev) == 1, "extracted dev/console is character device 5,1");
 	else
-		ok(1, "# skip mknod needs root");
+		skip("mknod needs root");
 	strbuf_reset(&cmd);
 	strbuf_addf(&cmd, "%s/tmp", root);
 	ok(!stat(cmd.buf, &st) && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 01777,
