@@ -9,16 +9,7 @@
 #include "gitutil.h"
 #include "log.h"
 #include "strbuf.h"
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d) {
-		fputs("lab: out of memory\n", stderr);
-		abort();
-	}
-	return d;
-}
+#include "xalloc.h"
 
 int kernel_tree_open(struct kernel_tree *t, const char *repo_path, const char *workdir)
 {

@@ -12,16 +12,7 @@
 #include "log.h"
 #include "patch.h"
 #include "strbuf.h"
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("lab: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
+#include "xalloc.h"
 
 /* ---- lines ---- */
 

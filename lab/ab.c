@@ -11,6 +11,7 @@
 #include "progress.h"
 #include "units.h"
 #include "subprocess.h"
+#include "xalloc.h"
 
 struct metric_result {
 	char workload[32], metric[64], unit[16];
@@ -19,16 +20,6 @@ struct metric_result {
 	struct stats_comparison c;
 	double p_adjusted;
 };
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("lab: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
 
 /* Compare every metric both sides have; *out is owned by the caller. */
 static int compare_point(struct metric_result **out, size_t *nout, struct store *st,

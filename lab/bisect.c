@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bisect.h"
+#include "xalloc.h"
 
 const char *bisect_mark_name(enum bisect_mark m)
 {
@@ -21,16 +22,6 @@ struct bitset {
 	uint64_t *w;
 	size_t words;
 };
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fputs("lab: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
 
 /* anc[i]: i and its ancestors inside the candidate set, as bitsets. */
 static uint64_t *ancestors(const struct bisect_graph *g, size_t *words)

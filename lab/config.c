@@ -12,18 +12,9 @@
 #include "gitutil.h"
 #include "log.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 #define DEFAULT_CONFIG "lab.conf"
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-	if (!p) {
-		fputs("lab: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
 
 static void set_string(char **field, const char *value)
 {

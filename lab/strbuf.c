@@ -7,16 +7,7 @@
 #include <ctype.h>
 
 #include "strbuf.h"
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("lab: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
+#include "xalloc.h"
 
 void strbuf_init(struct strbuf *sb, size_t hint)
 {

@@ -5,6 +5,7 @@
 
 #include "strbuf.h"
 #include "strvec.h"
+#include "xalloc.h"
 
 void strvec_init(struct strvec *sv)
 {
@@ -23,12 +24,7 @@ static void strvec_push_owned(struct strvec *sv, char *s)
 {
 	if (sv->nr + 2 > sv->alloc) {
 		size_t n = sv->alloc ? sv->alloc * 2 : 8;
-		char **v = realloc(sv->v, n * sizeof(*v));
-		if (!v) {
-			fputs("lab: out of memory\n", stderr);
-			abort();
-		}
-		sv->v = v;
+		sv->v = xrealloc(sv->v, n * sizeof(*sv->v));
 		sv->alloc = n;
 	}
 	sv->v[sv->nr++] = s;

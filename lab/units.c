@@ -4,17 +4,8 @@
 
 #include "stats.h"
 #include "units.h"
+#include "xalloc.h"
 
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("lab: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
 
 void units_side_release(struct unit_side *s)
 {

@@ -3,31 +3,16 @@
 #include <string.h>
 
 #include "sample.h"
+#include "xalloc.h"
 
 static void *grow(void *p, size_t *alloc, size_t need, size_t size)
 {
-	void *q;
 	if (need <= *alloc)
 		return p;
 	*alloc = *alloc ? *alloc * 2 : 16;
 	if (*alloc < need)
 		*alloc = need;
-	q = realloc(p, *alloc * size);
-	if (!q) {
-		fputs("lab: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d) {
-		fputs("lab: out of memory\n", stderr);
-		abort();
-	}
-	return d;
+	return xrealloc(p, *alloc * size);
 }
 
 void sample_set_add(struct sample_set *set, const struct sample *s)
