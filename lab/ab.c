@@ -137,20 +137,6 @@ static int want_more(struct decision **dec, size_t *ndec, const struct metric_re
 	return more;
 }
 
-static int exec_sql(struct store *st, const char *sql, long long id, const char *what)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = 0;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, what);
-	sqlite3_bind_int64(q, 1, id);
-	if (sqlite3_step(q) != SQLITE_DONE)
-		ret = store_error(st, what);
-	sqlite3_finalize(q);
-	return ret;
-}
-
 static int create_experiment(long long *exp_id, long long vid[2], struct store *st,
 			     const struct ab_opts *o, const long long kid[2],
 			     const char *workloads)
@@ -238,10 +224,7 @@ static int resume_experiment(long long vid[2], struct store *st, long long exp_i
 	}
 	sqlite3_finalize(q);
 	q = NULL;
-	/* boots that were under way when the lab was stopped */
-	ret = exec_sql(st, "UPDATE runs SET status = 'INFRA', error = 'interrupted' "
-		       "WHERE experiment_id = ?1 AND status = 'RUNNING'", exp_id,
-		       "cannot resume experiment");
+	ret = store_runs_interrupted(st, exp_id);
 out:
 	sqlite3_finalize(q);
 	return ret;
@@ -408,8 +391,7 @@ static int evaluate(struct store *st, long long exp_id, const long long vid[2],
 	if (store_begin(st))
 		goto out;
 	if (store_verdicts(st, exp_id, all, n, mem, cpus) ||
-	    exec_sql(st, "UPDATE experiments SET status = 'DONE', finished = (julianday('now') - 2440587.5) * 86400.0 "
-		     "WHERE id = ?1", exp_id, "cannot finish experiment")) {
+	    store_experiment_done(st, exp_id)) {
 		store_rollback(st);
 		goto out;
 	}
@@ -559,8 +541,8 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 			if (run_point(ctx, o, *exp_id, vid, o->mems[i], o->cpus[j], alpha))
 				goto fail;
 	if (check_provenance(&ctx->st, *exp_id, o->force)) {
-		exec_sql(&ctx->st, "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1",
-			 *exp_id, "cannot record refusal");
+		store_exec(&ctx->st, "cannot record refusal",
+			   "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1", *exp_id, NULL);
 		goto fail;
 	}
 	if (evaluate(&ctx->st, *exp_id, vid, o, alpha))

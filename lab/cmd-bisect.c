@@ -284,23 +284,6 @@ static void graph_release(struct bisect_graph *g)
 	free(g->nparents);
 }
 
-static int exec_id(struct store *st, const char *sql, long long id, const char *text,
-		   const char *what)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = 0;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, what);
-	sqlite3_bind_int64(q, 1, id);
-	if (text)
-		sqlite3_bind_text(q, 2, text, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) != SQLITE_DONE)
-		ret = store_error(st, what);
-	sqlite3_finalize(q);
-	return ret;
-}
-
 /*
  * Without --metric: measure both ends a little and take the metric with
  * the largest significant regression.
@@ -603,9 +586,7 @@ static int start(struct bisector *bs, const struct bisect_args *a, const char *a
 			bs->per_boot = sqlite3_column_int(q, 1);
 		}
 		sqlite3_finalize(q);
-		return exec_id(&bs->ctx->st, "UPDATE runs SET status = 'INFRA', error = 'interrupted' "
-			       "WHERE experiment_id = ?1 AND status = 'RUNNING'", bs->exp_id, NULL,
-			       "cannot resume bisection");
+		return store_runs_interrupted(&bs->ctx->st, bs->exp_id);
 	}
 	if (store_begin(&bs->ctx->st))
 		return -1;
@@ -670,9 +651,7 @@ static int finish(struct bisector *bs, const struct bisect_result *r)
 		sqlite3_bind_text(q, 7, hex, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 8, outcome, -1, SQLITE_STATIC);
 	if (sqlite3_step(q) == SQLITE_DONE)
-		ret = exec_id(&bs->ctx->st, "UPDATE experiments SET status = 'DONE', finished = "
-			      "(julianday('now') - 2440587.5) * 86400.0 WHERE id = ?1", bs->exp_id, NULL,
-			      "cannot record bisection");
+		ret = store_experiment_done(&bs->ctx->st, bs->exp_id);
 	else
 		store_error(&bs->ctx->st, "cannot record bisection");
 	sqlite3_finalize(q);
@@ -743,15 +722,16 @@ static int settle_metric(struct bisector *bs)
 		if (!bs->metric[0])
 			return 1;
 		fprintf(stderr, "bisecting %s\n", bs->metric);
-		if (exec_id(st, "UPDATE bisections SET metric = ?2 WHERE experiment_id = ?1",
-			    bs->exp_id, bs->metric, "cannot record bisection"))
+		if (store_exec(st, "cannot record bisection",
+			       "UPDATE bisections SET metric = ?2 WHERE experiment_id = ?1",
+			       bs->exp_id, bs->metric))
 			return -1;
 	}
 	if (decide_units(bs))
 		return -1;
-	return exec_id(st, bs->per_boot ? "UPDATE bisections SET per_boot = 1 WHERE experiment_id = ?1" :
-		       "UPDATE bisections SET per_boot = 0 WHERE experiment_id = ?1", bs->exp_id, NULL,
-		       "cannot record bisection");
+	return store_exec(st, "cannot record bisection",
+			  "UPDATE bisections SET per_boot = ?2 WHERE experiment_id = ?1", bs->exp_id,
+			  bs->per_boot ? "1" : "0");
 }
 
 static void bisector_setup(struct bisector *bs, const struct bisect_args *a)
@@ -825,11 +805,9 @@ int cmd_bisect(int argc, char **argv)
 		break;
 	case 1:
 		printf("no significant regression from good to bad in any metric: nothing to bisect\n");
-		exec_id(&ctx.st, "UPDATE bisections SET outcome = 'NO_REGRESSION' WHERE "
-			"experiment_id = ?1", bs.exp_id, NULL, "cannot record bisection");
-		exec_id(&ctx.st, "UPDATE experiments SET status = 'DONE', finished = "
-			"(julianday('now') - 2440587.5) * 86400.0 WHERE id = ?1", bs.exp_id, NULL,
-			"cannot record bisection");
+		store_exec(&ctx.st, "cannot record bisection", "UPDATE bisections SET outcome = "
+			   "'NO_REGRESSION' WHERE experiment_id = ?1", bs.exp_id, NULL);
+		store_experiment_done(&ctx.st, bs.exp_id);
 		ret = 1;
 		goto out;
 	default:

@@ -91,6 +91,38 @@ void store_close(struct store *st)
 	memset(st, 0, sizeof(*st));
 }
 
+int store_exec(struct store *st, const char *what, const char *sql, long long id,
+	       const char *text)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, what);
+	sqlite3_bind_int64(q, 1, id);
+	if (text)
+		sqlite3_bind_text(q, 2, text, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		ret = store_error(st, what);
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_experiment_done(struct store *st, long long exp_id)
+{
+	return store_exec(st, "cannot finish experiment",
+			  "UPDATE experiments SET status = 'DONE', "
+			  "finished = (julianday('now') - 2440587.5) * 86400.0 WHERE id = ?1",
+			  exp_id, NULL);
+}
+
+int store_runs_interrupted(struct store *st, long long exp_id)
+{
+	return store_exec(st, "cannot resume experiment",
+			  "UPDATE runs SET status = 'INFRA', error = 'interrupted' "
+			  "WHERE experiment_id = ?1 AND status = 'RUNNING'", exp_id, NULL);
+}
+
 int store_begin(struct store *st)
 {
 	return exec(st, "BEGIN IMMEDIATE", "cannot start transaction");

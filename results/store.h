@@ -53,6 +53,18 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
 		     const char *console_log);
 
+/*
+ * Run one statement that changes rows: ?1 is id, ?2 text (when not NULL).
+ * what names the action in the error message.
+ */
+int store_exec(struct store *st, const char *what, const char *sql, long long id,
+	       const char *text);
+
+/* Mark an experiment DONE with its end time. */
+int store_experiment_done(struct store *st, long long exp_id);
+/* Boots of an experiment left RUNNING by a lab that was stopped become INFRA. */
+int store_runs_interrupted(struct store *st, long long exp_id);
+
 /* Transactions for callers that write several rows as one. */
 int store_begin(struct store *st);
 int store_commit(struct store *st);
