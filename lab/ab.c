@@ -408,16 +408,9 @@ out:
 static void plan_opts(struct boot_opts *b, const struct ab_opts *o, int side, long mem,
 		      long cpus, long long exp_id, long long vid)
 {
-	memset(b, 0, sizeof(*b));
+	*b = o->boot;
 	b->kernel = o->v[side].kernel;
 	b->cmdline = o->v[side].cmdline;
-	b->runner = o->runner;
-	b->accel = o->accel;
-	b->guest = o->guest;
-	b->workloads = o->workloads;
-	b->params = o->params;
-	b->iters = o->iters;
-	b->timeout_s = o->timeout_s;
 	b->mem_mib = mem;
 	b->cpus = cpus;
 	b->experiment_id = exp_id;
@@ -511,11 +504,11 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 
 	if (!ctx->st.db && context_open_store(ctx))
 		return AB_ERROR;
-	for (size_t i = 0; i < o->workloads->nr; i++)
-		strbuf_addf(&workloads, "%s%s", i ? "," : "", o->workloads->v[i]);
+	for (size_t i = 0; i < o->boot.workloads->nr; i++)
+		strbuf_addf(&workloads, "%s%s", i ? "," : "", o->boot.workloads->v[i]);
 	for (int s = 0; s < 2; s++) {
 		const char *arch = host_arch();
-		const char *runner = o->runner ? o->runner : config_runner_name(ctx->cfg.runner);
+		const char *runner = o->boot.runner ? o->boot.runner : config_runner_name(ctx->cfg.runner);
 		if (!o->v[s].kernel)
 			continue;
 		if (!strcmp(runner, "qemu") && kernel_image_arch(&arch, o->v[s].kernel))

@@ -11,6 +11,7 @@
  * experiment. Statistics come from results/stats; this module only decides
  * what to boot next and what to compare.
  */
+#include "boot.h"
 #include "context.h"
 #include "stats.h"
 #include "strvec.h"
@@ -23,16 +24,13 @@ struct ab_variant {
 
 struct ab_opts {
 	struct ab_variant v[2];		/* A, B */
-	const struct strvec *workloads;
-	const struct strvec *params;
+	struct boot_opts boot;		/* what both share; kernel, cmdline, mem, cpus unused */
 	const long *mems;		/* MiB; one entry per sweep point */
 	size_t nmems;
 	const long *cpus;
 	size_t ncpus;
 	long boots;			/* fixed boots per side; 0: adaptive */
 	long max_boots;			/* adaptive: most boots per side per point */
-	long iters, timeout_s;		/* 0: from the config */
-	const char *accel, *runner, *guest;
 	double alpha, delta;
 	int force;			/* compare despite differing provenance */
 	long long resume;		/* experiment to continue; 0: new */

@@ -27,6 +27,38 @@ int workloads_parse(struct strvec *out, const char *arg)
 	return ret;
 }
 
+int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
+		  const char *arg)
+{
+	int bad = 0;
+
+	if (!strcmp(name, "iters"))
+		bad = parse_positive_int(arg, &o->iters);
+	else if (!strcmp(name, "mem"))
+		bad = parse_size_mib(arg, &o->mem_mib);
+	else if (!strcmp(name, "cpus"))
+		bad = parse_positive_int(arg, &o->cpus);
+	else if (!strcmp(name, "timeout"))
+		bad = parse_seconds(arg, &o->timeout_s);
+	else if (!strcmp(name, "cmdline"))
+		o->cmdline = arg;
+	else if (!strcmp(name, "runner"))
+		o->runner = arg;
+	else if (!strcmp(name, "guest"))
+		o->guest = arg;
+	else if (!strcmp(name, "accel")) {
+		bad = strcmp(arg, "kvm") && strcmp(arg, "tcg") && strcmp(arg, "auto");
+		o->accel = arg;
+	} else if (!strcmp(name, "param")) {
+		bad = !strchr(arg, '=') || strchr(arg, ' ');
+		if (!bad)
+			strvec_push(params, arg);
+	} else {
+		return 0;
+	}
+	return bad ? -1 : 1;
+}
+
 /* The lab's own CPU time, children excluded: its cost per boot. */
 static double self_cpu_s(void)
 {

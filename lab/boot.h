@@ -35,6 +35,15 @@ struct boot_plan {
 	int has_boot;
 };
 
+/*
+ * The options every booting command shares: --iters, --mem, --cpus,
+ * --cmdline, --param, --runner, --accel, --timeout, --guest. Returns 1 when
+ * name is one of them and arg is good, -1 when the value is bad (nothing
+ * printed), 0 when name is not one of them.
+ */
+int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
+		  const char *arg);
+
 /* Parse "zeroing,demote" into names, refusing unknown ones. */
 int workloads_parse(struct strvec *out, const char *arg);
 

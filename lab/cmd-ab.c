@@ -218,11 +218,9 @@ int cmd_ab(int argc, char **argv)
 		case O_CPUS: bad = parse_list(&cpus, &ncpus, optarg, parse_positive_int); break;
 		case O_BOOTS: bad = parse_positive_int(optarg, &o.boots); break;
 		case O_MAX_BOOTS: bad = parse_positive_int(optarg, &o.max_boots); break;
-		case O_ITERS: bad = parse_positive_int(optarg, &o.iters); break;
+		case O_ITERS: case O_RUNNER: case O_ACCEL: case O_TIMEOUT: case O_GUEST:
 		case O_PARAM:
-			bad = !strchr(optarg, '=') || strchr(optarg, ' ');
-			if (!bad)
-				strvec_push(&params, optarg);
+			bad = boot_opts_set(&o.boot, &params, longopts[c - O_KERNEL].name, optarg) < 0;
 			break;
 		case O_ALPHA: bad = parse_fraction(optarg, &o.alpha, 0); break;
 		case O_DELTA: bad = parse_fraction(optarg, &o.delta, 1); break;
@@ -242,13 +240,6 @@ int cmd_ab(int argc, char **argv)
 				optarg++;
 			bad = parse_positive_int(optarg, &resume);
 			break;
-		case O_RUNNER: o.runner = optarg; break;
-		case O_ACCEL:
-			bad = strcmp(optarg, "kvm") && strcmp(optarg, "tcg") && strcmp(optarg, "auto");
-			o.accel = optarg;
-			break;
-		case O_TIMEOUT: bad = parse_seconds(optarg, &o.timeout_s); break;
-		case O_GUEST: o.guest = optarg; break;
 		case O_DB: db = optarg; break;
 		case O_CONFIG: config = optarg; break;
 		case O_A: ref[0] = optarg; break;
@@ -330,8 +321,8 @@ int cmd_ab(int argc, char **argv)
 		ncpus = 1;
 	}
 	join_argv(&command, argc, argv);
-	o.workloads = &workloads;
-	o.params = &params;
+	o.boot.workloads = &workloads;
+	o.boot.params = &params;
 	o.mems = mems;
 	o.nmems = nmems;
 	o.cpus = cpus;

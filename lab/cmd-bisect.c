@@ -491,18 +491,11 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			bad = strcmp(optarg, "x86_64") && strcmp(optarg, "aarch64");
 			a->arch = optarg;
 			break;
-		case O_ITERS: bad = parse_positive_int(optarg, &bs->bo.iters); break;
-		case O_MEM: bad = parse_size_mib(optarg, &bs->bo.mem_mib); break;
-		case O_CPUS: bad = parse_positive_int(optarg, &bs->bo.cpus); break;
-		case O_PARAM:
-			bad = !strchr(optarg, '=') || strchr(optarg, ' ');
-			if (!bad)
-				strvec_push(&bs->params, optarg);
+		case O_ITERS: case O_MEM: case O_CPUS: case O_PARAM: case O_RUNNER:
+		case O_ACCEL: case O_TIMEOUT: case O_CMDLINE:
+			bad = boot_opts_set(&bs->bo, &bs->params, longopts[c - O_GOOD].name,
+					    optarg) < 0;
 			break;
-		case O_RUNNER: bs->bo.runner = optarg; break;
-		case O_ACCEL: bs->bo.accel = optarg; break;
-		case O_TIMEOUT: bad = parse_seconds(optarg, &bs->bo.timeout_s); break;
-		case O_CMDLINE: bs->bo.cmdline = optarg; break;
 		case O_DB: a->db = optarg; keep = 0; break;
 		case O_CONFIG: a->config = optarg; keep = 0; break;
 		case O_RESUME:

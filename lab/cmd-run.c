@@ -78,23 +78,10 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			break;
 		case O_BOOTS: bad = parse_positive_int(optarg, &boots); break;
-		case O_ITERS: bad = parse_positive_int(optarg, &o.iters); break;
-		case O_MEM: bad = parse_size_mib(optarg, &o.mem_mib); break;
-		case O_CPUS: bad = parse_positive_int(optarg, &o.cpus); break;
-		case O_CMDLINE: o.cmdline = optarg; break;
-		case O_PARAM:
-			bad = !strchr(optarg, '=') || strchr(optarg, ' ');
-			if (!bad)
-				strvec_push(&params, optarg);
+		case O_ITERS: case O_MEM: case O_CPUS: case O_CMDLINE: case O_PARAM:
+		case O_RUNNER: case O_ACCEL: case O_TIMEOUT: case O_GUEST:
+			bad = boot_opts_set(&o, &params, longopts[c - O_KERNEL].name, optarg) < 0;
 			break;
-		case O_RUNNER: o.runner = optarg; break;
-		case O_ACCEL:
-			bad = strcmp(optarg, "kvm") && strcmp(optarg, "tcg") &&
-			      strcmp(optarg, "auto");
-			o.accel = optarg;
-			break;
-		case O_TIMEOUT: bad = parse_seconds(optarg, &o.timeout_s); break;
-		case O_GUEST: o.guest = optarg; break;
 		case O_DB: db = optarg; break;
 		case O_CONFIG: config = optarg; break;
 		case 'h':
