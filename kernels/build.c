@@ -206,16 +206,90 @@ static void make_argv(struct strvec *av, struct kernel_tree *t, const char *obj,
 	strvec_pushf(av, "-j%ld", jobs);
 }
 
-/* Options that must have survived olddefconfig; names the ones that did not. */
-static int check_required(struct build_result *out, const char *obj, const char *arch)
+/*
+ * The option a .config line sets: "CONFIG_X=v" and "# CONFIG_X is not set"
+ * both name CONFIG_X; *len is its length, 0 for any other line.
+ */
+static const char *config_option(const char *line, size_t *len)
 {
-	struct strbuf req = STRBUF_INIT, cfg = STRBUF_INIT, path = STRBUF_INIT;
+	const char *name = line;
+
+	*len = 0;
+	if (!strncmp(line, "# CONFIG_", 9))
+		name = line + 2;
+	else if (strncmp(line, "CONFIG_", 7))
+		return NULL;
+	while (name[*len] && name[*len] != '=' && name[*len] != ' ')
+		(*len)++;
+	if (name == line ? name[*len] != '=' : strcmp(name + *len, " is not set"))
+		*len = 0;
+	return *len ? name : NULL;
+}
+
+/* Does .config text cfg hold what line asks for? */
+static int config_has(const char *cfg, const char *line)
+{
+	struct strbuf want = STRBUF_INIT;
+	size_t len;
+	const char *name = config_option(line, &len);
+	int ok;
+
+	if (name != line && name) {
+		/* "is not set": no assignment at all */
+		strbuf_addf(&want, "\n%.*s=", (int)len, name);
+		ok = !strstr(cfg, want.buf);
+	} else {
+		strbuf_addf(&want, "\n%s\n", line);
+		ok = strstr(cfg, want.buf) != NULL;
+	}
+	strbuf_release(&want);
+	return ok;
+}
+
+/* Does a line of text set the option name (len bytes)? */
+static int sets_option(const char *text, const char *name, size_t len)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *p = text, *nl;
+	int found = 0;
+
+	for (; !found && *p; p = *nl ? nl + 1 : nl) {
+		const char *other;
+		size_t olen;
+		nl = strchrnul(p, '\n');
+		strbuf_reset(&line);
+		strbuf_add(&line, p, (size_t)(nl - p));
+		other = config_option(line.buf, &olen);
+		found = other && olen == len && !strncmp(other, name, len);
+	}
+	strbuf_release(&line);
+	return found;
+}
+
+/*
+ * Options that must have survived olddefconfig: required-<arch>.txt, less
+ * those an extra fragment sets, plus every line of the extra fragments (a
+ * variant that turns DEFERRED_STRUCT_PAGE_INIT off must really be off).
+ * Names the ones that did not stick.
+ */
+static int check_required(struct build_result *out, const char *obj, const struct build_spec *spec)
+{
+	struct strbuf req = STRBUF_INIT, cfg = STRBUF_INIT, path = STRBUF_INIT, frags = STRBUF_INIT;
 	char *save = NULL, *line;
 	int missing = 0;
 
-	strbuf_addf(&path, "%s/kernels/configs/required-%s.txt", lab_source_dir(), make_arch(arch));
+	strbuf_addf(&path, "%s/kernels/configs/required-%s.txt", lab_source_dir(),
+		    make_arch(spec->arch));
 	if (strbuf_read_file(&req, path.buf, 0))
 		goto out;
+	for (size_t i = 0; spec->fragments && i < spec->fragments->nr; i++) {
+		if (append_file(&frags, spec->fragments->v[i])) {
+			missing = 1;
+			goto out;
+		}
+		strbuf_addch(&frags, '\n');
+	}
+	strbuf_addf(&req, "\n%s", strbuf_str(&frags));
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/.config", obj);
 	if (strbuf_read_file(&cfg, path.buf, 0)) {
@@ -224,20 +298,22 @@ static int check_required(struct build_result *out, const char *obj, const char 
 		goto out;
 	}
 	for (line = strtok_r(req.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct strbuf want = STRBUF_INIT;
-		if (line[0] != 'C')
+		size_t len;
+		const char *name = config_option(line, &len);
+		int from_fragment = frags.len && strstr(frags.buf, line);
+
+		if (!name || (!from_fragment && sets_option(strbuf_str(&frags), name, len)))
 			continue;
-		strbuf_addf(&want, "\n%s\n", line);
-		if (!strstr(cfg.buf, want.buf)) {
+		if (!config_has(cfg.buf, line)) {
 			strbuf_addstr(&out->why, missing++ ? " " : "options did not stick after olddefconfig: ");
 			strbuf_addstr(&out->why, line);
 		}
-		strbuf_release(&want);
 	}
 out:
 	strbuf_release(&req);
 	strbuf_release(&cfg);
 	strbuf_release(&path);
+	strbuf_release(&frags);
 	return missing ? -1 : 0;
 }
 
@@ -303,7 +379,7 @@ static int configure(struct build_result *out, struct lab_context *ctx, struct k
 	make_argv(&av, t, obj, spec->arch, jobs);
 	strvec_push(&av, "olddefconfig");
 	if (logged(out, strvec_argv(&av), NULL, log_fd, timeout) ||
-	    check_required(out, obj, spec->arch))
+	    check_required(out, obj, spec))
 		goto out;
 	fd = open(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, config_hash, strlen(config_hash)) < 0) {
@@ -320,6 +396,22 @@ out:
 	strbuf_release(&have);
 	strbuf_release(&frag);
 	return ret;
+}
+
+int build_probe_path(struct strbuf *out, const char *name, const char *arch)
+{
+	strbuf_reset(out);
+	if (strchr(name, '/')) {
+		strbuf_addstr(out, name);
+		if (access(out->buf, R_OK))
+			return error("cannot read probe '%s': %s", name, strerror(errno));
+		return 0;
+	}
+	strbuf_addf(out, "%s/kernels/probes/%s/%s.patch", lab_source_dir(), make_arch(arch), name);
+	if (access(out->buf, R_OK))
+		return error("no probe '%s' for %s (no kernels/probes/%s/%s.patch)", name,
+			     make_arch(arch), make_arch(arch), name);
+	return 0;
 }
 
 int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo)
@@ -394,7 +486,7 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		goto out;
 	for (size_t i = 0; spec->patches && i < spec->patches->nr; i++) {
 		strvec_release(&av);
-		/* probes are applied identically to both sides, never committed */
+		/* on top of the commit in the work tree, never committed */
 		strvec_push(&av, "patch");
 		strvec_push(&av, "-p1");
 		strvec_push(&av, "--forward");
@@ -409,7 +501,7 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		}
 		if (logged(out, strvec_argv(&av), t->workdir, log_fd, 120)) {
 			strbuf_reset(&out->why);
-			strbuf_addf(&out->why, "probe '%s' does not apply to %.12s",
+			strbuf_addf(&out->why, "patch '%s' does not apply to %.12s",
 				    spec->patches->v[i], commit_hex);
 			out->status = BUILD_FAILED;
 			ret = 0;

@@ -35,7 +35,8 @@ const char *build_status_name(enum build_status s);
 struct build_spec {
 	const char *arch;			/* x86_64 | aarch64 */
 	const struct strvec *fragments;		/* extra config fragments (files) */
-	const struct strvec *patches;		/* applied on top of the commit, in order */
+	const struct strvec *patches;		/* applied on top of the commit, in order:
+						   the variant's own, then the probes */
 };
 
 struct build_result {
@@ -58,6 +59,14 @@ void build_result_release(struct build_result *r);
  */
 int kernel_build(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
 		 const git_oid *commit, const struct build_spec *spec);
+
+/*
+ * A probe is a small patch that times a function ftrace cannot reach (it
+ * runs before ftrace exists) with the CPU's raw counter and prints
+ * "lab-probe: <name> <ns> ns". name is kernels/probes/<make arch>/<name>.patch
+ * or, with a slash in it, a file. Fails naming the probe when missing.
+ */
+int build_probe_path(struct strbuf *out, const char *name, const char *arch);
 
 /* Open the repository named by --repo or core.repo with the lab's work tree. */
 int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo);

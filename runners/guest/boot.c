@@ -14,6 +14,7 @@ struct timespec boot_init_start;
 
 #define BOOT_MAX_FUNCS 16
 #define BOOT_MAX_NODES 64
+#define BOOT_MAX_PROBES 8
 
 struct boot_fn {
 	char name[PARSE_FUNC_MAX];	/* as lab.trace names it */
@@ -36,6 +37,9 @@ struct log_scan {
 	double node_ms[BOOT_MAX_NODES];
 	int have_freeing;
 	double freeing_s;
+	int probes;
+	char probe[BOOT_MAX_PROBES][48];
+	double probe_ms[BOOT_MAX_PROBES];
 	long long first_seq;
 };
 
@@ -165,6 +169,10 @@ static int on_record(const struct kmsg_record *rec, void *ctx)
 		scan->node[scan->nodes] = node;
 		scan->node_ms[scan->nodes++] = ms;
 	}
+	if (scan->probes < BOOT_MAX_PROBES &&
+	    parse_probe(scan->probe[scan->probes], sizeof(scan->probe[0]),
+			&scan->probe_ms[scan->probes], rec->text))
+		scan->probes++;
 	if (!scan->have_freeing && rec->has_time &&
 	    strstr(rec->text, "Freeing unused kernel")) {
 		scan->have_freeing = 1;
@@ -199,6 +207,10 @@ static void emit_log(void)
 		emit_meta("boot.deferred_init", "unavailable: no \"deferred pages "
 			  "initialised\" message in the kernel log "
 			  "(CONFIG_DEFERRED_STRUCT_PAGE_INIT off, or too little memory)");
+	for (int i = 0; i < scan.probes; i++) {
+		snprintf(metric, sizeof(metric), "probe_%s", scan.probe[i]);
+		emit_sample("boot", metric, 0, scan.probe_ms[i], "ms", 0);
+	}
 	if (scan.have_freeing)
 		emit_sample("boot", "freeing_unused_kernel", 0, scan.freeing_s, "s", 0);
 	else

@@ -373,6 +373,31 @@ int parse_deferred_init(int *node, double *ms, const char *text)
 	return 1;
 }
 
+int parse_probe(char *name, size_t size, double *ms, const char *text)
+{
+	const char *p = strstr(text, "lab-probe: ");
+	size_t len = 0;
+	unsigned long long ns;
+	char *end;
+
+	if (!p)
+		return 0;
+	p += strlen("lab-probe: ");
+	while (p[len] == '_' || (p[len] >= 'a' && p[len] <= 'z') ||
+	       (p[len] >= 'A' && p[len] <= 'Z') || (len && p[len] >= '0' && p[len] <= '9'))
+		len++;
+	if (!len || len >= size || p[len] != ' ' || p[len + 1] < '0' || p[len + 1] > '9')
+		return 0;
+	errno = 0;
+	ns = strtoull(p + len + 1, &end, 10);
+	if (errno || strcmp(end, " ns"))
+		return 0;
+	memcpy(name, p, len);
+	name[len] = '\0';
+	*ms = (double)ns / 1e6;
+	return 1;
+}
+
 int parse_hvo_message(long *kib, char *page, size_t size, const char *text)
 {
 	static const char phrase[] = " KiB vmemmap can be freed for a ";

@@ -99,6 +99,13 @@ int parse_syslog_line(struct kmsg_record *out, const char *line, size_t len);
 int parse_deferred_init(int *node, double *ms, const char *text);
 
 /*
+ * A probe's line (kernels/probes/): "lab-probe: map_mem 1234567 ns".
+ * Returns 1 and fills name (a C identifier, at most size - 1 bytes) and
+ * *ms, or 0 for any other message (a line in cycles is not a duration).
+ */
+int parse_probe(char *name, size_t size, double *ms, const char *text);
+
+/*
  * "HugeTLB: 16380 KiB vmemmap can be freed for a 1.00 GiB page": returns
  * 1 and fills *kib and page ("1.00 GiB"), or 0 for any other message.
  */

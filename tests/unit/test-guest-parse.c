@@ -187,6 +187,18 @@ static void test_messages(void)
 	   node == 3 && ms == 5, "deferred init, other spelling");
 	ok(!parse_deferred_init(&node, &ms, "Freeing unused kernel image"), "other message");
 
+	ok(parse_probe(buf, sizeof(buf), &ms, "lab-probe: map_mem 123456789 ns"), "probe line");
+	is_str(buf, "map_mem", "probe: name");
+	is_double(ms, 123.456789, 1e-9, "probe: nanoseconds as ms");
+	ok(parse_probe(buf, sizeof(buf), &ms, "lab-probe: init_mem_mapping 5 ns") &&
+	   !strcmp(buf, "init_mem_mapping"), "probe: x86 name");
+	ok(!parse_probe(buf, sizeof(buf), &ms, "lab-probe: init_mem_mapping 5000 cycles"),
+	   "probe: cycles are not a duration");
+	ok(!parse_probe(buf, sizeof(buf), &ms, "lab-probe: map_mem ns"), "probe: no number");
+	ok(!parse_probe(buf, sizeof(buf), &ms, "lab-probe: 9lives 5 ns"), "probe: bad name");
+	ok(!parse_probe(buf, 4, &ms, "lab-probe: map_mem 5 ns"), "probe: name too long");
+	ok(!parse_probe(buf, sizeof(buf), &ms, "Freeing unused kernel image"), "probe: other line");
+
 	ok(parse_hvo_message(&kib, page, sizeof(page),
 			     "HugeTLB: 16380 KiB vmemmap can be freed for a 1.00 GiB page") &&
 	   kib == 16380, "hvo message: size");
