@@ -127,7 +127,12 @@ static void toolchain(struct strbuf *out, const char *arch, const char *command)
 	strvec_release(&av);
 }
 
-/* Everything that decides the .config: base, the arch fragment, extra fragments. */
+/*
+ * Everything that decides the .config: base, the arch fragment, extra
+ * fragments. Patches are not in it: a probe changes a few files, so its
+ * build reuses the objects of the same config and is keyed apart only in
+ * the artifact cache.
+ */
 static int config_text(struct strbuf *out, struct lab_context *ctx, const struct build_spec *spec)
 {
 	const char *base = ctx->cfg.build_config;
@@ -149,11 +154,6 @@ static int config_text(struct strbuf *out, struct lab_context *ctx, const struct
 	for (size_t i = 0; spec->fragments && i < spec->fragments->nr; i++) {
 		strbuf_addf(out, "\n# %s\n", spec->fragments->v[i]);
 		if (append_file(out, spec->fragments->v[i]))
-			return -1;
-	}
-	for (size_t i = 0; spec->patches && i < spec->patches->nr; i++) {
-		strbuf_addf(out, "\n# patch %s\n", spec->patches->v[i]);
-		if (append_file(out, spec->patches->v[i]))
 			return -1;
 	}
 	return 0;
@@ -465,6 +465,11 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 	strbuf_addf(&key, "tree %s\nconfig %s\narch %s\ntoolchain ", tree_hex, conf_hash, spec->arch);
 	toolchain(&key, spec->arch, ctx->cfg.build_command);
 	strbuf_addch(&key, '\n');
+	for (size_t i = 0; spec->patches && i < spec->patches->nr; i++) {
+		strbuf_addf(&key, "patch %s\n", spec->patches->v[i]);
+		if (append_file(&key, spec->patches->v[i]))
+			goto out;
+	}
 	hash_hex(out->key, &key);
 
 	artifacts = context_subdir(ctx, "artifacts");
@@ -491,6 +496,7 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		strvec_push(&av, "-p1");
 		strvec_push(&av, "--forward");
 		strvec_push(&av, "--no-backup-if-mismatch");
+		strvec_push(&av, "--reject-file=-");
 		strvec_push(&av, "-i");
 		strvec_push(&av, spec->patches->v[i]);
 		if (log_fd < 0)

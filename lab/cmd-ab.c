@@ -1,8 +1,10 @@
 /* lab ab: is B slower than A? Interleaved boots, one verdict per metric. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ab.h"
 #include "boot.h"
@@ -23,6 +25,10 @@ static const char ab_usage[] =
 "  --repo PATH         kernel repository (default core.repo)\n"
 "  --arch A            x86_64 or aarch64 for builds (default: this host)\n"
 "  --a-config FILE     config fragment for A only (repeatable); --b-config for B\n"
+"  --a-apply FILE      patch applied to A's tree for the build, never committed\n"
+"                      (repeatable); --b-apply for B\n"
+"  --probe NAME        probe patch from kernels/probes/<arch>/ (or a file) on both\n"
+"                      sides: times a function before ftrace exists (repeatable)\n"
 "  --kernel IMG        kernel for both variants (then they differ in command line)\n"
 "  --a-kernel IMG      kernel of A (the base)\n"
 "  --b-kernel IMG      kernel of B\n"
@@ -93,18 +99,36 @@ static int parse_fraction(const char *s, double *out, int percent_ok)
  */
 static int build_variants(char *image[2], struct kernel_tree *t, struct lab_context *ctx,
 			  const char *repo, const char *arch, const char *const ref[2],
-			  const char *patch, const struct strvec frags[2])
+			  const char *patch, const struct strvec frags[2],
+			  const struct strvec apply[2], const struct strvec *probes)
 {
-	struct strbuf mbox = STRBUF_INIT;
+	struct strbuf mbox = STRBUF_INIT, path = STRBUF_INIT;
+	struct strvec patches[2] = { STRVEC_INIT, STRVEC_INIT };
 	git_oid commit[2];
 	long long kernel_id;
 	int ret = -1;
 
+	if (!arch)
+		arch = host_arch();
 	/* bad input fails before minutes of building */
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < apply[s].nr; i++) {
+			if (access(apply[s].v[i], R_OK)) {
+				error("cannot read patch '%s': %s", apply[s].v[i], strerror(errno));
+				goto out;
+			}
+			strvec_push(&patches[s], apply[s].v[i]);
+		}
+		for (size_t i = 0; i < probes->nr; i++) {
+			if (build_probe_path(&path, probes->v[i], arch))
+				goto out;
+			strvec_push(&patches[s], path.buf);
+		}
+	}
 	if ((patch && patch_fetch(&mbox, patch)) || kernel_tree_open_for(t, ctx, repo))
 		goto out;
 	for (int s = 0; s < 2; s++) {
-		struct build_spec spec = { arch ? arch : host_arch(), &frags[s], NULL };
+		struct build_spec spec = { arch, &frags[s], &patches[s] };
 		enum refbuild_outcome r;
 
 		if (s && patch) {
@@ -121,6 +145,9 @@ static int build_variants(char *image[2], struct kernel_tree *t, struct lab_cont
 	ret = 0;
 out:
 	strbuf_release(&mbox);
+	strbuf_release(&path);
+	strvec_release(&patches[0]);
+	strvec_release(&patches[1]);
 	return ret;
 }
 
@@ -136,12 +163,13 @@ static void join_argv(struct strbuf *sb, int argc, char **argv)
 	}
 }
 
-int cmd_ab(int argc, char **argv)
+int ab_command(long long *exp_id, int argc, char **argv)
 {
 	enum { O_KERNEL = 256, O_A_KERNEL, O_B_KERNEL, O_CMDLINE, O_A_CMDLINE, O_B_CMDLINE,
 	       O_WORKLOAD, O_MEM, O_CPUS, O_BOOTS, O_MAX_BOOTS, O_ITERS, O_PARAM, O_ALPHA,
 	       O_DELTA, O_FORMAT, O_FORCE, O_RESUME, O_RUNNER, O_ACCEL, O_TIMEOUT, O_GUEST,
-	       O_DB, O_CONFIG, O_A, O_B, O_PATCH, O_REPO, O_ARCH, O_A_CONFIG, O_B_CONFIG };
+	       O_DB, O_CONFIG, O_A, O_B, O_PATCH, O_REPO, O_ARCH, O_A_CONFIG, O_B_CONFIG,
+	       O_A_APPLY, O_B_APPLY, O_PROBE };
 	static const struct option longopts[] = {
 		{ "kernel", required_argument, NULL, O_KERNEL },
 		{ "a-kernel", required_argument, NULL, O_A_KERNEL },
@@ -174,6 +202,9 @@ int cmd_ab(int argc, char **argv)
 		{ "arch", required_argument, NULL, O_ARCH },
 		{ "a-config", required_argument, NULL, O_A_CONFIG },
 		{ "b-config", required_argument, NULL, O_B_CONFIG },
+		{ "a-apply", required_argument, NULL, O_A_APPLY },
+		{ "b-apply", required_argument, NULL, O_B_APPLY },
+		{ "probe", required_argument, NULL, O_PROBE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -185,11 +216,11 @@ int cmd_ab(int argc, char **argv)
 	const char *db = NULL, *config = NULL, *ref[2] = { NULL, NULL }, *patch = NULL;
 	const char *repo = NULL, *arch = NULL;
 	struct strvec frags[2] = { STRVEC_INIT, STRVEC_INIT };
+	struct strvec apply[2] = { STRVEC_INIT, STRVEC_INIT }, probes = STRVEC_INIT;
 	char *image[2] = { NULL, NULL };
 	struct kernel_tree tree;
 	enum ab_format fmt = AB_TEXT;
 	long *mems = NULL, *cpus = NULL, resume = 0;
-	long long exp_id = 0;
 	size_t nmems = 0, ncpus = 0;
 	int c, ret = 2;
 
@@ -252,6 +283,9 @@ int cmd_ab(int argc, char **argv)
 			break;
 		case O_A_CONFIG: strvec_push(&frags[0], optarg); break;
 		case O_B_CONFIG: strvec_push(&frags[1], optarg); break;
+		case O_A_APPLY: strvec_push(&apply[0], optarg); break;
+		case O_B_APPLY: strvec_push(&apply[1], optarg); break;
+		case O_PROBE: strvec_push(&probes, optarg); break;
 		case 'h':
 			fputs(ab_usage, stdout);
 			ret = 0;
@@ -296,14 +330,15 @@ int cmd_ab(int argc, char **argv)
 			error("--b and --patch both name B: give one");
 			goto out;
 		}
-		if (build_variants(image, &tree, &ctx, repo, arch, ref, patch, frags))
+		if (build_variants(image, &tree, &ctx, repo, arch, ref, patch, frags, apply,
+				   &probes))
 			goto out;
 		for (int s = 0; s < 2; s++) {
 			o.v[s].kernel = image[s];
 			o.v[s].git_ref = s && patch ? patch : ref[s];
 		}
-	} else if (frags[0].nr || frags[1].nr) {
-		error("--a-config and --b-config need kernels built from git (--a, --b)");
+	} else if (frags[0].nr || frags[1].nr || apply[0].nr || apply[1].nr || probes.nr) {
+		error("--a-config, --a-apply and --probe need kernels built from git (--a, --b)");
 		goto out;
 	}
 	if (!mems) {
@@ -330,12 +365,12 @@ int cmd_ab(int argc, char **argv)
 	o.resume = resume;
 	o.command = command.buf;
 
-	ret = (int)ab_run(&exp_id, &ctx, &o);
-	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, fmt))
+	ret = (int)ab_run(exp_id, &ctx, &o);
+	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, *exp_id, fmt))
 		ret = AB_ERROR;
-	if (exp_id && !resume && ret == AB_ERROR)
+	if (*exp_id && !resume && ret == AB_ERROR)
 		fprintf(stderr, "experiment E%lld: continue with the same command and --resume E%lld\n",
-			exp_id, exp_id);
+			*exp_id, *exp_id);
 out:
 	kernel_tree_close(&tree);
 	context_release(&ctx);
@@ -343,6 +378,9 @@ out:
 	free(image[1]);
 	strvec_release(&frags[0]);
 	strvec_release(&frags[1]);
+	strvec_release(&apply[0]);
+	strvec_release(&apply[1]);
+	strvec_release(&probes);
 	free(mems);
 	free(cpus);
 	strvec_release(&workloads);
@@ -351,4 +389,11 @@ out:
 	strbuf_release(&cmd_a);
 	strbuf_release(&cmd_b);
 	return ret;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	long long exp_id = 0;
+
+	return ab_command(&exp_id, argc, argv);
 }

@@ -11,10 +11,12 @@
 
 static const char build_usage[] =
 "usage: lab build REF [--arch x86_64|aarch64] [--repo PATH] [--fragment FILE]...\n"
-"                     [--db PATH] [--config FILE]\n"
+"                     [--apply FILE]... [--probe NAME]... [--db PATH] [--config FILE]\n"
 "\n"
 "Checks REF out into the lab's own work tree (never yours), builds it with\n"
 "make O=<build dir>, or finds it in the artifact cache, and prints the image.\n"
+"--apply patches the work tree for this build only; --probe does the same\n"
+"with kernels/probes/<arch>/NAME.patch. Both are part of the cache key.\n"
 "exit status: 0 built or cached, 1 BUILD_FAILED, 2 error\n";
 
 int cmd_build(int argc, char **argv)
@@ -25,11 +27,14 @@ int cmd_build(int argc, char **argv)
 		{ "fragment", required_argument, NULL, 'f' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "apply", required_argument, NULL, 'p' },
+		{ "probe", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct strvec fragments = STRVEC_INIT;
-	struct build_spec spec = { host_arch(), &fragments, NULL };
+	struct strvec fragments = STRVEC_INIT, patches = STRVEC_INIT, probes = STRVEC_INIT;
+	struct build_spec spec = { host_arch(), &fragments, &patches };
+	struct strbuf path = STRBUF_INIT;
 	struct lab_context ctx;
 	struct kernel_tree t;
 	const char *repo = NULL, *db = NULL, *config = NULL;
@@ -55,6 +60,8 @@ int cmd_build(int argc, char **argv)
 		case 'f': strvec_push(&fragments, optarg); break;
 		case 'd': db = optarg; break;
 		case 'c': config = optarg; break;
+		case 'p': strvec_push(&patches, optarg); break;
+		case 'P': strvec_push(&probes, optarg); break;
 		case 'h': fputs(build_usage, stdout); ret = 0; goto out;
 		default:
 			error("unknown option '%s' for 'lab build'", argv[optind - 1]);
@@ -64,6 +71,11 @@ int cmd_build(int argc, char **argv)
 	if (optind + 1 != argc) {
 		error("'lab build' takes one ref (see 'lab build --help')");
 		goto out;
+	}
+	for (size_t i = 0; i < probes.nr; i++) {
+		if (build_probe_path(&path, probes.v[i], spec.arch))
+			goto out;
+		strvec_push(&patches, path.buf);
 	}
 	if (context_load_config(&ctx, config, db) || kernel_tree_open_for(&t, &ctx, repo))
 		goto out;
@@ -83,5 +95,8 @@ out:
 	kernel_tree_close(&t);
 	context_release(&ctx);
 	strvec_release(&fragments);
+	strvec_release(&patches);
+	strvec_release(&probes);
+	strbuf_release(&path);
 	return ret;
 }

@@ -69,3 +69,14 @@ char *const *strvec_argv(struct strvec *sv)
 	static char *empty[1] = { NULL };
 	return sv->nr ? sv->v : empty;
 }
+
+void strvec_pushl(struct strvec *sv, ...)
+{
+	const char *s;
+	va_list ap;
+
+	va_start(ap, sv);
+	while ((s = va_arg(ap, const char *)))
+		strvec_push(sv, s);
+	va_end(ap);
+}

@@ -19,6 +19,9 @@ void strvec_release(struct strvec *sv);
 void strvec_push(struct strvec *sv, const char *s);
 __attribute__((format(printf, 2, 3)))
 void strvec_pushf(struct strvec *sv, const char *fmt, ...);
+/* Push each argument up to a NULL: strvec_pushl(sv, "--mem", "4G", NULL). */
+__attribute__((sentinel))
+void strvec_pushl(struct strvec *sv, ...);
 /* Split on runs of spaces and push each word (no quoting rules). */
 void strvec_split(struct strvec *sv, const char *s);
 /* argv view; never NULL, always NULL-terminated. */

@@ -1,0 +1,327 @@
+/* lab recipe FILE: a patch thread's experiment as one command, and its table. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "context.h"
+#include "log.h"
+#include "recipe.h"
+#include "store.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "xalloc.h"
+
+static const char recipe_usage[] =
+"usage: lab recipe FILE [--arch A] [lab ab options...]\n"
+"\n"
+"Runs the recipe's A/B experiments, each variant against the first (the\n"
+"base), on every arch the recipe names, then prints one table per metric:\n"
+"a row per variant, with the base's n, mean, std and median and each other\n"
+"variant's change against it with its 90 % CI and verdict; a sweep over\n"
+"memory sizes gets a column per size. Options after FILE go to every\n"
+"'lab ab' the recipe runs and override the recipe's (--boots 2 --mem 1G for\n"
+"a quick try, --repo, --db, --config, --runner); --arch picks one of its arches.\n"
+"Recipes of the seed threads are in kernels/recipes/.\n"
+"\n"
+"exit status: 0 the table is complete, 2 error (finished experiments stay stored)\n";
+
+/* The lab ab command line for variant i against the base on arch. */
+static void ab_argv(struct strvec *av, const struct recipe *r, size_t i, const char *arch,
+		    int argc, char **argv)
+{
+	const struct recipe_variant *side[2] = { &r->v[0], &r->v[i] };
+
+	strvec_push(av, "ab");
+	if (r->repo)
+		strvec_pushl(av, "--repo", r->repo, NULL);
+	strvec_pushl(av, "--arch", arch, NULL);
+	for (int s = 0; s < 2; s++) {
+		const char *ab = s ? "b" : "a";
+		strvec_pushf(av, "--%s", ab);
+		strvec_push(av, side[s]->ref ? side[s]->ref : r->ref);
+		if (side[s]->cmdline)
+			strvec_pushl(av, s ? "--b-cmdline" : "--a-cmdline", side[s]->cmdline, NULL);
+		for (size_t k = 0; k < side[s]->configs.nr; k++)
+			strvec_pushl(av, s ? "--b-config" : "--a-config", side[s]->configs.v[k], NULL);
+		for (size_t k = 0; k < side[s]->applies.nr; k++)
+			strvec_pushl(av, s ? "--b-apply" : "--a-apply", side[s]->applies.v[k], NULL);
+	}
+	for (size_t k = 0; k < r->workloads.nr; k++)
+		strvec_pushl(av, "--workload", r->workloads.v[k], NULL);
+	for (size_t k = 0; k < r->probes.nr; k++)
+		strvec_pushl(av, "--probe", r->probes.v[k], NULL);
+	for (size_t k = 0; k < r->params.nr; k++)
+		strvec_pushl(av, "--param", r->params.v[k], NULL);
+	if (r->cmdline)
+		strvec_pushl(av, "--cmdline", r->cmdline, NULL);
+	if (r->mem)
+		strvec_pushl(av, "--mem", r->mem, NULL);
+	if (r->cpus)
+		strvec_pushl(av, "--cpus", r->cpus, NULL);
+	if (r->boots)
+		strvec_pushf(av, "--boots=%ld", r->boots);
+	if (r->iters)
+		strvec_pushf(av, "--iters=%ld", r->iters);
+	for (int k = 0; k < argc; k++)
+		strvec_push(av, argv[k]);
+}
+
+static void size_name(char *buf, size_t size, long long mib)
+{
+	if (mib % 1024)
+		snprintf(buf, size, "%lldM", mib);
+	else
+		snprintf(buf, size, "%lldG", mib / 1024);
+}
+
+enum { V_NA, V_MEAN_A, V_STD_A, V_MEDIAN_A, V_NB, V_MEAN_B, V_STD_B, V_MEDIAN_B, V_RATIO,
+       V_LO, V_HI, V_VERDICT, V_UNIT, V_DIRECTION };
+
+static int verdict_row(sqlite3_stmt *q, long long exp, const char *metric, long long mem,
+		       long long cpus)
+{
+	const char *dot = strchr(metric, '.');
+
+	sqlite3_reset(q);
+	sqlite3_bind_int64(q, 1, exp);
+	sqlite3_bind_text(q, 2, metric, (int)(dot - metric), SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, dot + 1, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 4, mem);
+	sqlite3_bind_int64(q, 5, cpus);
+	return sqlite3_step(q) == SQLITE_ROW;
+}
+
+static const char *col_text(sqlite3_stmt *q, int i)
+{
+	const unsigned char *s = sqlite3_column_text(q, i);
+	return s ? (const char *)s : "";
+}
+
+/* "+5.1 % [+2.0, +8.3]" from a B/A ratio and its CI */
+static void change(struct strbuf *sb, sqlite3_stmt *q)
+{
+	double r = sqlite3_column_double(q, V_RATIO);
+
+	if (sqlite3_column_type(q, V_RATIO) == SQLITE_NULL || !isfinite(r)) {
+		strbuf_addstr(sb, "not compared");
+		return;
+	}
+	strbuf_addf(sb, "%+.1f %%", 100 * (r - 1));
+	strbuf_addf(sb, " [%+.1f, %+.1f]", 100 * (sqlite3_column_double(q, V_LO) - 1),
+		    100 * (sqlite3_column_double(q, V_HI) - 1));
+}
+
+static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const long long *exp,
+		       const char *metric, long long mem, long long cpus)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char sz[32];
+
+	if (!verdict_row(q, exp[1], metric, mem, cpus))
+		return error("no verdict for %s at %lld MiB in experiment E%lld", metric, mem,
+			     exp[1]);
+	size_name(sz, sizeof(sz), mem);
+	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s\n", metric, col_text(q, V_UNIT),
+		col_text(q, V_DIRECTION), sz, cpus, cpus == 1 ? "" : "s");
+	fprintf(f, "  %-14s %6s %12s %12s %12s  %-28s %s\n", "variant", "n", "mean", "std",
+		"median", "vs base [90% CI]", "verdict");
+	fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s\n", r->v[0].name,
+		sqlite3_column_int(q, V_NA), sqlite3_column_double(q, V_MEAN_A),
+		sqlite3_column_double(q, V_STD_A), sqlite3_column_double(q, V_MEDIAN_A), "",
+		"(base)");
+	for (size_t i = 1; i < r->nv; i++) {
+		if (!verdict_row(q, exp[i], metric, mem, cpus)) {
+			fprintf(f, "  %-14s (no verdict in E%lld)\n", r->v[i].name, exp[i]);
+			continue;
+		}
+		strbuf_reset(&sb);
+		change(&sb, q);
+		fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s (E%lld)\n", r->v[i].name,
+			sqlite3_column_int(q, V_NB), sqlite3_column_double(q, V_MEAN_B),
+			sqlite3_column_double(q, V_STD_B), sqlite3_column_double(q, V_MEDIAN_B),
+			sb.buf, col_text(q, V_VERDICT), exp[i]);
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
+/* Seed 004's layout: a row per variant, a column per memory size. */
+static void print_sweep(FILE *f, sqlite3_stmt *q, const struct recipe *r, const long long *exp,
+			const char *metric, const long long *mem, size_t nmem, long long cpus)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char sz[32];
+
+	if (!verdict_row(q, exp[1], metric, mem[0], cpus))
+		return;
+	fprintf(f, "\n%s, median in %s (%s is better), %lld cpu%s: a column per memory size\n",
+		metric, col_text(q, V_UNIT), col_text(q, V_DIRECTION), cpus, cpus == 1 ? "" : "s");
+	fprintf(f, "  %-14s", "variant");
+	for (size_t m = 0; m < nmem; m++) {
+		size_name(sz, sizeof(sz), mem[m]);
+		fprintf(f, " %-28s", sz);
+	}
+	for (size_t i = 0; i < r->nv; i++) {
+		fprintf(f, "\n  %-14s", r->v[i].name);
+		for (size_t m = 0; m < nmem; m++) {
+			strbuf_reset(&sb);
+			if (!verdict_row(q, exp[i ? i : 1], metric, mem[m], cpus)) {
+				strbuf_addstr(&sb, "-");
+			} else if (!i) {
+				strbuf_addf(&sb, "%.4g (0%%)", sqlite3_column_double(q, V_MEDIAN_A));
+			} else {
+				double ratio = sqlite3_column_double(q, V_RATIO);
+				strbuf_addf(&sb, "%.4g ", sqlite3_column_double(q, V_MEDIAN_B));
+				if (sqlite3_column_type(q, V_RATIO) == SQLITE_NULL || !isfinite(ratio))
+					strbuf_addstr(&sb, "(-)");
+				else
+					strbuf_addf(&sb, "(%+.0f%%)", 100 * (ratio - 1));
+				strbuf_addf(&sb, " %s", col_text(q, V_VERDICT));
+			}
+			fprintf(f, " %-28s", sb.buf);
+		}
+	}
+	fputc('\n', f);
+	strbuf_release(&sb);
+}
+
+static int print_table(FILE *f, struct store *st, const struct recipe *r, const char *arch,
+		       const long long *exp)
+{
+	sqlite3_stmt *q = NULL, *pts = NULL;
+	long long *mem = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT n_a, mean_a, std_a, median_a, n_b, mean_b, std_b, "
+			       "median_b, ratio, ci_low, ci_high, verdict, unit, direction FROM "
+			       "verdicts WHERE experiment_id = ?1 AND workload = ?2 AND metric = ?3 "
+			       "AND mem_mib = ?4 AND cpus = ?5", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "SELECT DISTINCT cpus, mem_mib FROM verdicts WHERE "
+			       "experiment_id = ?1 ORDER BY cpus, mem_mib", -1, &pts, NULL) !=
+	    SQLITE_OK) {
+		store_error(st, "cannot read verdicts");
+		goto out;
+	}
+	fprintf(f, "\n== %s (%s)\n", r->title ? r->title : r->path, arch);
+	for (size_t i = 0; i < r->nv; i++) {
+		const struct recipe_variant *v = &r->v[i];
+		fprintf(f, "  %-14s %s", v->name, v->ref ? v->ref : r->ref);
+		for (size_t k = 0; k < v->applies.nr; k++)
+			fprintf(f, " + %s", v->applies.v[k]);
+		for (size_t k = 0; k < v->configs.nr; k++)
+			fprintf(f, ", config %s", v->configs.v[k]);
+		if (v->cmdline)
+			fprintf(f, ", cmdline '%s'", v->cmdline);
+		fputc('\n', f);
+	}
+	for (size_t k = 0; k < r->probes.nr; k++)
+		fprintf(f, "  probe %s on every variant\n", r->probes.v[k]);
+	for (size_t k = 0; k < r->metrics.nr; k++) {
+		long long cpus = -1;
+		size_t nmem = 0;
+		int rc;
+
+		sqlite3_reset(pts);
+		sqlite3_bind_int64(pts, 1, exp[1]);
+		while ((rc = sqlite3_step(pts)) == SQLITE_ROW || nmem) {
+			long long c = rc == SQLITE_ROW ? sqlite3_column_int64(pts, 0) : -2;
+			if (nmem && c != cpus) {
+				if (nmem == 1 && print_point(f, q, r, exp, r->metrics.v[k], mem[0], cpus))
+					goto out;
+				if (nmem > 1)
+					print_sweep(f, q, r, exp, r->metrics.v[k], mem, nmem, cpus);
+				nmem = 0;
+			}
+			if (rc != SQLITE_ROW)
+				break;
+			cpus = c;
+			mem = xrealloc(mem, (nmem + 1) * sizeof(*mem));
+			mem[nmem++] = sqlite3_column_int64(pts, 1);
+		}
+	}
+	ret = 0;
+out:
+	free(mem);
+	sqlite3_finalize(q);
+	sqlite3_finalize(pts);
+	return ret;
+}
+
+int cmd_recipe(int argc, char **argv)
+{
+	struct strvec rest = STRVEC_INIT, av = STRVEC_INIT;
+	struct lab_context ctx;
+	struct recipe r;
+	const char *only_arch = NULL, *db = NULL, *config = NULL;
+	long long *exp = NULL;
+	int ret = 2;
+
+	memset(&ctx, 0, sizeof(ctx));
+	memset(&r, 0, sizeof(r));
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(recipe_usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	for (int i = 2; i < argc; i++) {
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(argv[i], "--arch") && val) {
+			only_arch = val;
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--arch=", 7)) {
+			only_arch = argv[i] + 7;
+			continue;
+		}
+		/* the table is read from the database the A/Bs wrote */
+		if (!strcmp(argv[i], "--db") && val)
+			db = val;
+		if (!strcmp(argv[i], "--config") && val)
+			config = val;
+		strvec_push(&rest, argv[i]);
+	}
+	if (recipe_read(&r, argv[1]))
+		goto out;
+	if (only_arch) {
+		size_t k;
+		for (k = 0; k < r.arches.nr && strcmp(r.arches.v[k], only_arch); k++)
+			;
+		if (k == r.arches.nr) {
+			error("recipe %s does not run on '%s' (its arch: %s)", r.path, only_arch,
+			      r.arches.v[0]);
+			goto out;
+		}
+	}
+	exp = xcalloc(r.nv, sizeof(*exp));
+	for (size_t a = 0; a < r.arches.nr; a++) {
+		const char *arch = r.arches.v[a];
+		if (only_arch && strcmp(arch, only_arch))
+			continue;
+		for (size_t i = 1; i < r.nv; i++) {
+			int rc;
+			strvec_release(&av);
+			ab_argv(&av, &r, i, arch, (int)rest.nr, rest.v);
+			fprintf(stderr, "recipe %s: %s against %s on %s\n", r.path, r.v[i].name,
+				r.v[0].name, arch);
+			exp[i] = 0;
+			rc = ab_command(&exp[i], (int)av.nr, av.v);
+			if (rc != 0 && rc != 1)
+				goto out;
+		}
+		if (context_load_config(&ctx, config, db) || context_open_store(&ctx) ||
+		    print_table(stdout, &ctx.st, &r, arch, exp))
+			goto out;
+		context_release(&ctx);
+		memset(&ctx, 0, sizeof(ctx));
+	}
+	ret = 0;
+out:
+	recipe_release(&r);
+	context_release(&ctx);
+	free(exp);
+	strvec_release(&rest);
+	strvec_release(&av);
+	return ret;
+}

@@ -1,0 +1,242 @@
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "config.h"
+#include "gitutil.h"
+#include "log.h"
+#include "recipe.h"
+#include "strbuf.h"
+#include "xalloc.h"
+
+static void set(char **field, const char *value)
+{
+	char *p = xstrdup(value);
+	free(*field);
+	*field = p;
+}
+
+/* A path from the recipe, relative to the recipe's directory. */
+static char *recipe_path(const char *recipe, const char *value)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *copy;
+
+	if (value[0] == '/')
+		return xstrdup(value);
+	copy = xstrdup(recipe);
+	strbuf_addf(&sb, "%s/%s", dirname(copy), value);
+	free(copy);
+	return strbuf_detach(&sb);
+}
+
+static int each_item(const char *list, int (*parse)(const char *, long *))
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *save = NULL, *w;
+	long v;
+	int ret = 0, n = 0;
+
+	strbuf_addstr(&sb, list);
+	for (w = strtok_r(sb.buf, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save), n++)
+		ret = parse(w, &v);
+	strbuf_release(&sb);
+	return ret || !n ? -1 : 0;
+}
+
+static struct recipe_variant *variant(struct recipe *r, const char *name, size_t len)
+{
+	struct recipe_variant *v;
+
+	for (size_t i = 0; i < r->nv; i++)
+		if (strlen(r->v[i].name) == len && !strncmp(r->v[i].name, name, len))
+			return &r->v[i];
+	r->v = xrealloc(r->v, (r->nv + 1) * sizeof(*r->v));
+	v = &r->v[r->nv++];
+	memset(v, 0, sizeof(*v));
+	strvec_init(&v->configs);
+	strvec_init(&v->applies);
+	v->name = xstrdup(name);
+	v->name[len] = '\0';
+	return v;
+}
+
+static int bad(const char *path, const char *name, const char *value, const char *expected)
+{
+	return error("bad value '%s' for '%s' in recipe %s: expected %s", value, name, path,
+		     expected);
+}
+
+static int apply_variant(struct recipe *r, const char *name, const char *value)
+{
+	const char *sub = name + strlen("variant."), *key = strrchr(name, '.');
+	struct recipe_variant *v;
+	char *p;
+
+	if (key <= sub)
+		return error("unknown key '%s' in recipe %s: variants are [variant \"NAME\"]",
+			     name, r->path);
+	v = variant(r, sub, (size_t)(key - sub));
+	key++;
+	if (!strcmp(key, "ref")) {
+		set(&v->ref, value);
+	} else if (!strcmp(key, "cmdline")) {
+		set(&v->cmdline, value);
+	} else if (!strcmp(key, "config") || !strcmp(key, "apply")) {
+		p = recipe_path(r->path, value);
+		strvec_push(!strcmp(key, "config") ? &v->configs : &v->applies, p);
+		free(p);
+	} else {
+		return error("unknown key '%s' in recipe %s", name, r->path);
+	}
+	return 0;
+}
+
+static int apply_entry(struct recipe *r, const char *name, const char *value)
+{
+	const char *key = name + strlen("recipe.");
+
+	if (!value)
+		value = "";
+	if (!strncmp(name, "variant.", 8))
+		return apply_variant(r, name, value);
+	if (strncmp(name, "recipe.", 7))
+		return error("unknown section in '%s' in recipe %s: expected [recipe] or "
+			     "[variant \"NAME\"]", name, r->path);
+	if (!strcmp(key, "title")) {
+		set(&r->title, value);
+	} else if (!strcmp(key, "repo")) {
+		free(r->repo);
+		r->repo = recipe_path(r->path, value);
+	} else if (!strcmp(key, "ref")) {
+		set(&r->ref, value);
+	} else if (!strcmp(key, "arch")) {
+		if (strcmp(value, "x86_64") && strcmp(value, "aarch64"))
+			return bad(r->path, name, value, "x86_64 or aarch64");
+		strvec_push(&r->arches, value);
+	} else if (!strcmp(key, "workload")) {
+		strvec_push(&r->workloads, value);
+	} else if (!strcmp(key, "metric")) {
+		if (!strchr(value, '.') || value[0] == '.')
+			return bad(r->path, name, value, "WORKLOAD.METRIC such as demote.demote_page_wall");
+		strvec_push(&r->metrics, value);
+	} else if (!strcmp(key, "mem")) {
+		if (each_item(value, parse_size_mib))
+			return bad(r->path, name, value, "sizes such as 4G or 4G,16G,64G");
+		set(&r->mem, value);
+	} else if (!strcmp(key, "cpus")) {
+		if (each_item(value, parse_positive_int))
+			return bad(r->path, name, value, "CPU counts such as 2 or 1,2,4");
+		set(&r->cpus, value);
+	} else if (!strcmp(key, "boots") || !strcmp(key, "iters")) {
+		if (parse_positive_int(value, !strcmp(key, "boots") ? &r->boots : &r->iters))
+			return bad(r->path, name, value, "a positive integer");
+	} else if (!strcmp(key, "cmdline")) {
+		set(&r->cmdline, value);
+	} else if (!strcmp(key, "param")) {
+		if (!strchr(value, '='))
+			return bad(r->path, name, value, "K=V");
+		strvec_push(&r->params, value);
+	} else if (!strcmp(key, "probe")) {
+		strvec_push(&r->probes, value);
+	} else {
+		return error("unknown key '%s' in recipe %s", name, r->path);
+	}
+	return 0;
+}
+
+static int check(struct recipe *r)
+{
+	if (r->nv < 2)
+		return error("recipe %s names %zu variant%s: it needs a base and at least one "
+			     "more ([variant \"NAME\"])", r->path, r->nv, r->nv == 1 ? "" : "s");
+	if (!r->workloads.nr)
+		return error("recipe %s has no workload (recipe.workload)", r->path);
+	if (!r->metrics.nr)
+		return error("recipe %s has no metric for its table (recipe.metric)", r->path);
+	for (size_t i = 0; i < r->nv; i++)
+		if (!r->v[i].ref && !r->ref)
+			return error("variant '%s' of recipe %s has no ref (variant.%s.ref or "
+				     "recipe.ref)", r->v[i].name, r->path, r->v[i].name);
+	if (!r->arches.nr)
+		strvec_push(&r->arches, "x86_64");
+	return 0;
+}
+
+int recipe_read(struct recipe *r, const char *path)
+{
+	git_config *gc = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *entry;
+	struct strbuf what = STRBUF_INIT;
+	int ret = -1, rc;
+
+	memset(r, 0, sizeof(*r));
+	strvec_init(&r->arches);
+	strvec_init(&r->workloads);
+	strvec_init(&r->metrics);
+	strvec_init(&r->params);
+	strvec_init(&r->probes);
+	r->path = xstrdup(path);
+	if (lab_git_init() < 0)
+		return -1;
+	strbuf_addf(&what, "cannot read recipe '%s'", path);
+	if (access(path, R_OK)) {
+		error("cannot read recipe '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (git_config_new(&gc) < 0 ||
+	    git_config_add_file_ondisk(gc, path, GIT_CONFIG_LEVEL_APP, NULL, 0) < 0 ||
+	    git_config_iterator_new(&it, gc) < 0) {
+		lab_git_error(what.buf);
+		goto out;
+	}
+	/* file order: the first variant is the base */
+	while (!(rc = git_config_next(&entry, it)))
+		if (apply_entry(r, entry->name, entry->value) < 0)
+			goto out;
+	if (rc != GIT_ITEROVER) {
+		lab_git_error(what.buf);
+		goto out;
+	}
+	ret = check(r);
+out:
+	if (ret)
+		recipe_release(r);
+	if (it)
+		git_config_iterator_free(it);
+	if (gc)
+		git_config_free(gc);
+	lab_git_shutdown();
+	strbuf_release(&what);
+	return ret;
+}
+
+void recipe_release(struct recipe *r)
+{
+	for (size_t i = 0; i < r->nv; i++) {
+		free(r->v[i].name);
+		free(r->v[i].ref);
+		free(r->v[i].cmdline);
+		strvec_release(&r->v[i].configs);
+		strvec_release(&r->v[i].applies);
+	}
+	free(r->v);
+	free(r->path);
+	free(r->title);
+	free(r->repo);
+	free(r->ref);
+	free(r->mem);
+	free(r->cpus);
+	free(r->cmdline);
+	strvec_release(&r->arches);
+	strvec_release(&r->workloads);
+	strvec_release(&r->metrics);
+	strvec_release(&r->params);
+	strvec_release(&r->probes);
+	memset(r, 0, sizeof(*r));
+}

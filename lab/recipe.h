@@ -1,0 +1,62 @@
+#ifndef RECIPE_H
+#define RECIPE_H
+/*
+ * A recipe: one experiment from a patch thread, written down so that anyone
+ * can rerun it. A file in git-config syntax, read with libgit2:
+ *
+ *   [recipe]
+ *       title = seed-001: demote 1 GiB hugetlb pages to 2 MiB
+ *       repo = ../../results/fixtures/linux     kernel repository
+ *       ref = fixture-base                      default ref of a variant
+ *       arch = x86_64                           repeatable: one table per arch
+ *       workload = demote                       repeatable
+ *       metric = demote.demote_page_wall        repeatable: the table's rows
+ *       mem = 4G,16G,64G                        a sweep, as for lab ab --mem
+ *       cpus = 2
+ *       boots = 5                               per variant and point
+ *       iters = 100
+ *       cmdline = hugetlb_free_vmemmap=on       both variants
+ *       param = trace=clear_huge_page           repeatable, lab.K=V
+ *       probe = map_mem                         repeatable, kernels/probes/
+ *   [variant "base"]                            the first variant is the base
+ *       ref = fixture-base
+ *   [variant "regression"]
+ *       ref = fixture-regression
+ *       cmdline = rodata=full                   this variant only
+ *       config = deferred-off.config            fragment, repeatable
+ *       apply = seed-000-kmap-atomic.patch      patch on the tree, repeatable
+ *
+ * A variant section needs a key (ref, if nothing else): git config keeps
+ * no empty sections. Every other variant is compared with the base in its
+ * own A/B. Paths are
+ * relative to the recipe's directory. An unknown key is an error naming it.
+ * struct recipe owns everything in it; recipe_release() frees it.
+ */
+#include "strvec.h"
+
+struct recipe_variant {
+	char *name;
+	char *ref;			/* NULL: the recipe's ref */
+	char *cmdline;
+	struct strvec configs;		/* paths */
+	struct strvec applies;		/* paths */
+};
+
+struct recipe {
+	char *path;
+	char *title;
+	char *repo;			/* path, NULL: core.repo */
+	char *ref;
+	char *mem, *cpus;		/* lists as lab ab takes them */
+	char *cmdline;
+	long boots, iters;		/* 0: lab ab's defaults */
+	struct strvec arches, workloads, metrics, params, probes;
+	struct recipe_variant *v;
+	size_t nv;
+};
+
+/* Read path into r; -1 after a message naming the file and the bad key. */
+int recipe_read(struct recipe *r, const char *path);
+void recipe_release(struct recipe *r);
+
+#endif

@@ -1,0 +1,155 @@
+#!/bin/bash
+# lab recipe on each seed recipe in kernels/recipes/, fast: a repository
+# holding the three Linux 6.1 files the probes and patches touch (so they
+# really apply), build.command making a program the local runner runs, few
+# boots. The tables must have the recipe's shape and their numbers must be
+# the stored samples'. The real builds and boots are `make seeds`.
+. "$(dirname "$0")/lib.sh"
+
+export FAKE=$TOP/tests/fixtures/fake-guest.sh
+RECIPES=$TOP/kernels/recipes
+TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+FILES="arch/arm64/mm/mmu.c arch/x86/kernel/setup.c include/linux/highmem.h"
+
+test_expect_success 'setup: the files of 6.1 that probes touch, with fixture tags' '
+	mkdir repo && cd repo &&
+	tar -xJf "$TARBALL" --strip-components=1 $(for f in $FILES; do echo linux-source-6.1/$f; done) &&
+	git init -q -b main . &&
+	git config user.name "A U Thor" && git config user.email author@example.com &&
+	cat >build.sh <<-\EOS &&
+	#!/bin/sh
+	# the program measures slower with the regression, and with kmap_atomic
+	scale=$(cat scale)
+	grep -q "^	void \*addr = kmap_atomic(page);" include/linux/highmem.h && scale=$(echo "$scale * 1.2" | bc -l)
+	metrics=demote_page_wall,touch,clear_huge_page,to_init,freeing_unused_kernel
+	grep -q lab-probe arch/arm64/mm/mmu.c && metrics=$metrics,probe_map_mem
+	grep -q lab-probe arch/x86/kernel/setup.c && metrics=$metrics,probe_init_mem_mapping
+	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s metrics=%s\n" "$scale" "$metrics" >out/image &&
+	chmod +x out/image
+	EOS
+	chmod +x build.sh && echo 1.00 >scale && git add . && git commit -q -m base && git tag fixture-base &&
+	echo 1.50 >scale && git commit -q -am "slow demote" && git tag fixture-regression &&
+	echo 1.00 >scale && git commit -q -am "batch it" && git tag fixture-fix &&
+	cd .. &&
+	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf
+'
+
+# The recipe's tables, without the reports of the A/Bs printed before them.
+tables() {
+	awk '/^== / { on = 1 } /^experiment E/ { on = 0 } on' "$1"
+}
+
+# table_row FILE VARIANT: the variant's last row
+table_row() {
+	tables "$1" | awk -v v="$2" '$1 == v { row = $0 } END { print row }'
+}
+
+# median of what an experiment's verdict compared: samples, or per-boot medians
+stored_median() { # db exp variant workload metric mem [printf format]
+	db=$1 && shift && fmt=${6:-%.6g}
+	unit=$(sql "$db" "SELECT unit_compared FROM verdicts WHERE experiment_id = $1 AND workload = '$3' AND metric = '$4' AND mem_mib = $5")
+	sql "$db" "SELECT r.id, s.value FROM samples s JOIN runs r ON r.id = s.run_id
+		JOIN variants v ON v.id = r.variant_id
+		WHERE r.experiment_id = $1 AND v.name = '$2' AND s.workload = '$3' AND s.metric = '$4'
+		AND r.mem_mib = $5 AND r.status = 'OK' AND s.flags = 0 ORDER BY r.id" |
+	awk -F'|' -v unit="$unit" -v fmt="$fmt" '
+		function median(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+			return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+		}
+		{ if ($1 != run && nb) { m[++nm] = median(b, nb); nb = 0 } run = $1; b[++nb] = $2; all[++na] = $2 }
+		END { if (nb) m[++nm] = median(b, nb); printf fmt "\n", unit == "samples" ? median(all, na) : median(m, nm) }'
+}
+
+test_expect_success 'seed-001: base, regression and fix in one table, each against base' '
+	"$LAB" recipe "$RECIPES/seed-001-demote.recipe" --repo repo --db lab.db --boots 5 --iters 5 >out 2>err ||
+	{ cat err; false; } &&
+	tables out >t && cat t &&
+	grep -q "^== seed-001: demote 1 GiB hugetlb pages to 2 MiB, HVO on (x86_64)$" t &&
+	grep -q "^demote.demote_page_wall (ms, lower is better), 4G, 1 cpu$" t &&
+	test "$(awk "/^  variant/ { on = 1; next } on && NF { print \$1 }" t | tr "\n" " ")" = "base regression fix " &&
+	table_row out regression | grep -q " REGRESSION (E1)$" &&
+	table_row out fix | grep -q "(E2)$" &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 2 &&
+	test "$(table_row out base | awk "{ print \$5 }")" = "$(stored_median lab.db 1 A demote demote_page_wall 4096)" &&
+	test "$(table_row out regression | awk "{ print \$5 }")" = "$(stored_median lab.db 1 B demote demote_page_wall 4096)" &&
+	test "$(table_row out fix | awk "{ print \$5 }")" = "$(stored_median lab.db 2 B demote demote_page_wall 4096)" &&
+	test "$(sql lab.db "SELECT group_concat(git_ref, \" \") FROM (SELECT git_ref FROM variants WHERE experiment_id = 2 ORDER BY name)")" = "fixture-base fixture-fix"
+'
+
+test_expect_success 'seed-000: the before patch is applied to one side only, on both arches' '
+	"$LAB" recipe "$RECIPES/seed-000-zeroing.recipe" --repo repo --db lab2.db --boots 5 --iters 5 >out 2>err ||
+	{ cat err; false; } &&
+	tables out >t && cat t &&
+	test "$(grep -c "^== seed-000: zeroing" t)" = 2 &&
+	grep -q "(aarch64)$" t && grep -q "(x86_64)$" t &&
+	test "$(grep -c "^zeroing.touch (ms, lower is better)" t)" = 2 &&
+	test "$(grep -c "^zeroing.clear_huge_page (ms, lower is better)" t)" = 2 &&
+	test "$(grep -c "^  after .* IMPROVEMENT (E[12])$" t)" = 4 &&
+	grep -q "^  before .*fixture-base + .*seed-000-kmap-atomic.patch$" t &&
+	test "$(sql lab2.db "SELECT count(DISTINCT kernel_id) FROM variants")" = 4 &&
+	test "$(sql lab2.db "SELECT DISTINCT params FROM runs")" != "" &&
+	sql lab2.db "SELECT params FROM runs LIMIT 1" | grep -q "lab.thp=always" &&
+	row=$(awk "/^== .*aarch64/ { on = 1 } on && /^zeroing.touch/ { t = 1 } t && \$1 == \"before\" { print; exit }" t) &&
+	test "$(echo "$row" | awk "{ print \$5 }")" = "$(stored_median lab2.db 1 A zeroing touch 2048)"
+'
+
+test_expect_success 'seed-003: a config fragment per variant, a sweep table per metric' '
+	"$LAB" recipe "$RECIPES/seed-003-boot-memory.recipe" --repo repo --db lab3.db --boots 3 --iters 3 >out 2>err ||
+	{ cat err; false; } &&
+	tables out >t && cat t &&
+	grep -q "^boot.to_init, median in ms (lower is better), 2 cpus: a column per memory size$" t &&
+	grep -q "^boot.probe_init_mem_mapping, median in ms" t &&
+	grep -q "^  variant  *4G  *16G  *64G *$" t &&
+	grep -q "^  deferred-off .*, config .*deferred-off.config$" t &&
+	test "$(sql lab3.db "SELECT group_concat(DISTINCT mem_mib) FROM runs")" = "4096,16384,65536" &&
+	base16=$(awk "/^boot.to_init,/ { t = 1 } t && \$1 == \"deferred-on\" { print \$4; exit }" t) &&
+	test "$base16" = "$(stored_median lab3.db 1 A boot to_init 16384 %.4g)" &&
+	off64=$(awk "/^boot.to_init,/ { t = 1 } t && \$1 == \"deferred-off\" { print \$8; exit }" t) &&
+	test "$off64" = "$(stored_median lab3.db 1 B boot to_init 65536 %.4g)"
+'
+
+test_expect_success 'seed-004: the map_mem probe reaches the arm64 build of both sides' '
+	"$LAB" recipe "$RECIPES/seed-004-linear-map.recipe" --repo repo --db lab4.db --boots 3 --iters 3 >out 2>err ||
+	{ cat err; false; } &&
+	tables out >t && cat t &&
+	grep -q "^boot.probe_map_mem, median in ms (lower is better), 1 cpu: a column per memory size$" t &&
+	grep -q "^  probe map_mem on every variant$" t &&
+	awk "/^boot.probe_map_mem,/ { t = 1 } t && \$1 == \"rodata-full\" { print; exit }" t | grep -q "(0%).*(0%).*(0%)" &&
+	test "$(sql lab4.db "SELECT count(*) FROM samples WHERE metric = '\''probe_map_mem'\''")" -gt 0 &&
+	test "$(sql lab4.db "SELECT group_concat(cmdline, \"|\") FROM (SELECT cmdline FROM variants ORDER BY name)")" = "rodata=full|rodata=on"
+'
+
+test_expect_success 'a probe that does not apply is BUILD_FAILED naming the probe' '
+	cd repo && sed -i "s/^	map_mem(pgdp);$/	map_mem(pgdp); \/* moved *\//" arch/arm64/mm/mmu.c &&
+	git commit -q -am "touch map_mem" && git tag moved && cd .. &&
+	rc=0 && "$LAB" build --db lab5.db --repo repo --arch aarch64 --probe map_mem moved >/dev/null 2>err || rc=$? &&
+	cat err && test "$rc" = 1 && grep -q "(aarch64): BUILD_FAILED" err &&
+	grep -q "patch .*/kernels/probes/arm64/map_mem.patch. does not apply to" err &&
+	test ! -e .lab/trees/repo/arch/arm64/mm/mmu.c.rej
+'
+
+test_expect_success 'the probe is in the cache key, and the next build without it has no probe' '
+	"$LAB" build --db lab5.db --repo repo --arch aarch64 --probe map_mem fixture-base >with 2>err &&
+	"$LAB" build --db lab5.db --repo repo --arch aarch64 fixture-base >without 2>err &&
+	test "$(cat with)" != "$(cat without)" &&
+	grep -q probe_map_mem "$(cat with)" && ! grep -q probe_map_mem "$(cat without)"
+'
+
+test_expect_success 'bad recipes: one line naming the problem, exit 2' '
+	printf "[recipe]\n\tworkload = demote\n\tmetirc = demote.x\n" >typo.recipe &&
+	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "unknown key .recipe.metirc. in recipe typo.recipe" &&
+	printf "[recipe]\n\tworkload = demote\n\tmetric = demote.x\n[variant \"a\"]\n\tref = x\n" >one.recipe &&
+	rc=0 && "$LAB" recipe one.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "recipe one.recipe names 1 variant" &&
+	rc=0 && "$LAB" recipe missing.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "cannot read recipe .missing.recipe." &&
+	printf "[recipe]\n\tmem = 4X\n" >mem.recipe &&
+	rc=0 && "$LAB" recipe mem.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "bad value .4X. for .recipe.mem." &&
+	rc=0 && "$LAB" recipe "$RECIPES/seed-004-linear-map.recipe" --arch x86_64 2>err || rc=$? &&
+	test "$rc" = 2 && expect_one_line_naming err "does not run on .x86_64."
+'
+
+test_done
