@@ -3,6 +3,7 @@
 #   make check      install what is missing, then run every test (TAP, prove)
 #   make demo       install what is missing, then run the main job
 #   make check-kernel   real kernel builds and bisection of the fixture history
+#   make seeds      run the four seed recipes (kernels/recipes/), print their tables
 #   make bench      benchmarks (not timed tests)
 #   make deps       install the Debian packages the lab needs
 #   SANITIZE=address,undefined   V=1
@@ -130,6 +131,13 @@ check-kernel: deps
 	$(Q)$(MAKE) --no-print-directory all fixture
 	$(Q)FIXTURE=$(abspath $(FIXTURE)) prove $(PROVE_FLAGS) $(wildcard tests/kernel/k[0-9]*.sh)
 
+# The seed threads' experiments, real builds and boots: about two hours on 2
+# cores under TCG. RECIPES=kernels/recipes/seed-001-demote.recipe for one.
+RECIPES ?= $(sort $(wildcard kernels/recipes/*.recipe))
+seeds: deps
+	$(Q)$(MAKE) --no-print-directory all fixture
+	$(Q)for r in $(RECIPES); do lab/lab recipe $$r $(RECIPE_FLAGS) || exit 1; done
+
 bench: all $(BENCH_BINS)
 	$(Q)for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 	$(Q)for b in $(wildcard tests/bench/*.sh); do echo "== $$b"; $$b || exit 1; done
@@ -137,7 +145,7 @@ bench: all $(BENCH_BINS)
 clean:
 	rm -rf $(B) lab/lab
 
-.PHONY: all deps check check-kernel demo fixture bench clean
+.PHONY: all deps check check-kernel demo fixture seeds bench clean
 .DELETE_ON_ERROR:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
