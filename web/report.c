@@ -17,14 +17,26 @@
 #include "report.h"
 #include "stats.h"
 #include "svg.h"
+#include "xalloc.h"
 
 /* A console log's tail as shown on its run page. */
 #define LOG_TAIL_BYTES 8192
+
+/*
+ * Statements are prepared once per site, not once per page: with ten
+ * thousand pages, compiling their SQL cost more than running it.
+ */
+#define SITE_STATEMENTS 32
 
 struct site {
 	sqlite3 *db;
 	const struct report_options *opt;
 	struct report_stats *stats;
+	struct {
+		const char *sql;	/* a literal: its address is the key */
+		sqlite3_stmt *q;
+	} stmt[SITE_STATEMENTS];
+	size_t nstmt;
 };
 
 struct doubles {
@@ -32,18 +44,13 @@ struct doubles {
 	size_t n, alloc;
 };
 
-static int doubles_push(struct doubles *d, double x)
+static void doubles_push(struct doubles *d, double x)
 {
 	if (d->n == d->alloc) {
-		size_t alloc = d->alloc ? 2 * d->alloc : 64;
-		double *v = realloc(d->v, alloc * sizeof(*v));
-		if (!v)
-			return error("out of memory");
-		d->v = v;
-		d->alloc = alloc;
+		d->alloc = d->alloc ? 2 * d->alloc : 64;
+		d->v = xrealloc(d->v, d->alloc * sizeof(*d->v));
 	}
 	d->v[d->n++] = x;
-	return 0;
 }
 
 static void doubles_release(struct doubles *d)
@@ -78,11 +85,40 @@ static int sql_error(struct site *s, const char *what)
 		     sqlite3_errmsg(s->db));
 }
 
+/* A statement for sql, ready to bind; stmt_done() hands it back. */
 static int prepare(struct site *s, sqlite3_stmt **q, const char *sql)
 {
+	size_t i;
+
+	*q = NULL;
+	for (i = 0; i < s->nstmt; i++)
+		if (s->stmt[i].sql == sql) {
+			*q = s->stmt[i].q;
+			return 0;
+		}
+	if (s->nstmt == SITE_STATEMENTS)
+		return error("the report has more than %d statements", SITE_STATEMENTS);
 	if (sqlite3_prepare_v2(s->db, sql, -1, q, NULL) != SQLITE_OK)
 		return sql_error(s, "cannot read the database");
+	s->stmt[s->nstmt].sql = sql;
+	s->stmt[s->nstmt++].q = *q;
 	return 0;
+}
+
+/* Reset, so that it holds no read lock and no bindings until its next use. */
+static void stmt_done(sqlite3_stmt *q)
+{
+	if (q) {
+		sqlite3_reset(q);
+		sqlite3_clear_bindings(q);
+	}
+}
+
+static void site_release(struct site *s)
+{
+	for (size_t i = 0; i < s->nstmt; i++)
+		sqlite3_finalize(s->stmt[i].q);
+	s->nstmt = 0;
 }
 
 static const char *txt(sqlite3_stmt *q, int i)
@@ -336,7 +372,7 @@ static int write_index(struct site *s)
 		sql_error(s, "cannot read experiments");
 		goto out;
 	}
-	sqlite3_finalize(q);
+	stmt_done(q);
 	if (prepare(s, &q, "SELECT r.id, r.started, r.status, r.runner, r.workloads, "
 		    "r.experiment_id, e.kind, v.name, COALESCE(k.git_commit, k.path), r.error "
 		    "FROM runs r LEFT JOIN experiments e ON e.id = r.experiment_id "
@@ -382,7 +418,7 @@ static int write_index(struct site *s)
 	page_end(&sb);
 	ret = 0;
 out:
-	sqlite3_finalize(q);
+	stmt_done(q);
 	read_end(s);
 	if (!ret)
 		ret = site_put(s, "index.html", sb.buf, sb.len);
@@ -423,36 +459,100 @@ static int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id)
 	}
 	table_end(sb);
 	strbuf_addstr(sb, "</section>\n");
-	sqlite3_finalize(q);
+	stmt_done(q);
 	return rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read runs");
 }
 
-/* Samples of one side of one verdict: OK runs, warm-up left out, as the verdict. */
-static int load_side(struct site *s, struct doubles *out, long long exp_id, const char *variant,
-		     sqlite3_stmt *v)
+/*
+ * The samples of an experiment's OK runs, warm-up left out, read in one
+ * query and split per verdict here: a query per verdict and side would
+ * visit every sample of the experiment once for each of them.
+ */
+struct exp_sample {
+	const char *workload, *metric;	/* interned in exp_samples.names */
+	long long mem, cpus;
+	int side;			/* 0 A, 1 B */
+	double value;
+};
+
+struct exp_samples {
+	struct exp_sample *v;
+	size_t n, alloc;
+	char **names;
+	size_t nnames, names_alloc;
+};
+
+/* Few distinct names per experiment: a linear search is enough. */
+static const char *intern(struct exp_samples *es, const char *name)
+{
+	for (size_t i = 0; i < es->nnames; i++)
+		if (!strcmp(es->names[i], name))
+			return es->names[i];
+	if (es->nnames == es->names_alloc) {
+		es->names_alloc = es->names_alloc ? 2 * es->names_alloc : 8;
+		es->names = xrealloc(es->names, es->names_alloc * sizeof(*es->names));
+	}
+	return es->names[es->nnames++] = xstrdup(name);
+}
+
+static void exp_samples_release(struct exp_samples *es)
+{
+	for (size_t i = 0; i < es->nnames; i++)
+		free(es->names[i]);
+	free(es->names);
+	free(es->v);
+	memset(es, 0, sizeof(*es));
+}
+
+static int exp_samples_load(struct site *s, struct exp_samples *es, long long exp_id)
 {
 	sqlite3_stmt *q = NULL;
 	int rc;
 
-	if (prepare(s, &q, "SELECT s.value FROM samples s JOIN runs r ON r.id = s.run_id "
+	/*
+	 * CROSS JOIN keeps runs the outer loop, so samples are found by run and
+	 * not by metric (which visits every experiment's), and come in index
+	 * order with no sort.
+	 */
+	if (prepare(s, &q, "SELECT v.name, s.workload, s.metric, COALESCE(r.mem_mib, 0), "
+		    "COALESCE(r.cpus, 0), s.value FROM runs r CROSS JOIN samples s ON s.run_id = r.id "
 		    "JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = ?1 AND "
-		    "v.name = ?2 AND r.status = 'OK' AND (s.flags & 1) = 0 AND s.workload = ?3 AND "
-		    "s.metric = ?4 AND COALESCE(r.mem_mib, 0) = ?5 AND COALESCE(r.cpus, 0) = ?6 "
-		    "ORDER BY s.id"))
+		    "r.status = 'OK' AND (s.flags & 1) = 0 AND v.name IN ('A', 'B') ORDER BY r.id, s.id"))
 		return -1;
 	sqlite3_bind_int64(q, 1, exp_id);
-	sqlite3_bind_text(q, 2, variant, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 3, txt(v, 0), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 4, txt(v, 1), -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 5, sqlite3_column_int64(v, 3));
-	sqlite3_bind_int64(q, 6, sqlite3_column_int64(v, 4));
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (doubles_push(out, sqlite3_column_double(q, 0))) {
-			sqlite3_finalize(q);
-			return -1;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct exp_sample *e;
+
+		if (es->n == es->alloc) {
+			es->alloc = es->alloc ? 2 * es->alloc : 256;
+			es->v = xrealloc(es->v, es->alloc * sizeof(*es->v));
 		}
-	sqlite3_finalize(q);
+		e = &es->v[es->n++];
+		e->side = txt(q, 0)[0] == 'B';
+		e->workload = intern(es, txt(q, 1));
+		e->metric = intern(es, txt(q, 2));
+		e->mem = sqlite3_column_int64(q, 3);
+		e->cpus = sqlite3_column_int64(q, 4);
+		e->value = sqlite3_column_double(q, 5);
+	}
+	stmt_done(q);
 	return rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read samples");
+}
+
+/* The samples of one side of the verdict in v, in the order they were stored. */
+static void exp_samples_side(struct doubles *out, const struct exp_samples *es, int side,
+			     sqlite3_stmt *v)
+{
+	const char *workload = txt(v, 0), *metric = txt(v, 1);
+	long long mem = sqlite3_column_int64(v, 3), cpus = sqlite3_column_int64(v, 4);
+
+	for (size_t i = 0; i < es->n; i++) {
+		const struct exp_sample *e = &es->v[i];
+
+		if (e->side == side && e->mem == mem && e->cpus == cpus &&
+		    !strcmp(e->metric, metric) && !strcmp(e->workload, workload))
+			doubles_push(out, e->value);
+	}
 }
 
 #define VERDICT_COLUMNS \
@@ -472,7 +572,8 @@ static void add_ab_row(struct strbuf *sb, const char *label, sqlite3_stmt *q, in
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
-static int add_verdict(struct site *s, struct strbuf *sb, long long exp_id, sqlite3_stmt *q)
+static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_samples *es,
+		       sqlite3_stmt *q)
 {
 	struct doubles a = { 0 }, b = { 0 };
 	struct strbuf title = STRBUF_INIT;
@@ -519,8 +620,8 @@ static int add_verdict(struct site *s, struct strbuf *sb, long long exp_id, sqli
 	add_badge(sb, "v-", txt(q, C_VERDICT));
 	strbuf_addf(sb, " (alpha %.3g, delta %.3g %%)</dd>\n</dl>\n", num(q, C_ALPHA),
 		    100 * num(q, C_DELTA));
-	if (load_side(s, &a, exp_id, "A", q) || load_side(s, &b, exp_id, "B", q))
-		goto out;
+	exp_samples_side(&a, es, 0, q);
+	exp_samples_side(&b, es, 1, q);
 	{
 		struct svg_series series[2] = {
 			{ "A", "side-a", a.v, a.n },
@@ -598,8 +699,8 @@ static int add_sweep(struct site *s, struct strbuf *sb, long long exp_id)
 	strbuf_addstr(sb, "</section>\n");
 	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read verdicts");
 out:
-	sqlite3_finalize(m);
-	sqlite3_finalize(q);
+	stmt_done(m);
+	stmt_done(q);
 	strbuf_release(&rows[0]);
 	strbuf_release(&rows[1]);
 	strbuf_release(&head);
@@ -614,7 +715,8 @@ static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 	if (prepare(s, &q, "SELECT v.id, v.name, v.git_ref, k.git_commit, k.path, k.hash, "
 		    "k.release, v.cmdline FROM variants v LEFT JOIN kernels k ON k.id = v.kernel_id "
 		    "WHERE v.experiment_id = ?1 ORDER BY v.name") ||
-	    prepare(s, &r, "SELECT id FROM runs WHERE variant_id = ?1 ORDER BY id"))
+	    prepare(s, &r, "SELECT id FROM runs WHERE experiment_id = ?2 AND variant_id = ?1 "
+		    "ORDER BY id"))
 		goto out;
 	sqlite3_bind_int64(q, 1, exp_id);
 	strbuf_addstr(sb, "<section>\n<h2>Provenance</h2>\n");
@@ -646,6 +748,7 @@ static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 		add_text(sb, q, 7);
 		strbuf_addstr(sb, "</code></td><td>");
 		sqlite3_bind_int64(r, 1, sqlite3_column_int64(q, 0));
+		sqlite3_bind_int64(r, 2, exp_id);
 		for (int first = 1; sqlite3_step(r) == SQLITE_ROW; first = 0)
 			strbuf_addf(sb, "%s<a href=\"r%lld.html\">%lld</a>", first ? "" : " ",
 				    sqlite3_column_int64(r, 0), sqlite3_column_int64(r, 0));
@@ -656,14 +759,15 @@ static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 	strbuf_addstr(sb, "</section>\n");
 	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read variants");
 out:
-	sqlite3_finalize(q);
-	sqlite3_finalize(r);
+	stmt_done(q);
+	stmt_done(r);
 	return ret;
 }
 
 static int write_experiment(struct site *s, long long id)
 {
 	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+	struct exp_samples es = { 0 };
 	sqlite3_stmt *q = NULL;
 	int ret = -1, rc, points = 0, rows = 0;
 
@@ -692,9 +796,9 @@ static int write_experiment(struct site *s, long long id)
 	add_text(&sb, q, 1);
 	strbuf_addstr(&sb, "</code></dd>\n</dl>\n");
 	points = sqlite3_column_int(q, 5);
-	sqlite3_finalize(q);
+	stmt_done(q);
 	q = NULL;
-	if (add_provenance(s, &sb, id))
+	if (add_provenance(s, &sb, id) || exp_samples_load(s, &es, id))
 		goto out;
 	if (prepare(s, &q, "SELECT " VERDICT_COLUMNS " FROM verdicts WHERE experiment_id = ?1 "
 		    "ORDER BY workload, metric, mem_mib, cpus"))
@@ -702,7 +806,7 @@ static int write_experiment(struct site *s, long long id)
 	sqlite3_bind_int64(q, 1, id);
 	strbuf_addstr(&sb, "<section>\n<h2>Verdicts</h2>\n");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (add_verdict(s, &sb, id, q))
+		if (add_verdict(&sb, id, &es, q))
 			goto out;
 		rows++;
 	}
@@ -722,10 +826,11 @@ static int write_experiment(struct site *s, long long id)
 	strbuf_addf(&name, "e%lld.html", id);
 	ret = 1;
 out:
-	sqlite3_finalize(q);
+	stmt_done(q);
 	read_end(s);
 	if (ret == 1)
 		ret = site_put(s, name.buf, sb.buf, sb.len);
+	exp_samples_release(&es);
 	strbuf_release(&sb);
 	strbuf_release(&name);
 	return ret;
@@ -793,7 +898,7 @@ static int write_bisection(struct site *s, long long id)
 		strbuf_addstr(&sb, "&#8211;");
 	}
 	strbuf_addstr(&sb, "</dd>\n</dl>\n");
-	sqlite3_finalize(q);
+	stmt_done(q);
 	q = NULL;
 
 	if (prepare(s, &q, "SELECT seq, git_commit, mark, n, ratio, ci_low, ci_high FROM bisect_steps "
@@ -868,7 +973,7 @@ static int write_bisection(struct site *s, long long id)
 	strbuf_addf(&name, "b%lld.html", id);
 	ret = 1;
 out:
-	sqlite3_finalize(q);
+	stmt_done(q);
 	read_end(s);
 	if (ret == 1)
 		ret = site_put(s, name.buf, sb.buf, sb.len);
@@ -882,67 +987,125 @@ out:
 	return ret;
 }
 
+/* One run's samples of one metric, warm-up counted apart. */
+struct run_metric {
+	char *workload, *metric, *unit;
+	struct doubles d;
+	int warm;
+};
+
+struct run_metrics {
+	struct run_metric *m;
+	size_t n, alloc;
+};
+
+static void run_metrics_release(struct run_metrics *rm)
+{
+	for (size_t i = 0; i < rm->n; i++) {
+		free(rm->m[i].workload);
+		free(rm->m[i].metric);
+		free(rm->m[i].unit);
+		doubles_release(&rm->m[i].d);
+	}
+	free(rm->m);
+	memset(rm, 0, sizeof(*rm));
+}
+
+static int run_metric_cmp(const void *a, const void *b)
+{
+	const struct run_metric *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+
+	return c ? c : strcmp(x->metric, y->metric);
+}
+
+/*
+ * A run's samples per metric, the metrics in name order. They are read in
+ * the order of the run's index and grouped here, which is cheaper than
+ * having sqlite sort them for each of thousands of runs.
+ */
+static int run_metrics_load(struct site *s, struct run_metrics *rm, long long run_id)
+{
+	struct run_metric *cur = NULL;
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (prepare(s, &q, "SELECT workload, metric, unit, value, flags FROM samples "
+		    "WHERE run_id = ?1 ORDER BY id"))
+		return -1;
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *workload = txt(q, 0), *metric = txt(q, 1);
+
+		if (!cur || strcmp(cur->metric, metric) || strcmp(cur->workload, workload)) {
+			cur = NULL;
+			for (size_t i = 0; i < rm->n && !cur; i++)
+				if (!strcmp(rm->m[i].metric, metric) && !strcmp(rm->m[i].workload, workload))
+					cur = &rm->m[i];
+		}
+		if (!cur) {
+			if (rm->n == rm->alloc) {
+				rm->alloc = rm->alloc ? 2 * rm->alloc : 8;
+				rm->m = xrealloc(rm->m, rm->alloc * sizeof(*rm->m));
+			}
+			cur = &rm->m[rm->n++];
+			memset(cur, 0, sizeof(*cur));
+			cur->workload = xstrdup(workload);
+			cur->metric = xstrdup(metric);
+			cur->unit = xstrdup(txt(q, 2));
+		}
+		if (sqlite3_column_int(q, 4) & 1)
+			cur->warm++;
+		else
+			doubles_push(&cur->d, sqlite3_column_double(q, 3));
+	}
+	stmt_done(q);
+	if (rc != SQLITE_DONE)
+		return sql_error(s, "cannot read samples");
+	if (rm->n > 1)
+		qsort(rm->m, rm->n, sizeof(*rm->m), run_metric_cmp);
+	return 0;
+}
+
 /* Per metric: n, warm-up count, mean, sd, quartiles, min, max of one run's samples. */
 static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
 {
-	struct strbuf key = STRBUF_INIT, unit = STRBUF_INIT;
-	struct doubles d = { 0 };
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc, warm = 0;
+	struct run_metrics rm = { 0 };
 
-	if (prepare(s, &q, "SELECT workload || '.' || metric, unit, value, flags FROM samples "
-		    "WHERE run_id = ?1 ORDER BY workload, metric, iteration, id"))
+	if (run_metrics_load(s, &rm, id))
 		return -1;
-	sqlite3_bind_int64(q, 1, id);
 	strbuf_addstr(sb, "<section>\n<h2>Samples</h2>\n");
 	table_begin(sb, "<th>Metric</th><th>Unit</th><th>n</th><th>warm-up</th><th>Mean</th>"
 		    "<th>std deviation</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th>");
-	do {
-		rc = sqlite3_step(q);
-		if (key.len && (rc != SQLITE_ROW || strcmp(key.buf, txt(q, 0)))) {
-			struct stats_summary sum;
+	for (size_t i = 0; i < rm.n; i++) {
+		const struct run_metric *m = &rm.m[i];
+		struct stats_summary sum;
 
-			strbuf_addstr(sb, "<tr><th scope=\"row\">");
-			html_escape(sb, key.buf);
-			strbuf_addstr(sb, "</th><td>");
-			html_escape(sb, unit.buf);
-			strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", d.n, warm);
-			if (d.n && !stats_summarize(&sum, d.v, d.n)) {
-				double v[7] = { sum.mean, sum.std, sum.min, sum.q1, sum.median, sum.q3, sum.max };
-				for (int i = 0; i < 7; i++) {
-					strbuf_addstr(sb, "<td class=\"num\">");
-					add_num(sb, v[i]);
-					strbuf_addstr(sb, "</td>");
-				}
-			} else {
-				strbuf_addstr(sb, "<td colspan=\"7\">&#8211;</td>");
+		strbuf_addstr(sb, "<tr><th scope=\"row\">");
+		html_escape(sb, m->workload);
+		strbuf_addch(sb, '.');
+		html_escape(sb, m->metric);
+		strbuf_addstr(sb, "</th><td>");
+		html_escape(sb, m->unit);
+		strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", m->d.n,
+			    m->warm);
+		if (m->d.n && !stats_summarize(&sum, m->d.v, m->d.n)) {
+			double v[7] = { sum.mean, sum.std, sum.min, sum.q1, sum.median, sum.q3, sum.max };
+
+			for (int j = 0; j < 7; j++) {
+				strbuf_addstr(sb, "<td class=\"num\">");
+				add_num(sb, v[j]);
+				strbuf_addstr(sb, "</td>");
 			}
-			strbuf_addstr(sb, "</tr>\n");
-			strbuf_reset(&key);
-			d.n = 0;
-			warm = 0;
+		} else {
+			strbuf_addstr(sb, "<td colspan=\"7\">&#8211;</td>");
 		}
-		if (rc != SQLITE_ROW)
-			break;
-		if (!key.len) {
-			strbuf_addstr(&key, txt(q, 0));
-			strbuf_reset(&unit);
-			strbuf_addstr(&unit, txt(q, 1));
-		}
-		if (sqlite3_column_int(q, 3) & 1)
-			warm++;
-		else if (doubles_push(&d, sqlite3_column_double(q, 2)))
-			goto out;
-	} while (1);
+		strbuf_addstr(sb, "</tr>\n");
+	}
 	table_end(sb);
 	strbuf_addstr(sb, "</section>\n");
-	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read samples");
-out:
-	sqlite3_finalize(q);
-	doubles_release(&d);
-	strbuf_release(&key);
-	strbuf_release(&unit);
-	return ret;
+	run_metrics_release(&rm);
+	return 0;
 }
 
 /* The last bytes of a log, from a line start when there is one. */
@@ -1019,7 +1182,7 @@ static int write_run(struct site *s, long long id)
 		have_log = 1;
 	else
 		strbuf_addstr(&tail, txt(q, 23));
-	sqlite3_finalize(q);
+	stmt_done(q);
 	q = NULL;
 
 	if (prepare(s, &q, "SELECT key, value FROM run_meta WHERE run_id = ?1 ORDER BY key"))
@@ -1063,7 +1226,7 @@ static int write_run(struct site *s, long long id)
 	strbuf_addf(&name, "r%lld.html", id);
 	ret = 1;
 out:
-	sqlite3_finalize(q);
+	stmt_done(q);
 	read_end(s);
 	if (ret == 1) {
 		ret = site_put(s, name.buf, sb.buf, sb.len);
@@ -1120,14 +1283,14 @@ static int list_pages(struct site *s, struct page_ids *p)
 			goto out;
 	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read experiments and runs");
 out:
-	sqlite3_finalize(q);
+	stmt_done(q);
 	read_end(s);
 	return ret;
 }
 
 int report_write_site(struct report_stats *out, sqlite3 *db, const struct report_options *opt)
 {
-	struct site s = { db, opt, out };
+	struct site s = { .db = db, .opt = opt, .stats = out };
 	struct page_ids pages = { 0 };
 	struct strbuf path = STRBUF_INIT, css = STRBUF_INIT;
 	int ret = -1;
@@ -1154,6 +1317,7 @@ int report_write_site(struct report_stats *out, sqlite3 *db, const struct report
 	}
 	ret = 0;
 out:
+	site_release(&s);
 	free(pages.id);
 	free(pages.kind);
 	strbuf_release(&path);
