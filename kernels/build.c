@@ -498,7 +498,12 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		strvec_push(&av, "--no-backup-if-mismatch");
 		strvec_push(&av, "--reject-file=-");
 		strvec_push(&av, "-i");
-		strvec_push(&av, spec->patches->v[i]);
+		/* patch runs in the work tree: a relative name would miss */
+		{
+			char *abs = realpath(spec->patches->v[i], NULL);
+			strvec_push(&av, abs ? abs : spec->patches->v[i]);
+			free(abs);
+		}
 		if (log_fd < 0)
 			log_fd = open(logp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (log_fd < 0) {

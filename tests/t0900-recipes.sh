@@ -78,7 +78,8 @@ test_expect_success 'seed-001: base, regression and fix in one table, each again
 '
 
 test_expect_success 'seed-000: the before patch is applied to one side only, on both arches' '
-	"$LAB" recipe "$RECIPES/seed-000-zeroing.recipe" --repo repo --db lab2.db --boots 5 --iters 5 >out 2>err ||
+	ln -s "$TOP/kernels" kernels &&
+	"$LAB" recipe kernels/recipes/seed-000-zeroing.recipe --repo repo --db lab2.db --boots 5 --iters 5 >out 2>err ||
 	{ cat err; false; } &&
 	tables out >t && cat t &&
 	test "$(grep -c "^== seed-000: zeroing" t)" = 2 &&
@@ -86,7 +87,7 @@ test_expect_success 'seed-000: the before patch is applied to one side only, on 
 	test "$(grep -c "^zeroing.touch (ms, lower is better)" t)" = 2 &&
 	test "$(grep -c "^zeroing.clear_huge_page (ms, lower is better)" t)" = 2 &&
 	test "$(grep -c "^  after .* IMPROVEMENT (E[12])$" t)" = 4 &&
-	grep -q "^  before .*fixture-base + .*seed-000-kmap-atomic.patch$" t &&
+	grep -q "^  before .*fixture-base + kernels/recipes/seed-000-kmap-atomic.patch$" t &&
 	test "$(sql lab2.db "SELECT count(DISTINCT kernel_id) FROM variants")" = 4 &&
 	test "$(sql lab2.db "SELECT DISTINCT params FROM runs")" != "" &&
 	sql lab2.db "SELECT params FROM runs LIMIT 1" | grep -q "lab.thp=always" &&
