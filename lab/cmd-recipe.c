@@ -177,7 +177,9 @@ static void print_sweep(FILE *f, sqlite3_stmt *q, const struct recipe *r, const 
 				if (sqlite3_column_type(q, V_RATIO) == SQLITE_NULL || !isfinite(ratio))
 					strbuf_addstr(&sb, "(-)");
 				else
-					strbuf_addf(&sb, "(%+.0f%%)", 100 * (ratio - 1));
+					/* -99.6 % is not -100 %: B still takes time */
+					strbuf_addf(&sb, ratio < 0.005 ? "(%+.1f%%)" : "(%+.0f%%)",
+						    100 * (ratio - 1));
 				strbuf_addf(&sb, " %s", col_text(q, V_VERDICT));
 			}
 			fprintf(f, " %-28s", sb.buf);

@@ -221,9 +221,6 @@ static int apply_entry(struct lab_config *cfg, const char *path,
 {
 	size_t i;
 
-	/* A key with no "=" is git's implicit boolean; none of ours is one. */
-	if (!value)
-		value = "";
 	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		if (strcmp(keys[i].name, name))
 			continue;
@@ -237,7 +234,8 @@ static int apply_entry(struct lab_config *cfg, const char *path,
 	return 0;
 }
 
-static int read_file(struct lab_config *cfg, const char *path)
+int config_file_foreach(const char *path, const char *kind,
+			int (*fn)(const char *name, const char *value, void *data), void *data)
 {
 	git_config *gc = NULL;
 	git_config_iterator *it = NULL;
@@ -247,22 +245,20 @@ static int read_file(struct lab_config *cfg, const char *path)
 
 	if (lab_git_init() < 0)
 		return -1;
-	strbuf_addf(&what, "cannot read config '%s'", path);
+	strbuf_addf(&what, "cannot read %s '%s'", kind, path);
 	if (git_config_new(&gc) < 0 ||
 	    git_config_add_file_ondisk(gc, path, GIT_CONFIG_LEVEL_APP, NULL, 0) < 0 ||
 	    git_config_iterator_new(&it, gc) < 0) {
 		lab_git_error(what.buf);
 		goto out;
 	}
-	/* File order, so a key set twice ends with its last value, as in git. */
 	while (!(rc = git_config_next(&entry, it)))
-		if (apply_entry(cfg, path, entry->name, entry->value) < 0)
+		if (fn(entry->name, entry->value ? entry->value : "", data) < 0)
 			goto out;
 	if (rc != GIT_ITEROVER) {
 		lab_git_error(what.buf);
 		goto out;
 	}
-	set_string(&cfg->path, path);
 	ret = 0;
 out:
 	if (it)
@@ -272,6 +268,28 @@ out:
 	lab_git_shutdown();
 	strbuf_release(&what);
 	return ret;
+}
+
+struct read_state {
+	struct lab_config *cfg;
+	const char *path;
+};
+
+static int read_entry(const char *name, const char *value, void *data)
+{
+	struct read_state *rs = data;
+	return apply_entry(rs->cfg, rs->path, name, value);
+}
+
+static int read_file(struct lab_config *cfg, const char *path)
+{
+	struct read_state rs = { cfg, path };
+
+	/* File order, so a key set twice ends with its last value, as in git. */
+	if (config_file_foreach(path, "config", read_entry, &rs))
+		return -1;
+	set_string(&cfg->path, path);
+	return 0;
 }
 
 void config_init(struct lab_config *cfg)

@@ -99,6 +99,15 @@ const char *config_runner_name(enum lab_runner runner);
  */
 /* "512M", "4G", "1T" (case-insensitive), or a plain number of MiB. */
 int parse_size_mib(const char *s, long *out_mib);
+
+/*
+ * Call fn for each entry of a git-config file in file order, with section
+ * and key lower case ("variant.base.ref") and "" for a key without "=".
+ * Stops at fn's first negative return. Errors name the file as "cannot
+ * read <kind> '<path>'".
+ */
+int config_file_foreach(const char *path, const char *kind,
+			int (*fn)(const char *name, const char *value, void *data), void *data);
 /* A decimal integer >= 1. */
 int parse_positive_int(const char *s, long *out);
 /* "300", "300s", "5m", "1h": a positive number of seconds. */

@@ -4,10 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <git2.h>
-
 #include "config.h"
-#include "gitutil.h"
 #include "log.h"
 #include "recipe.h"
 #include "strbuf.h"
@@ -100,8 +97,6 @@ static int apply_entry(struct recipe *r, const char *name, const char *value)
 {
 	const char *key = name + strlen("recipe.");
 
-	if (!value)
-		value = "";
 	if (!strncmp(name, "variant.", 8))
 		return apply_variant(r, name, value);
 	if (strncmp(name, "recipe.", 7))
@@ -167,13 +162,14 @@ static int check(struct recipe *r)
 	return 0;
 }
 
+static int read_entry(const char *name, const char *value, void *data)
+{
+	return apply_entry(data, name, value);
+}
+
 int recipe_read(struct recipe *r, const char *path)
 {
-	git_config *gc = NULL;
-	git_config_iterator *it = NULL;
-	git_config_entry *entry;
-	struct strbuf what = STRBUF_INIT;
-	int ret = -1, rc;
+	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
 	strvec_init(&r->arches);
@@ -182,37 +178,13 @@ int recipe_read(struct recipe *r, const char *path)
 	strvec_init(&r->params);
 	strvec_init(&r->probes);
 	r->path = xstrdup(path);
-	if (lab_git_init() < 0)
-		return -1;
-	strbuf_addf(&what, "cannot read recipe '%s'", path);
-	if (access(path, R_OK)) {
+	if (access(path, R_OK))
 		error("cannot read recipe '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	if (git_config_new(&gc) < 0 ||
-	    git_config_add_file_ondisk(gc, path, GIT_CONFIG_LEVEL_APP, NULL, 0) < 0 ||
-	    git_config_iterator_new(&it, gc) < 0) {
-		lab_git_error(what.buf);
-		goto out;
-	}
 	/* file order: the first variant is the base */
-	while (!(rc = git_config_next(&entry, it)))
-		if (apply_entry(r, entry->name, entry->value) < 0)
-			goto out;
-	if (rc != GIT_ITEROVER) {
-		lab_git_error(what.buf);
-		goto out;
-	}
-	ret = check(r);
-out:
+	else if (!config_file_foreach(path, "recipe", read_entry, r))
+		ret = check(r);
 	if (ret)
 		recipe_release(r);
-	if (it)
-		git_config_iterator_free(it);
-	if (gc)
-		git_config_free(gc);
-	lab_git_shutdown();
-	strbuf_release(&what);
 	return ret;
 }
 

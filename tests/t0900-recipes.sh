@@ -34,6 +34,14 @@ test_expect_success 'setup: the files of 6.1 that probes touch, with fixture tag
 	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf
 '
 
+# run_recipe RECIPE DB [options]: run it against the repository here; its
+# tables go to t, everything it printed to out
+run_recipe() {
+	r=$1 db=$2 && shift 2 &&
+	"$LAB" recipe "$r" --repo repo --db "$db" "$@" >out 2>err || { cat err; return 1; }
+	tables out >t && cat t
+}
+
 # The recipe's tables, without the reports of the A/Bs printed before them.
 tables() {
 	awk '/^== / { on = 1 } /^experiment E/ { on = 0 } on' "$1"
@@ -62,9 +70,7 @@ stored_median() { # db exp variant workload metric mem [printf format]
 }
 
 test_expect_success 'seed-001: base, regression and fix in one table, each against base' '
-	"$LAB" recipe "$RECIPES/seed-001-demote.recipe" --repo repo --db lab.db --boots 5 --iters 5 >out 2>err ||
-	{ cat err; false; } &&
-	tables out >t && cat t &&
+	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 &&
 	grep -q "^== seed-001: demote 1 GiB hugetlb pages to 2 MiB, HVO on (x86_64)$" t &&
 	grep -q "^demote.demote_page_wall (ms, lower is better), 4G, 1 cpu$" t &&
 	test "$(awk "/^  variant/ { on = 1; next } on && NF { print \$1 }" t | tr "\n" " ")" = "base regression fix " &&
@@ -79,9 +85,7 @@ test_expect_success 'seed-001: base, regression and fix in one table, each again
 
 test_expect_success 'seed-000: the before patch is applied to one side only, on both arches' '
 	ln -s "$TOP/kernels" kernels &&
-	"$LAB" recipe kernels/recipes/seed-000-zeroing.recipe --repo repo --db lab2.db --boots 5 --iters 5 >out 2>err ||
-	{ cat err; false; } &&
-	tables out >t && cat t &&
+	run_recipe kernels/recipes/seed-000-zeroing.recipe lab2.db --boots 5 --iters 5 &&
 	test "$(grep -c "^== seed-000: zeroing" t)" = 2 &&
 	grep -q "(aarch64)$" t && grep -q "(x86_64)$" t &&
 	test "$(grep -c "^zeroing.touch (ms, lower is better)" t)" = 2 &&
@@ -96,9 +100,7 @@ test_expect_success 'seed-000: the before patch is applied to one side only, on 
 '
 
 test_expect_success 'seed-003: a config fragment per variant, a sweep table per metric' '
-	"$LAB" recipe "$RECIPES/seed-003-boot-memory.recipe" --repo repo --db lab3.db --boots 3 --iters 3 >out 2>err ||
-	{ cat err; false; } &&
-	tables out >t && cat t &&
+	run_recipe "$RECIPES/seed-003-boot-memory.recipe" lab3.db --boots 3 --iters 3 &&
 	grep -q "^boot.to_init, median in ms (lower is better), 2 cpus: a column per memory size$" t &&
 	grep -q "^boot.probe_init_mem_mapping, median in ms" t &&
 	grep -q "^  variant  *4G  *16G  *64G *$" t &&
@@ -111,9 +113,7 @@ test_expect_success 'seed-003: a config fragment per variant, a sweep table per 
 '
 
 test_expect_success 'seed-004: the map_mem probe reaches the arm64 build of both sides' '
-	"$LAB" recipe "$RECIPES/seed-004-linear-map.recipe" --repo repo --db lab4.db --boots 3 --iters 3 >out 2>err ||
-	{ cat err; false; } &&
-	tables out >t && cat t &&
+	run_recipe "$RECIPES/seed-004-linear-map.recipe" lab4.db --boots 3 --iters 3 &&
 	grep -q "^boot.probe_map_mem, median in ms (lower is better), 1 cpu: a column per memory size$" t &&
 	grep -q "^  probe map_mem on every variant$" t &&
 	awk "/^boot.probe_map_mem,/ { t = 1 } t && \$1 == \"rodata-full\" { print; exit }" t | grep -q "(0%).*(0%).*(0%)" &&
