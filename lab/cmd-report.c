@@ -16,7 +16,8 @@
 static const char report_usage[] =
 "usage: lab report [--out DIR] [--db PATH] [--config FILE]\n"
 "  writes a static HTML site of the database's experiments, bisections and runs\n"
-"  (default DIR: site/ beside the database); pages that did not change are left alone\n";
+"  (default DIR: site/ beside the database); pages that did not change are left alone,\n"
+"  pages of experiments, bisections and runs no longer in the database are removed\n";
 
 /* Subjects of commits for the bisection pages, from the configured repository. */
 static char *commit_subject(void *data, const char *hex)
@@ -115,8 +116,8 @@ int cmd_report(int argc, char **argv)
 	opt.recent = 50;
 	if (report_write_site(&stats, db, &opt))
 		goto out;
-	printf("%s/index.html: %d file(s) written, %d unchanged\n", out_dir.buf, stats.written,
-	       stats.unchanged);
+	printf("%s/index.html: %d file(s) written, %d unchanged, %d removed\n", out_dir.buf,
+	       stats.written, stats.unchanged, stats.removed);
 	ret = 0;
 out:
 	git_repository_free(repo);

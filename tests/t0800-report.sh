@@ -16,7 +16,7 @@ commit() {
 
 # Tags HTML5 and SVG have that libxml2's HTML 4 parser does not know; it
 # names them and goes on. Anything else it says fails the test.
-html5_tags='header|nav|main|section|svg|g|title|text|circle|line|rect'
+html5_tags='header|nav|main|section|svg|g|title|text|circle|line|rect|polyline'
 
 chromium() {
 	profile=$(mktemp -d "$TRASH/chromium.XXXXXX")
@@ -146,6 +146,117 @@ test_expect_success 'a new run rewrites the pages it shows, and only those' '
 	find site -type f -printf "%p %T@\n" | sort >after &&
 	changed=$(diff before after | sed -n "s/^> \([^ ]*\) .*/\1/p" | LC_ALL=C sort | tr "\n" " ") &&
 	test "$changed" = "site/index.html site/logs/r$new.txt site/r$new.html " || { echo "changed: $changed"; exit 1; }
+'
+
+test_expect_success 'the index draws each kernel measured more than once, with its latest median' '
+	cat >check-series.py <<-\EOF &&
+	import sqlite3, statistics, xml.etree.ElementTree as ET
+	db = sqlite3.connect("lab.db")
+	want = {}
+	for kid, commit in db.execute(
+	        "SELECT r.kernel_id, k.git_commit FROM runs r JOIN kernels k ON k.id = r.kernel_id "
+	        "WHERE r.status = \"OK\" GROUP BY r.kernel_id, r.cmdline, r.mem_mib, r.cpus "
+	        "HAVING count(*) > 1"):
+	    runs = [r for (r,) in db.execute("SELECT id FROM runs WHERE kernel_id = ? AND "
+	                                     "status = \"OK\" ORDER BY started, id", (kid,))]
+	    last = runs[-1]
+	    median = statistics.median(v for (v,) in db.execute(
+	        "SELECT value FROM samples WHERE run_id = ? AND workload = \"zeroing\" AND "
+	        "metric = \"t\" AND flags & 1 = 0", (last,)))
+	    want[commit[:12]] = ("%d of %d" % (len(runs), len(runs)), "r%d.html" % last, "%.6g" % median)
+	assert len(want) >= 2, want
+	root = ET.parse("site/index.html").getroot()
+	section = [s for s in root.iter("section") if s.findtext("h2") == "Kernels measured more than once"]
+	assert len(section) == 1
+	assert section[0].findtext("h3") == "zeroing.t"
+	got = {}
+	for tr in section[0].iter("tr"):
+	    td = tr.findall("td")
+	    if not td:
+	        continue
+	    assert td[4].find("{http://www.w3.org/2000/svg}svg") is not None
+	    a = td[5].find("a")
+	    got[td[0].findtext("code")] = (td[3].text, a.get("href"), a.text)
+	    assert td[5].text is None and a.tail == " ms", (a.tail,)
+	assert got == want, (got, want)
+	EOF
+	python3 check-series.py &&
+	test "$(grep -c "<svg class=\"spark\"" site/index.html)" = "$(sql lab.db "SELECT count(*) FROM (SELECT 1 FROM runs WHERE kernel_id IS NOT NULL AND status = '\''OK'\'' GROUP BY kernel_id, cmdline, mem_mib, cpus HAVING count(*) > 1)")"
+'
+
+test_expect_success 'a memory sweep: a row per variant, a column per size, the database medians and % against A' '
+	mkdir sweep &&
+	rc=0 && "$LAB" ab --db sweep/lab.db --runner local --guest "$FAKE" --workload zeroing \
+		--a-cmdline scale=1.0 --b-cmdline scale=1.10 --boots 2 --iters 10 --mem 1G,2G,4G >out 2>err || rc=$? &&
+	test "$rc" = 1 &&
+	"$LAB" report --db sweep/lab.db >out 2>err && test ! -s err &&
+	xmllint --noout sweep/site/e1.html &&
+	"$LAB" show --db sweep/lab.db E1 >show.txt &&
+	cat >check-sweep.py <<-\EOF &&
+	import re, sqlite3, statistics, xml.etree.ElementTree as ET
+	db = sqlite3.connect("sweep/lab.db")
+	rows = db.execute("SELECT mem_mib, median_a, median_b, verdict, unit_compared FROM verdicts "
+	                  "WHERE experiment_id = 1 AND workload = \"zeroing\" AND metric = \"t\" "
+	                  "ORDER BY mem_mib").fetchall()
+	assert [r[0] for r in rows] == [1024, 2048, 4096], rows
+	# the stored medians are those of what each side ran at each size
+	for mem, ma, mb, verdict, units in rows:
+	    assert units == "samples", units
+	    for side, m in (("A", ma), ("B", mb)):
+	        v = [x for (x,) in db.execute(
+	            "SELECT s.value FROM samples s JOIN runs r ON r.id = s.run_id JOIN variants v "
+	            "ON v.id = r.variant_id WHERE r.experiment_id = 1 AND v.name = ? AND "
+	            "r.mem_mib = ? AND r.status = \"OK\" AND s.flags & 1 = 0", (side, mem))]
+	        assert len(v) == 20 and abs(statistics.median(v) - m) <= 1e-9 * m, (side, mem, m, v)
+	root = ET.parse("sweep/site/e1.html").getroot()
+	section = [s for s in root.iter("section") if s.findtext("h2") == "Memory sweep"]
+	assert len(section) == 1
+	assert section[0].findtext("h3") == "zeroing.t, median ms, 1 cpu(s)", section[0].findtext("h3")
+	table = section[0].find(".//table")
+	head = [th.text for th in table.find("thead/tr")]
+	assert head == ["Variant", "1024M", "2048M", "4096M"], head
+	body = table.findall("tbody/tr")
+	assert [tr.findtext("th") for tr in body] == ["A", "B"]
+	a = ["".join(td.itertext()) for td in body[0].findall("td")]
+	b = ["".join(td.itertext()) for td in body[1].findall("td")]
+	assert a == ["%.6g" % r[1] for r in rows], (a, rows)
+	want = ["%.6g (%+.1f %%) %s" % (r[2], 100 * (r[2] / r[1] - 1), r[3]) for r in rows]
+	assert b == want, (b, want)
+	assert all(r[3] == "REGRESSION" for r in rows), rows
+	# lab show lays out the same numbers as text
+	show = open("show.txt").read()
+	assert re.search(r"^  A +" + " +".join(re.escape(x) for x in a) + "$", show, re.M), show
+	pct = ["%.6g %+.1f%%" % (r[2], 100 * (r[2] / r[1] - 1)) for r in rows]
+	assert re.search(r"^  B +" + " +".join(re.escape(x).replace(" ", " +") for x in pct) + "$",
+	                 show, re.M), (pct, show)
+	EOF
+	python3 check-sweep.py
+'
+
+test_expect_success 'rows deleted from the database take their pages along, and nothing else' '
+	cp lab.db prune.db && cp -a site prune-site &&
+	echo mine >prune-site/notes.html && echo mine >prune-site/e01.html &&
+	echo mine >prune-site/r1.html.orig && echo mine >prune-site/logs/notes.txt &&
+	mkdir prune-site/r999.html &&
+	run=$(sql prune.db "SELECT max(id) FROM runs WHERE experiment_id IS NULL") &&
+	test -s prune-site/logs/r$run.txt &&
+	gone="prune-site/e1.html prune-site/logs/r$run.txt prune-site/r$run.html" &&
+	for id in $(sql prune.db "SELECT id FROM runs WHERE experiment_id = 1"); do
+		gone="$gone prune-site/r$id.html prune-site/logs/r$id.txt"
+	done &&
+	sqlite3 prune.db "PRAGMA foreign_keys = ON; DELETE FROM runs WHERE id = $run OR experiment_id = 1; DELETE FROM experiments WHERE id = 1" &&
+	find prune-site -type f -printf "%p %T@\n" | sort >before &&
+	"$LAB" report --db prune.db --out prune-site >out 2>err &&
+	cat out && test ! -s err &&
+	grep -q ": 1 file(s) written, .* unchanged, $(echo $gone | wc -w) removed" out &&
+	for f in $gone; do test ! -e $f || { echo "$f is still there"; exit 1; }; done &&
+	for f in notes.html e01.html r1.html.orig logs/notes.txt; do test -f prune-site/$f; done &&
+	test -d prune-site/r999.html &&
+	find prune-site -type f -printf "%p %T@\n" | sort >after &&
+	printf "%s\n" $gone | LC_ALL=C sort >want &&
+	diff before after | sed -n "s/^< \([^ ]*\) .*/\1/p" | grep -v "^prune-site/index.html\$" | LC_ALL=C sort >got &&
+	diff want got &&
+	test "$(diff before after | grep "^>" | cut -d" " -f2)" = prune-site/index.html
 '
 
 test_expect_success 'chromium: the bisection DOM holds the subject as text and no script' '

@@ -4,7 +4,9 @@
  * summaries come from stats.c.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,6 +320,343 @@ static int ensure_dir(const char *path)
 	return 0;
 }
 
+/* One run's samples of one metric, warm-up counted apart. */
+struct run_metric {
+	char *workload, *metric, *unit;
+	struct doubles d;
+	int warm;
+};
+
+struct run_metrics {
+	struct run_metric *m;
+	size_t n, alloc;
+};
+
+static void run_metrics_release(struct run_metrics *rm)
+{
+	for (size_t i = 0; i < rm->n; i++) {
+		free(rm->m[i].workload);
+		free(rm->m[i].metric);
+		free(rm->m[i].unit);
+		doubles_release(&rm->m[i].d);
+	}
+	free(rm->m);
+	memset(rm, 0, sizeof(*rm));
+}
+
+static int run_metric_cmp(const void *a, const void *b)
+{
+	const struct run_metric *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+
+	return c ? c : strcmp(x->metric, y->metric);
+}
+
+/*
+ * A run's samples per metric, the metrics in name order. They are read in
+ * the order of the run's index and grouped here, which is cheaper than
+ * having sqlite sort them for each of thousands of runs.
+ */
+static int run_metrics_load(struct site *s, struct run_metrics *rm, long long run_id)
+{
+	struct run_metric *cur = NULL;
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (prepare(s, &q, "SELECT workload, metric, unit, value, flags FROM samples "
+		    "WHERE run_id = ?1 ORDER BY id"))
+		return -1;
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *workload = txt(q, 0), *metric = txt(q, 1);
+
+		if (!cur || strcmp(cur->metric, metric) || strcmp(cur->workload, workload)) {
+			cur = NULL;
+			for (size_t i = 0; i < rm->n && !cur; i++)
+				if (!strcmp(rm->m[i].metric, metric) && !strcmp(rm->m[i].workload, workload))
+					cur = &rm->m[i];
+		}
+		if (!cur) {
+			if (rm->n == rm->alloc) {
+				rm->alloc = rm->alloc ? 2 * rm->alloc : 8;
+				rm->m = xrealloc(rm->m, rm->alloc * sizeof(*rm->m));
+			}
+			cur = &rm->m[rm->n++];
+			memset(cur, 0, sizeof(*cur));
+			cur->workload = xstrdup(workload);
+			cur->metric = xstrdup(metric);
+			cur->unit = xstrdup(txt(q, 2));
+		}
+		if (sqlite3_column_int(q, 4) & 1)
+			cur->warm++;
+		else
+			doubles_push(&cur->d, sqlite3_column_double(q, 3));
+	}
+	stmt_done(q);
+	if (rc != SQLITE_DONE)
+		return sql_error(s, "cannot read samples");
+	if (rm->n > 1)
+		qsort(rm->m, rm->n, sizeof(*rm->m), run_metric_cmp);
+	return 0;
+}
+
+/*
+ * The index's series over time: the median of each run of a kernel that
+ * ran more than once, per metric. A series is one kernel on one command
+ * line and machine size, so that a sweep or a changed boot option does not
+ * show as a change of the kernel. Only the most recently measured series
+ * and their latest runs are drawn, which keeps the index small and its
+ * cost independent of the size of the database.
+ */
+#define SERIES_KERNELS	12	/* kernel, command line and size, most recent first */
+#define SERIES_RUNS	40	/* latest runs per kernel */
+#define SERIES_MAX	48	/* sparklines on the index */
+
+struct series_kernel {
+	long long id;
+	int runs;			/* OK runs in the database */
+	int commit;			/* label is a commit id */
+	struct strbuf label, cmdline;	/* as stored, not escaped */
+	long long mem, cpus;
+};
+
+struct series {
+	char *workload, *metric, *unit;
+	size_t kernel;			/* index into series_kernel */
+	long long latest_run;
+	struct doubles t, y;
+};
+
+struct series_set {
+	struct series_kernel k[SERIES_KERNELS];
+	size_t nk;
+	int cmdlines;			/* a kernel and size ran on several */
+	struct series *s;
+	size_t n, alloc;
+};
+
+static void series_set_release(struct series_set *set)
+{
+	for (size_t i = 0; i < set->nk; i++) {
+		strbuf_release(&set->k[i].label);
+		strbuf_release(&set->k[i].cmdline);
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		free(set->s[i].workload);
+		free(set->s[i].metric);
+		free(set->s[i].unit);
+		doubles_release(&set->s[i].t);
+		doubles_release(&set->s[i].y);
+	}
+	free(set->s);
+}
+
+static struct series *series_for(struct series_set *set, size_t kernel, const struct run_metric *m)
+{
+	struct series *sr;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (set->s[i].kernel == kernel && !strcmp(set->s[i].metric, m->metric) &&
+		    !strcmp(set->s[i].workload, m->workload))
+			return &set->s[i];
+	if (set->n == set->alloc) {
+		set->alloc = set->alloc ? 2 * set->alloc : 16;
+		set->s = xrealloc(set->s, set->alloc * sizeof(*set->s));
+	}
+	sr = &set->s[set->n++];
+	memset(sr, 0, sizeof(*sr));
+	sr->workload = xstrdup(m->workload);
+	sr->metric = xstrdup(m->metric);
+	sr->unit = xstrdup(m->unit);
+	sr->kernel = kernel;
+	return sr;
+}
+
+static int series_cmp(const void *a, const void *b)
+{
+	const struct series *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+
+	if (!c)
+		c = strcmp(x->metric, y->metric);
+	return c ? c : (x->kernel > y->kernel) - (x->kernel < y->kernel);
+}
+
+/* The latest runs of set->k[i], oldest first, into its series. */
+static int series_add_runs(struct site *s, struct series_set *set, size_t i)
+{
+	struct series_kernel *k = &set->k[i];
+	long long ids[SERIES_RUNS];
+	double started[SERIES_RUNS];
+	sqlite3_stmt *q = NULL;
+	int n = 0, rc = SQLITE_DONE;
+
+	if (prepare(s, &q, "SELECT id, started FROM runs WHERE kernel_id = ?1 AND cmdline = ?2 AND "
+		    "COALESCE(mem_mib, 0) = ?3 AND COALESCE(cpus, 0) = ?4 AND status = 'OK' "
+		    "ORDER BY started DESC, id DESC LIMIT ?5"))
+		return -1;
+	sqlite3_bind_int64(q, 1, k->id);
+	sqlite3_bind_text(q, 2, strbuf_str(&k->cmdline), (int)k->cmdline.len, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 3, k->mem);
+	sqlite3_bind_int64(q, 4, k->cpus);
+	sqlite3_bind_int(q, 5, SERIES_RUNS);
+	while (n < SERIES_RUNS && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		ids[n] = sqlite3_column_int64(q, 0);
+		started[n++] = sqlite3_column_double(q, 1);
+	}
+	stmt_done(q);
+	if (n < SERIES_RUNS && rc != SQLITE_DONE)
+		return sql_error(s, "cannot read runs");
+	while (n--) {
+		struct run_metrics rm = { 0 };
+
+		if (run_metrics_load(s, &rm, ids[n]))
+			return -1;
+		for (size_t j = 0; j < rm.n; j++) {
+			struct stats_summary sum;
+			struct series *sr;
+
+			if (!rm.m[j].d.n || stats_summarize(&sum, rm.m[j].d.v, rm.m[j].d.n))
+				continue;
+			sr = series_for(set, i, &rm.m[j]);
+			doubles_push(&sr->t, started[n]);
+			doubles_push(&sr->y, sum.median);
+			sr->latest_run = ids[n];
+		}
+		run_metrics_release(&rm);
+	}
+	return 0;
+}
+
+static int series_load(struct site *s, struct series_set *set)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = SQLITE_DONE;
+
+	if (prepare(s, &q, "SELECT r.kernel_id, r.cmdline, COALESCE(r.mem_mib, 0), "
+		    "COALESCE(r.cpus, 0), count(*), k.git_commit, k.release, k.path "
+		    "FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.status = 'OK' "
+		    "GROUP BY r.kernel_id, r.cmdline, COALESCE(r.mem_mib, 0), COALESCE(r.cpus, 0) "
+		    "HAVING count(*) > 1 ORDER BY max(r.started) DESC, max(r.id) DESC LIMIT ?1"))
+		return -1;
+	sqlite3_bind_int(q, 1, SERIES_KERNELS);
+	while (set->nk < SERIES_KERNELS && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct series_kernel *k = &set->k[set->nk++];
+
+		strbuf_init(&k->label, 0);
+		strbuf_init(&k->cmdline, 0);
+		k->id = sqlite3_column_int64(q, 0);
+		strbuf_addstr(&k->cmdline, txt(q, 1));
+		k->mem = sqlite3_column_int64(q, 2);
+		k->cpus = sqlite3_column_int64(q, 3);
+		k->runs = sqlite3_column_int(q, 4);
+		k->commit = *txt(q, 5) != '\0';
+		strbuf_addstr(&k->label, txt(q, k->commit ? 5 : *txt(q, 6) ? 6 : 7));
+	}
+	stmt_done(q);
+	if (set->nk < SERIES_KERNELS && rc != SQLITE_DONE)
+		return sql_error(s, "cannot read runs");
+	for (size_t i = 0; i < set->nk; i++) {
+		for (size_t j = 0; j < i; j++)
+			if (set->k[i].id == set->k[j].id && set->k[i].mem == set->k[j].mem &&
+			    set->k[i].cpus == set->k[j].cpus)
+				set->cmdlines = 1;
+		if (series_add_runs(s, set, i))
+			return -1;
+	}
+	if (set->n > 1)
+		qsort(set->s, set->n, sizeof(*set->s), series_cmp);
+	return 0;
+}
+
+static void add_kernel_label(struct strbuf *sb, const struct series_kernel *k)
+{
+	if (k->commit)
+		add_short_commit(sb, strbuf_str(&k->label));
+	else
+		html_escape(sb, strbuf_str(&k->label));
+}
+
+/* Per metric, a table of its series: a sparkline each, its latest value beside it. */
+static int add_series(struct site *s, struct strbuf *sb)
+{
+	struct series_set set = { 0 };
+	struct strbuf title = STRBUF_INIT;
+	const struct series *prev = NULL;
+	size_t shown = 0, hidden = 0;
+
+	if (series_load(s, &set)) {
+		series_set_release(&set);
+		return -1;
+	}
+	strbuf_addstr(sb, "<section>\n<h2>Kernels measured more than once</h2>\n");
+	if (set.nk)
+		strbuf_addf(sb, "<p>The median of each run over time, per metric: the latest %d runs "
+			    "of the %zu kernels measured most recently, each on one command line "
+			    "and memory size; the latest value links to its run.</p>\n", SERIES_RUNS,
+			    set.nk);
+	else
+		strbuf_addstr(sb, "<p>No kernel has run more than once.</p>\n");
+	for (size_t i = 0; i < set.n; i++) {
+		const struct series *sr = &set.s[i];
+		const struct series_kernel *k = &set.k[sr->kernel];
+		struct stats_summary sum;
+
+		if (sr->y.n < 2)
+			continue;
+		if (shown == SERIES_MAX || stats_summarize(&sum, sr->y.v, sr->y.n)) {
+			hidden++;
+			continue;
+		}
+		if (!prev || strcmp(prev->workload, sr->workload) || strcmp(prev->metric, sr->metric)) {
+			if (prev)
+				table_end(sb);
+			strbuf_addstr(sb, "<h3>");
+			html_escape(sb, sr->workload);
+			strbuf_addch(sb, '.');
+			html_escape(sb, sr->metric);
+			strbuf_addstr(sb, "</h3>\n");
+			table_begin(sb, set.cmdlines ?
+				    "<th>Kernel</th><th>Memory MiB</th><th>CPUs</th><th>Command line</th>"
+				    "<th>Runs</th><th>Run medians over time</th><th>Latest</th>" :
+				    "<th>Kernel</th><th>Memory MiB</th><th>CPUs</th>"
+				    "<th>Runs</th><th>Run medians over time</th><th>Latest</th>");
+		}
+		prev = sr;
+		shown++;
+		strbuf_addstr(sb, "<tr><td>");
+		add_kernel_label(sb, k);
+		strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>",
+			    k->mem, k->cpus);
+		if (set.cmdlines) {
+			strbuf_addstr(sb, "<td class=\"wrap\"><code>");
+			html_escape(sb, strbuf_str(&k->cmdline));
+			strbuf_addstr(sb, "</code></td>");
+		}
+		strbuf_addf(sb, "<td class=\"num\">%zu of %d</td><td>", sr->y.n, k->runs);
+		strbuf_reset(&title);
+		strbuf_addf(&title, "%s.%s of %s%.*s: medians of %zu runs, from %.6g to %.6g ",
+			    sr->workload, sr->metric, k->commit ? "commit " : "",
+			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.n, sum.min,
+			    sum.max);
+		strbuf_addstr(&title, sr->unit);
+		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.n, title.buf);
+		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
+		add_num(sb, sr->y.v[sr->y.n - 1]);
+		strbuf_addstr(sb, "</a> ");
+		html_escape(sb, sr->unit);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	if (prev)
+		table_end(sb);
+	if (hidden)
+		strbuf_addf(sb, "<p>%zu more series not drawn.</p>\n", hidden);
+	strbuf_addstr(sb, "</section>\n");
+	strbuf_release(&title);
+	series_set_release(&set);
+	return 0;
+}
+
 /* The index: recent experiments and runs. */
 static int write_index(struct site *s)
 {
@@ -373,6 +712,8 @@ static int write_index(struct site *s)
 		goto out;
 	}
 	stmt_done(q);
+	if (add_series(s, &sb))
+		goto out;
 	if (prepare(s, &q, "SELECT r.id, r.started, r.status, r.runner, r.workloads, "
 		    "r.experiment_id, e.kind, v.name, COALESCE(k.git_commit, k.path), r.error "
 		    "FROM runs r LEFT JOIN experiments e ON e.id = r.experiment_id "
@@ -987,86 +1328,6 @@ out:
 	return ret;
 }
 
-/* One run's samples of one metric, warm-up counted apart. */
-struct run_metric {
-	char *workload, *metric, *unit;
-	struct doubles d;
-	int warm;
-};
-
-struct run_metrics {
-	struct run_metric *m;
-	size_t n, alloc;
-};
-
-static void run_metrics_release(struct run_metrics *rm)
-{
-	for (size_t i = 0; i < rm->n; i++) {
-		free(rm->m[i].workload);
-		free(rm->m[i].metric);
-		free(rm->m[i].unit);
-		doubles_release(&rm->m[i].d);
-	}
-	free(rm->m);
-	memset(rm, 0, sizeof(*rm));
-}
-
-static int run_metric_cmp(const void *a, const void *b)
-{
-	const struct run_metric *x = a, *y = b;
-	int c = strcmp(x->workload, y->workload);
-
-	return c ? c : strcmp(x->metric, y->metric);
-}
-
-/*
- * A run's samples per metric, the metrics in name order. They are read in
- * the order of the run's index and grouped here, which is cheaper than
- * having sqlite sort them for each of thousands of runs.
- */
-static int run_metrics_load(struct site *s, struct run_metrics *rm, long long run_id)
-{
-	struct run_metric *cur = NULL;
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (prepare(s, &q, "SELECT workload, metric, unit, value, flags FROM samples "
-		    "WHERE run_id = ?1 ORDER BY id"))
-		return -1;
-	sqlite3_bind_int64(q, 1, run_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *workload = txt(q, 0), *metric = txt(q, 1);
-
-		if (!cur || strcmp(cur->metric, metric) || strcmp(cur->workload, workload)) {
-			cur = NULL;
-			for (size_t i = 0; i < rm->n && !cur; i++)
-				if (!strcmp(rm->m[i].metric, metric) && !strcmp(rm->m[i].workload, workload))
-					cur = &rm->m[i];
-		}
-		if (!cur) {
-			if (rm->n == rm->alloc) {
-				rm->alloc = rm->alloc ? 2 * rm->alloc : 8;
-				rm->m = xrealloc(rm->m, rm->alloc * sizeof(*rm->m));
-			}
-			cur = &rm->m[rm->n++];
-			memset(cur, 0, sizeof(*cur));
-			cur->workload = xstrdup(workload);
-			cur->metric = xstrdup(metric);
-			cur->unit = xstrdup(txt(q, 2));
-		}
-		if (sqlite3_column_int(q, 4) & 1)
-			cur->warm++;
-		else
-			doubles_push(&cur->d, sqlite3_column_double(q, 3));
-	}
-	stmt_done(q);
-	if (rc != SQLITE_DONE)
-		return sql_error(s, "cannot read samples");
-	if (rm->n > 1)
-		qsort(rm->m, rm->n, sizeof(*rm->m), run_metric_cmp);
-	return 0;
-}
-
 /* Per metric: n, warm-up count, mean, sd, quartiles, min, max of one run's samples. */
 static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
 {
@@ -1288,6 +1549,88 @@ out:
 	return ret;
 }
 
+/* A file name the report writes: <kind><id><suffix>, the id as the report prints it. */
+static int page_name(char *kind, long long *id, const char *name, const char *kinds,
+		     const char *suffix)
+{
+	const char *p = name + 1;
+	long long v = 0;
+
+	if (!*name || !strchr(kinds, *name) || *p < '1' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (LLONG_MAX - 9) / 10)
+			return 0;
+		v = 10 * v + (*p - '0');
+	}
+	if (strcmp(p, suffix))
+		return 0;
+	*kind = *name;
+	*id = v;
+	return 1;
+}
+
+/* pages is in list_pages()'s order: by kind, then id. */
+static int page_listed(const struct page_ids *pages, char kind, long long id)
+{
+	size_t lo = 0, hi = pages->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pages->kind[mid] < kind || (pages->kind[mid] == kind && pages->id[mid] < id))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < pages->n && pages->kind[lo] == kind && pages->id[lo] == id;
+}
+
+/*
+ * Remove from dir the pages of rows that are gone from the database. Only
+ * names the report itself writes are candidates, and only plain files:
+ * whatever else the user keeps in the site is left alone.
+ */
+static int prune_dir(struct site *s, const struct page_ids *pages, const char *sub,
+		     const char *kinds, const char *suffix)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret = 0;
+
+	strbuf_addstr(&dir, s->opt->out_dir);
+	if (sub)
+		strbuf_addf(&dir, "/%s", sub);
+	d = opendir(dir.buf);
+	if (!d) {
+		ret = error("cannot read directory '%s': %s", dir.buf, strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		long long id;
+		char kind;
+
+		if (!page_name(&kind, &id, de->d_name, kinds, suffix) || page_listed(pages, kind, id))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir.buf, de->d_name);
+		if (lstat(path.buf, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (unlink(path.buf) && errno != ENOENT) {
+			ret = error("cannot remove '%s': %s", path.buf, strerror(errno));
+			break;
+		}
+		s->stats->removed++;
+	}
+	closedir(d);
+out:
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	return ret;
+}
+
 int report_write_site(struct report_stats *out, sqlite3 *db, const struct report_options *opt)
 {
 	struct site s = { .db = db, .opt = opt, .stats = out };
@@ -1315,6 +1658,8 @@ int report_write_site(struct report_stats *out, sqlite3 *db, const struct report
 		if (r)
 			goto out;
 	}
+	if (prune_dir(&s, &pages, NULL, "ebr", ".html") || prune_dir(&s, &pages, "logs", "r", ".txt"))
+		goto out;
 	ret = 0;
 out:
 	site_release(&s);

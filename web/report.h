@@ -8,9 +8,11 @@
  * a copy of web/style.css.
  *
  * Every page is built in memory and replaces the file on disk only when
- * its bytes differ, so pages that did not change keep their mtime. Each
- * page's rows are read inside one read transaction, so a lab writing the
- * database at the same time never gives a page half of a change.
+ * its bytes differ, so pages that did not change keep their mtime. Pages
+ * (and log copies) of experiments and runs deleted from the database are
+ * removed; no other file in the site is touched. Each page's rows are read
+ * inside one read transaction, so a lab writing the database at the same
+ * time never gives a page half of a change.
  *
  * Everything that came from git, a console or a config goes through
  * html_escape(); nothing else in the site writes such text.
@@ -37,6 +39,7 @@ struct report_options {
 struct report_stats {
 	int written;			/* files replaced or created */
 	int unchanged;			/* files left alone */
+	int removed;			/* pages of rows no longer in the database */
 };
 
 /* Write the whole site from db (opened read-only by the caller). */

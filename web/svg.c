@@ -1,4 +1,4 @@
-/* Inline SVG plots: distributions on one axis, bisection steps. */
+/* Inline SVG plots: distributions on one axis, bisection steps, sparklines. */
 #include <math.h>
 
 #include "report.h"
@@ -193,5 +193,39 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 	}
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n",
 		    (PAD_L + W - PAD_R) / 2, h - 6);
+	strbuf_addstr(sb, "</svg>\n");
+}
+
+void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n,
+		   const char *title)
+{
+	const double w = 120, h = 28, pad = 3;
+	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+
+	for (size_t i = 0; i < n; i++) {
+		x0 = fmin(x0, x[i]);
+		x1 = fmax(x1, x[i]);
+		y0 = fmin(y0, y[i]);
+		y1 = fmax(y1, y[i]);
+	}
+	strbuf_addf(sb, "<svg class=\"spark\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", w, h);
+	html_escape(sb, title);
+	strbuf_addstr(sb, "</title>\n<polyline points=\"");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addch(sb, ' ');
+		add_fixed1(sb, scale(x[i], x0, x1, pad, w - pad));
+		strbuf_addch(sb, ',');
+		add_fixed1(sb, scale(y[i], y0, y1, h - pad, pad));
+	}
+	strbuf_addstr(sb, "\"/>\n");
+	if (n) {
+		strbuf_addstr(sb, "<circle cx=\"");
+		add_fixed1(sb, scale(x[n - 1], x0, x1, pad, w - pad));
+		strbuf_addstr(sb, "\" cy=\"");
+		add_fixed1(sb, scale(y[n - 1], y0, y1, h - pad, pad));
+		strbuf_addstr(sb, "\" r=\"2.5\"/>\n");
+	}
 	strbuf_addstr(sb, "</svg>\n");
 }

@@ -37,4 +37,12 @@ struct svg_step {
 void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		      double effect, const char *title);
 
+/*
+ * A sparkline: y against x (a time) as a line a few words wide, the last
+ * point marked. It has no axes; the caller writes the values it needs
+ * read (the latest, say) as text beside it.
+ */
+void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n,
+		   const char *title);
+
 #endif
