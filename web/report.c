@@ -64,8 +64,15 @@ static void doubles_release(struct doubles *d)
 
 void html_escape(struct strbuf *sb, const char *s)
 {
-	for (; s && *s; s++) {
+	while (s && *s) {
+		const char *run = s;
+
+		/* plain text is copied a run at a time: most of a page is plain text */
+		while ((unsigned char)*s >= 0x20 && !strchr("&<>\"'", *s))
+			s++;
+		strbuf_add(sb, run, (size_t)(s - run));
 		switch (*s) {
+		case '\0': return;
 		case '&': strbuf_addstr(sb, "&amp;"); break;
 		case '<': strbuf_addstr(sb, "&lt;"); break;
 		case '>': strbuf_addstr(sb, "&gt;"); break;
@@ -73,11 +80,9 @@ void html_escape(struct strbuf *sb, const char *s)
 		case '\'': strbuf_addstr(sb, "&#39;"); break;
 		default:
 			/* control characters other than tab and newline are not valid HTML */
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-				strbuf_addch(sb, ' ');
-			else
-				strbuf_addch(sb, *s);
+			strbuf_addch(sb, *s == '\n' || *s == '\t' ? *s : ' ');
 		}
+		s++;
 	}
 }
 

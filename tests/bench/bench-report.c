@@ -340,7 +340,8 @@ int main(void)
 	store_close(&st);
 	gen = now_monotonic() - gen;
 
-	if (sqlite3_open_v2(path.buf, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path.buf, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
 		fprintf(stderr, "bench-report: cannot open '%s'\n", path.buf);
 		goto out;
 	}
