@@ -233,6 +233,20 @@ test_expect_success 'a memory sweep: a row per variant, a column per size, the d
 	python3 check-sweep.py
 '
 
+test_expect_success 'past 400 samples a side, points even in rank stand for the rest, the extremes among them' '
+	mkdir big &&
+	rc=0 && "$LAB" ab --db big/lab.db --runner local --guest "$FAKE" --workload zeroing \
+		--a-cmdline scale=1.0 --b-cmdline scale=1.10 --boots 2 --iters 300 >out 2>err || rc=$? &&
+	test "$rc" = 1 &&
+	"$LAB" report --db big/lab.db >out 2>err && test ! -s err &&
+	test "$(sql big/lab.db "SELECT n_a || \" \" || n_b FROM verdicts")" = "600 600" &&
+	test "$(grep -c "<circle class=\"pt\"" big/site/e1.html)" = 800 &&
+	test "$(grep -c ">400 of 600 points</text>" big/site/e1.html)" = 2 &&
+	grep -q "<circle class=\"pt\" cx=\"48.0\"" big/site/e1.html &&
+	grep -q "<circle class=\"pt\" cx=\"624.0\"" big/site/e1.html &&
+	grep -F "Number of iterations</th><td class=\"num\">600</td><td class=\"num\">600</td>" big/site/e1.html
+'
+
 test_expect_success 'rows deleted from the database take their pages along, and nothing else' '
 	cp lab.db prune.db && cp -a site prune-site &&
 	echo mine >prune-site/notes.html && echo mine >prune-site/e01.html &&

@@ -1,5 +1,7 @@
 /* Inline SVG plots: distributions on one axis, bisection steps, sparklines. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
 #include "stats.h"
@@ -63,6 +65,50 @@ static void x_axis(struct strbuf *sb, double lo, double hi, double y, const char
 	strbuf_addstr(sb, "</text>\n");
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A series' points above its box, spread over a band by a fixed
+ * low-discrepancy sequence (the golden ratio's fractional parts), so a page
+ * is the same bytes on every run. Past SVG_MAX_POINTS, points evenly spaced
+ * in rank stand for the rest: the smallest and largest are always among
+ * them, and the box still summarizes every value.
+ */
+static int add_points(struct strbuf *sb, const struct svg_series *s, double lo, double hi,
+		      double y0)
+{
+	size_t n = s->n < SVG_MAX_POINTS ? s->n : SVG_MAX_POINTS;
+	double *sorted = NULL;
+
+	if (n < s->n) {
+		sorted = malloc(s->n * sizeof(*sorted));
+		if (!sorted)
+			return -1;
+		memcpy(sorted, s->x, s->n * sizeof(*sorted));
+		qsort(sorted, s->n, sizeof(*sorted), cmp_double);
+		strbuf_addf(sb, "<text class=\"thinned\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+			    "%zu of %zu points</text>\n", W - PAD_R, y0 + 8, n, s->n);
+	}
+	for (size_t j = 0; j < n; j++) {
+		double jit = fmod((double)(j + 1) * 0.6180339887498949, 1.0);
+		double v = sorted ? sorted[(size_t)llround((double)j * (double)(s->n - 1) /
+							   (double)(n - 1))] : s->x[j];
+
+		strbuf_addstr(sb, "<circle class=\"pt\" cx=\"");
+		add_fixed1(sb, scale(v, lo, hi, PAD_L, W - PAD_R));
+		strbuf_addstr(sb, "\" cy=\"");
+		add_fixed1(sb, y0 + 2 + 16 * jit);
+		strbuf_addstr(sb, "\" r=\"2.2\"/>\n");
+	}
+	free(sorted);
+	return 0;
+}
+
 int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
 		      const char *unit, const char *title)
 {
@@ -89,20 +135,8 @@ int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
 		strbuf_addf(sb, "<g class=\"%s\">\n<text x=\"4\" y=\"%.1f\">", s[i].css_class, mid + 4);
 		html_escape(sb, s[i].label);
 		strbuf_addstr(sb, "</text>\n");
-		/*
-		 * Points above the box, spread over a band by a fixed low-discrepancy
-		 * sequence (the golden ratio's fractional parts), so a page is the
-		 * same bytes on every run.
-		 */
-		for (size_t j = 0; j < s[i].n; j++) {
-			double jit = fmod((double)(j + 1) * 0.6180339887498949, 1.0);
-
-			strbuf_addstr(sb, "<circle class=\"pt\" cx=\"");
-			add_fixed1(sb, scale(s[i].x[j], lo, hi, PAD_L, W - PAD_R));
-			strbuf_addstr(sb, "\" cy=\"");
-			add_fixed1(sb, y0 + 2 + 16 * jit);
-			strbuf_addstr(sb, "\" r=\"2.2\"/>\n");
-		}
+		if (add_points(sb, &s[i], lo, hi, y0))
+			return -1;
 		if (!s[i].n) {
 			strbuf_addstr(sb, "</g>\n");
 			continue;

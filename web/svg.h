@@ -17,6 +17,9 @@ struct svg_series {
 	size_t n;
 };
 
+/* Points drawn per series; a larger series is drawn by rank (see svg.c). */
+#define SVG_MAX_POINTS 400
+
 /*
  * The distributions of the series on one value axis: a strip of points
  * and a box (quartiles, median, whiskers to min and max) per series.
