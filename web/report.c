@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +32,22 @@
  */
 #define SITE_STATEMENTS 32
 
+struct page_ids;
+
+/* What the threads writing pages share. */
+struct site_work {
+	pthread_mutex_t lock;		/* next, failed, and the subject callback */
+	pthread_mutex_t files;		/* creating and renaming files in the site */
+	const struct page_ids *pages;
+	size_t next;			/* the next page to write */
+	int failed;
+};
+
 struct site {
 	sqlite3 *db;
 	const struct report_options *opt;
 	struct report_stats *stats;
+	struct site_work *work;		/* NULL until pages are written in threads */
 	struct {
 		const char *sql;	/* a literal: its address is the key */
 		sqlite3_stmt *q;
@@ -206,8 +220,16 @@ static void add_short_commit(struct strbuf *sb, const char *hex)
 
 static void add_subject(struct site *s, struct strbuf *sb, const char *commit)
 {
-	char *subject = s->opt->subject && commit && *commit ?
-			s->opt->subject(s->opt->subject_data, commit) : NULL;
+	char *subject = NULL;
+
+	/* the callback reads a libgit2 repository, which is not for two threads at once */
+	if (s->opt->subject && commit && *commit) {
+		if (s->work)
+			pthread_mutex_lock(&s->work->lock);
+		subject = s->opt->subject(s->opt->subject_data, commit);
+		if (s->work)
+			pthread_mutex_unlock(&s->work->lock);
+	}
 
 	if (subject) {
 		strbuf_addstr(sb, "<span class=\"subject\">");
@@ -297,7 +319,16 @@ static int site_put(struct site *s, const char *name, const char *data, size_t l
 		s->stats->unchanged++;
 		goto out;
 	}
+	/*
+	 * The file system serializes creating files in one directory anyway;
+	 * a thread waiting here sleeps, where waiting for the directory's lock
+	 * in the kernel spins and takes a core from the threads building pages.
+	 */
+	if (s->work)
+		pthread_mutex_lock(&s->work->files);
 	ret = write_file(path.buf, data, len);
+	if (s->work)
+		pthread_mutex_unlock(&s->work->files);
 	if (!ret)
 		s->stats->written++;
 out:
@@ -1636,6 +1667,106 @@ out:
 	return ret;
 }
 
+/* Pages from work->pages until none is left or a thread failed. */
+static void *write_pages(void *data)
+{
+	struct site *s = data;
+	struct site_work *w = s->work;
+	intptr_t ret = 0;
+
+	for (;;) {
+		size_t i;
+		int r;
+
+		pthread_mutex_lock(&w->lock);
+		i = w->next++;
+		r = w->failed || i >= w->pages->n;
+		pthread_mutex_unlock(&w->lock);
+		if (r)
+			break;
+		r = w->pages->kind[i] == 'e' ? write_experiment(s, w->pages->id[i]) :
+		    w->pages->kind[i] == 'b' ? write_bisection(s, w->pages->id[i]) :
+		    write_run(s, w->pages->id[i]);
+		if (r) {
+			pthread_mutex_lock(&w->lock);
+			w->failed = 1;
+			pthread_mutex_unlock(&w->lock);
+			ret = -1;
+			break;
+		}
+	}
+	return (void *)ret;
+}
+
+/*
+ * Pages are written by up to SITE_THREADS threads, each with its own
+ * read-only connection: building a page is mostly reading its rows and
+ * formatting numbers, which two cores do in about half the time. Each page
+ * is still one read transaction of one connection.
+ */
+#define SITE_THREADS 4
+
+struct site_thread {
+	pthread_t id;
+	struct site site;
+	struct report_stats stats;
+};
+
+static int write_pages_threaded(struct site *s, const struct page_ids *pages)
+{
+	struct site_thread t[SITE_THREADS - 1];
+	struct site_work w = { .pages = pages };
+	const char *path = sqlite3_db_filename(s->db, "main");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = 0;
+	int ret = pthread_mutex_init(&w.lock, NULL);
+
+	if (!ret && (ret = pthread_mutex_init(&w.files, NULL)))
+		pthread_mutex_destroy(&w.lock);
+	if (ret)
+		return error("cannot create a mutex: %s", strerror(ret));
+	s->work = &w;
+	/* a database with no file of its own (in memory) is read by this thread alone */
+	for (long i = 1; path && *path && i < cpus && i < SITE_THREADS && (size_t)i < pages->n; i++) {
+		struct site_thread *th = &t[n];
+		sqlite3 *db = NULL;
+
+		memset(th, 0, sizeof(*th));
+		if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+		    SQLITE_OK) {
+			sqlite3_close(db);
+			break;
+		}
+		sqlite3_busy_timeout(db, 10000);
+		th->site.db = db;
+		th->site.opt = s->opt;
+		th->site.stats = &th->stats;
+		th->site.work = &w;
+		if (pthread_create(&th->id, NULL, write_pages, &th->site)) {
+			sqlite3_close(db);
+			break;
+		}
+		n++;
+	}
+	if (write_pages(s))
+		ret = -1;
+	for (size_t i = 0; i < n; i++) {
+		void *r = NULL;
+
+		pthread_join(t[i].id, &r);
+		if (r)
+			ret = -1;
+		s->stats->written += t[i].stats.written;
+		s->stats->unchanged += t[i].stats.unchanged;
+		site_release(&t[i].site);
+		sqlite3_close(t[i].site.db);
+	}
+	s->work = NULL;
+	pthread_mutex_destroy(&w.lock);
+	pthread_mutex_destroy(&w.files);
+	return ret;
+}
+
 int report_write_site(struct report_stats *out, sqlite3 *db, const struct report_options *opt)
 {
 	struct site s = { .db = db, .opt = opt, .stats = out };
@@ -1654,15 +1785,8 @@ int report_write_site(struct report_stats *out, sqlite3 *db, const struct report
 		goto out;
 	}
 	if (site_put(&s, "style.css", strbuf_str(&css), css.len) || list_pages(&s, &pages) ||
-	    write_index(&s))
+	    write_index(&s) || write_pages_threaded(&s, &pages))
 		goto out;
-	for (size_t i = 0; i < pages.n; i++) {
-		int r = pages.kind[i] == 'e' ? write_experiment(&s, pages.id[i]) :
-			pages.kind[i] == 'b' ? write_bisection(&s, pages.id[i]) :
-			write_run(&s, pages.id[i]);
-		if (r)
-			goto out;
-	}
 	if (prune_dir(&s, &pages, NULL, "ebr", ".html") || prune_dir(&s, &pages, "logs", "r", ".txt"))
 		goto out;
 	ret = 0;

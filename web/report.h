@@ -23,7 +23,8 @@
 
 /*
  * Looks up the subject of a commit (40 hex digits) for the bisection
- * pages; returns a string the caller frees, or NULL when unknown.
+ * pages; returns a string the caller frees, or NULL when unknown. Pages
+ * are written by several threads, but this is called by one at a time.
  */
 typedef char *(*report_subject_fn)(void *data, const char *commit);
 
@@ -42,7 +43,11 @@ struct report_stats {
 	int removed;			/* pages of rows no longer in the database */
 };
 
-/* Write the whole site from db (opened read-only by the caller). */
+/*
+ * Write the whole site from db (opened read-only by the caller, and used
+ * by this thread only). When db is a file, helper threads read it through
+ * connections of their own.
+ */
 int report_write_site(struct report_stats *out, sqlite3 *db, const struct report_options *opt);
 
 /* Append s to sb with &, <, >, " and ' as character references. */
