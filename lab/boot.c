@@ -110,7 +110,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 
 	if (!ctx->st.db && context_open_store(ctx))
 		goto out;
-	p->logdir = context_subdir(ctx, "logs");
+	p->logdir = context_logdir(ctx);
 	cachedir = context_subdir(ctx, "cache");
 	if (!p->logdir || !cachedir)
 		goto out;

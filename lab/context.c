@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "xalloc.h"
 #include "log.h"
 #include "strbuf.h"
 
@@ -88,6 +89,22 @@ char *context_subdir(struct lab_context *ctx, const char *sub)
 		return NULL;
 	}
 	return strbuf_detach(&sb);
+}
+
+char *context_logdir(struct lab_context *ctx)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *copy = xstrdup(ctx->cfg.db), *base = basename(copy), *dot = strrchr(base, '.');
+	char *dir;
+
+	/* run ids are per database: two databases side by side keep apart */
+	if (dot && dot != base)
+		*dot = '\0';
+	strbuf_addf(&sb, "logs/%s", base);
+	dir = context_subdir(ctx, sb.buf);
+	strbuf_release(&sb);
+	free(copy);
+	return dir;
 }
 
 const char *lab_source_dir(void)

@@ -23,6 +23,11 @@ int context_open_store(struct lab_context *ctx);
 void context_release(struct lab_context *ctx);
 
 /* <db dir>/<sub>, created if missing; the caller frees the result. */
+/*
+ * <dir>/logs/<database name without .db>, created: console logs are named
+ * by run id, which is per database. Caller frees.
+ */
+char *context_logdir(struct lab_context *ctx);
 char *context_subdir(struct lab_context *ctx, const char *sub);
 
 /* The directory of the running lab binary's checkout (for build/guest). */

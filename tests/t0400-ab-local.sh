@@ -90,4 +90,13 @@ test_expect_success 'bad input is one line and exit 2' '
 	exits_with 2 ab --boots 3 --resume E99 2>err && grep -q "no A/B experiment 99" err
 '
 
+test_expect_success 'two databases side by side keep their console logs apart' '
+	"$LAB" run --db one.db --runner local --guest "$FAKE" --workload zeroing --iters 2 >/dev/null 2>err &&
+	"$LAB" run --db two.db --runner local --guest "$FAKE" --workload zeroing --iters 3 >/dev/null 2>err &&
+	one=$(sql one.db "SELECT console_log FROM runs WHERE id = 1") &&
+	two=$(sql two.db "SELECT console_log FROM runs WHERE id = 1") &&
+	test "$one" != "$two" &&
+	grep -q "@lab done ok 2" "$one" && grep -q "@lab done ok 3" "$two"
+'
+
 test_done
