@@ -1,11 +1,13 @@
 -- The lab's database: the one definition of every table.
--- The lab applies this file when it opens a database whose user_version is 0;
--- user_version records the schema version.
+-- The lab applies this file when it opens a database whose user_version is
+-- older than this one; user_version records the schema version. Every
+-- statement is idempotent, so an older database gains the tables added
+-- since (version 2: bisections, bisect_steps) and keeps its rows.
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- A kernel image the lab has booted, identified by its content.
-CREATE TABLE kernels (
+CREATE TABLE IF NOT EXISTS kernels (
 	id		INTEGER PRIMARY KEY,
 	path		TEXT NOT NULL,
 	hash		TEXT NOT NULL,		-- git blob id of the image file
@@ -17,7 +19,7 @@ CREATE TABLE kernels (
 );
 
 -- An experiment: two or more variants compared on some workloads.
-CREATE TABLE experiments (
+CREATE TABLE IF NOT EXISTS experiments (
 	id		INTEGER PRIMARY KEY,
 	kind		TEXT NOT NULL DEFAULT 'ab',	-- ab | bisect
 	command		TEXT,
@@ -27,7 +29,7 @@ CREATE TABLE experiments (
 	finished	REAL
 );
 
-CREATE TABLE variants (
+CREATE TABLE IF NOT EXISTS variants (
 	id		INTEGER PRIMARY KEY,
 	experiment_id	INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
 	name		TEXT NOT NULL,		-- A, B, ...
@@ -38,7 +40,7 @@ CREATE TABLE variants (
 );
 
 -- One boot (or one local execution) of a kernel running workloads.
-CREATE TABLE runs (
+CREATE TABLE IF NOT EXISTS runs (
 	id		INTEGER PRIMARY KEY,
 	kernel_id	INTEGER REFERENCES kernels(id),
 	experiment_id	INTEGER REFERENCES experiments(id),
@@ -64,11 +66,11 @@ CREATE TABLE runs (
 	to_hello_s	REAL,			-- runner start to the guest's hello
 	bad_lines	INTEGER NOT NULL DEFAULT 0	-- protocol lines that failed their check
 );
-CREATE INDEX runs_kernel ON runs(kernel_id);
-CREATE INDEX runs_experiment ON runs(experiment_id);
+CREATE INDEX IF NOT EXISTS runs_kernel ON runs(kernel_id);
+CREATE INDEX IF NOT EXISTS runs_experiment ON runs(experiment_id);
 
 -- What a workload said about its environment (kernel release, THP mode, ...).
-CREATE TABLE run_meta (
+CREATE TABLE IF NOT EXISTS run_meta (
 	run_id		INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
 	key		TEXT NOT NULL,
 	value		TEXT NOT NULL,
@@ -76,7 +78,7 @@ CREATE TABLE run_meta (
 );
 
 -- Every measured value. flags: 1 = warm-up (kept, left out of verdicts).
-CREATE TABLE samples (
+CREATE TABLE IF NOT EXISTS samples (
 	id		INTEGER PRIMARY KEY,
 	run_id		INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
 	workload	TEXT NOT NULL,
@@ -86,12 +88,12 @@ CREATE TABLE samples (
 	unit		TEXT NOT NULL,
 	flags		INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX samples_run ON samples(run_id);
-CREATE INDEX samples_metric ON samples(workload, metric);
+CREATE INDEX IF NOT EXISTS samples_run ON samples(run_id);
+CREATE INDEX IF NOT EXISTS samples_metric ON samples(workload, metric);
 
 -- One verdict per metric and sweep point of an experiment. The summaries
 -- are of the units compared (samples, or per-boot medians).
-CREATE TABLE verdicts (
+CREATE TABLE IF NOT EXISTS verdicts (
 	id		INTEGER PRIMARY KEY,
 	experiment_id	INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
 	workload	TEXT NOT NULL,
@@ -120,7 +122,7 @@ CREATE TABLE verdicts (
 
 -- A bisection is an experiment (kind 'bisect') whose variants are the good
 -- and bad ends ('G', 'B') and each commit tested (named by its id).
-CREATE TABLE bisections (
+CREATE TABLE IF NOT EXISTS bisections (
 	experiment_id	INTEGER PRIMARY KEY REFERENCES experiments(id) ON DELETE CASCADE,
 	good		TEXT NOT NULL,		-- commit ids
 	bad		TEXT NOT NULL,
@@ -135,7 +137,7 @@ CREATE TABLE bisections (
 	outcome		TEXT			-- FOUND | CANDIDATES | NO_REGRESSION
 );
 
-CREATE TABLE bisect_steps (
+CREATE TABLE IF NOT EXISTS bisect_steps (
 	experiment_id	INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
 	seq		INTEGER NOT NULL,
 	git_commit	TEXT NOT NULL,

@@ -43,8 +43,9 @@ static char *commit_subject(void *data, const char *hex)
 static int open_readonly(sqlite3 **db, const char *path)
 {
 	sqlite3_stmt *q = NULL;
-	int version = -1;
+	int version = -1, upgraded = 0;
 
+again:
 	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		return error("cannot open database '%s': %s", path,
 			     *db ? sqlite3_errmsg(*db) : "out of memory");
@@ -53,6 +54,17 @@ static int open_readonly(sqlite3 **db, const char *path)
 	    sqlite3_step(q) == SQLITE_ROW)
 		version = sqlite3_column_int(q, 0);
 	sqlite3_finalize(q);
+	if (version > 0 && version < STORE_SCHEMA_VERSION && !upgraded++) {
+		/* an older database gains the newer tables once, read-write */
+		struct store st;
+		sqlite3_close(*db);
+		*db = NULL;
+		if (store_open(&st, path))
+			return -1;
+		store_close(&st);
+		version = -1;
+		goto again;
+	}
 	if (version != STORE_SCHEMA_VERSION)
 		return error("cannot read database '%s': schema version %d, expected %d", path,
 			     version, STORE_SCHEMA_VERSION);

@@ -61,12 +61,13 @@ int store_open(struct store *st, const char *path)
 	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
 	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
 		goto fail;
-	if (version == 0) {
+	if (version < STORE_SCHEMA_VERSION) {
 		if (exec(st, "BEGIN IMMEDIATE", "cannot create schema"))
 			goto fail;
 		if (schema_version(st, &version))
 			goto fail;
-		if (version == 0 && exec(st, lab_schema_sql, "cannot create schema")) {
+		if (version < STORE_SCHEMA_VERSION &&
+		    exec(st, lab_schema_sql, "cannot create schema")) {
 			store_rollback(st);
 			goto fail;
 		}

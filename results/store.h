@@ -14,7 +14,7 @@
 
 #include "runner.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct store {
 	sqlite3 *db;

@@ -100,6 +100,15 @@ int main(void)
 
 	ok(store_open(&st, path) == 0, "reopen");
 	is_int(one_int(st.db, "SELECT count(*) FROM samples"), 100, "samples survive reopen");
+	/* a version 1 database: no bisection tables yet */
+	sqlite3_exec(st.db, "DROP TABLE bisect_steps; DROP TABLE bisections; "
+		     "PRAGMA user_version = 1", NULL, NULL, NULL);
+	store_close(&st);
+	ok(store_open(&st, path) == 0, "a version 1 database opens");
+	is_int(one_int(st.db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "and is upgraded");
+	is_int(one_int(st.db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+		       "name IN ('bisections', 'bisect_steps')"), 2, "with the bisection tables");
+	is_int(one_int(st.db, "SELECT count(*) FROM samples"), 100, "and its samples");
 	sqlite3_exec(st.db, "PRAGMA user_version = 99", NULL, NULL, NULL);
 	store_close(&st);
 	ok(store_open(&st, path) != 0, "a newer schema version is refused");
