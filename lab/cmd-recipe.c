@@ -280,8 +280,12 @@ int cmd_recipe(int argc, char **argv)
 		/* the table is read from the database the A/Bs wrote */
 		if (!strcmp(argv[i], "--db") && val)
 			db = val;
+		else if (!strncmp(argv[i], "--db=", 5))
+			db = argv[i] + 5;
 		if (!strcmp(argv[i], "--config") && val)
 			config = val;
+		else if (!strncmp(argv[i], "--config=", 9))
+			config = argv[i] + 9;
 		strvec_push(&rest, argv[i]);
 	}
 	if (recipe_read(&r, argv[1]))

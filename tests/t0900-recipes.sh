@@ -113,7 +113,8 @@ test_expect_success 'seed-003: a config fragment per variant, a sweep table per 
 '
 
 test_expect_success 'seed-004: the map_mem probe reaches the arm64 build of both sides' '
-	run_recipe "$RECIPES/seed-004-linear-map.recipe" lab4.db --boots 3 --iters 3 &&
+	"$LAB" recipe "$RECIPES/seed-004-linear-map.recipe" --repo=repo --db=lab4.db --boots=3 --iters 3 >out 2>err &&
+	tables out >t && cat t &&
 	grep -q "^boot.probe_map_mem, median in ms (lower is better), 1 cpu: a column per memory size$" t &&
 	grep -q "^  probe map_mem on every variant$" t &&
 	awk "/^boot.probe_map_mem,/ { t = 1 } t && \$1 == \"rodata-full\" { print; exit }" t | grep -q "(0%).*(0%).*(0%)" &&
