@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rng.h"
 #include "context.h"
 #include "report.h"
 #include "store.h"
@@ -44,27 +45,6 @@ static const struct {
 	{ "boot", "to_userspace", "s", 2.6 },
 };
 #define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
-
-static uint64_t rng_state = 0x243f6a8885a308d3ULL;
-
-static uint64_t rng_u64(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double rng_unit(void)
-{
-	return ((double)(rng_u64() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double rng_normal(void)
-{
-	return sqrt(-2 * log(rng_unit())) * cos(2 * 3.14159265358979323846 * rng_unit());
-}
 
 static void hex(char *out, size_t n)
 {
@@ -322,6 +302,7 @@ int main(void)
 	char tmpl[] = "/tmp/lab-bench-report.XXXXXX";
 	int ret = 1;
 
+	rng_seed(0x243f6a8885a308d3ULL);
 	if (!mkdtemp(tmpl)) {
 		perror("bench-report: mkdtemp");
 		return 1;

@@ -11,31 +11,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "rng.h"
 #include "stats.h"
 
 #define BIG		500000
 #define EXPERIMENTS	500
-
-static uint64_t rng_state = 0x0123456789abcdefULL;
-
-static uint64_t rng_u64(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double rng_unit(void)
-{
-	return ((double)(rng_u64() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double rng_normal(void)
-{
-	return sqrt(-2 * log(rng_unit())) * cos(2 * 3.14159265358979323846 * rng_unit());
-}
 
 static void lognormal(double *x, size_t n, double scale, double cv)
 {
@@ -168,6 +148,7 @@ static void bench_adaptive(void)
 
 int main(void)
 {
+	rng_seed(0x0123456789abcdefULL);
 	if (bench_big())
 		return 1;
 	bench_adaptive();
