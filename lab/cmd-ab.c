@@ -151,7 +151,7 @@ out:
 	return ret;
 }
 
-static void join_argv(struct strbuf *sb, int argc, char **argv)
+void ab_command_line(struct strbuf *sb, int argc, char **argv)
 {
 	strbuf_addstr(sb, "lab");
 	for (int i = 0; i < argc; i++) {
@@ -355,7 +355,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		cpus[0] = ctx.cfg.cpus;
 		ncpus = 1;
 	}
-	join_argv(&command, argc, argv);
+	ab_command_line(&command, argc, argv);
 	o.boot.workloads = &workloads;
 	o.boot.params = &params;
 	o.mems = mems;

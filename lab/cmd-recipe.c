@@ -14,7 +14,7 @@
 #include "xalloc.h"
 
 static const char recipe_usage[] =
-"usage: lab recipe FILE [--arch A] [lab ab options...]\n"
+"usage: lab recipe FILE [--arch A] [--resume] [lab ab options...]\n"
 "\n"
 "Runs the recipe's A/B experiments, each variant against the first (the\n"
 "base), on every arch the recipe names, then prints one table per metric:\n"
@@ -23,6 +23,8 @@ static const char recipe_usage[] =
 "memory sizes gets a column per size. Options after FILE go to every\n"
 "'lab ab' the recipe runs and override the recipe's (--boots 2 --mem 1G for\n"
 "a quick try, --repo, --db, --config, --runner); --arch picks one of its arches.\n"
+"--resume reuses each A/B this command already finished and continues one that\n"
+"was interrupted, instead of starting them all again.\n"
 "Recipes of the seed threads are in kernels/recipes/.\n"
 "\n"
 "exit status: 0 the table is complete, 2 error (finished experiments stay stored)\n";
@@ -251,6 +253,32 @@ out:
 	return ret;
 }
 
+/*
+ * The newest experiment recorded with exactly this lab ab command line:
+ * 0 none, else its id, with *done set when it finished.
+ */
+static long long earlier_experiment(int *done, struct store *st, struct strvec *av)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	sqlite3_stmt *q = NULL;
+	long long id = 0;
+
+	*done = 0;
+	ab_command_line(&cmd, (int)av->nr, av->v);
+	if (sqlite3_prepare_v2(st->db, "SELECT id, status = 'DONE' FROM experiments WHERE "
+			       "command = ?1 AND status != 'REFUSED' ORDER BY id DESC LIMIT 1", -1,
+			       &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, cmd.buf, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			id = sqlite3_column_int64(q, 0);
+			*done = sqlite3_column_int(q, 1);
+		}
+	}
+	sqlite3_finalize(q);
+	strbuf_release(&cmd);
+	return id;
+}
+
 int cmd_recipe(int argc, char **argv)
 {
 	struct strvec rest = STRVEC_INIT, av = STRVEC_INIT;
@@ -258,7 +286,7 @@ int cmd_recipe(int argc, char **argv)
 	struct recipe r;
 	const char *only_arch = NULL, *db = NULL, *config = NULL;
 	long long *exp = NULL;
-	int ret = 2;
+	int ret = 2, resume = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&r, 0, sizeof(r));
@@ -275,6 +303,10 @@ int cmd_recipe(int argc, char **argv)
 		}
 		if (!strncmp(argv[i], "--arch=", 7)) {
 			only_arch = argv[i] + 7;
+			continue;
+		}
+		if (!strcmp(argv[i], "--resume")) {
+			resume = 1;
 			continue;
 		}
 		/* the table is read from the database the A/Bs wrote */
@@ -301,26 +333,40 @@ int cmd_recipe(int argc, char **argv)
 		}
 	}
 	exp = xcalloc(r.nv, sizeof(*exp));
+	if (context_load_config(&ctx, config, db) || context_open_store(&ctx))
+		goto out;
 	for (size_t a = 0; a < r.arches.nr; a++) {
 		const char *arch = r.arches.v[a];
 		if (only_arch && strcmp(arch, only_arch))
 			continue;
 		for (size_t i = 1; i < r.nv; i++) {
-			int rc;
+			int rc, done = 0;
+			long long earlier = 0;
+
 			strvec_release(&av);
 			ab_argv(&av, &r, i, arch, (int)rest.nr, rest.v);
 			fprintf(stderr, "recipe %s: %s against %s on %s\n", r.path, r.v[i].name,
 				r.v[0].name, arch);
+			if (resume)
+				earlier = earlier_experiment(&done, &ctx.st, &av);
+			if (done) {
+				fprintf(stderr, "experiment E%lld: done before, reused\n", earlier);
+				exp[i] = earlier;
+				continue;
+			}
+			if (earlier) {
+				strvec_push(&av, "--resume");
+				strvec_pushf(&av, "%lld", earlier);
+			}
 			exp[i] = 0;
 			rc = ab_command(&exp[i], (int)av.nr, av.v);
 			if (rc != 0 && rc != 1)
 				goto out;
 		}
-		if (context_load_config(&ctx, config, db) || context_open_store(&ctx) ||
-		    print_table(stdout, &ctx.st, &r, arch, exp))
+		fflush(stdout);
+		if (print_table(stdout, &ctx.st, &r, arch, exp))
 			goto out;
-		context_release(&ctx);
-		memset(&ctx, 0, sizeof(ctx));
+		fflush(stdout);
 	}
 	ret = 0;
 out:

@@ -83,6 +83,22 @@ test_expect_success 'seed-001: base, regression and fix in one table, each again
 	test "$(sql lab.db "SELECT group_concat(git_ref, \" \") FROM (SELECT git_ref FROM variants WHERE experiment_id = 2 ORDER BY name)")" = "fixture-base fixture-fix"
 '
 
+test_expect_success 'seed-001 again with --resume: finished A/Bs are reused, an interrupted one continued' '
+	cp t t.before &&
+	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 --resume &&
+	cmp t.before t &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 2 &&
+	grep -q "E1: done before, reused" err &&
+	sql lab.db "UPDATE experiments SET status = '\''RUNNING'\'', finished = NULL WHERE id = 2;
+		DELETE FROM verdicts WHERE experiment_id = 2; DELETE FROM runs WHERE id = (SELECT max(id) FROM runs WHERE experiment_id = 2)" &&
+	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 --resume &&
+	grep -q "experiment E2: resumed" err &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 2 &&
+	test "$(sql lab.db "SELECT status FROM experiments WHERE id = 2")" = DONE &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 2 AND status = '\''OK'\''")" = 10 &&
+	table_row out fix | grep -q "(E2)$"
+'
+
 test_expect_success 'seed-000: the before patch is applied to one side only, on both arches' '
 	ln -s "$TOP/kernels" kernels &&
 	run_recipe kernels/recipes/seed-000-zeroing.recipe lab2.db --boots 5 --iters 5 &&
