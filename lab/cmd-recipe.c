@@ -8,9 +8,11 @@
 #include "context.h"
 #include "log.h"
 #include "recipe.h"
+#include "stats.h"
 #include "store.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "units.h"
 #include "xalloc.h"
 
 static const char recipe_usage[] =
@@ -149,17 +151,74 @@ static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const l
 	return 0;
 }
 
+/*
+ * A side's median of per-boot medians where the experiment has no verdict
+ * for the metric because the other side never reported it (a variant with
+ * deferred struct page init off has no deferred init time): 1 with *out
+ * and unit, 0 when this side has none either.
+ */
+static int side_median(double *out, char unit[16], struct store *st, long long exp,
+		       const char *side, const char *metric, long long mem, long long cpus)
+{
+	struct unit_side us = { 0 };
+	struct stats_summary sum;
+	sqlite3_stmt *q = NULL;
+	const char *dot = strchr(metric, '.');
+	long long vid = 0;
+	double *v = NULL;
+	size_t n = 0;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM variants WHERE experiment_id = ?1 AND "
+			       "name = ?2", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, exp);
+		sqlite3_bind_text(q, 2, side, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			vid = sqlite3_column_int64(q, 0);
+	}
+	sqlite3_finalize(q);
+	if (!vid || units_side_load(&us, st, exp, vid, (long)mem, (long)cpus, dot + 1))
+		goto out;
+	for (size_t k = 0; k < us.n && !found; k++) {
+		const struct unit_metric *m = &us.m[k];
+		if (strncmp(m->workload, metric, (size_t)(dot - metric)) ||
+		    m->workload[dot - metric])
+			continue;
+		v = units_values(m, 1, &n);
+		if (v && n && !stats_summarize(&sum, v, n)) {
+			*out = sum.median;
+			snprintf(unit, 16, "%s", m->unit);
+			found = 1;
+		}
+	}
+out:
+	free(v);
+	units_side_release(&us);
+	return found;
+}
+
 /* Seed 004's layout: a row per variant, a column per memory size. */
-static void print_sweep(FILE *f, sqlite3_stmt *q, const struct recipe *r, const long long *exp,
-			const char *metric, const long long *mem, size_t nmem, long long cpus)
+static void print_sweep(FILE *f, struct store *st, sqlite3_stmt *q, const struct recipe *r,
+			const long long *exp, const char *metric, const long long *mem,
+			size_t nmem, long long cpus)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char sz[32];
+	char sz[32], unit[16] = "";
+	const char *direction = "lower";
+	double v;
 
-	if (!verdict_row(q, exp[1], metric, mem[0], cpus))
+	for (size_t m = 0; m < nmem && !unit[0]; m++) {
+		if (verdict_row(q, exp[1], metric, mem[m], cpus)) {
+			snprintf(unit, sizeof(unit), "%s", col_text(q, V_UNIT));
+			direction = strcmp(col_text(q, V_DIRECTION), "higher") ? "lower" : "higher";
+		} else {
+			side_median(&v, unit, st, exp[1], "A", metric, mem[m], cpus);
+		}
+	}
+	if (!unit[0])
 		return;
 	fprintf(f, "\n%s, median in %s (%s is better), %lld cpu%s: a column per memory size\n",
-		metric, col_text(q, V_UNIT), col_text(q, V_DIRECTION), cpus, cpus == 1 ? "" : "s");
+		metric, unit, direction, cpus, cpus == 1 ? "" : "s");
 	fprintf(f, "  %-14s", "variant");
 	for (size_t m = 0; m < nmem; m++) {
 		size_name(sz, sizeof(sz), mem[m]);
@@ -170,7 +229,11 @@ static void print_sweep(FILE *f, sqlite3_stmt *q, const struct recipe *r, const 
 		for (size_t m = 0; m < nmem; m++) {
 			strbuf_reset(&sb);
 			if (!verdict_row(q, exp[i ? i : 1], metric, mem[m], cpus)) {
-				strbuf_addstr(&sb, "-");
+				if (side_median(&v, unit, st, exp[i ? i : 1], i ? "B" : "A", metric,
+						mem[m], cpus))
+					strbuf_addf(&sb, "%.4g (no verdict)", v);
+				else
+					strbuf_addstr(&sb, "-");
 			} else if (!i) {
 				strbuf_addf(&sb, "%.4g (0%%)", sqlite3_column_double(q, V_MEDIAN_A));
 			} else {
@@ -235,7 +298,7 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 				if (nmem == 1 && print_point(f, q, r, exp, r->metrics.v[k], mem[0], cpus))
 					goto out;
 				if (nmem > 1)
-					print_sweep(f, q, r, exp, r->metrics.v[k], mem, nmem, cpus);
+					print_sweep(f, st, q, r, exp, r->metrics.v[k], mem, nmem, cpus);
 				nmem = 0;
 			}
 			if (rc != SQLITE_ROW)

@@ -138,6 +138,29 @@ test_expect_success 'seed-004: the map_mem probe reaches the arm64 build of both
 	test "$(sql lab4.db "SELECT group_concat(cmdline, \"|\") FROM (SELECT cmdline FROM variants ORDER BY name)")" = "rodata=full|rodata=on"
 '
 
+test_expect_success 'a metric only the base reports: its stored median, no verdict' '
+	cat >only-a.recipe <<-\EOF &&
+	[recipe]
+		title = only A
+		ref = fixture-base
+		workload = boot
+		metric = boot.to_init
+		metric = boot.deferred_init_total
+		mem = 4G,16G
+	[variant "on"]
+		cmdline = extra=deferred_init_total
+	[variant "off"]
+		cmdline = quiet
+	EOF
+	run_recipe only-a.recipe lab6.db --boots 3 --iters 4 &&
+	grep -q "^boot.deferred_init_total, median in ms (lower is better), 1 cpu: a column per memory size$" t &&
+	row=$(awk "/^boot.deferred_init_total,/ { t = 1 } t && \$1 == \"on\" { print; exit }" t) &&
+	echo "$row" | grep -q "(no verdict) .*(no verdict)" &&
+	test "$(echo "$row" | awk "{ print \$2 }")" = "$(stored_median lab6.db 1 A boot deferred_init_total 4096 %.4g)" &&
+	test "$(echo "$row" | awk "{ print \$5 }")" = "$(stored_median lab6.db 1 A boot deferred_init_total 16384 %.4g)" &&
+	awk "/^boot.deferred_init_total,/ { t = 1 } t && \$1 == \"off\" { print; exit }" t | grep -q "^  off  *-  *- *$"
+'
+
 test_expect_success 'a probe that does not apply is BUILD_FAILED naming the probe' '
 	cd repo && sed -i "s/^	map_mem(pgdp);$/	map_mem(pgdp); \/* moved *\//" arch/arm64/mm/mmu.c &&
 	git commit -q -am "touch map_mem" && git tag moved && cd .. &&
