@@ -1141,6 +1141,29 @@ out:
 	return ret;
 }
 
+/*
+ * The row a page is about, from sql with its id as ?1: 1 when it is there,
+ * 0 when it is gone (the page is not written), -1 after an error.
+ */
+static int page_row(struct site *s, sqlite3_stmt **q, const char *sql, long long id,
+		    const char *what)
+{
+	int rc;
+
+	if (prepare(s, q, sql))
+		return -1;
+	sqlite3_bind_int64(*q, 1, id);
+	rc = sqlite3_step(*q);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : sql_error(s, what);
+}
+
+static const char experiment_row_sql[] =
+	"SELECT status, command, workloads, created, finished, "
+	"(SELECT count(DISTINCT mem_mib) FROM verdicts WHERE experiment_id = e.id) "
+	"FROM experiments e WHERE id = ?1";
+
 static int write_experiment(struct site *s, long long id)
 {
 	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
@@ -1150,13 +1173,8 @@ static int write_experiment(struct site *s, long long id)
 
 	if (read_begin(s))
 		return -1;
-	if (prepare(s, &q, "SELECT status, command, workloads, created, finished, "
-		    "(SELECT count(DISTINCT mem_mib) FROM verdicts WHERE experiment_id = e.id) "
-		    "FROM experiments e WHERE id = ?1"))
-		goto out;
-	sqlite3_bind_int64(q, 1, id);
-	if ((rc = sqlite3_step(q)) != SQLITE_ROW) {
-		ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read experiment");
+	if ((rc = page_row(s, &q, experiment_row_sql, id, "cannot read experiment")) <= 0) {
+		ret = rc;
 		goto out;
 	}
 	strbuf_addf(&name, "Experiment E%lld", id);
@@ -1213,6 +1231,12 @@ out:
 	return ret;
 }
 
+static const char bisection_row_sql[] =
+	"SELECT e.status, e.created, e.finished, b.good, b.bad, b.workload, "
+	"b.metric, b.per_boot, b.effect, b.effect_lo, b.effect_hi, b.culprit, b.outcome "
+	"FROM experiments e LEFT JOIN bisections b ON b.experiment_id = e.id "
+	"WHERE e.id = ?1";
+
 static int write_bisection(struct site *s, long long id)
 {
 	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT, culprit = STRBUF_INIT;
@@ -1225,14 +1249,8 @@ static int write_bisection(struct site *s, long long id)
 
 	if (read_begin(s))
 		return -1;
-	if (prepare(s, &q, "SELECT e.status, e.created, e.finished, b.good, b.bad, b.workload, "
-		    "b.metric, b.per_boot, b.effect, b.effect_lo, b.effect_hi, b.culprit, b.outcome "
-		    "FROM experiments e LEFT JOIN bisections b ON b.experiment_id = e.id "
-		    "WHERE e.id = ?1"))
-		goto out;
-	sqlite3_bind_int64(q, 1, id);
-	if ((rc = sqlite3_step(q)) != SQLITE_ROW) {
-		ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read bisection");
+	if ((rc = page_row(s, &q, bisection_row_sql, id, "cannot read bisection")) <= 0) {
+		ret = rc;
 		goto out;
 	}
 	strbuf_addf(&name, "Bisection E%lld", id);
@@ -1418,6 +1436,15 @@ static const char *log_tail(const struct strbuf *log)
 	return t;
 }
 
+static const char run_row_sql[] =
+	"SELECT r.status, r.error, r.runner, r.workloads, r.params, r.cmdline, "
+	"r.mem_mib, r.cpus, r.accel, r.host, r.host_cpu, r.qemu_version, r.wall_s, "
+	"r.to_hello_s, r.bad_lines, k.path, k.hash, k.arch, k.release, k.git_commit, "
+	"r.started, r.ended, r.console_log, r.console_tail, r.experiment_id, e.kind, v.name "
+	"FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
+	"LEFT JOIN experiments e ON e.id = r.experiment_id "
+	"LEFT JOIN variants v ON v.id = r.variant_id WHERE r.id = ?1";
+
 static int write_run(struct site *s, long long id)
 {
 	static const char *const labels[] = {
@@ -1433,17 +1460,8 @@ static int write_run(struct site *s, long long id)
 
 	if (read_begin(s))
 		return -1;
-	if (prepare(s, &q, "SELECT r.status, r.error, r.runner, r.workloads, r.params, r.cmdline, "
-		    "r.mem_mib, r.cpus, r.accel, r.host, r.host_cpu, r.qemu_version, r.wall_s, "
-		    "r.to_hello_s, r.bad_lines, k.path, k.hash, k.arch, k.release, k.git_commit, "
-		    "r.started, r.ended, r.console_log, r.console_tail, r.experiment_id, e.kind, v.name "
-		    "FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
-		    "LEFT JOIN experiments e ON e.id = r.experiment_id "
-		    "LEFT JOIN variants v ON v.id = r.variant_id WHERE r.id = ?1"))
-		goto out;
-	sqlite3_bind_int64(q, 1, id);
-	if ((rc = sqlite3_step(q)) != SQLITE_ROW) {
-		ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read run");
+	if ((rc = page_row(s, &q, run_row_sql, id, "cannot read run")) <= 0) {
+		ret = rc;
 		goto out;
 	}
 	strbuf_addf(&name, "Run %lld", id);
