@@ -5,17 +5,7 @@
 
 #include "ab.h"
 #include "log.h"
-
-static const char *txt(sqlite3_stmt *q, int i)
-{
-	const unsigned char *t = sqlite3_column_text(q, i);
-	return t ? (const char *)t : "";
-}
-
-static double num(sqlite3_stmt *q, int i)
-{
-	return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN : sqlite3_column_double(q, i);
-}
+#include "store.h"
 
 static void json_string(FILE *f, const char *s)
 {
@@ -75,30 +65,30 @@ static int is_text_column(int i)
 
 static void print_metric_text(FILE *f, sqlite3_stmt *q)
 {
-	const char *unit = txt(q, C_UNIT);
-	double ratio = num(q, C_RATIO);
+	const char *unit = store_text(q, C_UNIT);
+	double ratio = store_num(q, C_RATIO);
 
 	fprintf(f, "\n%s.%s (%s, %s is better; %lldM, %d cpu%s; compared: %s)\n",
-		txt(q, C_WORKLOAD), txt(q, C_METRIC), unit, txt(q, C_DIRECTION),
+		store_text(q, C_WORKLOAD), store_text(q, C_METRIC), unit, store_text(q, C_DIRECTION),
 		sqlite3_column_int64(q, C_MEM), sqlite3_column_int(q, C_CPUS),
-		sqlite3_column_int(q, C_CPUS) == 1 ? "" : "s", txt(q, C_COMPARED));
+		sqlite3_column_int(q, C_CPUS) == 1 ? "" : "s", store_text(q, C_COMPARED));
 	fprintf(f, "  %-22s %16s %16s\n", "", "A", "B");
 	fprintf(f, "  %-22s %16d %16d\n", "Number of iterations:", sqlite3_column_int(q, C_NA),
 		sqlite3_column_int(q, C_NB));
-	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "Mean:", num(q, C_MEAN_A), unit,
-		num(q, C_MEAN_B), unit);
-	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "std deviation:", num(q, C_STD_A), unit,
-		num(q, C_STD_B), unit);
-	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "median:", num(q, C_MEDIAN_A), unit,
-		num(q, C_MEDIAN_B), unit);
+	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "Mean:", store_num(q, C_MEAN_A), unit,
+		store_num(q, C_MEAN_B), unit);
+	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "std deviation:", store_num(q, C_STD_A), unit,
+		store_num(q, C_STD_B), unit);
+	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "median:", store_num(q, C_MEDIAN_A), unit,
+		store_num(q, C_MEDIAN_B), unit);
 	if (isfinite(ratio))
 		fprintf(f, "  B/A %.4f [%.4f, %.4f] (%+.2f %%), p %.3g (adjusted %.3g), MDE %.2f %%\n",
-			ratio, num(q, C_LO), num(q, C_HI), 100 * (ratio - 1), num(q, C_P),
-			num(q, C_PADJ), 100 * num(q, C_MDE));
+			ratio, store_num(q, C_LO), store_num(q, C_HI), 100 * (ratio - 1), store_num(q, C_P),
+			store_num(q, C_PADJ), 100 * store_num(q, C_MDE));
 	else
 		fprintf(f, "  not compared: a side has values that are not all positive\n");
-	fprintf(f, "  verdict: %s (alpha %.3g, delta %.3g %%)\n", txt(q, C_VERDICT),
-		num(q, C_ALPHA), 100 * num(q, C_DELTA));
+	fprintf(f, "  verdict: %s (alpha %.3g, delta %.3g %%)\n", store_text(q, C_VERDICT),
+		store_num(q, C_ALPHA), 100 * store_num(q, C_DELTA));
 }
 
 /* Seed 004's layout: a row per variant, a column per memory size, % against A. */
@@ -124,16 +114,16 @@ static int print_sweep(FILE *f, struct store *st, long long exp_id)
 		for (int r = 0; r < 3; r++)
 			row[r][0] = '\0';
 		sqlite3_bind_int64(q, 1, exp_id);
-		sqlite3_bind_text(q, 2, txt(m, 0), -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(q, 3, txt(m, 1), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 2, store_text(m, 0), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 3, store_text(m, 1), -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(q, 4, sqlite3_column_int64(m, 3));
 		len[0] = (size_t)snprintf(row[0], sizeof(row[0]), "  %-10s", "A");
 		len[1] = (size_t)snprintf(row[1], sizeof(row[1]), "  %-10s", "B");
 		len[2] = (size_t)snprintf(row[2], sizeof(row[2]), "  %-10s", "verdict");
 		fprintf(f, "\n%s.%s, median %s, %d cpu(s): a row per variant, a column per memory size\n  %-10s",
-			txt(m, 0), txt(m, 1), txt(m, 2), sqlite3_column_int(m, 3), "");
+			store_text(m, 0), store_text(m, 1), store_text(m, 2), sqlite3_column_int(m, 3), "");
 		while (sqlite3_step(q) == SQLITE_ROW) {
-			double a = num(q, 1), b = num(q, 2);
+			double a = store_num(q, 1), b = store_num(q, 2);
 			char head[32];
 			snprintf(head, sizeof(head), "%lldM", sqlite3_column_int64(q, 0));
 			fprintf(f, " %20s", head);
@@ -145,7 +135,7 @@ static int print_sweep(FILE *f, struct store *st, long long exp_id)
 							   " %11.6g %+7.1f%%", b, 100 * (b / a - 1));
 			if (len[2] < sizeof(row[2]))
 				len[2] += (size_t)snprintf(row[2] + len[2], sizeof(row[2]) - len[2],
-							   " %20s", txt(q, 3));
+							   " %20s", store_text(q, 3));
 		}
 		sqlite3_reset(q);
 		fprintf(f, "\n%s\n%s\n%s\n", row[0], row[1], row[2]);
@@ -176,8 +166,8 @@ static int print_header(FILE *f, struct store *st, long long exp_id, int *points
 	}
 	*points = sqlite3_column_int(q, 3);
 	fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n", exp_id,
-		txt(q, 0), txt(q, 1), sqlite3_column_int(q, 4), sqlite3_column_int(q, 5));
-	fprintf(f, "  command: %s\n", txt(q, 2));
+		store_text(q, 0), store_text(q, 1), sqlite3_column_int(q, 4), sqlite3_column_int(q, 5));
+	fprintf(f, "  command: %s\n", store_text(q, 2));
 	sqlite3_finalize(q);
 	if (sqlite3_prepare_v2(st->db, "SELECT v.name, COALESCE(v.git_ref || ' ' || "
 			       "substr(k.git_commit, 1, 12), k.path, '(this host)'), "
@@ -187,8 +177,8 @@ static int print_header(FILE *f, struct store *st, long long exp_id, int *points
 		return store_error(st, "cannot read experiment");
 	sqlite3_bind_int64(q, 1, exp_id);
 	while (sqlite3_step(q) == SQLITE_ROW)
-		fprintf(f, "  %s: %s (%s) cmdline '%s'\n", txt(q, 0), txt(q, 1), txt(q, 2),
-			txt(q, 3));
+		fprintf(f, "  %s: %s (%s) cmdline '%s'\n", store_text(q, 0), store_text(q, 1), store_text(q, 2),
+			store_text(q, 3));
 	ret = 0;
 out:
 	sqlite3_finalize(q);
@@ -223,7 +213,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 			for (int i = 0; i < C_COUNT; i++) {
 				fputc(',', f);
 				if (is_text_column(i))
-					csv_field(f, txt(q, i));
+					csv_field(f, store_text(q, i));
 				else if (sqlite3_column_type(q, i) != SQLITE_NULL)
 					fprintf(f, "%.10g", sqlite3_column_double(q, i));
 			}
@@ -233,9 +223,9 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 			for (int i = 0; i < C_COUNT; i++) {
 				fprintf(f, "%s\"%s\": ", i ? ", " : "", column_names[i]);
 				if (is_text_column(i))
-					json_string(f, txt(q, i));
+					json_string(f, store_text(q, i));
 				else
-					json_number(f, num(q, i));
+					json_number(f, store_num(q, i));
 			}
 			fputc('}', f);
 		}

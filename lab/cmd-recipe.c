@@ -97,12 +97,6 @@ static int verdict_row(sqlite3_stmt *q, long long exp, const char *metric, long 
 	return sqlite3_step(q) == SQLITE_ROW;
 }
 
-static const char *col_text(sqlite3_stmt *q, int i)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-	return s ? (const char *)s : "";
-}
-
 /* "+5.1 % [+2.0, +8.3]" from a B/A ratio and its CI */
 static void change(struct strbuf *sb, sqlite3_stmt *q)
 {
@@ -127,8 +121,8 @@ static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const l
 		return error("no verdict for %s at %lld MiB in experiment E%lld", metric, mem,
 			     exp[1]);
 	size_name(sz, sizeof(sz), mem);
-	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s\n", metric, col_text(q, V_UNIT),
-		col_text(q, V_DIRECTION), sz, cpus, cpus == 1 ? "" : "s");
+	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s\n", metric, store_text(q, V_UNIT),
+		store_text(q, V_DIRECTION), sz, cpus, cpus == 1 ? "" : "s");
 	fprintf(f, "  %-14s %6s %12s %12s %12s  %-28s %s\n", "variant", "n", "mean", "std",
 		"median", "vs base [90% CI]", "verdict");
 	fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s\n", r->v[0].name,
@@ -145,7 +139,7 @@ static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const l
 		fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s (E%lld)\n", r->v[i].name,
 			sqlite3_column_int(q, V_NB), sqlite3_column_double(q, V_MEAN_B),
 			sqlite3_column_double(q, V_STD_B), sqlite3_column_double(q, V_MEDIAN_B),
-			sb.buf, col_text(q, V_VERDICT), exp[i]);
+			sb.buf, store_text(q, V_VERDICT), exp[i]);
 	}
 	strbuf_release(&sb);
 	return 0;
@@ -209,8 +203,8 @@ static void print_sweep(FILE *f, struct store *st, sqlite3_stmt *q, const struct
 
 	for (size_t m = 0; m < nmem && !unit[0]; m++) {
 		if (verdict_row(q, exp[1], metric, mem[m], cpus)) {
-			snprintf(unit, sizeof(unit), "%s", col_text(q, V_UNIT));
-			direction = strcmp(col_text(q, V_DIRECTION), "higher") ? "lower" : "higher";
+			snprintf(unit, sizeof(unit), "%s", store_text(q, V_UNIT));
+			direction = strcmp(store_text(q, V_DIRECTION), "higher") ? "lower" : "higher";
 		} else {
 			side_median(&v, unit, st, exp[1], "A", metric, mem[m], cpus);
 		}
@@ -245,7 +239,7 @@ static void print_sweep(FILE *f, struct store *st, sqlite3_stmt *q, const struct
 					/* -99.6 % is not -100 %: B still takes time */
 					strbuf_addf(&sb, ratio < 0.005 ? "(%+.1f%%)" : "(%+.0f%%)",
 						    100 * (ratio - 1));
-				strbuf_addf(&sb, " %s", col_text(q, V_VERDICT));
+				strbuf_addf(&sb, " %s", store_text(q, V_VERDICT));
 			}
 			fprintf(f, " %-28s", sb.buf);
 		}

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <math.h>
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,4 +346,15 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 		return -1;
 	}
 	return store_commit(st);
+}
+
+const char *store_text(sqlite3_stmt *q, int col)
+{
+	const unsigned char *t = sqlite3_column_text(q, col);
+	return t ? (const char *)t : "";
+}
+
+double store_num(sqlite3_stmt *q, int col)
+{
+	return sqlite3_column_type(q, col) == SQLITE_NULL ? NAN : sqlite3_column_double(q, col);
 }

@@ -65,6 +65,10 @@ int store_experiment_done(struct store *st, long long exp_id);
 /* Boots of an experiment left RUNNING by a lab that was stopped become INFRA. */
 int store_runs_interrupted(struct store *st, long long exp_id);
 
+/* A column of a row being read: "" for NULL text, NaN for a NULL number. */
+const char *store_text(sqlite3_stmt *q, int col);
+double store_num(sqlite3_stmt *q, int col);
+
 /* Transactions for callers that write several rows as one. */
 int store_begin(struct store *st);
 int store_commit(struct store *st);

@@ -20,6 +20,7 @@
 #include "log.h"
 #include "report.h"
 #include "stats.h"
+#include "store.h"
 #include "svg.h"
 #include "xalloc.h"
 
@@ -142,24 +143,13 @@ static void site_release(struct site *s)
 	s->nstmt = 0;
 }
 
-static const char *txt(sqlite3_stmt *q, int i)
-{
-	const unsigned char *t = sqlite3_column_text(q, i);
-	return t ? (const char *)t : "";
-}
-
-static double num(sqlite3_stmt *q, int i)
-{
-	return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN : sqlite3_column_double(q, i);
-}
-
 /* Text from the database, escaped; a dash when there is none. */
 static void add_text(struct strbuf *sb, sqlite3_stmt *q, int i)
 {
-	if (sqlite3_column_type(q, i) == SQLITE_NULL || !*txt(q, i))
+	if (sqlite3_column_type(q, i) == SQLITE_NULL || !*store_text(q, i))
 		strbuf_addstr(sb, "&#8211;");
 	else
-		html_escape(sb, txt(q, i));
+		html_escape(sb, store_text(q, i));
 }
 
 static void add_num(struct strbuf *sb, double v)
@@ -404,7 +394,7 @@ static int run_metrics_load(struct site *s, struct run_metrics *rm, long long ru
 		return -1;
 	sqlite3_bind_int64(q, 1, run_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *workload = txt(q, 0), *metric = txt(q, 1);
+		const char *workload = store_text(q, 0), *metric = store_text(q, 1);
 
 		if (!cur || strcmp(cur->metric, metric) || strcmp(cur->workload, workload)) {
 			cur = NULL;
@@ -421,7 +411,7 @@ static int run_metrics_load(struct site *s, struct run_metrics *rm, long long ru
 			memset(cur, 0, sizeof(*cur));
 			cur->workload = xstrdup(workload);
 			cur->metric = xstrdup(metric);
-			cur->unit = xstrdup(txt(q, 2));
+			cur->unit = xstrdup(store_text(q, 2));
 		}
 		if (sqlite3_column_int(q, 4) & 1)
 			cur->warm++;
@@ -582,12 +572,12 @@ static int series_load(struct site *s, struct series_set *set)
 		strbuf_init(&k->label, 0);
 		strbuf_init(&k->cmdline, 0);
 		k->id = sqlite3_column_int64(q, 0);
-		strbuf_addstr(&k->cmdline, txt(q, 1));
+		strbuf_addstr(&k->cmdline, store_text(q, 1));
 		k->mem = sqlite3_column_int64(q, 2);
 		k->cpus = sqlite3_column_int64(q, 3);
 		k->runs = sqlite3_column_int(q, 4);
-		k->commit = *txt(q, 5) != '\0';
-		strbuf_addstr(&k->label, txt(q, k->commit ? 5 : *txt(q, 6) ? 6 : 7));
+		k->commit = *store_text(q, 5) != '\0';
+		strbuf_addstr(&k->label, store_text(q, k->commit ? 5 : *store_text(q, 6) ? 6 : 7));
 	}
 	stmt_done(q);
 	if (set->nk < SERIES_KERNELS && rc != SQLITE_DONE)
@@ -720,24 +710,24 @@ static int write_index(struct site *s)
 		    "<th>Started</th><th>Verdict</th><th>Detail</th>");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		long long id = sqlite3_column_int64(q, 0);
-		int bisect = !strcmp(txt(q, 1), "bisect");
+		int bisect = !strcmp(store_text(q, 1), "bisect");
 
 		strbuf_addf(&sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td>", bisect ? 'b' : 'e',
 			    id, id);
 		add_text(&sb, q, 1);
 		strbuf_addstr(&sb, "</td><td>");
-		add_badge(&sb, "s-", txt(q, 2));
+		add_badge(&sb, "s-", store_text(q, 2));
 		strbuf_addstr(&sb, "</td><td>");
 		add_text(&sb, q, 3);
 		strbuf_addstr(&sb, "</td><td>");
-		add_time(&sb, num(q, 4));
+		add_time(&sb, store_num(q, 4));
 		strbuf_addstr(&sb, "</td><td>");
-		add_badge(&sb, "v-", txt(q, 5));
+		add_badge(&sb, "v-", store_text(q, 5));
 		strbuf_addstr(&sb, "</td><td>");
 		add_text(&sb, q, 6);
-		if (bisect && *txt(q, 7)) {
+		if (bisect && *store_text(q, 7)) {
 			strbuf_addstr(&sb, ", culprit ");
-			add_short_commit(&sb, txt(q, 7));
+			add_short_commit(&sb, store_text(q, 7));
 		}
 		strbuf_addstr(&sb, "</td></tr>\n");
 	}
@@ -764,9 +754,9 @@ static int write_index(struct site *s)
 		long long id = sqlite3_column_int64(q, 0);
 
 		strbuf_addf(&sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", id, id);
-		add_time(&sb, num(q, 1));
+		add_time(&sb, store_num(q, 1));
 		strbuf_addstr(&sb, "</td><td>");
-		add_badge(&sb, "s-", txt(q, 2));
+		add_badge(&sb, "s-", store_text(q, 2));
 		strbuf_addstr(&sb, "</td><td>");
 		add_text(&sb, q, 3);
 		strbuf_addstr(&sb, "</td><td>");
@@ -774,7 +764,7 @@ static int write_index(struct site *s)
 		strbuf_addstr(&sb, "</td><td>");
 		if (sqlite3_column_type(q, 5) != SQLITE_NULL && sqlite3_column_type(q, 6) != SQLITE_NULL)
 			strbuf_addf(&sb, "<a href=\"%c%lld.html\">E%lld</a>",
-				    !strcmp(txt(q, 6), "bisect") ? 'b' : 'e',
+				    !strcmp(store_text(q, 6), "bisect") ? 'b' : 'e',
 				    sqlite3_column_int64(q, 5), sqlite3_column_int64(q, 5));
 		else
 			strbuf_addstr(&sb, "&#8211;");
@@ -823,9 +813,9 @@ static int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id)
 		strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", id, id);
 		add_text(sb, q, 1);
 		strbuf_addstr(sb, "</td><td>");
-		add_badge(sb, "s-", txt(q, 2));
+		add_badge(sb, "s-", store_text(q, 2));
 		strbuf_addstr(sb, "</td><td>");
-		add_time(sb, num(q, 3));
+		add_time(sb, store_num(q, 3));
 		strbuf_addstr(sb, "</td><td>");
 		add_text(sb, q, 4);
 		strbuf_addstr(sb, "</td><td>");
@@ -905,9 +895,9 @@ static int exp_samples_load(struct site *s, struct exp_samples *es, long long ex
 			es->v = xrealloc(es->v, es->alloc * sizeof(*es->v));
 		}
 		e = &es->v[es->n++];
-		e->side = txt(q, 0)[0] == 'B';
-		e->workload = intern(es, txt(q, 1));
-		e->metric = intern(es, txt(q, 2));
+		e->side = store_text(q, 0)[0] == 'B';
+		e->workload = intern(es, store_text(q, 1));
+		e->metric = intern(es, store_text(q, 2));
 		e->mem = sqlite3_column_int64(q, 3);
 		e->cpus = sqlite3_column_int64(q, 4);
 		e->value = sqlite3_column_double(q, 5);
@@ -920,7 +910,7 @@ static int exp_samples_load(struct site *s, struct exp_samples *es, long long ex
 static void exp_samples_side(struct doubles *out, const struct exp_samples *es, int side,
 			     sqlite3_stmt *v)
 {
-	const char *workload = txt(v, 0), *metric = txt(v, 1);
+	const char *workload = store_text(v, 0), *metric = store_text(v, 1);
 	long long mem = sqlite3_column_int64(v, 3), cpus = sqlite3_column_int64(v, 4);
 
 	for (size_t i = 0; i < es->n; i++) {
@@ -943,9 +933,9 @@ enum { C_WORKLOAD, C_METRIC, C_UNIT, C_MEM, C_CPUS, C_DIRECTION, C_COMPARED, C_N
 static void add_ab_row(struct strbuf *sb, const char *label, sqlite3_stmt *q, int a, int b)
 {
 	strbuf_addf(sb, "<tr><th scope=\"row\">%s</th><td class=\"num\">", label);
-	add_num(sb, num(q, a));
+	add_num(sb, store_num(q, a));
 	strbuf_addstr(sb, "</td><td class=\"num\">");
-	add_num(sb, num(q, b));
+	add_num(sb, store_num(q, b));
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
@@ -954,15 +944,15 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 {
 	struct doubles a = { 0 }, b = { 0 };
 	struct strbuf title = STRBUF_INIT;
-	double ratio = num(q, C_RATIO);
+	double ratio = store_num(q, C_RATIO);
 	int ret = -1;
 
-	strbuf_addf(&title, "%s.%s, %lldM, %d cpu(s)", txt(q, C_WORKLOAD), txt(q, C_METRIC),
+	strbuf_addf(&title, "%s.%s, %lldM, %d cpu(s)", store_text(q, C_WORKLOAD), store_text(q, C_METRIC),
 		    sqlite3_column_int64(q, C_MEM), sqlite3_column_int(q, C_CPUS));
 	strbuf_addstr(sb, "<section class=\"metric\">\n<h3>");
 	html_escape(sb, title.buf);
 	strbuf_addstr(sb, " ");
-	add_badge(sb, "v-", txt(q, C_VERDICT));
+	add_badge(sb, "v-", store_text(q, C_VERDICT));
 	strbuf_addstr(sb, "</h3>\n<p>");
 	add_text(sb, q, C_UNIT);
 	strbuf_addstr(sb, ", ");
@@ -980,23 +970,23 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	table_end(sb);
 	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>B/A ratio</dt><dd class=\"ratio\">");
 	if (isfinite(ratio))
-		strbuf_addf(sb, "%.4f [%.4f, %.4f] (%+.2f %%)", ratio, num(q, C_LO), num(q, C_HI),
+		strbuf_addf(sb, "%.4f [%.4f, %.4f] (%+.2f %%)", ratio, store_num(q, C_LO), store_num(q, C_HI),
 			    100 * (ratio - 1));
 	else
 		strbuf_addstr(sb, "not compared: a side has values that are not all positive");
 	strbuf_addstr(sb, "</dd>\n<dt>p</dt><dd>");
-	add_num(sb, num(q, C_P));
+	add_num(sb, store_num(q, C_P));
 	strbuf_addstr(sb, "</dd>\n<dt>adjusted p</dt><dd>");
-	add_num(sb, num(q, C_PADJ));
+	add_num(sb, store_num(q, C_PADJ));
 	strbuf_addstr(sb, "</dd>\n<dt>MDE</dt><dd>");
-	if (isfinite(num(q, C_MDE)))
-		strbuf_addf(sb, "%.2f %%", 100 * num(q, C_MDE));
+	if (isfinite(store_num(q, C_MDE)))
+		strbuf_addf(sb, "%.2f %%", 100 * store_num(q, C_MDE));
 	else
 		strbuf_addstr(sb, "&#8211;");
 	strbuf_addf(sb, "</dd>\n<dt>verdict</dt><dd class=\"verdict\">");
-	add_badge(sb, "v-", txt(q, C_VERDICT));
-	strbuf_addf(sb, " (alpha %.3g, delta %.3g %%)</dd>\n</dl>\n", num(q, C_ALPHA),
-		    100 * num(q, C_DELTA));
+	add_badge(sb, "v-", store_text(q, C_VERDICT));
+	strbuf_addf(sb, " (alpha %.3g, delta %.3g %%)</dd>\n</dl>\n", store_num(q, C_ALPHA),
+		    100 * store_num(q, C_DELTA));
 	exp_samples_side(&a, es, 0, q);
 	exp_samples_side(&b, es, 1, q);
 	{
@@ -1005,9 +995,9 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 			{ "B", "side-b", b.v, b.n },
 		};
 		strbuf_addstr(&title, ": samples of A and B");
-		if (svg_distributions(sb, series, 2, txt(q, C_UNIT), title.buf)) {
-			error("cannot summarize the samples of E%lld %s.%s", exp_id, txt(q, C_WORKLOAD),
-			      txt(q, C_METRIC));
+		if (svg_distributions(sb, series, 2, store_text(q, C_UNIT), title.buf)) {
+			error("cannot summarize the samples of E%lld %s.%s", exp_id, store_text(q, C_WORKLOAD),
+			      store_text(q, C_METRIC));
 			goto out;
 		}
 	}
@@ -1043,11 +1033,11 @@ static int add_sweep(struct site *s, struct strbuf *sb, long long exp_id)
 		strbuf_addstr(&rows[0], "<tr><th scope=\"row\">A</th>");
 		strbuf_addstr(&rows[1], "<tr><th scope=\"row\">B</th>");
 		sqlite3_bind_int64(q, 1, exp_id);
-		sqlite3_bind_text(q, 2, txt(m, 0), -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(q, 3, txt(m, 1), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 2, store_text(m, 0), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 3, store_text(m, 1), -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(q, 4, sqlite3_column_int64(m, 3));
 		while (sqlite3_step(q) == SQLITE_ROW) {
-			double a = num(q, 1), b = num(q, 2);
+			double a = store_num(q, 1), b = store_num(q, 2);
 
 			strbuf_addf(&head, "<th>%lldM</th>", sqlite3_column_int64(q, 0));
 			strbuf_addstr(&rows[0], "<td class=\"num\">");
@@ -1058,16 +1048,16 @@ static int add_sweep(struct site *s, struct strbuf *sb, long long exp_id)
 			if (isfinite(a) && isfinite(b) && a != 0)
 				strbuf_addf(&rows[1], " (%+.1f %%)", 100 * (b / a - 1));
 			strbuf_addstr(&rows[1], " ");
-			add_badge(&rows[1], "v-", txt(q, 3));
+			add_badge(&rows[1], "v-", store_text(q, 3));
 			strbuf_addstr(&rows[1], "</td>");
 		}
 		sqlite3_reset(q);
 		strbuf_addstr(sb, "<h3>");
-		html_escape(sb, txt(m, 0));
+		html_escape(sb, store_text(m, 0));
 		strbuf_addch(sb, '.');
-		html_escape(sb, txt(m, 1));
+		html_escape(sb, store_text(m, 1));
 		strbuf_addstr(sb, ", median ");
-		html_escape(sb, txt(m, 2));
+		html_escape(sb, store_text(m, 2));
 		strbuf_addf(sb, ", %d cpu(s)</h3>\n", sqlite3_column_int(m, 3));
 		table_begin(sb, head.buf);
 		strbuf_addf(sb, "%s</tr>\n%s</tr>\n", rows[0].buf, rows[1].buf);
@@ -1105,8 +1095,8 @@ static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 		strbuf_addstr(sb, "</th><td>");
 		add_text(sb, q, 2);
 		strbuf_addstr(sb, "</td><td>");
-		if (*txt(q, 3))
-			add_short_commit(sb, txt(q, 3));
+		if (*store_text(q, 3))
+			add_short_commit(sb, store_text(q, 3));
 		else
 			strbuf_addstr(sb, "&#8211;");
 		strbuf_addstr(sb, "</td><td class=\"wrap\">");
@@ -1115,8 +1105,8 @@ static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 		else
 			add_text(sb, q, 4);
 		strbuf_addstr(sb, "</td><td>");
-		if (*txt(q, 5))
-			add_short_commit(sb, txt(q, 5));
+		if (*store_text(q, 5))
+			add_short_commit(sb, store_text(q, 5));
 		else
 			strbuf_addstr(sb, "&#8211;");
 		strbuf_addstr(sb, "</td><td>");
@@ -1180,13 +1170,13 @@ static int write_experiment(struct site *s, long long id)
 	strbuf_addf(&name, "Experiment E%lld", id);
 	page_begin(&sb, name.buf);
 	strbuf_addstr(&sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
-	add_badge(&sb, "s-", txt(q, 0));
+	add_badge(&sb, "s-", store_text(q, 0));
 	strbuf_addstr(&sb, "</dd>\n<dt>workloads</dt><dd>");
 	add_text(&sb, q, 2);
 	strbuf_addstr(&sb, "</dd>\n<dt>started</dt><dd>");
-	add_time(&sb, num(q, 3));
+	add_time(&sb, store_num(q, 3));
 	strbuf_addstr(&sb, "</dd>\n<dt>finished</dt><dd>");
-	add_time(&sb, num(q, 4));
+	add_time(&sb, store_num(q, 4));
 	strbuf_addstr(&sb, "</dd>\n<dt>command</dt><dd><code>");
 	add_text(&sb, q, 1);
 	strbuf_addstr(&sb, "</code></dd>\n</dl>\n");
@@ -1256,11 +1246,11 @@ static int write_bisection(struct site *s, long long id)
 	strbuf_addf(&name, "Bisection E%lld", id);
 	page_begin(&sb, name.buf);
 	strbuf_addstr(&sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
-	add_badge(&sb, "s-", txt(q, 0));
+	add_badge(&sb, "s-", store_text(q, 0));
 	strbuf_addstr(&sb, "</dd>\n<dt>outcome</dt><dd>");
-	add_badge(&sb, "v-", txt(q, 12));
+	add_badge(&sb, "v-", store_text(q, 12));
 	strbuf_addstr(&sb, "</dd>\n<dt>started</dt><dd>");
-	add_time(&sb, num(q, 1));
+	add_time(&sb, store_num(q, 1));
 	strbuf_addstr(&sb, "</dd>\n<dt>workload.metric</dt><dd>");
 	add_text(&sb, q, 5);
 	strbuf_addch(&sb, '.');
@@ -1268,22 +1258,22 @@ static int write_bisection(struct site *s, long long id)
 	strbuf_addf(&sb, " (units: %s)</dd>\n<dt>good (G)</dt><dd>",
 		    sqlite3_column_type(q, 7) == SQLITE_NULL ? "&#8211;" :
 		    sqlite3_column_int(q, 7) ? "per-boot medians" : "samples");
-	add_short_commit(&sb, txt(q, 3));
+	add_short_commit(&sb, store_text(q, 3));
 	strbuf_addch(&sb, ' ');
-	add_subject(s, &sb, txt(q, 3));
+	add_subject(s, &sb, store_text(q, 3));
 	strbuf_addstr(&sb, "</dd>\n<dt>bad (B)</dt><dd>");
-	add_short_commit(&sb, txt(q, 4));
+	add_short_commit(&sb, store_text(q, 4));
 	strbuf_addch(&sb, ' ');
-	add_subject(s, &sb, txt(q, 4));
+	add_subject(s, &sb, store_text(q, 4));
 	strbuf_addstr(&sb, "</dd>\n<dt>G&#8594;B effect</dt><dd class=\"effect\">");
-	effect = num(q, 8);
+	effect = store_num(q, 8);
 	if (isfinite(effect))
-		strbuf_addf(&sb, "%.4f [%.4f, %.4f] (%+.2f %%)", effect, num(q, 9), num(q, 10),
+		strbuf_addf(&sb, "%.4f [%.4f, %.4f] (%+.2f %%)", effect, store_num(q, 9), store_num(q, 10),
 			    100 * (effect - 1));
 	else
 		strbuf_addstr(&sb, "&#8211;");
 	strbuf_addstr(&sb, "</dd>\n<dt>culprit</dt><dd class=\"culprit\">");
-	strbuf_addstr(&culprit, txt(q, 11));
+	strbuf_addstr(&culprit, store_text(q, 11));
 	if (culprit.len) {
 		strbuf_addstr(&sb, "<code>");
 		html_escape(&sb, culprit.buf);
@@ -1305,7 +1295,7 @@ static int write_bisection(struct site *s, long long id)
 		    "<th>Ratio M/G [CI]</th><th>Mark</th>");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct svg_step *st;
-		const char *commit = txt(q, 1);
+		const char *commit = store_text(q, 1);
 
 		if (nsteps == alloc) {
 			size_t na = alloc ? 2 * alloc : 16;
@@ -1328,11 +1318,11 @@ static int write_bisection(struct site *s, long long id)
 			goto out;
 		}
 		st = &steps[nsteps++];
-		st->ratio = num(q, 4);
-		st->lo = num(q, 5);
-		st->hi = num(q, 6);
+		st->ratio = store_num(q, 4);
+		st->lo = store_num(q, 5);
+		st->hi = store_num(q, 6);
 		st->label = labels[nsteps - 1];
-		st->mark = *txt(q, 2) == 'B' ? "BAD" : *txt(q, 2) == 'G' ? "GOOD" : "SKIP";
+		st->mark = *store_text(q, 2) == 'B' ? "BAD" : *store_text(q, 2) == 'G' ? "GOOD" : "SKIP";
 		st->culprit = culprit.len && !strcmp(commit, culprit.buf);
 		strbuf_addf(&sb, "<tr%s><td class=\"num\">%zu</td><td>", st->culprit ?
 			    " class=\"is-culprit\"" : "", nsteps);
@@ -1349,7 +1339,7 @@ static int write_bisection(struct site *s, long long id)
 		else
 			strbuf_addstr(&sb, "&#8211;");
 		strbuf_addstr(&sb, "</td><td>");
-		add_badge(&sb, "m-", txt(q, 2));
+		add_badge(&sb, "m-", store_text(q, 2));
 		strbuf_addstr(&sb, "</td></tr>\n");
 	}
 	table_end(&sb);
@@ -1467,13 +1457,13 @@ static int write_run(struct site *s, long long id)
 	strbuf_addf(&name, "Run %lld", id);
 	page_begin(&sb, name.buf);
 	strbuf_addstr(&sb, "<dl class=\"facts\">\n<dt>started</dt><dd>");
-	add_time(&sb, num(q, 20));
+	add_time(&sb, store_num(q, 20));
 	strbuf_addstr(&sb, "</dd>\n<dt>ended</dt><dd>");
-	add_time(&sb, num(q, 21));
+	add_time(&sb, store_num(q, 21));
 	strbuf_addstr(&sb, "</dd>\n<dt>experiment</dt><dd>");
 	if (sqlite3_column_type(q, 24) != SQLITE_NULL && sqlite3_column_type(q, 25) != SQLITE_NULL) {
 		exp_id = sqlite3_column_int64(q, 24);
-		bisect = !strcmp(txt(q, 25), "bisect");
+		bisect = !strcmp(store_text(q, 25), "bisect");
 		strbuf_addf(&sb, "<a href=\"%c%lld.html\">E%lld</a>, variant ", bisect ? 'b' : 'e',
 			    exp_id, exp_id);
 		add_text(&sb, q, 26);
@@ -1485,7 +1475,7 @@ static int write_run(struct site *s, long long id)
 	for (int i = 0; i < (int)(sizeof(labels) / sizeof(labels[0])); i++) {
 		strbuf_addf(&sb, "<tr><th scope=\"row\">%s</th><td class=\"wrap\">", labels[i]);
 		if (i == 0)
-			add_badge(&sb, "s-", txt(q, 0));
+			add_badge(&sb, "s-", store_text(q, 0));
 		else
 			add_text(&sb, q, i);
 		strbuf_addstr(&sb, "</td></tr>\n");
@@ -1493,10 +1483,10 @@ static int write_run(struct site *s, long long id)
 	table_end(&sb);
 	strbuf_addstr(&sb, "</section>\n");
 	/* The log file is outside the database; its copy follows the stored path. */
-	if (*txt(q, 22) && !strbuf_read_file(&log, txt(q, 22), 0))
+	if (*store_text(q, 22) && !strbuf_read_file(&log, store_text(q, 22), 0))
 		have_log = 1;
 	else
-		strbuf_addstr(&tail, txt(q, 23));
+		strbuf_addstr(&tail, store_text(q, 23));
 	stmt_done(q);
 	q = NULL;
 
@@ -1594,7 +1584,7 @@ static int list_pages(struct site *s, struct page_ids *p)
 		    "UNION ALL SELECT id, 'r' FROM runs ORDER BY 2, 1"))
 		goto out;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (page_ids_push(p, sqlite3_column_int64(q, 0), txt(q, 1)[0]))
+		if (page_ids_push(p, sqlite3_column_int64(q, 0), store_text(q, 1)[0]))
 			goto out;
 	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read experiments and runs");
 out:
