@@ -31,33 +31,36 @@ static const char recipe_usage[] =
 "\n"
 "exit status: 0 the table is complete, 2 error (finished experiments stay stored)\n";
 
+static void push_each(struct strvec *av, const char *opt, const struct strvec *values)
+{
+	for (size_t k = 0; k < values->nr; k++)
+		strvec_pushl(av, opt, values->v[k], NULL);
+}
+
 /* The lab ab command line for variant i against the base on arch. */
 static void ab_argv(struct strvec *av, const struct recipe *r, size_t i, const char *arch,
 		    int argc, char **argv)
 {
 	const struct recipe_variant *side[2] = { &r->v[0], &r->v[i] };
+	const char *const opt[2][4] = {
+		{ "--a", "--a-cmdline", "--a-config", "--a-apply" },
+		{ "--b", "--b-cmdline", "--b-config", "--b-apply" },
+	};
 
 	strvec_push(av, "ab");
 	if (r->repo)
 		strvec_pushl(av, "--repo", r->repo, NULL);
 	strvec_pushl(av, "--arch", arch, NULL);
 	for (int s = 0; s < 2; s++) {
-		const char *ab = s ? "b" : "a";
-		strvec_pushf(av, "--%s", ab);
-		strvec_push(av, side[s]->ref ? side[s]->ref : r->ref);
+		strvec_pushl(av, opt[s][0], side[s]->ref ? side[s]->ref : r->ref, NULL);
 		if (side[s]->cmdline)
-			strvec_pushl(av, s ? "--b-cmdline" : "--a-cmdline", side[s]->cmdline, NULL);
-		for (size_t k = 0; k < side[s]->configs.nr; k++)
-			strvec_pushl(av, s ? "--b-config" : "--a-config", side[s]->configs.v[k], NULL);
-		for (size_t k = 0; k < side[s]->applies.nr; k++)
-			strvec_pushl(av, s ? "--b-apply" : "--a-apply", side[s]->applies.v[k], NULL);
+			strvec_pushl(av, opt[s][1], side[s]->cmdline, NULL);
+		push_each(av, opt[s][2], &side[s]->configs);
+		push_each(av, opt[s][3], &side[s]->applies);
 	}
-	for (size_t k = 0; k < r->workloads.nr; k++)
-		strvec_pushl(av, "--workload", r->workloads.v[k], NULL);
-	for (size_t k = 0; k < r->probes.nr; k++)
-		strvec_pushl(av, "--probe", r->probes.v[k], NULL);
-	for (size_t k = 0; k < r->params.nr; k++)
-		strvec_pushl(av, "--param", r->params.v[k], NULL);
+	push_each(av, "--workload", &r->workloads);
+	push_each(av, "--probe", &r->probes);
+	push_each(av, "--param", &r->params);
 	if (r->cmdline)
 		strvec_pushl(av, "--cmdline", r->cmdline, NULL);
 	if (r->mem)
@@ -252,8 +255,9 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 		       const long long *exp)
 {
 	sqlite3_stmt *q = NULL, *pts = NULL;
-	long long *mem = NULL;
-	int ret = -1;
+	long long *mem = NULL, *cpus = NULL;
+	size_t npts = 0;
+	int ret = -1, rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT n_a, mean_a, std_a, median_a, n_b, mean_b, std_b, "
 			       "median_b, ratio, ci_low, ci_high, verdict, unit, direction FROM "
@@ -262,6 +266,18 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 	    sqlite3_prepare_v2(st->db, "SELECT DISTINCT cpus, mem_mib FROM verdicts WHERE "
 			       "experiment_id = ?1 ORDER BY cpus, mem_mib", -1, &pts, NULL) !=
 	    SQLITE_OK) {
+		store_error(st, "cannot read verdicts");
+		goto out;
+	}
+	/* the sweep points, the same for every metric: CPU counts, then sizes */
+	sqlite3_bind_int64(pts, 1, exp[1]);
+	while ((rc = sqlite3_step(pts)) == SQLITE_ROW) {
+		cpus = xrealloc(cpus, (npts + 1) * sizeof(*cpus));
+		mem = xrealloc(mem, (npts + 1) * sizeof(*mem));
+		cpus[npts] = sqlite3_column_int64(pts, 0);
+		mem[npts++] = sqlite3_column_int64(pts, 1);
+	}
+	if (rc != SQLITE_DONE) {
 		store_error(st, "cannot read verdicts");
 		goto out;
 	}
@@ -280,31 +296,23 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 	for (size_t k = 0; k < r->probes.nr; k++)
 		fprintf(f, "  probe %s on every variant\n", r->probes.v[k]);
 	for (size_t k = 0; k < r->metrics.nr; k++) {
-		long long cpus = -1;
-		size_t nmem = 0;
-		int rc;
+		const char *metric = r->metrics.v[k];
+		size_t n;
 
-		sqlite3_reset(pts);
-		sqlite3_bind_int64(pts, 1, exp[1]);
-		while ((rc = sqlite3_step(pts)) == SQLITE_ROW || nmem) {
-			long long c = rc == SQLITE_ROW ? sqlite3_column_int64(pts, 0) : -2;
-			if (nmem && c != cpus) {
-				if (nmem == 1 && print_point(f, q, r, exp, r->metrics.v[k], mem[0], cpus))
-					goto out;
-				if (nmem > 1)
-					print_sweep(f, st, q, r, exp, r->metrics.v[k], mem, nmem, cpus);
-				nmem = 0;
-			}
-			if (rc != SQLITE_ROW)
-				break;
-			cpus = c;
-			mem = xrealloc(mem, (nmem + 1) * sizeof(*mem));
-			mem[nmem++] = sqlite3_column_int64(pts, 1);
+		/* one table per CPU count: a point, or a sweep over sizes */
+		for (size_t p = 0; p < npts; p += n) {
+			for (n = 1; p + n < npts && cpus[p + n] == cpus[p]; n++)
+				;
+			if (n > 1)
+				print_sweep(f, st, q, r, exp, metric, &mem[p], n, cpus[p]);
+			else if (print_point(f, q, r, exp, metric, mem[p], cpus[p]))
+				goto out;
 		}
 	}
 	ret = 0;
 out:
 	free(mem);
+	free(cpus);
 	sqlite3_finalize(q);
 	sqlite3_finalize(pts);
 	return ret;
