@@ -185,6 +185,18 @@ out:
 	return ret;
 }
 
+int ab_format_parse(enum ab_format *out, const char *name)
+{
+	static const char *const names[] = { "text", "csv", "json" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(name, names[i])) {
+			*out = (enum ab_format)i;
+			return 0;
+		}
+	return -1;
+}
+
 int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 {
 	sqlite3_stmt *q = NULL;

@@ -49,6 +49,9 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx,
 
 enum ab_format { AB_TEXT, AB_CSV, AB_JSON };
 
+/* "text", "csv" or "json"; -1 for anything else (nothing printed). */
+int ab_format_parse(enum ab_format *out, const char *name);
+
 /* Print an experiment's stored verdicts; -1 when it does not exist. */
 int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt);
 

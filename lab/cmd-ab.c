@@ -255,16 +255,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 			break;
 		case O_ALPHA: bad = parse_fraction(optarg, &o.alpha, 0); break;
 		case O_DELTA: bad = parse_fraction(optarg, &o.delta, 1); break;
-		case O_FORMAT:
-			if (!strcmp(optarg, "text"))
-				fmt = AB_TEXT;
-			else if (!strcmp(optarg, "csv"))
-				fmt = AB_CSV;
-			else if (!strcmp(optarg, "json"))
-				fmt = AB_JSON;
-			else
-				bad = 1;
-			break;
+		case O_FORMAT: bad = ab_format_parse(&fmt, optarg); break;
 		case O_FORCE: o.force = 1; break;
 		case O_RESUME:
 			if (optarg[0] == 'E')

@@ -102,13 +102,7 @@ int cmd_show(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'c': config = optarg; break;
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				fmt = AB_TEXT;
-			else if (!strcmp(optarg, "csv"))
-				fmt = AB_CSV;
-			else if (!strcmp(optarg, "json"))
-				fmt = AB_JSON;
-			else {
+			if (ab_format_parse(&fmt, optarg)) {
 				error("bad value '%s' for --format: expected text, csv or json", optarg);
 				return 2;
 			}
