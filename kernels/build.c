@@ -398,7 +398,7 @@ out:
 	return ret;
 }
 
-int build_probe_path(struct strbuf *out, const char *name, const char *arch)
+static int probe_path(struct strbuf *out, const char *name, const char *arch)
 {
 	strbuf_reset(out);
 	if (strchr(name, '/')) {
@@ -412,6 +412,18 @@ int build_probe_path(struct strbuf *out, const char *name, const char *arch)
 		return error("no probe '%s' for %s (no kernels/probes/%s/%s.patch)", name,
 			     make_arch(arch), make_arch(arch), name);
 	return 0;
+}
+
+int build_add_probes(struct strvec *patches, const struct strvec *names, const char *arch)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < names->nr && !ret; i++)
+		if (!(ret = probe_path(&path, names->v[i], arch)))
+			strvec_push(patches, path.buf);
+	strbuf_release(&path);
+	return ret;
 }
 
 int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo)

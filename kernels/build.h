@@ -64,9 +64,10 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
  * A probe is a small patch that times a function ftrace cannot reach (it
  * runs before ftrace exists) with the CPU's raw counter and prints
  * "lab-probe: <name> <ns> ns". name is kernels/probes/<make arch>/<name>.patch
- * or, with a slash in it, a file. Fails naming the probe when missing.
+ * or, with a slash in it, a file. Pushes each probe's path onto patches;
+ * fails naming the first probe that is missing.
  */
-int build_probe_path(struct strbuf *out, const char *name, const char *arch);
+int build_add_probes(struct strvec *patches, const struct strvec *names, const char *arch);
 
 /* Open the repository named by --repo or core.repo with the lab's work tree. */
 int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo);

@@ -102,7 +102,7 @@ static int build_variants(char *image[2], struct kernel_tree *t, struct lab_cont
 			  const char *patch, const struct strvec frags[2],
 			  const struct strvec apply[2], const struct strvec *probes)
 {
-	struct strbuf mbox = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf mbox = STRBUF_INIT;
 	struct strvec patches[2] = { STRVEC_INIT, STRVEC_INIT };
 	git_oid commit[2];
 	long long kernel_id;
@@ -119,11 +119,8 @@ static int build_variants(char *image[2], struct kernel_tree *t, struct lab_cont
 			}
 			strvec_push(&patches[s], apply[s].v[i]);
 		}
-		for (size_t i = 0; i < probes->nr; i++) {
-			if (build_probe_path(&path, probes->v[i], arch))
-				goto out;
-			strvec_push(&patches[s], path.buf);
-		}
+		if (build_add_probes(&patches[s], probes, arch))
+			goto out;
 	}
 	if ((patch && patch_fetch(&mbox, patch)) || kernel_tree_open_for(t, ctx, repo))
 		goto out;
@@ -145,7 +142,6 @@ static int build_variants(char *image[2], struct kernel_tree *t, struct lab_cont
 	ret = 0;
 out:
 	strbuf_release(&mbox);
-	strbuf_release(&path);
 	strvec_release(&patches[0]);
 	strvec_release(&patches[1]);
 	return ret;

@@ -34,7 +34,6 @@ int cmd_build(int argc, char **argv)
 	};
 	struct strvec fragments = STRVEC_INIT, patches = STRVEC_INIT, probes = STRVEC_INIT;
 	struct build_spec spec = { host_arch(), &fragments, &patches };
-	struct strbuf path = STRBUF_INIT;
 	struct lab_context ctx;
 	struct kernel_tree t;
 	const char *repo = NULL, *db = NULL, *config = NULL;
@@ -72,11 +71,8 @@ int cmd_build(int argc, char **argv)
 		error("'lab build' takes one ref (see 'lab build --help')");
 		goto out;
 	}
-	for (size_t i = 0; i < probes.nr; i++) {
-		if (build_probe_path(&path, probes.v[i], spec.arch))
-			goto out;
-		strvec_push(&patches, path.buf);
-	}
+	if (build_add_probes(&patches, &probes, spec.arch))
+		goto out;
 	if (context_load_config(&ctx, config, db) || kernel_tree_open_for(&t, &ctx, repo))
 		goto out;
 	switch (refbuild(&image, &commit, &kernel_id, &ctx, &t, argv[optind], &spec)) {
@@ -97,6 +93,5 @@ out:
 	strvec_release(&fragments);
 	strvec_release(&patches);
 	strvec_release(&probes);
-	strbuf_release(&path);
 	return ret;
 }
