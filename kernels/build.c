@@ -454,6 +454,37 @@ int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const c
 	return ret;
 }
 
+/*
+ * The spec's patches on top of the commit in the work tree, never
+ * committed; -1 with out->status BUILD_FAILED naming the one that does not
+ * apply.
+ */
+static int apply_patches(struct build_result *out, struct kernel_tree *t,
+			 const struct build_spec *spec, int log_fd, const char *commit_hex)
+{
+	struct strvec av = STRVEC_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; spec->patches && i < spec->patches->nr && !ret; i++) {
+		/* patch runs in the work tree: a relative name would miss */
+		char *abs = realpath(spec->patches->v[i], NULL);
+
+		strvec_release(&av);
+		strvec_pushl(&av, "patch", "-p1", "--forward", "--no-backup-if-mismatch",
+			     "--reject-file=-", "-i", abs ? abs : spec->patches->v[i], NULL);
+		free(abs);
+		if (logged(out, strvec_argv(&av), t->workdir, log_fd, 120)) {
+			strbuf_reset(&out->why);
+			strbuf_addf(&out->why, "patch '%s' does not apply to %.12s",
+				    spec->patches->v[i], commit_hex);
+			out->status = BUILD_FAILED;
+			ret = -1;
+		}
+	}
+	strvec_release(&av);
+	return ret;
+}
+
 int kernel_build(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
 		 const git_oid *commit, const struct build_spec *spec)
 {
@@ -501,40 +532,13 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 
 	if (kernel_tree_checkout(t, commit, &out->files_written))
 		goto out;
-	for (size_t i = 0; spec->patches && i < spec->patches->nr; i++) {
-		strvec_release(&av);
-		/* on top of the commit in the work tree, never committed */
-		strvec_push(&av, "patch");
-		strvec_push(&av, "-p1");
-		strvec_push(&av, "--forward");
-		strvec_push(&av, "--no-backup-if-mismatch");
-		strvec_push(&av, "--reject-file=-");
-		strvec_push(&av, "-i");
-		/* patch runs in the work tree: a relative name would miss */
-		{
-			char *abs = realpath(spec->patches->v[i], NULL);
-			strvec_push(&av, abs ? abs : spec->patches->v[i]);
-			free(abs);
-		}
-		if (log_fd < 0)
-			log_fd = open(logp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (log_fd < 0) {
-			error("cannot write build log '%s': %s", logp.buf, strerror(errno));
-			goto out;
-		}
-		if (logged(out, strvec_argv(&av), t->workdir, log_fd, 120)) {
-			strbuf_reset(&out->why);
-			strbuf_addf(&out->why, "patch '%s' does not apply to %.12s",
-				    spec->patches->v[i], commit_hex);
-			out->status = BUILD_FAILED;
-			ret = 0;
-			goto out;
-		}
-	}
-	if (log_fd < 0)
-		log_fd = open(logp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	log_fd = open(logp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (log_fd < 0) {
 		error("cannot write build log '%s': %s", logp.buf, strerror(errno));
+		goto out;
+	}
+	if (apply_patches(out, t, spec, log_fd, commit_hex)) {
+		ret = 0;
 		goto out;
 	}
 	strvec_release(&av);
