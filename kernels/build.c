@@ -267,6 +267,31 @@ static int sets_option(const char *text, const char *name, size_t len)
 }
 
 /*
+ * Names in out->why the option lines of text (split in place) that cfg
+ * does not hold, skipping those whose option overrides sets; returns the
+ * count of missing lines so far.
+ */
+static int check_lines(struct build_result *out, const char *cfg, struct strbuf *text,
+		       const char *overrides, int missing)
+{
+	char *save = NULL, *line;
+
+	if (!text->len)
+		return missing;
+	for (line = strtok_r(text->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t len;
+		const char *name = config_option(line, &len);
+
+		if (!name || (overrides && sets_option(overrides, name, len)) ||
+		    config_has(cfg, line))
+			continue;
+		strbuf_addstr(&out->why, missing++ ? " " : "options did not stick after olddefconfig: ");
+		strbuf_addstr(&out->why, line);
+	}
+	return missing;
+}
+
+/*
  * Options that must have survived olddefconfig: required-<arch>.txt, less
  * those an extra fragment sets, plus every line of the extra fragments (a
  * variant that turns DEFERRED_STRUCT_PAGE_INIT off must really be off).
@@ -275,7 +300,6 @@ static int sets_option(const char *text, const char *name, size_t len)
 static int check_required(struct build_result *out, const char *obj, const struct build_spec *spec)
 {
 	struct strbuf req = STRBUF_INIT, cfg = STRBUF_INIT, path = STRBUF_INIT, frags = STRBUF_INIT;
-	char *save = NULL, *line;
 	int missing = 0;
 
 	strbuf_addf(&path, "%s/kernels/configs/required-%s.txt", lab_source_dir(),
@@ -289,7 +313,6 @@ static int check_required(struct build_result *out, const char *obj, const struc
 		}
 		strbuf_addch(&frags, '\n');
 	}
-	strbuf_addf(&req, "\n%s", strbuf_str(&frags));
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/.config", obj);
 	if (strbuf_read_file(&cfg, path.buf, 0)) {
@@ -297,18 +320,9 @@ static int check_required(struct build_result *out, const char *obj, const struc
 		missing = 1;
 		goto out;
 	}
-	for (line = strtok_r(req.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		size_t len;
-		const char *name = config_option(line, &len);
-		int from_fragment = frags.len && strstr(frags.buf, line);
-
-		if (!name || (!from_fragment && sets_option(strbuf_str(&frags), name, len)))
-			continue;
-		if (!config_has(cfg.buf, line)) {
-			strbuf_addstr(&out->why, missing++ ? " " : "options did not stick after olddefconfig: ");
-			strbuf_addstr(&out->why, line);
-		}
-	}
+	/* the required lines a fragment leaves alone, then the fragments' own */
+	missing = check_lines(out, cfg.buf, &req, strbuf_str(&frags), 0);
+	missing = check_lines(out, cfg.buf, &frags, NULL, missing);
 out:
 	strbuf_release(&req);
 	strbuf_release(&cfg);
