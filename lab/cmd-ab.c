@@ -51,31 +51,6 @@ static const char ab_usage[] =
 "\n"
 "exit status: 0 no regression found, 1 regression, 2 error\n";
 
-static int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *, long *))
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *save = NULL, *w;
-	int ret = 0;
-
-	free(*out);
-	*out = NULL;
-	*n = 0;
-	strbuf_addstr(&sb, arg);
-	for (w = strtok_r(sb.buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		long *v = realloc(*out, (*n + 1) * sizeof(**out));
-		if (!v || parse(w, &v[*n])) {
-			if (v)
-				*out = v;
-			ret = -1;
-			break;
-		}
-		*out = v;
-		(*n)++;
-	}
-	strbuf_release(&sb);
-	return ret || !*n ? -1 : 0;
-}
-
 static int parse_fraction(const char *s, double *out, int percent_ok)
 {
 	char *end;

@@ -234,6 +234,25 @@ static int apply_entry(struct lab_config *cfg, const char *path,
 	return 0;
 }
 
+int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *, long *))
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *save = NULL, *w;
+	int ret = 0;
+
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	strbuf_addstr(&sb, arg);
+	for (w = strtok_r(sb.buf, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		ret = parse(w, &(*out)[*n]);
+		*n += !ret;
+	}
+	strbuf_release(&sb);
+	return ret || !*n ? -1 : 0;
+}
+
 int config_file_foreach(const char *path, const char *kind,
 			int (*fn)(const char *name, const char *value, void *data), void *data)
 {

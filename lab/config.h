@@ -38,6 +38,7 @@
  *
  * struct lab_config owns its strings; config_release() frees them.
  */
+#include <stddef.h>
 
 enum lab_accel {
 	LAB_ACCEL_AUTO = 0,	/* kvm when /dev/kvm is usable, else tcg */
@@ -99,6 +100,13 @@ const char *config_runner_name(enum lab_runner runner);
  */
 /* "512M", "4G", "1T" (case-insensitive), or a plain number of MiB. */
 int parse_size_mib(const char *s, long *out_mib);
+
+/*
+ * "4G,16G,64G" with parse for each item into a new array *out (caller
+ * frees; an earlier one is freed) of *n values; -1 for an empty list or a
+ * bad item.
+ */
+int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *, long *));
 
 /*
  * Call fn for each entry of a git-config file in file order, with section

@@ -31,18 +31,15 @@ static char *recipe_path(const char *recipe, const char *value)
 	return strbuf_detach(&sb);
 }
 
+/* a valid list such as "4G,16G", checked here so the error names the recipe */
 static int each_item(const char *list, int (*parse)(const char *, long *))
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *save = NULL, *w;
-	long v;
-	int ret = 0, n = 0;
+	long *v = NULL;
+	size_t n;
+	int ret = parse_list(&v, &n, list, parse);
 
-	strbuf_addstr(&sb, list);
-	for (w = strtok_r(sb.buf, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save), n++)
-		ret = parse(w, &v);
-	strbuf_release(&sb);
-	return ret || !n ? -1 : 0;
+	free(v);
+	return ret;
 }
 
 static struct recipe_variant *variant(struct recipe *r, const char *name, size_t len)
