@@ -42,28 +42,43 @@ static char *commit_subject(void *data, const char *hex)
  */
 static int open_readonly(sqlite3 **db, const char *path)
 {
-	sqlite3_stmt *q = NULL;
-	int version = -1, upgraded = 0;
-
-again:
 	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		return error("cannot open database '%s': %s", path,
 			     *db ? sqlite3_errmsg(*db) : "out of memory");
 	sqlite3_busy_timeout(*db, 10000);
-	if (sqlite3_prepare_v2(*db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK &&
+	return 0;
+}
+
+static int schema_version(sqlite3 *db)
+{
+	sqlite3_stmt *q = NULL;
+	int version = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK &&
 	    sqlite3_step(q) == SQLITE_ROW)
 		version = sqlite3_column_int(q, 0);
 	sqlite3_finalize(q);
-	if (version > 0 && version < STORE_SCHEMA_VERSION && !upgraded++) {
-		/* an older database gains the newer tables once, read-write */
-		struct store st;
+	return version;
+}
+
+/* The database read-only, after store_open() has brought an older one up to date. */
+static int open_current(sqlite3 **db, const char *path)
+{
+	struct store st;
+	int version;
+
+	if (open_readonly(db, path))
+		return -1;
+	version = schema_version(*db);
+	if (version > 0 && version < STORE_SCHEMA_VERSION) {
 		sqlite3_close(*db);
 		*db = NULL;
 		if (store_open(&st, path))
 			return -1;
 		store_close(&st);
-		version = -1;
-		goto again;
+		if (open_readonly(db, path))
+			return -1;
+		version = schema_version(*db);
 	}
 	if (version != STORE_SCHEMA_VERSION)
 		return error("cannot read database '%s': schema version %d, expected %d", path,
@@ -109,7 +124,7 @@ int cmd_report(int argc, char **argv)
 		error("'lab report' takes no arguments (see 'lab report --help')");
 		return 2;
 	}
-	if (context_load_config(&ctx, config, db_path) || open_readonly(&db, ctx.cfg.db))
+	if (context_load_config(&ctx, config, db_path) || open_current(&db, ctx.cfg.db))
 		goto out;
 	if (out) {
 		strbuf_addstr(&out_dir, out);
