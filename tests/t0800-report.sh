@@ -69,6 +69,14 @@ test_expect_success 'the default site is site/ beside the database' '
 	"$LAB" report --db elsewhere/lab.db >out 2>err && test -s elsewhere/site/index.html
 '
 
+test_expect_success 'a version 1 database (no bisection tables) is upgraded, then reported' '
+	mkdir old && sqlite3 lab.db ".backup old/lab.db" &&
+	sql old/lab.db "DROP TABLE bisect_steps; DROP TABLE bisections; PRAGMA user_version = 1" &&
+	"$LAB" report --db old/lab.db --out old/site >/dev/null 2>err &&
+	test "$(sql old/lab.db "PRAGMA user_version")" = 2 &&
+	test -s old/site/e1.html
+'
+
 test_expect_success 'every page parses as HTML and as XML, without errors' '
 	for f in site/*.html; do
 		xmllint --html --noout "$f" 2>"$f.err" || { cat "$f.err"; exit 1; }
