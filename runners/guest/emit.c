@@ -88,18 +88,26 @@ void emit_hello(void)
 	send_line("hello %d guest", PROTOCOL_VERSION);
 }
 
+/* "<kind> <word> <text>": word cleaned to one token, text to one line. */
+static void send_text(const char *kind, const char *word, size_t word_max, const char *fmt,
+		      va_list ap)
+{
+	char w[64], raw[TEXT_MAX + 1], text[TEXT_MAX + 1];
+
+	if (vsnprintf(raw, sizeof(raw), fmt, ap) < 0)
+		raw[0] = '\0';
+	clean(w, sizeof(w), word, word_max, 1);
+	clean(text, sizeof(text), raw, TEXT_MAX, 0);
+	send_line("%s %s %s", kind, w, text);
+}
+
 void emit_meta(const char *key, const char *fmt, ...)
 {
-	char k[64], raw[TEXT_MAX + 1], v[TEXT_MAX + 1];
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vsnprintf(raw, sizeof(raw), fmt, ap) < 0)
-		raw[0] = '\0';
+	send_text("meta", key, 63, fmt, ap);
 	va_end(ap);
-	clean(k, sizeof(k), key, sizeof(k) - 1, 1);
-	clean(v, sizeof(v), raw, TEXT_MAX, 0);
-	send_line("meta %s %s", k, v);
 }
 
 void emit_sample(const char *workload, const char *metric, long iteration,
@@ -122,16 +130,11 @@ void emit_sample(const char *workload, const char *metric, long iteration,
 
 int emit_error(const char *workload, const char *fmt, ...)
 {
-	char w[32], raw[TEXT_MAX + 1], msg[TEXT_MAX + 1];
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vsnprintf(raw, sizeof(raw), fmt, ap) < 0)
-		raw[0] = '\0';
+	send_text("error", workload, 31, fmt, ap);
 	va_end(ap);
-	clean(w, sizeof(w), workload, sizeof(w) - 1, 1);
-	clean(msg, sizeof(msg), raw, TEXT_MAX, 0);
-	send_line("error %s %s", w, msg);
 	errors_sent++;
 	return -1;
 }
