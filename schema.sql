@@ -2,9 +2,10 @@
 -- The lab applies this file when it opens a database whose user_version is
 -- older than this one; user_version records the schema version. Every
 -- statement is idempotent, so an older database gains the tables added
--- since (version 2: bisections, bisect_steps) and keeps its rows.
+-- since (version 2: bisections, bisect_steps; version 3: dropped_lines,
+-- run_owners, commits) and keeps its rows.
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -147,4 +148,34 @@ CREATE TABLE IF NOT EXISTS bisect_steps (
 	ci_low		REAL,
 	ci_high		REAL,
 	PRIMARY KEY (experiment_id, seq)
+);
+
+-- Console lines a run's reader refused, and why: a forged or stray @lab
+-- line, a sample of a workload that was not asked for, one after done, a
+-- repeated iteration. They never reach a statistic; lab show lists them.
+CREATE TABLE IF NOT EXISTS dropped_lines (
+	run_id		INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	seq		INTEGER NOT NULL,
+	reason		TEXT NOT NULL,
+	line		TEXT NOT NULL,		-- as read, cut to a few hundred bytes
+	PRIMARY KEY (run_id, seq)
+);
+
+-- The process that is running a boot, while its run is RUNNING: a run whose
+-- owner is gone (the lab was killed) is closed as INFRA by the next lab
+-- that opens the database.
+CREATE TABLE IF NOT EXISTS run_owners (
+	run_id		INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	host		TEXT NOT NULL,
+	pid		INTEGER NOT NULL,
+	pid_start	TEXT NOT NULL		-- the process's start time, against pid reuse
+);
+
+-- Commits the lab measured, as they read when measured: reports need no
+-- repository.
+CREATE TABLE IF NOT EXISTS commits (
+	id		TEXT PRIMARY KEY,	-- full hex id
+	subject		TEXT NOT NULL,
+	author		TEXT NOT NULL,		-- Name <email>
+	date		REAL NOT NULL		-- author time, seconds since the epoch
 );

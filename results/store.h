@@ -14,7 +14,7 @@
 
 #include "runner.h"
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store {
 	sqlite3 *db;
