@@ -139,6 +139,8 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);
+	if (p->runner->prepare && p->runner->prepare(&p->spec))
+		goto out;
 
 	p->row.experiment_id = o->experiment_id;
 	p->row.variant_id = o->variant_id;

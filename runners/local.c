@@ -75,4 +75,4 @@ out:
 	return 0;
 }
 
-const struct runner runner_local = { "local", local_run };
+const struct runner runner_local = { "local", local_run, NULL };

@@ -4,13 +4,19 @@
  *
  * Memory always comes from a memory backend with reserve=off, so large
  * guests (64 GiB on a 24 GiB host) boot: only what the guest touches is
- * allocated. With accel "auto" the runner tries KVM when /dev/kvm opens, but
- * a KVM guest that prints no kernel output within KVM_PROBE_S is killed and
- * the boot is redone under TCG (nested KVM can hang right after the
- * firmware), and TCG is used for the rest of the process.
+ * allocated.
+ *
+ * With accel "auto" the accelerator is chosen once per process, before the
+ * first boot (qemu_prepare): when /dev/kvm opens and the guest is of the
+ * host's architecture, the kernel under test is started under KVM until it
+ * prints. A KVM start that ends before the kernel prints (QEMU aborting
+ * while setting MSRs on some AMD hosts) or stays silent for KVM_PROBE_S
+ * (nested guests hanging after the firmware) means KVM is unusable here:
+ * TCG is used, and a note keeps the next labs from probing again for a day.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,34 +32,34 @@
 
 #define KVM_PROBE_S 20.0
 
-static int kvm_failed;
+/* "kvm" or "tcg" once auto has been settled in this process. */
+static const char *auto_choice;
 
-/* A note younger than a day says KVM hung on this host: do not wait again. */
+/* A note younger than a day says KVM failed on this host: do not probe again. */
 static int kvm_noted_bad(const char *note)
 {
 	struct stat st;
 	return note && !stat(note, &st) && time(NULL) - st.st_mtime < 86400;
 }
 
-static void kvm_note_bad(const char *note)
+static void kvm_note_bad(const char *note, const char *why)
 {
-	int fd;
+	FILE *f;
 	if (!note)
 		return;
-	fd = open(note, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		if (write(fd, "kvm guests printed nothing: using tcg\n", 38) < 0)
-			warning("cannot write '%s'", note);
-		close(fd);
+	f = fopen(note, "we");
+	if (!f) {
+		warning("cannot write '%s': %s", note, strerror(errno));
+		return;
 	}
+	fprintf(f, "kvm unusable: %s: using tcg\n", why);
+	if (fclose(f))
+		warning("cannot write '%s': %s", note, strerror(errno));
 }
 
-static int kvm_usable(const char *note)
+static int kvm_opens(void)
 {
-	int fd;
-	if (kvm_failed || kvm_noted_bad(note))
-		return 0;
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	close(fd);
@@ -105,63 +111,152 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 	strvec_push(av, "-no-reboot");
 }
 
-/* One attempt; returns the drive outcome, or -1 when QEMU could not start. */
-static int boot_once(const struct run_spec *spec, const char *accel,
-		     struct run_result *out, int log_fd)
+/* The last non-empty line of a console tail (what QEMU said as it died). */
+static void add_last_line(struct strbuf *sb, const struct strbuf *tail)
+{
+	const char *t = strbuf_str(tail), *last = t;
+	size_t n = strlen(t);
+
+	while (n && (t[n - 1] == '\n' || t[n - 1] == '\r'))
+		n--;
+	for (const char *p = t; p < t + n; p++)
+		if (*p == '\n')
+			last = p + 1;
+	strbuf_addf(sb, "%.*s", (int)(t + n - last), last);
+}
+
+/*
+ * Start the kernel under KVM and stop it as soon as it prints. Returns 1
+ * when it printed, 0 when KVM is unusable (why says how), -1 when QEMU
+ * could not be started at all.
+ */
+static int kvm_probe(const struct run_spec *spec, struct strbuf *why)
+{
+	struct strvec av = STRVEC_INIT;
+	struct run_result res;
+	struct console con;
+	struct child child;
+	char cmdline[4096];
+	double start = now_monotonic(), deadline = start + KVM_PROBE_S;
+	int ret = 0;
+
+	run_result_init(&res);
+	build_argv(&av, spec, "kvm", cmdline, sizeof(cmdline));
+	if (subprocess_start(&child, strvec_argv(&av), NULL, SUBPROCESS_CAPTURE)) {
+		ret = -1;
+		goto out;
+	}
+	console_init(&con, &res, -1, 0, start);
+	while (!con.saw_kernel) {
+		struct pollfd pfd = { .fd = child.out_fd, .events = POLLIN };
+		char buf[4096];
+		double now = now_monotonic();
+		ssize_t got;
+		int n;
+
+		if (now >= deadline)
+			break;
+		n = poll(&pfd, 1, (int)((deadline - now) * 1000) + 1);
+		if (n <= 0)
+			continue;
+		got = read(child.out_fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		console_feed(&con, buf, (size_t)got);
+	}
+	console_end(&con);
+	if (con.saw_kernel) {
+		ret = 1;
+	} else if (now_monotonic() >= deadline) {
+		strbuf_addf(why, "the kernel printed nothing in %.0f s", KVM_PROBE_S);
+	} else {
+		strbuf_addstr(why, "qemu ended before the kernel printed: ");
+		add_last_line(why, &res.tail);
+	}
+	subprocess_kill(&child);
+	subprocess_finish(&child);
+	console_release(&con);
+out:
+	run_result_release(&res);
+	strvec_release(&av);
+	return ret;
+}
+
+static int qemu_prepare(struct run_spec *spec)
+{
+	struct strbuf why = STRBUF_INIT;
+	int usable;
+
+	if (strcmp(spec->accel, "auto"))
+		return 0;
+	if (auto_choice) {
+		spec->accel = auto_choice;
+		return 0;
+	}
+	/* KVM runs only guests of the host's own architecture */
+	if (strcmp(spec->arch, host_arch()) || !kvm_opens() || kvm_noted_bad(spec->kvm_note)) {
+		auto_choice = "tcg";
+	} else {
+		usable = kvm_probe(spec, &why);
+		/* a QEMU that cannot start at all is for the boot to report: INFRA */
+		if (usable < 0) {
+			strbuf_release(&why);
+			spec->accel = "tcg";
+			return 0;
+		}
+		if (!usable) {
+			warning("kvm is unusable here (%s): using tcg", why.buf);
+			kvm_note_bad(spec->kvm_note, why.buf);
+		}
+		auto_choice = usable ? "kvm" : "tcg";
+	}
+	strbuf_release(&why);
+	spec->accel = auto_choice;
+	return 0;
+}
+
+/* One boot; returns the drive outcome, or -1 when QEMU could not start. */
+static int boot_once(const struct run_spec *spec, struct run_result *out, int log_fd)
 {
 	struct strvec av = STRVEC_INIT;
 	struct console con;
 	struct child child;
 	double start = now_monotonic();
-	double probe = 0;
-	int ret;
+	int st;
 	enum drive_end end;
 
-	build_argv(&av, spec, accel, out->full_cmdline, sizeof(out->full_cmdline));
-	snprintf(out->accel, sizeof(out->accel), "%s", accel);
+	build_argv(&av, spec, spec->accel, out->full_cmdline, sizeof(out->full_cmdline));
+	snprintf(out->accel, sizeof(out->accel), "%s", spec->accel);
 	if (subprocess_start(&child, strvec_argv(&av), NULL, SUBPROCESS_CAPTURE)) {
 		strvec_release(&av);
 		return -1;
 	}
 	console_init(&con, out, log_fd, 0, start);
-	if (!strcmp(accel, "kvm") && !strcmp(spec->accel, "auto"))
-		probe = start + KVM_PROBE_S;
-	end = drive_child(&child, &con, start + spec->timeout_s, probe);
-	ret = subprocess_finish(&child);
+	end = drive_child(&child, &con, start + spec->timeout_s, 0);
+	st = subprocess_finish(&child);
 	out->wall_s = now_monotonic() - start;
+	console_conclude(&con, end == DRIVE_TIMEOUT);
 
-	if (end == DRIVE_PROBE_FAILED) {
-		ret = DRIVE_PROBE_FAILED;
-	} else {
-		console_conclude(&con, end == DRIVE_TIMEOUT);
-		/* QEMU refusing its arguments is the lab's problem, not the kernel's. */
-		if (out->status == RUN_BOOT_FAILED && !con.saw_kernel && ret != 0 &&
-		    ret < 128) {
-			const char *t = strbuf_str(&out->tail);
-			const char *last = t, *p;
-			size_t n = strlen(t);
-			while (n && (t[n - 1] == '\n' || t[n - 1] == '\r'))
-				n--;
-			for (p = t; p < t + n; p++)
-				if (*p == '\n')
-					last = p + 1;
-			out->status = RUN_INFRA;
-			strbuf_reset(&out->error);
-			strbuf_addf(&out->error, "qemu exited with status %d: %.*s",
-				    ret, (int)(t + n - last), last);
-		}
-		ret = end;
+	/* QEMU refusing its arguments is the lab's problem, not the kernel's. */
+	if (out->status == RUN_BOOT_FAILED && !con.saw_kernel && st != 0 && st < 128) {
+		out->status = RUN_INFRA;
+		strbuf_reset(&out->error);
+		strbuf_addf(&out->error, "qemu exited with status %d: ", st);
+		add_last_line(&out->error, &out->tail);
 	}
 	console_release(&con);
 	strvec_release(&av);
-	return ret;
+	return (int)end;
 }
 
 static int qemu_run(const struct run_spec *spec, struct run_result *out)
 {
-	const char *accel = spec->accel;
+	struct run_spec settled = *spec;
 	int log_fd = -1, ret;
 
+	qemu_prepare(&settled);
 	if (spec->console_log) {
 		log_fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (log_fd < 0) {
@@ -171,22 +266,7 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 			return 0;
 		}
 	}
-	/* KVM runs only guests of the host's own architecture */
-	if (!strcmp(accel, "auto"))
-		accel = kvm_usable(spec->kvm_note) && !strcmp(spec->arch, host_arch()) ? "kvm" : "tcg";
-
-	ret = boot_once(spec, accel, out, log_fd);
-	if (ret == DRIVE_PROBE_FAILED) {
-		warning("kvm guest printed nothing in %.0f s: using tcg from now on",
-			KVM_PROBE_S);
-		kvm_failed = 1;
-		kvm_note_bad(spec->kvm_note);
-		run_result_release(out);
-		run_result_init(out);
-		if (log_fd >= 0 && (ftruncate(log_fd, 0) || lseek(log_fd, 0, SEEK_SET)))
-			warning("cannot truncate console log '%s'", spec->console_log);
-		ret = boot_once(spec, "tcg", out, log_fd);
-	}
+	ret = boot_once(&settled, out, log_fd);
 	if (ret < 0) {
 		out->status = RUN_INFRA;
 		strbuf_reset(&out->error);
@@ -198,4 +278,4 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 	return 0;
 }
 
-const struct runner runner_qemu = { "qemu", qemu_run };
+const struct runner runner_qemu = { "qemu", qemu_run, qemu_prepare };

@@ -59,6 +59,13 @@ void run_result_release(struct run_result *r);
 struct runner {
 	const char *name;
 	int (*run)(const struct run_spec *spec, struct run_result *out);
+	/*
+	 * Settle, before the first boot of a plan, what all its boots must
+	 * share: the qemu runner turns accel "auto" into "kvm" or "tcg" here,
+	 * so an experiment never mixes accelerators. NULL: nothing to settle.
+	 * Returns -1 (with a message) when the runner cannot be used at all.
+	 */
+	int (*prepare)(struct run_spec *spec);
 };
 
 /* The workloads the guest program knows. */
