@@ -65,6 +65,12 @@ static const char *default_qemu(const char *arch)
 	return strcmp(arch, "aarch64") ? "qemu-system-x86_64" : "qemu-system-aarch64";
 }
 
+/*
+ * cmdline gets the command line as stored with the run: the nonce differs
+ * per boot and is left out (runs of one kernel and command line group
+ * together). It goes last, so that a lab.nonce= in --cmdline cannot
+ * override it.
+ */
 static void build_argv(struct strvec *av, const struct run_spec *spec,
 		       const char *accel, char *cmdline, size_t cmdline_size)
 {
@@ -95,7 +101,10 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 	strvec_push(av, "-initrd");
 	strvec_push(av, spec->initrd);
 	strvec_push(av, "-append");
-	strvec_push(av, cmdline);
+	if (spec->nonce)
+		strvec_pushf(av, "%s lab.nonce=%s", cmdline, spec->nonce);
+	else
+		strvec_push(av, cmdline);
 	strvec_push(av, "-display");
 	strvec_push(av, "none");
 	strvec_push(av, "-monitor");
@@ -123,7 +132,7 @@ static int boot_once(const struct run_spec *spec, const char *accel,
 		strvec_release(&av);
 		return -1;
 	}
-	console_init(&con, out, log_fd, 0, start);
+	console_init(&con, spec, out, log_fd, 0, start);
 	if (!strcmp(accel, "kvm") && !strcmp(spec->accel, "auto"))
 		probe = start + KVM_PROBE_S;
 	end = drive_child(&child, &con, start + spec->timeout_s, probe);
