@@ -397,6 +397,36 @@ out:
 	return ret;
 }
 
+int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, void *data)
+{
+	sqlite3_stmt *q = NULL;
+	struct sample s;
+	int ret = -1, rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT workload, metric, unit, iteration, value, flags "
+			       "FROM samples WHERE run_id = ?1 ORDER BY id", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read samples");
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		s.workload = store_text(q, 0);
+		s.metric = store_text(q, 1);
+		s.unit = store_text(q, 2);
+		s.iteration = (long)sqlite3_column_int64(q, 3);
+		s.value = sqlite3_column_double(q, 4);
+		s.flags = (unsigned)sqlite3_column_int(q, 5);
+		if (fn(&s, data))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read samples");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
 const char *store_text(sqlite3_stmt *q, int col)
 {
 	const unsigned char *t = sqlite3_column_text(q, col);

@@ -61,6 +61,10 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 typedef int store_dropped_fn(long long seq, const char *reason, const char *line, void *data);
 int store_dropped_lines(struct store *st, long long run_id, store_dropped_fn *fn, void *data);
 
+/* Call fn for each sample of a run, in the order stored; as above. */
+typedef int store_sample_fn(const struct sample *s, void *data);
+int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, void *data);
+
 /*
  * Run one statement that changes rows: ?1 is id, ?2 text (when not NULL).
  * what names the action in the error message.
