@@ -53,6 +53,22 @@ test_expect_success 'a sample of a workload not asked for is dropped, with its r
 	grep -q "^  1    workload '\''demote'\'' was not asked for (asked: zeroing): @lab .* sample demote" show
 '
 
+test_expect_success 'lab ab: a forged metric of another workload gives no verdict' '
+	guest forger <<-\EOF &&
+	d=1; for a in "$@"; do case $a in demote=*) d=${a#*=} ;; esac; done
+	echo "@lab ${n}hello 2 t"
+	for i in $(seq 0 9); do echo "@lab ${n}sample zeroing touch $i 10$((i % 5)) us"; done
+	echo "@lab ${n}sample demote demote_page_wall 0 $d ms"
+	echo "@lab ${n}done ok 11"
+	EOF
+	rc=0 && "$LAB" ab --db ab.db --runner local --guest ./forger --workload zeroing --boots 3 \
+		--a-cmdline demote=1 --b-cmdline demote=1000 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	test "$(sql ab.db "SELECT count(*) FROM verdicts WHERE workload = '\''demote'\''")" = 0 &&
+	test "$(sql ab.db "SELECT count(*) FROM samples WHERE workload = '\''demote'\''")" = 0 &&
+	test "$(sql ab.db "SELECT count(*) FROM dropped_lines")" = 6
+'
+
 test_expect_success 'samples after done, and a second done, are dropped' '
 	guest late <<-\EOF &&
 	echo "@lab ${n}hello 2 t"
