@@ -124,8 +124,8 @@ static void handle_line(struct console *c, const char *line, size_t len)
 		}
 		c->saw_hello = 1;
 		c->res->to_hello_s = now_monotonic() - c->start;
-		if (m.version < PROTOCOL_MIN_VERSION || m.version > PROTOCOL_VERSION)
-			c->bad_version = m.version ? m.version : -1;
+		c->version = m.version;
+		c->bad_version = m.version < PROTOCOL_MIN_VERSION || m.version > PROTOCOL_VERSION;
 		if (m.nonce[0])
 			c->proto_flags &= ~(unsigned)PROTOCOL_NONCE_OPTIONAL;
 		return;
@@ -135,7 +135,7 @@ static void handle_line(struct console *c, const char *line, size_t len)
 		return;
 	}
 	if (c->bad_version) {
-		drop(c, line, len, "after a hello of protocol version %d", c->bad_version);
+		drop(c, line, len, "after a hello of protocol version %d", c->version);
 		return;
 	}
 	switch (m.kind) {
@@ -231,7 +231,7 @@ void console_conclude(struct console *c, int timed_out)
 		r->status = RUN_FAILED;
 		strbuf_reset(&r->error);
 		strbuf_addf(&r->error, "guest speaks protocol version %d; this lab reads %d to %d",
-			    c->bad_version, PROTOCOL_MIN_VERSION, PROTOCOL_VERSION);
+			    c->version, PROTOCOL_MIN_VERSION, PROTOCOL_VERSION);
 	} else if (c->saw_done == 1 && r->done_count != c->samples_read) {
 		r->status = RUN_FAILED;
 		strbuf_reset(&r->error);

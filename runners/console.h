@@ -31,7 +31,8 @@ struct console {
 	struct strbuf line;		/* the current partial line */
 	double start;			/* monotonic time the run started */
 	long samples_read;		/* sample lines of this boot before done */
-	int bad_version;		/* the hello's, when not one this lab reads */
+	int version;			/* the hello's */
+	int bad_version;		/* ... is not one this lab reads */
 	int saw_hello, saw_done, saw_kernel, kernel_failed;
 	int halted;			/* the kernel said it stopped */
 };

@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -170,7 +171,9 @@ static enum protocol_kind parse_body(struct protocol_msg *m, const char *s)
 		    take_word(m, m->program, sizeof(m->program), &s, "program") ||
 		    !only_spaces(m, s, "hello"))
 			return PROTOCOL_BAD;
-		m->version = v > 1000000 || v < -1000000 ? -1 : (int)v;
+		if (v < 0 || v > INT_MAX)
+			return bad(m, "bad number '%ld' for version", v);
+		m->version = (int)v;
 		return PROTOCOL_HELLO;
 	}
 	if (!strcmp(kind, "meta")) {
