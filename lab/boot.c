@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -133,6 +134,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.arch = arch;
 	p->spec.guest = p->guest.buf;
 	p->spec.params = p->params.buf;
+	p->spec.workloads = p->workloads.buf;
 	p->spec.cmdline = o->cmdline;
 	p->spec.qemu = config_qemu_binary(&ctx->cfg, arch);
 	p->spec.accel = o->accel ? o->accel : config_accel_name(ctx->cfg.accel);
@@ -160,6 +162,22 @@ out:
 	return ret;
 }
 
+/* A fresh nonce per boot binds each console line to it (protocol.h). */
+static int draw_nonce(char *out)
+{
+	unsigned char raw[PROTOCOL_NONCE_LEN / 2];
+	static const char hex[] = "0123456789abcdef";
+
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		return -1;
+	for (size_t i = 0; i < sizeof(raw); i++) {
+		out[2 * i] = hex[raw[i] >> 4];
+		out[2 * i + 1] = hex[raw[i] & 0xf];
+	}
+	out[PROTOCOL_NONCE_LEN] = '\0';
+	return 0;
+}
+
 int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_id,
 		  struct run_result *res)
 {
@@ -173,7 +191,14 @@ int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_i
 	p->spec.console_log = p->log_path.buf;
 
 	cpu0 = self_cpu_s();
-	p->runner->run(&p->spec, res);
+	if (draw_nonce(p->nonce)) {
+		res->status = RUN_INFRA;
+		strbuf_addstr(&res->error, "cannot draw a nonce: getrandom failed");
+	} else {
+		p->spec.nonce = p->nonce;
+		p->runner->run(&p->spec, res);
+		sample_set_meta(&res->set, "lab.nonce", p->nonce);
+	}
 	strbuf_reset(&p->cpu);
 	strbuf_addf(&p->cpu, "%.6f", self_cpu_s() - cpu0);
 	sample_set_meta(&res->set, "lab.cpu_s", p->cpu.buf);

@@ -9,6 +9,7 @@
  */
 #include "context.h"
 #include "host.h"
+#include "protocol.h"
 #include "runner.h"
 #include "store.h"
 #include "strvec.h"
@@ -32,6 +33,7 @@ struct boot_plan {
 	struct host_info host;
 	struct strbuf workloads, params, guest, initrd, log_path, cpu, kvm_note;
 	char *logdir;
+	char nonce[PROTOCOL_NONCE_LEN + 1];	/* the current boot's */
 	int has_boot;
 };
 

@@ -13,31 +13,216 @@
 
 static const char show_usage[] =
 "usage: lab show RUN|EXP [--format text|csv|json] [--db PATH] [--config FILE]\n"
-"  RUN is a run id (12), EXP an experiment id (E3)\n";
+"  RUN is a run id (12), EXP an experiment id (E3)\n"
+"  a run as csv is its samples, one a row; as json its fields, metadata,\n"
+"  samples and dropped lines\n";
 
-static const char *col(sqlite3_stmt *q, int i)
+/* The run's columns, in the order of the query in show_run(). */
+static const struct {
+	const char *label, *key;
+	int number;
+} run_fields[] = {
+	{ "status", "status", 0 },
+	{ "error", "error", 0 },
+	{ "runner", "runner", 0 },
+	{ "workloads", "workloads", 0 },
+	{ "parameters", "params", 0 },
+	{ "kernel", "kernel", 0 },
+	{ "kernel hash", "kernel_hash", 0 },
+	{ "arch", "arch", 0 },
+	{ "command line", "cmdline", 0 },
+	{ "memory MiB", "mem_mib", 1 },
+	{ "cpus", "cpus", 1 },
+	{ "accel", "accel", 0 },
+	{ "host", "host", 0 },
+	{ "host cpu", "host_cpu", 0 },
+	{ "qemu", "qemu_version", 0 },
+	{ "wall s", "wall_s", 1 },
+	{ "to hello s", "to_hello_s", 1 },
+	{ "bad lines", "bad_lines", 1 },
+	{ "console log", "console_log", 0 },
+};
+#define NR_RUN_FIELDS (int)(sizeof(run_fields) / sizeof(run_fields[0]))
+#define COL_STARTED NR_RUN_FIELDS
+#define COL_TAIL (NR_RUN_FIELDS + 1)
+
+/*
+ * Text from a guest's console must not drive the user's terminal: control
+ * characters (but newlines and tabs), DEL, C1 controls and bytes that are
+ * not UTF-8 are shown as \xNN. A serial console's "\r\n" is a newline.
+ */
+static void put_escaped(FILE *f, const char *s)
 {
-	const unsigned char *t = sqlite3_column_text(q, i);
-	return t ? (const char *)t : "-";
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = 1;
+
+		if (*p == '\r' && p[1] == '\n') {
+			p++;
+			continue;
+		}
+		if (*p >= 0xc2 && *p <= 0xf4) {
+			n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
+			for (size_t i = 1; i < n; i++)
+				if ((p[i] & 0xc0) != 0x80)
+					n = 1;
+			/* U+0080..U+009F are the C1 controls */
+			if (n == 2 && *p == 0xc2 && p[1] < 0xa0)
+				n = 1;
+		}
+		if (n > 1) {
+			fwrite(p, 1, n, f);
+		} else if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p >= 0x7f) {
+			fprintf(f, "\\x%02x", *p);
+		} else {
+			fputc(*p, f);
+		}
+		p += n;
+	}
 }
 
-static int show_run(struct store *st, long long id)
+static void json_string(FILE *f, const char *s)
 {
-	static const char *const labels[] = {
-		"status", "error", "runner", "workloads", "kernel", "kernel hash", "arch",
-		"command line", "memory MiB", "cpus", "accel", "host", "host cpu", "qemu",
-		"wall s", "to hello s", "bad lines", "console log",
-	};
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_column(FILE *f, sqlite3_stmt *q, int i, int number)
+{
+	if (sqlite3_column_type(q, i) == SQLITE_NULL)
+		fputs("null", f);
+	else if (number)
+		fprintf(f, "%.10g", sqlite3_column_double(q, i));
+	else
+		json_string(f, store_text(q, i));
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+struct show_out {
+	FILE *f;
+	long long run_id;
+	enum ab_format fmt;
+	size_t n;
+};
+
+static int show_sample(const struct sample *s, void *data)
+{
+	struct show_out *o = data;
+
+	if (o->fmt == AB_CSV) {
+		fprintf(o->f, "%lld,", o->run_id);
+		csv_field(o->f, s->workload);
+		fputc(',', o->f);
+		csv_field(o->f, s->metric);
+		fprintf(o->f, ",%ld,%.10g,", s->iteration, s->value);
+		csv_field(o->f, s->unit);
+		fprintf(o->f, ",%d\n", (s->flags & SAMPLE_WARMUP) != 0);
+	} else {
+		fputs(o->n++ ? ",\n    {\"workload\": " : "\n    {\"workload\": ", o->f);
+		json_string(o->f, s->workload);
+		fputs(", \"metric\": ", o->f);
+		json_string(o->f, s->metric);
+		fprintf(o->f, ", \"iteration\": %ld, \"value\": %.10g, \"unit\": ", s->iteration,
+			s->value);
+		json_string(o->f, s->unit);
+		fprintf(o->f, ", \"warmup\": %s}", (s->flags & SAMPLE_WARMUP) ? "true" : "false");
+	}
+	return 0;
+}
+
+static int show_dropped(long long seq, const char *reason, const char *line, void *data)
+{
+	struct show_out *o = data;
+
+	if (o->fmt == AB_TEXT) {
+		if (!o->n++)
+			fprintf(o->f, "\ndropped lines\n");
+		fprintf(o->f, "  %-4lld ", seq);
+		put_escaped(o->f, reason);
+		fputs(": ", o->f);
+		put_escaped(o->f, line);
+		fputc('\n', o->f);
+		return 0;
+	}
+	fprintf(o->f, "%s\n    {\"seq\": %lld, \"reason\": ", o->n++ ? "," : "", seq);
+	json_string(o->f, reason);
+	fputs(", \"line\": ", o->f);
+	json_string(o->f, line);
+	fputc('}', o->f);
+	return 0;
+}
+
+static int show_meta(struct store *st, long long id, enum ab_format fmt)
+{
 	sqlite3_stmt *q = NULL;
-	int ret = -1, rc;
-	char when[32], tail[8200] = "";
+	int ret = -1, rc, i;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT key, value FROM run_meta WHERE run_id = ?1 "
+			       "ORDER BY key", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read run metadata");
+	sqlite3_bind_int64(q, 1, id);
+	fputs(fmt == AB_JSON ? ",\n  \"meta\": {" : "\nmetadata\n", stdout);
+	for (i = 0; (rc = sqlite3_step(q)) == SQLITE_ROW; i++) {
+		if (fmt == AB_JSON) {
+			fputs(i ? ",\n    " : "\n    ", stdout);
+			json_string(stdout, store_text(q, 0));
+			fputs(": ", stdout);
+			json_string(stdout, store_text(q, 1));
+		} else {
+			printf("  %-28s ", store_text(q, 0));
+			put_escaped(stdout, store_text(q, 1));
+			putchar('\n');
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read run metadata");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+/* The run row stays open until the end: its console tail is printed last. */
+static int show_run(struct store *st, long long id, enum ab_format fmt)
+{
+	struct show_out o = { stdout, id, fmt, 0 };
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc, i;
+	char when[32];
 
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT r.status, r.error, r.runner, r.workloads, k.path, k.hash, k.arch, "
-			       "r.cmdline, r.mem_mib, r.cpus, r.accel, r.host, r.host_cpu, "
-			       "r.qemu_version, r.wall_s, r.to_hello_s, r.bad_lines, r.console_log, "
-			       "r.started, r.console_tail FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
-			       "WHERE r.id = ?1", -1, &q, NULL) != SQLITE_OK)
+			       "SELECT r.status, r.error, r.runner, r.workloads, r.params, k.path, "
+			       "k.hash, k.arch, r.cmdline, r.mem_mib, r.cpus, r.accel, r.host, "
+			       "r.host_cpu, r.qemu_version, r.wall_s, r.to_hello_s, r.bad_lines, "
+			       "r.console_log, r.started, r.console_tail FROM runs r "
+			       "LEFT JOIN kernels k ON k.id = r.kernel_id WHERE r.id = ?1", -1, &q,
+			       NULL) != SQLITE_OK)
 		return store_error(st, "cannot read run");
 	sqlite3_bind_int64(q, 1, id);
 	rc = sqlite3_step(q);
@@ -49,30 +234,54 @@ static int show_run(struct store *st, long long id)
 		store_error(st, "cannot read run");
 		goto out;
 	}
-	format_time(when, sizeof(when), sqlite3_column_double(q, 18));
-	if (sqlite3_column_text(q, 19))
-		snprintf(tail, sizeof(tail), "%s", (const char *)sqlite3_column_text(q, 19));
-	printf("run %lld, started %s\n", id, when);
-	for (int i = 0; i < (int)(sizeof(labels) / sizeof(labels[0])); i++)
-		printf("  %-14s %s\n", labels[i], col(q, i));
-	sqlite3_finalize(q);
-	q = NULL;
+	if (fmt == AB_CSV) {
+		puts("run,workload,metric,iteration,value,unit,warmup");
+		ret = store_run_samples(st, id, show_sample, &o);
+		goto out;
+	}
+	if (fmt == AB_JSON) {
+		printf("{\"run\": %lld, \"started\": %.6f", id, sqlite3_column_double(q, COL_STARTED));
+		for (i = 0; i < NR_RUN_FIELDS; i++) {
+			printf(", \"%s\": ", run_fields[i].key);
+			json_column(stdout, q, i, run_fields[i].number);
+		}
+		fputs(", \"console_tail\": ", stdout);
+		json_column(stdout, q, COL_TAIL, 0);
+	} else {
+		format_time(when, sizeof(when), sqlite3_column_double(q, COL_STARTED));
+		printf("run %lld, started %s\n", id, when);
+		for (i = 0; i < NR_RUN_FIELDS; i++) {
+			const unsigned char *t = sqlite3_column_text(q, i);
+			printf("  %-14s ", run_fields[i].label);
+			put_escaped(stdout, t ? (const char *)t : "-");
+			putchar('\n');
+		}
+	}
 
-	if (sqlite3_prepare_v2(st->db, "SELECT key, value FROM run_meta WHERE run_id = ?1 "
-			       "ORDER BY key", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read run metadata");
-	sqlite3_bind_int64(q, 1, id);
-	printf("\nmetadata\n");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		printf("  %-28s %s\n", col(q, 0), col(q, 1));
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read run metadata");
+	if (show_meta(st, id, fmt))
+		goto out;
+	if (fmt == AB_JSON) {
+		fputs("},\n  \"samples\": [", stdout);
+		if (store_run_samples(st, id, show_sample, &o))
+			goto out;
+		fputs("],\n  \"dropped_lines\": [", stdout);
+		o.n = 0;
+		if (store_dropped_lines(st, id, show_dropped, &o))
+			goto out;
+		fputs("]}\n", stdout);
+		ret = 0;
 		goto out;
 	}
 	printf("\n");
-	ret = table_print_runs(stdout, st, &id, 1);
-	if (!ret && tail[0])
-		printf("\nconsole tail\n%s\n", tail);
+	if (table_print_runs(stdout, st, &id, 1) ||
+	    store_dropped_lines(st, id, show_dropped, &o))
+		goto out;
+	if (sqlite3_column_text(q, COL_TAIL)) {
+		printf("\nconsole tail\n");
+		put_escaped(stdout, (const char *)sqlite3_column_text(q, COL_TAIL));
+		printf("\n");
+	}
+	ret = 0;
 out:
 	sqlite3_finalize(q);
 	return ret;
@@ -128,7 +337,7 @@ int cmd_show(int argc, char **argv)
 	if (experiment)
 		ret = ab_report(stdout, &ctx.st, id, fmt) ? 2 : 0;
 	else
-		ret = show_run(&ctx.st, id) ? 2 : 0;
+		ret = show_run(&ctx.st, id, fmt) ? 2 : 0;
 out:
 	context_release(&ctx);
 	return ret;

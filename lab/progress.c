@@ -30,7 +30,9 @@ void progress_boot_done(struct progress *pr, long k, long long run_id,
 	if (res->status != RUN_OK)
 		fprintf(stderr, "  %s\n  console log: %s\n", strbuf_str(&res->error),
 			console_log);
+	/* reasons are printable: protocol.c and console.c only quote checked text */
 	if (res->bad_lines)
-		fprintf(stderr, "  %d protocol line(s) failed their checksum and were not used\n",
-			res->bad_lines);
+		fprintf(stderr, "  %d protocol line(s) dropped, not used (first: %s); "
+			"'lab show %lld' lists them\n", res->bad_lines,
+			res->dropped_nr ? res->dropped[0].reason : "?", run_id);
 }

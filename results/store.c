@@ -315,14 +315,40 @@ static int insert_samples(struct store *st, long long run_id, const struct sampl
 			       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &q, NULL) != SQLITE_OK)
 		goto out;
 	for (size_t i = 0; i < set->nr; i++) {
-		const struct sample *s = &set->v[i];
+		struct sample s;
+
+		sample_set_get(set, i, &s);
 		sqlite3_bind_int64(q, 1, run_id);
-		sqlite3_bind_text(q, 2, s->workload, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 3, s->metric, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 4, s->iteration);
-		sqlite3_bind_double(q, 5, s->value);
-		sqlite3_bind_text(q, 6, s->unit, -1, SQLITE_STATIC);
-		sqlite3_bind_int(q, 7, (int)s->flags);
+		sqlite3_bind_text(q, 2, s.workload, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 3, s.metric, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q, 4, s.iteration);
+		sqlite3_bind_double(q, 5, s.value);
+		sqlite3_bind_text(q, 6, s.unit, -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 7, (int)s.flags);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			goto out;
+		sqlite3_reset(q);
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+static int insert_dropped(struct store *st, long long run_id, const struct run_result *res)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "INSERT INTO dropped_lines(run_id, seq, reason, line) "
+			       "VALUES (?1, ?2, ?3, ?4)", -1, &q, NULL) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < res->dropped_nr; i++) {
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_int64(q, 2, (long long)i + 1);
+		sqlite3_bind_text(q, 3, res->dropped[i].reason, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 4, res->dropped[i].line, -1, SQLITE_STATIC);
 		if (sqlite3_step(q) != SQLITE_DONE)
 			goto out;
 		sqlite3_reset(q);
@@ -340,12 +366,65 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 		return -1;
 	if (finish_row(st, run_id, res, console_log) ||
 	    insert_meta(st, run_id, &res->set) ||
-	    insert_samples(st, run_id, &res->set)) {
+	    insert_samples(st, run_id, &res->set) ||
+	    insert_dropped(st, run_id, res)) {
 		store_error(st, "cannot store run");
 		store_rollback(st);
 		return -1;
 	}
 	return store_commit(st);
+}
+
+int store_dropped_lines(struct store *st, long long run_id, store_dropped_fn *fn, void *data)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT seq, reason, line FROM dropped_lines "
+			       "WHERE run_id = ?1 ORDER BY seq", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read dropped lines");
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (fn(sqlite3_column_int64(q, 0), store_text(q, 1), store_text(q, 2), data))
+			goto out;
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read dropped lines");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, void *data)
+{
+	sqlite3_stmt *q = NULL;
+	struct sample s;
+	int ret = -1, rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT workload, metric, unit, iteration, value, flags "
+			       "FROM samples WHERE run_id = ?1 ORDER BY id", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read samples");
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		s.workload = store_text(q, 0);
+		s.metric = store_text(q, 1);
+		s.unit = store_text(q, 2);
+		s.iteration = (long)sqlite3_column_int64(q, 3);
+		s.value = sqlite3_column_double(q, 4);
+		s.flags = (unsigned)sqlite3_column_int(q, 5);
+		if (fn(&s, data))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read samples");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
 }
 
 const char *store_text(sqlite3_stmt *q, int col)

@@ -50,8 +50,20 @@ int store_kernel(struct store *st, long long *id, const char *path, const char *
 int store_kernel_commit(struct store *st, long long kernel_id, const char *commit_hex);
 
 int store_run_begin(struct store *st, long long *run_id, const struct run_row *row);
+/* The run's outcome, metadata, samples and dropped lines, in one transaction. */
 int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
 		     const char *console_log);
+
+/*
+ * Call fn for each line a run's reader dropped, in the order read; fn
+ * returns non-zero to stop (then so does this, with -1).
+ */
+typedef int store_dropped_fn(long long seq, const char *reason, const char *line, void *data);
+int store_dropped_lines(struct store *st, long long run_id, store_dropped_fn *fn, void *data);
+
+/* Call fn for each sample of a run, in the order stored; as above. */
+typedef int store_sample_fn(const struct sample *s, void *data);
+int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, void *data);
 
 /*
  * Run one statement that changes rows: ?1 is id, ?2 text (when not NULL).

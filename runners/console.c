@@ -1,3 +1,5 @@
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,11 +13,13 @@ static const char *const kernel_failures[] = {
 	"Kernel panic", "BUG:", "Oops:", "Oops ", NULL,
 };
 
-void console_init(struct console *c, struct run_result *res, int log_fd,
-		  unsigned proto_flags, double start)
+void console_init(struct console *c, const struct run_spec *spec, struct run_result *res,
+		  int log_fd, unsigned proto_flags, double start)
 {
 	memset(c, 0, sizeof(*c));
 	c->res = res;
+	c->nonce = spec->nonce;
+	c->workloads = spec->workloads;
 	c->log_fd = log_fd;
 	c->proto_flags = proto_flags;
 	c->start = start;
@@ -37,12 +41,61 @@ static void note_failure(struct console *c, const char *line)
 	strbuf_addf(&c->res->error, "kernel failed: %.200s", line);
 }
 
+__attribute__((format(printf, 4, 5)))
+static void drop(struct console *c, const char *line, size_t len, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	run_result_drop(c->res, why, line, len);
+}
+
+static int workload_asked(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	}
+	return 0;
+}
+
+static void add_sample(struct console *c, const struct protocol_msg *m, const char *line,
+		       size_t len)
+{
+	struct sample s = { m->workload, m->metric, m->unit, m->iteration, m->value, m->flags };
+
+	c->samples_read++;
+	if (c->workloads && !workload_asked(c->workloads, m->workload)) {
+		drop(c, line, len, "workload '%s' was not asked for (asked: %s)", m->workload,
+		     c->workloads);
+		return;
+	}
+	switch (sample_set_add(&c->res->set, &s)) {
+	case SAMPLE_ADDED:
+		break;
+	case SAMPLE_REPEATED:
+		drop(c, line, len, "iteration %ld of %s.%s repeated", m->iteration, m->workload,
+		     m->metric);
+		break;
+	case SAMPLE_OTHER_UNIT:
+		drop(c, line, len, "unit '%s' where %s.%s had '%s'", m->unit, m->workload,
+		     m->metric, sample_set_unit(&c->res->set, m->workload, m->metric));
+		break;
+	}
+}
+
 static void handle_line(struct console *c, const char *line, size_t len)
 {
 	struct protocol_msg m;
-	struct sample s;
 
-	switch (protocol_parse(&m, line, len, c->proto_flags)) {
+	switch (protocol_parse(&m, line, len, c->nonce, c->proto_flags)) {
 	case PROTOCOL_NONE:
 		if (strstr(line, "Linux version"))
 			c->saw_kernel = 1;
@@ -52,26 +105,45 @@ static void handle_line(struct console *c, const char *line, size_t len)
 		for (int i = 0; kernel_failures[i]; i++)
 			if (strstr(line, kernel_failures[i]))
 				note_failure(c, line);
-		break;
+		return;
 	case PROTOCOL_BAD:
-		c->res->bad_lines++;
+		drop(c, line, len, "%s", m.why);
+		return;
+	default:
 		break;
-	case PROTOCOL_HELLO:
+	}
+	/* everything below came from this boot's guest, or a program on a pipe */
+	if (c->saw_done) {
+		drop(c, line, len, "after done");
+		return;
+	}
+	if (m.kind == PROTOCOL_HELLO) {
+		if (c->saw_hello) {
+			drop(c, line, len, "a second hello");
+			return;
+		}
 		c->saw_hello = 1;
 		c->res->to_hello_s = now_monotonic() - c->start;
-		break;
+		c->version = m.version;
+		c->bad_version = m.version < PROTOCOL_MIN_VERSION || m.version > PROTOCOL_VERSION;
+		if (m.nonce[0])
+			c->proto_flags &= ~(unsigned)PROTOCOL_NONCE_OPTIONAL;
+		return;
+	}
+	if (!c->saw_hello) {
+		drop(c, line, len, "before hello");
+		return;
+	}
+	if (c->bad_version) {
+		drop(c, line, len, "after a hello of protocol version %d", c->version);
+		return;
+	}
+	switch (m.kind) {
 	case PROTOCOL_META:
 		sample_set_meta(&c->res->set, m.key, m.text);
 		break;
 	case PROTOCOL_SAMPLE:
-		memset(&s, 0, sizeof(s));
-		memcpy(s.workload, m.workload, sizeof(s.workload));
-		memcpy(s.metric, m.metric, sizeof(s.metric));
-		memcpy(s.unit, m.unit, sizeof(s.unit));
-		s.iteration = m.iteration;
-		s.value = m.value;
-		s.flags = m.flags;
-		sample_set_add(&c->res->set, &s);
+		add_sample(c, &m, line, len);
 		break;
 	case PROTOCOL_ERROR:
 		if (!c->res->error.len)
@@ -81,22 +153,47 @@ static void handle_line(struct console *c, const char *line, size_t len)
 		c->saw_done = strcmp(m.text, "ok") ? 2 : 1;
 		c->res->done_count = m.count;
 		break;
+	default:
+		break;
+	}
+}
+
+static void write_all(int fd, const char *p, size_t left)
+{
+	while (left) {
+		ssize_t n = write(fd, p, left);
+		if (n <= 0)
+			break;
+		p += n;
+		left -= (size_t)n;
+	}
+}
+
+/* A guest that floods its console must not fill the disk: keep the head. */
+static void log_bytes(struct console *c, const char *buf, size_t len)
+{
+	char note[96];
+	size_t n;
+
+	if (c->log_fd < 0 || c->logged > CONSOLE_LOG_MAX)
+		return;
+	n = CONSOLE_LOG_MAX - c->logged;
+	if (n > len)
+		n = len;
+	write_all(c->log_fd, buf, n);
+	c->logged += n;
+	if (n < len) {
+		snprintf(note, sizeof(note),
+			 "\n[lab: console log cut at %u MiB; the rest was read, not kept]\n",
+			 CONSOLE_LOG_MAX >> 20);
+		write_all(c->log_fd, note, strlen(note));
+		c->logged = CONSOLE_LOG_MAX + 1;
 	}
 }
 
 void console_feed(struct console *c, const char *buf, size_t len)
 {
-	if (c->log_fd >= 0 && len) {
-		const char *p = buf;
-		size_t left = len;
-		while (left) {
-			ssize_t n = write(c->log_fd, p, left);
-			if (n <= 0)
-				break;
-			p += n;
-			left -= (size_t)n;
-		}
-	}
+	log_bytes(c, buf, len);
 	strbuf_add(&c->res->tail, buf, len);
 	for (size_t i = 0; i < len; i++) {
 		char ch = buf[i];
@@ -130,6 +227,16 @@ void console_conclude(struct console *c, int timed_out)
 			    "no kernel output");
 	} else if (c->kernel_failed) {
 		r->status = RUN_BOOT_FAILED;
+	} else if (c->bad_version) {
+		r->status = RUN_FAILED;
+		strbuf_reset(&r->error);
+		strbuf_addf(&r->error, "guest speaks protocol version %d; this lab reads %d to %d",
+			    c->version, PROTOCOL_MIN_VERSION, PROTOCOL_VERSION);
+	} else if (c->saw_done == 1 && r->done_count != c->samples_read) {
+		r->status = RUN_FAILED;
+		strbuf_reset(&r->error);
+		strbuf_addf(&r->error, "guest said it sent %ld sample(s), %ld arrived",
+			    r->done_count, c->samples_read);
 	} else if (c->saw_done == 1) {
 		r->status = RUN_OK;
 	} else if (c->saw_done == 2) {

@@ -1,8 +1,11 @@
 /*
  * The local runner: the guest program (or any command that prints @lab
  * lines) runs as an ordinary process on this host, measuring the kernel
- * that runs here. Parameters go on its command line; checksums are
- * optional on a pipe.
+ * that runs here. Parameters, a variant's command line and the boot's
+ * nonce go on its command line; checksums and nonces are optional on a
+ * pipe (protocol.h). The run's command line is what the program was
+ * given, the nonce left out as for the qemu runner; the host's own
+ * /proc/cmdline goes into the run's metadata.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +21,8 @@
 static int local_run(const struct run_spec *spec, struct run_result *out)
 {
 	struct strvec av = STRVEC_INIT;
+	struct strbuf args = STRBUF_INIT;
+	char host_cmdline[4096];
 	struct console con;
 	struct child child;
 	double start;
@@ -28,9 +33,10 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 	snprintf(out->accel, sizeof(out->accel), "none");
 	f = fopen("/proc/cmdline", "r");
 	if (f) {
-		if (!fgets(out->full_cmdline, sizeof(out->full_cmdline), f))
-			out->full_cmdline[0] = '\0';
-		out->full_cmdline[strcspn(out->full_cmdline, "\n")] = '\0';
+		if (fgets(host_cmdline, sizeof(host_cmdline), f)) {
+			host_cmdline[strcspn(host_cmdline, "\n")] = '\0';
+			sample_set_meta(&out->set, "host.cmdline", host_cmdline);
+		}
 		fclose(f);
 	}
 	if (spec->console_log) {
@@ -48,6 +54,11 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 	/* there is no kernel to boot: a variant's command line goes to the program */
 	if (spec->cmdline)
 		strvec_split(&av, spec->cmdline);
+	for (size_t i = 1; i < av.nr; i++)
+		strbuf_addf(&args, "%s%s", i > 1 ? " " : "", av.v[i]);
+	snprintf(out->full_cmdline, sizeof(out->full_cmdline), "%s", strbuf_str(&args));
+	if (spec->nonce)
+		strvec_pushf(&av, "lab.nonce=%s", spec->nonce);
 
 	start = now_monotonic();
 	if (subprocess_start(&child, strvec_argv(&av), NULL, SUBPROCESS_CAPTURE)) {
@@ -55,7 +66,8 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 		strbuf_addf(&out->error, "cannot start '%s'", av.v[0]);
 		goto out;
 	}
-	console_init(&con, out, log_fd, PROTOCOL_CHECKSUM_OPTIONAL, start);
+	console_init(&con, spec, out, log_fd,
+		     PROTOCOL_CHECKSUM_OPTIONAL | PROTOCOL_NONCE_OPTIONAL, start);
 	con.saw_kernel = 1;
 	end = drive_child(&child, &con, start + spec->timeout_s, 0);
 	st = subprocess_finish(&child);
@@ -72,6 +84,7 @@ out:
 	if (log_fd >= 0)
 		close(log_fd);
 	strvec_release(&av);
+	strbuf_release(&args);
 	return 0;
 }
 

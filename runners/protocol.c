@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,12 +22,12 @@ unsigned protocol_crc32(const void *data, size_t len)
 	return ~crc;
 }
 
-int protocol_format(char *buf, size_t size, const char *fmt, ...)
+int protocol_format(char *buf, size_t size, const char *nonce, const char *fmt, ...)
 {
 	va_list ap;
 	int n, m;
 
-	n = snprintf(buf, size, "@lab ");
+	n = snprintf(buf, size, "@lab %s%s", nonce ? nonce : "", nonce && *nonce ? " " : "");
 	if (n < 0 || (size_t)n >= size)
 		return -1;
 	va_start(ap, fmt);
@@ -42,116 +43,6 @@ int protocol_format(char *buf, size_t size, const char *fmt, ...)
 	return n + m;
 }
 
-/* Copy the next space-delimited word into dst; advance *s. */
-static int take_word(char *dst, size_t size, const char **s)
-{
-	const char *p = *s;
-	size_t n;
-
-	while (*p == ' ')
-		p++;
-	n = strcspn(p, " ");
-	if (!n || n >= size)
-		return -1;
-	memcpy(dst, p, n);
-	dst[n] = '\0';
-	*s = p + n;
-	return 0;
-}
-
-static int take_rest(char *dst, size_t size, const char *s)
-{
-	size_t n;
-	while (*s == ' ')
-		s++;
-	n = strlen(s);
-	if (n >= size)
-		return -1;
-	memcpy(dst, s, n + 1);
-	return 0;
-}
-
-static int take_long(long *out, const char **s)
-{
-	char word[32], *end;
-	if (take_word(word, sizeof(word), s))
-		return -1;
-	errno = 0;
-	*out = strtol(word, &end, 10);
-	return (*end || errno) ? -1 : 0;
-}
-
-static int take_double(double *out, const char **s)
-{
-	char word[64], *end;
-	if (take_word(word, sizeof(word), s))
-		return -1;
-	errno = 0;
-	*out = strtod(word, &end);
-	return (*end || errno || !isfinite(*out)) ? -1 : 0;
-}
-
-static int only_spaces(const char *s)
-{
-	while (*s == ' ')
-		s++;
-	return !*s;
-}
-
-static enum protocol_kind parse_body(struct protocol_msg *m, const char *s)
-{
-	char kind[16];
-	long v;
-
-	if (take_word(kind, sizeof(kind), &s))
-		return PROTOCOL_BAD;
-	if (!strcmp(kind, "hello")) {
-		if (take_long(&v, &s) || take_word(m->program, sizeof(m->program), &s) ||
-		    !only_spaces(s))
-			return PROTOCOL_BAD;
-		m->version = (int)v;
-		return PROTOCOL_HELLO;
-	}
-	if (!strcmp(kind, "meta")) {
-		if (take_word(m->key, sizeof(m->key), &s) ||
-		    take_rest(m->text, sizeof(m->text), s))
-			return PROTOCOL_BAD;
-		return PROTOCOL_META;
-	}
-	if (!strcmp(kind, "sample")) {
-		char flag[16];
-		if (take_word(m->workload, sizeof(m->workload), &s) ||
-		    take_word(m->metric, sizeof(m->metric), &s) ||
-		    take_long(&m->iteration, &s) || take_double(&m->value, &s) ||
-		    take_word(m->unit, sizeof(m->unit), &s))
-			return PROTOCOL_BAD;
-		while (!only_spaces(s)) {
-			if (take_word(flag, sizeof(flag), &s))
-				return PROTOCOL_BAD;
-			if (!strcmp(flag, "warmup"))
-				m->flags |= SAMPLE_WARMUP;
-			else
-				return PROTOCOL_BAD;
-		}
-		return PROTOCOL_SAMPLE;
-	}
-	if (!strcmp(kind, "error")) {
-		if (take_word(m->workload, sizeof(m->workload), &s) ||
-		    take_rest(m->text, sizeof(m->text), s))
-			return PROTOCOL_BAD;
-		return PROTOCOL_ERROR;
-	}
-	if (!strcmp(kind, "done")) {
-		if (take_word(m->text, sizeof(m->text), &s) ||
-		    take_long(&m->count, &s) || !only_spaces(s))
-			return PROTOCOL_BAD;
-		if (strcmp(m->text, "ok") && strcmp(m->text, "error"))
-			return PROTOCOL_BAD;
-		return PROTOCOL_DONE;
-	}
-	return PROTOCOL_BAD;
-}
-
 static int hexval(int c)
 {
 	if (c >= '0' && c <= '9')
@@ -161,12 +52,177 @@ static int hexval(int c)
 	return -1;
 }
 
+int protocol_nonce_valid(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (n >= PROTOCOL_NONCE_LEN || hexval(s[n]) < 0)
+			return 0;
+	return n == PROTOCOL_NONCE_LEN;
+}
+
+__attribute__((format(printf, 2, 3)))
+static enum protocol_kind bad(struct protocol_msg *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->why, sizeof(m->why), fmt, ap);
+	va_end(ap);
+	return m->kind = PROTOCOL_BAD;
+}
+
+/* The next space-delimited word: its start in *w, its length returned. */
+static size_t next_word(const char **w, const char **s)
+{
+	const char *p = *s;
+	size_t n;
+
+	while (*p == ' ')
+		p++;
+	n = strcspn(p, " ");
+	*w = p;
+	*s = p + n;
+	return n;
+}
+
+/* Copy the next word into dst; name says which field in the reason. */
+static int take_word(struct protocol_msg *m, char *dst, size_t size, const char **s,
+		     const char *name)
+{
+	const char *w;
+	size_t n = next_word(&w, s);
+
+	if (!n) {
+		bad(m, "no %s", name);
+		return -1;
+	}
+	if (n >= size) {
+		bad(m, "%s longer than %zu characters", name, size - 1);
+		return -1;
+	}
+	memcpy(dst, w, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+static int take_rest(struct protocol_msg *m, char *dst, size_t size, const char *s,
+		     const char *name)
+{
+	size_t n;
+	while (*s == ' ')
+		s++;
+	n = strlen(s);
+	if (n >= size) {
+		bad(m, "%s longer than %zu characters", name, size - 1);
+		return -1;
+	}
+	memcpy(dst, s, n + 1);
+	return 0;
+}
+
+static int take_long(struct protocol_msg *m, long *out, const char **s, const char *name)
+{
+	char word[32], *end;
+	if (take_word(m, word, sizeof(word), s, name))
+		return -1;
+	errno = 0;
+	*out = strtol(word, &end, 10);
+	if (*end || errno) {
+		bad(m, "bad number '%.24s' for %s", word, name);
+		return -1;
+	}
+	return 0;
+}
+
+static int take_double(struct protocol_msg *m, double *out, const char **s, const char *name)
+{
+	char word[64], *end;
+	if (take_word(m, word, sizeof(word), s, name))
+		return -1;
+	errno = 0;
+	*out = strtod(word, &end);
+	if (*end || errno || !isfinite(*out)) {
+		bad(m, "bad number '%.24s' for %s", word, name);
+		return -1;
+	}
+	return 0;
+}
+
+static int only_spaces(struct protocol_msg *m, const char *s, const char *kind)
+{
+	while (*s == ' ')
+		s++;
+	if (*s)
+		bad(m, "unexpected '%.24s' after the %s", s, kind);
+	return !*s;
+}
+
+static enum protocol_kind parse_body(struct protocol_msg *m, const char *s)
+{
+	char kind[16];
+	long v;
+
+	if (take_word(m, kind, sizeof(kind), &s, "kind"))
+		return PROTOCOL_BAD;
+	if (!strcmp(kind, "hello")) {
+		if (take_long(m, &v, &s, "version") ||
+		    take_word(m, m->program, sizeof(m->program), &s, "program") ||
+		    !only_spaces(m, s, "hello"))
+			return PROTOCOL_BAD;
+		if (v < 0 || v > INT_MAX)
+			return bad(m, "bad number '%ld' for version", v);
+		m->version = (int)v;
+		return PROTOCOL_HELLO;
+	}
+	if (!strcmp(kind, "meta")) {
+		if (take_word(m, m->key, sizeof(m->key), &s, "key") ||
+		    take_rest(m, m->text, sizeof(m->text), s, "value"))
+			return PROTOCOL_BAD;
+		return PROTOCOL_META;
+	}
+	if (!strcmp(kind, "sample")) {
+		const char *w;
+		size_t n;
+
+		if (take_word(m, m->workload, sizeof(m->workload), &s, "workload") ||
+		    take_word(m, m->metric, sizeof(m->metric), &s, "metric") ||
+		    take_long(m, &m->iteration, &s, "iteration") ||
+		    take_double(m, &m->value, &s, "value") ||
+		    take_word(m, m->unit, sizeof(m->unit), &s, "unit"))
+			return PROTOCOL_BAD;
+		while ((n = next_word(&w, &s))) {
+			if (n == 6 && !memcmp(w, "warmup", 6))
+				m->flags |= SAMPLE_WARMUP;
+			else
+				return bad(m, "unknown flag '%.*s'", (int)(n > 24 ? 24 : n), w);
+		}
+		return PROTOCOL_SAMPLE;
+	}
+	if (!strcmp(kind, "error")) {
+		if (take_word(m, m->workload, sizeof(m->workload), &s, "workload") ||
+		    take_rest(m, m->text, sizeof(m->text), s, "message"))
+			return PROTOCOL_BAD;
+		return PROTOCOL_ERROR;
+	}
+	if (!strcmp(kind, "done")) {
+		if (take_word(m, m->text, sizeof(m->text), &s, "done status") ||
+		    take_long(m, &m->count, &s, "count") || !only_spaces(m, s, "done"))
+			return PROTOCOL_BAD;
+		if (strcmp(m->text, "ok") && strcmp(m->text, "error"))
+			return bad(m, "bad done status '%.24s'", m->text);
+		return PROTOCOL_DONE;
+	}
+	return bad(m, "unknown kind '%s'", kind);
+}
+
 enum protocol_kind protocol_parse(struct protocol_msg *out, const char *line,
-				  size_t len, unsigned flags)
+				  size_t len, const char *nonce, unsigned flags)
 {
 	char body[PROTOCOL_MAX_LINE];
-	const char *start = NULL;
-	size_t n;
+	const char *start = NULL, *s, *w;
+	size_t n, wn;
 	int checked = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -181,8 +237,10 @@ enum protocol_kind protocol_parse(struct protocol_msg *out, const char *line,
 	n = len - (size_t)(start - line);
 	while (n && (start[n - 1] == '\r' || start[n - 1] == '\n'))
 		n--;
-	if (n >= sizeof(body) || memchr(start, '\0', n))
-		return out->kind = PROTOCOL_BAD;
+	if (n >= sizeof(body))
+		return bad(out, "longer than %d bytes", PROTOCOL_MAX_LINE - 1);
+	if (memchr(start, '\0', n))
+		return bad(out, "a NUL byte");
 
 	/*
 	 * The checksum is the first " *xxxxxxxx" that matches: a printk that
@@ -209,16 +267,34 @@ enum protocol_kind protocol_parse(struct protocol_msg *out, const char *line,
 	if (!checked) {
 		for (size_t i = 0; i + 1 < n; i++)
 			if (start[i] == ' ' && start[i + 1] == '*')
-				return out->kind = PROTOCOL_BAD;
+				return bad(out, "bad checksum");
 		if (!(flags & PROTOCOL_CHECKSUM_OPTIONAL))
-			return out->kind = PROTOCOL_BAD;
+			return bad(out, "no checksum");
 	}
 	if (n <= 5)
-		return out->kind = PROTOCOL_BAD;
+		return bad(out, "nothing after '@lab'");
 	for (size_t i = 0; i < n; i++)
 		if (!isprint((unsigned char)start[i]))
-			return out->kind = PROTOCOL_BAD;
+			return bad(out, "control character 0x%02x", (unsigned char)start[i]);
 	memcpy(body, start + 5, n - 5);
 	body[n - 5] = '\0';
-	return out->kind = parse_body(out, body);
+
+	/* a kind is never 16 hex digits, so the nonce word cannot be mistaken */
+	s = body;
+	wn = next_word(&w, &s);
+	if (wn == PROTOCOL_NONCE_LEN) {
+		memcpy(out->nonce, w, wn);
+		out->nonce[wn] = '\0';
+		if (!protocol_nonce_valid(out->nonce))
+			out->nonce[0] = '\0';
+	}
+	if (out->nonce[0]) {
+		if (nonce && strcmp(out->nonce, nonce))
+			return bad(out, "wrong nonce %s", out->nonce);
+	} else {
+		if (nonce && !(flags & PROTOCOL_NONCE_OPTIONAL))
+			return bad(out, "no nonce");
+		s = body;
+	}
+	return out->kind = parse_body(out, s);
 }

@@ -4,28 +4,51 @@
  * The console protocol: how a workload reports to the lab.
  *
  * Results travel as text lines, on a serial console mixed with kernel
- * messages or on a pipe. Every line the lab reads starts with "@lab " and
- * ends, on a console, with " *" and the CRC-32 (IEEE, lower-case hex, eight
- * digits) of everything before the " *":
+ * messages or on a pipe. Every line the lab reads starts with "@lab ",
+ * then the boot's nonce, and ends, on a console, with " *" and the CRC-32
+ * (IEEE, lower-case hex, eight digits) of everything before the " *":
  *
- *   @lab hello <version> <program>
- *   @lab meta <key> <value, may contain spaces>
- *   @lab sample <workload> <metric> <iteration> <value> <unit> [warmup]
- *   @lab error <workload> <message, may contain spaces>
- *   @lab done <ok|error> <number of samples sent>
+ *   @lab <nonce> hello <version> <program>
+ *   @lab <nonce> meta <key> <value, may contain spaces>
+ *   @lab <nonce> sample <workload> <metric> <iteration> <value> <unit> [warmup]
+ *   @lab <nonce> error <workload> <message, may contain spaces>
+ *   @lab <nonce> done <ok|error> <number of samples sent>
+ *
+ * e.g. "@lab 9f86d081884c7d65 sample zeroing touch 3 1843.5 us *bfebf1a6".
+ *
+ * The nonce binds a line to one boot: the lab draws PROTOCOL_NONCE_LEN
+ * random lower-case hex digits per boot and passes them as lab.nonce=
+ * (on the kernel command line, or on the program's); the guest puts them
+ * in every line, under the checksum. A kernel that echoes its command
+ * line, or anything else that prints text chosen before the boot, cannot
+ * produce a line that passes. A guest started by hand without lab.nonce
+ * leaves the word out.
  *
  * Text before "@lab" on the same line (a printk that was cut into) is
- * ignored; a line whose checksum fails, or that does not parse, is
- * PROTOCOL_BAD: counted and reported by the reader, never used. On a pipe
- * (PROTOCOL_CHECKSUM_OPTIONAL) a line without a checksum is accepted, but a
- * wrong checksum is still rejected.
+ * ignored; a line whose checksum fails, whose nonce is missing or wrong,
+ * or that does not parse, is PROTOCOL_BAD, with the reason in why: the
+ * reader drops it, counted, and never uses it.
+ *
+ * On a pipe (the local runner) no kernel writes into the stream, so a
+ * line without a checksum (PROTOCOL_CHECKSUM_OPTIONAL) or without a nonce
+ * (PROTOCOL_NONCE_OPTIONAL) is accepted: a script may print plain
+ * "@lab sample ..." lines as in version 1. A wrong checksum or a wrong
+ * nonce is rejected there too, and a program that put the nonce in its
+ * hello must put it in every later line (the reader clears
+ * PROTOCOL_NONCE_OPTIONAL).
+ *
+ * Version 2 added the nonce; a reader accepts hellos of versions
+ * PROTOCOL_MIN_VERSION to PROTOCOL_VERSION and fails a run that says
+ * anything else.
  *
  * This file is shared by the lab and by the static guest program: it
  * needs nothing but libc and allocates nothing.
  */
 #include <stddef.h>
 
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2
+#define PROTOCOL_MIN_VERSION 1
+#define PROTOCOL_NONCE_LEN 16
 #define PROTOCOL_MAX_LINE 2048
 
 enum protocol_kind {
@@ -39,7 +62,8 @@ enum protocol_kind {
 };
 
 enum protocol_flags {
-	PROTOCOL_CHECKSUM_OPTIONAL = 1 << 0,
+	PROTOCOL_CHECKSUM_OPTIONAL = 1 << 0,	/* a line may lack its checksum */
+	PROTOCOL_NONCE_OPTIONAL = 1 << 1,	/* a line may lack the nonce */
 };
 
 enum sample_flags {
@@ -48,6 +72,8 @@ enum sample_flags {
 
 struct protocol_msg {
 	enum protocol_kind kind;
+	char why[96];			/* bad: what was wrong with the line */
+	char nonce[PROTOCOL_NONCE_LEN + 1];	/* as the line carried it; "" if none */
 	int version;			/* hello */
 	char program[32];		/* hello */
 	char workload[32];		/* sample, error */
@@ -63,19 +89,23 @@ struct protocol_msg {
 
 unsigned protocol_crc32(const void *data, size_t len);
 
-/*
- * Classify and parse one line (without its newline; a trailing '\r' is
- * ignored). Fills *out and returns its kind.
- */
-enum protocol_kind protocol_parse(struct protocol_msg *out, const char *line,
-				  size_t len, unsigned flags);
+/* 1 when s is a nonce as the lab draws them. */
+int protocol_nonce_valid(const char *s);
 
 /*
- * Format a line with its checksum and a trailing newline into buf.
- * Returns the length, or -1 when it does not fit. The body is formatted
- * printf-style after "@lab ".
+ * Classify and parse one line (without its newline; a trailing '\r' is
+ * ignored). nonce is the one the line must carry, NULL to accept any.
+ * Fills *out and returns its kind.
  */
-__attribute__((format(printf, 3, 4)))
-int protocol_format(char *buf, size_t size, const char *fmt, ...);
+enum protocol_kind protocol_parse(struct protocol_msg *out, const char *line,
+				  size_t len, const char *nonce, unsigned flags);
+
+/*
+ * Format a line with its nonce (none when NULL or ""), its checksum and a
+ * trailing newline into buf. Returns the length, or -1 when it does not
+ * fit. The body is formatted printf-style after "@lab <nonce> ".
+ */
+__attribute__((format(printf, 4, 5)))
+int protocol_format(char *buf, size_t size, const char *nonce, const char *fmt, ...);
 
 #endif

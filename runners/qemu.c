@@ -71,6 +71,12 @@ static const char *default_qemu(const char *arch)
 	return strcmp(arch, "aarch64") ? "qemu-system-x86_64" : "qemu-system-aarch64";
 }
 
+/*
+ * cmdline gets the command line as stored with the run: the nonce differs
+ * per boot and is left out (runs of one kernel and command line group
+ * together). It goes last, so that a lab.nonce= in --cmdline cannot
+ * override it.
+ */
 static void build_argv(struct strvec *av, const struct run_spec *spec,
 		       const char *accel, char *cmdline, size_t cmdline_size)
 {
@@ -101,7 +107,10 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 	strvec_push(av, "-initrd");
 	strvec_push(av, spec->initrd);
 	strvec_push(av, "-append");
-	strvec_push(av, cmdline);
+	if (spec->nonce)
+		strvec_pushf(av, "%s lab.nonce=%s", cmdline, spec->nonce);
+	else
+		strvec_push(av, cmdline);
 	strvec_push(av, "-display");
 	strvec_push(av, "none");
 	strvec_push(av, "-monitor");
@@ -146,7 +155,7 @@ static int kvm_probe(const struct run_spec *spec, struct strbuf *why)
 		ret = -1;
 		goto out;
 	}
-	console_init(&con, &res, -1, 0, start);
+	console_init(&con, spec, &res, -1, 0, start);
 	while (!con.saw_kernel) {
 		struct pollfd pfd = { .fd = child.out_fd, .events = POLLIN };
 		char buf[4096];
@@ -233,7 +242,7 @@ static int boot_once(const struct run_spec *spec, struct run_result *out, int lo
 		strvec_release(&av);
 		return -1;
 	}
-	console_init(&con, out, log_fd, 0, start);
+	console_init(&con, spec, out, log_fd, 0, start);
 	end = drive_child(&child, &con, start + spec->timeout_s, 0);
 	st = subprocess_finish(&child);
 	out->wall_s = now_monotonic() - start;

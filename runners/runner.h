@@ -31,6 +31,8 @@ struct run_spec {
 	const char *guest;	/* guest program (local) */
 	const char *params;	/* lab.* parameters, space separated */
 	const char *cmdline;	/* extra kernel command line (qemu) */
+	const char *nonce;	/* this boot's, passed as lab.nonce=; NULL: none */
+	const char *workloads;	/* asked for, comma separated: no other's samples count */
 	const char *qemu;	/* QEMU binary; NULL: by arch */
 	const char *accel;	/* kvm | tcg | auto */
 	const char *console_log;	/* where the console goes */
@@ -40,20 +42,33 @@ struct run_spec {
 	double timeout_s;
 };
 
+/* A console line the reader refused, and why (the dropped_lines table). */
+struct dropped_line {
+	char *reason;
+	char *line;		/* cut to RUN_DROPPED_LINE_MAX bytes */
+};
+
+#define RUN_DROPPED_KEEP 100	/* lines kept with their reason; all are counted */
+#define RUN_DROPPED_LINE_MAX 300
+
 struct run_result {
 	enum run_status status;
 	struct sample_set set;
 	struct strbuf error;		/* one line, when status != OK */
 	struct strbuf tail;		/* last few KiB of the console */
 	char accel[8];			/* what was really used */
-	char full_cmdline[4096];
+	char full_cmdline[4096];	/* the kernel's, or the program's arguments */
 	double wall_s;			/* start to end */
 	double to_hello_s;		/* start to the guest's hello; < 0 if none */
-	int bad_lines;			/* protocol lines that failed their check */
+	int bad_lines;			/* protocol lines dropped, for whatever reason */
+	struct dropped_line *dropped;	/* the first RUN_DROPPED_KEEP of them */
+	size_t dropped_nr;
 	long done_count;		/* samples the guest said it sent; -1 if no done */
 };
 
 void run_result_init(struct run_result *r);
+/* Count a dropped line, and keep it with its reason while there is room. */
+void run_result_drop(struct run_result *r, const char *reason, const char *line, size_t len);
 void run_result_release(struct run_result *r);
 
 struct runner {

@@ -96,7 +96,7 @@ test_expect_success 'two databases side by side keep their console logs apart' '
 	one=$(sql one.db "SELECT console_log FROM runs WHERE id = 1") &&
 	two=$(sql two.db "SELECT console_log FROM runs WHERE id = 1") &&
 	test "$one" != "$two" &&
-	grep -q "@lab done ok 2" "$one" && grep -q "@lab done ok 3" "$two"
+	grep -q " done ok 2$" "$one" && grep -q " done ok 3$" "$two"
 '
 
 test_done

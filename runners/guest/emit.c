@@ -10,6 +10,7 @@
 
 static long samples_sent;
 static int errors_sent;
+static char nonce[PROTOCOL_NONCE_LEN + 1];
 
 /* Room the reader has for a meta value or an error message. */
 #define TEXT_MAX (sizeof(((struct protocol_msg *)0)->text) - 1)
@@ -78,9 +79,15 @@ static void send_line(const char *fmt, ...)
 	if (n < 0)
 		return;
 	/* Fields are capped below the line size; this only guards the cap. */
-	n = protocol_format(line, sizeof(line), "%s", body);
+	n = protocol_format(line, sizeof(line), nonce, "%s", body);
 	if (n > 0)
 		write_line(line, n);
+}
+
+void emit_set_nonce(const char *s)
+{
+	if (protocol_nonce_valid(s))
+		memcpy(nonce, s, sizeof(nonce));
 }
 
 void emit_hello(void)

@@ -11,6 +11,12 @@
  */
 #include "protocol.h"
 
+/*
+ * The boot's nonce (lab.nonce=), put in every line from now on; a nonce
+ * that is not one the lab draws is ignored (params.c reports it).
+ */
+void emit_set_nonce(const char *nonce);
+
 void emit_hello(void);
 
 __attribute__((format(printf, 2, 3)))

@@ -53,6 +53,7 @@ static const char usage[] =
 	"  lab.thp=MODE      zeroing: set THP to always, never or madvise\n"
 	"  lab.pages=K       demote: 1 GiB pages to demote (1)\n"
 	"  lab.trace=F1,F2   boot: functions traced by ftrace_graph_filter=\n"
+	"  lab.nonce=HEX     the boot's nonce, put in every output line\n"
 	"Output: the lab console protocol on stdout.\n";
 
 /* Console log level before setup_pid1() lowered it; 0 when left alone. */
@@ -240,6 +241,43 @@ static int load_argv(struct params *p, int argc, char **argv)
 	return bad;
 }
 
+/*
+ * Every line carries the boot's nonce, the hello first: take it before
+ * anything is said. The last lab.nonce= wins, as in params_apply(); a bad
+ * one is reported when the parameters are loaded.
+ */
+static void take_nonce(const char *word, size_t n)
+{
+	char nonce[PROTOCOL_NONCE_LEN + 1];
+
+	if (n != 10 + PROTOCOL_NONCE_LEN || strncmp(word, "lab.nonce=", 10))
+		return;
+	memcpy(nonce, word + 10, PROTOCOL_NONCE_LEN);
+	nonce[PROTOCOL_NONCE_LEN] = '\0';
+	emit_set_nonce(nonce);
+}
+
+static void find_nonce(int pid1, int argc, char **argv)
+{
+	char buf[4096];
+	const char *s = buf;
+
+	if (!pid1) {
+		for (int i = 1; i < argc; i++)
+			take_nonce(argv[i], strlen(argv[i]));
+		return;
+	}
+	if (sysfs_read("/proc/cmdline", buf, sizeof(buf)) < 0)
+		return;
+	while (*s) {
+		size_t n;
+		s += strspn(s, " \t\n");
+		n = strcspn(s, " \t\n");
+		take_nonce(s, n);
+		s += n;
+	}
+}
+
 static const struct workload *find_workload(const char *name)
 {
 	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
@@ -301,6 +339,7 @@ int main(int argc, char **argv)
 		ensure_console();
 		setup_pid1();
 	}
+	find_nonce(pid1, argc, argv);
 	emit_hello();
 	emit_notes();
 

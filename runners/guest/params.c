@@ -76,6 +76,15 @@ int params_apply(struct params *p, const char *word, char *why, size_t whysize)
 	if (!strcmp(key, "trace"))
 		return set_string(p->trace, sizeof(p->trace), key, value, "_.,", why,
 				  whysize);
+	if (!strcmp(key, "nonce")) {
+		if (!protocol_nonce_valid(value)) {
+			snprintf(why, whysize, "lab.nonce='%.40s': want %d lower-case hex digits",
+				 value, PROTOCOL_NONCE_LEN);
+			return -1;
+		}
+		memcpy(p->nonce, value, sizeof(p->nonce));
+		return 0;
+	}
 	if (!strcmp(key, "thp")) {
 		if (strcmp(value, "always") && strcmp(value, "never") &&
 		    strcmp(value, "madvise")) {

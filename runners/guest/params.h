@@ -11,8 +11,11 @@
  *   lab.thp=MODE         zeroing: always, never or madvise (default: leave as is)
  *   lab.pages=K          demote: 1 GiB pages to allocate and demote (1)
  *   lab.trace=f1,f2      boot: functions traced by the kernel command line
+ *   lab.nonce=HEX        the boot's nonce, put in every protocol line
  */
 #include <stddef.h>
+
+#include "protocol.h"
 
 struct params {
 	char workloads[256];
@@ -21,6 +24,7 @@ struct params {
 	char thp[16];
 	long pages;
 	char trace[512];
+	char nonce[PROTOCOL_NONCE_LEN + 1];
 };
 
 void params_init(struct params *p);

@@ -1,13 +1,15 @@
 /*
  * The guest's pure parsers: function_graph trace lines (in the layouts
  * the tracer's options produce), entry/exit pairing, kernel log records
- * and the kernel messages and sysfs formats the workloads read.
+ * and the kernel messages and sysfs formats the workloads read, and the
+ * lab.* parameters.
  *
  * liblab.a does not hold the guest's sources, so the file is included.
  */
 #include "tap.h"
 
 #include "../../runners/guest/parse.c"
+#include "../../runners/guest/params.c"
 
 static void test_graph_lines(void)
 {
@@ -248,6 +250,22 @@ static void test_params(void)
 	ok(parse_list_next(key, 8, &list) == 1 && !strcmp(key, "ok"), "list: goes on after it");
 }
 
+static void test_nonce_param(void)
+{
+	struct params p;
+	char why[128];
+
+	params_init(&p);
+	is_int(params_apply(&p, "lab.nonce=0123456789abcdef", why, sizeof(why)), 0,
+	       "lab.nonce taken");
+	is_str(p.nonce, "0123456789abcdef", "lab.nonce: the value");
+	is_int(params_apply(&p, "lab.nonce=0123456789ABCDEF", why, sizeof(why)), -1,
+	       "lab.nonce in upper case refused");
+	is_str(why, "lab.nonce='0123456789ABCDEF': want 16 lower-case hex digits",
+	       "lab.nonce refused: the reason");
+	is_str(p.nonce, "0123456789abcdef", "a refused nonce leaves the last good one");
+}
+
 int main(void)
 {
 	test_graph_lines();
@@ -256,5 +274,6 @@ int main(void)
 	test_kmsg();
 	test_messages();
 	test_params();
+	test_nonce_param();
 	return done_testing();
 }

@@ -1,0 +1,229 @@
+/*
+ * The console reader on a serial console (nonce and checksum required)
+ * and on a pipe: which lines reach the sample set, which are dropped and
+ * why, and how a run ends. Also the sample set underneath: names kept
+ * once per series, a repeated iteration refused however late it comes.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "console.h"
+#include "protocol.h"
+#include "tap.h"
+
+#define NONCE "00112233445566ff"
+
+static const struct run_spec spec = { .nonce = NONCE, .workloads = "zeroing,boot" };
+
+/* Feed one line as the guest writes it: with the nonce and a checksum. */
+__attribute__((format(printf, 2, 3)))
+static void guest(struct console *c, const char *fmt, ...)
+{
+	char body[512], line[PROTOCOL_MAX_LINE];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(body, sizeof(body), fmt, ap);
+	va_end(ap);
+	n = protocol_format(line, sizeof(line), NONCE, "%s", body);
+	console_feed(c, line, (size_t)n);
+}
+
+/* A good line of another boot: its own nonce, a checksum that matches. */
+static void other_boot(struct console *c, const char *body)
+{
+	char line[PROTOCOL_MAX_LINE];
+	int n = protocol_format(line, sizeof(line), "fedcba9876543210", "%s", body);
+
+	console_feed(c, line, (size_t)n);
+}
+
+static void raw(struct console *c, const char *line)
+{
+	console_feed(c, line, strlen(line));
+	console_feed(c, "\n", 1);
+}
+
+static const char *reason(const struct run_result *r, size_t i)
+{
+	return i < r->dropped_nr ? r->dropped[i].reason : "(none)";
+}
+
+static void test_serial(void)
+{
+	struct run_result r;
+	struct console c;
+	struct sample s;
+
+	run_result_init(&r);
+	console_init(&c, &spec, &r, -1, 0, 0);
+	raw(&c, "[    0.000000] Linux version 6.1.0");
+	/* the kernel echoes a command line that holds a forged line, checksum and all */
+	raw(&c, "[    0.000000] Kernel command line: console=ttyS0 "
+		"@lab sample zeroing touch 77 1.5 us *84b84268 lab.nonce=" NONCE);
+	guest(&c, "hello %d guest", PROTOCOL_VERSION);
+	guest(&c, "sample zeroing touch 0 10 us warmup");
+	guest(&c, "sample zeroing touch 1 11 us");
+	guest(&c, "sample zeroing touch 1 12 us");
+	guest(&c, "sample zeroing touch 2 13 ms");
+	guest(&c, "sample demote demote_page_wall 0 5 ms");
+	other_boot(&c, "sample zeroing touch 3 1 us");
+	guest(&c, "done ok 5");
+	guest(&c, "sample zeroing touch 4 14 us");
+	console_end(&c);
+	console_conclude(&c, 0);
+
+	is_str(run_status_name(r.status), "OK", "serial: the run is OK");
+	is_int(r.set.nr, 2, "serial: two samples kept");
+	sample_set_get(&r.set, 1, &s);
+	ok(!strcmp(s.workload, "zeroing") && !strcmp(s.metric, "touch") && s.iteration == 1 &&
+	   s.value == 11 && !strcmp(s.unit, "us") && !s.flags, "serial: the second sample as sent");
+	is_int(r.bad_lines, 6, "serial: six lines dropped");
+	is_str(reason(&r, 0), "no nonce", "the echoed command line: no nonce");
+	is_str(reason(&r, 1), "iteration 1 of zeroing.touch repeated", "a repeated iteration");
+	is_str(reason(&r, 2), "unit 'ms' where zeroing.touch had 'us'", "another unit");
+	is_str(reason(&r, 3), "workload 'demote' was not asked for (asked: zeroing,boot)",
+	       "a workload not asked for");
+	is_str(reason(&r, 4), "wrong nonce fedcba9876543210", "another boot's line");
+	is_str(reason(&r, 5), "after done", "a sample after done");
+	ok(!strncmp(r.dropped[0].line, "[    0.000000] Kernel command line:", 35),
+	   "a dropped line is kept as read");
+	console_release(&c);
+	run_result_release(&r);
+}
+
+/* One run on a pipe from lines; returns its status name. */
+static const char *pipe_run(struct run_result *r, const char *const *lines)
+{
+	struct console c;
+
+	run_result_init(r);
+	console_init(&c, &spec, r, -1, PROTOCOL_CHECKSUM_OPTIONAL | PROTOCOL_NONCE_OPTIONAL, 0);
+	for (; *lines; lines++)
+		raw(&c, *lines);
+	console_end(&c);
+	console_conclude(&c, 0);
+	console_release(&c);
+	return run_status_name(r->status);
+}
+
+static void test_pipe(void)
+{
+	static const char *const plain[] = {
+		"@lab hello 1 script", "@lab sample zeroing touch 0 1 us", "@lab done ok 1", NULL,
+	};
+	static const char *const bound[] = {
+		"@lab " NONCE " hello 2 script", "@lab " NONCE " sample zeroing touch 0 1 us",
+		"@lab sample zeroing touch 1 1 us", "@lab " NONCE " done ok 1", NULL,
+	};
+	static const char *const short_count[] = {
+		"@lab hello 2 s", "@lab sample zeroing touch 0 1 us", "@lab done ok 10", NULL,
+	};
+	static const char *const two_dones[] = {
+		"@lab hello 2 s", "@lab done error 0", "@lab done ok 0", NULL,
+	};
+	static const char *const future[] = {
+		"@lab hello 99 s", "@lab sample zeroing touch 0 1 us", "@lab done ok 1", NULL,
+	};
+	struct run_result r;
+
+	is_str(pipe_run(&r, plain), "OK", "pipe: plain lines as in version 1");
+	is_int(r.set.nr, 1, "pipe: plain sample kept");
+	run_result_release(&r);
+
+	is_str(pipe_run(&r, bound), "OK", "pipe: a bound run");
+	is_str(reason(&r, 0), "no nonce", "pipe: no nonce after a hello with one");
+	run_result_release(&r);
+
+	is_str(pipe_run(&r, short_count), "FAILED", "pipe: done counts more than arrived");
+	is_str(strbuf_str(&r.error), "guest said it sent 10 sample(s), 1 arrived",
+	       "pipe: the count in the error");
+	run_result_release(&r);
+
+	is_str(pipe_run(&r, two_dones), "FAILED", "pipe: done error, then done ok");
+	is_str(reason(&r, 0), "after done", "pipe: the second done dropped");
+	run_result_release(&r);
+
+	is_str(pipe_run(&r, future), "FAILED", "pipe: hello of version 99");
+	is_str(strbuf_str(&r.error), "guest speaks protocol version 99; this lab reads 1 to 2",
+	       "pipe: the version in the error");
+	is_int(r.set.nr, 0, "pipe: nothing of an unknown version kept");
+	run_result_release(&r);
+}
+
+static void test_log_cap(void)
+{
+	char path[] = "/tmp/lab-console-XXXXXX", chunk[65536];
+	struct run_result r;
+	struct console c;
+	struct stat st;
+	int fd = mkstemp(path);
+
+	if (fd < 0) {
+		skip("no temporary file");
+		return;
+	}
+	memset(chunk, 'x', sizeof(chunk));
+	chunk[sizeof(chunk) - 1] = '\n';
+	run_result_init(&r);
+	console_init(&c, &spec, &r, fd, PROTOCOL_CHECKSUM_OPTIONAL | PROTOCOL_NONCE_OPTIONAL, 0);
+	raw(&c, "@lab hello 2 flood");
+	for (size_t n = 0; n < CONSOLE_LOG_MAX + 4 * sizeof(chunk); n += sizeof(chunk))
+		console_feed(&c, chunk, sizeof(chunk));
+	raw(&c, "@lab sample zeroing touch 0 1 us");
+	raw(&c, "@lab done ok 1");
+	console_conclude(&c, 0);
+	ok(!fstat(fd, &st) && (size_t)st.st_size > CONSOLE_LOG_MAX &&
+	   (size_t)st.st_size < CONSOLE_LOG_MAX + 100, "the log stops at its cap, with a note");
+	is_str(run_status_name(r.status), "OK", "lines after the cap are still read");
+	is_int(r.set.nr, 1, "the sample after the flood kept");
+	console_release(&c);
+	run_result_release(&r);
+	close(fd);
+	unlink(path);
+}
+
+static void test_sample_set(void)
+{
+	struct sample_set set = SAMPLE_SET_INIT;
+	struct sample s = { "zeroing", "touch", "us", 0, 1.0, 0 };
+	long order[] = { 5, 9, 2, 7, 2, 9, -3, 6, -3 };
+	int added = 0, repeated = 0;
+
+	is_int(sizeof(struct sample_rec), 24, "a stored sample is 24 bytes");
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		s.iteration = order[i];
+		switch (sample_set_add(&set, &s)) {
+		case SAMPLE_ADDED: added++; break;
+		case SAMPLE_REPEATED: repeated++; break;
+		case SAMPLE_OTHER_UNIT: break;
+		}
+	}
+	is_int(added, 6, "iterations out of order: each new one added");
+	is_int(repeated, 3, "iterations out of order: each repeat refused");
+	for (long i = 10; i < 5000; i++) {
+		s.iteration = i;
+		sample_set_add(&set, &s);
+	}
+	s.iteration = 4000;
+	is_int(sample_set_add(&set, &s), SAMPLE_REPEATED, "a repeat among thousands");
+	s.metric = "clear_huge_page";
+	is_int(sample_set_add(&set, &s), SAMPLE_ADDED, "the same iteration of another metric");
+	is_int(set.series_nr, 2, "names kept once per series");
+	s.unit = "ms";
+	is_int(sample_set_add(&set, &s), SAMPLE_OTHER_UNIT, "a metric's unit cannot change");
+	is_str(sample_set_unit(&set, "zeroing", "clear_huge_page"), "us", "the metric's unit");
+	sample_set_release(&set);
+}
+
+int main(void)
+{
+	test_serial();
+	test_pipe();
+	test_log_cap();
+	test_sample_set();
+	return done_testing();
+}
