@@ -163,9 +163,13 @@ static int check_reported(struct bisector *bs, struct who *w, int who, long long
 	}
 	if (found)
 		goto out;
-	if (who == BISECT_G)
+	if (who == BISECT_G && bs->ctx->cfg.build_command)
 		ret = error("unknown metric '%s' for workload '%s' (the good end reported: %s)",
 			    bs->metric, bs->workloads.v[0], list.len ? list.buf : "nothing");
+	else if (who == BISECT_G)
+		/* a metric of the guest this kernel cannot give (no tracing, say) */
+		ret = error("the good end (%s) reported no '%s' (it reported: %s); see 'lab show %lld'",
+			    w->name, bs->metric, list.len ? list.buf : "nothing", run_id);
 	else if (who == BISECT_B)
 		ret = error("the bad end (%s) reported no '%s'; see 'lab show %lld'", w->name,
 			    bs->metric, run_id);
