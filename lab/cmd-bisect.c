@@ -191,6 +191,9 @@ static int op_measure(void *data, int who)
 
 	if (variant_for(bs, w))
 		return -1;
+	/* before the build: a budget used up builds nothing more */
+	if (bs->max_boots && bs->boots_before + (long long)bs->boots >= bs->max_boots)
+		return error("boot budget of %lld boots used up (--max-boots)", bs->max_boots);
 	if (!w->image && !w->build_failed) {
 		switch (refbuild_commit(&w->image, &kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
 		case REFBUILD_OK:
@@ -211,8 +214,6 @@ static int op_measure(void *data, int who)
 				     w->name);
 		return 1;
 	}
-	if (bs->max_boots && bs->boots_before + (long long)bs->boots >= bs->max_boots)
-		return error("boot budget of %lld boots used up (--max-boots)", bs->max_boots);
 	if (!w->prepared) {
 		struct boot_opts o = bs->bo;
 		o.kernel = w->image;
