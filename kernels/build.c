@@ -159,12 +159,28 @@ static int config_text(struct strbuf *out, struct lab_context *ctx, const struct
 	return 0;
 }
 
-/* Run argv in cwd with its output appended to the log; 0 when it exited 0. */
+/*
+ * The lab's side of a build failing, not the kernel's: no tool to run, the
+ * build deadline, a full disk. A bisection must not skip a commit for them.
+ */
+static int infra_failure(const char *output, int st)
+{
+	return st < 0 || st == SUBPROCESS_TIMED_OUT ||
+	       st == 127 ||	/* the shell's "command not found" */
+	       strstr(output, "No space left on device") ||
+	       strstr(output, "Disk quota exceeded");
+}
+
+/*
+ * Run argv in cwd with its output appended to the log: 0 when it exited 0,
+ * -1 when it failed (out->why says how), -2 when the failure is the lab's
+ * (said in an error message; out->why untouched).
+ */
 static int logged(struct build_result *out, char *const *argv, const char *cwd,
 		  int log_fd, double timeout_s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int st;
+	int st, ret = 0;
 
 	for (size_t i = 0; argv[i]; i++)
 		strbuf_addf(&sb, "%s%s", i ? " " : "$ ", argv[i]);
@@ -176,17 +192,25 @@ static int logged(struct build_result *out, char *const *argv, const char *cwd,
 	if (sb.len && write(log_fd, sb.buf, sb.len) < 0)
 		warning("cannot write build log");
 	strbuf_add(&out->tail, strbuf_str(&sb), sb.len);
-	if (st) {
-		strbuf_reset(&out->why);
+	if (st && infra_failure(strbuf_str(&sb), st)) {
 		if (st == SUBPROCESS_TIMED_OUT)
-			strbuf_addf(&out->why, "'%s' ran past %.0f s", argv[0], timeout_s);
+			error("the build stopped: '%s' ran past %.0f s (build.timeout)", argv[0],
+			      timeout_s);
 		else if (st < 0)
-			strbuf_addf(&out->why, "cannot start '%s'", argv[0]);
+			error("the build stopped: cannot start '%s'", argv[0]);
+		else if (st == 127)
+			error("the build stopped: '%s' exited with status 127 (a program it runs is missing)",
+			      argv[0]);
 		else
-			strbuf_addf(&out->why, "'%s' exited with status %d", argv[0], st);
+			error("the build stopped: '%s' found no space left on device", argv[0]);
+		ret = -2;
+	} else if (st) {
+		strbuf_reset(&out->why);
+		strbuf_addf(&out->why, "'%s' exited with status %d", argv[0], st);
+		ret = -1;
 	}
 	strbuf_release(&sb);
-	return st ? -1 : 0;
+	return ret;
 }
 
 static void make_argv(struct strvec *av, struct kernel_tree *t, const char *obj,
@@ -471,7 +495,7 @@ int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const c
 /*
  * The spec's patches on top of the commit in the work tree, never
  * committed; -1 with out->status BUILD_FAILED naming the one that does not
- * apply.
+ * apply, -2 when patch itself could not run.
  */
 static int apply_patches(struct build_result *out, struct kernel_tree *t,
 			 const struct build_spec *spec, int log_fd, const char *commit_hex)
@@ -487,12 +511,12 @@ static int apply_patches(struct build_result *out, struct kernel_tree *t,
 		strvec_pushl(&av, "patch", "-p1", "--forward", "--no-backup-if-mismatch",
 			     "--reject-file=-", "-i", abs ? abs : spec->patches->v[i], NULL);
 		free(abs);
-		if (logged(out, strvec_argv(&av), t->workdir, log_fd, 120)) {
+		ret = logged(out, strvec_argv(&av), t->workdir, log_fd, 120);
+		if (ret == -1) {
 			strbuf_reset(&out->why);
 			strbuf_addf(&out->why, "patch '%s' does not apply to %.12s",
 				    spec->patches->v[i], commit_hex);
 			out->status = BUILD_FAILED;
-			ret = -1;
 		}
 	}
 	strvec_release(&av);
@@ -510,7 +534,7 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 	git_commit *c = NULL;
 	long jobs = ctx->cfg.build_jobs ? ctx->cfg.build_jobs : sysconf(_SC_NPROCESSORS_ONLN);
 	double t0 = now_monotonic();
-	int ret = -1, log_fd = -1;
+	int ret = -1, log_fd = -1, r;
 
 	if (git_commit_lookup(&c, t->repo, commit))
 		return lab_git_error("cannot find commit");
@@ -551,15 +575,23 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		error("cannot write build log '%s': %s", logp.buf, strerror(errno));
 		goto out;
 	}
-	if (apply_patches(out, t, spec, log_fd, commit_hex)) {
+	switch (apply_patches(out, t, spec, log_fd, commit_hex)) {
+	case 0:
+		break;
+	case -1:
 		ret = 0;
+		goto out;
+	default:
 		goto out;
 	}
 	strvec_release(&av);
 	if (ctx->cfg.build_command) {
 		strvec_split(&av, ctx->cfg.build_command);
-		if (logged(out, strvec_argv(&av), t->workdir, log_fd,
-			   (double)ctx->cfg.build_timeout_s)) {
+		r = logged(out, strvec_argv(&av), t->workdir, log_fd,
+			   (double)ctx->cfg.build_timeout_s);
+		if (r == -2)
+			goto out;
+		if (r) {
 			out->status = BUILD_FAILED;
 			ret = 0;
 			goto out;
@@ -582,7 +614,10 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		}
 		make_argv(&av, t, obj.buf, spec->arch, jobs);
 		strvec_push(&av, image_target(spec->arch));
-		if (logged(out, strvec_argv(&av), NULL, log_fd, (double)ctx->cfg.build_timeout_s)) {
+		r = logged(out, strvec_argv(&av), NULL, log_fd, (double)ctx->cfg.build_timeout_s);
+		if (r == -2)
+			goto out;
+		if (r) {
 			out->status = BUILD_FAILED;
 			ret = 0;
 			goto out;

@@ -54,8 +54,10 @@ void build_result_init(struct build_result *r);
 void build_result_release(struct build_result *r);
 
 /*
- * Build (or find) commit for spec. Returns -1 only when the lab itself
- * failed (no space, no make); a kernel that does not build is BUILD_FAILED.
+ * Build (or find) commit for spec. Returns -1 when the lab itself failed:
+ * no space left, make (or a program the build runs) missing, the build
+ * deadline (build.timeout) passed; a kernel that does not build (a compile
+ * error, a patch that does not apply) is BUILD_FAILED.
  */
 int kernel_build(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
 		 const git_oid *commit, const struct build_spec *spec);

@@ -5,7 +5,54 @@
 #include <string.h>
 
 #include "bisect.h"
+#include "log.h"
+#include "strbuf.h"
 #include "xalloc.h"
+
+static const struct {
+	const char *workload;
+	const char *metrics[5];		/* a trailing '*' names a family */
+} guest_metrics[] = {
+	{ "zeroing", { "touch", "clear_huge_page" } },
+	{ "demote", { "demote_page_wall", "demote_page_sys", "demote_total_wall",
+		      "demote_total_sys" } },
+	{ "boot", { "to_init", "host_to_init", "deferred_init_*", "fn_*", "probe_*" } },
+};
+
+static int metric_matches(const char *pattern, const char *metric)
+{
+	size_t len = strlen(pattern);
+
+	if (len && pattern[len - 1] == '*')
+		return !strncmp(pattern, metric, len - 1) && metric[len - 1];
+	return !strcmp(pattern, metric);
+}
+
+int bisect_metric_check(const struct strvec *workloads, const char *metric)
+{
+	struct strbuf known = STRBUF_INIT, names = STRBUF_INIT;
+	int ret = -1;
+
+	for (size_t w = 0; w < workloads->nr; w++) {
+		for (size_t i = 0; i < sizeof(guest_metrics) / sizeof(guest_metrics[0]); i++) {
+			if (strcmp(guest_metrics[i].workload, workloads->v[w]))
+				continue;
+			for (size_t k = 0; k < 5 && guest_metrics[i].metrics[k]; k++) {
+				if (metric_matches(guest_metrics[i].metrics[k], metric))
+					ret = 0;
+				strbuf_addf(&known, "%s%s", known.len ? ", " : "",
+					    guest_metrics[i].metrics[k]);
+			}
+		}
+		strbuf_addf(&names, "%s%s", w ? "," : "", workloads->v[w]);
+	}
+	if (ret)
+		error("unknown metric '%s' for workload '%s' (known: %s)", metric, strbuf_str(&names),
+		      strbuf_str(&known));
+	strbuf_release(&known);
+	strbuf_release(&names);
+	return ret;
+}
 
 const char *bisect_mark_name(enum bisect_mark m)
 {
@@ -155,6 +202,7 @@ static int measure_effect(struct bisect_result *out, const struct bisect_options
 	out->effect.estimate = c.ratio;
 	out->effect.lo = c.lo;
 	out->effect.hi = c.hi;
+	out->effect_alpha = c.alpha;
 	out->log_effect = log(c.ratio);
 	out->no_regression = c.verdict != VERDICT_REGRESSION;
 	return 0;
@@ -168,11 +216,14 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 	int round = 0;
 
 	*mark = BISECT_SKIP;
+	*n = 0;
+	hl->estimate = hl->lo = hl->hi = NAN;
 	for (size_t level = opt->start; level <= opt->cap; level *= 2) {
 		for (;;) {
 			int r;
 			if (load(ops, who, &s->m, &s->nm))
 				return -1;
+			*n = s->nm;
 			if (s->nm >= level)
 				break;
 			r = ops->measure(ops->data, who);
@@ -256,8 +307,8 @@ int bisect_run(struct bisect_result *out, const struct bisect_graph *g,
 		if (classify(&marks[next], &hl, &n, opt, ops, &s, (int)next, out->log_effect / 2))
 			goto out;
 		out->steps++;
-		if (ops->decided)
-			ops->decided(ops->data, (int)next, marks[next], n, &hl);
+		if (ops->decided && ops->decided(ops->data, (int)next, marks[next], n, &hl))
+			goto out;
 	}
 	anc = ancestors(g, &wpr);
 	r = remaining(g, marks, anc, wpr);
@@ -287,4 +338,42 @@ void bisect_result_release(struct bisect_result *r)
 	free(r->remaining);
 	r->remaining = NULL;
 	r->nremaining = 0;
+}
+
+int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *r,
+		   const struct bisect_ops *ops, int parent, int culprit)
+{
+	double *vp = NULL, *vc = NULL;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->ratio.estimate = out->ratio.lo = out->ratio.hi = out->z = NAN;
+	for (int round = 0;; round++) {
+		if (load(ops, parent, &vp, &out->n_parent) || load(ops, culprit, &vc, &out->n_culprit))
+			goto out;
+		if (out->n_parent >= BISECT_CONFIRM_UNITS && out->n_culprit >= BISECT_CONFIRM_UNITS)
+			break;
+		/* ABBA, as every other comparison here */
+		for (int k = 0; k < 2; k++) {
+			int who = (k ^ (round & 1)) ? culprit : parent;
+			size_t have = who == parent ? out->n_parent : out->n_culprit;
+			int m;
+			if (have >= BISECT_CONFIRM_UNITS)
+				continue;
+			m = ops->measure(ops->data, who);
+			if (m) {
+				ret = m > 0 ? 1 : -1;
+				goto out;
+			}
+		}
+	}
+	if (stats_hl_ratio(&out->ratio, vp, out->n_parent, vc, out->n_culprit, 0.01) ||
+	    stats_ratio_z(&out->z, &out->ratio, 0.01, &r->effect, r->effect_alpha))
+		goto out;
+	out->more_than_one = fabs(out->z) > stats_norm_quantile(1 - 0.01 / 2);
+	ret = 0;
+out:
+	free(vp);
+	free(vc);
+	return ret;
 }

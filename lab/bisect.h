@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "stats.h"
+#include "strvec.h"
 
 enum bisect_mark {
 	BISECT_UNKNOWN = 0,
@@ -40,9 +41,9 @@ struct bisect_ops {
 	int (*units)(void *data, int who, double **v, size_t *n);
 	/* Measure who once more: 0 measured, 1 cannot (build or boot failed), -1 error. */
 	int (*measure)(void *data, int who);
-	/* A step was decided (for reports and the stored state). */
-	void (*decided)(void *data, int who, enum bisect_mark mark, size_t n,
-			const struct stats_hl *ratio_vs_good);
+	/* A step was decided (for reports and the stored state): 0, or -1 to stop. */
+	int (*decided)(void *data, int who, enum bisect_mark mark, size_t n,
+		       const struct stats_hl *ratio_vs_good);
 	void *data;
 };
 
@@ -59,6 +60,7 @@ struct bisect_result {
 	size_t nremaining;
 	double log_effect;		/* L = ln R(G->B) */
 	struct stats_hl effect;		/* R(G->B) with its CI */
+	double effect_alpha;		/* that CI is at 1 - effect_alpha */
 	size_t steps;
 	int no_regression;		/* G->B showed no regression: stopped */
 };
@@ -73,6 +75,15 @@ struct bisect_options {
 
 #define BISECT_OPTIONS_INIT { 0.05, 0.01, 0.02, 10, 80, STATS_LOWER_IS_BETTER }
 
+/*
+ * The metrics the lab's guest reports for each workload (README's table;
+ * "fn_*" is a family): 0 when one of workloads reports metric, else -1
+ * after an error naming the metric and the known ones. Other programs
+ * (build.command artifacts on the local runner) report what they report:
+ * check those against what the good end's first boot stored.
+ */
+int bisect_metric_check(const struct strvec *workloads, const char *metric);
+
 /* Pick the next candidate to test: -1 when none is left to test. */
 long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks);
 
@@ -80,6 +91,25 @@ long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks);
 int bisect_run(struct bisect_result *out, const struct bisect_graph *g,
 	       const struct bisect_options *opt, const struct bisect_ops *ops);
 void bisect_result_release(struct bisect_result *r);
+
+/*
+ * Does the culprit explain the whole effect? culprit^ (parent) against the
+ * culprit, interleaved, BISECT_CONFIRM_UNITS units each; the two effects
+ * differ when z of ln R(culprit^->culprit) - ln R(G->B), with both CIs'
+ * uncertainties (stats_ratio_z()), lies beyond the 99 % normal quantile.
+ */
+#define BISECT_CONFIRM_UNITS 20
+
+struct bisect_confirmation {
+	struct stats_hl ratio;		/* culprit / culprit^, 99 % CI */
+	size_t n_parent, n_culprit;
+	double z;
+	int more_than_one;		/* the effects differ: more commits may contribute */
+};
+
+/* 0, 1 when parent or culprit would not build or boot, -1 when an op failed. */
+int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *r,
+		   const struct bisect_ops *ops, int parent, int culprit);
 
 /* The pieces bisect_run() uses, for one-commit-at-a-time drivers (git bisect run). */
 int bisect_effect(struct bisect_result *out, const struct bisect_options *opt,

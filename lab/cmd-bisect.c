@@ -28,10 +28,22 @@ static const char bisect_usage[] =
 "  --metric M              default: the largest significant regression G->B\n"
 "  --repo PATH             kernel repository (default core.repo)\n"
 "  --arch A                x86_64 or aarch64 (default: this host)\n"
+"  --max-boots N           stop (resumable) after N boots in all (default: from the\n"
+"                          number of commits); with --resume, raises the budget\n"
 "  --iters, --mem, --cpus, --param, --runner, --accel, --timeout, --cmdline   as for 'lab run'\n"
 "  --db PATH, --config FILE\n"
 "\n"
-"exit status: 0 culprit found, 1 none found (or no regression), 2 error\n";
+"exit status: 0 culprit found, 1 none found (or no regression), 2 error or stopped\n";
+
+static const char bisect_step_usage[] =
+"usage: lab bisect-step --good REF --bad REF --workload W [--metric M] [options]\n"
+"\n"
+"  For 'git bisect run': measures HEAD of the repository (--repo, default .)\n"
+"  against the good and bad ends, measured once and kept in the database.\n"
+"  Options as for 'lab bisect' (see 'lab bisect --help').\n"
+"\n"
+"exit status: 0 good, 1 bad, 125 skip (does not build or boot, or unclear),\n"
+"             128 stop (an error: git bisect run stops)\n";
 
 /* The culprit's parent, measured to confirm. */
 #define BISECT_PARENT (-3)
@@ -56,6 +68,7 @@ struct bisector {
 	int per_boot;
 	struct who g, b, p, *cand;
 	size_t ncand, builds, boots, seq;
+	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
 };
 
 static struct who *who_of(struct bisector *bs, int who)
@@ -129,6 +142,45 @@ static int set_variant_kernel(struct store *st, long long variant_id, long long 
 	return ret;
 }
 
+/*
+ * A boot that went well but reported no sample of the metric would be
+ * measured again and again: the good end's first such boot is an unknown
+ * metric, the bad end's an error, a candidate's a failed boot.
+ */
+static int check_reported(struct bisector *bs, struct who *w, int who, long long run_id)
+{
+	struct strvec have = STRVEC_INIT;
+	struct strbuf list = STRBUF_INIT;
+	int ret = 0, found = 0;
+
+	if (!bs->metric[0])
+		return 0;
+	if (store_run_metrics(&bs->ctx->st, &have, run_id))
+		return -1;
+	for (size_t i = 0; i < have.nr; i++) {
+		found |= !strcmp(have.v[i], bs->metric);
+		strbuf_addf(&list, "%s%s", i ? ", " : "", have.v[i]);
+	}
+	if (found)
+		goto out;
+	if (who == BISECT_G && bs->ctx->cfg.build_command)
+		ret = error("unknown metric '%s' for workload '%s' (the good end reported: %s)",
+			    bs->metric, bs->workloads.v[0], list.len ? list.buf : "nothing");
+	else if (who == BISECT_G)
+		/* a metric of the guest this kernel cannot give (no tracing, say) */
+		ret = error("the good end (%s) reported no '%s' (it reported: %s); see 'lab show %lld'",
+			    w->name, bs->metric, list.len ? list.buf : "nothing", run_id);
+	else if (who == BISECT_B)
+		ret = error("the bad end (%s) reported no '%s'; see 'lab show %lld'", w->name,
+			    bs->metric, run_id);
+	else if (++w->failures >= 3)
+		ret = 1;
+out:
+	strvec_release(&have);
+	strbuf_release(&list);
+	return ret;
+}
+
 static int op_measure(void *data, int who)
 {
 	struct bisector *bs = data;
@@ -139,6 +191,9 @@ static int op_measure(void *data, int who)
 
 	if (variant_for(bs, w))
 		return -1;
+	/* before the build: a budget used up builds nothing more */
+	if (bs->max_boots && bs->boots_before + (long long)bs->boots >= bs->max_boots)
+		return error("boot budget of %lld boots used up (--max-boots)", bs->max_boots);
 	if (!w->image && !w->build_failed) {
 		switch (refbuild_commit(&w->image, &kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
 		case REFBUILD_OK:
@@ -184,17 +239,18 @@ static int op_measure(void *data, int who)
 		return 0;
 	}
 	run_result_release(&res);
-	return 0;
+	return check_reported(bs, w, who, run_id);
 }
 
-static void op_decided(void *data, int who, enum bisect_mark mark, size_t n,
-		       const struct stats_hl *hl)
+static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
+		      const struct stats_hl *hl)
 {
 	struct bisector *bs = data;
 	struct who *w = who_of(bs, who);
 	sqlite3_stmt *q = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	char *desc = kernel_tree_describe(&bs->t, &w->commit);
+	int ret = -1;
 
 	fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f [%.4f, %.4f])\n", bs->seq + 1, desc,
 		bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi);
@@ -202,21 +258,24 @@ static void op_decided(void *data, int who, enum bisect_mark mark, size_t n,
 	git_oid_tostr(hex, sizeof(hex), &w->commit);
 	if (sqlite3_prepare_v2(bs->ctx->st.db, "INSERT OR REPLACE INTO bisect_steps(experiment_id, "
 			       "seq, git_commit, mark, n, ratio, ci_low, ci_high) VALUES "
-			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(q, 1, bs->exp_id);
-		sqlite3_bind_int64(q, 2, (long long)++bs->seq);
-		sqlite3_bind_text(q, 3, hex, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 4, bisect_mark_name(mark), -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 5, (long long)n);
-		if (isfinite(hl->estimate)) {
-			sqlite3_bind_double(q, 6, hl->estimate);
-			sqlite3_bind_double(q, 7, hl->lo);
-			sqlite3_bind_double(q, 8, hl->hi);
-		}
-		if (sqlite3_step(q) != SQLITE_DONE)
-			store_error(&bs->ctx->st, "cannot record bisect step");
+			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL) != SQLITE_OK)
+		return store_error(&bs->ctx->st, "cannot record bisect step");
+	sqlite3_bind_int64(q, 1, bs->exp_id);
+	sqlite3_bind_int64(q, 2, (long long)++bs->seq);
+	sqlite3_bind_text(q, 3, hex, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 4, bisect_mark_name(mark), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 5, (long long)n);
+	if (isfinite(hl->estimate)) {
+		sqlite3_bind_double(q, 6, hl->estimate);
+		sqlite3_bind_double(q, 7, hl->lo);
+		sqlite3_bind_double(q, 8, hl->hi);
 	}
+	if (sqlite3_step(q) == SQLITE_DONE)
+		ret = 0;
+	else
+		store_error(&bs->ctx->st, "cannot record bisect step");
 	sqlite3_finalize(q);
+	return ret;
 }
 
 /* The candidates: reachable from bad, not from good, parents before children. */
@@ -351,9 +410,10 @@ static int decide_units(struct bisector *bs)
 	return 0;
 }
 
-static void print_status(struct store *st, long long id)
+static int print_status(struct store *st, long long id)
 {
 	sqlite3_stmt *q = NULL;
+	int rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT b.good, b.bad, b.workload, COALESCE(b.metric, '-'), "
 			       "b.effect, b.effect_lo, b.effect_hi, COALESCE(b.outcome, 'RUNNING'), "
@@ -362,9 +422,14 @@ static void print_status(struct store *st, long long id)
 			       "WHERE v.experiment_id = b.experiment_id AND v.kernel_id IS NOT NULL), "
 			       "b.per_boot FROM bisections b WHERE b.experiment_id = ?1", -1, &q,
 			       NULL) != SQLITE_OK)
-		return;
+		return store_error(st, "cannot read bisection");
 	sqlite3_bind_int64(q, 1, id);
-	if (sqlite3_step(q) == SQLITE_ROW) {
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return error("no bisection %lld in database '%s'", id, st->path);
+	}
+	if (rc == SQLITE_ROW) {
 		printf("bisection E%lld: %s\n  good %s\n  bad  %s\n  workload %s, metric %s (%s)\n", id,
 		       sqlite3_column_text(q, 7), sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
 		       sqlite3_column_text(q, 2), sqlite3_column_text(q, 3),
@@ -377,70 +442,61 @@ static void print_status(struct store *st, long long id)
 		       sqlite3_column_int(q, 9), sqlite3_column_int(q, 10));
 	}
 	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW)
+		return store_error(st, "cannot read bisection");
 	if (sqlite3_prepare_v2(st->db, "SELECT seq, substr(git_commit, 1, 12), mark, n, ratio, ci_low, "
 			       "ci_high FROM bisect_steps WHERE experiment_id = ?1 ORDER BY seq", -1,
 			       &q, NULL) != SQLITE_OK)
-		return;
+		return store_error(st, "cannot read bisect steps");
 	sqlite3_bind_int64(q, 1, id);
 	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "n", "M/G [99 % CI]");
-	while (sqlite3_step(q) == SQLITE_ROW)
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		printf("  %4d  %-12s  %-5s  %5d  %.4f [%.4f, %.4f]\n", sqlite3_column_int(q, 0),
 		       sqlite3_column_text(q, 1), sqlite3_column_text(q, 2), sqlite3_column_int(q, 3),
 		       sqlite3_column_double(q, 4), sqlite3_column_double(q, 5),
 		       sqlite3_column_double(q, 6));
 	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : store_error(st, "cannot read bisect steps");
 }
 
-/* culprit^ vs culprit, interleaved, 20 units each: does it explain G->B? */
-static int confirm(struct bisector *bs, size_t culprit, const struct stats_hl *effect)
+/*
+ * culprit^ against culprit (bisect_confirm()): does the culprit explain
+ * G->B? 1 when there is nothing to confirm: a root commit, or culprit^
+ * does not build or boot.
+ */
+static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
+		   const struct bisect_ops *ops, const struct bisect_result *r)
 {
 	git_commit *c = NULL;
-	struct stats_hl hl;
-	double *vp = NULL, *vc = NULL;
-	size_t np = 0, nc = 0;
-	int ret = -1;
+	int ret;
 
-	if (git_commit_lookup(&c, bs->t.repo, &bs->cand[culprit].commit) ||
-	    !git_commit_parentcount(c)) {
+	if (git_commit_lookup(&c, bs->t.repo, &bs->cand[r->culprit].commit))
+		return lab_git_error("cannot read the culprit");
+	if (!git_commit_parentcount(c)) {
 		git_commit_free(c);
-		return 0;
+		return 1;
 	}
 	git_oid_cpy(&bs->p.commit, git_commit_parent_id(c, 0));
 	git_commit_free(c);
 	snprintf(bs->p.name, sizeof(bs->p.name), "P");
-	for (int round = 0;; round++) {
-		free(vp);
-		free(vc);
-		vp = vc = NULL;
-		if (op_units(bs, BISECT_PARENT, &vp, &np) || op_units(bs, (int)culprit, &vc, &nc))
-			goto out;
-		if (np >= 20 && nc >= 20)
-			break;
-		if ((np < 20 && op_measure(bs, round & 1 ? (int)culprit : BISECT_PARENT)) ||
-		    (nc < 20 && op_measure(bs, round & 1 ? BISECT_PARENT : (int)culprit)))
-			goto out;
-	}
-	if (stats_hl_ratio(&hl, vp, np, vc, nc, 0.01))
-		goto out;
-	printf("confirmation, culprit^ vs culprit (n %zu/%zu): %.4f [%.4f, %.4f]\n", np, nc,
-	       hl.estimate, hl.lo, hl.hi);
-	if (hl.lo <= effect->estimate && effect->estimate <= hl.hi)
-		printf("  the culprit explains the whole good -> bad effect (%.4f)\n", effect->estimate);
-	else
-		printf("  the culprit does not explain the whole effect (%.4f): more than one commit may contribute\n",
-		       effect->estimate);
-	ret = 0;
-out:
-	free(vp);
-	free(vc);
+	ret = bisect_confirm(conf, r, ops, BISECT_PARENT, (int)r->culprit);
+	if (ret > 0)
+		fprintf(stderr, "culprit^ or the culprit does not build or boot: no confirmation\n");
 	return ret;
 }
 
 struct bisect_args {
+	const char *cmd, *usage;	/* "lab bisect" or "lab bisect-step" */
 	const char *good, *bad, *metric, *repo, *arch, *db, *config;
-	long long resume, status;
+	long long resume, status, max_boots;
 	int want_status;
 };
+
+static int is_bisection_id(const char *s)
+{
+	s += *s == 'E';
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
 
 /* Options shared by a new bisection and the stored copy a resume re-reads. */
 static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf *stored,
@@ -448,7 +504,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 {
 	enum { O_GOOD = 256, O_BAD, O_WORKLOAD, O_METRIC, O_REPO, O_ARCH, O_ITERS, O_MEM, O_CPUS,
 	       O_PARAM, O_RUNNER, O_ACCEL, O_TIMEOUT, O_CMDLINE, O_DB, O_CONFIG, O_RESUME,
-	       O_STATUS };
+	       O_STATUS, O_MAX_BOOTS };
 	static const struct option longopts[] = {
 		{ "good", required_argument, NULL, O_GOOD },
 		{ "bad", required_argument, NULL, O_BAD },
@@ -468,6 +524,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		{ "config", required_argument, NULL, O_CONFIG },
 		{ "resume", required_argument, NULL, O_RESUME },
 		{ "status", optional_argument, NULL, O_STATUS },
+		{ "max-boots", required_argument, NULL, O_MAX_BOOTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -506,39 +563,47 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		case O_STATUS:
 			keep = 0;
 			a->want_status = 1;
+			/* the usage's "--status [ID]": the id may be the next word */
+			if (!optarg && optind < argc && is_bisection_id(argv[optind]))
+				optarg = argv[optind++];
 			if (optarg)
 				bad = parse_positive_int(optarg + (optarg[0] == 'E'), &v);
 			a->status = v;
 			break;
+		case O_MAX_BOOTS:
+			bad = parse_positive_int(optarg, &v);
+			a->max_boots = v;
+			break;
 		case 'h':
-			fputs(bisect_usage, stdout);
+			fputs(a->usage, stdout);
 			exit(0);
 		default:
-			return error("unknown option '%s' for 'lab bisect' (see 'lab bisect --help')",
-				     argv[optind - 1]);
+			return error("unknown option '%s' for '%s' (see '%s --help')",
+				     argv[optind - 1], a->cmd, a->cmd);
 		}
 		if (bad)
-			return error("bad value '%s' for --%s (see 'lab bisect --help')",
-				     optarg ? optarg : "", longopts[c - O_GOOD].name);
+			return error("bad value '%s' for --%s (see '%s --help')",
+				     optarg ? optarg : "", longopts[c - O_GOOD].name, a->cmd);
 		if (keep && stored)
 			strbuf_addf(stored, "--%s=%s\n", longopts[c - O_GOOD].name, optarg);
 	}
 	if (optind < argc)
-		return error("unexpected argument '%s' for 'lab bisect'", argv[optind]);
+		return error("unexpected argument '%s' for '%s'", argv[optind], a->cmd);
 	return 0;
 }
 
 static int load_stored(struct strvec *args, struct store *st, long long id)
 {
 	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	int ret = -1, rc;
 
 	strvec_push(args, "bisect");
 	if (sqlite3_prepare_v2(st->db, "SELECT args FROM bisections WHERE experiment_id = ?1", -1,
 			       &q, NULL) != SQLITE_OK)
 		return store_error(st, "cannot read bisection");
 	sqlite3_bind_int64(q, 1, id);
-	if (sqlite3_step(q) == SQLITE_ROW) {
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
 		const char *p = (const char *)sqlite3_column_text(q, 0);
 		while (p && *p) {
 			size_t n = strcspn(p, "\n");
@@ -549,8 +614,10 @@ static int load_stored(struct strvec *args, struct store *st, long long id)
 			p += n + (p[n] == '\n');
 		}
 		ret = 0;
-	} else {
+	} else if (rc == SQLITE_DONE) {
 		error("no bisection %lld in database '%s'", id, st->path);
+	} else {
+		store_error(st, "cannot read bisection");
 	}
 	sqlite3_finalize(q);
 	return ret;
@@ -568,18 +635,32 @@ static int start(struct bisector *bs, const struct bisect_args *a, const char *a
 		return -1;
 	git_oid_tostr(good, sizeof(good), &bs->g.commit);
 	git_oid_tostr(bad, sizeof(bad), &bs->b.commit);
+	/* refused before anything is stored: a bisection row would stay RUNNING */
+	if (git_oid_equal(&bs->g.commit, &bs->b.commit))
+		return error("good and bad are the same commit (%s): nothing to bisect", good);
+	switch (git_graph_descendant_of(bs->t.repo, &bs->b.commit, &bs->g.commit)) {
+	case 1:
+		break;
+	case 0:
+		return error("bad (%s) is not a descendant of good (%s)", a->bad, a->good);
+	default:
+		return lab_git_error("cannot walk the history between good and bad");
+	}
 	if (a->resume) {
 		bs->exp_id = a->resume;
 		if (sqlite3_prepare_v2(bs->ctx->st.db, "SELECT COALESCE(metric, ''), COALESCE(per_boot, 0) "
 				       "FROM bisections WHERE experiment_id = ?1", -1, &q, NULL) != SQLITE_OK)
 			return store_error(&bs->ctx->st, "cannot read bisection");
 		sqlite3_bind_int64(q, 1, bs->exp_id);
-		if (sqlite3_step(q) == SQLITE_ROW) {
-			snprintf(bs->metric, sizeof(bs->metric), "%s", sqlite3_column_text(q, 0));
-			bs->per_boot = sqlite3_column_int(q, 1);
+		if (sqlite3_step(q) != SQLITE_ROW) {
+			sqlite3_finalize(q);
+			return store_error(&bs->ctx->st, "cannot read bisection");
 		}
+		snprintf(bs->metric, sizeof(bs->metric), "%s", sqlite3_column_text(q, 0));
+		bs->per_boot = sqlite3_column_int(q, 1);
 		sqlite3_finalize(q);
-		return store_runs_interrupted(&bs->ctx->st, bs->exp_id);
+		return store_runs_interrupted(&bs->ctx->st, bs->exp_id) ||
+		       store_experiment_runs(&bs->ctx->st, &bs->boots_before, bs->exp_id) ? -1 : 0;
 	}
 	if (store_begin(&bs->ctx->st))
 		return -1;
@@ -651,7 +732,8 @@ static int finish(struct bisector *bs, const struct bisect_result *r)
 	return ret;
 }
 
-static void print_culprit(struct bisector *bs, const struct bisect_result *r)
+static void print_culprit(struct bisector *bs, const struct bisect_result *r,
+			  const struct bisect_confirmation *conf)
 {
 	git_commit *c = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
@@ -677,9 +759,20 @@ static void print_culprit(struct bisector *bs, const struct bisect_result *r)
 		printf("  subject: %s\n  author: %s <%s>\n", git_commit_summary(c), a->name, a->email);
 		git_commit_free(c);
 	}
+	/* the boots include the confirmation's, made before this is printed */
 	printf("  good -> bad %s: %.4f [%.4f, %.4f] (%+.1f %%), %zu steps, %zu builds, %zu boots\n",
 	       bs->metric, r->effect.estimate, r->effect.lo, r->effect.hi,
 	       100 * (r->effect.estimate - 1), r->steps, bs->builds, bs->boots);
+	if (!conf)
+		return;
+	printf("confirmation, culprit^ vs culprit (n %zu/%zu): %.4f [%.4f, %.4f], z %.2f against good -> bad\n",
+	       conf->n_parent, conf->n_culprit, conf->ratio.estimate, conf->ratio.lo,
+	       conf->ratio.hi, conf->z);
+	if (!conf->more_than_one)
+		printf("  the culprit explains the whole good -> bad effect (%.4f)\n", r->effect.estimate);
+	else
+		printf("  the culprit does not explain the whole effect (%.4f): more than one commit may contribute\n",
+		       r->effect.estimate);
 }
 
 static void bisector_release(struct bisector *bs)
@@ -736,6 +829,48 @@ static void bisector_setup(struct bisector *bs, const struct bisect_args *a)
 	snprintf(bs->b.name, sizeof(bs->b.name), "B");
 }
 
+/*
+ * Every boot counts against a budget, so that no loop boots forever: enough
+ * for G->B at its largest, twice the steps the candidates need at their
+ * largest (skips), and the confirmation.
+ */
+static long long default_budget(size_t ncand, const struct bisect_options *opt)
+{
+	long long steps = 4;
+
+	for (size_t n = ncand; n; n >>= 1)
+		steps += 2;
+	return 2 * 160 + steps * 2 * (long long)opt->cap + 2 * BISECT_CONFIRM_UNITS;
+}
+
+static int latest_bisection(struct store *st, long long *id)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT COALESCE(max(experiment_id), 0) FROM bisections",
+			       -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read bisections");
+	if (sqlite3_step(q) == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	else
+		ret = store_error(st, "cannot read bisections");
+	sqlite3_finalize(q);
+	if (!ret && !*id)
+		ret = error("no bisection in database '%s'", st->path);
+	return ret;
+}
+
+static int no_regression(struct bisector *bs)
+{
+	printf("no significant regression from good to bad in any metric: nothing to bisect\n");
+	if (store_exec(&bs->ctx->st, "cannot record bisection", "UPDATE bisections SET outcome = "
+		       "'NO_REGRESSION' WHERE experiment_id = ?1", bs->exp_id, NULL) ||
+	    store_experiment_done(&bs->ctx->st, bs->exp_id))
+		return -1;
+	return 0;
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
@@ -744,16 +879,19 @@ int cmd_bisect(int argc, char **argv)
 	struct bisector bs;
 	struct bisect_graph g;
 	struct bisect_result r;
+	struct bisect_confirmation conf;
 	struct lab_context ctx;
 	struct strbuf stored = STRBUF_INIT;
 	struct strvec again = STRVEC_INIT;
-	int ret = 2;
+	int ret = 2, confirmed = 0;
 
 	memset(&a, 0, sizeof(a));
 	memset(&bs, 0, sizeof(bs));
 	memset(&g, 0, sizeof(g));
 	memset(&r, 0, sizeof(r));
 	memset(&ctx, 0, sizeof(ctx));
+	a.cmd = "lab bisect";
+	a.usage = bisect_usage;
 	bs.ctx = &ctx;
 	ops.data = &bs;
 	if (parse_args(&a, &bs, &stored, argc, argv) ||
@@ -761,60 +899,65 @@ int cmd_bisect(int argc, char **argv)
 		goto out;
 	if (a.want_status) {
 		long long id = a.status;
-		if (!id) {
-			sqlite3_stmt *q = NULL;
-			if (sqlite3_prepare_v2(ctx.st.db, "SELECT max(experiment_id) FROM bisections",
-					       -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
-				id = sqlite3_column_int64(q, 0);
-			sqlite3_finalize(q);
-		}
-		if (!id) {
-			error("no bisection in database '%s'", ctx.st.path);
+		if ((!id && latest_bisection(&ctx.st, &id)) || print_status(&ctx.st, id))
 			goto out;
-		}
-		print_status(&ctx.st, id);
 		ret = 0;
 		goto out;
 	}
 	if (a.resume) {
-		long long id = a.resume;
+		long long id = a.resume, raise = a.max_boots;
 		if (load_stored(&again, &ctx.st, id))
 			goto out;
 		strbuf_reset(&stored);
 		if (parse_args(&a, &bs, NULL, (int)again.nr, again.v))
 			goto out;
 		a.resume = id;
+		if (raise)
+			a.max_boots = raise;
 	}
 	if (!a.good || !a.bad || !bs.workloads.nr) {
 		error("lab bisect needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
-	bisector_setup(&bs, &a);
-	if (kernel_tree_open_for(&bs.t, &ctx, a.repo) || start(&bs, &a, stored.buf) ||
-	    build_graph(&g, &bs))
+	/* the lab's guest reports known metrics; a build.command's program, what its G does */
+	if (a.metric && !ctx.cfg.build_command && bisect_metric_check(&bs.workloads, a.metric))
 		goto out;
+	bisector_setup(&bs, &a);
+	if (kernel_tree_open_for(&bs.t, &ctx, a.repo) || start(&bs, &a, stored.buf))
+		goto out;
+	/*
+	 * The bisection's id is known from here on: this is where one process
+	 * per bisection would be claimed, before any boot.
+	 */
+	if (build_graph(&g, &bs))
+		goto out;
+	bs.max_boots = a.max_boots ? a.max_boots : default_budget(bs.ncand, &opt);
 	switch (settle_metric(&bs)) {
 	case 0:
 		break;
 	case 1:
-		printf("no significant regression from good to bad in any metric: nothing to bisect\n");
-		store_exec(&ctx.st, "cannot record bisection", "UPDATE bisections SET outcome = "
-			   "'NO_REGRESSION' WHERE experiment_id = ?1", bs.exp_id, NULL);
-		store_experiment_done(&ctx.st, bs.exp_id);
-		ret = 1;
+		ret = no_regression(&bs) ? 2 : 1;
 		goto out;
 	default:
 		goto out;
 	}
 	if (bisect_run(&r, &g, &opt, &ops) || finish(&bs, &r))
 		goto out;
-	print_culprit(&bs, &r);
-	if (r.found && confirm(&bs, r.culprit, &r.effect))
-		goto out;
+	if (r.found) {
+		int c = confirm(&conf, &bs, &ops, &r);
+		if (c < 0)
+			goto out;
+		confirmed = c == 0;
+	}
+	print_culprit(&bs, &r, confirmed ? &conf : NULL);
 	printf("\n");
-	print_status(&ctx.st, bs.exp_id);
+	if (print_status(&ctx.st, bs.exp_id))
+		goto out;
 	ret = r.found ? 0 : 1;
 out:
+	if (ret == 2 && bs.exp_id)
+		fprintf(stderr, "bisection E%lld stopped; continue it with 'lab bisect --resume %lld'\n",
+			bs.exp_id, bs.exp_id);
 	bisect_result_release(&r);
 	graph_release(&g);
 	bisector_release(&bs);
@@ -824,20 +967,22 @@ out:
 	return ret;
 }
 
-/* An earlier bisect-step with the same options: its G and B are the baseline. */
-static long long find_baseline(struct store *st, const char *args)
+/* An earlier bisect-step with the same options (0: none): its G and B are the baseline. */
+static int find_baseline(long long *id, struct store *st, const char *args)
 {
 	sqlite3_stmt *q = NULL;
-	long long id = 0;
+	int ret = 0;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT max(experiment_id) FROM bisections WHERE args = ?1",
-			       -1, &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(q, 1, args, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) == SQLITE_ROW)
-			id = sqlite3_column_int64(q, 0);
-	}
+	if (sqlite3_prepare_v2(st->db, "SELECT COALESCE(max(experiment_id), 0) FROM bisections "
+			       "WHERE args = ?1", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read bisections");
+	sqlite3_bind_text(q, 1, args, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	else
+		ret = store_error(st, "cannot read bisections");
 	sqlite3_finalize(q);
-	return id;
+	return ret;
 }
 
 /*
@@ -854,16 +999,18 @@ int cmd_bisect_step(int argc, char **argv)
 	struct bisect_result r;
 	struct lab_context ctx;
 	struct strbuf stored = STRBUF_INIT;
-	struct stats_hl hl;
-	enum bisect_mark mark;
+	struct stats_hl hl = { NAN, NAN, NAN };
+	enum bisect_mark mark = BISECT_SKIP;
 	git_oid tree;
-	size_t n;
+	size_t n = 0;
 	int ret = 128;
 
 	memset(&a, 0, sizeof(a));
 	memset(&bs, 0, sizeof(bs));
 	memset(&r, 0, sizeof(r));
 	memset(&ctx, 0, sizeof(ctx));
+	a.cmd = "lab bisect-step";
+	a.usage = bisect_step_usage;
 	bs.ctx = &ctx;
 	ops.data = &bs;
 	/* git bisect run treats 128 and above as "stop bisecting" */
@@ -874,10 +1021,15 @@ int cmd_bisect_step(int argc, char **argv)
 		error("lab bisect-step needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
-	bisector_setup(&bs, &a);
-	a.resume = find_baseline(&ctx.st, stored.buf);
-	if (kernel_tree_open_for(&bs.t, &ctx, a.repo ? a.repo : ".") || start(&bs, &a, stored.buf))
+	if (a.metric && !ctx.cfg.build_command && bisect_metric_check(&bs.workloads, a.metric))
 		goto out;
+	bisector_setup(&bs, &a);
+	if (find_baseline(&a.resume, &ctx.st, stored.buf) ||
+	    kernel_tree_open_for(&bs.t, &ctx, a.repo ? a.repo : ".") || start(&bs, &a, stored.buf))
+		goto out;
+	/* each step of git bisect run has a budget of its own */
+	bs.boots_before = 0;
+	bs.max_boots = a.max_boots ? a.max_boots : default_budget(1, &opt);
 	bs.cand = calloc(1, sizeof(*bs.cand));
 	if (!bs.cand)
 		goto out;

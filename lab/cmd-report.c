@@ -1,14 +1,12 @@
 /* lab report: the static HTML site of the database's results. */
 #include <getopt.h>
 #include <libgen.h>
-#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "context.h"
-#include "gitutil.h"
 #include "log.h"
 #include "report.h"
 #include "strbuf.h"
@@ -18,22 +16,6 @@ static const char report_usage[] =
 "  writes a static HTML site of the database's experiments, bisections and runs\n"
 "  (default DIR: site/ beside the database); pages that did not change are left alone,\n"
 "  pages of experiments, bisections and runs no longer in the database are removed\n";
-
-/* Subjects of commits for the bisection pages, from the configured repository. */
-static char *commit_subject(void *data, const char *hex)
-{
-	git_repository *repo = data;
-	git_commit *c = NULL;
-	git_oid oid;
-	char *ret = NULL;
-
-	if (!repo || git_oid_fromstr(&oid, hex) || git_commit_lookup(&c, repo, &oid))
-		return NULL;
-	if (git_commit_summary(c))
-		ret = strdup(git_commit_summary(c));
-	git_commit_free(c);
-	return ret;
-}
 
 /*
  * Read-only with a busy timeout: a lab writing the database is never held
@@ -100,7 +82,6 @@ int cmd_report(int argc, char **argv)
 	struct report_stats stats;
 	struct strbuf out_dir = STRBUF_INIT, css = STRBUF_INIT;
 	const char *db_path = NULL, *config = NULL, *out = NULL;
-	git_repository *repo = NULL;
 	sqlite3 *db = NULL;
 	char *copy = NULL;
 	int c, ret = 2;
@@ -136,14 +117,10 @@ int cmd_report(int argc, char **argv)
 		}
 		strbuf_addf(&out_dir, "%s/site", dirname(copy));
 	}
-	if (ctx.cfg.repo && git_repository_open(&repo, ctx.cfg.repo))
-		warning("cannot open repository '%s': commit subjects are left out", ctx.cfg.repo);
 	strbuf_addf(&css, "%s/web/style.css", lab_source_dir());
 	opt.out_dir = out_dir.buf;
 	opt.css_path = css.buf;
 	opt.db_path = ctx.cfg.db;
-	opt.subject = commit_subject;
-	opt.subject_data = repo;
 	opt.recent = 50;
 	if (report_write_site(&stats, db, &opt))
 		goto out;
@@ -151,7 +128,6 @@ int cmd_report(int argc, char **argv)
 	       stats.written, stats.unchanged, stats.removed);
 	ret = 0;
 out:
-	git_repository_free(repo);
 	sqlite3_close(db);
 	free(copy);
 	strbuf_release(&out_dir);

@@ -2,8 +2,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gitutil.h"
 #include "log.h"
 #include "refbuild.h"
+
+/* Subject, author and date as they read now, for reports made without the repository. */
+static int record_commit(struct lab_context *ctx, struct kernel_tree *t, const git_oid *commit)
+{
+	git_commit *c = NULL;
+	struct strbuf author = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	const git_signature *a;
+	int ret;
+
+	if (git_commit_lookup(&c, t->repo, commit))
+		return lab_git_error("cannot read commit");
+	git_oid_tostr(hex, sizeof(hex), commit);
+	a = git_commit_author(c);
+	strbuf_addf(&author, "%s <%s>", a->name, a->email);
+	ret = store_commit_measured(&ctx->st, hex, git_commit_summary(c), author.buf,
+				    (double)a->when.time);
+	strbuf_release(&author);
+	git_commit_free(c);
+	return ret;
+}
 
 enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
 				      struct lab_context *ctx, struct kernel_tree *t,
@@ -16,6 +38,8 @@ enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
 
 	git_oid_tostr(hex, sizeof(hex), commit);
 	build_result_init(&res);
+	if (record_commit(ctx, t, commit))
+		goto out;
 	fprintf(stderr, "build %s (%s): ", desc, spec->arch);
 	fflush(stderr);
 	if (kernel_build(&res, ctx, t, commit, spec)) {

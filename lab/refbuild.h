@@ -2,8 +2,9 @@
 #define REFBUILD_H
 /*
  * From a git ref to a bootable image, for the commands: resolve, build or
- * find in the cache, record the kernel (with its commit) in the database,
- * and say on stderr what happened. A failed build shows the tail of its
+ * find in the cache, record the kernel (with its commit) and the commit's
+ * subject, author and date in the database, and say on stderr what
+ * happened. A failed build shows the tail of its
  * log and where the whole log is kept.
  */
 #include <git2.h>

@@ -1068,6 +1068,33 @@ int stats_hl_ratio(struct stats_hl *out, const double *a, size_t m,
 	return hl(out, a, m, b, n, alpha, 1);
 }
 
+static int hl_log_se(double *se, const struct stats_hl *h, double alpha)
+{
+	if (!(alpha > 0 && alpha < 1) || !(h->estimate > 0 && h->lo > 0 && h->hi >= h->lo) ||
+	    !isfinite(h->estimate) || !isfinite(h->hi)) {
+		errno = EINVAL;
+		return -1;
+	}
+	*se = (log(h->hi) - log(h->lo)) / (2 * stats_norm_quantile(1 - alpha / 2));
+	return 0;
+}
+
+int stats_ratio_z(double *z, const struct stats_hl *x, double alpha_x,
+		  const struct stats_hl *y, double alpha_y)
+{
+	double se_x, se_y, diff, se;
+
+	if (hl_log_se(&se_x, x, alpha_x) || hl_log_se(&se_y, y, alpha_y))
+		return -1;
+	diff = log(x->estimate) - log(y->estimate);
+	se = sqrt(se_x * se_x + se_y * se_y);
+	if (se > 0)
+		*z = diff / se;
+	else
+		*z = diff == 0 ? 0 : copysign(INFINITY, diff);
+	return 0;
+}
+
 /* ---- t-tests ---- */
 
 static void t_finish(struct stats_ttest *out, double diff, double se, double df)

@@ -93,6 +93,20 @@ int stats_hl_ratio(struct stats_hl *out, const double *a, size_t m,
 int stats_pairdiff_select(double *out, const double *a_sorted, size_t m,
 			  const double *b_sorted, size_t n, uint64_t k);
 
+/*
+ * Do two ratios differ, each estimated with its own uncertainty? x and y
+ * are Hodges-Lehmann ratios with CIs at 1 - alpha_x and 1 - alpha_y; each
+ * standard error on the ln scale is the CI's log width over 2 z of its
+ * level, and
+ *   z = (ln x - ln y) / sqrt(se_x^2 + se_y^2),
+ * to compare with the normal quantile of the level wanted (2.576 for
+ * 99 %). A CI of width 0 has se 0; both 0 gives +-inf, or 0 when equal.
+ * EINVAL for a ratio or bound that is not positive and finite, or an
+ * alpha outside (0, 1).
+ */
+int stats_ratio_z(double *z, const struct stats_hl *x, double alpha_x,
+		  const struct stats_hl *y, double alpha_y);
+
 /* t = (mean a - mean b) / se, two-sided p. */
 struct stats_ttest {
 	double t, df, p;

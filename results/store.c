@@ -437,3 +437,77 @@ double store_num(sqlite3_stmt *q, int col)
 {
 	return sqlite3_column_type(q, col) == SQLITE_NULL ? NAN : sqlite3_column_double(q, col);
 }
+
+int store_run_metrics(struct store *st, struct strvec *out, long long run_id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT DISTINCT metric FROM samples WHERE run_id = ?1 "
+			       "ORDER BY metric", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read samples");
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		strvec_push(out, store_text(q, 0));
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return store_error(st, "cannot read samples");
+	return 0;
+}
+
+int store_experiment_runs(struct store *st, long long *n, long long exp_id)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM runs WHERE experiment_id = ?1", -1,
+			       &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot count runs");
+	sqlite3_bind_int64(q, 1, exp_id);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		*n = sqlite3_column_int64(q, 0);
+	else
+		ret = store_error(st, "cannot count runs");
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_commit_measured(struct store *st, const char *commit_hex, const char *subject,
+			  const char *author, double date)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = 0;
+
+	/* as it read when first measured: a later rewrite of the repository changes nothing */
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO commits(id, subject, author, date) "
+			       "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO NOTHING", -1, &q,
+			       NULL) != SQLITE_OK)
+		return store_error(st, "cannot record commit");
+	bind_text(q, 1, commit_hex);
+	bind_text(q, 2, subject ? subject : "");
+	bind_text(q, 3, author ? author : "");
+	sqlite3_bind_double(q, 4, date);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		ret = store_error(st, "cannot record commit");
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_commit_subject(sqlite3 *db, char **subject, const char *commit_hex)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	*subject = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT subject FROM commits WHERE id = ?1", -1, &q, NULL) !=
+	    SQLITE_OK)
+		return error("cannot read commits: %s", sqlite3_errmsg(db));
+	bind_text(q, 1, commit_hex);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*subject = strdup(store_text(q, 0));
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return error("cannot read commits: %s", sqlite3_errmsg(db));
+	return 0;
+}

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "runner.h"
+#include "strvec.h"
 
 #define STORE_SCHEMA_VERSION 3
 
@@ -76,6 +77,21 @@ int store_exec(struct store *st, const char *what, const char *sql, long long id
 int store_experiment_done(struct store *st, long long exp_id);
 /* Boots of an experiment left RUNNING by a lab that was stopped become INFRA. */
 int store_runs_interrupted(struct store *st, long long exp_id);
+
+/* The metrics a run's samples name, sorted, pushed onto out. */
+int store_run_metrics(struct store *st, struct strvec *out, long long run_id);
+/* How many runs (boots) an experiment has stored, whatever their status. */
+int store_experiment_runs(struct store *st, long long *n, long long exp_id);
+
+/*
+ * A commit the lab built and measured, as it reads now: subject, author
+ * ("Name <email>") and author date. The first record of a commit is kept,
+ * so that reports need no repository.
+ */
+int store_commit_measured(struct store *st, const char *commit_hex, const char *subject,
+			  const char *author, double date);
+/* Its stored subject (caller frees), NULL when the commit was never recorded. */
+int store_commit_subject(sqlite3 *db, char **subject, const char *commit_hex);
 
 /* A column of a row being read: "" for NULL text, NaN for a NULL number. */
 const char *store_text(sqlite3_stmt *q, int col);

@@ -44,6 +44,13 @@ test_expect_success 'bisect finds the commit that shifted the metric' '
 	grep -q "explains the whole" out
 '
 
+test_expect_success 'the culprit line counts every boot, the confirmation'\''s too' '
+	boots=$(sed -n "s/^  good -> bad .*, \([0-9]*\) boots\$/\1/p" out) &&
+	test -n "$boots" &&
+	test "$boots" = "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 1")" &&
+	test "$(sql lab.db "SELECT count(*) FROM runs r JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = 1 AND v.name = '\''P'\''")" -ge 2
+'
+
 test_expect_success 'the broken build and the failing run were skipped, never good or bad' '
 	for c in "change 5" "change 20"; do
 		id=$(git -C repo log --format=%H --grep="^$c\$") &&

@@ -137,6 +137,18 @@ test_expect_success 'the hostile subject is text, escaped, never a tag' '
 	! grep -rF "$HOSTILE" site/*.html
 '
 
+test_expect_success 'subjects come from the database: a report after the repository moved away' '
+	culprit=$(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 2") &&
+	test "$(sql lab.db "SELECT author FROM commits WHERE id = '\''$culprit'\''")" = "A U Thor <author@example.com>" &&
+	test "$(sql lab.db "SELECT date FROM commits WHERE id = '\''$culprit'\''")" = "$(git -C repo log -1 --format=%at.0 $culprit)" &&
+	mv repo repo.moved &&
+	rc=0 && "$LAB" report --config lab.conf --db lab.db --out moved >out 2>err || rc=$? &&
+	mv repo.moved repo &&
+	test "$rc" = 0 && test ! -s err &&
+	grep -F "&lt;script&gt;alert(1)&lt;/script&gt;" moved/b2.html &&
+	grep -q "<span class=\"subject\">change [0-9]</span>" moved/b2.html
+'
+
 test_expect_success 'a second report changes no file and no mtime' '
 	find site -type f -printf "%p %T@\n" | sort >before &&
 	"$LAB" report --db lab.db --out site >out 2>err &&

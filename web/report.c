@@ -37,7 +37,7 @@ struct page_ids;
 
 /* What the threads writing pages share. */
 struct site_work {
-	pthread_mutex_t lock;		/* next, failed, and the subject callback */
+	pthread_mutex_t lock;		/* next and failed */
 	pthread_mutex_t files;		/* creating and renaming files in the site */
 	const struct page_ids *pages;
 	size_t next;			/* the next page to write */
@@ -208,19 +208,13 @@ static void add_short_commit(struct strbuf *sb, const char *hex)
 	strbuf_release(&c);
 }
 
+/* Subjects as stored when the commit was measured: the repository may be gone. */
 static void add_subject(struct site *s, struct strbuf *sb, const char *commit)
 {
 	char *subject = NULL;
 
-	/* the callback reads a libgit2 repository, which is not for two threads at once */
-	if (s->opt->subject && commit && *commit) {
-		if (s->work)
-			pthread_mutex_lock(&s->work->lock);
-		subject = s->opt->subject(s->opt->subject_data, commit);
-		if (s->work)
-			pthread_mutex_unlock(&s->work->lock);
-	}
-
+	if (commit && *commit && store_commit_subject(s->db, &subject, commit))
+		subject = NULL;
 	if (subject) {
 		strbuf_addstr(sb, "<span class=\"subject\">");
 		html_escape(sb, subject);

@@ -14,6 +14,9 @@
  * inside one read transaction, so a lab writing the database at the same
  * time never gives a page half of a change.
  *
+ * Commit subjects come from the commits table, as stored when the lab
+ * measured them: the site needs no repository.
+ *
  * Everything that came from git, a console or a config goes through
  * html_escape(); nothing else in the site writes such text.
  */
@@ -21,19 +24,10 @@
 
 #include "strbuf.h"
 
-/*
- * Looks up the subject of a commit (40 hex digits) for the bisection
- * pages; returns a string the caller frees, or NULL when unknown. Pages
- * are written by several threads, but this is called by one at a time.
- */
-typedef char *(*report_subject_fn)(void *data, const char *commit);
-
 struct report_options {
 	const char *out_dir;		/* created if missing */
 	const char *css_path;		/* copied to out_dir/style.css */
 	const char *db_path;		/* for messages */
-	report_subject_fn subject;	/* NULL: no subjects */
-	void *subject_data;
 	int recent;			/* experiments and runs on the index */
 };
 

@@ -740,6 +740,36 @@ static void test_simulations(void)
 	is_int(fails, 0, "simulations: every comparison ran");
 }
 
+/* Two ratios, each with its own CI: the z of their difference, by hand. */
+static void test_ratio_z(void)
+{
+	struct stats_hl x = { 1.10, 1.05, 1.15 }, y = { 1.20, 1.15, 1.25 };
+	struct stats_hl one = { 1.0, 0.98, 1.02 }, eight = { 1.08, 1.07, 1.09 };
+	struct stats_hl point = { 1.05, 1.05, 1.05 }, bad = { 1.05, 0, 1.1 };
+	double z = 0;
+
+	/*
+	 * se_x = ln(1.15/1.05) / (2 * 2.5758293) = 0.0176587
+	 * se_y = ln(1.25/1.15) / (2 * 1.9599640) = 0.0212712
+	 * z = ln(1.10/1.20) / sqrt(se_x^2 + se_y^2) = -3.1473529
+	 */
+	ok(!stats_ratio_z(&z, &x, 0.01, &y, 0.05), "ratio z: computed");
+	is_double(z, -3.1473529, 1e-6, "ratio z: 99 % and 95 % CIs, by hand");
+	ok(!stats_ratio_z(&z, &y, 0.05, &x, 0.01), "ratio z: swapped");
+	is_double(z, 3.1473529, 1e-6, "ratio z: antisymmetric");
+	/* se 0.0078402 and 0.0035811: z = ln(1/1.08) / 0.0086193 = -8.9937110 */
+	ok(!stats_ratio_z(&z, &one, 0.01, &eight, 0.01), "ratio z: narrow CIs");
+	is_double(z, -8.9937110, 1e-6, "ratio z: both at 99 %");
+	ok(!stats_ratio_z(&z, &x, 0.01, &x, 0.01) && z == 0, "ratio z: a ratio against itself is 0");
+	ok(!stats_ratio_z(&z, &point, 0.01, &point, 0.01) && z == 0, "ratio z: two equal points");
+	ok(!stats_ratio_z(&z, &point, 0.01, &x, 0.01) && fabs(z + 2.6343911) < 1e-6,
+	   "ratio z: one point, the other's se alone");
+	errno = 0;
+	ok(stats_ratio_z(&z, &bad, 0.01, &x, 0.01) && errno == EINVAL, "ratio z: a bound of 0 is EINVAL");
+	errno = 0;
+	ok(stats_ratio_z(&z, &x, 0, &y, 0.05) && errno == EINVAL, "ratio z: alpha 0 is EINVAL");
+}
+
 int main(void)
 {
 	test_mwu();
@@ -754,5 +784,6 @@ int main(void)
 	test_schedule();
 	test_boot_units();
 	test_simulations();
+	test_ratio_z();
 	return done_testing();
 }

@@ -1,0 +1,149 @@
+#!/bin/bash
+# lab bisect refusing what it cannot do, before it boots or stores anything,
+# and stopping (exit 2, resumable) on the lab's own failures.
+. "$(dirname "$0")/lib.sh"
+
+export FAKE=$TOP/tests/fixtures/fake-guest.sh
+
+commit() {
+	git -C repo add -A && git -C repo commit -q -m "$1"
+}
+
+test_expect_success 'setup: 8 commits, a shift at 4, a broken build at 2, the lab failing at 6' '
+	git init -q -b main repo &&
+	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
+	cat >repo/build.sh <<-\EOS &&
+	#!/bin/sh
+	test -e broken && { echo "error: broken" >&2; exit 1; }
+	test -e nospace && { echo "cc1: error: out/x.o: No space left on device" >&2; exit 1; }
+	test -e slow && sleep 30
+	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s\n" "$(cat scale)" >out/image &&
+	chmod +x out/image
+	EOS
+	chmod +x repo/build.sh && echo 1.00 >repo/scale && commit base && git -C repo tag base &&
+	for i in $(seq 1 8); do
+		echo "change $i" >repo/notes.txt
+		case $i in
+		2) touch repo/broken ;; 3) rm repo/broken ;;
+		4) echo 1.30 >repo/scale ;;
+		esac
+		commit "change $i" || exit 1
+		git -C repo tag c$i
+	done &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf &&
+	printf "[core]\n\trepo = %s/repo\n" "$PWD" >qemu.conf
+'
+
+test_expect_success 'an unknown metric of the lab guest is refused before anything is built or stored' '
+	rc=0 && "$LAB" bisect --config qemu.conf --db q.db --good base --bad main --workload demote \
+		--metric nosuch >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	test "$(cat err)" = "lab: unknown metric '\''nosuch'\'' for workload '\''demote'\'' (known: demote_page_wall, demote_page_sys, demote_total_wall, demote_total_sys)" &&
+	test "$(sql q.db "SELECT count(*) FROM experiments")" = 0
+'
+
+test_expect_success 'a metric family of the boot workload is known' '
+	rc=0 && "$LAB" bisect --config qemu.conf --db q.db --good base --bad main --workload boot \
+		--metric deferred_init_node1 >out 2>err || rc=$? &&
+	test "$rc" = 2 && ! grep -q "unknown metric" err &&
+	grep -q "the good end .* does not build" err
+'
+
+test_expect_success 'a metric the good end does not report stops after its first boot' '
+	rc=0 && timeout 120 "$LAB" bisect --db lab.db --good base --bad main --workload zeroing \
+		--iters 10 --metric nosuch >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -qx "lab: unknown metric '\''nosuch'\'' for workload '\''zeroing'\'' (the good end reported: t)" err &&
+	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1
+'
+
+test_expect_success 'every boot counts against a budget: the bisection stops, resumable' '
+	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&
+	rc=0 && timeout 120 "$LAB" bisect --db lab.db --good base --bad main --workload zeroing \
+		--iters 10 --max-boots 5 >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -q "^lab: boot budget of 5 boots used up" err &&
+	grep -q "lab bisect --resume $id" err &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id")" = 5 &&
+	test "$(sql lab.db "SELECT COALESCE(outcome, '\''RUNNING'\'') FROM bisections WHERE experiment_id = $id")" = RUNNING
+'
+
+test_expect_success 'lab bisect --status ID, as the usage says' '
+	"$LAB" bisect --db lab.db --status 1 >out &&
+	grep -q "^bisection E1: " out
+'
+
+test_expect_success 'good and bad the same commit: refused, nothing stored' '
+	before=$(sql lab.db "SELECT count(*) FROM bisections") &&
+	rc=0 && "$LAB" bisect --db lab.db --good c3 --bad c3 --workload zeroing >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "good and bad are the same commit" &&
+	test "$(sql lab.db "SELECT count(*) FROM bisections")" = "$before"
+'
+
+test_expect_success 'bad not after good: refused, nothing stored' '
+	before=$(sql lab.db "SELECT count(*) FROM bisections") &&
+	rc=0 && "$LAB" bisect --db lab.db --good c3 --bad c1 --workload zeroing >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "is not a descendant of good" &&
+	test "$(sql lab.db "SELECT count(*) FROM bisections")" = "$before"
+'
+
+test_expect_success 'a database error while recording a step stops the bisection' '
+	cp lab.db locked.db &&
+	sql locked.db "CREATE TRIGGER no_steps BEFORE INSERT ON bisect_steps BEGIN SELECT RAISE(ABORT, '\''steps refused'\''); END" &&
+	rc=0 && timeout 300 "$LAB" bisect --db locked.db --good base --bad main --workload zeroing \
+		--iters 10 --metric t >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -q "^lab: cannot record bisect step.*steps refused" err &&
+	! grep -q "^culprit" out
+'
+
+test_expect_success 'lab bisect-step --help gives its own usage with the exit codes' '
+	"$LAB" bisect-step --help >out &&
+	grep -q "^usage: lab bisect-step" out &&
+	grep -q "125" out && grep -q "128" out
+'
+
+test_expect_success 'lab bisect-step on a commit that does not build: skip, with n 0' '
+	git -C repo checkout -q c2 &&
+	rc=0 && (cd repo && "$LAB" bisect-step --config "$TRASH/lab.conf" --db "$TRASH/step.db" \
+		--repo . --good base --bad main --workload zeroing --iters 10 --metric t) >out 2>err || rc=$? &&
+	git -C repo checkout -q main &&
+	test "$rc" = 125 &&
+	grep -q "^$(git -C repo rev-parse --short=12 c2): SKIP (n 0, " err
+'
+
+test_expect_success 'a build that runs out of disk space is the lab'\''s failure: stop, never skip' '
+	git -C repo checkout -q -b infra base &&
+	for i in 1 2 3; do
+		echo "infra $i" >repo/notes.txt
+		case $i in 1) touch repo/nospace ;; 3) rm repo/nospace; echo 1.30 >repo/scale ;; esac
+		commit "infra $i" || exit 1
+	done &&
+	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&
+	rc=0 && timeout 300 "$LAB" bisect --db lab.db --good base --bad infra --workload zeroing \
+		--iters 10 --metric t >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -qi "no space left on device" err &&
+	grep -q "lab bisect --resume $id" err &&
+	test "$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE experiment_id = $id AND mark = '\''SKIP'\''")" = 0
+'
+
+test_expect_success 'a build past its deadline is the lab'\''s failure too' '
+	git -C repo checkout -q -b deadline base &&
+	for i in 1 2 3; do
+		echo "slow $i" >repo/notes.txt
+		case $i in 1) touch repo/slow ;; 3) rm repo/slow; echo 1.30 >repo/scale ;; esac
+		commit "slow $i" || exit 1
+	done &&
+	git -C repo checkout -q main &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n\ttimeout = 2\n[run]\n\trunner = local\n" "$PWD" >slow.conf &&
+	rc=0 && timeout 300 "$LAB" bisect --config slow.conf --db lab.db --good base --bad deadline \
+		--workload zeroing --iters 10 --metric t >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	grep -q "ran past 2 s" err &&
+	test "$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE mark = '\''SKIP'\'' AND git_commit IN ('\''$(git -C repo rev-parse deadline~1)'\'', '\''$(git -C repo rev-parse deadline~2)'\'')")" = 0
+'
+
+test_done
