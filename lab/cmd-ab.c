@@ -13,6 +13,7 @@
 #include "refbuild.h"
 #include "commands.h"
 #include "log.h"
+#include "options.h"
 #include "strbuf.h"
 
 static const char ab_usage[] =
@@ -253,7 +254,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			error("unknown option '%s' for 'lab ab' (see 'lab ab --help')", argv[optind - 1]);
+			option_error("lab ab", "h", longopts, argv);
 			goto out;
 		}
 		if (bad) {

@@ -14,6 +14,7 @@
 #include "gitutil.h"
 #include "host.h"
 #include "log.h"
+#include "options.h"
 #include "refbuild.h"
 #include "subprocess.h"
 #include "units.h"
@@ -514,8 +515,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			fputs(bisect_usage, stdout);
 			exit(0);
 		default:
-			return error("unknown option '%s' for 'lab bisect' (see 'lab bisect --help')",
-				     argv[optind - 1]);
+			return option_error("lab bisect", "h", longopts, argv);
 		}
 		if (bad)
 			return error("bad value '%s' for --%s (see 'lab bisect --help')",

@@ -80,6 +80,26 @@ test_expect_success 'a recipe with a misspelled section or key names its line' '
 	expect_one_line_naming err "^lab: unterminated quote in recipe typo.recipe line 2$"
 '
 
+test_expect_success 'an option without its value says so, in every command' '
+	for cmd in run ab bisect build list show report; do
+		rc=0 && "$LAB" $cmd --db 2>err || rc=$? && test "$rc" = 2 &&
+		expect_one_line_naming err "^lab: option .--db. needs a value (see .lab $cmd --help.)$" ||
+		return 1
+	done &&
+	rc=0 && "$LAB" run --db lab.db --kernel "$KERNEL" --workload 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: option .--workload. needs a value (see .lab run --help.)$" &&
+	rc=0 && "$LAB" compare -c 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: option .-c. needs a value (see .lab compare --help.)$" &&
+	rc=0 && "$LAB" list -n 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: option .-n. needs a value (see .lab list --help.)$" &&
+	rc=0 && "$LAB" run --help=x 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: option .--help. takes no value (see .lab run --help.)$" &&
+	rc=0 && "$LAB" run --bogus 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: unknown option .--bogus. for .lab run. (see .lab run --help.)$" &&
+	check_intact
+'
+
 test_expect_success 'bad option values' '
 	! "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --mem lots 2>err &&
 	expect_one_line_naming err "--mem" &&
