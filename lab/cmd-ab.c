@@ -218,7 +218,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 				goto out;
 			break;
 		case O_MEM: bad = parse_list(&mems, &nmems, optarg, parse_size_mib); break;
-		case O_CPUS: bad = parse_list(&cpus, &ncpus, optarg, parse_positive_int); break;
+		case O_CPUS: bad = parse_list(&cpus, &ncpus, optarg, parse_cpus); break;
 		case O_BOOTS: bad = parse_positive_int(optarg, &o.boots); break;
 		case O_MAX_BOOTS: bad = parse_positive_int(optarg, &o.max_boots); break;
 		case O_ITERS: case O_RUNNER: case O_ACCEL: case O_TIMEOUT: case O_GUEST:

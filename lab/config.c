@@ -43,7 +43,7 @@ static int parse_digits(const char **s, long *out)
 }
 
 static int parse_scaled(const char *s, long *out, const char *suffixes,
-			const long *multipliers)
+			const long *multipliers, long max)
 {
 	long v, mult = 1;
 
@@ -55,7 +55,7 @@ static int parse_scaled(const char *s, long *out, const char *suffixes,
 			return -1;
 		mult = multipliers[hit - suffixes];
 	}
-	if (v < 1 || v > LONG_MAX / mult)
+	if (v < 1 || v > max / mult)
 		return -1;
 	*out = v * mult;
 	return 0;
@@ -64,19 +64,25 @@ static int parse_scaled(const char *s, long *out, const char *suffixes,
 int parse_size_mib(const char *s, long *out_mib)
 {
 	static const long mult[] = { 1, 1024, 1024L * 1024 };
-	return parse_scaled(s, out_mib, "mgt", mult);
+	return parse_scaled(s, out_mib, "mgt", mult, LAB_MAX_MEM_MIB);
 }
 
 int parse_positive_int(const char *s, long *out)
 {
 	static const long mult[] = { 1 };
-	return parse_scaled(s, out, "", mult);
+	return parse_scaled(s, out, "", mult, INT_MAX);
+}
+
+int parse_cpus(const char *s, long *out)
+{
+	static const long mult[] = { 1 };
+	return parse_scaled(s, out, "", mult, LAB_MAX_CPUS);
 }
 
 int parse_seconds(const char *s, long *out_s)
 {
 	static const long mult[] = { 1, 60, 3600 };
-	return parse_scaled(s, out_s, "smh", mult);
+	return parse_scaled(s, out_s, "smh", mult, LAB_MAX_SECONDS);
 }
 
 static const char *accel_names[] = {
@@ -167,7 +173,7 @@ static int set_mem(struct lab_config *cfg, const char *v)
 
 static int set_cpus(struct lab_config *cfg, const char *v)
 {
-	return parse_positive_int(v, &cfg->cpus);
+	return parse_cpus(v, &cfg->cpus);
 }
 
 static int set_timeout(struct lab_config *cfg, const char *v)
@@ -191,13 +197,13 @@ static const struct config_key {
 	{ "build.artifact", set_build_artifact, "a path inside the work tree" },
 	{ "build.config", set_build_config, "tinyconfig, defconfig or a config file" },
 	{ "build.jobs", set_build_jobs, "a positive integer" },
-	{ "build.timeout", set_build_timeout, "a number of seconds such as 3600 or 1h" },
+	{ "build.timeout", set_build_timeout, SECONDS_EXPECTED " such as 3600 or 1h" },
 	{ "qemu.x86_64.binary", set_qemu_x86_64, "a program name or path" },
 	{ "qemu.aarch64.binary", set_qemu_aarch64, "a program name or path" },
 	{ "qemu.accel", set_accel, "kvm, tcg or auto" },
-	{ "run.mem", set_mem, "a size such as 512M, 4G or 2048 (MiB)" },
-	{ "run.cpus", set_cpus, "a positive integer" },
-	{ "run.timeout", set_timeout, "a number of seconds such as 300, 300s or 5m" },
+	{ "run.mem", set_mem, SIZE_EXPECTED },
+	{ "run.cpus", set_cpus, CPUS_EXPECTED },
+	{ "run.timeout", set_timeout, SECONDS_EXPECTED " such as 300, 300s or 5m" },
 	{ "run.runner", set_runner, "qemu or local" },
 	{ "run.iters", set_iters, "a positive integer" },
 };

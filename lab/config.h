@@ -93,13 +93,24 @@ const char *config_accel_name(enum lab_accel accel);
 const char *config_runner_name(enum lab_runner runner);
 
 /*
- * Value parsers shared by the config and the command line. Each takes the
- * whole string (no surrounding spaces), returns 0 and stores the value, or
- * returns -1 without printing and leaves *out alone. Zero, negative numbers,
- * junk after the number and values beyond LONG_MAX are rejected.
+ * Value parsers shared by the config, recipes and the command line. Each
+ * takes the whole string (no surrounding spaces), returns 0 and stores the
+ * value, or returns -1 without printing and leaves *out alone. Zero,
+ * negative numbers, junk after the number and values beyond the maximum
+ * are rejected: the maximum keeps every product and cast in range and
+ * stops a typo (99999999999999G) before it reaches QEMU.
  */
-/* "512M", "4G", "1T" (case-insensitive), or a plain number of MiB. */
+#define LAB_MAX_MEM_MIB (16L << 20)		/* 16 TiB */
+#define LAB_MAX_CPUS 1024L			/* a bound; QEMU refuses beyond its own */
+#define LAB_MAX_SECONDS (7L * 24 * 3600)	/* a week */
+#define SIZE_EXPECTED "a size from 1M to 16T such as 512M, 4G or 2048 (MiB)"
+#define CPUS_EXPECTED "a CPU count from 1 to 1024"
+#define SECONDS_EXPECTED "a number of seconds up to a week (168h)"
+
+/* "512M", "4G", "1T" (case-insensitive), or a plain number of MiB; <= 16T. */
 int parse_size_mib(const char *s, long *out_mib);
+/* A decimal integer from 1 to LAB_MAX_CPUS. */
+int parse_cpus(const char *s, long *out);
 
 /*
  * "4G,16G,64G" with parse for each item into a new array *out (caller
@@ -142,9 +153,9 @@ int config_parse(const char *buf, size_t len, const char *path, const char *kind
  */
 int config_file_foreach(const char *path, const char *kind, const char *const *sections,
 			config_fn *fn, void *data);
-/* A decimal integer >= 1. */
+/* A decimal integer from 1 to INT_MAX. */
 int parse_positive_int(const char *s, long *out);
-/* "300", "300s", "5m", "1h": a positive number of seconds. */
+/* "300", "300s", "5m", "1h": a positive number of seconds, at most a week. */
 int parse_seconds(const char *s, long *out_s);
 
 #endif

@@ -126,11 +126,11 @@ static int apply_entry(struct recipe *r, const struct config_entry *e)
 		strvec_push(&r->metrics, value);
 	} else if (!strcmp(key, "mem")) {
 		if (each_item(value, parse_size_mib))
-			return bad(e, "sizes such as 4G or 4G,16G,64G");
+			return bad(e, "sizes from 1M to 16T such as 4G or 4G,16G,64G");
 		set(&r->mem, value);
 	} else if (!strcmp(key, "cpus")) {
-		if (each_item(value, parse_positive_int))
-			return bad(e, "CPU counts such as 2 or 1,2,4");
+		if (each_item(value, parse_cpus))
+			return bad(e, "CPU counts from 1 to 1024 such as 2 or 1,2,4");
 		set(&r->cpus, value);
 	} else if (!strcmp(key, "boots") || !strcmp(key, "iters")) {
 		if (parse_positive_int(value, !strcmp(key, "boots") ? &r->boots : &r->iters))

@@ -80,6 +80,17 @@ test_expect_success 'a recipe with a misspelled section or key names its line' '
 	expect_one_line_naming err "^lab: unterminated quote in recipe typo.recipe line 2$"
 '
 
+test_expect_success 'sizes and counts beyond their bounds never reach QEMU' '
+	for opt in "--mem 99999999999999G" "--mem 17T" "--cpus 1025" "--timeout 169h" \
+		   "--boots 99999999999" "--iters 2147483648"; do
+		rc=0 && "$LAB" run --db lab.db --kernel "$KERNEL" --accel tcg --workload boot \
+			$opt 2>err || rc=$? &&
+		test "$rc" = 2 && expect_one_line_naming err "^lab: bad value .${opt#* }. for ${opt% *} " ||
+		return 1
+	done &&
+	check_intact
+'
+
 test_expect_success 'an option without its value says so, in every command' '
 	for cmd in run ab bisect build list show report; do
 		rc=0 && "$LAB" $cmd --db 2>err || rc=$? && test "$rc" = 2 &&

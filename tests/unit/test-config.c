@@ -39,11 +39,12 @@ static void test_parsers(void)
 	static const char *bad_sizes[] = {
 		"", "lots", "0", "0M", "-1", "-512M", "+4G", " 4G", "4G ", "4X", "4GB",
 		"4.5G", "M", "99999999999999999999", "9223372036854775807G", "9007199254740992T",
+		"99999999999999G", "17T", "16385G", "16777217", "16777217M",
 	};
 	static const char *bad_ints[] = { "", "0", "-3", "+3", "3 ", "x", "3x", "0x10",
-		"99999999999999999999" };
+		"99999999999999999999", "2147483648" };
 	static const char *bad_secs[] = { "", "0", "0s", "-1", "5x", "5ms", "s", "1.5m",
-		"9223372036854775807h" };
+		"9223372036854775807h", "169h", "604801", "10081m" };
 	long v;
 	size_t i;
 
@@ -52,6 +53,14 @@ static void test_parsers(void)
 	ok(!parse_size_mib("4g", &v) && v == 4096, "size suffix is case-insensitive");
 	ok(!parse_size_mib("2048", &v) && v == 2048, "plain size is MiB");
 	ok(!parse_size_mib("1T", &v) && v == 1048576, "size 1T is 1048576 MiB");
+	ok(!parse_size_mib("16T", &v) && v == 16777216, "size 16T, the largest, is taken");
+	ok(!parse_size_mib("16384g", &v) && v == 16777216, "... and so is 16384G");
+	ok(!parse_cpus("1024", &v) && v == 1024, "1024 CPUs, the most, are taken");
+	v = 42;
+	ok(parse_cpus("1025", &v) < 0 && v == 42, "1025 CPUs are not");
+	ok(parse_cpus("0", &v) < 0 && v == 42, "nor 0 CPUs");
+	ok(!parse_positive_int("2147483647", &v) && v == 2147483647, "int INT_MAX");
+	ok(!parse_seconds("168h", &v) && v == 604800, "seconds: a week, the longest");
 	for (i = 0; i < sizeof(bad_sizes) / sizeof(*bad_sizes); i++) {
 		char name[128];
 		v = 42;
@@ -219,17 +228,20 @@ static void test_bad_values(void)
 	static const struct {
 		const char *text, *key, *value, *expected;
 	} cases[] = {
-		{ "[run]\ncpus = 0\n", "run.cpus", "0", "a positive integer" },
-		{ "[run]\ncpus = lots\n", "run.cpus", "lots", "a positive integer" },
+		{ "[run]\ncpus = 0\n", "run.cpus", "0", "a CPU count from 1 to 1024" },
+		{ "[run]\ncpus = lots\n", "run.cpus", "lots", "a CPU count from 1 to 1024" },
+		{ "[run]\ncpus = 1025\n", "run.cpus", "1025", "a CPU count from 1 to 1024" },
 		{ "[run]\nmem = lots\n", "run.mem", "lots",
-		  "a size such as 512M, 4G or 2048 (MiB)" },
+		  "a size from 1M to 16T such as 512M, 4G or 2048 (MiB)" },
+		{ "[run]\nmem = 99999999999999G\n", "run.mem", "99999999999999G",
+		  "a size from 1M to 16T such as 512M, 4G or 2048 (MiB)" },
 		{ "[qemu]\naccel = fast\n", "qemu.accel", "fast", "kvm, tcg or auto" },
 		{ "[run]\ntimeout = -1\n", "run.timeout", "-1",
-		  "a number of seconds such as 300, 300s or 5m" },
+		  "a number of seconds up to a week (168h) such as 300, 300s or 5m" },
 		{ "[run]\nrunner = ssh\n", "run.runner", "ssh", "qemu or local" },
 		{ "[run]\niters = 1e3\n", "run.iters", "1e3", "a positive integer" },
 		{ "[core]\ndb =\n", "core.db", "", "a path" },
-		{ "[run]\ncpus\n", "run.cpus", "", "a positive integer" },
+		{ "[run]\ncpus\n", "run.cpus", "", "a CPU count from 1 to 1024" },
 		{ "[qemu \"x86_64\"]\nbinary = \"\"\n", "qemu.x86_64.binary", "",
 		  "a program name or path" },
 	};
