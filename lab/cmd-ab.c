@@ -123,6 +123,30 @@ out:
 	return ret;
 }
 
+/*
+ * One word as a POSIX shell reads it back: bare when it holds only
+ * characters no shell treats specially, else in single quotes, where
+ * nothing is special but the quote itself, written '\''.
+ */
+static void add_shell_word(struct strbuf *sb, const char *w)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_@%+=:,./-";
+
+	if (*w && w[strspn(w, safe)] == '\0') {
+		strbuf_addstr(sb, w);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (; *w; w++) {
+		if (*w == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *w);
+	}
+	strbuf_addch(sb, '\'');
+}
+
 void ab_command_line(struct strbuf *sb, int argc, char **argv)
 {
 	strbuf_addstr(sb, "lab");
@@ -131,7 +155,10 @@ void ab_command_line(struct strbuf *sb, int argc, char **argv)
 			i++;
 			continue;
 		}
-		strbuf_addf(sb, strpbrk(argv[i], " \t'\"") ? " '%s'" : " %s", argv[i]);
+		if (!strncmp(argv[i], "--resume=", 9))
+			continue;
+		strbuf_addch(sb, ' ');
+		add_shell_word(sb, argv[i]);
 	}
 }
 

@@ -1,0 +1,33 @@
+#!/bin/bash
+# lab ab's command line: the command it records (and prints for --resume)
+# pastes back into a shell unchanged.
+. "$(dirname "$0")/lib.sh"
+
+FAKE=$TOP/tests/fixtures/fake-guest.sh
+exits_with() {
+	want=$1; shift
+	rc=0; "$@" || rc=$?
+	test "$rc" = "$want" || { echo "exit $rc, want $want"; return 1; }
+}
+
+# Words a shell would act on if the recorded line did not quote them.
+INJ1="x';touch INJECTED;'"
+INJ2='a  b$(touch INJECTED2)`touch INJECTED3`\'
+INJ3='k=`>INJECTED4`"v"*;|'
+
+test_expect_success 'the recorded command line is shell-safe: pasted, it runs nothing and keeps every word' '
+	set -- ab --db lab.db --runner local --guest "$FAKE" --workload zeroing \
+		--b-cmdline "$INJ1" --a-cmdline "$INJ2" --param "$INJ3" --cmdline "" \
+		--boots 1 --iters 3 &&
+	exits_with 0 "$LAB" "$@" >out 2>err &&
+	sed -n "s/^  command: //p" out >line &&
+	test "$(wc -l <line)" = 1 &&
+	sh -n line &&
+	sh -c "lab() { printf \"[%s]\\n\" \"\$@\"; }; $(cat line)" >words &&
+	test ! -e INJECTED && test ! -e INJECTED2 && test ! -e INJECTED3 && test ! -e INJECTED4 &&
+	printf "[%s]\n" "$@" >want &&
+	diff -u want words &&
+	test "$(sql lab.db "SELECT command FROM experiments WHERE id = 1")" = "$(cat line)"
+'
+
+test_done
