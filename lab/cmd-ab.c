@@ -162,6 +162,27 @@ void ab_command_line(struct strbuf *sb, int argc, char **argv)
 	}
 }
 
+/* Each side's kernel comes from one place: an image, or a build from git. */
+static int check_one_kernel_each(const char *kernel, const char *const side_kernel[2],
+				 const char *const ref[2], const char *patch)
+{
+	static const char *const name[2] = { "A", "B" };
+
+	for (int s = 0; s < 2; s++) {
+		const char *git = ref[s] ? (s ? "--b" : "--a") : s && patch ? "--patch" : NULL;
+
+		if (!git)
+			continue;
+		if (side_kernel[s])
+			return error("%s and %s both name %s's kernel: give one", git,
+				     s ? "--b-kernel" : "--a-kernel", name[s]);
+		if (kernel)
+			return error("%s and --kernel both name %s's kernel: give one", git,
+				     name[s]);
+	}
+	return 0;
+}
+
 int ab_command(long long *exp_id, int argc, char **argv)
 {
 	enum { O_KERNEL = 256, O_A_KERNEL, O_B_KERNEL, O_CMDLINE, O_A_CMDLINE, O_B_CMDLINE,
@@ -298,6 +319,9 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		error("no workload given (--workload %s)", WORKLOAD_NAMES);
 		goto out;
 	}
+	if (check_one_kernel_each(kernel, (const char *const[]){ o.v[0].kernel, o.v[1].kernel },
+				  ref, patch))
+		goto out;
 	for (int s = 0; s < 2; s++) {
 		struct strbuf *sb = s ? &cmd_b : &cmd_a;
 		const char *own = s ? b_cmdline : a_cmdline;

@@ -1,6 +1,6 @@
 #!/bin/bash
-# lab ab's command line: the command it records (and prints for --resume)
-# pastes back into a shell unchanged.
+# lab ab's command line: each side's kernel named once, and the command it
+# records (and prints for --resume) pastes back into a shell unchanged.
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
@@ -9,6 +9,19 @@ exits_with() {
 	rc=0; "$@" || rc=$?
 	test "$rc" = "$want" || { echo "exit $rc, want $want"; return 1; }
 }
+
+test_expect_success '--a with --a-kernel, --b with --b-kernel, --patch with --b-kernel: refused' '
+	echo kernel >img &&
+	exits_with 2 "$LAB" ab --db lab.db --a v1 --a-kernel img --b v2 --workload zeroing 2>err &&
+	expect_one_line_naming err "^lab: --a and --a-kernel both name A.s kernel: give one$" &&
+	exits_with 2 "$LAB" ab --db lab.db --a v1 --b v2 --b-kernel img --workload zeroing 2>err &&
+	expect_one_line_naming err "^lab: --b and --b-kernel both name B.s kernel: give one$" &&
+	exits_with 2 "$LAB" ab --db lab.db --a v1 --patch x.mbox --b-kernel img --workload zeroing 2>err &&
+	expect_one_line_naming err "^lab: --patch and --b-kernel both name B.s kernel: give one$" &&
+	exits_with 2 "$LAB" ab --db lab.db --a v1 --b v2 --kernel img --workload zeroing 2>err &&
+	expect_one_line_naming err "^lab: --a and --kernel both name A.s kernel: give one$" &&
+	test ! -e lab.db
+'
 
 # Words a shell would act on if the recorded line did not quote them.
 INJ1="x';touch INJECTED;'"
