@@ -43,4 +43,14 @@ test_expect_success 'the recorded command line is shell-safe: pasted, it runs no
 	test "$(sql lab.db "SELECT command FROM experiments WHERE id = 1")" = "$(cat line)"
 '
 
+test_expect_success 'the report labels its interval with the level it was computed at' '
+	exits_with 0 "$LAB" ab --db ci.db --runner local --guest "$FAKE" --workload zeroing \
+		--boots 2 --iters 5 >out 2>err &&
+	grep -q "^  B/A [0-9.]* ([-+][0-9.]* %), 95% CI \[[0-9.]*, [0-9.]*\], p " out &&
+	exits_with 0 "$LAB" ab --db ci.db --runner local --guest "$FAKE" --workload zeroing \
+		--iters 5 >out 2>err &&
+	test "$(sql ci.db "SELECT round(alpha, 4) FROM verdicts WHERE experiment_id = 2")" = 0.013 &&
+	grep -q "^  B/A [0-9.]* ([-+][0-9.]* %), 98.7% CI \[[0-9.]*, [0-9.]*\], p " out
+'
+
 test_done
