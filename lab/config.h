@@ -13,9 +13,9 @@
  *   [qemu]
  *       accel = auto                     kvm, tcg or auto
  *   [run]
- *       mem = 2G                         512M, 4G, 1T; a plain number is MiB
- *       cpus = 1                         a positive integer
- *       timeout = 300                    seconds: 300, 300s, 5m, 1h
+ *       mem = 2G                         512M, 4G, 1T; a plain number is MiB; <= 16T
+ *       cpus = 1                         1 to 1024
+ *       timeout = 300                    seconds: 300, 300s, 5m, 1h; <= a week
  *       runner = qemu                    qemu or local
  *       iters = 100                      a positive integer
  *   [core]
