@@ -6,6 +6,7 @@
 #   make seeds      run the four seed recipes (kernels/recipes/), print their tables
 #   make bench      benchmarks (not timed tests)
 #   make deps       install the Debian packages the lab needs
+#   make fuzz       libFuzzer targets (clang, ASan, UBSan), FUZZ_TIME seconds each
 #   SANITIZE=address,undefined   V=1
 
 CC       ?= cc
@@ -142,10 +143,45 @@ bench: all $(BENCH_BINS)
 	$(Q)for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 	$(Q)for b in $(wildcard tests/bench/*.sh); do echo "== $$b"; $$b || exit 1; done
 
+# Fuzzing with libFuzzer under ASan (leaks included) and UBSan. Only the
+# files a target needs are built, with clang, apart from the normal build.
+# New inputs go to build/fuzz/corpus/<target>/; the seeds in
+# tests/fuzz/corpus/<target>/ are read, never written; a crash is saved as
+# build/fuzz/<target>-crash-<sha1>. FUZZ_TARGETS=mbox for one.
+FUZZ_PKGS := clang-14 libclang-rt-14-dev
+FUZZ_CC ?= clang-14
+FUZZ_TIME ?= 60
+FUZZ_TARGETS ?= protocol config mbox
+FUZZ_CFLAGS := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_SRCS_protocol := runners/protocol.c
+FUZZ_SRCS_config := lab/config.c lab/strbuf.c lab/xalloc.c lab/log.c
+FUZZ_SRCS_mbox := kernels/patch.c lab/gitutil.c lab/strbuf.c lab/xalloc.c lab/log.c
+FUZZ_LIBS_mbox := $(shell pkg-config --libs libgit2 libcurl 2>/dev/null)
+
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c FORCE
+	@mkdir -p $(dir $@)
+	$(call say,FUZZCC,$@)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS_$*) \
+		$(FUZZ_LIBS_$*) -lm
+
+fuzz-deps:
+	$(Q)$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
+
+fuzz: fuzz-deps
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz-%)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/corpus/$$t && \
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(B)/fuzz/fuzz-$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=$(B)/fuzz/$$t- \
+			$(B)/fuzz/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+	done
+
 clean:
 	rm -rf $(B) lab/lab
 
-.PHONY: all deps check check-kernel demo fixture seeds bench clean
+FORCE:
+.PHONY: all deps check check-kernel demo fixture seeds bench clean fuzz fuzz-deps FORCE
 .DELETE_ON_ERROR:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

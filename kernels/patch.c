@@ -430,7 +430,7 @@ static int parse_date(git_time *t, const char *s)
 			off = -off;
 	}
 	if (day < 1 || day > 31 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 ||
-	    ss > 60 || year < 1970)
+	    ss > 60 || year < 1970 || year > 9999)
 		return -1;
 	t->time = days_from_civil(year, (unsigned)mon, (unsigned)day) * 86400 +
 		  hh * 3600 + mm * 60 + ss - off * 60;

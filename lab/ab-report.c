@@ -63,10 +63,16 @@ static int is_text_column(int i)
 	return i <= C_UNIT || i == C_DIRECTION || i == C_COMPARED || i == C_VERDICT;
 }
 
+void ab_ci_label(char *buf, size_t size, double alpha)
+{
+	snprintf(buf, size, "%.3g%% CI", 100 * (1 - alpha));
+}
+
 static void print_metric_text(FILE *f, sqlite3_stmt *q)
 {
 	const char *unit = store_text(q, C_UNIT);
 	double ratio = store_num(q, C_RATIO);
+	char ci[32];
 
 	fprintf(f, "\n%s.%s (%s, %s is better; %lldM, %d cpu%s; compared: %s)\n",
 		store_text(q, C_WORKLOAD), store_text(q, C_METRIC), unit, store_text(q, C_DIRECTION),
@@ -81,10 +87,12 @@ static void print_metric_text(FILE *f, sqlite3_stmt *q)
 		store_num(q, C_STD_B), unit);
 	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "median:", store_num(q, C_MEDIAN_A), unit,
 		store_num(q, C_MEDIAN_B), unit);
+	ab_ci_label(ci, sizeof(ci), store_num(q, C_ALPHA));
 	if (isfinite(ratio))
-		fprintf(f, "  B/A %.4f [%.4f, %.4f] (%+.2f %%), p %.3g (adjusted %.3g), MDE %.2f %%\n",
-			ratio, store_num(q, C_LO), store_num(q, C_HI), 100 * (ratio - 1), store_num(q, C_P),
-			store_num(q, C_PADJ), 100 * store_num(q, C_MDE));
+		fprintf(f, "  B/A %.4f (%+.2f %%), %s [%.4f, %.4f], p %.3g (adjusted %.3g), "
+			"MDE %.2f %%\n", ratio, 100 * (ratio - 1), ci, store_num(q, C_LO),
+			store_num(q, C_HI), store_num(q, C_P), store_num(q, C_PADJ),
+			100 * store_num(q, C_MDE));
 	else
 		fprintf(f, "  not compared: a side has values that are not all positive\n");
 	fprintf(f, "  verdict: %s (alpha %.3g, delta %.3g %%)\n", store_text(q, C_VERDICT),

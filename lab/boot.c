@@ -38,7 +38,7 @@ int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 	else if (!strcmp(name, "mem"))
 		bad = parse_size_mib(arg, &o->mem_mib);
 	else if (!strcmp(name, "cpus"))
-		bad = parse_positive_int(arg, &o->cpus);
+		bad = parse_cpus(arg, &o->cpus);
 	else if (!strcmp(name, "timeout"))
 		bad = parse_seconds(arg, &o->timeout_s);
 	else if (!strcmp(name, "cmdline"))

@@ -13,6 +13,7 @@
 #include "refbuild.h"
 #include "commands.h"
 #include "log.h"
+#include "options.h"
 #include "strbuf.h"
 
 static const char ab_usage[] =
@@ -122,6 +123,30 @@ out:
 	return ret;
 }
 
+/*
+ * One word as a POSIX shell reads it back: bare when it holds only
+ * characters no shell treats specially, else in single quotes, where
+ * nothing is special but the quote itself, written '\''.
+ */
+static void add_shell_word(struct strbuf *sb, const char *w)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_@%+=:,./-";
+
+	if (*w && w[strspn(w, safe)] == '\0') {
+		strbuf_addstr(sb, w);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (; *w; w++) {
+		if (*w == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *w);
+	}
+	strbuf_addch(sb, '\'');
+}
+
 void ab_command_line(struct strbuf *sb, int argc, char **argv)
 {
 	strbuf_addstr(sb, "lab");
@@ -130,8 +155,32 @@ void ab_command_line(struct strbuf *sb, int argc, char **argv)
 			i++;
 			continue;
 		}
-		strbuf_addf(sb, strpbrk(argv[i], " \t'\"") ? " '%s'" : " %s", argv[i]);
+		if (!strncmp(argv[i], "--resume=", 9))
+			continue;
+		strbuf_addch(sb, ' ');
+		add_shell_word(sb, argv[i]);
 	}
+}
+
+/* Each side's kernel comes from one place: an image, or a build from git. */
+static int check_one_kernel_each(const char *kernel, const char *const side_kernel[2],
+				 const char *const ref[2], const char *patch)
+{
+	static const char *const name[2] = { "A", "B" };
+
+	for (int s = 0; s < 2; s++) {
+		const char *git = ref[s] ? (s ? "--b" : "--a") : s && patch ? "--patch" : NULL;
+
+		if (!git)
+			continue;
+		if (side_kernel[s])
+			return error("%s and %s both name %s's kernel: give one", git,
+				     s ? "--b-kernel" : "--a-kernel", name[s]);
+		if (kernel)
+			return error("%s and --kernel both name %s's kernel: give one", git,
+				     name[s]);
+	}
+	return 0;
 }
 
 int ab_command(long long *exp_id, int argc, char **argv)
@@ -217,7 +266,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 				goto out;
 			break;
 		case O_MEM: bad = parse_list(&mems, &nmems, optarg, parse_size_mib); break;
-		case O_CPUS: bad = parse_list(&cpus, &ncpus, optarg, parse_positive_int); break;
+		case O_CPUS: bad = parse_list(&cpus, &ncpus, optarg, parse_cpus); break;
 		case O_BOOTS: bad = parse_positive_int(optarg, &o.boots); break;
 		case O_MAX_BOOTS: bad = parse_positive_int(optarg, &o.max_boots); break;
 		case O_ITERS: case O_RUNNER: case O_ACCEL: case O_TIMEOUT: case O_GUEST:
@@ -253,7 +302,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			error("unknown option '%s' for 'lab ab' (see 'lab ab --help')", argv[optind - 1]);
+			option_error("lab ab", "h", longopts, argv);
 			goto out;
 		}
 		if (bad) {
@@ -270,6 +319,9 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		error("no workload given (--workload %s)", WORKLOAD_NAMES);
 		goto out;
 	}
+	if (check_one_kernel_each(kernel, (const char *const[]){ o.v[0].kernel, o.v[1].kernel },
+				  ref, patch))
+		goto out;
 	for (int s = 0; s < 2; s++) {
 		struct strbuf *sb = s ? &cmd_b : &cmd_a;
 		const char *own = s ? b_cmdline : a_cmdline;

@@ -14,6 +14,7 @@
 #include "gitutil.h"
 #include "host.h"
 #include "log.h"
+#include "options.h"
 #include "refbuild.h"
 #include "subprocess.h"
 #include "units.h"
@@ -578,8 +579,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			fputs(a->usage, stdout);
 			exit(0);
 		default:
-			return error("unknown option '%s' for '%s' (see '%s --help')",
-				     argv[optind - 1], a->cmd, a->cmd);
+			return option_error(a->cmd, "h", longopts, argv);
 		}
 		if (bad)
 			return error("bad value '%s' for --%s (see '%s --help')",

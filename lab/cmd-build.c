@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "host.h"
 #include "log.h"
+#include "options.h"
 #include "refbuild.h"
 
 static const char build_usage[] =
@@ -63,7 +64,7 @@ int cmd_build(int argc, char **argv)
 		case 'P': strvec_push(&probes, optarg); break;
 		case 'h': fputs(build_usage, stdout); ret = 0; goto out;
 		default:
-			error("unknown option '%s' for 'lab build'", argv[optind - 1]);
+			option_error("lab build", "h", longopts, argv);
 			goto out;
 		}
 	}

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "options.h"
 #include "stats.h"
 #include "strbuf.h"
 
@@ -319,14 +320,8 @@ int cmd_compare(int argc, char **argv)
 			fputs(compare_usage, stdout);
 			ret = 0;
 			goto out;
-		case ':':
-			error("option '%s' of 'lab compare' needs a value", argv[optind - 1]);
-			goto out;
 		default:
-			if (optopt)
-				error("unknown option '-%c' for 'lab compare'", optopt);
-			else
-				error("unknown option '%s' for 'lab compare'", argv[optind - 1]);
+			option_error("lab compare", ":c:a:d:h", longopts, argv);
 			goto out;
 		}
 	}

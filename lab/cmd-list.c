@@ -9,6 +9,7 @@
 #include "config.h"
 #include "context.h"
 #include "log.h"
+#include "options.h"
 
 static const char list_usage[] =
 "usage: lab list [--limit N] [--db PATH] [--config FILE]\n";
@@ -43,7 +44,7 @@ int cmd_list(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 'h': fputs(list_usage, stdout); return 0;
 		default:
-			error("unknown option '%s' for 'lab list'", argv[optind - 1]);
+			option_error("lab list", "hn:", longopts, argv);
 			goto out;
 		}
 	}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab.h"
 #include "commands.h"
 #include "context.h"
 #include "log.h"
@@ -21,7 +22,7 @@ static const char recipe_usage[] =
 "Runs the recipe's A/B experiments, each variant against the first (the\n"
 "base), on every arch the recipe names, then prints one table per metric:\n"
 "a row per variant, with the base's n, mean, std and median and each other\n"
-"variant's change against it with its 90 % CI and verdict; a sweep over\n"
+"variant's change against it with its CI and verdict; a sweep over\n"
 "memory sizes gets a column per size. Options after FILE go to every\n"
 "'lab ab' the recipe runs and override the recipe's (--boots 2 --mem 1G for\n"
 "a quick try, --repo, --db, --config, --runner); --arch picks one of its arches.\n"
@@ -84,7 +85,7 @@ static void size_name(char *buf, size_t size, long long mib)
 }
 
 enum { V_NA, V_MEAN_A, V_STD_A, V_MEDIAN_A, V_NB, V_MEAN_B, V_STD_B, V_MEDIAN_B, V_RATIO,
-       V_LO, V_HI, V_VERDICT, V_UNIT, V_DIRECTION };
+       V_LO, V_HI, V_VERDICT, V_UNIT, V_DIRECTION, V_ALPHA };
 
 static int verdict_row(sqlite3_stmt *q, long long exp, const char *metric, long long mem,
 		       long long cpus)
@@ -100,8 +101,8 @@ static int verdict_row(sqlite3_stmt *q, long long exp, const char *metric, long 
 	return sqlite3_step(q) == SQLITE_ROW;
 }
 
-/* "+5.1 % [+2.0, +8.3]" from a B/A ratio and its CI */
-static void change(struct strbuf *sb, sqlite3_stmt *q)
+/* "+5.1 % [+2.0, +8.3]" from a B/A ratio and its CI; label: its level, when not in the header */
+static void change(struct strbuf *sb, sqlite3_stmt *q, const char *label)
 {
 	double r = sqlite3_column_double(q, V_RATIO);
 
@@ -112,14 +113,43 @@ static void change(struct strbuf *sb, sqlite3_stmt *q)
 	strbuf_addf(sb, "%+.1f %%", 100 * (r - 1));
 	strbuf_addf(sb, " [%+.1f, %+.1f]", 100 * (sqlite3_column_double(q, V_LO) - 1),
 		    100 * (sqlite3_column_double(q, V_HI) - 1));
+	if (label)
+		strbuf_addf(sb, " %s", label);
+}
+
+/*
+ * The header's "vs base [95% CI]": the level of the variants' stored
+ * intervals, one per verdict (a fixed boot count gives 1 - alpha, the
+ * adaptive schedule 1 - its per-look alpha). When the rows disagree, the
+ * header says "[CI]" and *mixed asks each row for its own level.
+ */
+static void table_ci_label(char *buf, size_t size, int *mixed, sqlite3_stmt *q,
+			   const struct recipe *r, const long long *exp, const char *metric,
+			   long long mem, long long cpus)
+{
+	char first[32] = "", each[32];
+
+	*mixed = 0;
+	for (size_t i = 1; i < r->nv; i++) {
+		if (!verdict_row(q, exp[i], metric, mem, cpus))
+			continue;
+		ab_ci_label(each, sizeof(each), sqlite3_column_double(q, V_ALPHA));
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", each);
+		else if (strcmp(first, each))
+			*mixed = 1;
+	}
+	snprintf(buf, size, "vs base [%s]", first[0] && !*mixed ? first : "CI");
 }
 
 static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const long long *exp,
 		       const char *metric, long long mem, long long cpus)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char sz[32];
+	char sz[32], head[48], ci[32];
+	int mixed;
 
+	table_ci_label(head, sizeof(head), &mixed, q, r, exp, metric, mem, cpus);
 	if (!verdict_row(q, exp[1], metric, mem, cpus))
 		return error("no verdict for %s at %lld MiB in experiment E%lld", metric, mem,
 			     exp[1]);
@@ -127,7 +157,7 @@ static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const l
 	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s\n", metric, store_text(q, V_UNIT),
 		store_text(q, V_DIRECTION), sz, cpus, cpus == 1 ? "" : "s");
 	fprintf(f, "  %-14s %6s %12s %12s %12s  %-28s %s\n", "variant", "n", "mean", "std",
-		"median", "vs base [90% CI]", "verdict");
+		"median", head, "verdict");
 	fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s\n", r->v[0].name,
 		sqlite3_column_int(q, V_NA), sqlite3_column_double(q, V_MEAN_A),
 		sqlite3_column_double(q, V_STD_A), sqlite3_column_double(q, V_MEDIAN_A), "",
@@ -138,7 +168,8 @@ static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const l
 			continue;
 		}
 		strbuf_reset(&sb);
-		change(&sb, q);
+		ab_ci_label(ci, sizeof(ci), sqlite3_column_double(q, V_ALPHA));
+		change(&sb, q, mixed ? ci : NULL);
 		fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s (E%lld)\n", r->v[i].name,
 			sqlite3_column_int(q, V_NB), sqlite3_column_double(q, V_MEAN_B),
 			sqlite3_column_double(q, V_STD_B), sqlite3_column_double(q, V_MEDIAN_B),
@@ -260,7 +291,7 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 	int ret = -1, rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT n_a, mean_a, std_a, median_a, n_b, mean_b, std_b, "
-			       "median_b, ratio, ci_low, ci_high, verdict, unit, direction FROM "
+			       "median_b, ratio, ci_low, ci_high, verdict, unit, direction, alpha FROM "
 			       "verdicts WHERE experiment_id = ?1 AND workload = ?2 AND metric = ?3 "
 			       "AND mem_mib = ?4 AND cpus = ?5", -1, &q, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(st->db, "SELECT DISTINCT cpus, mem_mib FROM verdicts WHERE "

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "context.h"
 #include "log.h"
+#include "options.h"
 #include "report.h"
 #include "strbuf.h"
 
@@ -97,7 +98,7 @@ int cmd_report(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 'h': fputs(report_usage, stdout); return 0;
 		default:
-			error("unknown option '%s' for 'lab report'", argv[optind - 1]);
+			option_error("lab report", "h", longopts, argv);
 			return 2;
 		}
 	}

@@ -11,6 +11,7 @@
 #include "boot.h"
 #include "commands.h"
 #include "log.h"
+#include "options.h"
 #include "progress.h"
 #include "subprocess.h"
 #include "table.h"
@@ -89,8 +90,7 @@ int cmd_run(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			error("unknown option '%s' for 'lab run' (see 'lab run --help')",
-			      argv[optind - 1]);
+			option_error("lab run", "h", longopts, argv);
 			goto out;
 		}
 		if (bad) {

@@ -9,6 +9,7 @@
 #include "context.h"
 #include "ab.h"
 #include "log.h"
+#include "options.h"
 #include "table.h"
 
 static const char show_usage[] =
@@ -318,7 +319,7 @@ int cmd_show(int argc, char **argv)
 			break;
 		case 'h': fputs(show_usage, stdout); return 0;
 		default:
-			error("unknown option '%s' for 'lab show'", argv[optind - 1]);
+			option_error("lab show", "h", longopts, argv);
 			return 2;
 		}
 	}

@@ -1,8 +1,8 @@
 #ifndef CONFIG_H
 #define CONFIG_H
 /*
- * The lab's configuration: a lab.conf file in git-config syntax, read with
- * libgit2. Every key the lab knows, with its default:
+ * The lab's configuration: a lab.conf file in git-config syntax, read by
+ * config_parse() below. Every key the lab knows, with its default:
  *
  *   [core]
  *       db = results/lab.db              database path
@@ -13,9 +13,9 @@
  *   [qemu]
  *       accel = auto                     kvm, tcg or auto
  *   [run]
- *       mem = 2G                         512M, 4G, 1T; a plain number is MiB
- *       cpus = 1                         a positive integer
- *       timeout = 300                    seconds: 300, 300s, 5m, 1h
+ *       mem = 2G                         512M, 4G, 1T; a plain number is MiB; <= 16T
+ *       cpus = 1                         1 to 1024
+ *       timeout = 300                    seconds: 300, 300s, 5m, 1h; <= a week
  *       runner = qemu                    qemu or local
  *       iters = 100                      a positive integer
  *   [core]
@@ -32,9 +32,9 @@
  * subsections for the QEMU binaries. Section and key names are
  * case-insensitive; when a key is set twice the last one wins.
  *
- * Keys in the sections core, qemu and run that the lab does not know are
- * errors, so that a typo ("run.cpu") is not silently ignored; other
- * sections are left alone for other tools.
+ * A section or key the lab does not know is an error naming its line, so
+ * that a typo ("[rnu]", "run.cpu") is not silently ignored; so are a quote
+ * left open and bytes that are not text (config_parse() below).
  *
  * struct lab_config owns its strings; config_release() frees them.
  */
@@ -93,13 +93,24 @@ const char *config_accel_name(enum lab_accel accel);
 const char *config_runner_name(enum lab_runner runner);
 
 /*
- * Value parsers shared by the config and the command line. Each takes the
- * whole string (no surrounding spaces), returns 0 and stores the value, or
- * returns -1 without printing and leaves *out alone. Zero, negative numbers,
- * junk after the number and values beyond LONG_MAX are rejected.
+ * Value parsers shared by the config, recipes and the command line. Each
+ * takes the whole string (no surrounding spaces), returns 0 and stores the
+ * value, or returns -1 without printing and leaves *out alone. Zero,
+ * negative numbers, junk after the number and values beyond the maximum
+ * are rejected: the maximum keeps every product and cast in range and
+ * stops a typo (99999999999999G) before it reaches QEMU.
  */
-/* "512M", "4G", "1T" (case-insensitive), or a plain number of MiB. */
+#define LAB_MAX_MEM_MIB (16L << 20)		/* 16 TiB */
+#define LAB_MAX_CPUS 1024L			/* a bound; QEMU refuses beyond its own */
+#define LAB_MAX_SECONDS (7L * 24 * 3600)	/* a week */
+#define SIZE_EXPECTED "a size from 1M to 16T such as 512M, 4G or 2048 (MiB)"
+#define CPUS_EXPECTED "a CPU count from 1 to 1024"
+#define SECONDS_EXPECTED "a number of seconds up to a week (168h)"
+
+/* "512M", "4G", "1T" (case-insensitive), or a plain number of MiB; <= 16T. */
 int parse_size_mib(const char *s, long *out_mib);
+/* A decimal integer from 1 to LAB_MAX_CPUS. */
+int parse_cpus(const char *s, long *out);
 
 /*
  * "4G,16G,64G" with parse for each item into a new array *out (caller
@@ -109,16 +120,42 @@ int parse_size_mib(const char *s, long *out_mib);
 int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *, long *));
 
 /*
- * Call fn for each entry of a git-config file in file order, with section
- * and key lower case ("variant.base.ref") and "" for a key without "=".
- * Stops at fn's first negative return. Errors name the file as "cannot
- * read <kind> '<path>'".
+ * The reader of lab.conf and of recipes: git-config syntax ("[section]",
+ * "[section \"sub\"]", "key = value", quotes, \" \\ \n \t \b escapes, a
+ * '\' continuing a line, '#' and ';' comments), as UTF-8 text.
  */
-int config_file_foreach(const char *path, const char *kind,
-			int (*fn)(const char *name, const char *value, void *data), void *data);
-/* A decimal integer >= 1. */
+struct config_entry {
+	const char *name;	/* "run.mem", "variant.Base.ref": lower case but the subsection */
+	const char *value;	/* unquoted; "" for a key without "=" */
+	const char *kind;	/* "config", "recipe": for messages */
+	const char *path;
+	int line;		/* where the key is */
+};
+
+typedef int config_fn(const struct config_entry *e, void *data);
+
+/*
+ * Call fn for each entry of len bytes of buf, in order; sections is the
+ * NULL-terminated list of the section names the caller knows (lower case).
+ * Returns 0, or -1 after fn's first negative return or one error line
+ * naming the kind, the path, the line and the bad thing:
+ *   lab: unknown section 'rnu' (known: core, qemu, run, build) in config lab.conf line 1
+ *   lab: unterminated quote in recipe x.recipe line 3
+ *   lab: binary byte 0x01: not a text file in config lab.conf line 2
+ * Pure but for that line: no I/O.
+ */
+int config_parse(const char *buf, size_t len, const char *path, const char *kind,
+		 const char *const *sections, config_fn *fn, void *data);
+
+/*
+ * config_parse() on a file. A file that cannot be read is
+ * "cannot read <kind> '<path>': <why>".
+ */
+int config_file_foreach(const char *path, const char *kind, const char *const *sections,
+			config_fn *fn, void *data);
+/* A decimal integer from 1 to INT_MAX. */
 int parse_positive_int(const char *s, long *out);
-/* "300", "300s", "5m", "1h": a positive number of seconds. */
+/* "300", "300s", "5m", "1h": a positive number of seconds, at most a week. */
 int parse_seconds(const char *s, long *out_s);
 
 #endif

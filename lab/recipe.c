@@ -59,21 +59,30 @@ static struct recipe_variant *variant(struct recipe *r, const char *name, size_t
 	return v;
 }
 
-static int bad(const char *path, const char *name, const char *value, const char *expected)
+static const char *const sections[] = { "recipe", "variant", NULL };
+
+static int bad(const struct config_entry *e, const char *expected)
 {
-	return error("bad value '%s' for '%s' in recipe %s: expected %s", value, name, path,
-		     expected);
+	return error("bad value '%s' for '%s' in recipe %s line %d: expected %s", e->value,
+		     e->name, e->path, e->line, expected);
 }
 
-static int apply_variant(struct recipe *r, const char *name, const char *value)
+static int unknown(const struct config_entry *e, const char *known)
 {
+	return error("unknown key '%s' in recipe %s line %d (known: %s)", e->name, e->path,
+		     e->line, known);
+}
+
+static int apply_variant(struct recipe *r, const struct config_entry *e)
+{
+	const char *name = e->name, *value = e->value;
 	const char *sub = name + strlen("variant."), *key = strrchr(name, '.');
 	struct recipe_variant *v;
 	char *p;
 
 	if (key <= sub)
-		return error("unknown key '%s' in recipe %s: variants are [variant \"NAME\"]",
-			     name, r->path);
+		return error("unknown key '%s' in recipe %s line %d: variants are "
+			     "[variant \"NAME\"]", name, e->path, e->line);
 	v = variant(r, sub, (size_t)(key - sub));
 	key++;
 	if (!strcmp(key, "ref")) {
@@ -85,20 +94,19 @@ static int apply_variant(struct recipe *r, const char *name, const char *value)
 		strvec_push(!strcmp(key, "config") ? &v->configs : &v->applies, p);
 		free(p);
 	} else {
-		return error("unknown key '%s' in recipe %s", name, r->path);
+		return unknown(e, "ref, cmdline, config, apply");
 	}
 	return 0;
 }
 
-static int apply_entry(struct recipe *r, const char *name, const char *value)
+static int apply_entry(struct recipe *r, const struct config_entry *e)
 {
+	const char *name = e->name, *value = e->value;
 	const char *key = name + strlen("recipe.");
 
+	/* the reader knows no other sections */
 	if (!strncmp(name, "variant.", 8))
-		return apply_variant(r, name, value);
-	if (strncmp(name, "recipe.", 7))
-		return error("unknown section in '%s' in recipe %s: expected [recipe] or "
-			     "[variant \"NAME\"]", name, r->path);
+		return apply_variant(r, e);
 	if (!strcmp(key, "title")) {
 		set(&r->title, value);
 	} else if (!strcmp(key, "repo")) {
@@ -108,35 +116,36 @@ static int apply_entry(struct recipe *r, const char *name, const char *value)
 		set(&r->ref, value);
 	} else if (!strcmp(key, "arch")) {
 		if (strcmp(value, "x86_64") && strcmp(value, "aarch64"))
-			return bad(r->path, name, value, "x86_64 or aarch64");
+			return bad(e, "x86_64 or aarch64");
 		strvec_push(&r->arches, value);
 	} else if (!strcmp(key, "workload")) {
 		strvec_push(&r->workloads, value);
 	} else if (!strcmp(key, "metric")) {
 		if (!strchr(value, '.') || value[0] == '.')
-			return bad(r->path, name, value, "WORKLOAD.METRIC such as demote.demote_page_wall");
+			return bad(e, "WORKLOAD.METRIC such as demote.demote_page_wall");
 		strvec_push(&r->metrics, value);
 	} else if (!strcmp(key, "mem")) {
 		if (each_item(value, parse_size_mib))
-			return bad(r->path, name, value, "sizes such as 4G or 4G,16G,64G");
+			return bad(e, "sizes from 1M to 16T such as 4G or 4G,16G,64G");
 		set(&r->mem, value);
 	} else if (!strcmp(key, "cpus")) {
-		if (each_item(value, parse_positive_int))
-			return bad(r->path, name, value, "CPU counts such as 2 or 1,2,4");
+		if (each_item(value, parse_cpus))
+			return bad(e, "CPU counts from 1 to 1024 such as 2 or 1,2,4");
 		set(&r->cpus, value);
 	} else if (!strcmp(key, "boots") || !strcmp(key, "iters")) {
 		if (parse_positive_int(value, !strcmp(key, "boots") ? &r->boots : &r->iters))
-			return bad(r->path, name, value, "a positive integer");
+			return bad(e, "a positive integer");
 	} else if (!strcmp(key, "cmdline")) {
 		set(&r->cmdline, value);
 	} else if (!strcmp(key, "param")) {
 		if (!strchr(value, '='))
-			return bad(r->path, name, value, "K=V");
+			return bad(e, "K=V");
 		strvec_push(&r->params, value);
 	} else if (!strcmp(key, "probe")) {
 		strvec_push(&r->probes, value);
 	} else {
-		return error("unknown key '%s' in recipe %s", name, r->path);
+		return unknown(e, "title, repo, ref, arch, workload, metric, mem, cpus, boots, "
+			       "iters, cmdline, param, probe");
 	}
 	return 0;
 }
@@ -159,9 +168,9 @@ static int check(struct recipe *r)
 	return 0;
 }
 
-static int read_entry(const char *name, const char *value, void *data)
+static int read_entry(const struct config_entry *e, void *data)
 {
-	return apply_entry(data, name, value);
+	return apply_entry(data, e);
 }
 
 int recipe_read(struct recipe *r, const char *path)
@@ -178,7 +187,7 @@ int recipe_read(struct recipe *r, const char *path)
 	if (access(path, R_OK))
 		error("cannot read recipe '%s': %s", path, strerror(errno));
 	/* file order: the first variant is the base */
-	else if (!config_file_foreach(path, "recipe", read_entry, r))
+	else if (!config_file_foreach(path, "recipe", sections, read_entry, r))
 		ret = check(r);
 	if (ret)
 		recipe_release(r);

@@ -2,7 +2,7 @@
 #define RECIPE_H
 /*
  * A recipe: one experiment from a patch thread, written down so that anyone
- * can rerun it. A file in git-config syntax, read with libgit2:
+ * can rerun it. A file in git-config syntax, read by config_parse():
  *
  *   [recipe]
  *       title = seed-001: demote 1 GiB hugetlb pages to 2 MiB
@@ -29,7 +29,8 @@
  * A variant section needs a key (ref, if nothing else): git config keeps
  * no empty sections. Every other variant is compared with the base in its
  * own A/B. Paths are
- * relative to the recipe's directory. An unknown key is an error naming it.
+ * relative to the recipe's directory. An unknown section or key is an error
+ * naming it and its line.
  * struct recipe owns everything in it; recipe_release() frees it.
  */
 #include "strvec.h"

@@ -3,7 +3,7 @@
 /*
  * The units a verdict compares, loaded from the database: the samples of
  * each metric of one variant, grouped by boot (warm-ups and failed boots
- * left out), and the STATS.md rule that turns them into samples or
+ * left out), and the rule of docs/statistics.md that turns them into samples or
  * per-boot medians. Shared by the A/B and bisect plans. A unit_side owns
  * its arrays; units_side_release() frees them; units_values() returns an
  * array the caller frees.

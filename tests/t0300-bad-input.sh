@@ -50,6 +50,67 @@ test_expect_success 'a bad config value' '
 	rm lab.conf
 '
 
+test_expect_success 'a misspelled section in lab.conf' '
+	printf "[core]\n\tdb = lab.db\n[rnu]\n\tmem = 4G\n" >lab.conf &&
+	rc=0 && "$LAB" run --runner local --guest "$GUEST" --workload zeroing 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: unknown section .rnu. in config lab.conf line 3 (known: core, qemu, run, build)$" &&
+	check_intact && rm lab.conf
+'
+
+test_expect_success 'an unterminated quote and binary bytes in lab.conf' '
+	printf "[core]\n\tdb = \"lab.db\n" >lab.conf &&
+	rc=0 && "$LAB" list 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: unterminated quote in config lab.conf line 2$" &&
+	printf "[core]\n\tdb = lab.db\n\tdb = \001\002\377\n" >lab.conf &&
+	rc=0 && "$LAB" list 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: binary byte 0x01 in config lab.conf line 3: expected UTF-8 text$" &&
+	check_intact && rm lab.conf
+'
+
+test_expect_success 'a recipe with a misspelled section or key names its line' '
+	printf "[recipe]\n\tworkload = demote\n[varient \"a\"]\n\tref = x\n" >typo.recipe &&
+	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: unknown section .varient. in recipe typo.recipe line 3 (known: recipe, variant)$" &&
+	printf "[recipe]\n\tworkload = demote\n\n\tmetirc = demote.x\n" >typo.recipe &&
+	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: unknown key .recipe.metirc. in recipe typo.recipe line 4 (known: title, " &&
+	printf "[recipe]\n\ttitle = \"open\n" >typo.recipe &&
+	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: unterminated quote in recipe typo.recipe line 2$"
+'
+
+test_expect_success 'sizes and counts beyond their bounds never reach QEMU' '
+	for opt in "--mem 99999999999999G" "--mem 17T" "--cpus 1025" "--timeout 169h" \
+		   "--boots 99999999999" "--iters 2147483648"; do
+		rc=0 && "$LAB" run --db lab.db --kernel "$KERNEL" --accel tcg --workload boot \
+			$opt 2>err || rc=$? &&
+		test "$rc" = 2 && expect_one_line_naming err "^lab: bad value .${opt#* }. for ${opt% *} " ||
+		return 1
+	done &&
+	check_intact
+'
+
+test_expect_success 'an option without its value says so, in every command' '
+	for cmd in run ab bisect build list show report; do
+		rc=0 && "$LAB" $cmd --db 2>err || rc=$? && test "$rc" = 2 &&
+		expect_one_line_naming err "^lab: option .--db. needs a value (see .lab $cmd --help.)$" ||
+		return 1
+	done &&
+	rc=0 && "$LAB" run --db lab.db --kernel "$KERNEL" --workload 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: option .--workload. needs a value (see .lab run --help.)$" &&
+	rc=0 && "$LAB" compare -c 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: option .-c. needs a value (see .lab compare --help.)$" &&
+	rc=0 && "$LAB" list -n 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: option .-n. needs a value (see .lab list --help.)$" &&
+	rc=0 && "$LAB" run --help=x 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: option .--help. takes no value (see .lab run --help.)$" &&
+	rc=0 && "$LAB" run --bogus 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: unknown option .--bogus. for .lab run. (see .lab run --help.)$" &&
+	check_intact
+'
+
 test_expect_success 'bad option values' '
 	! "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --mem lots 2>err &&
 	expect_one_line_naming err "--mem" &&

@@ -99,6 +99,20 @@ test_expect_success 'seed-001 again with --resume: finished A/Bs are reused, an 
 	table_row out fix | grep -q "(E2)$"
 '
 
+test_expect_success 'the CI is labelled with the level of the stored verdicts, per row when they differ' '
+	grep -q "^  variant .* vs base \[95% CI\] *verdict$" t &&
+	test "$(sql lab.db "SELECT DISTINCT alpha FROM verdicts")" = 0.05 &&
+	sql lab.db "UPDATE verdicts SET alpha = 0.0129835 WHERE experiment_id = 2" &&
+	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 --resume &&
+	grep -q "^  variant .* vs base \[CI\] *verdict$" t &&
+	table_row out regression | grep -q "\] 95% CI  *REGRESSION (E1)$" &&
+	table_row out fix | grep -q "\] 98.7% CI  *[A-Z]* (E2)$" &&
+	sql lab.db "UPDATE verdicts SET alpha = 0.0129835" &&
+	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 --resume &&
+	grep -q "^  variant .* vs base \[98.7% CI\] *verdict$" t &&
+	! grep -q "90% CI" out
+'
+
 test_expect_success 'seed-000: the before patch is applied to one side only, on both arches' '
 	ln -s "$TOP/kernels" kernels &&
 	run_recipe kernels/recipes/seed-000-zeroing.recipe lab2.db --boots 5 --iters 5 &&

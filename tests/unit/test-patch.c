@@ -218,6 +218,19 @@ static void test_parse(void)
 	}
 	patch_series_release(&s);
 
+	/* a year whose seconds overflow a long long, found by make fuzz */
+	strbuf_reset(&mail);
+	strbuf_addstr(&mail, "From: ada@example.org\nDate: Thu, 6 Oct 20236666666666 00:00:00 "
+		      "+0000\nSubject: [PATCH] far future\n\n");
+	strbuf_addstr(&mail, diff1);
+	t0 = time(NULL);
+	is_int(patch_series_parse(&s, mail.buf, mail.len, &why), 0,
+	       "a mail dated in the year 20236666666666 parses");
+	if (s.nr == 1)
+		ok(s.v[0].date.time >= t0 && s.v[0].date.time <= time(NULL) + 1,
+		   "... its date is taken as missing: the time of parsing");
+	patch_series_release(&s);
+
 	strbuf_reset(&why);
 	is_int(patch_series_parse(&s, "\n \n", 3, &why), -1, "blank text is rejected");
 	is_str(why.buf, "it is empty", "why: empty");
