@@ -237,15 +237,16 @@ int store_open(struct store *st, const char *path)
 	sqlite3_busy_timeout(st->db, 10000);
 	if (schema_version(st, &version))
 		goto fail;
-	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
-	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
-		goto fail;
 	if (version > STORE_SCHEMA_VERSION) {
 		error("database '%s' has schema version %d, newer than this lab's %d",
 		      path, version, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
+	/* before anything reads the schema or writes */
 	if (version > 0 && check_intact(st))
+		goto fail;
+	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
+	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
 		goto fail;
 	if (version < STORE_SCHEMA_VERSION) {
 		if (exec(st, "BEGIN IMMEDIATE", "cannot create schema"))
