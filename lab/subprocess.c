@@ -94,7 +94,7 @@ static void exec_program(char *const *argv, const char *cwd, unsigned flags, int
 {
 	int null_fd;
 
-	/* the watcher is gone if it died before the line above took effect */
+	/* a watcher that died before this took effect is seen in getppid() */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != watcher)
 		_exit(127);
 	signal(SIGTERM, SIG_DFL);
@@ -134,8 +134,12 @@ static void watch(char *const *argv, const char *cwd, unsigned flags, int out_fd
 	setpgid(0, 0);
 	/* the lab's files (its database, its experiment's lock) are not the watcher's to hold */
 	close_other_fds(out_fd, err_fd);
-	for (size_t i = 0; i < sizeof(lab_signals) / sizeof(lab_signals[0]); i++)
-		signal(lab_signals[i], SIG_DFL);
+	/* the lab's handlers are the lab's; what it was started ignoring stays ignored */
+	for (size_t i = 0; i < sizeof(lab_signals) / sizeof(lab_signals[0]); i++) {
+		struct sigaction old;
+		if (!sigaction(lab_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			signal(lab_signals[i], SIG_DFL);
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = kill_own_group;
 	sigemptyset(&sa.sa_mask);

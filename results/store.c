@@ -393,7 +393,8 @@ int store_runs_interrupted(struct store *st, long long exp_id)
 {
 	return store_exec(st, "cannot resume experiment",
 			  "UPDATE runs SET status = 'INFRA', error = 'interrupted' "
-			  "WHERE experiment_id = ?1 AND status = 'RUNNING'", exp_id, NULL);
+			  "WHERE experiment_id = ?1 AND status = 'RUNNING' AND "
+			  "id NOT IN (SELECT run_id FROM run_owners)", exp_id, NULL);
 }
 
 int store_begin(struct store *st)

@@ -73,7 +73,10 @@ int store_exec(struct store *st, const char *what, const char *sql, long long id
 
 /* Mark an experiment DONE with its end time. */
 int store_experiment_done(struct store *st, long long exp_id);
-/* Boots of an experiment left RUNNING by a lab that was stopped become INFRA. */
+/*
+ * Boots of an experiment left RUNNING by a lab that was stopped become
+ * INFRA; those with a live owner (store_open closed the others) are left.
+ */
 int store_runs_interrupted(struct store *st, long long exp_id);
 
 /* A column of a row being read: "" for NULL text, NaN for a NULL number. */
