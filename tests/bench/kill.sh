@@ -1,4 +1,8 @@
 #!/bin/bash
-# The kill -9 trial, long: 100 kills of lab ab at random moments, each
-# followed by a resume (tests/kill-trial.sh); prints the counts.
-exec "$(dirname "$0")/../kill-trial.sh" "${KILLS:-100}"
+# The kill -9 trial, long: lab ab and lab bisect, each killed 100 times at
+# random moments and resumed each time (tests/kill-trial.sh); prints the
+# counts.
+set -e
+trial=$(dirname "$0")/../kill-trial.sh
+"$trial" "${KILLS:-100}"
+"$trial" --bisect "${KILLS:-100}"
