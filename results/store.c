@@ -12,6 +12,7 @@
 #include "strbuf.h"
 #include "store.h"
 #include "subprocess.h"
+#include "xalloc.h"
 
 extern const char lab_schema_sql[];
 
@@ -54,26 +55,22 @@ out:
 static int check_intact(struct store *st)
 {
 	sqlite3_stmt *q = NULL;
-	int ret = -1, rc;
+	const char *why;
+	int ret = -1;
 
-	if (sqlite3_prepare_v2(st->db, "PRAGMA quick_check(1)", -1, &q, NULL) != SQLITE_OK)
-		goto damaged;
-	rc = sqlite3_step(q);
-	if (rc != SQLITE_ROW)
-		goto damaged;
-	if (strcmp(store_text(q, 0), "ok")) {
+	/* a damaged schema or page fails the statement itself */
+	if (sqlite3_prepare_v2(st->db, "PRAGMA quick_check(1)", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_step(q) != SQLITE_ROW)
+		why = sqlite3_errmsg(st->db);
+	else if (strcmp(store_text(q, 0), "ok"))
+		why = store_text(q, 0);
+	else
+		why = NULL;
+	if (why)
 		error("database '%s' is damaged (%s): refusing to write to it; "
-		      "'sqlite3 %s .recover' saves what is left", st->path, store_text(q, 0),
-		      st->path);
-		goto out;
-	}
-	ret = 0;
-	goto out;
-damaged:
-	error("database '%s' is damaged (%s): refusing to write to it; "
-	      "'sqlite3 %s .recover' saves what is left", st->path, sqlite3_errmsg(st->db),
-	      st->path);
-out:
+		      "'sqlite3 %s .recover' saves what is left", st->path, why, st->path);
+	else
+		ret = 0;
 	sqlite3_finalize(q);
 	return ret;
 }
@@ -119,12 +116,11 @@ static int process_start(char *out, size_t size, pid_t pid)
 	return 0;
 }
 
-static int this_host(char *out, size_t size)
+static void this_host(char *out, size_t size)
 {
 	if (gethostname(out, size - 1))
 		snprintf(out, size, "unknown");
 	out[size - 1] = '\0';
-	return 0;
 }
 
 /* Nothing said: the caller names what failed. */
@@ -175,12 +171,8 @@ static int close_orphaned_runs(struct store *st)
 			continue;
 		if (n == alloc) {
 			alloc = alloc ? 2 * alloc : 8;
-			ids = realloc(ids, alloc * sizeof(*ids));
-			pids = realloc(pids, alloc * sizeof(*pids));
-			if (!ids || !pids) {
-				error("out of memory");
-				goto out;
-			}
+			ids = xrealloc(ids, alloc * sizeof(*ids));
+			pids = xrealloc(pids, alloc * sizeof(*pids));
 		}
 		ids[n] = sqlite3_column_int64(q, 0);
 		pids[n++] = pid;
