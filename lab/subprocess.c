@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,18 +72,26 @@ static void report_errno(int fd)
 	(void)n;
 }
 
-/* Close every descriptor above stderr but a and b. */
-static void close_other_fds(int a, int b)
+/* Close every descriptor above stderr but the n in keep (-1: none). */
+static void close_other_fds(int *keep, int n)
 {
-	unsigned lo = (unsigned)(a < b ? a : b), hi = (unsigned)(a < b ? b : a);
+	unsigned from = 3;
 
-	if (a < 0 || b < 0)
-		lo = hi;
-	if (lo > 3)
-		close_range(3, lo - 1, 0);
-	if (hi > lo + 1)
-		close_range(lo + 1, hi - 1, 0);
-	close_range(hi + 1, ~0U, 0);
+	/* ascending, so that the gaps between them can be closed in order */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && keep[j] < keep[j - 1]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++) {
+		if (keep[i] < (int)from)
+			continue;
+		if ((unsigned)keep[i] > from)
+			close_range(from, (unsigned)keep[i] - 1, 0);
+		from = (unsigned)keep[i] + 1;
+	}
+	close_range(from, ~0U, 0);
 }
 
 /* In the program's process, between fork and exec. */
@@ -117,23 +124,26 @@ fail:
  * The first process of a child's group: it starts the program and waits
  * for it, and when the lab dies (even of SIGKILL) the kernel tells it
  * (PR_SET_PDEATHSIG) and it kills the group, the program's own children
- * included, which PR_SET_PDEATHSIG on the program alone would miss. Its
- * exit status is the program's.
+ * included, which PR_SET_PDEATHSIG on the program alone would miss. When
+ * the program ends, the watcher sends its status on status_fd and waits
+ * to be killed with the group: it never leaves the group without a
+ * watcher while the lab lives.
  */
 __attribute__((noreturn))
 static void watch(char *const *argv, const char *cwd, unsigned flags, int out_fd, int err_fd,
-		  pid_t lab)
+		  int status_fd, pid_t lab)
 {
 	static const int lab_signals[] = { SIGINT, SIGHUP, SIGQUIT, SIGPIPE };
+	int keep[] = { out_fd, err_fd, status_fd };
 	struct sigaction sa;
-	struct rlimit no_core = { 0, 0 };
 	sigset_t all;
 	pid_t self = getpid(), prog;
 	int status;
+	ssize_t n;
 
 	setpgid(0, 0);
 	/* the lab's files (its database, its experiment's lock) are not the watcher's to hold */
-	close_other_fds(out_fd, err_fd);
+	close_other_fds(keep, 3);
 	/* the lab's handlers are the lab's; what it was started ignoring stays ignored */
 	for (size_t i = 0; i < sizeof(lab_signals) / sizeof(lab_signals[0]); i++) {
 		struct sigaction old;
@@ -150,11 +160,13 @@ static void watch(char *const *argv, const char *cwd, unsigned flags, int out_fd
 		kill_own_group(0);
 
 	prog = fork();
-	if (prog == 0)
+	if (prog == 0) {
+		close(status_fd);
 		exec_program(argv, cwd, flags, out_fd, err_fd, self);
+	}
 	if (prog < 0) {
 		report_errno(err_fd);
-		_exit(127);
+		kill_own_group(0);
 	}
 	/* the lab sees EOF on the program's output when the program is done */
 	close(err_fd);
@@ -162,27 +174,25 @@ static void watch(char *const *argv, const char *cwd, unsigned flags, int out_fd
 		close(out_fd);
 	while (waitpid(prog, &status, 0) < 0)
 		if (errno != EINTR)
-			_exit(127);
-	if (WIFEXITED(status))
-		_exit(WEXITSTATUS(status));
-	/* die of the same signal, without a core of the watcher */
-	setrlimit(RLIMIT_CORE, &no_core);
-	signal(WTERMSIG(status), SIG_DFL);
-	raise(WTERMSIG(status));
-	_exit(128 + WTERMSIG(status));
+			kill_own_group(0);
+	n = write(status_fd, &status, sizeof(status));
+	(void)n;
+	for (;;)
+		pause();
 }
 
 int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 		     unsigned flags)
 {
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, statusp[2] = { -1, -1 };
 	int ret = -1, child_errno = 0;
 	pid_t lab = getpid();
 	ssize_t got;
 
 	c->pid = -1;
 	c->out_fd = -1;
-	if (pipe2(errp, O_CLOEXEC) ||
+	c->status_fd = -1;
+	if (pipe2(errp, O_CLOEXEC) || pipe2(statusp, O_CLOEXEC) ||
 	    ((flags & SUBPROCESS_CAPTURE) && pipe2(outp, O_CLOEXEC))) {
 		error("cannot create pipe for '%s': %s", argv[0], strerror(errno));
 		goto out;
@@ -194,12 +204,16 @@ int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 		goto out;
 	}
 	if (c->pid == 0)
-		watch(argv, cwd, flags, outp[1], errp[1], lab);
+		watch(argv, cwd, flags, outp[1], errp[1], statusp[1], lab);
 	/* either side may run first: the group exists before anyone signals it */
 	setpgid(c->pid, c->pid);
 	track(c->pid, 1);
 	close(errp[1]);
 	errp[1] = -1;
+	close(statusp[1]);
+	statusp[1] = -1;
+	c->status_fd = statusp[0];
+	statusp[0] = -1;
 	/* EOF: the program was exec'd; an errno: it was not */
 	do
 		got = read(errp[0], &child_errno, sizeof(child_errno));
@@ -222,6 +236,8 @@ out:
 			close(outp[i]);
 		if (errp[i] >= 0)
 			close(errp[i]);
+		if (statusp[i] >= 0)
+			close(statusp[i]);
 	}
 	return ret;
 }
@@ -234,7 +250,8 @@ void subprocess_kill(struct child *c)
 
 int subprocess_finish(struct child *c)
 {
-	int status;
+	int status = -1, wstatus;
+	ssize_t got;
 
 	if (c->out_fd >= 0) {
 		close(c->out_fd);
@@ -242,16 +259,26 @@ int subprocess_finish(struct child *c)
 	}
 	if (c->pid <= 0)
 		return -1;
-	while (waitpid(c->pid, &status, 0) < 0) {
+	/* nothing: the watcher was killed (a deadline) before the program ended */
+	do
+		got = read(c->status_fd, &status, sizeof(status));
+	while (got < 0 && errno == EINTR);
+	close(c->status_fd);
+	c->status_fd = -1;
+	/* whatever the program left behind in its group goes with the watcher */
+	kill(-c->pid, SIGKILL);
+	while (waitpid(c->pid, &wstatus, 0) < 0) {
 		if (errno != EINTR) {
-			c->pid = -1;
-			return -1;
+			wstatus = -1;
+			break;
 		}
 	}
-	/* Whatever the child left behind in its group goes with it. */
-	kill(-c->pid, SIGKILL);
 	track(c->pid, 0);
 	c->pid = -1;
+	if (got != sizeof(status))
+		status = wstatus;
+	if (status == -1)
+		return -1;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))

@@ -157,7 +157,8 @@ one_round() {
 				[ -z "$left" ] && break
 				sleep 0.1
 			done
-			[ -z "$left" ] || fail "kill $kills: processes of the killed lab alive:$left"
+			[ -z "$left" ] || fail "kill $kills: processes of the killed lab alive:$left
+$(ps -o pid,ppid,pgid,stat,etime,args -p "${left# }")"
 			continue
 		fi
 		[ $rc = 0 ] || [ $rc = 1 ] || fail "start $starts: exit $rc: $(cat err)"
