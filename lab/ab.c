@@ -142,6 +142,7 @@ static int create_experiment(long long *exp_id, long long vid[2], struct store *
 			     const char *workloads)
 {
 	sqlite3_stmt *q = NULL;
+	long long id;
 	int ret = -1;
 
 	if (store_begin(st))
@@ -156,13 +157,13 @@ static int create_experiment(long long *exp_id, long long vid[2], struct store *
 		goto fail;
 	sqlite3_finalize(q);
 	q = NULL;
-	*exp_id = sqlite3_last_insert_rowid(st->db);
+	id = sqlite3_last_insert_rowid(st->db);
 	for (int i = 0; i < 2; i++) {
 		if (sqlite3_prepare_v2(st->db, "INSERT INTO variants(experiment_id, name, kernel_id, "
 				       "cmdline, git_ref) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &q,
 				       NULL) != SQLITE_OK)
 			goto fail;
-		sqlite3_bind_int64(q, 1, *exp_id);
+		sqlite3_bind_int64(q, 1, id);
 		sqlite3_bind_text(q, 2, i ? "B" : "A", -1, SQLITE_STATIC);
 		if (kid[i])
 			sqlite3_bind_int64(q, 3, kid[i]);
@@ -175,7 +176,11 @@ static int create_experiment(long long *exp_id, long long vid[2], struct store *
 		q = NULL;
 		vid[i] = sqlite3_last_insert_rowid(st->db);
 	}
-	return store_commit(st);
+	/* an experiment rolled back (a full disk) has no id to resume */
+	if (store_commit(st))
+		return -1;
+	*exp_id = id;
+	return 0;
 fail:
 	store_error(st, "cannot create experiment");
 	sqlite3_finalize(q);
@@ -189,7 +194,7 @@ static int resume_experiment(long long vid[2], struct store *st, long long exp_i
 			     const char *workloads)
 {
 	sqlite3_stmt *q = NULL;
-	int ret = -1, found = 0;
+	int ret = -1, found = 0, rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT v.name, v.id, COALESCE(v.kernel_id, 0), v.cmdline, "
 			       "e.workloads FROM variants v JOIN experiments e ON "
@@ -197,7 +202,7 @@ static int resume_experiment(long long vid[2], struct store *st, long long exp_i
 			       "ORDER BY v.name", -1, &q, NULL) != SQLITE_OK)
 		return store_error(st, "cannot read experiment");
 	sqlite3_bind_int64(q, 1, exp_id);
-	while (sqlite3_step(q) == SQLITE_ROW && found < 2) {
+	while (found < 2 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int i = found++;
 		const char *cmd = (const char *)sqlite3_column_text(q, 3);
 		const char *wl = (const char *)sqlite3_column_text(q, 4);
@@ -218,6 +223,10 @@ static int resume_experiment(long long vid[2], struct store *st, long long exp_i
 			goto out;
 		}
 	}
+	if (found < 2 && rc != SQLITE_DONE) {
+		store_error(st, "cannot read experiment");
+		goto out;
+	}
 	if (found != 2) {
 		error("no A/B experiment %lld in database '%s'", exp_id, st->path);
 		goto out;
@@ -230,57 +239,71 @@ out:
 	return ret;
 }
 
-static long count_ok(struct store *st, long long vid, long mem, long cpus, long *failed)
+/*
+ * Boots of a variant at a point so far: OK ones, and failed ones. A boot
+ * left INFRA by a lab that was stopped is not the variant's failure.
+ */
+static int count_boots(struct store *st, long long vid, long mem, long cpus, long *ok,
+		       long *failed)
 {
 	sqlite3_stmt *q = NULL;
-	long ok = 0;
+	int ret = -1;
 
-	*failed = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT sum(status = 'OK'), sum(status != 'OK') FROM runs "
-			       "WHERE variant_id = ?1 AND mem_mib = ?2 AND cpus = ?3", -1, &q,
-			       NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(q, 1, vid);
-		sqlite3_bind_int64(q, 2, mem);
-		sqlite3_bind_int64(q, 3, cpus);
-		if (sqlite3_step(q) == SQLITE_ROW) {
-			ok = sqlite3_column_int64(q, 0);
-			*failed = sqlite3_column_int64(q, 1);
-		}
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FILTER (WHERE status = 'OK'), "
+			       "count(*) FILTER (WHERE status NOT IN ('OK', 'INFRA', 'RUNNING')) "
+			       "FROM runs WHERE variant_id = ?1 AND mem_mib = ?2 AND cpus = ?3",
+			       -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot count boots");
+	sqlite3_bind_int64(q, 1, vid);
+	sqlite3_bind_int64(q, 2, mem);
+	sqlite3_bind_int64(q, 3, cpus);
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		store_error(st, "cannot count boots");
+		goto out;
 	}
+	*ok = sqlite3_column_int64(q, 0);
+	*failed = sqlite3_column_int64(q, 1);
+	ret = 0;
+out:
 	sqlite3_finalize(q);
-	return ok;
+	return ret;
 }
 
 /*
  * Runs from one experiment may differ only in what the variants name
- * (kernel, command line). Anything else that differs is named.
+ * (kernel, command line). Anything else that differs is named, and the
+ * experiment is marked REFUSED.
  */
 static int check_provenance(struct store *st, long long exp_id, int force)
 {
 	static const char *const cols[] = { "runner", "host", "host_cpu", "qemu_version",
 					    "accel", "workloads", "params" };
-	int ret = 0;
+	int ret = 0, rc;
 
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]) && !ret; i++) {
 		sqlite3_stmt *q = NULL;
-		char sql[256];
+		char sql[256], first[256];
 		snprintf(sql, sizeof(sql), "SELECT DISTINCT COALESCE(%s, '') FROM runs WHERE "
 			 "experiment_id = ?1 AND status = 'OK' LIMIT 2", cols[i]);
 		if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
 			return store_error(st, "cannot check provenance");
 		sqlite3_bind_int64(q, 1, exp_id);
-		if (sqlite3_step(q) == SQLITE_ROW) {
-			char first[256];
-			snprintf(first, sizeof(first), "%s", (const char *)sqlite3_column_text(q, 0));
-			if (sqlite3_step(q) == SQLITE_ROW) {
-				if (force)
-					warning("runs of experiment %lld differ in %s ('%s' vs '%s'): compared anyway (--force)",
-						exp_id, cols[i], first, (const char *)sqlite3_column_text(q, 0));
-				else
-					ret = error("refusing to compare: runs of experiment %lld differ in %s ('%s' vs '%s'); use --force to compare anyway",
-						    exp_id, cols[i], first,
-						    (const char *)sqlite3_column_text(q, 0));
-			}
+		rc = sqlite3_step(q);
+		if (rc == SQLITE_ROW) {
+			snprintf(first, sizeof(first), "%s", store_text(q, 0));
+			rc = sqlite3_step(q);
+		}
+		if (rc == SQLITE_ROW && force) {
+			warning("runs of experiment %lld differ in %s ('%s' vs '%s'): compared anyway (--force)",
+				exp_id, cols[i], first, store_text(q, 0));
+		} else if (rc == SQLITE_ROW) {
+			ret = error("refusing to compare: runs of experiment %lld differ in %s ('%s' vs '%s'); use --force to compare anyway",
+				    exp_id, cols[i], first, store_text(q, 0));
+			store_exec(st, "cannot record refusal",
+				   "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1", exp_id,
+				   NULL);
+		} else if (rc != SQLITE_DONE) {
+			ret = store_error(st, "cannot check provenance");
 		}
 		sqlite3_finalize(q);
 	}
@@ -432,11 +455,13 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 	memset(plan, 0, sizeof(plan));
 	for (int s = 0; s < 2; s++) {
 		struct boot_opts b;
+		int rc;
 		plan_opts(&b, o, s, mem, cpus, exp_id, vid[s]);
-		if (boot_plan_prepare(&plan[s], ctx, &b))
-			goto out;
+		/* released even when it failed half-way: it may hold an initramfs */
+		rc = boot_plan_prepare(&plan[s], ctx, &b);
 		prepared++;
-		ok[s] = count_ok(&ctx->st, vid[s], mem, cpus, &failed[s]);
+		if (rc || count_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
+			goto out;
 	}
 	progress_start(&pr, 2 * limit);
 	for (;;) {
@@ -517,10 +542,21 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 			goto fail;
 	}
 	if (o->resume) {
+		int exists;
+		if (store_experiment_exists(&ctx->st, o->resume, &exists))
+			goto fail;
+		if (!exists) {
+			error("no A/B experiment %lld in database '%s'", o->resume, ctx->st.path);
+			goto fail;
+		}
+		/* before its runs are touched: another lab may be running them */
+		if (experiment_lock(ctx, o->resume))
+			goto fail;
 		*exp_id = o->resume;
 		if (resume_experiment(vid, &ctx->st, *exp_id, o, kid, workloads.buf))
 			goto fail;
-	} else if (create_experiment(exp_id, vid, &ctx->st, o, kid, workloads.buf)) {
+	} else if (create_experiment(exp_id, vid, &ctx->st, o, kid, workloads.buf) ||
+		   experiment_lock(ctx, *exp_id)) {
 		goto fail;
 	}
 	fprintf(stderr, "experiment E%lld: %s\n", *exp_id, o->resume ? "resumed" : "started");
@@ -533,11 +569,8 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 		for (size_t j = 0; j < o->ncpus; j++)
 			if (run_point(ctx, o, *exp_id, vid, o->mems[i], o->cpus[j], alpha))
 				goto fail;
-	if (check_provenance(&ctx->st, *exp_id, o->force)) {
-		store_exec(&ctx->st, "cannot record refusal",
-			   "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1", *exp_id, NULL);
+	if (check_provenance(&ctx->st, *exp_id, o->force))
 		goto fail;
-	}
 	if (evaluate(&ctx->st, *exp_id, vid, o, alpha))
 		goto fail;
 	strbuf_release(&workloads);
@@ -558,6 +591,8 @@ enum ab_outcome ab_outcome_of(struct store *st, long long exp_id)
 		if (sqlite3_step(q) == SQLITE_ROW)
 			out = sqlite3_column_int(q, 0) ? AB_REGRESSION : AB_NO_REGRESSION;
 	}
+	if (out == AB_ERROR)
+		store_error(st, "cannot read verdicts");
 	sqlite3_finalize(q);
 	return out;
 }

@@ -9,6 +9,7 @@
 #include "cpio.h"
 #include "image.h"
 #include "log.h"
+#include "tempfile.h"
 
 int workloads_parse(struct strvec *out, const char *arg)
 {
@@ -122,10 +123,12 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		p->spec.kvm_note = p->kvm_note.buf;
 		strbuf_addf(&p->initrd, "%s/initramfs-%s-%d-%d.cpio", cachedir, arch,
 			    (int)getpid(), initrd_seq++);
-		if (initramfs_write(p->initrd.buf, p->guest.buf)) {
+		if (tempfile_register(p->initrd.buf)) {
 			strbuf_reset(&p->initrd);
 			goto out;
 		}
+		if (initramfs_write(p->initrd.buf, p->guest.buf))
+			goto out;
 	}
 
 	host_info_get(&p->host, p->runner->name, config_qemu_binary(&ctx->cfg, arch));
@@ -213,7 +216,7 @@ int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_i
 void boot_plan_release(struct boot_plan *p)
 {
 	if (p->initrd.len)
-		unlink(p->initrd.buf);
+		tempfile_delete(p->initrd.buf);
 	strbuf_release(&p->workloads);
 	strbuf_release(&p->params);
 	strbuf_release(&p->guest);

@@ -382,9 +382,13 @@ int ab_command(long long *exp_id, int argc, char **argv)
 	ret = (int)ab_run(exp_id, &ctx, &o);
 	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, *exp_id, fmt))
 		ret = AB_ERROR;
-	if (*exp_id && !resume && ret == AB_ERROR)
-		fprintf(stderr, "experiment E%lld: continue with the same command and --resume E%lld\n",
-			*exp_id, *exp_id);
+	if (*exp_id && !resume && ret == AB_ERROR && ctx.st.db) {
+		int exists = 0;
+		/* a rolled-back experiment (a full disk) cannot be resumed */
+		if (!store_experiment_exists(&ctx.st, *exp_id, &exists) && exists)
+			fprintf(stderr, "experiment E%lld: continue with the same command and --resume E%lld\n",
+				*exp_id, *exp_id);
+	}
 out:
 	kernel_tree_close(&tree);
 	context_release(&ctx);

@@ -648,6 +648,9 @@ static int start(struct bisector *bs, const struct bisect_args *a, const char *a
 	}
 	if (a->resume) {
 		bs->exp_id = a->resume;
+		/* one lab per bisection: claimed before its runs are touched */
+		if (experiment_lock(bs->ctx, bs->exp_id))
+			return -1;
 		if (sqlite3_prepare_v2(bs->ctx->st.db, "SELECT COALESCE(metric, ''), COALESCE(per_boot, 0) "
 				       "FROM bisections WHERE experiment_id = ?1", -1, &q, NULL) != SQLITE_OK)
 			return store_error(&bs->ctx->st, "cannot read bisection");
@@ -694,6 +697,8 @@ static int start(struct bisector *bs, const struct bisect_args *a, const char *a
 	fprintf(stderr, "bisection E%lld started; continue an interrupted one with 'lab bisect --resume %lld'\n",
 		bs->exp_id, bs->exp_id);
 	ret = store_commit(&bs->ctx->st);
+	if (!ret)
+		ret = experiment_lock(bs->ctx, bs->exp_id);
 	return ret;
 fail:
 	store_error(&bs->ctx->st, "cannot create bisection");
@@ -925,10 +930,6 @@ int cmd_bisect(int argc, char **argv)
 	bisector_setup(&bs, &a);
 	if (kernel_tree_open_for(&bs.t, &ctx, a.repo) || start(&bs, &a, stored.buf))
 		goto out;
-	/*
-	 * The bisection's id is known from here on: this is where one process
-	 * per bisection would be claimed, before any boot.
-	 */
 	if (build_graph(&g, &bs))
 		goto out;
 	bs.max_boots = a.max_boots ? a.max_boots : default_budget(bs.ncand, &opt);
@@ -955,7 +956,8 @@ int cmd_bisect(int argc, char **argv)
 		goto out;
 	ret = r.found ? 0 : 1;
 out:
-	if (ret == 2 && bs.exp_id)
+	/* a bisection another lab runs is not this one's to offer */
+	if (ret == 2 && bs.exp_id && ctx.lock_fd > 0)
 		fprintf(stderr, "bisection E%lld stopped; continue it with 'lab bisect --resume %lld'\n",
 			bs.exp_id, bs.exp_id);
 	bisect_result_release(&r);

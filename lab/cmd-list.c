@@ -48,7 +48,7 @@ int cmd_list(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (context_load_config(&ctx, config, db) || context_open_store(&ctx))
+	if (context_load_config(&ctx, config, db) || context_open_store_read(&ctx))
 		goto out;
 	if (sqlite3_prepare_v2(ctx.st.db,
 			       "SELECT r.id, r.started, r.status, r.runner, r.workloads, "

@@ -351,28 +351,38 @@ out:
 
 /*
  * The newest experiment recorded with exactly this lab ab command line:
- * 0 none, else its id, with *done set when it finished.
+ * *id 0 when none, else its id, with *done set when it finished.
  */
-static long long earlier_experiment(int *done, struct store *st, struct strvec *av)
+static int earlier_experiment(long long *id, int *done, struct store *st, struct strvec *av)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	sqlite3_stmt *q = NULL;
-	long long id = 0;
+	int ret = -1, rc;
 
+	*id = 0;
 	*done = 0;
 	ab_command_line(&cmd, (int)av->nr, av->v);
 	if (sqlite3_prepare_v2(st->db, "SELECT id, status = 'DONE' FROM experiments WHERE "
 			       "command = ?1 AND status != 'REFUSED' ORDER BY id DESC LIMIT 1", -1,
-			       &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(q, 1, cmd.buf, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) == SQLITE_ROW) {
-			id = sqlite3_column_int64(q, 0);
-			*done = sqlite3_column_int(q, 1);
-		}
+			       &q, NULL) != SQLITE_OK) {
+		store_error(st, "cannot look up earlier experiments");
+		goto out;
 	}
+	sqlite3_bind_text(q, 1, cmd.buf, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(q, 0);
+		*done = sqlite3_column_int(q, 1);
+	} else if (rc != SQLITE_DONE) {
+		/* "none" would start a duplicate of an experiment that may exist */
+		store_error(st, "cannot look up earlier experiments");
+		goto out;
+	}
+	ret = 0;
+out:
 	sqlite3_finalize(q);
 	strbuf_release(&cmd);
-	return id;
+	return ret;
 }
 
 int cmd_recipe(int argc, char **argv)
@@ -443,8 +453,8 @@ int cmd_recipe(int argc, char **argv)
 			ab_argv(&av, &r, i, arch, (int)rest.nr, rest.v);
 			fprintf(stderr, "recipe %s: %s against %s on %s\n", r.path, r.v[i].name,
 				r.v[0].name, arch);
-			if (resume)
-				earlier = earlier_experiment(&done, &ctx.st, &av);
+			if (resume && earlier_experiment(&earlier, &done, &ctx.st, &av))
+				goto out;
 			if (done) {
 				fprintf(stderr, "experiment E%lld: done before, reused\n", earlier);
 				exp[i] = earlier;

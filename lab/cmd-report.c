@@ -18,57 +18,6 @@ static const char report_usage[] =
 "  (default DIR: site/ beside the database); pages that did not change are left alone,\n"
 "  pages of experiments, bisections and runs no longer in the database are removed\n";
 
-/*
- * Read-only with a busy timeout: a lab writing the database is never held
- * up. One thread uses the connection, so it goes without sqlite's mutex,
- * which otherwise is taken on every call for every column of every sample.
- */
-static int open_readonly(sqlite3 **db, const char *path)
-{
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
-		return error("cannot open database '%s': %s", path,
-			     *db ? sqlite3_errmsg(*db) : "out of memory");
-	sqlite3_busy_timeout(*db, 10000);
-	return 0;
-}
-
-static int schema_version(sqlite3 *db)
-{
-	sqlite3_stmt *q = NULL;
-	int version = -1;
-
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		version = sqlite3_column_int(q, 0);
-	sqlite3_finalize(q);
-	return version;
-}
-
-/* The database read-only, after store_open() has brought an older one up to date. */
-static int open_current(sqlite3 **db, const char *path)
-{
-	struct store st;
-	int version;
-
-	if (open_readonly(db, path))
-		return -1;
-	version = schema_version(*db);
-	if (version > 0 && version < STORE_SCHEMA_VERSION) {
-		sqlite3_close(*db);
-		*db = NULL;
-		if (store_open(&st, path))
-			return -1;
-		store_close(&st);
-		if (open_readonly(db, path))
-			return -1;
-		version = schema_version(*db);
-	}
-	if (version != STORE_SCHEMA_VERSION)
-		return error("cannot read database '%s': schema version %d, expected %d", path,
-			     version, STORE_SCHEMA_VERSION);
-	return 0;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -106,8 +55,10 @@ int cmd_report(int argc, char **argv)
 		error("'lab report' takes no arguments (see 'lab report --help')");
 		return 2;
 	}
-	if (context_load_config(&ctx, config, db_path) || open_current(&db, ctx.cfg.db))
+	/* read-only, so that it can run while another lab writes */
+	if (context_load_config(&ctx, config, db_path) || context_open_store_read(&ctx))
 		goto out;
+	db = ctx.st.db;
 	if (out) {
 		strbuf_addstr(&out_dir, out);
 	} else {
@@ -129,7 +80,6 @@ int cmd_report(int argc, char **argv)
 	       stats.written, stats.unchanged, stats.removed);
 	ret = 0;
 out:
-	sqlite3_close(db);
 	free(copy);
 	strbuf_release(&out_dir);
 	strbuf_release(&css);

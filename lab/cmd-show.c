@@ -333,7 +333,7 @@ int cmd_show(int argc, char **argv)
 		error("bad id '%s': expected a run id (12) or an experiment id (E3)", arg);
 		return 2;
 	}
-	if (context_load_config(&ctx, config, db) || context_open_store(&ctx))
+	if (context_load_config(&ctx, config, db) || context_open_store_read(&ctx))
 		goto out;
 	if (experiment)
 		ret = ab_report(stdout, &ctx.st, id, fmt) ? 2 : 0;

@@ -1,9 +1,11 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include "xalloc.h"
 #include "log.h"
 #include "strbuf.h"
+#include "tempfile.h"
 
 int context_load_config(struct lab_context *ctx, const char *config_path,
 			const char *db_path)
@@ -50,28 +53,136 @@ static int mkdir_p(const char *path)
 	return ret;
 }
 
-int context_open_store(struct lab_context *ctx)
+static int set_dir(struct lab_context *ctx)
 {
 	char *copy = strdup(ctx->cfg.db);
 
 	if (!copy)
 		return error("out of memory");
+	free(ctx->dir);
 	ctx->dir = strdup(dirname(copy));
 	free(copy);
 	if (!ctx->dir)
 		return error("out of memory");
-	if (mkdir_p(ctx->dir))
+	return 0;
+}
+
+int context_open_store(struct lab_context *ctx)
+{
+	struct strbuf cache = STRBUF_INIT;
+	char *real;
+
+	if (set_dir(ctx) || mkdir_p(ctx->dir))
 		return -1;
-	copy = realpath(ctx->dir, NULL);
-	if (copy) {
+	real = realpath(ctx->dir, NULL);
+	if (real) {
 		free(ctx->dir);
-		ctx->dir = copy;
+		ctx->dir = real;
 	}
-	return store_open(&ctx->st, ctx->cfg.db);
+	if (store_open(&ctx->st, ctx->cfg.db))
+		return -1;
+	/* initramfs images of labs killed by SIGKILL: nobody else removes them */
+	strbuf_addf(&cache, "%s/cache", ctx->dir);
+	tempfile_remove_stale(cache.buf, "initramfs-");
+	strbuf_release(&cache);
+	return 0;
+}
+
+int context_open_store_read(struct lab_context *ctx)
+{
+	if (set_dir(ctx))
+		return -1;
+	return store_open_read(&ctx->st, ctx->cfg.db);
+}
+
+/* The pid written in a lock file, 0 if none yet. */
+static long lock_holder(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+int experiment_lock(struct lab_context *ctx, long long exp_id)
+{
+	struct strbuf path = STRBUF_INIT, pid = STRBUF_INIT;
+	int fd = -1, ret = -1;
+
+	if (ctx->lock_fd > 0) {
+		ret = error("this lab already owns experiment E%lld", ctx->lock_exp);
+		goto out;
+	}
+	strbuf_addf(&path, "%s.locks", ctx->cfg.db);
+	if (mkdir(path.buf, 0755) && errno != EEXIST) {
+		ret = error("cannot create directory '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	strbuf_addf(&path, "/E%lld", exp_id);
+	/* above stdin, so that 0 can mean none */
+	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && fd < 3) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		close(fd);
+		fd = high;
+	}
+	if (fd < 0) {
+		ret = error("cannot open lock file '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	/* the kernel drops the lock when its holder dies, however it dies */
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		long holder = 0;
+		if (errno != EWOULDBLOCK) {
+			ret = error("cannot lock '%s': %s", path.buf, strerror(errno));
+			goto out;
+		}
+		/* the holder writes its pid just after it locks */
+		for (int i = 0; i < 20 && !holder; i++) {
+			holder = lock_holder(fd);
+			if (!holder)
+				usleep(5000);
+		}
+		if (holder)
+			ret = error("experiment E%lld is being run by another lab (pid %ld)",
+				    exp_id, holder);
+		else
+			ret = error("experiment E%lld is being run by another lab", exp_id);
+		goto out;
+	}
+	strbuf_addf(&pid, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid.buf, pid.len, 0) != (ssize_t)pid.len) {
+		ret = error("cannot write lock file '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	ctx->lock_fd = fd;
+	ctx->lock_exp = exp_id;
+	fd = -1;
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&path);
+	strbuf_release(&pid);
+	return ret;
+}
+
+void experiment_unlock(struct lab_context *ctx)
+{
+	if (ctx->lock_fd <= 0)
+		return;
+	/* the file stays: removing it would race with a lab opening it to lock */
+	close(ctx->lock_fd);
+	ctx->lock_fd = 0;
+	ctx->lock_exp = 0;
 }
 
 void context_release(struct lab_context *ctx)
 {
+	experiment_unlock(ctx);
 	if (ctx->st.db)
 		store_close(&ctx->st);
 	config_release(&ctx->cfg);

@@ -13,13 +13,32 @@ struct lab_context {
 	struct lab_config cfg;
 	struct store st;
 	char *dir;		/* the database's directory */
+	int lock_fd;		/* the experiment this lab owns; 0: none */
+	long long lock_exp;
 };
 
 /* Load config_path (NULL: default search) and override the db when db_path. */
 int context_load_config(struct lab_context *ctx, const char *config_path,
 			const char *db_path);
-/* Open the database named by the config, creating its directory. */
+/*
+ * Open the database named by the config to write, creating it and its
+ * directory when missing; cached initramfs images of labs that died are
+ * removed.
+ */
 int context_open_store(struct lab_context *ctx);
+/* Open an existing database to read: nothing is created. */
+int context_open_store_read(struct lab_context *ctx);
+
+/*
+ * Own an experiment (an A/B or a bisection) for as long as this lab runs
+ * it: an exclusive flock on <db>.locks/E<id>, dropped by
+ * experiment_unlock(), context_release() or the lab's death, kill -9
+ * included. Take it before changing the experiment's runs. Fails with
+ * "experiment E1 is being run by another lab (pid N)" while another lab
+ * owns it. One experiment per context.
+ */
+int experiment_lock(struct lab_context *ctx, long long exp_id);
+void experiment_unlock(struct lab_context *ctx);
 void context_release(struct lab_context *ctx);
 
 /* <db dir>/<sub>, created if missing; the caller frees the result. */

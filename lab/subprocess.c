@@ -2,9 +2,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,35 +12,26 @@
 #include "log.h"
 #include "strbuf.h"
 #include "subprocess.h"
-
-extern char **environ;
+#include "tempfile.h"
 
 /*
  * Children run in their own process groups, so a ^C or kill of the lab
  * would leave them running: the lab kills the groups it started, then
- * dies of the same signal.
+ * dies of the same signal. SIGKILL cannot be caught; for that each group
+ * has a watcher (see watch()).
  */
 #define MAX_LIVE 16
 static volatile sig_atomic_t live[MAX_LIVE];
 
-static void on_fatal_signal(int sig)
+static void kill_live_groups(void)
 {
 	for (int i = 0; i < MAX_LIVE; i++)
 		if (live[i] > 0)
 			kill(-(pid_t)live[i], SIGKILL);
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 static void track(pid_t pid, int add)
 {
-	static int installed;
-	if (!installed) {
-		signal(SIGINT, on_fatal_signal);
-		signal(SIGTERM, on_fatal_signal);
-		signal(SIGHUP, on_fatal_signal);
-		installed = 1;
-	}
 	for (int i = 0; i < MAX_LIVE; i++) {
 		if (add && live[i] == 0) {
 			live[i] = pid;
@@ -67,57 +58,187 @@ double now_wall(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The watcher's answer to its parent's death: the whole group, itself included. */
+static void kill_own_group(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+}
+
+static void report_errno(int fd)
+{
+	int e = errno;
+	ssize_t n = write(fd, &e, sizeof(e));
+	(void)n;
+}
+
+/* Close every descriptor above stderr but the n in keep (-1: none). */
+static void close_other_fds(int *keep, int n)
+{
+	unsigned from = 3;
+
+	/* ascending, so that the gaps between them can be closed in order */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && keep[j] < keep[j - 1]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++) {
+		if (keep[i] < (int)from)
+			continue;
+		if ((unsigned)keep[i] > from)
+			close_range(from, (unsigned)keep[i] - 1, 0);
+		from = (unsigned)keep[i] + 1;
+	}
+	close_range(from, ~0U, 0);
+}
+
+/* In the program's process, between fork and exec. */
+__attribute__((noreturn))
+static void exec_program(char *const *argv, const char *cwd, unsigned flags, int out_fd,
+			 int err_fd, pid_t watcher)
+{
+	int null_fd;
+
+	/* a watcher that died before this took effect is seen in getppid() */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != watcher)
+		_exit(127);
+	signal(SIGTERM, SIG_DFL);
+	null_fd = open("/dev/null", O_RDWR);
+	if (null_fd < 0 || dup2(null_fd, 0) < 0)
+		goto fail;
+	if (out_fd >= 0 && (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0))
+		goto fail;
+	if ((flags & SUBPROCESS_SILENT) && (dup2(null_fd, 1) < 0 || dup2(null_fd, 2) < 0))
+		goto fail;
+	if (cwd && chdir(cwd))
+		goto fail;
+	execvp(argv[0], argv);
+fail:
+	report_errno(err_fd);
+	_exit(127);
+}
+
+/*
+ * The first process of a child's group: it starts the program and waits
+ * for it, and when the lab dies (even of SIGKILL) the kernel tells it
+ * (PR_SET_PDEATHSIG) and it kills the group, the program's own children
+ * included, which PR_SET_PDEATHSIG on the program alone would miss. When
+ * the program ends, the watcher sends its status on status_fd and waits
+ * to be killed with the group: it never leaves the group without a
+ * watcher while the lab lives.
+ */
+__attribute__((noreturn))
+static void watch(char *const *argv, const char *cwd, unsigned flags, int out_fd, int err_fd,
+		  int status_fd, pid_t lab)
+{
+	static const int lab_signals[] = { SIGINT, SIGHUP, SIGQUIT, SIGPIPE };
+	int keep[] = { out_fd, err_fd, status_fd };
+	struct sigaction sa;
+	sigset_t all;
+	pid_t self = getpid(), prog;
+	int status;
+	ssize_t n;
+
+	setpgid(0, 0);
+	/* the lab's files (its database, its experiment's lock) are not the watcher's to hold */
+	close_other_fds(keep, 3);
+	/* the lab's handlers are the lab's; what it was started ignoring stays ignored */
+	for (size_t i = 0; i < sizeof(lab_signals) / sizeof(lab_signals[0]); i++) {
+		struct sigaction old;
+		if (!sigaction(lab_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			signal(lab_signals[i], SIG_DFL);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kill_own_group;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != lab)
+		kill_own_group(0);
+
+	prog = fork();
+	if (prog == 0) {
+		close(status_fd);
+		exec_program(argv, cwd, flags, out_fd, err_fd, self);
+	}
+	if (prog < 0) {
+		report_errno(err_fd);
+		kill_own_group(0);
+	}
+	/* the lab sees EOF on the program's output when the program is done */
+	close(err_fd);
+	if (out_fd >= 0)
+		close(out_fd);
+	while (waitpid(prog, &status, 0) < 0)
+		if (errno != EINTR)
+			kill_own_group(0);
+	n = write(status_fd, &status, sizeof(status));
+	(void)n;
+	for (;;)
+		pause();
+}
+
 int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 		     unsigned flags)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	int pipefd[2] = { -1, -1 };
-	int ret = -1, err;
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, statusp[2] = { -1, -1 };
+	int ret = -1, child_errno = 0;
+	pid_t lab = getpid();
+	ssize_t got;
 
 	c->pid = -1;
 	c->out_fd = -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if (flags & SUBPROCESS_CAPTURE) {
-		if (pipe2(pipefd, O_CLOEXEC)) {
-			error("cannot create pipe for '%s': %s", argv[0], strerror(errno));
-			goto out;
-		}
-		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	} else if (flags & SUBPROCESS_SILENT) {
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-		posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	}
-	if (cwd)
-		posix_spawn_file_actions_addchdir_np(&fa, cwd);
-
-	err = posix_spawnp(&c->pid, argv[0], &fa, &attr, argv, environ);
-	if (err) {
-		error("cannot start '%s': %s", argv[0], strerror(err));
-		c->pid = -1;
+	c->status_fd = -1;
+	if (pipe2(errp, O_CLOEXEC) || pipe2(statusp, O_CLOEXEC) ||
+	    ((flags & SUBPROCESS_CAPTURE) && pipe2(outp, O_CLOEXEC))) {
+		error("cannot create pipe for '%s': %s", argv[0], strerror(errno));
 		goto out;
 	}
+	on_fatal_signal(kill_live_groups);
+	c->pid = fork();
+	if (c->pid < 0) {
+		error("cannot start '%s': %s", argv[0], strerror(errno));
+		goto out;
+	}
+	if (c->pid == 0)
+		watch(argv, cwd, flags, outp[1], errp[1], statusp[1], lab);
+	/* either side may run first: the group exists before anyone signals it */
+	setpgid(c->pid, c->pid);
 	track(c->pid, 1);
-	if (pipefd[1] >= 0) {
-		close(pipefd[1]);
-		pipefd[1] = -1;
-		c->out_fd = pipefd[0];
-		pipefd[0] = -1;
+	close(errp[1]);
+	errp[1] = -1;
+	close(statusp[1]);
+	statusp[1] = -1;
+	c->status_fd = statusp[0];
+	statusp[0] = -1;
+	/* EOF: the program was exec'd; an errno: it was not */
+	do
+		got = read(errp[0], &child_errno, sizeof(child_errno));
+	while (got < 0 && errno == EINTR);
+	if (got == sizeof(child_errno)) {
+		error("cannot start '%s': %s", argv[0], strerror(child_errno));
+		subprocess_finish(c);
+		goto out;
+	}
+	if (outp[1] >= 0) {
+		close(outp[1]);
+		outp[1] = -1;
+		c->out_fd = outp[0];
+		outp[0] = -1;
 	}
 	ret = 0;
 out:
-	if (pipefd[0] >= 0)
-		close(pipefd[0]);
-	if (pipefd[1] >= 0)
-		close(pipefd[1]);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
+	for (int i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+		if (statusp[i] >= 0)
+			close(statusp[i]);
+	}
 	return ret;
 }
 
@@ -129,7 +250,8 @@ void subprocess_kill(struct child *c)
 
 int subprocess_finish(struct child *c)
 {
-	int status;
+	int status = -1, wstatus;
+	ssize_t got;
 
 	if (c->out_fd >= 0) {
 		close(c->out_fd);
@@ -137,16 +259,26 @@ int subprocess_finish(struct child *c)
 	}
 	if (c->pid <= 0)
 		return -1;
-	while (waitpid(c->pid, &status, 0) < 0) {
+	/* nothing: the watcher was killed (a deadline) before the program ended */
+	do
+		got = read(c->status_fd, &status, sizeof(status));
+	while (got < 0 && errno == EINTR);
+	close(c->status_fd);
+	c->status_fd = -1;
+	/* whatever the program left behind in its group goes with the watcher */
+	kill(-c->pid, SIGKILL);
+	while (waitpid(c->pid, &wstatus, 0) < 0) {
 		if (errno != EINTR) {
-			c->pid = -1;
-			return -1;
+			wstatus = -1;
+			break;
 		}
 	}
-	/* Whatever the child left behind in its group goes with it. */
-	kill(-c->pid, SIGKILL);
 	track(c->pid, 0);
 	c->pid = -1;
+	if (got != sizeof(status))
+		status = wstatus;
+	if (status == -1)
+		return -1;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))

@@ -8,6 +8,13 @@
  * stderr arrive merged on child.out_fd, which the caller reads (and
  * subprocess_finish closes). A deadline kills the whole group.
  *
+ * A child's group dies with the lab, however the lab dies: on a fatal
+ * signal the lab kills it, and on SIGKILL the group's first process, a
+ * small watcher forked from the lab that starts the program and passes
+ * on its exit status, is told by the kernel and kills the group. child.pid
+ * is the watcher's, which is also the group's id; the watcher lives until
+ * subprocess_finish() or subprocess_kill() kills the group.
+ *
  * Results: subprocess_start() returns -1 only when the program could not be
  * started (missing binary, fork failure) and says so; once started, the
  * outcome is an exit status: the exit code, or 128 + signal number.
@@ -24,6 +31,7 @@ enum subprocess_flags {
 struct child {
 	pid_t pid;
 	int out_fd;
+	int status_fd;		/* the program's wait status, from the watcher */
 };
 
 #define SUBPROCESS_TIMED_OUT (-2)

@@ -1,13 +1,18 @@
 #include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <git2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "log.h"
+#include "strbuf.h"
 #include "store.h"
 #include "subprocess.h"
+#include "xalloc.h"
 
 extern const char lab_schema_sql[];
 
@@ -42,6 +47,171 @@ out:
 	return ret;
 }
 
+/*
+ * A damaged file must not grow: rows appended to it would be lost with it,
+ * or read back wrong. quick_check reads every page, without the index
+ * cross-checks of integrity_check.
+ */
+static int check_intact(struct store *st)
+{
+	sqlite3_stmt *q = NULL;
+	const char *why;
+	int ret = -1;
+
+	/* a damaged schema or page fails the statement itself */
+	if (sqlite3_prepare_v2(st->db, "PRAGMA quick_check(1)", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_step(q) != SQLITE_ROW)
+		why = sqlite3_errmsg(st->db);
+	else if (strcmp(store_text(q, 0), "ok"))
+		why = store_text(q, 0);
+	else
+		why = NULL;
+	if (why)
+		error("database '%s' is damaged (%s): refusing to write to it; "
+		      "'sqlite3 %s .recover' saves what is left", st->path, why, st->path);
+	else
+		ret = 0;
+	sqlite3_finalize(q);
+	return ret;
+}
+
+/* "<boot id> <start time in clock ticks>" of pid: start times restart with each boot. */
+static int process_start(char *out, size_t size, pid_t pid)
+{
+	char path[64], boot[64] = "", stat[1024];
+	const char *p;
+	size_t n;
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (f) {
+		if (!fgets(boot, sizeof(boot), f))
+			boot[0] = '\0';
+		boot[strcspn(boot, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(stat, 1, sizeof(stat) - 1, f);
+	fclose(f);
+	stat[n] = '\0';
+	/* the command name in parentheses may hold spaces: count fields after it */
+	p = strrchr(stat, ')');
+	if (!p || p[1] != ' ')
+		return -1;
+	p += 2;
+	/* a zombie has died; only its parent has not looked yet */
+	if (*p == 'Z' || *p == 'X')
+		return -1;
+	/* field 3 is the state; the start time is field 22 */
+	for (int field = 3; field < 22; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+		p++;
+	}
+	snprintf(out, size, "%s %.*s", boot, (int)strcspn(p, " "), p);
+	return 0;
+}
+
+static void this_host(char *out, size_t size)
+{
+	if (gethostname(out, size - 1))
+		snprintf(out, size, "unknown");
+	out[size - 1] = '\0';
+}
+
+/* Nothing said: the caller names what failed. */
+static int clear_owner(struct store *st, long long run_id)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, "DELETE FROM run_owners WHERE run_id = ?1", -1, &q,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, run_id);
+		if (sqlite3_step(q) == SQLITE_DONE)
+			ret = 0;
+	}
+	sqlite3_finalize(q);
+	return ret;
+}
+
+/*
+ * Runs left RUNNING by a lab of this host that is gone become INFRA, with
+ * the pid named; owners of runs that ended are forgotten. A lab still
+ * running keeps its runs.
+ */
+static int close_orphaned_runs(struct store *st)
+{
+	sqlite3_stmt *q = NULL, *upd = NULL;
+	char host[256];
+	long long *ids = NULL;
+	long *pids = NULL;
+	size_t n = 0, alloc = 0;
+	int ret = -1, rc;
+
+	this_host(host, sizeof(host));
+	if (sqlite3_prepare_v2(st->db, "SELECT o.run_id, o.pid, o.pid_start, r.status = 'RUNNING' "
+			       "FROM run_owners o JOIN runs r ON r.id = o.run_id WHERE o.host = ?1",
+			       -1, &q, NULL) != SQLITE_OK) {
+		store_error(st, "cannot read run owners");
+		goto out;
+	}
+	sqlite3_bind_text(q, 1, host, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char now[128];
+		pid_t pid = (pid_t)sqlite3_column_int64(q, 1);
+		int running = sqlite3_column_int(q, 3);
+
+		if (running && !process_start(now, sizeof(now), pid) &&
+		    !strcmp(now, store_text(q, 2)))
+			continue;
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			ids = xrealloc(ids, alloc * sizeof(*ids));
+			pids = xrealloc(pids, alloc * sizeof(*pids));
+		}
+		ids[n] = sqlite3_column_int64(q, 0);
+		pids[n++] = pid;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read run owners");
+		goto out;
+	}
+	if (!n) {
+		ret = 0;
+		goto out;
+	}
+	if (store_begin(st))
+		goto out;
+	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET status = 'INFRA', ended = ?3, "
+			       "error = 'the lab running it died (pid ' || ?2 || ')' "
+			       "WHERE id = ?1 AND status = 'RUNNING'", -1, &upd, NULL) != SQLITE_OK)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_reset(upd);
+		sqlite3_bind_int64(upd, 1, ids[i]);
+		sqlite3_bind_int64(upd, 2, pids[i]);
+		sqlite3_bind_double(upd, 3, now_wall());
+		if (sqlite3_step(upd) != SQLITE_DONE || clear_owner(st, ids[i]))
+			goto fail;
+	}
+	ret = store_commit(st);
+	goto out;
+fail:
+	store_error(st, "cannot close runs of a lab that died");
+	store_rollback(st);
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(upd);
+	free(ids);
+	free(pids);
+	return ret;
+}
+
 int store_open(struct store *st, const char *path)
 {
 	int version;
@@ -59,6 +229,14 @@ int store_open(struct store *st, const char *path)
 	sqlite3_busy_timeout(st->db, 10000);
 	if (schema_version(st, &version))
 		goto fail;
+	if (version > STORE_SCHEMA_VERSION) {
+		error("database '%s' has schema version %d, newer than this lab's %d",
+		      path, version, STORE_SCHEMA_VERSION);
+		goto fail;
+	}
+	/* before anything reads the schema or writes */
+	if (version > 0 && check_intact(st))
+		goto fail;
 	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
 	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
 		goto fail;
@@ -72,11 +250,96 @@ int store_open(struct store *st, const char *path)
 			store_rollback(st);
 			goto fail;
 		}
-		if (exec(st, "COMMIT", "cannot create schema"))
+		if (store_commit(st))
 			goto fail;
-	} else if (version > STORE_SCHEMA_VERSION) {
-		error("database '%s' has schema version %d, newer than this lab's %d",
-		      path, version, STORE_SCHEMA_VERSION);
+	}
+	if (close_orphaned_runs(st))
+		goto fail;
+	return 0;
+fail:
+	store_close(st);
+	return -1;
+}
+
+/* Why a read-only open failed, when sqlite's own words do not say. */
+static void explain_unreadable(struct strbuf *why, struct store *st)
+{
+	struct strbuf shm = STRBUF_INIT;
+	char *copy = strdup(st->path);
+	int err = st->db ? sqlite3_system_errno(st->db) : 0;
+
+	strbuf_addstr(why, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	if (err)
+		strbuf_addf(why, ": %s", strerror(err));
+	strbuf_addf(&shm, "%s-shm", st->path);
+	/* WAL mode: even a reader needs the -shm file, and creates it if missing */
+	if (copy && access(shm.buf, F_OK) && access(dirname(copy), W_OK))
+		strbuf_addf(why, " (a reader must create '%s', and its directory is not writable)",
+			    shm.buf);
+	free(copy);
+	strbuf_release(&shm);
+}
+
+static int open_read(struct store *st, int *version)
+{
+	struct strbuf why = STRBUF_INIT;
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	/* one thread uses the connection: sqlite's mutex on every call buys nothing */
+	if (sqlite3_open_v2(st->path, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK)
+		goto unreadable;
+	sqlite3_busy_timeout(st->db, 10000);
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_step(q) != SQLITE_ROW)
+		goto unreadable;
+	*version = sqlite3_column_int(q, 0);
+	ret = 0;
+	goto out;
+unreadable:
+	explain_unreadable(&why, st);
+	error("cannot read database '%s': %s", st->path, why.buf);
+out:
+	sqlite3_finalize(q);
+	strbuf_release(&why);
+	return ret;
+}
+
+int store_open_read(struct store *st, const char *path)
+{
+	struct stat sb;
+	int version = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (stat(path, &sb))
+		return errno == ENOENT ? error("no database at '%s'", path) :
+			error("cannot read database '%s': %s", path, strerror(errno));
+	st->path = strdup(path);
+	if (!st->path)
+		return error("out of memory");
+	if (open_read(st, &version))
+		goto fail;
+	if (version > 0 && version < STORE_SCHEMA_VERSION) {
+		/* an older database is brought up to date once, then read as it is now */
+		sqlite3_close(st->db);
+		st->db = NULL;
+		if (store_open(st, path))
+			return -1;
+		store_close(st);
+		st->path = strdup(path);
+		if (!st->path)
+			return error("out of memory");
+		if (open_read(st, &version))
+			goto fail;
+	}
+	if (version == 0) {
+		error("'%s' is not a lab database (schema version 0)", path);
+		goto fail;
+	}
+	if (version != STORE_SCHEMA_VERSION) {
+		error("database '%s' has schema version %d, expected %d", path, version,
+		      STORE_SCHEMA_VERSION);
 		goto fail;
 	}
 	return 0;
@@ -122,7 +385,8 @@ int store_runs_interrupted(struct store *st, long long exp_id)
 {
 	return store_exec(st, "cannot resume experiment",
 			  "UPDATE runs SET status = 'INFRA', error = 'interrupted' "
-			  "WHERE experiment_id = ?1 AND status = 'RUNNING'", exp_id, NULL);
+			  "WHERE experiment_id = ?1 AND status = 'RUNNING' AND "
+			  "id NOT IN (SELECT run_id FROM run_owners)", exp_id, NULL);
 }
 
 int store_begin(struct store *st)
@@ -132,12 +396,38 @@ int store_begin(struct store *st)
 
 int store_commit(struct store *st)
 {
-	return exec(st, "COMMIT", "cannot commit");
+	if (!exec(st, "COMMIT", "cannot commit"))
+		return 0;
+	/* a COMMIT that failed may leave the transaction open: nothing of it is kept */
+	store_rollback(st);
+	return -1;
 }
 
 void store_rollback(struct store *st)
 {
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int store_experiment_exists(struct store *st, long long exp_id, int *exists)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc;
+
+	*exists = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM experiments WHERE id = ?1", -1, &q,
+			       NULL) != SQLITE_OK)
+		return store_error(st, "cannot look up experiment");
+	sqlite3_bind_int64(q, 1, exp_id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+		*exists = rc == SQLITE_ROW;
+		ret = 0;
+	} else {
+		store_error(st, "cannot look up experiment");
+	}
+	sqlite3_finalize(q);
+	return ret;
 }
 
 static void bind_text(sqlite3_stmt *q, int i, const char *s)
@@ -208,11 +498,40 @@ int store_kernel_commit(struct store *st, long long kernel_id, const char *commi
 	return ret;
 }
 
+static int insert_owner(struct store *st, long long run_id)
+{
+	sqlite3_stmt *q = NULL;
+	char host[256], start[128];
+	int ret = -1;
+
+	this_host(host, sizeof(host));
+	if (process_start(start, sizeof(start), getpid()))
+		return error("cannot read the start time of this process from /proc");
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO run_owners(run_id, host, pid, pid_start) "
+			       "VALUES (?1, ?2, ?3, ?4)", -1, &q, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_text(q, 2, host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 3, getpid());
+	sqlite3_bind_text(q, 4, start, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		goto out;
+	ret = 0;
+out:
+	if (ret)
+		store_error(st, "cannot record run");
+	sqlite3_finalize(q);
+	return ret;
+}
+
 int store_run_begin(struct store *st, long long *run_id, const struct run_row *row)
 {
 	sqlite3_stmt *q = NULL;
+	long long id;
 	int ret = -1;
 
+	if (store_begin(st))
+		return -1;
 	if (sqlite3_prepare_v2(st->db,
 			       "INSERT INTO runs(kernel_id, experiment_id, variant_id, runner, "
 			       "workloads, cmdline, mem_mib, cpus, accel, host, host_cpu, "
@@ -240,9 +559,16 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 		store_error(st, "cannot record run");
 		goto out;
 	}
-	*run_id = sqlite3_last_insert_rowid(st->db);
-	ret = 0;
+	/* the owner, so that the next lab can tell a boot in progress from a dead one */
+	id = sqlite3_last_insert_rowid(st->db);
+	if (insert_owner(st, id))
+		goto out;
+	ret = store_commit(st);
+	if (!ret)
+		*run_id = id;
 out:
+	if (ret)
+		store_rollback(st);
 	sqlite3_finalize(q);
 	return ret;
 }
@@ -365,6 +691,7 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 	if (store_begin(st))
 		return -1;
 	if (finish_row(st, run_id, res, console_log) ||
+	    clear_owner(st, run_id) ||
 	    insert_meta(st, run_id, &res->set) ||
 	    insert_samples(st, run_id, &res->set) ||
 	    insert_dropped(st, run_id, res)) {

@@ -38,7 +38,17 @@ struct run_row {
 	const char *qemu_version;
 };
 
+/*
+ * Open to write, creating the database when missing. A damaged database
+ * (quick_check) is refused. Runs left RUNNING by a lab of this host that
+ * has died are closed as INFRA, naming its pid.
+ */
 int store_open(struct store *st, const char *path);
+/*
+ * Open an existing database to read: nothing is ever created ("no
+ * database at 'X'"). An older schema is upgraded once first.
+ */
+int store_open_read(struct store *st, const char *path);
 void store_close(struct store *st);
 
 /* Report sqlite's last error on this store; returns -1. */
@@ -50,6 +60,7 @@ int store_kernel(struct store *st, long long *id, const char *path, const char *
 /* Record the commit an image was built from. */
 int store_kernel_commit(struct store *st, long long kernel_id, const char *commit_hex);
 
+/* The run is recorded with its owner, this process (run_owners), until it finishes. */
 int store_run_begin(struct store *st, long long *run_id, const struct run_row *row);
 /* The run's outcome, metadata, samples and dropped lines, in one transaction. */
 int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
@@ -75,7 +86,10 @@ int store_exec(struct store *st, const char *what, const char *sql, long long id
 
 /* Mark an experiment DONE with its end time. */
 int store_experiment_done(struct store *st, long long exp_id);
-/* Boots of an experiment left RUNNING by a lab that was stopped become INFRA. */
+/*
+ * Boots of an experiment left RUNNING by a lab that was stopped become
+ * INFRA; those with a live owner (store_open closed the others) are left.
+ */
 int store_runs_interrupted(struct store *st, long long exp_id);
 
 /* The metrics a run's samples name, sorted, pushed onto out. */
@@ -97,7 +111,13 @@ int store_commit_subject(sqlite3 *db, char **subject, const char *commit_hex);
 const char *store_text(sqlite3_stmt *q, int col);
 double store_num(sqlite3_stmt *q, int col);
 
-/* Transactions for callers that write several rows as one. */
+/* *exists: whether experiment exp_id is in the database. */
+int store_experiment_exists(struct store *st, long long exp_id, int *exists);
+
+/*
+ * Transactions for callers that write several rows as one. A failed
+ * commit rolls back: no transaction is left open.
+ */
 int store_begin(struct store *st);
 int store_commit(struct store *st);
 void store_rollback(struct store *st);

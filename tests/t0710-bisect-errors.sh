@@ -146,4 +146,16 @@ test_expect_success 'a build past its deadline is the lab'\''s failure too' '
 	test "$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE mark = '\''SKIP'\'' AND git_commit IN ('\''$(git -C repo rev-parse deadline~1)'\'', '\''$(git -C repo rev-parse deadline~2)'\'')")" = 0
 '
 
+test_expect_success 'a bisection is run by one lab at a time' '
+	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&
+	{ "$LAB" bisect --db lock.db --good base --bad c8 --workload zeroing \
+		--iters 10 --metric t --cmdline sleep=0.2 >out1 2>err1 & } &&
+	first=$! &&
+	for _ in $(seq 300); do grep -q "bisection E1 started" err1 2>/dev/null && break; sleep 0.1; done &&
+	rc=0 && "$LAB" bisect --db lock.db --resume 1 >out2 2>err2 || rc=$? &&
+	kill $first && { wait $first || true; } &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err2 "experiment E1 is being run by another lab (pid $first)"
+'
+
 test_done

@@ -69,6 +69,8 @@ int main(void)
 	ok(store_run_begin(&st, &rid, &row) == 0 && rid > 0, "run begins");
 	is_str(one_text(st.db, "SELECT status FROM runs", buf, sizeof(buf)), "RUNNING",
 	       "a started run is RUNNING");
+	is_int(one_int(st.db, "SELECT pid FROM run_owners WHERE run_id = 1"), getpid(),
+	       "this process owns the run");
 	run_result_init(&res);
 	res.status = RUN_OK;
 	for (int i = 0; i < 100; i++) {
@@ -78,6 +80,7 @@ int main(void)
 	}
 	sample_set_meta(&res.set, "kernel.release", "6.1.0-test");
 	ok(store_run_finish(&st, rid, &res, "/tmp/x.log") == 0, "run finishes");
+	is_int(one_int(st.db, "SELECT count(*) FROM run_owners"), 0, "a finished run has no owner");
 	is_int(one_int(st.db, "SELECT count(*) FROM samples WHERE run_id = 1"), 100, "100 samples stored");
 	is_int(one_int(st.db, "SELECT count(*) FROM samples WHERE flags = 1"), 1, "warm-up flagged");
 	is_str(one_text(st.db, "SELECT status FROM runs", buf, sizeof(buf)), "OK", "status OK");
@@ -122,6 +125,23 @@ int main(void)
 
 	snprintf(path, sizeof(path), "%s/missing-dir/lab.db", dir);
 	ok(store_open(&st, path) != 0, "a path that cannot be created is refused");
+
+	/* a COMMIT that fails (a deferred constraint, a full disk) leaves nothing open */
+	snprintf(path, sizeof(path), "%s/commit.db", dir);
+	ok(store_open(&st, path) == 0, "another database opens");
+	sqlite3_exec(st.db, "PRAGMA defer_foreign_keys = ON", NULL, NULL, NULL);
+	ok(store_begin(&st) == 0 &&
+	   sqlite3_exec(st.db, "INSERT INTO run_meta(run_id, key, value) VALUES (999, 'k', 'v')",
+			NULL, NULL, NULL) == SQLITE_OK, "a row breaking a deferred foreign key");
+	ok(store_commit(&st) != 0, "its commit fails");
+	ok(sqlite3_get_autocommit(st.db), "and no transaction is left open");
+	is_int(one_int(st.db, "SELECT count(*) FROM run_meta"), 0, "nothing of it is kept");
+	store_close(&st);
+
+	snprintf(path, sizeof(path), "%s/no-such-dir/lab.db", dir);
+	ok(store_open_read(&st, path) != 0, "reading a missing database fails");
+	snprintf(path, sizeof(path), "%s/no-such-dir", dir);
+	ok(access(path, F_OK) != 0, "and creates nothing");
 
 	lab_git_shutdown();
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);

@@ -1,0 +1,97 @@
+#!/bin/bash
+# The database's errors reach the user: one line naming the database, exit
+# 2, nothing written to a damaged file, nothing created by a reader, no
+# --resume offered for an experiment that is not there.
+. "$(dirname "$0")/lib.sh"
+
+FAKE=$TOP/tests/fixtures/fake-guest.sh
+run() {
+	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing "$@"
+}
+ab() {
+	"$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing "$@"
+}
+exits_with() {
+	want=$1; shift
+	rc=0; "$@" || rc=$?
+	test "$rc" = "$want" || { echo "exit $rc, want $want"; return 1; }
+}
+
+test_expect_success 'lab list and lab show with a mistyped --db create nothing' '
+	exits_with 2 "$LAB" list --db typo/results/lab.db 2>err &&
+	expect_one_line_naming err "no database at '\''typo/results/lab.db'\''" &&
+	exits_with 2 "$LAB" show --db typo/results/lab.db 1 2>err &&
+	expect_one_line_naming err "no database at '\''typo/results/lab.db'\''" &&
+	exits_with 2 "$LAB" report --db typo/results/lab.db 2>err &&
+	expect_one_line_naming err "no database at '\''typo/results/lab.db'\''" &&
+	! test -e typo
+'
+
+test_expect_success 'lab report on a database in a directory it cannot write says why' '
+	mkdir ro &&
+	"$LAB" run --db ro/lab.db --runner local --guest "$FAKE" --workload zeroing --iters 3 \
+		>/dev/null 2>&1 &&
+	chmod 755 "$TRASH" && chmod 555 ro &&
+	# root writes anywhere: read as nobody
+	as=() && { test "$(id -u)" != 0 || as=(setpriv --reuid=65534 --regid=65534 --clear-groups); } &&
+	exits_with 2 "${as[@]}" "$LAB" report --db ro/lab.db --out "$TRASH/site" 2>err &&
+	chmod 755 ro &&
+	expect_one_line_naming err "cannot read database '\''ro/lab.db'\''" &&
+	grep -q "directory is not writable" err &&
+	! grep -q "schema version" err
+'
+
+test_expect_success 'a damaged database is refused for writing, and left as it was' '
+	run --iters 200 >/dev/null 2>&1 && run --iters 200 >/dev/null 2>&1 &&
+	run --iters 200 >/dev/null 2>&1 &&
+	size=$(stat -c %s lab.db) &&
+	test "$size" -gt 40000 &&
+	head -c 4096 /dev/urandom | dd of=lab.db bs=4096 seek=$((size / 8192)) conv=notrunc 2>/dev/null &&
+	before=$(md5sum <lab.db) &&
+	exits_with 2 run --iters 3 >out 2>err &&
+	expect_one_line_naming err "database '\''lab.db'\'' is damaged" &&
+	exits_with 2 ab --boots 1 --iters 3 >out 2>err &&
+	expect_one_line_naming err "database '\''lab.db'\'' is damaged" &&
+	test "$before" = "$(md5sum <lab.db)"
+'
+
+test_expect_success 'a full disk while creating the experiment: no --resume for it' '
+	rm -rf lab.db* &&
+	run --iters 50 >/dev/null 2>&1 &&
+	pad=$(head -c 40000 /dev/zero | tr "\0" x) &&
+	rc=0 && (trap "" XFSZ; ulimit -f 40; ab --boots 2 --iters 5 --a-cmdline "pad=$pad" \
+		>out 2>err) || rc=$? &&
+	test $rc = 2 &&
+	expect_one_line_naming err "in database '\''lab.db'\''" &&
+	! grep -q -- --resume err &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 0
+'
+
+test_expect_success 'an error counting the boots so far is not zero boots' '
+	rm -rf lab.db* &&
+	run --iters 3 >/dev/null 2>&1 &&
+	sql lab.db "ALTER TABLE runs RENAME COLUMN variant_id TO variant" &&
+	exits_with 2 ab --boots 2 --iters 3 >out 2>err &&
+	grep -q "^lab: cannot count boots in database '\''lab.db'\'': no such column" err &&
+	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1
+'
+
+test_expect_success 'lab recipe --resume: an error looking up earlier A/Bs starts none' '
+	rm -rf lab.db* &&
+	mkdir repo && (cd repo && git init -q -b main . &&
+		printf "#!/bin/sh\nmkdir -p out && cp \"\$FAKE\" out/image\n" >build.sh &&
+		chmod +x build.sh && git add . &&
+		git -c user.name=A -c user.email=a@example.com commit -q -m base) &&
+	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf &&
+	printf "[recipe]\n\trepo = repo\n\tref = main\n\tworkload = zeroing\n\tmetric = zeroing.t\n\tboots = 2\n\titers = 3\n[variant \"a\"]\n\tcmdline = scale=1.0\n[variant \"b\"]\n\tcmdline = scale=1.1\n" >r.recipe &&
+	FAKE=$FAKE "$LAB" recipe r.recipe --db lab.db >out 2>err || { cat err; false; } &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1 &&
+	# looking up an experiment'\''s status now fails; creating one does not
+	sql lab.db "ALTER TABLE experiments DROP COLUMN status" &&
+	rc=0 && FAKE=$FAKE "$LAB" recipe r.recipe --resume --db lab.db >out 2>err || rc=$? &&
+	cat err && test $rc = 2 &&
+	grep -q "cannot look up earlier experiments in database '\''lab.db'\''" err &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1
+'
+
+test_done
