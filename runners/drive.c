@@ -8,8 +8,7 @@
 #define GRACE_AFTER_DONE_S 10.0
 #define GRACE_AFTER_FAILURE_S 5.0
 
-enum drive_end drive_child(struct child *c, struct console *con,
-			   double deadline, double probe_deadline)
+enum drive_end drive_child(struct child *c, struct console *con, double deadline)
 {
 	double grace_until = 0;
 	enum drive_end end = DRIVE_EXITED;
@@ -28,14 +27,9 @@ enum drive_end drive_child(struct child *c, struct console *con,
 			grace_until = now + 0.2;
 		if (grace_until && grace_until < until)
 			until = grace_until;
-		if (probe_deadline > 0 && !con->saw_kernel && probe_deadline < until)
-			until = probe_deadline;
 		if (now >= until) {
 			if (grace_until && now >= grace_until)
 				end = DRIVE_FINISHED;
-			else if (probe_deadline > 0 && !con->saw_kernel &&
-				 now >= probe_deadline)
-				end = DRIVE_PROBE_FAILED;
 			else
 				end = DRIVE_TIMEOUT;
 			subprocess_kill(c);

@@ -69,7 +69,7 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 	console_init(&con, spec, out, log_fd,
 		     PROTOCOL_CHECKSUM_OPTIONAL | PROTOCOL_NONCE_OPTIONAL, start);
 	con.saw_kernel = 1;
-	end = drive_child(&child, &con, start + spec->timeout_s, 0);
+	end = drive_child(&child, &con, start + spec->timeout_s);
 	st = subprocess_finish(&child);
 	out->wall_s = now_monotonic() - start;
 	console_conclude(&con, end == DRIVE_TIMEOUT);

@@ -243,7 +243,7 @@ static int boot_once(const struct run_spec *spec, struct run_result *out, int lo
 		return -1;
 	}
 	console_init(&con, spec, out, log_fd, 0, start);
-	end = drive_child(&child, &con, start + spec->timeout_s, 0);
+	end = drive_child(&child, &con, start + spec->timeout_s);
 	st = subprocess_finish(&child);
 	out->wall_s = now_monotonic() - start;
 	console_conclude(&con, end == DRIVE_TIMEOUT);
