@@ -4,23 +4,9 @@
 #include <string.h>
 
 #include "ab.h"
+#include "escape.h"
 #include "log.h"
 #include "store.h"
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static void json_number(FILE *f, double v)
 {
@@ -28,21 +14,6 @@ static void json_number(FILE *f, double v)
 		fprintf(f, "%.10g", v);
 	else
 		fputs("null", f);
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 #define VERDICT_COLUMNS \
@@ -233,7 +204,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 			for (int i = 0; i < C_COUNT; i++) {
 				fputc(',', f);
 				if (is_text_column(i))
-					csv_field(f, store_text(q, i));
+					escape_csv(f, store_text(q, i));
 				else if (sqlite3_column_type(q, i) != SQLITE_NULL)
 					fprintf(f, "%.10g", sqlite3_column_double(q, i));
 			}
@@ -243,7 +214,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 			for (int i = 0; i < C_COUNT; i++) {
 				fprintf(f, "%s\"%s\": ", i ? ", " : "", column_names[i]);
 				if (is_text_column(i))
-					json_string(f, store_text(q, i));
+					escape_json(f, store_text(q, i));
 				else
 					json_number(f, store_num(q, i));
 			}

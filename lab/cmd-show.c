@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "config.h"
 #include "context.h"
+#include "escape.h"
 #include "ab.h"
 #include "log.h"
 #include "options.h"
@@ -83,21 +84,6 @@ static void put_escaped(FILE *f, const char *s)
 	}
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void json_column(FILE *f, sqlite3_stmt *q, int i, int number)
 {
 	if (sqlite3_column_type(q, i) == SQLITE_NULL)
@@ -105,22 +91,7 @@ static void json_column(FILE *f, sqlite3_stmt *q, int i, int number)
 	else if (number)
 		fprintf(f, "%.10g", sqlite3_column_double(q, i));
 	else
-		json_string(f, store_text(q, i));
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+		escape_json(f, store_text(q, i));
 }
 
 struct show_out {
@@ -136,20 +107,20 @@ static int show_sample(const struct sample *s, void *data)
 
 	if (o->fmt == AB_CSV) {
 		fprintf(o->f, "%lld,", o->run_id);
-		csv_field(o->f, s->workload);
+		escape_csv(o->f, s->workload);
 		fputc(',', o->f);
-		csv_field(o->f, s->metric);
+		escape_csv(o->f, s->metric);
 		fprintf(o->f, ",%ld,%.10g,", s->iteration, s->value);
-		csv_field(o->f, s->unit);
+		escape_csv(o->f, s->unit);
 		fprintf(o->f, ",%d\n", (s->flags & SAMPLE_WARMUP) != 0);
 	} else {
 		fputs(o->n++ ? ",\n    {\"workload\": " : "\n    {\"workload\": ", o->f);
-		json_string(o->f, s->workload);
+		escape_json(o->f, s->workload);
 		fputs(", \"metric\": ", o->f);
-		json_string(o->f, s->metric);
+		escape_json(o->f, s->metric);
 		fprintf(o->f, ", \"iteration\": %ld, \"value\": %.10g, \"unit\": ", s->iteration,
 			s->value);
-		json_string(o->f, s->unit);
+		escape_json(o->f, s->unit);
 		fprintf(o->f, ", \"warmup\": %s}", (s->flags & SAMPLE_WARMUP) ? "true" : "false");
 	}
 	return 0;
@@ -170,9 +141,9 @@ static int show_dropped(long long seq, const char *reason, const char *line, voi
 		return 0;
 	}
 	fprintf(o->f, "%s\n    {\"seq\": %lld, \"reason\": ", o->n++ ? "," : "", seq);
-	json_string(o->f, reason);
+	escape_json(o->f, reason);
 	fputs(", \"line\": ", o->f);
-	json_string(o->f, line);
+	escape_json(o->f, line);
 	fputc('}', o->f);
 	return 0;
 }
@@ -190,9 +161,9 @@ static int show_meta(struct store *st, long long id, enum ab_format fmt)
 	for (i = 0; (rc = sqlite3_step(q)) == SQLITE_ROW; i++) {
 		if (fmt == AB_JSON) {
 			fputs(i ? ",\n    " : "\n    ", stdout);
-			json_string(stdout, store_text(q, 0));
+			escape_json(stdout, store_text(q, 0));
 			fputs(": ", stdout);
-			json_string(stdout, store_text(q, 1));
+			escape_json(stdout, store_text(q, 1));
 		} else {
 			printf("  %-28s ", store_text(q, 0));
 			put_escaped(stdout, store_text(q, 1));
