@@ -788,6 +788,53 @@ static void test_zero_variance(void)
 	is_str(verdict_name(c.verdict), "REGRESSION", "near-deterministic +5 %: REGRESSION at 5 vs 5");
 }
 
+/* ---- boot-level ratios ---- */
+
+static void test_boot_ratio(void)
+{
+	static const double x[] = { 99, 101, 100 }, y[] = { 109, 111 };
+	static const double k100[] = { 100, 100 }, k110[] = { 110, 110, 110 };
+	static const double one[] = { 100 }, slow[] = { 150 };
+	const double *pool[] = { x, y }, *kpool[] = { k100, k110 }, *ones[] = { one, slow };
+	size_t npool[] = { 3, 2 }, nk[] = { 2, 3 }, none[] = { 1, 1 };
+	struct stats_boot_ratio r;
+	double want;
+
+	is_double(stats_t_quantile(0.995, 3), 5.840909309733, 1e-9, "t quantile: t(0.995, 3)");
+	is_double(stats_t_quantile(0.975, 10), 2.228138851986, 1e-9, "t quantile: t(0.975, 10)");
+	is_double(stats_t_quantile(0.025, 10), -2.228138851986, 1e-9, "t quantile: lower tail");
+
+	/*
+	 * By hand: ln means 4.6051535 and 4.7004557, log_diff 0.0953022,
+	 * pooled sd 0.0110350 on 3 df, se = sd sqrt(1/3 + 1/2) = 0.0100735.
+	 */
+	ok(!stats_boot_ratio(&r, x, 3, y, 2, pool, npool, 2, 0.01), "boot ratio: computed");
+	is_double(r.log_diff, 0.0953021907827587, 1e-12, "boot ratio: mean log difference");
+	is_double(r.sd, 0.011034995315064272, 1e-12, "boot ratio: pooled sd of the logs");
+	is_double(r.df, 3, 0, "boot ratio: df (3 - 1) + (2 - 1)");
+	is_double(r.se, 0.010073526426707549, 1e-12, "boot ratio: se");
+	is_double(r.estimate, 1.0999912121113806, 1e-12, "boot ratio: the ratio");
+	want = exp(0.0953021907827587 - 5.840909309733 * 0.010073526426707549);
+	is_double(r.lo, want, 1e-9, "boot ratio: 99 % CI low with t(0.995, 3)");
+	want = exp(0.0953021907827587 + 5.840909309733 * 0.010073526426707549);
+	is_double(r.hi, want, 1e-9, "boot ratio: 99 % CI high");
+	is_double(r.p, 2 * stats_t_sf(9.460658238815725, 3), 1e-12, "boot ratio: t test p");
+
+	ok(!stats_boot_ratio(&r, k100, 2, k110, 3, kpool, nk, 2, 0.01) && r.se == 0 && r.p == 0,
+	   "boot ratio zero variance: constant boots, different: se 0, p 0");
+	ok(fabs(r.estimate - 1.1) < 1e-12 && fabs(r.lo - 1.1) < 1e-12 && fabs(r.hi - 1.1) < 1e-12,
+	   "boot ratio zero variance: the point interval of the observed ratio");
+	ok(!stats_boot_ratio(&r, k100, 2, k100, 2, kpool, nk, 1, 0.01) && r.p == 1 &&
+	   r.estimate == 1 && r.lo == 1 && r.hi == 1,
+	   "boot ratio zero variance: equal constants: 1 [1, 1], p 1");
+	ok(!stats_boot_ratio(&r, k100, 2, y, 2, pool, npool, 2, 0.01) && isfinite(r.lo) &&
+	   r.lo < r.estimate && r.hi > r.estimate,
+	   "boot ratio: one constant side takes its spread from the pool");
+	errno = 0;
+	ok(stats_boot_ratio(&r, one, 1, slow, 1, ones, none, 2, 0.01) == -1 && errno == EINVAL,
+	   "boot ratio: one boot a side and nothing else cannot show a boot effect: EINVAL");
+}
+
 /* ---- simulations ---- */
 
 static int run_adaptive(double shift, double cv, const struct stats_schedule *s,
@@ -980,6 +1027,7 @@ int main(void)
 	test_schedule();
 	test_boot_units();
 	test_zero_variance();
+	test_boot_ratio();
 	test_simulations();
 	test_ratio_z();
 	return done_testing();
