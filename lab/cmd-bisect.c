@@ -978,6 +978,11 @@ int cmd_bisect(int argc, char **argv)
 		confirmed = c == 0;
 	}
 	unclear = confirmed && conf.more_than_one;
+	/* the check measured G->B again on every boot of the ends: the sharper estimate */
+	if (confirmed) {
+		r.effect = conf.effect;
+		r.effect_alpha = 0.01;
+	}
 	if (finish(&bs, &r, unclear))
 		goto out;
 	print_culprit(&bs, &r, confirmed ? &conf : NULL);
