@@ -220,17 +220,25 @@ double stats_quantile(const double *sorted, size_t n, double q)
 	return sorted[i] + f * (sorted[i + 1] - sorted[i]);
 }
 
+/*
+ * Deviations are taken from x[0] first, so that identical values give a
+ * mean equal to them and an sd of exactly 0: a sum of ten 3.3s divided by
+ * ten is not 3.3, and that rounding would read as a spread.
+ */
 static void mean_sd(double *mean, double *sd, const double *x, size_t n)
 {
-	double sum = 0, ss = 0, mu;
+	double sum = 0, ss = 0, shift;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		sum += x[i];
-	mu = sum / (double)n;
-	for (i = 0; i < n; i++)
-		ss += (x[i] - mu) * (x[i] - mu);
-	*mean = mu;
+		sum += x[i] - x[0];
+	shift = sum / (double)n;
+	for (i = 0; i < n; i++) {
+		double d = x[i] - x[0] - shift;
+
+		ss += d * d;
+	}
+	*mean = x[0] + shift;
 	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
 }
 
@@ -1611,17 +1619,19 @@ double stats_t_quantile(double p, double df)
 /* Sum of squares about its own mean of the logs of x, and the mean. */
 static void log_ss(double *mean, double *ss, const double *x, size_t n)
 {
-	double sum = 0, s = 0;
+	double sum = 0, s = 0, l0 = log(x[0]), shift;
 	size_t i;
 
+	/* from the first value, as mean_sd(): identical boots have ss 0 exactly */
 	for (i = 0; i < n; i++)
-		sum += log(x[i]);
-	*mean = sum / (double)n;
+		sum += log(x[i]) - l0;
+	shift = sum / (double)n;
 	for (i = 0; i < n; i++) {
-		double d = log(x[i]) - *mean;
+		double d = log(x[i]) - l0 - shift;
 
 		s += d * d;
 	}
+	*mean = l0 + shift;
 	*ss = s;
 }
 

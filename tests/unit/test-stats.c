@@ -718,6 +718,13 @@ static void test_zero_variance(void)
 	ok(!stats_student(&t, k90, 5, k110, 5) && isinf(t.t) && t.p == 0,
 	   "zero variance student: both constant, different: p 0");
 
+	/* summaries and outliers; ten times 33.0261 summed and divided by ten is not 33.0261 */
+	for (i = 0; i < 10; i++)
+		a[i] = 33.0261;
+	ok(!stats_summarize(&s, a, 10) && s.std == 0 && s.mean == 33.0261,
+	   "zero variance summary: ten equal values that do not sum exactly: std 0, mean the value");
+	ok(!stats_compare(&c, a, 10, a, 10, NULL) && c.log_sd == 0 && c.mde == 0,
+	   "zero variance compare: the same: log sd and MDE exactly 0");
 	/* summaries and outliers */
 	ok(!stats_summarize(&s, k100, 5) && s.std == 0 && s.cv == 0 && s.q1 == 100 && s.q3 == 100,
 	   "zero variance summary: std 0, CV 0");
