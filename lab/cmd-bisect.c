@@ -404,12 +404,34 @@ static int compare_ends(struct bisector *bs, double alpha, int *unclear)
  * still INCONCLUSIVE, the ends get more boots on the adaptive schedule
  * (2, 4, 8, 16 a side, with its per-look alpha) before giving up.
  */
+/* Boots a side the ends already have (a resumed bisection): the fewer of the two. */
+static int ends_boots(struct bisector *bs, size_t *have)
+{
+	struct unit_side a, b;
+
+	*have = 0;
+	if (variant_for(bs, &bs->g) || variant_for(bs, &bs->b) ||
+	    units_side_load(&a, &bs->ctx->st, bs->exp_id, bs->g.variant_id, -1, -1, NULL))
+		return -1;
+	if (units_side_load(&b, &bs->ctx->st, bs->exp_id, bs->b.variant_id, -1, -1, NULL)) {
+		units_side_release(&a);
+		return -1;
+	}
+	if (a.n && b.n)
+		*have = a.m[0].nboots < b.m[0].nboots ? a.m[0].nboots : b.m[0].nboots;
+	units_side_release(&a);
+	units_side_release(&b);
+	return 0;
+}
+
 static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 {
 	struct stats_schedule sched = { opt->start, opt->effect_cap, opt->alpha };
 	double alpha = stats_schedule_alpha(&sched);
-	size_t level = opt->start, have = 0;
+	size_t level = opt->start, have;
 
+	if (ends_boots(bs, &have))
+		return -1;
 	for (;;) {
 		int unclear, r;
 
