@@ -53,7 +53,7 @@ enum ab_format { AB_TEXT, AB_CSV, AB_JSON };
 int ab_format_parse(enum ab_format *out, const char *name);
 
 /*
- * "95% CI", "98.7% CI": the level of a verdict's stored interval, which is
+ * "95% CI", "98.9% CI": the level of a verdict's stored interval, which is
  * 1 - its stored alpha (the per-look alpha under the adaptive schedule).
  */
 void ab_ci_label(char *buf, size_t size, double alpha);

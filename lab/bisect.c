@@ -159,10 +159,10 @@ static int load(const struct bisect_ops *ops, int who, double **v, size_t *n)
 	free(*v);
 	*v = NULL;
 	*n = 0;
-	return ops->units(ops->data, who, v, n);
+	return ops->boots(ops->data, who, v, n);
 }
 
-/* Bring G and B to at least level units each, alternately (ABBA). */
+/* Bring G and B to at least level boots each, alternately (ABBA). */
 static int top_up_ends(const struct bisect_ops *ops, struct sides *s, size_t level)
 {
 	for (int round = 0;; round++) {
@@ -183,35 +183,108 @@ static int top_up_ends(const struct bisect_ops *ops, struct sides *s, size_t lev
 	}
 }
 
-/* G -> B first: is there a regression at all, and how large? */
+static int worse(const struct bisect_options *opt, double lo, double hi)
+{
+	if (opt->direction == STATS_LOWER_IS_BETTER)
+		return lo > 1 + opt->delta;
+	return hi < 1 / (1 + opt->delta);
+}
+
+/* The interval excludes a change as large as delta in the worse direction. */
+static int not_worse(const struct bisect_options *opt, double lo, double hi)
+{
+	if (opt->direction == STATS_LOWER_IS_BETTER)
+		return hi < 1 + opt->delta;
+	return lo > 1 / (1 + opt->delta);
+}
+
+/*
+ * G -> B first: is there a regression at all, and how large? Boots of
+ * each end at 2, 4, 8, 16 (the adaptive schedule in boots, with its
+ * per-look alpha), compared as per-boot medians with the spread the
+ * boots of both ends show: a boot of a busy host moves one unit, not the
+ * verdict. Still unclear at the cap is said as such.
+ */
 static int measure_effect(struct bisect_result *out, const struct bisect_options *opt,
 			  const struct bisect_ops *ops, struct sides *s)
 {
-	struct stats_schedule sched = { opt->start, 160, opt->alpha };
-	struct stats_options so = { stats_schedule_alpha(&sched), opt->delta, opt->direction };
-	struct stats_comparison c;
+	struct stats_schedule sched = { opt->start, opt->effect_cap, opt->alpha };
+	double alpha = stats_schedule_alpha(&sched);
+	struct stats_boot_ratio br;
+	size_t level = opt->start;
 
-	for (size_t level = opt->start; level <= 160; level *= 2) {
+	for (;;) {
+		const double *pool[2];
+		size_t npool[2];
+
 		if (top_up_ends(ops, s, level))
 			return -1;
-		if (stats_compare(&c, s->g, s->ng, s->b, s->nb, &so))
-			return -1;
-		if (c.verdict != VERDICT_INCONCLUSIVE)
+		pool[0] = s->g;
+		pool[1] = s->b;
+		npool[0] = s->ng;
+		npool[1] = s->nb;
+		if (stats_boot_ratio(&br, s->g, s->ng, s->b, s->nb, pool, npool, 2, alpha))
+			return error("cannot compare good and bad: %zu and %zu boots", s->ng, s->nb);
+		out->inconclusive = 0;
+		if ((br.p <= alpha && worse(opt, br.lo, br.hi)) || not_worse(opt, br.lo, br.hi))
 			break;
+		out->inconclusive = 1;
+		if (level >= opt->effect_cap)
+			break;
+		level = level * 2 < opt->effect_cap ? level * 2 : opt->effect_cap;
 	}
-	out->effect.estimate = c.ratio;
-	out->effect.lo = c.lo;
-	out->effect.hi = c.hi;
-	out->effect_alpha = c.alpha;
-	out->log_effect = log(c.ratio);
-	out->no_regression = c.verdict != VERDICT_REGRESSION;
+	out->effect.estimate = br.estimate;
+	out->effect.lo = br.lo;
+	out->effect.hi = br.hi;
+	out->effect_alpha = alpha;
+	out->effect_se = br.se;
+	out->effect_df = br.df;
+	out->effect_boots = s->ng < s->nb ? s->ng : s->nb;
+	out->log_effect = br.log_diff;
+	out->no_regression = out->inconclusive || !(br.p <= alpha && worse(opt, br.lo, br.hi));
 	return 0;
 }
 
-/* Classify one candidate against G and half of L; fresh G and B boots interleave. */
+/*
+ * Where M lies between the ends: d = ln M - (ln G + ln B) / 2, on the mean
+ * logs of their per-boot medians, with the spread of every boot of G, B
+ * and M pooled; M is on B's side of the midpoint when d > 0 (for an
+ * effect upwards). Both ends are taken as they measure now: the steps'
+ * interleaved boots make L sharper as the bisection goes, and its
+ * uncertainty is part of d's, se = s sqrt(1/n_M + 1/(4 n_G) + 1/(4 n_B)).
+ * hl is M/G with its CI, for the record.
+ */
+static int step_compare(double *lo, double *hi, struct stats_hl *hl, const struct sides *s,
+			double alpha)
+{
+	const double *pool[3] = { s->g, s->b, s->m };
+	size_t npool[3] = { s->ng, s->nb, s->nm };
+	struct stats_boot_ratio mg, bg;
+	double d, se, q;
+
+	if (stats_boot_ratio(&mg, s->g, s->ng, s->m, s->nm, pool, npool, 3, alpha) ||
+	    stats_boot_ratio(&bg, s->g, s->ng, s->b, s->nb, pool, npool, 3, alpha))
+		return -1;
+	hl->estimate = mg.estimate;
+	hl->lo = mg.lo;
+	hl->hi = mg.hi;
+	d = mg.log_diff - bg.log_diff / 2;
+	se = mg.sd * sqrt(1 / (double)s->nm + 0.25 / (double)s->ng + 0.25 / (double)s->nb);
+	q = se > 0 ? stats_t_quantile(1 - alpha / 2, mg.df) : 0;
+	*lo = d - q * se;
+	*hi = d + q * se;
+	return 0;
+}
+
+/*
+ * Classify one candidate against the midpoint of G and B; fresh G and B
+ * boots interleave. M is never decided on fewer than opt->start boots:
+ * one boot cannot show whether the host made it fast or slow. up: the
+ * effect G->B is upwards (L > 0).
+ */
 static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 		    const struct bisect_options *opt, const struct bisect_ops *ops,
-		    struct sides *s, int who, double half)
+		    struct sides *s, int who, int up)
 {
 	int round = 0;
 
@@ -219,6 +292,8 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 	*n = 0;
 	hl->estimate = hl->lo = hl->hi = NAN;
 	for (size_t level = opt->start; level <= opt->cap; level *= 2) {
+		double lo, hi;
+
 		for (;;) {
 			int r;
 			if (load(ops, who, &s->m, &s->nm))
@@ -235,22 +310,17 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 			if (r)
 				return -1;
 		}
-		if (load(ops, BISECT_G, &s->g, &s->ng) ||
-		    stats_hl_ratio(hl, s->g, s->ng, s->m, s->nm, opt->step_alpha))
+		if (load(ops, BISECT_G, &s->g, &s->ng) || load(ops, BISECT_B, &s->b, &s->nb) ||
+		    step_compare(&lo, &hi, hl, s, opt->step_alpha))
 			return -1;
 		*n = s->nm;
-		{
-			double lo = log(hl->lo), hi = log(hl->hi);
-			int beyond = half > 0 ? lo > half : hi < half;
-			int short_of = half > 0 ? hi < half : lo > half;
-			if (beyond) {
-				*mark = BISECT_BAD;
-				return 0;
-			}
-			if (short_of) {
-				*mark = BISECT_GOOD;
-				return 0;
-			}
+		if (up ? lo > 0 : hi < 0) {
+			*mark = BISECT_BAD;
+			return 0;
+		}
+		if (up ? hi < 0 : lo > 0) {
+			*mark = BISECT_GOOD;
+			return 0;
 		}
 	}
 	return 0;
@@ -277,7 +347,7 @@ int bisect_classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 	int ret;
 
 	memset(&s, 0, sizeof(s));
-	ret = classify(mark, hl, n, opt, ops, &s, who, log_effect / 2);
+	ret = classify(mark, hl, n, opt, ops, &s, who, log_effect > 0);
 	sides_release(&s);
 	return ret;
 }
@@ -304,7 +374,7 @@ int bisect_run(struct bisect_result *out, const struct bisect_graph *g,
 	while ((next = bisect_next(g, marks)) >= 0) {
 		struct stats_hl hl = { NAN, NAN, NAN };
 		size_t n = 0;
-		if (classify(&marks[next], &hl, &n, opt, ops, &s, (int)next, out->log_effect / 2))
+		if (classify(&marks[next], &hl, &n, opt, ops, &s, (int)next, out->log_effect > 0))
 			goto out;
 		out->steps++;
 		if (ops->decided && ops->decided(ops->data, (int)next, marks[next], n, &hl))
@@ -340,40 +410,94 @@ void bisect_result_release(struct bisect_result *r)
 	r->nremaining = 0;
 }
 
+/* Bring parent and culprit to level boots each, interleaved (ABBA). */
+static int top_up_pair(const struct bisect_ops *ops, struct sides *s, int parent, int culprit,
+		       size_t level)
+{
+	for (int round = 0;; round++) {
+		if (load(ops, parent, &s->m, &s->nm) || load(ops, culprit, &s->b, &s->nb))
+			return -1;
+		if (s->nm >= level && s->nb >= level)
+			return 0;
+		for (int k = 0; k < 2; k++) {
+			int who = (k ^ (round & 1)) ? culprit : parent;
+			size_t have = who == parent ? s->nm : s->nb;
+			int m;
+			if (have >= level)
+				continue;
+			m = ops->measure(ops->data, who);
+			if (m)
+				return m;
+		}
+	}
+}
+
 int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *r,
 		   const struct bisect_ops *ops, int parent, int culprit)
 {
-	double *vp = NULL, *vc = NULL;
+	struct sides s;
+	double *vg = NULL, *vb = NULL;
+	size_t ng = 0, nb = 0;
 	int ret = -1;
 
+	(void)r;
 	memset(out, 0, sizeof(*out));
+	memset(&s, 0, sizeof(s));
 	out->ratio.estimate = out->ratio.lo = out->ratio.hi = out->z = NAN;
-	for (int round = 0;; round++) {
-		if (load(ops, parent, &vp, &out->n_parent) || load(ops, culprit, &vc, &out->n_culprit))
+	for (size_t level = BISECT_CONFIRM_BOOTS; level <= BISECT_CONFIRM_CAP; level *= 2) {
+		struct stats_boot_ratio c, e;
+		const double *pool[4];
+		size_t npool[4];
+		double se;
+		int m;
+
+		m = top_up_pair(ops, &s, parent, culprit, level);
+		if (m) {
+			ret = m > 0 ? 1 : -1;
 			goto out;
-		if (out->n_parent >= BISECT_CONFIRM_UNITS && out->n_culprit >= BISECT_CONFIRM_UNITS)
-			break;
-		/* ABBA, as every other comparison here */
-		for (int k = 0; k < 2; k++) {
-			int who = (k ^ (round & 1)) ? culprit : parent;
-			size_t have = who == parent ? out->n_parent : out->n_culprit;
-			int m;
-			if (have >= BISECT_CONFIRM_UNITS)
-				continue;
-			m = ops->measure(ops->data, who);
-			if (m) {
-				ret = m > 0 ? 1 : -1;
-				goto out;
-			}
 		}
+		/*
+		 * G->B again with every boot the ends have had since (the steps
+		 * interleave them), and one spread pooled over the four kernels'
+		 * boots, so that both effects are known as well as the boots allow.
+		 */
+		if (load(ops, BISECT_G, &vg, &ng) || load(ops, BISECT_B, &vb, &nb))
+			goto out;
+		pool[0] = s.m;
+		pool[1] = s.b;
+		pool[2] = vg;
+		pool[3] = vb;
+		npool[0] = s.nm;
+		npool[1] = s.nb;
+		npool[2] = ng;
+		npool[3] = nb;
+		if (stats_boot_ratio(&c, s.m, s.nm, s.b, s.nb, pool, npool, 4, 0.01) ||
+		    stats_boot_ratio(&e, vg, ng, vb, nb, pool, npool, 4, 0.01))
+			goto out;
+		out->ratio.estimate = c.estimate;
+		out->ratio.lo = c.lo;
+		out->ratio.hi = c.hi;
+		out->effect.estimate = e.estimate;
+		out->effect.lo = e.lo;
+		out->effect.hi = e.hi;
+		out->n_parent = s.nm;
+		out->n_culprit = s.nb;
+		out->rounds++;
+		/* the four sets of boots are disjoint: the two estimates are independent */
+		se = sqrt(c.se * c.se + e.se * e.se);
+		if (se > 0)
+			out->z = (c.log_diff - e.log_diff) / se;
+		else
+			out->z = c.log_diff == e.log_diff ? 0 :
+				 copysign(INFINITY, c.log_diff - e.log_diff);
+		out->more_than_one = !(fabs(out->z) <= stats_t_quantile(1 - 0.01 / 2, c.df));
+		if (!out->more_than_one)
+			break;
 	}
-	if (stats_hl_ratio(&out->ratio, vp, out->n_parent, vc, out->n_culprit, 0.01) ||
-	    stats_ratio_z(&out->z, &out->ratio, 0.01, &r->effect, r->effect_alpha))
-		goto out;
-	out->more_than_one = fabs(out->z) > stats_norm_quantile(1 - 0.01 / 2);
 	ret = 0;
 out:
-	free(vp);
-	free(vc);
+	free(vg);
+	free(vb);
+	sides_release(&s);
 	return ret;
 }

@@ -8,9 +8,15 @@
  * given as a graph (parents before children). Each step picks the
  * candidate that best halves what is left, counted over the graph the way
  * git bisect does (merges included), and classifies it against the good
- * and bad ends per STATS.md "Bisecting a noisy metric": BAD when the 99 %
- * CI of ln(M/G) lies beyond half of L = ln R(G->B), GOOD when it lies short
- * of it, more samples (10, 20, 40, 80) while unclear, and a skip when still
+ * and bad ends per docs/statistics.md "Bisecting a noisy metric". Every
+ * comparison is of boots, not samples: samples of one boot share the
+ * host's state during it, so a busy boot would otherwise read as a
+ * kernel's change. The unit is a boot's median, and the boot-to-boot
+ * spread is pooled from every boot of the ends and of the commit
+ * (stats_boot_ratio()). M is BAD when the 99 % CI of
+ * ln M - (ln G + ln B) / 2 lies on B's side of 0 (beyond half of
+ * L = ln R(G->B), with G and B as they measure now), GOOD when it lies on
+ * G's, more boots (2, 4, 8, 16) while unclear, and a skip when still
  * unclear or when the commit does not build or boot.
  *
  * Measurements come through struct bisect_ops; everything the ops return
@@ -37,8 +43,8 @@ const char *bisect_mark_name(enum bisect_mark m);
 #define BISECT_B (-2)
 
 struct bisect_ops {
-	/* Units (samples or per-boot medians) stored so far for who. */
-	int (*units)(void *data, int who, double **v, size_t *n);
+	/* The per-boot medians of the metric stored so far for who, one per good boot. */
+	int (*boots)(void *data, int who, double **v, size_t *n);
 	/* Measure who once more: 0 measured, 1 cannot (build or boot failed), -1 error. */
 	int (*measure)(void *data, int who);
 	/* A step was decided (for reports and the stored state): 0, or -1 to stop. */
@@ -61,19 +67,23 @@ struct bisect_result {
 	double log_effect;		/* L = ln R(G->B) */
 	struct stats_hl effect;		/* R(G->B) with its CI */
 	double effect_alpha;		/* that CI is at 1 - effect_alpha */
+	double effect_se, effect_df;	/* of L, from the boots' spread */
+	size_t effect_boots;		/* boots a side G->B was decided on */
 	size_t steps;
 	int no_regression;		/* G->B showed no regression: stopped */
+	int inconclusive;		/* ... because it stayed unclear at the cap */
 };
 
 struct bisect_options {
-	double alpha;		/* for G->B (default 0.05) */
+	double alpha;		/* for G->B over all its looks (default 0.05) */
 	double step_alpha;	/* for each step's CI (default 0.01) */
 	double delta;
-	size_t start, cap;	/* units per step: 10 .. 80 */
+	size_t start, cap;	/* boots per step: 2 .. 16; G->B's first look too */
+	size_t effect_cap;	/* G->B: most boots a side (16) */
 	enum stats_direction direction;
 };
 
-#define BISECT_OPTIONS_INIT { 0.05, 0.01, 0.02, 10, 80, STATS_LOWER_IS_BETTER }
+#define BISECT_OPTIONS_INIT { 0.05, 0.01, 0.02, 2, 16, 16, STATS_LOWER_IS_BETTER }
 
 /*
  * The metrics the lab's guest reports for each workload (README's table;
@@ -94,16 +104,23 @@ void bisect_result_release(struct bisect_result *r);
 
 /*
  * Does the culprit explain the whole effect? culprit^ (parent) against the
- * culprit, interleaved, BISECT_CONFIRM_UNITS units each; the two effects
- * differ when z of ln R(culprit^->culprit) - ln R(G->B), with both CIs'
- * uncertainties (stats_ratio_z()), lies beyond the 99 % normal quantile.
+ * culprit, interleaved, BISECT_CONFIRM_BOOTS boots each, against G->B
+ * measured again on all the ends' boots, both with the spread pooled over
+ * the four kernels' boots: the effects differ when
+ * z = (ln R(culprit^->culprit) - ln R(G->B)) / sqrt(se^2 + se_GB^2) lies
+ * beyond the 99 % quantile of t on the pooled degrees of freedom. A
+ * culprit that fails is re-tested with twice the boots, up to
+ * BISECT_CONFIRM_CAP each, before more_than_one is final.
  */
-#define BISECT_CONFIRM_UNITS 20
+#define BISECT_CONFIRM_BOOTS 4
+#define BISECT_CONFIRM_CAP 16
 
 struct bisect_confirmation {
 	struct stats_hl ratio;		/* culprit / culprit^, 99 % CI */
-	size_t n_parent, n_culprit;
+	struct stats_hl effect;		/* G->B on every boot of the ends, 99 % CI */
+	size_t n_parent, n_culprit;	/* boots */
 	double z;
+	int rounds;			/* looks taken: 1 + re-tests */
 	int more_than_one;		/* the effects differ: more commits may contribute */
 };
 

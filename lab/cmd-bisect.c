@@ -34,7 +34,8 @@ static const char bisect_usage[] =
 "  --iters, --mem, --cpus, --param, --runner, --accel, --timeout, --cmdline   as for 'lab run'\n"
 "  --db PATH, --config FILE\n"
 "\n"
-"exit status: 0 culprit found, 1 none found (or no regression), 2 error or stopped\n";
+"exit status: 0 culprit found and confirmed, 1 none found (or no regression),\n"
+"             2 error or stopped, 3 culprit found but its own check stays unclear\n";
 
 static const char bisect_step_usage[] =
 "usage: lab bisect-step --good REF --bad REF --workload W [--metric M] [options]\n"
@@ -109,7 +110,8 @@ static int variant_for(struct bisector *bs, struct who *w)
 	return ret;
 }
 
-static int op_units(void *data, int who, double **v, size_t *n)
+/* Always per-boot medians: lab/bisect.c compares boots, with their spread pooled. */
+static int op_boots(void *data, int who, double **v, size_t *n)
 {
 	struct bisector *bs = data;
 	struct who *w = who_of(bs, who);
@@ -122,7 +124,7 @@ static int op_units(void *data, int who, double **v, size_t *n)
 		return -1;
 	for (size_t i = 0; i < side.n; i++)
 		if (!strcmp(side.m[i].metric, bs->metric))
-			*v = units_values(&side.m[i], bs->per_boot, n);
+			*v = units_values(&side.m[i], 1, n);
 	units_side_release(&side);
 	return 0;
 }
@@ -345,26 +347,24 @@ static void graph_release(struct bisect_graph *g)
 }
 
 /*
- * Without --metric: measure both ends a little and take the metric with
- * the largest significant regression.
+ * Compare every metric G -> B on the boots so far: 1 when one regressed
+ * (the largest is kept in bs->metric), 0 when none did, with *unclear
+ * set when some metric could still turn out to.
  */
-static int choose_metric(struct bisector *bs)
+static int compare_ends(struct bisector *bs, double alpha, int *unclear)
 {
 	struct unit_side a, b;
 	double best = 0;
-	int ret = -1;
 
-	for (int round = 0; round < 2; round++)
-		for (int k = 0; k < 2; k++)
-			if (op_measure(bs, (k ^ round) ? BISECT_B : BISECT_G))
-				return -1;
+	*unclear = 0;
 	if (units_side_load(&a, &bs->ctx->st, bs->exp_id, bs->g.variant_id, -1, -1, NULL))
 		return -1;
 	if (units_side_load(&b, &bs->ctx->st, bs->exp_id, bs->b.variant_id, -1, -1, NULL)) {
 		units_side_release(&a);
 		return -1;
 	}
-	fprintf(stderr, "good -> bad, per metric:\n");
+	fprintf(stderr, "good -> bad, per metric (%zu boots a side):\n",
+		a.n ? a.m[0].nboots : (size_t)0);
 	for (size_t i = 0; i < a.n; i++) {
 		for (size_t j = 0; j < b.n; j++) {
 			struct stats_options so = STATS_OPTIONS_INIT;
@@ -375,6 +375,7 @@ static int choose_metric(struct bisector *bs)
 
 			if (strcmp(a.m[i].metric, b.m[j].metric) || strcmp(a.m[i].workload, b.m[j].workload))
 				continue;
+			so.alpha = alpha;
 			per_boot = units_boot_effect(&a.m[i]) || units_boot_effect(&b.m[j]);
 			ua = units_values(&a.m[i], per_boot, &na);
 			ub = units_values(&b.m[j], per_boot, &nb);
@@ -386,29 +387,66 @@ static int choose_metric(struct bisector *bs)
 					best = c.ratio;
 					snprintf(bs->metric, sizeof(bs->metric), "%s", a.m[i].metric);
 				}
+				*unclear |= c.verdict == VERDICT_INCONCLUSIVE;
 			}
 			free(ua);
 			free(ub);
 		}
 	}
-	ret = 0;
 	units_side_release(&a);
 	units_side_release(&b);
-	return ret;
+	return best > 0;
 }
 
-static int decide_units(struct bisector *bs)
+/*
+ * Without --metric: measure both ends and take the metric with the largest
+ * significant regression. While none has regressed and some metric is
+ * still INCONCLUSIVE, the ends get more boots on the adaptive schedule
+ * (2, 4, 8, 16 a side, with its per-look alpha) before giving up.
+ */
+/* Boots a side the ends already have (a resumed bisection): the fewer of the two. */
+static int ends_boots(struct bisector *bs, size_t *have)
 {
-	struct unit_side a;
-	int per_boot = 0;
+	struct unit_side a, b;
 
-	if (units_side_load(&a, &bs->ctx->st, bs->exp_id, bs->g.variant_id, -1, -1, bs->metric))
+	*have = 0;
+	if (variant_for(bs, &bs->g) || variant_for(bs, &bs->b) ||
+	    units_side_load(&a, &bs->ctx->st, bs->exp_id, bs->g.variant_id, -1, -1, NULL))
 		return -1;
-	for (size_t i = 0; i < a.n; i++)
-		per_boot |= units_boot_effect(&a.m[i]);
+	if (units_side_load(&b, &bs->ctx->st, bs->exp_id, bs->b.variant_id, -1, -1, NULL)) {
+		units_side_release(&a);
+		return -1;
+	}
+	if (a.n && b.n)
+		*have = a.m[0].nboots < b.m[0].nboots ? a.m[0].nboots : b.m[0].nboots;
 	units_side_release(&a);
-	bs->per_boot = per_boot;
+	units_side_release(&b);
 	return 0;
+}
+
+static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
+{
+	struct stats_schedule sched = { opt->start, opt->effect_cap, opt->alpha };
+	double alpha = stats_schedule_alpha(&sched);
+	size_t level = opt->start, have;
+
+	if (ends_boots(bs, &have))
+		return -1;
+	for (;;) {
+		int unclear, r;
+
+		/* ABBA, as every other comparison */
+		for (; have < level; have++)
+			for (int k = 0; k < 2; k++)
+				if (op_measure(bs, (k ^ (int)(have & 1)) ? BISECT_B : BISECT_G))
+					return -1;
+		r = compare_ends(bs, alpha, &unclear);
+		if (r)
+			return r < 0 ? -1 : 0;
+		if (!unclear || level >= opt->effect_cap)
+			return 0;
+		level = level * 2 < opt->effect_cap ? level * 2 : opt->effect_cap;
+	}
 }
 
 static int print_status(struct store *st, long long id)
@@ -450,7 +488,7 @@ static int print_status(struct store *st, long long id)
 			       &q, NULL) != SQLITE_OK)
 		return store_error(st, "cannot read bisect steps");
 	sqlite3_bind_int64(q, 1, id);
-	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "n", "M/G [99 % CI]");
+	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "boots", "M/G [99 % CI]");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		printf("  %4d  %-12s  %-5s  %5d  %.4f [%.4f, %.4f]\n", sqlite3_column_int(q, 0),
 		       sqlite3_column_text(q, 1), sqlite3_column_text(q, 2), sqlite3_column_int(q, 3),
@@ -707,11 +745,13 @@ fail:
 	return -1;
 }
 
-static int finish(struct bisector *bs, const struct bisect_result *r)
+/* unclear: the culprit failed its own check, re-tests included */
+static int finish(struct bisector *bs, const struct bisect_result *r, int unclear)
 {
 	sqlite3_stmt *q = NULL;
 	char hex[GIT_OID_HEXSZ + 1] = "";
-	const char *outcome = r->no_regression ? "NO_REGRESSION" : r->found ? "FOUND" : "CANDIDATES";
+	const char *outcome = r->no_regression ? "NO_REGRESSION" : !r->found ? "CANDIDATES" :
+			      unclear ? "UNCLEAR" : "FOUND";
 	int ret = -1;
 
 	if (r->found)
@@ -743,6 +783,12 @@ static void print_culprit(struct bisector *bs, const struct bisect_result *r,
 	git_commit *c = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 
+	if (r->no_regression && r->inconclusive) {
+		printf("could not tell whether bad is worse than good after %zu boots a side: %s %.4f "
+		       "[%.4f, %.4f]; nothing to bisect\n", r->effect_boots, bs->metric,
+		       r->effect.estimate, r->effect.lo, r->effect.hi);
+		return;
+	}
 	if (r->no_regression) {
 		printf("no regression between good and bad: %s %.4f [%.4f, %.4f]; nothing to bisect\n",
 		       bs->metric, r->effect.estimate, r->effect.lo, r->effect.hi);
@@ -770,14 +816,15 @@ static void print_culprit(struct bisector *bs, const struct bisect_result *r,
 	       100 * (r->effect.estimate - 1), r->steps, bs->builds, bs->boots);
 	if (!conf)
 		return;
-	printf("confirmation, culprit^ vs culprit (n %zu/%zu): %.4f [%.4f, %.4f], z %.2f against good -> bad\n",
-	       conf->n_parent, conf->n_culprit, conf->ratio.estimate, conf->ratio.lo,
-	       conf->ratio.hi, conf->z);
+	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %.4f [%.4f, %.4f], z %.2f against good -> bad\n",
+	       conf->n_parent, conf->n_culprit, conf->rounds > 1 ? ", re-tested" : "",
+	       conf->ratio.estimate, conf->ratio.lo, conf->ratio.hi, conf->z);
 	if (!conf->more_than_one)
 		printf("  the culprit explains the whole good -> bad effect (%.4f)\n", r->effect.estimate);
 	else
-		printf("  the culprit does not explain the whole effect (%.4f): more than one commit may contribute\n",
-		       r->effect.estimate);
+		printf("  UNCLEAR: the culprit does not explain the whole effect (%.4f), even with %zu boots "
+		       "each: a wrong culprit, or more than one commit contributes\n",
+		       r->effect.estimate, conf->n_culprit);
 }
 
 static void bisector_release(struct bisector *bs)
@@ -803,12 +850,12 @@ static void bisector_release(struct bisector *bs)
  * The metric to bisect and its unit of comparison, chosen once (when not
  * given) and kept with the bisection. 1: no metric regressed.
  */
-static int settle_metric(struct bisector *bs)
+static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
 {
 	struct store *st = &bs->ctx->st;
 
 	if (!bs->metric[0]) {
-		if (choose_metric(bs))
+		if (choose_metric(bs, opt))
 			return -1;
 		if (!bs->metric[0])
 			return 1;
@@ -818,8 +865,8 @@ static int settle_metric(struct bisector *bs)
 			       bs->exp_id, bs->metric))
 			return -1;
 	}
-	if (decide_units(bs))
-		return -1;
+	/* every decision of lab/bisect.c compares per-boot medians */
+	bs->per_boot = 1;
 	return store_exec(st, "cannot record bisection",
 			  "UPDATE bisections SET per_boot = ?2 WHERE experiment_id = ?1", bs->exp_id,
 			  bs->per_boot ? "1" : "0");
@@ -837,7 +884,8 @@ static void bisector_setup(struct bisector *bs, const struct bisect_args *a)
 /*
  * Every boot counts against a budget, so that no loop boots forever: enough
  * for G->B at its largest, twice the steps the candidates need at their
- * largest (skips), and the confirmation.
+ * largest (skips; each boot of a candidate brings one of an end), and the
+ * confirmation with its re-tests.
  */
 static long long default_budget(size_t ncand, const struct bisect_options *opt)
 {
@@ -845,7 +893,8 @@ static long long default_budget(size_t ncand, const struct bisect_options *opt)
 
 	for (size_t n = ncand; n; n >>= 1)
 		steps += 2;
-	return 2 * 160 + steps * 2 * (long long)opt->cap + 2 * BISECT_CONFIRM_UNITS;
+	return 2 * (long long)opt->effect_cap + steps * 2 * (long long)opt->cap +
+	       2 * BISECT_CONFIRM_CAP;
 }
 
 static int latest_bisection(struct store *st, long long *id)
@@ -879,7 +928,7 @@ static int no_regression(struct bisector *bs)
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { op_units, op_measure, op_decided, NULL };
+	struct bisect_ops ops = { op_boots, op_measure, op_decided, NULL };
 	struct bisect_args a;
 	struct bisector bs;
 	struct bisect_graph g;
@@ -888,7 +937,7 @@ int cmd_bisect(int argc, char **argv)
 	struct lab_context ctx;
 	struct strbuf stored = STRBUF_INIT;
 	struct strvec again = STRVEC_INIT;
-	int ret = 2, confirmed = 0;
+	int ret = 2, confirmed = 0, unclear = 0;
 
 	memset(&a, 0, sizeof(a));
 	memset(&bs, 0, sizeof(bs));
@@ -933,7 +982,7 @@ int cmd_bisect(int argc, char **argv)
 	if (build_graph(&g, &bs))
 		goto out;
 	bs.max_boots = a.max_boots ? a.max_boots : default_budget(bs.ncand, &opt);
-	switch (settle_metric(&bs)) {
+	switch (settle_metric(&bs, &opt)) {
 	case 0:
 		break;
 	case 1:
@@ -942,19 +991,28 @@ int cmd_bisect(int argc, char **argv)
 	default:
 		goto out;
 	}
-	if (bisect_run(&r, &g, &opt, &ops) || finish(&bs, &r))
+	if (bisect_run(&r, &g, &opt, &ops))
 		goto out;
+	/* the outcome is stored after the check: FOUND only for a confirmed culprit */
 	if (r.found) {
 		int c = confirm(&conf, &bs, &ops, &r);
 		if (c < 0)
 			goto out;
 		confirmed = c == 0;
 	}
+	unclear = confirmed && conf.more_than_one;
+	/* the check measured G->B again on every boot of the ends: the sharper estimate */
+	if (confirmed) {
+		r.effect = conf.effect;
+		r.effect_alpha = 0.01;
+	}
+	if (finish(&bs, &r, unclear))
+		goto out;
 	print_culprit(&bs, &r, confirmed ? &conf : NULL);
 	printf("\n");
 	if (print_status(&ctx.st, bs.exp_id))
 		goto out;
-	ret = r.found ? 0 : 1;
+	ret = unclear ? 3 : r.found ? 0 : 1;
 out:
 	/* a bisection another lab runs is not this one's to offer */
 	if (ret == 2 && bs.exp_id && ctx.lock_fd > 0)
@@ -995,7 +1053,7 @@ static int find_baseline(long long *id, struct store *st, const char *args)
 int cmd_bisect_step(int argc, char **argv)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { op_units, op_measure, NULL, NULL };
+	struct bisect_ops ops = { op_boots, op_measure, NULL, NULL };
 	struct bisect_args a;
 	struct bisector bs;
 	struct bisect_result r;
@@ -1039,7 +1097,7 @@ int cmd_bisect_step(int argc, char **argv)
 	if (kernel_tree_resolve(&bs.cand[0].commit, &tree, &bs.t, "HEAD"))
 		goto out;
 	git_oid_tostr(bs.cand[0].name, 13, &bs.cand[0].commit);
-	switch (settle_metric(&bs)) {
+	switch (settle_metric(&bs, &opt)) {
 	case 0:
 		break;
 	case 1:
@@ -1051,8 +1109,9 @@ int cmd_bisect_step(int argc, char **argv)
 	if (bisect_effect(&r, &opt, &ops))
 		goto out;
 	if (r.no_regression) {
-		error("no regression between good and bad (%.4f [%.4f, %.4f]): nothing to bisect",
-		      r.effect.estimate, r.effect.lo, r.effect.hi);
+		error("%s between good and bad (%.4f [%.4f, %.4f], %zu boots a side): nothing to bisect",
+		      r.inconclusive ? "no clear regression" : "no regression", r.effect.estimate,
+		      r.effect.lo, r.effect.hi, r.effect_boots);
 		goto out;
 	}
 	if (bisect_classify(&mark, &hl, &n, &opt, &ops, 0, r.log_effect))

@@ -1,7 +1,7 @@
 #ifndef STATS_H
 #define STATS_H
 /*
- * The statistics behind every verdict, as STATS.md specifies them:
+ * The statistics behind every verdict, as docs/statistics.md describes them:
  * summaries, the Mann-Whitney U test, Hodges-Lehmann shift and ratio with
  * their confidence intervals, t-tests and the distributions they need,
  * Benjamini-Hochberg, outlier labels, the adaptive sampling schedule and
@@ -216,9 +216,9 @@ struct stats_schedule {
 	double alpha;		/* overall two-sided false-positive rate */
 };
 
-#define STATS_SCHEDULE_INIT { 10, 160, 0.05 }
+#define STATS_SCHEDULE_INIT { 5, 160, 0.05 }
 
-/* Looks from start to cap: 10, 20, 40, 80, 160 are 5. */
+/* Looks from start to cap: 5, 10, 20, 40, 80, 160 are 6. */
 int stats_schedule_looks(const struct stats_schedule *s);
 
 /*
@@ -226,7 +226,10 @@ int stats_schedule_looks(const struct stats_schedule *s);
  * observed at each doubling (correlation sqrt(1/2) between neighbouring
  * looks), P(some |z| > c) = s->alpha under H0. Normal theory,
  * integrated numerically: 0.016 (0.0029) for 5 % (1 %) over 4 looks,
- * 0.013 (0.0024) over 5.
+ * 0.013 (0.0024) over 5, 0.0109 (0.0020) over the default's 6. The first
+ * look is at 5 a side because an exact Mann-Whitney needs 5 a side to go
+ * below that: 2/252 = 0.0079 at 5 vs 5, all of one side below the other,
+ * which is what near-deterministic clocks (icount) give for a real shift.
  */
 double stats_schedule_alpha(const struct stats_schedule *s);
 
@@ -260,5 +263,34 @@ struct stats_boot_units {
 int stats_boot_units(struct stats_boot_units *out, const double *const *groups,
 		     const size_t *len, size_t ngroups);
 void stats_boot_units_release(struct stats_boot_units *u);
+
+/* The p-quantile of Student's t with df degrees of freedom (0 < p < 1). */
+double stats_t_quantile(double p, double df);
+
+/*
+ * Boot-level ratio y/x: the units are per-boot medians, one per boot, and
+ * the ratio is exp(mean ln y - mean ln x). The boot-to-boot spread comes
+ * from ngroups groups of per-boot medians (the kernels measured so far:
+ * usually x, y and the bisection's ends), pooled on the log scale:
+ *   s^2 = sum_g sum_i (ln v_gi - mean_g)^2 / sum_g (n_g - 1),
+ *   se = s sqrt(1/nx + 1/ny), CI = exp(log_diff -+ t_{1-alpha/2, df} se),
+ * with df = sum_g (n_g - 1), and p the two-sided t test of log_diff = 0.
+ * Pooling assumes every kernel's boots spread alike on the log scale (the
+ * same CV), which lets one or two boots of a commit be judged against the
+ * spread many boots of the ends have shown; a boot effect (a host busy
+ * for one boot) widens the interval instead of fooling it, as samples of
+ * one boot would. s = 0 (identical boots, a deterministic clock) gives the
+ * point interval of the observed ratio and p 0 or 1. EINVAL when no group
+ * has two boots, EDOM for a value that is not positive.
+ */
+struct stats_boot_ratio {
+	double estimate, lo, hi;	/* the ratio and its CI at 1 - alpha */
+	double log_diff, se, sd, df;
+	double p, alpha;
+};
+
+int stats_boot_ratio(struct stats_boot_ratio *out, const double *x, size_t nx,
+		     const double *y, size_t ny, const double *const *pool,
+		     const size_t *npool, size_t ngroups, double alpha);
 
 #endif

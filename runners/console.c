@@ -250,7 +250,7 @@ void console_conclude(struct console *c, int timed_out)
 				      "guest stopped before done" :
 				      "guest never started");
 	}
-	/* A run that did not finish contributes no samples (STATS.md). */
+	/* A run that did not finish contributes no samples (docs/statistics.md). */
 	if (r->status != RUN_OK && r->status != RUN_FAILED)
 		r->set.nr = 0;
 }

@@ -31,7 +31,7 @@ test_expect_success 'zeroing: metadata names kernel, cpu, memory and THP mode' '
 '
 
 test_expect_success 'demote: one 1 GiB page demoted, pool counts verified, HVO on' '
-	run --workload demote --mem 4G --cmdline "hugetlb_free_vmemmap=on nokaslr" >out &&
+	run --workload demote --iters 1 --mem 4G --cmdline "hugetlb_free_vmemmap=on nokaslr" >out &&
 	cat out &&
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 2")" = OK &&
 	test "$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 2 AND key = '\''demote.verified'\''")" = yes &&

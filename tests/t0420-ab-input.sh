@@ -49,8 +49,8 @@ test_expect_success 'the report labels its interval with the level it was comput
 	grep -q "^  B/A [0-9.]* ([-+][0-9.]* %), 95% CI \[[0-9.]*, [0-9.]*\], p " out &&
 	exits_with 0 "$LAB" ab --db ci.db --runner local --guest "$FAKE" --workload zeroing \
 		--iters 5 >out 2>err &&
-	test "$(sql ci.db "SELECT round(alpha, 4) FROM verdicts WHERE experiment_id = 2")" = 0.013 &&
-	grep -q "^  B/A [0-9.]* ([-+][0-9.]* %), 98.7% CI \[[0-9.]*, [0-9.]*\], p " out
+	test "$(sql ci.db "SELECT round(alpha, 4) FROM verdicts WHERE experiment_id = 2")" = 0.0109 &&
+	grep -q "^  B/A [0-9.]* ([-+][0-9.]* %), 98.9% CI \[[0-9.]*, [0-9.]*\], p " out
 '
 
 test_done

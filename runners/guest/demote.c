@@ -15,7 +15,16 @@
 #define POOL_2M "/sys/kernel/mm/hugepages/hugepages-2048kB"
 #define SMALL_PER_GIANT (1048576 / 2048)
 #define ALLOC_RETRIES 2
+/*
+ * Rounds of allocating and demoting when the guest holds fewer pages than
+ * asked: two at most, so that the default lab.iters (100) in a small guest
+ * costs at most twice what fits, not a hundred allocations.
+ */
+#define MAX_ROUNDS 2
 #define HVO_SYSCTL "/proc/sys/vm/hugetlb_optimize_vmemmap"
+/* left to the kernel and the guest program when asking for many pages */
+#define HEADROOM_KIB (512L * 1024)
+#define GIANT_KIB (1024L * 1024)
 
 struct pools {
 	long nr1, free1, nr2, free2;
@@ -119,6 +128,23 @@ static void report_hvo(void)
 		emit_meta("demote.hvo", "unknown");
 }
 
+/*
+ * How many 1 GiB pages the free memory could hold with HEADROOM_KIB to
+ * spare: a pool that takes every free page leaves the kernel nothing to
+ * run the rest of the workload with. -1 when /proc/meminfo says nothing.
+ */
+static long giant_pages_that_fit(void)
+{
+	char buf[4096];
+	const char *v;
+	long kib;
+
+	if (sysfs_read("/proc/meminfo", buf, sizeof(buf)) < 0 || !(v = strstr(buf, "MemFree:")) ||
+	    sscanf(v + strlen("MemFree:"), "%ld", &kib) != 1)
+		return -1;
+	return kib > HEADROOM_KIB ? (kib - HEADROOM_KIB) / GIANT_KIB : 0;
+}
+
 /* Ask for nr pages in the 1 GiB pool; returns how many it really has, or -1. */
 static long set_giant_pool(long nr)
 {
@@ -147,38 +173,75 @@ static void restore(const struct pools *before)
 			  "(were %ld and %ld)", nr1, nr2, before->nr1, before->nr2);
 }
 
-static int demote_pages(long pages)
-{
-	long long wall_total = 0, sys_total = 0;
-	int ret = 0;
+struct totals {
+	long long wall, sys;
+};
 
+/* Demote pages pages, samples numbered from first on. */
+static int demote_pages(struct totals *t, long first, long pages)
+{
 	for (long i = 0; i < pages; i++) {
 		long long w0 = timing_ns(CLOCK_MONOTONIC), s0 = timing_sys_ns(), w1, s1;
 		int err = sysfs_write(POOL_1G "/demote", "1");
 		w1 = timing_ns(CLOCK_MONOTONIC);
 		s1 = timing_sys_ns();
-		if (err) {
-			ret = emit_error("demote", "demoting 1 GiB page %ld of %ld failed: %s",
-					 i + 1, pages, strerror(-err));
-			break;
-		}
-		emit_sample("demote", "demote_page_wall", i, (double)(w1 - w0) / 1e6, "ms", 0);
-		emit_sample("demote", "demote_page_sys", i, (double)(s1 - s0) / 1e6, "ms", 0);
-		wall_total += w1 - w0;
-		sys_total += s1 - s0;
+		if (err)
+			return emit_error("demote", "demoting 1 GiB page %ld of %ld failed: %s",
+					  first + i + 1, first + pages, strerror(-err));
+		emit_sample("demote", "demote_page_wall", first + i, (double)(w1 - w0) / 1e6, "ms", 0);
+		emit_sample("demote", "demote_page_sys", first + i, (double)(s1 - s0) / 1e6, "ms", 0);
+		t->wall += w1 - w0;
+		t->sys += s1 - s0;
 	}
-	if (!ret) {
-		emit_sample("demote", "demote_total_wall", 0, (double)wall_total / 1e6, "ms", 0);
-		emit_sample("demote", "demote_total_sys", 0, (double)sys_total / 1e6, "ms", 0);
+	return 0;
+}
+
+/*
+ * Allocate up to want 1 GiB pages. A 1 GiB range fails to migrate now and
+ * then (a page briefly pinned or on a per-CPU list); dropping caches and
+ * compacting, then asking again, usually succeeds. Returns how many, or -1.
+ */
+static long allocate_giant(const struct pools *before, long want)
+{
+	long got = set_giant_pool(before->nr1 + want);
+
+	for (int retry = 0; got >= 0 && got < before->nr1 + want && retry < ALLOC_RETRIES; retry++) {
+		sysfs_write("/proc/sys/vm/drop_caches", "3");
+		sysfs_write("/proc/sys/vm/compact_memory", "1");
+		got = set_giant_pool(before->nr1 + want);
 	}
-	return ret;
+	return got < 0 ? -1 : got - before->nr1;
+}
+
+/* One round: allocate, demote and check the counts; the pools are put back after. */
+static int demote_round(struct totals *t, long first, long pages)
+{
+	struct pools mid, after;
+	int ret;
+
+	if ((ret = sysfs_write(POOL_1G "/demote_size", "2048kB")))
+		return emit_error("demote", "cannot write 2048kB to %s/demote_size: %s", POOL_1G,
+				  strerror(-ret));
+	if (read_pools(&mid))
+		return -1;
+	if (demote_pages(t, first, pages) || read_pools(&after))
+		return -1;
+	if (after.nr1 != mid.nr1 - pages || after.nr2 != mid.nr2 + SMALL_PER_GIANT * pages ||
+	    after.free2 != mid.free2 + SMALL_PER_GIANT * pages)
+		return emit_error("demote", "counts after demoting %ld page(s) do not match: "
+				  "1 GiB pool %ld (want %ld), 2 MiB pool %ld (want %ld), 2 MiB free "
+				  "%ld (want %ld)", pages, after.nr1, mid.nr1 - pages, after.nr2,
+				  mid.nr2 + SMALL_PER_GIANT * pages, after.free2,
+				  mid.free2 + SMALL_PER_GIANT * pages);
+	return 0;
 }
 
 int demote_run(const struct params *p, int pid1)
 {
-	struct pools before, mid, after;
-	long got, allocated;
-	int ret;
+	struct pools before;
+	struct totals t = { 0, 0 };
+	long want = p->pages ? p->pages : p->iters, done = 0, fit, most = 0;
+	int rounds = 0, ret = 0;
 
 	(void)pid1;
 	if (!sysfs_exists(POOL_1G))
@@ -194,59 +257,50 @@ int demote_run(const struct params *p, int pid1)
 	report_hvo();
 
 	/*
-	 * A 1 GiB range fails to migrate now and then (a page briefly pinned
-	 * or on a per-CPU list); dropping caches and compacting, then asking
-	 * again, usually succeeds.
+	 * Every page demoted is a sample. When the guest's memory holds fewer
+	 * pages than asked, they are demoted in rounds: as many as fit,
+	 * demoted, their 2 MiB pages given back, and the next round allocates
+	 * again, up to MAX_ROUNDS. Each demotion is of a freshly allocated
+	 * 1 GiB page either way.
 	 */
-	got = set_giant_pool(before.nr1 + p->pages);
-	for (int retry = 0; got >= 0 && got < before.nr1 + p->pages &&
-			    retry < ALLOC_RETRIES; retry++) {
-		sysfs_write("/proc/sys/vm/drop_caches", "3");
-		sysfs_write("/proc/sys/vm/compact_memory", "1");
-		got = set_giant_pool(before.nr1 + p->pages);
-	}
-	if (got < 0) {
-		restore(&before);
-		return -1;
-	}
-	allocated = got - before.nr1;
-	if (allocated < p->pages) {
-		emit_meta("demote.pages_requested", "%ld", p->pages);
-		emit_meta("demote.pages_allocated", "%ld", allocated > 0 ? allocated : 0);
-	}
-	if (allocated <= 0) {
-		restore(&before);
-		return emit_error("demote", "no 1 GiB page could be allocated (asked for "
-				  "%ld): no free, movable, 1 GiB-aligned range; with little "
-				  "memory, KASLR may have put the kernel in the only one "
-				  "(boot with nokaslr or more memory)", p->pages);
-	}
+	fit = giant_pages_that_fit();
+	while (done < want && rounds < MAX_ROUNDS) {
+		/* with too little memory for even one, try one: the kernel decides */
+		long ask = want - done, got;
 
-	if ((ret = sysfs_write(POOL_1G "/demote_size", "2048kB"))) {
+		if (fit >= 0 && ask > (fit > 0 ? fit : 1))
+			ask = fit > 0 ? fit : 1;
+		got = allocate_giant(&before, ask);
+		if (got <= 0) {
+			restore(&before);
+			if (got < 0)
+				return -1;
+			if (done)
+				break;
+			return emit_error("demote", "no 1 GiB page could be allocated (asked "
+					  "for %ld): no free, movable, 1 GiB-aligned range; with "
+					  "little memory, KASLR may have put the kernel in the only "
+					  "one (boot with nokaslr or more memory)", ask);
+		}
+		if (got > most)
+			most = got;
+		ret = demote_round(&t, done, got);
 		restore(&before);
-		return emit_error("demote", "cannot write 2048kB to %s/demote_size: %s",
-				  POOL_1G, strerror(-ret));
+		if (ret)
+			return -1;
+		done += got;
+		rounds++;
 	}
-	if (read_pools(&mid)) {
-		restore(&before);
-		return -1;
+	if (rounds > 1 || done < want) {
+		emit_meta("demote.pages_requested", "%ld", want);
+		emit_meta("demote.pages_at_once", "%ld (the guest's memory holds no more)", most);
+		emit_meta("demote.rounds", "%d", rounds);
 	}
-	ret = demote_pages(allocated);
-	if (!ret && !read_pools(&after)) {
-		long want1 = mid.nr1 - allocated;
-		long want2 = mid.nr2 + SMALL_PER_GIANT * allocated;
-		long want2_free = mid.free2 + SMALL_PER_GIANT * allocated;
-		if (after.nr1 == want1 && after.nr2 == want2 && after.free2 == want2_free)
-			emit_meta("demote.verified", "yes");
-		else
-			ret = emit_error("demote", "counts after demoting %ld page(s) do not "
-					 "match: 1 GiB pool %ld (want %ld), 2 MiB pool %ld "
-					 "(want %ld), 2 MiB free %ld (want %ld)", allocated,
-					 after.nr1, want1, after.nr2, want2, after.free2,
-					 want2_free);
-	} else if (!ret) {
-		ret = -1;
-	}
-	restore(&before);
-	return ret;
+	if (done < want)
+		emit_meta("demote.pages_demoted", "%ld: the guest's memory holds no more in %d "
+			  "round%s", done, rounds, rounds == 1 ? "" : "s");
+	emit_meta("demote.verified", "yes");
+	emit_sample("demote", "demote_total_wall", 0, (double)t.wall / 1e6, "ms", 0);
+	emit_sample("demote", "demote_total_sys", 0, (double)t.sys / 1e6, "ms", 0);
+	return 0;
 }

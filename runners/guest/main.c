@@ -48,10 +48,11 @@ static const struct workload {
 static const char usage[] =
 	"usage: lab-guest lab.workload=NAME[,NAME...] [lab.KEY=VALUE...]\n"
 	"workloads: zeroing, demote, boot\n"
-	"  lab.iters=N       zeroing: timed iterations, the first a warm-up (100)\n"
+	"  lab.iters=N       zeroing: timed iterations, the first a warm-up (100);\n"
+	"                    demote: 1 GiB pages to demote, as many as fit if fewer\n"
 	"  lab.zeroing_mb=N  zeroing: MiB touched per iteration (100)\n"
 	"  lab.thp=MODE      zeroing: set THP to always, never or madvise\n"
-	"  lab.pages=K       demote: 1 GiB pages to demote (1)\n"
+	"  lab.pages=K       demote: 1 GiB pages, overriding lab.iters\n"
 	"  lab.trace=F1,F2   boot: functions traced by ftrace_graph_filter=\n"
 	"  lab.nonce=HEX     the boot's nonce, put in every output line\n"
 	"Output: the lab console protocol on stdout.\n";

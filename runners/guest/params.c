@@ -12,7 +12,6 @@ void params_init(struct params *p)
 	memset(p, 0, sizeof(*p));
 	p->iters = 100;
 	p->zeroing_mb = 100;
-	p->pages = 1;
 }
 
 static int set_long(long *out, const char *key, const char *value, long min,

@@ -6,10 +6,11 @@
  * prefix belong to the kernel and are skipped.
  *
  *   lab.workload=a,b,c   workloads to run, in order (required)
- *   lab.iters=N          zeroing: timed iterations, the first a warm-up (100)
+ *   lab.iters=N          zeroing: timed iterations, the first a warm-up (100);
+ *                        demote: 1 GiB pages to demote, as many as fit if fewer
  *   lab.zeroing_mb=N     zeroing: size of the touched region in MiB (100)
  *   lab.thp=MODE         zeroing: always, never or madvise (default: leave as is)
- *   lab.pages=K          demote: 1 GiB pages to allocate and demote (1)
+ *   lab.pages=K          demote: 1 GiB pages, overriding lab.iters
  *   lab.trace=f1,f2      boot: functions traced by the kernel command line
  *   lab.nonce=HEX        the boot's nonce, put in every protocol line
  */
@@ -22,7 +23,7 @@ struct params {
 	long iters;
 	long zeroing_mb;
 	char thp[16];
-	long pages;
+	long pages;		/* 0: lab.iters */
 	char trace[512];
 	char nonce[PROTOCOL_NONCE_LEN + 1];
 };

@@ -2,8 +2,9 @@
  * Bisect on the synthetic model (not a test): N commits in a line, one of
  * them shifts the metric by 8 % at CV 3 %, 10 samples per boot. Counts
  * builds, boots and samples to the culprit and how often it was right over
- * 100 runs, for the lab's schedule (10 -> 80 per step) and two baselines:
- * a fixed 10 per side, and Pinpoint-style doubling (10 -> 160).
+ * 100 runs, for the lab's schedule (2 -> 16 boots per step) and two
+ * baselines: a fixed 2 boots, and doubling to 32. The bisection compares
+ * per-boot medians (lab/bisect.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ struct sim {
 	size_t n, culprit;
 	double cv, shift;
 	unsigned long long rng;
-	double **v;		/* per candidate, G at n, B at n + 1 */
+	double **v;		/* per-boot medians: per candidate, G at n, B at n + 1 */
 	size_t *len, *cap;
 	size_t boots, samples, builds;
 	unsigned char *built;
@@ -42,7 +43,13 @@ static size_t slot(struct sim *s, int who)
 	return who == BISECT_G ? s->n : who == BISECT_B ? s->n + 1 : (size_t)who;
 }
 
-static int units(void *data, int who, double **v, size_t *n)
+static int cmp_double(const void *pa, const void *pb)
+{
+	double x = *(const double *)pa, y = *(const double *)pb;
+	return (x > y) - (x < y);
+}
+
+static int sim_boots(void *data, int who, double **v, size_t *n)
 {
 	struct sim *s = data;
 	size_t k = slot(s, who);
@@ -62,12 +69,16 @@ static int measure(void *data, int who)
 		s->built[k] = 1;
 		s->builds++;
 	}
-	if (s->len[k] + PER_BOOT > s->cap[k]) {
-		s->cap[k] = 2 * (s->len[k] + PER_BOOT);
+	double x[PER_BOOT];
+
+	if (s->len[k] + 1 > s->cap[k]) {
+		s->cap[k] = 2 * (s->len[k] + 1);
 		s->v[k] = realloc(s->v[k], s->cap[k] * sizeof(double));
 	}
 	for (int i = 0; i < PER_BOOT; i++)
-		s->v[k][s->len[k]++] = 100 * (bad ? 1 + s->shift : 1) * exp(s->cv * gauss(s));
+		x[i] = 100 * (bad ? 1 + s->shift : 1) * exp(s->cv * gauss(s));
+	qsort(x, PER_BOOT, sizeof(x[0]), cmp_double);
+	s->v[k][s->len[k]++] = (x[PER_BOOT / 2 - 1] + x[PER_BOOT / 2]) / 2;
 	s->boots++;
 	s->samples += PER_BOOT;
 	return 0;
@@ -91,7 +102,7 @@ static void run(const char *name, size_t n, size_t start, size_t cap)
 		struct sim s = { n, 0, 0.03, 0.08, 0x9e3779b97f4a7c15ull ^ (r * 7919 + n), NULL,
 				 NULL, NULL, 0, 0, 0, NULL };
 		struct bisect_options opt = BISECT_OPTIONS_INIT;
-		struct bisect_ops ops = { units, measure, NULL, &s };
+		struct bisect_ops ops = { sim_boots, measure, NULL, &s };
 		struct bisect_result res;
 
 		s.culprit = 1 + (size_t)(uniform(&s) * (double)(n - 1));
@@ -130,9 +141,9 @@ int main(void)
 	printf("bisect, synthetic model: CV 3 %%, 8 %% shift, %d samples per boot, 100 runs each\n",
 	       PER_BOOT);
 	for (size_t i = 0; i < 2; i++) {
-		run("lab (10 -> 80 per step)", sizes[i], 10, 80);
-		run("fixed 10 per side", sizes[i], 10, 10);
-		run("doubling 10 -> 160", sizes[i], 10, 160);
+		run("lab (2 -> 16 boots a step)", sizes[i], 2, 16);
+		run("fixed 2 boots", sizes[i], 2, 2);
+		run("doubling 2 -> 32 boots", sizes[i], 2, 32);
 	}
 	return 0;
 }

@@ -122,8 +122,8 @@ static void bench_adaptive(void)
 	       "(alpha %.4f per look, %d looks):\n", EXPERIMENTS, alpha_look,
 	       stats_schedule_looks(&s));
 	printf("  REGRESSION found %.1f %%, mean samples per side %.1f "
-	       "(stopped at 10: %d, 20: %d, 40: %d, 80: %d, 160: %d)\n", 100 * power,
-	       (double)total / EXPERIMENTS, at[10], at[20], at[40], at[80], at[160]);
+	       "(stopped at 5: %d, 10: %d, 20: %d, 40: %d, 80: %d, 160: %d)\n", 100 * power,
+	       (double)total / EXPERIMENTS, at[5], at[10], at[20], at[40], at[80], at[160]);
 
 	printf("fixed n per side, one look at alpha 0.05, same verdict rules:\n ");
 	for (n = 3; n <= 160 && !nsame; n++) {

@@ -1,5 +1,5 @@
 /*
- * results/stats.c against STATS.md's reference values, hand-computed
+ * results/stats.c against reference values computed with SciPy, hand-computed
  * cases, brute force, and simulations with a fixed seed.
  */
 #include <errno.h>
@@ -74,7 +74,7 @@ static int cmp_double(const void *pa, const void *pb)
 	return (x > y) - (x < y);
 }
 
-/* ---- reference values from STATS.md ---- */
+/* ---- reference values, computed with SciPy ---- */
 
 static void test_mwu(void)
 {
@@ -204,7 +204,7 @@ static void test_bh(void)
 	ok(!stats_bh_adjust(adj, p, ARRAY_SIZE(p)), "bh: runs");
 	for (i = 0; i < ARRAY_SIZE(p); i++) {
 		snprintf(name, sizeof(name), "bh: adjusted p_(%zu) = %g", i + 1, want[i]);
-		/* STATS.md rounds to 6 significant digits */
+		/* the reference table rounds to 6 significant digits */
 		is_double(adj[i], want[i], 5e-7, name);
 		rejected += adj[i] <= 0.05;
 	}
@@ -567,7 +567,7 @@ static void test_verdicts(void)
 	is_double(c.log_sd, 0.02 * sqrt(10.0 / 9), 1e-15, "mde: pooled sd of ln values");
 	want = expm1((1.959963984540054 + 0.8416212335729143) * 0.02 * sqrt(10.0 / 9) *
 		     sqrt(0.2) / sqrt(3 / 3.14159265358979323846));
-	is_double(c.mde, want, 1e-12, "mde: STATS.md item 5");
+	is_double(c.mde, want, 1e-12, "mde: the reference formula");
 	is_int(c.a.n, 10, "compare: n of A");
 	is_double(c.b.median, 1.01 * cosh(0.02), 1e-12, "compare: median of B");
 
@@ -587,10 +587,18 @@ static void test_schedule(void)
 	struct stats_schedule s = STATS_SCHEDULE_INIT;
 	size_t ma, mb;
 
+	is_int(stats_schedule_looks(&s), 6, "schedule: 5 10 20 40 80 160 are 6 looks");
+	is_double(stats_schedule_alpha(&s), 0.0109, 0.00005, "schedule: 5 % over 6 looks: 0.0109 per look");
+	ok(2.0 / 252 < stats_schedule_alpha(&s),
+	   "schedule: the exact Mann-Whitney's smallest p at 5 vs 5 (2/252) decides at the first look");
+	s.alpha = 0.01;
+	is_double(stats_schedule_alpha(&s), 0.0020, 0.00005, "schedule: 1 % over 6 looks: 0.0020 per look");
+	s.start = 10;
 	is_int(stats_schedule_looks(&s), 5, "schedule: 10 20 40 80 160 are 5 looks");
+	is_double(stats_schedule_alpha(&s), 0.0024, 0.00005, "schedule: 1 % over 5 looks: 0.0024 per look");
+	s.alpha = 0.05;
 	is_double(stats_schedule_alpha(&s), 0.013, 0.0005, "schedule: 5 % over 5 looks: 0.013 per look");
 	s.alpha = 0.01;
-	is_double(stats_schedule_alpha(&s), 0.0024, 0.00005, "schedule: 1 % over 5 looks: 0.0024 per look");
 	s.cap = 80;
 	is_int(stats_schedule_looks(&s), 4, "schedule: cap 80 is 4 looks");
 	is_double(stats_schedule_alpha(&s), 0.0029, 0.00005, "schedule: 1 % over 4 looks: 0.0029 per look");
@@ -600,6 +608,9 @@ static void test_schedule(void)
 	is_double(stats_schedule_alpha(&s), 0.05, 0, "schedule: one look keeps alpha");
 
 	s.cap = 160;
+	s.start = 5;
+	ok(stats_schedule_next(&ma, &mb, &s, 5, 5, VERDICT_INCONCLUSIVE) && ma == 5 && mb == 5,
+	   "schedule: 5/5 inconclusive: 5 more each");
 	ok(stats_schedule_next(&ma, &mb, &s, 10, 10, VERDICT_INCONCLUSIVE) && ma == 10 && mb == 10,
 	   "schedule: 10/10 inconclusive: 10 more each");
 	ok(stats_schedule_next(&ma, &mb, &s, 80, 80, VERDICT_INCONCLUSIVE) && ma == 80 && mb == 80,
@@ -640,6 +651,197 @@ static void test_boot_units(void)
 	stats_boot_units_release(&u);
 }
 
+/* ---- zero and near-zero variance: icount's near-deterministic clocks ---- */
+
+static int all_finite_comparison(const struct stats_comparison *c)
+{
+	return isfinite(c->p) && isfinite(c->ratio) && isfinite(c->lo) && isfinite(c->hi) &&
+	       isfinite(c->lo90) && isfinite(c->hi90) && isfinite(c->mde) && isfinite(c->log_sd);
+}
+
+static void test_zero_variance(void)
+{
+	static const double k100[] = { 100, 100, 100, 100, 100 };
+	static const double k110[] = { 110, 110, 110, 110, 110 };
+	static const double k90[] = { 90, 90, 90, 90, 90 };
+	static const double spread[] = { 98, 99, 100, 101, 102 };
+	static const double hi_spread[] = { 108, 109, 110, 111, 112 };
+	struct stats_schedule sched = STATS_SCHEDULE_INIT;
+	struct stats_options opt = STATS_OPTIONS_INIT;
+	struct stats_comparison c;
+	struct stats_mwu r;
+	struct stats_hl h;
+	struct stats_ttest t;
+	struct stats_outliers o;
+	struct stats_summary s;
+	struct stats_boot_units u;
+	double p[3], adj[3], a[10], b[10];
+	size_t len[3] = { 5, 5, 5 };
+	size_t i;
+
+	/* Mann-Whitney */
+	ok(!stats_mwu(&r, k100, 5, k100, 5, STATS_MWU_AUTO) && r.p == 1 && r.u == 12.5,
+	   "zero variance mwu: both constant and equal: U = mn/2, p = 1");
+	ok(!stats_mwu(&r, k100, 5, k110, 5, STATS_MWU_AUTO) && r.u == 0 && r.p < 0.01,
+	   "zero variance mwu: both constant, different, 5 vs 5: p < 0.01");
+	ok(r.p < stats_schedule_alpha(&sched),
+	   "zero variance mwu: 5 vs 5 apart: below the first look's alpha");
+	ok(!stats_mwu(&r, k100, 5, hi_spread, 5, STATS_MWU_AUTO) && r.u == 0 && r.p < 0.01,
+	   "zero variance mwu: one side constant, apart: p < 0.01");
+	ok(!stats_mwu(&r, k100, 5, spread, 5, STATS_MWU_AUTO) && isfinite(r.p) && r.p > 0.5,
+	   "zero variance mwu: one side constant inside the other: no difference");
+
+	/* Hodges-Lehmann */
+	ok(!stats_hl_ratio(&h, k100, 5, k100, 5, 0.01) && h.estimate == 1 && h.lo == 1 && h.hi == 1,
+	   "zero variance hl: both constant and equal: 1 [1, 1]");
+	ok(!stats_hl_ratio(&h, k100, 5, k110, 5, 0.01), "zero variance hl: both constant, different");
+	is_double(h.estimate, 1.1, 1e-12, "zero variance hl: the ratio 1.1");
+	ok(fabs(h.lo - 1.1) < 1e-12 && fabs(h.hi - 1.1) < 1e-12,
+	   "zero variance hl: the CI is the point 1.1");
+	ok(!stats_hl_ratio(&h, k100, 5, hi_spread, 5, 0.01) && h.lo >= 1.08 - 1e-12 &&
+	   h.hi <= 1.12 + 1e-12 && h.lo <= 1.1 && h.hi >= 1.1,
+	   "zero variance hl: one side constant: CI inside the observed ratios [1.08, 1.12]");
+	ok(!stats_hl_shift(&h, k100, 5, k90, 5, 0.05) && h.estimate == -10 && h.lo == -10 &&
+	   h.hi == -10, "zero variance hl shift: -10 [-10, -10]");
+
+	/* t-tests */
+	ok(!stats_welch(&t, k100, 5, k100, 5) && t.t == 0 && t.p == 1,
+	   "zero variance welch: both constant and equal: t 0, p 1");
+	ok(!stats_welch(&t, k100, 5, k110, 5) && isinf(t.t) && t.p == 0,
+	   "zero variance welch: both constant, different: t infinite, p 0");
+	ok(!stats_welch(&t, k100, 5, spread, 5) && t.t == 0 && t.p == 1,
+	   "zero variance welch: one side constant, same mean: p 1");
+	ok(!stats_welch(&t, k100, 5, hi_spread, 5) && isfinite(t.t) && t.p < 0.001 && t.df == 4,
+	   "zero variance welch: one side constant: the other's variance alone, df 4");
+	ok(!stats_student(&t, k100, 5, k100, 5) && t.t == 0 && t.p == 1,
+	   "zero variance student: both constant and equal: p 1");
+	ok(!stats_student(&t, k90, 5, k110, 5) && isinf(t.t) && t.p == 0,
+	   "zero variance student: both constant, different: p 0");
+
+	/* summaries and outliers; ten times 33.0261 summed and divided by ten is not 33.0261 */
+	for (i = 0; i < 10; i++)
+		a[i] = 33.0261;
+	ok(!stats_summarize(&s, a, 10) && s.std == 0 && s.mean == 33.0261,
+	   "zero variance summary: ten equal values that do not sum exactly: std 0, mean the value");
+	ok(!stats_compare(&c, a, 10, a, 10, NULL) && c.log_sd == 0 && c.mde == 0,
+	   "zero variance compare: the same: log sd and MDE exactly 0");
+	/* summaries and outliers */
+	ok(!stats_summarize(&s, k100, 5) && s.std == 0 && s.cv == 0 && s.q1 == 100 && s.q3 == 100,
+	   "zero variance summary: std 0, CV 0");
+	ok(!stats_outliers_count(&o, k100, 5) && !o.low_mild && !o.high_mild && !o.low_extreme &&
+	   !o.high_extreme && !o.mad, "zero variance outliers: none in a constant side");
+
+	/* Benjamini-Hochberg with the p of constant sides: 1 and 0 */
+	p[0] = 1;
+	p[1] = 1;
+	p[2] = 0;
+	ok(!stats_bh_adjust(adj, p, 3) && adj[0] == 1 && adj[1] == 1 && adj[2] == 0,
+	   "zero variance bh: p of 1 stays 1, p of 0 stays 0");
+
+	/* boot units and the F test */
+	{
+		const double *same[] = { k100, k100, k100 }, *apart[] = { k90, k100, k110 };
+		const double *one_flat[] = { k100, spread, hi_spread };
+
+		ok(!stats_boot_units(&u, same, len, 3) && !u.per_boot && u.boot_p == 1 &&
+		   u.within_sd == 0 && u.between_sd == 0 && u.n == 15,
+		   "zero variance boot units: identical boots: samples, no boot effect, p 1");
+		stats_boot_units_release(&u);
+		ok(!stats_boot_units(&u, apart, len, 3) && u.per_boot && u.boot_p == 0 && u.n == 3,
+		   "zero variance boot units: constant boots that differ: a boot effect, medians");
+		stats_boot_units_release(&u);
+		ok(!stats_boot_units(&u, one_flat, len, 3) && u.per_boot && isfinite(u.boot_p) &&
+		   u.boot_p < 0.01, "zero variance boot units: one constant boot among noisy ones: F finite");
+		stats_boot_units_release(&u);
+	}
+
+	/* verdicts, at the adaptive schedule's first look */
+	opt.alpha = stats_schedule_alpha(&sched);
+	ok(!stats_compare(&c, k100, 5, k100, 5, &opt) && all_finite_comparison(&c),
+	   "zero variance compare: equal constants: every number finite");
+	is_str(verdict_name(c.verdict), "SAME", "zero variance compare: equal constants: SAME");
+	ok(c.ratio == 1 && c.lo == 1 && c.hi == 1 && c.mde == 0 && c.log_sd == 0,
+	   "zero variance compare: equal constants: 1 [1, 1], MDE 0");
+	ok(!stats_compare(&c, k100, 5, k110, 5, &opt) && all_finite_comparison(&c),
+	   "zero variance compare: constants 10 % apart: every number finite");
+	is_str(verdict_name(c.verdict), "REGRESSION",
+	       "zero variance compare: constants 10 % apart, 5 vs 5: REGRESSION at the first look");
+	ok(fabs(c.lo - 1.1) < 1e-12 && fabs(c.hi - 1.1) < 1e-12,
+	   "zero variance compare: the CI is the observed ratio");
+	ok(!stats_compare(&c, k100, 5, k90, 5, &opt), "zero variance compare: constants 10 % lower");
+	is_str(verdict_name(c.verdict), "IMPROVEMENT", "zero variance compare: lower constants: IMPROVEMENT");
+	ok(!stats_compare(&c, k100, 5, hi_spread, 5, &opt) && all_finite_comparison(&c),
+	   "zero variance compare: one side constant");
+	is_str(verdict_name(c.verdict), "REGRESSION",
+	       "zero variance compare: one constant side, no overlap, 5 vs 5: REGRESSION");
+	ok(c.lo >= 1.08 - 1e-12 && c.hi <= 1.12 + 1e-12,
+	   "zero variance compare: no overlap: the CI lies within the observed ratio range");
+
+	/* near-deterministic: icount's demote page, 33.0261 ms, sd 0.000016 ms */
+	for (i = 0; i < 10; i++) {
+		a[i] = 33.0261 + 0.000016 * rng_normal();
+		b[i] = 33.0261 + 0.000016 * rng_normal();
+	}
+	ok(!stats_compare(&c, a, 5, b, 5, &opt) && c.verdict != VERDICT_INCONCLUSIVE &&
+	   c.verdict != VERDICT_REGRESSION && c.verdict != VERDICT_IMPROVEMENT,
+	   "near-deterministic A/A, 5 vs 5: SAME (or SMALL), decided at the first look");
+	for (i = 0; i < 10; i++)
+		b[i] *= 1.001;
+	ok(!stats_compare(&c, a, 5, b, 5, &opt), "near-deterministic +0.1 %: compared");
+	is_str(verdict_name(c.verdict), "SMALL", "near-deterministic +0.1 %: SMALL, seen at once");
+	for (i = 0; i < 10; i++)
+		b[i] *= 1.05;
+	ok(!stats_compare(&c, a, 5, b, 5, &opt), "near-deterministic +5 %: compared");
+	is_str(verdict_name(c.verdict), "REGRESSION", "near-deterministic +5 %: REGRESSION at 5 vs 5");
+}
+
+/* ---- boot-level ratios ---- */
+
+static void test_boot_ratio(void)
+{
+	static const double x[] = { 99, 101, 100 }, y[] = { 109, 111 };
+	static const double k100[] = { 100, 100 }, k110[] = { 110, 110, 110 };
+	static const double one[] = { 100 }, slow[] = { 150 };
+	const double *pool[] = { x, y }, *kpool[] = { k100, k110 }, *ones[] = { one, slow };
+	size_t npool[] = { 3, 2 }, nk[] = { 2, 3 }, none[] = { 1, 1 };
+	struct stats_boot_ratio r;
+	double want;
+
+	is_double(stats_t_quantile(0.995, 3), 5.840909309733, 1e-9, "t quantile: t(0.995, 3)");
+	is_double(stats_t_quantile(0.975, 10), 2.228138851986, 1e-9, "t quantile: t(0.975, 10)");
+	is_double(stats_t_quantile(0.025, 10), -2.228138851986, 1e-9, "t quantile: lower tail");
+
+	/*
+	 * By hand: ln means 4.6051535 and 4.7004557, log_diff 0.0953022,
+	 * pooled sd 0.0110350 on 3 df, se = sd sqrt(1/3 + 1/2) = 0.0100735.
+	 */
+	ok(!stats_boot_ratio(&r, x, 3, y, 2, pool, npool, 2, 0.01), "boot ratio: computed");
+	is_double(r.log_diff, 0.0953021907827587, 1e-12, "boot ratio: mean log difference");
+	is_double(r.sd, 0.011034995315064272, 1e-12, "boot ratio: pooled sd of the logs");
+	is_double(r.df, 3, 0, "boot ratio: df (3 - 1) + (2 - 1)");
+	is_double(r.se, 0.010073526426707549, 1e-12, "boot ratio: se");
+	is_double(r.estimate, 1.0999912121113806, 1e-12, "boot ratio: the ratio");
+	want = exp(0.0953021907827587 - 5.840909309733 * 0.010073526426707549);
+	is_double(r.lo, want, 1e-9, "boot ratio: 99 % CI low with t(0.995, 3)");
+	want = exp(0.0953021907827587 + 5.840909309733 * 0.010073526426707549);
+	is_double(r.hi, want, 1e-9, "boot ratio: 99 % CI high");
+	is_double(r.p, 2 * stats_t_sf(9.460658238815725, 3), 1e-12, "boot ratio: t test p");
+
+	ok(!stats_boot_ratio(&r, k100, 2, k110, 3, kpool, nk, 2, 0.01) && r.se == 0 && r.p == 0,
+	   "boot ratio zero variance: constant boots, different: se 0, p 0");
+	ok(fabs(r.estimate - 1.1) < 1e-12 && fabs(r.lo - 1.1) < 1e-12 && fabs(r.hi - 1.1) < 1e-12,
+	   "boot ratio zero variance: the point interval of the observed ratio");
+	ok(!stats_boot_ratio(&r, k100, 2, k100, 2, kpool, nk, 1, 0.01) && r.p == 1 &&
+	   r.estimate == 1 && r.lo == 1 && r.hi == 1,
+	   "boot ratio zero variance: equal constants: 1 [1, 1], p 1");
+	ok(!stats_boot_ratio(&r, k100, 2, y, 2, pool, npool, 2, 0.01) && isfinite(r.lo) &&
+	   r.lo < r.estimate && r.hi > r.estimate,
+	   "boot ratio: one constant side takes its spread from the pool");
+	errno = 0;
+	ok(stats_boot_ratio(&r, one, 1, slow, 1, ones, none, 2, 0.01) == -1 && errno == EINVAL,
+	   "boot ratio: one boot a side and nothing else cannot show a boot effect: EINVAL");
+}
+
 /* ---- simulations ---- */
 
 static int run_adaptive(double shift, double cv, const struct stats_schedule *s,
@@ -667,6 +869,7 @@ static void test_simulations(void)
 	struct stats_schedule s = STATS_SCHEDULE_INIT;
 	double a[160], b[160], alpha_look = stats_schedule_alpha(&s);
 	int i, fp = 0, sig = 0, found = 0, aa = 0, any = 0, fails = 0;
+	int nd_false = 0, nd_small = 0, nd_shift = 0;
 	struct stats_comparison c;
 	struct stats_mwu r;
 
@@ -704,19 +907,20 @@ static void test_simulations(void)
 	ok(aa <= 50, "A/A adaptive: REGRESSION+IMPROVEMENT rate <= alpha over all looks");
 
 	/*
-	 * The per-look alpha itself: take all five looks (10 .. 160) whatever
+	 * The per-look alpha itself: take all six looks (5 .. 160) whatever
 	 * happens and count experiments where any look has p <= alpha_look.
-	 * Normal theory says 5 %; the continuity correction makes the
-	 * rank test a little conservative. 66 is 0.05 plus 2.3 binomial sds
-	 * (sd 6.9 per 1000), a 1 % chance of failing a correct alpha.
+	 * Normal theory says 5 %; the continuity correction and the exact
+	 * test's coarse steps at 5 a side make the rank test a little
+	 * conservative. 66 is 0.05 plus 2.3 binomial sds (sd 6.9 per 1000),
+	 * a 1 % chance of failing a correct alpha.
 	 */
 	for (i = 0; i < 1000; i++) {
-		size_t n = 10;
+		size_t n;
 		int hit = 0;
 
 		lognormal(a, 160, 100, 0.03);
 		lognormal(b, 160, 100, 0.03);
-		for (n = 10; n <= 160; n *= 2) {
+		for (n = s.start; n <= 160; n *= 2) {
 			if (stats_mwu(&r, a, n, b, n, STATS_MWU_AUTO)) {
 				fails++;
 				break;
@@ -725,9 +929,9 @@ static void test_simulations(void)
 		}
 		any += hit;
 	}
-	printf("# A/A five looks, alpha %.4f per look: %d of 1000 significant at some look\n",
+	printf("# A/A six looks, alpha %.4f per look: %d of 1000 significant at some look\n",
 	       alpha_look, any);
-	ok(any <= 66, "A/A five looks: per-look alpha keeps the overall rate at 5 %");
+	ok(any <= 66, "A/A six looks: per-look alpha keeps the overall rate at 5 %");
 
 	for (i = 0; i < 1000; i++) {
 		int v = run_adaptive(1.05, 0.02, &s, alpha_look, a, b);
@@ -737,6 +941,52 @@ static void test_simulations(void)
 	}
 	printf("# 5%% shift at CV 2%%, adaptive: %d of 1000 found\n", found);
 	ok(found >= 950, "5 % shift at CV 2 %: REGRESSION >= 95 % with the adaptive schedule");
+
+	/*
+	 * Near-deterministic A/A (icount: demote's page at 33.0261 ms, sd
+	 * 0.000016 ms, every sample rounded to the 0.1 ns the guest prints,
+	 * so ties are common): the adaptive schedule must say SAME, and at its
+	 * first look.
+	 */
+	for (i = 0; i < 50; i++) {
+		struct stats_options o = STATS_OPTIONS_INIT;
+		size_t j;
+
+		o.alpha = alpha_look;
+		for (j = 0; j < s.start; j++) {
+			a[j] = round((33.0261 + 0.000016 * rng_normal()) * 1e7) / 1e7;
+			b[j] = round((33.0261 + 0.000016 * rng_normal()) * 1e7) / 1e7;
+		}
+		if (stats_compare(&c, a, s.start, b, s.start, &o)) {
+			fails++;
+			continue;
+		}
+		nd_false += c.verdict == VERDICT_REGRESSION || c.verdict == VERDICT_IMPROVEMENT ||
+			    c.verdict == VERDICT_INCONCLUSIVE;
+		nd_small += c.verdict == VERDICT_SMALL;
+	}
+	printf("# near-deterministic A/A, %zu a side: %d REGRESSION/IMPROVEMENT/INCONCLUSIVE, %d SMALL of 50\n",
+	       s.start, nd_false, nd_small);
+	is_int(nd_false, 0, "near-deterministic A/A: no false verdict, decided at the first look");
+	ok(nd_small <= 2, "near-deterministic A/A: SMALL (p <= alpha by chance) at most twice in 50");
+
+	/* a 0.5 % shift, invisible to wall time, is SMALL at the first look */
+	for (i = 0; i < 50; i++) {
+		struct stats_options o = STATS_OPTIONS_INIT;
+		size_t j;
+
+		o.alpha = alpha_look;
+		for (j = 0; j < s.start; j++) {
+			a[j] = 33.0261 + 0.000016 * rng_normal();
+			b[j] = 1.005 * (33.0261 + 0.000016 * rng_normal());
+		}
+		if (stats_compare(&c, a, s.start, b, s.start, &o)) {
+			fails++;
+			continue;
+		}
+		nd_shift += c.verdict == VERDICT_SMALL;
+	}
+	is_int(nd_shift, 50, "near-deterministic +0.5 %: SMALL at the first look, every time");
 	is_int(fails, 0, "simulations: every comparison ran");
 }
 
@@ -783,6 +1033,8 @@ int main(void)
 	test_verdicts();
 	test_schedule();
 	test_boot_units();
+	test_zero_variance();
+	test_boot_ratio();
 	test_simulations();
 	test_ratio_z();
 	return done_testing();
