@@ -51,6 +51,10 @@ int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 	else if (!strcmp(name, "accel")) {
 		bad = strcmp(arg, "kvm") && strcmp(arg, "tcg") && strcmp(arg, "auto");
 		o->accel = arg;
+	} else if (!strcmp(name, "clock")) {
+		enum lab_clock c;
+		bad = parse_clock(arg, &c);
+		o->clock = arg;
 	} else if (!strcmp(name, "param")) {
 		bad = !strchr(arg, '=') || strchr(arg, ' ');
 		if (!bad)
@@ -59,6 +63,41 @@ int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 		return 0;
 	}
 	return bad ? -1 : 1;
+}
+
+/*
+ * Before the runner settles the accelerator: icount is TCG's alone, so it
+ * refuses kvm and skips the KVM probe of auto.
+ */
+static int clock_before_prepare(struct boot_plan *p, const char *clock)
+{
+	int qemu = !strcmp(p->runner->name, "qemu");
+
+	if (!strcmp(clock, "icount")) {
+		if (!qemu)
+			return error("clock 'icount' needs the qemu runner: the %s runner "
+				     "measures in wall time (use --clock wall)", p->runner->name);
+		if (!strcmp(p->spec.accel, "kvm"))
+			return error("clock 'icount' needs accel tcg: kvm runs the guest in "
+				     "wall time (use --accel tcg, or --clock wall with kvm)");
+		p->spec.accel = "tcg";
+	}
+	return 0;
+}
+
+/* After it: auto becomes what the accelerator allows. */
+static void clock_after_prepare(struct boot_plan *p, const char *clock, long shift)
+{
+	int icount = !strcmp(clock, "icount") ||
+		     (!strcmp(clock, "auto") && !strcmp(p->runner->name, "qemu") &&
+		      !strcmp(p->spec.accel, "tcg"));
+
+	p->spec.clock = icount ? "icount" : "wall";
+	p->spec.icount_shift = (int)shift;
+	if (icount)
+		strbuf_addf(&p->clock, "icount shift=%ld", shift);
+	else
+		strbuf_addstr(&p->clock, "wall");
 }
 
 /* The lab's own CPU time, children excluded: its cost per boot. */
@@ -74,7 +113,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		      const struct boot_opts *o)
 {
 	static int initrd_seq;
-	const char *arch = host_arch(), *runner_name;
+	const char *arch = host_arch(), *runner_name, *clock;
 	char *cachedir = NULL;
 	int ret = -1;
 
@@ -144,8 +183,12 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);
+	clock = o->clock ? o->clock : config_clock_name(ctx->cfg.clock);
+	if (clock_before_prepare(p, clock))
+		goto out;
 	if (p->runner->prepare && p->runner->prepare(&p->spec))
 		goto out;
+	clock_after_prepare(p, clock, ctx->cfg.icount_shift);
 
 	p->row.experiment_id = o->experiment_id;
 	p->row.variant_id = o->variant_id;
@@ -156,6 +199,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->row.mem_mib = p->spec.mem_mib;
 	p->row.cpus = p->spec.cpus;
 	p->row.accel = p->spec.accel;
+	p->row.clock = p->clock.buf;
 	p->row.host = p->host.name;
 	p->row.host_cpu = p->host.cpu;
 	p->row.qemu_version = p->host.qemu_version;
@@ -224,6 +268,7 @@ void boot_plan_release(struct boot_plan *p)
 	strbuf_release(&p->log_path);
 	strbuf_release(&p->cpu);
 	strbuf_release(&p->kvm_note);
+	strbuf_release(&p->clock);
 	free(p->logdir);
 	p->logdir = NULL;
 }

@@ -31,7 +31,8 @@ static const char bisect_usage[] =
 "  --arch A                x86_64 or aarch64 (default: this host)\n"
 "  --max-boots N           stop (resumable) after N boots in all (default: from the\n"
 "                          number of commits); with --resume, raises the budget\n"
-"  --iters, --mem, --cpus, --param, --runner, --accel, --timeout, --cmdline   as for 'lab run'\n"
+"  --iters, --mem, --cpus, --param, --runner, --accel, --clock, --timeout, --cmdline\n"
+"                          as for 'lab run'\n"
 "  --db PATH, --config FILE\n"
 "\n"
 "exit status: 0 culprit found, 1 none found (or no regression), 2 error or stopped\n";
@@ -504,7 +505,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		      int argc, char **argv)
 {
 	enum { O_GOOD = 256, O_BAD, O_WORKLOAD, O_METRIC, O_REPO, O_ARCH, O_ITERS, O_MEM, O_CPUS,
-	       O_PARAM, O_RUNNER, O_ACCEL, O_TIMEOUT, O_CMDLINE, O_DB, O_CONFIG, O_RESUME,
+	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_CMDLINE, O_DB, O_CONFIG, O_RESUME,
 	       O_STATUS, O_MAX_BOOTS };
 	static const struct option longopts[] = {
 		{ "good", required_argument, NULL, O_GOOD },
@@ -519,6 +520,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		{ "param", required_argument, NULL, O_PARAM },
 		{ "runner", required_argument, NULL, O_RUNNER },
 		{ "accel", required_argument, NULL, O_ACCEL },
+		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "cmdline", required_argument, NULL, O_CMDLINE },
 		{ "db", required_argument, NULL, O_DB },
@@ -550,7 +552,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			a->arch = optarg;
 			break;
 		case O_ITERS: case O_MEM: case O_CPUS: case O_PARAM: case O_RUNNER:
-		case O_ACCEL: case O_TIMEOUT: case O_CMDLINE:
+		case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_CMDLINE:
 			bad = boot_opts_set(&bs->bo, &bs->params, longopts[c - O_GOOD].name,
 					    optarg) < 0;
 			break;
