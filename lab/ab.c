@@ -272,12 +272,14 @@ out:
 /*
  * Runs from one experiment may differ only in what the variants name
  * (kernel, command line). Anything else that differs is named, and the
- * experiment is marked REFUSED.
+ * experiment is marked REFUSED. The clock is refused even with --force:
+ * instructions and seconds are different quantities, not a noisier
+ * measure of one.
  */
 static int check_provenance(struct store *st, long long exp_id, int force)
 {
-	static const char *const cols[] = { "runner", "host", "host_cpu", "qemu_version",
-					    "accel", "workloads", "params" };
+	static const char *const cols[] = { "clock", "runner", "host", "host_cpu",
+					    "qemu_version", "accel", "workloads", "params" };
 	int ret = 0, rc;
 
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]) && !ret; i++) {
@@ -293,7 +295,20 @@ static int check_provenance(struct store *st, long long exp_id, int force)
 			snprintf(first, sizeof(first), "%s", store_text(q, 0));
 			rc = sqlite3_step(q);
 		}
-		if (rc == SQLITE_ROW && force) {
+		if (rc == SQLITE_ROW && !strcmp(cols[i], "clock")) {
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+			clock_words(&a, first);
+			clock_words(&b, store_text(q, 0));
+			ret = error("refusing to compare: runs of experiment %lld differ in clock "
+				    "('%s', %s, vs '%s', %s): a wall-time run and a virtual-time "
+				    "run are never compared, not even with --force",
+				    exp_id, first, a.buf, store_text(q, 0), b.buf);
+			strbuf_release(&a);
+			strbuf_release(&b);
+			store_exec(st, "cannot record refusal",
+				   "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1", exp_id,
+				   NULL);
+		} else if (rc == SQLITE_ROW && force) {
 			warning("runs of experiment %lld differ in %s ('%s' vs '%s'): compared anyway (--force)",
 				exp_id, cols[i], first, store_text(q, 0));
 		} else if (rc == SQLITE_ROW) {
@@ -428,6 +443,37 @@ out:
 	return ret;
 }
 
+/*
+ * Before a boot: the runs an experiment already has (it is resumed) were
+ * measured with the clock this lab is about to use, or it stops here,
+ * having booted nothing.
+ */
+static int check_clock(struct store *st, long long exp_id, const char *clock)
+{
+	struct strvec had = STRVEC_INIT;
+	struct strbuf was = STRBUF_INIT, now = STRBUF_INIT;
+	int ret = -1;
+
+	if (store_experiment_clocks(st->db, &had, exp_id))
+		goto out;
+	ret = 0;
+	for (size_t i = 0; i < had.nr && !ret; i++) {
+		if (!strcmp(had.v[i], clock))
+			continue;
+		clock_words(&was, had.v[i]);
+		clock_words(&now, clock);
+		ret = error("cannot resume experiment %lld: its runs were measured with clock "
+			    "'%s' (%s), this lab's clock is '%s' (%s); use --clock %.*s",
+			    exp_id, had.v[i], was.buf, clock, now.buf,
+			    (int)strcspn(had.v[i], " "), had.v[i]);
+	}
+out:
+	strvec_release(&had);
+	strbuf_release(&was);
+	strbuf_release(&now);
+	return ret;
+}
+
 static void plan_opts(struct boot_opts *b, const struct ab_opts *o, int side, long mem,
 		      long cpus, long long exp_id, long long vid)
 {
@@ -460,7 +506,8 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 		/* released even when it failed half-way: it may hold an initramfs */
 		rc = boot_plan_prepare(&plan[s], ctx, &b);
 		prepared++;
-		if (rc || count_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
+		if (rc || count_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]) ||
+		    check_clock(&ctx->st, exp_id, plan[s].clock.buf))
 			goto out;
 	}
 	progress_start(&pr, 2 * limit);
