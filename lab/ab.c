@@ -443,37 +443,6 @@ out:
 	return ret;
 }
 
-/*
- * Before a boot: the runs an experiment already has (it is resumed) were
- * measured with the clock this lab is about to use, or it stops here,
- * having booted nothing.
- */
-static int check_clock(struct store *st, long long exp_id, const char *clock)
-{
-	struct strvec had = STRVEC_INIT;
-	struct strbuf was = STRBUF_INIT, now = STRBUF_INIT;
-	int ret = -1;
-
-	if (store_experiment_clocks(st->db, &had, exp_id))
-		goto out;
-	ret = 0;
-	for (size_t i = 0; i < had.nr && !ret; i++) {
-		if (!strcmp(had.v[i], clock))
-			continue;
-		clock_words(&was, had.v[i]);
-		clock_words(&now, clock);
-		ret = error("cannot resume experiment %lld: its runs were measured with clock "
-			    "'%s' (%s), this lab's clock is '%s' (%s); use --clock %.*s",
-			    exp_id, had.v[i], was.buf, clock, now.buf,
-			    (int)strcspn(had.v[i], " "), had.v[i]);
-	}
-out:
-	strvec_release(&had);
-	strbuf_release(&was);
-	strbuf_release(&now);
-	return ret;
-}
-
 static void plan_opts(struct boot_opts *b, const struct ab_opts *o, int side, long mem,
 		      long cpus, long long exp_id, long long vid)
 {
@@ -506,8 +475,7 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 		/* released even when it failed half-way: it may hold an initramfs */
 		rc = boot_plan_prepare(&plan[s], ctx, &b);
 		prepared++;
-		if (rc || count_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]) ||
-		    check_clock(&ctx->st, exp_id, plan[s].clock.buf))
+		if (rc || count_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
 			goto out;
 	}
 	progress_start(&pr, 2 * limit);

@@ -100,6 +100,39 @@ static void clock_after_prepare(struct boot_plan *p, const char *clock, long shi
 		strbuf_addstr(&p->clock, "wall");
 }
 
+/*
+ * The runs an experiment already has (it is resumed, or a bisection goes
+ * on) were measured with the clock this plan is about to use, or the plan
+ * stops here, having booted nothing: instructions and seconds never meet
+ * in one comparison.
+ */
+static int check_experiment_clock(struct store *st, long long exp_id, const char *clock)
+{
+	struct strvec had = STRVEC_INIT;
+	struct strbuf was = STRBUF_INIT, now = STRBUF_INIT;
+	int ret = -1;
+
+	if (store_experiment_clocks(st->db, &had, exp_id))
+		goto out;
+	ret = 0;
+	for (size_t i = 0; i < had.nr && !ret; i++) {
+		if (!strcmp(had.v[i], clock))
+			continue;
+		clock_words(&was, had.v[i]);
+		clock_words(&now, clock);
+		ret = error("experiment E%lld was measured with clock '%s' (%s), not '%s' (%s): "
+			    "an experiment never mixes clocks (use --clock %.*s%s)",
+			    exp_id, had.v[i], was.buf, clock, now.buf,
+			    (int)strcspn(had.v[i], " "), had.v[i],
+			    strchr(had.v[i], ' ') ? " and its qemu.icountShift" : "");
+	}
+out:
+	strvec_release(&had);
+	strbuf_release(&was);
+	strbuf_release(&now);
+	return ret;
+}
+
 /* The lab's own CPU time, children excluded: its cost per boot. */
 static double self_cpu_s(void)
 {
@@ -189,6 +222,8 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	if (p->runner->prepare && p->runner->prepare(&p->spec))
 		goto out;
 	clock_after_prepare(p, clock, ctx->cfg.icount_shift);
+	if (o->experiment_id && check_experiment_clock(&ctx->st, o->experiment_id, p->clock.buf))
+		goto out;
 
 	p->row.experiment_id = o->experiment_id;
 	p->row.variant_id = o->variant_id;

@@ -827,6 +827,19 @@ static int settle_metric(struct bisector *bs)
 			  bs->per_boot ? "1" : "0");
 }
 
+/*
+ * The clock goes with the stored options even when it came from lab.conf:
+ * a resume measures in the clock the bisection started with.
+ */
+static void keep_clock(struct bisector *bs, const struct bisect_args *a, struct strbuf *stored,
+		       const struct lab_config *cfg)
+{
+	if (a->resume || bs->bo.clock)
+		return;
+	bs->bo.clock = config_clock_name(cfg->clock);
+	strbuf_addf(stored, "--clock=%s\n", bs->bo.clock);
+}
+
 static void bisector_setup(struct bisector *bs, const struct bisect_args *a)
 {
 	bs->spec.arch = a->arch ? a->arch : host_arch();
@@ -904,6 +917,7 @@ int cmd_bisect(int argc, char **argv)
 	if (parse_args(&a, &bs, &stored, argc, argv) ||
 	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
 		goto out;
+	keep_clock(&bs, &a, &stored, &ctx.cfg);
 	if (a.want_status) {
 		long long id = a.status;
 		if ((!id && latest_bisection(&ctx.st, &id)) || print_status(&ctx.st, id))
@@ -1021,6 +1035,7 @@ int cmd_bisect_step(int argc, char **argv)
 	if (parse_args(&a, &bs, &stored, argc, argv) ||
 	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
 		goto out;
+	keep_clock(&bs, &a, &stored, &ctx.cfg);
 	if (!a.good || !a.bad || !bs.workloads.nr) {
 		error("lab bisect-step needs --good REF, --bad REF and --workload W");
 		goto out;
