@@ -157,6 +157,11 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		return error("unknown runner '%s' (known: qemu, local)", runner_name);
 	if (!o->workloads || !o->workloads->nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
+	/* a clock the runner cannot give is refused before anything is started or written */
+	p->spec.accel = o->accel ? o->accel : config_accel_name(ctx->cfg.accel);
+	clock = o->clock ? o->clock : config_clock_name(ctx->cfg.clock);
+	if (clock_before_prepare(p, clock))
+		return -1;
 	if (!strcmp(p->runner->name, "qemu")) {
 		if (!o->kernel)
 			return error("no kernel given (--kernel IMAGE)");
@@ -212,13 +217,9 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.workloads = p->workloads.buf;
 	p->spec.cmdline = o->cmdline;
 	p->spec.qemu = config_qemu_binary(&ctx->cfg, arch);
-	p->spec.accel = o->accel ? o->accel : config_accel_name(ctx->cfg.accel);
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);
-	clock = o->clock ? o->clock : config_clock_name(ctx->cfg.clock);
-	if (clock_before_prepare(p, clock))
-		goto out;
 	if (p->runner->prepare && p->runner->prepare(&p->spec))
 		goto out;
 	clock_after_prepare(p, clock, ctx->cfg.icount_shift);

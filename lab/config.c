@@ -676,7 +676,7 @@ void config_init(struct lab_config *cfg)
 	cfg->icount_shift = 0;
 	cfg->mem_mib = 2048;
 	cfg->cpus = 1;
-	cfg->timeout_s = 300;
+	cfg->timeout_s = 900;
 	cfg->runner = LAB_RUNNER_QEMU;
 	cfg->iters = 100;
 	cfg->build_config = xstrdup("tinyconfig");

@@ -17,7 +17,8 @@
  *   [run]
  *       mem = 2G                         512M, 4G, 1T; a plain number is MiB; <= 16T
  *       cpus = 1                         1 to 1024
- *       timeout = 300                    seconds: 300, 300s, 5m, 1h; <= a week
+ *       timeout = 900                    seconds: 300, 300s, 5m, 1h; <= a week;
+ *                                        CPU-bound work runs ~4x slower in icount
  *       runner = qemu                    qemu or local
  *       iters = 100                      a positive integer
  *       clock = auto                     wall, icount or auto: icount under

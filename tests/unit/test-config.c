@@ -104,7 +104,7 @@ static void check_defaults(const struct lab_config *cfg, const char *what)
 	CHECK(cfg->icount_shift == 0, "qemu.icountShift");
 	CHECK(cfg->mem_mib == 2048, "run.mem");
 	CHECK(cfg->cpus == 1, "run.cpus");
-	CHECK(cfg->timeout_s == 300, "run.timeout");
+	CHECK(cfg->timeout_s == 900, "run.timeout");
 	CHECK(cfg->runner == LAB_RUNNER_QEMU, "run.runner");
 	CHECK(cfg->iters == 100, "run.iters");
 #undef CHECK
