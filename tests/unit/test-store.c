@@ -158,6 +158,23 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/no-such-dir", dir);
 	ok(access(path, F_OK) != 0, "and creates nothing");
 
+	/* what each stored clock is called in tables and pages */
+	{
+		static const char *const clocks[][2] = {
+			{ "wall", "wall time" },
+			{ "", "wall time" },
+			{ "icount shift=0", "virtual time: instructions at 1 GHz" },
+			{ "icount shift=1", "virtual time: instructions at 500 MHz (2 ns each)" },
+			{ "icount shift=10", "virtual time: instructions at 0.976562 MHz (1024 ns each)" },
+		};
+		for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+			struct strbuf words = STRBUF_INIT;
+			clock_words(&words, clocks[i][0]);
+			is_str(words.buf, clocks[i][1], clocks[i][0][0] ? clocks[i][0] : "no clock");
+			strbuf_release(&words);
+		}
+	}
+
 	lab_git_shutdown();
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path))
