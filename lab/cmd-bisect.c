@@ -412,6 +412,18 @@ static int decide_units(struct bisector *bs)
 	return 0;
 }
 
+/* Which clock the ratios below are in. */
+static int print_clock(struct store *st, long long id)
+{
+	struct strbuf words = STRBUF_INIT;
+	int ret = clock_words_experiment(&words, st->db, id);
+
+	if (!ret)
+		printf("  clock: %s\n", words.buf);
+	strbuf_release(&words);
+	return ret;
+}
+
 static int print_status(struct store *st, long long id)
 {
 	sqlite3_stmt *q = NULL;
@@ -446,6 +458,8 @@ static int print_status(struct store *st, long long id)
 	sqlite3_finalize(q);
 	if (rc != SQLITE_ROW)
 		return store_error(st, "cannot read bisection");
+	if (print_clock(st, id))
+		return -1;
 	if (sqlite3_prepare_v2(st->db, "SELECT seq, substr(git_commit, 1, 12), mark, n, ratio, ci_low, "
 			       "ci_high FROM bisect_steps WHERE experiment_id = ?1 ORDER BY seq", -1,
 			       &q, NULL) != SQLITE_OK)

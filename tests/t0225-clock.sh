@@ -123,7 +123,9 @@ test_expect_success 'a resumed bisection keeps its clock when lab.conf changes' 
 	sed -i "s/clock = wall/clock = icount/" bisect.conf &&
 	exits_with 2 "$LAB" bisect --config bisect.conf --db b.db --resume 1 --max-boots 5 >out 2>err &&
 	cat err && grep -q "boot budget of 5 boots used up" err &&
-	test "$(sql b.db "SELECT count(*) || \" \" || group_concat(DISTINCT clock) FROM runs")" = "5 wall"
+	test "$(sql b.db "SELECT count(*) || \" \" || group_concat(DISTINCT clock) FROM runs")" = "5 wall" &&
+	"$LAB" bisect --config bisect.conf --db b.db --status 1 >status &&
+	grep -qx "  clock: wall time" status
 '
 
 test_expect_success 'a bisection whose runs are of another clock is not continued' '
