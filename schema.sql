@@ -3,9 +3,11 @@
 -- older than this one; user_version records the schema version. Every
 -- statement is idempotent, so an older database gains the tables added
 -- since (version 2: bisections, bisect_steps; version 3: dropped_lines,
--- run_owners, commits) and keeps its rows.
+-- run_owners, commits; version 4: runs.clock) and keeps its rows. A column
+-- added to an existing table cannot be written idempotently here: the lab
+-- adds runs.clock itself when the table lacks it (results/store.c).
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -53,6 +55,7 @@ CREATE TABLE IF NOT EXISTS runs (
 	mem_mib		INTEGER,
 	cpus		INTEGER,
 	accel		TEXT,
+	clock		TEXT NOT NULL DEFAULT 'wall',	-- wall | icount shift=N (QEMU -icount)
 	host		TEXT,
 	host_cpu	TEXT,
 	qemu_version	TEXT,

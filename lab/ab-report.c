@@ -39,16 +39,16 @@ void ab_ci_label(char *buf, size_t size, double alpha)
 	snprintf(buf, size, "%.3g%% CI", 100 * (1 - alpha));
 }
 
-static void print_metric_text(FILE *f, sqlite3_stmt *q)
+static void print_metric_text(FILE *f, sqlite3_stmt *q, const char *clock)
 {
 	const char *unit = store_text(q, C_UNIT);
 	double ratio = store_num(q, C_RATIO);
 	char ci[32];
 
-	fprintf(f, "\n%s.%s (%s, %s is better; %lldM, %d cpu%s; compared: %s)\n",
+	fprintf(f, "\n%s.%s (%s, %s is better; %lldM, %d cpu%s; compared: %s; %s)\n",
 		store_text(q, C_WORKLOAD), store_text(q, C_METRIC), unit, store_text(q, C_DIRECTION),
 		sqlite3_column_int64(q, C_MEM), sqlite3_column_int(q, C_CPUS),
-		sqlite3_column_int(q, C_CPUS) == 1 ? "" : "s", store_text(q, C_COMPARED));
+		sqlite3_column_int(q, C_CPUS) == 1 ? "" : "s", store_text(q, C_COMPARED), clock);
 	fprintf(f, "  %-22s %16s %16s\n", "", "A", "B");
 	fprintf(f, "  %-22s %16d %16d\n", "Number of iterations:", sqlite3_column_int(q, C_NA),
 		sqlite3_column_int(q, C_NB));
@@ -71,7 +71,7 @@ static void print_metric_text(FILE *f, sqlite3_stmt *q)
 }
 
 /* Seed 004's layout: a row per variant, a column per memory size, % against A. */
-static int print_sweep(FILE *f, struct store *st, long long exp_id)
+static int print_sweep(FILE *f, struct store *st, long long exp_id, const char *clock)
 {
 	sqlite3_stmt *m = NULL, *q = NULL;
 	int ret = -1, rc;
@@ -99,8 +99,9 @@ static int print_sweep(FILE *f, struct store *st, long long exp_id)
 		len[0] = (size_t)snprintf(row[0], sizeof(row[0]), "  %-10s", "A");
 		len[1] = (size_t)snprintf(row[1], sizeof(row[1]), "  %-10s", "B");
 		len[2] = (size_t)snprintf(row[2], sizeof(row[2]), "  %-10s", "verdict");
-		fprintf(f, "\n%s.%s, median %s, %d cpu(s): a row per variant, a column per memory size\n  %-10s",
-			store_text(m, 0), store_text(m, 1), store_text(m, 2), sqlite3_column_int(m, 3), "");
+		fprintf(f, "\n%s.%s, median %s, %d cpu(s), %s: a row per variant, a column per memory size\n  %-10s",
+			store_text(m, 0), store_text(m, 1), store_text(m, 2), sqlite3_column_int(m, 3),
+			clock, "");
 		while (sqlite3_step(q) == SQLITE_ROW) {
 			double a = store_num(q, 1), b = store_num(q, 2);
 			char head[32];
@@ -126,7 +127,8 @@ out:
 	return ret;
 }
 
-static int print_header(FILE *f, struct store *st, long long exp_id, int *points)
+static int print_header(FILE *f, struct store *st, long long exp_id, int *points,
+			const char *clock)
 {
 	sqlite3_stmt *q = NULL;
 	int ret = -1;
@@ -147,6 +149,7 @@ static int print_header(FILE *f, struct store *st, long long exp_id, int *points
 	fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n", exp_id,
 		store_text(q, 0), store_text(q, 1), sqlite3_column_int(q, 4), sqlite3_column_int(q, 5));
 	fprintf(f, "  command: %s\n", store_text(q, 2));
+	fprintf(f, "  clock: %s\n", clock);
 	sqlite3_finalize(q);
 	if (sqlite3_prepare_v2(st->db, "SELECT v.name, COALESCE(v.git_ref || ' ' || "
 			       "substr(k.git_commit, 1, 12), k.path, '(this host)'), "
@@ -178,15 +181,20 @@ int ab_format_parse(enum ab_format *out, const char *name)
 
 int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 {
+	struct strbuf clock = STRBUF_INIT;
 	sqlite3_stmt *q = NULL;
 	int ret = -1, rc, points = 0, rows = 0;
 
-	if (fmt == AB_TEXT && print_header(f, st, exp_id, &points))
-		return -1;
+	if (clock_words_experiment(&clock, st->db, exp_id))
+		goto out;
+	if (fmt == AB_TEXT && print_header(f, st, exp_id, &points, clock.buf))
+		goto out;
 	if (sqlite3_prepare_v2(st->db, "SELECT " VERDICT_COLUMNS " FROM verdicts WHERE "
 			       "experiment_id = ?1 ORDER BY workload, metric, mem_mib, cpus", -1,
-			       &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read verdicts");
+			       &q, NULL) != SQLITE_OK) {
+		store_error(st, "cannot read verdicts");
+		goto out;
+	}
 	sqlite3_bind_int64(q, 1, exp_id);
 	if (fmt == AB_CSV) {
 		fputs("experiment", f);
@@ -194,11 +202,13 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 			fprintf(f, ",%s", column_names[i]);
 		fputc('\n', f);
 	} else if (fmt == AB_JSON) {
-		fprintf(f, "{\"experiment\": %lld, \"verdicts\": [", exp_id);
+		fprintf(f, "{\"experiment\": %lld, \"clock\": ", exp_id);
+		escape_json(f, clock.buf);
+		fputs(", \"verdicts\": [", f);
 	}
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (fmt == AB_TEXT) {
-			print_metric_text(f, q);
+			print_metric_text(f, q, clock.buf);
 		} else if (fmt == AB_CSV) {
 			fprintf(f, "%lld", exp_id);
 			for (int i = 0; i < C_COUNT; i++) {
@@ -230,10 +240,11 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 		fputs("\n]}\n", f);
 	if (fmt == AB_TEXT && !rows)
 		fputs("\n(no verdicts: the experiment has not finished)\n", f);
-	if (fmt == AB_TEXT && points > 1 && print_sweep(f, st, exp_id))
+	if (fmt == AB_TEXT && points > 1 && print_sweep(f, st, exp_id, clock.buf))
 		goto out;
 	ret = 0;
 out:
 	sqlite3_finalize(q);
+	strbuf_release(&clock);
 	return ret;
 }

@@ -272,12 +272,14 @@ out:
 /*
  * Runs from one experiment may differ only in what the variants name
  * (kernel, command line). Anything else that differs is named, and the
- * experiment is marked REFUSED.
+ * experiment is marked REFUSED. The clock is refused even with --force:
+ * instructions and seconds are different quantities, not a noisier
+ * measure of one.
  */
 static int check_provenance(struct store *st, long long exp_id, int force)
 {
-	static const char *const cols[] = { "runner", "host", "host_cpu", "qemu_version",
-					    "accel", "workloads", "params" };
+	static const char *const cols[] = { "clock", "runner", "host", "host_cpu",
+					    "qemu_version", "accel", "workloads", "params" };
 	int ret = 0, rc;
 
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]) && !ret; i++) {
@@ -293,7 +295,20 @@ static int check_provenance(struct store *st, long long exp_id, int force)
 			snprintf(first, sizeof(first), "%s", store_text(q, 0));
 			rc = sqlite3_step(q);
 		}
-		if (rc == SQLITE_ROW && force) {
+		if (rc == SQLITE_ROW && !strcmp(cols[i], "clock")) {
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+			clock_words(&a, first);
+			clock_words(&b, store_text(q, 0));
+			ret = error("refusing to compare: runs of experiment %lld differ in clock "
+				    "('%s', %s, vs '%s', %s): a wall-time run and a virtual-time "
+				    "run are never compared, not even with --force",
+				    exp_id, first, a.buf, store_text(q, 0), b.buf);
+			strbuf_release(&a);
+			strbuf_release(&b);
+			store_exec(st, "cannot record refusal",
+				   "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1", exp_id,
+				   NULL);
+		} else if (rc == SQLITE_ROW && force) {
 			warning("runs of experiment %lld differ in %s ('%s' vs '%s'): compared anyway (--force)",
 				exp_id, cols[i], first, store_text(q, 0));
 		} else if (rc == SQLITE_ROW) {

@@ -51,6 +51,10 @@ int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 	else if (!strcmp(name, "accel")) {
 		bad = strcmp(arg, "kvm") && strcmp(arg, "tcg") && strcmp(arg, "auto");
 		o->accel = arg;
+	} else if (!strcmp(name, "clock")) {
+		enum lab_clock c;
+		bad = parse_clock(arg, &c);
+		o->clock = arg;
 	} else if (!strcmp(name, "param")) {
 		bad = !strchr(arg, '=') || strchr(arg, ' ');
 		if (!bad)
@@ -59,6 +63,74 @@ int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 		return 0;
 	}
 	return bad ? -1 : 1;
+}
+
+/*
+ * Before the runner settles the accelerator: icount is TCG's alone, so it
+ * refuses kvm and skips the KVM probe of auto.
+ */
+static int clock_before_prepare(struct boot_plan *p, const char *clock)
+{
+	int qemu = !strcmp(p->runner->name, "qemu");
+
+	if (!strcmp(clock, "icount")) {
+		if (!qemu)
+			return error("clock 'icount' needs the qemu runner: the %s runner "
+				     "measures in wall time (use --clock wall)", p->runner->name);
+		if (!strcmp(p->spec.accel, "kvm"))
+			return error("clock 'icount' needs accel tcg: kvm runs the guest in "
+				     "wall time (use --accel tcg, or --clock wall with kvm)");
+		p->spec.accel = "tcg";
+	}
+	return 0;
+}
+
+/* After it: auto becomes what the accelerator allows. */
+static void clock_after_prepare(struct boot_plan *p, const char *clock, long shift)
+{
+	int icount = !strcmp(clock, "icount") ||
+		     (!strcmp(clock, "auto") && !strcmp(p->runner->name, "qemu") &&
+		      !strcmp(p->spec.accel, "tcg"));
+
+	p->spec.clock = icount ? "icount" : "wall";
+	p->spec.icount_shift = (int)shift;
+	if (icount)
+		strbuf_addf(&p->clock, "icount shift=%ld", shift);
+	else
+		strbuf_addstr(&p->clock, "wall");
+}
+
+/*
+ * The runs an experiment already has (it is resumed, or a bisection goes
+ * on) were measured with the clock this plan is about to use, or the plan
+ * stops here, having booted nothing: instructions and seconds never meet
+ * in one comparison.
+ */
+static int check_experiment_clock(struct store *st, long long exp_id, const char *clock)
+{
+	struct strvec had = STRVEC_INIT;
+	struct strbuf was = STRBUF_INIT, now = STRBUF_INIT;
+	int ret = -1;
+
+	if (store_experiment_clocks(st->db, &had, exp_id))
+		goto out;
+	ret = 0;
+	for (size_t i = 0; i < had.nr && !ret; i++) {
+		if (!strcmp(had.v[i], clock))
+			continue;
+		clock_words(&was, had.v[i]);
+		clock_words(&now, clock);
+		ret = error("experiment E%lld was measured with clock '%s' (%s), not '%s' (%s): "
+			    "an experiment never mixes clocks (use --clock %.*s%s)",
+			    exp_id, had.v[i], was.buf, clock, now.buf,
+			    (int)strcspn(had.v[i], " "), had.v[i],
+			    strchr(had.v[i], ' ') ? " and its qemu.icountShift" : "");
+	}
+out:
+	strvec_release(&had);
+	strbuf_release(&was);
+	strbuf_release(&now);
+	return ret;
 }
 
 /* The lab's own CPU time, children excluded: its cost per boot. */
@@ -74,7 +146,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		      const struct boot_opts *o)
 {
 	static int initrd_seq;
-	const char *arch = host_arch(), *runner_name;
+	const char *arch = host_arch(), *runner_name, *clock;
 	char *cachedir = NULL;
 	int ret = -1;
 
@@ -85,6 +157,11 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		return error("unknown runner '%s' (known: qemu, local)", runner_name);
 	if (!o->workloads || !o->workloads->nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
+	/* a clock the runner cannot give is refused before anything is started or written */
+	p->spec.accel = o->accel ? o->accel : config_accel_name(ctx->cfg.accel);
+	clock = o->clock ? o->clock : config_clock_name(ctx->cfg.clock);
+	if (clock_before_prepare(p, clock))
+		return -1;
 	if (!strcmp(p->runner->name, "qemu")) {
 		if (!o->kernel)
 			return error("no kernel given (--kernel IMAGE)");
@@ -140,11 +217,13 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.workloads = p->workloads.buf;
 	p->spec.cmdline = o->cmdline;
 	p->spec.qemu = config_qemu_binary(&ctx->cfg, arch);
-	p->spec.accel = o->accel ? o->accel : config_accel_name(ctx->cfg.accel);
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);
 	if (p->runner->prepare && p->runner->prepare(&p->spec))
+		goto out;
+	clock_after_prepare(p, clock, ctx->cfg.icount_shift);
+	if (o->experiment_id && check_experiment_clock(&ctx->st, o->experiment_id, p->clock.buf))
 		goto out;
 
 	p->row.experiment_id = o->experiment_id;
@@ -156,6 +235,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->row.mem_mib = p->spec.mem_mib;
 	p->row.cpus = p->spec.cpus;
 	p->row.accel = p->spec.accel;
+	p->row.clock = p->clock.buf;
 	p->row.host = p->host.name;
 	p->row.host_cpu = p->host.cpu;
 	p->row.qemu_version = p->host.qemu_version;
@@ -224,6 +304,7 @@ void boot_plan_release(struct boot_plan *p)
 	strbuf_release(&p->log_path);
 	strbuf_release(&p->cpu);
 	strbuf_release(&p->kvm_note);
+	strbuf_release(&p->clock);
 	free(p->logdir);
 	p->logdir = NULL;
 }

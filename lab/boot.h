@@ -19,6 +19,7 @@ struct boot_opts {
 	const char *cmdline;		/* extra kernel command line */
 	const char *runner;		/* NULL: run.runner */
 	const char *accel;		/* NULL: qemu.accel */
+	const char *clock;		/* wall | icount | auto; NULL: run.clock */
 	const char *guest;		/* NULL: build/guest/<arch>/lab-guest */
 	const struct strvec *workloads;
 	const struct strvec *params;	/* K=V, passed as lab.K=V */
@@ -32,6 +33,7 @@ struct boot_plan {
 	struct run_row row;
 	struct host_info host;
 	struct strbuf workloads, params, guest, initrd, log_path, cpu, kvm_note;
+	struct strbuf clock;		/* as stored: "wall", "icount shift=0" */
 	char *logdir;
 	char nonce[PROTOCOL_NONCE_LEN + 1];	/* the current boot's */
 	int has_boot;
@@ -39,7 +41,7 @@ struct boot_plan {
 
 /*
  * The options every booting command shares: --iters, --mem, --cpus,
- * --cmdline, --param, --runner, --accel, --timeout, --guest. Returns 1 when
+ * --cmdline, --param, --runner, --accel, --clock, --timeout, --guest. Returns 1 when
  * name is one of them and arg is good, -1 when the value is bad (nothing
  * printed), 0 when name is not one of them.
  */
@@ -49,6 +51,13 @@ int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 /* Parse "zeroing,demote" into names, refusing unknown ones. */
 int workloads_parse(struct strvec *out, const char *arg);
 
+/*
+ * The clock is settled here, once for the plan: "auto" is icount under
+ * TCG and wall under KVM or the local runner; icount with --accel kvm,
+ * or with the local runner, is refused; icount under accel auto is TCG
+ * without a KVM probe. The plan's runs store it (runs.clock), so that an
+ * A/B or a bisection never mixes the two clocks.
+ */
 int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		      const struct boot_opts *o);
 /*

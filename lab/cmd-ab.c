@@ -48,7 +48,7 @@ static const char ab_usage[] =
 "  --format F          text, csv or json (default text)\n"
 "  --force             compare even when runs differ in provenance\n"
 "  --resume EXP        continue experiment EXP (same options as when it started)\n"
-"  --runner, --accel, --timeout, --guest, --db, --config   as for 'lab run'\n"
+"  --runner, --accel, --clock, --timeout, --guest, --db, --config   as for 'lab run'\n"
 "\n"
 "exit status: 0 no regression found, 1 regression, 2 error\n";
 
@@ -187,7 +187,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 {
 	enum { O_KERNEL = 256, O_A_KERNEL, O_B_KERNEL, O_CMDLINE, O_A_CMDLINE, O_B_CMDLINE,
 	       O_WORKLOAD, O_MEM, O_CPUS, O_BOOTS, O_MAX_BOOTS, O_ITERS, O_PARAM, O_ALPHA,
-	       O_DELTA, O_FORMAT, O_FORCE, O_RESUME, O_RUNNER, O_ACCEL, O_TIMEOUT, O_GUEST,
+	       O_DELTA, O_FORMAT, O_FORCE, O_RESUME, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_GUEST,
 	       O_DB, O_CONFIG, O_A, O_B, O_PATCH, O_REPO, O_ARCH, O_A_CONFIG, O_B_CONFIG,
 	       O_A_APPLY, O_B_APPLY, O_PROBE };
 	static const struct option longopts[] = {
@@ -211,6 +211,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		{ "resume", required_argument, NULL, O_RESUME },
 		{ "runner", required_argument, NULL, O_RUNNER },
 		{ "accel", required_argument, NULL, O_ACCEL },
+		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "guest", required_argument, NULL, O_GUEST },
 		{ "db", required_argument, NULL, O_DB },
@@ -269,7 +270,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		case O_CPUS: bad = parse_list(&cpus, &ncpus, optarg, parse_cpus); break;
 		case O_BOOTS: bad = parse_positive_int(optarg, &o.boots); break;
 		case O_MAX_BOOTS: bad = parse_positive_int(optarg, &o.max_boots); break;
-		case O_ITERS: case O_RUNNER: case O_ACCEL: case O_TIMEOUT: case O_GUEST:
+		case O_ITERS: case O_RUNNER: case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_GUEST:
 		case O_PARAM:
 			bad = boot_opts_set(&o.boot, &params, longopts[c - O_KERNEL].name, optarg) < 0;
 			break;

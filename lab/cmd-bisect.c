@@ -31,7 +31,8 @@ static const char bisect_usage[] =
 "  --arch A                x86_64 or aarch64 (default: this host)\n"
 "  --max-boots N           stop (resumable) after N boots in all (default: from the\n"
 "                          number of commits); with --resume, raises the budget\n"
-"  --iters, --mem, --cpus, --param, --runner, --accel, --timeout, --cmdline   as for 'lab run'\n"
+"  --iters, --mem, --cpus, --param, --runner, --accel, --clock, --timeout, --cmdline\n"
+"                          as for 'lab run'\n"
 "  --db PATH, --config FILE\n"
 "\n"
 "exit status: 0 culprit found and confirmed, 1 none found (or no regression),\n"
@@ -449,6 +450,18 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 	}
 }
 
+/* Which clock the ratios below are in. */
+static int print_clock(struct store *st, long long id)
+{
+	struct strbuf words = STRBUF_INIT;
+	int ret = clock_words_experiment(&words, st->db, id);
+
+	if (!ret)
+		printf("  clock: %s\n", words.buf);
+	strbuf_release(&words);
+	return ret;
+}
+
 static int print_status(struct store *st, long long id)
 {
 	sqlite3_stmt *q = NULL;
@@ -483,6 +496,8 @@ static int print_status(struct store *st, long long id)
 	sqlite3_finalize(q);
 	if (rc != SQLITE_ROW)
 		return store_error(st, "cannot read bisection");
+	if (print_clock(st, id))
+		return -1;
 	if (sqlite3_prepare_v2(st->db, "SELECT seq, substr(git_commit, 1, 12), mark, n, ratio, ci_low, "
 			       "ci_high FROM bisect_steps WHERE experiment_id = ?1 ORDER BY seq", -1,
 			       &q, NULL) != SQLITE_OK)
@@ -542,7 +557,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		      int argc, char **argv)
 {
 	enum { O_GOOD = 256, O_BAD, O_WORKLOAD, O_METRIC, O_REPO, O_ARCH, O_ITERS, O_MEM, O_CPUS,
-	       O_PARAM, O_RUNNER, O_ACCEL, O_TIMEOUT, O_CMDLINE, O_DB, O_CONFIG, O_RESUME,
+	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_CMDLINE, O_DB, O_CONFIG, O_RESUME,
 	       O_STATUS, O_MAX_BOOTS };
 	static const struct option longopts[] = {
 		{ "good", required_argument, NULL, O_GOOD },
@@ -557,6 +572,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		{ "param", required_argument, NULL, O_PARAM },
 		{ "runner", required_argument, NULL, O_RUNNER },
 		{ "accel", required_argument, NULL, O_ACCEL },
+		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "cmdline", required_argument, NULL, O_CMDLINE },
 		{ "db", required_argument, NULL, O_DB },
@@ -588,7 +604,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			a->arch = optarg;
 			break;
 		case O_ITERS: case O_MEM: case O_CPUS: case O_PARAM: case O_RUNNER:
-		case O_ACCEL: case O_TIMEOUT: case O_CMDLINE:
+		case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_CMDLINE:
 			bad = boot_opts_set(&bs->bo, &bs->params, longopts[c - O_GOOD].name,
 					    optarg) < 0;
 			break;
@@ -872,6 +888,19 @@ static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
 			  bs->per_boot ? "1" : "0");
 }
 
+/*
+ * The clock goes with the stored options even when it came from lab.conf:
+ * a resume measures in the clock the bisection started with.
+ */
+static void keep_clock(struct bisector *bs, const struct bisect_args *a, struct strbuf *stored,
+		       const struct lab_config *cfg)
+{
+	if (a->resume || bs->bo.clock)
+		return;
+	bs->bo.clock = config_clock_name(cfg->clock);
+	strbuf_addf(stored, "--clock=%s\n", bs->bo.clock);
+}
+
 static void bisector_setup(struct bisector *bs, const struct bisect_args *a)
 {
 	bs->spec.arch = a->arch ? a->arch : host_arch();
@@ -951,6 +980,7 @@ int cmd_bisect(int argc, char **argv)
 	if (parse_args(&a, &bs, &stored, argc, argv) ||
 	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
 		goto out;
+	keep_clock(&bs, &a, &stored, &ctx.cfg);
 	if (a.want_status) {
 		long long id = a.status;
 		if ((!id && latest_bisection(&ctx.st, &id)) || print_status(&ctx.st, id))
@@ -1077,6 +1107,7 @@ int cmd_bisect_step(int argc, char **argv)
 	if (parse_args(&a, &bs, &stored, argc, argv) ||
 	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
 		goto out;
+	keep_clock(&bs, &a, &stored, &ctx.cfg);
 	if (!a.good || !a.bad || !bs.workloads.nr) {
 		error("lab bisect-step needs --good REF, --bad REF and --workload W");
 		goto out;

@@ -25,7 +25,8 @@ static const char recipe_usage[] =
 "variant's change against it with its CI and verdict; a sweep over\n"
 "memory sizes gets a column per size. Options after FILE go to every\n"
 "'lab ab' the recipe runs and override the recipe's (--boots 2 --mem 1G for\n"
-"a quick try, --repo, --db, --config, --runner); --arch picks one of its arches.\n"
+"a quick try, --clock wall|icount, --repo, --db, --config, --runner); --arch picks\n"
+"one of its arches. Every table says the clock its numbers are in.\n"
 "--resume reuses each A/B this command already finished and continues one that\n"
 "was interrupted, instead of starting them all again.\n"
 "Recipes of the seed threads are in kernels/recipes/.\n"
@@ -143,7 +144,7 @@ static void table_ci_label(char *buf, size_t size, int *mixed, sqlite3_stmt *q,
 }
 
 static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const long long *exp,
-		       const char *metric, long long mem, long long cpus)
+		       const char *metric, long long mem, long long cpus, const char *clock)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char sz[32], head[48], ci[32];
@@ -154,8 +155,8 @@ static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const l
 		return error("no verdict for %s at %lld MiB in experiment E%lld", metric, mem,
 			     exp[1]);
 	size_name(sz, sizeof(sz), mem);
-	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s\n", metric, store_text(q, V_UNIT),
-		store_text(q, V_DIRECTION), sz, cpus, cpus == 1 ? "" : "s");
+	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s, %s\n", metric, store_text(q, V_UNIT),
+		store_text(q, V_DIRECTION), sz, cpus, cpus == 1 ? "" : "s", clock);
 	fprintf(f, "  %-14s %6s %12s %12s %12s  %-28s %s\n", "variant", "n", "mean", "std",
 		"median", head, "verdict");
 	fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s\n", r->v[0].name,
@@ -228,7 +229,7 @@ out:
 /* Seed 004's layout: a row per variant, a column per memory size. */
 static void print_sweep(FILE *f, struct store *st, sqlite3_stmt *q, const struct recipe *r,
 			const long long *exp, const char *metric, const long long *mem,
-			size_t nmem, long long cpus)
+			size_t nmem, long long cpus, const char *clock)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char sz[32], unit[16] = "";
@@ -245,8 +246,8 @@ static void print_sweep(FILE *f, struct store *st, sqlite3_stmt *q, const struct
 	}
 	if (!unit[0])
 		return;
-	fprintf(f, "\n%s, median in %s (%s is better), %lld cpu%s: a column per memory size\n",
-		metric, unit, direction, cpus, cpus == 1 ? "" : "s");
+	fprintf(f, "\n%s, median in %s (%s is better), %lld cpu%s, %s: a column per memory size\n",
+		metric, unit, direction, cpus, cpus == 1 ? "" : "s", clock);
 	fprintf(f, "  %-14s", "variant");
 	for (size_t m = 0; m < nmem; m++) {
 		size_name(sz, sizeof(sz), mem[m]);
@@ -282,9 +283,27 @@ static void print_sweep(FILE *f, struct store *st, sqlite3_stmt *q, const struct
 	strbuf_release(&sb);
 }
 
+/* The clock of every A/B of the recipe: one, unless they were measured apart. */
+static int recipe_clock(struct strbuf *out, struct store *st, const struct recipe *r,
+			const long long *exp)
+{
+	struct strbuf one = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 1; i < r->nv && !ret; i++) {
+		strbuf_reset(&one);
+		ret = clock_words_experiment(&one, st->db, exp[i]);
+		if (!ret && !strstr(strbuf_str(out), one.buf))
+			strbuf_addf(out, "%s%s", out->len ? " and " : "", one.buf);
+	}
+	strbuf_release(&one);
+	return ret;
+}
+
 static int print_table(FILE *f, struct store *st, const struct recipe *r, const char *arch,
 		       const long long *exp)
 {
+	struct strbuf clock = STRBUF_INIT;
 	sqlite3_stmt *q = NULL, *pts = NULL;
 	long long *mem = NULL, *cpus = NULL;
 	size_t npts = 0;
@@ -312,7 +331,10 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 		store_error(st, "cannot read verdicts");
 		goto out;
 	}
+	if (recipe_clock(&clock, st, r, exp))
+		goto out;
 	fprintf(f, "\n== %s (%s)\n", r->title ? r->title : r->path, arch);
+	fprintf(f, "  clock: %s\n", clock.buf);
 	for (size_t i = 0; i < r->nv; i++) {
 		const struct recipe_variant *v = &r->v[i];
 		fprintf(f, "  %-14s %s", v->name, v->ref ? v->ref : r->ref);
@@ -335,8 +357,8 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 			for (n = 1; p + n < npts && cpus[p + n] == cpus[p]; n++)
 				;
 			if (n > 1)
-				print_sweep(f, st, q, r, exp, metric, &mem[p], n, cpus[p]);
-			else if (print_point(f, q, r, exp, metric, mem[p], cpus[p]))
+				print_sweep(f, st, q, r, exp, metric, &mem[p], n, cpus[p], clock.buf);
+			else if (print_point(f, q, r, exp, metric, mem[p], cpus[p], clock.buf))
 				goto out;
 		}
 	}
@@ -346,6 +368,7 @@ out:
 	free(cpus);
 	sqlite3_finalize(q);
 	sqlite3_finalize(pts);
+	strbuf_release(&clock);
 	return ret;
 }
 

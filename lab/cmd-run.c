@@ -29,6 +29,9 @@ static const char run_usage[] =
 "  --param K=V        extra guest parameter lab.K=V (repeatable)\n"
 "  --runner R         qemu or local (default run.runner)\n"
 "  --accel A          kvm, tcg or auto (default qemu.accel)\n"
+"  --clock C          wall, icount or auto: QEMU's -icount makes guest time count\n"
+"                     instructions, 2^qemu.icountShift ns each, TCG only; auto is\n"
+"                     icount under TCG, wall under KVM (default run.clock)\n"
 "  --timeout S        deadline per boot in seconds (default run.timeout)\n"
 "  --guest PATH       guest program (default: the one built beside lab)\n"
 "  --db PATH          database (default core.db, results/lab.db)\n"
@@ -37,7 +40,7 @@ static const char run_usage[] =
 int cmd_run(int argc, char **argv)
 {
 	enum { O_KERNEL = 256, O_WORKLOAD, O_BOOTS, O_ITERS, O_MEM, O_CPUS, O_CMDLINE,
-	       O_PARAM, O_RUNNER, O_ACCEL, O_TIMEOUT, O_GUEST, O_DB, O_CONFIG };
+	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_GUEST, O_DB, O_CONFIG };
 	static const struct option longopts[] = {
 		{ "kernel", required_argument, NULL, O_KERNEL },
 		{ "workload", required_argument, NULL, O_WORKLOAD },
@@ -49,6 +52,7 @@ int cmd_run(int argc, char **argv)
 		{ "param", required_argument, NULL, O_PARAM },
 		{ "runner", required_argument, NULL, O_RUNNER },
 		{ "accel", required_argument, NULL, O_ACCEL },
+		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "guest", required_argument, NULL, O_GUEST },
 		{ "db", required_argument, NULL, O_DB },
@@ -80,7 +84,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case O_BOOTS: bad = parse_positive_int(optarg, &boots); break;
 		case O_ITERS: case O_MEM: case O_CPUS: case O_CMDLINE: case O_PARAM:
-		case O_RUNNER: case O_ACCEL: case O_TIMEOUT: case O_GUEST:
+		case O_RUNNER: case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_GUEST:
 			bad = boot_opts_set(&o, &params, longopts[c - O_KERNEL].name, optarg) < 0;
 			break;
 		case O_DB: db = optarg; break;

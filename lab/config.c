@@ -91,6 +91,12 @@ static const char *accel_names[] = {
 	[LAB_ACCEL_TCG] = "tcg",
 };
 
+static const char *clock_names[] = {
+	[LAB_CLOCK_AUTO] = "auto",
+	[LAB_CLOCK_WALL] = "wall",
+	[LAB_CLOCK_ICOUNT] = "icount",
+};
+
 static const char *runner_names[] = {
 	[LAB_RUNNER_QEMU] = "qemu",
 	[LAB_RUNNER_LOCAL] = "local",
@@ -117,6 +123,33 @@ static int lookup_name(const char *const *names, size_t nr, const char *value)
 		if (!strcmp(names[i], value))
 			return (int)i;
 	return -1;
+}
+
+const char *config_clock_name(enum lab_clock clock)
+{
+	if ((unsigned)clock >= sizeof(clock_names) / sizeof(*clock_names))
+		return "unknown";
+	return clock_names[clock];
+}
+
+int parse_clock(const char *s, enum lab_clock *out)
+{
+	int i = s ? lookup_name(clock_names, sizeof(clock_names) / sizeof(*clock_names), s) : -1;
+	if (i < 0)
+		return -1;
+	*out = (enum lab_clock)i;
+	return 0;
+}
+
+int parse_icount_shift(const char *s, long *out)
+{
+	long v;
+
+	/* not parse_scaled(): 0 is a good shift */
+	if (!s || parse_digits(&s, &v) < 0 || *s || v > LAB_MAX_ICOUNT_SHIFT)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /* Setters validate and store one value; they return -1 without printing. */
@@ -155,6 +188,16 @@ static int set_accel(struct lab_config *cfg, const char *v)
 		return -1;
 	cfg->accel = (enum lab_accel)i;
 	return 0;
+}
+
+static int set_clock(struct lab_config *cfg, const char *v)
+{
+	return parse_clock(v, &cfg->clock);
+}
+
+static int set_icount_shift(struct lab_config *cfg, const char *v)
+{
+	return parse_icount_shift(v, &cfg->icount_shift);
 }
 
 static int set_runner(struct lab_config *cfg, const char *v)
@@ -201,11 +244,14 @@ static const struct config_key {
 	{ "qemu.x86_64.binary", set_qemu_x86_64, "a program name or path" },
 	{ "qemu.aarch64.binary", set_qemu_aarch64, "a program name or path" },
 	{ "qemu.accel", set_accel, "kvm, tcg or auto" },
+	/* git config keys have no '_': qemu.icountShift, read case-insensitively */
+	{ "qemu.icountshift", set_icount_shift, "a shift from 0 to 10 (2^N ns per instruction)" },
 	{ "run.mem", set_mem, SIZE_EXPECTED },
 	{ "run.cpus", set_cpus, CPUS_EXPECTED },
 	{ "run.timeout", set_timeout, SECONDS_EXPECTED " such as 300, 300s or 5m" },
 	{ "run.runner", set_runner, "qemu or local" },
 	{ "run.iters", set_iters, "a positive integer" },
+	{ "run.clock", set_clock, "wall, icount or auto" },
 };
 
 static const char *const config_sections[] = { "core", "qemu", "run", "build", NULL };
@@ -626,9 +672,11 @@ void config_init(struct lab_config *cfg)
 	cfg->qemu_x86_64 = xstrdup("qemu-system-x86_64");
 	cfg->qemu_aarch64 = xstrdup("qemu-system-aarch64");
 	cfg->accel = LAB_ACCEL_AUTO;
+	cfg->clock = LAB_CLOCK_AUTO;
+	cfg->icount_shift = 0;
 	cfg->mem_mib = 2048;
 	cfg->cpus = 1;
-	cfg->timeout_s = 300;
+	cfg->timeout_s = 900;
 	cfg->runner = LAB_RUNNER_QEMU;
 	cfg->iters = 100;
 	cfg->build_config = xstrdup("tinyconfig");

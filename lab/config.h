@@ -12,12 +12,17 @@
  *       binary = qemu-system-aarch64
  *   [qemu]
  *       accel = auto                     kvm, tcg or auto
+ *       icountShift = 0                  0 to 10: 2^N ns of virtual time per
+ *                                        instruction under --clock icount
  *   [run]
  *       mem = 2G                         512M, 4G, 1T; a plain number is MiB; <= 16T
  *       cpus = 1                         1 to 1024
- *       timeout = 300                    seconds: 300, 300s, 5m, 1h; <= a week
+ *       timeout = 900                    seconds: 300, 300s, 5m, 1h; <= a week;
+ *                                        CPU-bound work runs ~4x slower in icount
  *       runner = qemu                    qemu or local
  *       iters = 100                      a positive integer
+ *       clock = auto                     wall, icount or auto: icount under
+ *                                        TCG, wall under KVM (lab/boot.h)
  *   [core]
  *       repo = ~/linux                   kernel repository for refs
  *   [build]
@@ -46,6 +51,14 @@ enum lab_accel {
 	LAB_ACCEL_TCG,
 };
 
+enum lab_clock {
+	LAB_CLOCK_AUTO = 0,	/* icount under TCG, wall under KVM */
+	LAB_CLOCK_WALL,
+	LAB_CLOCK_ICOUNT,	/* QEMU -icount: virtual time, TCG only */
+};
+
+#define LAB_MAX_ICOUNT_SHIFT 10L	/* QEMU's own bound */
+
 enum lab_runner {
 	LAB_RUNNER_QEMU = 0,
 	LAB_RUNNER_LOCAL,	/* the guest program as a plain process */
@@ -57,6 +70,8 @@ struct lab_config {
 	char *qemu_x86_64;
 	char *qemu_aarch64;
 	enum lab_accel accel;
+	enum lab_clock clock;
+	long icount_shift;
 	long mem_mib;
 	long cpus;
 	long timeout_s;
@@ -91,6 +106,11 @@ const char *config_qemu_binary(const struct lab_config *cfg, const char *arch);
 
 const char *config_accel_name(enum lab_accel accel);
 const char *config_runner_name(enum lab_runner runner);
+const char *config_clock_name(enum lab_clock clock);
+/* "wall", "icount" or "auto" into *out; -1 for anything else (nothing printed). */
+int parse_clock(const char *s, enum lab_clock *out);
+/* A decimal integer from 0 to LAB_MAX_ICOUNT_SHIFT. */
+int parse_icount_shift(const char *s, long *out);
 
 /*
  * Value parsers shared by the config, recipes and the command line. Each

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boot.h"
 #include "log.h"
 #include "stats.h"
 #include "strbuf.h"
@@ -31,6 +32,34 @@ static void print_group(FILE *f, const struct group *g)
 	fputc('\n', f);
 }
 
+/* "clock: wall time": what the numbers below are in, said once per table. */
+static int print_clock(FILE *f, struct store *st, const char *ids)
+{
+	struct strbuf words = STRBUF_INIT;
+	sqlite3_stmt *q = NULL;
+	int rc, n = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT DISTINCT clock FROM runs WHERE id IN "
+			       "(SELECT value FROM json_each(?1)) ORDER BY id", -1, &q,
+			       NULL) != SQLITE_OK)
+		return store_error(st, "cannot read runs");
+	sqlite3_bind_text(q, 1, ids, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (n++)
+			strbuf_addstr(&words, " and ");
+		clock_words(&words, store_text(q, 0));
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		strbuf_release(&words);
+		return store_error(st, "cannot read runs");
+	}
+	if (n)
+		fprintf(f, "clock: %s\n", words.buf);
+	strbuf_release(&words);
+	return 0;
+}
+
 int table_print_runs(FILE *f, struct store *st, const long long *run_ids, size_t nr)
 {
 	struct strbuf ids = STRBUF_INIT;
@@ -43,6 +72,8 @@ int table_print_runs(FILE *f, struct store *st, const long long *run_ids, size_t
 	for (size_t i = 0; i < nr; i++)
 		strbuf_addf(&ids, "%s%lld", i ? "," : "", run_ids[i]);
 	strbuf_addch(&ids, ']');
+	if (print_clock(f, st, ids.buf))
+		goto out;
 	if (sqlite3_prepare_v2(st->db,
 			       "SELECT workload, metric, unit, value, flags FROM samples "
 			       "WHERE run_id IN (SELECT value FROM json_each(?1)) "

@@ -75,6 +75,31 @@ static int check_intact(struct store *st)
 	return ret;
 }
 
+/*
+ * Columns added to tables older databases already have: CREATE TABLE IF
+ * NOT EXISTS leaves those alone, and ADD COLUMN fails when run twice, so
+ * each is added only when the table lacks it. Runs from before version 4
+ * were all measured in wall time.
+ */
+static int add_columns(struct store *st)
+{
+	sqlite3_stmt *q = NULL;
+	int has_clock = 0, rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info('runs')", -1, &q,
+			       NULL) != SQLITE_OK)
+		return store_error(st, "cannot upgrade schema");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		has_clock |= !strcmp(store_text(q, 0), "clock");
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return store_error(st, "cannot upgrade schema");
+	if (!has_clock)
+		return exec(st, "ALTER TABLE runs ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall'",
+			    "cannot upgrade schema");
+	return 0;
+}
+
 /* "<boot id> <start time in clock ticks>" of pid: start times restart with each boot. */
 static int process_start(char *out, size_t size, pid_t pid)
 {
@@ -246,7 +271,7 @@ int store_open(struct store *st, const char *path)
 		if (schema_version(st, &version))
 			goto fail;
 		if (version < STORE_SCHEMA_VERSION &&
-		    exec(st, lab_schema_sql, "cannot create schema")) {
+		    (exec(st, lab_schema_sql, "cannot create schema") || add_columns(st))) {
 			store_rollback(st);
 			goto fail;
 		}
@@ -535,8 +560,9 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 	if (sqlite3_prepare_v2(st->db,
 			       "INSERT INTO runs(kernel_id, experiment_id, variant_id, runner, "
 			       "workloads, cmdline, mem_mib, cpus, accel, host, host_cpu, "
-			       "qemu_version, started, params, status) VALUES "
-			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'RUNNING')",
+			       "qemu_version, started, params, clock, status) VALUES "
+			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+			       "'RUNNING')",
 			       -1, &q, NULL) != SQLITE_OK) {
 		store_error(st, "cannot record run");
 		goto out;
@@ -555,6 +581,7 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 	bind_text(q, 12, row->qemu_version);
 	sqlite3_bind_double(q, 13, now_wall());
 	bind_text(q, 14, row->params ? row->params : "");
+	bind_text(q, 15, row->clock ? row->clock : "wall");
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		store_error(st, "cannot record run");
 		goto out;
@@ -779,6 +806,76 @@ int store_run_metrics(struct store *st, struct strvec *out, long long run_id)
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return store_error(st, "cannot read samples");
+	return 0;
+}
+
+void clock_words(struct strbuf *out, const char *clock)
+{
+	int shift = 0;
+
+	if (!clock || strncmp(clock, "icount", 6)) {
+		strbuf_addstr(out, "wall time");
+		return;
+	}
+	sscanf(clock, "icount shift=%d", &shift);
+	if (shift <= 0)
+		strbuf_addstr(out, "virtual time: instructions at 1 GHz");
+	else
+		strbuf_addf(out, "virtual time: instructions at %g MHz (%d ns each)",
+			    1000.0 / (double)(1L << shift), 1 << shift);
+}
+
+int clock_words_experiment(struct strbuf *out, sqlite3 *db, long long exp_id)
+{
+	struct strvec clocks = STRVEC_INIT;
+	int ret = store_experiment_clocks(db, &clocks, exp_id);
+
+	for (size_t i = 0; !ret && i < clocks.nr; i++) {
+		if (i)
+			strbuf_addstr(out, " and ");
+		clock_words(out, clocks.v[i]);
+	}
+	/* no run yet: nothing was measured, in any clock */
+	if (!ret && !clocks.nr)
+		strbuf_addstr(out, "no runs yet");
+	strvec_release(&clocks);
+	return ret;
+}
+
+int store_experiment_clocks(sqlite3 *db, struct strvec *out, long long exp_id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT clock FROM runs WHERE experiment_id = ?1 "
+			       "GROUP BY clock ORDER BY min(id)", -1, &q, NULL) != SQLITE_OK)
+		return error("cannot read the clock of experiment %lld: %s", exp_id,
+			     sqlite3_errmsg(db));
+	sqlite3_bind_int64(q, 1, exp_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		strvec_push(out, store_text(q, 0));
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return error("cannot read the clock of experiment %lld: %s", exp_id,
+			     sqlite3_errmsg(db));
+	return 0;
+}
+
+int store_run_clock(sqlite3 *db, struct strbuf *out, long long run_id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT clock FROM runs WHERE id = ?1", -1, &q,
+			       NULL) != SQLITE_OK)
+		return error("cannot read the clock of run %lld: %s", run_id, sqlite3_errmsg(db));
+	sqlite3_bind_int64(q, 1, run_id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		strbuf_addstr(out, *store_text(q, 0) ? store_text(q, 0) : "wall");
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return error("cannot read the clock of run %lld: %s", run_id, sqlite3_errmsg(db));
 	return 0;
 }
 

@@ -13,9 +13,10 @@
 #include <sqlite3.h>
 
 #include "runner.h"
+#include "strbuf.h"
 #include "strvec.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store {
 	sqlite3 *db;
@@ -33,6 +34,7 @@ struct run_row {
 	long mem_mib;
 	int cpus;
 	const char *accel;
+	const char *clock;		/* "wall", "icount shift=N"; NULL: wall */
 	const char *host;
 	const char *host_cpu;
 	const char *qemu_version;
@@ -94,6 +96,27 @@ int store_runs_interrupted(struct store *st, long long exp_id);
 
 /* The metrics a run's samples name, sorted, pushed onto out. */
 int store_run_metrics(struct store *st, struct strvec *out, long long run_id);
+/*
+ * The clocks an experiment's runs were measured with (runs.clock), the
+ * distinct values in the order first used, pushed onto out: one for any
+ * experiment the lab compared.
+ */
+int store_experiment_clocks(sqlite3 *db, struct strvec *out, long long exp_id);
+/* A run's clock into out ("wall" for a run older than the column). */
+int store_run_clock(sqlite3 *db, struct strbuf *out, long long run_id);
+
+/*
+ * What a stored clock means, for tables, pages and mail: "wall time", or
+ * "virtual time: instructions at 1 GHz" for "icount shift=0" (2^N ns per
+ * instruction at shift N). NULL or "" (runs older than the column) is wall.
+ */
+void clock_words(struct strbuf *out, const char *clock);
+/*
+ * The words for an experiment's runs: one clock's, or each clock's
+ * joined by " and " for an experiment refused for mixing them.
+ */
+int clock_words_experiment(struct strbuf *out, sqlite3 *db, long long exp_id);
+
 /* How many runs (boots) an experiment has stored, whatever their status. */
 int store_experiment_runs(struct store *st, long long *n, long long exp_id);
 

@@ -102,6 +102,11 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 	strvec_push(av, accel);
 	strvec_push(av, "-cpu");
 	strvec_push(av, !strcmp(accel, "kvm") ? "host" : "max");
+	if (spec->clock && !strcmp(spec->clock, "icount")) {
+		/* sleep=off: idle time is skipped, not waited for in real time */
+		strvec_push(av, "-icount");
+		strvec_pushf(av, "shift=%d,sleep=off", spec->icount_shift);
+	}
 	strvec_push(av, "-kernel");
 	strvec_push(av, spec->kernel);
 	strvec_push(av, "-initrd");

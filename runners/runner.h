@@ -35,6 +35,15 @@ struct run_spec {
 	const char *workloads;	/* asked for, comma separated: no other's samples count */
 	const char *qemu;	/* QEMU binary; NULL: by arch */
 	const char *accel;	/* kvm | tcg | auto */
+	/*
+	 * wall | icount | auto. With icount, QEMU (TCG only) runs the guest's
+	 * clocks on executed instructions, 2^icount_shift ns each: a second
+	 * clock beside wall time, measuring work done rather than cache or
+	 * memory latency. lab/boot.c settles auto before the first
+	 * boot: icount under TCG, wall under KVM and for the local runner.
+	 */
+	const char *clock;
+	int icount_shift;
 	const char *console_log;	/* where the console goes */
 	const char *kvm_note;	/* file that remembers KVM hanging here; NULL: none */
 	long mem_mib;

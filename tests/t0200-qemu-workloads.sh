@@ -1,11 +1,11 @@
 #!/bin/bash
-# Real boots under TCG of Debian's prebuilt kernel: each workload's samples
+# Real boots under TCG, in wall time, of Debian's prebuilt kernel: each workload's samples
 # land in the database with values that make sense.
 . "$(dirname "$0")/lib.sh"
 
 KERNEL=$(debian_kernel)
 run() {
-	"$LAB" run --db lab.db --accel tcg --kernel "$KERNEL" --timeout 240 "$@"
+	"$LAB" run --db lab.db --accel tcg --clock wall --kernel "$KERNEL" --timeout 240 "$@"
 }
 
 test_expect_success 'a bootable kernel is installed' '

@@ -72,7 +72,8 @@ stored_median() { # db exp variant workload metric mem [printf format]
 test_expect_success 'seed-001: base, regression and fix in one table, each against base' '
 	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 &&
 	grep -q "^== seed-001: demote 1 GiB hugetlb pages to 2 MiB, HVO on (x86_64)$" t &&
-	grep -q "^demote.demote_page_wall (ms, lower is better), 4G, 1 cpu$" t &&
+	grep -q "^demote.demote_page_wall (ms, lower is better), 4G, 1 cpu, wall time$" t &&
+	grep -qx "  clock: wall time" t &&
 	test "$(awk "/^  variant/ { on = 1; next } on && NF { print \$1 }" t | tr "\n" " ")" = "base regression fix " &&
 	table_row out regression | grep -q " REGRESSION (E1)$" &&
 	table_row out fix | grep -q "(E2)$" &&
@@ -131,7 +132,7 @@ test_expect_success 'seed-000: the before patch is applied to one side only, on 
 
 test_expect_success 'seed-003: a config fragment per variant, a sweep table per metric' '
 	run_recipe "$RECIPES/seed-003-boot-memory.recipe" lab3.db --boots 3 --iters 3 &&
-	grep -q "^boot.to_init, median in ms (lower is better), 2 cpus: a column per memory size$" t &&
+	grep -q "^boot.to_init, median in ms (lower is better), 2 cpus, wall time: a column per memory size$" t &&
 	grep -q "^boot.probe_init_mem_mapping, median in ms" t &&
 	grep -q "^  variant  *4G  *16G  *64G *$" t &&
 	grep -q "^  deferred-off .*, config .*deferred-off.config$" t &&
@@ -145,7 +146,7 @@ test_expect_success 'seed-003: a config fragment per variant, a sweep table per 
 test_expect_success 'seed-004: the map_mem probe reaches the arm64 build of both sides' '
 	"$LAB" recipe "$RECIPES/seed-004-linear-map.recipe" --repo=repo --db=lab4.db --boots=3 --iters 3 >out 2>err &&
 	tables out >t && cat t &&
-	grep -q "^boot.probe_map_mem, median in ms (lower is better), 1 cpu: a column per memory size$" t &&
+	grep -q "^boot.probe_map_mem, median in ms (lower is better), 1 cpu, wall time: a column per memory size$" t &&
 	grep -q "^  probe map_mem on every variant$" t &&
 	awk "/^boot.probe_map_mem,/ { t = 1 } t && \$1 == \"rodata-full\" { print; exit }" t | grep -q "(0%).*(0%).*(0%)" &&
 	test "$(sql lab4.db "SELECT count(*) FROM samples WHERE metric = '\''probe_map_mem'\''")" -gt 0 &&
@@ -167,7 +168,7 @@ test_expect_success 'a metric only the base reports: its stored median, no verdi
 		cmdline = quiet
 	EOF
 	run_recipe only-a.recipe lab6.db --boots 3 --iters 4 &&
-	grep -q "^boot.deferred_init_total, median in ms (lower is better), 1 cpu: a column per memory size$" t &&
+	grep -q "^boot.deferred_init_total, median in ms (lower is better), 1 cpu, wall time: a column per memory size$" t &&
 	row=$(awk "/^boot.deferred_init_total,/ { t = 1 } t && \$1 == \"on\" { print; exit }" t) &&
 	echo "$row" | grep -q "(no verdict) .*(no verdict)" &&
 	test "$(echo "$row" | awk "{ print \$2 }")" = "$(stored_median lab6.db 1 A boot deferred_init_total 4096 %.4g)" &&

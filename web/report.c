@@ -1125,6 +1125,28 @@ out:
 	return ret;
 }
 
+/* A fact of a page: which clock the numbers are in, never left to be guessed. */
+static int add_clock(struct strbuf *sb, sqlite3 *db, long long exp_id, long long run_id)
+{
+	struct strbuf words = STRBUF_INIT, clock = STRBUF_INIT;
+	int ret;
+
+	if (run_id) {
+		ret = store_run_clock(db, &clock, run_id);
+		clock_words(&words, clock.buf);
+	} else {
+		ret = clock_words_experiment(&words, db, exp_id);
+	}
+	if (!ret) {
+		strbuf_addstr(sb, "<dt>clock</dt><dd class=\"clock\">");
+		html_escape(sb, words.buf);
+		strbuf_addstr(sb, "</dd>\n");
+	}
+	strbuf_release(&words);
+	strbuf_release(&clock);
+	return ret;
+}
+
 /*
  * The row a page is about, from sql with its id as ?1: 1 when it is there,
  * 0 when it is gone (the page is not written), -1 after an error.
@@ -1173,7 +1195,10 @@ static int write_experiment(struct site *s, long long id)
 	add_time(&sb, store_num(q, 4));
 	strbuf_addstr(&sb, "</dd>\n<dt>command</dt><dd><code>");
 	add_text(&sb, q, 1);
-	strbuf_addstr(&sb, "</code></dd>\n</dl>\n");
+	strbuf_addstr(&sb, "</code></dd>\n");
+	if (add_clock(&sb, s->db, id, 0))
+		goto out;
+	strbuf_addstr(&sb, "</dl>\n");
 	points = sqlite3_column_int(q, 5);
 	stmt_done(q);
 	q = NULL;
@@ -1276,7 +1301,10 @@ static int write_bisection(struct site *s, long long id)
 	} else {
 		strbuf_addstr(&sb, "&#8211;");
 	}
-	strbuf_addstr(&sb, "</dd>\n</dl>\n");
+	strbuf_addstr(&sb, "</dd>\n");
+	if (add_clock(&sb, s->db, id, 0))
+		goto out;
+	strbuf_addstr(&sb, "</dl>\n");
 	stmt_done(q);
 	q = NULL;
 
@@ -1464,7 +1492,10 @@ static int write_run(struct site *s, long long id)
 	} else {
 		strbuf_addstr(&sb, "&#8211;");
 	}
-	strbuf_addstr(&sb, "</dd>\n</dl>\n<section>\n<h2>Run</h2>\n");
+	strbuf_addstr(&sb, "</dd>\n");
+	if (add_clock(&sb, s->db, 0, id))
+		goto out;
+	strbuf_addstr(&sb, "</dl>\n<section>\n<h2>Run</h2>\n");
 	table_begin(&sb, "<th>Field</th><th>Value</th>");
 	for (int i = 0; i < (int)(sizeof(labels) / sizeof(labels[0])); i++) {
 		strbuf_addf(&sb, "<tr><th scope=\"row\">%s</th><td class=\"wrap\">", labels[i]);

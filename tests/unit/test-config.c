@@ -100,9 +100,11 @@ static void check_defaults(const struct lab_config *cfg, const char *what)
 	CHECK(cfg->qemu_x86_64 && !strcmp(cfg->qemu_x86_64, "qemu-system-x86_64"), "x86_64 binary");
 	CHECK(cfg->qemu_aarch64 && !strcmp(cfg->qemu_aarch64, "qemu-system-aarch64"), "aarch64 binary");
 	CHECK(cfg->accel == LAB_ACCEL_AUTO, "qemu.accel");
+	CHECK(cfg->clock == LAB_CLOCK_AUTO, "run.clock");
+	CHECK(cfg->icount_shift == 0, "qemu.icountShift");
 	CHECK(cfg->mem_mib == 2048, "run.mem");
 	CHECK(cfg->cpus == 1, "run.cpus");
-	CHECK(cfg->timeout_s == 300, "run.timeout");
+	CHECK(cfg->timeout_s == 900, "run.timeout");
 	CHECK(cfg->runner == LAB_RUNNER_QEMU, "run.runner");
 	CHECK(cfg->iters == 100, "run.iters");
 #undef CHECK
@@ -118,7 +120,9 @@ static const char full_conf[] =
 	"\tbinary = /opt/qemu/bin/qemu-system-aarch64\n"
 	"[qemu]\n"
 	"\taccel = tcg\n"
+	"\ticountShift = 3\n"
 	"[run]\n"
+	"\tclock = icount\n"
 	"\tmem = 4G\n"
 	"\tcpus = 8\n"
 	"\ttimeout = 5m\n"
@@ -148,6 +152,9 @@ static void test_files(void)
 	ok(!config_qemu_binary(&cfg, "riscv64"), "no binary for an unknown arch");
 	is_int(cfg.accel, LAB_ACCEL_TCG, "qemu.accel");
 	is_str(config_accel_name(cfg.accel), "tcg", "accel name");
+	is_int(cfg.clock, LAB_CLOCK_ICOUNT, "run.clock");
+	is_str(config_clock_name(cfg.clock), "icount", "clock name");
+	is_int(cfg.icount_shift, 3, "qemu.icountShift");
 	is_int(cfg.mem_mib, 4096, "run.mem");
 	is_int(cfg.cpus, 8, "run.cpus");
 	is_int(cfg.timeout_s, 300, "run.timeout");
@@ -236,6 +243,11 @@ static void test_bad_values(void)
 		{ "[run]\nmem = 99999999999999G\n", "run.mem", "99999999999999G",
 		  "a size from 1M to 16T such as 512M, 4G or 2048 (MiB)" },
 		{ "[qemu]\naccel = fast\n", "qemu.accel", "fast", "kvm, tcg or auto" },
+		{ "[run]\nclock = cycles\n", "run.clock", "cycles", "wall, icount or auto" },
+		{ "[qemu]\nicountShift = 11\n", "qemu.icountshift", "11",
+		  "a shift from 0 to 10 (2^N ns per instruction)" },
+		{ "[qemu]\nicountShift = -1\n", "qemu.icountshift", "-1",
+		  "a shift from 0 to 10 (2^N ns per instruction)" },
 		{ "[run]\ntimeout = -1\n", "run.timeout", "-1",
 		  "a number of seconds up to a week (168h) such as 300, 300s or 5m" },
 		{ "[run]\nrunner = ssh\n", "run.runner", "ssh", "qemu or local" },
@@ -249,11 +261,11 @@ static void test_bad_values(void)
 		const char *text, *key, *known;
 	} unknown[] = {
 		{ "[run]\ncpu = 4\n", "run.cpu",
-		  "run.mem, run.cpus, run.timeout, run.runner, run.iters" },
+		  "run.mem, run.cpus, run.timeout, run.runner, run.iters, run.clock" },
 		{ "[qemu]\nx86-64 = q\n", "qemu.x86-64",
-		  "qemu.x86_64.binary, qemu.aarch64.binary, qemu.accel" },
+		  "qemu.x86_64.binary, qemu.aarch64.binary, qemu.accel, qemu.icountshift" },
 		{ "[qemu \"riscv64\"]\nbinary = q\n", "qemu.riscv64.binary",
-		  "qemu.x86_64.binary, qemu.aarch64.binary, qemu.accel" },
+		  "qemu.x86_64.binary, qemu.aarch64.binary, qemu.accel, qemu.icountshift" },
 		{ "[core]\ndatabase = x.db\n", "core.database", "core.db, core.repo" },
 	};
 	struct lab_config cfg;

@@ -112,6 +112,21 @@ int main(void)
 	is_int(one_int(st.db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
 		       "name IN ('bisections', 'bisect_steps')"), 2, "with the bisection tables");
 	is_int(one_int(st.db, "SELECT count(*) FROM samples"), 100, "and its samples");
+	/* a version 3 database: runs without their clock */
+	ok(sqlite3_exec(st.db, "ALTER TABLE runs DROP COLUMN clock; PRAGMA user_version = 3",
+			NULL, NULL, NULL) == SQLITE_OK, "a version 3 database made");
+	store_close(&st);
+	ok(store_open(&st, path) == 0, "a version 3 database opens");
+	is_int(one_int(st.db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "and is upgraded");
+	is_int(one_int(st.db, "SELECT count(*) FROM runs WHERE clock = 'wall'"),
+	       one_int(st.db, "SELECT count(*) FROM runs"), "its runs were measured in wall time");
+	store_close(&st);
+	ok(store_open(&st, path) == 0, "the upgraded database opens again");
+	sqlite3_exec(st.db, "PRAGMA user_version = 3", NULL, NULL, NULL);
+	store_close(&st);
+	ok(store_open(&st, path) == 0, "an upgrade that finds the column there adds nothing");
+	is_int(one_int(st.db, "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'clock'"),
+	       1, "one clock column");
 	sqlite3_exec(st.db, "PRAGMA user_version = 99", NULL, NULL, NULL);
 	store_close(&st);
 	ok(store_open(&st, path) != 0, "a newer schema version is refused");
@@ -142,6 +157,23 @@ int main(void)
 	ok(store_open_read(&st, path) != 0, "reading a missing database fails");
 	snprintf(path, sizeof(path), "%s/no-such-dir", dir);
 	ok(access(path, F_OK) != 0, "and creates nothing");
+
+	/* what each stored clock is called in tables and pages */
+	{
+		static const char *const clocks[][2] = {
+			{ "wall", "wall time" },
+			{ "", "wall time" },
+			{ "icount shift=0", "virtual time: instructions at 1 GHz" },
+			{ "icount shift=1", "virtual time: instructions at 500 MHz (2 ns each)" },
+			{ "icount shift=10", "virtual time: instructions at 0.976562 MHz (1024 ns each)" },
+		};
+		for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+			struct strbuf words = STRBUF_INIT;
+			clock_words(&words, clocks[i][0]);
+			is_str(words.buf, clocks[i][1], clocks[i][0][0] ? clocks[i][0] : "no clock");
+			strbuf_release(&words);
+		}
+	}
 
 	lab_git_shutdown();
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);

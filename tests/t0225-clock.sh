@@ -1,0 +1,186 @@
+#!/bin/bash
+# --clock wall|icount: QEMU's -icount as a second clock beside wall time.
+# Each run stores its clock; an experiment never mixes the two; tables and
+# report pages say which one their numbers are in.
+. "$(dirname "$0")/lib.sh"
+
+FAKE=$TOP/tests/fixtures/fake-guest.sh
+KERNEL=$(debian_kernel)
+exits_with() {
+	want=$1; shift
+	rc=0; "$@" || rc=$?
+	test "$rc" = "$want" || { echo "exit $rc, want $want"; return 1; }
+}
+
+# QEMU that logs its arguments and refuses KVM, so that a KVM probe shows.
+cat >qemu-logged <<SH
+#!/bin/sh
+echo "\$*" >>$TRASH/qemu.argv
+case " \$* " in *" -accel kvm "*) echo "kvm start in a clock test" >&2; exit 1 ;; esac
+exec qemu-system-x86_64 "\$@"
+SH
+chmod +x qemu-logged
+printf '[qemu "x86_64"]\n\tbinary = %s/qemu-logged\n' "$TRASH" >logged.conf
+
+# The build of the bisection's project: the stand-in guest, scaled.
+cat >build.sh <<'SH'
+#!/bin/sh
+mkdir -p out && printf '#!/bin/sh\nexec "$FAKE" "$@" scale=%s\n' "$(cat scale)" >out/image &&
+chmod +x out/image
+SH
+chmod +x build.sh
+
+test_expect_success 'a run stores its clock: the local runner measures wall time' '
+	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 >out 2>err &&
+	test "$(sql lab.db "SELECT clock FROM runs")" = wall &&
+	test "$(sql lab.db "PRAGMA user_version")" = 4
+'
+
+test_expect_success 'lab run and lab show say the clock above the table' '
+	grep -qx "clock: wall time" out &&
+	"$LAB" show --db lab.db 1 >show &&
+	grep -qx "clock: wall time" show
+'
+
+test_expect_success 'icount on the local runner is refused, nothing stored' '
+	exits_with 2 "$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing \
+		--clock icount 2>err &&
+	expect_one_line_naming err "clock .icount. needs the qemu runner" &&
+	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1
+'
+
+test_expect_success '--accel kvm --clock icount is refused before any boot' '
+	exits_with 2 "$LAB" run --db lab.db --config logged.conf --kernel "$KERNEL" \
+		--workload zeroing --accel kvm --clock icount 2>err &&
+	test "$(cat err)" = "lab: clock '\''icount'\'' needs accel tcg: kvm runs the guest in wall time (use --accel tcg, or --clock wall with kvm)" &&
+	! test -e qemu.argv &&
+	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1
+'
+
+test_expect_success 'a bad clock, in options or lab.conf, is named' '
+	exits_with 2 "$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing \
+		--clock cycles 2>err &&
+	expect_one_line_naming err "bad value .cycles. for --clock" &&
+	printf "[run]\n\tclock = cycles\n" >bad.conf &&
+	exits_with 2 "$LAB" run --config bad.conf --db lab.db --runner local --guest "$FAKE" \
+		--workload zeroing 2>err &&
+	expect_one_line_naming err "bad value .cycles. for .run.clock. in config bad.conf line 2: expected wall, icount or auto" &&
+	printf "[qemu]\n\ticountShift = 11\n" >bad.conf &&
+	exits_with 2 "$LAB" run --config bad.conf --db lab.db --runner local --guest "$FAKE" \
+		--workload zeroing 2>err &&
+	expect_one_line_naming err "bad value .11. for .qemu.icountshift. in config bad.conf line 2"
+'
+
+test_expect_success 'run.clock = icount in lab.conf is the clock of every boot' '
+	printf "[run]\n\tclock = icount\n" >icount.conf &&
+	exits_with 2 "$LAB" run --config icount.conf --db lab.db --runner local --guest "$FAKE" \
+		--workload zeroing 2>err &&
+	expect_one_line_naming err "clock .icount. needs the qemu runner"
+'
+
+# A database as version 3 left it: runs without the clock column.
+test_expect_success 'a version 3 database is upgraded: its runs are wall time' '
+	sed -e "/^	clock	/d" -e "s/user_version = 4/user_version = 3/" "$TOP/schema.sql" |
+		sqlite3 old.db &&
+	sql old.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"local\", \"zeroing\", \"\", 1, \"OK\")" &&
+	! sql old.db "SELECT clock FROM runs" 2>/dev/null &&
+	"$LAB" list --db old.db >out &&
+	test "$(sql old.db "PRAGMA user_version")" = 4 &&
+	test "$(sql old.db "SELECT clock FROM runs")" = wall &&
+	"$LAB" run --db old.db --runner local --guest "$FAKE" --workload zeroing --iters 3 >out &&
+	"$LAB" run --db old.db --runner local --guest "$FAKE" --workload zeroing --iters 3 >out &&
+	test "$(sql old.db "SELECT group_concat(clock) FROM runs")" = wall,wall,wall
+'
+
+test_expect_success 'a version 3 database read by lab report is upgraded once' '
+	sed -e "/^	clock	/d" -e "s/user_version = 4/user_version = 3/" "$TOP/schema.sql" |
+		sqlite3 old2.db &&
+	sql old2.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"local\", \"zeroing\", \"\", 1, \"OK\")" &&
+	"$LAB" report --db old2.db --out site2 >/dev/null &&
+	test "$(sql old2.db "PRAGMA user_version")" = 4 &&
+	grep -q "<dt>clock</dt><dd class=\"clock\">wall time</dd>" site2/r1.html
+'
+
+# A project whose build makes the stand-in guest, 10 % slower from change 3.
+test_expect_success 'a bisection stores the clock of lab.conf with its options' '
+	export FAKE &&
+	git init -q -b main repo &&
+	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
+	cp build.sh repo/build.sh && echo 1.00 >repo/scale &&
+	git -C repo add -A && git -C repo commit -q -m base && git -C repo tag base &&
+	for i in 1 2 3 4; do
+		echo $i >repo/n && { test $i != 3 || echo 1.10 >repo/scale; } &&
+		git -C repo add -A && git -C repo commit -q -m "change $i" || exit 1
+	done &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n\tclock = wall\n" "$PWD" >bisect.conf &&
+	exits_with 2 "$LAB" bisect --config bisect.conf --db b.db --good base --bad main \
+		--workload zeroing --iters 10 --max-boots 3 >out 2>err &&
+	grep -q "boot budget of 3 boots used up" err &&
+	sql b.db "SELECT args FROM bisections" | grep -qx -- "--clock=wall"
+'
+
+test_expect_success 'a resumed bisection keeps its clock when lab.conf changes' '
+	sed -i "s/clock = wall/clock = icount/" bisect.conf &&
+	exits_with 2 "$LAB" bisect --config bisect.conf --db b.db --resume 1 --max-boots 5 >out 2>err &&
+	cat err && grep -q "boot budget of 5 boots used up" err &&
+	test "$(sql b.db "SELECT count(*) || \" \" || group_concat(DISTINCT clock) FROM runs")" = "5 wall" &&
+	"$LAB" bisect --config bisect.conf --db b.db --status 1 >status &&
+	grep -qx "  clock: wall time" status
+'
+
+test_expect_success 'a bisection whose runs are of another clock is not continued' '
+	sql b.db "UPDATE runs SET clock = \"icount shift=0\"" &&
+	exits_with 2 "$LAB" bisect --config bisect.conf --db b.db --resume 1 --max-boots 8 >out 2>err &&
+	grep -q "^lab: experiment E1 was measured with clock .icount shift=0. (virtual time: instructions at 1 GHz), not .wall. (wall time): an experiment never mixes clocks" err &&
+	test "$(sql b.db "SELECT count(*) FROM runs")" = 5
+'
+
+if [ -z "$KERNEL" ] || ! command -v qemu-system-x86_64 >/dev/null; then
+	echo "ok $((test_count + 1)) # skip no Debian kernel or QEMU: no icount boots"
+	test_count=$((test_count + 1))
+	test_done
+fi
+
+# The icount A/A: Debian's kernel against itself, 3 boots a side. In
+# virtual time the guest's clock counts instructions, so the touch test
+# repeats to far better than 0.1 %, and no verdict of change may come out.
+test_expect_success 'icount A/A on Debian'\''s kernel: no false verdict, touch CV below 0.1 %' '
+	rm -f qemu.argv &&
+	exits_with 0 "$LAB" ab --db aa.db --config logged.conf --kernel "$KERNEL" \
+		--workload zeroing --iters 10 --boots 3 --mem 1G --clock icount \
+		--timeout 600 >aa.out 2>aa.err &&
+	cat aa.out &&
+	! grep -E "verdict: (REGRESSION|IMPROVEMENT)" aa.out &&
+	test "$(sql aa.db "SELECT count(*) FROM runs WHERE status = \"OK\" AND clock = \"icount shift=0\" AND accel = \"tcg\"")" = 6 &&
+	sql aa.db "SELECT metric, count(*), avg(value), sqrt(avg(value * value) - avg(value) * avg(value)) / avg(value) FROM samples WHERE metric = \"touch\" AND flags = 0" &&
+	test "$(sql aa.db "SELECT sqrt(avg(value * value) - avg(value) * avg(value)) / avg(value) < 0.001 FROM samples WHERE metric = \"touch\" AND flags = 0")" = 1
+'
+
+test_expect_success 'icount under accel auto is TCG without a KVM probe' '
+	test "$(grep -c -- "-icount shift=0,sleep=off" qemu.argv)" = 6 &&
+	! grep -q -- "-accel kvm" qemu.argv &&
+	test "$(grep -c -- "-accel tcg" qemu.argv)" = 6
+'
+
+test_expect_success 'the A/B table says its clock' '
+	grep -qx "  clock: virtual time: instructions at 1 GHz" aa.out &&
+	grep -q "^zeroing.touch (us, lower is better; 1024M, 1 cpu; compared: .*; virtual time: instructions at 1 GHz)$" aa.out &&
+	"$LAB" show --db aa.db E1 --format json | grep -q "\"clock\": \"virtual time: instructions at 1 GHz\""
+'
+
+test_expect_success 'the report pages say the clock' '
+	"$LAB" report --db aa.db --out site >/dev/null &&
+	grep -q "<dt>clock</dt><dd class=\"clock\">virtual time: instructions at 1 GHz</dd>" site/e1.html &&
+	grep -q "<dt>clock</dt><dd class=\"clock\">virtual time: instructions at 1 GHz</dd>" site/r1.html
+'
+
+test_expect_success 'a wall-time resume of an icount A/B is refused, --force or not, before a boot' '
+	exits_with 2 "$LAB" ab --db aa.db --config logged.conf --kernel "$KERNEL" \
+		--workload zeroing --iters 10 --boots 4 --mem 1G --clock wall --accel tcg --force \
+		--resume E1 >out 2>err &&
+	cat err &&
+	grep -q "^lab: experiment E1 was measured with clock .icount shift=0. (virtual time: instructions at 1 GHz), not .wall. (wall time): an experiment never mixes clocks (use --clock icount and its qemu.icountShift)$" err &&
+	test "$(sql aa.db "SELECT count(*) FROM runs")" = 6
+'
+
+test_done
