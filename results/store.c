@@ -349,6 +349,8 @@ int store_open_read(struct store *st, const char *path)
 		/* an older database is brought up to date once, then read as it is now */
 		sqlite3_close(st->db);
 		st->db = NULL;
+		free(st->path);
+		st->path = NULL;
 		if (store_open(st, path))
 			return -1;
 		store_close(st);

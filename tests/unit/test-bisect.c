@@ -72,7 +72,8 @@ static int boots(void *data, int who, double **v, size_t *n)
 	size_t k = slot(s, who);
 
 	*v = malloc((s->len[k] + 1) * sizeof(double));
-	memcpy(*v, s->v[k], s->len[k] * sizeof(double));
+	if (s->len[k])
+		memcpy(*v, s->v[k], s->len[k] * sizeof(double));
 	*n = s->len[k];
 	return 0;
 }
