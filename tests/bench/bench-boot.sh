@@ -36,7 +36,8 @@ boot_path() {
 	name=$1 kernel=$2 && shift 2
 	db=$DIR/$(echo "$name" | tr -c 'a-zA-Z0-9\n' _).db
 	"$TOP/lab/lab" run --db "$db" --accel tcg --kernel "$kernel" --workload boot \
-		--mem 1G --boots "$BOOTS" "$@" >/dev/null
+		--mem 1G --boots "$BOOTS" "$@" >/dev/null 2>"$DIR/run.err" ||
+		{ echo "$name:"; cat "$DIR/run.err"; return 1; }
 	sqlite3 -batch -noheader "$db" "
 		SELECT h.value, t.value, h.value - t.value FROM samples h
 		JOIN samples t ON t.run_id = h.run_id
