@@ -156,6 +156,10 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 
 	strvec_push(av, spec->qemu ? spec->qemu : default_qemu(spec->arch));
 	strvec_push(av, "-nodefaults");
+	if (!arm && x86_bios()) {
+		strvec_push(av, "-bios");
+		strvec_push(av, x86_bios());
+	}
 	add_memory(av, spec, arm);
 	strvec_push(av, "-smp");
 	strvec_pushf(av, "%d", spec->cpus);
@@ -163,10 +167,6 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 	strvec_push(av, accel);
 	strvec_push(av, "-cpu");
 	strvec_push(av, !strcmp(accel, "kvm") ? "host" : "max");
-	if (!arm && x86_bios()) {
-		strvec_push(av, "-bios");
-		strvec_push(av, x86_bios());
-	}
 	strvec_push(av, "-kernel");
 	strvec_push(av, spec->kernel);
 	strvec_push(av, "-initrd");
