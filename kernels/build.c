@@ -10,6 +10,7 @@
 #include "build.h"
 #include "gitutil.h"
 #include "host.h"
+#include "image.h"
 #include "log.h"
 #include "subprocess.h"
 
@@ -528,6 +529,7 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 {
 	struct strbuf key = STRBUF_INIT, conf = STRBUF_INIT, dir = STRBUF_INIT;
 	struct strbuf obj = STRBUF_INIT, image = STRBUF_INIT, logp = STRBUF_INIT;
+	struct strbuf pvh = STRBUF_INIT;
 	struct strvec av = STRVEC_INIT;
 	char conf_hash[41], tree_hex[GIT_OID_HEXSZ + 1], commit_hex[GIT_OID_HEXSZ + 1];
 	char *artifacts = NULL, *kbuild = NULL;
@@ -559,11 +561,13 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		goto out;
 	strbuf_addf(&dir, "%s/%.20s", artifacts, out->key);
 	strbuf_addf(&image, "%s/image", dir.buf);
+	strbuf_addf(&pvh, "%s/vmlinux", dir.buf);
 	strbuf_addf(&logp, "%s/%.20s.log", artifacts, out->key);
 	out->log = strdup(logp.buf);
+	/* "image" is written last: it says the entry is complete */
 	if (!access(image.buf, R_OK)) {
 		out->status = BUILD_CACHED;
-		out->image = strbuf_detach(&image);
+		out->image = strbuf_detach(access(pvh.buf, R_OK) ? &image : &pvh);
 		ret = 0;
 		goto out;
 	}
@@ -631,10 +635,21 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		ret = 0;
 		goto out;
 	}
-	if ((mkdir(dir.buf, 0755) && errno != EEXIST) || copy_file(obj.buf, image.buf))
+	if (mkdir(dir.buf, 0755) && errno != EEXIST)
+		goto out;
+	if (!ctx->cfg.build_command && !strcmp(spec->arch, "x86_64")) {
+		strbuf_reset(&obj);
+		strbuf_addf(&obj, "%s/%s-%.12s/vmlinux", kbuild, spec->arch, conf_hash);
+		if (kernel_image_pvh(obj.buf) == 1 && copy_file(obj.buf, pvh.buf))
+			goto out;
+		strbuf_reset(&obj);
+		strbuf_addf(&obj, "%s/%s-%.12s/%s", kbuild, spec->arch, conf_hash,
+			    image_path(spec->arch));
+	}
+	if (copy_file(obj.buf, image.buf))
 		goto out;
 	out->status = BUILD_OK;
-	out->image = strbuf_detach(&image);
+	out->image = strbuf_detach(access(pvh.buf, R_OK) ? &image : &pvh);
 	ret = 0;
 out:
 	out->seconds = now_monotonic() - t0;
@@ -649,6 +664,7 @@ out:
 	strbuf_release(&dir);
 	strbuf_release(&obj);
 	strbuf_release(&image);
+	strbuf_release(&pvh);
 	strbuf_release(&logp);
 	return ret;
 }

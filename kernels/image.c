@@ -1,23 +1,111 @@
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "image.h"
 #include "log.h"
 
+/* XEN_ELFNOTE_PHYS32_ENTRY: the 32-bit entry point QEMU jumps to (PVH) */
+#define PVH_NOTE_TYPE 18
+/* no kernel has more program headers than this; more is a damaged file */
+#define MAX_PHDRS 64
+/* nor notes larger than this */
+#define MAX_NOTES (1 << 20)
+
+static int read_at(int fd, void *buf, size_t len, off_t off)
+{
+	ssize_t n = pread(fd, buf, len, off);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/* Whether one PT_NOTE segment holds the Xen note of type 18. */
+static int notes_have_pvh(const unsigned char *p, size_t len)
+{
+	size_t off = 0;
+
+	while (off + sizeof(Elf64_Nhdr) <= len) {
+		Elf64_Nhdr nh;
+		size_t name, desc;
+
+		memcpy(&nh, p + off, sizeof(nh));
+		off += sizeof(nh);
+		name = ((size_t)nh.n_namesz + 3) & ~(size_t)3;
+		desc = ((size_t)nh.n_descsz + 3) & ~(size_t)3;
+		if (name > len - off || desc > len - off - name)
+			return 0;
+		if (nh.n_type == PVH_NOTE_TYPE && nh.n_namesz == 4 &&
+		    !memcmp(p + off, "Xen", 4))
+			return 1;
+		off += name + desc;
+	}
+	return 0;
+}
+
+/* 1 PVH, 0 not, for an open x86_64 ELF64 file whose header is eh. */
+static int elf_has_pvh(int fd, const Elf64_Ehdr *eh)
+{
+	Elf64_Phdr ph[MAX_PHDRS];
+	unsigned char *notes = NULL;
+	int found = 0;
+
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || !eh->e_phnum || eh->e_phnum > MAX_PHDRS ||
+	    read_at(fd, ph, eh->e_phnum * sizeof(Elf64_Phdr), (off_t)eh->e_phoff))
+		return 0;
+	for (int i = 0; i < eh->e_phnum && !found; i++) {
+		if (ph[i].p_type != PT_NOTE || !ph[i].p_filesz || ph[i].p_filesz > MAX_NOTES)
+			continue;
+		notes = malloc(ph[i].p_filesz);
+		if (!notes)
+			return 0;
+		if (!read_at(fd, notes, ph[i].p_filesz, (off_t)ph[i].p_offset))
+			found = notes_have_pvh(notes, ph[i].p_filesz);
+		free(notes);
+	}
+	return found;
+}
+
+/* 1 with *eh filled when the file is a little-endian ELF64 of some machine. */
+static int read_elf64(int fd, Elf64_Ehdr *eh)
+{
+	if (read_at(fd, eh, sizeof(*eh), 0))
+		return 0;
+	return !memcmp(eh->e_ident, ELFMAG, SELFMAG) && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
+	       eh->e_ident[EI_DATA] == ELFDATA2LSB;
+}
+
+int kernel_image_pvh(const char *path)
+{
+	Elf64_Ehdr eh;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return error("cannot read kernel '%s': %s", path, strerror(errno));
+	ret = read_elf64(fd, &eh) && eh.e_machine == EM_X86_64 && elf_has_pvh(fd, &eh);
+	close(fd);
+	return ret;
+}
+
 int kernel_image_arch(const char **arch, const char *path)
 {
 	unsigned char hdr[0x210];
+	Elf64_Ehdr eh;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), elf, pvh = 0;
 
 	if (fd < 0)
 		return error("cannot read kernel '%s': %s", path, strerror(errno));
 	n = read(fd, hdr, sizeof(hdr));
-	close(fd);
-	if (n < 0)
+	if (n < 0) {
+		close(fd);
 		return error("cannot read kernel '%s': %s", path, strerror(errno));
+	}
+	elf = read_elf64(fd, &eh);
+	if (elf && eh.e_machine == EM_X86_64)
+		pvh = elf_has_pvh(fd, &eh);
+	close(fd);
 	if (n >= 0x206 && !memcmp(hdr + 0x202, "HdrS", 4)) {
 		*arch = "x86_64";
 		return 0;
@@ -26,6 +114,16 @@ int kernel_image_arch(const char **arch, const char *path)
 		*arch = "aarch64";
 		return 0;
 	}
-	return error("'%s' is not a kernel image (neither an x86 bzImage nor an arm64 Image)",
-		     path);
+	if (pvh) {
+		*arch = "x86_64";
+		return 0;
+	}
+	if (elf && eh.e_machine == EM_X86_64)
+		return error("'%s' is an x86 vmlinux without the PVH entry point: QEMU cannot "
+			     "boot it (build with CONFIG_PVH=y, or boot its bzImage)", path);
+	if (elf && eh.e_machine == EM_AARCH64)
+		return error("'%s' is an arm64 vmlinux: boot its Image (arch/arm64/boot/Image)",
+			     path);
+	return error("'%s' is not a kernel image (neither an x86 bzImage, an x86 vmlinux with "
+		     "the PVH entry point, nor an arm64 Image)", path);
 }

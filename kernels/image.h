@@ -2,11 +2,21 @@
 #define IMAGE_H
 /*
  * Facts about a kernel image file read from its header: which
- * architecture it boots on. x86 bzImage carries "HdrS" at 0x202; an arm64
- * Image carries "ARM\x64" at 0x38.
+ * architecture it boots on, and whether QEMU can boot it without firmware
+ * help. x86 bzImage carries "HdrS" at 0x202; an arm64 Image carries
+ * "ARM\x64" at 0x38; an x86 vmlinux is an ELF file that QEMU boots directly
+ * only when it carries the PVH entry point (Xen ELF note type 18,
+ * XEN_ELFNOTE_PHYS32_ENTRY, from CONFIG_PVH).
  */
 
 /* *arch is a static string ("x86_64", "aarch64"); -1 with an error line. */
 int kernel_image_arch(const char **arch, const char *path);
+
+/*
+ * 1 when path is an x86_64 ELF vmlinux with the PVH entry point, 0 when it
+ * is anything else (a bzImage, an ELF without the note), -1 with an error
+ * line when it cannot be read.
+ */
+int kernel_image_pvh(const char *path);
 
 #endif

@@ -11,6 +11,8 @@
 #include "log.h"
 #include "tempfile.h"
 
+#define BOOT_MIN_NODE_MIB 128
+
 int workloads_parse(struct strvec *out, const char *arg)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -29,6 +31,11 @@ int workloads_parse(struct strvec *out, const char *arg)
 	return ret;
 }
 
+int parse_numa(const char *s, long *out)
+{
+	return parse_positive_int(s, out) || *out > BOOT_MAX_NUMA ? -1 : 0;
+}
+
 int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 		  const char *arg)
 {
@@ -40,6 +47,8 @@ int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 		bad = parse_size_mib(arg, &o->mem_mib);
 	else if (!strcmp(name, "cpus"))
 		bad = parse_cpus(arg, &o->cpus);
+	else if (!strcmp(name, "numa"))
+		bad = parse_numa(arg, &o->numa);
 	else if (!strcmp(name, "timeout"))
 		bad = parse_seconds(arg, &o->timeout_s);
 	else if (!strcmp(name, "cmdline"))
@@ -220,6 +229,15 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);
+	/* like --mem and --cpus, nothing the local runner can change */
+	p->spec.numa = (int)o->numa;
+	/* Linux ignores nodes this small, and the guest would not be what was asked */
+	if (o->numa && !strcmp(p->runner->name, "qemu") &&
+	    p->spec.mem_mib / o->numa < BOOT_MIN_NODE_MIB) {
+		error("--numa %ld splits %ldM into nodes below %dM: give more --mem or fewer nodes",
+		      o->numa, p->spec.mem_mib, BOOT_MIN_NODE_MIB);
+		goto out;
+	}
 	if (p->runner->prepare && p->runner->prepare(&p->spec))
 		goto out;
 	clock_after_prepare(p, clock, ctx->cfg.icount_shift);

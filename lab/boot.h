@@ -24,6 +24,7 @@ struct boot_opts {
 	const struct strvec *workloads;
 	const struct strvec *params;	/* K=V, passed as lab.K=V */
 	long iters, mem_mib, cpus, timeout_s;	/* 0: from the config */
+	long numa;			/* NUMA nodes of a qemu guest; 0: none */
 	long long experiment_id, variant_id;	/* 0: none */
 };
 
@@ -39,11 +40,15 @@ struct boot_plan {
 	int has_boot;
 };
 
+/* A guest's NUMA node count: 1 to BOOT_MAX_NUMA; -1 when s is not one. */
+#define BOOT_MAX_NUMA 64
+int parse_numa(const char *s, long *out);
+
 /*
  * The options every booting command shares: --iters, --mem, --cpus,
- * --cmdline, --param, --runner, --accel, --clock, --timeout, --guest. Returns 1 when
- * name is one of them and arg is good, -1 when the value is bad (nothing
- * printed), 0 when name is not one of them.
+ * --cmdline, --param, --runner, --accel, --clock, --timeout, --guest, --numa.
+ * Returns 1 when name is one of them and arg is good, -1 when the value is
+ * bad (nothing printed), 0 when name is not one of them.
  */
 int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 		  const char *arg);

@@ -39,6 +39,7 @@ static const char ab_usage[] =
 "  --workload W        zeroing, demote, boot (repeatable, or W1,W2)\n"
 "  --mem LIST          memory sizes: 4G or 4G,16G,64G (a sweep)\n"
 "  --cpus LIST         CPU counts: 1 or 1,2,4 (a sweep)\n"
+"  --numa N            N NUMA nodes sharing each guest's memory and CPUs\n"
 "  --boots N           N boots per variant and point (default: adaptive)\n"
 "  --max-boots N       adaptive: most boots per variant and point (default 20)\n"
 "  --iters N           iterations per workload in a boot\n"
@@ -189,7 +190,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 	       O_WORKLOAD, O_MEM, O_CPUS, O_BOOTS, O_MAX_BOOTS, O_ITERS, O_PARAM, O_ALPHA,
 	       O_DELTA, O_FORMAT, O_FORCE, O_RESUME, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_GUEST,
 	       O_DB, O_CONFIG, O_A, O_B, O_PATCH, O_REPO, O_ARCH, O_A_CONFIG, O_B_CONFIG,
-	       O_A_APPLY, O_B_APPLY, O_PROBE };
+	       O_A_APPLY, O_B_APPLY, O_PROBE, O_NUMA };
 	static const struct option longopts[] = {
 		{ "kernel", required_argument, NULL, O_KERNEL },
 		{ "a-kernel", required_argument, NULL, O_A_KERNEL },
@@ -226,6 +227,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		{ "a-apply", required_argument, NULL, O_A_APPLY },
 		{ "b-apply", required_argument, NULL, O_B_APPLY },
 		{ "probe", required_argument, NULL, O_PROBE },
+		{ "numa", required_argument, NULL, O_NUMA },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -271,7 +273,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		case O_BOOTS: bad = parse_positive_int(optarg, &o.boots); break;
 		case O_MAX_BOOTS: bad = parse_positive_int(optarg, &o.max_boots); break;
 		case O_ITERS: case O_RUNNER: case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_GUEST:
-		case O_PARAM:
+		case O_PARAM: case O_NUMA:
 			bad = boot_opts_set(&o.boot, &params, longopts[c - O_KERNEL].name, optarg) < 0;
 			break;
 		case O_ALPHA: bad = parse_fraction(optarg, &o.alpha, 0); break;

@@ -69,6 +69,8 @@ static void ab_argv(struct strvec *av, const struct recipe *r, size_t i, const c
 		strvec_pushl(av, "--mem", r->mem, NULL);
 	if (r->cpus)
 		strvec_pushl(av, "--cpus", r->cpus, NULL);
+	if (r->numa)
+		strvec_pushf(av, "--numa=%ld", r->numa);
 	if (r->boots)
 		strvec_pushf(av, "--boots=%ld", r->boots);
 	if (r->iters)

@@ -19,12 +19,13 @@
 static const char run_usage[] =
 "usage: lab run --kernel IMAGE --workload W [options]\n"
 "\n"
-"  --kernel IMAGE     kernel image to boot (bzImage or arm64 Image)\n"
+"  --kernel IMAGE     kernel image to boot (bzImage, vmlinux with PVH, arm64 Image)\n"
 "  --workload W       zeroing, demote or boot; repeat or use W1,W2\n"
 "  --boots N          boots to run (default 1)\n"
 "  --iters N          iterations per workload in a boot (default run.iters)\n"
 "  --mem SIZE         guest memory: 512M, 4G, 64G (default run.mem)\n"
 "  --cpus N           guest CPUs (default run.cpus)\n"
+"  --numa N           N NUMA nodes sharing the memory and CPUs (qemu)\n"
 "  --cmdline STR      extra kernel command line\n"
 "  --param K=V        extra guest parameter lab.K=V (repeatable)\n"
 "  --runner R         qemu or local (default run.runner)\n"
@@ -40,7 +41,7 @@ static const char run_usage[] =
 int cmd_run(int argc, char **argv)
 {
 	enum { O_KERNEL = 256, O_WORKLOAD, O_BOOTS, O_ITERS, O_MEM, O_CPUS, O_CMDLINE,
-	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_GUEST, O_DB, O_CONFIG };
+	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_GUEST, O_NUMA, O_DB, O_CONFIG };
 	static const struct option longopts[] = {
 		{ "kernel", required_argument, NULL, O_KERNEL },
 		{ "workload", required_argument, NULL, O_WORKLOAD },
@@ -55,6 +56,7 @@ int cmd_run(int argc, char **argv)
 		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "guest", required_argument, NULL, O_GUEST },
+		{ "numa", required_argument, NULL, O_NUMA },
 		{ "db", required_argument, NULL, O_DB },
 		{ "config", required_argument, NULL, O_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
@@ -84,7 +86,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case O_BOOTS: bad = parse_positive_int(optarg, &boots); break;
 		case O_ITERS: case O_MEM: case O_CPUS: case O_CMDLINE: case O_PARAM:
-		case O_RUNNER: case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_GUEST:
+		case O_RUNNER: case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_GUEST: case O_NUMA:
 			bad = boot_opts_set(&o, &params, longopts[c - O_KERNEL].name, optarg) < 0;
 			break;
 		case O_DB: db = optarg; break;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "boot.h"
 #include "config.h"
 #include "log.h"
 #include "recipe.h"
@@ -132,6 +133,9 @@ static int apply_entry(struct recipe *r, const struct config_entry *e)
 		if (each_item(value, parse_cpus))
 			return bad(e, "CPU counts from 1 to 1024 such as 2 or 1,2,4");
 		set(&r->cpus, value);
+	} else if (!strcmp(key, "numa")) {
+		if (parse_numa(value, &r->numa))
+			return bad(e, "a NUMA node count from 1 to 64");
 	} else if (!strcmp(key, "boots") || !strcmp(key, "iters")) {
 		if (parse_positive_int(value, !strcmp(key, "boots") ? &r->boots : &r->iters))
 			return bad(e, "a positive integer");
@@ -144,7 +148,7 @@ static int apply_entry(struct recipe *r, const struct config_entry *e)
 	} else if (!strcmp(key, "probe")) {
 		strvec_push(&r->probes, value);
 	} else {
-		return unknown(e, "title, repo, ref, arch, workload, metric, mem, cpus, boots, "
+		return unknown(e, "title, repo, ref, arch, workload, metric, mem, cpus, numa, boots, "
 			       "iters, cmdline, param, probe");
 	}
 	return 0;

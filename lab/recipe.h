@@ -13,6 +13,7 @@
  *       metric = demote.demote_page_wall        repeatable: the table's rows
  *       mem = 4G,16G,64G                        a sweep, as for lab ab --mem
  *       cpus = 2
+ *       numa = 2                                NUMA nodes per guest (lab ab --numa)
  *       boots = 5                               per variant and point
  *       iters = 100
  *       cmdline = hugetlb_free_vmemmap=on       both variants
@@ -49,6 +50,7 @@ struct recipe {
 	char *repo;			/* path, NULL: core.repo */
 	char *ref;
 	char *mem, *cpus;		/* lists as lab ab takes them */
+	long numa;			/* NUMA nodes per guest; 0: none */
 	char *cmdline;
 	long boots, iters;		/* 0: lab ab's defaults */
 	struct strvec arches, workloads, metrics, params, probes;

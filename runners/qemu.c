@@ -13,6 +13,16 @@
  * while setting MSRs on some AMD hosts) or stays silent for KVM_PROBE_S
  * (nested guests hanging after the firmware) means KVM is unusable here:
  * TCG is used, and a note keeps the next labs from probing again for a day.
+ *
+ * x86 boots skip what the lab does not need before the kernel: qboot
+ * (Debian's QEMU ships it) instead of SeaBIOS when it is installed, and a
+ * vmlinux with the PVH entry point is loaded as it is, with no real-mode
+ * setup and no decompression (kernels/image.h). Which way a boot went is
+ * its run's meta entry qemu.boot. arm64 virt needs nothing of the kind:
+ * QEMU starts an Image directly, without firmware.
+ *
+ * With numa N the memory is N backends (reserve=off each), one per node,
+ * and the CPUs are spread over the nodes in contiguous blocks.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,12 +35,14 @@
 
 #include "drive.h"
 #include "host.h"
+#include "image.h"
 #include "log.h"
 #include "protocol.h"
 #include "runner.h"
 #include "strvec.h"
 
 #define KVM_PROBE_S 20.0
+#define QBOOT_ROM "/usr/share/qemu/qboot.rom"
 
 /* "kvm" or "tcg" once auto has been settled in this process. */
 static const char *auto_choice;
@@ -71,6 +83,61 @@ static const char *default_qemu(const char *arch)
 	return strcmp(arch, "aarch64") ? "qemu-system-x86_64" : "qemu-system-aarch64";
 }
 
+/* qboot when installed: SeaBIOS spends a second of TCG time before the kernel. */
+static const char *x86_bios(void)
+{
+	return access(QBOOT_ROM, R_OK) ? NULL : QBOOT_ROM;
+}
+
+/* How this spec boots, as recorded in the run's meta entry qemu.boot. */
+static const char *boot_way(const struct run_spec *spec)
+{
+	int pvh;
+
+	if (!strcmp(spec->arch, "aarch64"))
+		return "image";
+	pvh = kernel_image_pvh(spec->kernel) == 1;
+	if (x86_bios())
+		return pvh ? "pvh+qboot" : "bzimage+qboot";
+	return pvh ? "pvh+seabios" : "bzimage+seabios";
+}
+
+/*
+ * One backend for all memory, or one per NUMA node: node i gets an equal
+ * share (node 0 the remainder) and a contiguous block of the CPUs, if
+ * there are enough CPUs for it to have any.
+ */
+static void add_memory(struct strvec *av, const struct run_spec *spec, int arm)
+{
+	int nodes = spec->numa > 0 ? spec->numa : 0;
+
+	strvec_push(av, "-machine");
+	if (!nodes) {
+		strvec_pushf(av, "%s,memory-backend=ram0", arm ? "virt" : "pc");
+		strvec_push(av, "-object");
+		strvec_pushf(av, "memory-backend-ram,id=ram0,size=%ldM,reserve=off",
+			     spec->mem_mib);
+	} else {
+		strvec_push(av, arm ? "virt" : "pc");
+		for (int i = 0; i < nodes; i++) {
+			long size = spec->mem_mib / nodes + (i ? 0 : spec->mem_mib % nodes);
+			int first = i * spec->cpus / nodes, end = (i + 1) * spec->cpus / nodes;
+
+			strvec_push(av, "-object");
+			strvec_pushf(av, "memory-backend-ram,id=ram%d,size=%ldM,reserve=off", i,
+				     size);
+			strvec_push(av, "-numa");
+			if (end > first)
+				strvec_pushf(av, "node,nodeid=%d,memdev=ram%d,cpus=%d-%d", i, i,
+					     first, end - 1);
+			else
+				strvec_pushf(av, "node,nodeid=%d,memdev=ram%d", i, i);
+		}
+	}
+	strvec_push(av, "-m");
+	strvec_pushf(av, "%ldM", spec->mem_mib);
+}
+
 /*
  * cmdline gets the command line as stored with the run: the nonce differs
  * per boot and is left out (runs of one kernel and command line group
@@ -89,13 +156,11 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 
 	strvec_push(av, spec->qemu ? spec->qemu : default_qemu(spec->arch));
 	strvec_push(av, "-nodefaults");
-	strvec_push(av, "-machine");
-	strvec_pushf(av, "%s,memory-backend=ram0", arm ? "virt" : "pc");
-	strvec_push(av, "-object");
-	strvec_pushf(av, "memory-backend-ram,id=ram0,size=%ldM,reserve=off",
-		     spec->mem_mib);
-	strvec_push(av, "-m");
-	strvec_pushf(av, "%ldM", spec->mem_mib);
+	if (!arm && x86_bios()) {
+		strvec_push(av, "-bios");
+		strvec_push(av, x86_bios());
+	}
+	add_memory(av, spec, arm);
 	strvec_push(av, "-smp");
 	strvec_pushf(av, "%d", spec->cpus);
 	strvec_push(av, "-accel");
@@ -252,6 +317,13 @@ static int boot_once(const struct run_spec *spec, struct run_result *out, int lo
 	st = subprocess_finish(&child);
 	out->wall_s = now_monotonic() - start;
 	console_conclude(&con, end == DRIVE_TIMEOUT);
+	sample_set_meta(&out->set, "qemu.boot", boot_way(spec));
+	if (spec->numa > 0) {
+		char nodes[16];
+
+		snprintf(nodes, sizeof(nodes), "%d", spec->numa);
+		sample_set_meta(&out->set, "qemu.numa", nodes);
+	}
 
 	/* QEMU refusing its arguments is the lab's problem, not the kernel's. */
 	if (out->status == RUN_BOOT_FAILED && !con.saw_kernel && st != 0 && st < 128) {

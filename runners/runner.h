@@ -48,6 +48,7 @@ struct run_spec {
 	const char *kvm_note;	/* file that remembers KVM hanging here; NULL: none */
 	long mem_mib;
 	int cpus;
+	int numa;		/* NUMA nodes sharing mem_mib and the CPUs; 0: none */
 	double timeout_s;
 };
 

@@ -15,11 +15,20 @@ test_expect_success 'the fixture builds, and asking again is a cache hit' '
 	grep -q CACHED err && cmp path path2
 '
 
+test_expect_success 'the image is the vmlinux with the PVH entry point, its bzImage kept beside it' '
+	test "$(basename "$(cat path)")" = vmlinux &&
+	test -s "$(dirname "$(cat path)")/image" &&
+	readelf -n "$(cat path)" | grep -q "Xen .*(0x00000012)"
+'
+
 test_expect_success 'A/B: the seeded commit is a REGRESSION on demote' '
 	rc=0 && "$LAB" ab --db "$DB" --repo "$FIXTURE" --a fixture-base --b fixture-regression \
 		$DEMOTE --boots 5 >out 2>err || rc=$? &&
 	cat out && test "$rc" = 1 &&
-	grep -A8 "^demote.demote_page_wall" out | grep -q "verdict: REGRESSION"
+	grep -A8 "^demote.demote_page_wall" out | grep -q "verdict: REGRESSION" &&
+	exp=$(sed -n "s/^experiment E\([0-9]*\).*/\1/p" out | head -n 1) &&
+	test "$(sql "$DB" "SELECT DISTINCT m.value FROM run_meta m JOIN runs r ON r.id = m.run_id
+		WHERE r.experiment_id = $exp AND m.key = '\''qemu.boot'\''" | sed "s/+.*//")" = pvh
 '
 
 test_expect_success 'A/B: the batching fix is an IMPROVEMENT over the regression' '

@@ -1,0 +1,195 @@
+/*
+ * kernels/image.c on small files written here: which images are x86
+ * vmlinux files QEMU can boot through PVH (the Xen ELF note of type 18),
+ * and the message for those it cannot.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "image.h"
+#include "strbuf.h"
+#include "capture.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/test-image.XXXXXX";
+
+struct note {
+	const char *name;
+	unsigned type;
+	const char *desc;
+	unsigned namesz;	/* 0: strlen(name) + 1; else as written, for damaged notes */
+};
+
+static size_t put_note(unsigned char *p, const struct note *n)
+{
+	Elf64_Nhdr nh;
+	size_t name = strlen(n->name) + 1, desc = strlen(n->desc) + 1, off = sizeof(nh);
+
+	nh.n_namesz = n->namesz ? n->namesz : (Elf64_Word)name;
+	nh.n_descsz = (Elf64_Word)desc;
+	nh.n_type = n->type;
+	memcpy(p, &nh, sizeof(nh));
+	memcpy(p + off, n->name, name);
+	off += (name + 3) & ~(size_t)3;
+	memcpy(p + off, n->desc, desc);
+	off += (desc + 3) & ~(size_t)3;
+	return off;
+}
+
+/* An ELF64 file of machine with one PT_NOTE segment holding notes. */
+static char *write_elf(const char *file, unsigned machine, const struct note *notes, size_t nr)
+{
+	unsigned char buf[4096];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	size_t off = sizeof(eh) + sizeof(ph), start = off;
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+
+	memset(buf, 0, sizeof(buf));
+	memset(&eh, 0, sizeof(eh));
+	memset(&ph, 0, sizeof(ph));
+	for (size_t i = 0; i < nr; i++)
+		off += put_note(buf + off, &notes[i]);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_EXEC;
+	eh.e_machine = (Elf64_Half)machine;
+	eh.e_version = EV_CURRENT;
+	eh.e_phoff = sizeof(eh);
+	eh.e_ehsize = sizeof(eh);
+	eh.e_phentsize = sizeof(ph);
+	eh.e_phnum = 1;
+	ph.p_type = PT_NOTE;
+	ph.p_offset = start;
+	ph.p_filesz = off - start;
+	memcpy(buf, &eh, sizeof(eh));
+	memcpy(buf + sizeof(eh), &ph, sizeof(ph));
+	strbuf_addf(&path, "%s/%s", dir, file);
+	f = fopen(path.buf, "wb");
+	if (!f || fwrite(buf, 1, off, f) != off || fclose(f)) {
+		perror(path.buf);
+		exit(2);
+	}
+	return strbuf_detach(&path);
+}
+
+static char *write_bzimage(void)
+{
+	unsigned char buf[0x400];
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf + 0x202, "HdrS", 4);
+	strbuf_addf(&path, "%s/bzImage", dir);
+	f = fopen(path.buf, "wb");
+	if (!f || fwrite(buf, 1, sizeof(buf), f) != sizeof(buf) || fclose(f)) {
+		perror(path.buf);
+		exit(2);
+	}
+	return strbuf_detach(&path);
+}
+
+/* kernel_image_arch's status, its arch, and what it printed. */
+static int arch_of(const char *path, const char **arch, struct strbuf *err)
+{
+	struct capture cap;
+	int ret;
+
+	*arch = NULL;
+	capture_start(&cap);
+	ret = kernel_image_arch(arch, path);
+	capture_end(&cap, err);
+	strbuf_trim(err);
+	return ret;
+}
+
+int main(void)
+{
+	static const struct note pvh[] = {
+		{ "Xen", 6, "linux", 0 },
+		{ "GNU", 3, "0123456789abcdef", 0 },
+		{ "Xen", 18, "\x50\x08\x00\x01", 0 },
+	};
+	static const struct note xen_pv[] = {
+		{ "Xen", 6, "linux", 0 },
+		{ "Xen", 17, "\x01\x88", 0 },
+	};
+	static const struct note gnu18[] = { { "GNU", 18, "abc", 0 } };
+	static const struct note damaged[] = { { "Xen", 18, "abc", 0x7fffffff } };
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
+	const char *arch;
+	char *path;
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+
+	path = write_elf("vmlinux-pvh", EM_X86_64, pvh, 3);
+	is_int(kernel_image_pvh(path), 1, "an x86 vmlinux with the Xen note 18 boots through PVH");
+	is_int(arch_of(path, &arch, &err), 0, "and is a kernel image");
+	is_str(arch, "x86_64", "of x86_64");
+	is_str(strbuf_str(&err), "", "without a word");
+	unlink(path);
+	free(path);
+
+	path = write_elf("vmlinux-pv", EM_X86_64, xen_pv, 2);
+	is_int(kernel_image_pvh(path), 0, "Xen notes without type 18: no PVH entry");
+	is_int(arch_of(path, &arch, &err), -1, "refused as a kernel image");
+	strbuf_addf(&want, "lab: '%s' is an x86 vmlinux without the PVH entry point: QEMU "
+		    "cannot boot it (build with CONFIG_PVH=y, or boot its bzImage)", path);
+	is_str(strbuf_str(&err), want.buf, "the message names the file and says why");
+	unlink(path);
+	free(path);
+
+	path = write_elf("vmlinux-gnu", EM_X86_64, gnu18, 1);
+	is_int(kernel_image_pvh(path), 0, "type 18 of another owner than Xen is no PVH entry");
+	unlink(path);
+	free(path);
+
+	path = write_elf("vmlinux-damaged", EM_X86_64, damaged, 1);
+	is_int(kernel_image_pvh(path), 0, "a note whose name runs past its segment is not read");
+	unlink(path);
+	free(path);
+
+	path = write_elf("vmlinux-arm64", EM_AARCH64, pvh, 3);
+	is_int(kernel_image_pvh(path), 0, "an arm64 ELF is never PVH");
+	is_int(arch_of(path, &arch, &err), -1, "an arm64 vmlinux is refused");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "lab: '%s' is an arm64 vmlinux: boot its Image "
+		    "(arch/arm64/boot/Image)", path);
+	is_str(strbuf_str(&err), want.buf, "pointing at the Image");
+	unlink(path);
+	free(path);
+
+	path = write_bzimage();
+	is_int(kernel_image_pvh(path), 0, "a bzImage is not booted through PVH");
+	is_int(arch_of(path, &arch, &err), 0, "but is an x86_64 kernel image");
+	is_str(arch, "x86_64", "of x86_64");
+	unlink(path);
+	free(path);
+
+	{
+		struct capture cap;
+		int r;
+
+		capture_start(&cap);
+		r = kernel_image_pvh("/nonexistent/vmlinux");
+		capture_end(&cap, &err);
+		is_int(r, -1, "a missing file is an error");
+		ok(strstr(strbuf_str(&err), "cannot read kernel '/nonexistent/vmlinux'"),
+		   "naming it");
+	}
+
+	rmdir(dir);
+	strbuf_release(&err);
+	strbuf_release(&want);
+	return done_testing();
+}
