@@ -297,6 +297,7 @@ static void test_near_deterministic(void)
 	is_int(t.flagged, 0, "near-deterministic: every culprit explains the whole effect");
 	/* 2 + 2 boots for G->B, 6 steps of 2 boots and their 2 of the ends, 4 + 4 to confirm */
 	ok(t.boots <= 20 * 36, "near-deterministic: at most 36 boots a bisection of 64 commits");
+	graph_free(&g);
 }
 
 /*
