@@ -127,11 +127,15 @@ out:
 	return ret;
 }
 
+/*
+ * What the experiment is: as text, the lines above the verdicts; as JSON,
+ * the object's fields before "verdicts" (the object is left open).
+ */
 static int print_header(FILE *f, struct store *st, long long exp_id, int *points,
-			const char *clock)
+			const char *clock, enum ab_format fmt)
 {
 	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	int ret = -1, rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT e.status, e.workloads, e.command, "
 			       "(SELECT count(DISTINCT mem_mib || ',' || cpus) FROM verdicts "
@@ -146,10 +150,24 @@ static int print_header(FILE *f, struct store *st, long long exp_id, int *points
 		goto out;
 	}
 	*points = sqlite3_column_int(q, 3);
-	fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n", exp_id,
-		store_text(q, 0), store_text(q, 1), sqlite3_column_int(q, 4), sqlite3_column_int(q, 5));
-	fprintf(f, "  command: %s\n", store_text(q, 2));
-	fprintf(f, "  clock: %s\n", clock);
+	if (fmt == AB_JSON) {
+		fprintf(f, "{\"experiment\": %lld, \"status\": ", exp_id);
+		escape_json(f, store_text(q, 0));
+		fputs(", \"workloads\": ", f);
+		escape_json(f, store_text(q, 1));
+		fputs(", \"command\": ", f);
+		escape_json(f, store_text(q, 2));
+		fprintf(f, ", \"boots_ok\": %d, \"boots_failed\": %d, \"clock\": ",
+			sqlite3_column_int(q, 4), sqlite3_column_int(q, 5));
+		escape_json(f, clock);
+		fputs(", \"variants\": [", f);
+	} else {
+		fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n", exp_id,
+			store_text(q, 0), store_text(q, 1), sqlite3_column_int(q, 4),
+			sqlite3_column_int(q, 5));
+		fprintf(f, "  command: %s\n", store_text(q, 2));
+		fprintf(f, "  clock: %s\n", clock);
+	}
 	sqlite3_finalize(q);
 	if (sqlite3_prepare_v2(st->db, "SELECT v.name, COALESCE(v.git_ref || ' ' || "
 			       "substr(k.git_commit, 1, 12), k.path, '(this host)'), "
@@ -158,9 +176,28 @@ static int print_header(FILE *f, struct store *st, long long exp_id, int *points
 			       "ORDER BY v.name", -1, &q, NULL) != SQLITE_OK)
 		return store_error(st, "cannot read experiment");
 	sqlite3_bind_int64(q, 1, exp_id);
-	while (sqlite3_step(q) == SQLITE_ROW)
-		fprintf(f, "  %s: %s (%s) cmdline '%s'\n", store_text(q, 0), store_text(q, 1), store_text(q, 2),
-			store_text(q, 3));
+	for (int i = 0; (rc = sqlite3_step(q)) == SQLITE_ROW; i++) {
+		if (fmt != AB_JSON) {
+			fprintf(f, "  %s: %s (%s) cmdline '%s'\n", store_text(q, 0), store_text(q, 1),
+				store_text(q, 2), store_text(q, 3));
+			continue;
+		}
+		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+		escape_json(f, store_text(q, 0));
+		fputs(", \"kernel\": ", f);
+		escape_json(f, store_text(q, 1));
+		fputs(", \"hash\": ", f);
+		escape_json(f, store_text(q, 2));
+		fputs(", \"cmdline\": ", f);
+		escape_json(f, store_text(q, 3));
+		fputc('}', f);
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read experiment");
+		goto out;
+	}
+	if (fmt == AB_JSON)
+		fputs("]", f);
 	ret = 0;
 out:
 	sqlite3_finalize(q);
@@ -187,7 +224,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 
 	if (clock_words_experiment(&clock, st->db, exp_id))
 		goto out;
-	if (fmt == AB_TEXT && print_header(f, st, exp_id, &points, clock.buf))
+	if (fmt != AB_CSV && print_header(f, st, exp_id, &points, clock.buf, fmt))
 		goto out;
 	if (sqlite3_prepare_v2(st->db, "SELECT " VERDICT_COLUMNS " FROM verdicts WHERE "
 			       "experiment_id = ?1 ORDER BY workload, metric, mem_mib, cpus", -1,
@@ -202,8 +239,6 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 			fprintf(f, ",%s", column_names[i]);
 		fputc('\n', f);
 	} else if (fmt == AB_JSON) {
-		fprintf(f, "{\"experiment\": %lld, \"clock\": ", exp_id);
-		escape_json(f, clock.buf);
 		fputs(", \"verdicts\": [", f);
 	}
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
