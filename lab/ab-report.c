@@ -34,11 +34,6 @@ static int is_text_column(int i)
 	return i <= C_UNIT || i == C_DIRECTION || i == C_COMPARED || i == C_VERDICT;
 }
 
-void ab_ci_label(char *buf, size_t size, double alpha)
-{
-	snprintf(buf, size, "%.3g%% CI", 100 * (1 - alpha));
-}
-
 static void print_metric_text(FILE *f, sqlite3_stmt *q, const char *clock)
 {
 	const char *unit = store_text(q, C_UNIT);
@@ -58,7 +53,7 @@ static void print_metric_text(FILE *f, sqlite3_stmt *q, const char *clock)
 		store_num(q, C_STD_B), unit);
 	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "median:", store_num(q, C_MEDIAN_A), unit,
 		store_num(q, C_MEDIAN_B), unit);
-	ab_ci_label(ci, sizeof(ci), store_num(q, C_ALPHA));
+	stats_ci_label(ci, sizeof(ci), store_num(q, C_ALPHA));
 	if (isfinite(ratio))
 		fprintf(f, "  B/A %.4f (%+.2f %%), %s [%.4f, %.4f], p %.3g (adjusted %.3g), "
 			"MDE %.2f %%\n", ratio, 100 * (ratio - 1), ci, store_num(q, C_LO),
