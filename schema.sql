@@ -3,11 +3,12 @@
 -- older than this one; user_version records the schema version. Every
 -- statement is idempotent, so an older database gains the tables added
 -- since (version 2: bisections, bisect_steps; version 3: dropped_lines,
--- run_owners, commits; version 4: runs.clock) and keeps its rows. A column
--- added to an existing table cannot be written idempotently here: the lab
--- adds runs.clock itself when the table lacks it (results/store.c).
+-- run_owners, commits; version 4: runs.clock; version 5:
+-- bisections.effect_alpha) and keeps its rows. A column added to an
+-- existing table cannot be written idempotently here: the lab adds those
+-- columns itself when a table lacks them (results/store.c).
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -137,6 +138,7 @@ CREATE TABLE IF NOT EXISTS bisections (
 	effect		REAL,			-- R(G->B), Hodges-Lehmann
 	effect_lo	REAL,
 	effect_hi	REAL,
+	effect_alpha	REAL,			-- its CI is at 1 - effect_alpha
 	culprit		TEXT,
 	outcome		TEXT			-- FOUND | CANDIDATES | NO_REGRESSION
 );

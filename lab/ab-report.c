@@ -34,11 +34,6 @@ static int is_text_column(int i)
 	return i <= C_UNIT || i == C_DIRECTION || i == C_COMPARED || i == C_VERDICT;
 }
 
-void ab_ci_label(char *buf, size_t size, double alpha)
-{
-	snprintf(buf, size, "%.3g%% CI", 100 * (1 - alpha));
-}
-
 static void print_metric_text(FILE *f, sqlite3_stmt *q, const char *clock)
 {
 	const char *unit = store_text(q, C_UNIT);
@@ -58,7 +53,7 @@ static void print_metric_text(FILE *f, sqlite3_stmt *q, const char *clock)
 		store_num(q, C_STD_B), unit);
 	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "median:", store_num(q, C_MEDIAN_A), unit,
 		store_num(q, C_MEDIAN_B), unit);
-	ab_ci_label(ci, sizeof(ci), store_num(q, C_ALPHA));
+	stats_ci_label(ci, sizeof(ci), store_num(q, C_ALPHA));
 	if (isfinite(ratio))
 		fprintf(f, "  B/A %.4f (%+.2f %%), %s [%.4f, %.4f], p %.3g (adjusted %.3g), "
 			"MDE %.2f %%\n", ratio, 100 * (ratio - 1), ci, store_num(q, C_LO),
@@ -127,11 +122,15 @@ out:
 	return ret;
 }
 
+/*
+ * What the experiment is: as text, the lines above the verdicts; as JSON,
+ * the object's fields before "verdicts" (the object is left open).
+ */
 static int print_header(FILE *f, struct store *st, long long exp_id, int *points,
-			const char *clock)
+			const char *clock, enum ab_format fmt)
 {
 	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	int ret = -1, rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT e.status, e.workloads, e.command, "
 			       "(SELECT count(DISTINCT mem_mib || ',' || cpus) FROM verdicts "
@@ -146,10 +145,24 @@ static int print_header(FILE *f, struct store *st, long long exp_id, int *points
 		goto out;
 	}
 	*points = sqlite3_column_int(q, 3);
-	fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n", exp_id,
-		store_text(q, 0), store_text(q, 1), sqlite3_column_int(q, 4), sqlite3_column_int(q, 5));
-	fprintf(f, "  command: %s\n", store_text(q, 2));
-	fprintf(f, "  clock: %s\n", clock);
+	if (fmt == AB_JSON) {
+		fprintf(f, "{\"experiment\": %lld, \"status\": ", exp_id);
+		escape_json(f, store_text(q, 0));
+		fputs(", \"workloads\": ", f);
+		escape_json(f, store_text(q, 1));
+		fputs(", \"command\": ", f);
+		escape_json(f, store_text(q, 2));
+		fprintf(f, ", \"boots_ok\": %d, \"boots_failed\": %d, \"clock\": ",
+			sqlite3_column_int(q, 4), sqlite3_column_int(q, 5));
+		escape_json(f, clock);
+		fputs(", \"variants\": [", f);
+	} else {
+		fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n", exp_id,
+			store_text(q, 0), store_text(q, 1), sqlite3_column_int(q, 4),
+			sqlite3_column_int(q, 5));
+		fprintf(f, "  command: %s\n", store_text(q, 2));
+		fprintf(f, "  clock: %s\n", clock);
+	}
 	sqlite3_finalize(q);
 	if (sqlite3_prepare_v2(st->db, "SELECT v.name, COALESCE(v.git_ref || ' ' || "
 			       "substr(k.git_commit, 1, 12), k.path, '(this host)'), "
@@ -158,9 +171,28 @@ static int print_header(FILE *f, struct store *st, long long exp_id, int *points
 			       "ORDER BY v.name", -1, &q, NULL) != SQLITE_OK)
 		return store_error(st, "cannot read experiment");
 	sqlite3_bind_int64(q, 1, exp_id);
-	while (sqlite3_step(q) == SQLITE_ROW)
-		fprintf(f, "  %s: %s (%s) cmdline '%s'\n", store_text(q, 0), store_text(q, 1), store_text(q, 2),
-			store_text(q, 3));
+	for (int i = 0; (rc = sqlite3_step(q)) == SQLITE_ROW; i++) {
+		if (fmt != AB_JSON) {
+			fprintf(f, "  %s: %s (%s) cmdline '%s'\n", store_text(q, 0), store_text(q, 1),
+				store_text(q, 2), store_text(q, 3));
+			continue;
+		}
+		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+		escape_json(f, store_text(q, 0));
+		fputs(", \"kernel\": ", f);
+		escape_json(f, store_text(q, 1));
+		fputs(", \"hash\": ", f);
+		escape_json(f, store_text(q, 2));
+		fputs(", \"cmdline\": ", f);
+		escape_json(f, store_text(q, 3));
+		fputc('}', f);
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read experiment");
+		goto out;
+	}
+	if (fmt == AB_JSON)
+		fputs("]", f);
 	ret = 0;
 out:
 	sqlite3_finalize(q);
@@ -187,7 +219,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 
 	if (clock_words_experiment(&clock, st->db, exp_id))
 		goto out;
-	if (fmt == AB_TEXT && print_header(f, st, exp_id, &points, clock.buf))
+	if (fmt != AB_CSV && print_header(f, st, exp_id, &points, clock.buf, fmt))
 		goto out;
 	if (sqlite3_prepare_v2(st->db, "SELECT " VERDICT_COLUMNS " FROM verdicts WHERE "
 			       "experiment_id = ?1 ORDER BY workload, metric, mem_mib, cpus", -1,
@@ -202,8 +234,6 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 			fprintf(f, ",%s", column_names[i]);
 		fputc('\n', f);
 	} else if (fmt == AB_JSON) {
-		fprintf(f, "{\"experiment\": %lld, \"clock\": ", exp_id);
-		escape_json(f, clock.buf);
 		fputs(", \"verdicts\": [", f);
 	}
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {

@@ -52,12 +52,6 @@ enum ab_format { AB_TEXT, AB_CSV, AB_JSON };
 /* "text", "csv" or "json"; -1 for anything else (nothing printed). */
 int ab_format_parse(enum ab_format *out, const char *name);
 
-/*
- * "95% CI", "98.9% CI": the level of a verdict's stored interval, which is
- * 1 - its stored alpha (the per-look alpha under the adaptive schedule).
- */
-void ab_ci_label(char *buf, size_t size, double alpha);
-
 /* Print an experiment's stored verdicts; -1 when it does not exist. */
 int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt);
 

@@ -97,9 +97,14 @@ static int clock_before_prepare(struct boot_plan *p, const char *clock)
 /* After it: auto becomes what the accelerator allows. */
 static void clock_after_prepare(struct boot_plan *p, const char *clock, long shift)
 {
+	/*
+	 * auto is icount for one-CPU TCG guests only: with icount QEMU runs
+	 * every vCPU on one host thread, and Debian's 6.1 kernel with two
+	 * vCPUs stalled here in "Booting SMP configuration" past 240 s.
+	 */
 	int icount = !strcmp(clock, "icount") ||
 		     (!strcmp(clock, "auto") && !strcmp(p->runner->name, "qemu") &&
-		      !strcmp(p->spec.accel, "tcg"));
+		      !strcmp(p->spec.accel, "tcg") && p->spec.cpus == 1);
 
 	p->spec.clock = icount ? "icount" : "wall";
 	p->spec.icount_shift = (int)shift;
@@ -184,8 +189,10 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		strbuf_addstr(&p->guest, o->kernel);
 	else
 		strbuf_addf(&p->guest, "%s/build/guest/%s/lab-guest", lab_source_dir(), arch);
-	if (access(p->guest.buf, X_OK))
-		return error("cannot find guest program '%s' (run 'make')", p->guest.buf);
+	if (access(p->guest.buf, X_OK)) {
+		error("cannot find guest program '%s' (run 'make')", p->guest.buf);
+		goto out;
+	}
 
 	for (size_t i = 0; i < o->workloads->nr; i++) {
 		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", o->workloads->v[i]);
@@ -260,6 +267,9 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	ret = 0;
 out:
 	free(cachedir);
+	/* a plan that could not be made holds nothing: the caller may still release it */
+	if (ret)
+		boot_plan_release(p);
 	return ret;
 }
 

@@ -256,7 +256,7 @@ static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
 	char *desc = kernel_tree_describe(&bs->t, &w->commit);
 	int ret = -1;
 
-	fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f [%.4f, %.4f])\n", bs->seq + 1, desc,
+	fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f])\n", bs->seq + 1, desc,
 		bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi);
 	free(desc);
 	git_oid_tostr(hex, sizeof(hex), &w->commit);
@@ -382,8 +382,11 @@ static int compare_ends(struct bisector *bs, double alpha, int *unclear)
 			ub = units_values(&b.m[j], per_boot, &nb);
 			if (units_all_positive(ua, na) && units_all_positive(ub, nb) &&
 			    !stats_compare(&c, ua, na, ub, nb, &so)) {
-				fprintf(stderr, "  %-32s %.4f [%.4f, %.4f] %s\n", a.m[i].metric, c.ratio,
-					c.lo, c.hi, verdict_name(c.verdict));
+				char ci[32];
+
+				stats_ci_label(ci, sizeof(ci), alpha);
+				fprintf(stderr, "  %-32s %.4f, %s [%.4f, %.4f] %s\n", a.m[i].metric,
+					c.ratio, ci, c.lo, c.hi, verdict_name(c.verdict));
 				if (c.verdict == VERDICT_REGRESSION && c.ratio > best) {
 					best = c.ratio;
 					snprintf(bs->metric, sizeof(bs->metric), "%s", a.m[i].metric);
@@ -472,7 +475,7 @@ static int print_status(struct store *st, long long id)
 			       "COALESCE(b.culprit, '-'), (SELECT count(*) FROM runs r WHERE "
 			       "r.experiment_id = b.experiment_id), (SELECT count(*) FROM variants v "
 			       "WHERE v.experiment_id = b.experiment_id AND v.kernel_id IS NOT NULL), "
-			       "b.per_boot FROM bisections b WHERE b.experiment_id = ?1", -1, &q,
+			       "b.per_boot, b.effect_alpha FROM bisections b WHERE b.experiment_id = ?1", -1, &q,
 			       NULL) != SQLITE_OK)
 		return store_error(st, "cannot read bisection");
 	sqlite3_bind_int64(q, 1, id);
@@ -486,10 +489,15 @@ static int print_status(struct store *st, long long id)
 		       sqlite3_column_text(q, 7), sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
 		       sqlite3_column_text(q, 2), sqlite3_column_text(q, 3),
 		       sqlite3_column_int(q, 11) ? "per-boot medians" : "samples");
-		if (sqlite3_column_type(q, 4) != SQLITE_NULL)
-			printf("  effect good -> bad: %.4f [%.4f, %.4f] (%+.1f %%)\n",
-			       sqlite3_column_double(q, 4), sqlite3_column_double(q, 5),
-			       sqlite3_column_double(q, 6), 100 * (sqlite3_column_double(q, 4) - 1));
+		if (sqlite3_column_type(q, 4) != SQLITE_NULL) {
+			char ci[32] = "CI, level not recorded";
+
+			if (sqlite3_column_type(q, 12) != SQLITE_NULL)
+				stats_ci_label(ci, sizeof(ci), sqlite3_column_double(q, 12));
+			printf("  effect good -> bad: %.4f (%+.1f %%), %s [%.4f, %.4f]\n",
+			       sqlite3_column_double(q, 4), 100 * (sqlite3_column_double(q, 4) - 1), ci,
+			       sqlite3_column_double(q, 5), sqlite3_column_double(q, 6));
+		}
 		printf("  culprit %s\n  %d boots, %d kernels built or found\n", sqlite3_column_text(q, 8),
 		       sqlite3_column_int(q, 9), sqlite3_column_int(q, 10));
 	}
@@ -503,7 +511,7 @@ static int print_status(struct store *st, long long id)
 			       &q, NULL) != SQLITE_OK)
 		return store_error(st, "cannot read bisect steps");
 	sqlite3_bind_int64(q, 1, id);
-	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "boots", "M/G [99 % CI]");
+	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "boots", "M/G [99% CI]");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		printf("  %4d  %-12s  %-5s  %5d  %.4f [%.4f, %.4f]\n", sqlite3_column_int(q, 0),
 		       sqlite3_column_text(q, 1), sqlite3_column_text(q, 2), sqlite3_column_int(q, 3),
@@ -773,7 +781,8 @@ static int finish(struct bisector *bs, const struct bisect_result *r, int unclea
 	if (r->found)
 		git_oid_tostr(hex, sizeof(hex), &bs->cand[r->culprit].commit);
 	if (sqlite3_prepare_v2(bs->ctx->st.db, "UPDATE bisections SET metric = ?2, per_boot = ?3, "
-			       "effect = ?4, effect_lo = ?5, effect_hi = ?6, culprit = ?7, outcome = ?8 "
+			       "effect = ?4, effect_lo = ?5, effect_hi = ?6, culprit = ?7, outcome = ?8, "
+			       "effect_alpha = ?9 "
 			       "WHERE experiment_id = ?1", -1, &q, NULL) != SQLITE_OK)
 		return store_error(&bs->ctx->st, "cannot record bisection");
 	sqlite3_bind_int64(q, 1, bs->exp_id);
@@ -785,6 +794,7 @@ static int finish(struct bisector *bs, const struct bisect_result *r, int unclea
 	if (r->found)
 		sqlite3_bind_text(q, 7, hex, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 8, outcome, -1, SQLITE_STATIC);
+	sqlite3_bind_double(q, 9, r->effect_alpha);
 	if (sqlite3_step(q) == SQLITE_DONE)
 		ret = store_experiment_done(&bs->ctx->st, bs->exp_id);
 	else
@@ -797,17 +807,18 @@ static void print_culprit(struct bisector *bs, const struct bisect_result *r,
 			  const struct bisect_confirmation *conf)
 {
 	git_commit *c = NULL;
-	char hex[GIT_OID_HEXSZ + 1];
+	char hex[GIT_OID_HEXSZ + 1], ci[32];
 
+	stats_ci_label(ci, sizeof(ci), r->effect_alpha);
 	if (r->no_regression && r->inconclusive) {
-		printf("could not tell whether bad is worse than good after %zu boots a side: %s %.4f "
-		       "[%.4f, %.4f]; nothing to bisect\n", r->effect_boots, bs->metric,
-		       r->effect.estimate, r->effect.lo, r->effect.hi);
+		printf("could not tell whether bad is worse than good after %zu boots a side: %s %.4f, "
+		       "%s [%.4f, %.4f]; nothing to bisect\n", r->effect_boots, bs->metric,
+		       r->effect.estimate, ci, r->effect.lo, r->effect.hi);
 		return;
 	}
 	if (r->no_regression) {
-		printf("no regression between good and bad: %s %.4f [%.4f, %.4f]; nothing to bisect\n",
-		       bs->metric, r->effect.estimate, r->effect.lo, r->effect.hi);
+		printf("no regression between good and bad: %s %.4f, %s [%.4f, %.4f]; nothing to bisect\n",
+		       bs->metric, r->effect.estimate, ci, r->effect.lo, r->effect.hi);
 		return;
 	}
 	if (!r->found) {
@@ -827,12 +838,12 @@ static void print_culprit(struct bisector *bs, const struct bisect_result *r,
 		git_commit_free(c);
 	}
 	/* the boots include the confirmation's, made before this is printed */
-	printf("  good -> bad %s: %.4f [%.4f, %.4f] (%+.1f %%), %zu steps, %zu builds, %zu boots\n",
-	       bs->metric, r->effect.estimate, r->effect.lo, r->effect.hi,
-	       100 * (r->effect.estimate - 1), r->steps, bs->builds, bs->boots);
+	printf("  good -> bad %s: %.4f (%+.1f %%), %s [%.4f, %.4f], %zu steps, %zu builds, %zu boots\n",
+	       bs->metric, r->effect.estimate, 100 * (r->effect.estimate - 1), ci, r->effect.lo,
+	       r->effect.hi, r->steps, bs->builds, bs->boots);
 	if (!conf)
 		return;
-	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %.4f [%.4f, %.4f], z %.2f against good -> bad\n",
+	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %.4f, 99%% CI [%.4f, %.4f], z %.2f against good -> bad\n",
 	       conf->n_parent, conf->n_culprit, conf->rounds > 1 ? ", re-tested" : "",
 	       conf->ratio.estimate, conf->ratio.lo, conf->ratio.hi, conf->z);
 	if (!conf->more_than_one)
@@ -1140,14 +1151,17 @@ int cmd_bisect_step(int argc, char **argv)
 	if (bisect_effect(&r, &opt, &ops))
 		goto out;
 	if (r.no_regression) {
-		error("%s between good and bad (%.4f [%.4f, %.4f], %zu boots a side): nothing to bisect",
-		      r.inconclusive ? "no clear regression" : "no regression", r.effect.estimate,
+		char ci[32];
+
+		stats_ci_label(ci, sizeof(ci), r.effect_alpha);
+		error("%s between good and bad (%.4f, %s [%.4f, %.4f], %zu boots a side): nothing to bisect",
+		      r.inconclusive ? "no clear regression" : "no regression", r.effect.estimate, ci,
 		      r.effect.lo, r.effect.hi, r.effect_boots);
 		goto out;
 	}
 	if (bisect_classify(&mark, &hl, &n, &opt, &ops, 0, r.log_effect))
 		goto out;
-	fprintf(stderr, "%s: %s (n %zu, M/G %.4f [%.4f, %.4f], G->B %.4f)\n", bs.cand[0].name,
+	fprintf(stderr, "%s: %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f], G->B %.4f)\n", bs.cand[0].name,
 		bisect_mark_name(mark), n, hl.estimate, hl.lo, hl.hi, r.effect.estimate);
 	ret = mark == BISECT_GOOD ? 0 : mark == BISECT_BAD ? 1 : 125;
 out:

@@ -136,7 +136,7 @@ static void table_ci_label(char *buf, size_t size, int *mixed, sqlite3_stmt *q,
 	for (size_t i = 1; i < r->nv; i++) {
 		if (!verdict_row(q, exp[i], metric, mem, cpus))
 			continue;
-		ab_ci_label(each, sizeof(each), sqlite3_column_double(q, V_ALPHA));
+		stats_ci_label(each, sizeof(each), sqlite3_column_double(q, V_ALPHA));
 		if (!first[0])
 			snprintf(first, sizeof(first), "%s", each);
 		else if (strcmp(first, each))
@@ -171,7 +171,7 @@ static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const l
 			continue;
 		}
 		strbuf_reset(&sb);
-		ab_ci_label(ci, sizeof(ci), sqlite3_column_double(q, V_ALPHA));
+		stats_ci_label(ci, sizeof(ci), sqlite3_column_double(q, V_ALPHA));
 		change(&sb, q, mixed ? ci : NULL);
 		fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s (E%lld)\n", r->v[i].name,
 			sqlite3_column_int(q, V_NB), sqlite3_column_double(q, V_MEAN_B),

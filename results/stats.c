@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1689,4 +1690,9 @@ int stats_boot_ratio(struct stats_boot_ratio *out, const double *x, size_t nx,
 	out->lo = exp(out->log_diff - tq * out->se);
 	out->hi = exp(out->log_diff + tq * out->se);
 	return 0;
+}
+
+void stats_ci_label(char *buf, size_t size, double alpha)
+{
+	snprintf(buf, size, "%.3g%% CI", 100 * (1 - alpha));
 }

@@ -293,4 +293,11 @@ int stats_boot_ratio(struct stats_boot_ratio *out, const double *x, size_t nx,
 		     const double *y, size_t ny, const double *const *pool,
 		     const size_t *npool, size_t ngroups, double alpha);
 
+/*
+ * "95% CI", "98.9% CI": the label of an interval computed at alpha, so that
+ * what is printed says its level (1 - alpha; the per-look alpha under the
+ * adaptive schedule).
+ */
+void stats_ci_label(char *buf, size_t size, double alpha);
+
 #endif

@@ -79,24 +79,44 @@ static int check_intact(struct store *st)
  * Columns added to tables older databases already have: CREATE TABLE IF
  * NOT EXISTS leaves those alone, and ADD COLUMN fails when run twice, so
  * each is added only when the table lacks it. Runs from before version 4
- * were all measured in wall time.
+ * were all measured in wall time; bisections from before version 5 did not
+ * record the level of their effect's interval.
  */
-static int add_columns(struct store *st)
-{
-	sqlite3_stmt *q = NULL;
-	int has_clock = 0, rc;
+static const struct added_column {
+	const char *table, *column, *definition;
+} added_columns[] = {
+	{ "runs", "clock", "clock TEXT NOT NULL DEFAULT 'wall'" },
+	{ "bisections", "effect_alpha", "effect_alpha REAL" },
+};
 
-	if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info('runs')", -1, &q,
+static int add_column(struct store *st, const struct added_column *c)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *q = NULL;
+	int has = 0, rc, ret;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info(?1)", -1, &q,
 			       NULL) != SQLITE_OK)
 		return store_error(st, "cannot upgrade schema");
+	sqlite3_bind_text(q, 1, c->table, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		has_clock |= !strcmp(store_text(q, 0), "clock");
+		has |= !strcmp(store_text(q, 0), c->column);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return store_error(st, "cannot upgrade schema");
-	if (!has_clock)
-		return exec(st, "ALTER TABLE runs ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall'",
-			    "cannot upgrade schema");
+	if (has)
+		return 0;
+	strbuf_addf(&sql, "ALTER TABLE %s ADD COLUMN %s", c->table, c->definition);
+	ret = exec(st, sql.buf, "cannot upgrade schema");
+	strbuf_release(&sql);
+	return ret;
+}
+
+static int add_columns(struct store *st)
+{
+	for (size_t i = 0; i < sizeof(added_columns) / sizeof(added_columns[0]); i++)
+		if (add_column(st, &added_columns[i]))
+			return -1;
 	return 0;
 }
 

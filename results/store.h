@@ -16,7 +16,7 @@
 #include "strbuf.h"
 #include "strvec.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store {
 	sqlite3 *db;

@@ -50,6 +50,19 @@ assert abs(v[\"ratio\"] - db[0]) < 1e-9 and abs(v[\"p\"] - db[1]) <= 1e-9 * db[1
 "
 '
 
+test_expect_success 'the json of an experiment says what it was: status, command, variants' '
+	"$LAB" show --db lab.db E1 --format json >e.json &&
+	python3 -c "
+import json, sqlite3
+e = json.load(open(\"e.json\"))
+db = sqlite3.connect(\"lab.db\")
+status, command = db.execute(\"SELECT status, command FROM experiments WHERE id = 1\").fetchone()
+assert e[\"status\"] == status == \"DONE\" and e[\"command\"] == command, e
+assert [(v[\"name\"], v[\"cmdline\"]) for v in e[\"variants\"]] == [(\"A\", \"scale=1.0\"), (\"B\", \"scale=1.10\")], e
+assert e[\"boots_ok\"] == 6 and e[\"boots_failed\"] == 0, e
+"
+'
+
 test_expect_success 'lab list shows experiments with their verdicts' '
 	"$LAB" list --db lab.db >list &&
 	grep -E "^ +E1 .*REGRESSION" list && grep -E "^ +E2 .*IMPROVEMENT" list

@@ -51,6 +51,16 @@ test_expect_success 'the culprit line counts every boot, the confirmation'\''s t
 	test "$(sql lab.db "SELECT count(*) FROM runs r JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = 1 AND v.name = '\''P'\''")" -ge 2
 '
 
+test_expect_success 'every interval says its level; the effect'\''s is stored with it' '
+	alpha=$(sql lab.db "SELECT effect_alpha FROM bisections WHERE experiment_id = 1") &&
+	level=$(awk -v a="$alpha" "BEGIN { printf \"%.3g\", 100 * (1 - a) }") &&
+	grep -q "^  good -> bad t: [0-9.]* ([-+][0-9.]* %), $level% CI \[" out &&
+	grep -q "^confirmation, culprit^ vs culprit .*, 99% CI \[" out &&
+	grep -q "^step 1: .* M/G [0-9.]*, 99% CI \[" err &&
+	"$LAB" bisect --db lab.db --status 1 >status &&
+	grep -q "^  effect good -> bad: .*, $level% CI \[" status
+'
+
 test_expect_success 'the broken build and the failing run were skipped, never good or bad' '
 	for c in "change 5" "change 20"; do
 		id=$(git -C repo log --format=%H --grep="^$c\$") &&

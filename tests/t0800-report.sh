@@ -73,7 +73,7 @@ test_expect_success 'a version 1 database (no bisection tables) is upgraded, the
 	mkdir old && sqlite3 lab.db ".backup old/lab.db" &&
 	sql old/lab.db "DROP TABLE bisect_steps; DROP TABLE bisections; PRAGMA user_version = 1" &&
 	"$LAB" report --db old/lab.db --out old/site >/dev/null 2>err &&
-	test "$(sql old/lab.db "PRAGMA user_version")" = 4 &&
+	test "$(sql old/lab.db "PRAGMA user_version")" = 5 &&
 	test -s old/site/e1.html
 '
 
@@ -104,7 +104,8 @@ test_expect_success 'every local href and src resolves to a file in the site; no
 '
 
 test_expect_success 'the experiment page shows the database ratio, CI and verdict' '
-	want=$(sql lab.db "SELECT printf(\"%.4f [%.4f, %.4f]\", ratio, ci_low, ci_high) FROM verdicts WHERE experiment_id = 1") &&
+	want=$(sql lab.db "SELECT printf(\"%.4f (%+.2f %%), %s%% CI [%.4f, %.4f]\", ratio, 100 * (ratio - 1), round(100 * (1 - alpha), 1), ci_low, ci_high) FROM verdicts WHERE experiment_id = 1") &&
+	want=$(echo "$want" | sed "s/\.0% CI/% CI/") &&
 	verdict=$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = 1") &&
 	grep -F "<dd class=\"ratio\">$want" site/e1.html &&
 	grep -F "<dd class=\"verdict\"><span class=\"badge v-regression\">$verdict</span>" site/e1.html &&

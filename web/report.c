@@ -963,11 +963,15 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	add_ab_row(sb, "median", q, C_MEDIAN_A, C_MEDIAN_B);
 	table_end(sb);
 	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>B/A ratio</dt><dd class=\"ratio\">");
-	if (isfinite(ratio))
-		strbuf_addf(sb, "%.4f [%.4f, %.4f] (%+.2f %%)", ratio, store_num(q, C_LO), store_num(q, C_HI),
-			    100 * (ratio - 1));
-	else
+	if (isfinite(ratio)) {
+		char ci[32];
+
+		stats_ci_label(ci, sizeof(ci), store_num(q, C_ALPHA));
+		strbuf_addf(sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", ratio, 100 * (ratio - 1), ci,
+			    store_num(q, C_LO), store_num(q, C_HI));
+	} else {
 		strbuf_addstr(sb, "not compared: a side has values that are not all positive");
+	}
 	strbuf_addstr(sb, "</dd>\n<dt>p</dt><dd>");
 	add_num(sb, store_num(q, C_P));
 	strbuf_addstr(sb, "</dd>\n<dt>adjusted p</dt><dd>");
@@ -1242,8 +1246,8 @@ out:
 
 static const char bisection_row_sql[] =
 	"SELECT e.status, e.created, e.finished, b.good, b.bad, b.workload, "
-	"b.metric, b.per_boot, b.effect, b.effect_lo, b.effect_hi, b.culprit, b.outcome "
-	"FROM experiments e LEFT JOIN bisections b ON b.experiment_id = e.id "
+	"b.metric, b.per_boot, b.effect, b.effect_lo, b.effect_hi, b.culprit, b.outcome, "
+	"b.effect_alpha FROM experiments e LEFT JOIN bisections b ON b.experiment_id = e.id "
 	"WHERE e.id = ?1";
 
 static int write_bisection(struct site *s, long long id)
@@ -1286,9 +1290,14 @@ static int write_bisection(struct site *s, long long id)
 	add_subject(s, &sb, store_text(q, 4));
 	strbuf_addstr(&sb, "</dd>\n<dt>G&#8594;B effect</dt><dd class=\"effect\">");
 	effect = store_num(q, 8);
-	if (isfinite(effect))
-		strbuf_addf(&sb, "%.4f [%.4f, %.4f] (%+.2f %%)", effect, store_num(q, 9), store_num(q, 10),
-			    100 * (effect - 1));
+	if (isfinite(effect)) {
+		char ci[32] = "CI, level not recorded";
+
+		if (isfinite(store_num(q, 13)))
+			stats_ci_label(ci, sizeof(ci), store_num(q, 13));
+		strbuf_addf(&sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", effect, 100 * (effect - 1), ci,
+			    store_num(q, 9), store_num(q, 10));
+	}
 	else
 		strbuf_addstr(&sb, "&#8211;");
 	strbuf_addstr(&sb, "</dd>\n<dt>culprit</dt><dd class=\"culprit\">");
@@ -1314,7 +1323,7 @@ static int write_bisection(struct site *s, long long id)
 	sqlite3_bind_int64(q, 1, id);
 	strbuf_addstr(&sb, "<section>\n<h2>Steps</h2>\n");
 	table_begin(&sb, "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
-		    "<th>Ratio M/G [CI]</th><th>Mark</th>");
+		    "<th>Ratio M/G [99% CI]</th><th>Mark</th>");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct svg_step *st;
 		const char *commit = store_text(q, 1);
