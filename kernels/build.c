@@ -524,19 +524,29 @@ static int apply_patches(struct build_result *out, struct kernel_tree *t,
 	return ret;
 }
 
+/* A complete cache entry: "image" is written last. */
+static int cached(struct build_result *out, struct strbuf *image, struct strbuf *pvh)
+{
+	if (access(image->buf, R_OK))
+		return 0;
+	out->status = BUILD_CACHED;
+	out->image = strbuf_detach(access(pvh->buf, R_OK) ? image : pvh);
+	return 1;
+}
+
 int kernel_build(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
 		 const git_oid *commit, const struct build_spec *spec)
 {
 	struct strbuf key = STRBUF_INIT, conf = STRBUF_INIT, dir = STRBUF_INIT;
 	struct strbuf obj = STRBUF_INIT, image = STRBUF_INIT, logp = STRBUF_INIT;
-	struct strbuf pvh = STRBUF_INIT;
+	struct strbuf pvh = STRBUF_INIT, lockp = STRBUF_INIT, what = STRBUF_INIT;
 	struct strvec av = STRVEC_INIT;
 	char conf_hash[41], tree_hex[GIT_OID_HEXSZ + 1], commit_hex[GIT_OID_HEXSZ + 1];
 	char *artifacts = NULL, *kbuild = NULL;
 	git_commit *c = NULL;
 	long jobs = ctx->cfg.build_jobs ? ctx->cfg.build_jobs : sysconf(_SC_NPROCESSORS_ONLN);
 	double t0 = now_monotonic();
-	int ret = -1, log_fd = -1, r;
+	int ret = -1, log_fd = -1, lock_fd = -1, r;
 
 	if (git_commit_lookup(&c, t->repo, commit))
 		return lab_git_error("cannot find commit");
@@ -564,10 +574,20 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 	strbuf_addf(&pvh, "%s/vmlinux", dir.buf);
 	strbuf_addf(&logp, "%s/%.20s.log", artifacts, out->key);
 	out->log = strdup(logp.buf);
-	/* "image" is written last: it says the entry is complete */
-	if (!access(image.buf, R_OK)) {
-		out->status = BUILD_CACHED;
-		out->image = strbuf_detach(access(pvh.buf, R_OK) ? &image : &pvh);
+	if (cached(out, &image, &pvh)) {
+		ret = 0;
+		goto out;
+	}
+	/*
+	 * One build at a time per results directory: labs sharing it share
+	 * the work trees and build directories. The lab before us may have
+	 * built this very entry.
+	 */
+	strbuf_addf(&lockp, "%s.lock", kbuild);
+	strbuf_addf(&what, "building in %s", kbuild);
+	if ((lock_fd = lock_wait(lockp.buf, what.buf)) < 0)
+		goto out;
+	if (cached(out, &image, &pvh)) {
 		ret = 0;
 		goto out;
 	}
@@ -655,6 +675,8 @@ out:
 	out->seconds = now_monotonic() - t0;
 	if (log_fd >= 0)
 		close(log_fd);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	git_commit_free(c);
 	free(artifacts);
 	free(kbuild);
@@ -666,5 +688,7 @@ out:
 	strbuf_release(&image);
 	strbuf_release(&pvh);
 	strbuf_release(&logp);
+	strbuf_release(&lockp);
+	strbuf_release(&what);
 	return ret;
 }

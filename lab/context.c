@@ -107,9 +107,51 @@ static long lock_holder(int fd)
 	return strtol(buf, NULL, 10);
 }
 
+/*
+ * The lock file at path, opened above stdin so that 0 can mean none; -1
+ * after saying why.
+ */
+static int lock_open(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd >= 0 && fd < 3) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		close(fd);
+		fd = high;
+	}
+	if (fd < 0)
+		error("cannot open lock file '%s': %s", path, strerror(errno));
+	return fd;
+}
+
+/* Locked: write our pid for the labs that find the lock taken. */
+static int lock_claim(int fd, const char *path)
+{
+	char pid[32];
+	int len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+
+	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)len, 0) != len)
+		return error("cannot write lock file '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* The holder of a lock we could not take: it writes its pid just after it locks. */
+static long lock_wait_holder(int fd)
+{
+	long holder = 0;
+
+	for (int i = 0; i < 20 && !holder; i++) {
+		holder = lock_holder(fd);
+		if (!holder)
+			usleep(5000);
+	}
+	return holder;
+}
+
 int experiment_lock(struct lab_context *ctx, long long exp_id)
 {
-	struct strbuf path = STRBUF_INIT, pid = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
 	int fd = -1, ret = -1;
 
 	if (ctx->lock_fd > 0) {
@@ -122,42 +164,24 @@ int experiment_lock(struct lab_context *ctx, long long exp_id)
 		goto out;
 	}
 	strbuf_addf(&path, "/E%lld", exp_id);
-	/* above stdin, so that 0 can mean none */
-	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd >= 0 && fd < 3) {
-		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-		close(fd);
-		fd = high;
-	}
-	if (fd < 0) {
-		ret = error("cannot open lock file '%s': %s", path.buf, strerror(errno));
+	if ((fd = lock_open(path.buf)) < 0)
 		goto out;
-	}
 	/* the kernel drops the lock when its holder dies, however it dies */
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		long holder = 0;
+		long holder;
 		if (errno != EWOULDBLOCK) {
 			ret = error("cannot lock '%s': %s", path.buf, strerror(errno));
 			goto out;
 		}
-		/* the holder writes its pid just after it locks */
-		for (int i = 0; i < 20 && !holder; i++) {
-			holder = lock_holder(fd);
-			if (!holder)
-				usleep(5000);
-		}
-		if (holder)
+		if ((holder = lock_wait_holder(fd)))
 			ret = error("experiment E%lld is being run by another lab (pid %ld)",
 				    exp_id, holder);
 		else
 			ret = error("experiment E%lld is being run by another lab", exp_id);
 		goto out;
 	}
-	strbuf_addf(&pid, "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, pid.buf, pid.len, 0) != (ssize_t)pid.len) {
-		ret = error("cannot write lock file '%s': %s", path.buf, strerror(errno));
+	if (lock_claim(fd, path.buf))
 		goto out;
-	}
 	ctx->lock_fd = fd;
 	ctx->lock_exp = exp_id;
 	fd = -1;
@@ -166,8 +190,39 @@ out:
 	if (fd >= 0)
 		close(fd);
 	strbuf_release(&path);
-	strbuf_release(&pid);
 	return ret;
+}
+
+int lock_wait(const char *path, const char *what)
+{
+	int fd = lock_open(path);
+
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		long holder;
+		if (errno != EWOULDBLOCK) {
+			error("cannot lock '%s': %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if ((holder = lock_wait_holder(fd)))
+			info("waiting for another lab (pid %ld): %s", holder, what);
+		else
+			info("waiting for another lab: %s", what);
+		while (flock(fd, LOCK_EX)) {
+			if (errno != EINTR) {
+				error("cannot lock '%s': %s", path, strerror(errno));
+				close(fd);
+				return -1;
+			}
+		}
+	}
+	if (lock_claim(fd, path)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 void experiment_unlock(struct lab_context *ctx)

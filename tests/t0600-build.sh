@@ -82,4 +82,20 @@ test_expect_success 'no repository configured is one line, exit 2' '
 	test "$rc" = 2 && expect_one_line_naming err "no kernel repository"
 '
 
+test_expect_success 'two labs asking for one build: one builds, the other waits and finds it cached' '
+	git -C repo checkout -q -b slow base &&
+	sed -i "1a sleep 3" repo/build.sh && echo "int c = 4;" >repo/src/c.c &&
+	git -C repo add . && git -C repo commit -q -m "a slow build" &&
+	git -C repo checkout -q main &&
+	before=$(wc -l <"$BUILD_COUNT") &&
+	{ "$LAB" build --db lab.db slow >first.path 2>first.err & } &&
+	pid=$! &&
+	for i in $(seq 50); do grep -qx "$pid" kbuild.lock && break; sleep 0.1; done &&
+	"$LAB" build --db lab.db slow >second.path 2>second.err &&
+	wait $pid && cat first.err second.err &&
+	grep -q "waiting for another lab (pid $pid): building in " second.err &&
+	grep -q CACHED second.err && cmp first.path second.path &&
+	test "$(wc -l <"$BUILD_COUNT")" = $((before + 1))
+'
+
 test_done
