@@ -31,8 +31,8 @@ static const char bisect_usage[] =
 "  --arch A                x86_64 or aarch64 (default: this host)\n"
 "  --max-boots N           stop (resumable) after N boots in all (default: from the\n"
 "                          number of commits); with --resume, raises the budget\n"
-"  --iters, --mem, --cpus, --param, --runner, --accel, --clock, --timeout, --cmdline\n"
-"                          as for 'lab run'\n"
+"  --iters, --mem, --cpus, --numa, --param, --runner, --accel, --clock, --timeout,\n"
+"  --cmdline               as for 'lab run'\n"
 "  --db PATH, --config FILE\n"
 "\n"
 "exit status: 0 culprit found and confirmed, 1 none found (or no regression),\n"
@@ -566,7 +566,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 {
 	enum { O_GOOD = 256, O_BAD, O_WORKLOAD, O_METRIC, O_REPO, O_ARCH, O_ITERS, O_MEM, O_CPUS,
 	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_CMDLINE, O_DB, O_CONFIG, O_RESUME,
-	       O_STATUS, O_MAX_BOOTS };
+	       O_STATUS, O_MAX_BOOTS, O_NUMA };
 	static const struct option longopts[] = {
 		{ "good", required_argument, NULL, O_GOOD },
 		{ "bad", required_argument, NULL, O_BAD },
@@ -588,6 +588,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		{ "resume", required_argument, NULL, O_RESUME },
 		{ "status", optional_argument, NULL, O_STATUS },
 		{ "max-boots", required_argument, NULL, O_MAX_BOOTS },
+		{ "numa", required_argument, NULL, O_NUMA },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -612,7 +613,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			a->arch = optarg;
 			break;
 		case O_ITERS: case O_MEM: case O_CPUS: case O_PARAM: case O_RUNNER:
-		case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_CMDLINE:
+		case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_CMDLINE: case O_NUMA:
 			bad = boot_opts_set(&bs->bo, &bs->params, longopts[c - O_GOOD].name,
 					    optarg) < 0;
 			break;

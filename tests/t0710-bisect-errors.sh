@@ -68,6 +68,17 @@ test_expect_success 'every boot counts against a budget: the bisection stops, re
 	test "$(sql lab.db "SELECT COALESCE(outcome, '\''RUNNING'\'') FROM bisections WHERE experiment_id = $id")" = RUNNING
 '
 
+test_expect_success '--numa is a bisection option, kept for --resume; a bad value is refused' '
+	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&
+	rc=0 && timeout 120 "$LAB" bisect --db lab.db --good base --bad main --workload zeroing \
+		--iters 10 --numa 2 --max-boots 1 >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	sql lab.db "SELECT args FROM bisections WHERE experiment_id = $id" | grep -qx -- "--numa=2" &&
+	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --numa 0 \
+		2>err || rc=$? &&
+	test "$rc" = 2 && expect_one_line_naming err "bad value '\''0'\'' for --numa"
+'
+
 test_expect_success 'lab bisect --status ID, as the usage says' '
 	"$LAB" bisect --db lab.db --status 1 >out &&
 	grep -q "^bisection E1: " out
