@@ -242,13 +242,25 @@ int stats_schedule_next(size_t *more_a, size_t *more_b,
 			const struct stats_schedule *s, size_t n_a, size_t n_b,
 			enum verdict v);
 
+/* P(X > x) for chi-square with df degrees of freedom. */
+double stats_chi2_sf(double x, double df);
+
+/*
+ * Kruskal-Wallis H over ngroups groups (empty ones skipped; two or more
+ * needed), with the tie correction, and its p from chi-square with k - 1
+ * degrees of freedom. Every value tied gives H 0, p 1.
+ */
+int stats_kruskal(double *h, double *p, const double *const *groups, const size_t *len,
+		  size_t ngroups);
+
 /*
  * The boot-to-boot rule. Given the samples of one kernel grouped by boot,
  * compare per-boot medians as the units when the sd of the per-boot
  * medians exceeds what within-boot noise gives a median,
  * sqrt(pi/2) * within-boot sd / sqrt(iterations per boot), and an F test
- * shows a boot effect (p < 0.01); else every sample is a unit. Fewer than two boots, or no boot with two
- * samples, always gives the samples.
+ * shows a boot effect (p < 0.01), or when a Kruskal-Wallis test on the
+ * boots' ranks does (p < 0.01); else every sample is a unit. Fewer than
+ * two boots, or no boot with two samples, always gives the samples.
  */
 struct stats_boot_units {
 	int per_boot;		/* values are per-boot medians */
@@ -256,6 +268,7 @@ struct stats_boot_units {
 	double within_sd;	/* pooled within-boot sd */
 	double iterations;	/* mean samples per boot */
 	double boot_p;		/* one-way ANOVA F test for a boot effect */
+	double boot_rank_p;	/* Kruskal-Wallis test for a boot effect */
 	size_t n;
 	double *values;		/* owned; stats_boot_units_release() */
 };

@@ -651,6 +651,86 @@ static void test_boot_units(void)
 	stats_boot_units_release(&u);
 }
 
+/*
+ * Kruskal-Wallis: R's kruskal.test(list(x, y, z)) example (Hollander and
+ * Wolfe), chi-squared 0.77143, df 2, p-value 0.68; chi-square quantiles
+ * from tables.
+ */
+static void test_kruskal(void)
+{
+	static const double x[] = { 2.9, 3.0, 2.5, 2.6, 3.2 }, y[] = { 3.8, 2.7, 4.0, 2.4 };
+	static const double z[] = { 2.8, 3.4, 3.7, 2.2, 2.0 }, k[] = { 5, 5, 5 };
+	const double *g[] = { x, y, z }, *tied[] = { k, k };
+	size_t len[] = { 5, 4, 5 };
+	double h, p;
+
+	is_double(stats_chi2_sf(3.841459, 1), 0.05, 1e-6, "chi2 sf: 3.841459 at df 1 is 0.05");
+	is_double(stats_chi2_sf(9.487729, 4), 0.05, 1e-6, "chi2 sf: 9.487729 at df 4 is 0.05");
+	is_double(stats_chi2_sf(23.209251, 10), 0.01, 1e-6, "chi2 sf: 23.209251 at df 10 is 0.01");
+	is_double(stats_chi2_sf(0.5, 3), 0.918891, 1e-6, "chi2 sf: 0.5 at df 3 (series side)");
+	ok(!stats_kruskal(&h, &p, g, len, 3), "kruskal: runs");
+	is_double(h, 0.771429, 1e-6, "kruskal: H 0.77143 as R");
+	is_double(p, 0.679965, 1e-6, "kruskal: p 0.68 as R");
+	len[0] = len[1] = 3;
+	ok(!stats_kruskal(&h, &p, tied, len, 2) && h == 0 && p == 1,
+	   "kruskal: every value tied: H 0, p 1");
+	len[1] = 0;
+	ok(stats_kruskal(&h, &p, tied, len, 2) && errno == EINVAL, "kruskal: one group: EINVAL");
+}
+
+/*
+ * icount's clear_huge_page: each boot repeats a few values (2109.155,
+ * 2111.65 us...) and a boot moves them by nanoseconds. Three boots of a
+ * real A/A side, shortened: the F test sees no boot effect (the gaps
+ * between the values set the within-boot sd), the ranks do.
+ */
+static void test_boot_units_discrete(void)
+{
+	double b[3][60];
+	const double *g[] = { b[0], b[1], b[2] };
+	static const double base[] = { 2109.155, 2111.650 };
+	size_t len[] = { 60, 60, 60 };
+	struct stats_boot_units u;
+
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; j < 60; j++)
+			b[i][j] = base[j % 2] + 0.002 * (double)i;
+	ok(!stats_boot_units(&u, g, len, 3), "discrete boots: runs");
+	ok(u.boot_p > 0.01, "discrete boots: the F test sees no boot effect");
+	ok(u.boot_rank_p < 1e-6, "discrete boots: Kruskal-Wallis does");
+	ok(u.per_boot && u.n == 3, "discrete boots: per-boot medians are the units");
+	stats_boot_units_release(&u);
+}
+
+/*
+ * The price of the rank test on samples with no boot effect: 5 boots of
+ * 10 iid normal samples go to per-boot medians about 1 % of the time more
+ * (the Kruskal-Wallis level) than before, which costs power, never level.
+ */
+static void test_boot_units_iid_rate(void)
+{
+	double b[5][10];
+	const double *g[] = { b[0], b[1], b[2], b[3], b[4] };
+	size_t len[] = { 10, 10, 10, 10, 10 }, per_boot = 0, rank = 0, trials = 2000;
+	struct stats_boot_units u;
+
+	rng_seed(20261201);
+	for (size_t t = 0; t < trials; t++) {
+		for (size_t i = 0; i < 5; i++)
+			for (size_t j = 0; j < 10; j++)
+				b[i][j] = 100 + rng_normal();
+		if (stats_boot_units(&u, g, len, 5))
+			break;
+		per_boot += (size_t)u.per_boot;
+		rank += u.boot_rank_p < 0.01;
+		stats_boot_units_release(&u);
+	}
+	printf("# iid boots, 5 x 10: per-boot medians in %zu of %zu, the rank test alone %zu\n",
+	       per_boot, trials, rank);
+	ok(rank >= 5 && rank <= 40, "iid boots: the rank test fires near its 1 % level");
+	ok(per_boot <= 60, "iid boots: per-boot medians in at most 3 % of iid cases");
+}
+
 /* ---- zero and near-zero variance: icount's near-deterministic clocks ---- */
 
 static int all_finite_comparison(const struct stats_comparison *c)
@@ -1033,6 +1113,9 @@ int main(void)
 	test_verdicts();
 	test_schedule();
 	test_boot_units();
+	test_kruskal();
+	test_boot_units_discrete();
+	test_boot_units_iid_rate();
 	test_zero_variance();
 	test_boot_ratio();
 	test_simulations();
