@@ -1,0 +1,37 @@
+#!/bin/bash
+# Ten real A/A experiments in virtual time: Debian's kernel against itself,
+# demote and boot, on the adaptive schedule. No pair may give a verdict of
+# change (REGRESSION, IMPROVEMENT or SMALL) on any metric, and icount's
+# near-deterministic samples should end every pair at the first look.
+. "$(dirname "$0")/../lib.sh"
+
+PAIRS=${AA_PAIRS:-10}
+DB=$TRASH/aa.db
+KERNEL=$(debian_kernel)
+
+test_expect_success 'Debian'\''s kernel, as the PVH vmlinux inside it' '
+	"$TOP/tests/fixtures/extract-vmlinux.sh" "$KERNEL" vmlinux && test -s vmlinux
+'
+
+test_expect_success "$PAIRS A/A pairs in icount: no verdict of change" '
+	for i in $(seq "$PAIRS"); do
+		rc=0 && "$LAB" ab --db "$DB" --a-kernel vmlinux --b-kernel vmlinux --workload demote,boot \
+			--mem 4G --iters 2 --clock icount --accel tcg \
+			--cmdline "hugetlb_free_vmemmap=on nokaslr" >out.$i 2>err.$i || rc=$? &&
+		{ test "$rc" = 0 || { cat out.$i err.$i; exit 1; }; } || exit 1
+	done &&
+	sql "$DB" "SELECT verdict, count(*) FROM verdicts GROUP BY verdict" >verdicts &&
+	cat verdicts &&
+	test "$(sql "$DB" "SELECT count(DISTINCT experiment_id) FROM verdicts")" = "$PAIRS" &&
+	test "$(sql "$DB" "SELECT count(*) FROM verdicts
+		WHERE verdict IN ('\''REGRESSION'\'', '\''IMPROVEMENT'\'', '\''SMALL'\'')")" = 0
+'
+
+test_expect_success 'every pair ended at the first look, 5 boots a side' '
+	sql "$DB" "SELECT experiment_id, count(*) FROM runs WHERE status = '\''OK'\''
+		GROUP BY experiment_id" >boots &&
+	cat boots && test "$(grep -vc "|10$" boots)" = 0
+'
+sql "$DB" "SELECT '# ' || verdict || ': ' || count(*) FROM verdicts GROUP BY verdict" 2>/dev/null
+
+test_done
