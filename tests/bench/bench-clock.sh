@@ -18,7 +18,7 @@ LAB=$TOP/lab/lab
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 BOOTS=${BOOTS:-10}
-ITERS=${ITERS:-10}
+ITERS=${ITERS:-3}
 ALPHA=0.0109	# stats_schedule_alpha() of the default schedule, first look at 5 a side
 METRICS="zeroing.touch zeroing.clear_huge_page demote.demote_page_wall boot.to_init
 	boot.deferred_init_total"
