@@ -1533,6 +1533,25 @@ int stats_schedule_next(size_t *more_a, size_t *more_b,
 
 /* ---- boot-to-boot ---- */
 
+/*
+ * Count the samples and the non-empty groups, checking every value is
+ * finite; -1 with errno EINVAL when one is not.
+ */
+static int count_groups(size_t *total, size_t *nonempty, const double *const *groups,
+			const size_t *len, size_t ngroups)
+{
+	*total = *nonempty = 0;
+	for (size_t g = 0; g < ngroups; g++) {
+		if (!len[g])
+			continue;
+		if (check_finite(groups[g], len[g]))
+			return -1;
+		*total += len[g];
+		(*nonempty)++;
+	}
+	return 0;
+}
+
 struct ranked {
 	double v;
 	size_t g;
@@ -1550,16 +1569,10 @@ int stats_kruskal(double *h, double *p, const double *const *groups, const size_
 {
 	struct ranked *r;
 	double *rank_sum, ties = 0, sum = 0, nn;
-	size_t g, i, j, total = 0, k = 0;
+	size_t g, i, j, total, k;
 
-	for (g = 0; g < ngroups; g++) {
-		if (!len[g])
-			continue;
-		if (check_finite(groups[g], len[g]))
-			return -1;
-		total += len[g];
-		k++;
-	}
+	if (count_groups(&total, &k, groups, len, ngroups))
+		return -1;
 	if (k < 2) {
 		errno = EINVAL;
 		return -1;
@@ -1612,18 +1625,12 @@ int stats_boot_units(struct stats_boot_units *out, const double *const *groups,
 {
 	double *med = NULL, ss_within = 0, mean_med, sd_med, sum = 0, ss_between = 0, h;
 	double *gmean = NULL;
-	size_t g, i, total = 0, boots = 0, df_within = 0;
+	size_t g, i, total, boots, df_within = 0;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	for (g = 0; g < ngroups; g++) {
-		if (!len[g])
-			continue;
-		if (check_finite(groups[g], len[g]))
-			return -1;
-		total += len[g];
-		boots++;
-	}
+	if (count_groups(&total, &boots, groups, len, ngroups))
+		return -1;
 	if (!total) {
 		errno = EINVAL;
 		return -1;
