@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "build.h"
 #include "gitutil.h"
 #include "host.h"
@@ -76,35 +77,19 @@ static int append_file(struct strbuf *sb, const char *path)
 
 static int copy_file(const char *from, const char *to)
 {
-	struct strbuf data = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf data = STRBUF_INIT;
 	struct stat st;
-	int fd = -1, ret = -1;
 	mode_t mode = 0644;
+	int ret;
 
 	/* an artifact that is a program stays one */
 	if (!stat(from, &st) && (st.st_mode & 0111))
 		mode = 0755;
-	strbuf_addf(&tmp, "%s.tmp", to);
-	if (strbuf_read_file(&data, from, 0)) {
-		error("cannot read '%s': %s", from, strerror(errno));
-		goto out;
-	}
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0 || fchmod(fd, mode) || write(fd, data.buf, data.len) != (ssize_t)data.len || fsync(fd) ||
-	    close(fd) || rename(tmp.buf, to)) {
-		error("cannot write '%s': %s", to, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp.buf);
-		fd = -1;
-		goto out;
-	}
-	fd = -1;
-	ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
+	if (strbuf_read_file(&data, from, 0))
+		ret = error("cannot read '%s': %s", from, strerror(errno));
+	else
+		ret = atomic_write_buf(to, mode, NULL, data.buf, data.len);
 	strbuf_release(&data);
-	strbuf_release(&tmp);
 	return ret;
 }
 

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "log.h"
 #include "report.h"
 #include "stats.h"
@@ -253,42 +254,6 @@ static void table_end(struct strbuf *sb)
 	strbuf_addstr(sb, "</tbody></table></div>\n");
 }
 
-static int write_file(const char *path, const char *data, size_t len)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	FILE *f = NULL;
-	int ret = -1;
-
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp.buf, "wb");
-	if (!f) {
-		error("cannot create '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	if (fwrite(data, 1, len, f) != len || fflush(f)) {
-		error("cannot write '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	if (fclose(f)) {
-		f = NULL;
-		error("cannot write '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp.buf, path)) {
-		error("cannot rename '%s' to '%s': %s", tmp.buf, path, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	if (f)
-		fclose(f);
-	if (ret)
-		unlink(tmp.buf);
-	strbuf_release(&tmp);
-	return ret;
-}
-
 /* Replace out_dir/name with data unless it holds those bytes already. */
 static int site_put(struct site *s, const char *name, const char *data, size_t len)
 {
@@ -310,7 +275,7 @@ static int site_put(struct site *s, const char *name, const char *data, size_t l
 	 */
 	if (s->work)
 		pthread_mutex_lock(&s->work->files);
-	ret = write_file(path.buf, data, len);
+	ret = atomic_write_buf(path.buf, 0644, NULL, data, len);
 	if (s->work)
 		pthread_mutex_unlock(&s->work->files);
 	if (!ret)
