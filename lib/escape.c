@@ -31,3 +31,27 @@ void escape_csv(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+void escape_html(struct strbuf *sb, const char *s)
+{
+	while (s && *s) {
+		const char *run = s;
+
+		/* plain text is copied a run at a time: most of a page is plain text */
+		while ((unsigned char)*s >= 0x20 && !strchr("&<>\"'", *s))
+			s++;
+		strbuf_add(sb, run, (size_t)(s - run));
+		switch (*s) {
+		case '\0': return;
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\'': strbuf_addstr(sb, "&#39;"); break;
+		default:
+			/* control characters other than tab and newline are not valid HTML */
+			strbuf_addch(sb, *s == '\n' || *s == '\t' ? *s : ' ');
+		}
+		s++;
+	}
+}
