@@ -106,4 +106,13 @@ test_expect_success 'runners and kernels may not include each other both ways' '
 	grep -Fx "floors: circle between kernels/ and runners/: kernels/made-up.c includes runner.h, runners/made-up.c includes image.h" out
 '
 
+test_expect_success 'the report and its plots take their escaping from lib/escape, not from each other' '
+	grep -q "^void escape_html(" "$TOP/lib/escape.h" &&
+	for f in web/report.c web/svg.c; do
+		grep -q "^#include \"escape.h\"" "$TOP/$f" || { echo "$f: no escape.h"; false; }
+	done &&
+	! grep -n "^#include \"report.h\"" "$TOP/web/svg.c" &&
+	! grep -rn "html_escape\|^void escape_html" "$TOP/web"
+'
+
 test_done
