@@ -13,7 +13,9 @@ CC       ?= cc
 PKGS     := libgit2 sqlite3 libcurl libvirt
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
-CPPFLAGS += -D_GNU_SOURCE -Ilab -Irunners -Iresults -Ikernels -Iweb -include lab/banned.h
+# One folder per floor, lowest first: lib < results < runners, kernels < web < lab.
+# A file includes headers of its own floor or lower ones (tests/t0010-floors.sh).
+CPPFLAGS += -D_GNU_SOURCE -Ilib -Iresults -Irunners -Ikernels -Iweb -Ilab -include lib/banned.h
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 ifneq ($(SANITIZE),)
@@ -30,7 +32,7 @@ say =
 endif
 
 B := build
-LIB_SRCS  := $(filter-out lab/main.c,$(wildcard lab/*.c runners/*.c results/*.c kernels/*.c web/*.c))
+LIB_SRCS  := $(filter-out lab/main.c,$(wildcard lib/*.c results/*.c runners/*.c kernels/*.c web/*.c lab/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema.o
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
@@ -155,8 +157,8 @@ FUZZ_TARGETS ?= protocol config mbox
 FUZZ_CFLAGS := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRCS_protocol := runners/protocol.c
-FUZZ_SRCS_config := lab/config.c lab/strbuf.c lab/xalloc.c lab/log.c
-FUZZ_SRCS_mbox := kernels/patch.c lab/gitutil.c lab/strbuf.c lab/xalloc.c lab/log.c
+FUZZ_SRCS_config := lab/config.c lib/strbuf.c lib/xalloc.c lib/log.c
+FUZZ_SRCS_mbox := kernels/patch.c lib/gitutil.c lib/strbuf.c lib/xalloc.c lib/log.c
 FUZZ_LIBS_mbox := $(shell pkg-config --libs libgit2 libcurl 2>/dev/null)
 
 $(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c FORCE

@@ -1,16 +1,17 @@
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "build.h"
 #include "gitutil.h"
 #include "host.h"
 #include "image.h"
+#include "lock.h"
 #include "log.h"
 #include "subprocess.h"
 
@@ -76,35 +77,19 @@ static int append_file(struct strbuf *sb, const char *path)
 
 static int copy_file(const char *from, const char *to)
 {
-	struct strbuf data = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf data = STRBUF_INIT;
 	struct stat st;
-	int fd = -1, ret = -1;
 	mode_t mode = 0644;
+	int ret;
 
 	/* an artifact that is a program stays one */
 	if (!stat(from, &st) && (st.st_mode & 0111))
 		mode = 0755;
-	strbuf_addf(&tmp, "%s.tmp", to);
-	if (strbuf_read_file(&data, from, 0)) {
-		error("cannot read '%s': %s", from, strerror(errno));
-		goto out;
-	}
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0 || fchmod(fd, mode) || write(fd, data.buf, data.len) != (ssize_t)data.len || fsync(fd) ||
-	    close(fd) || rename(tmp.buf, to)) {
-		error("cannot write '%s': %s", to, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp.buf);
-		fd = -1;
-		goto out;
-	}
-	fd = -1;
-	ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
+	if (strbuf_read_file(&data, from, 0))
+		ret = error("cannot read '%s': %s", from, strerror(errno));
+	else
+		ret = atomic_write_buf(to, mode, NULL, data.buf, data.len);
 	strbuf_release(&data);
-	strbuf_release(&tmp);
 	return ret;
 }
 
@@ -134,9 +119,10 @@ static void toolchain(struct strbuf *out, const char *arch, const char *command)
  * build reuses the objects of the same config and is keyed apart only in
  * the artifact cache.
  */
-static int config_text(struct strbuf *out, struct lab_context *ctx, const struct build_spec *spec)
+static int config_text(struct strbuf *out, const struct build_env *env,
+		       const struct build_spec *spec)
 {
-	const char *base = ctx->cfg.build_config;
+	const char *base = env->base_config;
 
 	strbuf_addf(out, "base %s\n", base);
 	if (strcmp(base, "tinyconfig") && strcmp(base, "defconfig") && append_file(out, base))
@@ -356,15 +342,15 @@ out:
 	return missing ? -1 : 0;
 }
 
-static int configure(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
+static int configure(struct build_result *out, const struct build_env *env, struct kernel_tree *t,
 		     const struct build_spec *spec, const char *obj, const char *config_hash,
 		     int log_fd, long jobs)
 {
 	struct strvec av = STRVEC_INIT;
 	struct strbuf stamp = STRBUF_INIT, have = STRBUF_INIT, frag = STRBUF_INIT;
-	const char *base = ctx->cfg.build_config;
+	const char *base = env->base_config;
 	int ret = -1, fd;
-	double timeout = (double)ctx->cfg.build_timeout_s;
+	double timeout = (double)env->timeout_s;
 
 	strbuf_addf(&stamp, "%s/.lab-config-hash", obj);
 	if (!strbuf_read_file(&have, stamp.buf, 0) && !strcmp(strbuf_str(&have), config_hash)) {
@@ -465,34 +451,6 @@ int build_add_probes(struct strvec *patches, const struct strvec *names, const c
 	return ret;
 }
 
-int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo)
-{
-	struct strbuf wd = STRBUF_INIT;
-	char *trees, *copy;
-	int ret;
-
-	if (!repo)
-		repo = ctx->cfg.repo;
-	if (!repo)
-		return error("no kernel repository given (--repo PATH or core.repo in lab.conf)");
-	if ((!ctx->st.db && context_open_store(ctx)) || !(trees = context_subdir(ctx, "trees")))
-		return -1;
-	copy = strdup(repo);
-	if (!copy) {
-		free(trees);
-		return error("out of memory");
-	}
-	/* one work tree per repository name */
-	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
-		copy[strlen(copy) - 1] = '\0';
-	strbuf_addf(&wd, "%s/%s", trees, basename(copy));
-	ret = kernel_tree_open(t, repo, wd.buf);
-	free(copy);
-	free(trees);
-	strbuf_release(&wd);
-	return ret;
-}
-
 /*
  * The spec's patches on top of the commit in the work tree, never
  * committed; -1 with out->status BUILD_FAILED naming the one that does not
@@ -524,6 +482,20 @@ static int apply_patches(struct build_result *out, struct kernel_tree *t,
 	return ret;
 }
 
+/* <dir>/<sub>, created if missing (dir exists: the lab opened its database there). */
+static char *subdir(const char *dir, const char *sub)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/%s", dir ? dir : ".", sub);
+	if (mkdir(sb.buf, 0755) && errno != EEXIST) {
+		error("cannot create directory '%s': %s", sb.buf, strerror(errno));
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
 /* A complete cache entry: "image" is written last. */
 static int cached(struct build_result *out, struct strbuf *image, struct strbuf *pvh)
 {
@@ -534,7 +506,7 @@ static int cached(struct build_result *out, struct strbuf *image, struct strbuf 
 	return 1;
 }
 
-int kernel_build(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
+int kernel_build(struct build_result *out, const struct build_env *env, struct kernel_tree *t,
 		 const git_oid *commit, const struct build_spec *spec)
 {
 	struct strbuf key = STRBUF_INIT, conf = STRBUF_INIT, dir = STRBUF_INIT;
@@ -544,7 +516,7 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 	char conf_hash[41], tree_hex[GIT_OID_HEXSZ + 1], commit_hex[GIT_OID_HEXSZ + 1];
 	char *artifacts = NULL, *kbuild = NULL;
 	git_commit *c = NULL;
-	long jobs = ctx->cfg.build_jobs ? ctx->cfg.build_jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	long jobs = env->jobs ? env->jobs : sysconf(_SC_NPROCESSORS_ONLN);
 	double t0 = now_monotonic();
 	int ret = -1, log_fd = -1, lock_fd = -1, r;
 
@@ -552,11 +524,11 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		return lab_git_error("cannot find commit");
 	git_oid_tostr(tree_hex, sizeof(tree_hex), git_commit_tree_id(c));
 	git_oid_tostr(commit_hex, sizeof(commit_hex), commit);
-	if (config_text(&conf, ctx, spec))
+	if (config_text(&conf, env, spec))
 		goto out;
 	hash_hex(conf_hash, &conf);
 	strbuf_addf(&key, "tree %s\nconfig %s\narch %s\ntoolchain ", tree_hex, conf_hash, spec->arch);
-	toolchain(&key, spec->arch, ctx->cfg.build_command);
+	toolchain(&key, spec->arch, env->command);
 	strbuf_addch(&key, '\n');
 	for (size_t i = 0; spec->patches && i < spec->patches->nr; i++) {
 		strbuf_addf(&key, "patch %s\n", spec->patches->v[i]);
@@ -565,8 +537,8 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 	}
 	hash_hex(out->key, &key);
 
-	artifacts = context_subdir(ctx, "artifacts");
-	kbuild = context_subdir(ctx, "kbuild");
+	artifacts = subdir(env->dir, "artifacts");
+	kbuild = subdir(env->dir, "kbuild");
 	if (!artifacts || !kbuild)
 		goto out;
 	strbuf_addf(&dir, "%s/%.20s", artifacts, out->key);
@@ -609,10 +581,9 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		goto out;
 	}
 	strvec_release(&av);
-	if (ctx->cfg.build_command) {
-		strvec_split(&av, ctx->cfg.build_command);
-		r = logged(out, strvec_argv(&av), t->workdir, log_fd,
-			   (double)ctx->cfg.build_timeout_s);
+	if (env->command) {
+		strvec_split(&av, env->command);
+		r = logged(out, strvec_argv(&av), t->workdir, log_fd, (double)env->timeout_s);
 		if (r == -2)
 			goto out;
 		if (r) {
@@ -622,14 +593,14 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		}
 		strbuf_reset(&obj);
 		strbuf_addf(&obj, "%s/%s", t->workdir,
-			    ctx->cfg.build_artifact ? ctx->cfg.build_artifact : "image");
+			    env->artifact ? env->artifact : "image");
 	} else {
 		strbuf_addf(&obj, "%s/%s-%.12s", kbuild, spec->arch, conf_hash);
 		if (mkdir(obj.buf, 0755) && errno != EEXIST) {
 			error("cannot create build directory '%s': %s", obj.buf, strerror(errno));
 			goto out;
 		}
-		if (configure(out, ctx, t, spec, obj.buf, conf_hash, log_fd, jobs)) {
+		if (configure(out, env, t, spec, obj.buf, conf_hash, log_fd, jobs)) {
 			if (!out->why.len)
 				goto out;
 			out->status = BUILD_FAILED;
@@ -638,7 +609,7 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 		}
 		make_argv(&av, t, obj.buf, spec->arch, jobs);
 		strvec_push(&av, image_target(spec->arch));
-		r = logged(out, strvec_argv(&av), NULL, log_fd, (double)ctx->cfg.build_timeout_s);
+		r = logged(out, strvec_argv(&av), NULL, log_fd, (double)env->timeout_s);
 		if (r == -2)
 			goto out;
 		if (r) {
@@ -657,7 +628,7 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
 	}
 	if (mkdir(dir.buf, 0755) && errno != EEXIST)
 		goto out;
-	if (!ctx->cfg.build_command && !strcmp(spec->arch, "x86_64")) {
+	if (!env->command && !strcmp(spec->arch, "x86_64")) {
 		strbuf_reset(&obj);
 		strbuf_addf(&obj, "%s/%s-%.12s/vmlinux", kbuild, spec->arch, conf_hash);
 		if (kernel_image_pvh(obj.buf) == 1 && copy_file(obj.buf, pvh.buf))

@@ -25,7 +25,6 @@
 #include <git2.h>
 
 #include "checkout.h"
-#include "context.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -42,6 +41,20 @@ struct build_spec {
 	const struct strvec *fragments;		/* extra config fragments (files) */
 	const struct strvec *patches;		/* applied on top of the commit, in order:
 						   the variant's own, then the probes */
+};
+
+/*
+ * What a build takes from the lab: its results directory and the build.*
+ * keys of lab.conf. The lab fills it (lab/refbuild.c); the strings are the
+ * lab's.
+ */
+struct build_env {
+	const char *dir;		/* results directory: artifacts/ and kbuild/ go there */
+	const char *base_config;	/* build.config: tinyconfig, defconfig or a file */
+	const char *command;		/* build.command, replacing make; NULL: make */
+	const char *artifact;		/* build.artifact, in the work tree; NULL: "image" */
+	long jobs;			/* build.jobs; 0: the number of CPUs */
+	long timeout_s;			/* build.timeout */
 };
 
 struct build_result {
@@ -64,7 +77,7 @@ void build_result_release(struct build_result *r);
  * deadline (build.timeout) passed; a kernel that does not build (a compile
  * error, a patch that does not apply) is BUILD_FAILED.
  */
-int kernel_build(struct build_result *out, struct lab_context *ctx, struct kernel_tree *t,
+int kernel_build(struct build_result *out, const struct build_env *env, struct kernel_tree *t,
 		 const git_oid *commit, const struct build_spec *spec);
 
 /*
@@ -75,8 +88,5 @@ int kernel_build(struct build_result *out, struct lab_context *ctx, struct kerne
  * fails naming the first probe that is missing.
  */
 int build_add_probes(struct strvec *patches, const struct strvec *names, const char *arch);
-
-/* Open the repository named by --repo or core.repo with the lab's work tree. */
-int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "context.h"
+#include "host.h"
 #include "log.h"
 #include "options.h"
 #include "report.h"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "lock.h"
 #include "xalloc.h"
 #include "log.h"
 #include "strbuf.h"
@@ -95,60 +96,6 @@ int context_open_store_read(struct lab_context *ctx)
 	return store_open_read(&ctx->st, ctx->cfg.db);
 }
 
-/* The pid written in a lock file, 0 if none yet. */
-static long lock_holder(int fd)
-{
-	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	return strtol(buf, NULL, 10);
-}
-
-/*
- * The lock file at path, opened above stdin so that 0 can mean none; -1
- * after saying why.
- */
-static int lock_open(const char *path)
-{
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-
-	if (fd >= 0 && fd < 3) {
-		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-		close(fd);
-		fd = high;
-	}
-	if (fd < 0)
-		error("cannot open lock file '%s': %s", path, strerror(errno));
-	return fd;
-}
-
-/* Locked: write our pid for the labs that find the lock taken. */
-static int lock_claim(int fd, const char *path)
-{
-	char pid[32];
-	int len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-
-	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)len, 0) != len)
-		return error("cannot write lock file '%s': %s", path, strerror(errno));
-	return 0;
-}
-
-/* The holder of a lock we could not take: it writes its pid just after it locks. */
-static long lock_wait_holder(int fd)
-{
-	long holder = 0;
-
-	for (int i = 0; i < 20 && !holder; i++) {
-		holder = lock_holder(fd);
-		if (!holder)
-			usleep(5000);
-	}
-	return holder;
-}
-
 int experiment_lock(struct lab_context *ctx, long long exp_id)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -191,38 +138,6 @@ out:
 		close(fd);
 	strbuf_release(&path);
 	return ret;
-}
-
-int lock_wait(const char *path, const char *what)
-{
-	int fd = lock_open(path);
-
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		long holder;
-		if (errno != EWOULDBLOCK) {
-			error("cannot lock '%s': %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		if ((holder = lock_wait_holder(fd)))
-			info("waiting for another lab (pid %ld): %s", holder, what);
-		else
-			info("waiting for another lab: %s", what);
-		while (flock(fd, LOCK_EX)) {
-			if (errno != EINTR) {
-				error("cannot lock '%s': %s", path, strerror(errno));
-				close(fd);
-				return -1;
-			}
-		}
-	}
-	if (lock_claim(fd, path)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 void experiment_unlock(struct lab_context *ctx)
@@ -270,25 +185,6 @@ char *context_logdir(struct lab_context *ctx)
 	dir = context_subdir(ctx, sb.buf);
 	strbuf_release(&sb);
 	free(copy);
-	return dir;
-}
-
-const char *lab_source_dir(void)
-{
-	static char dir[PATH_MAX];
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (dir[0])
-		return dir;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		snprintf(dir, sizeof(dir), ".");
-		return dir;
-	}
-	exe[n] = '\0';
-	/* the binary is <checkout>/lab/lab */
-	snprintf(dir, sizeof(dir), "%s", dirname(dirname(exe)));
 	return dir;
 }
 

@@ -40,12 +40,6 @@ int context_open_store_read(struct lab_context *ctx);
 int experiment_lock(struct lab_context *ctx, long long exp_id);
 void experiment_unlock(struct lab_context *ctx);
 
-/*
- * An exclusive flock on the file at path, waiting (after saying so, with
- * what) while another lab holds it. Returns the fd to close to unlock, or
- * -1 after saying why.
- */
-int lock_wait(const char *path, const char *what);
 void context_release(struct lab_context *ctx);
 
 /* <db dir>/<sub>, created if missing; the caller frees the result. */
@@ -55,9 +49,6 @@ void context_release(struct lab_context *ctx);
  */
 char *context_logdir(struct lab_context *ctx);
 char *context_subdir(struct lab_context *ctx, const char *sub);
-
-/* The directory of the running lab binary's checkout (for build/guest). */
-const char *lab_source_dir(void);
 
 /* Local time as YYYY-MM-DD HH:MM:SS. */
 void format_time(char *out, size_t size, double epoch);

@@ -1,3 +1,4 @@
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,14 @@ enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
 				      const git_oid *commit, const struct build_spec *spec)
 {
 	struct build_result res;
+	struct build_env env = {
+		.dir = ctx->dir,
+		.base_config = ctx->cfg.build_config,
+		.command = ctx->cfg.build_command,
+		.artifact = ctx->cfg.build_artifact,
+		.jobs = ctx->cfg.build_jobs,
+		.timeout_s = ctx->cfg.build_timeout_s,
+	};
 	char *desc = kernel_tree_describe(t, commit);
 	char hex[GIT_OID_HEXSZ + 1];
 	enum refbuild_outcome ret = REFBUILD_ERROR;
@@ -42,7 +51,7 @@ enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
 		goto out;
 	fprintf(stderr, "build %s (%s): ", desc, spec->arch);
 	fflush(stderr);
-	if (kernel_build(&res, ctx, t, commit, spec)) {
+	if (kernel_build(&res, &env, t, commit, spec)) {
 		fputs("error\n", stderr);
 		goto out;
 	}
@@ -78,4 +87,32 @@ enum refbuild_outcome refbuild(char **image, git_oid *commit, long long *kernel_
 	if (kernel_tree_resolve(commit, &tree, t, ref))
 		return REFBUILD_ERROR;
 	return refbuild_commit(image, kernel_id, ctx, t, commit, spec);
+}
+
+int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo)
+{
+	struct strbuf wd = STRBUF_INIT;
+	char *trees, *copy;
+	int ret;
+
+	if (!repo)
+		repo = ctx->cfg.repo;
+	if (!repo)
+		return error("no kernel repository given (--repo PATH or core.repo in lab.conf)");
+	if ((!ctx->st.db && context_open_store(ctx)) || !(trees = context_subdir(ctx, "trees")))
+		return -1;
+	copy = strdup(repo);
+	if (!copy) {
+		free(trees);
+		return error("out of memory");
+	}
+	/* one work tree per repository name */
+	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
+		copy[strlen(copy) - 1] = '\0';
+	strbuf_addf(&wd, "%s/%s", trees, basename(copy));
+	ret = kernel_tree_open(t, repo, wd.buf);
+	free(copy);
+	free(trees);
+	strbuf_release(&wd);
+	return ret;
 }

@@ -28,4 +28,7 @@ enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
 				      struct lab_context *ctx, struct kernel_tree *t,
 				      const git_oid *commit, const struct build_spec *spec);
 
+/* Open the repository named by --repo or core.repo with the lab's work tree. */
+int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo);
+
 #endif

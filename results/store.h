@@ -12,7 +12,7 @@
  */
 #include <sqlite3.h>
 
-#include "runner.h"
+#include "run.h"
 #include "strbuf.h"
 #include "strvec.h"
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "cpio.h"
 #include "log.h"
 #include "strbuf.h"
@@ -296,8 +297,9 @@ int cpio_finish(struct cpio *c)
 	return 0;
 }
 
-static int write_archive(int fd, const struct strbuf *init)
+static int write_archive(int fd, void *data)
 {
+	const struct strbuf *init = data;
 	struct cpio c;
 
 	cpio_init_fd(&c, fd);
@@ -316,41 +318,15 @@ static int write_archive(int fd, const struct strbuf *init)
 int initramfs_write(const char *out_path, const char *init_binary)
 {
 	struct strbuf init = STRBUF_INIT;
-	struct strbuf tmp = STRBUF_INIT;
-	int fd = -1, ret = -1;
+	int ret = -1;
 
 	/* Read first: a missing guest program should leave nothing behind. */
-	if (strbuf_read_file(&init, init_binary, 0) < 0) {
+	if (strbuf_read_file(&init, init_binary, 0) < 0)
 		error("cannot write initramfs '%s': cannot read '%s': %s",
 		      out_path, init_binary, strerror(errno));
-		goto out;
-	}
-	strbuf_addf(&tmp, "%s.tmp.XXXXXX", out_path);
-	fd = mkostemp(tmp.buf, O_CLOEXEC);
-	if (fd < 0) {
-		error("cannot write initramfs '%s': %s", out_path, strerror(errno));
-		strbuf_reset(&tmp);
-		goto out;
-	}
-	/* mkostemp() makes it 0600; QEMU may run as another user (libvirt). */
-	if (write_archive(fd, &init) < 0 || fchmod(fd, 0644) < 0 ||
-	    fsync(fd) < 0) {
-		error("cannot write initramfs '%s': %s", out_path, strerror(errno));
-		goto out;
-	}
-	ret = close(fd);
-	fd = -1;
-	if (ret < 0 || rename(tmp.buf, out_path) < 0) {
-		ret = error("cannot write initramfs '%s': %s", out_path, strerror(errno));
-		goto out;
-	}
-	strbuf_reset(&tmp);
-out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp.len)
-		unlink(tmp.buf);
-	strbuf_release(&tmp);
+	else
+		/* 0644, not 0600: QEMU may run as another user (libvirt) */
+		ret = atomic_write(out_path, 0644, "initramfs", write_archive, &init);
 	strbuf_release(&init);
 	return ret;
 }

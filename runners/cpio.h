@@ -61,9 +61,9 @@ int cpio_finish(struct cpio *c);
 /*
  * Write a complete initramfs to out_path: directories dev, proc, sys and
  * tmp, the nodes dev/console, dev/null and dev/kmsg, and init_binary as
- * /init. The archive is written to a temporary file next to out_path and
- * renamed over it, so a reader sees the old file or the whole new one.
- * Returns 0, or -1 after an error naming out_path.
+ * /init, mode 0644. It is written with atomic_write() (lib/atomicfile.h):
+ * a reader sees the old file or the whole new one. Returns 0, or -1 after
+ * an error naming out_path.
  */
 int initramfs_write(const char *out_path, const char *init_binary);
 

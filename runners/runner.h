@@ -7,22 +7,12 @@
  * reported, and the console log path. The caller owns both structs;
  * run_result_release() frees what the runner put into the result.
  *
+ * The run_result is results/run.h's: the store keeps it as it is.
+ *
  * A runner never decides about kernels: an infrastructure problem (QEMU
  * missing, a pipe failing) is RUN_INFRA, not a kernel verdict.
  */
-#include "sample.h"
-#include "strbuf.h"
-
-enum run_status {
-	RUN_RUNNING = 0,	/* stored at the start, replaced at the end */
-	RUN_OK,			/* the guest said done ok */
-	RUN_FAILED,		/* booted, but a workload reported an error */
-	RUN_BOOT_FAILED,	/* panic, BUG, Oops, or no done line */
-	RUN_TIMEOUT,		/* deadline passed; the process group was killed */
-	RUN_INFRA,		/* the lab's side failed */
-};
-
-const char *run_status_name(enum run_status s);
+#include "run.h"
 
 struct run_spec {
 	const char *kernel;	/* image (qemu) */
@@ -51,35 +41,6 @@ struct run_spec {
 	int numa;		/* NUMA nodes sharing mem_mib and the CPUs; 0: none */
 	double timeout_s;
 };
-
-/* A console line the reader refused, and why (the dropped_lines table). */
-struct dropped_line {
-	char *reason;
-	char *line;		/* cut to RUN_DROPPED_LINE_MAX bytes */
-};
-
-#define RUN_DROPPED_KEEP 100	/* lines kept with their reason; all are counted */
-#define RUN_DROPPED_LINE_MAX 300
-
-struct run_result {
-	enum run_status status;
-	struct sample_set set;
-	struct strbuf error;		/* one line, when status != OK */
-	struct strbuf tail;		/* last few KiB of the console */
-	char accel[8];			/* what was really used */
-	char full_cmdline[4096];	/* the kernel's, or the program's arguments */
-	double wall_s;			/* start to end */
-	double to_hello_s;		/* start to the guest's hello; < 0 if none */
-	int bad_lines;			/* protocol lines dropped, for whatever reason */
-	struct dropped_line *dropped;	/* the first RUN_DROPPED_KEEP of them */
-	size_t dropped_nr;
-	long done_count;		/* samples the guest said it sent; -1 if no done */
-};
-
-void run_result_init(struct run_result *r);
-/* Count a dropped line, and keep it with its reason while there is room. */
-void run_result_drop(struct run_result *r, const char *reason, const char *line, size_t len);
-void run_result_release(struct run_result *r);
 
 struct runner {
 	const char *name;

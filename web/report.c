@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
+#include "escape.h"
 #include "log.h"
 #include "report.h"
 #include "stats.h"
@@ -77,30 +79,6 @@ static void doubles_release(struct doubles *d)
 	d->n = d->alloc = 0;
 }
 
-void html_escape(struct strbuf *sb, const char *s)
-{
-	while (s && *s) {
-		const char *run = s;
-
-		/* plain text is copied a run at a time: most of a page is plain text */
-		while ((unsigned char)*s >= 0x20 && !strchr("&<>\"'", *s))
-			s++;
-		strbuf_add(sb, run, (size_t)(s - run));
-		switch (*s) {
-		case '\0': return;
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\'': strbuf_addstr(sb, "&#39;"); break;
-		default:
-			/* control characters other than tab and newline are not valid HTML */
-			strbuf_addch(sb, *s == '\n' || *s == '\t' ? *s : ' ');
-		}
-		s++;
-	}
-}
-
 static int sql_error(struct site *s, const char *what)
 {
 	return error("%s in '%s': %s", what, s->opt->db_path ? s->opt->db_path : "database",
@@ -149,7 +127,7 @@ static void add_text(struct strbuf *sb, sqlite3_stmt *q, int i)
 	if (sqlite3_column_type(q, i) == SQLITE_NULL || !*store_text(q, i))
 		strbuf_addstr(sb, "&#8211;");
 	else
-		html_escape(sb, store_text(q, i));
+		escape_html(sb, store_text(q, i));
 }
 
 static void add_num(struct strbuf *sb, double v)
@@ -191,7 +169,7 @@ static void add_badge(struct strbuf *sb, const char *prefix, const char *word)
 	add_class(sb, prefix, word);
 	strbuf_addstr(sb, "\">");
 	if (word && *word)
-		html_escape(sb, word);
+		escape_html(sb, word);
 	else
 		strbuf_addstr(sb, "&#8211;");
 	strbuf_addstr(sb, "</span>");
@@ -203,7 +181,7 @@ static void add_short_commit(struct strbuf *sb, const char *hex)
 
 	strbuf_add(&c, hex, strnlen(hex, 12));
 	strbuf_addstr(sb, "<code>");
-	html_escape(sb, c.buf ? c.buf : "");
+	escape_html(sb, c.buf ? c.buf : "");
 	strbuf_addstr(sb, "</code>");
 	strbuf_release(&c);
 }
@@ -217,7 +195,7 @@ static void add_subject(struct site *s, struct strbuf *sb, const char *commit)
 		subject = NULL;
 	if (subject) {
 		strbuf_addstr(sb, "<span class=\"subject\">");
-		html_escape(sb, subject);
+		escape_html(sb, subject);
 		strbuf_addstr(sb, "</span>");
 	} else {
 		strbuf_addstr(sb, "&#8211;");
@@ -229,11 +207,11 @@ static void page_begin(struct strbuf *sb, const char *title)
 {
 	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
-	html_escape(sb, title);
+	escape_html(sb, title);
 	strbuf_addstr(sb, " &#8211; lab</title>\n<link rel=\"stylesheet\" href=\"style.css\"/>\n"
 		      "</head>\n<body>\n<header><nav><a href=\"index.html\">lab results</a></nav></header>\n"
 		      "<main>\n<h1>");
-	html_escape(sb, title);
+	escape_html(sb, title);
 	strbuf_addstr(sb, "</h1>\n");
 }
 
@@ -251,42 +229,6 @@ static void table_begin(struct strbuf *sb, const char *head)
 static void table_end(struct strbuf *sb)
 {
 	strbuf_addstr(sb, "</tbody></table></div>\n");
-}
-
-static int write_file(const char *path, const char *data, size_t len)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	FILE *f = NULL;
-	int ret = -1;
-
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp.buf, "wb");
-	if (!f) {
-		error("cannot create '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	if (fwrite(data, 1, len, f) != len || fflush(f)) {
-		error("cannot write '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	if (fclose(f)) {
-		f = NULL;
-		error("cannot write '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp.buf, path)) {
-		error("cannot rename '%s' to '%s': %s", tmp.buf, path, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	if (f)
-		fclose(f);
-	if (ret)
-		unlink(tmp.buf);
-	strbuf_release(&tmp);
-	return ret;
 }
 
 /* Replace out_dir/name with data unless it holds those bytes already. */
@@ -310,7 +252,7 @@ static int site_put(struct site *s, const char *name, const char *data, size_t l
 	 */
 	if (s->work)
 		pthread_mutex_lock(&s->work->files);
-	ret = write_file(path.buf, data, len);
+	ret = atomic_write_buf(path.buf, 0644, NULL, data, len);
 	if (s->work)
 		pthread_mutex_unlock(&s->work->files);
 	if (!ret)
@@ -594,7 +536,7 @@ static void add_kernel_label(struct strbuf *sb, const struct series_kernel *k)
 	if (k->commit)
 		add_short_commit(sb, strbuf_str(&k->label));
 	else
-		html_escape(sb, strbuf_str(&k->label));
+		escape_html(sb, strbuf_str(&k->label));
 }
 
 /* Per metric, a table of its series: a sparkline each, its latest value beside it. */
@@ -632,9 +574,9 @@ static int add_series(struct site *s, struct strbuf *sb)
 			if (prev)
 				table_end(sb);
 			strbuf_addstr(sb, "<h3>");
-			html_escape(sb, sr->workload);
+			escape_html(sb, sr->workload);
 			strbuf_addch(sb, '.');
-			html_escape(sb, sr->metric);
+			escape_html(sb, sr->metric);
 			strbuf_addstr(sb, "</h3>\n");
 			table_begin(sb, set.cmdlines ?
 				    "<th>Kernel</th><th>Memory MiB</th><th>CPUs</th><th>Command line</th>"
@@ -650,7 +592,7 @@ static int add_series(struct site *s, struct strbuf *sb)
 			    k->mem, k->cpus);
 		if (set.cmdlines) {
 			strbuf_addstr(sb, "<td class=\"wrap\"><code>");
-			html_escape(sb, strbuf_str(&k->cmdline));
+			escape_html(sb, strbuf_str(&k->cmdline));
 			strbuf_addstr(sb, "</code></td>");
 		}
 		strbuf_addf(sb, "<td class=\"num\">%zu of %d</td><td>", sr->y.n, k->runs);
@@ -664,7 +606,7 @@ static int add_series(struct site *s, struct strbuf *sb)
 		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
 		add_num(sb, sr->y.v[sr->y.n - 1]);
 		strbuf_addstr(sb, "</a> ");
-		html_escape(sb, sr->unit);
+		escape_html(sb, sr->unit);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	if (prev)
@@ -944,7 +886,7 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	strbuf_addf(&title, "%s.%s, %lldM, %d cpu(s)", store_text(q, C_WORKLOAD), store_text(q, C_METRIC),
 		    sqlite3_column_int64(q, C_MEM), sqlite3_column_int(q, C_CPUS));
 	strbuf_addstr(sb, "<section class=\"metric\">\n<h3>");
-	html_escape(sb, title.buf);
+	escape_html(sb, title.buf);
 	strbuf_addstr(sb, " ");
 	add_badge(sb, "v-", store_text(q, C_VERDICT));
 	strbuf_addstr(sb, "</h3>\n<p>");
@@ -1051,11 +993,11 @@ static int add_sweep(struct site *s, struct strbuf *sb, long long exp_id)
 		}
 		sqlite3_reset(q);
 		strbuf_addstr(sb, "<h3>");
-		html_escape(sb, store_text(m, 0));
+		escape_html(sb, store_text(m, 0));
 		strbuf_addch(sb, '.');
-		html_escape(sb, store_text(m, 1));
+		escape_html(sb, store_text(m, 1));
 		strbuf_addstr(sb, ", median ");
-		html_escape(sb, store_text(m, 2));
+		escape_html(sb, store_text(m, 2));
 		strbuf_addf(sb, ", %d cpu(s)</h3>\n", sqlite3_column_int(m, 3));
 		table_begin(sb, head.buf);
 		strbuf_addf(sb, "%s</tr>\n%s</tr>\n", rows[0].buf, rows[1].buf);
@@ -1143,7 +1085,7 @@ static int add_clock(struct strbuf *sb, sqlite3 *db, long long exp_id, long long
 	}
 	if (!ret) {
 		strbuf_addstr(sb, "<dt>clock</dt><dd class=\"clock\">");
-		html_escape(sb, words.buf);
+		escape_html(sb, words.buf);
 		strbuf_addstr(sb, "</dd>\n");
 	}
 	strbuf_release(&words);
@@ -1304,7 +1246,7 @@ static int write_bisection(struct site *s, long long id)
 	strbuf_addstr(&culprit, store_text(q, 11));
 	if (culprit.len) {
 		strbuf_addstr(&sb, "<code>");
-		html_escape(&sb, culprit.buf);
+		escape_html(&sb, culprit.buf);
 		strbuf_addstr(&sb, "</code> ");
 		add_subject(s, &sb, culprit.buf);
 	} else {
@@ -1418,11 +1360,11 @@ static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
 		struct stats_summary sum;
 
 		strbuf_addstr(sb, "<tr><th scope=\"row\">");
-		html_escape(sb, m->workload);
+		escape_html(sb, m->workload);
 		strbuf_addch(sb, '.');
-		html_escape(sb, m->metric);
+		escape_html(sb, m->metric);
 		strbuf_addstr(sb, "</th><td>");
-		html_escape(sb, m->unit);
+		escape_html(sb, m->unit);
 		strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", m->d.n,
 			    m->warm);
 		if (m->d.n && !stats_summarize(&sum, m->d.v, m->d.n)) {
@@ -1550,11 +1492,11 @@ static int write_run(struct site *s, long long id)
 		strbuf_addf(&sb, "<p><a href=\"%s\">The whole console log</a> (%zu bytes); its end:</p>\n",
 			    log_name.buf, log.len);
 		strbuf_addstr(&sb, "<pre class=\"console\">");
-		html_escape(&sb, log_tail(&log));
+		escape_html(&sb, log_tail(&log));
 		strbuf_addstr(&sb, "</pre>\n");
 	} else if (tail.len) {
 		strbuf_addstr(&sb, "<p>The console log is gone; its stored tail:</p>\n<pre class=\"console\">");
-		html_escape(&sb, tail.buf);
+		escape_html(&sb, tail.buf);
 		strbuf_addstr(&sb, "</pre>\n");
 	} else {
 		strbuf_addstr(&sb, "<p>No console log.</p>\n");

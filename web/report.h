@@ -18,7 +18,7 @@
  * measured them: the site needs no repository.
  *
  * Everything that came from git, a console or a config goes through
- * html_escape(); nothing else in the site writes such text.
+ * escape_html() (lib/escape.h); nothing else in the site writes such text.
  */
 #include <sqlite3.h>
 
@@ -43,8 +43,5 @@ struct report_stats {
  * connections of their own.
  */
 int report_write_site(struct report_stats *out, sqlite3 *db, const struct report_options *opt);
-
-/* Append s to sb with &, <, >, " and ' as character references. */
-void html_escape(struct strbuf *sb, const char *s);
 
 #endif

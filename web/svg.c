@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "escape.h"
 #include "stats.h"
 #include "svg.h"
 
@@ -61,7 +61,7 @@ static void x_axis(struct strbuf *sb, double lo, double hi, double y, const char
 			    x, y, x, y + 4, x, y + 16, v);
 	}
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", W - PAD_R, y + 30);
-	html_escape(sb, unit);
+	escape_html(sb, unit);
 	strbuf_addstr(sb, "</text>\n");
 }
 
@@ -126,14 +126,14 @@ int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
 	}
 	strbuf_addf(sb, "<svg class=\"plot\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
-	html_escape(sb, title);
+	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n");
 	for (size_t i = 0; i < ns; i++) {
 		struct stats_summary sum;
 		double y0 = 20 + row * (double)i, mid = y0 + row / 2;
 
 		strbuf_addf(sb, "<g class=\"%s\">\n<text x=\"4\" y=\"%.1f\">", s[i].css_class, mid + 4);
-		html_escape(sb, s[i].label);
+		escape_html(sb, s[i].label);
 		strbuf_addstr(sb, "</text>\n");
 		if (add_points(sb, &s[i], lo, hi, y0))
 			return -1;
@@ -185,7 +185,7 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 	hi += (hi - lo) * 0.05 + 0.005;
 	strbuf_addf(sb, "<svg class=\"plot\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
-	html_escape(sb, title);
+	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n");
 	for (int i = 0; i <= 4; i++) {
 		double v = lo + (hi - lo) * i / 4, y = scale(v, lo, hi, bottom, top);
@@ -216,7 +216,7 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 				    x, scale(s->lo, lo, hi, bottom, top), x, scale(s->hi, lo, hi, bottom, top));
 		strbuf_addf(sb, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>",
 			    x, scale(s->ratio, lo, hi, bottom, top));
-		html_escape(sb, s->label);
+		escape_html(sb, s->label);
 		strbuf_addf(sb, " %s %.4f</title></circle>", s->mark, s->ratio);
 		if (s->culprit)
 			strbuf_addf(sb, "<circle class=\"culprit\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\"/>"
@@ -244,7 +244,7 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 	}
 	strbuf_addf(sb, "<svg class=\"spark\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", w, h);
-	html_escape(sb, title);
+	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n<polyline points=\"");
 	for (size_t i = 0; i < n; i++) {
 		if (i)

@@ -3,8 +3,9 @@
 /*
  * Inline SVG plots for the HTML report. Each function appends one <svg>
  * element to sb; the arrays belong to the caller. Text in the plots goes
- * through html_escape(). The plots scale with the page (viewBox, no fixed
- * width) and carry a <title> so that a screen reader names them.
+ * through escape_html() (lib/escape.h). The plots scale with the page
+ * (viewBox, no fixed width) and carry a <title> so that a screen reader
+ * names them.
  */
 #include <stddef.h>
 

@@ -23,6 +23,7 @@
 
 #include "rng.h"
 #include "context.h"
+#include "host.h"
 #include "report.h"
 #include "store.h"
 #include "strbuf.h"

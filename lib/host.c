@@ -1,3 +1,5 @@
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,4 +59,23 @@ void host_info_get(struct host_info *h, const char *runner, const char *qemu)
 		strbuf_release(&out);
 		strvec_release(&av);
 	}
+}
+
+const char *lab_source_dir(void)
+{
+	static char dir[PATH_MAX];
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		snprintf(dir, sizeof(dir), ".");
+		return dir;
+	}
+	exe[n] = '\0';
+	/* the binary is <checkout>/lab/lab */
+	snprintf(dir, sizeof(dir), "%s", dirname(dirname(exe)));
+	return dir;
 }

@@ -3,7 +3,8 @@
 /*
  * Provenance of the machine a run happens on: host name, CPU model and
  * the QEMU version, recorded with every run so that runs made under
- * different conditions are never silently compared.
+ * different conditions are never silently compared. And where this lab
+ * itself is: its architecture and its checkout.
  */
 
 struct host_info {
@@ -16,5 +17,7 @@ struct host_info {
 void host_info_get(struct host_info *h, const char *runner, const char *qemu);
 /* "x86_64" or "aarch64": the architecture this lab was built for. */
 const char *host_arch(void);
+/* The directory of the running lab binary's checkout (for build/guest). */
+const char *lab_source_dir(void);
 
 #endif

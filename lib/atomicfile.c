@@ -1,0 +1,110 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomicfile.h"
+#include "log.h"
+#include "strbuf.h"
+
+static int fail(const char *path, const char *what, int err)
+{
+	if (what)
+		return error("cannot write %s '%s': %s", what, path, strerror(err));
+	return error("cannot write '%s': %s", path, strerror(err));
+}
+
+/* The rename is an entry of the directory: without this a crash may undo it. */
+static int sync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, ret = 0;
+
+	if (!copy)
+		return -1;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || (fsync(fd) && errno != EINVAL))
+		ret = -1;
+	if (fd >= 0) {
+		int err = errno;
+		close(fd);
+		errno = err;
+	}
+	free(copy);
+	return ret;
+}
+
+int atomic_write(const char *path, mode_t mode, const char *what, atomic_fill_fn *fill,
+		 void *data)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int fd, ret = -1;
+
+	strbuf_addf(&tmp, "%s.tmp.XXXXXX", path);
+	fd = mkostemp(tmp.buf, O_CLOEXEC);
+	if (fd < 0) {
+		fail(path, what, errno);
+		strbuf_reset(&tmp);
+		goto out;
+	}
+	errno = 0;
+	if (fill(fd, data) < 0 || fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+		fail(path, what, errno ? errno : EIO);
+		goto out;
+	}
+	ret = close(fd);
+	fd = -1;
+	if (ret < 0 || rename(tmp.buf, path) < 0) {
+		ret = fail(path, what, errno);
+		goto out;
+	}
+	strbuf_reset(&tmp);
+	if (sync_dir(path) < 0)
+		ret = fail(path, what, errno);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp.len)
+		unlink(tmp.buf);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+struct buf {
+	const char *p;
+	size_t len;
+};
+
+static int fill_buf(int fd, void *data)
+{
+	struct buf *b = data;
+	const char *p = b->p;
+	size_t left = b->len;
+
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!n)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
+int atomic_write_buf(const char *path, mode_t mode, const char *what, const void *buf,
+		     size_t len)
+{
+	struct buf b = { buf, len };
+
+	return atomic_write(path, mode, what, fill_buf, &b);
+}

@@ -1,0 +1,31 @@
+#ifndef ATOMICFILE_H
+#define ATOMICFILE_H
+/*
+ * Replacing a file all at once: a reader sees the old contents or the new,
+ * never part of them, and so does the next lab after a crash.
+ *
+ * The new contents go to a temporary file, <path>.tmp.XXXXXX in path's own
+ * directory (a rename is atomic only within one file system), which gets
+ * exactly mode (the umask does not apply) and is fsync()ed, renamed over
+ * path, and then the directory is fsync()ed so that the rename survives a
+ * crash too (a file system that cannot sync a directory, EINVAL, is not an
+ * error).
+ *
+ * On failure one line is said, "cannot write <what> '<path>': <reason>"
+ * (or "cannot write '<path>': <reason>" when what is NULL), the temporary
+ * file is removed, and -1 is returned. path keeps its old contents, unless
+ * only the sync of the directory failed: then the new file is in place.
+ */
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Writes the new contents to fd: 0, or -1 with errno set (said by the caller of fill). */
+typedef int atomic_fill_fn(int fd, void *data);
+
+int atomic_write(const char *path, mode_t mode, const char *what, atomic_fill_fn *fill,
+		 void *data);
+/* The same with len bytes at buf as the contents. */
+int atomic_write_buf(const char *path, mode_t mode, const char *what, const void *buf,
+		     size_t len);
+
+#endif

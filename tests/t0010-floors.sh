@@ -1,0 +1,118 @@
+#!/bin/bash
+# The floors of the source tree: lib < results < runners, kernels < web < lab.
+# A file may include headers of its own floor and of lower ones, never of a
+# higher one, and two folders of one floor (runners, kernels) may not include
+# each other both ways. Includes are flat (-Ilib -Iresults ...), so a header
+# is found as the compiler finds it: beside the file first, then in the
+# folders in -I order.
+. "$(dirname "$0")/lib.sh"
+
+FOLDERS="lib results runners kernels web lab"
+
+floor_of() {
+	case $1 in
+	lib) echo 0 ;;
+	results) echo 1 ;;
+	runners | kernels) echo 2 ;;
+	web) echo 3 ;;
+	lab) echo 4 ;;
+	esac
+}
+
+# The folder (of FOLDERS) holding header $2 as included from file $1 under root $3.
+header_folder() {
+	local file=$1 name=$2 root=$3 d
+	if [ -f "$root/$(dirname "$file")/$name" ]; then
+		echo "${file%%/*}"
+		return
+	fi
+	for d in $FOLDERS; do
+		if [ -f "$root/$d/$name" ]; then
+			echo "$d"
+			return
+		fi
+	done
+}
+
+# check_floors ROOT: one line per wrong include on stdout, and non-zero if any.
+check_floors() {
+	local root=$1 bad=0 file name from to
+	: >"$TRASH/.edges"
+	while IFS= read -r file; do
+		from=${file%%/*}
+		while IFS= read -r name; do
+			to=$(header_folder "$file" "$name" "$root")
+			[ -n "$to" ] || continue	# not the lab's: a system or test header
+			if [ "$(floor_of "$to")" -gt "$(floor_of "$from")" ]; then
+				echo "floors: $file includes $name of $to/, a higher floor than $from/"
+				bad=1
+			elif [ "$to" != "$from" ]; then
+				echo "$from $to $file $name" >>"$TRASH/.edges"
+			fi
+		done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$root/$file")
+	done < <(cd "$root" && find $FOLDERS -name '*.[ch]' 2>/dev/null | LC_ALL=C sort)
+	# two folders of one floor including each other: a circle
+	awk '{ k = $1 " " $2; if (!(k in first)) first[k] = $3 " includes " $4 }
+	     END { for (k in first) { split(k, a, " "); r = a[2] " " a[1]
+		     if (a[1] < a[2] && (r in first))
+			     print "floors: circle between " a[1] "/ and " a[2] "/: " first[k] ", " first[r] } }' \
+		"$TRASH/.edges" >"$TRASH/.circles"
+	if [ -s "$TRASH/.circles" ]; then
+		cat "$TRASH/.circles"
+		bad=1
+	fi
+	return $bad
+}
+
+# A copy of the sources only, to break on purpose.
+copy_sources() {
+	local dst=$PWD/$1
+	mkdir -p "$dst"
+	(cd "$TOP" && find $FOLDERS -name '*.[ch]' -print0 | cpio -0 -pdm --quiet "$dst")
+}
+
+test_expect_success 'every include of the tree is of its own floor or a lower one' '
+	check_floors "$TOP" >out || { cat out; false; }
+	test ! -s out
+'
+
+test_expect_success 'the Makefile searches the floors lowest first, each of them' '
+	sed -n "s/^CPPFLAGS.*-D_GNU_SOURCE \(\(-I[a-z]* \)*\).*/\1/p" "$TOP/Makefile" >got &&
+	echo "-I${FOLDERS// / -I} " >want &&
+	diff -u want got
+'
+
+test_expect_success 'a ground-floor file including a results header is refused, naming both' '
+	copy_sources up &&
+	check_floors up >before &&
+	printf "#include <stdio.h>\n#include \"strbuf.h\"\n#include \"store.h\"\n" >up/lib/made-up.c &&
+	! check_floors up >out &&
+	echo "floors: lib/made-up.c includes store.h of results/, a higher floor than lib/" >want &&
+	diff -u want out
+'
+
+test_expect_success 'a kernels header including the lab context is refused' '
+	copy_sources ctx &&
+	printf "#include \"context.h\"\n" >ctx/kernels/made-up.h &&
+	! check_floors ctx >out &&
+	grep -Fx "floors: kernels/made-up.h includes context.h of lab/, a higher floor than kernels/" out
+'
+
+test_expect_success 'runners and kernels may not include each other both ways' '
+	copy_sources circle &&
+	printf "#include \"image.h\"\n" >circle/runners/made-up.c &&
+	printf "#include \"runner.h\"\n" >circle/kernels/made-up.c &&
+	! check_floors circle >out &&
+	grep -Fx "floors: circle between kernels/ and runners/: kernels/made-up.c includes runner.h, runners/made-up.c includes image.h" out
+'
+
+test_expect_success 'the report and its plots take their escaping from lib/escape, not from each other' '
+	grep -q "^void escape_html(" "$TOP/lib/escape.h" &&
+	for f in web/report.c web/svg.c; do
+		grep -q "^#include \"escape.h\"" "$TOP/$f" || { echo "$f: no escape.h"; false; }
+	done &&
+	! grep -n "^#include \"report.h\"" "$TOP/web/svg.c" &&
+	! grep -rn "html_escape\|^void escape_html" "$TOP/web"
+'
+
+test_done
