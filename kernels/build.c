@@ -88,7 +88,7 @@ static int copy_file(const char *from, const char *to)
 	if (strbuf_read_file(&data, from, 0))
 		ret = error("cannot read '%s': %s", from, strerror(errno));
 	else
-		ret = atomic_write_buf(to, mode, NULL, data.buf, data.len);
+		ret = atomic_write_buf(to, mode, ATOMIC_DURABLE, NULL, data.buf, data.len);
 	strbuf_release(&data);
 	return ret;
 }

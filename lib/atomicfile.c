@@ -38,8 +38,8 @@ static int sync_dir(const char *path)
 	return ret;
 }
 
-int atomic_write(const char *path, mode_t mode, const char *what, atomic_fill_fn *fill,
-		 void *data)
+int atomic_write(const char *path, mode_t mode, unsigned flags, const char *what,
+		 atomic_fill_fn *fill, void *data)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	int fd, ret = -1;
@@ -52,7 +52,8 @@ int atomic_write(const char *path, mode_t mode, const char *what, atomic_fill_fn
 		goto out;
 	}
 	errno = 0;
-	if (fill(fd, data) < 0 || fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+	if (fill(fd, data) < 0 || fchmod(fd, mode) < 0 ||
+	    ((flags & ATOMIC_DURABLE) && fsync(fd) < 0)) {
 		fail(path, what, errno ? errno : EIO);
 		goto out;
 	}
@@ -63,7 +64,7 @@ int atomic_write(const char *path, mode_t mode, const char *what, atomic_fill_fn
 		goto out;
 	}
 	strbuf_reset(&tmp);
-	if (sync_dir(path) < 0)
+	if ((flags & ATOMIC_DURABLE) && sync_dir(path) < 0)
 		ret = fail(path, what, errno);
 out:
 	if (fd >= 0)
@@ -101,10 +102,10 @@ static int fill_buf(int fd, void *data)
 	return 0;
 }
 
-int atomic_write_buf(const char *path, mode_t mode, const char *what, const void *buf,
-		     size_t len)
+int atomic_write_buf(const char *path, mode_t mode, unsigned flags, const char *what,
+		     const void *buf, size_t len)
 {
 	struct buf b = { buf, len };
 
-	return atomic_write(path, mode, what, fill_buf, &b);
+	return atomic_write(path, mode, flags, what, fill_buf, &b);
 }

@@ -326,7 +326,7 @@ int initramfs_write(const char *out_path, const char *init_binary)
 		      out_path, init_binary, strerror(errno));
 	else
 		/* 0644, not 0600: QEMU may run as another user (libvirt) */
-		ret = atomic_write(out_path, 0644, "initramfs", write_archive, &init);
+		ret = atomic_write(out_path, 0644, ATOMIC_DURABLE, "initramfs", write_archive, &init);
 	strbuf_release(&init);
 	return ret;
 }

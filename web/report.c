@@ -252,7 +252,7 @@ static int site_put(struct site *s, const char *name, const char *data, size_t l
 	 */
 	if (s->work)
 		pthread_mutex_lock(&s->work->files);
-	ret = atomic_write_buf(path.buf, 0644, NULL, data, len);
+	ret = atomic_write_buf(path.buf, 0644, 0, NULL, data, len);
 	if (s->work)
 		pthread_mutex_unlock(&s->work->files);
 	if (!ret)

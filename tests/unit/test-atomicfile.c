@@ -54,20 +54,29 @@ int main(void)
 	strbuf_addf(&path, "%s/page.html", dir);
 
 	umask(077);
-	is_int(atomic_write_buf(path.buf, 0644, NULL, "first\n", 6), 0, "a new file is written");
+	is_int(atomic_write_buf(path.buf, 0644, ATOMIC_DURABLE, NULL, "first\n", 6), 0, "a new file is written");
 	ok(!strbuf_read_file(&got, path.buf, 0) && !strcmp(strbuf_str(&got), "first\n"),
 	   "... with its contents");
 	ok(!stat(path.buf, &st) && (st.st_mode & 07777) == 0644, "... and exactly its mode, umask or not");
 
-	is_int(atomic_write_buf(path.buf, 0755, NULL, "second\n", 7), 0, "an existing file is replaced");
+	is_int(atomic_write_buf(path.buf, 0755, ATOMIC_DURABLE, NULL, "second\n", 7), 0, "an existing file is replaced");
 	strbuf_reset(&got);
 	ok(!strbuf_read_file(&got, path.buf, 0) && !strcmp(strbuf_str(&got), "second\n"),
 	   "... by the new contents");
 	ok(!stat(path.buf, &st) && (st.st_mode & 07777) == 0755, "... with the new mode");
 	is_int(entries(dir), 1, "... and no temporary file is left");
 
+	is_int(atomic_write_buf(path.buf, 0644, 0, NULL, "page\n", 5), 0,
+	       "without ATOMIC_DURABLE (report pages) the file is replaced the same way");
+	strbuf_reset(&got);
+	ok(!strbuf_read_file(&got, path.buf, 0) && !strcmp(strbuf_str(&got), "page\n") &&
+	   !stat(path.buf, &st) && (st.st_mode & 07777) == 0644 && entries(dir) == 1,
+	   "... contents, mode, no temporary file");
+	is_int(atomic_write_buf(path.buf, 0755, ATOMIC_DURABLE, NULL, "second\n", 7), 0,
+	       "... and durably again");
+
 	capture_start(&cap);
-	ret = atomic_write(path.buf, 0644, "initramfs", fill_half_then_enospc, "third\n");
+	ret = atomic_write(path.buf, 0644, ATOMIC_DURABLE, "initramfs", fill_half_then_enospc, "third\n");
 	capture_end(&cap, &err);
 	is_int(ret, -1, "a failing writer fails");
 	strbuf_addf(&want, "lab: cannot write initramfs '%s': No space left on device\n", path.buf);
@@ -80,7 +89,7 @@ int main(void)
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/missing/page.html", dir);
 	capture_start(&cap);
-	ret = atomic_write_buf(path.buf, 0644, NULL, "x", 1);
+	ret = atomic_write_buf(path.buf, 0644, ATOMIC_DURABLE, NULL, "x", 1);
 	capture_end(&cap, &err);
 	is_int(ret, -1, "a missing directory fails");
 	strbuf_reset(&want);
@@ -88,7 +97,7 @@ int main(void)
 	is_str(strbuf_str(&err), want.buf, "... naming the file");
 
 	capture_start(&cap);
-	ret = atomic_write_buf(dir, 0644, NULL, "x", 1);
+	ret = atomic_write_buf(dir, 0644, 0, NULL, "x", 1);
 	capture_end(&cap, &err);
 	is_int(ret, -1, "a directory is not replaced by a file");
 	ok(!stat(dir, &st) && S_ISDIR(st.st_mode), "... and stays a directory");
