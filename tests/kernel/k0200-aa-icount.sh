@@ -27,10 +27,12 @@ test_expect_success "$PAIRS A/A pairs in icount: no verdict of change" '
 		WHERE verdict IN ('\''REGRESSION'\'', '\''IMPROVEMENT'\'', '\''SMALL'\'')")" = 0
 '
 
-test_expect_success 'every pair ended at the first look, 5 boots a side' '
-	sql "$DB" "SELECT experiment_id, count(*) FROM runs WHERE status = '\''OK'\''
+# The schedule counts samples: the first look is at 5 a side, which the
+# boot workload's one sample a boot reaches at 5 boots a side.
+test_expect_success 'every pair ended at the first look: 5 boots a side at most' '
+	sql "$DB" "SELECT count(*) FROM runs WHERE status = '\''OK'\''
 		GROUP BY experiment_id" >boots &&
-	cat boots && test "$(grep -vc "|10$" boots)" = 0
+	cat boots && test "$(sort -n boots | tail -n 1)" -le 10
 '
 sql "$DB" "SELECT '# ' || verdict || ': ' || count(*) FROM verdicts GROUP BY verdict" 2>/dev/null
 
