@@ -208,6 +208,20 @@ test_expect_code() {
 	return 1
 }
 
+# test_wait_until SECONDS CMD...: CMD (a shell command, evaluated) every
+# 0.1 s until it succeeds; after SECONDS it fails the test, saying so.
+test_wait_until() {
+	local limit=$1 tries=$(($1 * 10))
+
+	shift
+	until eval "$*"; do
+		tries=$((tries - 1))
+		[ $tries -gt 0 ] ||
+			{ echo "test_wait_until: still false after $limit s: $*" >&4; return 1; }
+		sleep 0.1
+	done
+}
+
 test_done() {
 	[ $test_fixed = 0 ] || echo "# $test_fixed known breakage(s) vanished; mark them test_expect_success"
 	[ $test_broken = 0 ] || echo "# still have $test_broken known breakage(s)"

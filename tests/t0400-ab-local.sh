@@ -8,6 +8,10 @@ export FAKE_SEED_FILE=$TRASH/seed
 ab() {
 	"$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing "$@"
 }
+ok_runs() { # EXPERIMENT: how many of its boots ended OK
+	sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $1 AND status = 'OK'"
+}
+
 test_expect_success 'a 10 % shift is a REGRESSION, exit 1, with its size' '
 	test_expect_code 1 ab --a-cmdline scale=1.0 --b-cmdline scale=1.10 --boots 3 --iters 20 >out 2>err &&
 	cat out && grep -q "verdict: REGRESSION" out &&
@@ -66,13 +70,14 @@ test_expect_success 'killed mid-way, --resume continues with no boot lost or rep
 	"$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing \
 		--a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.1 sleep=0.4" --boots 6 --iters 5 >out 2>err &
 	pid=$! &&
-	while [ "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 4 AND status = '\''OK'\''")" -lt 3 ]; do sleep 0.1; done &&
+	test_when_finished "kill $pid 2>/dev/null || :" &&
+	test_wait_until 60 "test \$(ok_runs 4) -ge 3" &&
 	kill -TERM $pid && { wait $pid || true; } &&
-	done_before=$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 4 AND status = '\''OK'\''") &&
+	done_before=$(ok_runs 4) &&
 	test "$done_before" -ge 3 && test "$done_before" -lt 12 &&
 	test_expect_code 1 ab --a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.1 sleep=0.4" --boots 6 --iters 5 --resume E4 >out 2>err &&
 	cat err &&
-	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 4 AND status = '\''OK'\''")" = 12 &&
+	test "$(ok_runs 4)" = 12 &&
 	test "$(sql lab.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = 4")" = 60 &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 4 AND status = '\''RUNNING'\''")" = 0 &&
 	grep -q "verdict: REGRESSION" out
