@@ -68,6 +68,24 @@ stored_median() { # db exp variant workload metric mem [printf format]
 		END { if (nb) m[++nm] = median(b, nb); printf fmt "\n", unit == "samples" ? median(all, na) : median(m, nm) }'
 }
 
+# sweep_row FILE METRIC VARIANT: the variant's row in the metric's table
+# of a column per memory size, its words one space apart
+sweep_row() {
+	awk -v m="$2," -v v="$3" '$1 == m { t = 1 } t && $1 == v { $1 = $1; print; exit }' "$1"
+}
+
+# stored_sweep_row DB EXP METRIC VARIANT A|B: that row as the stored
+# verdicts make it, a cell per size: A's median, or B's with its change
+# against A and the verdict
+stored_sweep_row() {
+	sql "$1" "SELECT median_a, median_b, ratio, verdict FROM verdicts
+		WHERE experiment_id = $2 AND metric = '$3' ORDER BY mem_mib" |
+	awk -F'|' -v v="$4" -v side="$5" '
+		side == "A" { row = row sprintf(" %.4g (0%%)", $1) }
+		side == "B" { row = row sprintf(" %.4g (%+.0f%%) %s", $2, 100 * ($3 - 1), $4) }
+		END { print v row }'
+}
+
 test_expect_success LINUX_TARBALL 'seed-001: base, regression and fix in one table, each against base' '
 	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 &&
 	grep -q "^== seed-001: demote 1 GiB hugetlb pages to 2 MiB, HVO on (x86_64)$" t &&
@@ -147,7 +165,16 @@ test_expect_success LINUX_TARBALL 'seed-004: the map_mem probe reaches the arm64
 	tables out >t && cat t &&
 	grep -q "^boot.probe_map_mem, median in ms (lower is better), 1 cpu, wall time: a column per memory size$" t &&
 	grep -q "^  probe map_mem on every variant$" t &&
-	awk "/^boot.probe_map_mem,/ { t = 1 } t && \$1 == \"rodata-full\" { print; exit }" t | grep -q "(0%).*(0%).*(0%)" &&
+	test "$(sql lab4.db "SELECT group_concat(mem_mib) FROM (SELECT mem_mib FROM verdicts WHERE experiment_id = 1 AND metric = '\''probe_map_mem'\'' ORDER BY mem_mib)")" = 4096,16384,65536 &&
+	test "$(sweep_row t boot.probe_map_mem rodata-full)" = "$(stored_sweep_row lab4.db 1 probe_map_mem rodata-full A)" &&
+	test "$(sweep_row t boot.probe_map_mem rodata-on)" = "$(stored_sweep_row lab4.db 1 probe_map_mem rodata-on B)" &&
+	{ sweep_row t boot.probe_map_mem rodata-full | awk "{ print \$2, \$4, \$6 }" &&
+	  sweep_row t boot.probe_map_mem rodata-on | awk "{ print \$2, \$5, \$8 }"; } >got &&
+	for side in A B; do
+		for m in 4096 16384 65536; do stored_median lab4.db 1 $side boot probe_map_mem $m %.4g; done |
+		paste -sd " " || exit 1
+	done >want &&
+	diff want got &&
 	test "$(sql lab4.db "SELECT count(*) FROM samples WHERE metric = '\''probe_map_mem'\''")" -gt 0 &&
 	test "$(sql lab4.db "SELECT group_concat(cmdline, \"|\") FROM (SELECT cmdline FROM variants ORDER BY name)")" = "rodata=full|rodata=on"
 '
