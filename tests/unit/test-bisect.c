@@ -5,7 +5,9 @@
  * histories, and must on a history with two. Boots can have an effect of
  * their own (a host busy for one boot): an offset per boot, shared by its
  * samples, which must not fool a step; near-deterministic boots (icount)
- * must bisect in few boots.
+ * must bisect in few boots. And the walk over the graph: which commit
+ * bisect_next() picks on a line and across a merge, with skips, and what
+ * bisect_run() leaves when a commit next to the culprit does not build.
  */
 #include <math.h>
 #include <stdio.h>
@@ -218,6 +220,136 @@ static void test_decided_error_stops(void)
 	sim_graph_release(&g);
 }
 
+/* A graph from each commit's parents (-1: none), parents before children. */
+static void graph_of(struct bisect_graph *g, size_t n, const int (*parents)[2])
+{
+	g->n = n;
+	g->nparents = calloc(n, sizeof(size_t));
+	g->parents = calloc(n, sizeof(size_t *));
+	for (size_t i = 0; i < n; i++) {
+		g->parents[i] = malloc(2 * sizeof(size_t));
+		for (int k = 0; k < 2; k++)
+			if (parents[i][k] >= 0)
+				g->parents[i][g->nparents[i]++] = (size_t)parents[i][k];
+	}
+}
+
+/*
+ * 0 - 1 - 2 ------- 5 - 6     a side branch 3 - 4 from 0, merged at 5;
+ *  \               /          6 is the bad end
+ *   3 ----------- 4
+ */
+static const int merged[7][2] = {
+	{ -1, -1 }, { 0, -1 }, { 1, -1 }, { 0, -1 }, { 3, -1 }, { 2, 4 }, { 5, -1 },
+};
+
+/* bisect_next() with some marks set ("3G 5B 2S"), the rest unknown and n-1 bad. */
+static long next_with(const struct bisect_graph *g, const char *marks)
+{
+	enum bisect_mark m[16] = { BISECT_UNKNOWN };
+	const char *p = marks;
+
+	m[g->n - 1] = BISECT_BAD;
+	while (*p) {
+		char *end;
+		long i = strtol(p, &end, 10);
+		m[i] = *end == 'G' ? BISECT_GOOD : *end == 'B' ? BISECT_BAD : BISECT_SKIP;
+		p = end + 1;
+		while (*p == ' ')
+			p++;
+	}
+	return bisect_next(g, m);
+}
+
+static void test_next_line(void)
+{
+	struct bisect_graph g;
+
+	sim_line_graph(&g, 8);
+	is_int(next_with(&g, ""), 3, "line of 8: first the commit that halves it (4 of 8 below)");
+	is_int(next_with(&g, "3G"), 5, "line: 3 good, then the middle of 4..7");
+	is_int(next_with(&g, "3B"), 1, "line: 3 bad, then the middle of 0..3");
+	is_int(next_with(&g, "3S"), 2, "line: 3 skipped, then the next best, the earlier on a tie");
+	is_int(next_with(&g, "3S 2S"), 4, "line: 3 and 2 skipped, then 4");
+	is_int(next_with(&g, "3G 5B 4G"), -1, "line: the first bad found, nothing left to test");
+	is_int(next_with(&g, "3G 5B 4S"), -1, "line: only a skipped commit left: nothing to test");
+	sim_graph_release(&g);
+
+	sim_line_graph(&g, 1);
+	is_int(next_with(&g, ""), -1, "line of 1: the bad end is the culprit, nothing to test");
+	sim_graph_release(&g);
+}
+
+static void test_next_merges(void)
+{
+	struct bisect_graph g;
+
+	graph_of(&g, 7, merged);
+	/* 2 and 4 have 3 of 7 below them: 2 comes first */
+	is_int(next_with(&g, ""), 2, "merge: the commit with half below it, counted over both sides");
+	is_int(next_with(&g, "2G"), 4, "merge: main line good, then the side branch");
+	is_int(next_with(&g, "4G"), 2, "merge: side branch good, then the main line");
+	is_int(next_with(&g, "2B"), 0, "merge: 2 bad, then what is below it only");
+	is_int(next_with(&g, "2S"), 4, "merge: 2 skipped, then 4, as good a split");
+	is_int(next_with(&g, "2G 4G"), 5, "merge: both sides good, then the merge");
+	is_int(next_with(&g, "2G 4G 5G"), -1, "merge: the merge good, the bad end is the culprit");
+	is_int(next_with(&g, "2G 4G 5S"), -1, "merge: the merge skipped, nothing left to test");
+	sim_graph_release(&g);
+}
+
+/* bisect_run() on a graph with merges, commits that do not build. */
+static void test_run_graph(void)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_graph g;
+	struct bisect_result res;
+	struct sim s;
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s };
+
+	graph_of(&g, 7, merged);
+	sim_init(&s, 7, 0x6a09e667f3bcc909ull);
+	s.graph = &g;
+	s.culprit[0] = 4;	/* on the side branch */
+	s.shift[0] = 0.10;
+	s.broken = calloc(7, 1);
+	s.broken[2] = 1;
+	ok(!bisect_run(&res, &g, &opt, &ops) && res.found && res.culprit == 4,
+	   "merge: the culprit on the side branch found, past a commit that does not build");
+	is_int(s.mark[2], BISECT_SKIP, "... the commit that does not build decided SKIP");
+	is_int(s.mark[4], BISECT_BAD, "... the culprit BAD");
+	ok(s.mark[3] == BISECT_GOOD && s.mark[5] == BISECT_UNKNOWN,
+	   "... its parent GOOD, the merge never measured");
+	bisect_result_release(&res);
+	sim_release(&s);
+
+	sim_init(&s, 7, 0xbb67ae8584caa73bull);
+	s.graph = &g;
+	s.culprit[0] = 5;	/* the merge itself */
+	s.shift[0] = 0.10;
+	ok(!bisect_run(&res, &g, &opt, &ops) && res.found && res.culprit == 5,
+	   "merge: a merge of two good sides is the culprit");
+	ok(s.mark[2] == BISECT_GOOD && s.mark[4] == BISECT_GOOD, "... both its sides GOOD");
+	bisect_result_release(&res);
+	sim_release(&s);
+	sim_graph_release(&g);
+
+	sim_line_graph(&g, 16);
+	sim_init(&s, 16, 0x3c6ef372fe94f82bull);
+	s.culprit[0] = 9;
+	s.shift[0] = 0.10;
+	s.broken = calloc(16, 1);
+	s.broken[8] = 1;
+	ok(!bisect_run(&res, &g, &opt, &ops) && !res.found,
+	   "line: the culprit's parent does not build: no single culprit");
+	ok(res.nremaining == 2 && res.remaining[0] == 8 && res.remaining[1] == 9,
+	   "... the first bad is one of the two, and both are left");
+	ok(s.mark[7] == BISECT_GOOD && s.mark[8] == BISECT_SKIP && s.mark[9] == BISECT_BAD,
+	   "... the one below them GOOD, the broken one SKIP, the culprit BAD");
+	bisect_result_release(&res);
+	sim_release(&s);
+	sim_graph_release(&g);
+}
+
 int main(void)
 {
 	test_single_culprit();
@@ -226,5 +358,8 @@ int main(void)
 	test_near_deterministic();
 	test_effect_takes_more_boots();
 	test_decided_error_stops();
+	test_next_line();
+	test_next_merges();
+	test_run_graph();
 	return done_testing();
 }
