@@ -35,18 +35,14 @@ gone() {
 	for p in "$@"; do alive "$p" && ps -o pid,ppid,pgid,args -p "$p"; done
 	return 1
 }
-wait_for() {
-	for _ in $(seq 300); do eval "$1" && return 0; sleep 0.1; done
-	echo "timed out waiting for: $1"
-	return 1
-}
 
 test_expect_success 'kill -9 of the lab: the guest program and its child die with it' '
 	rm -f "$PIDS"
 	"$LAB" run --db lab.db --runner local --guest ./hang.sh --workload zeroing --timeout 600 \
 		>out 2>err &
 	lab=$! &&
-	wait_for "test -s \"$PIDS\"" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test -s \"$PIDS\"" &&
 	kill -9 $lab && { wait $lab || true; } &&
 	echo $lab >killed-pid &&
 	gone $(cat "$PIDS")
@@ -72,7 +68,8 @@ test_expect_success 'a run of a lab still running is left alone' '
 	"$LAB" run --db lab.db --runner local --guest ./hang.sh --workload zeroing --timeout 600 \
 		>out 2>err &
 	lab=$! &&
-	wait_for "test -s \"$PIDS\"" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test -s \"$PIDS\"" &&
 	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 3 \
 		>out2 2>err2 &&
 	status=$(sql lab.db "SELECT status FROM runs WHERE id = 3") &&
@@ -91,7 +88,8 @@ test_expect_success TCG 'SIGTERM during a QEMU boot: QEMU and the initramfs go a
 	"$LAB" run --db q.db --kernel "$kernel" --accel tcg --workload zeroing --timeout 600 \
 		>out 2>err &
 	lab=$! &&
-	wait_for "test -n \"\$(qemu_of $lab)\"" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test -n \"\$(qemu_of $lab)\"" &&
 	qemu=$(qemu_of $lab) &&
 	ls cache/initramfs-*-$lab-*.cpio &&
 	kill -TERM $lab && { wait $lab || true; } &&
@@ -103,7 +101,8 @@ test_expect_success TCG 'kill -9 during a QEMU boot: QEMU dies, the next lab rem
 	"$LAB" run --db q.db --kernel "$kernel" --accel tcg --workload zeroing --timeout 600 \
 		>out 2>err &
 	lab=$! &&
-	wait_for "test -n \"\$(qemu_of $lab)\"" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test -n \"\$(qemu_of $lab)\"" &&
 	qemu=$(qemu_of $lab) &&
 	kill -9 $lab && { wait $lab || true; } &&
 	gone $qemu &&

@@ -116,10 +116,8 @@ test_expect_success 'killed in the middle, --resume finds the same culprit with 
 	last=$(sql lab.db "SELECT max(id) FROM experiments") &&
 	{ "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 --cmdline sleep=0.2 >out 2>err & } &&
 	pid=$! && id=$((last + 1)) &&
-	for i in $(seq 600); do
-		test "$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE experiment_id = $id")" -ge 1 && break
-		sleep 0.1
-	done &&
+	test_when_finished "kill $pid 2>/dev/null || :" &&
+	test_wait_until 60 "test \$(sql lab.db \"SELECT count(*) FROM bisect_steps WHERE experiment_id = $id\") -ge 1" &&
 	kill -TERM $pid && { wait $pid || true; } &&
 	runs_before=$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''") &&
 	rc=0 && "$LAB" bisect --db lab.db --resume "$id" >out 2>err || rc=$? &&
