@@ -1,19 +1,34 @@
-# Shared by the end-to-end tests: TAP output, a temp dir per test file,
-# and the paths of the lab, the guest and a bootable kernel.
+# Shared by the end-to-end tests, in the manner of git's t/test-lib.sh:
+# TAP output, a temp dir per test file, prerequisites, and the paths of
+# the lab, the guest and a bootable kernel.
 #
 #   . "$(dirname "$0")/lib.sh"
-#   test_expect_success 'what it proves' '
+#   test_expect_success [PREREQ,...] 'what it proves' '
 #       commands...
 #   '
 #   test_done
 #
-# Each body runs in a subshell with `set -e`; its output is shown as TAP
-# comments when it fails. Set LAB_TEST_KEEP=1 to keep the temp dir.
+# Each body runs in a subshell, its commands chained with &&; its output
+# is shown as TAP comments when it fails. Set LAB_TEST_KEEP=1 to keep the
+# temp dir.
+#
+# A test whose prerequisite is missing is not run: it is reported
+# "ok N # skip TITLE (missing PREREQ)". Prerequisites known here:
+#   KERNEL         Debian's prebuilt kernel is in /boot (debian_kernel)
+#   QEMU           qemu-system-x86_64 runs, and KERNEL: a boot is possible
+#   TCG            QEMU offers TCG: a boot needs no KVM (--accel tcg)
+#   KVM            /dev/kvm is usable on an x86_64 host
+#   CHROMIUM       a headless browser at $CHROMIUM
+#   LINUX_TARBALL  Debian's linux-source-6.1 tarball at $LINUX_TARBALL
+#   AARCH64_CC     the aarch64-linux-gnu cross compiler
+# A test file adds its own with test_set_prereq or test_lazy_prereq.
 
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LAB=${LAB:-$TOP/lab/lab}
 GUEST=${GUEST:-$TOP/build/guest/x86_64/lab-guest}
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
 if [ -z "${LAB_TEST_KEEP:-}" ]; then
 	trap 'rm -rf "$TRASH"' EXIT
@@ -25,10 +40,115 @@ export LAB_CONFIG=
 
 test_count=0
 test_failed=0
+test_fixed=0
+test_broken=0
 
-test_expect_success() {
+# The newest prebuilt Debian kernel (make deps installs linux-image-cloud-amd64).
+debian_kernel() {
+	ls -1 /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1
+}
+
+# test_set_prereq NAME: NAME holds for the rest of the file.
+test_set_prereq() {
+	eval "prereq_state_$1=yes"
+}
+
+# test_lazy_prereq NAME SCRIPT: NAME holds when SCRIPT succeeds, tried
+# once, at the first test that asks, in a directory of its own.
+test_lazy_prereq() {
+	eval "prereq_script_$1=\$2"
+}
+
+# test_have_prereq A[,B,!C...]: every one holds (!C: C does not). The
+# ones that do not are left in $missing_prereq.
+test_have_prereq() {
+	local p name want state script IFS=,
+
+	missing_prereq=
+	for p in $1; do
+		name=${p#!}
+		want=yes
+		[ "$name" = "$p" ] || want=no
+		eval "state=\${prereq_state_$name:-}"
+		if [ -z "$state" ]; then
+			eval "script=\${prereq_script_$name:-}"
+			state=no
+			if [ -n "$script" ] &&
+			   (IFS=$' \t\n'; mkdir -p "$TRASH/.prereq-$name" && cd "$TRASH/.prereq-$name" &&
+			    eval "$script") >/dev/null 2>&1; then
+				state=yes
+			fi
+			rm -rf "$TRASH/.prereq-$name"
+			eval "prereq_state_$name=$state"
+		fi
+		[ "$state" = "$want" ] || missing_prereq=${missing_prereq:+$missing_prereq,}$p
+	done
+	[ -z "$missing_prereq" ]
+}
+
+test_lazy_prereq KERNEL 'test -r "$(debian_kernel)"'
+test_lazy_prereq QEMU '
+	test_have_prereq KERNEL && qemu-system-x86_64 -version
+'
+test_lazy_prereq TCG '
+	test_have_prereq QEMU &&
+	qemu-system-x86_64 -accel help | grep -qx tcg
+'
+test_lazy_prereq KVM '
+	test "$(uname -m)" = x86_64 && test -r /dev/kvm && test -w /dev/kvm
+'
+test_lazy_prereq CHROMIUM 'test -x "$CHROMIUM"'
+test_lazy_prereq LINUX_TARBALL 'test -r "$LINUX_TARBALL"'
+test_lazy_prereq AARCH64_CC 'aarch64-linux-gnu-gcc --version'
+
+# test_when_finished CMD: inside a test body, run CMD after the body,
+# whether it passed or failed, in the directory the body was in when it
+# asked; the last registered runs first. A cleanup that fails fails the test.
+test_when_finished() {
+	[ -n "${test_cleanup_dir_:-}" ] ||
+		{ echo "test_when_finished outside a test: $*" >&2; return 1; }
+	set -- "$*" "$test_cleanup_dir_"/*
+	[ -e "$2" ] || set -- "$1"
+	{ printf 'cd %q || exit 1\n' "$PWD"; printf '%s\n' "$1"; } \
+		>"$test_cleanup_dir_/$(printf %04d $#)"
+}
+
+# Runs one body and its cleanups, in a subshell of their own; their output
+# goes to $TRASH/.out, and fd 4 to the same place for the helpers' words.
+test_run_() {
+	local rc f
+
+	test_cleanup_dir_=$TRASH/.cleanup
+	rm -rf "$test_cleanup_dir_" && mkdir "$test_cleanup_dir_" || return 1
+	rc=0
+	{
+		(exec 4>&2; eval "$1") || rc=$?
+		for f in $(ls -r "$test_cleanup_dir_"); do
+			(exec 4>&2; eval "$(cat "$test_cleanup_dir_/$f")") ||
+				{ echo "cleanup failed: $(tail -n +2 "$test_cleanup_dir_/$f")"; rc=1; }
+		done
+	} >"$TRASH/.out" 2>&1
+	rm -rf "$test_cleanup_dir_"
+	test_cleanup_dir_=
+	return $rc
+}
+
+# test_skip_ TITLE [PREREQ]: 0 and the skip said when PREREQ is missing.
+test_skip_() {
+	[ $# -gt 1 ] || return 1
+	test_have_prereq "$2" && return 1
 	test_count=$((test_count + 1))
-	if (set -e; eval "$2") >"$TRASH/.out" 2>&1; then
+	echo "ok $test_count # skip $1 (missing $missing_prereq)"
+}
+
+# test_expect_success [PREREQ] TITLE BODY
+test_expect_success() {
+	if [ $# = 3 ]; then
+		test_skip_ "$2" "$1" && return 0
+		shift
+	fi
+	test_count=$((test_count + 1))
+	if test_run_ "$2"; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
@@ -37,15 +157,79 @@ test_expect_success() {
 	fi
 }
 
+# test_expect_failure [PREREQ] TITLE BODY: a known breakage, its title
+# saying why. TAP's TODO: prove counts it, and says when it passes.
+test_expect_failure() {
+	if [ $# = 3 ]; then
+		test_skip_ "$2" "$1" && return 0
+		shift
+	fi
+	test_count=$((test_count + 1))
+	if test_run_ "$2"; then
+		test_fixed=$((test_fixed + 1))
+		echo "ok $test_count - $1 # TODO known breakage vanished"
+	else
+		test_broken=$((test_broken + 1))
+		echo "not ok $test_count - $1 # TODO known breakage"
+	fi
+}
+
+# test_must_fail CMD...: CMD fails in the ordinary way, with an exit code
+# from 1 to 125. Success fails the test, and so do a death by a signal and
+# an exit of 126 or more (not found, not executable, a shell's signal
+# report): a crash is never the failure a test expects.
+test_must_fail() {
+	local rc=0
+
+	"$@" || rc=$?
+	if [ $rc = 0 ]; then
+		echo "test_must_fail: command succeeded: $*" >&4
+		return 1
+	elif [ $rc -gt 128 ] && [ $rc -le 192 ]; then
+		echo "test_must_fail: died of signal $((rc - 128)): $*" >&4
+		return 1
+	elif [ $rc -ge 126 ]; then
+		echo "test_must_fail: exit $rc, not a failure of the command: $*" >&4
+		return 1
+	fi
+	return 0
+}
+
+# test_expect_code CODE CMD...: CMD exits with exactly CODE.
+test_expect_code() {
+	local want=$1 rc=0
+
+	shift
+	"$@" || rc=$?
+	[ $rc = "$want" ] && return 0
+	echo "test_expect_code: exit $rc, want $want: $*" >&4
+	return 1
+}
+
+# test_wait_until SECONDS CMD...: CMD (a shell command, evaluated) every
+# 0.1 s until it succeeds; after SECONDS it fails the test, saying so.
+test_wait_until() {
+	local limit=$1 tries=$(($1 * 10))
+
+	shift
+	until eval "$*"; do
+		tries=$((tries - 1))
+		[ $tries -gt 0 ] ||
+			{ echo "test_wait_until: still false after $limit s: $*" >&4; return 1; }
+		sleep 0.1
+	done
+}
+
 test_done() {
+	[ $test_fixed = 0 ] || echo "# $test_fixed known breakage(s) vanished; mark them test_expect_success"
+	[ $test_broken = 0 ] || echo "# still have $test_broken known breakage(s)"
+	if [ $test_count = 0 ] && [ -n "${skip_all:-}" ]; then
+		echo "1..0 # SKIP $skip_all"
+		exit 0
+	fi
 	echo "1..$test_count"
 	[ "$test_failed" = 0 ]
 	exit $?
-}
-
-# The newest prebuilt Debian kernel (make deps installs linux-image-cloud-amd64).
-debian_kernel() {
-	ls -1 /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1
 }
 
 # sql DB QUERY: one sqlite3 answer.

@@ -3,14 +3,6 @@
 # selection, and one-line errors for bad input.
 . "$(dirname "$0")/lib.sh"
 
-# exits_with CODE CMD...: run CMD, succeed only if it exits with CODE
-exits_with() {
-	local want=$1 got=0
-	shift
-	"$@" || got=$?
-	test "$got" = "$want" || { echo "exit $got, want $want: $*"; return 1; }
-}
-
 # nums START STEP COUNT: START, START+STEP, ... one per line
 nums() {
 	awk -v s="$1" -v d="$2" -v n="$3" 'BEGIN { for (i = 0; i < n; i++) printf "%.3f\n", s + i * d }'
@@ -23,13 +15,13 @@ test_expect_success 'setup: a baseline and a candidate 10 % slower' '
 '
 
 test_expect_success 'a clear regression exits 1 and says REGRESSION' '
-	exits_with 1 "$LAB" compare base.txt slow.txt >out &&
+	test_expect_code 1 "$LAB" compare base.txt slow.txt >out &&
 	grep -q "^verdict: REGRESSION" out &&
 	grep -q "B/A 1.09" out
 '
 
 test_expect_success 'comments and blank lines are skipped' '
-	exits_with 1 "$LAB" compare base.txt slow-commented.txt >out &&
+	test_expect_code 1 "$LAB" compare base.txt slow-commented.txt >out &&
 	grep -q "^+ *12 " out &&
 	grep -q "^verdict: REGRESSION" out
 '
@@ -51,8 +43,8 @@ test_expect_success 'a speed-up is an IMPROVEMENT and exits 0' '
 '
 
 test_expect_success '-d takes a percentage or a fraction' '
-	exits_with 1 "$LAB" compare -d 5% base.txt slow.txt >pct &&
-	exits_with 1 "$LAB" compare -d 0.05 base.txt slow.txt >frac &&
+	test_expect_code 1 "$LAB" compare -d 5% base.txt slow.txt >pct &&
+	test_expect_code 1 "$LAB" compare -d 0.05 base.txt slow.txt >frac &&
 	cmp pct frac &&
 	grep -q "delta 5 %" pct &&
 	"$LAB" compare -d 20% base.txt slow.txt >out &&
@@ -64,12 +56,12 @@ test_expect_success '-c 2 reads the second column' '
 	paste -d " " base.txt slow.txt >b2.txt &&
 	"$LAB" compare a2.txt b2.txt >out &&
 	! grep -q REGRESSION out &&
-	exits_with 1 "$LAB" compare -c 2 a2.txt b2.txt >out &&
+	test_expect_code 1 "$LAB" compare -c 2 a2.txt b2.txt >out &&
 	grep -q "^verdict: REGRESSION" out
 '
 
 test_expect_success 'the plot has a row of marks and a mean/sd row per side' '
-	exits_with 1 "$LAB" compare base.txt slow.txt >out &&
+	test_expect_code 1 "$LAB" compare base.txt slow.txt >out &&
 	test "$(grep -c "^|x.*|$" out)" = 1 &&
 	test "$(grep -c "^| *+.*|$" out)" = 1 &&
 	test "$(grep -c "^| *|_*A_*| *|$" out)" = 2
@@ -77,41 +69,41 @@ test_expect_success 'the plot has a row of marks and a mean/sd row per side' '
 
 test_expect_success 'an empty file: exit 2, one line naming it' '
 	: >empty.txt &&
-	exits_with 2 "$LAB" compare base.txt empty.txt >out 2>err &&
+	test_expect_code 2 "$LAB" compare base.txt empty.txt >out 2>err &&
 	expect_one_line_naming err "empty.txt: no numbers" &&
 	test ! -s out
 '
 
 test_expect_success 'a file of comments only is empty too' '
 	printf "# nothing\n\n" >comments.txt &&
-	exits_with 2 "$LAB" compare comments.txt base.txt 2>err &&
+	test_expect_code 2 "$LAB" compare comments.txt base.txt 2>err &&
 	expect_one_line_naming err "comments.txt: no numbers"
 '
 
 test_expect_success 'a non-number: exit 2, one line naming file and line' '
 	{ nums 1 1 6; echo abc; } >bad.txt &&
-	exits_with 2 "$LAB" compare base.txt bad.txt 2>err &&
+	test_expect_code 2 "$LAB" compare base.txt bad.txt 2>err &&
 	expect_one_line_naming err "bad.txt:7: not a number: .abc."
 '
 
 test_expect_success 'a missing column: exit 2, one line naming file and line' '
-	exits_with 2 "$LAB" compare -c 3 a2.txt b2.txt 2>err &&
+	test_expect_code 2 "$LAB" compare -c 3 a2.txt b2.txt 2>err &&
 	expect_one_line_naming err "a2.txt:1: no column 3"
 '
 
 test_expect_success 'a missing file: exit 2, one line naming it' '
-	exits_with 2 "$LAB" compare base.txt nosuch.txt 2>err &&
+	test_expect_code 2 "$LAB" compare base.txt nosuch.txt 2>err &&
 	expect_one_line_naming err "cannot open .nosuch.txt.: No such file or directory"
 '
 
 test_expect_success 'bad options: exit 2, one line each' '
-	exits_with 2 "$LAB" compare -d 2 base.txt slow.txt 2>err &&
+	test_expect_code 2 "$LAB" compare -d 2 base.txt slow.txt 2>err &&
 	expect_one_line_naming err "bad value .2. for -d" &&
-	exits_with 2 "$LAB" compare -a 1.5 base.txt slow.txt 2>err &&
+	test_expect_code 2 "$LAB" compare -a 1.5 base.txt slow.txt 2>err &&
 	expect_one_line_naming err "bad value .1.5. for -a" &&
-	exits_with 2 "$LAB" compare --frobnicate base.txt slow.txt 2>err &&
+	test_expect_code 2 "$LAB" compare --frobnicate base.txt slow.txt 2>err &&
 	expect_one_line_naming err "--frobnicate" &&
-	exits_with 2 "$LAB" compare base.txt 2>err &&
+	test_expect_code 2 "$LAB" compare base.txt 2>err &&
 	expect_one_line_naming err "two files"
 '
 

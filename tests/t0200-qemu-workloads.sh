@@ -8,11 +8,7 @@ run() {
 	"$LAB" run --db lab.db --accel tcg --clock wall --kernel "$KERNEL" --timeout 240 "$@"
 }
 
-test_expect_success 'a bootable kernel is installed' '
-	test -r "$KERNEL"
-'
-
-test_expect_success 'zeroing: 100 samples per boot, first one flagged warm-up' '
+test_expect_success TCG 'zeroing: 100 samples per boot, first one flagged warm-up' '
 	run --workload zeroing --iters 100 --mem 1G >out &&
 	cat out &&
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 1")" = OK &&
@@ -22,7 +18,7 @@ test_expect_success 'zeroing: 100 samples per boot, first one flagged warm-up' '
 	grep -q "^zeroing.touch .* 99 " out
 '
 
-test_expect_success 'zeroing: metadata names kernel, cpu, memory and THP mode' '
+test_expect_success TCG 'zeroing: metadata names kernel, cpu, memory and THP mode' '
 	for k in kernel.release kernel.cmdline cpu.model mem.total_kb thp.enabled; do
 		test -n "$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''$k'\''")" ||
 		{ echo "missing $k"; sql lab.db "SELECT key FROM run_meta WHERE run_id = 1"; exit 1; }
@@ -30,7 +26,7 @@ test_expect_success 'zeroing: metadata names kernel, cpu, memory and THP mode' '
 	sql lab.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''kernel.release'\''" | grep -q cloud-amd64
 '
 
-test_expect_success 'demote: one 1 GiB page demoted, pool counts verified, HVO on' '
+test_expect_success TCG 'demote: one 1 GiB page demoted, pool counts verified, HVO on' '
 	run --workload demote --iters 1 --mem 4G --cmdline "hugetlb_free_vmemmap=on nokaslr" >out &&
 	cat out &&
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 2")" = OK &&
@@ -39,7 +35,7 @@ test_expect_success 'demote: one 1 GiB page demoted, pool counts verified, HVO o
 	test "$(sql lab.db "SELECT count(*) FROM samples WHERE run_id = 2 AND metric = '\''demote_page_wall'\'' AND value > 0")" = 1
 '
 
-test_expect_success 'boot: to_init below the boot'\''s wall time, host_to_init recorded' '
+test_expect_success TCG 'boot: to_init below the boot'\''s wall time, host_to_init recorded' '
 	run --workload boot --mem 1G >out &&
 	cat out &&
 	to_init=$(sql lab.db "SELECT value FROM samples WHERE run_id = 3 AND metric = '\''to_init'\''") &&
@@ -50,7 +46,7 @@ test_expect_success 'boot: to_init below the boot'\''s wall time, host_to_init r
 	test "$(sql lab.db "SELECT count(*) FROM samples WHERE run_id = 3 AND metric LIKE '\''deferred_init_%'\''")" -ge 1
 '
 
-test_expect_success 'lab list and lab show print the stored runs' '
+test_expect_success TCG 'lab list and lab show print the stored runs' '
 	"$LAB" list --db lab.db >list &&
 	test "$(grep -c " OK " list)" = 3 &&
 	"$LAB" show --db lab.db 2 >show &&

@@ -5,7 +5,7 @@
 KERNEL=$(debian_kernel)
 MARK=labtest$$
 
-test_expect_success 'a kernel that panics is stored BOOT_FAILED with its console tail' '
+test_expect_success TCG 'a kernel that panics is stored BOOT_FAILED with its console tail' '
 	rc=0 && { "$LAB" run --db lab.db --accel tcg --kernel "$KERNEL" --workload boot --mem 512M \
 		--timeout 240 --cmdline "rdinit=/nonexistent root=/dev/nonexistent" 2>err >out || rc=$?; } &&
 	cat err && test "$rc" = 1 &&
@@ -16,7 +16,7 @@ test_expect_success 'a kernel that panics is stored BOOT_FAILED with its console
 	test "$(sql lab.db "SELECT count(*) FROM samples WHERE run_id = 1")" = 0
 '
 
-test_expect_success 'a boot past its deadline ends TIMEOUT with no qemu left behind' '
+test_expect_success TCG 'a boot past its deadline ends TIMEOUT with no qemu left behind' '
 	start=$(date +%s) &&
 	rc=0 && { "$LAB" run --db lab.db --accel tcg --kernel "$KERNEL" --workload boot --mem 512M \
 		--timeout 2 --cmdline "lab.mark=$MARK" 2>err >out || rc=$?; } &&
@@ -27,11 +27,11 @@ test_expect_success 'a boot past its deadline ends TIMEOUT with no qemu left beh
 	sleep 1 && ! pgrep -f "lab.mark=$MARK"
 '
 
-test_expect_success 'a missing qemu binary is INFRA, not a kernel verdict' '
+test_expect_success KERNEL 'a missing qemu binary is INFRA, not a kernel verdict' '
 	printf "[qemu \"x86_64\"]\n\tbinary = /nonexistent/qemu\n" >bad.conf &&
-	rc=0 && { "$LAB" run --config bad.conf --db lab.db --kernel "$KERNEL" --workload boot 2>err || rc=$?; } &&
+	rc=0 && { "$LAB" run --config bad.conf --db infra.db --kernel "$KERNEL" --workload boot 2>err || rc=$?; } &&
 	cat err && test "$rc" = 1 &&
-	test "$(sql lab.db "SELECT status FROM runs WHERE id = 3")" = INFRA &&
+	test "$(sql infra.db "SELECT status FROM runs")" = INFRA &&
 	grep -q "/nonexistent/qemu" err
 '
 

@@ -249,7 +249,7 @@ test_expect_success 'a console flood is cut at 16 MiB; lines after it are still 
 	test "$(tail -n 1 "$log")" = "[lab: console log cut at 16 MiB; the rest was read, not kept]"
 '
 
-test_expect_success 'qemu: a sample on the kernel command line is not a sample' '
+test_expect_success TCG 'qemu: a sample on the kernel command line is not a sample' '
 	rc=0 && "$LAB" run --db qemu.db --accel tcg --kernel "$KERNEL" --workload zeroing --iters 3 \
 		--param zeroing_mb=8 --mem 512M --timeout 240 \
 		--cmdline "@lab sample zeroing touch 77 1.5 us *84b84268" >out 2>err || rc=$? &&

@@ -16,11 +16,7 @@ meta() {
 	sql lab.db "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
 }
 
-test_expect_success 'a bootable kernel is installed' '
-	test -r "$KERNEL"
-'
-
-test_expect_success '--iters 3 in a 6G guest: three pages demoted, three samples' '
+test_expect_success TCG '--iters 3 in a 6G guest: three pages demoted, three samples' '
 	run --mem 6G --iters 3 >out &&
 	cat out &&
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 1")" = OK &&
@@ -31,7 +27,7 @@ test_expect_success '--iters 3 in a 6G guest: three pages demoted, three samples
 	test -z "$(meta 1 demote.pages_demoted)"
 '
 
-test_expect_success 'more pages than the guest holds: two rounds at most, and said' '
+test_expect_success TCG 'more pages than the guest holds: two rounds at most, and said' '
 	run --mem 3G --iters 8 >out &&
 	cat out &&
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 2")" = OK &&

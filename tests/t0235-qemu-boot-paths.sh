@@ -13,7 +13,7 @@ meta() { # run key
 	sql lab.db "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
 }
 
-test_expect_success 'numa 2: two nodes, each with its deferred struct page init' '
+test_expect_success TCG 'numa 2: two nodes, each with its deferred struct page init' '
 	run --kernel "$KERNEL" --workload boot --mem 2G --cpus 2 --numa 2 >out &&
 	cat out &&
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 1")" = OK &&
@@ -24,7 +24,7 @@ test_expect_success 'numa 2: two nodes, each with its deferred struct page init'
 	grep -q "^boot.deferred_init_node1 " out
 '
 
-test_expect_success 'without --numa: one node, no numa entry' '
+test_expect_success TCG 'without --numa: one node, no numa entry' '
 	run --kernel "$KERNEL" --workload boot --mem 2G --cpus 2 >out &&
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 2")" = OK &&
 	test -z "$(meta 2 qemu.numa)" &&
@@ -32,13 +32,13 @@ test_expect_success 'without --numa: one node, no numa entry' '
 		WHERE run_id = 2 AND metric LIKE '\''deferred_init_node%'\''")" = deferred_init_node0
 '
 
-test_expect_success 'a bzImage boots through qboot when it is installed' '
+test_expect_success TCG 'a bzImage boots through qboot when it is installed' '
 	if test -r $QBOOT; then want=bzimage+qboot; else want=bzimage+seabios; fi &&
 	test "$(meta 1 qemu.boot)" = $want &&
 	test "$(meta 2 qemu.boot)" = $want
 '
 
-test_expect_success 'the vmlinux inside Debian'\''s bzImage boots through PVH' '
+test_expect_success TCG 'the vmlinux inside Debian'\''s bzImage boots through PVH' '
 	"$TOP/tests/fixtures/extract-vmlinux.sh" "$KERNEL" vmlinux &&
 	run --kernel vmlinux --workload boot --mem 1G >out &&
 	cat out &&
@@ -49,7 +49,7 @@ test_expect_success 'the vmlinux inside Debian'\''s bzImage boots through PVH' '
 	test "$(sql lab.db "SELECT count(*) FROM samples WHERE run_id = 3 AND metric = '\''to_init'\'' AND value > 0")" = 1
 '
 
-test_expect_success 'bad --numa values are refused, naming the value, before any boot' '
+test_expect_success KERNEL 'bad --numa values are refused, naming the value, before any boot' '
 	for v in 0 65 two -1; do
 		{ "$LAB" run --db bad.db --accel tcg --kernel "$KERNEL" --workload boot --numa $v 2>err; test $? = 2; } &&
 		expect_one_line_naming err "bad value '\''$v'\'' for --numa" || exit 1
@@ -59,7 +59,7 @@ test_expect_success 'bad --numa values are refused, naming the value, before any
 	test ! -e bad.db || test "$(sql bad.db "SELECT count(*) FROM runs")" = 0
 '
 
-test_expect_success 'nodes below 128M are refused with the sizes, no run stored' '
+test_expect_success KERNEL 'nodes below 128M are refused with the sizes, no run stored' '
 	{ "$LAB" run --db small.db --accel tcg --kernel "$KERNEL" --workload boot --mem 256M --numa 4 2>err; test $? = 2; } &&
 	cat err &&
 	test "$(cat err)" = "lab: --numa 4 splits 256M into nodes below 128M: give more --mem or fewer nodes" &&

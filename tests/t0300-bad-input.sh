@@ -16,36 +16,36 @@ check_intact() {
 }
 
 test_expect_success 'a missing kernel file' '
-	! "$LAB" run --db lab.db --kernel /nonexistent/bzImage --workload boot 2>err &&
+	test_must_fail "$LAB" run --db lab.db --kernel /nonexistent/bzImage --workload boot 2>err &&
 	expect_one_line_naming err /nonexistent/bzImage && check_intact
 '
 
 test_expect_success 'a file that is not a kernel' '
 	echo hello >notakernel &&
-	! "$LAB" run --db lab.db --kernel notakernel --workload boot 2>err &&
+	test_must_fail "$LAB" run --db lab.db --kernel notakernel --workload boot 2>err &&
 	expect_one_line_naming err notakernel && check_intact
 '
 
 test_expect_success 'an unknown workload' '
-	! "$LAB" run --db lab.db --kernel "$KERNEL" --workload frobnicate 2>err &&
+	test_must_fail "$LAB" run --db lab.db --kernel "$KERNEL" --workload frobnicate 2>err &&
 	expect_one_line_naming err frobnicate && check_intact
 '
 
 test_expect_success 'an unwritable database path' '
-	! "$LAB" run --db /proc/lab/lab.db --runner local --guest "$GUEST" --workload zeroing 2>err &&
+	test_must_fail "$LAB" run --db /proc/lab/lab.db --runner local --guest "$GUEST" --workload zeroing 2>err &&
 	expect_one_line_naming err /proc/lab
 '
 
 test_expect_success 'a corrupt database file' '
 	head -c 20000 /dev/urandom >corrupt.db && cp corrupt.db corrupt.orig &&
-	! "$LAB" list --db corrupt.db 2>err &&
+	test_must_fail "$LAB" list --db corrupt.db 2>err &&
 	expect_one_line_naming err corrupt.db &&
 	cmp corrupt.db corrupt.orig
 '
 
 test_expect_success 'a bad config value' '
 	printf "[run]\n\tcpus = lots\n" >lab.conf &&
-	! "$LAB" run --db lab.db --runner local --guest "$GUEST" --workload zeroing 2>err &&
+	test_must_fail "$LAB" run --db lab.db --runner local --guest "$GUEST" --workload zeroing 2>err &&
 	expect_one_line_naming err run.cpus && check_intact &&
 	rm lab.conf
 '
@@ -112,11 +112,11 @@ test_expect_success 'an option without its value says so, in every command' '
 '
 
 test_expect_success 'bad option values' '
-	! "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --mem lots 2>err &&
+	test_must_fail "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --mem lots 2>err &&
 	expect_one_line_naming err "--mem" &&
-	! "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --boots 0 2>err &&
+	test_must_fail "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --boots 0 2>err &&
 	expect_one_line_naming err "--boots" &&
-	! "$LAB" show --db lab.db 999 2>err &&
+	test_must_fail "$LAB" show --db lab.db 999 2>err &&
 	expect_one_line_naming err "no run 999" && check_intact
 '
 

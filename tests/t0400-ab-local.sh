@@ -8,14 +8,12 @@ export FAKE_SEED_FILE=$TRASH/seed
 ab() {
 	"$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing "$@"
 }
-exits_with() {
-	want=$1; shift
-	rc=0; "$@" || rc=$?
-	test "$rc" = "$want" || { echo "exit $rc, want $want"; return 1; }
+ok_runs() { # EXPERIMENT: how many of its boots ended OK
+	sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $1 AND status = 'OK'"
 }
 
 test_expect_success 'a 10 % shift is a REGRESSION, exit 1, with its size' '
-	exits_with 1 ab --a-cmdline scale=1.0 --b-cmdline scale=1.10 --boots 3 --iters 20 >out 2>err &&
+	test_expect_code 1 ab --a-cmdline scale=1.0 --b-cmdline scale=1.10 --boots 3 --iters 20 >out 2>err &&
 	cat out && grep -q "verdict: REGRESSION" out &&
 	test "$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = 1")" = REGRESSION &&
 	test "$(sql lab.db "SELECT ci_low < 1.10 AND ci_high > 1.10 AND ratio > 1.07 AND ratio < 1.13 FROM verdicts WHERE experiment_id = 1")" = 1 &&
@@ -27,12 +25,12 @@ test_expect_success 'boots interleave ABBA' '
 '
 
 test_expect_success 'a 10 % drop is an IMPROVEMENT, exit 0' '
-	exits_with 0 ab --a-cmdline scale=1.0 --b-cmdline scale=0.90 --boots 3 --iters 20 >out 2>err &&
+	test_expect_code 0 ab --a-cmdline scale=1.0 --b-cmdline scale=0.90 --boots 3 --iters 20 >out 2>err &&
 	grep -q "verdict: IMPROVEMENT" out
 '
 
 test_expect_success 'A/A with the adaptive schedule is never a verdict of change' '
-	exits_with 0 ab --iters 10 >out 2>err &&
+	test_expect_code 0 ab --iters 10 >out 2>err &&
 	cat out && ! grep -E "verdict: (REGRESSION|IMPROVEMENT)" out &&
 	grep -q "verdict: SAME" out
 '
@@ -72,35 +70,36 @@ test_expect_success 'killed mid-way, --resume continues with no boot lost or rep
 	"$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing \
 		--a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.1 sleep=0.4" --boots 6 --iters 5 >out 2>err &
 	pid=$! &&
-	while [ "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 4 AND status = '\''OK'\''")" -lt 3 ]; do sleep 0.1; done &&
+	test_when_finished "kill $pid 2>/dev/null || :" &&
+	test_wait_until 60 "test \$(ok_runs 4) -ge 3" &&
 	kill -TERM $pid && { wait $pid || true; } &&
-	done_before=$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 4 AND status = '\''OK'\''") &&
+	done_before=$(ok_runs 4) &&
 	test "$done_before" -ge 3 && test "$done_before" -lt 12 &&
-	exits_with 1 ab --a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.1 sleep=0.4" --boots 6 --iters 5 --resume E4 >out 2>err &&
+	test_expect_code 1 ab --a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.1 sleep=0.4" --boots 6 --iters 5 --resume E4 >out 2>err &&
 	cat err &&
-	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 4 AND status = '\''OK'\''")" = 12 &&
+	test "$(ok_runs 4)" = 12 &&
 	test "$(sql lab.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = 4")" = 60 &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 4 AND status = '\''RUNNING'\''")" = 0 &&
 	grep -q "verdict: REGRESSION" out
 '
 
 test_expect_success 'resume refuses a different variant' '
-	exits_with 2 ab --a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.2" --boots 6 --iters 5 --resume E4 2>err &&
+	test_expect_code 2 ab --a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.2" --boots 6 --iters 5 --resume E4 2>err &&
 	expect_one_line_naming err "command line"
 '
 
 test_expect_success 'runs that differ in more than the variants are refused, unless --force' '
-	exits_with 2 ab --a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.1 sleep=0.4" --boots 7 --iters 6 --resume E4 >out 2>err &&
+	test_expect_code 2 ab --a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.1 sleep=0.4" --boots 7 --iters 6 --resume E4 >out 2>err &&
 	grep -q "refusing to compare: .* differ in params" err &&
 	test "$(sql lab.db "SELECT status FROM experiments WHERE id = 4")" = REFUSED &&
-	exits_with 1 ab --a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.1 sleep=0.4" --boots 7 --iters 6 --resume E4 --force >out 2>err &&
+	test_expect_code 1 ab --a-cmdline "scale=1.0 sleep=0.4" --b-cmdline "scale=1.1 sleep=0.4" --boots 7 --iters 6 --resume E4 --force >out 2>err &&
 	grep -q "differ in params" err
 '
 
 test_expect_success 'bad input is one line and exit 2' '
-	exits_with 2 ab --boots 3 --delta 2 2>err && expect_one_line_naming err "--delta" &&
-	exits_with 2 ab --boots 3 --format xml 2>err && expect_one_line_naming err "--format" &&
-	exits_with 2 ab --boots 3 --resume E99 2>err && grep -q "no A/B experiment 99" err
+	test_expect_code 2 ab --boots 3 --delta 2 2>err && expect_one_line_naming err "--delta" &&
+	test_expect_code 2 ab --boots 3 --format xml 2>err && expect_one_line_naming err "--format" &&
+	test_expect_code 2 ab --boots 3 --resume E99 2>err && grep -q "no A/B experiment 99" err
 '
 
 test_expect_success 'two databases side by side keep their console logs apart' '

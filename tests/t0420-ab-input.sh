@@ -4,21 +4,15 @@
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
-exits_with() {
-	want=$1; shift
-	rc=0; "$@" || rc=$?
-	test "$rc" = "$want" || { echo "exit $rc, want $want"; return 1; }
-}
-
 test_expect_success '--a with --a-kernel, --b with --b-kernel, --patch with --b-kernel: refused' '
 	echo kernel >img &&
-	exits_with 2 "$LAB" ab --db lab.db --a v1 --a-kernel img --b v2 --workload zeroing 2>err &&
+	test_expect_code 2 "$LAB" ab --db lab.db --a v1 --a-kernel img --b v2 --workload zeroing 2>err &&
 	expect_one_line_naming err "^lab: --a and --a-kernel both name A.s kernel: give one$" &&
-	exits_with 2 "$LAB" ab --db lab.db --a v1 --b v2 --b-kernel img --workload zeroing 2>err &&
+	test_expect_code 2 "$LAB" ab --db lab.db --a v1 --b v2 --b-kernel img --workload zeroing 2>err &&
 	expect_one_line_naming err "^lab: --b and --b-kernel both name B.s kernel: give one$" &&
-	exits_with 2 "$LAB" ab --db lab.db --a v1 --patch x.mbox --b-kernel img --workload zeroing 2>err &&
+	test_expect_code 2 "$LAB" ab --db lab.db --a v1 --patch x.mbox --b-kernel img --workload zeroing 2>err &&
 	expect_one_line_naming err "^lab: --patch and --b-kernel both name B.s kernel: give one$" &&
-	exits_with 2 "$LAB" ab --db lab.db --a v1 --b v2 --kernel img --workload zeroing 2>err &&
+	test_expect_code 2 "$LAB" ab --db lab.db --a v1 --b v2 --kernel img --workload zeroing 2>err &&
 	expect_one_line_naming err "^lab: --a and --kernel both name A.s kernel: give one$" &&
 	test ! -e lab.db
 '
@@ -32,7 +26,7 @@ test_expect_success 'the recorded command line is shell-safe: pasted, it runs no
 	set -- ab --db lab.db --runner local --guest "$FAKE" --workload zeroing \
 		--b-cmdline "$INJ1" --a-cmdline "$INJ2" --param "$INJ3" --cmdline "" \
 		--boots 1 --iters 3 &&
-	exits_with 0 "$LAB" "$@" >out 2>err &&
+	test_expect_code 0 "$LAB" "$@" >out 2>err &&
 	sed -n "s/^  command: //p" out >line &&
 	test "$(wc -l <line)" = 1 &&
 	sh -n line &&
@@ -44,10 +38,10 @@ test_expect_success 'the recorded command line is shell-safe: pasted, it runs no
 '
 
 test_expect_success 'the report labels its interval with the level it was computed at' '
-	exits_with 0 "$LAB" ab --db ci.db --runner local --guest "$FAKE" --workload zeroing \
+	test_expect_code 0 "$LAB" ab --db ci.db --runner local --guest "$FAKE" --workload zeroing \
 		--boots 2 --iters 5 >out 2>err &&
 	grep -q "^  B/A [0-9.]* ([-+][0-9.]* %), 95% CI \[[0-9.]*, [0-9.]*\], p " out &&
-	exits_with 0 "$LAB" ab --db ci.db --runner local --guest "$FAKE" --workload zeroing \
+	test_expect_code 0 "$LAB" ab --db ci.db --runner local --guest "$FAKE" --workload zeroing \
 		--iters 5 >out 2>err &&
 	test "$(sql ci.db "SELECT round(alpha, 4) FROM verdicts WHERE experiment_id = 2")" = 0.0109 &&
 	grep -q "^  B/A [0-9.]* ([-+][0-9.]* %), 98.9% CI \[[0-9.]*, [0-9.]*\], p " out

@@ -35,18 +35,14 @@ gone() {
 	for p in "$@"; do alive "$p" && ps -o pid,ppid,pgid,args -p "$p"; done
 	return 1
 }
-wait_for() {
-	for _ in $(seq 300); do eval "$1" && return 0; sleep 0.1; done
-	echo "timed out waiting for: $1"
-	return 1
-}
 
 test_expect_success 'kill -9 of the lab: the guest program and its child die with it' '
 	rm -f "$PIDS"
 	"$LAB" run --db lab.db --runner local --guest ./hang.sh --workload zeroing --timeout 600 \
 		>out 2>err &
 	lab=$! &&
-	wait_for "test -s \"$PIDS\"" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test -s \"$PIDS\"" &&
 	kill -9 $lab && { wait $lab || true; } &&
 	echo $lab >killed-pid &&
 	gone $(cat "$PIDS")
@@ -72,7 +68,8 @@ test_expect_success 'a run of a lab still running is left alone' '
 	"$LAB" run --db lab.db --runner local --guest ./hang.sh --workload zeroing --timeout 600 \
 		>out 2>err &
 	lab=$! &&
-	wait_for "test -s \"$PIDS\"" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test -s \"$PIDS\"" &&
 	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 3 \
 		>out2 2>err2 &&
 	status=$(sql lab.db "SELECT status FROM runs WHERE id = 3") &&
@@ -87,12 +84,12 @@ qemu_of() {
 	pgrep -f "initramfs-x86_64-$1-" || true
 }
 
-if [ -n "$kernel" ] && command -v qemu-system-x86_64 >/dev/null; then
-test_expect_success 'SIGTERM during a QEMU boot: QEMU and the initramfs go at once' '
+test_expect_success TCG 'SIGTERM during a QEMU boot: QEMU and the initramfs go at once' '
 	"$LAB" run --db q.db --kernel "$kernel" --accel tcg --workload zeroing --timeout 600 \
 		>out 2>err &
 	lab=$! &&
-	wait_for "test -n \"\$(qemu_of $lab)\"" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test -n \"\$(qemu_of $lab)\"" &&
 	qemu=$(qemu_of $lab) &&
 	ls cache/initramfs-*-$lab-*.cpio &&
 	kill -TERM $lab && { wait $lab || true; } &&
@@ -100,11 +97,12 @@ test_expect_success 'SIGTERM during a QEMU boot: QEMU and the initramfs go at on
 	! ls cache/initramfs-*-$lab-*.cpio 2>/dev/null
 '
 
-test_expect_success 'kill -9 during a QEMU boot: QEMU dies, the next lab removes the initramfs' '
+test_expect_success TCG 'kill -9 during a QEMU boot: QEMU dies, the next lab removes the initramfs' '
 	"$LAB" run --db q.db --kernel "$kernel" --accel tcg --workload zeroing --timeout 600 \
 		>out 2>err &
 	lab=$! &&
-	wait_for "test -n \"\$(qemu_of $lab)\"" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test -n \"\$(qemu_of $lab)\"" &&
 	qemu=$(qemu_of $lab) &&
 	kill -9 $lab && { wait $lab || true; } &&
 	gone $qemu &&
@@ -114,6 +112,5 @@ test_expect_success 'kill -9 during a QEMU boot: QEMU dies, the next lab removes
 	! ls cache/initramfs-*-$lab-*.cpio 2>/dev/null &&
 	test "$(sql q.db "SELECT status FROM runs WHERE id = 2")" = INFRA
 '
-fi
 
 test_done

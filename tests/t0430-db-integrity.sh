@@ -11,18 +11,12 @@ run() {
 ab() {
 	"$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing "$@"
 }
-exits_with() {
-	want=$1; shift
-	rc=0; "$@" || rc=$?
-	test "$rc" = "$want" || { echo "exit $rc, want $want"; return 1; }
-}
-
 test_expect_success 'lab list and lab show with a mistyped --db create nothing' '
-	exits_with 2 "$LAB" list --db typo/results/lab.db 2>err &&
+	test_expect_code 2 "$LAB" list --db typo/results/lab.db 2>err &&
 	expect_one_line_naming err "no database at '\''typo/results/lab.db'\''" &&
-	exits_with 2 "$LAB" show --db typo/results/lab.db 1 2>err &&
+	test_expect_code 2 "$LAB" show --db typo/results/lab.db 1 2>err &&
 	expect_one_line_naming err "no database at '\''typo/results/lab.db'\''" &&
-	exits_with 2 "$LAB" report --db typo/results/lab.db 2>err &&
+	test_expect_code 2 "$LAB" report --db typo/results/lab.db 2>err &&
 	expect_one_line_naming err "no database at '\''typo/results/lab.db'\''" &&
 	! test -e typo
 '
@@ -34,7 +28,7 @@ test_expect_success 'lab report on a database in a directory it cannot write say
 	chmod 755 "$TRASH" && chmod 555 ro &&
 	# root writes anywhere: read as nobody
 	as=() && { test "$(id -u)" != 0 || as=(setpriv --reuid=65534 --regid=65534 --clear-groups); } &&
-	exits_with 2 "${as[@]}" "$LAB" report --db ro/lab.db --out "$TRASH/site" 2>err &&
+	test_expect_code 2 "${as[@]}" "$LAB" report --db ro/lab.db --out "$TRASH/site" 2>err &&
 	chmod 755 ro &&
 	expect_one_line_naming err "cannot read database '\''ro/lab.db'\''" &&
 	grep -q "directory is not writable" err &&
@@ -48,9 +42,9 @@ test_expect_success 'a damaged database is refused for writing, and left as it w
 	test "$size" -gt 40000 &&
 	head -c 4096 /dev/urandom | dd of=lab.db bs=4096 seek=$((size / 8192)) conv=notrunc 2>/dev/null &&
 	before=$(md5sum <lab.db) &&
-	exits_with 2 run --iters 3 >out 2>err &&
+	test_expect_code 2 run --iters 3 >out 2>err &&
 	expect_one_line_naming err "database '\''lab.db'\'' is damaged" &&
-	exits_with 2 ab --boots 1 --iters 3 >out 2>err &&
+	test_expect_code 2 ab --boots 1 --iters 3 >out 2>err &&
 	expect_one_line_naming err "database '\''lab.db'\'' is damaged" &&
 	test "$before" = "$(md5sum <lab.db)"
 '
@@ -71,7 +65,7 @@ test_expect_success 'an error counting the boots so far is not zero boots' '
 	rm -rf lab.db* &&
 	run --iters 3 >/dev/null 2>&1 &&
 	sql lab.db "ALTER TABLE runs RENAME COLUMN variant_id TO variant" &&
-	exits_with 2 ab --boots 2 --iters 3 >out 2>err &&
+	test_expect_code 2 ab --boots 2 --iters 3 >out 2>err &&
 	grep -q "^lab: cannot count boots in database '\''lab.db'\'': no such column" err &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1
 '

@@ -11,16 +11,12 @@ ab=("$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing
 ok_runs() {
 	sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 1 AND status = 'OK'"
 }
-wait_for() {
-	for _ in $(seq 300); do eval "$1" && return 0; sleep 0.1; done
-	echo "timed out waiting for: $1"
-	return 1
-}
 
 test_expect_success 'setup: an experiment interrupted after a few boots' '
 	"${ab[@]}" >out 2>err &
 	lab=$! &&
-	wait_for "test \"\$(ok_runs 2>/dev/null)\" -ge 2" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test \"\$(ok_runs 2>/dev/null)\" -ge 2" &&
 	kill -TERM $lab && { wait $lab || true; } &&
 	test "$(ok_runs)" -lt 12
 '
@@ -28,7 +24,8 @@ test_expect_success 'setup: an experiment interrupted after a few boots' '
 test_expect_success 'two resumes at once: the second is refused, naming the first' '
 	"${ab[@]}" --resume E1 >out1 2>err1 &
 	first=$! &&
-	wait_for "grep -q \"experiment E1: resumed\" err1" &&
+	test_when_finished "kill $first 2>/dev/null || :" &&
+	test_wait_until 30 "grep -q \"experiment E1: resumed\" err1" &&
 	rc=0 && "${ab[@]}" --resume E1 >out2 2>err2 || rc=$? &&
 	first_rc=0 && wait $first || first_rc=$? &&
 	test $first_rc = 1 && test $rc = 2 &&
@@ -41,7 +38,8 @@ test_expect_success 'the lock goes with a lab killed by SIGKILL' '
 	rm -rf lab.db*
 	"${ab[@]}" >out 2>err &
 	lab=$! &&
-	wait_for "test \"\$(ok_runs 2>/dev/null)\" -ge 2" &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 30 "test \"\$(ok_runs 2>/dev/null)\" -ge 2" &&
 	kill -9 $lab && { wait $lab || true; } &&
 	rc=0 && "${ab[@]}" --resume E1 >out 2>err || rc=$? &&
 	test $rc = 1 && grep -q "verdict: REGRESSION" out &&

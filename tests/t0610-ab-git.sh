@@ -42,14 +42,14 @@ test_expect_success 'a patch file: B is A plus the series, as a commit with its 
 '
 
 port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])")
-mkdir www && echo "<html>hello</html>" >www/page.html
-python3 -m http.server "$port" --bind 127.0.0.1 --directory www >/dev/null 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$TRASH"' EXIT
 
 test_expect_success 'a patch from a URL served on loopback; 404 and non-mbox are clear errors' '
-	cp fix.mbox www/ &&
-	for i in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done &&
+	mkdir www && echo "<html>hello</html>" >www/page.html && cp fix.mbox www/ &&
+	{ python3 -m http.server "$port" --bind 127.0.0.1 --directory www >server.log 2>&1 & } &&
+	server=$! &&
+	test_when_finished "kill $server" &&
+	test_wait_until 60 "curl -s -o /dev/null http://127.0.0.1:$port/ || ! kill -0 $server" &&
+	{ kill -0 $server || { cat server.log; exit 1; }; } &&
 	rc=0 && "$LAB" ab --db lab.db --a slow --patch "http://127.0.0.1:$port/fix.mbox" --workload zeroing --boots 3 --iters 20 >out 2>err || rc=$? &&
 	test "$rc" = 0 && grep -q "verdict: IMPROVEMENT" out &&
 	rc=0 && "$LAB" ab --db lab.db --a slow --patch "http://127.0.0.1:$port/nothere.mbox" --workload zeroing 2>err || rc=$? &&

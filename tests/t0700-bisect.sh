@@ -10,7 +10,9 @@ commit() {
 	git -C repo add -A && git -C repo commit -q -m "$1"
 }
 
-test_expect_success 'setup: 30 commits, a shift at 12, a broken build at 5, a failing run at 20' '
+# The first step of 30 is the midpoint, change 15; with it skipped, the
+# next is change 14: both are visited before anything is measured.
+test_expect_success 'setup: 30 commits, a shift at 12, a broken build at 15, a failing run at 14' '
 	git init -q -b main repo &&
 	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
 	cat >repo/build.sh <<-\EOS &&
@@ -24,9 +26,10 @@ test_expect_success 'setup: 30 commits, a shift at 12, a broken build at 5, a fa
 	for i in $(seq 1 30); do
 		echo "change $i" >repo/notes.txt
 		case $i in
-		5) touch repo/broken ;; 6) rm repo/broken ;;
 		12) echo 1.10 >repo/scale ;;
-		20) touch repo/runfail ;; 21) rm repo/runfail ;;
+		14) touch repo/runfail ;;
+		15) rm repo/runfail && touch repo/broken ;;
+		16) rm repo/broken ;;
 		esac
 		commit "change $i" || exit 1
 		if [ $i = 12 ]; then git -C repo tag culprit; fi
@@ -56,17 +59,32 @@ test_expect_success 'every interval says its level; the effect'\''s is stored wi
 	level=$(awk -v a="$alpha" "BEGIN { printf \"%.3g\", 100 * (1 - a) }") &&
 	grep -q "^  good -> bad t: [0-9.]* ([-+][0-9.]* %), $level% CI \[" out &&
 	grep -q "^confirmation, culprit^ vs culprit .*, 99% CI \[" out &&
-	grep -q "^step 1: .* M/G [0-9.]*, 99% CI \[" err &&
+	grep -q "^step [0-9]*: .* is BAD (n [0-9]*, M/G [0-9.]*, 99% CI \[" err &&
 	"$LAB" bisect --db lab.db --status 1 >status &&
 	grep -q "^  effect good -> bad: .*, $level% CI \[" status
 '
 
-test_expect_success 'the broken build and the failing run were skipped, never good or bad' '
-	for c in "change 5" "change 20"; do
+test_expect_success 'the broken build and the failing run were visited and skipped, never good or bad' '
+	for c in "change 15" "change 14"; do
 		id=$(git -C repo log --format=%H --grep="^$c\$") &&
-		mark=$(sql lab.db "SELECT mark FROM bisect_steps WHERE experiment_id = 1 AND git_commit = '\''$id'\''") &&
-		{ test -z "$mark" || test "$mark" = SKIP; } || { echo "$c: $mark"; return 1; }
-	done
+		marks=$(sql lab.db "SELECT group_concat(mark) FROM bisect_steps WHERE experiment_id = 1 AND git_commit = '\''$id'\''") &&
+		test "$marks" = SKIP || { echo "$c: marks '\''$marks'\''"; exit 1; }
+	done &&
+	test "$(sql lab.db "SELECT count(*) FROM runs r JOIN variants v ON v.id = r.variant_id
+		WHERE r.experiment_id = 1 AND r.status = '\''FAILED'\''")" -ge 1 &&
+	grep -q "BUILD_FAILED" err
+'
+
+# Known breakage: a skip has no ratio, yet the step line prints
+# "M/G nan, 99% CI [nan, nan]" and --status "0.0000 [0.0000, 0.0000]".
+test_expect_failure 'a skipped step shows no ratio, neither nan nor 0' '
+	grep "^step [12]: .* is SKIP " err >skips &&
+	test "$(wc -l <skips)" = 2 &&
+	! grep nan skips &&
+	"$LAB" bisect --db lab.db --status 1 >status &&
+	grep "^ *[12]  [0-9a-f]*  SKIP " status >skips &&
+	test "$(wc -l <skips)" = 2 &&
+	! grep "0\.0000" skips
 '
 
 test_expect_success 'lab bisect --status shows the steps' '
@@ -98,10 +116,8 @@ test_expect_success 'killed in the middle, --resume finds the same culprit with 
 	last=$(sql lab.db "SELECT max(id) FROM experiments") &&
 	{ "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 --cmdline sleep=0.2 >out 2>err & } &&
 	pid=$! && id=$((last + 1)) &&
-	for i in $(seq 600); do
-		test "$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE experiment_id = $id")" -ge 1 && break
-		sleep 0.1
-	done &&
+	test_when_finished "kill $pid 2>/dev/null || :" &&
+	test_wait_until 60 "test \$(sql lab.db \"SELECT count(*) FROM bisect_steps WHERE experiment_id = $id\") -ge 1" &&
 	kill -TERM $pid && { wait $pid || true; } &&
 	runs_before=$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''") &&
 	rc=0 && "$LAB" bisect --db lab.db --resume "$id" >out 2>err || rc=$? &&

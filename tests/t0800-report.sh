@@ -6,7 +6,6 @@
 
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
 export FAKE_SEED_FILE=$TRASH/seed
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 SHOTS=$TOP/tests/out/t0800
 HOSTILE='<script>alert(1)</script>'
 
@@ -263,8 +262,34 @@ test_expect_success 'past 400 samples a side, points even in rank stand for the 
 	test "$(sql big/lab.db "SELECT n_a || \" \" || n_b FROM verdicts")" = "600 600" &&
 	test "$(grep -c "<circle class=\"pt\"" big/site/e1.html)" = 800 &&
 	test "$(grep -c ">400 of 600 points</text>" big/site/e1.html)" = 2 &&
-	grep -q "<circle class=\"pt\" cx=\"48.0\"" big/site/e1.html &&
-	grep -q "<circle class=\"pt\" cx=\"624.0\"" big/site/e1.html &&
+	cat >check-thinned.py <<-\EOF &&
+	import sqlite3, xml.etree.ElementTree as ET
+	SVG = "{http://www.w3.org/2000/svg}"
+	db = sqlite3.connect("big/lab.db")
+	plots = [p for p in ET.parse("big/site/e1.html").getroot().iter(SVG + "svg")
+	         if p.get("class") == "plot"]
+	assert len(plots) == 1, plots
+	axis = [l for l in plots[0].iter(SVG + "line") if l.get("class") == "axis"]
+	x0, x1 = float(axis[0].get("x1")), float(axis[0].get("x2"))
+	side = {}
+	for name in ("A", "B"):
+	    side[name] = sorted(v for (v,) in db.execute(
+	        "SELECT s.value FROM samples s JOIN runs r ON r.id = s.run_id JOIN variants v "
+	        "ON v.id = r.variant_id WHERE r.experiment_id = 1 AND v.name = ? AND "
+	        "r.status = \"OK\" AND s.flags & 1 = 0", (name,)))
+	lo = min(v[0] for v in side.values())
+	hi = max(v[-1] for v in side.values())
+	for g in plots[0].iter(SVG + "g"):
+	    v = side[g.findtext(SVG + "text")]
+	    got = [float(c.get("cx")) for c in g.iter(SVG + "circle") if c.get("class") == "pt"]
+	    # the values of ranks 0, (n - 1) / 399, ..., n - 1 along the axis
+	    ranks = [int(j * (len(v) - 1) / (len(got) - 1) + 0.5) for j in range(len(got))]
+	    want = [x0 + (v[k] - lo) / (hi - lo) * (x1 - x0) for k in ranks]
+	    assert len(got) == 400 and ranks[0] == 0 and ranks[-1] == len(v) - 1, (len(got), ranks)
+	    bad = [(w, x) for w, x in zip(want, got) if abs(w - x) > 0.051]
+	    assert not bad, bad[:5]
+	EOF
+	python3 check-thinned.py &&
 	grep -F "Number of iterations</th><td class=\"num\">600</td><td class=\"num\">600</td>" big/site/e1.html
 '
 
@@ -294,24 +319,111 @@ test_expect_success 'rows deleted from the database take their pages along, and 
 	test "$(diff before after | grep "^>" | cut -d" " -f2)" = prune-site/index.html
 '
 
-test_expect_success 'chromium: the bisection DOM holds the subject as text and no script' '
-	test -x "$CHROMIUM" || { echo "chromium is missing at $CHROMIUM"; exit 1; } &&
+test_expect_success CHROMIUM 'chromium: the bisection DOM holds the subject as text and no script' '
 	chromium --dump-dom "file://$TRASH/site/b2.html" >dom 2>chromium.err &&
 	grep -q "Bisection E2" dom &&
 	grep -F "&lt;script&gt;alert(1)&lt;/script&gt;" dom &&
 	! grep -i "<script" dom
 '
 
-test_expect_success 'chromium: screenshots of index, experiment, bisection and run pages' '
-	test -x "$CHROMIUM" || { echo "chromium is missing at $CHROMIUM"; exit 1; } &&
+# png.py FILE: the size of a PNG; png.read(FILE): its size and its pixels,
+# rows of (r, g, b), for the 8-bit RGB and RGBA PNGs chromium writes.
+cat >png.py <<\EOF
+import struct, sys, zlib
+
+def read(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path + ": not a PNG"
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    assert depth == 8 and color in (2, 6) and not interlace, (depth, color, interlace)
+    bpp = 3 if color == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+if __name__ == "__main__":
+    w, h, _ = read(sys.argv[1])
+    print(w, h)
+EOF
+
+test_expect_success CHROMIUM 'chromium: screenshots of index, experiment, bisection and run pages, at the window size' '
 	rm -rf "$SHOTS" && mkdir -p "$SHOTS" &&
 	for p in index e1 b2 r1; do
 		chromium --screenshot="$SHOTS/$p.png" --window-size=1280,900 --hide-scrollbars \
-			"file://$TRASH/site/$p.html" >/dev/null 2>chromium.err || { cat chromium.err; exit 1; }
-		test -s "$SHOTS/$p.png" || { echo "no screenshot of $p"; cat chromium.err; exit 1; }
-		test "$(head -c 8 "$SHOTS/$p.png" | od -An -tx1 | tr -d " \n")" = 89504e470d0a1a0a ||
-			{ echo "$p.png is not a PNG"; exit 1; }
+			--force-device-scale-factor=1 "file://$TRASH/site/$p.html" >/dev/null 2>chromium.err ||
+			{ cat chromium.err; exit 1; }
+		size=$(python3 png.py "$SHOTS/$p.png") || { cat chromium.err; exit 1; }
+		test "$size" = "1280 900" || { echo "$p.png is $size"; exit 1; }
 	done
+'
+
+# The first plot of the experiment page alone, one pixel a unit: a point
+# is drawn at each sample's place, and its band is empty beside them.
+test_expect_success CHROMIUM 'chromium: the experiment plot draws its points where the samples are, nothing beside them' '
+	mkdir shot && cp site/style.css shot/ &&
+	{
+		echo "<!DOCTYPE html><html><head><meta charset=\"utf-8\"/><link rel=\"stylesheet\" href=\"style.css\"/>" &&
+		echo "<style>body { margin: 0; } svg.plot { width: 640px; max-width: none; margin: 0; }</style>" &&
+		echo "</head><body>" &&
+		sed -n "/<svg class=\"plot\"/,/<\/svg>/{p;/<\/svg>/q}" site/e1.html &&
+		echo "</body></html>"
+	} >shot/plot.html &&
+	height=$(sed -n "s/.*<svg class=\"plot\" viewBox=\"0 0 640 \([0-9]*\)\".*/\1/p" shot/plot.html) &&
+	test -n "$height" &&
+	chromium --screenshot="$SHOTS/e1-plot.png" --window-size=640,$height --hide-scrollbars \
+		--force-device-scale-factor=1 "file://$TRASH/shot/plot.html" >/dev/null 2>chromium.err ||
+		{ cat chromium.err; exit 1; }
+	cat >check-plot.py <<-\EOF &&
+	import collections, sys, xml.etree.ElementTree as ET
+	import png
+	SVG = "{http://www.w3.org/2000/svg}"
+	w, h, px = png.read(sys.argv[1])
+	svg = ET.parse("shot/plot.html").getroot().find(".//" + SVG + "svg")
+	assert (w, h) == (640, int(svg.get("viewBox").split()[3])), (w, h)
+	background = collections.Counter(p for row in px for p in row).most_common(1)[0][0]
+	n = 0
+	for g in svg.iter(SVG + "g"):
+	    pts = [(float(c.get("cx")), float(c.get("cy"))) for c in g.iter(SVG + "circle")
+	           if c.get("class") == "pt"]
+	    assert pts, g.get("class")
+	    for x, y in pts:
+	        p = px[round(y)][round(x)]
+	        assert sum(abs(a - b) for a, b in zip(p, background)) > 60, (g.get("class"), x, y, p)
+	    n += len(pts)
+	    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+	    for y in range(round(min(ys)), round(max(ys)) + 1):
+	        for x in list(range(0, round(min(xs)) - 4)) + list(range(round(max(xs)) + 5, w)):
+	            assert px[y][x] == background, (g.get("class"), x, y, px[y][x], background)
+	print(n)
+	EOF
+	python3 check-plot.py "$SHOTS/e1-plot.png" >points &&
+	test "$(cat points)" = "$(sql lab.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id
+		WHERE r.experiment_id = 1 AND r.status = '\''OK'\'' AND s.flags & 1 = 0")"
 '
 
 test_done

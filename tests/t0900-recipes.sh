@@ -8,12 +8,11 @@
 
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
 RECIPES=$TOP/kernels/recipes
-TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 FILES="arch/arm64/mm/mmu.c arch/x86/kernel/setup.c include/linux/highmem.h"
 
-test_expect_success 'setup: the files of 6.1 that probes touch, with fixture tags' '
+test_expect_success LINUX_TARBALL 'setup: the files of 6.1 that probes touch, with fixture tags' '
 	mkdir repo && cd repo &&
-	tar -xJf "$TARBALL" --strip-components=1 $(for f in $FILES; do echo linux-source-6.1/$f; done) &&
+	tar -xJf "$LINUX_TARBALL" --strip-components=1 $(for f in $FILES; do echo linux-source-6.1/$f; done) &&
 	git init -q -b main . &&
 	git config user.name "A U Thor" && git config user.email author@example.com &&
 	cat >build.sh <<-\EOS &&
@@ -69,7 +68,25 @@ stored_median() { # db exp variant workload metric mem [printf format]
 		END { if (nb) m[++nm] = median(b, nb); printf fmt "\n", unit == "samples" ? median(all, na) : median(m, nm) }'
 }
 
-test_expect_success 'seed-001: base, regression and fix in one table, each against base' '
+# sweep_row FILE METRIC VARIANT: the variant's row in the metric's table
+# of a column per memory size, its words one space apart
+sweep_row() {
+	awk -v m="$2," -v v="$3" '$1 == m { t = 1 } t && $1 == v { $1 = $1; print; exit }' "$1"
+}
+
+# stored_sweep_row DB EXP METRIC VARIANT A|B: that row as the stored
+# verdicts make it, a cell per size: A's median, or B's with its change
+# against A and the verdict
+stored_sweep_row() {
+	sql "$1" "SELECT median_a, median_b, ratio, verdict FROM verdicts
+		WHERE experiment_id = $2 AND metric = '$3' ORDER BY mem_mib" |
+	awk -F'|' -v v="$4" -v side="$5" '
+		side == "A" { row = row sprintf(" %.4g (0%%)", $1) }
+		side == "B" { row = row sprintf(" %.4g (%+.0f%%) %s", $2, 100 * ($3 - 1), $4) }
+		END { print v row }'
+}
+
+test_expect_success LINUX_TARBALL 'seed-001: base, regression and fix in one table, each against base' '
 	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 &&
 	grep -q "^== seed-001: demote 1 GiB hugetlb pages to 2 MiB, HVO on (x86_64)$" t &&
 	grep -q "^demote.demote_page_wall (ms, lower is better), 4G, 1 cpu, wall time$" t &&
@@ -84,7 +101,7 @@ test_expect_success 'seed-001: base, regression and fix in one table, each again
 	test "$(sql lab.db "SELECT group_concat(git_ref, \" \") FROM (SELECT git_ref FROM variants WHERE experiment_id = 2 ORDER BY name)")" = "fixture-base fixture-fix"
 '
 
-test_expect_success 'seed-001 again with --resume: finished A/Bs are reused, an interrupted one continued' '
+test_expect_success LINUX_TARBALL 'seed-001 again with --resume: finished A/Bs are reused, an interrupted one continued' '
 	cp t t.before &&
 	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 --resume &&
 	cmp t.before t &&
@@ -100,7 +117,7 @@ test_expect_success 'seed-001 again with --resume: finished A/Bs are reused, an 
 	table_row out fix | grep -q "(E2)$"
 '
 
-test_expect_success 'the CI is labelled with the level of the stored verdicts, per row when they differ' '
+test_expect_success LINUX_TARBALL 'the CI is labelled with the level of the stored verdicts, per row when they differ' '
 	grep -q "^  variant .* vs base \[95% CI\] *verdict$" t &&
 	test "$(sql lab.db "SELECT DISTINCT alpha FROM verdicts")" = 0.05 &&
 	sql lab.db "UPDATE verdicts SET alpha = 0.0129835 WHERE experiment_id = 2" &&
@@ -114,7 +131,7 @@ test_expect_success 'the CI is labelled with the level of the stored verdicts, p
 	! grep -q "90% CI" out
 '
 
-test_expect_success 'seed-000: the before patch is applied to one side only, on both arches' '
+test_expect_success LINUX_TARBALL 'seed-000: the before patch is applied to one side only, on both arches' '
 	ln -s "$TOP/kernels" kernels &&
 	run_recipe kernels/recipes/seed-000-zeroing.recipe lab2.db --boots 5 --iters 5 &&
 	test "$(grep -c "^== seed-000: zeroing" t)" = 2 &&
@@ -130,7 +147,7 @@ test_expect_success 'seed-000: the before patch is applied to one side only, on 
 	test "$(echo "$row" | awk "{ print \$5 }")" = "$(stored_median lab2.db 1 A zeroing touch 2048)"
 '
 
-test_expect_success 'seed-003: a config fragment per variant, a sweep table per metric' '
+test_expect_success LINUX_TARBALL 'seed-003: a config fragment per variant, a sweep table per metric' '
 	run_recipe "$RECIPES/seed-003-boot-memory.recipe" lab3.db --boots 3 --iters 3 &&
 	grep -q "^boot.to_init, median in ms (lower is better), 2 cpus, wall time: a column per memory size$" t &&
 	grep -q "^boot.probe_init_mem_mapping, median in ms" t &&
@@ -143,17 +160,26 @@ test_expect_success 'seed-003: a config fragment per variant, a sweep table per 
 	test "$off64" = "$(stored_median lab3.db 1 B boot to_init 65536 %.4g)"
 '
 
-test_expect_success 'seed-004: the map_mem probe reaches the arm64 build of both sides' '
+test_expect_success LINUX_TARBALL 'seed-004: the map_mem probe reaches the arm64 build of both sides' '
 	"$LAB" recipe "$RECIPES/seed-004-linear-map.recipe" --repo=repo --db=lab4.db --boots=3 --iters 3 >out 2>err &&
 	tables out >t && cat t &&
 	grep -q "^boot.probe_map_mem, median in ms (lower is better), 1 cpu, wall time: a column per memory size$" t &&
 	grep -q "^  probe map_mem on every variant$" t &&
-	awk "/^boot.probe_map_mem,/ { t = 1 } t && \$1 == \"rodata-full\" { print; exit }" t | grep -q "(0%).*(0%).*(0%)" &&
+	test "$(sql lab4.db "SELECT group_concat(mem_mib) FROM (SELECT mem_mib FROM verdicts WHERE experiment_id = 1 AND metric = '\''probe_map_mem'\'' ORDER BY mem_mib)")" = 4096,16384,65536 &&
+	test "$(sweep_row t boot.probe_map_mem rodata-full)" = "$(stored_sweep_row lab4.db 1 probe_map_mem rodata-full A)" &&
+	test "$(sweep_row t boot.probe_map_mem rodata-on)" = "$(stored_sweep_row lab4.db 1 probe_map_mem rodata-on B)" &&
+	{ sweep_row t boot.probe_map_mem rodata-full | awk "{ print \$2, \$4, \$6 }" &&
+	  sweep_row t boot.probe_map_mem rodata-on | awk "{ print \$2, \$5, \$8 }"; } >got &&
+	for side in A B; do
+		for m in 4096 16384 65536; do stored_median lab4.db 1 $side boot probe_map_mem $m %.4g; done |
+		paste -sd " " || exit 1
+	done >want &&
+	diff want got &&
 	test "$(sql lab4.db "SELECT count(*) FROM samples WHERE metric = '\''probe_map_mem'\''")" -gt 0 &&
 	test "$(sql lab4.db "SELECT group_concat(cmdline, \"|\") FROM (SELECT cmdline FROM variants ORDER BY name)")" = "rodata=full|rodata=on"
 '
 
-test_expect_success 'a metric only the base reports: its stored median, no verdict' '
+test_expect_success LINUX_TARBALL 'a metric only the base reports: its stored median, no verdict' '
 	cat >only-a.recipe <<-\EOF &&
 	[recipe]
 		title = only A
@@ -176,7 +202,7 @@ test_expect_success 'a metric only the base reports: its stored median, no verdi
 	awk "/^boot.deferred_init_total,/ { t = 1 } t && \$1 == \"off\" { print; exit }" t | grep -q "^  off  *-  *- *$"
 '
 
-test_expect_success 'a probe that does not apply is BUILD_FAILED naming the probe' '
+test_expect_success LINUX_TARBALL 'a probe that does not apply is BUILD_FAILED naming the probe' '
 	cd repo && sed -i "s/^	map_mem(pgdp);$/	map_mem(pgdp); \/* moved *\//" arch/arm64/mm/mmu.c &&
 	git commit -q -am "touch map_mem" && git tag moved && cd .. &&
 	rc=0 && "$LAB" build --db lab5.db --repo repo --arch aarch64 --probe map_mem moved >/dev/null 2>err || rc=$? &&
@@ -185,7 +211,7 @@ test_expect_success 'a probe that does not apply is BUILD_FAILED naming the prob
 	test ! -e .lab/trees/repo/arch/arm64/mm/mmu.c.rej
 '
 
-test_expect_success 'the probe is in the cache key, and the next build without it has no probe' '
+test_expect_success LINUX_TARBALL 'the probe is in the cache key, and the next build without it has no probe' '
 	"$LAB" build --db lab5.db --repo repo --arch aarch64 --probe map_mem fixture-base >with 2>err &&
 	"$LAB" build --db lab5.db --repo repo --arch aarch64 fixture-base >without 2>err &&
 	test "$(cat with)" != "$(cat without)" &&

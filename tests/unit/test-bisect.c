@@ -1,160 +1,22 @@
 /*
- * lab/bisect.c on the synthetic model of tests/bench/bench-bisect.c: N
+ * lab/bisect.c on the synthetic model of tests/bisect-sim.h: N
  * commits in a line, CV 3 %, 10 samples per boot, a fixed seed. The
  * culprit check must not cry "more than one commit" on single-culprit
  * histories, and must on a history with two. Boots can have an effect of
  * their own (a host busy for one boot): an offset per boot, shared by its
  * samples, which must not fool a step; near-deterministic boots (icount)
- * must bisect in few boots.
+ * must bisect in few boots. And the walk over the graph: which commit
+ * bisect_next() picks on a line and across a merge, with skips, and what
+ * bisect_run() leaves when a commit next to the culprit does not build.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect-sim.h"
 #include "bisect.h"
 #include "tap.h"
-
-#define PER_BOOT 10
-#define PARENT (-3)
-
-struct sim {
-	size_t n;
-	size_t culprit[2];	/* commits from which the metric shifts */
-	double shift[2];
-	double cv;
-	double boot_cv;		/* per-boot offset, log-normal */
-	size_t slow_every;	/* every n-th boot 1 + slow slower: a busy host */
-	double slow;
-	long parent;		/* the commit PARENT stands for; -1: G */
-	unsigned long long rng;
-	double **v;		/* per-boot medians: per candidate, then G, B, PARENT */
-	size_t *len, *cap;
-	size_t boots, decided;
-	int fail_decided;
-};
-
-static double uniform(struct sim *s)
-{
-	s->rng ^= s->rng << 13;
-	s->rng ^= s->rng >> 7;
-	s->rng ^= s->rng << 17;
-	return ((double)(s->rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(struct sim *s)
-{
-	return sqrt(-2 * log(uniform(s))) * cos(6.283185307179586 * uniform(s));
-}
-
-static size_t slot(struct sim *s, int who)
-{
-	return who == BISECT_G ? s->n : who == BISECT_B ? s->n + 1 : who == PARENT ? s->n + 2 :
-	       (size_t)who;
-}
-
-/* The commit a measurement is of: -1 for G, n - 1 for B. */
-static long commit_of(struct sim *s, int who)
-{
-	return who == BISECT_G ? -1 : who == BISECT_B ? (long)s->n - 1 : who == PARENT ? s->parent :
-	       who;
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double x = *(const double *)pa, y = *(const double *)pb;
-	return (x > y) - (x < y);
-}
-
-static int boots(void *data, int who, double **v, size_t *n)
-{
-	struct sim *s = data;
-	size_t k = slot(s, who);
-
-	*v = malloc((s->len[k] + 1) * sizeof(double));
-	if (s->len[k])
-		memcpy(*v, s->v[k], s->len[k] * sizeof(double));
-	*n = s->len[k];
-	return 0;
-}
-
-static int measure(void *data, int who)
-{
-	struct sim *s = data;
-	size_t k = slot(s, who);
-	long c = commit_of(s, who);
-	double scale = 1, x[PER_BOOT];
-
-	for (int i = 0; i < 2; i++)
-		if (s->shift[i] && c >= (long)s->culprit[i])
-			scale *= 1 + s->shift[i];
-	if (s->boot_cv)
-		scale *= exp(s->boot_cv * gauss(s));
-	s->boots++;
-	if (s->slow_every && s->boots % s->slow_every == 0)
-		scale *= 1 + s->slow;
-	if (s->len[k] + 1 > s->cap[k]) {
-		s->cap[k] = 2 * (s->len[k] + 1);
-		s->v[k] = realloc(s->v[k], s->cap[k] * sizeof(double));
-	}
-	for (int i = 0; i < PER_BOOT; i++)
-		x[i] = 100 * scale * exp(s->cv * gauss(s));
-	qsort(x, PER_BOOT, sizeof(x[0]), cmp_double);
-	s->v[k][s->len[k]++] = (x[PER_BOOT / 2 - 1] + x[PER_BOOT / 2]) / 2;
-	return 0;
-}
-
-static int decided(void *data, int who, enum bisect_mark mark, size_t n,
-		   const struct stats_hl *hl)
-{
-	struct sim *s = data;
-
-	(void)who, (void)mark, (void)n, (void)hl;
-	s->decided++;
-	return s->fail_decided ? -1 : 0;
-}
-
-static void line_graph(struct bisect_graph *g, size_t n)
-{
-	g->n = n;
-	g->nparents = calloc(n, sizeof(size_t));
-	g->parents = calloc(n, sizeof(size_t *));
-	for (size_t i = 0; i < n; i++) {
-		g->parents[i] = malloc(sizeof(size_t));
-		if (i) {
-			g->parents[i][0] = i - 1;
-			g->nparents[i] = 1;
-		}
-	}
-}
-
-static void graph_free(struct bisect_graph *g)
-{
-	for (size_t i = 0; i < g->n; i++)
-		free(g->parents[i]);
-	free(g->parents);
-	free(g->nparents);
-}
-
-static void sim_init(struct sim *s, size_t n, unsigned long long seed)
-{
-	memset(s, 0, sizeof(*s));
-	s->n = n;
-	s->cv = 0.03;
-	s->rng = seed;
-	s->v = calloc(n + 3, sizeof(double *));
-	s->len = calloc(n + 3, sizeof(size_t));
-	s->cap = calloc(n + 3, sizeof(size_t));
-}
-
-static void sim_free(struct sim *s)
-{
-	for (size_t i = 0; i < s->n + 3; i++)
-		free(s->v[i]);
-	free(s->v);
-	free(s->len);
-	free(s->cap);
-}
 
 struct tally {
 	size_t found, right, flagged, flagged_old, confirmed, retested;
@@ -166,7 +28,7 @@ struct tally {
 static void one(struct tally *t, struct sim *s, const struct bisect_graph *g)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { boots, measure, decided, s };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, s };
 	struct bisect_result res;
 	struct bisect_confirmation conf;
 	int right;
@@ -180,7 +42,7 @@ static void one(struct tally *t, struct sim *s, const struct bisect_graph *g)
 	right = res.culprit == s->culprit[0] || (s->shift[1] && res.culprit == s->culprit[1]);
 	t->right += right;
 	s->parent = (long)res.culprit - 1;
-	if (!bisect_confirm(&conf, &res, &ops, PARENT, (int)res.culprit)) {
+	if (!bisect_confirm(&conf, &res, &ops, SIM_PARENT, (int)res.culprit)) {
 		t->confirmed++;
 		t->flagged += conf.more_than_one;
 		t->retested += conf.rounds > 1;
@@ -199,21 +61,21 @@ static void test_single_culprit(void)
 	struct tally t = { 0 };
 	size_t n = 64;
 
-	line_graph(&g, n);
+	sim_line_graph(&g, n);
 	for (size_t r = 0; r < 100; r++) {
 		struct sim s;
 		sim_init(&s, n, 0x9e3779b97f4a7c15ull ^ (r * 7919 + n));
-		s.culprit[0] = 1 + (size_t)(uniform(&s) * (double)(n - 1));
+		s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(n - 1));
 		s.shift[0] = 0.08;
 		one(&t, &s, &g);
-		sim_free(&s);
+		sim_release(&s);
 	}
 	printf("# single culprit: found %zu, right %zu, confirmed %zu, flagged %zu (the old rule: %zu)\n",
 	       t.found, t.right, t.confirmed, t.flagged, t.flagged_old);
 	ok(t.right >= 90, "single culprit: the right commit in at least 90 of 100 histories");
 	ok(t.confirmed == t.found, "single culprit: every culprit found was confirmed");
 	ok(t.flagged <= 2, "single culprit: 'more than one commit' in at most 2 of 100 histories");
-	graph_free(&g);
+	sim_graph_release(&g);
 }
 
 static void test_two_culprits(void)
@@ -222,7 +84,7 @@ static void test_two_culprits(void)
 	struct tally t = { 0 };
 	size_t n = 64;
 
-	line_graph(&g, n);
+	sim_line_graph(&g, n);
 	for (size_t r = 0; r < 20; r++) {
 		struct sim s;
 		sim_init(&s, n, 0x2545f4914f6cdd1dull ^ (r * 104729 + n));
@@ -232,14 +94,14 @@ static void test_two_culprits(void)
 		s.culprit[1] = 44;
 		s.shift[1] = 0.16;
 		one(&t, &s, &g);
-		sim_free(&s);
+		sim_release(&s);
 	}
 	printf("# two culprits: found %zu, right %zu, confirmed %zu, flagged %zu, re-tested %zu\n",
 	       t.found, t.right, t.confirmed, t.flagged, t.retested);
 	ok(t.found >= 15 && t.flagged >= t.found * 9 / 10,
 	   "two culprits: 'more than one commit' in at least 9 of 10 histories with a culprit");
 	ok(t.retested >= t.flagged, "two culprits: a culprit is flagged only after a re-test with more boots");
-	graph_free(&g);
+	sim_graph_release(&g);
 }
 
 /*
@@ -254,7 +116,7 @@ static void test_boot_effect(void)
 	struct tally t = { 0 };
 	size_t n = 32;
 
-	line_graph(&g, n);
+	sim_line_graph(&g, n);
 	for (size_t r = 0; r < 40; r++) {
 		struct sim s;
 		sim_init(&s, n, 0x5851f42d4c957f2dull ^ (r * 6364136223846793005ull + n));
@@ -262,16 +124,16 @@ static void test_boot_effect(void)
 		s.boot_cv = 0.04;
 		s.slow_every = 7;
 		s.slow = 0.15;
-		s.culprit[0] = 1 + (size_t)(uniform(&s) * (double)(n - 1));
+		s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(n - 1));
 		s.shift[0] = 0.20;
 		one(&t, &s, &g);
-		sim_free(&s);
+		sim_release(&s);
 	}
 	printf("# boot effect: found %zu, right %zu, confirmed %zu, flagged %zu, wrong and unflagged %zu, %zu boots\n",
 	       t.found, t.right, t.confirmed, t.flagged, t.wrong_unflagged, t.boots);
 	ok(t.right >= 36, "boot effect: the right commit in at least 36 of 40 histories");
 	is_int(t.wrong_unflagged, 0, "boot effect: no wrong culprit passes its own check");
-	graph_free(&g);
+	sim_graph_release(&g);
 }
 
 /* Near-deterministic boots (icount): a 3 % step, found in few boots. */
@@ -281,15 +143,15 @@ static void test_near_deterministic(void)
 	struct tally t = { 0 };
 	size_t n = 64;
 
-	line_graph(&g, n);
+	sim_line_graph(&g, n);
 	for (size_t r = 0; r < 20; r++) {
 		struct sim s;
 		sim_init(&s, n, 0x853c49e6748fea9bull ^ (r * 1442695040888963407ull + n));
 		s.cv = 0.0000005;
-		s.culprit[0] = 1 + (size_t)(uniform(&s) * (double)(n - 1));
+		s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(n - 1));
 		s.shift[0] = 0.03;
 		one(&t, &s, &g);
-		sim_free(&s);
+		sim_release(&s);
 	}
 	printf("# near-deterministic 3 %% step: found %zu, right %zu, flagged %zu, %zu boots in 20 bisections\n",
 	       t.found, t.right, t.flagged, t.boots);
@@ -297,7 +159,7 @@ static void test_near_deterministic(void)
 	is_int(t.flagged, 0, "near-deterministic: every culprit explains the whole effect");
 	/* 2 + 2 boots for G->B, 6 steps of 2 boots and their 2 of the ends, 4 + 4 to confirm */
 	ok(t.boots <= 20 * 36, "near-deterministic: at most 36 boots a bisection of 64 commits");
-	graph_free(&g);
+	sim_graph_release(&g);
 }
 
 /*
@@ -309,7 +171,7 @@ static void test_effect_takes_more_boots(void)
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { boots, measure, decided, &s };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s };
 	size_t more = 0, found = 0;
 
 	for (size_t r = 0; r < 20; r++) {
@@ -322,7 +184,7 @@ static void test_effect_takes_more_boots(void)
 			found += !res.no_regression;
 		}
 		bisect_result_release(&res);
-		sim_free(&s);
+		sim_release(&s);
 	}
 	printf("# G->B 8 %% at boot CV 3 %%: %zu of 20 needed more than 2 boots a side, %zu found\n",
 	       more, found);
@@ -335,7 +197,7 @@ static void test_effect_takes_more_boots(void)
 	ok(!bisect_effect(&res, &opt, &ops) && res.no_regression,
 	   "G->B without a change: no regression");
 	bisect_result_release(&res);
-	sim_free(&s);
+	sim_release(&s);
 }
 
 static void test_decided_error_stops(void)
@@ -344,9 +206,9 @@ static void test_decided_error_stops(void)
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { boots, measure, decided, &s };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s };
 
-	line_graph(&g, 16);
+	sim_line_graph(&g, 16);
 	sim_init(&s, 16, 12345);
 	s.culprit[0] = 5;
 	s.shift[0] = 0.08;
@@ -354,8 +216,138 @@ static void test_decided_error_stops(void)
 	ok(bisect_run(&res, &g, &opt, &ops) == -1 && s.decided == 1,
 	   "a step that cannot be recorded stops the bisection at once");
 	bisect_result_release(&res);
-	sim_free(&s);
-	graph_free(&g);
+	sim_release(&s);
+	sim_graph_release(&g);
+}
+
+/* A graph from each commit's parents (-1: none), parents before children. */
+static void graph_of(struct bisect_graph *g, size_t n, const int (*parents)[2])
+{
+	g->n = n;
+	g->nparents = calloc(n, sizeof(size_t));
+	g->parents = calloc(n, sizeof(size_t *));
+	for (size_t i = 0; i < n; i++) {
+		g->parents[i] = malloc(2 * sizeof(size_t));
+		for (int k = 0; k < 2; k++)
+			if (parents[i][k] >= 0)
+				g->parents[i][g->nparents[i]++] = (size_t)parents[i][k];
+	}
+}
+
+/*
+ * 0 - 1 - 2 ------- 5 - 6     a side branch 3 - 4 from 0, merged at 5;
+ *  \               /          6 is the bad end
+ *   3 ----------- 4
+ */
+static const int merged[7][2] = {
+	{ -1, -1 }, { 0, -1 }, { 1, -1 }, { 0, -1 }, { 3, -1 }, { 2, 4 }, { 5, -1 },
+};
+
+/* bisect_next() with some marks set ("3G 5B 2S"), the rest unknown and n-1 bad. */
+static long next_with(const struct bisect_graph *g, const char *marks)
+{
+	enum bisect_mark m[16] = { BISECT_UNKNOWN };
+	const char *p = marks;
+
+	m[g->n - 1] = BISECT_BAD;
+	while (*p) {
+		char *end;
+		long i = strtol(p, &end, 10);
+		m[i] = *end == 'G' ? BISECT_GOOD : *end == 'B' ? BISECT_BAD : BISECT_SKIP;
+		p = end + 1;
+		while (*p == ' ')
+			p++;
+	}
+	return bisect_next(g, m);
+}
+
+static void test_next_line(void)
+{
+	struct bisect_graph g;
+
+	sim_line_graph(&g, 8);
+	is_int(next_with(&g, ""), 3, "line of 8: first the commit that halves it (4 of 8 below)");
+	is_int(next_with(&g, "3G"), 5, "line: 3 good, then the middle of 4..7");
+	is_int(next_with(&g, "3B"), 1, "line: 3 bad, then the middle of 0..3");
+	is_int(next_with(&g, "3S"), 2, "line: 3 skipped, then the next best, the earlier on a tie");
+	is_int(next_with(&g, "3S 2S"), 4, "line: 3 and 2 skipped, then 4");
+	is_int(next_with(&g, "3G 5B 4G"), -1, "line: the first bad found, nothing left to test");
+	is_int(next_with(&g, "3G 5B 4S"), -1, "line: only a skipped commit left: nothing to test");
+	sim_graph_release(&g);
+
+	sim_line_graph(&g, 1);
+	is_int(next_with(&g, ""), -1, "line of 1: the bad end is the culprit, nothing to test");
+	sim_graph_release(&g);
+}
+
+static void test_next_merges(void)
+{
+	struct bisect_graph g;
+
+	graph_of(&g, 7, merged);
+	/* 2 and 4 have 3 of 7 below them: 2 comes first */
+	is_int(next_with(&g, ""), 2, "merge: the commit with half below it, counted over both sides");
+	is_int(next_with(&g, "2G"), 4, "merge: main line good, then the side branch");
+	is_int(next_with(&g, "4G"), 2, "merge: side branch good, then the main line");
+	is_int(next_with(&g, "2B"), 0, "merge: 2 bad, then what is below it only");
+	is_int(next_with(&g, "2S"), 4, "merge: 2 skipped, then 4, as good a split");
+	is_int(next_with(&g, "2G 4G"), 5, "merge: both sides good, then the merge");
+	is_int(next_with(&g, "2G 4G 5G"), -1, "merge: the merge good, the bad end is the culprit");
+	is_int(next_with(&g, "2G 4G 5S"), -1, "merge: the merge skipped, nothing left to test");
+	sim_graph_release(&g);
+}
+
+/* bisect_run() on a graph with merges, commits that do not build. */
+static void test_run_graph(void)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_graph g;
+	struct bisect_result res;
+	struct sim s;
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s };
+
+	graph_of(&g, 7, merged);
+	sim_init(&s, 7, 0x6a09e667f3bcc909ull);
+	s.graph = &g;
+	s.culprit[0] = 4;	/* on the side branch */
+	s.shift[0] = 0.10;
+	s.broken = calloc(7, 1);
+	s.broken[2] = 1;
+	ok(!bisect_run(&res, &g, &opt, &ops) && res.found && res.culprit == 4,
+	   "merge: the culprit on the side branch found, past a commit that does not build");
+	is_int(s.mark[2], BISECT_SKIP, "... the commit that does not build decided SKIP");
+	is_int(s.mark[4], BISECT_BAD, "... the culprit BAD");
+	ok(s.mark[3] == BISECT_GOOD && s.mark[5] == BISECT_UNKNOWN,
+	   "... its parent GOOD, the merge never measured");
+	bisect_result_release(&res);
+	sim_release(&s);
+
+	sim_init(&s, 7, 0xbb67ae8584caa73bull);
+	s.graph = &g;
+	s.culprit[0] = 5;	/* the merge itself */
+	s.shift[0] = 0.10;
+	ok(!bisect_run(&res, &g, &opt, &ops) && res.found && res.culprit == 5,
+	   "merge: a merge of two good sides is the culprit");
+	ok(s.mark[2] == BISECT_GOOD && s.mark[4] == BISECT_GOOD, "... both its sides GOOD");
+	bisect_result_release(&res);
+	sim_release(&s);
+	sim_graph_release(&g);
+
+	sim_line_graph(&g, 16);
+	sim_init(&s, 16, 0x3c6ef372fe94f82bull);
+	s.culprit[0] = 9;
+	s.shift[0] = 0.10;
+	s.broken = calloc(16, 1);
+	s.broken[8] = 1;
+	ok(!bisect_run(&res, &g, &opt, &ops) && !res.found,
+	   "line: the culprit's parent does not build: no single culprit");
+	ok(res.nremaining == 2 && res.remaining[0] == 8 && res.remaining[1] == 9,
+	   "... the first bad is one of the two, and both are left");
+	ok(s.mark[7] == BISECT_GOOD && s.mark[8] == BISECT_SKIP && s.mark[9] == BISECT_BAD,
+	   "... the one below them GOOD, the broken one SKIP, the culprit BAD");
+	bisect_result_release(&res);
+	sim_release(&s);
+	sim_graph_release(&g);
 }
 
 int main(void)
@@ -366,5 +358,8 @@ int main(void)
 	test_near_deterministic();
 	test_effect_takes_more_boots();
 	test_decided_error_stops();
+	test_next_line();
+	test_next_merges();
+	test_run_graph();
 	return done_testing();
 }

@@ -1,8 +1,10 @@
 /*
  * The console reader on a serial console (nonce and checksum required)
  * and on a pipe: which lines reach the sample set, which are dropped and
- * why, and how a run ends. Also the sample set underneath: names kept
- * once per series, a repeated iteration refused however late it comes.
+ * why, lines however their bytes arrive, and how a run ends: each outcome
+ * console_conclude() promises, with its one-line error. Also the sample
+ * set underneath: names kept once per series, a repeated iteration
+ * refused however late it comes.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -154,6 +156,148 @@ static void test_pipe(void)
 	run_result_release(&r);
 }
 
+/*
+ * One run on a pipe, its console fed in pieces of step bytes (0: a line
+ * at a time, each with its newline), concluded as timed out or not.
+ */
+static void fed_run(struct run_result *r, struct console *c, const char *const *lines,
+		    size_t step, int timed_out)
+{
+	run_result_init(r);
+	console_init(c, &spec, r, -1, PROTOCOL_CHECKSUM_OPTIONAL | PROTOCOL_NONCE_OPTIONAL, 0);
+	for (; *lines; lines++) {
+		size_t len = strlen(*lines);
+		if (!step) {
+			raw(c, *lines);
+			continue;
+		}
+		for (size_t i = 0; i < len; i += step)
+			console_feed(c, *lines + i, len - i < step ? len - i : step);
+	}
+	console_end(c);
+	console_conclude(c, timed_out);
+}
+
+static void test_pieces(void)
+{
+	static const char *const crlf[] = {
+		"@lab hello 2 s\r\n@lab sample zeroing ", "touch 0 5 us\r", "\n@lab sample zer",
+		"oing touch 1 6 us\r\n@lab done ok 2", NULL,
+	};
+	static const char *const order[] = {
+		"@lab sample zeroing touch 0 5 us", "@lab hello 2 s", "@lab hello 2 s",
+		"@lab done ok 0", NULL,
+	};
+	struct run_result r;
+	struct console c;
+	struct sample s;
+
+	for (size_t step = 1; step <= 7; step += 6) {
+		fed_run(&r, &c, crlf, step, 0);
+		is_str(run_status_name(r.status), "OK",
+		       step == 1 ? "a byte at a time, CR LF: the run is OK" :
+				   "lines split anywhere, CR LF: the run is OK");
+		is_int(r.set.nr, 2, "... both samples");
+		sample_set_get(&r.set, 1, &s);
+		ok(s.iteration == 1 && s.value == 6 && !strcmp(s.unit, "us"),
+		   "... the second as sent, no CR in its unit");
+		is_int(r.bad_lines, 0, "... nothing dropped");
+		console_release(&c);
+		run_result_release(&r);
+	}
+
+	fed_run(&r, &c, order, 0, 0);
+	is_str(run_status_name(r.status), "OK", "a sample before hello and a second hello: dropped");
+	is_str(reason(&r, 0), "before hello", "... the sample before hello");
+	is_str(reason(&r, 1), "a second hello", "... the second hello");
+	ok(r.to_hello_s >= 0, "... the time to hello is taken at the first");
+	console_release(&c);
+	run_result_release(&r);
+}
+
+struct ending {
+	const char *what;
+	const char *lines[5];
+	int timed_out;
+	const char *status, *error;
+	int halted;
+};
+
+static void test_conclude(void)
+{
+	static const struct ending endings[] = {
+		{ "no output at all", { NULL }, 0, "BOOT_FAILED", "guest never started", 0 },
+		{ "a hello and no done", { "@lab hello 2 s", "@lab sample zeroing touch 0 1 us" }, 0,
+		  "BOOT_FAILED", "guest stopped before done", 0 },
+		{ "done error after the guest's error",
+		  { "@lab hello 2 s", "@lab error zeroing out of memory", "@lab done error 0" }, 0,
+		  "FAILED", "zeroing: out of memory", 0 },
+		{ "done error alone", { "@lab hello 2 s", "@lab done error 0" }, 0,
+		  "FAILED", "guest reported an error", 0 },
+		{ "BUG: then a panic: the first kept",
+		  { "Linux version 6.1", "BUG: kernel NULL pointer dereference", "Kernel panic - x" }, 0,
+		  "BOOT_FAILED", "kernel failed: BUG: kernel NULL pointer dereference", 0 },
+		{ "an Oops after done ok",
+		  { "@lab hello 2 s", "@lab done ok 0", "[ 9.1] Oops: 0002 [#1]" }, 0,
+		  "BOOT_FAILED", "kernel failed: [ 9.1] Oops: 0002 [#1]", 0 },
+		{ "done ok, then the kernel halts",
+		  { "@lab hello 2 s", "@lab done ok 0", "reboot: System halted" }, 0, "OK", "", 1 },
+		{ "done ok, then the kernel powers down",
+		  { "@lab hello 2 s", "@lab done ok 0", "reboot: Power down" }, 0, "OK", "", 1 },
+		{ "timed out on nothing", { NULL }, 1,
+		  "TIMEOUT", "no result within 7 s (no kernel output)", 0 },
+		{ "timed out in the kernel", { "Linux version 6.1" }, 1,
+		  "TIMEOUT", "no result within 7 s (kernel started)", 0 },
+		{ "timed out in the guest", { "@lab hello 2 s" }, 1,
+		  "TIMEOUT", "no result within 7 s (guest started)", 0 },
+		{ "timed out after done ok: the timeout wins", { "@lab hello 2 s", "@lab done ok 0" }, 1,
+		  "TIMEOUT", "no result within 7 s (after done)", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(endings) / sizeof(endings[0]); i++) {
+		const struct ending *e = &endings[i];
+		char name[160];
+		struct run_result r;
+		struct console c;
+
+		run_result_init(&r);
+		r.wall_s = 7;
+		console_init(&c, &spec, &r, -1,
+			     PROTOCOL_CHECKSUM_OPTIONAL | PROTOCOL_NONCE_OPTIONAL, 0);
+		for (size_t k = 0; k < 5 && e->lines[k]; k++)
+			raw(&c, e->lines[k]);
+		console_end(&c);
+		console_conclude(&c, e->timed_out);
+		snprintf(name, sizeof(name), "%s: %s%s%s%s", e->what, e->status,
+			 e->error[0] ? ", '" : "", e->error, e->error[0] ? "'" : "");
+		ok(!strcmp(run_status_name(r.status), e->status) &&
+		   !strcmp(strbuf_str(&r.error), e->error) && c.halted == e->halted, name);
+		if (strcmp(run_status_name(r.status), e->status) || strcmp(strbuf_str(&r.error), e->error))
+			printf("#   got %s '%s'\n", run_status_name(r.status), strbuf_str(&r.error));
+		console_release(&c);
+		run_result_release(&r);
+	}
+}
+
+static void test_tail(void)
+{
+	struct run_result r;
+	struct console c;
+	char line[100];
+
+	run_result_init(&r);
+	console_init(&c, &spec, &r, -1, PROTOCOL_CHECKSUM_OPTIONAL | PROTOCOL_NONCE_OPTIONAL, 0);
+	for (int i = 0; i < 1000; i++) {
+		snprintf(line, sizeof(line), "console line %04d", i);
+		raw(&c, line);
+	}
+	ok(r.tail.len <= 8192 && r.tail.len > 8000, "the tail keeps the last 8 KiB, no more");
+	ok(r.tail.len >= 18 && !memcmp(r.tail.buf + r.tail.len - 18, "console line 0999\n", 18),
+	   "... ending with the newest line");
+	console_release(&c);
+	run_result_release(&r);
+}
+
 static void test_log_cap(void)
 {
 	char path[] = "/tmp/lab-console-XXXXXX", chunk[65536];
@@ -223,6 +367,9 @@ int main(void)
 {
 	test_serial();
 	test_pipe();
+	test_pieces();
+	test_conclude();
+	test_tail();
 	test_log_cap();
 	test_sample_set();
 	return done_testing();

@@ -1,0 +1,140 @@
+#!/bin/bash
+# tests/lib.sh itself: small test files run apart, their TAP output
+# compared with what each helper promises.
+. "$(dirname "$0")/lib.sh"
+
+# run_sub NAME: run the test file NAME.sh written in this directory, its
+# TAP output in NAME.out, its exit status in NAME.rc
+run_sub() {
+	{ echo ". '$TOP/tests/lib.sh'"; cat; } >"$1.sh" &&
+	rc=0 && LAB_TEST_KEEP= bash "$1.sh" >"$1.out" 2>&1 || rc=$?
+	echo $rc >"$1.rc"
+}
+
+# tap NAME: its TAP lines, without the comments
+tap() {
+	grep -v "^#" "$1.out"
+}
+
+test_expect_success 'a missing prerequisite skips the test, saying which; a present one runs it' '
+	run_sub prereq <<-\EOF &&
+	test_set_prereq HERE
+	test_lazy_prereq NOT_HERE "false"
+	test_lazy_prereq LAZY_HERE "true"
+	test_expect_success HERE "runs" "true"
+	test_expect_success NOT_HERE "skipped" "false"
+	test_expect_success HERE,NOT_HERE "skipped too" "false"
+	test_expect_success !NOT_HERE,LAZY_HERE "negated" "true"
+	test_expect_success "a body asks" "test_have_prereq HERE && ! test_have_prereq NOT_HERE"
+	test_done
+	EOF
+	cat >want <<-\EOF &&
+	ok 1 - runs
+	ok 2 # skip skipped (missing NOT_HERE)
+	ok 3 # skip skipped too (missing NOT_HERE)
+	ok 4 - negated
+	ok 5 - a body asks
+	1..5
+	EOF
+	tap prereq >got && diff -u want got &&
+	test "$(cat prereq.rc)" = 0
+'
+
+test_expect_success 'a lazy prerequisite is tried once, in a directory of its own' '
+	run_sub lazy <<-\EOF &&
+	test_lazy_prereq ONCE "echo tried >>\"$TRASH/tries\" && test \"\$(basename \"\$PWD\")\" = .prereq-ONCE"
+	test_expect_success ONCE "first" "true"
+	test_expect_success ONCE "second" "true"
+	test_expect_success "tried once" "test \$(wc -l <tries) = 1"
+	test_done
+	EOF
+	test "$(tap lazy | grep -c "^ok [0-9]* - ")" = 3
+'
+
+test_expect_success 'test_must_fail: a failure passes; success, a signal and 126 or more do not' '
+	run_sub mustfail <<-\EOF &&
+	test_expect_success "exit 1" "test_must_fail sh -c \"exit 1\""
+	test_expect_success "exit 125" "test_must_fail sh -c \"exit 125\""
+	test_expect_success "exit 0" "test_must_fail true"
+	test_expect_success "a signal" "test_must_fail sh -c \"kill -TERM \\\$\\\$\""
+	test_expect_success "not found" "test_must_fail ./no-such-program"
+	test_expect_success "exit 126" "test_must_fail sh -c \"exit 126\""
+	test_done
+	EOF
+	cat >want <<-\EOF &&
+	ok 1 - exit 1
+	ok 2 - exit 125
+	not ok 3 - exit 0
+	not ok 4 - a signal
+	not ok 5 - not found
+	not ok 6 - exit 126
+	1..6
+	EOF
+	tap mustfail >got && diff -u want got &&
+	test "$(cat mustfail.rc)" = 1 &&
+	grep -q "^#   test_must_fail: command succeeded: true$" mustfail.out &&
+	grep -q "^#   test_must_fail: died of signal 15: " mustfail.out &&
+	grep -q "^#   test_must_fail: exit 127, not a failure of the command: ./no-such-program$" mustfail.out
+'
+
+test_expect_success 'test_must_fail leaves the stderr the test redirects to the command alone' '
+	run_sub quiet <<-\EOF &&
+	test_expect_success "one line" "test_must_fail sh -c \"echo it failed >&2; exit 2\" 2>err && test \"\$(cat err)\" = \"it failed\""
+	test_done
+	EOF
+	tap quiet | grep -qx "ok 1 - one line"
+'
+
+test_expect_success 'test_when_finished: after the body, passed or failed, the last first, where it was asked' '
+	run_sub finished <<-\EOF &&
+	test_expect_success "fails" "mkdir d && cd d && test_when_finished \"echo 1 >>../log\" && test_when_finished \"echo 2 >>../log\" && false"
+	test_expect_success "cleaned up" "test \"\$(cat log | tr \"\\n\" \" \")\" = \"2 1 \""
+	test_expect_success "a cleanup that fails" "test_when_finished false"
+	test_done
+	EOF
+	cat >want <<-\EOF &&
+	not ok 1 - fails
+	ok 2 - cleaned up
+	not ok 3 - a cleanup that fails
+	1..3
+	EOF
+	tap finished >got && diff -u want got &&
+	grep -q "^#   cleanup failed: false$" finished.out
+'
+
+test_expect_success 'test_expect_failure: a known breakage is TODO, and one that passes is said' '
+	run_sub todo <<-\EOF &&
+	test_expect_failure "still broken" "false"
+	test_expect_failure "fixed" "true"
+	test_done
+	EOF
+	cat >want <<-\EOF &&
+	not ok 1 - still broken # TODO known breakage
+	ok 2 - fixed # TODO known breakage vanished
+	1..2
+	EOF
+	tap todo >got && diff -u want got &&
+	test "$(cat todo.rc)" = 0
+'
+
+test_expect_success 'test_expect_code and test_wait_until' '
+	run_sub code <<-\EOF &&
+	test_expect_success "exit 2 is 2" "test_expect_code 2 sh -c \"exit 2\""
+	test_expect_success "exit 1 is not 2" "test_expect_code 2 sh -c \"exit 1\""
+	test_expect_success "true at once" "test_wait_until 1 true"
+	test_expect_success "never true" "test_wait_until 1 false"
+	test_done
+	EOF
+	cat >want <<-\EOF &&
+	ok 1 - exit 2 is 2
+	not ok 2 - exit 1 is not 2
+	ok 3 - true at once
+	not ok 4 - never true
+	1..4
+	EOF
+	tap code >got && diff -u want got &&
+	grep -q "^#   test_expect_code: exit 1, want 2: " code.out &&
+	grep -q "^#   test_wait_until: still false after 1 s: false$" code.out
+'
+
+test_done
