@@ -145,6 +145,14 @@ test_expect_success TCG 'icount A/A on Debian'\''s kernel: no false verdict, tou
 	test "$(sql aa.db "SELECT sqrt(avg(value * value) - avg(value) * avg(value)) / avg(value) < 0.001 FROM samples WHERE metric = \"touch\" AND flags = 0")" = 1
 '
 
+test_expect_success TCG 'in icount the host'\''s wall-time host_to_init is a meta entry, not a sample' '
+	"$LAB" run --db boot.db --accel tcg --clock icount --kernel "$KERNEL" --workload boot \
+		--mem 512M --timeout 600 >boot.out 2>boot.err &&
+	test "$(sql boot.db "SELECT count(*) FROM samples WHERE metric = \"host_to_init\"")" = 0 &&
+	test "$(sql boot.db "SELECT count(*) FROM samples WHERE metric = \"to_init\"")" = 1 &&
+	test "$(sql boot.db "SELECT value > 0 FROM run_meta WHERE key = \"host.to_init_s\"")" = 1
+'
+
 test_expect_success TCG 'icount under accel auto is TCG without a KVM probe' '
 	test "$(grep -c -- "-icount shift=0,sleep=off" qemu.argv)" = 6 &&
 	! grep -q -- "-accel kvm" qemu.argv &&
