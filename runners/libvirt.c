@@ -389,6 +389,12 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 	}
 	sample_set_meta(&out->set, "libvirt.uri", uri);
 	sample_set_meta(&out->set, "libvirt.domain", name.buf);
+	if (spec->numa > 0) {
+		char nodes[16];
+
+		snprintf(nodes, sizeof(nodes), "%d", spec->numa);
+		sample_set_meta(&out->set, "qemu.numa", nodes);
+	}
 	if (!virConnectGetVersion(conn, &version)) {
 		char v[64];
 
