@@ -21,10 +21,12 @@
  * The icount clock goes through libvirt's QEMU command-line passthrough
  * (<qemu:commandline>): libvirt has no element of its own for it.
  *
- * QEMU runs as the hypervisor's user (libvirt-qemu on Debian), which may
- * not reach the lab's files (a results directory under a 0700 home): the
- * kernel and the initramfs are copied for each boot into world-readable
- * files in /tmp, removed after the boot.
+ * The hypervisor may be another host, and QEMU runs as its user
+ * (libvirt-qemu on Debian), which may not reach the lab's files (a results
+ * directory under a 0700 home): each boot uploads the kernel and the
+ * initramfs through the connection into volumes of a storage pool "lab"
+ * (a directory pool in /var/lib/libvirt/lab on the hypervisor's host,
+ * made by the first lab that needs it), mode 0644, deleted after the boot.
  *
  * Accel auto is tcg here: the qemu runner's KVM probe starts QEMU itself,
  * which says nothing of a libvirt host; ask for kvm with --accel kvm.
@@ -43,10 +45,10 @@
 #include "drive.h"
 #include "log.h"
 #include "runner.h"
-#include "tempfile.h"
 
 #define QBOOT_ROM "/usr/share/qemu/qboot.rom"
-#define STAGE_DIR "/tmp"
+#define POOL_NAME "lab"
+#define POOL_DIR "/var/lib/libvirt/lab"
 
 struct lv_boot {
 	struct drive_source src;
@@ -111,40 +113,122 @@ static int uri_is_local(const char *uri)
 	return p && p[3] == '/';
 }
 
-/* Copy src to a new file dst that any user can read; why says what failed. */
-static int stage_file(const char *src, const char *dst, struct strbuf *why)
+/*
+ * The pool the boots' files go to: the same for every lab on that host,
+ * made (transient, its directory built) by the first that needs it.
+ */
+static virStoragePoolPtr staging_pool(virConnectPtr conn, struct strbuf *why)
+{
+	virStoragePoolPtr pool = virStoragePoolLookupByName(conn, POOL_NAME);
+
+	if (pool && virStoragePoolIsActive(pool) != 1 && virStoragePoolCreate(pool, 0) < 0) {
+		strbuf_addf(why, "cannot start storage pool '%s': %s", POOL_NAME, lv_error());
+		virStoragePoolFree(pool);
+		return NULL;
+	}
+	if (pool)
+		return pool;
+	pool = virStoragePoolCreateXML(conn,
+				       "<pool type='dir'><name>" POOL_NAME "</name><target><path>"
+				       POOL_DIR "</path><permissions><mode>0755</mode></permissions>"
+				       "</target></pool>", VIR_STORAGE_POOL_CREATE_WITH_BUILD);
+	/* another lab may have made it in the meantime */
+	if (!pool)
+		pool = virStoragePoolLookupByName(conn, POOL_NAME);
+	if (!pool)
+		strbuf_addf(why, "cannot make storage pool '%s' in " POOL_DIR ": %s", POOL_NAME,
+			    lv_error());
+	return pool;
+}
+
+static int send_file(virStreamPtr st, int fd, const char *src, struct strbuf *why)
 {
 	char buf[65536];
-	int in, out = -1, ret = -1;
 	ssize_t got;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0) {
+	while ((got = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < got;) {
+			int n = virStreamSend(st, buf + off, (size_t)(got - off));
+
+			if (n < 0) {
+				strbuf_addf(why, "cannot upload '%s': %s", src, lv_error());
+				return -1;
+			}
+			off += n;
+		}
+	}
+	if (got < 0) {
 		strbuf_addf(why, "cannot read '%s': %s", src, strerror(errno));
 		return -1;
 	}
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (out < 0 || fchmod(out, 0644))
-		goto fail_write;
-	while ((got = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)got) != got)
-			goto fail_write;
-	if (got < 0) {
+	return 0;
+}
+
+/*
+ * Upload src into a new volume of the pool, readable by the hypervisor's
+ * user, wherever the hypervisor is. NULL (why says why) on failure.
+ */
+static virStorageVolPtr upload(virConnectPtr conn, virStoragePoolPtr pool, const char *name,
+			       const char *src, struct strbuf *why)
+{
+	struct strbuf xml = STRBUF_INIT;
+	virStorageVolPtr vol = NULL;
+	virStreamPtr st = NULL;
+	struct stat sb;
+	int fd, ok = 0;
+
+	fd = open(src, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb)) {
 		strbuf_addf(why, "cannot read '%s': %s", src, strerror(errno));
 		goto out;
 	}
-	ret = close(out);
-	out = -1;
-	if (!ret)
+	strbuf_addstr(&xml, "<volume><name>");
+	xml_add(&xml, name);
+	strbuf_addf(&xml, "</name><capacity unit='bytes'>%lld</capacity><target>"
+		    "<format type='raw'/><permissions><mode>0644</mode></permissions>"
+		    "</target></volume>", (long long)sb.st_size);
+	vol = virStorageVolCreateXML(pool, xml.buf, 0);
+	if (!vol) {
+		strbuf_addf(why, "cannot make volume '%s' in storage pool '%s': %s", name,
+			    POOL_NAME, lv_error());
 		goto out;
-fail_write:
-	strbuf_addf(why, "cannot write '%s' for the hypervisor: %s", dst, strerror(errno));
-	ret = -1;
+	}
+	st = virStreamNew(conn, 0);
+	if (!st || virStorageVolUpload(vol, st, 0, (unsigned long long)sb.st_size, 0) < 0) {
+		strbuf_addf(why, "cannot upload '%s': %s", src, lv_error());
+		goto out;
+	}
+	if (send_file(st, fd, src, why))
+		goto out;
+	if (virStreamFinish(st) < 0) {
+		strbuf_addf(why, "cannot upload '%s': %s", src, lv_error());
+		goto out;
+	}
+	ok = 1;
 out:
-	close(in);
-	if (out >= 0)
-		close(out);
-	return ret;
+	if (st) {
+		if (!ok)
+			virStreamAbort(st);
+		virStreamFree(st);
+	}
+	if (!ok && vol) {
+		virStorageVolDelete(vol, 0);
+		virStorageVolFree(vol);
+		vol = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&xml);
+	return vol;
+}
+
+static void drop_volume(virStorageVolPtr vol)
+{
+	if (!vol)
+		return;
+	if (virStorageVolDelete(vol, 0) < 0)
+		warning("cannot delete volume '%s': %s", virStorageVolGetName(vol), lv_error());
+	virStorageVolFree(vol);
 }
 
 static void add_memory(struct strbuf *x, const struct run_spec *spec)
@@ -271,7 +355,8 @@ static int boot_domain(virConnectPtr conn, const struct run_spec *spec, const ch
 	struct lv_boot b = { { lv_read, lv_stop }, NULL, NULL, -1, 0 };
 	struct console con;
 	int ret = -1, watching = 0;
-	double start;
+	/* from the domain's creation: uploads over a slow link do not eat the boot's time */
+	double start, deadline = now_monotonic() + spec->timeout_s;
 	enum drive_end end;
 
 	b.dom = virDomainCreateXML(conn, xml,
@@ -305,7 +390,7 @@ static int boot_domain(virConnectPtr conn, const struct run_spec *spec, const ch
 		goto out;
 	}
 	console_init(&con, spec, out, log_fd, 0, start);
-	end = drive_source(&b.src, &con, t0 + spec->timeout_s);
+	end = drive_source(&b.src, &con, deadline);
 	out->wall_s = now_monotonic() - t0;
 	console_conclude(&con, end == DRIVE_TIMEOUT);
 	console_release(&con);
@@ -337,13 +422,16 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 {
 	struct run_spec settled = *spec;
 	struct strbuf name = STRBUF_INIT, xml = STRBUF_INIT;
-	struct strbuf kernel = STRBUF_INIT, initrd = STRBUF_INIT;
+	struct strbuf vol_name = STRBUF_INIT;
+	virStoragePoolPtr pool = NULL;
+	virStorageVolPtr kernel_vol = NULL, initrd_vol = NULL;
+	char *kernel = NULL, *initrd = NULL;
 	static int seq;
 	const char *uri = spec->libvirt_uri ? spec->libvirt_uri : "qemu:///system";
 	virConnectPtr conn = NULL;
 	unsigned long version;
 	double t0 = now_monotonic();
-	int log_fd = -1, local = uri_is_local(uri);
+	int log_fd = -1;
 
 	libvirt_prepare(&settled);
 	snprintf(out->accel, sizeof(out->accel), "%s", settled.accel);
@@ -366,23 +454,24 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 		strbuf_addf(&out->error, "cannot connect to libvirt at '%s': %s", uri, lv_error());
 		goto out;
 	}
-	if (!local) {
-		strbuf_addf(&out->error, "libvirt at '%s' is not on this host: the libvirt runner "
-			    "boots only on a local hypervisor (use qemu:///system)", uri);
-		goto out;
-	}
 	strbuf_addf(&name, "lab-%d-%d-%s", (int)getpid(), seq++,
 		    spec->nonce ? spec->nonce : "boot");
-	strbuf_addf(&kernel, "%s/%s-kernel", STAGE_DIR, name.buf);
-	strbuf_addf(&initrd, "%s/%s-initrd", STAGE_DIR, name.buf);
-	if (tempfile_register(kernel.buf) || tempfile_register(initrd.buf)) {
-		strbuf_addstr(&out->error, "too many temporary files to stage the kernel");
+	strbuf_addf(&vol_name, "%s-kernel", name.buf);
+	pool = staging_pool(conn, &out->error);
+	if (!pool || !(kernel_vol = upload(conn, pool, vol_name.buf, spec->kernel, &out->error)))
+		goto out;
+	strbuf_reset(&vol_name);
+	strbuf_addf(&vol_name, "%s-initrd", name.buf);
+	initrd_vol = upload(conn, pool, vol_name.buf, spec->initrd, &out->error);
+	if (!initrd_vol)
+		goto out;
+	kernel = virStorageVolGetPath(kernel_vol);
+	initrd = virStorageVolGetPath(initrd_vol);
+	if (!kernel || !initrd) {
+		strbuf_addf(&out->error, "cannot find the uploaded kernel: %s", lv_error());
 		goto out;
 	}
-	if (stage_file(spec->kernel, kernel.buf, &out->error) ||
-	    stage_file(spec->initrd, initrd.buf, &out->error))
-		goto out;
-	build_xml(&xml, &settled, name.buf, kernel.buf, initrd.buf, out->full_cmdline, local);
+	build_xml(&xml, &settled, name.buf, kernel, initrd, out->full_cmdline, uri_is_local(uri));
 	if (boot_domain(conn, &settled, xml.buf, out, log_fd, t0) < 0) {
 		out->status = RUN_INFRA;
 		goto out;
@@ -405,18 +494,19 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 out:
 	if (out->status == RUN_INFRA && !out->wall_s)
 		out->wall_s = now_monotonic() - t0;
-	if (kernel.len)
-		tempfile_delete(kernel.buf);
-	if (initrd.len)
-		tempfile_delete(initrd.buf);
+	drop_volume(kernel_vol);
+	drop_volume(initrd_vol);
+	if (pool)
+		virStoragePoolFree(pool);
+	free(kernel);
+	free(initrd);
 	if (conn)
 		virConnectClose(conn);
 	if (log_fd >= 0)
 		close(log_fd);
 	strbuf_release(&name);
 	strbuf_release(&xml);
-	strbuf_release(&kernel);
-	strbuf_release(&initrd);
+	strbuf_release(&vol_name);
 	return 0;
 }
 

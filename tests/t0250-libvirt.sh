@@ -69,7 +69,8 @@ test_expect_success 'a boot past its deadline ends TIMEOUT, its domain destroyed
 	test -n "$domain" &&
 	test -z "$(domains_named "$domain")" &&
 	! pgrep -f "guest=$domain," &&
-	! ls /tmp/"$domain"-* 2>/dev/null
+	virsh -q -c "$URI" vol-list lab >volumes &&
+	! grep "$domain" volumes
 '
 
 test_expect_success 'a kernel that panics is BOOT_FAILED, its domain gone' '
