@@ -109,4 +109,56 @@ test_expect_success 'kernel and initramfs reach a hypervisor user that cannot en
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 9")" = OK
 '
 
+# A remote URI: libvirtd on this host, reached over ssh through an sshd of
+# the test's own on a loopback port, with its own host key; the kernel and
+# the initramfs reach the far side as uploaded volumes.
+SSHD=/usr/sbin/sshd
+if [ ! -x "$SSHD" ]; then
+	test_count=$((test_count + 1))
+	echo "ok $test_count # skip no sshd for a remote URI (make deps installs openssh-server)"
+	test_done
+fi
+ssh-keygen -q -t ed25519 -N "" -f "$TRASH/hostkey" &&
+ssh-keygen -q -t ed25519 -N "" -f "$TRASH/id" &&
+cp "$TRASH/id.pub" "$TRASH/authorized_keys" &&
+mkdir -p /run/sshd &&
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') &&
+"$SSHD" -f /dev/null -h "$TRASH/hostkey" -p "$PORT" -o ListenAddress=127.0.0.1 \
+	-o AuthorizedKeysFile="$TRASH/authorized_keys" -o StrictModes=no \
+	-o PermitRootLogin=prohibit-password -o PasswordAuthentication=no \
+	-o KbdInteractiveAuthentication=no -o UsePAM=no \
+	-o PidFile="$TRASH/sshd.pid" -E "$TRASH/sshd.log" || exit 1
+for _ in $(seq 50); do test -s "$TRASH/sshd.pid" && break; sleep 0.1; done
+stop_sshd() { test -s "$TRASH/sshd.pid" && kill "$(cat "$TRASH/sshd.pid")" && rm -f "$TRASH/sshd.pid"; }
+trap 'stop_sshd; [ -n "${LAB_TEST_KEEP:-}" ] || rm -rf "$TRASH"' EXIT
+# root's known_hosts stays as it was
+printf '#!/bin/sh\nexec ssh -o UserKnownHostsFile=%s/known_hosts -o BatchMode=yes "$@"\n' "$TRASH" >ssh &&
+chmod +x ssh
+REMOTE="qemu+ssh://root@127.0.0.1:$PORT/system?keyfile=$TRASH/id&no_verify=1&command=$TRASH/ssh"
+printf '[libvirt]\n\turi = "%s"\n' "$REMOTE" >remote.conf
+
+test_expect_success 'a remote URI: booted over ssh, kernel and initramfs uploaded, nothing left' '
+	run --config remote.conf --runner libvirt --clock wall --workload boot --mem 1G >out &&
+	cat out &&
+	test "$(sql lab.db "SELECT status FROM runs WHERE id = 10")" = OK &&
+	test "$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 10 AND key = '\''libvirt.uri'\''")" = "$REMOTE" &&
+	metrics 1 >qemu.metrics && metrics 10 >remote.metrics &&
+	diff qemu.metrics remote.metrics &&
+	grep -q "Accepted publickey for root" sshd.log &&
+	domain=$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 10 AND key = '\''libvirt.domain'\''") &&
+	test -z "$(domains_named "$domain")" &&
+	virsh -q -c "$URI" vol-list lab >volumes &&
+	! grep "$domain" volumes
+'
+
+test_expect_success 'a remote host that cannot be reached is INFRA with what ssh said' '
+	stop_sshd &&
+	rc=0 && { run --config remote.conf --runner libvirt --workload boot 2>err >out || rc=$?; } &&
+	cat out err && test "$rc" = 1 &&
+	test "$(sql lab.db "SELECT status FROM runs WHERE id = 11")" = INFRA &&
+	sql lab.db "SELECT error FROM runs WHERE id = 11" >error && cat error &&
+	grep -q "^cannot connect to libvirt at .qemu+ssh://root@127.0.0.1:$PORT/system" error &&
+	grep -q "Connection refused" error
+'
+
 test_done
