@@ -56,6 +56,7 @@ struct lv_boot {
 	virStreamPtr st;
 	int timer;		/* wakes the event loop at drive's next decision */
 	int hangup;		/* the stream said it ended or failed */
+	struct strbuf failed;	/* why the stream failed; empty: it did not */
 };
 
 /* libvirt prints every error on stderr unless told otherwise: runs report their own. */
@@ -326,7 +327,11 @@ static ssize_t lv_read(struct drive_source *src, char *buf, size_t len, int time
 
 	if (got >= 0)
 		return got;
-	if (got == -1 || b->hangup)
+	if (got == -1) {
+		strbuf_addstr(&b->failed, lv_error());
+		return 0;
+	}
+	if (b->hangup)
 		return 0;
 	/* nothing yet: wait for the stream or the timer, whichever comes first */
 	virEventUpdateTimeout(b->timer, timeout_ms);
@@ -352,7 +357,7 @@ static void lv_stop(struct drive_source *src)
 static int boot_domain(virConnectPtr conn, const struct run_spec *spec, const char *xml,
 		       struct run_result *out, int log_fd, double t0)
 {
-	struct lv_boot b = { { lv_read, lv_stop }, NULL, NULL, -1, 0 };
+	struct lv_boot b = { { lv_read, lv_stop }, NULL, NULL, -1, 0, STRBUF_INIT };
 	struct console con;
 	int ret = -1, watching = 0;
 	/* from the domain's creation: uploads over a slow link do not eat the boot's time */
@@ -393,6 +398,13 @@ static int boot_domain(virConnectPtr conn, const struct run_spec *spec, const ch
 	end = drive_source(&b.src, &con, deadline);
 	out->wall_s = now_monotonic() - t0;
 	console_conclude(&con, end == DRIVE_TIMEOUT);
+	/* a console lost before the kernel spoke says nothing of the kernel */
+	if (out->status == RUN_BOOT_FAILED && !con.saw_kernel && b.failed.len) {
+		out->status = RUN_INFRA;
+		strbuf_reset(&out->error);
+		strbuf_addf(&out->error, "lost the console of libvirt domain '%s': %s",
+			    virDomainGetName(b.dom), b.failed.buf);
+	}
 	console_release(&con);
 	ret = (int)end;
 out:
@@ -408,6 +420,7 @@ out:
 	if (virDomainIsActive(b.dom) == 1)
 		lv_stop(&b.src);
 	virDomainFree(b.dom);
+	strbuf_release(&b.failed);
 	return ret;
 }
 
