@@ -551,7 +551,8 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 		const char *runner = o->boot.runner ? o->boot.runner : config_runner_name(ctx->cfg.runner);
 		if (!o->v[s].kernel)
 			continue;
-		if (!strcmp(runner, "qemu") && kernel_image_arch(&arch, o->v[s].kernel))
+		if ((!strcmp(runner, "qemu") || !strcmp(runner, "libvirt")) &&
+		    kernel_image_arch(&arch, o->v[s].kernel))
 			goto fail;
 		if (store_kernel(&ctx->st, &kid[s], o->v[s].kernel, arch))
 			goto fail;

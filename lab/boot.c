@@ -80,11 +80,9 @@ int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
  */
 static int clock_before_prepare(struct boot_plan *p, const char *clock)
 {
-	int qemu = !strcmp(p->runner->name, "qemu");
-
 	if (!strcmp(clock, "icount")) {
-		if (!qemu)
-			return error("clock 'icount' needs the qemu runner: the %s runner "
+		if (!runner_boots_kernel(p->runner))
+			return error("clock 'icount' needs the qemu runner or the libvirt runner: the %s runner "
 				     "measures in wall time (use --clock wall)", p->runner->name);
 		if (!strcmp(p->spec.accel, "kvm"))
 			return error("clock 'icount' needs accel tcg: kvm runs the guest in "
@@ -103,7 +101,7 @@ static void clock_after_prepare(struct boot_plan *p, const char *clock, long shi
 	 * vCPUs stalled here in "Booting SMP configuration" past 240 s.
 	 */
 	int icount = !strcmp(clock, "icount") ||
-		     (!strcmp(clock, "auto") && !strcmp(p->runner->name, "qemu") &&
+		     (!strcmp(clock, "auto") && runner_boots_kernel(p->runner) &&
 		      !strcmp(p->spec.accel, "tcg") && p->spec.cpus == 1);
 
 	p->spec.clock = icount ? "icount" : "wall";
@@ -168,7 +166,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	runner_name = o->runner ? o->runner : config_runner_name(ctx->cfg.runner);
 	p->runner = runner_find(runner_name);
 	if (!p->runner)
-		return error("unknown runner '%s' (known: qemu, local)", runner_name);
+		return error("unknown runner '%s' (known: qemu, local, libvirt)", runner_name);
 	if (!o->workloads || !o->workloads->nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
 	/* a clock the runner cannot give is refused before anything is started or written */
@@ -176,7 +174,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	clock = o->clock ? o->clock : config_clock_name(ctx->cfg.clock);
 	if (clock_before_prepare(p, clock))
 		return -1;
-	if (!strcmp(p->runner->name, "qemu")) {
+	if (runner_boots_kernel(p->runner)) {
 		if (!o->kernel)
 			return error("no kernel given (--kernel IMAGE)");
 		if (kernel_image_arch(&arch, o->kernel))
@@ -211,7 +209,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		goto out;
 	if (o->kernel && store_kernel(&ctx->st, &p->row.kernel_id, o->kernel, arch))
 		goto out;
-	if (!strcmp(p->runner->name, "qemu")) {
+	if (runner_boots_kernel(p->runner)) {
 		strbuf_addf(&p->kvm_note, "%s/kvm-hangs", cachedir);
 		p->spec.kvm_note = p->kvm_note.buf;
 		strbuf_addf(&p->initrd, "%s/initramfs-%s-%d-%d.cpio", cachedir, arch,
@@ -233,13 +231,14 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.workloads = p->workloads.buf;
 	p->spec.cmdline = o->cmdline;
 	p->spec.qemu = config_qemu_binary(&ctx->cfg, arch);
+	p->spec.libvirt_uri = ctx->cfg.libvirt_uri;
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);
 	/* like --mem and --cpus, nothing the local runner can change */
 	p->spec.numa = (int)o->numa;
 	/* Linux ignores nodes this small, and the guest would not be what was asked */
-	if (o->numa && !strcmp(p->runner->name, "qemu") &&
+	if (o->numa && runner_boots_kernel(p->runner) &&
 	    p->spec.mem_mib / o->numa < BOOT_MIN_NODE_MIB) {
 		error("--numa %ld splits %ldM into nodes below %dM: give more --mem or fewer nodes",
 		      o->numa, p->spec.mem_mib, BOOT_MIN_NODE_MIB);

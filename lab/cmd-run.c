@@ -28,7 +28,7 @@ static const char run_usage[] =
 "  --numa N           N NUMA nodes sharing the memory and CPUs (qemu)\n"
 "  --cmdline STR      extra kernel command line\n"
 "  --param K=V        extra guest parameter lab.K=V (repeatable)\n"
-"  --runner R         qemu or local (default run.runner)\n"
+"  --runner R         qemu, local or libvirt (default run.runner)\n"
 "  --accel A          kvm, tcg or auto (default qemu.accel)\n"
 "  --clock C          wall, icount or auto: QEMU's -icount makes guest time count\n"
 "                     instructions, 2^qemu.icountShift ns each, TCG only; auto is\n"

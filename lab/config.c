@@ -100,6 +100,7 @@ static const char *clock_names[] = {
 static const char *runner_names[] = {
 	[LAB_RUNNER_QEMU] = "qemu",
 	[LAB_RUNNER_LOCAL] = "local",
+	[LAB_RUNNER_LIBVIRT] = "libvirt",
 };
 
 const char *config_accel_name(enum lab_accel accel)
@@ -170,6 +171,7 @@ STRING_SETTER(repo)
 STRING_SETTER(build_command)
 STRING_SETTER(build_artifact)
 STRING_SETTER(build_config)
+STRING_SETTER(libvirt_uri)
 
 static int set_build_jobs(struct lab_config *cfg, const char *v)
 {
@@ -249,12 +251,13 @@ static const struct config_key {
 	{ "run.mem", set_mem, SIZE_EXPECTED },
 	{ "run.cpus", set_cpus, CPUS_EXPECTED },
 	{ "run.timeout", set_timeout, SECONDS_EXPECTED " such as 300, 300s or 5m" },
-	{ "run.runner", set_runner, "qemu or local" },
+	{ "run.runner", set_runner, "qemu, local or libvirt" },
 	{ "run.iters", set_iters, "a positive integer" },
 	{ "run.clock", set_clock, "wall, icount or auto" },
+	{ "libvirt.uri", set_libvirt_uri, "a libvirt connection URI such as qemu:///system" },
 };
 
-static const char *const config_sections[] = { "core", "qemu", "run", "build", NULL };
+static const char *const config_sections[] = { "core", "qemu", "run", "build", "libvirt", NULL };
 
 static int apply_entry(struct lab_config *cfg, const struct config_entry *e)
 {
@@ -681,6 +684,7 @@ void config_init(struct lab_config *cfg)
 	cfg->iters = 100;
 	cfg->build_config = xstrdup("tinyconfig");
 	cfg->build_timeout_s = 3600;
+	cfg->libvirt_uri = xstrdup("qemu:///system");
 }
 
 void config_release(struct lab_config *cfg)
@@ -693,6 +697,7 @@ void config_release(struct lab_config *cfg)
 	free(cfg->build_command);
 	free(cfg->build_artifact);
 	free(cfg->build_config);
+	free(cfg->libvirt_uri);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

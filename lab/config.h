@@ -19,7 +19,7 @@
  *       cpus = 1                         1 to 1024
  *       timeout = 900                    seconds: 300, 300s, 5m, 1h; <= a week;
  *                                        CPU-bound work runs ~4x slower in icount
- *       runner = qemu                    qemu or local
+ *       runner = qemu                    qemu, local or libvirt
  *       iters = 100                      a positive integer
  *       clock = auto                     wall, icount or auto: icount under
  *                                        TCG, wall under KVM (lab/boot.h)
@@ -32,6 +32,8 @@
  *       timeout = 3600                   seconds per build
  *       command = ./build.sh             replaces make (any project)
  *       artifact = out/image             what command leaves in the tree
+ *   [libvirt]
+ *       uri = qemu:///system             the libvirt runner's connection
  *
  * Git config names cannot contain '_', hence the per-architecture
  * subsections for the QEMU binaries. Section and key names are
@@ -62,6 +64,7 @@ enum lab_clock {
 enum lab_runner {
 	LAB_RUNNER_QEMU = 0,
 	LAB_RUNNER_LOCAL,	/* the guest program as a plain process */
+	LAB_RUNNER_LIBVIRT,	/* a transient libvirt domain per boot */
 };
 
 struct lab_config {
@@ -83,6 +86,7 @@ struct lab_config {
 	char *build_config;	/* tinyconfig, defconfig or a file */
 	long build_jobs;	/* 0: the number of CPUs */
 	long build_timeout_s;
+	char *libvirt_uri;
 };
 
 /* Fill cfg with the defaults; cfg must not own anything yet. */
@@ -159,7 +163,7 @@ typedef int config_fn(const struct config_entry *e, void *data);
  * NULL-terminated list of the section names the caller knows (lower case).
  * Returns 0, or -1 after fn's first negative return or one error line
  * naming the kind, the path, the line and the bad thing:
- *   lab: unknown section 'rnu' (known: core, qemu, run, build) in config lab.conf line 1
+ *   lab: unknown section 'rnu' (known: core, qemu, run, build, libvirt) in config lab.conf line 1
  *   lab: unterminated quote in recipe x.recipe line 3
  *   lab: binary byte 0x01: not a text file in config lab.conf line 2
  * Pure but for that line: no I/O.

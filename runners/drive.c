@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <unistd.h>
 
 #include "drive.h"
@@ -8,17 +9,15 @@
 #define GRACE_AFTER_DONE_S 10.0
 #define GRACE_AFTER_FAILURE_S 5.0
 
-enum drive_end drive_child(struct child *c, struct console *con, double deadline)
+enum drive_end drive_source(struct drive_source *src, struct console *con, double deadline)
 {
 	double grace_until = 0;
 	enum drive_end end = DRIVE_EXITED;
 
 	for (;;) {
 		char buf[16384];
-		struct pollfd pfd = { .fd = c->out_fd, .events = POLLIN };
 		double now = now_monotonic(), until = deadline;
 		ssize_t got;
-		int n;
 
 		if (!grace_until && (con->saw_done || con->kernel_failed))
 			grace_until = now + (con->saw_done ? GRACE_AFTER_DONE_S :
@@ -32,21 +31,47 @@ enum drive_end drive_child(struct child *c, struct console *con, double deadline
 				end = DRIVE_FINISHED;
 			else
 				end = DRIVE_TIMEOUT;
-			subprocess_kill(c);
+			src->stop(src);
 			break;
 		}
-		n = poll(&pfd, 1, (int)((until - now) * 1000) + 1);
-		if (n < 0 && errno == EINTR)
+		got = src->read(src, buf, sizeof(buf), (int)((until - now) * 1000) + 1);
+		if (got < 0)
 			continue;
-		if (n <= 0)
-			continue;
-		got = read(c->out_fd, buf, sizeof(buf));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
+		if (got == 0)
 			break;
 		console_feed(con, buf, (size_t)got);
 	}
 	console_end(con);
 	return end;
+}
+
+struct child_source {
+	struct drive_source src;
+	struct child *c;
+};
+
+static ssize_t child_read(struct drive_source *src, char *buf, size_t len, int timeout_ms)
+{
+	struct child *c = ((struct child_source *)src)->c;
+	struct pollfd pfd = { .fd = c->out_fd, .events = POLLIN };
+	ssize_t got;
+
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return -1;
+	got = read(c->out_fd, buf, len);
+	if (got < 0 && errno == EINTR)
+		return -1;
+	return got < 0 ? 0 : got;
+}
+
+static void child_stop(struct drive_source *src)
+{
+	subprocess_kill(((struct child_source *)src)->c);
+}
+
+enum drive_end drive_child(struct child *c, struct console *con, double deadline)
+{
+	struct child_source cs = { { child_read, child_stop }, c };
+
+	return drive_source(&cs.src, con, deadline);
 }

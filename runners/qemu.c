@@ -138,21 +138,13 @@ static void add_memory(struct strvec *av, const struct run_spec *spec, int arm)
 	strvec_pushf(av, "%ldM", spec->mem_mib);
 }
 
-/*
- * cmdline gets the command line as stored with the run: the nonce differs
- * per boot and is left out (runs of one kernel and command line group
- * together). It goes last, so that a lab.nonce= in --cmdline cannot
- * override it.
- */
+/* cmdline gets the command line as stored with the run (run_spec_cmdline()). */
 static void build_argv(struct strvec *av, const struct run_spec *spec,
 		       const char *accel, char *cmdline, size_t cmdline_size)
 {
 	int arm = !strcmp(spec->arch, "aarch64");
 
-	snprintf(cmdline, cmdline_size, "console=%s panic=-1 %s%s%s",
-		 arm ? "ttyAMA0" : "ttyS0", spec->params ? spec->params : "",
-		 spec->cmdline && *spec->cmdline ? " " : "",
-		 spec->cmdline ? spec->cmdline : "");
+	run_spec_cmdline(spec, cmdline, cmdline_size);
 
 	strvec_push(av, spec->qemu ? spec->qemu : default_qemu(spec->arch));
 	strvec_push(av, "-nodefaults");

@@ -1,14 +1,31 @@
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runner.h"
 
 const struct runner *runner_find(const char *name)
 {
-	static const struct runner *const all[] = { &runner_qemu, &runner_local };
+	static const struct runner *const all[] = { &runner_qemu, &runner_local,
+							     &runner_libvirt };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];
 	return NULL;
+}
+
+void run_spec_cmdline(const struct run_spec *spec, char *out, size_t size)
+{
+	snprintf(out, size, "console=%s panic=-1 %s%s%s",
+		 strcmp(spec->arch, "aarch64") ? "ttyS0" : "ttyAMA0",
+		 spec->params ? spec->params : "",
+		 spec->cmdline && *spec->cmdline ? " " : "",
+		 spec->cmdline ? spec->cmdline : "");
+}
+
+int runner_boots_kernel(const struct runner *r)
+{
+	return r == &runner_qemu || r == &runner_libvirt;
 }
 
 int workload_known(const char *name)

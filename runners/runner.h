@@ -25,6 +25,7 @@ struct run_spec {
 	const char *workloads;	/* asked for, comma separated: no other's samples count */
 	const char *qemu;	/* QEMU binary; NULL: by arch */
 	const char *accel;	/* kvm | tcg | auto */
+	const char *libvirt_uri;	/* the libvirt runner's connection */
 	/*
 	 * wall | icount | auto. With icount, QEMU (TCG only) runs the guest's
 	 * clocks on executed instructions, 2^icount_shift ns each: a second
@@ -60,6 +61,15 @@ int workload_known(const char *name);
 
 /* NULL when there is no runner of that name. */
 const struct runner *runner_find(const char *name);
-extern const struct runner runner_qemu, runner_local;
+extern const struct runner runner_qemu, runner_local, runner_libvirt;
+/* The runner boots a kernel image with the lab's initramfs (qemu, libvirt). */
+int runner_boots_kernel(const struct runner *r);
+/*
+ * The kernel command line of a qemu or libvirt boot, as stored with the
+ * run: without the nonce, which differs per boot (runs of one kernel and
+ * command line group together) and goes last when booting, so that a
+ * lab.nonce= in --cmdline cannot override it.
+ */
+void run_spec_cmdline(const struct run_spec *spec, char *out, size_t size);
 
 #endif

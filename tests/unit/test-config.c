@@ -250,7 +250,7 @@ static void test_bad_values(void)
 		  "a shift from 0 to 10 (2^N ns per instruction)" },
 		{ "[run]\ntimeout = -1\n", "run.timeout", "-1",
 		  "a number of seconds up to a week (168h) such as 300, 300s or 5m" },
-		{ "[run]\nrunner = ssh\n", "run.runner", "ssh", "qemu or local" },
+		{ "[run]\nrunner = ssh\n", "run.runner", "ssh", "qemu, local or libvirt" },
 		{ "[run]\niters = 1e3\n", "run.iters", "1e3", "a positive integer" },
 		{ "[core]\ndb =\n", "core.db", "", "a path" },
 		{ "[run]\ncpus\n", "run.cpus", "", "a CPU count from 1 to 1024" },
@@ -316,11 +316,11 @@ static void test_bad_syntax(void)
 		const char *err;
 	} cases[] = {
 		{ "[rnu]\n\tmem = 4G\n", 0,
-		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build)" },
+		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt)" },
 		{ "[run]\n\tmem = 4G\n\n[user]\n\tname = x\n", 0,
-		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build)" },
+		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt)" },
 		{ "[Run \"x\"]\n[core.Sub]\n[qmeu \"x86_64\"]\n", 0,
-		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build)" },
+		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt)" },
 		{ "[core]\n\tdb = \"results/lab.db\n", 0, "unterminated quote in config bad.conf line 2" },
 		{ "[core]\n\tdb = a\\\n\t\"b\n[run]\n", 0,
 		  "unterminated quote in config bad.conf line 3" },
