@@ -657,19 +657,23 @@ out:
 	return ret;
 }
 
-static int insert_meta(struct store *st, long long run_id, const struct sample_set *set)
+/*
+ * One statement run for each of n rows in a batch: ?1 is the run, bind()
+ * binds the rest of row i. Nothing said: the caller names what failed.
+ */
+typedef void bind_row_fn(sqlite3_stmt *q, size_t i, const void *data);
+
+static int insert_rows(struct store *st, const char *sql, long long run_id, size_t n,
+		       bind_row_fn *bind, const void *data)
 {
 	sqlite3_stmt *q = NULL;
 	int ret = -1;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT OR REPLACE INTO run_meta(run_id, key, value) VALUES (?1, ?2, ?3)",
-			       -1, &q, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
 		goto out;
-	for (size_t i = 0; i < set->meta_nr; i++) {
+	for (size_t i = 0; i < n; i++) {
 		sqlite3_bind_int64(q, 1, run_id);
-		bind_text(q, 2, set->meta[i].key);
-		bind_text(q, 3, set->meta[i].value);
+		bind(q, i, data);
 		if (sqlite3_step(q) != SQLITE_DONE)
 			goto out;
 		sqlite3_reset(q);
@@ -680,58 +684,34 @@ out:
 	return ret;
 }
 
-static int insert_samples(struct store *st, long long run_id, const struct sample_set *set)
+static void bind_meta(sqlite3_stmt *q, size_t i, const void *data)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	const struct sample_set *set = data;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO samples(run_id, workload, metric, iteration, value, unit, flags) "
-			       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &q, NULL) != SQLITE_OK)
-		goto out;
-	for (size_t i = 0; i < set->nr; i++) {
-		struct sample s;
-
-		sample_set_get(set, i, &s);
-		sqlite3_bind_int64(q, 1, run_id);
-		sqlite3_bind_text(q, 2, s.workload, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 3, s.metric, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 4, s.iteration);
-		sqlite3_bind_double(q, 5, s.value);
-		sqlite3_bind_text(q, 6, s.unit, -1, SQLITE_STATIC);
-		sqlite3_bind_int(q, 7, (int)s.flags);
-		if (sqlite3_step(q) != SQLITE_DONE)
-			goto out;
-		sqlite3_reset(q);
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	bind_text(q, 2, set->meta[i].key);
+	bind_text(q, 3, set->meta[i].value);
 }
 
-static int insert_dropped(struct store *st, long long run_id, const struct run_result *res)
+static void bind_sample(sqlite3_stmt *q, size_t i, const void *data)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	struct sample s;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO dropped_lines(run_id, seq, reason, line) "
-			       "VALUES (?1, ?2, ?3, ?4)", -1, &q, NULL) != SQLITE_OK)
-		goto out;
-	for (size_t i = 0; i < res->dropped_nr; i++) {
-		sqlite3_bind_int64(q, 1, run_id);
-		sqlite3_bind_int64(q, 2, (long long)i + 1);
-		sqlite3_bind_text(q, 3, res->dropped[i].reason, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 4, res->dropped[i].line, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) != SQLITE_DONE)
-			goto out;
-		sqlite3_reset(q);
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	sample_set_get(data, i, &s);
+	sqlite3_bind_text(q, 2, s.workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, s.metric, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 4, s.iteration);
+	sqlite3_bind_double(q, 5, s.value);
+	sqlite3_bind_text(q, 6, s.unit, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 7, (int)s.flags);
+}
+
+static void bind_dropped(sqlite3_stmt *q, size_t i, const void *data)
+{
+	const struct run_result *res = data;
+
+	sqlite3_bind_int64(q, 2, (long long)i + 1);
+	sqlite3_bind_text(q, 3, res->dropped[i].reason, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 4, res->dropped[i].line, -1, SQLITE_STATIC);
 }
 
 int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
@@ -741,9 +721,13 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 		return -1;
 	if (finish_row(st, run_id, res, console_log) ||
 	    clear_owner(st, run_id) ||
-	    insert_meta(st, run_id, &res->set) ||
-	    insert_samples(st, run_id, &res->set) ||
-	    insert_dropped(st, run_id, res)) {
+	    insert_rows(st, "INSERT OR REPLACE INTO run_meta(run_id, key, value) "
+			"VALUES (?1, ?2, ?3)", run_id, res->set.meta_nr, bind_meta, &res->set) ||
+	    insert_rows(st, "INSERT INTO samples(run_id, workload, metric, iteration, value, "
+			"unit, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", run_id, res->set.nr,
+			bind_sample, &res->set) ||
+	    insert_rows(st, "INSERT INTO dropped_lines(run_id, seq, reason, line) "
+			"VALUES (?1, ?2, ?3, ?4)", run_id, res->dropped_nr, bind_dropped, res)) {
 		store_error(st, "cannot store run");
 		store_rollback(st);
 		return -1;
