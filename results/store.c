@@ -48,6 +48,28 @@ out:
 }
 
 /*
+ * Whether the schema must be applied: an older version, or one of this
+ * version made before its views were added (a view changes no table, so
+ * it came without a new version). 1 yes, 0 no, -1 error.
+ */
+static int schema_stale(struct store *st, int version)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (version < STORE_SCHEMA_VERSION)
+		return 1;
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master WHERE type = 'view' "
+			       "AND name = 'counted_samples'", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_step(q) != SQLITE_ROW)
+		store_error(st, "cannot read schema");
+	else
+		ret = !sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	return ret;
+}
+
+/*
  * A damaged file must not grow: rows appended to it would be lost with it,
  * or read back wrong. quick_check reads every page, without the index
  * cross-checks of integrity_check.
@@ -259,7 +281,7 @@ out:
 
 int store_open(struct store *st, const char *path)
 {
-	int version;
+	int version, stale;
 
 	memset(st, 0, sizeof(*st));
 	st->path = strdup(path);
@@ -285,13 +307,17 @@ int store_open(struct store *st, const char *path)
 	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
 	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
 		goto fail;
-	if (version < STORE_SCHEMA_VERSION) {
+	stale = schema_stale(st, version);
+	if (stale < 0)
+		goto fail;
+	if (stale) {
 		if (exec(st, "BEGIN IMMEDIATE", "cannot create schema"))
 			goto fail;
 		if (schema_version(st, &version))
 			goto fail;
-		if (version < STORE_SCHEMA_VERSION &&
-		    (exec(st, lab_schema_sql, "cannot create schema") || add_columns(st))) {
+		stale = schema_stale(st, version);
+		if (stale && (stale < 0 || exec(st, lab_schema_sql, "cannot create schema") ||
+			      add_columns(st))) {
 			store_rollback(st);
 			goto fail;
 		}
