@@ -204,7 +204,8 @@ static int side_median(double *out, char unit[16], struct store *st, long long e
 	size_t n = 0;
 	int found = 0;
 
-	if (store_variant_id(st, &vid, exp, side) || !vid || units_side_load(&us, st, exp, vid, (long)mem, (long)cpus, dot + 1))
+	if (store_variant_id(st, &vid, exp, side) || !vid ||
+	    units_side_load(&us, st, exp, vid, (long)mem, (long)cpus, dot + 1))
 		goto out;
 	for (size_t k = 0; k < us.n && !found; k++) {
 		const struct unit_metric *m = &us.m[k];

@@ -9,6 +9,10 @@
  * started (status RUNNING), store_run_finish() writes its status, metadata
  * and every sample in one transaction, so a crash never leaves half a boot.
  * Errors are reported once, here, naming the database file.
+ *
+ * Only results/ speaks SQL: what the commands read and write beyond runs
+ * is in store-experiment.h, store-verdict.h and store-bisect.h, as typed
+ * rows.
  */
 #include <sqlite3.h>
 
@@ -83,8 +87,8 @@ void store_bind_text(sqlite3_stmt *q, int i, const char *s);
 void store_bind_id(sqlite3_stmt *q, int i, long long id);
 void store_bind_num(sqlite3_stmt *q, int i, double v);
 
-/* Clocks (defined in store-experiment.c, with the runs they read). */
 /*
+ * Clocks; defined in store-experiment.c, beside the runs they read.
  * The clocks an experiment's runs were measured with (runs.clock), the
  * distinct values in the order first used, pushed onto out: one for any
  * experiment the lab compared.
