@@ -96,6 +96,15 @@ CREATE TABLE IF NOT EXISTS samples (
 CREATE INDEX IF NOT EXISTS samples_run ON samples(run_id);
 CREATE INDEX IF NOT EXISTS samples_metric ON samples(workload, metric);
 
+-- The samples a statistic may use: those of runs that ended OK, warm-ups
+-- (flags & 1) left out. Verdicts and bisect steps read samples through it.
+-- A database of version 5 made before the view gains it when the lab
+-- opens it to write.
+CREATE VIEW IF NOT EXISTS counted_samples AS
+	SELECT s.id, s.run_id, s.workload, s.metric, s.iteration, s.value, s.unit, s.flags
+	FROM samples s JOIN runs r ON r.id = s.run_id
+	WHERE r.status = 'OK' AND (s.flags & 1) = 0;
+
 -- One verdict per metric and sweep point of an experiment. The summaries
 -- are of the units compared (samples, or per-boot medians).
 CREATE TABLE IF NOT EXISTS verdicts (

@@ -9,6 +9,8 @@
 #include "image.h"
 #include "log.h"
 #include "progress.h"
+#include "store-experiment.h"
+#include "store-verdict.h"
 #include "units.h"
 #include "subprocess.h"
 #include "xalloc.h"
@@ -141,51 +143,42 @@ static int create_experiment(long long *exp_id, long long vid[2], struct store *
 			     const struct ab_opts *o, const long long kid[2],
 			     const char *workloads)
 {
-	sqlite3_stmt *q = NULL;
-	long long id;
-	int ret = -1;
+	struct store_variant_spec v[2];
 
-	if (store_begin(st))
-		return -1;
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO experiments(kind, command, workloads, created) "
-			       "VALUES ('ab', ?1, ?2, ?3)", -1, &q, NULL) != SQLITE_OK)
-		goto fail;
-	sqlite3_bind_text(q, 1, o->command, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 2, workloads, -1, SQLITE_STATIC);
-	sqlite3_bind_double(q, 3, now_wall());
-	if (sqlite3_step(q) != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(q);
-	q = NULL;
-	id = sqlite3_last_insert_rowid(st->db);
 	for (int i = 0; i < 2; i++) {
-		if (sqlite3_prepare_v2(st->db, "INSERT INTO variants(experiment_id, name, kernel_id, "
-				       "cmdline, git_ref) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &q,
-				       NULL) != SQLITE_OK)
-			goto fail;
-		sqlite3_bind_int64(q, 1, id);
-		sqlite3_bind_text(q, 2, i ? "B" : "A", -1, SQLITE_STATIC);
-		if (kid[i])
-			sqlite3_bind_int64(q, 3, kid[i]);
-		sqlite3_bind_text(q, 4, o->v[i].cmdline ? o->v[i].cmdline : "", -1, SQLITE_STATIC);
-		if (o->v[i].git_ref)
-			sqlite3_bind_text(q, 5, o->v[i].git_ref, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) != SQLITE_DONE)
-			goto fail;
-		sqlite3_finalize(q);
-		q = NULL;
-		vid[i] = sqlite3_last_insert_rowid(st->db);
+		v[i].kernel_id = kid[i];
+		v[i].cmdline = o->v[i].cmdline;
+		v[i].git_ref = o->v[i].git_ref;
 	}
-	/* an experiment rolled back (a full disk) has no id to resume */
-	if (store_commit(st))
-		return -1;
-	*exp_id = id;
+	return store_experiment_create_ab(st, exp_id, vid, o->command, workloads, v);
+}
+
+struct resume_check {
+	long long exp_id, *vid;
+	const struct ab_opts *o;
+	const long long *kid;
+	const char *workloads;
+	int found;
+};
+
+static int check_variant(const struct store_variant *v, void *data)
+{
+	struct resume_check *c = data;
+	int i = c->found++;
+
+	if (i >= 2)
+		return 0;
+	c->vid[i] = v->id;
+	if (v->kernel_id != c->kid[i])
+		return error("cannot resume experiment %lld: variant %c's kernel differs from the one it started with",
+			     c->exp_id, 'A' + i);
+	if (strcmp(v->cmdline, c->o->v[i].cmdline ? c->o->v[i].cmdline : ""))
+		return error("cannot resume experiment %lld: variant %c's command line was '%s'",
+			     c->exp_id, 'A' + i, v->cmdline);
+	if (strcmp(v->workloads, c->workloads))
+		return error("cannot resume experiment %lld: its workloads were '%s'", c->exp_id,
+			     v->workloads);
 	return 0;
-fail:
-	store_error(st, "cannot create experiment");
-	sqlite3_finalize(q);
-	store_rollback(st);
-	return ret;
 }
 
 /* A resumed experiment must be the same experiment: same kernels and command lines. */
@@ -193,80 +186,13 @@ static int resume_experiment(long long vid[2], struct store *st, long long exp_i
 			     const struct ab_opts *o, const long long kid[2],
 			     const char *workloads)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1, found = 0, rc;
+	struct resume_check c = { exp_id, vid, o, kid, workloads, 0 };
 
-	if (sqlite3_prepare_v2(st->db, "SELECT v.name, v.id, COALESCE(v.kernel_id, 0), v.cmdline, "
-			       "e.workloads FROM variants v JOIN experiments e ON "
-			       "e.id = v.experiment_id WHERE e.id = ?1 AND e.kind = 'ab' "
-			       "ORDER BY v.name", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read experiment");
-	sqlite3_bind_int64(q, 1, exp_id);
-	while (found < 2 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		int i = found++;
-		const char *cmd = (const char *)sqlite3_column_text(q, 3);
-		const char *wl = (const char *)sqlite3_column_text(q, 4);
-		vid[i] = sqlite3_column_int64(q, 1);
-		if (sqlite3_column_int64(q, 2) != kid[i]) {
-			error("cannot resume experiment %lld: variant %c's kernel differs from the one it started with",
-			      exp_id, 'A' + i);
-			goto out;
-		}
-		if (strcmp(cmd ? cmd : "", o->v[i].cmdline ? o->v[i].cmdline : "")) {
-			error("cannot resume experiment %lld: variant %c's command line was '%s'",
-			      exp_id, 'A' + i, cmd ? cmd : "");
-			goto out;
-		}
-		if (strcmp(wl ? wl : "", workloads)) {
-			error("cannot resume experiment %lld: its workloads were '%s'", exp_id,
-			      wl ? wl : "");
-			goto out;
-		}
-	}
-	if (found < 2 && rc != SQLITE_DONE) {
-		store_error(st, "cannot read experiment");
-		goto out;
-	}
-	if (found != 2) {
-		error("no A/B experiment %lld in database '%s'", exp_id, st->path);
-		goto out;
-	}
-	sqlite3_finalize(q);
-	q = NULL;
-	ret = store_runs_interrupted(st, exp_id);
-out:
-	sqlite3_finalize(q);
-	return ret;
-}
-
-/*
- * Boots of a variant at a point so far: OK ones, and failed ones. A boot
- * left INFRA by a lab that was stopped is not the variant's failure.
- */
-static int count_boots(struct store *st, long long vid, long mem, long cpus, long *ok,
-		       long *failed)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = -1;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FILTER (WHERE status = 'OK'), "
-			       "count(*) FILTER (WHERE status NOT IN ('OK', 'INFRA', 'RUNNING')) "
-			       "FROM runs WHERE variant_id = ?1 AND mem_mib = ?2 AND cpus = ?3",
-			       -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot count boots");
-	sqlite3_bind_int64(q, 1, vid);
-	sqlite3_bind_int64(q, 2, mem);
-	sqlite3_bind_int64(q, 3, cpus);
-	if (sqlite3_step(q) != SQLITE_ROW) {
-		store_error(st, "cannot count boots");
-		goto out;
-	}
-	*ok = sqlite3_column_int64(q, 0);
-	*failed = sqlite3_column_int64(q, 1);
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	if (store_experiment_variants(st, exp_id, "ab", check_variant, &c))
+		return -1;
+	if (c.found < 2)
+		return error("no A/B experiment %lld in database '%s'", exp_id, st->path);
+	return store_runs_interrupted(st, exp_id);
 }
 
 /*
@@ -276,108 +202,92 @@ out:
  * instructions and seconds are different quantities, not a noisier
  * measure of one.
  */
+struct provenance_check {
+	struct store *st;
+	long long exp_id;
+	int force;
+};
+
+static int differs(const char *column, const char *first, const char *second, void *data)
+{
+	struct provenance_check *c = data;
+	int ret;
+
+	if (!strcmp(column, "clock")) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		clock_words(&a, first);
+		clock_words(&b, second);
+		ret = error("refusing to compare: runs of experiment %lld differ in clock "
+			    "('%s', %s, vs '%s', %s): a wall-time run and a virtual-time "
+			    "run are never compared, not even with --force",
+			    c->exp_id, first, a.buf, second, b.buf);
+		strbuf_release(&a);
+		strbuf_release(&b);
+	} else if (c->force) {
+		warning("runs of experiment %lld differ in %s ('%s' vs '%s'): compared anyway (--force)",
+			c->exp_id, column, first, second);
+		return 0;
+	} else {
+		ret = error("refusing to compare: runs of experiment %lld differ in %s ('%s' vs '%s'); use --force to compare anyway",
+			    c->exp_id, column, first, second);
+	}
+	store_experiment_refused(c->st, c->exp_id);
+	return ret;
+}
+
 static int check_provenance(struct store *st, long long exp_id, int force)
 {
-	static const char *const cols[] = { "clock", "runner", "host", "host_cpu",
-					    "qemu_version", "accel", "workloads", "params" };
-	int ret = 0, rc;
+	struct provenance_check c = { st, exp_id, force };
 
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]) && !ret; i++) {
-		sqlite3_stmt *q = NULL;
-		char sql[256], first[256];
-		snprintf(sql, sizeof(sql), "SELECT DISTINCT COALESCE(%s, '') FROM runs WHERE "
-			 "experiment_id = ?1 AND status = 'OK' LIMIT 2", cols[i]);
-		if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
-			return store_error(st, "cannot check provenance");
-		sqlite3_bind_int64(q, 1, exp_id);
-		rc = sqlite3_step(q);
-		if (rc == SQLITE_ROW) {
-			snprintf(first, sizeof(first), "%s", store_text(q, 0));
-			rc = sqlite3_step(q);
-		}
-		if (rc == SQLITE_ROW && !strcmp(cols[i], "clock")) {
-			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-			clock_words(&a, first);
-			clock_words(&b, store_text(q, 0));
-			ret = error("refusing to compare: runs of experiment %lld differ in clock "
-				    "('%s', %s, vs '%s', %s): a wall-time run and a virtual-time "
-				    "run are never compared, not even with --force",
-				    exp_id, first, a.buf, store_text(q, 0), b.buf);
-			strbuf_release(&a);
-			strbuf_release(&b);
-			store_exec(st, "cannot record refusal",
-				   "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1", exp_id,
-				   NULL);
-		} else if (rc == SQLITE_ROW && force) {
-			warning("runs of experiment %lld differ in %s ('%s' vs '%s'): compared anyway (--force)",
-				exp_id, cols[i], first, store_text(q, 0));
-		} else if (rc == SQLITE_ROW) {
-			ret = error("refusing to compare: runs of experiment %lld differ in %s ('%s' vs '%s'); use --force to compare anyway",
-				    exp_id, cols[i], first, store_text(q, 0));
-			store_exec(st, "cannot record refusal",
-				   "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1", exp_id,
-				   NULL);
-		} else if (rc != SQLITE_DONE) {
-			ret = store_error(st, "cannot check provenance");
-		}
-		sqlite3_finalize(q);
-	}
-	return ret;
+	return store_experiment_provenance(st, exp_id, differs, &c);
+}
+
+static void verdict_of(struct verdict_row *v, const struct metric_result *r, long mem,
+		       long cpus)
+{
+	const struct stats_comparison *c = &r->c;
+
+	memset(v, 0, sizeof(*v));
+	snprintf(v->workload, sizeof(v->workload), "%s", r->workload);
+	snprintf(v->metric, sizeof(v->metric), "%s", r->metric);
+	snprintf(v->unit, sizeof(v->unit), "%s", r->unit);
+	v->mem_mib = mem;
+	v->cpus = (int)cpus;
+	snprintf(v->direction, sizeof(v->direction), "%s",
+		 c->direction == STATS_HIGHER_IS_BETTER ? "higher" : "lower");
+	snprintf(v->unit_compared, sizeof(v->unit_compared), "%s",
+		 r->per_boot ? "boot-medians" : "samples");
+	v->n_a = (long long)c->a.n;
+	v->n_b = (long long)c->b.n;
+	v->mean_a = c->a.mean;
+	v->mean_b = c->b.mean;
+	v->std_a = c->a.std;
+	v->std_b = c->b.std;
+	v->median_a = c->a.median;
+	v->median_b = c->b.median;
+	/* sides that cannot be compared keep their summaries, and nothing else */
+	v->ratio = r->comparable ? c->ratio : NAN;
+	v->ci_low = r->comparable ? c->lo : NAN;
+	v->ci_high = r->comparable ? c->hi : NAN;
+	v->p = r->comparable ? c->p : NAN;
+	v->p_adjusted = r->comparable ? r->p_adjusted : NAN;
+	v->alpha = c->alpha;
+	v->delta = c->delta;
+	v->mde = r->comparable ? c->mde : NAN;
+	snprintf(v->verdict, sizeof(v->verdict), "%s",
+		 r->comparable ? verdict_name(c->verdict) : "UNCOMPARABLE");
 }
 
 static int store_verdicts(struct store *st, long long exp_id, const struct metric_result *r,
 			  size_t n, const long *mem, const long *cpus)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	struct verdict_row *v = xrealloc(NULL, (n + 1) * sizeof(*v));
+	int ret;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT OR REPLACE INTO verdicts(experiment_id, workload, metric, unit, "
-			       "mem_mib, cpus, direction, unit_compared, n_a, n_b, mean_a, mean_b, "
-			       "std_a, std_b, median_a, median_b, ratio, ci_low, ci_high, p, "
-			       "p_adjusted, alpha, delta, mde, verdict) VALUES (?1, ?2, ?3, ?4, ?5, "
-			       "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
-			       "?20, ?21, ?22, ?23, ?24, ?25)", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot store verdicts");
-	for (size_t i = 0; i < n; i++) {
-		const struct stats_comparison *c = &r[i].c;
-		double vals[] = { c->a.mean, c->b.mean, c->a.std, c->b.std, c->a.median,
-				  c->b.median, c->ratio, c->lo, c->hi, c->p, r[i].p_adjusted };
-		sqlite3_bind_int64(q, 1, exp_id);
-		sqlite3_bind_text(q, 2, r[i].workload, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 3, r[i].metric, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 4, r[i].unit, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 5, mem[i]);
-		sqlite3_bind_int64(q, 6, cpus[i]);
-		sqlite3_bind_text(q, 7, c->direction == STATS_HIGHER_IS_BETTER ? "higher" : "lower",
-				  -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 8, r[i].per_boot ? "boot-medians" : "samples", -1,
-				  SQLITE_STATIC);
-		sqlite3_bind_int64(q, 9, (long long)c->a.n);
-		sqlite3_bind_int64(q, 10, (long long)c->b.n);
-		for (int k = 0; k < 11; k++) {
-			if (isfinite(vals[k]) && (r[i].comparable || k < 6))
-				sqlite3_bind_double(q, 11 + k, vals[k]);
-			else
-				sqlite3_bind_null(q, 11 + k);
-		}
-		sqlite3_bind_double(q, 22, c->alpha);
-		sqlite3_bind_double(q, 23, c->delta);
-		if (r[i].comparable && isfinite(c->mde))
-			sqlite3_bind_double(q, 24, c->mde);
-		else
-			sqlite3_bind_null(q, 24);
-		sqlite3_bind_text(q, 25, r[i].comparable ? verdict_name(c->verdict) : "UNCOMPARABLE",
-				  -1, SQLITE_STATIC);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			store_error(st, "cannot store verdicts");
-			goto out;
-		}
-		sqlite3_reset(q);
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
+	for (size_t i = 0; i < n; i++)
+		verdict_of(&v[i], &r[i], mem[i], cpus[i]);
+	ret = store_verdicts_write(st, exp_id, v, n);
+	free(v);
 	return ret;
 }
 
@@ -475,7 +385,7 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 		/* released even when it failed half-way: it may hold an initramfs */
 		rc = boot_plan_prepare(&plan[s], ctx, &b);
 		prepared++;
-		if (rc || count_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
+		if (rc || store_variant_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
 			goto out;
 	}
 	progress_start(&pr, 2 * limit);
@@ -598,17 +508,9 @@ fail:
 
 enum ab_outcome ab_outcome_of(struct store *st, long long exp_id)
 {
-	sqlite3_stmt *q = NULL;
-	enum ab_outcome out = AB_ERROR;
+	long long n;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM verdicts WHERE experiment_id = ?1 "
-			       "AND verdict = 'REGRESSION'", -1, &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(q, 1, exp_id);
-		if (sqlite3_step(q) == SQLITE_ROW)
-			out = sqlite3_column_int(q, 0) ? AB_REGRESSION : AB_NO_REGRESSION;
-	}
-	if (out == AB_ERROR)
-		store_error(st, "cannot read verdicts");
-	sqlite3_finalize(q);
-	return out;
+	if (store_verdict_regressions(st, &n, exp_id))
+		return AB_ERROR;
+	return n ? AB_REGRESSION : AB_NO_REGRESSION;
 }

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "log.h"
 #include "options.h"
+#include "store-experiment.h"
 #include "strbuf.h"
 
 static const char ab_usage[] =

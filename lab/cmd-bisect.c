@@ -16,6 +16,8 @@
 #include "log.h"
 #include "options.h"
 #include "refbuild.h"
+#include "store-bisect.h"
+#include "store-experiment.h"
 #include "subprocess.h"
 #include "units.h"
 
@@ -87,28 +89,12 @@ static struct who *who_of(struct bisector *bs, int who)
 
 static int variant_for(struct bisector *bs, struct who *w)
 {
-	sqlite3_stmt *q = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
-	int ret = -1;
 
 	if (w->variant_id)
 		return 0;
 	git_oid_tostr(hex, sizeof(hex), &w->commit);
-	if (sqlite3_prepare_v2(bs->ctx->st.db, "INSERT INTO variants(experiment_id, name, git_ref) "
-			       "VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET git_ref = excluded.git_ref "
-			       "RETURNING id", -1, &q, NULL) != SQLITE_OK)
-		return store_error(&bs->ctx->st, "cannot record bisect step");
-	sqlite3_bind_int64(q, 1, bs->exp_id);
-	sqlite3_bind_text(q, 2, w->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 3, hex, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(q) == SQLITE_ROW) {
-		w->variant_id = sqlite3_column_int64(q, 0);
-		ret = 0;
-	} else {
-		store_error(&bs->ctx->st, "cannot record bisect step");
-	}
-	sqlite3_finalize(q);
-	return ret;
+	return store_variant_record(&bs->ctx->st, &w->variant_id, bs->exp_id, w->name, hex);
 }
 
 /* Always per-boot medians: lab/bisect.c compares boots, with their spread pooled. */
@@ -130,21 +116,6 @@ static int op_boots(void *data, int who, double **v, size_t *n)
 	return 0;
 }
 
-static int set_variant_kernel(struct store *st, long long variant_id, long long kernel_id)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = 0;
-
-	if (sqlite3_prepare_v2(st->db, "UPDATE variants SET kernel_id = ?2 WHERE id = ?1", -1, &q,
-			       NULL) != SQLITE_OK)
-		return store_error(st, "cannot record kernel");
-	sqlite3_bind_int64(q, 1, variant_id);
-	sqlite3_bind_int64(q, 2, kernel_id);
-	if (sqlite3_step(q) != SQLITE_DONE)
-		ret = store_error(st, "cannot record kernel");
-	sqlite3_finalize(q);
-	return ret;
-}
 
 /*
  * A boot that went well but reported no sample of the metric would be
@@ -202,7 +173,7 @@ static int op_measure(void *data, int who)
 		switch (refbuild_commit(&w->image, &kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
 		case REFBUILD_OK:
 			bs->builds++;
-			if (set_variant_kernel(&bs->ctx->st, w->variant_id, kernel_id))
+			if (store_variant_kernel(&bs->ctx->st, w->variant_id, kernel_id))
 				return -1;
 			break;
 		case REFBUILD_FAILED:
@@ -251,35 +222,22 @@ static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
 {
 	struct bisector *bs = data;
 	struct who *w = who_of(bs, who);
-	sqlite3_stmt *q = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 	char *desc = kernel_tree_describe(&bs->t, &w->commit);
-	int ret = -1;
+	struct bisect_step_row step = { 0, hex, bisect_mark_name(mark), (long long)n, NAN, NAN,
+					NAN };
 
 	fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f])\n", bs->seq + 1, desc,
 		bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi);
 	free(desc);
 	git_oid_tostr(hex, sizeof(hex), &w->commit);
-	if (sqlite3_prepare_v2(bs->ctx->st.db, "INSERT OR REPLACE INTO bisect_steps(experiment_id, "
-			       "seq, git_commit, mark, n, ratio, ci_low, ci_high) VALUES "
-			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &q, NULL) != SQLITE_OK)
-		return store_error(&bs->ctx->st, "cannot record bisect step");
-	sqlite3_bind_int64(q, 1, bs->exp_id);
-	sqlite3_bind_int64(q, 2, (long long)++bs->seq);
-	sqlite3_bind_text(q, 3, hex, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 4, bisect_mark_name(mark), -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 5, (long long)n);
+	step.seq = (long long)++bs->seq;
 	if (isfinite(hl->estimate)) {
-		sqlite3_bind_double(q, 6, hl->estimate);
-		sqlite3_bind_double(q, 7, hl->lo);
-		sqlite3_bind_double(q, 8, hl->hi);
+		step.ratio = hl->estimate;
+		step.ci_low = hl->lo;
+		step.ci_high = hl->hi;
 	}
-	if (sqlite3_step(q) == SQLITE_DONE)
-		ret = 0;
-	else
-		store_error(&bs->ctx->st, "cannot record bisect step");
-	sqlite3_finalize(q);
-	return ret;
+	return store_bisect_step(&bs->ctx->st, bs->exp_id, &step);
 }
 
 /* The candidates: reachable from bad, not from good, parents before children. */
@@ -457,7 +415,7 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 static int print_clock(struct store *st, long long id)
 {
 	struct strbuf words = STRBUF_INIT;
-	int ret = clock_words_experiment(&words, st->db, id);
+	int ret = store_experiment_clock_words(st, &words, id);
 
 	if (!ret)
 		printf("  clock: %s\n", words.buf);
@@ -465,60 +423,46 @@ static int print_clock(struct store *st, long long id)
 	return ret;
 }
 
+/* A number stored as NULL reads as 0 here, as it always has. */
+static double or0(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+static int print_bisection(const struct bisection_status *b, void *data)
+{
+	long long id = *(const long long *)data;
+
+	printf("bisection E%lld: %s\n  good %s\n  bad  %s\n  workload %s, metric %s (%s)\n", id,
+	       b->outcome, b->good, b->bad, b->workload, b->metric,
+	       b->per_boot ? "per-boot medians" : "samples");
+	if (!isnan(b->effect)) {
+		char ci[32] = "CI, level not recorded";
+
+		if (!isnan(b->effect_alpha))
+			stats_ci_label(ci, sizeof(ci), b->effect_alpha);
+		printf("  effect good -> bad: %.4f (%+.1f %%), %s [%.4f, %.4f]\n", b->effect,
+		       100 * (b->effect - 1), ci, or0(b->effect_lo), or0(b->effect_hi));
+	}
+	printf("  culprit %s\n  %d boots, %d kernels built or found\n", b->culprit, b->boots,
+	       b->kernels);
+	return 0;
+}
+
+static int print_step(const struct bisect_step_row *s, void *data)
+{
+	(void)data;
+	printf("  %4d  %-12s  %-5s  %5d  %.4f [%.4f, %.4f]\n", (int)s->seq, s->commit, s->mark,
+	       (int)s->n, or0(s->ratio), or0(s->ci_low), or0(s->ci_high));
+	return 0;
+}
+
 static int print_status(struct store *st, long long id)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT b.good, b.bad, b.workload, COALESCE(b.metric, '-'), "
-			       "b.effect, b.effect_lo, b.effect_hi, COALESCE(b.outcome, 'RUNNING'), "
-			       "COALESCE(b.culprit, '-'), (SELECT count(*) FROM runs r WHERE "
-			       "r.experiment_id = b.experiment_id), (SELECT count(*) FROM variants v "
-			       "WHERE v.experiment_id = b.experiment_id AND v.kernel_id IS NOT NULL), "
-			       "b.per_boot, b.effect_alpha FROM bisections b WHERE b.experiment_id = ?1", -1, &q,
-			       NULL) != SQLITE_OK)
-		return store_error(st, "cannot read bisection");
-	sqlite3_bind_int64(q, 1, id);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(q);
-		return error("no bisection %lld in database '%s'", id, st->path);
-	}
-	if (rc == SQLITE_ROW) {
-		printf("bisection E%lld: %s\n  good %s\n  bad  %s\n  workload %s, metric %s (%s)\n", id,
-		       sqlite3_column_text(q, 7), sqlite3_column_text(q, 0), sqlite3_column_text(q, 1),
-		       sqlite3_column_text(q, 2), sqlite3_column_text(q, 3),
-		       sqlite3_column_int(q, 11) ? "per-boot medians" : "samples");
-		if (sqlite3_column_type(q, 4) != SQLITE_NULL) {
-			char ci[32] = "CI, level not recorded";
-
-			if (sqlite3_column_type(q, 12) != SQLITE_NULL)
-				stats_ci_label(ci, sizeof(ci), sqlite3_column_double(q, 12));
-			printf("  effect good -> bad: %.4f (%+.1f %%), %s [%.4f, %.4f]\n",
-			       sqlite3_column_double(q, 4), 100 * (sqlite3_column_double(q, 4) - 1), ci,
-			       sqlite3_column_double(q, 5), sqlite3_column_double(q, 6));
-		}
-		printf("  culprit %s\n  %d boots, %d kernels built or found\n", sqlite3_column_text(q, 8),
-		       sqlite3_column_int(q, 9), sqlite3_column_int(q, 10));
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_ROW)
-		return store_error(st, "cannot read bisection");
-	if (print_clock(st, id))
+	if (store_bisection_read(st, id, print_bisection, &id) || print_clock(st, id))
 		return -1;
-	if (sqlite3_prepare_v2(st->db, "SELECT seq, substr(git_commit, 1, 12), mark, n, ratio, ci_low, "
-			       "ci_high FROM bisect_steps WHERE experiment_id = ?1 ORDER BY seq", -1,
-			       &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read bisect steps");
-	sqlite3_bind_int64(q, 1, id);
 	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "boots", "M/G [99% CI]");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		printf("  %4d  %-12s  %-5s  %5d  %.4f [%.4f, %.4f]\n", sqlite3_column_int(q, 0),
-		       sqlite3_column_text(q, 1), sqlite3_column_text(q, 2), sqlite3_column_int(q, 3),
-		       sqlite3_column_double(q, 4), sqlite3_column_double(q, 5),
-		       sqlite3_column_double(q, 6));
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : store_error(st, "cannot read bisect steps");
+	return store_bisect_steps(st, id, print_step, NULL);
 }
 
 /*
@@ -657,41 +601,30 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 
 static int load_stored(struct strvec *args, struct store *st, long long id)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc;
+	struct strbuf stored = STRBUF_INIT;
+	const char *p;
 
 	strvec_push(args, "bisect");
-	if (sqlite3_prepare_v2(st->db, "SELECT args FROM bisections WHERE experiment_id = ?1", -1,
-			       &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read bisection");
-	sqlite3_bind_int64(q, 1, id);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		const char *p = (const char *)sqlite3_column_text(q, 0);
-		while (p && *p) {
-			size_t n = strcspn(p, "\n");
-			struct strbuf sb = STRBUF_INIT;
-			strbuf_add(&sb, p, n);
-			strvec_push(args, sb.buf);
-			strbuf_release(&sb);
-			p += n + (p[n] == '\n');
-		}
-		ret = 0;
-	} else if (rc == SQLITE_DONE) {
-		error("no bisection %lld in database '%s'", id, st->path);
-	} else {
-		store_error(st, "cannot read bisection");
+	if (store_bisection_args(st, &stored, id)) {
+		strbuf_release(&stored);
+		return -1;
 	}
-	sqlite3_finalize(q);
-	return ret;
+	for (p = stored.buf; *p;) {
+		size_t n = strcspn(p, "\n");
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_add(&sb, p, n);
+		strvec_push(args, sb.buf);
+		strbuf_release(&sb);
+		p += n + (p[n] == '\n');
+	}
+	strbuf_release(&stored);
+	return 0;
 }
 
 static int start(struct bisector *bs, const struct bisect_args *a, const char *args)
 {
-	sqlite3_stmt *q = NULL;
 	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
 	git_oid tree;
-	int ret = -1;
 
 	if (kernel_tree_resolve(&bs->g.commit, &tree, &bs->t, a->good) ||
 	    kernel_tree_resolve(&bs->b.commit, &tree, &bs->t, a->bad))
@@ -710,98 +643,52 @@ static int start(struct bisector *bs, const struct bisect_args *a, const char *a
 		return lab_git_error("cannot walk the history between good and bad");
 	}
 	if (a->resume) {
+		struct strbuf metric = STRBUF_INIT;
+		int ret;
+
 		bs->exp_id = a->resume;
 		/* one lab per bisection: claimed before its runs are touched */
 		if (experiment_lock(bs->ctx, bs->exp_id))
 			return -1;
-		if (sqlite3_prepare_v2(bs->ctx->st.db, "SELECT COALESCE(metric, ''), COALESCE(per_boot, 0) "
-				       "FROM bisections WHERE experiment_id = ?1", -1, &q, NULL) != SQLITE_OK)
-			return store_error(&bs->ctx->st, "cannot read bisection");
-		sqlite3_bind_int64(q, 1, bs->exp_id);
-		if (sqlite3_step(q) != SQLITE_ROW) {
-			sqlite3_finalize(q);
-			return store_error(&bs->ctx->st, "cannot read bisection");
-		}
-		snprintf(bs->metric, sizeof(bs->metric), "%s", sqlite3_column_text(q, 0));
-		bs->per_boot = sqlite3_column_int(q, 1);
-		sqlite3_finalize(q);
+		ret = store_bisection_resume(&bs->ctx->st, &metric, &bs->per_boot, bs->exp_id);
+		snprintf(bs->metric, sizeof(bs->metric), "%s", metric.buf);
+		strbuf_release(&metric);
+		if (ret)
+			return -1;
 		return store_runs_interrupted(&bs->ctx->st, bs->exp_id) ||
 		       store_experiment_runs(&bs->ctx->st, &bs->boots_before, bs->exp_id) ? -1 : 0;
 	}
-	if (store_begin(&bs->ctx->st))
+	if (store_bisection_create(&bs->ctx->st, &bs->exp_id, args, bs->workloads.v[0], good, bad,
+				   a->metric))
 		return -1;
-	if (sqlite3_prepare_v2(bs->ctx->st.db, "INSERT INTO experiments(kind, command, workloads, "
-			       "created) VALUES ('bisect', ?1, ?2, ?3)", -1, &q, NULL) != SQLITE_OK)
-		goto fail;
-	sqlite3_bind_text(q, 1, args, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 2, bs->workloads.v[0], -1, SQLITE_STATIC);
-	sqlite3_bind_double(q, 3, now_wall());
-	if (sqlite3_step(q) != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(q);
-	bs->exp_id = sqlite3_last_insert_rowid(bs->ctx->st.db);
-	if (sqlite3_prepare_v2(bs->ctx->st.db, "INSERT INTO bisections(experiment_id, good, bad, "
-			       "workload, metric, args) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &q,
-			       NULL) != SQLITE_OK)
-		goto fail;
-	sqlite3_bind_int64(q, 1, bs->exp_id);
-	sqlite3_bind_text(q, 2, good, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 3, bad, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 4, bs->workloads.v[0], -1, SQLITE_STATIC);
-	if (a->metric)
-		sqlite3_bind_text(q, 5, a->metric, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 6, args, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(q);
-	q = NULL;
 	if (a->metric)
 		snprintf(bs->metric, sizeof(bs->metric), "%s", a->metric);
 	fprintf(stderr, "bisection E%lld started; continue an interrupted one with 'lab bisect --resume %lld'\n",
 		bs->exp_id, bs->exp_id);
-	ret = store_commit(&bs->ctx->st);
-	if (!ret)
-		ret = experiment_lock(bs->ctx, bs->exp_id);
-	return ret;
-fail:
-	store_error(&bs->ctx->st, "cannot create bisection");
-	sqlite3_finalize(q);
-	store_rollback(&bs->ctx->st);
-	return -1;
+	return experiment_lock(bs->ctx, bs->exp_id);
 }
 
 /* unclear: the culprit failed its own check, re-tests included */
 static int finish(struct bisector *bs, const struct bisect_result *r, int unclear)
 {
-	sqlite3_stmt *q = NULL;
 	char hex[GIT_OID_HEXSZ + 1] = "";
-	const char *outcome = r->no_regression ? "NO_REGRESSION" : !r->found ? "CANDIDATES" :
-			      unclear ? "UNCLEAR" : "FOUND";
-	int ret = -1;
+	struct bisection_outcome o = {
+		.metric = bs->metric,
+		.per_boot = bs->per_boot,
+		.effect = r->effect.estimate,
+		.effect_lo = r->effect.lo,
+		.effect_hi = r->effect.hi,
+		.effect_alpha = r->effect_alpha,
+		.culprit = r->found ? hex : NULL,
+		.outcome = r->no_regression ? "NO_REGRESSION" : !r->found ? "CANDIDATES" :
+			   unclear ? "UNCLEAR" : "FOUND",
+	};
 
 	if (r->found)
 		git_oid_tostr(hex, sizeof(hex), &bs->cand[r->culprit].commit);
-	if (sqlite3_prepare_v2(bs->ctx->st.db, "UPDATE bisections SET metric = ?2, per_boot = ?3, "
-			       "effect = ?4, effect_lo = ?5, effect_hi = ?6, culprit = ?7, outcome = ?8, "
-			       "effect_alpha = ?9 "
-			       "WHERE experiment_id = ?1", -1, &q, NULL) != SQLITE_OK)
-		return store_error(&bs->ctx->st, "cannot record bisection");
-	sqlite3_bind_int64(q, 1, bs->exp_id);
-	sqlite3_bind_text(q, 2, bs->metric, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q, 3, bs->per_boot);
-	sqlite3_bind_double(q, 4, r->effect.estimate);
-	sqlite3_bind_double(q, 5, r->effect.lo);
-	sqlite3_bind_double(q, 6, r->effect.hi);
-	if (r->found)
-		sqlite3_bind_text(q, 7, hex, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 8, outcome, -1, SQLITE_STATIC);
-	sqlite3_bind_double(q, 9, r->effect_alpha);
-	if (sqlite3_step(q) == SQLITE_DONE)
-		ret = store_experiment_done(&bs->ctx->st, bs->exp_id);
-	else
-		store_error(&bs->ctx->st, "cannot record bisection");
-	sqlite3_finalize(q);
-	return ret;
+	if (store_bisection_finish(&bs->ctx->st, bs->exp_id, &o))
+		return -1;
+	return store_experiment_done(&bs->ctx->st, bs->exp_id);
 }
 
 static void print_culprit(struct bisector *bs, const struct bisect_result *r,
@@ -888,16 +775,12 @@ static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
 		if (!bs->metric[0])
 			return 1;
 		fprintf(stderr, "bisecting %s\n", bs->metric);
-		if (store_exec(st, "cannot record bisection",
-			       "UPDATE bisections SET metric = ?2 WHERE experiment_id = ?1",
-			       bs->exp_id, bs->metric))
+		if (store_bisection_set_metric(st, bs->exp_id, bs->metric))
 			return -1;
 	}
 	/* every decision of lab/bisect.c compares per-boot medians */
 	bs->per_boot = 1;
-	return store_exec(st, "cannot record bisection",
-			  "UPDATE bisections SET per_boot = ?2 WHERE experiment_id = ?1", bs->exp_id,
-			  bs->per_boot ? "1" : "0");
+	return store_bisection_set_per_boot(st, bs->exp_id, bs->per_boot);
 }
 
 /*
@@ -938,29 +821,11 @@ static long long default_budget(size_t ncand, const struct bisect_options *opt)
 	       2 * BISECT_CONFIRM_CAP;
 }
 
-static int latest_bisection(struct store *st, long long *id)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = 0;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT COALESCE(max(experiment_id), 0) FROM bisections",
-			       -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read bisections");
-	if (sqlite3_step(q) == SQLITE_ROW)
-		*id = sqlite3_column_int64(q, 0);
-	else
-		ret = store_error(st, "cannot read bisections");
-	sqlite3_finalize(q);
-	if (!ret && !*id)
-		ret = error("no bisection in database '%s'", st->path);
-	return ret;
-}
 
 static int no_regression(struct bisector *bs)
 {
 	printf("no significant regression from good to bad in any metric: nothing to bisect\n");
-	if (store_exec(&bs->ctx->st, "cannot record bisection", "UPDATE bisections SET outcome = "
-		       "'NO_REGRESSION' WHERE experiment_id = ?1", bs->exp_id, NULL) ||
+	if (store_bisection_no_regression(&bs->ctx->st, bs->exp_id) ||
 	    store_experiment_done(&bs->ctx->st, bs->exp_id))
 		return -1;
 	return 0;
@@ -995,7 +860,7 @@ int cmd_bisect(int argc, char **argv)
 	keep_clock(&bs, &a, &stored, &ctx.cfg);
 	if (a.want_status) {
 		long long id = a.status;
-		if ((!id && latest_bisection(&ctx.st, &id)) || print_status(&ctx.st, id))
+		if ((!id && store_bisection_latest(&ctx.st, &id)) || print_status(&ctx.st, id))
 			goto out;
 		ret = 0;
 		goto out;
@@ -1069,23 +934,6 @@ out:
 	return ret;
 }
 
-/* An earlier bisect-step with the same options (0: none): its G and B are the baseline. */
-static int find_baseline(long long *id, struct store *st, const char *args)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = 0;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT COALESCE(max(experiment_id), 0) FROM bisections "
-			       "WHERE args = ?1", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read bisections");
-	sqlite3_bind_text(q, 1, args, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		*id = sqlite3_column_int64(q, 0);
-	else
-		ret = store_error(st, "cannot read bisections");
-	sqlite3_finalize(q);
-	return ret;
-}
 
 /*
  * lab bisect-step: for `git bisect run`. Measures HEAD of the repository it
@@ -1127,7 +975,7 @@ int cmd_bisect_step(int argc, char **argv)
 	if (a.metric && !ctx.cfg.build_command && bisect_metric_check(&bs.workloads, a.metric))
 		goto out;
 	bisector_setup(&bs, &a);
-	if (find_baseline(&a.resume, &ctx.st, stored.buf) ||
+	if (store_bisection_by_args(&ctx.st, &a.resume, stored.buf) ||
 	    kernel_tree_open_for(&bs.t, &ctx, a.repo ? a.repo : ".") || start(&bs, &a, stored.buf))
 		goto out;
 	/* each step of git bisect run has a budget of its own */

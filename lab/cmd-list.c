@@ -10,9 +10,34 @@
 #include "context.h"
 #include "log.h"
 #include "options.h"
+#include "store-experiment.h"
 
 static const char list_usage[] =
 "usage: lab list [--limit N] [--db PATH] [--config FILE]\n";
+
+static int print_run(const struct store_run_summary *r, void *data)
+{
+	char when[32];
+
+	(void)data;
+	format_time(when, sizeof(when), r->started);
+	printf("%6lld  %-19s  %-11s  %-6s  %-16s  %6lldM  %4d  %7d  %6.1fs  %s\n", r->id, when,
+	       r->status, r->runner, r->workloads, r->mem_mib, r->cpus, r->samples, r->wall_s,
+	       r->kernel);
+	return 0;
+}
+
+static int print_experiment(const struct store_experiment_summary *e, void *data)
+{
+	char when[32], id[24];
+
+	(void)data;
+	format_time(when, sizeof(when), e->created);
+	snprintf(id, sizeof(id), "E%lld", e->id);
+	printf("%6s  %-19s  %-8s  %-6s  %-16s  %5d  %s\n", id, when, e->status, e->kind,
+	       e->workloads, e->runs, e->verdicts ? e->verdicts : "-");
+	return 0;
+}
 
 int cmd_list(int argc, char **argv)
 {
@@ -25,9 +50,8 @@ int cmd_list(int argc, char **argv)
 	};
 	struct lab_context ctx;
 	const char *db = NULL, *config = NULL;
-	sqlite3_stmt *q = NULL;
 	long limit = 20;
-	int c, ret = 2, rc;
+	int c, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
 	optind = 1;
@@ -50,64 +74,16 @@ int cmd_list(int argc, char **argv)
 	}
 	if (context_load_config(&ctx, config, db) || context_open_store_read(&ctx))
 		goto out;
-	if (sqlite3_prepare_v2(ctx.st.db,
-			       "SELECT r.id, r.started, r.status, r.runner, r.workloads, "
-			       "COALESCE(k.release, k.path, '-'), r.mem_mib, r.cpus, "
-			       "(SELECT count(*) FROM samples s WHERE s.run_id = r.id), "
-			       "COALESCE(r.wall_s, 0), r.experiment_id "
-			       "FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
-			       "ORDER BY r.id DESC LIMIT ?1", -1, &q, NULL) != SQLITE_OK) {
-		store_error(&ctx.st, "cannot list runs");
-		goto out;
-	}
-	sqlite3_bind_int64(q, 1, limit);
 	printf("%6s  %-19s  %-11s  %-6s  %-16s  %7s  %4s  %7s  %7s  %s\n", "run", "started",
 	       "status", "runner", "workloads", "mem", "cpus", "samples", "wall", "kernel");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		char when[32];
-		format_time(when, sizeof(when), sqlite3_column_double(q, 1));
-		printf("%6lld  %-19s  %-11s  %-6s  %-16s  %6lldM  %4d  %7d  %6.1fs  %s\n",
-		       sqlite3_column_int64(q, 0), when,
-		       (const char *)sqlite3_column_text(q, 2),
-		       (const char *)sqlite3_column_text(q, 3),
-		       (const char *)sqlite3_column_text(q, 4),
-		       sqlite3_column_int64(q, 6), sqlite3_column_int(q, 7),
-		       sqlite3_column_int(q, 8), sqlite3_column_double(q, 9),
-		       (const char *)sqlite3_column_text(q, 5));
-	}
-	if (rc != SQLITE_DONE) {
-		store_error(&ctx.st, "cannot list runs");
+	if (store_runs_recent(&ctx.st, limit, print_run, NULL))
 		goto out;
-	}
-	sqlite3_finalize(q);
-	if (sqlite3_prepare_v2(ctx.st.db,
-			       "SELECT e.id, e.created, e.status, e.kind, COALESCE(e.workloads, ''), "
-			       "(SELECT count(*) FROM runs r WHERE r.experiment_id = e.id), "
-			       "(SELECT group_concat(DISTINCT verdict) FROM verdicts v WHERE "
-			       "v.experiment_id = e.id) FROM experiments e ORDER BY e.id DESC "
-			       "LIMIT ?1", -1, &q, NULL) != SQLITE_OK) {
-		store_error(&ctx.st, "cannot list experiments");
-		goto out;
-	}
-	sqlite3_bind_int64(q, 1, limit);
 	printf("\n%6s  %-19s  %-8s  %-6s  %-16s  %5s  %s\n", "exp", "created", "status", "kind",
 	       "workloads", "runs", "verdicts");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		char when[32], id[24];
-		format_time(when, sizeof(when), sqlite3_column_double(q, 1));
-		snprintf(id, sizeof(id), "E%lld", sqlite3_column_int64(q, 0));
-		printf("%6s  %-19s  %-8s  %-6s  %-16s  %5d  %s\n", id, when,
-		       (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3),
-		       (const char *)sqlite3_column_text(q, 4), sqlite3_column_int(q, 5),
-		       sqlite3_column_text(q, 6) ? (const char *)sqlite3_column_text(q, 6) : "-");
-	}
-	if (rc != SQLITE_DONE) {
-		store_error(&ctx.st, "cannot list experiments");
+	if (store_experiments_recent(&ctx.st, limit, print_experiment, NULL))
 		goto out;
-	}
 	ret = 0;
 out:
-	sqlite3_finalize(q);
 	context_release(&ctx);
 	return ret;
 }

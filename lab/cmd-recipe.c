@@ -10,7 +10,8 @@
 #include "log.h"
 #include "recipe.h"
 #include "stats.h"
-#include "store.h"
+#include "store-experiment.h"
+#include "store-verdict.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "units.h"
@@ -87,35 +88,41 @@ static void size_name(char *buf, size_t size, long long mib)
 		snprintf(buf, size, "%lldG", mib / 1024);
 }
 
-enum { V_NA, V_MEAN_A, V_STD_A, V_MEDIAN_A, V_NB, V_MEAN_B, V_STD_B, V_MEDIAN_B, V_RATIO,
-       V_LO, V_HI, V_VERDICT, V_UNIT, V_DIRECTION, V_ALPHA };
-
-static int verdict_row(sqlite3_stmt *q, long long exp, const char *metric, long long mem,
-		       long long cpus)
+/*
+ * The verdict of metric ("workload.metric") at a point of experiment exp
+ * into *v: 1 when there is one. A number the table prints reads 0 when
+ * stored as NULL, as it always has.
+ */
+static int verdict_row(struct verdict_row *v, struct store *st, long long exp,
+		       const char *metric, long long mem, long long cpus)
 {
 	const char *dot = strchr(metric, '.');
+	struct strbuf workload = STRBUF_INIT;
+	double *const nums[] = { &v->mean_a, &v->mean_b, &v->std_a, &v->std_b, &v->median_a,
+				 &v->median_b, &v->ci_low, &v->ci_high, &v->alpha };
+	int found = 0;
 
-	sqlite3_reset(q);
-	sqlite3_bind_int64(q, 1, exp);
-	sqlite3_bind_text(q, 2, metric, (int)(dot - metric), SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 3, dot + 1, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 4, mem);
-	sqlite3_bind_int64(q, 5, cpus);
-	return sqlite3_step(q) == SQLITE_ROW;
+	strbuf_add(&workload, metric, (size_t)(dot - metric));
+	if (store_verdict_get(st, v, &found, exp, workload.buf, dot + 1, mem, cpus))
+		found = 0;
+	strbuf_release(&workload);
+	for (size_t k = 0; found && k < sizeof(nums) / sizeof(nums[0]); k++)
+		if (isnan(*nums[k]))
+			*nums[k] = 0;
+	return found;
 }
 
 /* "+5.1 % [+2.0, +8.3]" from a B/A ratio and its CI; label: its level, when not in the header */
-static void change(struct strbuf *sb, sqlite3_stmt *q, const char *label)
+static void change(struct strbuf *sb, const struct verdict_row *v, const char *label)
 {
-	double r = sqlite3_column_double(q, V_RATIO);
+	double r = v->ratio;
 
-	if (sqlite3_column_type(q, V_RATIO) == SQLITE_NULL || !isfinite(r)) {
+	if (!isfinite(r)) {
 		strbuf_addstr(sb, "not compared");
 		return;
 	}
 	strbuf_addf(sb, "%+.1f %%", 100 * (r - 1));
-	strbuf_addf(sb, " [%+.1f, %+.1f]", 100 * (sqlite3_column_double(q, V_LO) - 1),
-		    100 * (sqlite3_column_double(q, V_HI) - 1));
+	strbuf_addf(sb, " [%+.1f, %+.1f]", 100 * (v->ci_low - 1), 100 * (v->ci_high - 1));
 	if (label)
 		strbuf_addf(sb, " %s", label);
 }
@@ -126,17 +133,18 @@ static void change(struct strbuf *sb, sqlite3_stmt *q, const char *label)
  * adaptive schedule 1 - its per-look alpha). When the rows disagree, the
  * header says "[CI]" and *mixed asks each row for its own level.
  */
-static void table_ci_label(char *buf, size_t size, int *mixed, sqlite3_stmt *q,
+static void table_ci_label(char *buf, size_t size, int *mixed, struct store *st,
 			   const struct recipe *r, const long long *exp, const char *metric,
 			   long long mem, long long cpus)
 {
+	struct verdict_row v;
 	char first[32] = "", each[32];
 
 	*mixed = 0;
 	for (size_t i = 1; i < r->nv; i++) {
-		if (!verdict_row(q, exp[i], metric, mem, cpus))
+		if (!verdict_row(&v, st, exp[i], metric, mem, cpus))
 			continue;
-		stats_ci_label(each, sizeof(each), sqlite3_column_double(q, V_ALPHA));
+		stats_ci_label(each, sizeof(each), v.alpha);
 		if (!first[0])
 			snprintf(first, sizeof(first), "%s", each);
 		else if (strcmp(first, each))
@@ -145,38 +153,35 @@ static void table_ci_label(char *buf, size_t size, int *mixed, sqlite3_stmt *q,
 	snprintf(buf, size, "vs base [%s]", first[0] && !*mixed ? first : "CI");
 }
 
-static int print_point(FILE *f, sqlite3_stmt *q, const struct recipe *r, const long long *exp,
+static int print_point(FILE *f, struct store *st, const struct recipe *r, const long long *exp,
 		       const char *metric, long long mem, long long cpus, const char *clock)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct verdict_row v;
 	char sz[32], head[48], ci[32];
 	int mixed;
 
-	table_ci_label(head, sizeof(head), &mixed, q, r, exp, metric, mem, cpus);
-	if (!verdict_row(q, exp[1], metric, mem, cpus))
+	table_ci_label(head, sizeof(head), &mixed, st, r, exp, metric, mem, cpus);
+	if (!verdict_row(&v, st, exp[1], metric, mem, cpus))
 		return error("no verdict for %s at %lld MiB in experiment E%lld", metric, mem,
 			     exp[1]);
 	size_name(sz, sizeof(sz), mem);
-	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s, %s\n", metric, store_text(q, V_UNIT),
-		store_text(q, V_DIRECTION), sz, cpus, cpus == 1 ? "" : "s", clock);
+	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s, %s\n", metric, v.unit,
+		v.direction, sz, cpus, cpus == 1 ? "" : "s", clock);
 	fprintf(f, "  %-14s %6s %12s %12s %12s  %-28s %s\n", "variant", "n", "mean", "std",
 		"median", head, "verdict");
-	fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s\n", r->v[0].name,
-		sqlite3_column_int(q, V_NA), sqlite3_column_double(q, V_MEAN_A),
-		sqlite3_column_double(q, V_STD_A), sqlite3_column_double(q, V_MEDIAN_A), "",
-		"(base)");
+	fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s\n", r->v[0].name, (int)v.n_a,
+		v.mean_a, v.std_a, v.median_a, "", "(base)");
 	for (size_t i = 1; i < r->nv; i++) {
-		if (!verdict_row(q, exp[i], metric, mem, cpus)) {
+		if (!verdict_row(&v, st, exp[i], metric, mem, cpus)) {
 			fprintf(f, "  %-14s (no verdict in E%lld)\n", r->v[i].name, exp[i]);
 			continue;
 		}
 		strbuf_reset(&sb);
-		stats_ci_label(ci, sizeof(ci), sqlite3_column_double(q, V_ALPHA));
-		change(&sb, q, mixed ? ci : NULL);
+		stats_ci_label(ci, sizeof(ci), v.alpha);
+		change(&sb, &v, mixed ? ci : NULL);
 		fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s (E%lld)\n", r->v[i].name,
-			sqlite3_column_int(q, V_NB), sqlite3_column_double(q, V_MEAN_B),
-			sqlite3_column_double(q, V_STD_B), sqlite3_column_double(q, V_MEDIAN_B),
-			sb.buf, store_text(q, V_VERDICT), exp[i]);
+			(int)v.n_b, v.mean_b, v.std_b, v.median_b, sb.buf, v.verdict, exp[i]);
 	}
 	strbuf_release(&sb);
 	return 0;
@@ -193,22 +198,14 @@ static int side_median(double *out, char unit[16], struct store *st, long long e
 {
 	struct unit_side us = { 0 };
 	struct stats_summary sum;
-	sqlite3_stmt *q = NULL;
 	const char *dot = strchr(metric, '.');
 	long long vid = 0;
 	double *v = NULL;
 	size_t n = 0;
 	int found = 0;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT id FROM variants WHERE experiment_id = ?1 AND "
-			       "name = ?2", -1, &q, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(q, 1, exp);
-		sqlite3_bind_text(q, 2, side, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) == SQLITE_ROW)
-			vid = sqlite3_column_int64(q, 0);
-	}
-	sqlite3_finalize(q);
-	if (!vid || units_side_load(&us, st, exp, vid, (long)mem, (long)cpus, dot + 1))
+	if (store_variant_id(st, &vid, exp, side) || !vid ||
+	    units_side_load(&us, st, exp, vid, (long)mem, (long)cpus, dot + 1))
 		goto out;
 	for (size_t k = 0; k < us.n && !found; k++) {
 		const struct unit_metric *m = &us.m[k];
@@ -229,19 +226,20 @@ out:
 }
 
 /* Seed 004's layout: a row per variant, a column per memory size. */
-static void print_sweep(FILE *f, struct store *st, sqlite3_stmt *q, const struct recipe *r,
+static void print_sweep(FILE *f, struct store *st, const struct recipe *r,
 			const long long *exp, const char *metric, const long long *mem,
 			size_t nmem, long long cpus, const char *clock)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct verdict_row vr;
 	char sz[32], unit[16] = "";
 	const char *direction = "lower";
 	double v;
 
 	for (size_t m = 0; m < nmem && !unit[0]; m++) {
-		if (verdict_row(q, exp[1], metric, mem[m], cpus)) {
-			snprintf(unit, sizeof(unit), "%s", store_text(q, V_UNIT));
-			direction = strcmp(store_text(q, V_DIRECTION), "higher") ? "lower" : "higher";
+		if (verdict_row(&vr, st, exp[1], metric, mem[m], cpus)) {
+			snprintf(unit, sizeof(unit), "%s", vr.unit);
+			direction = strcmp(vr.direction, "higher") ? "lower" : "higher";
 		} else {
 			side_median(&v, unit, st, exp[1], "A", metric, mem[m], cpus);
 		}
@@ -259,24 +257,24 @@ static void print_sweep(FILE *f, struct store *st, sqlite3_stmt *q, const struct
 		fprintf(f, "\n  %-14s", r->v[i].name);
 		for (size_t m = 0; m < nmem; m++) {
 			strbuf_reset(&sb);
-			if (!verdict_row(q, exp[i ? i : 1], metric, mem[m], cpus)) {
+			if (!verdict_row(&vr, st, exp[i ? i : 1], metric, mem[m], cpus)) {
 				if (side_median(&v, unit, st, exp[i ? i : 1], i ? "B" : "A", metric,
 						mem[m], cpus))
 					strbuf_addf(&sb, "%.4g (no verdict)", v);
 				else
 					strbuf_addstr(&sb, "-");
 			} else if (!i) {
-				strbuf_addf(&sb, "%.4g (0%%)", sqlite3_column_double(q, V_MEDIAN_A));
+				strbuf_addf(&sb, "%.4g (0%%)", vr.median_a);
 			} else {
-				double ratio = sqlite3_column_double(q, V_RATIO);
-				strbuf_addf(&sb, "%.4g ", sqlite3_column_double(q, V_MEDIAN_B));
-				if (sqlite3_column_type(q, V_RATIO) == SQLITE_NULL || !isfinite(ratio))
+				double ratio = vr.ratio;
+				strbuf_addf(&sb, "%.4g ", vr.median_b);
+				if (!isfinite(ratio))
 					strbuf_addstr(&sb, "(-)");
 				else
 					/* -99.6 % is not -100 %: B still takes time */
 					strbuf_addf(&sb, ratio < 0.005 ? "(%+.1f%%)" : "(%+.0f%%)",
 						    100 * (ratio - 1));
-				strbuf_addf(&sb, " %s", store_text(q, V_VERDICT));
+				strbuf_addf(&sb, " %s", vr.verdict);
 			}
 			fprintf(f, " %-28s", sb.buf);
 		}
@@ -294,7 +292,7 @@ static int recipe_clock(struct strbuf *out, struct store *st, const struct recip
 
 	for (size_t i = 1; i < r->nv && !ret; i++) {
 		strbuf_reset(&one);
-		ret = clock_words_experiment(&one, st->db, exp[i]);
+		ret = store_experiment_clock_words(st, &one, exp[i]);
 		if (!ret && !strstr(strbuf_str(out), one.buf))
 			strbuf_addf(out, "%s%s", out->len ? " and " : "", one.buf);
 	}
@@ -302,36 +300,35 @@ static int recipe_clock(struct strbuf *out, struct store *st, const struct recip
 	return ret;
 }
 
+static int point_order(const void *a, const void *b)
+{
+	const struct verdict_row *x = a, *y = b;
+
+	if (x->cpus != y->cpus)
+		return (x->cpus > y->cpus) - (x->cpus < y->cpus);
+	return (x->mem_mib > y->mem_mib) - (x->mem_mib < y->mem_mib);
+}
+
 static int print_table(FILE *f, struct store *st, const struct recipe *r, const char *arch,
 		       const long long *exp)
 {
 	struct strbuf clock = STRBUF_INIT;
-	sqlite3_stmt *q = NULL, *pts = NULL;
+	struct verdict_list l = { 0 };
 	long long *mem = NULL, *cpus = NULL;
 	size_t npts = 0;
-	int ret = -1, rc;
+	int ret = -1;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT n_a, mean_a, std_a, median_a, n_b, mean_b, std_b, "
-			       "median_b, ratio, ci_low, ci_high, verdict, unit, direction, alpha FROM "
-			       "verdicts WHERE experiment_id = ?1 AND workload = ?2 AND metric = ?3 "
-			       "AND mem_mib = ?4 AND cpus = ?5", -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(st->db, "SELECT DISTINCT cpus, mem_mib FROM verdicts WHERE "
-			       "experiment_id = ?1 ORDER BY cpus, mem_mib", -1, &pts, NULL) !=
-	    SQLITE_OK) {
-		store_error(st, "cannot read verdicts");
-		goto out;
-	}
 	/* the sweep points, the same for every metric: CPU counts, then sizes */
-	sqlite3_bind_int64(pts, 1, exp[1]);
-	while ((rc = sqlite3_step(pts)) == SQLITE_ROW) {
+	if (store_verdicts_read(st, &l, exp[1]))
+		goto out;
+	qsort(l.v, l.nr, sizeof(*l.v), point_order);
+	for (size_t i = 0; i < l.nr; i++) {
+		if (npts && cpus[npts - 1] == l.v[i].cpus && mem[npts - 1] == l.v[i].mem_mib)
+			continue;
 		cpus = xrealloc(cpus, (npts + 1) * sizeof(*cpus));
 		mem = xrealloc(mem, (npts + 1) * sizeof(*mem));
-		cpus[npts] = sqlite3_column_int64(pts, 0);
-		mem[npts++] = sqlite3_column_int64(pts, 1);
-	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read verdicts");
-		goto out;
+		cpus[npts] = l.v[i].cpus;
+		mem[npts++] = l.v[i].mem_mib;
 	}
 	if (recipe_clock(&clock, st, r, exp))
 		goto out;
@@ -359,8 +356,8 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 			for (n = 1; p + n < npts && cpus[p + n] == cpus[p]; n++)
 				;
 			if (n > 1)
-				print_sweep(f, st, q, r, exp, metric, &mem[p], n, cpus[p], clock.buf);
-			else if (print_point(f, q, r, exp, metric, mem[p], cpus[p], clock.buf))
+				print_sweep(f, st, r, exp, metric, &mem[p], n, cpus[p], clock.buf);
+			else if (print_point(f, st, r, exp, metric, mem[p], cpus[p], clock.buf))
 				goto out;
 		}
 	}
@@ -368,8 +365,7 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 out:
 	free(mem);
 	free(cpus);
-	sqlite3_finalize(q);
-	sqlite3_finalize(pts);
+	verdict_list_release(&l);
 	strbuf_release(&clock);
 	return ret;
 }
@@ -381,31 +377,10 @@ out:
 static int earlier_experiment(long long *id, int *done, struct store *st, struct strvec *av)
 {
 	struct strbuf cmd = STRBUF_INIT;
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc;
+	int ret;
 
-	*id = 0;
-	*done = 0;
 	ab_command_line(&cmd, (int)av->nr, av->v);
-	if (sqlite3_prepare_v2(st->db, "SELECT id, status = 'DONE' FROM experiments WHERE "
-			       "command = ?1 AND status != 'REFUSED' ORDER BY id DESC LIMIT 1", -1,
-			       &q, NULL) != SQLITE_OK) {
-		store_error(st, "cannot look up earlier experiments");
-		goto out;
-	}
-	sqlite3_bind_text(q, 1, cmd.buf, -1, SQLITE_STATIC);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(q, 0);
-		*done = sqlite3_column_int(q, 1);
-	} else if (rc != SQLITE_DONE) {
-		/* "none" would start a duplicate of an experiment that may exist */
-		store_error(st, "cannot look up earlier experiments");
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
+	ret = store_experiment_by_command(st, id, done, cmd.buf);
 	strbuf_release(&cmd);
 	return ret;
 }

@@ -33,7 +33,6 @@ int cmd_report(int argc, char **argv)
 	struct report_stats stats;
 	struct strbuf out_dir = STRBUF_INIT, css = STRBUF_INIT;
 	const char *db_path = NULL, *config = NULL, *out = NULL;
-	sqlite3 *db = NULL;
 	char *copy = NULL;
 	int c, ret = 2;
 
@@ -59,7 +58,6 @@ int cmd_report(int argc, char **argv)
 	/* read-only, so that it can run while another lab writes */
 	if (context_load_config(&ctx, config, db_path) || context_open_store_read(&ctx))
 		goto out;
-	db = ctx.st.db;
 	if (out) {
 		strbuf_addstr(&out_dir, out);
 	} else {
@@ -75,7 +73,7 @@ int cmd_report(int argc, char **argv)
 	opt.css_path = css.buf;
 	opt.db_path = ctx.cfg.db;
 	opt.recent = 50;
-	if (report_write_site(&stats, db, &opt))
+	if (report_write_site(&stats, ctx.st.db, &opt))
 		goto out;
 	printf("%s/index.html: %d file(s) written, %d unchanged, %d removed\n", out_dir.buf,
 	       stats.written, stats.unchanged, stats.removed);

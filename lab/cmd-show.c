@@ -11,6 +11,7 @@
 #include "ab.h"
 #include "log.h"
 #include "options.h"
+#include "store-experiment.h"
 #include "table.h"
 
 static const char show_usage[] =
@@ -19,7 +20,7 @@ static const char show_usage[] =
 "  a run as csv is its samples, one a row; as json its fields, metadata,\n"
 "  samples and dropped lines\n";
 
-/* The run's columns, in the order of the query in show_run(). */
+/* The run's fields, in the order of enum store_run_field. */
 static const struct {
 	const char *label, *key;
 	int number;
@@ -45,8 +46,8 @@ static const struct {
 	{ "console log", "console_log", 0 },
 };
 #define NR_RUN_FIELDS (int)(sizeof(run_fields) / sizeof(run_fields[0]))
-#define COL_STARTED NR_RUN_FIELDS
-#define COL_TAIL (NR_RUN_FIELDS + 1)
+_Static_assert(sizeof(run_fields) / sizeof(run_fields[0]) == RUN_STARTED,
+	       "run_fields follows enum store_run_field up to the start time");
 
 /*
  * Text from a guest's console must not drive the user's terminal: control
@@ -84,14 +85,14 @@ static void put_escaped(FILE *f, const char *s)
 	}
 }
 
-static void json_column(FILE *f, sqlite3_stmt *q, int i, int number)
+static void json_field(FILE *f, const struct store_run_view *r, int i, int number)
 {
-	if (sqlite3_column_type(q, i) == SQLITE_NULL)
+	if (!r->text[i])
 		fputs("null", f);
 	else if (number)
-		fprintf(f, "%.10g", sqlite3_column_double(q, i));
+		fprintf(f, "%.10g", r->num[i]);
 	else
-		escape_json(f, store_text(q, i));
+		escape_json(f, r->text[i]);
 }
 
 struct show_out {
@@ -99,6 +100,7 @@ struct show_out {
 	long long run_id;
 	enum ab_format fmt;
 	size_t n;
+	struct store *st;
 };
 
 static int show_sample(const struct sample *s, void *data)
@@ -148,115 +150,93 @@ static int show_dropped(long long seq, const char *reason, const char *line, voi
 	return 0;
 }
 
+static int show_meta_row(const char *key, const char *value, void *data)
+{
+	struct show_out *o = data;
+
+	if (o->fmt == AB_JSON) {
+		fputs(o->n++ ? ",\n    " : "\n    ", stdout);
+		escape_json(stdout, key);
+		fputs(": ", stdout);
+		escape_json(stdout, value);
+	} else {
+		printf("  %-28s ", key);
+		put_escaped(stdout, value);
+		putchar('\n');
+	}
+	return 0;
+}
+
 static int show_meta(struct store *st, long long id, enum ab_format fmt)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc, i;
+	struct show_out o = { stdout, id, fmt, 0, st };
 
-	if (sqlite3_prepare_v2(st->db, "SELECT key, value FROM run_meta WHERE run_id = ?1 "
-			       "ORDER BY key", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read run metadata");
-	sqlite3_bind_int64(q, 1, id);
 	fputs(fmt == AB_JSON ? ",\n  \"meta\": {" : "\nmetadata\n", stdout);
-	for (i = 0; (rc = sqlite3_step(q)) == SQLITE_ROW; i++) {
-		if (fmt == AB_JSON) {
-			fputs(i ? ",\n    " : "\n    ", stdout);
-			escape_json(stdout, store_text(q, 0));
-			fputs(": ", stdout);
-			escape_json(stdout, store_text(q, 1));
-		} else {
-			printf("  %-28s ", store_text(q, 0));
-			put_escaped(stdout, store_text(q, 1));
-			putchar('\n');
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read run metadata");
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	return store_run_meta(st, id, show_meta_row, &o);
 }
 
 /* The run row stays open until the end: its console tail is printed last. */
-static int show_run(struct store *st, long long id, enum ab_format fmt)
+static int show_run_row(const struct store_run_view *r, void *data)
 {
-	struct show_out o = { stdout, id, fmt, 0 };
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc, i;
+	struct show_out *o = data;
+	struct store *st = o->st;
+	long long id = r->id;
+	enum ab_format fmt = o->fmt;
 	char when[32];
+	int i;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT r.status, r.error, r.runner, r.workloads, r.params, k.path, "
-			       "k.hash, k.arch, r.cmdline, r.mem_mib, r.cpus, r.accel, r.host, "
-			       "r.host_cpu, r.qemu_version, r.wall_s, r.to_hello_s, r.bad_lines, "
-			       "r.console_log, r.started, r.console_tail FROM runs r "
-			       "LEFT JOIN kernels k ON k.id = r.kernel_id WHERE r.id = ?1", -1, &q,
-			       NULL) != SQLITE_OK)
-		return store_error(st, "cannot read run");
-	sqlite3_bind_int64(q, 1, id);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_DONE) {
-		error("no run %lld in database '%s'", id, st->path);
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		store_error(st, "cannot read run");
-		goto out;
-	}
 	if (fmt == AB_CSV) {
 		puts("run,workload,metric,iteration,value,unit,warmup");
-		ret = store_run_samples(st, id, show_sample, &o);
-		goto out;
+		return store_run_samples(st, id, show_sample, o);
 	}
 	if (fmt == AB_JSON) {
-		printf("{\"run\": %lld, \"started\": %.6f", id, sqlite3_column_double(q, COL_STARTED));
+		printf("{\"run\": %lld, \"started\": %.6f", id, r->num[RUN_STARTED]);
 		for (i = 0; i < NR_RUN_FIELDS; i++) {
 			printf(", \"%s\": ", run_fields[i].key);
-			json_column(stdout, q, i, run_fields[i].number);
+			json_field(stdout, r, i, run_fields[i].number);
 		}
 		fputs(", \"console_tail\": ", stdout);
-		json_column(stdout, q, COL_TAIL, 0);
+		json_field(stdout, r, RUN_CONSOLE_TAIL, 0);
 	} else {
-		format_time(when, sizeof(when), sqlite3_column_double(q, COL_STARTED));
+		format_time(when, sizeof(when), r->num[RUN_STARTED]);
 		printf("run %lld, started %s\n", id, when);
 		for (i = 0; i < NR_RUN_FIELDS; i++) {
-			const unsigned char *t = sqlite3_column_text(q, i);
 			printf("  %-14s ", run_fields[i].label);
-			put_escaped(stdout, t ? (const char *)t : "-");
+			put_escaped(stdout, r->text[i] ? r->text[i] : "-");
 			putchar('\n');
 		}
 	}
 
 	if (show_meta(st, id, fmt))
-		goto out;
+		return -1;
 	if (fmt == AB_JSON) {
 		fputs("},\n  \"samples\": [", stdout);
-		if (store_run_samples(st, id, show_sample, &o))
-			goto out;
+		if (store_run_samples(st, id, show_sample, o))
+			return -1;
 		fputs("],\n  \"dropped_lines\": [", stdout);
-		o.n = 0;
-		if (store_dropped_lines(st, id, show_dropped, &o))
-			goto out;
+		o->n = 0;
+		if (store_dropped_lines(st, id, show_dropped, o))
+			return -1;
 		fputs("]}\n", stdout);
-		ret = 0;
-		goto out;
+		return 0;
 	}
 	printf("\n");
 	if (table_print_runs(stdout, st, &id, 1) ||
-	    store_dropped_lines(st, id, show_dropped, &o))
-		goto out;
-	if (sqlite3_column_text(q, COL_TAIL)) {
+	    store_dropped_lines(st, id, show_dropped, o))
+		return -1;
+	if (r->text[RUN_CONSOLE_TAIL]) {
 		printf("\nconsole tail\n");
-		put_escaped(stdout, (const char *)sqlite3_column_text(q, COL_TAIL));
+		put_escaped(stdout, r->text[RUN_CONSOLE_TAIL]);
 		printf("\n");
 	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	return 0;
+}
+
+static int show_run(struct store *st, long long id, enum ab_format fmt)
+{
+	struct show_out o = { stdout, id, fmt, 0, st };
+
+	return store_run_read(st, id, show_run_row, &o);
 }
 
 int cmd_show(int argc, char **argv)

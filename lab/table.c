@@ -4,6 +4,7 @@
 #include "boot.h"
 #include "log.h"
 #include "stats.h"
+#include "store-experiment.h"
 #include "strbuf.h"
 #include "table.h"
 
@@ -33,99 +34,83 @@ static void print_group(FILE *f, const struct group *g)
 }
 
 /* "clock: wall time": what the numbers below are in, said once per table. */
-static int print_clock(FILE *f, struct store *st, const char *ids)
+static int print_clock(FILE *f, struct store *st, const long long *run_ids, size_t nr)
 {
+	struct strvec clocks = STRVEC_INIT;
 	struct strbuf words = STRBUF_INIT;
-	sqlite3_stmt *q = NULL;
-	int rc, n = 0;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT DISTINCT clock FROM runs WHERE id IN "
-			       "(SELECT value FROM json_each(?1)) ORDER BY id", -1, &q,
-			       NULL) != SQLITE_OK)
-		return store_error(st, "cannot read runs");
-	sqlite3_bind_text(q, 1, ids, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (n++)
+	if (store_runs_clocks(st, &clocks, run_ids, nr)) {
+		strvec_release(&clocks);
+		return -1;
+	}
+	for (size_t i = 0; i < clocks.nr; i++) {
+		if (i)
 			strbuf_addstr(&words, " and ");
-		clock_words(&words, store_text(q, 0));
+		clock_words(&words, clocks.v[i]);
 	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE) {
-		strbuf_release(&words);
-		return store_error(st, "cannot read runs");
-	}
-	if (n)
+	if (clocks.nr)
 		fprintf(f, "clock: %s\n", words.buf);
+	strvec_release(&clocks);
 	strbuf_release(&words);
+	return 0;
+}
+
+struct table {
+	FILE *f;
+	struct group g;
+	int rows;
+};
+
+static int add_sample(const struct sample *s, void *data)
+{
+	struct table *t = data;
+	struct group *g = &t->g;
+
+	if (strcmp(g->workload, s->workload) || strcmp(g->metric, s->metric) ||
+	    strcmp(g->unit, s->unit)) {
+		if (t->rows++)
+			print_group(t->f, g);
+		snprintf(g->workload, sizeof(g->workload), "%s", s->workload);
+		snprintf(g->metric, sizeof(g->metric), "%s", s->metric);
+		snprintf(g->unit, sizeof(g->unit), "%s", s->unit);
+		g->nr = 0;
+		g->warmups = 0;
+	}
+	if (s->flags & SAMPLE_WARMUP) {
+		g->warmups++;
+		return 0;
+	}
+	if (g->nr == g->alloc) {
+		size_t n = g->alloc ? g->alloc * 2 : 64;
+		double *v = realloc(g->v, n * sizeof(*v));
+		if (!v)
+			return error("out of memory");
+		g->v = v;
+		g->alloc = n;
+	}
+	g->v[g->nr++] = s->value;
 	return 0;
 }
 
 int table_print_runs(FILE *f, struct store *st, const long long *run_ids, size_t nr)
 {
-	struct strbuf ids = STRBUF_INIT;
-	struct group g;
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc, rows = 0;
+	struct table t;
+	int ret = -1;
 
-	memset(&g, 0, sizeof(g));
-	strbuf_addch(&ids, '[');
-	for (size_t i = 0; i < nr; i++)
-		strbuf_addf(&ids, "%s%lld", i ? "," : "", run_ids[i]);
-	strbuf_addch(&ids, ']');
-	if (print_clock(f, st, ids.buf))
+	memset(&t, 0, sizeof(t));
+	t.f = f;
+	if (print_clock(f, st, run_ids, nr))
 		goto out;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT workload, metric, unit, value, flags FROM samples "
-			       "WHERE run_id IN (SELECT value FROM json_each(?1)) "
-			       "ORDER BY workload, metric, unit", -1, &q, NULL) != SQLITE_OK) {
-		store_error(st, "cannot read samples");
-		goto out;
-	}
-	sqlite3_bind_text(q, 1, ids.buf, -1, SQLITE_STATIC);
 	fprintf(f, "%-36s %-4s %6s %12s %12s %12s %12s %12s\n", "metric", "unit", "n", "mean",
 		"median", "std", "min", "max");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *w = (const char *)sqlite3_column_text(q, 0);
-		const char *m = (const char *)sqlite3_column_text(q, 1);
-		const char *u = (const char *)sqlite3_column_text(q, 2);
-
-		if (strcmp(g.workload, w) || strcmp(g.metric, m) || strcmp(g.unit, u)) {
-			if (rows++)
-				print_group(f, &g);
-			snprintf(g.workload, sizeof(g.workload), "%s", w);
-			snprintf(g.metric, sizeof(g.metric), "%s", m);
-			snprintf(g.unit, sizeof(g.unit), "%s", u);
-			g.nr = 0;
-			g.warmups = 0;
-		}
-		if (sqlite3_column_int(q, 4) & 1) {
-			g.warmups++;
-			continue;
-		}
-		if (g.nr == g.alloc) {
-			size_t n = g.alloc ? g.alloc * 2 : 64;
-			double *v = realloc(g.v, n * sizeof(*v));
-			if (!v) {
-				error("out of memory");
-				goto out;
-			}
-			g.v = v;
-			g.alloc = n;
-		}
-		g.v[g.nr++] = sqlite3_column_double(q, 3);
-	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read samples");
+	if (store_runs_samples(st, run_ids, nr, add_sample, &t))
 		goto out;
-	}
-	if (rows)
-		print_group(f, &g);
+	if (t.rows)
+		print_group(f, &t.g);
 	else
 		fprintf(f, "(no samples)\n");
 	ret = 0;
 out:
-	sqlite3_finalize(q);
-	free(g.v);
-	strbuf_release(&ids);
+	free(t.g.v);
 	return ret;
 }

@@ -48,6 +48,28 @@ out:
 }
 
 /*
+ * Whether the schema must be applied: an older version, or one of this
+ * version made before its views were added (a view changes no table, so
+ * it came without a new version). 1 yes, 0 no, -1 error.
+ */
+static int schema_stale(struct store *st, int version)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (version < STORE_SCHEMA_VERSION)
+		return 1;
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master WHERE type = 'view' "
+			       "AND name = 'counted_samples'", -1, &q, NULL) != SQLITE_OK ||
+	    sqlite3_step(q) != SQLITE_ROW)
+		store_error(st, "cannot read schema");
+	else
+		ret = !sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	return ret;
+}
+
+/*
  * A damaged file must not grow: rows appended to it would be lost with it,
  * or read back wrong. quick_check reads every page, without the index
  * cross-checks of integrity_check.
@@ -259,7 +281,7 @@ out:
 
 int store_open(struct store *st, const char *path)
 {
-	int version;
+	int version, stale;
 
 	memset(st, 0, sizeof(*st));
 	st->path = strdup(path);
@@ -285,13 +307,17 @@ int store_open(struct store *st, const char *path)
 	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
 	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
 		goto fail;
-	if (version < STORE_SCHEMA_VERSION) {
+	stale = schema_stale(st, version);
+	if (stale < 0)
+		goto fail;
+	if (stale) {
 		if (exec(st, "BEGIN IMMEDIATE", "cannot create schema"))
 			goto fail;
 		if (schema_version(st, &version))
 			goto fail;
-		if (version < STORE_SCHEMA_VERSION &&
-		    (exec(st, lab_schema_sql, "cannot create schema") || add_columns(st))) {
+		stale = schema_stale(st, version);
+		if (stale && (stale < 0 || exec(st, lab_schema_sql, "cannot create schema") ||
+			      add_columns(st))) {
 			store_rollback(st);
 			goto fail;
 		}
@@ -420,22 +446,6 @@ int store_exec(struct store *st, const char *what, const char *sql, long long id
 	return ret;
 }
 
-int store_experiment_done(struct store *st, long long exp_id)
-{
-	return store_exec(st, "cannot finish experiment",
-			  "UPDATE experiments SET status = 'DONE', "
-			  "finished = (julianday('now') - 2440587.5) * 86400.0 WHERE id = ?1",
-			  exp_id, NULL);
-}
-
-int store_runs_interrupted(struct store *st, long long exp_id)
-{
-	return store_exec(st, "cannot resume experiment",
-			  "UPDATE runs SET status = 'INFRA', error = 'interrupted' "
-			  "WHERE experiment_id = ?1 AND status = 'RUNNING' AND "
-			  "id NOT IN (SELECT run_id FROM run_owners)", exp_id, NULL);
-}
-
 int store_begin(struct store *st)
 {
 	return exec(st, "BEGIN IMMEDIATE", "cannot start transaction");
@@ -456,28 +466,7 @@ void store_rollback(struct store *st)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int store_experiment_exists(struct store *st, long long exp_id, int *exists)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc;
-
-	*exists = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM experiments WHERE id = ?1", -1, &q,
-			       NULL) != SQLITE_OK)
-		return store_error(st, "cannot look up experiment");
-	sqlite3_bind_int64(q, 1, exp_id);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
-		*exists = rc == SQLITE_ROW;
-		ret = 0;
-	} else {
-		store_error(st, "cannot look up experiment");
-	}
-	sqlite3_finalize(q);
-	return ret;
-}
-
-static void bind_text(sqlite3_stmt *q, int i, const char *s)
+void store_bind_text(sqlite3_stmt *q, int i, const char *s)
 {
 	if (s)
 		sqlite3_bind_text(q, i, s, -1, SQLITE_TRANSIENT);
@@ -485,12 +474,28 @@ static void bind_text(sqlite3_stmt *q, int i, const char *s)
 		sqlite3_bind_null(q, i);
 }
 
-static void bind_id(sqlite3_stmt *q, int i, long long id)
+void store_bind_id(sqlite3_stmt *q, int i, long long id)
 {
 	if (id > 0)
 		sqlite3_bind_int64(q, i, id);
 	else
 		sqlite3_bind_null(q, i);
+}
+
+void store_bind_num(sqlite3_stmt *q, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(q, i, v);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+int store_prepare(struct store *st, sqlite3_stmt **q, const char *sql, const char *what)
+{
+	*q = NULL;
+	if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
+		return store_error(st, what);
+	return 0;
 }
 
 int store_kernel(struct store *st, long long *id, const char *path, const char *arch)
@@ -514,9 +519,9 @@ int store_kernel(struct store *st, long long *id, const char *path, const char *
 		store_error(st, "cannot record kernel");
 		goto out;
 	}
-	bind_text(q, 1, path);
-	bind_text(q, 2, hex);
-	bind_text(q, 3, arch);
+	store_bind_text(q, 1, path);
+	store_bind_text(q, 2, hex);
+	store_bind_text(q, 3, arch);
 	sqlite3_bind_double(q, 4, now_wall());
 	if (sqlite3_step(q) != SQLITE_ROW) {
 		store_error(st, "cannot record kernel");
@@ -538,7 +543,7 @@ int store_kernel_commit(struct store *st, long long kernel_id, const char *commi
 			       NULL) != SQLITE_OK)
 		return store_error(st, "cannot record kernel commit");
 	sqlite3_bind_int64(q, 1, kernel_id);
-	bind_text(q, 2, commit_hex);
+	store_bind_text(q, 2, commit_hex);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		ret = store_error(st, "cannot record kernel commit");
 	sqlite3_finalize(q);
@@ -589,21 +594,21 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 		store_error(st, "cannot record run");
 		goto out;
 	}
-	bind_id(q, 1, row->kernel_id);
-	bind_id(q, 2, row->experiment_id);
-	bind_id(q, 3, row->variant_id);
-	bind_text(q, 4, row->runner);
-	bind_text(q, 5, row->workloads);
-	bind_text(q, 6, row->cmdline ? row->cmdline : "");
+	store_bind_id(q, 1, row->kernel_id);
+	store_bind_id(q, 2, row->experiment_id);
+	store_bind_id(q, 3, row->variant_id);
+	store_bind_text(q, 4, row->runner);
+	store_bind_text(q, 5, row->workloads);
+	store_bind_text(q, 6, row->cmdline ? row->cmdline : "");
 	sqlite3_bind_int64(q, 7, row->mem_mib);
 	sqlite3_bind_int(q, 8, row->cpus);
-	bind_text(q, 9, row->accel);
-	bind_text(q, 10, row->host);
-	bind_text(q, 11, row->host_cpu);
-	bind_text(q, 12, row->qemu_version);
+	store_bind_text(q, 9, row->accel);
+	store_bind_text(q, 10, row->host);
+	store_bind_text(q, 11, row->host_cpu);
+	store_bind_text(q, 12, row->qemu_version);
 	sqlite3_bind_double(q, 13, now_wall());
-	bind_text(q, 14, row->params ? row->params : "");
-	bind_text(q, 15, row->clock ? row->clock : "wall");
+	store_bind_text(q, 14, row->params ? row->params : "");
+	store_bind_text(q, 15, row->clock ? row->clock : "wall");
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		store_error(st, "cannot record run");
 		goto out;
@@ -636,19 +641,19 @@ static int finish_row(struct store *st, long long run_id, const struct run_resul
 			       -1, &q, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(q, 1, run_id);
-	bind_text(q, 2, run_status_name(res->status));
-	bind_text(q, 3, res->error.len ? res->error.buf : NULL);
+	store_bind_text(q, 2, run_status_name(res->status));
+	store_bind_text(q, 3, res->error.len ? res->error.buf : NULL);
 	sqlite3_bind_double(q, 4, now_wall());
-	bind_text(q, 5, console_log);
+	store_bind_text(q, 5, console_log);
 	sqlite3_bind_double(q, 6, res->wall_s);
 	if (res->to_hello_s >= 0)
 		sqlite3_bind_double(q, 7, res->to_hello_s);
 	else
 		sqlite3_bind_null(q, 7);
 	sqlite3_bind_int(q, 8, res->bad_lines);
-	bind_text(q, 9, res->accel[0] ? res->accel : NULL);
-	bind_text(q, 10, res->full_cmdline);
-	bind_text(q, 11, res->status != RUN_OK && res->tail.len ? res->tail.buf : NULL);
+	store_bind_text(q, 9, res->accel[0] ? res->accel : NULL);
+	store_bind_text(q, 10, res->full_cmdline);
+	store_bind_text(q, 11, res->status != RUN_OK && res->tail.len ? res->tail.buf : NULL);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		goto out;
 	ret = 0;
@@ -657,19 +662,23 @@ out:
 	return ret;
 }
 
-static int insert_meta(struct store *st, long long run_id, const struct sample_set *set)
+/*
+ * One statement run for each of n rows in a batch: ?1 is the run, bind()
+ * binds the rest of row i. Nothing said: the caller names what failed.
+ */
+typedef void bind_row_fn(sqlite3_stmt *q, size_t i, const void *data);
+
+static int insert_rows(struct store *st, const char *sql, long long run_id, size_t n,
+		       bind_row_fn *bind, const void *data)
 {
 	sqlite3_stmt *q = NULL;
 	int ret = -1;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT OR REPLACE INTO run_meta(run_id, key, value) VALUES (?1, ?2, ?3)",
-			       -1, &q, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
 		goto out;
-	for (size_t i = 0; i < set->meta_nr; i++) {
+	for (size_t i = 0; i < n; i++) {
 		sqlite3_bind_int64(q, 1, run_id);
-		bind_text(q, 2, set->meta[i].key);
-		bind_text(q, 3, set->meta[i].value);
+		bind(q, i, data);
 		if (sqlite3_step(q) != SQLITE_DONE)
 			goto out;
 		sqlite3_reset(q);
@@ -680,58 +689,34 @@ out:
 	return ret;
 }
 
-static int insert_samples(struct store *st, long long run_id, const struct sample_set *set)
+static void bind_meta(sqlite3_stmt *q, size_t i, const void *data)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	const struct sample_set *set = data;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO samples(run_id, workload, metric, iteration, value, unit, flags) "
-			       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &q, NULL) != SQLITE_OK)
-		goto out;
-	for (size_t i = 0; i < set->nr; i++) {
-		struct sample s;
-
-		sample_set_get(set, i, &s);
-		sqlite3_bind_int64(q, 1, run_id);
-		sqlite3_bind_text(q, 2, s.workload, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 3, s.metric, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 4, s.iteration);
-		sqlite3_bind_double(q, 5, s.value);
-		sqlite3_bind_text(q, 6, s.unit, -1, SQLITE_STATIC);
-		sqlite3_bind_int(q, 7, (int)s.flags);
-		if (sqlite3_step(q) != SQLITE_DONE)
-			goto out;
-		sqlite3_reset(q);
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	store_bind_text(q, 2, set->meta[i].key);
+	store_bind_text(q, 3, set->meta[i].value);
 }
 
-static int insert_dropped(struct store *st, long long run_id, const struct run_result *res)
+static void bind_sample(sqlite3_stmt *q, size_t i, const void *data)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	struct sample s;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO dropped_lines(run_id, seq, reason, line) "
-			       "VALUES (?1, ?2, ?3, ?4)", -1, &q, NULL) != SQLITE_OK)
-		goto out;
-	for (size_t i = 0; i < res->dropped_nr; i++) {
-		sqlite3_bind_int64(q, 1, run_id);
-		sqlite3_bind_int64(q, 2, (long long)i + 1);
-		sqlite3_bind_text(q, 3, res->dropped[i].reason, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 4, res->dropped[i].line, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) != SQLITE_DONE)
-			goto out;
-		sqlite3_reset(q);
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	sample_set_get(data, i, &s);
+	sqlite3_bind_text(q, 2, s.workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, s.metric, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 4, s.iteration);
+	sqlite3_bind_double(q, 5, s.value);
+	sqlite3_bind_text(q, 6, s.unit, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 7, (int)s.flags);
+}
+
+static void bind_dropped(sqlite3_stmt *q, size_t i, const void *data)
+{
+	const struct run_result *res = data;
+
+	sqlite3_bind_int64(q, 2, (long long)i + 1);
+	sqlite3_bind_text(q, 3, res->dropped[i].reason, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 4, res->dropped[i].line, -1, SQLITE_STATIC);
 }
 
 int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
@@ -741,66 +726,18 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 		return -1;
 	if (finish_row(st, run_id, res, console_log) ||
 	    clear_owner(st, run_id) ||
-	    insert_meta(st, run_id, &res->set) ||
-	    insert_samples(st, run_id, &res->set) ||
-	    insert_dropped(st, run_id, res)) {
+	    insert_rows(st, "INSERT OR REPLACE INTO run_meta(run_id, key, value) "
+			"VALUES (?1, ?2, ?3)", run_id, res->set.meta_nr, bind_meta, &res->set) ||
+	    insert_rows(st, "INSERT INTO samples(run_id, workload, metric, iteration, value, "
+			"unit, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", run_id, res->set.nr,
+			bind_sample, &res->set) ||
+	    insert_rows(st, "INSERT INTO dropped_lines(run_id, seq, reason, line) "
+			"VALUES (?1, ?2, ?3, ?4)", run_id, res->dropped_nr, bind_dropped, res)) {
 		store_error(st, "cannot store run");
 		store_rollback(st);
 		return -1;
 	}
 	return store_commit(st);
-}
-
-int store_dropped_lines(struct store *st, long long run_id, store_dropped_fn *fn, void *data)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT seq, reason, line FROM dropped_lines "
-			       "WHERE run_id = ?1 ORDER BY seq", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read dropped lines");
-	sqlite3_bind_int64(q, 1, run_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (fn(sqlite3_column_int64(q, 0), store_text(q, 1), store_text(q, 2), data))
-			goto out;
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read dropped lines");
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
-}
-
-int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, void *data)
-{
-	sqlite3_stmt *q = NULL;
-	struct sample s;
-	int ret = -1, rc;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT workload, metric, unit, iteration, value, flags "
-			       "FROM samples WHERE run_id = ?1 ORDER BY id", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read samples");
-	sqlite3_bind_int64(q, 1, run_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		s.workload = store_text(q, 0);
-		s.metric = store_text(q, 1);
-		s.unit = store_text(q, 2);
-		s.iteration = (long)sqlite3_column_int64(q, 3);
-		s.value = sqlite3_column_double(q, 4);
-		s.flags = (unsigned)sqlite3_column_int(q, 5);
-		if (fn(&s, data))
-			goto out;
-	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read samples");
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
 }
 
 const char *store_text(sqlite3_stmt *q, int col)
@@ -814,110 +751,6 @@ double store_num(sqlite3_stmt *q, int col)
 	return sqlite3_column_type(q, col) == SQLITE_NULL ? NAN : sqlite3_column_double(q, col);
 }
 
-int store_run_metrics(struct store *st, struct strvec *out, long long run_id)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT DISTINCT metric FROM samples WHERE run_id = ?1 "
-			       "ORDER BY metric", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read samples");
-	sqlite3_bind_int64(q, 1, run_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		strvec_push(out, store_text(q, 0));
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return store_error(st, "cannot read samples");
-	return 0;
-}
-
-void clock_words(struct strbuf *out, const char *clock)
-{
-	int shift = 0;
-
-	if (!clock || strncmp(clock, "icount", 6)) {
-		strbuf_addstr(out, "wall time");
-		return;
-	}
-	sscanf(clock, "icount shift=%d", &shift);
-	if (shift <= 0)
-		strbuf_addstr(out, "virtual time: instructions at 1 GHz");
-	else
-		strbuf_addf(out, "virtual time: instructions at %g MHz (%d ns each)",
-			    1000.0 / (double)(1L << shift), 1 << shift);
-}
-
-int clock_words_experiment(struct strbuf *out, sqlite3 *db, long long exp_id)
-{
-	struct strvec clocks = STRVEC_INIT;
-	int ret = store_experiment_clocks(db, &clocks, exp_id);
-
-	for (size_t i = 0; !ret && i < clocks.nr; i++) {
-		if (i)
-			strbuf_addstr(out, " and ");
-		clock_words(out, clocks.v[i]);
-	}
-	/* no run yet: nothing was measured, in any clock */
-	if (!ret && !clocks.nr)
-		strbuf_addstr(out, "no runs yet");
-	strvec_release(&clocks);
-	return ret;
-}
-
-int store_experiment_clocks(sqlite3 *db, struct strvec *out, long long exp_id)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT clock FROM runs WHERE experiment_id = ?1 "
-			       "GROUP BY clock ORDER BY min(id)", -1, &q, NULL) != SQLITE_OK)
-		return error("cannot read the clock of experiment %lld: %s", exp_id,
-			     sqlite3_errmsg(db));
-	sqlite3_bind_int64(q, 1, exp_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		strvec_push(out, store_text(q, 0));
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return error("cannot read the clock of experiment %lld: %s", exp_id,
-			     sqlite3_errmsg(db));
-	return 0;
-}
-
-int store_run_clock(sqlite3 *db, struct strbuf *out, long long run_id)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT clock FROM runs WHERE id = ?1", -1, &q,
-			       NULL) != SQLITE_OK)
-		return error("cannot read the clock of run %lld: %s", run_id, sqlite3_errmsg(db));
-	sqlite3_bind_int64(q, 1, run_id);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		strbuf_addstr(out, *store_text(q, 0) ? store_text(q, 0) : "wall");
-	sqlite3_finalize(q);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return error("cannot read the clock of run %lld: %s", run_id, sqlite3_errmsg(db));
-	return 0;
-}
-
-int store_experiment_runs(struct store *st, long long *n, long long exp_id)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = 0;
-
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM runs WHERE experiment_id = ?1", -1,
-			       &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot count runs");
-	sqlite3_bind_int64(q, 1, exp_id);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		*n = sqlite3_column_int64(q, 0);
-	else
-		ret = store_error(st, "cannot count runs");
-	sqlite3_finalize(q);
-	return ret;
-}
-
 int store_commit_measured(struct store *st, const char *commit_hex, const char *subject,
 			  const char *author, double date)
 {
@@ -929,9 +762,9 @@ int store_commit_measured(struct store *st, const char *commit_hex, const char *
 			       "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO NOTHING", -1, &q,
 			       NULL) != SQLITE_OK)
 		return store_error(st, "cannot record commit");
-	bind_text(q, 1, commit_hex);
-	bind_text(q, 2, subject ? subject : "");
-	bind_text(q, 3, author ? author : "");
+	store_bind_text(q, 1, commit_hex);
+	store_bind_text(q, 2, subject ? subject : "");
+	store_bind_text(q, 3, author ? author : "");
 	sqlite3_bind_double(q, 4, date);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		ret = store_error(st, "cannot record commit");
@@ -948,7 +781,7 @@ int store_commit_subject(sqlite3 *db, char **subject, const char *commit_hex)
 	if (sqlite3_prepare_v2(db, "SELECT subject FROM commits WHERE id = ?1", -1, &q, NULL) !=
 	    SQLITE_OK)
 		return error("cannot read commits: %s", sqlite3_errmsg(db));
-	bind_text(q, 1, commit_hex);
+	store_bind_text(q, 1, commit_hex);
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW)
 		*subject = strdup(store_text(q, 0));

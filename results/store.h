@@ -9,6 +9,10 @@
  * started (status RUNNING), store_run_finish() writes its status, metadata
  * and every sample in one transaction, so a crash never leaves half a boot.
  * Errors are reported once, here, naming the database file.
+ *
+ * Only results/ speaks SQL: what the commands read and write beyond runs
+ * is in store-experiment.h, store-verdict.h and store-bisect.h, as typed
+ * rows.
  */
 #include <sqlite3.h>
 
@@ -69,34 +73,22 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 		     const char *console_log);
 
 /*
- * Call fn for each line a run's reader dropped, in the order read; fn
- * returns non-zero to stop (then so does this, with -1).
- */
-typedef int store_dropped_fn(long long seq, const char *reason, const char *line, void *data);
-int store_dropped_lines(struct store *st, long long run_id, store_dropped_fn *fn, void *data);
-
-/* Call fn for each sample of a run, in the order stored; as above. */
-typedef int store_sample_fn(const struct sample *s, void *data);
-int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, void *data);
-
-/*
- * Run one statement that changes rows: ?1 is id, ?2 text (when not NULL).
- * what names the action in the error message.
+ * For the files of results/, which alone speak SQL (store-experiment.h,
+ * store-verdict.h, store-bisect.h hold the rest of the store).
+ * store_exec runs one statement that changes rows: ?1 is id, ?2 text (when
+ * not NULL); what names the action in the error message, as it does for
+ * store_prepare. Text NULL, an id <= 0 and a number that is not finite
+ * are bound as NULL.
  */
 int store_exec(struct store *st, const char *what, const char *sql, long long id,
 	       const char *text);
+int store_prepare(struct store *st, sqlite3_stmt **q, const char *sql, const char *what);
+void store_bind_text(sqlite3_stmt *q, int i, const char *s);
+void store_bind_id(sqlite3_stmt *q, int i, long long id);
+void store_bind_num(sqlite3_stmt *q, int i, double v);
 
-/* Mark an experiment DONE with its end time. */
-int store_experiment_done(struct store *st, long long exp_id);
 /*
- * Boots of an experiment left RUNNING by a lab that was stopped become
- * INFRA; those with a live owner (store_open closed the others) are left.
- */
-int store_runs_interrupted(struct store *st, long long exp_id);
-
-/* The metrics a run's samples name, sorted, pushed onto out. */
-int store_run_metrics(struct store *st, struct strvec *out, long long run_id);
-/*
+ * Clocks; defined in store-experiment.c, beside the runs they read.
  * The clocks an experiment's runs were measured with (runs.clock), the
  * distinct values in the order first used, pushed onto out: one for any
  * experiment the lab compared.
@@ -117,9 +109,6 @@ void clock_words(struct strbuf *out, const char *clock);
  */
 int clock_words_experiment(struct strbuf *out, sqlite3 *db, long long exp_id);
 
-/* How many runs (boots) an experiment has stored, whatever their status. */
-int store_experiment_runs(struct store *st, long long *n, long long exp_id);
-
 /*
  * A commit the lab built and measured, as it reads now: subject, author
  * ("Name <email>") and author date. The first record of a commit is kept,
@@ -133,9 +122,6 @@ int store_commit_subject(sqlite3 *db, char **subject, const char *commit_hex);
 /* A column of a row being read: "" for NULL text, NaN for a NULL number. */
 const char *store_text(sqlite3_stmt *q, int col);
 double store_num(sqlite3_stmt *q, int col);
-
-/* *exists: whether experiment exp_id is in the database. */
-int store_experiment_exists(struct store *st, long long exp_id, int *exists);
 
 /*
  * Transactions for callers that write several rows as one. A failed

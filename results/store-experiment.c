@@ -1,0 +1,730 @@
+/* Experiments, variants, runs and samples as typed rows (store-experiment.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+#include "store-experiment.h"
+#include "strbuf.h"
+#include "subprocess.h"
+
+int store_experiment_done(struct store *st, long long exp_id)
+{
+	return store_exec(st, "cannot finish experiment",
+			  "UPDATE experiments SET status = 'DONE', "
+			  "finished = (julianday('now') - 2440587.5) * 86400.0 WHERE id = ?1",
+			  exp_id, NULL);
+}
+
+int store_runs_interrupted(struct store *st, long long exp_id)
+{
+	return store_exec(st, "cannot resume experiment",
+			  "UPDATE runs SET status = 'INFRA', error = 'interrupted' "
+			  "WHERE experiment_id = ?1 AND status = 'RUNNING' AND "
+			  "id NOT IN (SELECT run_id FROM run_owners)", exp_id, NULL);
+}
+
+int store_experiment_exists(struct store *st, long long exp_id, int *exists)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc;
+
+	*exists = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM experiments WHERE id = ?1", -1, &q,
+			       NULL) != SQLITE_OK)
+		return store_error(st, "cannot look up experiment");
+	sqlite3_bind_int64(q, 1, exp_id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+		*exists = rc == SQLITE_ROW;
+		ret = 0;
+	} else {
+		store_error(st, "cannot look up experiment");
+	}
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_dropped_lines(struct store *st, long long run_id, store_dropped_fn *fn, void *data)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT seq, reason, line FROM dropped_lines "
+			       "WHERE run_id = ?1 ORDER BY seq", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read dropped lines");
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (fn(sqlite3_column_int64(q, 0), store_text(q, 1), store_text(q, 2), data))
+			goto out;
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read dropped lines");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, void *data)
+{
+	sqlite3_stmt *q = NULL;
+	struct sample s;
+	int ret = -1, rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT workload, metric, unit, iteration, value, flags "
+			       "FROM samples WHERE run_id = ?1 ORDER BY id", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read samples");
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		s.workload = store_text(q, 0);
+		s.metric = store_text(q, 1);
+		s.unit = store_text(q, 2);
+		s.iteration = (long)sqlite3_column_int64(q, 3);
+		s.value = sqlite3_column_double(q, 4);
+		s.flags = (unsigned)sqlite3_column_int(q, 5);
+		if (fn(&s, data))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read samples");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_run_metrics(struct store *st, struct strvec *out, long long run_id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT DISTINCT metric FROM samples WHERE run_id = ?1 "
+			       "ORDER BY metric", -1, &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot read samples");
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		strvec_push(out, store_text(q, 0));
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return store_error(st, "cannot read samples");
+	return 0;
+}
+
+int store_experiment_runs(struct store *st, long long *n, long long exp_id)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM runs WHERE experiment_id = ?1", -1,
+			       &q, NULL) != SQLITE_OK)
+		return store_error(st, "cannot count runs");
+	sqlite3_bind_int64(q, 1, exp_id);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		*n = sqlite3_column_int64(q, 0);
+	else
+		ret = store_error(st, "cannot count runs");
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_experiment_clock_words(struct store *st, struct strbuf *out, long long exp_id)
+{
+	return clock_words_experiment(out, st->db, exp_id);
+}
+
+int store_experiment_refused(struct store *st, long long exp_id)
+{
+	return store_exec(st, "cannot record refusal",
+			  "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1", exp_id, NULL);
+}
+
+int store_experiment_by_command(struct store *st, long long *id, int *done,
+				const char *command)
+{
+	sqlite3_stmt *q;
+	int ret = -1, rc;
+
+	*id = 0;
+	*done = 0;
+	if (store_prepare(st, &q, "SELECT id, status = 'DONE' FROM experiments WHERE "
+			  "command = ?1 AND status != 'REFUSED' ORDER BY id DESC LIMIT 1",
+			  "cannot look up earlier experiments"))
+		return -1;
+	sqlite3_bind_text(q, 1, command, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(q, 0);
+		*done = sqlite3_column_int(q, 1);
+	} else if (rc != SQLITE_DONE) {
+		/* "none" would start a duplicate of an experiment that may exist */
+		store_error(st, "cannot look up earlier experiments");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_experiment_create_ab(struct store *st, long long *exp_id, long long vid[2],
+			       const char *command, const char *workloads,
+			       const struct store_variant_spec v[2])
+{
+	sqlite3_stmt *q = NULL;
+	long long id;
+
+	if (store_begin(st))
+		return -1;
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO experiments(kind, command, workloads, created) "
+			       "VALUES ('ab', ?1, ?2, ?3)", -1, &q, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_text(q, 1, command, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, workloads, -1, SQLITE_STATIC);
+	sqlite3_bind_double(q, 3, now_wall());
+	if (sqlite3_step(q) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(q);
+	q = NULL;
+	id = sqlite3_last_insert_rowid(st->db);
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO variants(experiment_id, name, kernel_id, "
+			       "cmdline, git_ref) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &q,
+			       NULL) != SQLITE_OK)
+		goto fail;
+	for (int i = 0; i < 2; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, id);
+		sqlite3_bind_text(q, 2, i ? "B" : "A", -1, SQLITE_STATIC);
+		store_bind_id(q, 3, v[i].kernel_id);
+		sqlite3_bind_text(q, 4, v[i].cmdline ? v[i].cmdline : "", -1, SQLITE_STATIC);
+		store_bind_text(q, 5, v[i].git_ref);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			goto fail;
+		vid[i] = sqlite3_last_insert_rowid(st->db);
+	}
+	sqlite3_finalize(q);
+	if (store_commit(st))
+		return -1;
+	*exp_id = id;
+	return 0;
+fail:
+	store_error(st, "cannot create experiment");
+	sqlite3_finalize(q);
+	store_rollback(st);
+	return -1;
+}
+
+int store_experiment_variants(struct store *st, long long exp_id, const char *kind,
+			      store_variant_fn *fn, void *data)
+{
+	sqlite3_stmt *q;
+	int ret = -1, rc;
+
+	if (store_prepare(st, &q, "SELECT v.id, COALESCE(v.kernel_id, 0), v.name, v.cmdline, "
+			  "COALESCE(v.git_ref || ' ' || substr(k.git_commit, 1, 12), k.path, "
+			  "'(this host)'), COALESCE(substr(k.hash, 1, 12), '-'), e.workloads "
+			  "FROM variants v JOIN experiments e ON e.id = v.experiment_id "
+			  "LEFT JOIN kernels k ON k.id = v.kernel_id WHERE e.id = ?1 AND "
+			  "(?2 IS NULL OR e.kind = ?2) ORDER BY v.name", "cannot read experiment"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	store_bind_text(q, 2, kind);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct store_variant v = {
+			.id = sqlite3_column_int64(q, 0),
+			.kernel_id = sqlite3_column_int64(q, 1),
+			.name = store_text(q, 2),
+			.cmdline = store_text(q, 3),
+			.kernel = store_text(q, 4),
+			.hash = store_text(q, 5),
+			.workloads = store_text(q, 6),
+		};
+		if (fn(&v, data))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read experiment");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_variant_id(struct store *st, long long *id, long long exp_id, const char *name)
+{
+	sqlite3_stmt *q;
+	int ret = 0, rc;
+
+	*id = 0;
+	if (store_prepare(st, &q, "SELECT id FROM variants WHERE experiment_id = ?1 AND name = ?2",
+			  "cannot read variants"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	else if (rc != SQLITE_DONE)
+		ret = store_error(st, "cannot read variants");
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_variant_record(struct store *st, long long *id, long long exp_id, const char *name,
+			 const char *git_ref)
+{
+	sqlite3_stmt *q;
+	int ret = -1;
+
+	if (store_prepare(st, &q, "INSERT INTO variants(experiment_id, name, git_ref) "
+			  "VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET git_ref = excluded.git_ref "
+			  "RETURNING id", "cannot record bisect step"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
+	store_bind_text(q, 3, git_ref);
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(q, 0);
+		ret = 0;
+	} else {
+		store_error(st, "cannot record bisect step");
+	}
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_variant_kernel(struct store *st, long long variant_id, long long kernel_id)
+{
+	sqlite3_stmt *q;
+	int ret = 0;
+
+	if (store_prepare(st, &q, "UPDATE variants SET kernel_id = ?2 WHERE id = ?1",
+			  "cannot record kernel"))
+		return -1;
+	sqlite3_bind_int64(q, 1, variant_id);
+	sqlite3_bind_int64(q, 2, kernel_id);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		ret = store_error(st, "cannot record kernel");
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_variant_boots(struct store *st, long long variant_id, long mem, long cpus,
+			long *ok, long *failed)
+{
+	sqlite3_stmt *q;
+	int ret = -1;
+
+	if (store_prepare(st, &q, "SELECT count(*) FILTER (WHERE status = 'OK'), "
+			  "count(*) FILTER (WHERE status NOT IN ('OK', 'INFRA', 'RUNNING')) "
+			  "FROM runs WHERE variant_id = ?1 AND mem_mib = ?2 AND cpus = ?3",
+			  "cannot count boots"))
+		return -1;
+	sqlite3_bind_int64(q, 1, variant_id);
+	sqlite3_bind_int64(q, 2, mem);
+	sqlite3_bind_int64(q, 3, cpus);
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		store_error(st, "cannot count boots");
+		goto out;
+	}
+	*ok = sqlite3_column_int64(q, 0);
+	*failed = sqlite3_column_int64(q, 1);
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_experiment_provenance(struct store *st, long long exp_id, store_provenance_fn *fn,
+				void *data)
+{
+	/* the clock first: it is refused even with --force */
+	static const char *const cols[] = { "clock", "runner", "host", "host_cpu",
+					    "qemu_version", "accel", "workloads", "params" };
+	struct strbuf first = STRBUF_INIT, sql = STRBUF_INIT;
+	int ret = 0, rc;
+
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]) && !ret; i++) {
+		sqlite3_stmt *q;
+
+		strbuf_reset(&sql);
+		strbuf_addf(&sql, "SELECT DISTINCT COALESCE(%s, '') FROM runs WHERE "
+			    "experiment_id = ?1 AND status = 'OK' LIMIT 2", cols[i]);
+		if (store_prepare(st, &q, sql.buf, "cannot check provenance")) {
+			ret = -1;
+			break;
+		}
+		sqlite3_bind_int64(q, 1, exp_id);
+		rc = sqlite3_step(q);
+		if (rc == SQLITE_ROW) {
+			strbuf_reset(&first);
+			strbuf_addstr(&first, store_text(q, 0));
+			rc = sqlite3_step(q);
+		}
+		if (rc == SQLITE_ROW)
+			ret = fn(cols[i], first.buf, store_text(q, 0), data) ? -1 : 0;
+		else if (rc != SQLITE_DONE)
+			ret = store_error(st, "cannot check provenance");
+		sqlite3_finalize(q);
+	}
+	strbuf_release(&first);
+	strbuf_release(&sql);
+	return ret;
+}
+
+int store_experiment_read(struct store *st, long long exp_id, store_experiment_fn *fn,
+			  void *data)
+{
+	sqlite3_stmt *q;
+	struct store_experiment e;
+	int ret = -1, rc;
+
+	if (store_prepare(st, &q, "SELECT e.status, e.workloads, e.command, e.kind, e.created, "
+			  "(SELECT count(DISTINCT mem_mib || ',' || cpus) FROM verdicts "
+			  "WHERE experiment_id = e.id), (SELECT count(*) FROM runs WHERE "
+			  "experiment_id = e.id AND status = 'OK'), (SELECT count(*) FROM runs "
+			  "WHERE experiment_id = e.id AND status != 'OK') "
+			  "FROM experiments e WHERE e.id = ?1", "cannot read experiment"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		error("no experiment %lld in database '%s'", exp_id, st->path);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		store_error(st, "cannot read experiment");
+		goto out;
+	}
+	e.status = store_text(q, 0);
+	e.workloads = store_text(q, 1);
+	e.command = store_text(q, 2);
+	e.kind = store_text(q, 3);
+	e.created = sqlite3_column_double(q, 4);
+	e.points = sqlite3_column_int(q, 5);
+	e.boots_ok = sqlite3_column_int(q, 6);
+	e.boots_failed = sqlite3_column_int(q, 7);
+	ret = fn(&e, data) ? -1 : 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_runs_recent(struct store *st, long limit, store_run_summary_fn *fn, void *data)
+{
+	sqlite3_stmt *q;
+	int ret = -1, rc;
+
+	if (store_prepare(st, &q, "SELECT r.id, r.started, r.status, r.runner, r.workloads, "
+			  "COALESCE(k.release, k.path, '-'), r.mem_mib, r.cpus, "
+			  "(SELECT count(*) FROM samples s WHERE s.run_id = r.id), "
+			  "COALESCE(r.wall_s, 0), r.experiment_id "
+			  "FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
+			  "ORDER BY r.id DESC LIMIT ?1", "cannot list runs"))
+		return -1;
+	sqlite3_bind_int64(q, 1, limit);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct store_run_summary r = {
+			.id = sqlite3_column_int64(q, 0),
+			.started = sqlite3_column_double(q, 1),
+			.status = store_text(q, 2),
+			.runner = store_text(q, 3),
+			.workloads = store_text(q, 4),
+			.kernel = store_text(q, 5),
+			.mem_mib = sqlite3_column_int64(q, 6),
+			.cpus = sqlite3_column_int(q, 7),
+			.samples = sqlite3_column_int(q, 8),
+			.wall_s = sqlite3_column_double(q, 9),
+			.experiment_id = sqlite3_column_int64(q, 10),
+		};
+		if (fn(&r, data))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot list runs");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_experiments_recent(struct store *st, long limit, store_experiment_summary_fn *fn,
+			     void *data)
+{
+	sqlite3_stmt *q;
+	int ret = -1, rc;
+
+	if (store_prepare(st, &q, "SELECT e.id, e.created, e.status, e.kind, "
+			  "COALESCE(e.workloads, ''), "
+			  "(SELECT count(*) FROM runs r WHERE r.experiment_id = e.id), "
+			  "(SELECT group_concat(DISTINCT verdict) FROM verdicts v WHERE "
+			  "v.experiment_id = e.id) FROM experiments e ORDER BY e.id DESC "
+			  "LIMIT ?1", "cannot list experiments"))
+		return -1;
+	sqlite3_bind_int64(q, 1, limit);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct store_experiment_summary e = {
+			.id = sqlite3_column_int64(q, 0),
+			.created = sqlite3_column_double(q, 1),
+			.status = store_text(q, 2),
+			.kind = store_text(q, 3),
+			.workloads = store_text(q, 4),
+			.runs = sqlite3_column_int(q, 5),
+			.verdicts = (const char *)sqlite3_column_text(q, 6),
+		};
+		if (fn(&e, data))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot list experiments");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_run_read(struct store *st, long long run_id, store_run_view_fn *fn, void *data)
+{
+	struct store_run_view r;
+	sqlite3_stmt *q;
+	int ret = -1, rc;
+
+	/* the columns in the order of enum store_run_field */
+	if (store_prepare(st, &q, "SELECT r.status, r.error, r.runner, r.workloads, r.params, "
+			  "k.path, k.hash, k.arch, r.cmdline, r.mem_mib, r.cpus, r.accel, r.host, "
+			  "r.host_cpu, r.qemu_version, r.wall_s, r.to_hello_s, r.bad_lines, "
+			  "r.console_log, r.started, r.console_tail FROM runs r "
+			  "LEFT JOIN kernels k ON k.id = r.kernel_id WHERE r.id = ?1",
+			  "cannot read run"))
+		return -1;
+	sqlite3_bind_int64(q, 1, run_id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		error("no run %lld in database '%s'", run_id, st->path);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		store_error(st, "cannot read run");
+		goto out;
+	}
+	r.id = run_id;
+	for (int i = 0; i < RUN_NR_FIELDS; i++) {
+		/* the number first: reading a column as text may convert it */
+		r.num[i] = store_num(q, i);
+		r.text[i] = (const char *)sqlite3_column_text(q, i);
+	}
+	ret = fn(&r, data) ? -1 : 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int store_run_meta(struct store *st, long long run_id, store_meta_fn *fn, void *data)
+{
+	sqlite3_stmt *q;
+	int ret = -1, rc;
+
+	if (store_prepare(st, &q, "SELECT key, value FROM run_meta WHERE run_id = ?1 "
+			  "ORDER BY key", "cannot read run metadata"))
+		return -1;
+	sqlite3_bind_int64(q, 1, run_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (fn(store_text(q, 0), store_text(q, 1), data))
+			goto out;
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read run metadata");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+/* Run ids as a JSON array, for json_each(): one statement for any number of runs. */
+static void id_array(struct strbuf *out, const long long *ids, size_t nr)
+{
+	strbuf_addch(out, '[');
+	for (size_t i = 0; i < nr; i++)
+		strbuf_addf(out, "%s%lld", i ? "," : "", ids[i]);
+	strbuf_addch(out, ']');
+}
+
+int store_runs_samples(struct store *st, const long long *run_ids, size_t nr,
+		       store_sample_fn *fn, void *data)
+{
+	struct strbuf ids = STRBUF_INIT;
+	sqlite3_stmt *q = NULL;
+	struct sample s;
+	int ret = -1, rc;
+
+	id_array(&ids, run_ids, nr);
+	if (store_prepare(st, &q, "SELECT workload, metric, unit, iteration, value, flags "
+			  "FROM samples WHERE run_id IN (SELECT value FROM json_each(?1)) "
+			  "ORDER BY workload, metric, unit", "cannot read samples"))
+		goto out;
+	sqlite3_bind_text(q, 1, ids.buf, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		s.workload = store_text(q, 0);
+		s.metric = store_text(q, 1);
+		s.unit = store_text(q, 2);
+		s.iteration = (long)sqlite3_column_int64(q, 3);
+		s.value = sqlite3_column_double(q, 4);
+		s.flags = (unsigned)sqlite3_column_int(q, 5);
+		if (fn(&s, data))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read samples");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	strbuf_release(&ids);
+	return ret;
+}
+
+int store_runs_clocks(struct store *st, struct strvec *out, const long long *run_ids,
+		      size_t nr)
+{
+	struct strbuf ids = STRBUF_INIT;
+	sqlite3_stmt *q = NULL;
+	int ret = -1, rc;
+
+	id_array(&ids, run_ids, nr);
+	if (store_prepare(st, &q, "SELECT DISTINCT clock FROM runs WHERE id IN "
+			  "(SELECT value FROM json_each(?1)) ORDER BY id", "cannot read runs"))
+		goto out;
+	sqlite3_bind_text(q, 1, ids.buf, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		strvec_push(out, store_text(q, 0));
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read runs");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	strbuf_release(&ids);
+	return ret;
+}
+
+int store_counted_samples(struct store *st, long long exp_id, long long variant_id, long mem,
+			  long cpus, const char *metric, store_counted_fn *fn, void *data)
+{
+	sqlite3_stmt *q;
+	int ret = -1, rc;
+
+	if (store_prepare(st, &q, "SELECT s.workload, s.metric, s.unit, s.run_id, s.value "
+			  "FROM counted_samples s JOIN runs r ON r.id = s.run_id "
+			  "WHERE r.experiment_id = ?1 AND r.variant_id = ?2 AND "
+			  "(?3 < 0 OR r.mem_mib = ?3) AND (?4 < 0 OR r.cpus = ?4) AND "
+			  "(?5 IS NULL OR s.metric = ?5) "
+			  "ORDER BY s.workload, s.metric, s.unit, s.run_id, s.id",
+			  "cannot read samples"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	sqlite3_bind_int64(q, 2, variant_id);
+	sqlite3_bind_int64(q, 3, mem);
+	sqlite3_bind_int64(q, 4, cpus);
+	store_bind_text(q, 5, metric);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct store_counted_sample s = {
+			.workload = store_text(q, 0),
+			.metric = store_text(q, 1),
+			.unit = store_text(q, 2),
+			.run_id = sqlite3_column_int64(q, 3),
+			.value = sqlite3_column_double(q, 4),
+		};
+		if (fn(&s, data))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(st, "cannot read samples");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(q);
+	return ret;
+}
+
+void clock_words(struct strbuf *out, const char *clock)
+{
+	int shift = 0;
+
+	if (!clock || strncmp(clock, "icount", 6)) {
+		strbuf_addstr(out, "wall time");
+		return;
+	}
+	sscanf(clock, "icount shift=%d", &shift);
+	if (shift <= 0)
+		strbuf_addstr(out, "virtual time: instructions at 1 GHz");
+	else
+		strbuf_addf(out, "virtual time: instructions at %g MHz (%d ns each)",
+			    1000.0 / (double)(1L << shift), 1 << shift);
+}
+
+int clock_words_experiment(struct strbuf *out, sqlite3 *db, long long exp_id)
+{
+	struct strvec clocks = STRVEC_INIT;
+	int ret = store_experiment_clocks(db, &clocks, exp_id);
+
+	for (size_t i = 0; !ret && i < clocks.nr; i++) {
+		if (i)
+			strbuf_addstr(out, " and ");
+		clock_words(out, clocks.v[i]);
+	}
+	/* no run yet: nothing was measured, in any clock */
+	if (!ret && !clocks.nr)
+		strbuf_addstr(out, "no runs yet");
+	strvec_release(&clocks);
+	return ret;
+}
+
+int store_experiment_clocks(sqlite3 *db, struct strvec *out, long long exp_id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT clock FROM runs WHERE experiment_id = ?1 "
+			       "GROUP BY clock ORDER BY min(id)", -1, &q, NULL) != SQLITE_OK)
+		return error("cannot read the clock of experiment %lld: %s", exp_id,
+			     sqlite3_errmsg(db));
+	sqlite3_bind_int64(q, 1, exp_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		strvec_push(out, store_text(q, 0));
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return error("cannot read the clock of experiment %lld: %s", exp_id,
+			     sqlite3_errmsg(db));
+	return 0;
+}
+
+int store_run_clock(sqlite3 *db, struct strbuf *out, long long run_id)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT clock FROM runs WHERE id = ?1", -1, &q,
+			       NULL) != SQLITE_OK)
+		return error("cannot read the clock of run %lld: %s", run_id, sqlite3_errmsg(db));
+	sqlite3_bind_int64(q, 1, run_id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		strbuf_addstr(out, *store_text(q, 0) ? store_text(q, 0) : "wall");
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return error("cannot read the clock of run %lld: %s", run_id, sqlite3_errmsg(db));
+	return 0;
+}
