@@ -227,8 +227,13 @@ static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
 	struct bisect_step_row step = { 0, hex, bisect_mark_name(mark), (long long)n, NAN, NAN,
 					NAN };
 
-	fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f])\n", bs->seq + 1, desc,
-		bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi);
+	/* a skipped step was not measured: no ratio to show */
+	if (isfinite(hl->estimate))
+		fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f])\n",
+			bs->seq + 1, desc, bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi);
+	else
+		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio)\n", bs->seq + 1, desc,
+			bisect_mark_name(mark), n);
 	free(desc);
 	git_oid_tostr(hex, sizeof(hex), &w->commit);
 	step.seq = (long long)++bs->seq;
@@ -452,8 +457,11 @@ static int print_bisection(const struct bisection_status *b, void *data)
 static int print_step(const struct bisect_step_row *s, void *data)
 {
 	(void)data;
-	printf("  %4d  %-12s  %-5s  %5d  %.4f [%.4f, %.4f]\n", (int)s->seq, s->commit, s->mark,
-	       (int)s->n, or0(s->ratio), or0(s->ci_low), or0(s->ci_high));
+	if (isfinite(s->ratio))
+		printf("  %4d  %-12s  %-5s  %5d  %.4f [%.4f, %.4f]\n", (int)s->seq, s->commit,
+		       s->mark, (int)s->n, s->ratio, or0(s->ci_low), or0(s->ci_high));
+	else
+		printf("  %4d  %-12s  %-5s  %5d  -\n", (int)s->seq, s->commit, s->mark, (int)s->n);
 	return 0;
 }
 
