@@ -19,6 +19,12 @@ floor_of() {
 	esac
 }
 
+# The lab's own C files under ROOT: the folders and runners/guest/, never
+# the kernel trees, builds and fixtures that the lab keeps under results/.
+sources() {
+	(cd "$1" && find $FOLDERS -maxdepth 2 -name '*.[ch]' 2>/dev/null | LC_ALL=C sort)
+}
+
 # The folder (of FOLDERS) holding header $2 as included from file $1 under root $3.
 header_folder() {
 	local file=$1 name=$2 root=$3 d
@@ -50,7 +56,7 @@ check_floors() {
 				echo "$from $to $file $name" >>"$TRASH/.edges"
 			fi
 		done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$root/$file")
-	done < <(cd "$root" && find $FOLDERS -name '*.[ch]' 2>/dev/null | LC_ALL=C sort)
+	done < <(sources "$root")
 	# two folders of one floor including each other: a circle
 	awk '{ k = $1 " " $2; if (!(k in first)) first[k] = $3 " includes " $4 }
 	     END { for (k in first) { split(k, a, " "); r = a[2] " " a[1]
@@ -68,7 +74,7 @@ check_floors() {
 copy_sources() {
 	local dst=$PWD/$1
 	mkdir -p "$dst"
-	(cd "$TOP" && find $FOLDERS -name '*.[ch]' -print0 | cpio -0 -pdm --quiet "$dst")
+	sources "$TOP" | (cd "$TOP" && cpio -pdm --quiet "$dst")
 }
 
 test_expect_success 'every include of the tree is of its own floor or a lower one' '
