@@ -3,7 +3,6 @@
 
 #include "log.h"
 #include "store-bisect.h"
-#include "subprocess.h"
 
 int store_bisection_create(struct store *st, long long *exp_id, const char *args,
 			   const char *workload, const char *good, const char *bad,
@@ -14,17 +13,8 @@ int store_bisection_create(struct store *st, long long *exp_id, const char *args
 
 	if (store_begin(st))
 		return -1;
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO experiments(kind, command, workloads, "
-			       "created) VALUES ('bisect', ?1, ?2, ?3)", -1, &q, NULL) != SQLITE_OK)
+	if (store_insert_experiment(st, &id, "bisect", args, workload))
 		goto fail;
-	sqlite3_bind_text(q, 1, args, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 2, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_double(q, 3, now_wall());
-	if (sqlite3_step(q) != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(q);
-	q = NULL;
-	id = sqlite3_last_insert_rowid(st->db);
 	if (sqlite3_prepare_v2(st->db, "INSERT INTO bisections(experiment_id, good, bad, "
 			       "workload, metric, args) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &q,
 			       NULL) != SQLITE_OK)

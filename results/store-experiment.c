@@ -170,6 +170,27 @@ out:
 	return ret;
 }
 
+int store_insert_experiment(struct store *st, long long *id, const char *kind,
+			    const char *command, const char *workloads)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO experiments(kind, command, workloads, created) "
+			       "VALUES (?1, ?2, ?3, ?4)", -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(q, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, command, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, workloads, -1, SQLITE_STATIC);
+	sqlite3_bind_double(q, 4, now_wall());
+	if (sqlite3_step(q) == SQLITE_DONE) {
+		*id = sqlite3_last_insert_rowid(st->db);
+		ret = 0;
+	}
+	sqlite3_finalize(q);
+	return ret;
+}
+
 int store_experiment_create_ab(struct store *st, long long *exp_id, long long vid[2],
 			       const char *command, const char *workloads,
 			       const struct store_variant_spec v[2])
@@ -179,17 +200,8 @@ int store_experiment_create_ab(struct store *st, long long *exp_id, long long vi
 
 	if (store_begin(st))
 		return -1;
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO experiments(kind, command, workloads, created) "
-			       "VALUES ('ab', ?1, ?2, ?3)", -1, &q, NULL) != SQLITE_OK)
+	if (store_insert_experiment(st, &id, "ab", command, workloads))
 		goto fail;
-	sqlite3_bind_text(q, 1, command, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 2, workloads, -1, SQLITE_STATIC);
-	sqlite3_bind_double(q, 3, now_wall());
-	if (sqlite3_step(q) != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(q);
-	q = NULL;
-	id = sqlite3_last_insert_rowid(st->db);
 	if (sqlite3_prepare_v2(st->db, "INSERT INTO variants(experiment_id, name, kernel_id, "
 			       "cmdline, git_ref) VALUES (?1, ?2, ?3, ?4, ?5)", -1, &q,
 			       NULL) != SQLITE_OK)

@@ -128,6 +128,13 @@ double store_num(sqlite3_stmt *q, int col);
  * commit rolls back: no transaction is left open.
  */
 int store_begin(struct store *st);
+/*
+ * Inside a transaction: the experiments row of a new experiment of kind
+ * ("ab", "bisect"), its id in *id. -1 leaves sqlite's error for the
+ * caller's store_error().
+ */
+int store_insert_experiment(struct store *st, long long *id, const char *kind,
+			    const char *command, const char *workloads);
 int store_commit(struct store *st);
 void store_rollback(struct store *st);
 
