@@ -113,7 +113,7 @@ check: deps
 # and A/B'd on demote: the regression, then the fix. HVO must be on for
 # demote to show it; nokaslr keeps the kernel out of the one free 1 GiB
 # range of a 4G guest.
-FIXTURE := results/fixtures/linux
+FIXTURE := state/fixtures/linux
 DEMOTE_AB = lab/lab ab --repo $(FIXTURE) --workload demote --mem 4G --boots 5 \
 	--cmdline "hugetlb_free_vmemmap=on nokaslr"
 

@@ -44,12 +44,12 @@ struct build_spec {
 };
 
 /*
- * What a build takes from the lab: its results directory and the build.*
+ * What a build takes from the lab: its state root (core.state) and the build.*
  * keys of lab.conf. The lab fills it (lab/refbuild.c); the strings are the
  * lab's.
  */
 struct build_env {
-	const char *dir;		/* results directory: artifacts/ and kbuild/ go there */
+	const char *dir;		/* state root: artifacts/ and kbuild/ go there */
 	const char *base_config;	/* build.config: tinyconfig, defconfig or a file */
 	const char *command;		/* build.command, replacing make; NULL: make */
 	const char *artifact;		/* build.artifact, in the work tree; NULL: "image" */

@@ -1,6 +1,5 @@
 /* lab report: the static HTML site of the database's results. */
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +32,6 @@ int cmd_report(int argc, char **argv)
 	struct report_stats stats;
 	struct strbuf out_dir = STRBUF_INIT, css = STRBUF_INIT;
 	const char *db_path = NULL, *config = NULL, *out = NULL;
-	char *copy = NULL;
 	int c, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -58,16 +56,10 @@ int cmd_report(int argc, char **argv)
 	/* read-only, so that it can run while another lab writes */
 	if (context_load_config(&ctx, config, db_path) || context_open_store_read(&ctx))
 		goto out;
-	if (out) {
+	if (out)
 		strbuf_addstr(&out_dir, out);
-	} else {
-		copy = strdup(ctx.cfg.db);
-		if (!copy) {
-			error("out of memory");
-			goto out;
-		}
-		strbuf_addf(&out_dir, "%s/site", dirname(copy));
-	}
+	else
+		strbuf_addf(&out_dir, "%s/site", ctx.cfg.state);
 	strbuf_addf(&css, "%s/web/style.css", lab_source_dir());
 	opt.out_dir = out_dir.buf;
 	opt.css_path = css.buf;
@@ -79,7 +71,6 @@ int cmd_report(int argc, char **argv)
 	       stats.written, stats.unchanged, stats.removed);
 	ret = 0;
 out:
-	free(copy);
 	strbuf_release(&out_dir);
 	strbuf_release(&css);
 	context_release(&ctx);

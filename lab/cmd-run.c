@@ -35,7 +35,7 @@ static const char run_usage[] =
 "                     icount under TCG, wall under KVM (default run.clock)\n"
 "  --timeout S        deadline per boot in seconds (default run.timeout)\n"
 "  --guest PATH       guest program (default: the one built beside lab)\n"
-"  --db PATH          database (default core.db, results/lab.db)\n"
+"  --db PATH          database (default core.db, state/lab.db)\n"
 "  --config FILE      configuration file (default ./lab.conf)\n";
 
 int cmd_run(int argc, char **argv)

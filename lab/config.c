@@ -165,6 +165,7 @@ static int set_##field(struct lab_config *cfg, const char *v) \
 	return 0; \
 }
 STRING_SETTER(db)
+STRING_SETTER(state)
 STRING_SETTER(qemu_x86_64)
 STRING_SETTER(qemu_aarch64)
 STRING_SETTER(repo)
@@ -237,6 +238,7 @@ static const struct config_key {
 	const char *expected;
 } keys[] = {
 	{ "core.db", set_db, "a path" },
+	{ "core.state", set_state, "a path" },
 	{ "core.repo", set_repo, "a path to a git repository" },
 	{ "build.command", set_build_command, "a command line" },
 	{ "build.artifact", set_build_artifact, "a path inside the work tree" },
@@ -671,7 +673,6 @@ static int read_file(struct lab_config *cfg, const char *path)
 void config_init(struct lab_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->db = xstrdup("results/lab.db");
 	cfg->qemu_x86_64 = xstrdup("qemu-system-x86_64");
 	cfg->qemu_aarch64 = xstrdup("qemu-system-aarch64");
 	cfg->accel = LAB_ACCEL_AUTO;
@@ -691,6 +692,7 @@ void config_release(struct lab_config *cfg)
 {
 	free(cfg->path);
 	free(cfg->db);
+	free(cfg->state);
 	free(cfg->qemu_x86_64);
 	free(cfg->qemu_aarch64);
 	free(cfg->repo);

@@ -5,7 +5,12 @@
  * config_parse() below. Every key the lab knows, with its default:
  *
  *   [core]
- *       db = results/lab.db              database path
+ *       state = state                    the root of what the lab makes: the
+ *                                        database, work trees, builds, images,
+ *                                        caches, console logs, the report site;
+ *                                        default: the folder of core.db when
+ *                                        that is set, else ./state
+ *       db = <state>/lab.db              database path
  *   [qemu "x86_64"]
  *       binary = qemu-system-x86_64
  *   [qemu "aarch64"]
@@ -69,7 +74,8 @@ enum lab_runner {
 
 struct lab_config {
 	char *path;		/* the file read; NULL when only defaults */
-	char *db;
+	char *db;		/* NULL: <state>/lab.db (context_load_config) */
+	char *state;		/* NULL: core.db's folder, else ./state */
 	char *qemu_x86_64;
 	char *qemu_aarch64;
 	enum lab_accel accel;

@@ -17,6 +17,43 @@
 #include "strbuf.h"
 #include "tempfile.h"
 
+static int path_exists(const char *path)
+{
+	return !access(path, F_OK);
+}
+
+/*
+ * The state root and the database, settled once: core.state, else the
+ * folder of the database that core.db or --db names, else ./state; the
+ * database is <state>/lab.db unless named. A lab of before core.state kept
+ * both in ./results: its database is still found, with a word on moving it.
+ */
+static int resolve_state(struct lab_config *cfg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!cfg->state && cfg->db) {
+		char *copy = xstrdup(cfg->db);
+		cfg->state = xstrdup(dirname(copy));
+		free(copy);
+	}
+	if (!cfg->state) {
+		if (!path_exists("state/lab.db") && path_exists("results/lab.db")) {
+			warning("using results/lab.db, where labs before core.state kept it: "
+				"move results/{lab.db*,trees,kbuild,artifacts,cache,logs,fixtures} "
+				"to state/ to silence this");
+			cfg->state = xstrdup("results");
+		} else {
+			cfg->state = xstrdup("state");
+		}
+	}
+	if (!cfg->db) {
+		strbuf_addf(&sb, "%s/lab.db", cfg->state);
+		cfg->db = strbuf_detach(&sb);
+	}
+	return 0;
+}
+
 int context_load_config(struct lab_context *ctx, const char *config_path,
 			const char *db_path)
 {
@@ -24,13 +61,10 @@ int context_load_config(struct lab_context *ctx, const char *config_path,
 	if (config_load(&ctx->cfg, config_path))
 		return -1;
 	if (db_path) {
-		char *db = strdup(db_path);
-		if (!db)
-			return error("out of memory");
 		free(ctx->cfg.db);
-		ctx->cfg.db = db;
+		ctx->cfg.db = xstrdup(db_path);
 	}
-	return 0;
+	return resolve_state(&ctx->cfg);
 }
 
 static int mkdir_p(const char *path)
@@ -56,24 +90,19 @@ static int mkdir_p(const char *path)
 
 static int set_dir(struct lab_context *ctx)
 {
-	char *copy = strdup(ctx->cfg.db);
-
-	if (!copy)
-		return error("out of memory");
 	free(ctx->dir);
-	ctx->dir = strdup(dirname(copy));
-	free(copy);
-	if (!ctx->dir)
-		return error("out of memory");
+	ctx->dir = xstrdup(ctx->cfg.state);
 	return 0;
 }
 
 int context_open_store(struct lab_context *ctx)
 {
 	struct strbuf cache = STRBUF_INIT;
-	char *real;
+	char *dbdir = xstrdup(ctx->cfg.db), *real;
+	int bad = set_dir(ctx) || mkdir_p(ctx->dir) || mkdir_p(dirname(dbdir));
 
-	if (set_dir(ctx) || mkdir_p(ctx->dir))
+	free(dbdir);
+	if (bad)
 		return -1;
 	real = realpath(ctx->dir, NULL);
 	if (real) {

@@ -2,9 +2,9 @@
 #define CONTEXT_H
 /*
  * What most commands start with: the configuration (lab.conf, then the
- * command line's --config/--db) and the open database. Paths that live
- * beside the database (console logs, cached initramfs images) are derived
- * here so that every command finds them in the same place.
+ * command line's --config/--db) and the open database. Paths under the
+ * state root (work trees, builds, console logs, cached initramfs images)
+ * are derived here so that every command finds them in the same place.
  */
 #include "config.h"
 #include "store.h"
@@ -12,12 +12,15 @@
 struct lab_context {
 	struct lab_config cfg;
 	struct store st;
-	char *dir;		/* the database's directory */
+	char *dir;		/* core.state, absolute once the store is open */
 	int lock_fd;		/* the experiment this lab owns; 0: none */
 	long long lock_exp;
 };
 
-/* Load config_path (NULL: default search) and override the db when db_path. */
+/*
+ * Load config_path (NULL: default search), override the db when db_path,
+ * and settle cfg.state and cfg.db (lab/config.h says how).
+ */
 int context_load_config(struct lab_context *ctx, const char *config_path,
 			const char *db_path);
 /*
@@ -42,12 +45,12 @@ void experiment_unlock(struct lab_context *ctx);
 
 void context_release(struct lab_context *ctx);
 
-/* <db dir>/<sub>, created if missing; the caller frees the result. */
 /*
  * <dir>/logs/<database name without .db>, created: console logs are named
  * by run id, which is per database. Caller frees.
  */
 char *context_logdir(struct lab_context *ctx);
+/* <state>/<sub>, created if missing; the caller frees the result. */
 char *context_subdir(struct lab_context *ctx, const char *sub);
 
 /* Local time as YYYY-MM-DD HH:MM:SS. */

@@ -6,7 +6,7 @@
  *
  *   [recipe]
  *       title = seed-001: demote 1 GiB hugetlb pages to 2 MiB
- *       repo = ../../results/fixtures/linux     kernel repository
+ *       repo = ../../state/fixtures/linux     kernel repository
  *       ref = fixture-base                      default ref of a variant
  *       arch = x86_64                           repeatable: one table per arch
  *       workload = demote                       repeatable

@@ -20,7 +20,8 @@ floor_of() {
 }
 
 # The lab's own C files under ROOT: the folders and runners/guest/, never
-# the kernel trees, builds and fixtures that the lab keeps under results/.
+# the kernel trees, builds and fixtures that the lab keeps under state/
+# (or results/, for a lab from before core.state).
 sources() {
 	(cd "$1" && find $FOLDERS -maxdepth 2 -name '*.[ch]' 2>/dev/null | LC_ALL=C sort)
 }

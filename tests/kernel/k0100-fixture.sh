@@ -5,7 +5,7 @@
 
 : "${FIXTURE:?make check-kernel sets FIXTURE}"
 # Builds are kept between runs: the artifact cache and build trees live beside this db.
-DB=$TOP/results/check-kernel.db
+DB=$TOP/state/check-kernel.db
 DEMOTE="--workload demote --mem 4G --cmdline hugetlb_free_vmemmap=on"
 
 test_expect_success 'the fixture builds, and asking again is a cache hit' '

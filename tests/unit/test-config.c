@@ -96,7 +96,7 @@ static void check_defaults(const struct lab_config *cfg, const char *what)
 	ok(expr, name); \
 } while (0)
 	CHECK(!cfg->path, "no file");
-	CHECK(cfg->db && !strcmp(cfg->db, "results/lab.db"), "core.db");
+	CHECK(!cfg->db && !cfg->state, "core.db, core.state: settled by the context");
 	CHECK(cfg->qemu_x86_64 && !strcmp(cfg->qemu_x86_64, "qemu-system-x86_64"), "x86_64 binary");
 	CHECK(cfg->qemu_aarch64 && !strcmp(cfg->qemu_aarch64, "qemu-system-aarch64"), "aarch64 binary");
 	CHECK(cfg->accel == LAB_ACCEL_AUTO, "qemu.accel");
@@ -114,6 +114,7 @@ static const char full_conf[] =
 	"# every key the lab reads\n"
 	"[core]\n"
 	"\tdb = /var/lib/lab/lab.db\n"
+	"\tstate = /var/lib/lab\n"
 	"[qemu \"x86_64\"]\n"
 	"\tbinary = /opt/qemu/bin/qemu-system-x86_64\n"
 	"[qemu \"aarch64\"]\n"
@@ -145,6 +146,7 @@ static void test_files(void)
 	ok(!config_load(&cfg, NULL), "./lab.conf is read when no path is given");
 	is_str(cfg.path, "lab.conf", "path of the file read");
 	is_str(cfg.db, "/var/lib/lab/lab.db", "core.db");
+	is_str(cfg.state, "/var/lib/lab", "core.state");
 	is_str(cfg.qemu_x86_64, "/opt/qemu/bin/qemu-system-x86_64", "qemu.x86_64.binary");
 	is_str(cfg.qemu_aarch64, "/opt/qemu/bin/qemu-system-aarch64", "qemu.aarch64.binary");
 	is_str(config_qemu_binary(&cfg, "aarch64"), "/opt/qemu/bin/qemu-system-aarch64",
@@ -266,7 +268,7 @@ static void test_bad_values(void)
 		  "qemu.x86_64.binary, qemu.aarch64.binary, qemu.accel, qemu.icountshift" },
 		{ "[qemu \"riscv64\"]\nbinary = q\n", "qemu.riscv64.binary",
 		  "qemu.x86_64.binary, qemu.aarch64.binary, qemu.accel, qemu.icountshift" },
-		{ "[core]\ndatabase = x.db\n", "core.database", "core.db, core.repo" },
+		{ "[core]\ndatabase = x.db\n", "core.database", "core.db, core.state, core.repo" },
 	};
 	struct lab_config cfg;
 	struct strbuf err = STRBUF_INIT;
