@@ -162,6 +162,15 @@ static double self_cpu_s(void)
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workloads,
+		 long default_iters)
+{
+	strbuf_addf(sb, "lab.workload=%s lab.iters=%ld", workloads,
+		    o->iters ? o->iters : default_iters);
+	for (size_t i = 0; o->params && i < o->params->nr; i++)
+		strbuf_addf(sb, " lab.%s", o->params->v[i]);
+}
+
 int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		      const struct boot_opts *o)
 {
@@ -204,10 +213,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", o->workloads->v[i]);
 		p->has_boot |= !strcmp(o->workloads->v[i], "boot");
 	}
-	strbuf_addf(&p->params, "lab.workload=%s lab.iters=%ld", p->workloads.buf,
-		    o->iters ? o->iters : ctx->cfg.iters);
-	for (size_t i = 0; o->params && i < o->params->nr; i++)
-		strbuf_addf(&p->params, " lab.%s", o->params->v[i]);
+	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
 
 	if (!ctx->st.db && context_open_store(ctx))
 		goto out;

@@ -87,6 +87,10 @@ int boot_opt_cpus(const struct parse_option *opt, const char *arg);
 /* --workload W1,W2 onto the strvec opt->value, refusing unknown ones. */
 int boot_opt_workloads(const struct parse_option *opt, const char *arg);
 
+/* The guest's lab.* parameters of these options, as runs store them. */
+void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workloads,
+		 long default_iters);
+
 /* Parse "zeroing,demote" into names, refusing unknown ones. */
 int workloads_parse(struct strvec *out, const char *arg);
 

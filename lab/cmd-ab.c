@@ -68,12 +68,13 @@ void ab_command_line(struct strbuf *sb, int argc, char **argv)
 	}
 }
 
-int ab_command(long long *exp_id, int argc, char **argv)
+int cmd_ab(int argc, char **argv)
 {
 	struct strbuf command = STRBUF_INIT;
 	struct lab_context ctx;
 	struct ab_spec s;
 	const char *db = NULL, *config = NULL;
+	long long exp_id = 0;
 	const struct parse_option options[] = {
 		AB_SPEC_OPTIONS(&s),
 		OPT_CALLBACK(0, "arch", &s.arch, "A",
@@ -106,26 +107,19 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		goto out;
 	s.o.command = command.buf;
 
-	ret = (int)ab_run(exp_id, &ctx, &s.o);
-	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, *exp_id, s.fmt))
+	ret = (int)ab_run(&exp_id, &ctx, &s.o);
+	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, s.fmt))
 		ret = AB_ERROR;
-	if (*exp_id && !s.o.resume && ret == AB_ERROR && ctx.st.db) {
+	if (exp_id && !s.o.resume && ret == AB_ERROR && ctx.st.db) {
 		int exists = 0;
 		/* a rolled-back experiment (a full disk) cannot be resumed */
-		if (!store_experiment_exists(&ctx.st, *exp_id, &exists) && exists)
+		if (!store_experiment_exists(&ctx.st, exp_id, &exists) && exists)
 			fprintf(stderr, "experiment E%lld: continue with the same command and --resume E%lld\n",
-				*exp_id, *exp_id);
+				exp_id, exp_id);
 	}
 out:
 	ab_spec_release(&s);
 	context_release(&ctx);
 	strbuf_release(&command);
 	return ret;
-}
-
-int cmd_ab(int argc, char **argv)
-{
-	long long exp_id = 0;
-
-	return ab_command(&exp_id, argc, argv);
 }
