@@ -445,6 +445,71 @@ out:
 	return ret;
 }
 
+static const char *runner_of(const struct lab_context *ctx, const struct ab_opts *o)
+{
+	return o->boot.runner ? o->boot.runner : config_runner_name(ctx->cfg.runner);
+}
+
+static void join_workloads(struct strbuf *sb, const struct ab_opts *o)
+{
+	for (size_t i = 0; i < o->boot.workloads->nr; i++)
+		strbuf_addf(sb, "%s%s", i ? "," : "", o->boot.workloads->v[i]);
+}
+
+/* Each side's kernel as the database knows it; 0 for none. */
+static int variant_kernels(long long kid[2], struct lab_context *ctx, const struct ab_opts *o)
+{
+	const char *runner = runner_of(ctx, o);
+
+	for (int s = 0; s < 2; s++) {
+		const char *arch = host_arch();
+
+		kid[s] = 0;
+		if (!o->v[s].kernel)
+			continue;
+		if ((!strcmp(runner, "qemu") || !strcmp(runner, "libvirt")) &&
+		    kernel_image_arch(&arch, o->v[s].kernel))
+			return -1;
+		if (store_kernel(&ctx->st, &kid[s], o->v[s].kernel, arch))
+			return -1;
+	}
+	return 0;
+}
+
+int ab_find(long long *id, int *done, struct lab_context *ctx, const struct ab_opts *o)
+{
+	struct strbuf workloads = STRBUF_INIT, params = STRBUF_INIT;
+	struct store_ab_spec spec;
+	const char *clock = o->boot.clock ? o->boot.clock : config_clock_name(ctx->cfg.clock);
+	int ret = -1;
+
+	*id = 0;
+	*done = 0;
+	if (!ctx->st.db && context_open_store(ctx))
+		return -1;
+	memset(&spec, 0, sizeof(spec));
+	if (variant_kernels(spec.kernel_id, ctx, o))
+		goto out;
+	join_workloads(&workloads, o);
+	boot_params(&params, &o->boot, workloads.buf, ctx->cfg.iters);
+	for (int s = 0; s < 2; s++)
+		spec.cmdline[s] = o->v[s].cmdline;
+	spec.workloads = workloads.buf;
+	spec.params = params.buf;
+	spec.runner = runner_of(ctx, o);
+	/* auto settles on a clock only when a plan is made: either will do */
+	spec.clock = strcmp(clock, "auto") ? clock : NULL;
+	spec.mems = o->mems;
+	spec.nmems = o->nmems;
+	spec.cpus = o->cpus;
+	spec.ncpus = o->ncpus;
+	ret = store_experiment_find_ab(&ctx->st, id, done, &spec);
+out:
+	strbuf_release(&workloads);
+	strbuf_release(&params);
+	return ret;
+}
+
 enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct ab_opts *o)
 {
 	struct stats_schedule sched = STATS_SCHEDULE_INIT;
@@ -454,19 +519,9 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 
 	if (!ctx->st.db && context_open_store(ctx))
 		return AB_ERROR;
-	for (size_t i = 0; i < o->boot.workloads->nr; i++)
-		strbuf_addf(&workloads, "%s%s", i ? "," : "", o->boot.workloads->v[i]);
-	for (int s = 0; s < 2; s++) {
-		const char *arch = host_arch();
-		const char *runner = o->boot.runner ? o->boot.runner : config_runner_name(ctx->cfg.runner);
-		if (!o->v[s].kernel)
-			continue;
-		if ((!strcmp(runner, "qemu") || !strcmp(runner, "libvirt")) &&
-		    kernel_image_arch(&arch, o->v[s].kernel))
-			goto fail;
-		if (store_kernel(&ctx->st, &kid[s], o->v[s].kernel, arch))
-			goto fail;
-	}
+	join_workloads(&workloads, o);
+	if (variant_kernels(kid, ctx, o))
+		goto fail;
 	if (o->resume) {
 		int exists;
 		if (store_experiment_exists(&ctx->st, o->resume, &exists))

@@ -47,6 +47,13 @@ enum ab_outcome {
 enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx,
 		       const struct ab_opts *opts);
 
+/*
+ * An earlier experiment of this plan, found by what it is (kernels,
+ * command lines, workloads, the runs' parameters, runner, clock and
+ * points), to resume or reuse: *id 0 when none, *done when it finished.
+ */
+int ab_find(long long *id, int *done, struct lab_context *ctx, const struct ab_opts *o);
+
 enum ab_format { AB_TEXT, AB_CSV, AB_JSON };
 
 /* "text", "csv" or "json"; -1 for anything else (nothing printed). */

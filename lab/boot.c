@@ -36,42 +36,50 @@ int parse_numa(const char *s, long *out)
 	return parse_positive_int(s, out) || *out > BOOT_MAX_NUMA ? -1 : 0;
 }
 
-int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
-		  const char *arg)
+int boot_opt_param(const struct parse_option *opt, const char *arg)
 {
-	int bad = 0;
+	if (!strchr(arg, '=') || strchr(arg, ' '))
+		return PARSE_OPT_BAD;
+	strvec_push(opt->value, arg);
+	return 0;
+}
 
-	if (!strcmp(name, "iters"))
-		bad = parse_positive_int(arg, &o->iters);
-	else if (!strcmp(name, "mem"))
-		bad = parse_size_mib(arg, &o->mem_mib);
-	else if (!strcmp(name, "cpus"))
-		bad = parse_cpus(arg, &o->cpus);
-	else if (!strcmp(name, "numa"))
-		bad = parse_numa(arg, &o->numa);
-	else if (!strcmp(name, "timeout"))
-		bad = parse_seconds(arg, &o->timeout_s);
-	else if (!strcmp(name, "cmdline"))
-		o->cmdline = arg;
-	else if (!strcmp(name, "runner"))
-		o->runner = arg;
-	else if (!strcmp(name, "guest"))
-		o->guest = arg;
-	else if (!strcmp(name, "accel")) {
-		bad = strcmp(arg, "kvm") && strcmp(arg, "tcg") && strcmp(arg, "auto");
-		o->accel = arg;
-	} else if (!strcmp(name, "clock")) {
-		enum lab_clock c;
-		bad = parse_clock(arg, &c);
-		o->clock = arg;
-	} else if (!strcmp(name, "param")) {
-		bad = !strchr(arg, '=') || strchr(arg, ' ');
-		if (!bad)
-			strvec_push(params, arg);
-	} else {
-		return 0;
-	}
-	return bad ? -1 : 1;
+int boot_opt_accel(const struct parse_option *opt, const char *arg)
+{
+	if (strcmp(arg, "kvm") && strcmp(arg, "tcg") && strcmp(arg, "auto"))
+		return PARSE_OPT_BAD;
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int boot_opt_clock(const struct parse_option *opt, const char *arg)
+{
+	enum lab_clock c;
+
+	if (parse_clock(arg, &c))
+		return PARSE_OPT_BAD;
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int boot_opt_seconds(const struct parse_option *opt, const char *arg)
+{
+	return parse_seconds(arg, opt->value) ? PARSE_OPT_BAD : 0;
+}
+
+int boot_opt_size(const struct parse_option *opt, const char *arg)
+{
+	return parse_size_mib(arg, opt->value) ? PARSE_OPT_BAD : 0;
+}
+
+int boot_opt_cpus(const struct parse_option *opt, const char *arg)
+{
+	return parse_cpus(arg, opt->value) ? PARSE_OPT_BAD : 0;
+}
+
+int boot_opt_workloads(const struct parse_option *opt, const char *arg)
+{
+	return workloads_parse(opt->value, arg);
 }
 
 /*
@@ -154,6 +162,15 @@ static double self_cpu_s(void)
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workloads,
+		 long default_iters)
+{
+	strbuf_addf(sb, "lab.workload=%s lab.iters=%ld", workloads,
+		    o->iters ? o->iters : default_iters);
+	for (size_t i = 0; o->params && i < o->params->nr; i++)
+		strbuf_addf(sb, " lab.%s", o->params->v[i]);
+}
+
 int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		      const struct boot_opts *o)
 {
@@ -196,10 +213,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", o->workloads->v[i]);
 		p->has_boot |= !strcmp(o->workloads->v[i], "boot");
 	}
-	strbuf_addf(&p->params, "lab.workload=%s lab.iters=%ld", p->workloads.buf,
-		    o->iters ? o->iters : ctx->cfg.iters);
-	for (size_t i = 0; o->params && i < o->params->nr; i++)
-		strbuf_addf(&p->params, " lab.%s", o->params->v[i]);
+	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
 
 	if (!ctx->st.db && context_open_store(ctx))
 		goto out;

@@ -2,7 +2,6 @@
  * lab bisect: find the commit that made a metric worse, on its own.
  * The algorithm is lab/bisect.c; this is git, builds, boots and storage.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,28 +13,17 @@
 #include "gitutil.h"
 #include "host.h"
 #include "log.h"
-#include "options.h"
 #include "refbuild.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
 #include "subprocess.h"
 #include "units.h"
 
+/* the lines above the options of 'lab bisect --help' */
 static const char bisect_usage[] =
 "usage: lab bisect --good REF --bad REF --workload W [--metric M] [options]\n"
 "       lab bisect --resume ID\n"
 "       lab bisect --status [ID]\n"
-"\n"
-"  --good REF, --bad REF   the ends: B must be measurably worse than G\n"
-"  --workload W            zeroing, demote or boot\n"
-"  --metric M              default: the largest significant regression G->B\n"
-"  --repo PATH             kernel repository (default core.repo)\n"
-"  --arch A                x86_64 or aarch64 (default: this host)\n"
-"  --max-boots N           stop (resumable) after N boots in all (default: from the\n"
-"                          number of commits); with --resume, raises the budget\n"
-"  --iters, --mem, --cpus, --numa, --param, --runner, --accel, --clock, --timeout,\n"
-"  --cmdline               as for 'lab run'\n"
-"  --db PATH, --config FILE\n"
 "\n"
 "exit status: 0 culprit found and confirmed, 1 none found (or no regression),\n"
 "             2 error or stopped, 3 culprit found but its own check stays unclear\n";
@@ -45,7 +33,7 @@ static const char bisect_step_usage[] =
 "\n"
 "  For 'git bisect run': measures HEAD of the repository (--repo, default .)\n"
 "  against the good and bad ends, measured once and kept in the database.\n"
-"  Options as for 'lab bisect' (see 'lab bisect --help').\n"
+"  Its options are those of 'lab bisect', below.\n"
 "\n"
 "exit status: 0 good, 1 bad, 125 skip (does not build or boot, or unclear),\n"
 "             128 stop (an error: git bisect run stops)\n";
@@ -512,98 +500,66 @@ static int is_bisection_id(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* --resume ID, --status [ID]: a bisection's id, E7 or 7 */
+static int opt_bisection(const struct parse_option *opt, const char *arg)
+{
+	struct bisect_args *a = opt->value;
+	long v = 0;
+
+	if (arg && parse_positive_int(arg + (arg[0] == 'E'), &v))
+		return PARSE_OPT_BAD;
+	if (!strcmp(opt->long_name, "status")) {
+		a->want_status = 1;
+		a->status = v;
+	} else {
+		a->resume = v;
+	}
+	return 0;
+}
+
 /* Options shared by a new bisection and the stored copy a resume re-reads. */
 static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf *stored,
 		      int argc, char **argv)
 {
-	enum { O_GOOD = 256, O_BAD, O_WORKLOAD, O_METRIC, O_REPO, O_ARCH, O_ITERS, O_MEM, O_CPUS,
-	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_CMDLINE, O_DB, O_CONFIG, O_RESUME,
-	       O_STATUS, O_MAX_BOOTS, O_NUMA };
-	static const struct option longopts[] = {
-		{ "good", required_argument, NULL, O_GOOD },
-		{ "bad", required_argument, NULL, O_BAD },
-		{ "workload", required_argument, NULL, O_WORKLOAD },
-		{ "metric", required_argument, NULL, O_METRIC },
-		{ "repo", required_argument, NULL, O_REPO },
-		{ "arch", required_argument, NULL, O_ARCH },
-		{ "iters", required_argument, NULL, O_ITERS },
-		{ "mem", required_argument, NULL, O_MEM },
-		{ "cpus", required_argument, NULL, O_CPUS },
-		{ "param", required_argument, NULL, O_PARAM },
-		{ "runner", required_argument, NULL, O_RUNNER },
-		{ "accel", required_argument, NULL, O_ACCEL },
-		{ "clock", required_argument, NULL, O_CLOCK },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "cmdline", required_argument, NULL, O_CMDLINE },
-		{ "db", required_argument, NULL, O_DB },
-		{ "config", required_argument, NULL, O_CONFIG },
-		{ "resume", required_argument, NULL, O_RESUME },
-		{ "status", optional_argument, NULL, O_STATUS },
-		{ "max-boots", required_argument, NULL, O_MAX_BOOTS },
-		{ "numa", required_argument, NULL, O_NUMA },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const char *const usage[] = { a->usage, parse_options_here, NULL };
+	long max_boots = 0;
+	const struct parse_option options[] = {
+		OPT_STRING(0, "good", &a->good, "REF, --bad REF",
+			   "the ends: B must be measurably worse than G"),
+		{ .type = OPTION_STRING, .long_name = "bad", .value = &a->bad, .argh = "REF",
+		  .flags = PARSE_OPT_HIDDEN },
+		OPT_CALLBACK(0, "workload", &bs->workloads, "W", "zeroing, demote or boot",
+			     boot_opt_workloads),
+		OPT_STRING(0, "metric", &a->metric, "M",
+			   "default: the largest significant regression G->B"),
+		OPT_STRING(0, "repo", &a->repo, "PATH", "kernel repository (default core.repo)"),
+		OPT_CALLBACK(0, "arch", &a->arch, "A", "x86_64 or aarch64 (default: this host)",
+			     refbuild_opt_arch),
+		OPT_INT(0, "max-boots", &max_boots, 1, INT_MAX, "N",
+			"stop (resumable) after N boots in all (default: from the\n"
+			"number of commits); with --resume, raises the budget"),
+		BOOT_GUEST_OPTIONS(&bs->bo),
+		BOOT_OPTIONS(&bs->bo, &bs->params),
+		{ .type = OPTION_CALLBACK, .long_name = "resume", .value = a, .argh = "ID",
+		  .help = "continue bisection ID with the options it started with",
+		  .cb = opt_bisection, .flags = PARSE_OPT_NORECORD },
+		{ .type = OPTION_CALLBACK, .long_name = "status", .value = a, .argh = "ID",
+		  .help = "a bisection's steps so far (default: the newest)", .cb = opt_bisection,
+		  .flags = PARSE_OPT_OPTARG | PARSE_OPT_NORECORD, .next_word = is_bisection_id },
+		CONTEXT_OPTIONS(&a->db, &a->config),
+		OPT_END(),
 	};
-	int c;
+	struct option_parser parser = { a->cmd, usage, options, stored };
+	int n = parse_options(&parser, argc, argv);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		int bad = 0, keep = 1;
-		long v = 0;
-		switch (c) {
-		case O_GOOD: a->good = optarg; break;
-		case O_BAD: a->bad = optarg; break;
-		case O_WORKLOAD:
-			if (workloads_parse(&bs->workloads, optarg))
-				return -1;
-			break;
-		case O_METRIC: a->metric = optarg; break;
-		case O_REPO: a->repo = optarg; break;
-		case O_ARCH:
-			bad = strcmp(optarg, "x86_64") && strcmp(optarg, "aarch64");
-			a->arch = optarg;
-			break;
-		case O_ITERS: case O_MEM: case O_CPUS: case O_PARAM: case O_RUNNER:
-		case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_CMDLINE: case O_NUMA:
-			bad = boot_opts_set(&bs->bo, &bs->params, longopts[c - O_GOOD].name,
-					    optarg) < 0;
-			break;
-		case O_DB: a->db = optarg; keep = 0; break;
-		case O_CONFIG: a->config = optarg; keep = 0; break;
-		case O_RESUME:
-			keep = 0;
-			bad = parse_positive_int(optarg + (optarg[0] == 'E'), &v);
-			a->resume = v;
-			break;
-		case O_STATUS:
-			keep = 0;
-			a->want_status = 1;
-			/* the usage's "--status [ID]": the id may be the next word */
-			if (!optarg && optind < argc && is_bisection_id(argv[optind]))
-				optarg = argv[optind++];
-			if (optarg)
-				bad = parse_positive_int(optarg + (optarg[0] == 'E'), &v);
-			a->status = v;
-			break;
-		case O_MAX_BOOTS:
-			bad = parse_positive_int(optarg, &v);
-			a->max_boots = v;
-			break;
-		case 'h':
-			fputs(a->usage, stdout);
-			exit(0);
-		default:
-			return option_error(a->cmd, "h", longopts, argv);
-		}
-		if (bad)
-			return error("bad value '%s' for --%s (see '%s --help')",
-				     optarg ? optarg : "", longopts[c - O_GOOD].name, a->cmd);
-		if (keep && stored)
-			strbuf_addf(stored, "--%s=%s\n", longopts[c - O_GOOD].name, optarg);
-	}
-	if (optind < argc)
-		return error("unexpected argument '%s' for '%s'", argv[optind], a->cmd);
+	if (n == PARSE_OPT_HELP)
+		exit(0);
+	if (n < 0)
+		return -1;
+	if (n)
+		return error("unexpected argument '%s' for '%s'", argv[0], a->cmd);
+	if (max_boots)
+		a->max_boots = max_boots;
 	return 0;
 }
 

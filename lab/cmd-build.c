@@ -1,5 +1,4 @@
 /* lab build REF: build a commit (or find it in the cache), print the image path. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,32 +6,25 @@
 #include "commands.h"
 #include "host.h"
 #include "log.h"
-#include "options.h"
 #include "refbuild.h"
 
-static const char build_usage[] =
-"usage: lab build REF [--arch x86_64|aarch64] [--repo PATH] [--fragment FILE]...\n"
-"                     [--apply FILE]... [--probe NAME]... [--db PATH] [--config FILE]\n"
-"\n"
-"Checks REF out into the lab's own work tree (never yours), builds it with\n"
-"make O=<build dir>, or finds it in the artifact cache, and prints the image.\n"
-"--apply patches the work tree for this build only; --probe does the same\n"
-"with kernels/probes/<arch>/NAME.patch. Both are part of the cache key.\n"
-"exit status: 0 built or cached, 1 BUILD_FAILED, 2 error\n";
+static const char *const build_usage[] = {
+	"usage: lab build REF [--arch x86_64|aarch64] [--repo PATH] [--fragment FILE]...",
+	"                     [--apply FILE]... [--probe NAME]... [--db PATH] [--config FILE]",
+	"",
+	"Checks REF out into the lab's own work tree (never yours), builds it with",
+	"make O=<build dir>, or finds it in the artifact cache, and prints the image.",
+	"--apply patches the work tree for this build only; --probe does the same",
+	"with kernels/probes/<arch>/NAME.patch. Both are part of the cache key.",
+	"",
+	parse_options_here,
+	"",
+	"exit status: 0 built or cached, 1 BUILD_FAILED, 2 error",
+	NULL,
+};
 
 int cmd_build(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'a' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "fragment", required_argument, NULL, 'f' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "apply", required_argument, NULL, 'p' },
-		{ "probe", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct strvec fragments = STRVEC_INIT, patches = STRVEC_INIT, probes = STRVEC_INIT;
 	struct build_spec spec = { host_arch(), &fragments, &patches };
 	struct lab_context ctx;
@@ -41,34 +33,31 @@ int cmd_build(int argc, char **argv)
 	char *image = NULL;
 	git_oid commit;
 	long long kernel_id;
-	int c, ret = 2;
+	const struct parse_option options[] = {
+		{ .type = OPTION_CALLBACK, .long_name = "arch", .value = &spec.arch, .argh = "A",
+		  .help = "x86_64 or aarch64 (default: this host)", .cb = refbuild_opt_arch,
+		  .expect = "x86_64 or aarch64" },
+		OPT_STRING(0, "repo", &repo, "PATH", "kernel repository (default core.repo)"),
+		OPT_STRVEC(0, "fragment", &fragments, "FILE", "config fragment (repeatable)"),
+		OPT_STRVEC(0, "apply", &patches, "FILE", "patch for this build (repeatable)"),
+		OPT_STRVEC(0, "probe", &probes, "NAME",
+			   "probe patch from kernels/probes/<arch>/ (repeatable)"),
+		CONTEXT_OPTIONS(&db, &config),
+		OPT_END(),
+	};
+	struct option_parser parser = { "lab build", build_usage, options, NULL };
+	int n, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&t, 0, sizeof(t));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (strcmp(optarg, "x86_64") && strcmp(optarg, "aarch64")) {
-				error("bad value '%s' for --arch: expected x86_64 or aarch64", optarg);
-				goto out;
-			}
-			spec.arch = optarg;
-			break;
-		case 'r': repo = optarg; break;
-		case 'f': strvec_push(&fragments, optarg); break;
-		case 'd': db = optarg; break;
-		case 'c': config = optarg; break;
-		case 'p': strvec_push(&patches, optarg); break;
-		case 'P': strvec_push(&probes, optarg); break;
-		case 'h': fputs(build_usage, stdout); ret = 0; goto out;
-		default:
-			option_error("lab build", "h", longopts, argv);
-			goto out;
-		}
+	n = parse_options(&parser, argc, argv);
+	if (n == PARSE_OPT_HELP) {
+		ret = 0;
+		goto out;
 	}
-	if (optind + 1 != argc) {
+	if (n < 0)
+		goto out;
+	if (n != 1) {
 		error("'lab build' takes one ref (see 'lab build --help')");
 		goto out;
 	}
@@ -76,7 +65,7 @@ int cmd_build(int argc, char **argv)
 		goto out;
 	if (context_load_config(&ctx, config, db) || kernel_tree_open_for(&t, &ctx, repo))
 		goto out;
-	switch (refbuild(&image, &commit, &kernel_id, &ctx, &t, argv[optind], &spec)) {
+	switch (refbuild(&image, &commit, &kernel_id, &ctx, &t, argv[0], &spec)) {
 	case REFBUILD_OK:
 		printf("%s\n", image);
 		ret = 0;

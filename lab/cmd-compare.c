@@ -5,7 +5,6 @@
  * Exit status: 0 no regression, 1 regression, 2 bad input.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,22 +12,20 @@
 
 #include "commands.h"
 #include "log.h"
-#include "options.h"
+#include "parse-options.h"
 #include "stats.h"
 #include "strbuf.h"
 
-static const char compare_usage[] =
-"usage: lab compare [options] A B\n"
-"  Compare two files of numbers: A is the baseline, B the candidate.\n"
-"  One number per line; blank lines and lines starting with '#' are skipped.\n"
-"\n"
-"  -c, --column N        read the N-th whitespace-separated column (default 1)\n"
-"  -a, --alpha ALPHA     significance level (default 0.05)\n"
-"  -d, --delta DELTA     smallest change that matters: 2% or 0.02 (default 2%)\n"
-"      --higher-is-better  the numbers are throughputs, not times\n"
-"  -h, --help            this text\n"
-"\n"
-"  Exit status: 0 no regression found, 1 regression, 2 bad input.\n";
+static const char *const compare_usage[] = {
+	"usage: lab compare [options] A B",
+	"  Compare two files of numbers: A is the baseline, B the candidate.",
+	"  One number per line; blank lines and lines starting with '#' are skipped.",
+	"",
+	parse_options_here,
+	"",
+	"  Exit status: 0 no regression found, 1 regression, 2 bad input.",
+	NULL,
+};
 
 #define PLOT_WIDTH	60
 
@@ -266,79 +263,74 @@ static void print_report(const char *path_a, const struct numbers *a,
 	strbuf_release(&sb);
 }
 
+static int opt_alpha(const struct parse_option *opt, const char *arg)
+{
+	double *alpha = opt->value;
+
+	return parse_fraction(alpha, arg, 0) || !(*alpha > 0 && *alpha < 1) ? PARSE_OPT_BAD : 0;
+}
+
+static int opt_delta(const struct parse_option *opt, const char *arg)
+{
+	double *delta = opt->value;
+
+	return parse_fraction(delta, arg, 1) || !(*delta >= 0 && *delta < 1) ? PARSE_OPT_BAD : 0;
+}
+
+static int opt_higher(const struct parse_option *opt, const char *arg)
+{
+	(void)arg;
+	*(enum stats_direction *)opt->value = STATS_HIGHER_IS_BETTER;
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-	enum { OPT_HIGHER = 256 };
-	static const struct option longopts[] = {
-		{ "column", required_argument, NULL, 'c' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "delta", required_argument, NULL, 'd' },
-		{ "higher-is-better", no_argument, NULL, OPT_HIGHER },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct stats_options opt = STATS_OPTIONS_INIT;
 	struct numbers a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
 	struct stats_comparison cmp;
 	struct stats_outliers oa, ob;
 	long column = 1;
-	char *end;
-	int c, ret = 2;
+	const struct parse_option options[] = {
+		{ .type = OPTION_INT, .short_name = 'c', .long_name = "column", .value = &column,
+		  .min = 1, .max = 10000, .argh = "N",
+		  .help = "read the N-th whitespace-separated column (default 1)",
+		  .expect = "a column number from 1" },
+		{ .type = OPTION_CALLBACK, .short_name = 'a', .long_name = "alpha", .value = &opt.alpha,
+		  .argh = "ALPHA", .help = "significance level (default 0.05)", .cb = opt_alpha,
+		  .expect = "a number between 0 and 1" },
+		{ .type = OPTION_CALLBACK, .short_name = 'd', .long_name = "delta", .value = &opt.delta,
+		  .argh = "DELTA", .help = "smallest change that matters: 2% or 0.02 (default 2%)",
+		  .cb = opt_delta, .expect = "a percentage like 2% or a fraction like 0.02" },
+		{ .type = OPTION_CALLBACK, .long_name = "higher-is-better", .value = &opt.direction,
+		  .help = "the numbers are throughputs, not times", .cb = opt_higher,
+		  .flags = PARSE_OPT_NOARG },
+		OPT_END(),
+	};
+	struct option_parser parser = { "lab compare", compare_usage, options, NULL };
+	int n, ret = 2;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:a:d:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			errno = 0;
-			column = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || column < 1 || column > 10000) {
-				error("bad value '%s' for -c: expected a column number from 1", optarg);
-				goto out;
-			}
-			break;
-		case 'a':
-			if (parse_fraction(&opt.alpha, optarg, 0) ||
-			    !(opt.alpha > 0 && opt.alpha < 1)) {
-				error("bad value '%s' for -a: expected a number between 0 and 1",
-				      optarg);
-				goto out;
-			}
-			break;
-		case 'd':
-			if (parse_fraction(&opt.delta, optarg, 1) ||
-			    !(opt.delta >= 0 && opt.delta < 1)) {
-				error("bad value '%s' for -d: expected a percentage like 2%% "
-				      "or a fraction like 0.02", optarg);
-				goto out;
-			}
-			break;
-		case OPT_HIGHER:
-			opt.direction = STATS_HIGHER_IS_BETTER;
-			break;
-		case 'h':
-			fputs(compare_usage, stdout);
-			ret = 0;
-			goto out;
-		default:
-			option_error("lab compare", ":c:a:d:h", longopts, argv);
-			goto out;
-		}
+	n = parse_options(&parser, argc, argv);
+	if (n == PARSE_OPT_HELP) {
+		ret = 0;
+		goto out;
 	}
-	if (argc - optind != 2) {
+	if (n < 0)
+		goto out;
+	if (n != 2) {
 		error("'lab compare' takes two files (see 'lab compare --help')");
 		goto out;
 	}
-	if (read_numbers(&a, argv[optind], (int)column) ||
-	    read_numbers(&b, argv[optind + 1], (int)column))
+	if (read_numbers(&a, argv[0], (int)column) ||
+	    read_numbers(&b, argv[1], (int)column))
 		goto out;
 	if (stats_compare(&cmp, a.v, a.nr, b.v, b.nr, &opt) ||
 	    stats_outliers_count(&oa, a.v, a.nr) || stats_outliers_count(&ob, b.v, b.nr)) {
-		error("cannot compare '%s' and '%s': %s", argv[optind], argv[optind + 1],
+		error("cannot compare '%s' and '%s': %s", argv[0], argv[1],
 		      strerror(errno));
 		goto out;
 	}
-	print_report(argv[optind], &a, argv[optind + 1], &b, &cmp, &oa, &ob);
+	print_report(argv[0], &a, argv[1], &b, &cmp, &oa, &ob);
 	ret = cmp.verdict == VERDICT_REGRESSION ? 1 : 0;
 out:
 	numbers_release(&a);

@@ -1,5 +1,5 @@
 /* lab list: recent runs, newest first. */
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +9,15 @@
 #include "config.h"
 #include "context.h"
 #include "log.h"
-#include "options.h"
+#include "parse-options.h"
 #include "store-experiment.h"
 
-static const char list_usage[] =
-"usage: lab list [--limit N] [--db PATH] [--config FILE]\n";
+static const char *const list_usage[] = {
+	"usage: lab list [--limit N] [--db PATH] [--config FILE]",
+	"",
+	parse_options_here,
+	NULL,
+};
 
 static int print_run(const struct store_run_summary *r, void *data)
 {
@@ -41,36 +45,29 @@ static int print_experiment(const struct store_experiment_summary *e, void *data
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "limit", required_argument, NULL, 'n' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lab_context ctx;
 	const char *db = NULL, *config = NULL;
 	long limit = 20;
-	int c, ret = 2;
+	const struct parse_option options[] = {
+		{ .type = OPTION_INT, .short_name = 'n', .long_name = "limit", .value = &limit,
+		  .min = 1, .max = INT_MAX, .argh = "N",
+		  .help = "runs and experiments to list (default 20)",
+		  .expect = "a positive integer" },
+		CONTEXT_OPTIONS(&db, &config),
+		OPT_END(),
+	};
+	struct option_parser parser = { "lab list", list_usage, options, NULL };
+	int n, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (parse_positive_int(optarg, &limit)) {
-				error("bad value '%s' for --limit: expected a positive integer", optarg);
-				goto out;
-			}
-			break;
-		case 'd': db = optarg; break;
-		case 'c': config = optarg; break;
-		case 'h': fputs(list_usage, stdout); return 0;
-		default:
-			option_error("lab list", "hn:", longopts, argv);
-			goto out;
-		}
+	n = parse_options(&parser, argc, argv);
+	if (n == PARSE_OPT_HELP)
+		return 0;
+	if (n < 0)
+		goto out;
+	if (n) {
+		error("'lab list' takes no arguments (see 'lab list --help')");
+		goto out;
 	}
 	if (context_load_config(&ctx, config, db) || context_open_store_read(&ctx))
 		goto out;

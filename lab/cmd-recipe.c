@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ab.h"
+#include "ab-spec.h"
 #include "commands.h"
+#include "config.h"
 #include "context.h"
 #include "log.h"
 #include "recipe.h"
@@ -17,67 +18,97 @@
 #include "units.h"
 #include "xalloc.h"
 
-static const char recipe_usage[] =
-"usage: lab recipe FILE [--arch A] [--resume] [lab ab options...]\n"
-"\n"
-"Runs the recipe's A/B experiments, each variant against the first (the\n"
-"base), on every arch the recipe names, then prints one table per metric:\n"
-"a row per variant, with the base's n, mean, std and median and each other\n"
-"variant's change against it with its CI and verdict; a sweep over\n"
-"memory sizes gets a column per size. Options after FILE go to every\n"
-"'lab ab' the recipe runs and override the recipe's (--boots 2 --mem 1G for\n"
-"a quick try, --clock wall|icount, --repo, --db, --config, --runner); --arch picks\n"
-"one of its arches. Every table says the clock its numbers are in.\n"
-"--resume reuses each A/B this command already finished and continues one that\n"
-"was interrupted, instead of starting them all again.\n"
-"Recipes of the seed threads are in kernels/recipes/.\n"
-"\n"
-"exit status: 0 the table is complete, 2 error (finished experiments stay stored)\n";
+static const char *const recipe_usage[] = {
+	"usage: lab recipe FILE [--arch A] [--resume] [lab ab options...]",
+	"",
+	"Runs the recipe's A/B experiments, each variant against the first (the",
+	"base), on every arch the recipe names, then prints one table per metric:",
+	"a row per variant, with the base's n, mean, std and median and each other",
+	"variant's change against it with its CI and verdict; a sweep over",
+	"memory sizes gets a column per size. Options after FILE go to every",
+	"'lab ab' the recipe runs and override the recipe's (--boots 2 --mem 1G for",
+	"a quick try, --clock wall|icount, --repo, --db, --config, --runner); --arch picks",
+	"one of its arches. Every table says the clock its numbers are in.",
+	"--resume reuses each A/B this command already finished and continues one that",
+	"was interrupted, instead of starting them all again: an A/B is found by what",
+	"it is (kernels, command lines, workloads, parameters, points, clock).",
+	"Recipes of the seed threads are in kernels/recipes/.",
+	"",
+	parse_options_here,
+	"",
+	"exit status: 0 the table is complete, 2 error (finished experiments stay stored)",
+	NULL,
+};
 
-static void push_each(struct strvec *av, const char *opt, const struct strvec *values)
+/* What lab recipe's own options say; the rest fill an A/B's spec. */
+struct recipe_args {
+	const char *arch, *db, *config;
+	int resume;
+};
+
+/*
+ * The command line's options into a and s, over the recipe's values in s:
+ * an option overrides the recipe's value, or adds to its list, as it would
+ * on a command line after them. av is permuted: the words that are not
+ * options first. Returns how many those are, -1 after a message, or
+ * PARSE_OPT_HELP. The values point into av.
+ */
+static int parse_args(struct recipe_args *a, struct ab_spec *s, struct strvec *av)
 {
-	for (size_t k = 0; k < values->nr; k++)
-		strvec_pushl(av, opt, values->v[k], NULL);
+	const struct parse_option options[] = {
+		OPT_STRING(0, "arch", &a->arch, "A", "run the recipe on this one of its arches"),
+		OPT_BOOL(0, "resume", &a->resume,
+			 "reuse finished A/Bs, continue an interrupted one"),
+		CONTEXT_OPTIONS(&a->db, &a->config),
+		OPT_TEXT(""),
+		OPT_TEXT("the options of 'lab ab', for every A/B:"),
+		AB_SPEC_OPTIONS(s),
+		OPT_END(),
+	};
+	struct option_parser parser = { "lab recipe", recipe_usage, options, NULL };
+
+	return parse_options(&parser, (int)av->nr, av->v);
 }
 
-/* The lab ab command line for variant i against the base on arch. */
-static void ab_argv(struct strvec *av, const struct recipe *r, size_t i, const char *arch,
-		    int argc, char **argv)
+static void push_all(struct strvec *to, const struct strvec *from)
+{
+	for (size_t k = 0; k < from->nr; k++)
+		strvec_push(to, from->v[k]);
+}
+
+/* The A/B of variant i against the base on arch, as the recipe says it. */
+static int recipe_spec(struct ab_spec *s, const struct recipe *r, size_t i, const char *arch)
 {
 	const struct recipe_variant *side[2] = { &r->v[0], &r->v[i] };
-	const char *const opt[2][4] = {
-		{ "--a", "--a-cmdline", "--a-config", "--a-apply" },
-		{ "--b", "--b-cmdline", "--b-config", "--b-apply" },
-	};
 
-	strvec_push(av, "ab");
-	if (r->repo)
-		strvec_pushl(av, "--repo", r->repo, NULL);
-	strvec_pushl(av, "--arch", arch, NULL);
-	for (int s = 0; s < 2; s++) {
-		strvec_pushl(av, opt[s][0], side[s]->ref ? side[s]->ref : r->ref, NULL);
-		if (side[s]->cmdline)
-			strvec_pushl(av, opt[s][1], side[s]->cmdline, NULL);
-		push_each(av, opt[s][2], &side[s]->configs);
-		push_each(av, opt[s][3], &side[s]->applies);
+	s->repo = r->repo;
+	s->arch = arch;
+	s->cmdline = r->cmdline;
+	for (int k = 0; k < 2; k++) {
+		s->ref[k] = side[k]->ref ? side[k]->ref : r->ref;
+		s->side_cmdline[k] = side[k]->cmdline;
+		push_all(&s->frags[k], &side[k]->configs);
+		push_all(&s->apply[k], &side[k]->applies);
 	}
-	push_each(av, "--workload", &r->workloads);
-	push_each(av, "--probe", &r->probes);
-	push_each(av, "--param", &r->params);
-	if (r->cmdline)
-		strvec_pushl(av, "--cmdline", r->cmdline, NULL);
-	if (r->mem)
-		strvec_pushl(av, "--mem", r->mem, NULL);
-	if (r->cpus)
-		strvec_pushl(av, "--cpus", r->cpus, NULL);
-	if (r->numa)
-		strvec_pushf(av, "--numa=%ld", r->numa);
-	if (r->boots)
-		strvec_pushf(av, "--boots=%ld", r->boots);
-	if (r->iters)
-		strvec_pushf(av, "--iters=%ld", r->iters);
-	for (int k = 0; k < argc; k++)
-		strvec_push(av, argv[k]);
+	for (size_t k = 0; k < r->workloads.nr; k++)
+		if (workloads_parse(&s->workloads, r->workloads.v[k]))
+			return -1;
+	for (size_t k = 0; k < r->params.nr; k++) {
+		const char *kv = r->params.v[k];
+		if (!strchr(kv, '=') || strchr(kv, ' '))
+			return error("bad value '%s' for 'recipe.param' in recipe %s: expected K=V",
+				     kv, r->path);
+		strvec_push(&s->params, kv);
+	}
+	push_all(&s->probes, &r->probes);
+	/* recipe_read() checked the lists */
+	if ((r->mem && parse_list(&s->mems, &s->nmems, r->mem, parse_size_mib)) ||
+	    (r->cpus && parse_list(&s->cpus, &s->ncpus, r->cpus, parse_cpus)))
+		return error("bad sweep in recipe %s", r->path);
+	s->o.boot.numa = r->numa;
+	s->o.boot.iters = r->iters;
+	s->o.boots = r->boots;
+	return 0;
 }
 
 static void size_name(char *buf, size_t size, long long mib)
@@ -371,104 +402,109 @@ out:
 }
 
 /*
- * The newest experiment recorded with exactly this lab ab command line:
- * *id 0 when none, else its id, with *done set when it finished.
+ * One A/B of the recipe, on ctx: *exp its experiment. With resume, one
+ * that finished before is reused, and one that was interrupted continued.
  */
-static int earlier_experiment(long long *id, int *done, struct store *st, struct strvec *av)
+static int run_one(long long *exp, struct lab_context *ctx, const struct recipe *r, size_t i,
+		   const char *arch, const struct strvec *words, const char *command)
 {
-	struct strbuf cmd = STRBUF_INIT;
-	int ret;
+	struct recipe_args a = { NULL, NULL, NULL, 0 };
+	struct strvec av = STRVEC_INIT;
+	struct ab_spec s;
+	long long earlier = 0;
+	int done = 0, ret = -1;
+	enum ab_outcome rc;
 
-	ab_command_line(&cmd, (int)av->nr, av->v);
-	ret = store_experiment_by_command(st, id, done, cmd.buf);
-	strbuf_release(&cmd);
+	ab_spec_init(&s);
+	push_all(&av, words);
+	fprintf(stderr, "recipe %s: %s against %s on %s\n", r->path, r->v[i].name, r->v[0].name,
+		arch);
+	if (recipe_spec(&s, r, i, arch) || parse_args(&a, &s, &av) < 0 ||
+	    ab_spec_prepare(&s, ctx))
+		goto out;
+	s.o.command = command;
+	if (a.resume && ab_find(&earlier, &done, ctx, &s.o))
+		goto out;
+	if (done) {
+		fprintf(stderr, "experiment E%lld: done before, reused\n", earlier);
+		*exp = earlier;
+		ret = 0;
+		goto out;
+	}
+	s.o.resume = earlier;
+	*exp = 0;
+	rc = ab_run(exp, ctx, &s.o);
+	experiment_unlock(ctx);
+	if (rc == AB_ERROR) {
+		if (*exp)
+			fprintf(stderr, "experiment E%lld stopped: continue with the same command and --resume\n",
+				*exp);
+		goto out;
+	}
+	ret = ab_report(stdout, &ctx->st, *exp, s.fmt);
+out:
+	ab_spec_release(&s);
+	strvec_release(&av);
 	return ret;
 }
 
 int cmd_recipe(int argc, char **argv)
 {
-	struct strvec rest = STRVEC_INIT, av = STRVEC_INIT;
+	struct strvec words = STRVEC_INIT, av = STRVEC_INIT, shown = STRVEC_INIT;
+	struct strbuf command = STRBUF_INIT;
+	struct recipe_args a = { NULL, NULL, NULL, 0 };
 	struct lab_context ctx;
+	struct ab_spec check;
 	struct recipe r;
-	const char *only_arch = NULL, *db = NULL, *config = NULL;
 	long long *exp = NULL;
-	int ret = 2, resume = 0;
+	int n, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&r, 0, sizeof(r));
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(recipe_usage, argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	ab_spec_init(&check);
+	for (int i = 0; i < argc; i++) {
+		strvec_push(&words, argv[i]);
+		/* the command recorded with each A/B: --resume is how, not what */
+		if (strcmp(argv[i], "--resume"))
+			strvec_push(&shown, argv[i]);
 	}
-	for (int i = 2; i < argc; i++) {
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(argv[i], "--arch") && val) {
-			only_arch = val;
-			i++;
-			continue;
-		}
-		if (!strncmp(argv[i], "--arch=", 7)) {
-			only_arch = argv[i] + 7;
-			continue;
-		}
-		if (!strcmp(argv[i], "--resume")) {
-			resume = 1;
-			continue;
-		}
-		/* the table is read from the database the A/Bs wrote */
-		if (!strcmp(argv[i], "--db") && val)
-			db = val;
-		else if (!strncmp(argv[i], "--db=", 5))
-			db = argv[i] + 5;
-		if (!strcmp(argv[i], "--config") && val)
-			config = val;
-		else if (!strncmp(argv[i], "--config=", 9))
-			config = argv[i] + 9;
-		strvec_push(&rest, argv[i]);
-	}
-	if (recipe_read(&r, argv[1]))
+	ab_command_line(&command, (int)shown.nr, shown.v);
+	/* every option is checked once, before anything is built */
+	push_all(&av, &words);
+	n = parse_args(&a, &check, &av);
+	if (n == PARSE_OPT_HELP) {
+		ret = 0;
 		goto out;
-	if (only_arch) {
+	}
+	if (n < 0)
+		goto out;
+	if (n != 1) {
+		error("'lab recipe' takes one recipe file (see 'lab recipe --help')");
+		goto out;
+	}
+	if (recipe_read(&r, av.v[0]))
+		goto out;
+	if (a.arch) {
 		size_t k;
-		for (k = 0; k < r.arches.nr && strcmp(r.arches.v[k], only_arch); k++)
+		for (k = 0; k < r.arches.nr && strcmp(r.arches.v[k], a.arch); k++)
 			;
 		if (k == r.arches.nr) {
-			error("recipe %s does not run on '%s' (its arch: %s)", r.path, only_arch,
+			error("recipe %s does not run on '%s' (its arch: %s)", r.path, a.arch,
 			      r.arches.v[0]);
 			goto out;
 		}
 	}
 	exp = xcalloc(r.nv, sizeof(*exp));
-	if (context_load_config(&ctx, config, db) || context_open_store(&ctx))
+	/* one configuration and one connection for every A/B and the tables */
+	if (context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
 		goto out;
-	for (size_t a = 0; a < r.arches.nr; a++) {
-		const char *arch = r.arches.v[a];
-		if (only_arch && strcmp(arch, only_arch))
+	for (size_t k = 0; k < r.arches.nr; k++) {
+		const char *arch = r.arches.v[k];
+		if (a.arch && strcmp(arch, a.arch))
 			continue;
-		for (size_t i = 1; i < r.nv; i++) {
-			int rc, done = 0;
-			long long earlier = 0;
-
-			strvec_release(&av);
-			ab_argv(&av, &r, i, arch, (int)rest.nr, rest.v);
-			fprintf(stderr, "recipe %s: %s against %s on %s\n", r.path, r.v[i].name,
-				r.v[0].name, arch);
-			if (resume && earlier_experiment(&earlier, &done, &ctx.st, &av))
+		for (size_t i = 1; i < r.nv; i++)
+			if (run_one(&exp[i], &ctx, &r, i, arch, &words, command.buf))
 				goto out;
-			if (done) {
-				fprintf(stderr, "experiment E%lld: done before, reused\n", earlier);
-				exp[i] = earlier;
-				continue;
-			}
-			if (earlier) {
-				strvec_push(&av, "--resume");
-				strvec_pushf(&av, "%lld", earlier);
-			}
-			exp[i] = 0;
-			rc = ab_command(&exp[i], (int)av.nr, av.v);
-			if (rc != 0 && rc != 1)
-				goto out;
-		}
 		fflush(stdout);
 		if (print_table(stdout, &ctx.st, &r, arch, exp))
 			goto out;
@@ -478,8 +514,11 @@ int cmd_recipe(int argc, char **argv)
 out:
 	recipe_release(&r);
 	context_release(&ctx);
+	ab_spec_release(&check);
 	free(exp);
-	strvec_release(&rest);
+	strvec_release(&words);
 	strvec_release(&av);
+	strvec_release(&shown);
+	strbuf_release(&command);
 	return ret;
 }

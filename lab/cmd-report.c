@@ -1,5 +1,4 @@
 /* lab report: the static HTML site of the database's results. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,48 +7,43 @@
 #include "context.h"
 #include "host.h"
 #include "log.h"
-#include "options.h"
+#include "parse-options.h"
 #include "report.h"
 #include "strbuf.h"
 
-static const char report_usage[] =
-"usage: lab report [--out DIR] [--db PATH] [--config FILE]\n"
-"  writes a static HTML site of the database's experiments, bisections and runs\n"
-"  (default DIR: site/ beside the database); pages that did not change are left alone,\n"
-"  pages of experiments, bisections and runs no longer in the database are removed\n";
+static const char *const report_usage[] = {
+	"usage: lab report [--out DIR] [--db PATH] [--config FILE]",
+	"  writes a static HTML site of the database's experiments, bisections and runs",
+	"  (default DIR: site/ under core.state); pages that did not change are left alone,",
+	"  pages of experiments, bisections and runs no longer in the database are removed",
+	"",
+	parse_options_here,
+	NULL,
+};
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lab_context ctx;
 	struct report_options opt;
 	struct report_stats stats;
 	struct strbuf out_dir = STRBUF_INIT, css = STRBUF_INIT;
 	const char *db_path = NULL, *config = NULL, *out = NULL;
-	int c, ret = 2;
+	const struct parse_option options[] = {
+		OPT_STRING(0, "out", &out, "DIR", "where the site goes (default: site/ under core.state)"),
+		CONTEXT_OPTIONS(&db_path, &config),
+		OPT_END(),
+	};
+	struct option_parser parser = { "lab report", report_usage, options, NULL };
+	int n, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&opt, 0, sizeof(opt));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'd': db_path = optarg; break;
-		case 'c': config = optarg; break;
-		case 'h': fputs(report_usage, stdout); return 0;
-		default:
-			option_error("lab report", "h", longopts, argv);
-			return 2;
-		}
-	}
-	if (optind != argc) {
+	n = parse_options(&parser, argc, argv);
+	if (n == PARSE_OPT_HELP)
+		return 0;
+	if (n < 0)
+		return 2;
+	if (n) {
 		error("'lab report' takes no arguments (see 'lab report --help')");
 		return 2;
 	}

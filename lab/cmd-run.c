@@ -2,7 +2,6 @@
  * lab run: boot a kernel N times (or run the guest locally), run workloads,
  * store every boot, print a table per metric.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,57 +10,19 @@
 #include "boot.h"
 #include "commands.h"
 #include "log.h"
-#include "options.h"
 #include "progress.h"
 #include "subprocess.h"
 #include "table.h"
 
-static const char run_usage[] =
-"usage: lab run --kernel IMAGE --workload W [options]\n"
-"\n"
-"  --kernel IMAGE     kernel image to boot (bzImage, vmlinux with PVH, arm64 Image)\n"
-"  --workload W       zeroing, demote or boot; repeat or use W1,W2\n"
-"  --boots N          boots to run (default 1)\n"
-"  --iters N          iterations per workload in a boot (default run.iters)\n"
-"  --mem SIZE         guest memory: 512M, 4G, 64G (default run.mem)\n"
-"  --cpus N           guest CPUs (default run.cpus)\n"
-"  --numa N           N NUMA nodes sharing the memory and CPUs (qemu)\n"
-"  --cmdline STR      extra kernel command line\n"
-"  --param K=V        extra guest parameter lab.K=V (repeatable)\n"
-"  --runner R         qemu, local or libvirt (default run.runner)\n"
-"  --accel A          kvm, tcg or auto (default qemu.accel)\n"
-"  --clock C          wall, icount or auto: QEMU's -icount makes guest time count\n"
-"                     instructions, 2^qemu.icountShift ns each, TCG only; auto is\n"
-"                     icount under TCG, wall under KVM (default run.clock)\n"
-"  --timeout S        deadline per boot in seconds (default run.timeout)\n"
-"  --guest PATH       guest program (default: the one built beside lab)\n"
-"  --db PATH          database (default core.db, state/lab.db)\n"
-"  --config FILE      configuration file (default ./lab.conf)\n";
+static const char *const run_usage[] = {
+	"usage: lab run --kernel IMAGE --workload W [options]",
+	"",
+	parse_options_here,
+	NULL,
+};
 
 int cmd_run(int argc, char **argv)
 {
-	enum { O_KERNEL = 256, O_WORKLOAD, O_BOOTS, O_ITERS, O_MEM, O_CPUS, O_CMDLINE,
-	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_GUEST, O_NUMA, O_DB, O_CONFIG };
-	static const struct option longopts[] = {
-		{ "kernel", required_argument, NULL, O_KERNEL },
-		{ "workload", required_argument, NULL, O_WORKLOAD },
-		{ "boots", required_argument, NULL, O_BOOTS },
-		{ "iters", required_argument, NULL, O_ITERS },
-		{ "mem", required_argument, NULL, O_MEM },
-		{ "cpus", required_argument, NULL, O_CPUS },
-		{ "cmdline", required_argument, NULL, O_CMDLINE },
-		{ "param", required_argument, NULL, O_PARAM },
-		{ "runner", required_argument, NULL, O_RUNNER },
-		{ "accel", required_argument, NULL, O_ACCEL },
-		{ "clock", required_argument, NULL, O_CLOCK },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "guest", required_argument, NULL, O_GUEST },
-		{ "numa", required_argument, NULL, O_NUMA },
-		{ "db", required_argument, NULL, O_DB },
-		{ "config", required_argument, NULL, O_CONFIG },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct strvec workloads = STRVEC_INIT, params = STRVEC_INIT;
 	struct boot_opts o = { .workloads = &workloads, .params = &params };
 	struct lab_context ctx;
@@ -70,43 +31,33 @@ int cmd_run(int argc, char **argv)
 	const char *db = NULL, *config = NULL;
 	long long *run_ids = NULL;
 	long boots = 1;
-	int c, ret = 2, bad_boots = 0;
+	const struct parse_option options[] = {
+		OPT_STRING(0, "kernel", &o.kernel, "IMAGE",
+			   "kernel image to boot (bzImage, vmlinux with PVH, arm64 Image)"),
+		OPT_CALLBACK(0, "workload", &workloads, "W",
+			     "zeroing, demote or boot; repeat or use W1,W2", boot_opt_workloads),
+		OPT_INT(0, "boots", &boots, 1, INT_MAX, "N", "boots to run (default 1)"),
+		BOOT_GUEST_OPTIONS(&o),
+		BOOT_OPTIONS(&o, &params),
+		OPT_STRING(0, "guest", &o.guest, "PATH",
+			   "guest program (default: the one built beside lab)"),
+		CONTEXT_OPTIONS(&db, &config),
+		OPT_END(),
+	};
+	struct option_parser parser = { "lab run", run_usage, options, NULL };
+	int n, ret = 2, bad_boots = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&plan, 0, sizeof(plan));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		int bad = 0;
-		switch (c) {
-		case O_KERNEL: o.kernel = optarg; break;
-		case O_WORKLOAD:
-			if (workloads_parse(&workloads, optarg))
-				goto out;
-			break;
-		case O_BOOTS: bad = parse_positive_int(optarg, &boots); break;
-		case O_ITERS: case O_MEM: case O_CPUS: case O_CMDLINE: case O_PARAM:
-		case O_RUNNER: case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_GUEST: case O_NUMA:
-			bad = boot_opts_set(&o, &params, longopts[c - O_KERNEL].name, optarg) < 0;
-			break;
-		case O_DB: db = optarg; break;
-		case O_CONFIG: config = optarg; break;
-		case 'h':
-			fputs(run_usage, stdout);
-			ret = 0;
-			goto out;
-		default:
-			option_error("lab run", "h", longopts, argv);
-			goto out;
-		}
-		if (bad) {
-			error("bad value '%s' for --%s (see 'lab run --help')", optarg,
-			      longopts[c - O_KERNEL].name);
-			goto out;
-		}
+	n = parse_options(&parser, argc, argv);
+	if (n == PARSE_OPT_HELP) {
+		ret = 0;
+		goto out;
 	}
-	if (optind < argc) {
-		error("unexpected argument '%s' for 'lab run'", argv[optind]);
+	if (n < 0)
+		goto out;
+	if (n) {
+		error("unexpected argument '%s' for 'lab run'", argv[0]);
 		goto out;
 	}
 	if (context_load_config(&ctx, config, db) || boot_plan_prepare(&plan, &ctx, &o))

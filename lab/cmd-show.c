@@ -1,5 +1,4 @@
 /* lab show RUN: one run's provenance, metadata, samples and console log. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,17 +7,20 @@
 #include "config.h"
 #include "context.h"
 #include "escape.h"
-#include "ab.h"
+#include "ab-spec.h"
 #include "log.h"
-#include "options.h"
 #include "store-experiment.h"
 #include "table.h"
 
-static const char show_usage[] =
-"usage: lab show RUN|EXP [--format text|csv|json] [--db PATH] [--config FILE]\n"
-"  RUN is a run id (12), EXP an experiment id (E3)\n"
-"  a run as csv is its samples, one a row; as json its fields, metadata,\n"
-"  samples and dropped lines\n";
+static const char *const show_usage[] = {
+	"usage: lab show RUN|EXP [--format text|csv|json] [--db PATH] [--config FILE]",
+	"  RUN is a run id (12), EXP an experiment id (E3)",
+	"  a run as csv is its samples, one a row; as json its fields, metadata,",
+	"  samples and dropped lines",
+	"",
+	parse_options_here,
+	NULL,
+};
 
 /* The run's fields, in the order of enum store_run_field. */
 static const struct {
@@ -241,44 +243,32 @@ static int show_run(struct store *st, long long id, enum ab_format fmt)
 
 int cmd_show(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lab_context ctx;
 	const char *db = NULL, *config = NULL;
 	enum ab_format fmt = AB_TEXT;
 	const char *arg;
 	long id;
-	int c, ret = 2, experiment;
+	const struct parse_option options[] = {
+		{ .type = OPTION_CALLBACK, .long_name = "format", .value = &fmt, .argh = "F",
+		  .help = "text, csv or json (default text)", .cb = ab_opt_format,
+		  .expect = "text, csv or json" },
+		CONTEXT_OPTIONS(&db, &config),
+		OPT_END(),
+	};
+	struct option_parser parser = { "lab show", show_usage, options, NULL };
+	int n, ret = 2, experiment;
 
 	memset(&ctx, 0, sizeof(ctx));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': db = optarg; break;
-		case 'c': config = optarg; break;
-		case 'f':
-			if (ab_format_parse(&fmt, optarg)) {
-				error("bad value '%s' for --format: expected text, csv or json", optarg);
-				return 2;
-			}
-			break;
-		case 'h': fputs(show_usage, stdout); return 0;
-		default:
-			option_error("lab show", "h", longopts, argv);
-			return 2;
-		}
-	}
-	if (optind + 1 != argc) {
+	n = parse_options(&parser, argc, argv);
+	if (n == PARSE_OPT_HELP)
+		return 0;
+	if (n < 0)
+		return 2;
+	if (n != 1) {
 		error("'lab show' takes one run id (see 'lab show --help')");
 		return 2;
 	}
-	arg = argv[optind];
+	arg = argv[0];
 	experiment = arg[0] == 'E' || arg[0] == 'e';
 	if (parse_positive_int(arg + experiment, &id)) {
 		error("bad id '%s': expected a run id (12) or an experiment id (E3)", arg);

@@ -16,9 +16,6 @@ int cmd_bisect_step(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);
 
-/* lab ab with its options in argv; *exp_id is the experiment it ran (0: none). */
-int ab_command(long long *exp_id, int argc, char **argv);
-
 /* The command line lab ab records with an experiment ("lab ab ..."), less --resume. */
 struct strbuf;
 void ab_command_line(struct strbuf *sb, int argc, char **argv);

@@ -7,6 +7,7 @@
  * are derived here so that every command finds them in the same place.
  */
 #include "config.h"
+#include "parse-options.h"
 #include "store.h"
 
 struct lab_context {
@@ -16,6 +17,13 @@ struct lab_context {
 	int lock_fd;		/* the experiment this lab owns; 0: none */
 	long long lock_exp;
 };
+
+/* --db and --config, which every command that reads lab.conf takes. */
+#define CONTEXT_OPTIONS(db, config) \
+	{ .type = OPTION_STRING, .long_name = "db", .value = (db), .argh = "PATH", \
+	  .help = "database (default core.db, state/lab.db)", .flags = PARSE_OPT_NORECORD }, \
+	{ .type = OPTION_STRING, .long_name = "config", .value = (config), .argh = "FILE", \
+	  .help = "configuration file (default ./lab.conf)", .flags = PARSE_OPT_NORECORD }
 
 /*
  * Load config_path (NULL: default search), override the db when db_path,

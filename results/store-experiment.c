@@ -142,19 +142,52 @@ int store_experiment_refused(struct store *st, long long exp_id)
 			  "UPDATE experiments SET status = 'REFUSED' WHERE id = ?1", exp_id, NULL);
 }
 
-int store_experiment_by_command(struct store *st, long long *id, int *done,
-				const char *command)
+/* "[4096,16384]": a list for json_each() */
+static void json_ids(struct strbuf *sb, const long *v, size_t n)
 {
+	strbuf_addch(sb, '[');
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%ld", i ? "," : "", v[i]);
+	strbuf_addch(sb, ']');
+}
+
+int store_experiment_find_ab(struct store *st, long long *id, int *done,
+			     const struct store_ab_spec *spec)
+{
+	struct strbuf mems = STRBUF_INIT, cpus = STRBUF_INIT;
 	sqlite3_stmt *q;
 	int ret = -1, rc;
 
 	*id = 0;
 	*done = 0;
-	if (store_prepare(st, &q, "SELECT id, status = 'DONE' FROM experiments WHERE "
-			  "command = ?1 AND status != 'REFUSED' ORDER BY id DESC LIMIT 1",
+	if (store_prepare(st, &q,
+			  "SELECT e.id, e.status = 'DONE' FROM experiments e "
+			  "JOIN variants a ON a.experiment_id = e.id AND a.name = 'A' "
+			  "JOIN variants b ON b.experiment_id = e.id AND b.name = 'B' "
+			  "WHERE e.kind = 'ab' AND e.status != 'REFUSED' AND e.workloads = ?1 "
+			  "AND a.kernel_id IS ?2 AND a.cmdline = ?3 "
+			  "AND b.kernel_id IS ?4 AND b.cmdline = ?5 "
+			  "AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.experiment_id = e.id AND ("
+			  "  r.params != ?6 OR r.runner != ?7 "
+			  "  OR r.mem_mib NOT IN (SELECT value FROM json_each(?8)) "
+			  "  OR r.cpus NOT IN (SELECT value FROM json_each(?9)) "
+			  "  OR (?10 IS NOT NULL AND r.clock != ?10 AND r.clock NOT LIKE ?10 || ' %'))) "
+			  "ORDER BY e.id DESC LIMIT 1",
 			  "cannot look up earlier experiments"))
 		return -1;
-	sqlite3_bind_text(q, 1, command, -1, SQLITE_STATIC);
+	json_ids(&mems, spec->mems, spec->nmems);
+	json_ids(&cpus, spec->cpus, spec->ncpus);
+	sqlite3_bind_text(q, 1, spec->workloads, -1, SQLITE_STATIC);
+	for (int i = 0; i < 2; i++) {
+		store_bind_id(q, 2 + 2 * i, spec->kernel_id[i]);
+		sqlite3_bind_text(q, 3 + 2 * i, spec->cmdline[i] ? spec->cmdline[i] : "", -1,
+				  SQLITE_STATIC);
+	}
+	sqlite3_bind_text(q, 6, spec->params, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 7, spec->runner, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 8, mems.buf, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 9, cpus.buf, -1, SQLITE_STATIC);
+	store_bind_text(q, 10, spec->clock);
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(q, 0);
@@ -167,6 +200,8 @@ int store_experiment_by_command(struct store *st, long long *id, int *done,
 	ret = 0;
 out:
 	sqlite3_finalize(q);
+	strbuf_release(&mems);
+	strbuf_release(&cpus);
 	return ret;
 }
 

@@ -24,11 +24,28 @@ int store_experiment_exists(struct store *st, long long exp_id, int *exists);
 /* How many runs (boots) an experiment has stored, whatever their status. */
 int store_experiment_runs(struct store *st, long long *n, long long exp_id);
 /*
- * The newest experiment recorded with exactly this command, REFUSED ones
- * aside: *id 0 when none, else its id, with *done set when it finished.
+ * An A/B as its experiment row, its variants and its runs hold it: what
+ * store_experiment_find_ab() looks for.
  */
-int store_experiment_by_command(struct store *st, long long *id, int *done,
-				const char *command);
+struct store_ab_spec {
+	long long kernel_id[2];		/* A's and B's; 0: none (the local runner's own) */
+	const char *cmdline[2];		/* NULL: "" */
+	const char *workloads;		/* "zeroing,demote", as runs store them */
+	const char *params;		/* the runs' lab.* parameters, as stored */
+	const char *runner;
+	const char *clock;		/* "wall", "icount", or NULL: either */
+	const long *mems, *cpus;	/* the sweep's points */
+	size_t nmems, ncpus;
+};
+/*
+ * The newest A/B experiment, REFUSED ones aside, with these kernels,
+ * command lines and workloads, none of whose runs differs from the spec in
+ * parameters, runner or clock, or was booted at a point the sweep does
+ * not have (one without runs yet matches): *id 0 when none, else its id,
+ * with *done set when it finished.
+ */
+int store_experiment_find_ab(struct store *st, long long *id, int *done,
+			     const struct store_ab_spec *spec);
 
 /* clock_words_experiment() of this store: the clock(s) an experiment was measured in. */
 int store_experiment_clock_words(struct store *st, struct strbuf *out, long long exp_id);

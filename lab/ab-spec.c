@@ -1,0 +1,213 @@
+/* An A/B as asked for, to the plan ab_run() takes. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ab-spec.h"
+#include "config.h"
+#include "host.h"
+#include "log.h"
+#include "patch.h"
+#include "xalloc.h"
+
+void ab_spec_init(struct ab_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->o.alpha = 0.05;
+	s->o.delta = 0.02;
+	s->o.max_boots = 20;
+	s->fmt = AB_TEXT;
+}
+
+void ab_spec_release(struct ab_spec *s)
+{
+	kernel_tree_close(&s->tree);
+	for (int i = 0; i < 2; i++) {
+		free(s->image[i]);
+		strvec_release(&s->frags[i]);
+		strvec_release(&s->apply[i]);
+		strbuf_release(&s->side_line[i]);
+	}
+	strvec_release(&s->workloads);
+	strvec_release(&s->params);
+	strvec_release(&s->probes);
+	free(s->mems);
+	free(s->cpus);
+	memset(s, 0, sizeof(*s));
+}
+
+static int parse_fraction(const char *s, double *out, int percent_ok)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s)
+		return -1;
+	if (percent_ok && *end == '%') {
+		v /= 100;
+		end++;
+	}
+	if (*end || !(v > 0) || v >= 1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int ab_opt_mems(const struct parse_option *opt, const char *arg)
+{
+	struct ab_spec *s = opt->value;
+
+	return parse_list(&s->mems, &s->nmems, arg, parse_size_mib) ? PARSE_OPT_BAD : 0;
+}
+
+int ab_opt_cpus(const struct parse_option *opt, const char *arg)
+{
+	struct ab_spec *s = opt->value;
+
+	return parse_list(&s->cpus, &s->ncpus, arg, parse_cpus) ? PARSE_OPT_BAD : 0;
+}
+
+int ab_opt_alpha(const struct parse_option *opt, const char *arg)
+{
+	return parse_fraction(arg, opt->value, 0) ? PARSE_OPT_BAD : 0;
+}
+
+int ab_opt_delta(const struct parse_option *opt, const char *arg)
+{
+	return parse_fraction(arg, opt->value, 1) ? PARSE_OPT_BAD : 0;
+}
+
+int ab_opt_format(const struct parse_option *opt, const char *arg)
+{
+	return ab_format_parse(opt->value, arg) ? PARSE_OPT_BAD : 0;
+}
+
+/*
+ * Build A and B from git: refs, or A plus a patch series applied as
+ * commits. Either failing to build ends the experiment before any boot.
+ */
+static int build_variants(char *image[2], struct kernel_tree *t, struct lab_context *ctx,
+			  const char *repo, const char *arch, const char *const ref[2],
+			  const char *patch, const struct strvec frags[2],
+			  const struct strvec apply[2], const struct strvec *probes)
+{
+	struct strbuf mbox = STRBUF_INIT;
+	struct strvec patches[2] = { STRVEC_INIT, STRVEC_INIT };
+	git_oid commit[2];
+	long long kernel_id;
+	int ret = -1;
+
+	if (!arch)
+		arch = host_arch();
+	/* bad input fails before minutes of building */
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < apply[s].nr; i++) {
+			if (access(apply[s].v[i], R_OK)) {
+				error("cannot read patch '%s': %s", apply[s].v[i], strerror(errno));
+				goto out;
+			}
+			strvec_push(&patches[s], apply[s].v[i]);
+		}
+		if (build_add_probes(&patches[s], probes, arch))
+			goto out;
+	}
+	if ((patch && patch_fetch(&mbox, patch)) || kernel_tree_open_for(t, ctx, repo))
+		goto out;
+	for (int s = 0; s < 2; s++) {
+		struct build_spec spec = { arch, &frags[s], &patches[s] };
+		enum refbuild_outcome r;
+
+		if (s && patch) {
+			if (patch_apply_series(&commit[1], t->repo, &commit[0], mbox.buf, mbox.len,
+					       patch))
+				goto out;
+			r = refbuild_commit(&image[s], &kernel_id, ctx, t, &commit[1], &spec);
+		} else {
+			r = refbuild(&image[s], &commit[s], &kernel_id, ctx, t, ref[s], &spec);
+		}
+		if (r != REFBUILD_OK)
+			goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&mbox);
+	strvec_release(&patches[0]);
+	strvec_release(&patches[1]);
+	return ret;
+}
+
+/* Each side's kernel comes from one place: an image, or a build from git. */
+static int check_one_kernel_each(const char *kernel, const char *const side_kernel[2],
+				 const char *const ref[2], const char *patch)
+{
+	static const char *const name[2] = { "A", "B" };
+
+	for (int s = 0; s < 2; s++) {
+		const char *git = ref[s] ? (s ? "--b" : "--a") : s && patch ? "--patch" : NULL;
+
+		if (!git)
+			continue;
+		if (side_kernel[s])
+			return error("%s and %s both name %s's kernel: give one", git,
+				     s ? "--b-kernel" : "--a-kernel", name[s]);
+		if (kernel)
+			return error("%s and --kernel both name %s's kernel: give one", git,
+				     name[s]);
+	}
+	return 0;
+}
+
+/* The config's size or CPU count, when the spec has no list of them. */
+static void list_default(long **list, size_t *n, long value)
+{
+	if (*list)
+		return;
+	*list = xcalloc(1, sizeof(**list));
+	(*list)[0] = value;
+	*n = 1;
+}
+
+int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx)
+{
+	if (!s->workloads.nr)
+		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
+	if (check_one_kernel_each(s->kernel, s->side_kernel, s->ref, s->patch))
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		struct strbuf *sb = &s->side_line[i];
+
+		strbuf_reset(sb);
+		s->o.v[i].kernel = s->side_kernel[i] ? s->side_kernel[i] : s->kernel;
+		if (s->cmdline)
+			strbuf_addstr(sb, s->cmdline);
+		if (s->side_cmdline[i])
+			strbuf_addf(sb, "%s%s", sb->len ? " " : "", s->side_cmdline[i]);
+		s->o.v[i].cmdline = strbuf_str(sb);
+	}
+	if (s->ref[0] || s->ref[1] || s->patch) {
+		if (!s->ref[0] || (!s->ref[1] && !s->patch))
+			return error("building from git needs --a REF and either --b REF or --patch");
+		if (s->ref[1] && s->patch)
+			return error("--b and --patch both name B: give one");
+		if (build_variants(s->image, &s->tree, ctx, s->repo, s->arch, s->ref, s->patch,
+				   s->frags, s->apply, &s->probes))
+			return -1;
+		for (int i = 0; i < 2; i++) {
+			s->o.v[i].kernel = s->image[i];
+			s->o.v[i].git_ref = i && s->patch ? s->patch : s->ref[i];
+		}
+	} else if (s->frags[0].nr || s->frags[1].nr || s->apply[0].nr || s->apply[1].nr ||
+		   s->probes.nr) {
+		return error("--a-config, --a-apply and --probe need kernels built from git (--a, --b)");
+	}
+	list_default(&s->mems, &s->nmems, ctx->cfg.mem_mib);
+	list_default(&s->cpus, &s->ncpus, ctx->cfg.cpus);
+	s->o.boot.workloads = &s->workloads;
+	s->o.boot.params = &s->params;
+	s->o.mems = s->mems;
+	s->o.nmems = s->nmems;
+	s->o.cpus = s->cpus;
+	s->o.ncpus = s->ncpus;
+	return 0;
+}

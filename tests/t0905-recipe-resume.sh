@@ -1,0 +1,75 @@
+#!/bin/bash
+# lab recipe --resume finds an earlier A/B by what it is (kernels, command
+# lines, workloads, parameters, points), not by how its command was
+# written: a recipe killed in the middle of an A/B goes on with that A/B.
+# A small repository whose build.command makes a program the local
+# runner runs (tests/fixtures/fake-guest.sh), a recipe of two variants.
+. "$(dirname "$0")/lib.sh"
+
+export FAKE=$TOP/tests/fixtures/fake-guest.sh
+
+test_expect_success 'setup: a repository with a base and a slower commit, a recipe' '
+	mkdir repo && (
+		cd repo &&
+		git init -q -b main . &&
+		git config user.name "A U Thor" && git config user.email author@example.com &&
+		cat >build.sh <<-\EOS &&
+		#!/bin/sh
+		mkdir -p out &&
+		printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s sleep=0.3\n" "$(cat scale)" >out/image &&
+		chmod +x out/image
+		EOS
+		chmod +x build.sh && echo 1.00 >scale && git add . && git commit -q -m base &&
+		git tag base &&
+		echo 1.50 >scale && git commit -q -am slow && git tag slow
+	) &&
+	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf &&
+	cat >two.recipe <<-\EOF
+	[recipe]
+		title = two variants
+		ref = base
+		workload = zeroing
+		metric = zeroing.t
+	[variant "base"]
+		ref = base
+	[variant "slow"]
+		ref = slow
+	EOF
+'
+
+test_expect_success 'a recipe killed during its A/B leaves the experiment RUNNING' '
+	"$LAB" recipe two.recipe --repo repo --db lab.db --boots 6 --iters 3 >out 2>err &
+	lab=$! &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 120 "test \"\$(sql lab.db \"SELECT count(*) FROM runs WHERE status = '\''OK'\''\" 2>/dev/null)\" -ge 3" &&
+	kill -9 $lab && { wait $lab || true; } &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1 &&
+	test "$(sql lab.db "SELECT status FROM experiments WHERE id = 1")" = RUNNING &&
+	sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 1 AND status = '\''OK'\''" >ok-before &&
+	test "$(cat ok-before)" -lt 12
+'
+
+test_expect_success '--resume, with the options in another order and spelling, goes on with it' '
+	"$LAB" recipe --iters=3 --resume two.recipe --db=lab.db --boots 6 --repo repo >out 2>err &&
+	grep -q "^experiment E1: resumed" err &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1 &&
+	test "$(sql lab.db "SELECT status FROM experiments WHERE id = 1")" = DONE &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 1 AND status = '\''OK'\''")" = 12 &&
+	grep -q "^  slow .* (E1)$" out
+'
+
+test_expect_success '--resume again reuses the finished experiment' '
+	"$LAB" recipe two.recipe --repo repo --db lab.db --iters 3 --boots 6 --resume >out 2>err &&
+	grep -q "^experiment E1: done before, reused" err &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1
+'
+
+test_expect_success '--resume with another parameter is another experiment' '
+	"$LAB" recipe two.recipe --repo repo --db lab.db --iters 4 --boots 2 --resume >out 2>err &&
+	! grep -q "E1: done before" err &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 2 &&
+	test "$(sql lab.db "SELECT DISTINCT params FROM runs WHERE experiment_id = 2")" = \
+		"lab.workload=zeroing lab.iters=4"
+'
+
+test_done
