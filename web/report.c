@@ -20,20 +20,17 @@
 #include "atomicfile.h"
 #include "escape.h"
 #include "log.h"
+#include "protocol.h"
 #include "report.h"
 #include "stats.h"
-#include "store.h"
+#include "store-experiment.h"
+#include "store-report.h"
+#include "store-verdict.h"
 #include "svg.h"
 #include "xalloc.h"
 
 /* A console log's tail as shown on its run page. */
 #define LOG_TAIL_BYTES 8192
-
-/*
- * Statements are prepared once per site, not once per page: with ten
- * thousand pages, compiling their SQL cost more than running it.
- */
-#define SITE_STATEMENTS 32
 
 struct page_ids;
 
@@ -47,15 +44,10 @@ struct site_work {
 };
 
 struct site {
-	sqlite3 *db;
+	struct store *st;		/* this thread's */
 	const struct report_options *opt;
 	struct report_stats *stats;
 	struct site_work *work;		/* NULL until pages are written in threads */
-	struct {
-		const char *sql;	/* a literal: its address is the key */
-		sqlite3_stmt *q;
-	} stmt[SITE_STATEMENTS];
-	size_t nstmt;
 };
 
 struct doubles {
@@ -79,55 +71,13 @@ static void doubles_release(struct doubles *d)
 	d->n = d->alloc = 0;
 }
 
-static int sql_error(struct site *s, const char *what)
-{
-	return error("%s in '%s': %s", what, s->opt->db_path ? s->opt->db_path : "database",
-		     sqlite3_errmsg(s->db));
-}
-
-/* A statement for sql, ready to bind; stmt_done() hands it back. */
-static int prepare(struct site *s, sqlite3_stmt **q, const char *sql)
-{
-	size_t i;
-
-	*q = NULL;
-	for (i = 0; i < s->nstmt; i++)
-		if (s->stmt[i].sql == sql) {
-			*q = s->stmt[i].q;
-			return 0;
-		}
-	if (s->nstmt == SITE_STATEMENTS)
-		return error("the report has more than %d statements", SITE_STATEMENTS);
-	if (sqlite3_prepare_v2(s->db, sql, -1, q, NULL) != SQLITE_OK)
-		return sql_error(s, "cannot read the database");
-	s->stmt[s->nstmt].sql = sql;
-	s->stmt[s->nstmt++].q = *q;
-	return 0;
-}
-
-/* Reset, so that it holds no read lock and no bindings until its next use. */
-static void stmt_done(sqlite3_stmt *q)
-{
-	if (q) {
-		sqlite3_reset(q);
-		sqlite3_clear_bindings(q);
-	}
-}
-
-static void site_release(struct site *s)
-{
-	for (size_t i = 0; i < s->nstmt; i++)
-		sqlite3_finalize(s->stmt[i].q);
-	s->nstmt = 0;
-}
-
 /* Text from the database, escaped; a dash when there is none. */
-static void add_text(struct strbuf *sb, sqlite3_stmt *q, int i)
+static void add_text(struct strbuf *sb, const char *text)
 {
-	if (sqlite3_column_type(q, i) == SQLITE_NULL || !*store_text(q, i))
+	if (!text || !*text)
 		strbuf_addstr(sb, "&#8211;");
 	else
-		escape_html(sb, store_text(q, i));
+		escape_html(sb, text);
 }
 
 static void add_num(struct strbuf *sb, double v)
@@ -136,6 +86,15 @@ static void add_num(struct strbuf *sb, double v)
 		strbuf_addf(sb, "%.6g", v);
 	else
 		strbuf_addstr(sb, "&#8211;");
+}
+
+/* A count that may not be recorded (< 0). */
+static void add_count(struct strbuf *sb, long long v)
+{
+	if (v < 0)
+		strbuf_addstr(sb, "&#8211;");
+	else
+		strbuf_addf(sb, "%lld", v);
 }
 
 static void add_time(struct strbuf *sb, double epoch)
@@ -189,18 +148,19 @@ static void add_short_commit(struct strbuf *sb, const char *hex)
 /* Subjects as stored when the commit was measured: the repository may be gone. */
 static void add_subject(struct site *s, struct strbuf *sb, const char *commit)
 {
-	char *subject = NULL;
+	struct strbuf subject = STRBUF_INIT;
+	int found = 0;
 
-	if (commit && *commit && store_commit_subject(s->db, &subject, commit))
-		subject = NULL;
-	if (subject) {
+	if (commit && *commit && store_commit_subject(s->st, &subject, &found, commit))
+		found = 0;
+	if (found) {
 		strbuf_addstr(sb, "<span class=\"subject\">");
-		escape_html(sb, subject);
+		escape_html(sb, strbuf_str(&subject));
 		strbuf_addstr(sb, "</span>");
 	} else {
 		strbuf_addstr(sb, "&#8211;");
 	}
-	free(subject);
+	strbuf_release(&subject);
 }
 
 static void page_begin(struct strbuf *sb, const char *title)
@@ -263,18 +223,6 @@ out:
 	return ret;
 }
 
-static int read_begin(struct site *s)
-{
-	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-		return sql_error(s, "cannot start a read transaction");
-	return 0;
-}
-
-static void read_end(struct site *s)
-{
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-}
-
 static int ensure_dir(const char *path)
 {
 	if (mkdir(path, 0755) && errno != EEXIST)
@@ -292,6 +240,7 @@ struct run_metric {
 struct run_metrics {
 	struct run_metric *m;
 	size_t n, alloc;
+	struct run_metric *cur;		/* while loading: the last sample's */
 };
 
 static void run_metrics_release(struct run_metrics *rm)
@@ -319,44 +268,42 @@ static int run_metric_cmp(const void *a, const void *b)
  * the order of the run's index and grouped here, which is cheaper than
  * having sqlite sort them for each of thousands of runs.
  */
+static int run_metric_sample(const struct sample *smp, void *data)
+{
+	struct run_metrics *rm = data;
+	struct run_metric *cur = rm->cur;
+
+	if (!cur || strcmp(cur->metric, smp->metric) || strcmp(cur->workload, smp->workload)) {
+		cur = NULL;
+		for (size_t i = 0; i < rm->n && !cur; i++)
+			if (!strcmp(rm->m[i].metric, smp->metric) &&
+			    !strcmp(rm->m[i].workload, smp->workload))
+				cur = &rm->m[i];
+	}
+	if (!cur) {
+		if (rm->n == rm->alloc) {
+			rm->alloc = rm->alloc ? 2 * rm->alloc : 8;
+			rm->m = xrealloc(rm->m, rm->alloc * sizeof(*rm->m));
+		}
+		cur = &rm->m[rm->n++];
+		memset(cur, 0, sizeof(*cur));
+		cur->workload = xstrdup(smp->workload);
+		cur->metric = xstrdup(smp->metric);
+		cur->unit = xstrdup(smp->unit);
+	}
+	if (smp->flags & SAMPLE_WARMUP)
+		cur->warm++;
+	else
+		doubles_push(&cur->d, smp->value);
+	rm->cur = cur;
+	return 0;
+}
+
 static int run_metrics_load(struct site *s, struct run_metrics *rm, long long run_id)
 {
-	struct run_metric *cur = NULL;
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (prepare(s, &q, "SELECT workload, metric, unit, value, flags FROM samples "
-		    "WHERE run_id = ?1 ORDER BY id"))
+	if (store_run_samples(s->st, run_id, run_metric_sample, rm))
 		return -1;
-	sqlite3_bind_int64(q, 1, run_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *workload = store_text(q, 0), *metric = store_text(q, 1);
-
-		if (!cur || strcmp(cur->metric, metric) || strcmp(cur->workload, workload)) {
-			cur = NULL;
-			for (size_t i = 0; i < rm->n && !cur; i++)
-				if (!strcmp(rm->m[i].metric, metric) && !strcmp(rm->m[i].workload, workload))
-					cur = &rm->m[i];
-		}
-		if (!cur) {
-			if (rm->n == rm->alloc) {
-				rm->alloc = rm->alloc ? 2 * rm->alloc : 8;
-				rm->m = xrealloc(rm->m, rm->alloc * sizeof(*rm->m));
-			}
-			cur = &rm->m[rm->n++];
-			memset(cur, 0, sizeof(*cur));
-			cur->workload = xstrdup(workload);
-			cur->metric = xstrdup(metric);
-			cur->unit = xstrdup(store_text(q, 2));
-		}
-		if (sqlite3_column_int(q, 4) & 1)
-			cur->warm++;
-		else
-			doubles_push(&cur->d, sqlite3_column_double(q, 3));
-	}
-	stmt_done(q);
-	if (rc != SQLITE_DONE)
-		return sql_error(s, "cannot read samples");
+	rm->cur = NULL;
 	if (rm->n > 1)
 		qsort(rm->m, rm->n, sizeof(*rm->m), run_metric_cmp);
 	return 0;
@@ -444,35 +391,43 @@ static int series_cmp(const void *a, const void *b)
 	return c ? c : (x->kernel > y->kernel) - (x->kernel < y->kernel);
 }
 
+struct series_runs {
+	long long ids[SERIES_RUNS];
+	double started[SERIES_RUNS];
+	int n;
+};
+
+static int series_run(long long run_id, double started, void *data)
+{
+	struct series_runs *r = data;
+
+	if (r->n == SERIES_RUNS)
+		return 0;
+	r->ids[r->n] = run_id;
+	r->started[r->n++] = started;
+	return 0;
+}
+
 /* The latest runs of set->k[i], oldest first, into its series. */
 static int series_add_runs(struct site *s, struct series_set *set, size_t i)
 {
 	struct series_kernel *k = &set->k[i];
-	long long ids[SERIES_RUNS];
-	double started[SERIES_RUNS];
-	sqlite3_stmt *q = NULL;
-	int n = 0, rc = SQLITE_DONE;
+	struct store_series_kernel key = {
+		.kernel_id = k->id,
+		.cmdline = strbuf_str(&k->cmdline),
+		.mem_mib = k->mem,
+		.cpus = k->cpus,
+	};
+	struct series_runs r = { .n = 0 };
+	int n;
 
-	if (prepare(s, &q, "SELECT id, started FROM runs WHERE kernel_id = ?1 AND cmdline = ?2 AND "
-		    "COALESCE(mem_mib, 0) = ?3 AND COALESCE(cpus, 0) = ?4 AND status = 'OK' "
-		    "ORDER BY started DESC, id DESC LIMIT ?5"))
+	if (store_report_series_runs(s->st, &key, SERIES_RUNS, series_run, &r))
 		return -1;
-	sqlite3_bind_int64(q, 1, k->id);
-	sqlite3_bind_text(q, 2, strbuf_str(&k->cmdline), (int)k->cmdline.len, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 3, k->mem);
-	sqlite3_bind_int64(q, 4, k->cpus);
-	sqlite3_bind_int(q, 5, SERIES_RUNS);
-	while (n < SERIES_RUNS && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		ids[n] = sqlite3_column_int64(q, 0);
-		started[n++] = sqlite3_column_double(q, 1);
-	}
-	stmt_done(q);
-	if (n < SERIES_RUNS && rc != SQLITE_DONE)
-		return sql_error(s, "cannot read runs");
+	n = r.n;
 	while (n--) {
 		struct run_metrics rm = { 0 };
 
-		if (run_metrics_load(s, &rm, ids[n]))
+		if (run_metrics_load(s, &rm, r.ids[n]))
 			return -1;
 		for (size_t j = 0; j < rm.n; j++) {
 			struct stats_summary sum;
@@ -481,43 +436,40 @@ static int series_add_runs(struct site *s, struct series_set *set, size_t i)
 			if (!rm.m[j].d.n || stats_summarize(&sum, rm.m[j].d.v, rm.m[j].d.n))
 				continue;
 			sr = series_for(set, i, &rm.m[j]);
-			doubles_push(&sr->t, started[n]);
+			doubles_push(&sr->t, r.started[n]);
 			doubles_push(&sr->y, sum.median);
-			sr->latest_run = ids[n];
+			sr->latest_run = r.ids[n];
 		}
 		run_metrics_release(&rm);
 	}
 	return 0;
 }
 
+static int series_kernel(const struct store_series_kernel *row, void *data)
+{
+	struct series_set *set = data;
+	struct series_kernel *k;
+
+	if (set->nk == SERIES_KERNELS)
+		return 0;
+	k = &set->k[set->nk++];
+	strbuf_init(&k->label, 0);
+	strbuf_init(&k->cmdline, 0);
+	k->id = row->kernel_id;
+	strbuf_addstr(&k->cmdline, row->cmdline);
+	k->mem = row->mem_mib;
+	k->cpus = row->cpus;
+	k->runs = row->runs;
+	k->commit = *row->git_commit != '\0';
+	strbuf_addstr(&k->label, k->commit ? row->git_commit : *row->release ? row->release :
+		      row->path);
+	return 0;
+}
+
 static int series_load(struct site *s, struct series_set *set)
 {
-	sqlite3_stmt *q = NULL;
-	int rc = SQLITE_DONE;
-
-	if (prepare(s, &q, "SELECT r.kernel_id, r.cmdline, COALESCE(r.mem_mib, 0), "
-		    "COALESCE(r.cpus, 0), count(*), k.git_commit, k.release, k.path "
-		    "FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.status = 'OK' "
-		    "GROUP BY r.kernel_id, r.cmdline, COALESCE(r.mem_mib, 0), COALESCE(r.cpus, 0) "
-		    "HAVING count(*) > 1 ORDER BY max(r.started) DESC, max(r.id) DESC LIMIT ?1"))
+	if (store_report_series_kernels(s->st, SERIES_KERNELS, series_kernel, set))
 		return -1;
-	sqlite3_bind_int(q, 1, SERIES_KERNELS);
-	while (set->nk < SERIES_KERNELS && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct series_kernel *k = &set->k[set->nk++];
-
-		strbuf_init(&k->label, 0);
-		strbuf_init(&k->cmdline, 0);
-		k->id = sqlite3_column_int64(q, 0);
-		strbuf_addstr(&k->cmdline, store_text(q, 1));
-		k->mem = sqlite3_column_int64(q, 2);
-		k->cpus = sqlite3_column_int64(q, 3);
-		k->runs = sqlite3_column_int(q, 4);
-		k->commit = *store_text(q, 5) != '\0';
-		strbuf_addstr(&k->label, store_text(q, k->commit ? 5 : *store_text(q, 6) ? 6 : 7));
-	}
-	stmt_done(q);
-	if (set->nk < SERIES_KERNELS && rc != SQLITE_DONE)
-		return sql_error(s, "cannot read runs");
 	for (size_t i = 0; i < set->nk; i++) {
 		for (size_t j = 0; j < i; j++)
 			if (set->k[i].id == set->k[j].id && set->k[i].mem == set->k[j].mem &&
@@ -619,151 +571,127 @@ static int add_series(struct site *s, struct strbuf *sb)
 	return 0;
 }
 
+static int index_experiment(const struct store_report_experiment_summary *e, void *data)
+{
+	struct strbuf *sb = data;
+	int bisect = !strcmp(e->kind, "bisect");
+
+	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td>", bisect ? 'b' : 'e',
+		    e->id, e->id);
+	add_text(sb, e->kind);
+	strbuf_addstr(sb, "</td><td>");
+	add_badge(sb, "s-", e->status);
+	strbuf_addstr(sb, "</td><td>");
+	add_text(sb, e->workloads);
+	strbuf_addstr(sb, "</td><td>");
+	add_time(sb, e->created);
+	strbuf_addstr(sb, "</td><td>");
+	add_badge(sb, "v-", e->verdict);
+	strbuf_addstr(sb, "</td><td>");
+	add_text(sb, e->detail);
+	if (bisect && *e->culprit) {
+		strbuf_addstr(sb, ", culprit ");
+		add_short_commit(sb, e->culprit);
+	}
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
+static int index_run(const struct store_report_run_summary *r, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
+	add_time(sb, r->started);
+	strbuf_addstr(sb, "</td><td>");
+	add_badge(sb, "s-", r->status);
+	strbuf_addstr(sb, "</td><td>");
+	add_text(sb, r->runner);
+	strbuf_addstr(sb, "</td><td>");
+	add_text(sb, r->workloads);
+	strbuf_addstr(sb, "</td><td>");
+	if (r->experiment_kind)
+		strbuf_addf(sb, "<a href=\"%c%lld.html\">E%lld</a>",
+			    !strcmp(r->experiment_kind, "bisect") ? 'b' : 'e', r->experiment_id,
+			    r->experiment_id);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</td><td>");
+	add_text(sb, r->variant);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	add_text(sb, r->kernel);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	add_text(sb, r->error);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
 /* The index: recent experiments and runs. */
 static int write_index(struct site *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc;
+	int ret = -1;
 
-	if (read_begin(s))
+	if (store_read_begin(s->st))
 		return -1;
 	page_begin(&sb, "Experiments and runs");
-	if (prepare(s, &q, "SELECT e.id, e.kind, e.status, e.workloads, e.created, "
-		    "CASE e.kind WHEN 'bisect' THEN (SELECT outcome FROM bisections WHERE "
-		    "experiment_id = e.id) ELSE (SELECT verdict FROM verdicts WHERE experiment_id = e.id "
-		    "ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 WHEN 'IMPROVEMENT' THEN 1 "
-		    "WHEN 'INCONCLUSIVE' THEN 2 WHEN 'SMALL' THEN 3 ELSE 4 END LIMIT 1) END, "
-		    "CASE e.kind WHEN 'bisect' THEN (SELECT COALESCE(metric, '') FROM bisections "
-		    "WHERE experiment_id = e.id) ELSE (SELECT count(*) || ' metric(s)' FROM verdicts "
-		    "WHERE experiment_id = e.id) END, "
-		    "(SELECT culprit FROM bisections WHERE experiment_id = e.id) "
-		    "FROM experiments e ORDER BY e.id DESC LIMIT ?1"))
-		goto out;
-	sqlite3_bind_int(q, 1, s->opt->recent);
 	strbuf_addstr(&sb, "<section>\n<h2>Recent experiments</h2>\n");
 	table_begin(&sb, "<th>Experiment</th><th>Kind</th><th>Status</th><th>Workloads</th>"
 		    "<th>Started</th><th>Verdict</th><th>Detail</th>");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		long long id = sqlite3_column_int64(q, 0);
-		int bisect = !strcmp(store_text(q, 1), "bisect");
-
-		strbuf_addf(&sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td>", bisect ? 'b' : 'e',
-			    id, id);
-		add_text(&sb, q, 1);
-		strbuf_addstr(&sb, "</td><td>");
-		add_badge(&sb, "s-", store_text(q, 2));
-		strbuf_addstr(&sb, "</td><td>");
-		add_text(&sb, q, 3);
-		strbuf_addstr(&sb, "</td><td>");
-		add_time(&sb, store_num(q, 4));
-		strbuf_addstr(&sb, "</td><td>");
-		add_badge(&sb, "v-", store_text(q, 5));
-		strbuf_addstr(&sb, "</td><td>");
-		add_text(&sb, q, 6);
-		if (bisect && *store_text(q, 7)) {
-			strbuf_addstr(&sb, ", culprit ");
-			add_short_commit(&sb, store_text(q, 7));
-		}
-		strbuf_addstr(&sb, "</td></tr>\n");
-	}
+	if (store_report_experiments(s->st, s->opt->recent, index_experiment, &sb))
+		goto out;
 	table_end(&sb);
 	strbuf_addstr(&sb, "</section>\n");
-	if (rc != SQLITE_DONE) {
-		sql_error(s, "cannot read experiments");
-		goto out;
-	}
-	stmt_done(q);
 	if (add_series(s, &sb))
 		goto out;
-	if (prepare(s, &q, "SELECT r.id, r.started, r.status, r.runner, r.workloads, "
-		    "r.experiment_id, e.kind, v.name, COALESCE(k.git_commit, k.path), r.error "
-		    "FROM runs r LEFT JOIN experiments e ON e.id = r.experiment_id "
-		    "LEFT JOIN variants v ON v.id = r.variant_id LEFT JOIN kernels k ON k.id = r.kernel_id "
-		    "ORDER BY r.id DESC LIMIT ?1"))
-		goto out;
-	sqlite3_bind_int(q, 1, s->opt->recent);
 	strbuf_addstr(&sb, "<section>\n<h2>Recent runs</h2>\n");
 	table_begin(&sb, "<th>Run</th><th>Started</th><th>Status</th><th>Runner</th><th>Workloads</th>"
 		    "<th>Experiment</th><th>Variant</th><th>Kernel</th><th>Error</th>");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		long long id = sqlite3_column_int64(q, 0);
-
-		strbuf_addf(&sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", id, id);
-		add_time(&sb, store_num(q, 1));
-		strbuf_addstr(&sb, "</td><td>");
-		add_badge(&sb, "s-", store_text(q, 2));
-		strbuf_addstr(&sb, "</td><td>");
-		add_text(&sb, q, 3);
-		strbuf_addstr(&sb, "</td><td>");
-		add_text(&sb, q, 4);
-		strbuf_addstr(&sb, "</td><td>");
-		if (sqlite3_column_type(q, 5) != SQLITE_NULL && sqlite3_column_type(q, 6) != SQLITE_NULL)
-			strbuf_addf(&sb, "<a href=\"%c%lld.html\">E%lld</a>",
-				    !strcmp(store_text(q, 6), "bisect") ? 'b' : 'e',
-				    sqlite3_column_int64(q, 5), sqlite3_column_int64(q, 5));
-		else
-			strbuf_addstr(&sb, "&#8211;");
-		strbuf_addstr(&sb, "</td><td>");
-		add_text(&sb, q, 7);
-		strbuf_addstr(&sb, "</td><td class=\"wrap\">");
-		add_text(&sb, q, 8);
-		strbuf_addstr(&sb, "</td><td class=\"wrap\">");
-		add_text(&sb, q, 9);
-		strbuf_addstr(&sb, "</td></tr>\n");
-	}
+	if (store_report_runs(s->st, s->opt->recent, index_run, &sb))
+		goto out;
 	table_end(&sb);
 	strbuf_addstr(&sb, "</section>\n");
-	if (rc != SQLITE_DONE) {
-		sql_error(s, "cannot read runs");
-		goto out;
-	}
 	page_end(&sb);
 	ret = 0;
 out:
-	stmt_done(q);
-	read_end(s);
+	store_read_end(s->st);
 	if (!ret)
 		ret = site_put(s, "index.html", sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }
 
+static int runs_table_row(const struct store_report_experiment_run *r, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
+	add_text(sb, r->variant);
+	strbuf_addstr(sb, "</td><td>");
+	add_badge(sb, "s-", r->status);
+	strbuf_addstr(sb, "</td><td>");
+	add_time(sb, r->started);
+	strbuf_addstr(sb, "</td><td>");
+	add_count(sb, r->mem_mib);
+	strbuf_addstr(sb, "</td><td>");
+	add_count(sb, r->cpus);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	add_text(sb, r->error);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
 /* The runs of an experiment, each linked to its page. */
 static int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (prepare(s, &q, "SELECT r.id, v.name, r.status, r.started, r.mem_mib, r.cpus, r.error "
-		    "FROM runs r LEFT JOIN variants v ON v.id = r.variant_id "
-		    "WHERE r.experiment_id = ?1 ORDER BY r.id"))
-		return -1;
-	sqlite3_bind_int64(q, 1, exp_id);
 	strbuf_addstr(sb, "<section>\n<h2>Runs</h2>\n");
 	table_begin(sb, "<th>Run</th><th>Variant</th><th>Status</th><th>Started</th>"
 		    "<th>Memory MiB</th><th>CPUs</th><th>Error</th>");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		long long id = sqlite3_column_int64(q, 0);
-
-		strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", id, id);
-		add_text(sb, q, 1);
-		strbuf_addstr(sb, "</td><td>");
-		add_badge(sb, "s-", store_text(q, 2));
-		strbuf_addstr(sb, "</td><td>");
-		add_time(sb, store_num(q, 3));
-		strbuf_addstr(sb, "</td><td>");
-		add_text(sb, q, 4);
-		strbuf_addstr(sb, "</td><td>");
-		add_text(sb, q, 5);
-		strbuf_addstr(sb, "</td><td class=\"wrap\">");
-		add_text(sb, q, 6);
-		strbuf_addstr(sb, "</td></tr>\n");
-	}
+	if (store_report_experiment_runs(s->st, exp_id, runs_table_row, sb))
+		return -1;
 	table_end(sb);
 	strbuf_addstr(sb, "</section>\n");
-	stmt_done(q);
-	return rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read runs");
+	return 0;
 }
 
 /*
@@ -807,137 +735,106 @@ static void exp_samples_release(struct exp_samples *es)
 	memset(es, 0, sizeof(*es));
 }
 
-static int exp_samples_load(struct site *s, struct exp_samples *es, long long exp_id)
+static int exp_sample(const struct store_ab_sample *smp, void *data)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
+	struct exp_samples *es = data;
+	struct exp_sample *e;
 
-	/*
-	 * CROSS JOIN keeps runs the outer loop, so samples are found by run and
-	 * not by metric (which visits every experiment's), and come in index
-	 * order with no sort.
-	 */
-	if (prepare(s, &q, "SELECT v.name, s.workload, s.metric, COALESCE(r.mem_mib, 0), "
-		    "COALESCE(r.cpus, 0), s.value FROM runs r CROSS JOIN samples s ON s.run_id = r.id "
-		    "JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = ?1 AND "
-		    "r.status = 'OK' AND (s.flags & 1) = 0 AND v.name IN ('A', 'B') ORDER BY r.id, s.id"))
-		return -1;
-	sqlite3_bind_int64(q, 1, exp_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct exp_sample *e;
-
-		if (es->n == es->alloc) {
-			es->alloc = es->alloc ? 2 * es->alloc : 256;
-			es->v = xrealloc(es->v, es->alloc * sizeof(*es->v));
-		}
-		e = &es->v[es->n++];
-		e->side = store_text(q, 0)[0] == 'B';
-		e->workload = intern(es, store_text(q, 1));
-		e->metric = intern(es, store_text(q, 2));
-		e->mem = sqlite3_column_int64(q, 3);
-		e->cpus = sqlite3_column_int64(q, 4);
-		e->value = sqlite3_column_double(q, 5);
+	if (es->n == es->alloc) {
+		es->alloc = es->alloc ? 2 * es->alloc : 256;
+		es->v = xrealloc(es->v, es->alloc * sizeof(*es->v));
 	}
-	stmt_done(q);
-	return rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read samples");
+	e = &es->v[es->n++];
+	e->side = smp->side;
+	e->workload = intern(es, smp->workload);
+	e->metric = intern(es, smp->metric);
+	e->mem = smp->mem_mib;
+	e->cpus = smp->cpus;
+	e->value = smp->value;
+	return 0;
 }
 
-/* The samples of one side of the verdict in v, in the order they were stored. */
+/* The samples of one side of verdict v, in the order they were stored. */
 static void exp_samples_side(struct doubles *out, const struct exp_samples *es, int side,
-			     sqlite3_stmt *v)
+			     const struct verdict_row *v)
 {
-	const char *workload = store_text(v, 0), *metric = store_text(v, 1);
-	long long mem = sqlite3_column_int64(v, 3), cpus = sqlite3_column_int64(v, 4);
-
 	for (size_t i = 0; i < es->n; i++) {
 		const struct exp_sample *e = &es->v[i];
 
-		if (e->side == side && e->mem == mem && e->cpus == cpus &&
-		    !strcmp(e->metric, metric) && !strcmp(e->workload, workload))
+		if (e->side == side && e->mem == v->mem_mib && e->cpus == v->cpus &&
+		    !strcmp(e->metric, v->metric) && !strcmp(e->workload, v->workload))
 			doubles_push(out, e->value);
 	}
 }
 
-#define VERDICT_COLUMNS \
-	"workload, metric, unit, mem_mib, cpus, direction, unit_compared, n_a, n_b, " \
-	"mean_a, mean_b, std_a, std_b, median_a, median_b, ratio, ci_low, ci_high, p, " \
-	"p_adjusted, alpha, delta, mde, verdict"
-enum { C_WORKLOAD, C_METRIC, C_UNIT, C_MEM, C_CPUS, C_DIRECTION, C_COMPARED, C_NA, C_NB,
-       C_MEAN_A, C_MEAN_B, C_STD_A, C_STD_B, C_MEDIAN_A, C_MEDIAN_B, C_RATIO, C_LO, C_HI,
-       C_P, C_PADJ, C_ALPHA, C_DELTA, C_MDE, C_VERDICT };
-
-static void add_ab_row(struct strbuf *sb, const char *label, sqlite3_stmt *q, int a, int b)
+static void add_ab_row(struct strbuf *sb, const char *label, double a, double b)
 {
 	strbuf_addf(sb, "<tr><th scope=\"row\">%s</th><td class=\"num\">", label);
-	add_num(sb, store_num(q, a));
+	add_num(sb, a);
 	strbuf_addstr(sb, "</td><td class=\"num\">");
-	add_num(sb, store_num(q, b));
+	add_num(sb, b);
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
 static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_samples *es,
-		       sqlite3_stmt *q)
+		       const struct verdict_row *v)
 {
 	struct doubles a = { 0 }, b = { 0 };
 	struct strbuf title = STRBUF_INIT;
-	double ratio = store_num(q, C_RATIO);
 	int ret = -1;
 
-	strbuf_addf(&title, "%s.%s, %lldM, %d cpu(s)", store_text(q, C_WORKLOAD), store_text(q, C_METRIC),
-		    sqlite3_column_int64(q, C_MEM), sqlite3_column_int(q, C_CPUS));
+	strbuf_addf(&title, "%s.%s, %lldM, %d cpu(s)", v->workload, v->metric, v->mem_mib, v->cpus);
 	strbuf_addstr(sb, "<section class=\"metric\">\n<h3>");
 	escape_html(sb, title.buf);
 	strbuf_addstr(sb, " ");
-	add_badge(sb, "v-", store_text(q, C_VERDICT));
+	add_badge(sb, "v-", v->verdict);
 	strbuf_addstr(sb, "</h3>\n<p>");
-	add_text(sb, q, C_UNIT);
+	add_text(sb, v->unit);
 	strbuf_addstr(sb, ", ");
-	add_text(sb, q, C_DIRECTION);
+	add_text(sb, v->direction);
 	strbuf_addstr(sb, " is better; compared: ");
-	add_text(sb, q, C_COMPARED);
+	add_text(sb, v->unit_compared);
 	strbuf_addstr(sb, "</p>\n");
 	table_begin(sb, "<th></th><th>A</th><th>B</th>");
 	strbuf_addf(sb, "<tr><th scope=\"row\">Number of iterations</th><td class=\"num\">%d</td>"
-		    "<td class=\"num\">%d</td></tr>\n", sqlite3_column_int(q, C_NA),
-		    sqlite3_column_int(q, C_NB));
-	add_ab_row(sb, "Mean", q, C_MEAN_A, C_MEAN_B);
-	add_ab_row(sb, "std deviation", q, C_STD_A, C_STD_B);
-	add_ab_row(sb, "median", q, C_MEDIAN_A, C_MEDIAN_B);
+		    "<td class=\"num\">%d</td></tr>\n", (int)v->n_a, (int)v->n_b);
+	add_ab_row(sb, "Mean", v->mean_a, v->mean_b);
+	add_ab_row(sb, "std deviation", v->std_a, v->std_b);
+	add_ab_row(sb, "median", v->median_a, v->median_b);
 	table_end(sb);
 	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>B/A ratio</dt><dd class=\"ratio\">");
-	if (isfinite(ratio)) {
+	if (isfinite(v->ratio)) {
 		char ci[32];
 
-		stats_ci_label(ci, sizeof(ci), store_num(q, C_ALPHA));
-		strbuf_addf(sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", ratio, 100 * (ratio - 1), ci,
-			    store_num(q, C_LO), store_num(q, C_HI));
+		stats_ci_label(ci, sizeof(ci), v->alpha);
+		strbuf_addf(sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", v->ratio, 100 * (v->ratio - 1), ci,
+			    v->ci_low, v->ci_high);
 	} else {
 		strbuf_addstr(sb, "not compared: a side has values that are not all positive");
 	}
 	strbuf_addstr(sb, "</dd>\n<dt>p</dt><dd>");
-	add_num(sb, store_num(q, C_P));
+	add_num(sb, v->p);
 	strbuf_addstr(sb, "</dd>\n<dt>adjusted p</dt><dd>");
-	add_num(sb, store_num(q, C_PADJ));
+	add_num(sb, v->p_adjusted);
 	strbuf_addstr(sb, "</dd>\n<dt>MDE</dt><dd>");
-	if (isfinite(store_num(q, C_MDE)))
-		strbuf_addf(sb, "%.2f %%", 100 * store_num(q, C_MDE));
+	if (isfinite(v->mde))
+		strbuf_addf(sb, "%.2f %%", 100 * v->mde);
 	else
 		strbuf_addstr(sb, "&#8211;");
 	strbuf_addf(sb, "</dd>\n<dt>verdict</dt><dd class=\"verdict\">");
-	add_badge(sb, "v-", store_text(q, C_VERDICT));
-	strbuf_addf(sb, " (alpha %.3g, delta %.3g %%)</dd>\n</dl>\n", store_num(q, C_ALPHA),
-		    100 * store_num(q, C_DELTA));
-	exp_samples_side(&a, es, 0, q);
-	exp_samples_side(&b, es, 1, q);
+	add_badge(sb, "v-", v->verdict);
+	strbuf_addf(sb, " (alpha %.3g, delta %.3g %%)</dd>\n</dl>\n", v->alpha, 100 * v->delta);
+	exp_samples_side(&a, es, 0, v);
+	exp_samples_side(&b, es, 1, v);
 	{
 		struct svg_series series[2] = {
 			{ "A", "side-a", a.v, a.n },
 			{ "B", "side-b", b.v, b.n },
 		};
 		strbuf_addstr(&title, ": samples of A and B");
-		if (svg_distributions(sb, series, 2, store_text(q, C_UNIT), title.buf)) {
-			error("cannot summarize the samples of E%lld %s.%s", exp_id, store_text(q, C_WORKLOAD),
-			      store_text(q, C_METRIC));
+		if (svg_distributions(sb, series, 2, v->unit, title.buf)) {
+			error("cannot summarize the samples of E%lld %s.%s", exp_id, v->workload,
+			      v->metric);
 			goto out;
 		}
 	}
@@ -950,36 +847,60 @@ out:
 	return ret;
 }
 
-/* Seed 004's layout: a row per variant, a column per memory size, % against A. */
-static int add_sweep(struct site *s, struct strbuf *sb, long long exp_id)
+/* Sweep tables are per workload, metric and CPU count, in that order. */
+static int sweep_key_cmp(const void *x, const void *y)
 {
-	sqlite3_stmt *m = NULL, *q = NULL;
-	struct strbuf rows[2] = { STRBUF_INIT, STRBUF_INIT }, head = STRBUF_INIT;
-	int ret = -1, rc;
+	const struct verdict_row *a = *(const struct verdict_row *const *)x;
+	const struct verdict_row *b = *(const struct verdict_row *const *)y;
+	int c = strcmp(a->workload, b->workload);
 
-	if (prepare(s, &m, "SELECT DISTINCT workload, metric, unit, cpus FROM verdicts "
-		    "WHERE experiment_id = ?1 ORDER BY workload, metric, cpus") ||
-	    prepare(s, &q, "SELECT mem_mib, median_a, median_b, verdict FROM verdicts "
-		    "WHERE experiment_id = ?1 AND workload = ?2 AND metric = ?3 AND cpus = ?4 "
-		    "ORDER BY mem_mib"))
-		goto out;
-	sqlite3_bind_int64(m, 1, exp_id);
+	if (!c)
+		c = strcmp(a->metric, b->metric);
+	return c ? c : (a->cpus > b->cpus) - (a->cpus < b->cpus);
+}
+
+static int same_sweep(const struct verdict_row *a, const struct verdict_row *b)
+{
+	return a->cpus == b->cpus && !strcmp(a->metric, b->metric) &&
+	       !strcmp(a->workload, b->workload);
+}
+
+/*
+ * Seed 004's layout: a row per variant, a column per memory size, % against
+ * A. The verdicts come by workload, metric, memory size and CPU count, so
+ * those of one table are in memory order.
+ */
+static void add_sweep(struct strbuf *sb, const struct verdict_list *l)
+{
+	struct strbuf rows[2] = { STRBUF_INIT, STRBUF_INIT }, head = STRBUF_INIT;
+	const struct verdict_row **keys = xcalloc(l->nr ? l->nr : 1, sizeof(*keys));
+	size_t nkeys = 0;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		size_t k = 0;
+
+		while (k < nkeys && !same_sweep(keys[k], &l->v[i]))
+			k++;
+		if (k == nkeys)
+			keys[nkeys++] = &l->v[i];
+	}
+	if (nkeys > 1)
+		qsort(keys, nkeys, sizeof(*keys), sweep_key_cmp);
 	strbuf_addstr(sb, "<section>\n<h2>Memory sweep</h2>\n");
-	while ((rc = sqlite3_step(m)) == SQLITE_ROW) {
+	for (size_t k = 0; k < nkeys; k++) {
 		strbuf_reset(&head);
 		strbuf_reset(&rows[0]);
 		strbuf_reset(&rows[1]);
 		strbuf_addstr(&head, "<th>Variant</th>");
 		strbuf_addstr(&rows[0], "<tr><th scope=\"row\">A</th>");
 		strbuf_addstr(&rows[1], "<tr><th scope=\"row\">B</th>");
-		sqlite3_bind_int64(q, 1, exp_id);
-		sqlite3_bind_text(q, 2, store_text(m, 0), -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(q, 3, store_text(m, 1), -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(q, 4, sqlite3_column_int64(m, 3));
-		while (sqlite3_step(q) == SQLITE_ROW) {
-			double a = store_num(q, 1), b = store_num(q, 2);
+		for (size_t i = 0; i < l->nr; i++) {
+			const struct verdict_row *v = &l->v[i];
+			double a = v->median_a, b = v->median_b;
 
-			strbuf_addf(&head, "<th>%lldM</th>", sqlite3_column_int64(q, 0));
+			if (!same_sweep(v, keys[k]))
+				continue;
+			strbuf_addf(&head, "<th>%lldM</th>", v->mem_mib);
 			strbuf_addstr(&rows[0], "<td class=\"num\">");
 			add_num(&rows[0], a);
 			strbuf_addstr(&rows[0], "</td>");
@@ -988,100 +909,100 @@ static int add_sweep(struct site *s, struct strbuf *sb, long long exp_id)
 			if (isfinite(a) && isfinite(b) && a != 0)
 				strbuf_addf(&rows[1], " (%+.1f %%)", 100 * (b / a - 1));
 			strbuf_addstr(&rows[1], " ");
-			add_badge(&rows[1], "v-", store_text(q, 3));
+			add_badge(&rows[1], "v-", v->verdict);
 			strbuf_addstr(&rows[1], "</td>");
 		}
-		sqlite3_reset(q);
 		strbuf_addstr(sb, "<h3>");
-		escape_html(sb, store_text(m, 0));
+		escape_html(sb, keys[k]->workload);
 		strbuf_addch(sb, '.');
-		escape_html(sb, store_text(m, 1));
+		escape_html(sb, keys[k]->metric);
 		strbuf_addstr(sb, ", median ");
-		escape_html(sb, store_text(m, 2));
-		strbuf_addf(sb, ", %d cpu(s)</h3>\n", sqlite3_column_int(m, 3));
+		escape_html(sb, keys[k]->unit);
+		strbuf_addf(sb, ", %d cpu(s)</h3>\n", keys[k]->cpus);
 		table_begin(sb, head.buf);
 		strbuf_addf(sb, "%s</tr>\n%s</tr>\n", rows[0].buf, rows[1].buf);
 		table_end(sb);
 	}
 	strbuf_addstr(sb, "</section>\n");
-	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read verdicts");
-out:
-	stmt_done(m);
-	stmt_done(q);
+	free(keys);
 	strbuf_release(&rows[0]);
 	strbuf_release(&rows[1]);
 	strbuf_release(&head);
-	return ret;
+}
+
+/* How many memory sizes an experiment's verdicts are at. */
+static int sweep_points(const struct verdict_list *l)
+{
+	int points = 0;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		size_t j = 0;
+
+		while (j < i && l->v[j].mem_mib != l->v[i].mem_mib)
+			j++;
+		points += j == i;
+	}
+	return points;
+}
+
+static int provenance_row(const struct store_report_variant *v, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addstr(sb, "<tr><th scope=\"row\">");
+	add_text(sb, v->name);
+	strbuf_addstr(sb, "</th><td>");
+	add_text(sb, v->git_ref);
+	strbuf_addstr(sb, "</td><td>");
+	if (*v->commit)
+		add_short_commit(sb, v->commit);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	if (!v->path)
+		strbuf_addstr(sb, "(this host)");
+	else
+		add_text(sb, v->path);
+	strbuf_addstr(sb, "</td><td>");
+	if (*v->hash)
+		add_short_commit(sb, v->hash);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</td><td>");
+	add_text(sb, v->release);
+	strbuf_addstr(sb, "</td><td><code>");
+	add_text(sb, v->cmdline);
+	strbuf_addstr(sb, "</code></td><td>");
+	for (size_t i = 0; i < v->nruns; i++)
+		strbuf_addf(sb, "%s<a href=\"r%lld.html\">%lld</a>", i ? " " : "", v->runs[i],
+			    v->runs[i]);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
 }
 
 static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 {
-	sqlite3_stmt *q = NULL, *r = NULL;
-	int ret = -1, rc;
-
-	if (prepare(s, &q, "SELECT v.id, v.name, v.git_ref, k.git_commit, k.path, k.hash, "
-		    "k.release, v.cmdline FROM variants v LEFT JOIN kernels k ON k.id = v.kernel_id "
-		    "WHERE v.experiment_id = ?1 ORDER BY v.name") ||
-	    prepare(s, &r, "SELECT id FROM runs WHERE experiment_id = ?2 AND variant_id = ?1 "
-		    "ORDER BY id"))
-		goto out;
-	sqlite3_bind_int64(q, 1, exp_id);
 	strbuf_addstr(sb, "<section>\n<h2>Provenance</h2>\n");
 	table_begin(sb, "<th>Variant</th><th>Git ref</th><th>Commit</th><th>Kernel image</th>"
 		    "<th>Image hash</th><th>Release</th><th>Command line</th><th>Runs</th>");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		strbuf_addstr(sb, "<tr><th scope=\"row\">");
-		add_text(sb, q, 1);
-		strbuf_addstr(sb, "</th><td>");
-		add_text(sb, q, 2);
-		strbuf_addstr(sb, "</td><td>");
-		if (*store_text(q, 3))
-			add_short_commit(sb, store_text(q, 3));
-		else
-			strbuf_addstr(sb, "&#8211;");
-		strbuf_addstr(sb, "</td><td class=\"wrap\">");
-		if (sqlite3_column_type(q, 4) == SQLITE_NULL)
-			strbuf_addstr(sb, "(this host)");
-		else
-			add_text(sb, q, 4);
-		strbuf_addstr(sb, "</td><td>");
-		if (*store_text(q, 5))
-			add_short_commit(sb, store_text(q, 5));
-		else
-			strbuf_addstr(sb, "&#8211;");
-		strbuf_addstr(sb, "</td><td>");
-		add_text(sb, q, 6);
-		strbuf_addstr(sb, "</td><td><code>");
-		add_text(sb, q, 7);
-		strbuf_addstr(sb, "</code></td><td>");
-		sqlite3_bind_int64(r, 1, sqlite3_column_int64(q, 0));
-		sqlite3_bind_int64(r, 2, exp_id);
-		for (int first = 1; sqlite3_step(r) == SQLITE_ROW; first = 0)
-			strbuf_addf(sb, "%s<a href=\"r%lld.html\">%lld</a>", first ? "" : " ",
-				    sqlite3_column_int64(r, 0), sqlite3_column_int64(r, 0));
-		sqlite3_reset(r);
-		strbuf_addstr(sb, "</td></tr>\n");
-	}
+	if (store_report_variants(s->st, exp_id, provenance_row, sb))
+		return -1;
 	table_end(sb);
 	strbuf_addstr(sb, "</section>\n");
-	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read variants");
-out:
-	stmt_done(q);
-	stmt_done(r);
-	return ret;
+	return 0;
 }
 
 /* A fact of a page: which clock the numbers are in, never left to be guessed. */
-static int add_clock(struct strbuf *sb, sqlite3 *db, long long exp_id, long long run_id)
+static int add_clock(struct strbuf *sb, struct store *st, long long exp_id, long long run_id)
 {
 	struct strbuf words = STRBUF_INIT, clock = STRBUF_INIT;
 	int ret;
 
 	if (run_id) {
-		ret = store_run_clock(db, &clock, run_id);
+		ret = store_run_clock(st, &clock, run_id);
 		clock_words(&words, clock.buf);
 	} else {
-		ret = clock_words_experiment(&words, db, exp_id);
+		ret = store_experiment_clock_words(st, &words, exp_id);
 	}
 	if (!ret) {
 		strbuf_addstr(sb, "<dt>clock</dt><dd class=\"clock\">");
@@ -1093,255 +1014,236 @@ static int add_clock(struct strbuf *sb, sqlite3 *db, long long exp_id, long long
 	return ret;
 }
 
-/*
- * The row a page is about, from sql with its id as ?1: 1 when it is there,
- * 0 when it is gone (the page is not written), -1 after an error.
- */
-static int page_row(struct site *s, sqlite3_stmt **q, const char *sql, long long id,
-		    const char *what)
+/* The page being built, from the callback of the row it is about. */
+struct page {
+	struct site *s;
+	struct strbuf sb;
+	long long id;
+	int found;			/* the row is there: the page is written */
+};
+
+static int experiment_header(const struct store_report_experiment *e, void *data)
 {
-	int rc;
+	struct page *p = data;
+	struct strbuf *sb = &p->sb, title = STRBUF_INIT;
+	int ret;
 
-	if (prepare(s, q, sql))
-		return -1;
-	sqlite3_bind_int64(*q, 1, id);
-	rc = sqlite3_step(*q);
-	if (rc == SQLITE_ROW)
-		return 1;
-	return rc == SQLITE_DONE ? 0 : sql_error(s, what);
+	p->found = 1;
+	strbuf_addf(&title, "Experiment E%lld", p->id);
+	page_begin(sb, title.buf);
+	strbuf_release(&title);
+	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
+	add_badge(sb, "s-", e->status);
+	strbuf_addstr(sb, "</dd>\n<dt>workloads</dt><dd>");
+	add_text(sb, e->workloads);
+	strbuf_addstr(sb, "</dd>\n<dt>started</dt><dd>");
+	add_time(sb, e->created);
+	strbuf_addstr(sb, "</dd>\n<dt>finished</dt><dd>");
+	add_time(sb, e->finished);
+	strbuf_addstr(sb, "</dd>\n<dt>command</dt><dd><code>");
+	add_text(sb, e->command);
+	strbuf_addstr(sb, "</code></dd>\n");
+	ret = add_clock(sb, p->s->st, p->id, 0);
+	strbuf_addstr(sb, "</dl>\n");
+	return ret;
 }
-
-static const char experiment_row_sql[] =
-	"SELECT status, command, workloads, created, finished, "
-	"(SELECT count(DISTINCT mem_mib) FROM verdicts WHERE experiment_id = e.id) "
-	"FROM experiments e WHERE id = ?1";
 
 static int write_experiment(struct site *s, long long id)
 {
-	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+	struct page p = { .s = s, .sb = STRBUF_INIT, .id = id };
+	struct strbuf name = STRBUF_INIT;
 	struct exp_samples es = { 0 };
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc, points = 0, rows = 0;
+	struct verdict_list verdicts = { 0 };
+	int ret = -1;
 
-	if (read_begin(s))
+	if (store_read_begin(s->st))
 		return -1;
-	if ((rc = page_row(s, &q, experiment_row_sql, id, "cannot read experiment")) <= 0) {
-		ret = rc;
+	if (store_report_experiment(s->st, id, experiment_header, &p))
+		goto out;
+	if (!p.found) {
+		ret = 0;
 		goto out;
 	}
-	strbuf_addf(&name, "Experiment E%lld", id);
-	page_begin(&sb, name.buf);
-	strbuf_addstr(&sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
-	add_badge(&sb, "s-", store_text(q, 0));
-	strbuf_addstr(&sb, "</dd>\n<dt>workloads</dt><dd>");
-	add_text(&sb, q, 2);
-	strbuf_addstr(&sb, "</dd>\n<dt>started</dt><dd>");
-	add_time(&sb, store_num(q, 3));
-	strbuf_addstr(&sb, "</dd>\n<dt>finished</dt><dd>");
-	add_time(&sb, store_num(q, 4));
-	strbuf_addstr(&sb, "</dd>\n<dt>command</dt><dd><code>");
-	add_text(&sb, q, 1);
-	strbuf_addstr(&sb, "</code></dd>\n");
-	if (add_clock(&sb, s->db, id, 0))
+	if (add_provenance(s, &p.sb, id) ||
+	    store_experiment_ab_samples(s->st, id, exp_sample, &es) ||
+	    store_verdicts_read(s->st, &verdicts, id))
 		goto out;
-	strbuf_addstr(&sb, "</dl>\n");
-	points = sqlite3_column_int(q, 5);
-	stmt_done(q);
-	q = NULL;
-	if (add_provenance(s, &sb, id) || exp_samples_load(s, &es, id))
-		goto out;
-	if (prepare(s, &q, "SELECT " VERDICT_COLUMNS " FROM verdicts WHERE experiment_id = ?1 "
-		    "ORDER BY workload, metric, mem_mib, cpus"))
-		goto out;
-	sqlite3_bind_int64(q, 1, id);
-	strbuf_addstr(&sb, "<section>\n<h2>Verdicts</h2>\n");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (add_verdict(&sb, id, &es, q))
+	strbuf_addstr(&p.sb, "<section>\n<h2>Verdicts</h2>\n");
+	for (size_t i = 0; i < verdicts.nr; i++)
+		if (add_verdict(&p.sb, id, &es, &verdicts.v[i]))
 			goto out;
-		rows++;
-	}
-	if (rc != SQLITE_DONE) {
-		sql_error(s, "cannot read verdicts");
+	if (!verdicts.nr)
+		strbuf_addstr(&p.sb, "<p>No verdicts: the experiment has not finished.</p>\n");
+	strbuf_addstr(&p.sb, "</section>\n");
+	if (sweep_points(&verdicts) > 1)
+		add_sweep(&p.sb, &verdicts);
+	if (add_runs_table(s, &p.sb, id))
 		goto out;
-	}
-	if (!rows)
-		strbuf_addstr(&sb, "<p>No verdicts: the experiment has not finished.</p>\n");
-	strbuf_addstr(&sb, "</section>\n");
-	if (points > 1 && add_sweep(s, &sb, id))
-		goto out;
-	if (add_runs_table(s, &sb, id))
-		goto out;
-	page_end(&sb);
-	strbuf_reset(&name);
+	page_end(&p.sb);
 	strbuf_addf(&name, "e%lld.html", id);
 	ret = 1;
 out:
-	stmt_done(q);
-	read_end(s);
+	store_read_end(s->st);
 	if (ret == 1)
-		ret = site_put(s, name.buf, sb.buf, sb.len);
+		ret = site_put(s, name.buf, p.sb.buf, p.sb.len);
 	exp_samples_release(&es);
-	strbuf_release(&sb);
+	verdict_list_release(&verdicts);
+	strbuf_release(&p.sb);
 	strbuf_release(&name);
 	return ret;
 }
 
-static const char bisection_row_sql[] =
-	"SELECT e.status, e.created, e.finished, b.good, b.bad, b.workload, "
-	"b.metric, b.per_boot, b.effect, b.effect_lo, b.effect_hi, b.culprit, b.outcome, "
-	"b.effect_alpha FROM experiments e LEFT JOIN bisections b ON b.experiment_id = e.id "
-	"WHERE e.id = ?1";
+struct bisection_page {
+	struct page p;
+	struct strbuf culprit;
+	double effect;
+	struct svg_step *steps;
+	char **labels;
+	size_t nsteps, alloc;
+};
+
+static int bisection_header(const struct store_report_bisection *b, void *data)
+{
+	struct bisection_page *bp = data;
+	struct strbuf *sb = &bp->p.sb, title = STRBUF_INIT;
+	struct site *s = bp->p.s;
+
+	bp->p.found = 1;
+	strbuf_addf(&title, "Bisection E%lld", bp->p.id);
+	page_begin(sb, title.buf);
+	strbuf_release(&title);
+	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
+	add_badge(sb, "s-", b->status);
+	strbuf_addstr(sb, "</dd>\n<dt>outcome</dt><dd>");
+	add_badge(sb, "v-", b->outcome);
+	strbuf_addstr(sb, "</dd>\n<dt>started</dt><dd>");
+	add_time(sb, b->created);
+	strbuf_addstr(sb, "</dd>\n<dt>workload.metric</dt><dd>");
+	add_text(sb, b->workload);
+	strbuf_addch(sb, '.');
+	add_text(sb, b->metric);
+	strbuf_addf(sb, " (units: %s)</dd>\n<dt>good (G)</dt><dd>",
+		    b->per_boot < 0 ? "&#8211;" : b->per_boot ? "per-boot medians" : "samples");
+	add_short_commit(sb, b->good);
+	strbuf_addch(sb, ' ');
+	add_subject(s, sb, b->good);
+	strbuf_addstr(sb, "</dd>\n<dt>bad (B)</dt><dd>");
+	add_short_commit(sb, b->bad);
+	strbuf_addch(sb, ' ');
+	add_subject(s, sb, b->bad);
+	strbuf_addstr(sb, "</dd>\n<dt>G&#8594;B effect</dt><dd class=\"effect\">");
+	bp->effect = b->effect;
+	if (isfinite(b->effect)) {
+		char ci[32] = "CI, level not recorded";
+
+		if (isfinite(b->effect_alpha))
+			stats_ci_label(ci, sizeof(ci), b->effect_alpha);
+		strbuf_addf(sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", b->effect, 100 * (b->effect - 1),
+			    ci, b->effect_lo, b->effect_hi);
+	}
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</dd>\n<dt>culprit</dt><dd class=\"culprit\">");
+	strbuf_addstr(&bp->culprit, b->culprit);
+	if (bp->culprit.len) {
+		strbuf_addstr(sb, "<code>");
+		escape_html(sb, bp->culprit.buf);
+		strbuf_addstr(sb, "</code> ");
+		add_subject(s, sb, bp->culprit.buf);
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	strbuf_addstr(sb, "</dd>\n");
+	if (add_clock(sb, s->st, bp->p.id, 0))
+		return -1;
+	strbuf_addstr(sb, "</dl>\n");
+	return 0;
+}
+
+static int bisection_step(const struct bisect_step_row *row, void *data)
+{
+	struct bisection_page *bp = data;
+	struct strbuf *sb = &bp->p.sb;
+	struct svg_step *st;
+
+	if (bp->nsteps == bp->alloc) {
+		size_t na = bp->alloc ? 2 * bp->alloc : 16;
+
+		bp->steps = xrealloc(bp->steps, na * sizeof(*bp->steps));
+		bp->labels = xrealloc(bp->labels, na * sizeof(*bp->labels));
+		bp->alloc = na;
+	}
+	bp->labels[bp->nsteps] = xstrdup(row->commit);
+	if (strlen(row->commit) > 12)
+		bp->labels[bp->nsteps][12] = '\0';
+	st = &bp->steps[bp->nsteps++];
+	st->ratio = row->ratio;
+	st->lo = row->ci_low;
+	st->hi = row->ci_high;
+	st->label = bp->labels[bp->nsteps - 1];
+	st->mark = *row->mark == 'B' ? "BAD" : *row->mark == 'G' ? "GOOD" : "SKIP";
+	st->culprit = bp->culprit.len && !strcmp(row->commit, bp->culprit.buf);
+	strbuf_addf(sb, "<tr%s><td class=\"num\">%zu</td><td>", st->culprit ?
+		    " class=\"is-culprit\"" : "", bp->nsteps);
+	add_short_commit(sb, row->commit);
+	if (st->culprit)
+		strbuf_addstr(sb, " (culprit)");
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	add_subject(bp->p.s, sb, row->commit);
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	add_count(sb, row->n);
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	if (isfinite(st->ratio))
+		strbuf_addf(sb, "%.4f [%.4f, %.4f]", st->ratio, st->lo, st->hi);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</td><td>");
+	add_badge(sb, "m-", row->mark);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
 
 static int write_bisection(struct site *s, long long id)
 {
-	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT, culprit = STRBUF_INIT;
-	struct svg_step *steps = NULL;
-	char **labels = NULL;
-	size_t nsteps = 0, alloc = 0;
-	sqlite3_stmt *q = NULL;
-	double effect;
-	int ret = -1, rc;
+	struct bisection_page bp = { .p = { .s = s, .sb = STRBUF_INIT, .id = id },
+				     .culprit = STRBUF_INIT };
+	struct strbuf *sb = &bp.p.sb, name = STRBUF_INIT;
+	int ret = -1;
 
-	if (read_begin(s))
+	if (store_read_begin(s->st))
 		return -1;
-	if ((rc = page_row(s, &q, bisection_row_sql, id, "cannot read bisection")) <= 0) {
-		ret = rc;
+	if (store_report_bisection(s->st, id, bisection_header, &bp))
+		goto out;
+	if (!bp.p.found) {
+		ret = 0;
 		goto out;
 	}
-	strbuf_addf(&name, "Bisection E%lld", id);
-	page_begin(&sb, name.buf);
-	strbuf_addstr(&sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
-	add_badge(&sb, "s-", store_text(q, 0));
-	strbuf_addstr(&sb, "</dd>\n<dt>outcome</dt><dd>");
-	add_badge(&sb, "v-", store_text(q, 12));
-	strbuf_addstr(&sb, "</dd>\n<dt>started</dt><dd>");
-	add_time(&sb, store_num(q, 1));
-	strbuf_addstr(&sb, "</dd>\n<dt>workload.metric</dt><dd>");
-	add_text(&sb, q, 5);
-	strbuf_addch(&sb, '.');
-	add_text(&sb, q, 6);
-	strbuf_addf(&sb, " (units: %s)</dd>\n<dt>good (G)</dt><dd>",
-		    sqlite3_column_type(q, 7) == SQLITE_NULL ? "&#8211;" :
-		    sqlite3_column_int(q, 7) ? "per-boot medians" : "samples");
-	add_short_commit(&sb, store_text(q, 3));
-	strbuf_addch(&sb, ' ');
-	add_subject(s, &sb, store_text(q, 3));
-	strbuf_addstr(&sb, "</dd>\n<dt>bad (B)</dt><dd>");
-	add_short_commit(&sb, store_text(q, 4));
-	strbuf_addch(&sb, ' ');
-	add_subject(s, &sb, store_text(q, 4));
-	strbuf_addstr(&sb, "</dd>\n<dt>G&#8594;B effect</dt><dd class=\"effect\">");
-	effect = store_num(q, 8);
-	if (isfinite(effect)) {
-		char ci[32] = "CI, level not recorded";
-
-		if (isfinite(store_num(q, 13)))
-			stats_ci_label(ci, sizeof(ci), store_num(q, 13));
-		strbuf_addf(&sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", effect, 100 * (effect - 1), ci,
-			    store_num(q, 9), store_num(q, 10));
-	}
-	else
-		strbuf_addstr(&sb, "&#8211;");
-	strbuf_addstr(&sb, "</dd>\n<dt>culprit</dt><dd class=\"culprit\">");
-	strbuf_addstr(&culprit, store_text(q, 11));
-	if (culprit.len) {
-		strbuf_addstr(&sb, "<code>");
-		escape_html(&sb, culprit.buf);
-		strbuf_addstr(&sb, "</code> ");
-		add_subject(s, &sb, culprit.buf);
-	} else {
-		strbuf_addstr(&sb, "&#8211;");
-	}
-	strbuf_addstr(&sb, "</dd>\n");
-	if (add_clock(&sb, s->db, id, 0))
-		goto out;
-	strbuf_addstr(&sb, "</dl>\n");
-	stmt_done(q);
-	q = NULL;
-
-	if (prepare(s, &q, "SELECT seq, git_commit, mark, n, ratio, ci_low, ci_high FROM bisect_steps "
-		    "WHERE experiment_id = ?1 ORDER BY seq"))
-		goto out;
-	sqlite3_bind_int64(q, 1, id);
-	strbuf_addstr(&sb, "<section>\n<h2>Steps</h2>\n");
-	table_begin(&sb, "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
+	strbuf_addstr(sb, "<section>\n<h2>Steps</h2>\n");
+	table_begin(sb, "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
 		    "<th>Ratio M/G [99% CI]</th><th>Mark</th>");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct svg_step *st;
-		const char *commit = store_text(q, 1);
-
-		if (nsteps == alloc) {
-			size_t na = alloc ? 2 * alloc : 16;
-			struct svg_step *ns = realloc(steps, na * sizeof(*ns));
-			char **nl = ns ? realloc(labels, na * sizeof(*nl)) : NULL;
-
-			if (ns)
-				steps = ns;
-			if (nl)
-				labels = nl;
-			if (!ns || !nl) {
-				error("out of memory");
-				goto out;
-			}
-			alloc = na;
-		}
-		labels[nsteps] = strndup(commit, 12);
-		if (!labels[nsteps]) {
-			error("out of memory");
-			goto out;
-		}
-		st = &steps[nsteps++];
-		st->ratio = store_num(q, 4);
-		st->lo = store_num(q, 5);
-		st->hi = store_num(q, 6);
-		st->label = labels[nsteps - 1];
-		st->mark = *store_text(q, 2) == 'B' ? "BAD" : *store_text(q, 2) == 'G' ? "GOOD" : "SKIP";
-		st->culprit = culprit.len && !strcmp(commit, culprit.buf);
-		strbuf_addf(&sb, "<tr%s><td class=\"num\">%zu</td><td>", st->culprit ?
-			    " class=\"is-culprit\"" : "", nsteps);
-		add_short_commit(&sb, commit);
-		if (st->culprit)
-			strbuf_addstr(&sb, " (culprit)");
-		strbuf_addstr(&sb, "</td><td class=\"wrap\">");
-		add_subject(s, &sb, commit);
-		strbuf_addstr(&sb, "</td><td class=\"num\">");
-		add_text(&sb, q, 3);
-		strbuf_addstr(&sb, "</td><td class=\"num\">");
-		if (isfinite(st->ratio))
-			strbuf_addf(&sb, "%.4f [%.4f, %.4f]", st->ratio, st->lo, st->hi);
-		else
-			strbuf_addstr(&sb, "&#8211;");
-		strbuf_addstr(&sb, "</td><td>");
-		add_badge(&sb, "m-", store_text(q, 2));
-		strbuf_addstr(&sb, "</td></tr>\n");
-	}
-	table_end(&sb);
-	if (rc != SQLITE_DONE) {
-		sql_error(s, "cannot read bisection steps");
+	if (store_report_bisect_steps(s->st, id, bisection_step, &bp))
 		goto out;
-	}
-	if (nsteps)
-		svg_bisect_steps(&sb, steps, nsteps, effect,
+	table_end(sb);
+	if (bp.nsteps)
+		svg_bisect_steps(sb, bp.steps, bp.nsteps, bp.effect,
 				 "ratio M/G of each step in order, the culprit ringed");
-	strbuf_addstr(&sb, "</section>\n");
-	if (add_runs_table(s, &sb, id))
+	strbuf_addstr(sb, "</section>\n");
+	if (add_runs_table(s, sb, id))
 		goto out;
-	page_end(&sb);
-	strbuf_reset(&name);
+	page_end(sb);
 	strbuf_addf(&name, "b%lld.html", id);
 	ret = 1;
 out:
-	stmt_done(q);
-	read_end(s);
+	store_read_end(s->st);
 	if (ret == 1)
-		ret = site_put(s, name.buf, sb.buf, sb.len);
-	for (size_t i = 0; i < nsteps; i++)
-		free(labels[i]);
-	free(labels);
-	free(steps);
-	strbuf_release(&sb);
+		ret = site_put(s, name.buf, sb->buf, sb->len);
+	for (size_t i = 0; i < bp.nsteps; i++)
+		free(bp.labels[i]);
+	free(bp.labels);
+	free(bp.steps);
+	strbuf_release(sb);
 	strbuf_release(&name);
-	strbuf_release(&culprit);
+	strbuf_release(&bp.culprit);
 	return ret;
 }
 
@@ -1399,125 +1301,127 @@ static const char *log_tail(const struct strbuf *log)
 	return t;
 }
 
-static const char run_row_sql[] =
-	"SELECT r.status, r.error, r.runner, r.workloads, r.params, r.cmdline, "
-	"r.mem_mib, r.cpus, r.accel, r.host, r.host_cpu, r.qemu_version, r.wall_s, "
-	"r.to_hello_s, r.bad_lines, k.path, k.hash, k.arch, k.release, k.git_commit, "
-	"r.started, r.ended, r.console_log, r.console_tail, r.experiment_id, e.kind, v.name "
-	"FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
-	"LEFT JOIN experiments e ON e.id = r.experiment_id "
-	"LEFT JOIN variants v ON v.id = r.variant_id WHERE r.id = ?1";
+struct run_page {
+	struct page p;
+	struct strbuf log, tail;
+	int have_log;
+};
 
-static int write_run(struct site *s, long long id)
+static int run_header(const struct store_report_run *r, void *data)
 {
-	static const char *const labels[] = {
+	static const char *const labels[RR_NR_FIELDS] = {
 		"status", "error", "runner", "workloads", "params", "command line", "memory MiB",
 		"cpus", "accel", "host", "host cpu", "qemu", "wall s", "to hello s", "bad lines",
 		"kernel image", "kernel hash", "arch", "kernel release", "kernel commit",
 	};
-	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT, log = STRBUF_INIT, tail = STRBUF_INIT;
-	struct strbuf log_name = STRBUF_INIT;
-	sqlite3_stmt *q = NULL;
-	long long exp_id = 0;
-	int ret = -1, rc, have_log = 0, bisect = 0;
+	struct run_page *rp = data;
+	struct strbuf *sb = &rp->p.sb, title = STRBUF_INIT;
 
-	if (read_begin(s))
+	rp->p.found = 1;
+	strbuf_addf(&title, "Run %lld", rp->p.id);
+	page_begin(sb, title.buf);
+	strbuf_release(&title);
+	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>started</dt><dd>");
+	add_time(sb, r->started);
+	strbuf_addstr(sb, "</dd>\n<dt>ended</dt><dd>");
+	add_time(sb, r->ended);
+	strbuf_addstr(sb, "</dd>\n<dt>experiment</dt><dd>");
+	if (r->experiment_kind) {
+		strbuf_addf(sb, "<a href=\"%c%lld.html\">E%lld</a>, variant ",
+			    !strcmp(r->experiment_kind, "bisect") ? 'b' : 'e', r->experiment_id,
+			    r->experiment_id);
+		add_text(sb, r->variant);
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	strbuf_addstr(sb, "</dd>\n");
+	if (add_clock(sb, rp->p.s->st, 0, rp->p.id))
 		return -1;
-	if ((rc = page_row(s, &q, run_row_sql, id, "cannot read run")) <= 0) {
-		ret = rc;
-		goto out;
-	}
-	strbuf_addf(&name, "Run %lld", id);
-	page_begin(&sb, name.buf);
-	strbuf_addstr(&sb, "<dl class=\"facts\">\n<dt>started</dt><dd>");
-	add_time(&sb, store_num(q, 20));
-	strbuf_addstr(&sb, "</dd>\n<dt>ended</dt><dd>");
-	add_time(&sb, store_num(q, 21));
-	strbuf_addstr(&sb, "</dd>\n<dt>experiment</dt><dd>");
-	if (sqlite3_column_type(q, 24) != SQLITE_NULL && sqlite3_column_type(q, 25) != SQLITE_NULL) {
-		exp_id = sqlite3_column_int64(q, 24);
-		bisect = !strcmp(store_text(q, 25), "bisect");
-		strbuf_addf(&sb, "<a href=\"%c%lld.html\">E%lld</a>, variant ", bisect ? 'b' : 'e',
-			    exp_id, exp_id);
-		add_text(&sb, q, 26);
-	} else {
-		strbuf_addstr(&sb, "&#8211;");
-	}
-	strbuf_addstr(&sb, "</dd>\n");
-	if (add_clock(&sb, s->db, 0, id))
-		goto out;
-	strbuf_addstr(&sb, "</dl>\n<section>\n<h2>Run</h2>\n");
-	table_begin(&sb, "<th>Field</th><th>Value</th>");
-	for (int i = 0; i < (int)(sizeof(labels) / sizeof(labels[0])); i++) {
-		strbuf_addf(&sb, "<tr><th scope=\"row\">%s</th><td class=\"wrap\">", labels[i]);
-		if (i == 0)
-			add_badge(&sb, "s-", store_text(q, 0));
+	strbuf_addstr(sb, "</dl>\n<section>\n<h2>Run</h2>\n");
+	table_begin(sb, "<th>Field</th><th>Value</th>");
+	for (int i = 0; i < RR_NR_FIELDS; i++) {
+		strbuf_addf(sb, "<tr><th scope=\"row\">%s</th><td class=\"wrap\">", labels[i]);
+		if (i == RR_STATUS)
+			add_badge(sb, "s-", r->text[i] ? r->text[i] : "");
 		else
-			add_text(&sb, q, i);
-		strbuf_addstr(&sb, "</td></tr>\n");
+			add_text(sb, r->text[i]);
+		strbuf_addstr(sb, "</td></tr>\n");
 	}
-	table_end(&sb);
-	strbuf_addstr(&sb, "</section>\n");
+	table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
 	/* The log file is outside the database; its copy follows the stored path. */
-	if (*store_text(q, 22) && !strbuf_read_file(&log, store_text(q, 22), 0))
-		have_log = 1;
+	if (*r->console_log && !strbuf_read_file(&rp->log, r->console_log, 0))
+		rp->have_log = 1;
 	else
-		strbuf_addstr(&tail, store_text(q, 23));
-	stmt_done(q);
-	q = NULL;
+		strbuf_addstr(&rp->tail, r->console_tail);
+	return 0;
+}
 
-	if (prepare(s, &q, "SELECT key, value FROM run_meta WHERE run_id = ?1 ORDER BY key"))
+static int run_meta(const char *key, const char *value, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addstr(sb, "<tr><th scope=\"row\">");
+	add_text(sb, key);
+	strbuf_addstr(sb, "</th><td class=\"wrap\">");
+	add_text(sb, value);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
+static int write_run(struct site *s, long long id)
+{
+	struct run_page rp = { .p = { .s = s, .sb = STRBUF_INIT, .id = id }, .log = STRBUF_INIT,
+			       .tail = STRBUF_INIT };
+	struct strbuf *sb = &rp.p.sb, name = STRBUF_INIT, log_name = STRBUF_INIT;
+	int ret = -1;
+
+	if (store_read_begin(s->st))
+		return -1;
+	if (store_report_run(s->st, id, run_header, &rp))
 		goto out;
-	sqlite3_bind_int64(q, 1, id);
-	strbuf_addstr(&sb, "<section>\n<h2>Metadata</h2>\n");
-	table_begin(&sb, "<th>Key</th><th>Value</th>");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		strbuf_addstr(&sb, "<tr><th scope=\"row\">");
-		add_text(&sb, q, 0);
-		strbuf_addstr(&sb, "</th><td class=\"wrap\">");
-		add_text(&sb, q, 1);
-		strbuf_addstr(&sb, "</td></tr>\n");
+	if (!rp.p.found) {
+		ret = 0;
+		goto out;
 	}
-	table_end(&sb);
-	strbuf_addstr(&sb, "</section>\n");
-	if (rc != SQLITE_DONE) {
-		sql_error(s, "cannot read run metadata");
+	strbuf_addstr(sb, "<section>\n<h2>Metadata</h2>\n");
+	table_begin(sb, "<th>Key</th><th>Value</th>");
+	if (store_run_meta(s->st, id, run_meta, sb))
 		goto out;
-	}
-	if (add_run_samples(s, &sb, id))
+	table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+	if (add_run_samples(s, sb, id))
 		goto out;
-	strbuf_addstr(&sb, "<section>\n<h2>Console</h2>\n");
-	if (have_log) {
+	strbuf_addstr(sb, "<section>\n<h2>Console</h2>\n");
+	if (rp.have_log) {
 		strbuf_addf(&log_name, "logs/r%lld.txt", id);
-		strbuf_addf(&sb, "<p><a href=\"%s\">The whole console log</a> (%zu bytes); its end:</p>\n",
-			    log_name.buf, log.len);
-		strbuf_addstr(&sb, "<pre class=\"console\">");
-		escape_html(&sb, log_tail(&log));
-		strbuf_addstr(&sb, "</pre>\n");
-	} else if (tail.len) {
-		strbuf_addstr(&sb, "<p>The console log is gone; its stored tail:</p>\n<pre class=\"console\">");
-		escape_html(&sb, tail.buf);
-		strbuf_addstr(&sb, "</pre>\n");
+		strbuf_addf(sb, "<p><a href=\"%s\">The whole console log</a> (%zu bytes); its end:</p>\n",
+			    log_name.buf, rp.log.len);
+		strbuf_addstr(sb, "<pre class=\"console\">");
+		escape_html(sb, log_tail(&rp.log));
+		strbuf_addstr(sb, "</pre>\n");
+	} else if (rp.tail.len) {
+		strbuf_addstr(sb, "<p>The console log is gone; its stored tail:</p>\n<pre class=\"console\">");
+		escape_html(sb, rp.tail.buf);
+		strbuf_addstr(sb, "</pre>\n");
 	} else {
-		strbuf_addstr(&sb, "<p>No console log.</p>\n");
+		strbuf_addstr(sb, "<p>No console log.</p>\n");
 	}
-	strbuf_addstr(&sb, "</section>\n");
-	page_end(&sb);
-	strbuf_reset(&name);
+	strbuf_addstr(sb, "</section>\n");
+	page_end(sb);
 	strbuf_addf(&name, "r%lld.html", id);
 	ret = 1;
 out:
-	stmt_done(q);
-	read_end(s);
+	store_read_end(s->st);
 	if (ret == 1) {
-		ret = site_put(s, name.buf, sb.buf, sb.len);
-		if (!ret && have_log)
-			ret = site_put(s, log_name.buf, log.buf, log.len);
+		ret = site_put(s, name.buf, sb->buf, sb->len);
+		if (!ret && rp.have_log)
+			ret = site_put(s, log_name.buf, rp.log.buf, rp.log.len);
 	}
-	strbuf_release(&sb);
+	strbuf_release(sb);
 	strbuf_release(&name);
-	strbuf_release(&log);
-	strbuf_release(&tail);
+	strbuf_release(&rp.log);
+	strbuf_release(&rp.tail);
 	strbuf_release(&log_name);
 	return ret;
 }
@@ -1549,23 +1453,19 @@ static int page_ids_push(struct page_ids *p, long long id, char kind)
 	return 0;
 }
 
+static int page_id(char kind, long long id, void *data)
+{
+	return page_ids_push(data, id, kind);
+}
+
 static int list_pages(struct site *s, struct page_ids *p)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1, rc;
+	int ret;
 
-	if (read_begin(s))
+	if (store_read_begin(s->st))
 		return -1;
-	if (prepare(s, &q, "SELECT id, CASE kind WHEN 'bisect' THEN 'b' ELSE 'e' END FROM experiments "
-		    "UNION ALL SELECT id, 'r' FROM runs ORDER BY 2, 1"))
-		goto out;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (page_ids_push(p, sqlite3_column_int64(q, 0), store_text(q, 1)[0]))
-			goto out;
-	ret = rc == SQLITE_DONE ? 0 : sql_error(s, "cannot read experiments and runs");
-out:
-	stmt_done(q);
-	read_end(s);
+	ret = store_report_pages(s->st, page_id, p);
+	store_read_end(s->st);
 	return ret;
 }
 
@@ -1692,6 +1592,7 @@ static void *write_pages(void *data)
 
 struct site_thread {
 	pthread_t id;
+	struct store st;
 	struct site site;
 	struct report_stats stats;
 };
@@ -1700,7 +1601,6 @@ static int write_pages_threaded(struct site *s, const struct page_ids *pages)
 {
 	struct site_thread t[SITE_THREADS - 1];
 	struct site_work w = { .pages = pages };
-	const char *path = sqlite3_db_filename(s->db, "main");
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t n = 0;
 	int ret = pthread_mutex_init(&w.lock, NULL);
@@ -1711,23 +1611,18 @@ static int write_pages_threaded(struct site *s, const struct page_ids *pages)
 		return error("cannot create a mutex: %s", strerror(ret));
 	s->work = &w;
 	/* a database with no file of its own (in memory) is read by this thread alone */
-	for (long i = 1; path && *path && i < cpus && i < SITE_THREADS && (size_t)i < pages->n; i++) {
+	for (long i = 1; i < cpus && i < SITE_THREADS && (size_t)i < pages->n; i++) {
 		struct site_thread *th = &t[n];
-		sqlite3 *db = NULL;
 
 		memset(th, 0, sizeof(*th));
-		if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
-		    SQLITE_OK) {
-			sqlite3_close(db);
+		if (store_open_again(&th->st, s->st))
 			break;
-		}
-		sqlite3_busy_timeout(db, 10000);
-		th->site.db = db;
+		th->site.st = &th->st;
 		th->site.opt = s->opt;
 		th->site.stats = &th->stats;
 		th->site.work = &w;
 		if (pthread_create(&th->id, NULL, write_pages, &th->site)) {
-			sqlite3_close(db);
+			store_close(&th->st);
 			break;
 		}
 		n++;
@@ -1742,8 +1637,7 @@ static int write_pages_threaded(struct site *s, const struct page_ids *pages)
 			ret = -1;
 		s->stats->written += t[i].stats.written;
 		s->stats->unchanged += t[i].stats.unchanged;
-		site_release(&t[i].site);
-		sqlite3_close(t[i].site.db);
+		store_close(&t[i].st);
 	}
 	s->work = NULL;
 	pthread_mutex_destroy(&w.lock);
@@ -1751,9 +1645,9 @@ static int write_pages_threaded(struct site *s, const struct page_ids *pages)
 	return ret;
 }
 
-int report_write_site(struct report_stats *out, sqlite3 *db, const struct report_options *opt)
+int report_write_site(struct report_stats *out, struct store *st, const struct report_options *opt)
 {
-	struct site s = { .db = db, .opt = opt, .stats = out };
+	struct site s = { .st = st, .opt = opt, .stats = out };
 	struct page_ids pages = { 0 };
 	struct strbuf path = STRBUF_INIT, css = STRBUF_INIT;
 	int ret = -1;
@@ -1775,7 +1669,6 @@ int report_write_site(struct report_stats *out, sqlite3 *db, const struct report
 		goto out;
 	ret = 0;
 out:
-	site_release(&s);
 	free(pages.id);
 	free(pages.kind);
 	strbuf_release(&path);
