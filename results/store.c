@@ -486,8 +486,9 @@ static int cached(struct store *st, sqlite3_stmt **q, int *own, const char *sql,
 	if (!st->cache)
 		st->cache = xcalloc(1, sizeof(*st->cache));
 	c = st->cache;
+	/* the text too: a key freed and reused for other SQL must not match */
 	for (size_t i = 0; i < c->n && !known; i++)
-		if (c->stmt[i].sql == sql) {
+		if (c->stmt[i].sql == sql && !strcmp(sqlite3_sql(c->stmt[i].q), sql)) {
 			if (!sqlite3_stmt_busy(c->stmt[i].q)) {
 				*q = c->stmt[i].q;
 				return 0;
