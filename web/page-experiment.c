@@ -14,9 +14,10 @@
 #include "xalloc.h"
 
 /*
- * The samples of an experiment's OK runs, warm-up left out, read in one
- * query and split per verdict here: a query per verdict and side would
- * visit every sample of the experiment once for each of them.
+ * The samples the verdicts count, of both sides, read in one pass
+ * (store_experiment_ab_samples()) and split per verdict here: a query per
+ * verdict and side would visit every sample of the experiment once for
+ * each of them.
  */
 struct exp_sample {
 	const char *workload, *metric;	/* interned in exp_samples.names */
