@@ -57,9 +57,8 @@ int cmd_report(int argc, char **argv)
 	strbuf_addf(&css, "%s/web/style.css", lab_source_dir());
 	opt.out_dir = out_dir.buf;
 	opt.css_path = css.buf;
-	opt.db_path = ctx.cfg.db;
 	opt.recent = 50;
-	if (report_write_site(&stats, ctx.st.db, &opt))
+	if (report_write_site(&stats, &ctx.st, &opt))
 		goto out;
 	printf("%s/index.html: %d file(s) written, %d unchanged, %d removed\n", out_dir.buf,
 	       stats.written, stats.unchanged, stats.removed);

@@ -67,34 +67,33 @@ out:
 	return ret;
 }
 
+struct sample_reader {
+	store_sample_fn *fn;
+	void *data;
+};
+
+static int sample_row(sqlite3_stmt *q, void *data)
+{
+	struct sample_reader *r = data;
+	struct sample s = {
+		.workload = store_text(q, 0),
+		.metric = store_text(q, 1),
+		.unit = store_text(q, 2),
+		.iteration = (long)sqlite3_column_int64(q, 3),
+		.value = sqlite3_column_double(q, 4),
+		.flags = (unsigned)sqlite3_column_int(q, 5),
+	};
+
+	return r->fn(&s, r->data);
+}
+
 int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, void *data)
 {
-	sqlite3_stmt *q = NULL;
-	struct sample s;
-	int ret = -1, rc;
+	struct sample_reader r = { fn, data };
 
-	if (sqlite3_prepare_v2(st->db, "SELECT workload, metric, unit, iteration, value, flags "
-			       "FROM samples WHERE run_id = ?1 ORDER BY id", -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, "cannot read samples");
-	sqlite3_bind_int64(q, 1, run_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		s.workload = store_text(q, 0);
-		s.metric = store_text(q, 1);
-		s.unit = store_text(q, 2);
-		s.iteration = (long)sqlite3_column_int64(q, 3);
-		s.value = sqlite3_column_double(q, 4);
-		s.flags = (unsigned)sqlite3_column_int(q, 5);
-		if (fn(&s, data))
-			goto out;
-	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read samples");
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	return store_rows(st, "cannot read samples", "SELECT workload, metric, unit, iteration, "
+			  "value, flags FROM samples WHERE run_id = ?1 ORDER BY id",
+			  STORE_ARGS(STORE_INT(run_id)), sample_row, &r);
 }
 
 int store_run_metrics(struct store *st, struct strvec *out, long long run_id)
@@ -575,26 +574,24 @@ out:
 	return ret;
 }
 
+struct meta_reader {
+	store_meta_fn *fn;
+	void *data;
+};
+
+static int meta_row(sqlite3_stmt *q, void *data)
+{
+	struct meta_reader *r = data;
+
+	return r->fn(store_text(q, 0), store_text(q, 1), r->data);
+}
+
 int store_run_meta(struct store *st, long long run_id, store_meta_fn *fn, void *data)
 {
-	sqlite3_stmt *q;
-	int ret = -1, rc;
+	struct meta_reader r = { fn, data };
 
-	if (store_prepare(st, &q, "SELECT key, value FROM run_meta WHERE run_id = ?1 "
-			  "ORDER BY key", "cannot read run metadata"))
-		return -1;
-	sqlite3_bind_int64(q, 1, run_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (fn(store_text(q, 0), store_text(q, 1), data))
-			goto out;
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read run metadata");
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	return store_rows(st, "cannot read run metadata", "SELECT key, value FROM run_meta "
+			  "WHERE run_id = ?1 ORDER BY key", STORE_ARGS(STORE_INT(run_id)), meta_row, &r);
 }
 
 /* Run ids as a JSON array, for json_each(): one statement for any number of runs. */
@@ -758,20 +755,14 @@ int store_experiment_clocks(sqlite3 *db, struct strvec *out, long long exp_id)
 	return 0;
 }
 
-int store_run_clock(sqlite3 *db, struct strbuf *out, long long run_id)
+static int clock_row(sqlite3_stmt *q, void *data)
 {
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT clock FROM runs WHERE id = ?1", -1, &q,
-			       NULL) != SQLITE_OK)
-		return error("cannot read the clock of run %lld: %s", run_id, sqlite3_errmsg(db));
-	sqlite3_bind_int64(q, 1, run_id);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		strbuf_addstr(out, *store_text(q, 0) ? store_text(q, 0) : "wall");
-	sqlite3_finalize(q);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return error("cannot read the clock of run %lld: %s", run_id, sqlite3_errmsg(db));
+	strbuf_addstr(data, *store_text(q, 0) ? store_text(q, 0) : "wall");
 	return 0;
+}
+
+int store_run_clock(struct store *st, struct strbuf *out, long long run_id)
+{
+	return store_rows(st, "cannot read the clock of a run", "SELECT clock FROM runs WHERE id = ?1",
+			  STORE_ARGS(STORE_INT(run_id)), clock_row, out);
 }

@@ -81,31 +81,23 @@ void verdict_list_release(struct verdict_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+static int verdict_row(sqlite3_stmt *q, void *data)
+{
+	struct verdict_list *out = data;
+
+	if (out->nr == out->alloc) {
+		out->alloc = out->alloc ? 2 * out->alloc : 16;
+		out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
+	}
+	read_row(&out->v[out->nr++], q);
+	return 0;
+}
+
 int store_verdicts_read(struct store *st, struct verdict_list *out, long long exp_id)
 {
-	sqlite3_stmt *q;
-	int ret = -1, rc;
-
-	if (store_prepare(st, &q, "SELECT " VERDICT_COLUMNS " FROM verdicts WHERE "
-			  "experiment_id = ?1 ORDER BY workload, metric, mem_mib, cpus",
-			  "cannot read verdicts"))
-		return -1;
-	sqlite3_bind_int64(q, 1, exp_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (out->nr == out->alloc) {
-			out->alloc = out->alloc ? 2 * out->alloc : 16;
-			out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
-		}
-		read_row(&out->v[out->nr++], q);
-	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read verdicts");
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	return store_rows(st, "cannot read verdicts", "SELECT " VERDICT_COLUMNS " FROM verdicts "
+			  "WHERE experiment_id = ?1 ORDER BY workload, metric, mem_mib, cpus",
+			  STORE_ARGS(STORE_INT(exp_id)), verdict_row, out);
 }
 
 int store_verdict_get(struct store *st, struct verdict_row *out, int *found, long long exp_id,

@@ -421,8 +421,133 @@ fail:
 	return -1;
 }
 
+/* At most this many statements are kept; more are prepared per use. */
+#define STORE_CACHE 48
+
+struct store_cache {
+	struct {
+		const char *sql;	/* its address is the key */
+		sqlite3_stmt *q;
+	} stmt[STORE_CACHE];
+	size_t n;
+};
+
+static void cache_release(struct store *st)
+{
+	if (!st->cache)
+		return;
+	for (size_t i = 0; i < st->cache->n; i++)
+		sqlite3_finalize(st->cache->stmt[i].q);
+	free(st->cache);
+	st->cache = NULL;
+}
+
+int store_open_again(struct store *out, const struct store *st)
+{
+	const char *file = st->db ? sqlite3_db_filename(st->db, "main") : NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!file || !*file)
+		return -1;
+	out->path = strdup(st->path);
+	if (!out->path)
+		return -1;
+	if (sqlite3_open_v2(file, &out->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		store_close(out);
+		return -1;
+	}
+	sqlite3_busy_timeout(out->db, 10000);
+	return 0;
+}
+
+int store_read_begin(struct store *st)
+{
+	return exec(st, "BEGIN", "cannot start a read transaction");
+}
+
+void store_read_end(struct store *st)
+{
+	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+}
+
+/*
+ * The statement of sql, cached (*own 0) or, when the cache is full or its
+ * copy is in use by a caller further up (a reader called from a row
+ * callback), one of the caller's own to finalize (*own 1).
+ */
+static int cached(struct store *st, sqlite3_stmt **q, int *own, const char *sql,
+		  const char *what)
+{
+	struct store_cache *c;
+	int known = 0;
+
+	*own = 0;
+	if (!st->cache)
+		st->cache = xcalloc(1, sizeof(*st->cache));
+	c = st->cache;
+	/* the text too: a key freed and reused for other SQL must not match */
+	for (size_t i = 0; i < c->n && !known; i++)
+		if (c->stmt[i].sql == sql && !strcmp(sqlite3_sql(c->stmt[i].q), sql)) {
+			if (!sqlite3_stmt_busy(c->stmt[i].q)) {
+				*q = c->stmt[i].q;
+				return 0;
+			}
+			known = 1;
+		}
+	if (store_prepare(st, q, sql, what))
+		return -1;
+	if (known || c->n == STORE_CACHE) {
+		*own = 1;
+		return 0;
+	}
+	c->stmt[c->n].sql = sql;
+	c->stmt[c->n++].q = *q;
+	return 0;
+}
+
+int store_rows(struct store *st, const char *what, const char *sql,
+	       const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data)
+{
+	sqlite3_stmt *q = NULL;
+	int own, ret = -1, rc;
+
+	if (cached(st, &q, &own, sql, what))
+		return -1;
+	for (size_t i = 0; i < nargs; i++) {
+		int at = (int)i + 1;
+
+		if (args[i].type == STORE_ARG_INT)
+			sqlite3_bind_int64(q, at, args[i].i);
+		else if (args[i].type == STORE_ARG_NUM)
+			store_bind_num(q, at, args[i].d);
+		else if (args[i].s)
+			sqlite3_bind_text(q, at, args[i].s, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(q, at);
+	}
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (fn(q, data))
+			goto out;
+	if (rc != SQLITE_DONE) {
+		store_error(st, what);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (own) {
+		sqlite3_finalize(q);
+	} else {
+		/* no read lock and no bindings are left behind until its next use */
+		sqlite3_reset(q);
+		sqlite3_clear_bindings(q);
+	}
+	return ret;
+}
+
 void store_close(struct store *st)
 {
+	cache_release(st);
 	if (st->db)
 		sqlite3_close(st->db);
 	free(st->path);
@@ -772,21 +897,26 @@ int store_commit_measured(struct store *st, const char *commit_hex, const char *
 	return ret;
 }
 
-int store_commit_subject(sqlite3 *db, char **subject, const char *commit_hex)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
+struct subject {
+	struct strbuf *out;
+	int *found;
+};
 
-	*subject = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT subject FROM commits WHERE id = ?1", -1, &q, NULL) !=
-	    SQLITE_OK)
-		return error("cannot read commits: %s", sqlite3_errmsg(db));
-	store_bind_text(q, 1, commit_hex);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		*subject = strdup(store_text(q, 0));
-	sqlite3_finalize(q);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return error("cannot read commits: %s", sqlite3_errmsg(db));
+static int subject_row(sqlite3_stmt *q, void *data)
+{
+	struct subject *s = data;
+
+	strbuf_addstr(s->out, store_text(q, 0));
+	*s->found = 1;
 	return 0;
+}
+
+int store_commit_subject(struct store *st, struct strbuf *out, int *found,
+			 const char *commit_hex)
+{
+	struct subject s = { out, found };
+
+	*found = 0;
+	return store_rows(st, "cannot read commits", "SELECT subject FROM commits WHERE id = ?1",
+			  STORE_ARGS(STORE_TEXT(commit_hex)), subject_row, &s);
 }

@@ -22,9 +22,12 @@
 
 #define STORE_SCHEMA_VERSION 5
 
+struct store_cache;
+
 struct store {
 	sqlite3 *db;
 	char *path;
+	struct store_cache *cache;	/* statements of store_rows(), kept until store_close() */
 };
 
 struct run_row {
@@ -55,7 +58,20 @@ int store_open(struct store *st, const char *path);
  * database at 'X'"). An older schema is upgraded once first.
  */
 int store_open_read(struct store *st, const char *path);
+/*
+ * A second read-only connection to st's file, for another thread: -1,
+ * quietly, when st has no file of its own (in memory) or it cannot be
+ * opened; the caller then does without.
+ */
+int store_open_again(struct store *out, const struct store *st);
 void store_close(struct store *st);
+
+/*
+ * A read transaction: what is read until store_read_end() is one state
+ * of the database, whatever another lab writes meanwhile.
+ */
+int store_read_begin(struct store *st);
+void store_read_end(struct store *st);
 
 /* Report sqlite's last error on this store; returns -1. */
 int store_error(struct store *st, const char *what);
@@ -88,6 +104,30 @@ void store_bind_id(sqlite3_stmt *q, int i, long long id);
 void store_bind_num(sqlite3_stmt *q, int i, double v);
 
 /*
+ * The readers' loop: sql with args bound as ?1, ?2, ..., fn called with
+ * each row (its columns live until fn returns). fn returns non-zero to
+ * stop, and store_rows then returns -1 without a message of its own; a
+ * failure of sqlite is reported naming what. sql must be a literal, or
+ * live as long as the store: its statement is prepared once per store,
+ * since a report reads the same few statements for thousands of pages.
+ */
+struct store_arg {
+	enum { STORE_ARG_INT, STORE_ARG_TEXT, STORE_ARG_NUM } type;
+	long long i;
+	double d;
+	const char *s;			/* NULL: bound as NULL */
+};
+#define STORE_INT(v)	((struct store_arg){ .type = STORE_ARG_INT, .i = (v) })
+#define STORE_TEXT(v)	((struct store_arg){ .type = STORE_ARG_TEXT, .s = (v) })
+#define STORE_NUM(v)	((struct store_arg){ .type = STORE_ARG_NUM, .d = (v) })
+/* The args and nargs of store_rows(): STORE_ARGS(STORE_INT(id), STORE_TEXT(name)). */
+#define STORE_ARGS(...) (const struct store_arg[]){ __VA_ARGS__ }, \
+	sizeof((const struct store_arg[]){ __VA_ARGS__ }) / sizeof(struct store_arg)
+typedef int store_row_fn(sqlite3_stmt *q, void *data);
+int store_rows(struct store *st, const char *what, const char *sql,
+	       const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data);
+
+/*
  * Clocks; defined in store-experiment.c, beside the runs they read.
  * The clocks an experiment's runs were measured with (runs.clock), the
  * distinct values in the order first used, pushed onto out: one for any
@@ -95,7 +135,7 @@ void store_bind_num(sqlite3_stmt *q, int i, double v);
  */
 int store_experiment_clocks(sqlite3 *db, struct strvec *out, long long exp_id);
 /* A run's clock into out ("wall" for a run older than the column). */
-int store_run_clock(sqlite3 *db, struct strbuf *out, long long run_id);
+int store_run_clock(struct store *st, struct strbuf *out, long long run_id);
 
 /*
  * What a stored clock means, for tables, pages and mail: "wall time", or
@@ -116,8 +156,9 @@ int clock_words_experiment(struct strbuf *out, sqlite3 *db, long long exp_id);
  */
 int store_commit_measured(struct store *st, const char *commit_hex, const char *subject,
 			  const char *author, double date);
-/* Its stored subject (caller frees), NULL when the commit was never recorded. */
-int store_commit_subject(sqlite3 *db, char **subject, const char *commit_hex);
+/* Its stored subject into out: *found 0 (out untouched) when the commit was never recorded. */
+int store_commit_subject(struct store *st, struct strbuf *out, int *found,
+			 const char *commit_hex);
 
 /* A column of a row being read: "" for NULL text, NaN for a NULL number. */
 const char *store_text(sqlite3_stmt *q, int col);

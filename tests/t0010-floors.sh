@@ -115,10 +115,14 @@ test_expect_success 'runners and kernels may not include each other both ways' '
 
 test_expect_success 'the report and its plots take their escaping from lib/escape, not from each other' '
 	grep -q "^void escape_html(" "$TOP/lib/escape.h" &&
-	for f in web/report.c web/svg.c; do
-		grep -q "^#include \"escape.h\"" "$TOP/$f" || { echo "$f: no escape.h"; false; }
+	files=$(cd "$TOP" && grep -l "escape_html(" web/*.c) &&
+	for f in web/html.c web/svg.c; do
+		case " $(echo $files) " in *" $f "*) ;; *) echo "$f: no escape_html"; exit 1 ;; esac
 	done &&
-	! grep -n "^#include \"report.h\"" "$TOP/web/svg.c" &&
+	for f in $files; do
+		grep -q "^#include \"escape.h\"" "$TOP/$f" || { echo "$f: no escape.h"; exit 1; }
+	done &&
+	! grep -n "^#include \"\(report\|pages\|html\)\.h\"" "$TOP/web/svg.c" &&
 	! grep -rn "html_escape\|^void escape_html" "$TOP/web"
 '
 

@@ -20,14 +20,12 @@
  * Everything that came from git, a console or a config goes through
  * escape_html() (lib/escape.h); nothing else in the site writes such text.
  */
-#include <sqlite3.h>
-
+#include "store.h"
 #include "strbuf.h"
 
 struct report_options {
 	const char *out_dir;		/* created if missing */
 	const char *css_path;		/* copied to out_dir/style.css */
-	const char *db_path;		/* for messages */
 	int recent;			/* experiments and runs on the index */
 };
 
@@ -38,10 +36,10 @@ struct report_stats {
 };
 
 /*
- * Write the whole site from db (opened read-only by the caller, and used
- * by this thread only). When db is a file, helper threads read it through
- * connections of their own.
+ * Write the whole site from st (opened read-only by the caller, and used
+ * by this thread only). When st is a file, helper threads read it through
+ * connections of their own (store_open_again()).
  */
-int report_write_site(struct report_stats *out, sqlite3 *db, const struct report_options *opt);
+int report_write_site(struct report_stats *out, struct store *st, const struct report_options *opt);
 
 #endif

@@ -281,11 +281,11 @@ static long largest_page(const char *dir, struct strbuf *name, long *files)
 	return max;
 }
 
-static int site(double *secs, struct report_stats *stats, sqlite3 *db,
+static int site(double *secs, struct report_stats *stats, struct store *st,
 		const struct report_options *opt)
 {
 	double t = now_monotonic();
-	int ret = report_write_site(stats, db, opt);
+	int ret = report_write_site(stats, st, opt);
 
 	*secs = now_monotonic() - t;
 	return ret;
@@ -296,8 +296,7 @@ int main(void)
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, css = STRBUF_INIT, big = STRBUF_INIT;
 	struct report_options opt = { 0 };
 	struct report_stats stats[2];
-	struct store st = { 0 };
-	sqlite3 *db = NULL;
+	struct store st = { 0 }, rd = { 0 };
 	double gen, t[2];
 	long nsamples = 0, files = 0, max;
 	char tmpl[] = "/tmp/lab-bench-report.XXXXXX";
@@ -322,20 +321,16 @@ int main(void)
 	store_close(&st);
 	gen = now_monotonic() - gen;
 
-	if (sqlite3_open_v2(path.buf, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
-	    SQLITE_OK) {
-		fprintf(stderr, "bench-report: cannot open '%s'\n", path.buf);
+	if (store_open_read(&rd, path.buf))
 		goto out;
-	}
 	/* lab_source_dir() is two up from the binary: build/ for build/bench/bench-report */
 	strbuf_addf(&css, "%s/../web/style.css", lab_source_dir());
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/site", dir.buf);
 	opt.out_dir = path.buf;
 	opt.css_path = css.buf;
-	opt.db_path = "bench";
 	opt.recent = 50;
-	if (site(&t[0], &stats[0], db, &opt) || site(&t[1], &stats[1], db, &opt))
+	if (site(&t[0], &stats[0], &rd, &opt) || site(&t[1], &stats[1], &rd, &opt))
 		goto out;
 	max = largest_page(path.buf, &big, &files);
 
@@ -350,7 +345,7 @@ int main(void)
 	ret = 0;
 out:
 	store_close(&st);
-	sqlite3_close(db);
+	store_close(&rd);
 	if (!getenv("LAB_BENCH_KEEP")) {
 		char *rm[] = { "rm", "-rf", dir.buf, NULL };
 		subprocess_run(rm, NULL, NULL, 0);

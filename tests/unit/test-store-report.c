@@ -1,0 +1,337 @@
+/*
+ * What the HTML report reads, on a real database filled through the
+ * store's own writers: the pages to write, the index's experiments, runs
+ * and series, an experiment's runs, variants and counted A/B samples, a
+ * run's page and a bisection's with full commit ids. And the readers'
+ * loop itself: a reader called again from its own callback, a callback
+ * that stops, a second connection for another thread.
+ */
+#include <git2.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol.h"
+#include "store-bisect.h"
+#include "store-experiment.h"
+#include "store-report.h"
+#include "store-verdict.h"
+#include "tap.h"
+
+#define CULPRIT "0123456789abcdef0123456789abcdef01234567"
+
+/* A boot: n samples of zeroing.touch (base, base + 1, ...), the first a warm-up. */
+static long long boot(struct store *st, long long exp, long long vid, long long kernel,
+		      const char *cmdline, long mem, enum run_status status, double base, int n)
+{
+	struct run_row row = { .kernel_id = kernel, .experiment_id = exp, .variant_id = vid,
+			       .runner = "local", .workloads = "zeroing", .cmdline = cmdline,
+			       .mem_mib = mem, .cpus = 1 };
+	struct sample s = { "zeroing", "touch", "us", 0, 0, 0 };
+	struct run_result res;
+	long long id = 0;
+
+	run_result_init(&res);
+	res.status = status;
+	for (int i = 0; i < n; i++) {
+		s.iteration = i;
+		s.value = base + i;
+		s.flags = i ? 0 : SAMPLE_WARMUP;
+		sample_set_add(&res.set, &s);
+	}
+	sample_set_meta(&res.set, "kernel.release", "6.1.0-test");
+	if (store_run_begin(st, &id, &row) || store_run_finish(st, id, &res, NULL))
+		id = 0;
+	run_result_release(&res);
+	return id;
+}
+
+static void verdict(struct verdict_row *v, const char *metric, const char *word)
+{
+	memset(v, 0, sizeof(*v));
+	snprintf(v->workload, sizeof(v->workload), "zeroing");
+	snprintf(v->metric, sizeof(v->metric), "%s", metric);
+	snprintf(v->unit, sizeof(v->unit), "us");
+	v->mem_mib = 1024;
+	v->cpus = 1;
+	snprintf(v->verdict, sizeof(v->verdict), "%s", word);
+}
+
+/* Each reader's rows, written as text into a buffer. */
+struct out {
+	char buf[1024];
+	struct store *st;
+};
+
+static void say(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct out *o, const char *fmt, ...)
+{
+	size_t len = strlen(o->buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(o->buf + len, sizeof(o->buf) - len, fmt, ap);
+	va_end(ap);
+}
+
+static int page(char kind, long long id, void *data)
+{
+	say(data, "%c%lld ", kind, id);
+	return 0;
+}
+
+static int index_experiment(const struct store_report_experiment_summary *e, void *data)
+{
+	say(data, "E%lld %s %s %s %s [%s];", e->id, e->kind, e->status, e->verdict, e->detail,
+	    e->culprit);
+	return 0;
+}
+
+static int index_run(const struct store_report_run_summary *r, void *data)
+{
+	say(data, "%lld %s %s E%lld %s %s;", r->id, r->status, r->variant, r->experiment_id,
+	    r->experiment_kind ? r->experiment_kind : "-", r->kernel);
+	return 0;
+}
+
+static int series_kernel(const struct store_series_kernel *k, void *data)
+{
+	struct out *o = data;
+
+	say(o, "k%lld '%s' %lld %lld %d %s:", k->kernel_id, k->cmdline, k->mem_mib, k->cpus,
+	    k->runs, k->release);
+	return 0;
+}
+
+static int series_run(long long run_id, double started, void *data)
+{
+	say(data, " %lld%s", run_id, started > 0 ? "" : "?");
+	return 0;
+}
+
+static int experiment_run(const struct store_report_experiment_run *r, void *data)
+{
+	say(data, "%lld %s %s %lld %lld;", r->id, r->variant, r->status, r->mem_mib, r->cpus);
+	return 0;
+}
+
+static int variant(const struct store_report_variant *v, void *data)
+{
+	say(data, "%s '%s' %s:", v->name, v->cmdline, v->path ? v->path : "(this host)");
+	for (size_t i = 0; i < v->nruns; i++)
+		say(data, " %lld", v->runs[i]);
+	say(data, ";");
+	return 0;
+}
+
+static int ab_sample(const struct store_ab_sample *s, void *data)
+{
+	say(data, "%c%lld:%g ", "AB"[s->side], s->mem_mib, s->value);
+	return 0;
+}
+
+static int run_page(const struct store_report_run *r, void *data)
+{
+	say(data, "%lld %s %s %s %s E%lld %s %s %s", r->id, r->text[RR_STATUS], r->text[RR_MEM_MIB],
+	    r->text[RR_CMDLINE], r->text[RR_KERNEL_PATH] ? r->text[RR_KERNEL_PATH] : "(none)",
+	    r->experiment_id, r->experiment_kind ? r->experiment_kind : "-",
+	    r->variant ? r->variant : "-", r->text[RR_ERROR] ? r->text[RR_ERROR] : "(no error)");
+	return 0;
+}
+
+static int experiment(const struct store_report_experiment *e, void *data)
+{
+	say(data, "%s %s %s %s", e->status, e->command, e->workloads,
+	    isfinite(e->created) && isnan(e->finished) ? "created" : "?");
+	return 0;
+}
+
+static int bisection(const struct store_report_bisection *b, void *data)
+{
+	say(data, "%s %s..%s %s.%s %d %.2f [%.2f, %.2f] %s %s", b->status, b->good, b->bad,
+	    b->workload, b->metric, b->per_boot, b->effect, b->effect_lo, b->effect_hi, b->culprit,
+	    b->outcome);
+	return 0;
+}
+
+static int step(const struct bisect_step_row *s, void *data)
+{
+	say(data, "%lld %s %s %lld;", s->seq, s->commit, s->mark, s->n);
+	return 0;
+}
+
+/* Reads another run's metadata from inside the reader of this run's: one statement, twice. */
+static int meta_nested(const char *key, const char *value, void *data);
+static int meta_inner(const char *key, const char *value, void *data)
+{
+	say(data, "(%s=%s)", key, value);
+	return 0;
+}
+
+static int meta_nested(const char *key, const char *value, void *data)
+{
+	struct out *o = data;
+
+	say(o, "%s=%s", key, value);
+	return store_run_meta(o->st, 2, meta_inner, o);
+}
+
+static int stop(char kind, long long id, void *data)
+{
+	(void)kind;
+	(void)id;
+	(void)data;
+	return 1;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/lab-store-report-XXXXXX", path[256], image[256];
+	const struct store_variant_spec spec[2] = { { 0, "a=1", NULL }, { 0, "b=1", NULL } };
+	struct store st, again, mem;
+	struct verdict_row v[2];
+	struct strbuf sb = STRBUF_INIT;
+	struct out o = { .st = &st };
+	long long exp = 0, vid[2], kernel = 0, bis = 0, r[6];
+	int found = -1;
+	struct bisection_outcome done = { "touch", 1, 1.5, 1.25, 1.75, 0.01, CULPRIT,
+					  "FOUND" };
+	struct bisect_step_row s1 = { 1, CULPRIT, "BAD", 4, 1.4, 1.3, 1.5 };
+	FILE *f;
+
+	git_libgit2_init();
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/lab.db", dir);
+	snprintf(image, sizeof(image), "%s/bzImage", dir);
+	f = fopen(image, "w");
+	if (!f || fputs("a kernel image\n", f) == EOF || fclose(f))
+		return 1;
+	if (store_open(&st, path) ||
+	    store_experiment_create_ab(&st, &exp, vid, "lab ab --boots 2", "zeroing", spec) ||
+	    store_kernel(&st, &kernel, image, "x86_64"))
+		return 1;
+	r[0] = boot(&st, exp, vid[0], 0, "a=1", 1024, RUN_OK, 100, 3);
+	r[1] = boot(&st, exp, vid[0], 0, "a=1", 1024, RUN_FAILED, 500, 3);
+	r[2] = boot(&st, exp, vid[1], 0, "b=1", 1024, RUN_OK, 200, 3);
+	r[3] = boot(&st, exp, vid[1], 0, "b=1", 2048, RUN_OK, 300, 2);
+	/* a kernel run twice on its own, and once on another command line */
+	r[4] = boot(&st, 0, 0, kernel, "x", 512, RUN_OK, 10, 2);
+	r[5] = boot(&st, 0, 0, kernel, "x", 512, RUN_OK, 20, 2);
+	ok(r[0] == 1 && r[5] == 6 && boot(&st, 0, 0, kernel, "y", 512, RUN_OK, 30, 2) == 7,
+	   "seven boots stored");
+	verdict(&v[0], "touch", "SAME");
+	verdict(&v[1], "fault", "REGRESSION");
+	ok(store_verdicts_write(&st, exp, v, 2) == 0 && store_experiment_done(&st, exp) == 0,
+	   "two verdicts stored");
+	ok(store_bisection_create(&st, &bis, "--good=a\n", "zeroing", "a", "b", "touch") == 0 &&
+	   store_bisect_step(&st, bis, &s1) == 0 && store_bisection_finish(&st, bis, &done) == 0 &&
+	   store_commit_measured(&st, CULPRIT, "<b>the culprit</b>", "A U Thor <a@b>", 1e9) == 0,
+	   "a bisection stored, with its culprit's subject");
+
+	ok(store_report_pages(&st, page, &o) == 0, "pages listed");
+	is_str(o.buf, "b2 e1 r1 r2 r3 r4 r5 r6 r7 ", "by kind, then id");
+
+	o.buf[0] = '\0';
+	ok(store_report_experiments(&st, 10, index_experiment, &o) == 0, "index experiments read");
+	is_str(o.buf, "E2 bisect RUNNING FOUND touch [" CULPRIT "];"
+	       "E1 ab DONE REGRESSION 2 metric(s) [];",
+	       "newest first, the worst verdict, a bisection's outcome and culprit");
+
+	o.buf[0] = '\0';
+	ok(store_report_runs(&st, 3, index_run, &o) == 0, "index runs read");
+	ok(strstr(o.buf, "7 OK  E0 - ") == o.buf && strstr(o.buf, "bzImage;6 OK  E0 - ") &&
+	   strstr(o.buf, "bzImage;5 OK  E0 - "), "the newest three, newest first, their image");
+	o.buf[0] = '\0';
+	ok(store_report_runs(&st, 7, index_run, &o) == 0 &&
+	   strstr(o.buf, "2 FAILED A E1 ab ;1 OK A E1 ab ;"), "runs of an experiment name it");
+
+	o.buf[0] = '\0';
+	ok(store_report_series_kernels(&st, 12, series_kernel, &o) == 0, "series read");
+	snprintf(path, sizeof(path), "k%lld 'x' 512 1 2 :", kernel);
+	is_str(o.buf, path, "the one kernel and command line with more than one OK run");
+	o.buf[0] = '\0';
+	{
+		struct store_series_kernel k = { .kernel_id = kernel, .cmdline = "x", .mem_mib = 512,
+						 .cpus = 1 };
+
+		ok(store_report_series_runs(&st, &k, 40, series_run, &o) == 0, "its runs read");
+		is_str(o.buf, " 6 5", "newest first, each with its start");
+	}
+
+	o.buf[0] = '\0';
+	ok(store_report_experiment(&st, exp, experiment, &o) == 0, "experiment read");
+	is_str(o.buf, "DONE lab ab --boots 2 zeroing ?", "its header (finished set by done)");
+	o.buf[0] = '\0';
+	ok(store_report_experiment(&st, 99, experiment, &o) == 0 && !o.buf[0],
+	   "an experiment that is gone: no row, no error");
+
+	o.buf[0] = '\0';
+	ok(store_report_experiment_runs(&st, exp, experiment_run, &o) == 0, "experiment runs read");
+	is_str(o.buf, "1 A OK 1024 1;2 A FAILED 1024 1;3 B OK 1024 1;4 B OK 2048 1;", "by id");
+
+	o.buf[0] = '\0';
+	ok(store_report_variants(&st, exp, variant, &o) == 0, "variants read");
+	is_str(o.buf, "A 'a=1' (this host): 1 2;B 'b=1' (this host): 3 4;",
+	       "by name, with their runs");
+
+	o.buf[0] = '\0';
+	ok(store_experiment_ab_samples(&st, exp, ab_sample, &o) == 0, "A/B samples read");
+	is_str(o.buf, "A1024:101 A1024:102 B1024:201 B1024:202 B2048:301 ",
+	       "the counted ones: no warm-up, nothing of the FAILED run, by run");
+
+	o.buf[0] = '\0';
+	ok(store_report_run(&st, 2, run_page, &o) == 0, "a run read");
+	is_str(o.buf, "2 FAILED 1024 a=1 (none) E1 ab A (no error)", "its fields as stored");
+	o.buf[0] = '\0';
+	ok(store_report_run(&st, 5, run_page, &o) == 0 && strstr(o.buf, "5 OK 512 x /") &&
+	   strstr(o.buf, "bzImage E0 - -"), "a run of no experiment, with its image");
+	o.buf[0] = '\0';
+	ok(store_report_run(&st, 99, run_page, &o) == 0 && !o.buf[0], "a run that is gone: no row");
+
+	o.buf[0] = '\0';
+	ok(store_report_bisection(&st, bis, bisection, &o) == 0, "bisection read");
+	is_str(o.buf, "RUNNING a..b zeroing.touch 1 1.50 [1.25, 1.75] " CULPRIT " FOUND",
+	       "what finish wrote");
+	o.buf[0] = '\0';
+	ok(store_report_bisect_steps(&st, bis, step, &o) == 0, "steps read");
+	is_str(o.buf, "1 " CULPRIT " BAD 4;", "with the full commit id");
+	ok(store_commit_subject(&st, &sb, &found, CULPRIT) == 0 && found == 1, "a subject found");
+	is_str(strbuf_str(&sb), "<b>the culprit</b>", "as stored");
+	ok(store_commit_subject(&st, &sb, &found, "feed") == 0 && found == 0,
+	   "an unknown commit has none");
+	strbuf_reset(&sb);
+	ok(store_run_clock(&st, &sb, 1) == 0, "a run's clock read");
+	is_str(strbuf_str(&sb), "wall", "wall time");
+
+	o.buf[0] = '\0';
+	ok(store_run_meta(&st, 1, meta_nested, &o) == 0, "a reader called from its own callback");
+	is_str(o.buf, "kernel.release=6.1.0-test(kernel.release=6.1.0-test)", "reads both runs");
+	ok(store_report_pages(&st, stop, NULL) == -1, "a callback that stops stops the reader");
+
+	ok(store_open_again(&again, &st) == 0, "a second connection");
+	o.buf[0] = '\0';
+	o.st = &again;
+	ok(store_read_begin(&again) == 0 && store_report_pages(&again, page, &o) == 0,
+	   "reads in a transaction of its own");
+	store_read_end(&again);
+	is_str(o.buf, "b2 e1 r1 r2 r3 r4 r5 r6 r7 ", "the same pages");
+	store_close(&again);
+	mem.db = NULL;
+	if (sqlite3_open(":memory:", &mem.db) == SQLITE_OK) {
+		mem.path = (char *)":memory:";
+		mem.cache = NULL;
+		ok(store_open_again(&again, &mem) == -1, "a database in memory has no second connection");
+		sqlite3_close(mem.db);
+	}
+
+	strbuf_release(&sb);
+	store_close(&st);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path))
+		return 1;
+	git_libgit2_shutdown();
+	return done_testing();
+}

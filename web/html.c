@@ -1,0 +1,111 @@
+/* The pieces every page is built of (html.h). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "escape.h"
+#include "html.h"
+
+/* Text from the database, escaped; a dash when there is none. */
+void html_text(struct strbuf *sb, const char *text)
+{
+	if (!text || !*text)
+		strbuf_addstr(sb, "&#8211;");
+	else
+		escape_html(sb, text);
+}
+
+void html_num(struct strbuf *sb, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(sb, "%.6g", v);
+	else
+		strbuf_addstr(sb, "&#8211;");
+}
+
+/* A count that may not be recorded (< 0). */
+void html_count(struct strbuf *sb, long long v)
+{
+	if (v < 0)
+		strbuf_addstr(sb, "&#8211;");
+	else
+		strbuf_addf(sb, "%lld", v);
+}
+
+void html_time(struct strbuf *sb, double epoch)
+{
+	char when[32];
+	time_t t = (time_t)epoch;
+	struct tm tm;
+
+	if (!isfinite(epoch)) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	strbuf_addstr(sb, when);
+}
+
+/* A word as a class name: prefix, then its letters and digits in lower case. */
+static void html_class(struct strbuf *sb, const char *prefix, const char *word)
+{
+	strbuf_addstr(sb, prefix);
+	for (; word && *word; word++)
+		if (isalnum((unsigned char)*word))
+			strbuf_addch(sb, tolower((unsigned char)*word));
+}
+
+/* A verdict, outcome or status: the word itself, coloured by its class. */
+void html_badge(struct strbuf *sb, const char *prefix, const char *word)
+{
+	strbuf_addstr(sb, "<span class=\"badge ");
+	html_class(sb, prefix, word);
+	strbuf_addstr(sb, "\">");
+	if (word && *word)
+		escape_html(sb, word);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</span>");
+}
+
+void html_commit(struct strbuf *sb, const char *hex)
+{
+	struct strbuf c = STRBUF_INIT;
+
+	strbuf_add(&c, hex, strnlen(hex, 12));
+	strbuf_addstr(sb, "<code>");
+	escape_html(sb, c.buf ? c.buf : "");
+	strbuf_addstr(sb, "</code>");
+	strbuf_release(&c);
+}
+
+void html_page_begin(struct strbuf *sb, const char *title)
+{
+	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>");
+	escape_html(sb, title);
+	strbuf_addstr(sb, " &#8211; lab</title>\n<link rel=\"stylesheet\" href=\"style.css\"/>\n"
+		      "</head>\n<body>\n<header><nav><a href=\"index.html\">lab results</a></nav></header>\n"
+		      "<main>\n<h1>");
+	escape_html(sb, title);
+	strbuf_addstr(sb, "</h1>\n");
+}
+
+void html_page_end(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "</main>\n</body>\n</html>\n");
+}
+
+/* Tables scroll sideways inside their wrapper on a narrow screen. */
+void html_table_begin(struct strbuf *sb, const char *head)
+{
+	strbuf_addf(sb, "<div class=\"scroll\"><table>\n<thead><tr>%s</tr></thead>\n<tbody>\n", head);
+}
+
+void html_table_end(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "</tbody></table></div>\n");
+}

@@ -1,0 +1,27 @@
+#ifndef HTML_H
+#define HTML_H
+/*
+ * The pieces every page of the report is built of, appended to sb. Text
+ * goes through escape_html() (lib/escape.h); a value that is missing
+ * (NULL or "" text, a number that is not finite, a count < 0) is shown
+ * as a dash.
+ */
+#include "strbuf.h"
+
+void html_text(struct strbuf *sb, const char *text);
+void html_num(struct strbuf *sb, double v);		/* %.6g */
+void html_count(struct strbuf *sb, long long v);
+void html_time(struct strbuf *sb, double epoch);	/* local time, to the second */
+/* A verdict, outcome or status, coloured by its class: prefix and the word in lower case. */
+void html_badge(struct strbuf *sb, const char *prefix, const char *word);
+/* A commit id or hash, cut to 12, as code. */
+void html_commit(struct strbuf *sb, const char *hex);
+
+/* The page's head, its navigation and title as h1; html_page_end() closes it. */
+void html_page_begin(struct strbuf *sb, const char *title);
+void html_page_end(struct strbuf *sb);
+/* A table with its header cells (trusted HTML); html_table_end() closes it. */
+void html_table_begin(struct strbuf *sb, const char *head);
+void html_table_end(struct strbuf *sb);
+
+#endif

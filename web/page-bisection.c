@@ -1,0 +1,166 @@
+/* A bisection's page: good, bad, the effect and culprit, every step plotted, the runs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "html.h"
+#include "pages.h"
+#include "stats.h"
+#include "store-report.h"
+#include "svg.h"
+#include "xalloc.h"
+
+struct bisection_page {
+	struct page p;
+	struct strbuf culprit;
+	double effect;
+	struct svg_step *steps;
+	char **labels;
+	size_t nsteps, alloc;
+};
+
+static int bisection_header(const struct store_report_bisection *b, void *data)
+{
+	struct bisection_page *bp = data;
+	struct strbuf *sb = &bp->p.sb, title = STRBUF_INIT;
+	struct site *s = bp->p.s;
+
+	bp->p.found = 1;
+	strbuf_addf(&title, "Bisection E%lld", bp->p.id);
+	html_page_begin(sb, title.buf);
+	strbuf_release(&title);
+	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
+	html_badge(sb, "s-", b->status);
+	strbuf_addstr(sb, "</dd>\n<dt>outcome</dt><dd>");
+	html_badge(sb, "v-", b->outcome);
+	strbuf_addstr(sb, "</dd>\n<dt>started</dt><dd>");
+	html_time(sb, b->created);
+	strbuf_addstr(sb, "</dd>\n<dt>workload.metric</dt><dd>");
+	html_text(sb, b->workload);
+	strbuf_addch(sb, '.');
+	html_text(sb, b->metric);
+	strbuf_addf(sb, " (units: %s)</dd>\n<dt>good (G)</dt><dd>",
+		    b->per_boot < 0 ? "&#8211;" : b->per_boot ? "per-boot medians" : "samples");
+	html_commit(sb, b->good);
+	strbuf_addch(sb, ' ');
+	add_subject(s, sb, b->good);
+	strbuf_addstr(sb, "</dd>\n<dt>bad (B)</dt><dd>");
+	html_commit(sb, b->bad);
+	strbuf_addch(sb, ' ');
+	add_subject(s, sb, b->bad);
+	strbuf_addstr(sb, "</dd>\n<dt>G&#8594;B effect</dt><dd class=\"effect\">");
+	bp->effect = b->effect;
+	if (isfinite(b->effect)) {
+		char ci[32] = "CI, level not recorded";
+
+		if (isfinite(b->effect_alpha))
+			stats_ci_label(ci, sizeof(ci), b->effect_alpha);
+		strbuf_addf(sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", b->effect, 100 * (b->effect - 1),
+			    ci, b->effect_lo, b->effect_hi);
+	}
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</dd>\n<dt>culprit</dt><dd class=\"culprit\">");
+	strbuf_addstr(&bp->culprit, b->culprit);
+	if (bp->culprit.len) {
+		strbuf_addstr(sb, "<code>");
+		escape_html(sb, bp->culprit.buf);
+		strbuf_addstr(sb, "</code> ");
+		add_subject(s, sb, bp->culprit.buf);
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	strbuf_addstr(sb, "</dd>\n");
+	if (add_clock(sb, s->st, bp->p.id, 0))
+		return -1;
+	strbuf_addstr(sb, "</dl>\n");
+	return 0;
+}
+
+static int bisection_step(const struct bisect_step_row *row, void *data)
+{
+	struct bisection_page *bp = data;
+	struct strbuf *sb = &bp->p.sb;
+	struct svg_step *st;
+
+	if (bp->nsteps == bp->alloc) {
+		size_t na = bp->alloc ? 2 * bp->alloc : 16;
+
+		bp->steps = xrealloc(bp->steps, na * sizeof(*bp->steps));
+		bp->labels = xrealloc(bp->labels, na * sizeof(*bp->labels));
+		bp->alloc = na;
+	}
+	bp->labels[bp->nsteps] = xstrdup(row->commit);
+	if (strlen(row->commit) > 12)
+		bp->labels[bp->nsteps][12] = '\0';
+	st = &bp->steps[bp->nsteps++];
+	st->ratio = row->ratio;
+	st->lo = row->ci_low;
+	st->hi = row->ci_high;
+	st->label = bp->labels[bp->nsteps - 1];
+	st->mark = *row->mark == 'B' ? "BAD" : *row->mark == 'G' ? "GOOD" : "SKIP";
+	st->culprit = bp->culprit.len && !strcmp(row->commit, bp->culprit.buf);
+	strbuf_addf(sb, "<tr%s><td class=\"num\">%zu</td><td>", st->culprit ?
+		    " class=\"is-culprit\"" : "", bp->nsteps);
+	html_commit(sb, row->commit);
+	if (st->culprit)
+		strbuf_addstr(sb, " (culprit)");
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	add_subject(bp->p.s, sb, row->commit);
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	html_count(sb, row->n);
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	if (isfinite(st->ratio))
+		strbuf_addf(sb, "%.4f [%.4f, %.4f]", st->ratio, st->lo, st->hi);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</td><td>");
+	html_badge(sb, "m-", row->mark);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
+int page_bisection(struct site *s, long long id)
+{
+	struct bisection_page bp = { .p = { .s = s, .sb = STRBUF_INIT, .id = id },
+				     .culprit = STRBUF_INIT };
+	struct strbuf *sb = &bp.p.sb, name = STRBUF_INIT;
+	int ret = -1;
+
+	if (store_read_begin(s->st))
+		return -1;
+	if (store_report_bisection(s->st, id, bisection_header, &bp))
+		goto out;
+	if (!bp.p.found) {
+		ret = 0;
+		goto out;
+	}
+	strbuf_addstr(sb, "<section>\n<h2>Steps</h2>\n");
+	html_table_begin(sb, "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
+		    "<th>Ratio M/G [99% CI]</th><th>Mark</th>");
+	if (store_report_bisect_steps(s->st, id, bisection_step, &bp))
+		goto out;
+	html_table_end(sb);
+	if (bp.nsteps)
+		svg_bisect_steps(sb, bp.steps, bp.nsteps, bp.effect,
+				 "ratio M/G of each step in order, the culprit ringed");
+	strbuf_addstr(sb, "</section>\n");
+	if (add_runs_table(s, sb, id))
+		goto out;
+	html_page_end(sb);
+	strbuf_addf(&name, "b%lld.html", id);
+	ret = 1;
+out:
+	store_read_end(s->st);
+	if (ret == 1)
+		ret = site_put(s, name.buf, sb->buf, sb->len);
+	for (size_t i = 0; i < bp.nsteps; i++)
+		free(bp.labels[i]);
+	free(bp.labels);
+	free(bp.steps);
+	strbuf_release(sb);
+	strbuf_release(&name);
+	strbuf_release(&bp.culprit);
+	return ret;
+}

@@ -1,0 +1,384 @@
+/* An A/B experiment's page: provenance, a section per verdict, the sweep, the runs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "html.h"
+#include "log.h"
+#include "pages.h"
+#include "stats.h"
+#include "store-report.h"
+#include "store-verdict.h"
+#include "svg.h"
+#include "xalloc.h"
+
+/*
+ * The samples the verdicts count, of both sides, read in one pass
+ * (store_experiment_ab_samples()) and split per verdict here: a query per
+ * verdict and side would visit every sample of the experiment once for
+ * each of them.
+ */
+struct exp_sample {
+	const char *workload, *metric;	/* interned in exp_samples.names */
+	long long mem, cpus;
+	int side;			/* 0 A, 1 B */
+	double value;
+};
+
+struct exp_samples {
+	struct exp_sample *v;
+	size_t n, alloc;
+	char **names;
+	size_t nnames, names_alloc;
+};
+
+/* Few distinct names per experiment: a linear search is enough. */
+static const char *intern(struct exp_samples *es, const char *name)
+{
+	for (size_t i = 0; i < es->nnames; i++)
+		if (!strcmp(es->names[i], name))
+			return es->names[i];
+	if (es->nnames == es->names_alloc) {
+		es->names_alloc = es->names_alloc ? 2 * es->names_alloc : 8;
+		es->names = xrealloc(es->names, es->names_alloc * sizeof(*es->names));
+	}
+	return es->names[es->nnames++] = xstrdup(name);
+}
+
+static void exp_samples_release(struct exp_samples *es)
+{
+	for (size_t i = 0; i < es->nnames; i++)
+		free(es->names[i]);
+	free(es->names);
+	free(es->v);
+	memset(es, 0, sizeof(*es));
+}
+
+static int exp_sample(const struct store_ab_sample *smp, void *data)
+{
+	struct exp_samples *es = data;
+	struct exp_sample *e;
+
+	if (es->n == es->alloc) {
+		es->alloc = es->alloc ? 2 * es->alloc : 256;
+		es->v = xrealloc(es->v, es->alloc * sizeof(*es->v));
+	}
+	e = &es->v[es->n++];
+	e->side = smp->side;
+	e->workload = intern(es, smp->workload);
+	e->metric = intern(es, smp->metric);
+	e->mem = smp->mem_mib;
+	e->cpus = smp->cpus;
+	e->value = smp->value;
+	return 0;
+}
+
+/* The samples of one side of verdict v, in the order they were stored. */
+static void exp_samples_side(struct doubles *out, const struct exp_samples *es, int side,
+			     const struct verdict_row *v)
+{
+	for (size_t i = 0; i < es->n; i++) {
+		const struct exp_sample *e = &es->v[i];
+
+		if (e->side == side && e->mem == v->mem_mib && e->cpus == v->cpus &&
+		    !strcmp(e->metric, v->metric) && !strcmp(e->workload, v->workload))
+			doubles_push(out, e->value);
+	}
+}
+
+static void add_ab_row(struct strbuf *sb, const char *label, double a, double b)
+{
+	strbuf_addf(sb, "<tr><th scope=\"row\">%s</th><td class=\"num\">", label);
+	html_num(sb, a);
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	html_num(sb, b);
+	strbuf_addstr(sb, "</td></tr>\n");
+}
+
+static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_samples *es,
+		       const struct verdict_row *v)
+{
+	struct doubles a = { 0 }, b = { 0 };
+	struct strbuf title = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_addf(&title, "%s.%s, %lldM, %d cpu(s)", v->workload, v->metric, v->mem_mib, v->cpus);
+	strbuf_addstr(sb, "<section class=\"metric\">\n<h3>");
+	escape_html(sb, title.buf);
+	strbuf_addstr(sb, " ");
+	html_badge(sb, "v-", v->verdict);
+	strbuf_addstr(sb, "</h3>\n<p>");
+	html_text(sb, v->unit);
+	strbuf_addstr(sb, ", ");
+	html_text(sb, v->direction);
+	strbuf_addstr(sb, " is better; compared: ");
+	html_text(sb, v->unit_compared);
+	strbuf_addstr(sb, "</p>\n");
+	html_table_begin(sb, "<th></th><th>A</th><th>B</th>");
+	strbuf_addf(sb, "<tr><th scope=\"row\">Number of iterations</th><td class=\"num\">%d</td>"
+		    "<td class=\"num\">%d</td></tr>\n", (int)v->n_a, (int)v->n_b);
+	add_ab_row(sb, "Mean", v->mean_a, v->mean_b);
+	add_ab_row(sb, "std deviation", v->std_a, v->std_b);
+	add_ab_row(sb, "median", v->median_a, v->median_b);
+	html_table_end(sb);
+	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>B/A ratio</dt><dd class=\"ratio\">");
+	if (isfinite(v->ratio)) {
+		char ci[32];
+
+		stats_ci_label(ci, sizeof(ci), v->alpha);
+		strbuf_addf(sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", v->ratio, 100 * (v->ratio - 1), ci,
+			    v->ci_low, v->ci_high);
+	} else {
+		strbuf_addstr(sb, "not compared: a side has values that are not all positive");
+	}
+	strbuf_addstr(sb, "</dd>\n<dt>p</dt><dd>");
+	html_num(sb, v->p);
+	strbuf_addstr(sb, "</dd>\n<dt>adjusted p</dt><dd>");
+	html_num(sb, v->p_adjusted);
+	strbuf_addstr(sb, "</dd>\n<dt>MDE</dt><dd>");
+	if (isfinite(v->mde))
+		strbuf_addf(sb, "%.2f %%", 100 * v->mde);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addf(sb, "</dd>\n<dt>verdict</dt><dd class=\"verdict\">");
+	html_badge(sb, "v-", v->verdict);
+	strbuf_addf(sb, " (alpha %.3g, delta %.3g %%)</dd>\n</dl>\n", v->alpha, 100 * v->delta);
+	exp_samples_side(&a, es, 0, v);
+	exp_samples_side(&b, es, 1, v);
+	{
+		struct svg_series series[2] = {
+			{ "A", "side-a", a.v, a.n },
+			{ "B", "side-b", b.v, b.n },
+		};
+		strbuf_addstr(&title, ": samples of A and B");
+		if (svg_distributions(sb, series, 2, v->unit, title.buf)) {
+			error("cannot summarize the samples of E%lld %s.%s", exp_id, v->workload,
+			      v->metric);
+			goto out;
+		}
+	}
+	strbuf_addstr(sb, "</section>\n");
+	ret = 0;
+out:
+	doubles_release(&a);
+	doubles_release(&b);
+	strbuf_release(&title);
+	return ret;
+}
+
+/* Sweep tables are per workload, metric and CPU count, in that order. */
+static int sweep_key_cmp(const void *x, const void *y)
+{
+	const struct verdict_row *a = *(const struct verdict_row *const *)x;
+	const struct verdict_row *b = *(const struct verdict_row *const *)y;
+	int c = strcmp(a->workload, b->workload);
+
+	if (!c)
+		c = strcmp(a->metric, b->metric);
+	return c ? c : (a->cpus > b->cpus) - (a->cpus < b->cpus);
+}
+
+static int same_sweep(const struct verdict_row *a, const struct verdict_row *b)
+{
+	return a->cpus == b->cpus && !strcmp(a->metric, b->metric) &&
+	       !strcmp(a->workload, b->workload);
+}
+
+/*
+ * Seed 004's layout: a row per variant, a column per memory size, % against
+ * A. The verdicts come by workload, metric, memory size and CPU count, so
+ * those of one table are in memory order.
+ */
+static void add_sweep(struct strbuf *sb, const struct verdict_list *l)
+{
+	struct strbuf rows[2] = { STRBUF_INIT, STRBUF_INIT }, head = STRBUF_INIT;
+	const struct verdict_row **keys = xcalloc(l->nr ? l->nr : 1, sizeof(*keys));
+	size_t nkeys = 0;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		size_t k = 0;
+
+		while (k < nkeys && !same_sweep(keys[k], &l->v[i]))
+			k++;
+		if (k == nkeys)
+			keys[nkeys++] = &l->v[i];
+	}
+	if (nkeys > 1)
+		qsort(keys, nkeys, sizeof(*keys), sweep_key_cmp);
+	strbuf_addstr(sb, "<section>\n<h2>Memory sweep</h2>\n");
+	for (size_t k = 0; k < nkeys; k++) {
+		strbuf_reset(&head);
+		strbuf_reset(&rows[0]);
+		strbuf_reset(&rows[1]);
+		strbuf_addstr(&head, "<th>Variant</th>");
+		strbuf_addstr(&rows[0], "<tr><th scope=\"row\">A</th>");
+		strbuf_addstr(&rows[1], "<tr><th scope=\"row\">B</th>");
+		for (size_t i = 0; i < l->nr; i++) {
+			const struct verdict_row *v = &l->v[i];
+			double a = v->median_a, b = v->median_b;
+
+			if (!same_sweep(v, keys[k]))
+				continue;
+			strbuf_addf(&head, "<th>%lldM</th>", v->mem_mib);
+			strbuf_addstr(&rows[0], "<td class=\"num\">");
+			html_num(&rows[0], a);
+			strbuf_addstr(&rows[0], "</td>");
+			strbuf_addstr(&rows[1], "<td class=\"num\">");
+			html_num(&rows[1], b);
+			if (isfinite(a) && isfinite(b) && a != 0)
+				strbuf_addf(&rows[1], " (%+.1f %%)", 100 * (b / a - 1));
+			strbuf_addstr(&rows[1], " ");
+			html_badge(&rows[1], "v-", v->verdict);
+			strbuf_addstr(&rows[1], "</td>");
+		}
+		strbuf_addstr(sb, "<h3>");
+		escape_html(sb, keys[k]->workload);
+		strbuf_addch(sb, '.');
+		escape_html(sb, keys[k]->metric);
+		strbuf_addstr(sb, ", median ");
+		escape_html(sb, keys[k]->unit);
+		strbuf_addf(sb, ", %d cpu(s)</h3>\n", keys[k]->cpus);
+		html_table_begin(sb, head.buf);
+		strbuf_addf(sb, "%s</tr>\n%s</tr>\n", rows[0].buf, rows[1].buf);
+		html_table_end(sb);
+	}
+	strbuf_addstr(sb, "</section>\n");
+	free(keys);
+	strbuf_release(&rows[0]);
+	strbuf_release(&rows[1]);
+	strbuf_release(&head);
+}
+
+/* How many memory sizes an experiment's verdicts are at. */
+static int sweep_points(const struct verdict_list *l)
+{
+	int points = 0;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		size_t j = 0;
+
+		while (j < i && l->v[j].mem_mib != l->v[i].mem_mib)
+			j++;
+		points += j == i;
+	}
+	return points;
+}
+
+static int provenance_row(const struct store_report_variant *v, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addstr(sb, "<tr><th scope=\"row\">");
+	html_text(sb, v->name);
+	strbuf_addstr(sb, "</th><td>");
+	html_text(sb, v->git_ref);
+	strbuf_addstr(sb, "</td><td>");
+	if (*v->commit)
+		html_commit(sb, v->commit);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	if (!v->path)
+		strbuf_addstr(sb, "(this host)");
+	else
+		html_text(sb, v->path);
+	strbuf_addstr(sb, "</td><td>");
+	if (*v->hash)
+		html_commit(sb, v->hash);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</td><td>");
+	html_text(sb, v->release);
+	strbuf_addstr(sb, "</td><td><code>");
+	html_text(sb, v->cmdline);
+	strbuf_addstr(sb, "</code></td><td>");
+	for (size_t i = 0; i < v->nruns; i++)
+		strbuf_addf(sb, "%s<a href=\"r%lld.html\">%lld</a>", i ? " " : "", v->runs[i],
+			    v->runs[i]);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
+static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
+{
+	strbuf_addstr(sb, "<section>\n<h2>Provenance</h2>\n");
+	html_table_begin(sb, "<th>Variant</th><th>Git ref</th><th>Commit</th><th>Kernel image</th>"
+		    "<th>Image hash</th><th>Release</th><th>Command line</th><th>Runs</th>");
+	if (store_report_variants(s->st, exp_id, provenance_row, sb))
+		return -1;
+	html_table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+	return 0;
+}
+
+static int experiment_header(const struct store_report_experiment *e, void *data)
+{
+	struct page *p = data;
+	struct strbuf *sb = &p->sb, title = STRBUF_INIT;
+	int ret;
+
+	p->found = 1;
+	strbuf_addf(&title, "Experiment E%lld", p->id);
+	html_page_begin(sb, title.buf);
+	strbuf_release(&title);
+	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
+	html_badge(sb, "s-", e->status);
+	strbuf_addstr(sb, "</dd>\n<dt>workloads</dt><dd>");
+	html_text(sb, e->workloads);
+	strbuf_addstr(sb, "</dd>\n<dt>started</dt><dd>");
+	html_time(sb, e->created);
+	strbuf_addstr(sb, "</dd>\n<dt>finished</dt><dd>");
+	html_time(sb, e->finished);
+	strbuf_addstr(sb, "</dd>\n<dt>command</dt><dd><code>");
+	html_text(sb, e->command);
+	strbuf_addstr(sb, "</code></dd>\n");
+	ret = add_clock(sb, p->s->st, p->id, 0);
+	strbuf_addstr(sb, "</dl>\n");
+	return ret;
+}
+
+int page_experiment(struct site *s, long long id)
+{
+	struct page p = { .s = s, .sb = STRBUF_INIT, .id = id };
+	struct strbuf name = STRBUF_INIT;
+	struct exp_samples es = { 0 };
+	struct verdict_list verdicts = { 0 };
+	int ret = -1;
+
+	if (store_read_begin(s->st))
+		return -1;
+	if (store_report_experiment(s->st, id, experiment_header, &p))
+		goto out;
+	if (!p.found) {
+		ret = 0;
+		goto out;
+	}
+	if (add_provenance(s, &p.sb, id) ||
+	    store_experiment_ab_samples(s->st, id, exp_sample, &es) ||
+	    store_verdicts_read(s->st, &verdicts, id))
+		goto out;
+	strbuf_addstr(&p.sb, "<section>\n<h2>Verdicts</h2>\n");
+	for (size_t i = 0; i < verdicts.nr; i++)
+		if (add_verdict(&p.sb, id, &es, &verdicts.v[i]))
+			goto out;
+	if (!verdicts.nr)
+		strbuf_addstr(&p.sb, "<p>No verdicts: the experiment has not finished.</p>\n");
+	strbuf_addstr(&p.sb, "</section>\n");
+	if (sweep_points(&verdicts) > 1)
+		add_sweep(&p.sb, &verdicts);
+	if (add_runs_table(s, &p.sb, id))
+		goto out;
+	html_page_end(&p.sb);
+	strbuf_addf(&name, "e%lld.html", id);
+	ret = 1;
+out:
+	store_read_end(s->st);
+	if (ret == 1)
+		ret = site_put(s, name.buf, p.sb.buf, p.sb.len);
+	exp_samples_release(&es);
+	verdict_list_release(&verdicts);
+	strbuf_release(&p.sb);
+	strbuf_release(&name);
+	return ret;
+}

@@ -1,0 +1,363 @@
+/* The index: recent experiments, kernels measured more than once, recent runs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "html.h"
+#include "pages.h"
+#include "stats.h"
+#include "store-report.h"
+#include "svg.h"
+#include "xalloc.h"
+
+/*
+ * The index's series over time: the median of each run of a kernel that
+ * ran more than once, per metric. A series is one kernel on one command
+ * line and machine size, so that a sweep or a changed boot option does not
+ * show as a change of the kernel. Only the most recently measured series
+ * and their latest runs are drawn, which keeps the index small and its
+ * cost independent of the size of the database.
+ */
+#define SERIES_KERNELS	12	/* kernel, command line and size, most recent first */
+#define SERIES_RUNS	40	/* latest runs per kernel */
+#define SERIES_MAX	48	/* sparklines on the index */
+
+struct series_kernel {
+	long long id;
+	int runs;			/* OK runs in the database */
+	int commit;			/* label is a commit id */
+	struct strbuf label, cmdline;	/* as stored, not escaped */
+	long long mem, cpus;
+};
+
+struct series {
+	char *workload, *metric, *unit;
+	size_t kernel;			/* index into series_kernel */
+	long long latest_run;
+	struct doubles t, y;
+};
+
+struct series_set {
+	struct series_kernel k[SERIES_KERNELS];
+	size_t nk;
+	int cmdlines;			/* a kernel and size ran on several */
+	struct series *s;
+	size_t n, alloc;
+};
+
+static void series_set_release(struct series_set *set)
+{
+	for (size_t i = 0; i < set->nk; i++) {
+		strbuf_release(&set->k[i].label);
+		strbuf_release(&set->k[i].cmdline);
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		free(set->s[i].workload);
+		free(set->s[i].metric);
+		free(set->s[i].unit);
+		doubles_release(&set->s[i].t);
+		doubles_release(&set->s[i].y);
+	}
+	free(set->s);
+}
+
+static struct series *series_for(struct series_set *set, size_t kernel, const struct run_metric *m)
+{
+	struct series *sr;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (set->s[i].kernel == kernel && !strcmp(set->s[i].metric, m->metric) &&
+		    !strcmp(set->s[i].workload, m->workload))
+			return &set->s[i];
+	if (set->n == set->alloc) {
+		set->alloc = set->alloc ? 2 * set->alloc : 16;
+		set->s = xrealloc(set->s, set->alloc * sizeof(*set->s));
+	}
+	sr = &set->s[set->n++];
+	memset(sr, 0, sizeof(*sr));
+	sr->workload = xstrdup(m->workload);
+	sr->metric = xstrdup(m->metric);
+	sr->unit = xstrdup(m->unit);
+	sr->kernel = kernel;
+	return sr;
+}
+
+static int series_cmp(const void *a, const void *b)
+{
+	const struct series *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+
+	if (!c)
+		c = strcmp(x->metric, y->metric);
+	return c ? c : (x->kernel > y->kernel) - (x->kernel < y->kernel);
+}
+
+struct series_runs {
+	long long ids[SERIES_RUNS];
+	double started[SERIES_RUNS];
+	int n;
+};
+
+static int series_run(long long run_id, double started, void *data)
+{
+	struct series_runs *r = data;
+
+	if (r->n == SERIES_RUNS)
+		return 0;
+	r->ids[r->n] = run_id;
+	r->started[r->n++] = started;
+	return 0;
+}
+
+/* The latest runs of set->k[i], oldest first, into its series. */
+static int series_add_runs(struct site *s, struct series_set *set, size_t i)
+{
+	struct series_kernel *k = &set->k[i];
+	struct store_series_kernel key = {
+		.kernel_id = k->id,
+		.cmdline = strbuf_str(&k->cmdline),
+		.mem_mib = k->mem,
+		.cpus = k->cpus,
+	};
+	struct series_runs r = { .n = 0 };
+	int n;
+
+	if (store_report_series_runs(s->st, &key, SERIES_RUNS, series_run, &r))
+		return -1;
+	n = r.n;
+	while (n--) {
+		struct run_metrics rm = { 0 };
+
+		if (run_metrics_load(s, &rm, r.ids[n]))
+			return -1;
+		for (size_t j = 0; j < rm.n; j++) {
+			struct stats_summary sum;
+			struct series *sr;
+
+			if (!rm.m[j].d.n || stats_summarize(&sum, rm.m[j].d.v, rm.m[j].d.n))
+				continue;
+			sr = series_for(set, i, &rm.m[j]);
+			doubles_push(&sr->t, r.started[n]);
+			doubles_push(&sr->y, sum.median);
+			sr->latest_run = r.ids[n];
+		}
+		run_metrics_release(&rm);
+	}
+	return 0;
+}
+
+static int series_kernel(const struct store_series_kernel *row, void *data)
+{
+	struct series_set *set = data;
+	struct series_kernel *k;
+
+	if (set->nk == SERIES_KERNELS)
+		return 0;
+	k = &set->k[set->nk++];
+	strbuf_init(&k->label, 0);
+	strbuf_init(&k->cmdline, 0);
+	k->id = row->kernel_id;
+	strbuf_addstr(&k->cmdline, row->cmdline);
+	k->mem = row->mem_mib;
+	k->cpus = row->cpus;
+	k->runs = row->runs;
+	k->commit = *row->git_commit != '\0';
+	strbuf_addstr(&k->label, k->commit ? row->git_commit : *row->release ? row->release :
+		      row->path);
+	return 0;
+}
+
+static int series_load(struct site *s, struct series_set *set)
+{
+	if (store_report_series_kernels(s->st, SERIES_KERNELS, series_kernel, set))
+		return -1;
+	for (size_t i = 0; i < set->nk; i++) {
+		for (size_t j = 0; j < i; j++)
+			if (set->k[i].id == set->k[j].id && set->k[i].mem == set->k[j].mem &&
+			    set->k[i].cpus == set->k[j].cpus)
+				set->cmdlines = 1;
+		if (series_add_runs(s, set, i))
+			return -1;
+	}
+	if (set->n > 1)
+		qsort(set->s, set->n, sizeof(*set->s), series_cmp);
+	return 0;
+}
+
+static void add_kernel_label(struct strbuf *sb, const struct series_kernel *k)
+{
+	if (k->commit)
+		html_commit(sb, strbuf_str(&k->label));
+	else
+		escape_html(sb, strbuf_str(&k->label));
+}
+
+/* Per metric, a table of its series: a sparkline each, its latest value beside it. */
+static int add_series(struct site *s, struct strbuf *sb)
+{
+	struct series_set set = { 0 };
+	struct strbuf title = STRBUF_INIT;
+	const struct series *prev = NULL;
+	size_t shown = 0, hidden = 0;
+
+	if (series_load(s, &set)) {
+		series_set_release(&set);
+		return -1;
+	}
+	strbuf_addstr(sb, "<section>\n<h2>Kernels measured more than once</h2>\n");
+	if (set.nk)
+		strbuf_addf(sb, "<p>The median of each run over time, per metric: the latest %d runs "
+			    "of the %zu kernels measured most recently, each on one command line "
+			    "and memory size; the latest value links to its run.</p>\n", SERIES_RUNS,
+			    set.nk);
+	else
+		strbuf_addstr(sb, "<p>No kernel has run more than once.</p>\n");
+	for (size_t i = 0; i < set.n; i++) {
+		const struct series *sr = &set.s[i];
+		const struct series_kernel *k = &set.k[sr->kernel];
+		struct stats_summary sum;
+
+		if (sr->y.n < 2)
+			continue;
+		if (shown == SERIES_MAX || stats_summarize(&sum, sr->y.v, sr->y.n)) {
+			hidden++;
+			continue;
+		}
+		if (!prev || strcmp(prev->workload, sr->workload) || strcmp(prev->metric, sr->metric)) {
+			if (prev)
+				html_table_end(sb);
+			strbuf_addstr(sb, "<h3>");
+			escape_html(sb, sr->workload);
+			strbuf_addch(sb, '.');
+			escape_html(sb, sr->metric);
+			strbuf_addstr(sb, "</h3>\n");
+			html_table_begin(sb, set.cmdlines ?
+				    "<th>Kernel</th><th>Memory MiB</th><th>CPUs</th><th>Command line</th>"
+				    "<th>Runs</th><th>Run medians over time</th><th>Latest</th>" :
+				    "<th>Kernel</th><th>Memory MiB</th><th>CPUs</th>"
+				    "<th>Runs</th><th>Run medians over time</th><th>Latest</th>");
+		}
+		prev = sr;
+		shown++;
+		strbuf_addstr(sb, "<tr><td>");
+		add_kernel_label(sb, k);
+		strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>",
+			    k->mem, k->cpus);
+		if (set.cmdlines) {
+			strbuf_addstr(sb, "<td class=\"wrap\"><code>");
+			escape_html(sb, strbuf_str(&k->cmdline));
+			strbuf_addstr(sb, "</code></td>");
+		}
+		strbuf_addf(sb, "<td class=\"num\">%zu of %d</td><td>", sr->y.n, k->runs);
+		strbuf_reset(&title);
+		strbuf_addf(&title, "%s.%s of %s%.*s: medians of %zu runs, from %.6g to %.6g ",
+			    sr->workload, sr->metric, k->commit ? "commit " : "",
+			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.n, sum.min,
+			    sum.max);
+		strbuf_addstr(&title, sr->unit);
+		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.n, title.buf);
+		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
+		html_num(sb, sr->y.v[sr->y.n - 1]);
+		strbuf_addstr(sb, "</a> ");
+		escape_html(sb, sr->unit);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	if (prev)
+		html_table_end(sb);
+	if (hidden)
+		strbuf_addf(sb, "<p>%zu more series not drawn.</p>\n", hidden);
+	strbuf_addstr(sb, "</section>\n");
+	strbuf_release(&title);
+	series_set_release(&set);
+	return 0;
+}
+
+static int index_experiment(const struct store_report_experiment_summary *e, void *data)
+{
+	struct strbuf *sb = data;
+	int bisect = !strcmp(e->kind, "bisect");
+
+	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td>", bisect ? 'b' : 'e',
+		    e->id, e->id);
+	html_text(sb, e->kind);
+	strbuf_addstr(sb, "</td><td>");
+	html_badge(sb, "s-", e->status);
+	strbuf_addstr(sb, "</td><td>");
+	html_text(sb, e->workloads);
+	strbuf_addstr(sb, "</td><td>");
+	html_time(sb, e->created);
+	strbuf_addstr(sb, "</td><td>");
+	html_badge(sb, "v-", e->verdict);
+	strbuf_addstr(sb, "</td><td>");
+	html_text(sb, e->detail);
+	if (bisect && *e->culprit) {
+		strbuf_addstr(sb, ", culprit ");
+		html_commit(sb, e->culprit);
+	}
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
+static int index_run(const struct store_report_run_summary *r, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
+	html_time(sb, r->started);
+	strbuf_addstr(sb, "</td><td>");
+	html_badge(sb, "s-", r->status);
+	strbuf_addstr(sb, "</td><td>");
+	html_text(sb, r->runner);
+	strbuf_addstr(sb, "</td><td>");
+	html_text(sb, r->workloads);
+	strbuf_addstr(sb, "</td><td>");
+	if (r->experiment_kind)
+		strbuf_addf(sb, "<a href=\"%c%lld.html\">E%lld</a>",
+			    !strcmp(r->experiment_kind, "bisect") ? 'b' : 'e', r->experiment_id,
+			    r->experiment_id);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</td><td>");
+	html_text(sb, r->variant);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	html_text(sb, r->kernel);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	html_text(sb, r->error);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
+/* The index: recent experiments and runs. */
+int page_index(struct site *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (store_read_begin(s->st))
+		return -1;
+	html_page_begin(&sb, "Experiments and runs");
+	strbuf_addstr(&sb, "<section>\n<h2>Recent experiments</h2>\n");
+	html_table_begin(&sb, "<th>Experiment</th><th>Kind</th><th>Status</th><th>Workloads</th>"
+		    "<th>Started</th><th>Verdict</th><th>Detail</th>");
+	if (store_report_experiments(s->st, s->opt->recent, index_experiment, &sb))
+		goto out;
+	html_table_end(&sb);
+	strbuf_addstr(&sb, "</section>\n");
+	if (add_series(s, &sb))
+		goto out;
+	strbuf_addstr(&sb, "<section>\n<h2>Recent runs</h2>\n");
+	html_table_begin(&sb, "<th>Run</th><th>Started</th><th>Status</th><th>Runner</th><th>Workloads</th>"
+		    "<th>Experiment</th><th>Variant</th><th>Kernel</th><th>Error</th>");
+	if (store_report_runs(s->st, s->opt->recent, index_run, &sb))
+		goto out;
+	html_table_end(&sb);
+	strbuf_addstr(&sb, "</section>\n");
+	html_page_end(&sb);
+	ret = 0;
+out:
+	store_read_end(s->st);
+	if (!ret)
+		ret = site_put(s, "index.html", sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}

@@ -1,0 +1,191 @@
+/* A run's page: its row, metadata, samples per metric, and the console log copied beside it. */
+#include <string.h>
+
+#include "escape.h"
+#include "html.h"
+#include "pages.h"
+#include "stats.h"
+#include "store-experiment.h"
+#include "store-report.h"
+
+/* A console log's tail as shown on its run page. */
+#define LOG_TAIL_BYTES 8192
+
+/* Per metric: n, warm-up count, mean, sd, quartiles, min, max of one run's samples. */
+static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
+{
+	struct run_metrics rm = { 0 };
+
+	if (run_metrics_load(s, &rm, id))
+		return -1;
+	strbuf_addstr(sb, "<section>\n<h2>Samples</h2>\n");
+	html_table_begin(sb, "<th>Metric</th><th>Unit</th><th>n</th><th>warm-up</th><th>Mean</th>"
+		    "<th>std deviation</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th>");
+	for (size_t i = 0; i < rm.n; i++) {
+		const struct run_metric *m = &rm.m[i];
+		struct stats_summary sum;
+
+		strbuf_addstr(sb, "<tr><th scope=\"row\">");
+		escape_html(sb, m->workload);
+		strbuf_addch(sb, '.');
+		escape_html(sb, m->metric);
+		strbuf_addstr(sb, "</th><td>");
+		escape_html(sb, m->unit);
+		strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", m->d.n,
+			    m->warm);
+		if (m->d.n && !stats_summarize(&sum, m->d.v, m->d.n)) {
+			double v[7] = { sum.mean, sum.std, sum.min, sum.q1, sum.median, sum.q3, sum.max };
+
+			for (int j = 0; j < 7; j++) {
+				strbuf_addstr(sb, "<td class=\"num\">");
+				html_num(sb, v[j]);
+				strbuf_addstr(sb, "</td>");
+			}
+		} else {
+			strbuf_addstr(sb, "<td colspan=\"7\">&#8211;</td>");
+		}
+		strbuf_addstr(sb, "</tr>\n");
+	}
+	html_table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+	run_metrics_release(&rm);
+	return 0;
+}
+
+/* The last bytes of a log, from a line start when there is one. */
+static const char *log_tail(const struct strbuf *log)
+{
+	const char *t;
+
+	if (log->len <= LOG_TAIL_BYTES)
+		return strbuf_str(log);
+	t = log->buf + log->len - LOG_TAIL_BYTES;
+	if (strchr(t, '\n'))
+		t = strchr(t, '\n') + 1;
+	return t;
+}
+
+struct run_page {
+	struct page p;
+	struct strbuf log, tail;
+	int have_log;
+};
+
+static int run_header(const struct store_report_run *r, void *data)
+{
+	static const char *const labels[RR_NR_FIELDS] = {
+		"status", "error", "runner", "workloads", "params", "command line", "memory MiB",
+		"cpus", "accel", "host", "host cpu", "qemu", "wall s", "to hello s", "bad lines",
+		"kernel image", "kernel hash", "arch", "kernel release", "kernel commit",
+	};
+	struct run_page *rp = data;
+	struct strbuf *sb = &rp->p.sb, title = STRBUF_INIT;
+
+	rp->p.found = 1;
+	strbuf_addf(&title, "Run %lld", rp->p.id);
+	html_page_begin(sb, title.buf);
+	strbuf_release(&title);
+	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>started</dt><dd>");
+	html_time(sb, r->started);
+	strbuf_addstr(sb, "</dd>\n<dt>ended</dt><dd>");
+	html_time(sb, r->ended);
+	strbuf_addstr(sb, "</dd>\n<dt>experiment</dt><dd>");
+	if (r->experiment_kind) {
+		strbuf_addf(sb, "<a href=\"%c%lld.html\">E%lld</a>, variant ",
+			    !strcmp(r->experiment_kind, "bisect") ? 'b' : 'e', r->experiment_id,
+			    r->experiment_id);
+		html_text(sb, r->variant);
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	strbuf_addstr(sb, "</dd>\n");
+	if (add_clock(sb, rp->p.s->st, 0, rp->p.id))
+		return -1;
+	strbuf_addstr(sb, "</dl>\n<section>\n<h2>Run</h2>\n");
+	html_table_begin(sb, "<th>Field</th><th>Value</th>");
+	for (int i = 0; i < RR_NR_FIELDS; i++) {
+		strbuf_addf(sb, "<tr><th scope=\"row\">%s</th><td class=\"wrap\">", labels[i]);
+		if (i == RR_STATUS)
+			html_badge(sb, "s-", r->text[i] ? r->text[i] : "");
+		else
+			html_text(sb, r->text[i]);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	html_table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+	/* The log file is outside the database; its copy follows the stored path. */
+	if (*r->console_log && !strbuf_read_file(&rp->log, r->console_log, 0))
+		rp->have_log = 1;
+	else
+		strbuf_addstr(&rp->tail, r->console_tail);
+	return 0;
+}
+
+static int run_meta(const char *key, const char *value, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addstr(sb, "<tr><th scope=\"row\">");
+	html_text(sb, key);
+	strbuf_addstr(sb, "</th><td class=\"wrap\">");
+	html_text(sb, value);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
+int page_run(struct site *s, long long id)
+{
+	struct run_page rp = { .p = { .s = s, .sb = STRBUF_INIT, .id = id }, .log = STRBUF_INIT,
+			       .tail = STRBUF_INIT };
+	struct strbuf *sb = &rp.p.sb, name = STRBUF_INIT, log_name = STRBUF_INIT;
+	int ret = -1;
+
+	if (store_read_begin(s->st))
+		return -1;
+	if (store_report_run(s->st, id, run_header, &rp))
+		goto out;
+	if (!rp.p.found) {
+		ret = 0;
+		goto out;
+	}
+	strbuf_addstr(sb, "<section>\n<h2>Metadata</h2>\n");
+	html_table_begin(sb, "<th>Key</th><th>Value</th>");
+	if (store_run_meta(s->st, id, run_meta, sb))
+		goto out;
+	html_table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+	if (add_run_samples(s, sb, id))
+		goto out;
+	strbuf_addstr(sb, "<section>\n<h2>Console</h2>\n");
+	if (rp.have_log) {
+		strbuf_addf(&log_name, "logs/r%lld.txt", id);
+		strbuf_addf(sb, "<p><a href=\"%s\">The whole console log</a> (%zu bytes); its end:</p>\n",
+			    log_name.buf, rp.log.len);
+		strbuf_addstr(sb, "<pre class=\"console\">");
+		escape_html(sb, log_tail(&rp.log));
+		strbuf_addstr(sb, "</pre>\n");
+	} else if (rp.tail.len) {
+		strbuf_addstr(sb, "<p>The console log is gone; its stored tail:</p>\n<pre class=\"console\">");
+		escape_html(sb, rp.tail.buf);
+		strbuf_addstr(sb, "</pre>\n");
+	} else {
+		strbuf_addstr(sb, "<p>No console log.</p>\n");
+	}
+	strbuf_addstr(sb, "</section>\n");
+	html_page_end(sb);
+	strbuf_addf(&name, "r%lld.html", id);
+	ret = 1;
+out:
+	store_read_end(s->st);
+	if (ret == 1) {
+		ret = site_put(s, name.buf, sb->buf, sb->len);
+		if (!ret && rp.have_log)
+			ret = site_put(s, log_name.buf, rp.log.buf, rp.log.len);
+	}
+	strbuf_release(sb);
+	strbuf_release(&name);
+	strbuf_release(&rp.log);
+	strbuf_release(&rp.tail);
+	strbuf_release(&log_name);
+	return ret;
+}

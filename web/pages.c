@@ -1,0 +1,192 @@
+/* What the pages share (pages.h): their writing, numbers, subjects, clocks, runs, samples. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "atomicfile.h"
+#include "escape.h"
+#include "html.h"
+#include "pages.h"
+#include "protocol.h"
+#include "store-experiment.h"
+#include "store-report.h"
+#include "xalloc.h"
+
+int site_put(struct site *s, const char *name, const char *data, size_t len)
+{
+	struct strbuf path = STRBUF_INIT, old = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/%s", s->opt->out_dir, name);
+	if (!stat(path.buf, &st) && S_ISREG(st.st_mode) && (size_t)st.st_size == len &&
+	    !strbuf_read_file(&old, path.buf, 0) && old.len == len &&
+	    (!len || !memcmp(old.buf, data, len))) {
+		s->stats->unchanged++;
+		goto out;
+	}
+	/*
+	 * The file system serializes creating files in one directory anyway;
+	 * a thread waiting here sleeps, where waiting for the directory's lock
+	 * in the kernel spins and takes a core from the threads building pages.
+	 */
+	if (s->work)
+		pthread_mutex_lock(&s->work->files);
+	ret = atomic_write_buf(path.buf, 0644, 0, NULL, data, len);
+	if (s->work)
+		pthread_mutex_unlock(&s->work->files);
+	if (!ret)
+		s->stats->written++;
+out:
+	strbuf_release(&old);
+	strbuf_release(&path);
+	return ret;
+}
+
+void doubles_push(struct doubles *d, double x)
+{
+	if (d->n == d->alloc) {
+		d->alloc = d->alloc ? 2 * d->alloc : 64;
+		d->v = xrealloc(d->v, d->alloc * sizeof(*d->v));
+	}
+	d->v[d->n++] = x;
+}
+
+void doubles_release(struct doubles *d)
+{
+	free(d->v);
+	d->v = NULL;
+	d->n = d->alloc = 0;
+}
+
+void add_subject(struct site *s, struct strbuf *sb, const char *commit)
+{
+	struct strbuf subject = STRBUF_INIT;
+	int found = 0;
+
+	if (commit && *commit && store_commit_subject(s->st, &subject, &found, commit))
+		found = 0;
+	if (found) {
+		strbuf_addstr(sb, "<span class=\"subject\">");
+		escape_html(sb, strbuf_str(&subject));
+		strbuf_addstr(sb, "</span>");
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	strbuf_release(&subject);
+}
+
+void run_metrics_release(struct run_metrics *rm)
+{
+	for (size_t i = 0; i < rm->n; i++) {
+		free(rm->m[i].workload);
+		free(rm->m[i].metric);
+		free(rm->m[i].unit);
+		doubles_release(&rm->m[i].d);
+	}
+	free(rm->m);
+	memset(rm, 0, sizeof(*rm));
+}
+
+static int run_metric_cmp(const void *a, const void *b)
+{
+	const struct run_metric *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+
+	return c ? c : strcmp(x->metric, y->metric);
+}
+
+/* Samples come grouped by metric, mostly: the last one's is looked at first. */
+static int run_metric_sample(const struct sample *smp, void *data)
+{
+	struct run_metrics *rm = data;
+	struct run_metric *cur = rm->cur;
+
+	if (!cur || strcmp(cur->metric, smp->metric) || strcmp(cur->workload, smp->workload)) {
+		cur = NULL;
+		for (size_t i = 0; i < rm->n && !cur; i++)
+			if (!strcmp(rm->m[i].metric, smp->metric) &&
+			    !strcmp(rm->m[i].workload, smp->workload))
+				cur = &rm->m[i];
+	}
+	if (!cur) {
+		if (rm->n == rm->alloc) {
+			rm->alloc = rm->alloc ? 2 * rm->alloc : 8;
+			rm->m = xrealloc(rm->m, rm->alloc * sizeof(*rm->m));
+		}
+		cur = &rm->m[rm->n++];
+		memset(cur, 0, sizeof(*cur));
+		cur->workload = xstrdup(smp->workload);
+		cur->metric = xstrdup(smp->metric);
+		cur->unit = xstrdup(smp->unit);
+	}
+	if (smp->flags & SAMPLE_WARMUP)
+		cur->warm++;
+	else
+		doubles_push(&cur->d, smp->value);
+	rm->cur = cur;
+	return 0;
+}
+
+int run_metrics_load(struct site *s, struct run_metrics *rm, long long run_id)
+{
+	if (store_run_samples(s->st, run_id, run_metric_sample, rm))
+		return -1;
+	rm->cur = NULL;
+	if (rm->n > 1)
+		qsort(rm->m, rm->n, sizeof(*rm->m), run_metric_cmp);
+	return 0;
+}
+
+int add_clock(struct strbuf *sb, struct store *st, long long exp_id, long long run_id)
+{
+	struct strbuf words = STRBUF_INIT, clock = STRBUF_INIT;
+	int ret;
+
+	if (run_id) {
+		ret = store_run_clock(st, &clock, run_id);
+		clock_words(&words, clock.buf);
+	} else {
+		ret = store_experiment_clock_words(st, &words, exp_id);
+	}
+	if (!ret) {
+		strbuf_addstr(sb, "<dt>clock</dt><dd class=\"clock\">");
+		escape_html(sb, words.buf);
+		strbuf_addstr(sb, "</dd>\n");
+	}
+	strbuf_release(&words);
+	strbuf_release(&clock);
+	return ret;
+}
+
+static int runs_table_row(const struct store_report_experiment_run *r, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
+	html_text(sb, r->variant);
+	strbuf_addstr(sb, "</td><td>");
+	html_badge(sb, "s-", r->status);
+	strbuf_addstr(sb, "</td><td>");
+	html_time(sb, r->started);
+	strbuf_addstr(sb, "</td><td>");
+	html_count(sb, r->mem_mib);
+	strbuf_addstr(sb, "</td><td>");
+	html_count(sb, r->cpus);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	html_text(sb, r->error);
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
+int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id)
+{
+	strbuf_addstr(sb, "<section>\n<h2>Runs</h2>\n");
+	html_table_begin(sb, "<th>Run</th><th>Variant</th><th>Status</th><th>Started</th>"
+		    "<th>Memory MiB</th><th>CPUs</th><th>Error</th>");
+	if (store_report_experiment_runs(s->st, exp_id, runs_table_row, sb))
+		return -1;
+	html_table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+	return 0;
+}

@@ -1,0 +1,85 @@
+#ifndef PAGES_H
+#define PAGES_H
+/*
+ * The site's pages, for web/ alone: report.c lists them and writes each
+ * through one of the page_*() functions below, each page's rows read in
+ * one read transaction of the calling thread's store, and the page
+ * handed to site_put(). Those return 0 (also when the row is gone: no
+ * page) or -1 after a message.
+ */
+#include <pthread.h>
+
+#include "report.h"
+#include "store.h"
+#include "strbuf.h"
+
+struct page_ids;
+
+/* What the threads writing pages share. */
+struct site_work {
+	pthread_mutex_t lock;		/* next and failed */
+	pthread_mutex_t files;		/* creating and renaming files in the site */
+	const struct page_ids *pages;
+	size_t next;			/* the next page to write */
+	int failed;
+};
+
+/* One thread's view of the site. */
+struct site {
+	struct store *st;		/* this thread's */
+	const struct report_options *opt;
+	struct report_stats *stats;
+	struct site_work *work;		/* NULL until pages are written in threads */
+};
+
+/* Replace out_dir/name with data unless it holds those bytes already. */
+int site_put(struct site *s, const char *name, const char *data, size_t len);
+
+int page_index(struct site *s);
+int page_experiment(struct site *s, long long id);
+int page_bisection(struct site *s, long long id);
+int page_run(struct site *s, long long id);
+
+/* The page being built, from the callback of the row it is about. */
+struct page {
+	struct site *s;
+	struct strbuf sb;
+	long long id;
+	int found;			/* the row is there: the page is written */
+};
+
+struct doubles {
+	double *v;
+	size_t n, alloc;
+};
+void doubles_push(struct doubles *d, double x);
+void doubles_release(struct doubles *d);
+
+/* One run's samples of one metric, warm-up counted apart. */
+struct run_metric {
+	char *workload, *metric, *unit;
+	struct doubles d;
+	int warm;
+};
+
+struct run_metrics {
+	struct run_metric *m;
+	size_t n, alloc;
+	struct run_metric *cur;		/* while loading: the last sample's */
+};
+/*
+ * A run's samples per metric, the metrics in name order. They are read in
+ * the order of the run's index and grouped here, which is cheaper than
+ * having sqlite sort them for each of thousands of runs.
+ */
+int run_metrics_load(struct site *s, struct run_metrics *rm, long long run_id);
+void run_metrics_release(struct run_metrics *rm);
+
+/* A commit's subject as stored when it was measured (the repository may be gone), or a dash. */
+void add_subject(struct site *s, struct strbuf *sb, const char *commit);
+/* A fact of a page: which clock the numbers are in, never left to be guessed. */
+int add_clock(struct strbuf *sb, struct store *st, long long exp_id, long long run_id);
+/* The runs of an experiment, each linked to its page. */
+int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id);
+
+#endif
