@@ -398,17 +398,14 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 static void spec_row_fill(struct bisect_spec_row *r, const struct bisect_spec *spec,
 			  const struct boot_opts *bo)
 {
-	const char *text[][2] = {
-		{ spec->good, NULL }, { spec->bad, NULL }, { spec->repo, NULL },
-		{ spec->arch, NULL }, { spec->metric, NULL }, { bo->cmdline, NULL },
-		{ bo->runner, NULL }, { bo->accel, NULL }, { bo->clock, NULL }, { bo->guest, NULL },
-	};
+	const char *text[] = { spec->good, spec->bad, spec->repo, spec->arch, spec->metric,
+			       bo->cmdline, bo->runner, bo->accel, bo->clock, bo->guest };
 	struct strbuf *to[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch, &r->metric,
 				&r->cmdline, &r->runner, &r->accel, &r->clock, &r->guest };
 
 	for (size_t i = 0; i < sizeof(to) / sizeof(to[0]); i++)
-		if (text[i][0])
-			strbuf_addstr(to[i], text[i][0]);
+		if (text[i])
+			strbuf_addstr(to[i], text[i]);
 	for (size_t i = 0; i < bo->workloads->nr; i++)
 		strbuf_addf(&r->workloads, "%s%s", i ? "," : "", bo->workloads->v[i]);
 	for (size_t i = 0; bo->params && i < bo->params->nr; i++)
