@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture.h"
 #include "store-bisect.h"
 #include "tap.h"
 
@@ -44,10 +45,13 @@ static void fill(struct bisect_spec_row *r)
 
 int main(void)
 {
-	char dir[] = "/tmp/lab-store-bisect-XXXXXX", path[256];
+	char dir[] = "/tmp/lab-store-bisect-XXXXXX", path[256], want[512];
 	struct bisect_spec_row w, r;
+	struct strbuf err = STRBUF_INIT;
+	struct capture cap;
 	struct store st;
 	long long id = 0, found = -1;
+	int rc;
 
 	if (!mkdtemp(dir))
 		return 1;
@@ -93,12 +97,22 @@ int main(void)
 
 	ok(sqlite3_exec(st.db, "DELETE FROM bisect_specs", NULL, NULL, NULL) == SQLITE_OK,
 	   "its spec removed, as an older lab stored it");
-	fprintf(stderr, "# expect: stored by an older lab\n");
-	ok(store_bisect_spec_read(&st, id, &r) == -1, "an older bisection is refused");
+	capture_start(&cap);
+	rc = store_bisect_spec_read(&st, id, &r);
+	capture_end(&cap, &err);
+	ok(rc == -1, "an older bisection is refused");
+	snprintf(want, sizeof(want), "lab: bisection E%lld in database '%s' was stored by an older "
+		 "lab without its spec and cannot be resumed: start it again\n", id, path);
+	is_str(err.buf, want, "in one line naming it and its database");
 	bisect_spec_row_release(&r);
-	fprintf(stderr, "# expect: no bisection\n");
-	ok(store_bisect_spec_read(&st, id + 1, &r) == -1, "so is one that does not exist");
+	capture_start(&cap);
+	rc = store_bisect_spec_read(&st, id + 1, &r);
+	capture_end(&cap, &err);
+	ok(rc == -1, "so is one that does not exist");
+	snprintf(want, sizeof(want), "lab: no bisection %lld in database '%s'\n", id + 1, path);
+	is_str(err.buf, want, "named");
 	bisect_spec_row_release(&r);
+	strbuf_release(&err);
 
 	store_close(&st);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
