@@ -10,6 +10,7 @@
 #include "image.h"
 #include "log.h"
 #include "tempfile.h"
+#include "xalloc.h"
 
 #define BOOT_MIN_NODE_MIB 128
 
@@ -21,8 +22,20 @@ int workloads_parse(struct strvec *out, const char *arg)
 
 	strbuf_addstr(&sb, arg);
 	for (w = strtok_r(sb.buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (workload_is_user(w)) {
+			struct user_workload uw;
+			user_workload_init(&uw);
+			ret = user_workload_parse(&uw, w);
+			if (!ret)
+				strvec_push(out, uw.spec.buf);
+			user_workload_release(&uw);
+			if (ret)
+				break;
+			continue;
+		}
 		if (!workload_known(w)) {
-			ret = error("unknown workload '%s' (known: %s)", w, WORKLOAD_NAMES);
+			ret = error("unknown workload '%s' (known: %s, exec:PATH, stress-ng:STRESSOR)",
+				    w, WORKLOAD_NAMES);
 			break;
 		}
 		strvec_push(out, w);
@@ -145,6 +158,57 @@ out:
 	return ret;
 }
 
+/* Each user workload checked, hashed and its libraries listed, before any boot. */
+static int user_workloads_prepare(struct boot_plan *p, const struct strvec *specs)
+{
+	for (size_t i = 0; i < specs->nr; i++) {
+		struct user_workload *w;
+
+		if (!workload_is_user(specs->v[i]))
+			continue;
+		p->user = xrealloc(p->user, (p->nuser + 1) * sizeof(*p->user));
+		w = &p->user[p->nuser++];
+		user_workload_init(w);
+		if (user_workload_parse(w, specs->v[i]) || user_workload_stage(w))
+			return -1;
+		for (size_t k = 0; k + 1 < p->nuser; k++)
+			if (!strcmp(p->user[k].name.buf, w->name.buf))
+				return error("workloads '%s' and '%s' would both be stored as '%s': "
+					     "rename one program", p->user[k].spec.buf,
+					     w->spec.buf, w->name.buf);
+	}
+	return 0;
+}
+
+static int add_user_workloads(struct cpio *c, void *data)
+{
+	struct boot_plan *p = data;
+
+	return user_workloads_cpio(c, p->user, p->nuser);
+}
+
+/* What makes two runs of a user's workload the same benchmark: compared by an A/B. */
+static void user_workloads_meta(struct boot_plan *p, struct run_result *res)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t k = 0; k < p->nuser; k++) {
+		const struct user_workload *w = &p->user[k];
+		strbuf_reset(&key);
+		strbuf_addf(&key, "workload.%s.program", w->name.buf);
+		sample_set_meta(&res->set, key.buf, w->spec.buf);
+		strbuf_reset(&key);
+		strbuf_addf(&key, "workload.%s.sha256", w->name.buf);
+		sample_set_meta(&res->set, key.buf, w->sha256);
+		if (w->version.len) {
+			strbuf_reset(&key);
+			strbuf_addf(&key, "workload.%s.version", w->name.buf);
+			sample_set_meta(&res->set, key.buf, w->version.buf);
+		}
+	}
+	strbuf_release(&key);
+}
+
 /* The lab's own CPU time, children excluded: its cost per boot. */
 static double self_cpu_s(void)
 {
@@ -192,9 +256,13 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		goto out;
 	}
 
-	for (size_t i = 0; i < o->workloads->nr; i++) {
-		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", o->workloads->v[i]);
-		p->has_boot |= !strcmp(o->workloads->v[i], "boot");
+	if (user_workloads_prepare(p, o->workloads))
+		goto out;
+	for (size_t i = 0, k = 0; i < o->workloads->nr; i++) {
+		const char *name = workload_is_user(o->workloads->v[i]) ?
+				   p->user[k++].name.buf : o->workloads->v[i];
+		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", name);
+		p->has_boot |= !strcmp(name, "boot");
 	}
 	strbuf_addf(&p->params, "lab.workload=%s lab.iters=%ld", p->workloads.buf,
 		    o->iters ? o->iters : ctx->cfg.iters);
@@ -218,8 +286,14 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 			strbuf_reset(&p->initrd);
 			goto out;
 		}
-		if (initramfs_write(p->initrd.buf, p->guest.buf))
+		if (initramfs_write_with(p->initrd.buf, p->guest.buf,
+					 p->nuser ? add_user_workloads : NULL, p))
 			goto out;
+	} else if (p->nuser) {
+		strbuf_addf(&p->workdir, "%s/work-%d-%d", cachedir, (int)getpid(), initrd_seq++);
+		if (user_workloads_stage_dir(p->workdir.buf, p->user, p->nuser))
+			goto out;
+		p->spec.workdir = p->workdir.buf;
 	}
 
 	host_info_get(&p->host, p->runner->name, config_qemu_binary(&ctx->cfg, arch));
@@ -308,6 +382,7 @@ int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_i
 		p->spec.nonce = p->nonce;
 		p->runner->run(&p->spec, res);
 		sample_set_meta(&res->set, "lab.nonce", p->nonce);
+		user_workloads_meta(p, res);
 	}
 	strbuf_reset(&p->cpu);
 	strbuf_addf(&p->cpu, "%.6f", self_cpu_s() - cpu0);
@@ -336,6 +411,14 @@ void boot_plan_release(struct boot_plan *p)
 {
 	if (p->initrd.len)
 		tempfile_delete(p->initrd.buf);
+	if (p->workdir.len)
+		user_workloads_unstage_dir(p->workdir.buf, p->user, p->nuser);
+	for (size_t k = 0; k < p->nuser; k++)
+		user_workload_release(&p->user[k]);
+	free(p->user);
+	p->user = NULL;
+	p->nuser = 0;
+	strbuf_release(&p->workdir);
 	strbuf_release(&p->workloads);
 	strbuf_release(&p->params);
 	strbuf_release(&p->guest);

@@ -13,6 +13,7 @@
 #include "runner.h"
 #include "store.h"
 #include "strvec.h"
+#include "workload.h"
 
 struct boot_opts {
 	const char *kernel;		/* image, for the qemu runner */
@@ -37,6 +38,9 @@ struct boot_plan {
 	struct strbuf clock;		/* as stored: "wall", "icount shift=0" */
 	char *logdir;
 	char nonce[PROTOCOL_NONCE_LEN + 1];	/* the current boot's */
+	struct user_workload *user;	/* exec: and stress-ng: workloads */
+	size_t nuser;
+	struct strbuf workdir;		/* the local runner's staging of them */
 	int has_boot;
 };
 
@@ -53,7 +57,10 @@ int parse_numa(const char *s, long *out);
 int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 		  const char *arg);
 
-/* Parse "zeroing,demote" into names, refusing unknown ones. */
+/*
+ * Parse "zeroing,demote" into names, refusing unknown ones; a user's
+ * workload (workload.h) is checked and kept in its canonical spelling.
+ */
 int workloads_parse(struct strvec *out, const char *arg);
 
 /*
