@@ -385,8 +385,9 @@ static void args_text(struct strbuf *out, const struct user_workload *w)
 int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
 {
 	struct strvec made = STRVEC_INIT, libs = STRVEC_INIT;
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, link = STRBUF_INIT;
 	int ret = -1, scripts = 0;
+	size_t same;
 
 	/* the archive's own directories (cpio.c) */
 	strvec_pushl(&made, "dev", "proc", "sys", "tmp", NULL);
@@ -395,8 +396,16 @@ int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
 		strbuf_addf(&path, WORKDIR "/%s/run", w[k].name.buf);
 		strbuf_reset(&text);
 		args_text(&text, &w[k]);
-		if (add_parents(c, &made, path.buf) ||
-		    cpio_add_file_from_path(c, path.buf, 0755, w[k].program.buf))
+		if (add_parents(c, &made, path.buf))
+			goto fail;
+		/* one copy of a program several workloads run (stress-ng's stressors) */
+		for (same = 0; same < k; same++)
+			if (!strcmp(w[same].sha256, w[k].sha256))
+				break;
+		strbuf_reset(&link);
+		strbuf_addf(&link, "/" WORKDIR "/%s/run", w[same].name.buf);
+		if (same < k ? cpio_add_symlink(c, path.buf, link.buf) :
+			       cpio_add_file_from_path(c, path.buf, 0755, w[k].program.buf))
 			goto fail;
 		strbuf_reset(&path);
 		strbuf_addf(&path, WORKDIR "/%s/args", w[k].name.buf);
@@ -430,6 +439,7 @@ out:
 	strvec_release(&libs);
 	strbuf_release(&path);
 	strbuf_release(&text);
+	strbuf_release(&link);
 	return ret;
 }
 

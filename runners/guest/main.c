@@ -201,7 +201,7 @@ static void setup_pid1(void)
 
 static int load_cmdline(struct params *p)
 {
-	char buf[4096], word[1024], why[256];
+	char buf[4096], word[2048], why[256];
 	const char *s = buf;
 	int ret = sysfs_read("/proc/cmdline", buf, sizeof(buf)), bad = 0;
 

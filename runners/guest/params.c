@@ -55,7 +55,7 @@ static int set_string(char *out, size_t size, const char *key, const char *value
 
 int params_apply(struct params *p, const char *word, char *why, size_t whysize)
 {
-	char key[64], value[512];
+	char key[64], value[1024];
 	int ret = parse_lab_param(key, sizeof(key), value, sizeof(value), word);
 
 	if (!ret)

@@ -21,7 +21,7 @@
 #include "protocol.h"
 
 struct params {
-	char workloads[256];
+	char workloads[1024];
 	long iters;
 	long zeroing_mb;
 	char thp[16];
