@@ -14,9 +14,9 @@ LAB=$TOP/lab/lab
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 BOOTS=${BOOTS:-3}
-ITERS=${ITERS:-3}
+ITERS=${ITERS:-2}
 SECONDS_EACH=${SECONDS_EACH:-1}
-STRESSORS=${STRESSORS:-"mmap fault vm madvise mremap"}
+STRESSORS=${STRESSORS:-"mmap fault"}
 METRICS="bogo_ops_s real_s sys_s"
 
 command -v stress-ng >/dev/null || { echo "stress-ng is not installed (make deps)"; exit 1; }
