@@ -10,7 +10,6 @@
 #include "image.h"
 #include "log.h"
 #include "tempfile.h"
-#include "xalloc.h"
 
 #define BOOT_MIN_NODE_MIB 128
 
@@ -158,57 +157,6 @@ out:
 	return ret;
 }
 
-/* Each user workload checked, hashed and its libraries listed, before any boot. */
-static int user_workloads_prepare(struct boot_plan *p, const struct strvec *specs)
-{
-	for (size_t i = 0; i < specs->nr; i++) {
-		struct user_workload *w;
-
-		if (!workload_is_user(specs->v[i]))
-			continue;
-		p->user = xrealloc(p->user, (p->nuser + 1) * sizeof(*p->user));
-		w = &p->user[p->nuser++];
-		user_workload_init(w);
-		if (user_workload_parse(w, specs->v[i]) || user_workload_stage(w))
-			return -1;
-		for (size_t k = 0; k + 1 < p->nuser; k++)
-			if (!strcmp(p->user[k].name.buf, w->name.buf))
-				return error("workloads '%s' and '%s' would both be stored as '%s': "
-					     "rename one program", p->user[k].spec.buf,
-					     w->spec.buf, w->name.buf);
-	}
-	return 0;
-}
-
-static int add_user_workloads(struct cpio *c, void *data)
-{
-	struct boot_plan *p = data;
-
-	return user_workloads_cpio(c, p->user, p->nuser);
-}
-
-/* What makes two runs of a user's workload the same benchmark: compared by an A/B. */
-static void user_workloads_meta(struct boot_plan *p, struct run_result *res)
-{
-	struct strbuf key = STRBUF_INIT;
-
-	for (size_t k = 0; k < p->nuser; k++) {
-		const struct user_workload *w = &p->user[k];
-		strbuf_reset(&key);
-		strbuf_addf(&key, "workload.%s.program", w->name.buf);
-		sample_set_meta(&res->set, key.buf, w->spec.buf);
-		strbuf_reset(&key);
-		strbuf_addf(&key, "workload.%s.sha256", w->name.buf);
-		sample_set_meta(&res->set, key.buf, w->sha256);
-		if (w->version.len) {
-			strbuf_reset(&key);
-			strbuf_addf(&key, "workload.%s.version", w->name.buf);
-			sample_set_meta(&res->set, key.buf, w->version.buf);
-		}
-	}
-	strbuf_release(&key);
-}
-
 /* The lab's own CPU time, children excluded: its cost per boot. */
 static double self_cpu_s(void)
 {
@@ -256,7 +204,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		goto out;
 	}
 
-	if (user_workloads_prepare(p, o->workloads))
+	if (user_workloads_load(&p->user, &p->nuser, o->workloads))
 		goto out;
 	for (size_t i = 0, k = 0; i < o->workloads->nr; i++) {
 		const char *name = workload_is_user(o->workloads->v[i]) ?
@@ -286,8 +234,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 			strbuf_reset(&p->initrd);
 			goto out;
 		}
-		if (initramfs_write_with(p->initrd.buf, p->guest.buf,
-					 p->nuser ? add_user_workloads : NULL, p))
+		if (user_workloads_initramfs(p->initrd.buf, p->guest.buf, p->user, p->nuser))
 			goto out;
 	} else if (p->nuser) {
 		strbuf_addf(&p->workdir, "%s/work-%d-%d", cachedir, (int)getpid(), initrd_seq++);
@@ -382,7 +329,7 @@ int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_i
 		p->spec.nonce = p->nonce;
 		p->runner->run(&p->spec, res);
 		sample_set_meta(&res->set, "lab.nonce", p->nonce);
-		user_workloads_meta(p, res);
+		user_workloads_meta(&res->set, p->user, p->nuser);
 	}
 	strbuf_reset(&p->cpu);
 	strbuf_addf(&p->cpu, "%.6f", self_cpu_s() - cpu0);
@@ -413,11 +360,7 @@ void boot_plan_release(struct boot_plan *p)
 		tempfile_delete(p->initrd.buf);
 	if (p->workdir.len)
 		user_workloads_unstage_dir(p->workdir.buf, p->user, p->nuser);
-	for (size_t k = 0; k < p->nuser; k++)
-		user_workload_release(&p->user[k]);
-	free(p->user);
-	p->user = NULL;
-	p->nuser = 0;
+	user_workloads_free(&p->user, &p->nuser);
 	strbuf_release(&p->workdir);
 	strbuf_release(&p->workloads);
 	strbuf_release(&p->params);

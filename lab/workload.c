@@ -12,6 +12,7 @@
 #include "sha256.h"
 #include "subprocess.h"
 #include "tempfile.h"
+#include "xalloc.h"
 #include "workload.h"
 
 #define STRESSNG "/usr/bin/stress-ng"
@@ -515,4 +516,74 @@ void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, 
 	}
 	rmdir(dir);
 	strbuf_release(&path);
+}
+
+int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs)
+{
+	for (size_t i = 0; i < specs->nr; i++) {
+		struct user_workload *w;
+
+		if (!workload_is_user(specs->v[i]))
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		w = &(*out)[(*n)++];
+		user_workload_init(w);
+		if (user_workload_parse(w, specs->v[i]) || user_workload_stage(w))
+			return -1;
+		for (size_t k = 0; k + 1 < *n; k++)
+			if (!strcmp((*out)[k].name.buf, w->name.buf))
+				return error("workloads '%s' and '%s' would both be stored as '%s': "
+					     "rename one program", (*out)[k].spec.buf,
+					     w->spec.buf, w->name.buf);
+	}
+	return 0;
+}
+
+void user_workloads_free(struct user_workload **w, size_t *n)
+{
+	for (size_t k = 0; k < *n; k++)
+		user_workload_release(&(*w)[k]);
+	free(*w);
+	*w = NULL;
+	*n = 0;
+}
+
+void user_workloads_meta(struct sample_set *set, const struct user_workload *w, size_t n)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t k = 0; k < n; k++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "workload.%s.program", w[k].name.buf);
+		sample_set_meta(set, key.buf, w[k].spec.buf);
+		strbuf_reset(&key);
+		strbuf_addf(&key, "workload.%s.sha256", w[k].name.buf);
+		sample_set_meta(set, key.buf, w[k].sha256);
+		if (w[k].version.len) {
+			strbuf_reset(&key);
+			strbuf_addf(&key, "workload.%s.version", w[k].name.buf);
+			sample_set_meta(set, key.buf, w[k].version.buf);
+		}
+	}
+	strbuf_release(&key);
+}
+
+struct staged {
+	struct user_workload *w;
+	size_t n;
+};
+
+static int add_staged(struct cpio *c, void *data)
+{
+	struct staged *s = data;
+
+	return user_workloads_cpio(c, s->w, s->n);
+}
+
+int user_workloads_initramfs(const char *out_path, const char *init_binary,
+			     struct user_workload *w, size_t n)
+{
+	struct staged s = { w, n };
+
+	return initramfs_write_with(out_path, init_binary, n ? add_staged : NULL, &s);
 }

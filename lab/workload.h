@@ -21,6 +21,7 @@
  * workload.NAME.sha256, .program and .version, which an A/B compares.
  */
 #include "cpio.h"
+#include "sample.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -51,6 +52,22 @@ int user_workload_parse(struct user_workload *w, const char *spec);
 
 /* Hash the program, ask stress-ng its version, list the libraries. */
 int user_workload_stage(struct user_workload *w);
+
+/*
+ * The user's workloads among specs (as workloads_parse() keeps them), in
+ * order: parsed, staged, and refused when two would be stored under one
+ * name. *out (n of them) is freed by user_workloads_free(), also after a
+ * failure.
+ */
+int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs);
+void user_workloads_free(struct user_workload **w, size_t *n);
+
+/* The run's provenance of each: workload.NAME.program, .sha256, .version. */
+void user_workloads_meta(struct sample_set *set, const struct user_workload *w, size_t n);
+
+/* initramfs_write() with them (and nothing more when n is 0). */
+int user_workloads_initramfs(const char *out_path, const char *init_binary,
+			     struct user_workload *w, size_t n);
 
 /* Add /lab/work/NAME, the libraries and busybox to an initramfs. */
 int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n);

@@ -112,6 +112,10 @@ test_expect_success 'bad workloads are refused before anything runs, one line, e
 	cp counter.sh zeroing.sh &&
 	test_expect_code 2 "$LAB" run --db bad.db --runner local --workload "exec:$TRASH/zeroing.sh" 2>err &&
 	expect_one_line_naming err "has the name of a built-in workload" &&
+	mkdir -p other && cp counter.sh other/ &&
+	test_expect_code 2 "$LAB" run --db bad.db --runner local \
+		--workload "exec:$TRASH/counter.sh,exec:$TRASH/other/counter.sh" 2>err &&
+	expect_one_line_naming err "would both be stored as .counter.: rename one program" &&
 	test_expect_code 2 "$LAB" run --db bad.db --runner local --workload custom 2>err &&
 	expect_one_line_naming err "unknown workload .custom. (known: zeroing, demote, boot, exec:PATH, stress-ng:STRESSOR)" &&
 	! test -e bad.db
