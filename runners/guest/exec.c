@@ -18,7 +18,7 @@
 #define MAX_ARGS 64
 #define MAX_METRICS 64
 #define MAX_OUTPUT (4u << 20)
-#define STDERR_TAIL 200
+#define STDERR_TAIL 480
 #define SHOWN_BAD_LINES 3
 
 struct output {
