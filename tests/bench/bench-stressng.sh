@@ -15,7 +15,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 LAB=$TOP/lab/lab
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
-BOOTS=${BOOTS:-3}
+BOOTS=${BOOTS:-2}
 ITERS=${ITERS:-2}
 SECONDS_EACH=${SECONDS_EACH:-1}
 STRESSORS=${STRESSORS:-"mmap fault"}
