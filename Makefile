@@ -40,7 +40,7 @@ BENCH_SRCS := $(wildcard tests/bench/bench-*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
 
 # The guest program is static: it is /init of a VM, or a plain process.
-GUEST_SRCS := $(wildcard runners/guest/*.c) runners/protocol.c
+GUEST_SRCS := $(wildcard runners/guest/*.c) runners/protocol.c runners/userwork.c
 GUEST_CFLAGS := -std=c11 $(WARN) -O2 -g -D_GNU_SOURCE -Irunners -static
 GUEST_X86 := $(B)/guest/x86_64/lab-guest
 GUEST_ARM := $(B)/guest/aarch64/lab-guest
@@ -78,11 +78,11 @@ $(B)/bench/%: tests/bench/%.c $(B)/liblab.a
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/liblab.a $(LDLIBS)
 
-$(GUEST_X86): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h
+$(GUEST_X86): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h runners/userwork.h
 	@mkdir -p $(dir $@)
 	$(call say,GUEST,$@)gcc $(GUEST_CFLAGS) -o $@ $(GUEST_SRCS)
 
-$(GUEST_ARM): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h
+$(GUEST_ARM): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h runners/userwork.h
 	@mkdir -p $(dir $@)
 	$(call say,GUEST,$@)aarch64-linux-gnu-gcc $(GUEST_CFLAGS) -o $@ $(GUEST_SRCS)
 
@@ -90,7 +90,8 @@ $(GUEST_ARM): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h
 DEB_PKGS := build-essential pkg-config libgit2-dev libsqlite3-dev sqlite3 libcurl4-openssl-dev \
 	libvirt-dev libvirt-daemon-system qemu-system-x86 qemu-system-arm qemu-utils \
 	linux-image-cloud-amd64 linux-source-6.1 cpio libxml2-utils ccache flex bison bc libelf-dev libssl-dev git curl \
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross chromium python3 openssh-server
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross chromium python3 openssh-server \
+	stress-ng busybox-static
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 deps:

@@ -30,13 +30,20 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 {
 	struct unit_side a, b;
 	struct stats_options opt = STATS_OPTIONS_INIT;
+	struct strvec higher = STRVEC_INIT;
+	struct strbuf name = STRBUF_INIT;
 
 	*out = NULL;
 	*nout = 0;
-	if (units_side_load(&a, st, exp_id, vid[0], mem, cpus, NULL))
+	if (store_experiment_higher_better(st, exp_id, &higher))
 		return -1;
+	if (units_side_load(&a, st, exp_id, vid[0], mem, cpus, NULL)) {
+		strvec_release(&higher);
+		return -1;
+	}
 	if (units_side_load(&b, st, exp_id, vid[1], mem, cpus, NULL)) {
 		units_side_release(&a);
+		strvec_release(&higher);
 		return -1;
 	}
 	opt.alpha = alpha;
@@ -59,6 +66,13 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 		memcpy(r->workload, ma->workload, sizeof(r->workload));
 		memcpy(r->metric, ma->metric, sizeof(r->metric));
 		memcpy(r->unit, ma->unit, sizeof(r->unit));
+		/* a user's workload says which of its metrics are rates */
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s.%s", ma->workload, ma->metric);
+		opt.direction = STATS_LOWER_IS_BETTER;
+		for (size_t k = 0; k < higher.nr; k++)
+			if (!strcmp(higher.v[k], name.buf))
+				opt.direction = STATS_HIGHER_IS_BETTER;
 		/* one unit for both sides, so that like is compared with like */
 		r->per_boot = units_boot_effect(ma) || units_boot_effect(mb);
 		ua = units_values(ma, r->per_boot, &na);
@@ -78,6 +92,8 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 	}
 	units_side_release(&a);
 	units_side_release(&b);
+	strvec_release(&higher);
+	strbuf_release(&name);
 	return 0;
 }
 

@@ -21,8 +21,20 @@ int workloads_parse(struct strvec *out, const char *arg)
 
 	strbuf_addstr(&sb, arg);
 	for (w = strtok_r(sb.buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (workload_is_user(w)) {
+			struct user_workload uw;
+			user_workload_init(&uw);
+			ret = user_workload_parse(&uw, w);
+			if (!ret)
+				strvec_push(out, uw.spec.buf);
+			user_workload_release(&uw);
+			if (ret)
+				break;
+			continue;
+		}
 		if (!workload_known(w)) {
-			ret = error("unknown workload '%s' (known: %s)", w, WORKLOAD_NAMES);
+			ret = error("unknown workload '%s' (known: %s, exec:PATH, stress-ng:STRESSOR)",
+				    w, WORKLOAD_NAMES);
 			break;
 		}
 		strvec_push(out, w);
@@ -209,9 +221,13 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		goto out;
 	}
 
-	for (size_t i = 0; i < o->workloads->nr; i++) {
-		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", o->workloads->v[i]);
-		p->has_boot |= !strcmp(o->workloads->v[i], "boot");
+	if (user_workloads_load(&p->user, &p->nuser, o->workloads))
+		goto out;
+	for (size_t i = 0, k = 0; i < o->workloads->nr; i++) {
+		const char *name = workload_is_user(o->workloads->v[i]) ?
+				   p->user[k++].name.buf : o->workloads->v[i];
+		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", name);
+		p->has_boot |= !strcmp(name, "boot");
 	}
 	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
 
@@ -232,8 +248,13 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 			strbuf_reset(&p->initrd);
 			goto out;
 		}
-		if (initramfs_write(p->initrd.buf, p->guest.buf))
+		if (user_workloads_initramfs(p->initrd.buf, p->guest.buf, p->user, p->nuser))
 			goto out;
+	} else if (p->nuser) {
+		strbuf_addf(&p->workdir, "%s/work-%d-%d", cachedir, (int)getpid(), initrd_seq++);
+		if (user_workloads_stage_dir(p->workdir.buf, p->user, p->nuser))
+			goto out;
+		p->spec.workdir = p->workdir.buf;
 	}
 
 	host_info_get(&p->host, p->runner->name, config_qemu_binary(&ctx->cfg, arch));
@@ -322,6 +343,7 @@ int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_i
 		p->spec.nonce = p->nonce;
 		p->runner->run(&p->spec, res);
 		sample_set_meta(&res->set, "lab.nonce", p->nonce);
+		user_workloads_meta(&res->set, p->user, p->nuser);
 	}
 	strbuf_reset(&p->cpu);
 	strbuf_addf(&p->cpu, "%.6f", self_cpu_s() - cpu0);
@@ -350,6 +372,10 @@ void boot_plan_release(struct boot_plan *p)
 {
 	if (p->initrd.len)
 		tempfile_delete(p->initrd.buf);
+	if (p->workdir.len)
+		user_workloads_unstage_dir(p->workdir.buf, p->user, p->nuser);
+	user_workloads_free(&p->user, &p->nuser);
+	strbuf_release(&p->workdir);
 	strbuf_release(&p->workloads);
 	strbuf_release(&p->params);
 	strbuf_release(&p->guest);

@@ -16,6 +16,7 @@
 #include "runner.h"
 #include "store.h"
 #include "strvec.h"
+#include "workload.h"
 
 struct boot_opts {
 	const char *kernel;		/* image, for the qemu runner */
@@ -40,6 +41,9 @@ struct boot_plan {
 	struct strbuf clock;		/* as stored: "wall", "icount shift=0" */
 	char *logdir;
 	char nonce[PROTOCOL_NONCE_LEN + 1];	/* the current boot's */
+	struct user_workload *user;	/* exec: and stress-ng: workloads */
+	size_t nuser;
+	struct strbuf workdir;		/* the local runner's staging of them */
 	int has_boot;
 };
 
@@ -91,7 +95,10 @@ int boot_opt_workloads(const struct parse_option *opt, const char *arg);
 void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workloads,
 		 long default_iters);
 
-/* Parse "zeroing,demote" into names, refusing unknown ones. */
+/*
+ * Parse "zeroing,demote" into names, refusing unknown ones; a user's
+ * workload (workload.h) is checked and kept in its canonical spelling.
+ */
 int workloads_parse(struct strvec *out, const char *arg);
 
 /*

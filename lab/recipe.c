@@ -119,6 +119,11 @@ static int apply_entry(struct recipe *r, const struct config_entry *e)
 		if (strcmp(value, "x86_64") && strcmp(value, "aarch64"))
 			return bad(e, "x86_64 or aarch64");
 		strvec_push(&r->arches, value);
+	} else if (!strcmp(key, "workload") && !strncmp(value, "exec:", 5)) {
+		/* a program beside the recipe, like its repo */
+		char *p = recipe_path(r->path, value + 5);
+		strvec_pushf(&r->workloads, "exec:%s", p);
+		free(p);
 	} else if (!strcmp(key, "workload")) {
 		strvec_push(&r->workloads, value);
 	} else if (!strcmp(key, "metric")) {

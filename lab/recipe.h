@@ -9,7 +9,8 @@
  *       repo = ../../state/fixtures/linux     kernel repository
  *       ref = fixture-base                      default ref of a variant
  *       arch = x86_64                           repeatable: one table per arch
- *       workload = demote                       repeatable
+ *       workload = demote                       repeatable; exec:PATH relative to
+ *                                               the recipe, stress-ng:STRESSOR
  *       metric = demote.demote_page_wall        repeatable: the table's rows
  *       mem = 4G,16G,64G                        a sweep, as for lab ab --mem
  *       cpus = 2

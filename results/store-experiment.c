@@ -386,6 +386,33 @@ out:
 	return ret;
 }
 
+/*
+ * A user's workload (lab/workload.h) is the same benchmark only when its
+ * program is the same build: its meta entries workload.NAME.sha256 and
+ * .version differ nowhere among the OK runs.
+ */
+static int workload_provenance(struct store *st, long long exp_id, store_provenance_fn *fn,
+			       void *data)
+{
+	sqlite3_stmt *q;
+	int ret = 0, rc;
+
+	if (store_prepare(st, &q, "SELECT m.key, min(m.value), max(m.value) FROM run_meta m "
+			  "JOIN runs r ON r.id = m.run_id WHERE r.experiment_id = ?1 AND "
+			  "r.status = 'OK' AND (m.key GLOB 'workload.*.sha256' OR "
+			  "m.key GLOB 'workload.*.version') GROUP BY m.key "
+			  "HAVING count(DISTINCT m.value) > 1 ORDER BY m.key",
+			  "cannot check provenance"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	while (!ret && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		ret = fn(store_text(q, 0), store_text(q, 1), store_text(q, 2), data) ? -1 : 0;
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_error(st, "cannot check provenance");
+	sqlite3_finalize(q);
+	return ret;
+}
+
 int store_experiment_provenance(struct store *st, long long exp_id, store_provenance_fn *fn,
 				void *data)
 {
@@ -418,6 +445,8 @@ int store_experiment_provenance(struct store *st, long long exp_id, store_proven
 			ret = store_error(st, "cannot check provenance");
 		sqlite3_finalize(q);
 	}
+	if (!ret)
+		ret = workload_provenance(st, exp_id, fn, data);
 	strbuf_release(&first);
 	strbuf_release(&sql);
 	return ret;
@@ -765,4 +794,19 @@ int store_run_clock(struct store *st, struct strbuf *out, long long run_id)
 {
 	return store_rows(st, "cannot read the clock of a run", "SELECT clock FROM runs WHERE id = ?1",
 			  STORE_ARGS(STORE_INT(run_id)), clock_row, out);
+}
+
+static int text_row(sqlite3_stmt *q, void *data)
+{
+	strvec_push(data, store_text(q, 0));
+	return 0;
+}
+
+int store_experiment_higher_better(struct store *st, long long exp_id, struct strvec *out)
+{
+	return store_rows(st, "cannot read metric directions",
+			  "SELECT DISTINCT substr(m.key, 11) FROM run_meta m "
+			  "JOIN runs r ON r.id = m.run_id WHERE r.experiment_id = ?1 AND "
+			  "m.key GLOB 'direction.*' AND m.value = 'higher' ORDER BY 1",
+			  STORE_ARGS(STORE_INT(exp_id)), text_row, out);
 }

@@ -92,12 +92,21 @@ int store_variant_boots(struct store *st, long long variant_id, long mem, long c
 /*
  * Every column in which an experiment's OK runs differ, though they must
  * not (clock, runner, host, ...), in a fixed order, with two of the values
- * (NULL read as "").
+ * (NULL read as ""); then every meta entry workload.NAME.sha256 or
+ * .version (a user's workload program) that differs, named by its key.
  */
 typedef int store_provenance_fn(const char *column, const char *first, const char *second,
 				void *data);
 int store_experiment_provenance(struct store *st, long long exp_id, store_provenance_fn *fn,
 				void *data);
+
+/*
+ * The metrics of an experiment for which higher is better, as
+ * "workload.metric": those a user's workload announced in a run's meta
+ * entry direction.WORKLOAD.METRIC = higher (stress-ng's bogo ops/s, say).
+ * Every other metric is a cost: lower is better.
+ */
+int store_experiment_higher_better(struct store *st, long long exp_id, struct strvec *out);
 
 /* An experiment as the report's header shows it. */
 struct store_experiment {

@@ -297,9 +297,16 @@ int cpio_finish(struct cpio *c)
 	return 0;
 }
 
+struct archive {
+	struct strbuf init;
+	initramfs_extra_fn *extra;
+	void *data;
+	int extra_failed;
+};
+
 static int write_archive(int fd, void *data)
 {
-	const struct strbuf *init = data;
+	struct archive *a = data;
 	struct cpio c;
 
 	cpio_init_fd(&c, fd);
@@ -310,23 +317,33 @@ static int write_archive(int fd, void *data)
 	cpio_add_node(&c, "dev/console", S_IFCHR | 0600, 5, 1);
 	cpio_add_node(&c, "dev/null", S_IFCHR | 0666, 1, 3);
 	cpio_add_node(&c, "dev/kmsg", S_IFCHR | 0644, 1, 11);
-	cpio_add_file(&c, "init", 0755, init->buf, init->len);
+	cpio_add_file(&c, "init", 0755, a->init.buf, a->init.len);
+	if (a->extra && !c.err && a->extra(&c, a->data)) {
+		a->extra_failed = 1;
+		return -1;
+	}
 	/* Errors stick, so the last call reports the first failure. */
 	return cpio_finish(&c);
 }
 
-int initramfs_write(const char *out_path, const char *init_binary)
+int initramfs_write_with(const char *out_path, const char *init_binary,
+			 initramfs_extra_fn *extra, void *data)
 {
-	struct strbuf init = STRBUF_INIT;
+	struct archive a = { STRBUF_INIT, extra, data, 0 };
 	int ret = -1;
 
 	/* Read first: a missing guest program should leave nothing behind. */
-	if (strbuf_read_file(&init, init_binary, 0) < 0)
+	if (strbuf_read_file(&a.init, init_binary, 0) < 0)
 		error("cannot write initramfs '%s': cannot read '%s': %s",
 		      out_path, init_binary, strerror(errno));
 	else
 		/* 0644, not 0600: QEMU may run as another user (libvirt) */
-		ret = atomic_write(out_path, 0644, ATOMIC_DURABLE, "initramfs", write_archive, &init);
-	strbuf_release(&init);
+		ret = atomic_write(out_path, 0644, ATOMIC_DURABLE, "initramfs", write_archive, &a);
+	strbuf_release(&a.init);
 	return ret;
+}
+
+int initramfs_write(const char *out_path, const char *init_binary)
+{
+	return initramfs_write_with(out_path, init_binary, NULL, NULL);
 }

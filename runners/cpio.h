@@ -66,5 +66,13 @@ int cpio_finish(struct cpio *c);
  * an error naming out_path.
  */
 int initramfs_write(const char *out_path, const char *init_binary);
+/*
+ * The same with more entries: extra(c, data) adds them after /init (a
+ * user's workload and what it needs); a -1 from it, said by it, writes
+ * nothing.
+ */
+typedef int initramfs_extra_fn(struct cpio *c, void *data);
+int initramfs_write_with(const char *out_path, const char *init_binary,
+			 initramfs_extra_fn *extra, void *data);
 
 #endif

@@ -57,6 +57,9 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 	for (size_t i = 1; i < av.nr; i++)
 		strbuf_addf(&args, "%s%s", i > 1 ? " " : "", av.v[i]);
 	snprintf(out->full_cmdline, sizeof(out->full_cmdline), "%s", strbuf_str(&args));
+	/* like the nonce, a path of this run only: not part of what is compared */
+	if (spec->workdir)
+		strvec_pushf(&av, "lab.workdir=%s", spec->workdir);
 	if (spec->nonce)
 		strvec_pushf(&av, "lab.nonce=%s", spec->nonce);
 

@@ -22,6 +22,7 @@ struct run_spec {
 	const char *params;	/* lab.* parameters, space separated */
 	const char *cmdline;	/* extra kernel command line (qemu) */
 	const char *nonce;	/* this boot's, passed as lab.nonce=; NULL: none */
+	const char *workdir;	/* local: staged user workloads, lab.workdir=; NULL: none */
 	const char *workloads;	/* asked for, comma separated: no other's samples count */
 	const char *qemu;	/* QEMU binary; NULL: by arch */
 	const char *accel;	/* kvm | tcg | auto */

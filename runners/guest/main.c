@@ -25,6 +25,7 @@
 #include "boot.h"
 #include "demote.h"
 #include "emit.h"
+#include "exec.h"
 #include "meta.h"
 #include "params.h"
 #include "parse.h"
@@ -47,7 +48,7 @@ static const struct workload {
 
 static const char usage[] =
 	"usage: lab-guest lab.workload=NAME[,NAME...] [lab.KEY=VALUE...]\n"
-	"workloads: zeroing, demote, boot\n"
+	"workloads: zeroing, demote, boot, or a user's program staged in lab.workdir\n"
 	"  lab.iters=N       zeroing: timed iterations, the first a warm-up (100);\n"
 	"                    demote: 1 GiB pages to demote, as many as fit if fewer\n"
 	"  lab.zeroing_mb=N  zeroing: MiB touched per iteration (100)\n"
@@ -55,6 +56,8 @@ static const char usage[] =
 	"  lab.pages=K       demote: 1 GiB pages, overriding lab.iters\n"
 	"  lab.trace=F1,F2   boot: functions traced by ftrace_graph_filter=\n"
 	"  lab.nonce=HEX     the boot's nonce, put in every output line\n"
+	"  lab.workdir=PATH  user workloads: PATH/NAME/{run,args,format} (/lab/work)\n"
+	"  lab.exec_timeout=S  user workloads: kill a run longer than S seconds\n"
 	"Output: the lab console protocol on stdout.\n";
 
 /* Console log level before setup_pid1() lowered it; 0 when left alone. */
@@ -198,7 +201,7 @@ static void setup_pid1(void)
 
 static int load_cmdline(struct params *p)
 {
-	char buf[4096], word[1024], why[256];
+	char buf[4096], word[2048], why[256];
 	const char *s = buf;
 	int ret = sysfs_read("/proc/cmdline", buf, sizeof(buf)), bad = 0;
 
@@ -318,10 +321,12 @@ static void run_workloads(const struct params *p, int pid1)
 			continue;
 		}
 		w = find_workload(name);
-		if (!w)
-			emit_error(name, "unknown workload");
-		else
+		if (w)
 			w->run(p, pid1);
+		else if (exec_known(p, name))
+			exec_run(p, name);
+		else
+			emit_error(name, "unknown workload");
 	}
 }
 

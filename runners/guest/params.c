@@ -12,6 +12,7 @@ void params_init(struct params *p)
 	memset(p, 0, sizeof(*p));
 	p->iters = 100;
 	p->zeroing_mb = 100;
+	snprintf(p->workdir, sizeof(p->workdir), "/lab/work");
 }
 
 static int set_long(long *out, const char *key, const char *value, long min,
@@ -54,7 +55,7 @@ static int set_string(char *out, size_t size, const char *key, const char *value
 
 int params_apply(struct params *p, const char *word, char *why, size_t whysize)
 {
-	char key[64], value[512];
+	char key[64], value[1024];
 	int ret = parse_lab_param(key, sizeof(key), value, sizeof(value), word);
 
 	if (!ret)
@@ -75,6 +76,11 @@ int params_apply(struct params *p, const char *word, char *why, size_t whysize)
 	if (!strcmp(key, "trace"))
 		return set_string(p->trace, sizeof(p->trace), key, value, "_.,", why,
 				  whysize);
+	if (!strcmp(key, "workdir"))
+		return set_string(p->workdir, sizeof(p->workdir), key, value, "/_.-+", why,
+				  whysize);
+	if (!strcmp(key, "exec_timeout"))
+		return set_long(&p->exec_timeout, key, value, 0, 7 * 24 * 3600, why, whysize);
 	if (!strcmp(key, "nonce")) {
 		if (!protocol_nonce_valid(value)) {
 			snprintf(why, whysize, "lab.nonce='%.40s': want %d lower-case hex digits",

@@ -13,19 +13,23 @@
  *   lab.pages=K          demote: 1 GiB pages, overriding lab.iters
  *   lab.trace=f1,f2      boot: functions traced by the kernel command line
  *   lab.nonce=HEX        the boot's nonce, put in every protocol line
+ *   lab.workdir=PATH     where the user's workloads are staged (/lab/work)
+ *   lab.exec_timeout=S   a user's program run longer than S s is killed (0: never)
  */
 #include <stddef.h>
 
 #include "protocol.h"
 
 struct params {
-	char workloads[256];
+	char workloads[1024];
 	long iters;
 	long zeroing_mb;
 	char thp[16];
 	long pages;		/* 0: lab.iters */
 	char trace[512];
 	char nonce[PROTOCOL_NONCE_LEN + 1];
+	char workdir[256];
+	long exec_timeout;	/* seconds; 0: none */
 };
 
 void params_init(struct params *p);

@@ -1,0 +1,83 @@
+#ifndef WORKLOAD_H
+#define WORKLOAD_H
+/*
+ * Workloads the user brings, beside the guest's built-in ones:
+ *
+ *   exec:PATH [ARG...]       a program (static or dynamic binary, or a
+ *                            script run by busybox-static's shell in the
+ *                            VM) printing "name value unit [higher|lower]"
+ *                            lines (runners/userwork.h), run lab.iters times
+ *   stress-ng:STRESSOR [ARG...]   Debian's stress-ng, one instance of the
+ *                            stressor, 10 s a run unless ARGs say
+ *                            otherwise, its --yaml metrics as samples
+ *
+ * Each has a short name, the workload its samples are stored under: the
+ * program's file name without its extension ("exec:bench/pf.sh" is pf),
+ * or stress-ng-STRESSOR. The lab stages it for the guest (exec.h there):
+ * in the initramfs under /lab/work/NAME, with the shared libraries ldd
+ * names and, for a script, busybox and its applets in /bin; for the local
+ * runner in a directory of the same layout. Its provenance (the program's
+ * sha256, stress-ng's version) becomes the run's meta entries
+ * workload.NAME.sha256, .program and .version, which an A/B compares.
+ */
+#include "cpio.h"
+#include "sample.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+struct user_workload {
+	struct strbuf spec;		/* canonical: "exec:/abs/path arg..." */
+	struct strbuf name;		/* stored workload name */
+	struct strbuf program;		/* absolute path of what runs */
+	struct strbuf format;		/* "plain" | "stress-ng STRESSOR" */
+	struct strbuf version;		/* stress-ng's; empty for exec */
+	struct strvec args;
+	struct strvec libs;		/* shared objects to stage (ldd) */
+	char sha256[65];
+	int script;			/* "#!": staged with busybox */
+};
+
+void user_workload_init(struct user_workload *w);
+void user_workload_release(struct user_workload *w);
+
+/* Does spec name a user's workload (exec:..., stress-ng:...)? */
+int workload_is_user(const char *spec);
+
+/*
+ * Parse and check spec (the program exists and runs, the stressor is one
+ * stress-ng has): fills spec, name, program, format and args. Returns 0,
+ * or -1 after a message naming spec.
+ */
+int user_workload_parse(struct user_workload *w, const char *spec);
+
+/* Hash the program, ask stress-ng its version, list the libraries. */
+int user_workload_stage(struct user_workload *w);
+
+/*
+ * The user's workloads among specs (as workloads_parse() keeps them), in
+ * order: parsed, staged, and refused when two would be stored under one
+ * name. *out (n of them) is freed by user_workloads_free(), also after a
+ * failure.
+ */
+int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs);
+void user_workloads_free(struct user_workload **w, size_t *n);
+
+/* The run's provenance of each: workload.NAME.program, .sha256, .version. */
+void user_workloads_meta(struct sample_set *set, const struct user_workload *w, size_t n);
+
+/* initramfs_write() with them (and nothing more when n is 0). */
+int user_workloads_initramfs(const char *out_path, const char *init_binary,
+			     struct user_workload *w, size_t n);
+
+/* Add /lab/work/NAME, the libraries and busybox to an initramfs. */
+int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n);
+
+/*
+ * The local runner's staging: dir/NAME/{run,args,format}, run a symlink
+ * to the program. The files are temp files; user_workloads_unstage()
+ * removes them and the directories.
+ */
+int user_workloads_stage_dir(const char *dir, const struct user_workload *w, size_t n);
+void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, size_t n);
+
+#endif

@@ -1,0 +1,385 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "exec.h"
+#include "sysfs.h"
+#include "userwork.h"
+
+#define MAX_ARGS 64
+#define MAX_METRICS 64
+#define MAX_OUTPUT (4u << 20)
+#define STDERR_TAIL 480
+#define SHOWN_BAD_LINES 3
+
+struct output {
+	char *buf;
+	size_t len, alloc;
+	int cut;
+};
+
+struct exec_state {
+	const char *name;
+	char dir[512], run[600];
+	char argbuf[4096];
+	char *argv[MAX_ARGS + 4];
+	int argc;
+	char stressor[USERWORK_NAME_MAX];	/* "" for the plain format */
+	char yaml[256];
+	struct {
+		char name[USERWORK_NAME_MAX];
+		long count;
+		int announced;
+	} metrics[MAX_METRICS];
+	int nmetrics;
+	long bad_lines;
+	int shown;
+};
+
+int exec_known(const struct params *p, const char *name)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s/run", p->workdir, name);
+	return !access(path, F_OK);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* args: one per line; a trailing empty line is not an argument. */
+static int load(struct exec_state *s, const struct params *p)
+{
+	char path[600], format[128];
+	char *line, *save = NULL;
+	int ret;
+
+	snprintf(s->dir, sizeof(s->dir), "%s/%s", p->workdir, s->name);
+	snprintf(s->run, sizeof(s->run), "%s/run", s->dir);
+	s->argv[s->argc++] = s->run;
+	snprintf(path, sizeof(path), "%s/args", s->dir);
+	ret = sysfs_read(path, s->argbuf, sizeof(s->argbuf));
+	if (ret < 0 && ret != -ENOENT)
+		return emit_error(s->name, "cannot read %s: %s", path, strerror(-ret));
+	for (line = ret > 0 ? strtok_r(s->argbuf, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (s->argc == MAX_ARGS)
+			return emit_error(s->name, "more than %d arguments in %s", MAX_ARGS - 1, path);
+		s->argv[s->argc++] = line;
+	}
+	snprintf(path, sizeof(path), "%s/format", s->dir);
+	ret = sysfs_read(path, format, sizeof(format));
+	if (ret == -ENOENT || (ret >= 0 && !strcmp(format, "plain")))
+		return 0;
+	if (ret < 0)
+		return emit_error(s->name, "cannot read %s: %s", path, strerror(-ret));
+	if (strncmp(format, "stress-ng ", 10) || !format[10])
+		return emit_error(s->name, "unknown output format '%s' in %s", format, path);
+	if (strlen(format + 10) >= sizeof(s->stressor))
+		return emit_error(s->name, "stressor name too long in %s", path);
+	memcpy(s->stressor, format + 10, strlen(format + 10) + 1);
+	snprintf(s->yaml, sizeof(s->yaml), "/tmp/lab-%s-%d.yaml", s->name, (int)getpid());
+	s->argv[s->argc++] = "--yaml";
+	s->argv[s->argc++] = s->yaml;
+	return 0;
+}
+
+static void output_add(struct output *o, const char *buf, size_t n)
+{
+	if (o->len + n > MAX_OUTPUT) {
+		o->cut = 1;
+		n = MAX_OUTPUT - o->len;
+	}
+	if (o->len + n + 1 > o->alloc) {
+		size_t want = o->alloc ? o->alloc : 65536;
+		char *nb;
+		while (want < o->len + n + 1)
+			want *= 2;
+		nb = realloc(o->buf, want);
+		if (!nb) {
+			o->cut = 1;
+			return;
+		}
+		o->buf = nb;
+		o->alloc = want;
+	}
+	memcpy(o->buf + o->len, buf, n);
+	o->len += n;
+	o->buf[o->len] = '\0';
+}
+
+static void child(const struct exec_state *s, int out, int err, long iteration)
+{
+	char iter[32];
+
+	setpgid(0, 0);
+	dup2(out, 1);
+	dup2(err, 2);
+	if (out > 2)
+		close(out);
+	if (err > 2)
+		close(err);
+	snprintf(iter, sizeof(iter), "%ld", iteration);
+	setenv("PATH", "/bin:/usr/bin:/sbin:/usr/sbin", 0);
+	setenv("LAB_WORKLOAD", s->name, 1);
+	setenv("LAB_ITERATION", iter, 1);
+	execv(s->run, s->argv);
+	dprintf(2, "cannot run %s: %s\n", s->run, strerror(errno));
+	_exit(127);
+}
+
+/* The last bytes of stderr, on one line, for a message. */
+static const char *tail_of(struct output *e)
+{
+	char *t;
+
+	if (!e->len)
+		return "";
+	t = e->buf + (e->len > STDERR_TAIL ? e->len - STDERR_TAIL : 0);
+	for (char *c = t; *c; c++)
+		if (*c == '\n' || *c == '\r' || *c == '\t')
+			*c = ' ';
+	return t;
+}
+
+/*
+ * Run the program once, its output collected. Returns 0 when it exited 0,
+ * -1 after reporting why not.
+ */
+static int run_once(struct exec_state *s, const struct params *p, long iteration,
+		    struct output *out, struct output *err)
+{
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0, ret = -1, killed = 0;
+	double deadline = p->exec_timeout ? now_s() + (double)p->exec_timeout : 0;
+	pid_t pid;
+
+	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
+		emit_error(s->name, "cannot make a pipe: %s", strerror(errno));
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		emit_error(s->name, "cannot fork: %s", strerror(errno));
+		goto out;
+	}
+	if (!pid)
+		child(s, po[1], pe[1], iteration);
+	setpgid(pid, pid);
+	close(po[1]);
+	close(pe[1]);
+	po[1] = pe[1] = -1;
+	while (po[0] >= 0 || pe[0] >= 0) {
+		struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
+		int wait_ms = -1, n;
+		char buf[8192];
+
+		if (deadline) {
+			double left = deadline - now_s();
+			if (left <= 0) {
+				kill(-pid, SIGKILL);
+				killed = 1;
+				break;
+			}
+			wait_ms = (int)(left * 1000) + 1;
+		}
+		n = poll(fds, 2, wait_ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		for (int i = 0; i < 2; i++) {
+			int *fd = i ? &pe[0] : &po[0];
+			ssize_t got;
+			if (*fd < 0 || !fds[i].revents)
+				continue;
+			got = read(*fd, buf, sizeof(buf));
+			if (got > 0) {
+				output_add(i ? err : out, buf, (size_t)got);
+			} else if (!got || errno != EINTR) {
+				close(*fd);
+				*fd = -1;
+			}
+		}
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	/* what it left running in its group goes with it */
+	kill(-pid, SIGKILL);
+	if (killed)
+		emit_error(s->name, "iteration %ld: '%s' ran past its deadline of %ld s "
+			   "(lab.exec_timeout) and was killed", iteration, s->argv[0],
+			   p->exec_timeout);
+	else if (WIFSIGNALED(status))
+		emit_error(s->name, "iteration %ld: '%s' was killed by signal %d (%s)%s%s",
+			   iteration, s->run, WTERMSIG(status), strsignal(WTERMSIG(status)),
+			   err->len ? "; stderr: " : "", tail_of(err));
+	else if (WEXITSTATUS(status))
+		emit_error(s->name, "iteration %ld: '%s' exited with status %d%s%s", iteration,
+			   s->run, WEXITSTATUS(status), err->len ? "; stderr: " : "",
+			   tail_of(err));
+	else if (out->cut)
+		emit_error(s->name, "iteration %ld: more than %u MiB of output", iteration,
+			   MAX_OUTPUT >> 20);
+	else
+		ret = 0;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (po[i] >= 0)
+			close(po[i]);
+		if (pe[i] >= 0)
+			close(pe[i]);
+	}
+	return ret;
+}
+
+/*
+ * Emit one sample, numbered 1, 2, ... per metric across runs of the
+ * program; a metric's direction goes out before its first sample.
+ * Returns -1 when the program has more metrics than the guest keeps.
+ */
+static int take(struct exec_state *s, const struct userwork_sample *x)
+{
+	char key[160];
+	int i;
+
+	for (i = 0; i < s->nmetrics; i++)
+		if (!strcmp(s->metrics[i].name, x->name))
+			break;
+	if (i == s->nmetrics) {
+		if (s->nmetrics == MAX_METRICS)
+			return -1;
+		snprintf(s->metrics[i].name, USERWORK_NAME_MAX, "%s", x->name);
+		s->metrics[i].count = 0;
+		s->nmetrics++;
+		if (x->direction == USERWORK_HIGHER) {
+			snprintf(key, sizeof(key), "direction.%s.%s", s->name, x->name);
+			emit_meta(key, "higher");
+		}
+	}
+	emit_sample(s->name, x->name, ++s->metrics[i].count, x->value, x->unit, 0);
+	return 0;
+}
+
+static void bad_line(struct exec_state *s, long iteration, long lineno, const char *line,
+		     const char *why)
+{
+	char key[96];
+
+	s->bad_lines++;
+	if (s->shown == SHOWN_BAD_LINES)
+		return;
+	snprintf(key, sizeof(key), "%s.dropped_line.%d", s->name, ++s->shown);
+	emit_meta(key, "iteration %ld line %ld: '%.80s': %s", iteration, lineno, line, why);
+}
+
+/* The plain format: samples, or -1 after reporting a run with none. */
+static int read_plain(struct exec_state *s, long iteration, struct output *out)
+{
+	char why[160], first[256] = "";
+	long lineno = 0, samples = 0, bad = 0;
+	char *line = out->len ? out->buf : NULL, *next;
+
+	for (; line && *line; line = next) {
+		struct userwork_sample x;
+		enum userwork_line kind;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		line[strcspn(line, "\r")] = '\0';
+		kind = userwork_parse_line(&x, line, why, sizeof(why));
+		if (kind == USERWORK_SAMPLE && take(s, &x)) {
+			snprintf(why, sizeof(why), "more than %d metrics", MAX_METRICS);
+			kind = USERWORK_BAD;
+		}
+		if (kind == USERWORK_SAMPLE) {
+			samples++;
+		} else if (kind == USERWORK_BAD) {
+			if (!bad++)
+				snprintf(first, sizeof(first), "line %ld: '%.60s': %s", lineno, line,
+					 why);
+			bad_line(s, iteration, lineno, line, why);
+		}
+	}
+	if (samples)
+		return 0;
+	if (bad)
+		return emit_error(s->name, "iteration %ld: no sample in %ld line(s) of output, "
+				  "%ld bad; first %s", iteration, lineno, bad, first);
+	return emit_error(s->name, "iteration %ld: '%s' printed no sample (want lines "
+			  "'name value unit [higher|lower]')", iteration, s->run);
+}
+
+static int read_stressng(struct exec_state *s, long iteration)
+{
+	struct userwork_sample x[USERWORK_STRESSNG_METRICS];
+	struct userwork_stressng y;
+	struct lines r;
+	const char *line;
+	char why[160];
+	int ret, n;
+
+	userwork_stressng_init(&y, s->stressor);
+	ret = lines_open(&r, s->yaml);
+	if (ret < 0)
+		return emit_error(s->name, "iteration %ld: stress-ng wrote no YAML to %s: %s",
+				  iteration, s->yaml, strerror(-ret));
+	while ((ret = lines_next(&r, &line)) > 0)
+		userwork_stressng_feed(&y, line);
+	lines_close(&r);
+	unlink(s->yaml);
+	n = userwork_stressng_take(&y, x, why, sizeof(why));
+	if (n < 0)
+		return emit_error(s->name, "iteration %ld: %s", iteration, why);
+	for (int i = 0; i < n; i++)
+		take(s, &x[i]);
+	return 0;
+}
+
+int exec_run(const struct params *p, const char *name)
+{
+	struct exec_state *s = calloc(1, sizeof(*s));
+	struct output out = { 0 }, err = { 0 };
+	int ret = -1;
+
+	if (!s)
+		return emit_error(name, "out of memory");
+	s->name = name;
+	if (load(s, p))
+		goto done;
+	for (long i = 1; i <= p->iters; i++) {
+		out.len = err.len = 0;
+		out.cut = err.cut = 0;
+		if (out.buf)
+			out.buf[0] = '\0';
+		if (run_once(s, p, i, &out, &err))
+			goto done;
+		if (s->stressor[0] ? read_stressng(s, i) : read_plain(s, i, &out))
+			goto done;
+	}
+	ret = 0;
+done:
+	if (!s->stressor[0] && s->run[0]) {
+		char key[96];
+		snprintf(key, sizeof(key), "%s.dropped_lines", name);
+		emit_meta(key, "%ld", s->bad_lines);
+	}
+	free(out.buf);
+	free(err.buf);
+	free(s);
+	return ret;
+}

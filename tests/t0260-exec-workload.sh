@@ -1,0 +1,163 @@
+#!/bin/bash
+# A user's own program as a workload (exec:PATH) and stress-ng's stressors
+# (stress-ng:STRESSOR): run by the guest in the VM or on this host, their
+# "name value unit" lines stored as samples, their failures as statuses.
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=$(debian_kernel)
+test_lazy_prereq STATIC_CC 'echo "int main(void){return 0;}" >t.c && cc -static -o t t.c && ./t'
+test_lazy_prereq BUSYBOX 'test -x /bin/busybox'
+test_lazy_prereq STRESS_NG 'stress-ng --version'
+
+# A page-fault loop: 8 MiB touched a page at a time, timed.
+cat >pf.c <<'C'
+#include <stdio.h>
+#include <sys/mman.h>
+#include <time.h>
+int main(void)
+{
+	struct timespec a, b;
+	size_t len = 8 << 20;
+	char *p;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (size_t i = 0; i < len; i += 4096)
+		p[i] = 1;
+	munmap(p, len);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("# 8 MiB of page faults\n");
+	printf("fault_8m %.3f us\n", (b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3);
+	printf("pages %d pages higher\n", (int)(len / 4096));
+	return 0;
+}
+C
+cat >counter.sh <<'SH'
+#!/bin/sh
+# a script: busybox is its shell in the guest
+n=0
+while [ $n -lt 200 ]; do n=$((n + 1)); done
+echo "loops $n loops"
+echo "iteration ${LAB_ITERATION:-0} n"
+echo "not a sample line"
+SH
+printf '#!/bin/sh\necho "this is not a metric"\necho "neither is this one"\n' >garbage.sh
+printf '#!/bin/sh\necho "t 1 us"\necho "out of disk" >&2\nexit 3\n' >exit3.sh
+printf '#!/bin/sh\necho "t 1 us"\nwhile :; do :; done\n' >hang.sh
+chmod +x counter.sh garbage.sh exit3.sh hang.sh
+
+boot() {
+	"$LAB" run --db vm.db --accel tcg --kernel "$KERNEL" --mem 512M "$@"
+}
+metrics_of() { # DB RUN
+	sql "$1" "SELECT DISTINCT workload || '.' || metric FROM samples WHERE run_id = $2 ORDER BY 1" | tr '\n' ' '
+}
+
+test_expect_success STATIC_CC 'the C program builds statically' '
+	cc -static -O2 -o "$TRASH/pf" "$TRASH/pf.c"
+'
+
+test_expect_success STATIC_CC,BUSYBOX,TCG 'a static program and a script run in the VM, their samples stored' '
+	boot --workload "exec:$TRASH/pf,exec:$TRASH/counter.sh" --iters 3 --timeout 300 >out 2>err &&
+	cat out &&
+	test "$(sql vm.db "SELECT status || \" \" || workloads FROM runs WHERE id = 1")" = "OK pf,counter" &&
+	test "$(metrics_of vm.db 1)" = "counter.iteration counter.loops pf.fault_8m pf.pages " &&
+	test "$(sql vm.db "SELECT count(*) FROM samples WHERE run_id = 1 AND workload = \"pf\" AND metric = \"fault_8m\" AND value > 0")" = 3 &&
+	test "$(sql vm.db "SELECT group_concat(value) FROM samples WHERE run_id = 1 AND metric = '\''iteration'\'' ORDER BY iteration")" = "1.0,2.0,3.0" &&
+	test "$(sql vm.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = \"counter.dropped_lines\"")" = 3 &&
+	sql vm.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = \"counter.dropped_line.1\"" | grep -q "line 3: .not a sample line.: value .a. of .not. is not a finite number" &&
+	test "$(sql vm.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = \"direction.pf.pages\"")" = higher &&
+	test "$(sql vm.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = \"workload.pf.sha256\"")" = "$(sha256sum <"$TRASH/pf" | cut -d" " -f1)"
+'
+
+test_expect_success STATIC_CC 'the same program on the local runner gives the same samples' '
+	"$LAB" run --db local.db --runner local --workload "exec:$TRASH/pf,exec:$TRASH/counter.sh" --iters 2 >out 2>err &&
+	test "$(sql local.db "SELECT status FROM runs WHERE id = 1")" = OK &&
+	test "$(metrics_of local.db 1)" = "counter.iteration counter.loops pf.fault_8m pf.pages " &&
+	if test_have_prereq TCG,BUSYBOX; then test "$(metrics_of local.db 1)" = "$(metrics_of vm.db 1)"; fi
+'
+
+# The hang's deadline leaves room for the boot itself: under TCG on a busy
+# host the guest started only 39 s after QEMU did.
+test_expect_success BUSYBOX,TCG 'garbage, a non-zero exit and a hang in the VM: FAILED, FAILED, TIMEOUT with the reason' '
+	rc=0 && { boot --workload "exec:$TRASH/garbage.sh" --iters 2 --timeout 300 >out 2>err || rc=$?; } &&
+	test "$rc" = 1 &&
+	test "$(sql vm.db "SELECT status FROM runs WHERE id = 2")" = FAILED &&
+	sql vm.db "SELECT error FROM runs WHERE id = 2" | grep -q "garbage: iteration 1: no sample in 2 line(s) of output, 2 bad; first line 1: .this is not a metric." &&
+	test "$(sql vm.db "SELECT count(*) FROM samples WHERE run_id = 2")" = 0 &&
+	rc=0 && { boot --workload "exec:$TRASH/exit3.sh" --iters 2 --timeout 300 >out 2>err || rc=$?; } &&
+	test "$rc" = 1 &&
+	test "$(sql vm.db "SELECT status FROM runs WHERE id = 3")" = FAILED &&
+	sql vm.db "SELECT error FROM runs WHERE id = 3" | grep -q "exit3: iteration 1: .*exit3/run. exited with status 3; stderr: out of disk" &&
+	test "$(sql vm.db "SELECT count(*) FROM samples WHERE run_id = 3")" = 0 &&
+	rc=0 && { boot --workload "exec:$TRASH/hang.sh" --iters 2 --timeout 90 >out 2>err || rc=$?; } &&
+	test "$rc" = 1 &&
+	test "$(sql vm.db "SELECT status FROM runs WHERE id = 4")" = TIMEOUT &&
+	sql vm.db "SELECT error FROM runs WHERE id = 4" | grep -q "no result within .* s (guest started)"
+'
+
+test_expect_success 'on the local runner too, and a deadline of the guest names the program' '
+	test_expect_code 1 "$LAB" run --db local.db --runner local --workload "exec:$TRASH/exit3.sh" --iters 2 >out 2>err &&
+	sql local.db "SELECT status || \": \" || error FROM runs WHERE id = 2" | grep -q "^FAILED: exit3: iteration 1: .* exited with status 3" &&
+	test_expect_code 1 "$LAB" run --db local.db --runner local --workload "exec:$TRASH/hang.sh" --timeout 2 >out 2>err &&
+	test "$(sql local.db "SELECT status FROM runs WHERE id = 3")" = TIMEOUT &&
+	test_expect_code 1 "$LAB" run --db local.db --runner local --workload "exec:$TRASH/hang.sh" --param exec_timeout=1 --timeout 60 >out 2>err &&
+	sql local.db "SELECT status || \": \" || error FROM runs WHERE id = 4" | grep -q "^FAILED: hang: iteration 1: .* ran past its deadline of 1 s (lab.exec_timeout) and was killed" &&
+	! pgrep -f "$TRASH/hang.sh"
+'
+
+test_expect_success 'bad workloads are refused before anything runs, one line, exit 2' '
+	test_expect_code 2 "$LAB" run --db bad.db --runner local --workload exec:nonexistent 2>err &&
+	expect_one_line_naming err "cannot find program .nonexistent. of workload .exec:nonexistent." &&
+	test_expect_code 2 "$LAB" run --db bad.db --runner local --workload "exec:$TRASH/pf.c" 2>err &&
+	expect_one_line_naming err "is not an executable file" &&
+	cp counter.sh zeroing.sh &&
+	test_expect_code 2 "$LAB" run --db bad.db --runner local --workload "exec:$TRASH/zeroing.sh" 2>err &&
+	expect_one_line_naming err "has the name of a built-in workload" &&
+	mkdir -p other && cp counter.sh other/ &&
+	test_expect_code 2 "$LAB" run --db bad.db --runner local \
+		--workload "exec:$TRASH/counter.sh,exec:$TRASH/other/counter.sh" 2>err &&
+	expect_one_line_naming err "would both be stored as .counter.: rename one program" &&
+	test_expect_code 2 "$LAB" run --db bad.db --runner local --workload custom 2>err &&
+	expect_one_line_naming err "unknown workload .custom. (known: zeroing, demote, boot, exec:PATH, stress-ng:STRESSOR)" &&
+	! test -e bad.db
+'
+
+test_expect_success STRESS_NG 'an unknown stressor is refused, naming it' '
+	test_expect_code 2 "$LAB" run --db bad.db --runner local --workload stress-ng:nosuch 2>err &&
+	expect_one_line_naming err "unknown stressor .nosuch. in workload .stress-ng:nosuch."
+'
+
+test_expect_success 'an A/B of two builds of the program is refused, unless --force' '
+	cp counter.sh bench.sh &&
+	ab() { "$LAB" ab --db ab.db --runner local --workload "exec:$TRASH/bench.sh" --iters 3 \
+		--a-cmdline lab.side=a --b-cmdline lab.side=b "$@"; } &&
+	ab --boots 2 >out 2>err &&
+	grep -q "bench.loops" out &&
+	echo "echo \"extra 1 n\"" >>bench.sh &&
+	test_expect_code 2 ab --boots 3 --resume E1 >out 2>err &&
+	grep -q "refusing to compare: runs of experiment 1 differ in workload.bench.sha256" err &&
+	test "$(sql ab.db "SELECT status FROM experiments WHERE id = 1")" = REFUSED &&
+	ab --boots 3 --resume E1 --force >out 2>err &&
+	grep -q "differ in workload.bench.sha256 .* compared anyway (--force)" err
+'
+
+test_expect_success STRESS_NG 'stress-ng on the local runner: bogo ops/s higher is better, times lower' '
+	"$LAB" run --db sng.db --runner local --workload "stress-ng:mmap --mmap-ops 2 --mmap-bytes 4M" --iters 2 >out 2>err &&
+	test "$(metrics_of sng.db 1)" = "stress-ng-mmap.bogo_ops_s stress-ng-mmap.bogo_ops_s_cpu stress-ng-mmap.real_s stress-ng-mmap.sys_s stress-ng-mmap.usr_s " &&
+	test "$(sql sng.db "SELECT group_concat(key, \" \") FROM (SELECT key FROM run_meta WHERE run_id = 1 AND value = \"higher\" ORDER BY key)")" = "direction.stress-ng-mmap.bogo_ops_s direction.stress-ng-mmap.bogo_ops_s_cpu" &&
+	test "$(sql sng.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = \"workload.stress-ng-mmap.version\"")" = "$(stress-ng --version | sed "s/.*version \([^ ]*\).*/\1/")"
+'
+
+test_expect_success STRESS_NG,TCG 'lab ab of two command lines with a stressor under icount gives a verdict' '
+	rc=0 && { "$LAB" ab --db sngab.db --accel tcg --clock icount --kernel "$KERNEL" --mem 512M \
+		--workload "stress-ng:mmap --mmap-ops 2 --mmap-bytes 4M" --iters 2 --boots 2 --timeout 300 \
+		--a-cmdline transparent_hugepage=never --b-cmdline transparent_hugepage=always >out 2>err || rc=$?; } &&
+	cat out && test "$rc" -le 1 &&
+	test "$(sql sngab.db "SELECT count(*) FROM runs WHERE status = \"OK\"")" = 4 &&
+	test "$(sql sngab.db "SELECT direction FROM verdicts WHERE metric = \"bogo_ops_s\"")" = higher &&
+	test "$(sql sngab.db "SELECT direction FROM verdicts WHERE metric = \"real_s\"")" = lower &&
+	test "$(sql sngab.db "SELECT count(*) FROM verdicts WHERE verdict IN (\"REGRESSION\", \"IMPROVEMENT\", \"SAME\", \"SMALL\", \"INCONCLUSIVE\")")" = 5
+'
+
+test_done
