@@ -13,6 +13,11 @@
 
 /* A change point's interval is at 99 %, the level bisect decides at. */
 #define CP_ALPHA	0.01
+/*
+ * A suspect's points lie this many robust sds from the segment's median: two
+ * such points of noise in a row are about 2e-6 of nights with normal noise.
+ */
+#define SUSPECT_SDS	3.0
 
 static int cmp_double(const void *pa, const void *pb)
 {
@@ -87,6 +92,7 @@ static int test_split(struct changepoint *cp, const double *x, size_t a, size_t 
 	    stats_hl_ratio(&hl, x + a, tau - a, x + tau, b - tau, CP_ALPHA))
 		return -1;
 	cp->index = tau;
+	cp->before = tau - 1;
 	cp->p = mwu.p;
 	cp->ratio = hl.estimate;
 	cp->lo = hl.lo;
@@ -274,44 +280,84 @@ static double median_of(const double *x, size_t n)
 	return m;
 }
 
+/* Median and MAD (scaled to a normal sd) of the ln values of x[0..n). */
+static void robust_log(double *med, double *sd, const double *x, size_t n)
+{
+	double *l = xcalloc(n, sizeof(*l));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		l[i] = log(x[i]);
+	qsort(l, n, sizeof(*l), cmp_double);
+	*med = stats_quantile(l, n, 0.5);
+	for (i = 0; i < n; i++)
+		l[i] = fabs(l[i] - *med);
+	qsort(l, n, sizeof(*l), cmp_double);
+	*sd = 1.4826 * stats_quantile(l, n, 0.5);
+	free(l);
+}
+
 int changepoint_suspect(struct changepoint *out, const double *x, size_t n, size_t start,
 			const struct changepoint_opts *opt)
 {
 	struct changepoint_opts o = CHANGEPOINT_OPTS_INIT;
-	size_t k, best = 0;
-	double band, r = 1;
+	size_t k;
 
 	if (opt)
 		o = *opt;
 	if (check_opts(&o) || check_positive(x, n) || start > n)
 		return -1;
-	band = 1 + o.delta;
-	for (k = o.min_tail; start + o.min_segment + k <= n; k++) {
-		size_t i, seg = n - k;
-		double smin = INFINITY, smax = -INFINITY, ratio;
-		int above = 1, below = 1;
+	/*
+	 * The newest min_tail points beyond the bound on one side, or min_tail
+	 * of the newest min_tail + 1 with the newest among them: one spike the
+	 * other way in the tail must not hide a step for a night. The fewest
+	 * qualify first, so that a refuted suspect (two spikes in a row) does not
+	 * hide a step that follows it from the next night's look.
+	 */
+	for (k = o.min_tail; k <= o.min_tail + 1 && start + o.min_segment + k <= n; k++) {
+		size_t i, seg = n - k, first = n, up = 0, down = 0;
+		double med, sd, fence, newest;
+		int side;
 
-		for (i = start; i < seg; i++) {
-			smin = fmin(smin, x[i]);
-			smax = fmax(smax, x[i]);
-		}
+		/*
+		 * Robust: a spike among the segment's points must not hide a step
+		 * after them, as it would behind the segment's plain range.
+		 */
+		robust_log(&med, &sd, x + start, seg - start);
+		fence = fmax(log1p(o.delta), SUSPECT_SDS * sd);
+		newest = log(x[n - 1]) - med;
+		side = newest > fence ? 1 : newest < -fence ? -1 : 0;
+		if (!side)
+			return 0;
 		for (i = seg; i < n; i++) {
-			above &= x[i] > smax;
-			below &= x[i] < smin;
+			double d = (log(x[i]) - med) * side;
+
+			if (d > fence && first == n)
+				first = i;
+			up += d > fence;
+			down += d < -fence;
 		}
-		/* a larger k may pass: the step's first point may sit in this segment */
-		if (!above && !below)
+		if (up < o.min_tail)
 			continue;
-		ratio = median_of(x + seg, k) / median_of(x + start, seg - start);
-		if (ratio < band && ratio > 1 / band)
-			continue;
-		best = k;
-		r = ratio;
+		out->index = first;
+		out->ratio = exp(med);
+		{
+			double *t = xcalloc(n - first, sizeof(*t));
+			size_t nt = 0;
+
+			for (i = first; i < n; i++)
+				if ((log(x[i]) - med) * side > fence)
+					t[nt++] = x[i];
+			out->ratio = median_of(t, nt) / exp(med);
+			free(t);
+		}
+		/* the last ordinary point: a spike just before the tail is no baseline */
+		for (i = first - 1; i > start && fabs(log(x[i]) - med) > fence; i--)
+			;
+		out->before = i;
+		out->p = 1;
+		out->lo = out->hi = out->ratio;
+		return 1;
 	}
-	if (!best)
-		return 0;
-	out->index = n - best;
-	out->p = 1;
-	out->ratio = out->lo = out->hi = r;
-	return 1;
+	return 0;
 }

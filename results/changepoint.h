@@ -32,6 +32,7 @@ struct changepoint_opts {
 
 struct changepoint {
 	size_t index;		/* first point after the change */
+	size_t before;		/* the last ordinary point before it: the A of its A/B */
 	double p;		/* Mann-Whitney, segment before against after */
 	double ratio;		/* Hodges-Lehmann, after / before */
 	double lo, hi;		/* its 99 % CI */
@@ -46,12 +47,13 @@ int changepoints_find(struct changepoint **out, size_t *nout, const double *x, s
 
 /*
  * Does the series end with a step too recent for a segment? The last k
- * points, k >= min_tail, all lie on one side beyond every point of
- * x[start..n-k) (at least min_segment of them), and the ratio of their
- * median to that segment's median lies beyond the delta band. The largest
- * such k is taken; start is where the caller's last known change left the
- * series. Returns 1 and fills out (p 1, the ratio of medians as
- * ratio, lo and hi), 0 when there is none.
+ * points, k >= min_tail, all lie on one side of the median of
+ * x[start..n-k) (at least min_segment points), on the ln scale farther from
+ * it than both ln(1 + delta) and 3 robust sds (1.4826 MAD) of that segment.
+ * The smallest such k is taken; start is where the caller's last known
+ * change left the series. Returns 1 and fills out (p 1, the ratio of
+ * medians as ratio, lo and hi; before skips the points just before the
+ * tail that lie beyond the same bound, spikes), 0 when there is none.
  */
 int changepoint_suspect(struct changepoint *out, const double *x, size_t n, size_t start,
 			const struct changepoint_opts *opt);

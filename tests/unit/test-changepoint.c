@@ -161,6 +161,7 @@ int main(void)
 	fill(30, 32, 1050, 0.0005);
 	is_int(changepoint_suspect(&s, series, 32, 0, &o), 1, "two nights beyond the range: suspect");
 	is_int(s.index, 30, "from the first of them");
+	is_int(s.before, 29, "against the night before");
 	ok(s.ratio > 1.049 && s.ratio < 1.051, "ratio of medians 1.05");
 	is_int(changepoint_suspect(&s, series, 31, 0, &o), 0, "one night beyond: a spike, no suspect");
 	fill(30, 32, 1005, 0.0005);
@@ -169,8 +170,11 @@ int main(void)
 	is_int(changepoint_suspect(&s, series, 32, 28, &o), 0,
 	       "fewer than min_segment before the tail: no suspect");
 	series[29] = 1050;
-	is_int(changepoint_suspect(&s, series, 32, 0, &o), 1, "three nights up, the first inside k=2's range");
-	is_int(s.index, 29, "taken from the first of the three");
+	is_int(changepoint_suspect(&s, series, 32, 0, &o), 1, "three nights up: suspect");
+	is_int(s.index, 30, "three nights up: the newest two are the suspect");
+	is_int(s.before, 28, "and its baseline skips the third, beyond the bound too");
+	series[20] = 3000;
+	is_int(changepoint_suspect(&s, series, 32, 0, &o), 1, "a spike in the segment hides nothing");
 
 	/* Bad input. */
 	series[3] = 0;
