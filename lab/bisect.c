@@ -352,8 +352,8 @@ int bisect_classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 	return ret;
 }
 
-int bisect_run(struct bisect_result *out, const struct bisect_graph *g,
-	       const struct bisect_options *opt, const struct bisect_ops *ops)
+int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
+		  const struct bisect_options *opt, const struct bisect_ops *ops)
 {
 	enum bisect_mark *marks = xcalloc(g->n, sizeof(*marks));
 	struct sides s;

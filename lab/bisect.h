@@ -98,8 +98,8 @@ int bisect_metric_check(const struct strvec *workloads, const char *metric);
 long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks);
 
 /* Run the bisection. Returns 0, or -1 when an op failed. */
-int bisect_run(struct bisect_result *out, const struct bisect_graph *g,
-	       const struct bisect_options *opt, const struct bisect_ops *ops);
+int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
+		  const struct bisect_options *opt, const struct bisect_ops *ops);
 void bisect_result_release(struct bisect_result *r);
 
 /*
@@ -128,7 +128,7 @@ struct bisect_confirmation {
 int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *r,
 		   const struct bisect_ops *ops, int parent, int culprit);
 
-/* The pieces bisect_run() uses, for one-commit-at-a-time drivers (git bisect run). */
+/* The pieces bisect_search() uses, for one-commit-at-a-time drivers (git bisect run). */
 int bisect_effect(struct bisect_result *out, const struct bisect_options *opt,
 		  const struct bisect_ops *ops);
 int bisect_classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,

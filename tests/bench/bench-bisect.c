@@ -29,7 +29,7 @@ static void run(const char *name, size_t n, size_t start, size_t cap)
 		s.shift[0] = 0.08;
 		opt.start = start;
 		opt.cap = cap;
-		if (!bisect_run(&res, &g, &opt, &ops) && res.found && res.culprit == s.culprit[0])
+		if (!bisect_search(&res, &g, &opt, &ops) && res.found && res.culprit == s.culprit[0])
 			right++;
 		builds += s.builds;
 		boots += s.boots;

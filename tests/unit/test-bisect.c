@@ -7,7 +7,7 @@
  * samples, which must not fool a step; near-deterministic boots (icount)
  * must bisect in few boots. And the walk over the graph: which commit
  * bisect_next() picks on a line and across a merge, with skips, and what
- * bisect_run() leaves when a commit next to the culprit does not build.
+ * bisect_search() leaves when a commit next to the culprit does not build.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +33,7 @@ static void one(struct tally *t, struct sim *s, const struct bisect_graph *g)
 	struct bisect_confirmation conf;
 	int right;
 
-	if (bisect_run(&res, g, &opt, &ops) || !res.found) {
+	if (bisect_search(&res, g, &opt, &ops) || !res.found) {
 		t->boots += s->boots;
 		bisect_result_release(&res);
 		return;
@@ -213,7 +213,7 @@ static void test_decided_error_stops(void)
 	s.culprit[0] = 5;
 	s.shift[0] = 0.08;
 	s.fail_decided = 1;
-	ok(bisect_run(&res, &g, &opt, &ops) == -1 && s.decided == 1,
+	ok(bisect_search(&res, &g, &opt, &ops) == -1 && s.decided == 1,
 	   "a step that cannot be recorded stops the bisection at once");
 	bisect_result_release(&res);
 	sim_release(&s);
@@ -297,7 +297,7 @@ static void test_next_merges(void)
 	sim_graph_release(&g);
 }
 
-/* bisect_run() on a graph with merges, commits that do not build. */
+/* bisect_search() on a graph with merges, commits that do not build. */
 static void test_run_graph(void)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
@@ -313,7 +313,7 @@ static void test_run_graph(void)
 	s.shift[0] = 0.10;
 	s.broken = calloc(7, 1);
 	s.broken[2] = 1;
-	ok(!bisect_run(&res, &g, &opt, &ops) && res.found && res.culprit == 4,
+	ok(!bisect_search(&res, &g, &opt, &ops) && res.found && res.culprit == 4,
 	   "merge: the culprit on the side branch found, past a commit that does not build");
 	is_int(s.mark[2], BISECT_SKIP, "... the commit that does not build decided SKIP");
 	is_int(s.mark[4], BISECT_BAD, "... the culprit BAD");
@@ -326,7 +326,7 @@ static void test_run_graph(void)
 	s.graph = &g;
 	s.culprit[0] = 5;	/* the merge itself */
 	s.shift[0] = 0.10;
-	ok(!bisect_run(&res, &g, &opt, &ops) && res.found && res.culprit == 5,
+	ok(!bisect_search(&res, &g, &opt, &ops) && res.found && res.culprit == 5,
 	   "merge: a merge of two good sides is the culprit");
 	ok(s.mark[2] == BISECT_GOOD && s.mark[4] == BISECT_GOOD, "... both its sides GOOD");
 	bisect_result_release(&res);
@@ -339,7 +339,7 @@ static void test_run_graph(void)
 	s.shift[0] = 0.10;
 	s.broken = calloc(16, 1);
 	s.broken[8] = 1;
-	ok(!bisect_run(&res, &g, &opt, &ops) && !res.found,
+	ok(!bisect_search(&res, &g, &opt, &ops) && !res.found,
 	   "line: the culprit's parent does not build: no single culprit");
 	ok(res.nremaining == 2 && res.remaining[0] == 8 && res.remaining[1] == 9,
 	   "... the first bad is one of the two, and both are left");

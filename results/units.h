@@ -10,6 +10,7 @@
  */
 #include <stddef.h>
 
+#include "stats.h"
 #include "store.h"
 
 struct unit_metric {
@@ -34,5 +35,31 @@ int units_boot_effect(const struct unit_metric *m);
 /* The values to compare: samples, or per-boot medians. */
 double *units_values(const struct unit_metric *m, int per_boot, size_t *n);
 int units_all_positive(const double *v, size_t n);
+
+/*
+ * The per-boot medians of one metric of a variant, in boot order (*v
+ * NULL and *n 0 when it has none); the caller frees *v.
+ */
+int units_boot_medians(double **v, size_t *n, struct store *st, long long exp_id,
+		       long long variant_id, const char *metric);
+/* Boots a side two variants both have: the fewer of the two, 0 when either has none. */
+int units_common_boots(size_t *n, struct store *st, long long exp_id, long long variant_a,
+		       long long variant_b);
+
+/* One metric compared a -> b on its units (samples, or per-boot medians). */
+struct units_comparison {
+	char workload[32], metric[64];
+	int per_boot;
+	struct stats_comparison c;
+};
+/*
+ * Every metric both variants measured, compared a -> b at alpha, in a's
+ * order; metrics with a value not above 0 are left out (the ratios are of
+ * logs). *out is an array the caller frees; *boots_a is the boots of a's
+ * first metric, 0 when a has none.
+ */
+int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boots_a,
+			   struct store *st, long long exp_id, long long variant_a,
+			   long long variant_b, double alpha);
 
 #endif

@@ -126,3 +126,90 @@ int units_all_positive(const double *v, size_t n)
 	return 1;
 }
 
+
+int units_boot_medians(double **v, size_t *n, struct store *st, long long exp_id,
+		       long long variant_id, const char *metric)
+{
+	struct unit_side side;
+
+	*v = NULL;
+	*n = 0;
+	if (units_side_load(&side, st, exp_id, variant_id, -1, -1, metric))
+		return -1;
+	for (size_t i = 0; i < side.n; i++)
+		if (!strcmp(side.m[i].metric, metric)) {
+			free(*v);
+			*v = units_values(&side.m[i], 1, n);
+		}
+	units_side_release(&side);
+	return 0;
+}
+
+int units_common_boots(size_t *n, struct store *st, long long exp_id, long long variant_a,
+		       long long variant_b)
+{
+	struct unit_side a, b;
+
+	*n = 0;
+	if (units_side_load(&a, st, exp_id, variant_a, -1, -1, NULL))
+		return -1;
+	if (units_side_load(&b, st, exp_id, variant_b, -1, -1, NULL)) {
+		units_side_release(&a);
+		return -1;
+	}
+	if (a.n && b.n)
+		*n = a.m[0].nboots < b.m[0].nboots ? a.m[0].nboots : b.m[0].nboots;
+	units_side_release(&a);
+	units_side_release(&b);
+	return 0;
+}
+
+int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boots_a,
+			   struct store *st, long long exp_id, long long variant_a,
+			   long long variant_b, double alpha)
+{
+	struct unit_side a, b;
+	size_t alloc = 0;
+
+	*out = NULL;
+	*n = 0;
+	*boots_a = 0;
+	if (units_side_load(&a, st, exp_id, variant_a, -1, -1, NULL))
+		return -1;
+	if (units_side_load(&b, st, exp_id, variant_b, -1, -1, NULL)) {
+		units_side_release(&a);
+		return -1;
+	}
+	*boots_a = a.n ? a.m[0].nboots : 0;
+	for (size_t i = 0; i < a.n; i++) {
+		for (size_t j = 0; j < b.n; j++) {
+			struct stats_options so = STATS_OPTIONS_INIT;
+			struct units_comparison uc;
+			double *ua, *ub;
+			size_t na, nb;
+
+			if (strcmp(a.m[i].metric, b.m[j].metric) || strcmp(a.m[i].workload, b.m[j].workload))
+				continue;
+			so.alpha = alpha;
+			memset(&uc, 0, sizeof(uc));
+			uc.per_boot = units_boot_effect(&a.m[i]) || units_boot_effect(&b.m[j]);
+			ua = units_values(&a.m[i], uc.per_boot, &na);
+			ub = units_values(&b.m[j], uc.per_boot, &nb);
+			if (units_all_positive(ua, na) && units_all_positive(ub, nb) &&
+			    !stats_compare(&uc.c, ua, na, ub, nb, &so)) {
+				snprintf(uc.workload, sizeof(uc.workload), "%s", a.m[i].workload);
+				snprintf(uc.metric, sizeof(uc.metric), "%s", a.m[i].metric);
+				if (*n == alloc) {
+					alloc = alloc ? 2 * alloc : 16;
+					*out = xrealloc(*out, alloc * sizeof(**out));
+				}
+				(*out)[(*n)++] = uc;
+			}
+			free(ua);
+			free(ub);
+		}
+	}
+	units_side_release(&a);
+	units_side_release(&b);
+	return 0;
+}

@@ -1,0 +1,710 @@
+/*
+ * The bisect driver (bisect-run.h): git, builds, boots and storage around
+ * the algorithm of lab/bisect.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect-run.h"
+#include "gitutil.h"
+#include "host.h"
+#include "log.h"
+#include "refbuild.h"
+#include "store-bisect.h"
+#include "store-experiment.h"
+#include "units.h"
+
+/* The culprit's parent, measured to confirm. */
+#define BISECT_PARENT (-3)
+
+struct who {
+	git_oid commit;
+	char name[16];
+	long long variant_id;
+	char *image;
+	int build_failed, prepared, failures;
+	struct boot_plan plan;
+};
+
+struct bisector {
+	struct lab_context *ctx;
+	struct kernel_tree t;
+	struct build_spec spec;
+	struct boot_opts bo;
+	long long exp_id;
+	char metric[64];
+	int per_boot, locked;
+	struct who g, b, p, *cand;
+	size_t ncand, builds, boots, seq;
+	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
+};
+
+const char *bisect_verdict_name(enum bisect_verdict v)
+{
+	switch (v) {
+	case BISECT_FOUND: return "FOUND";
+	case BISECT_UNCLEAR: return "UNCLEAR";
+	case BISECT_CANDIDATES: return "CANDIDATES";
+	case BISECT_NO_REGRESSION: return "NO_REGRESSION";
+	case BISECT_INCONCLUSIVE: return "INCONCLUSIVE";
+	}
+	return "?";
+}
+
+void bisect_outcome_init(struct bisect_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	strbuf_init(&out->subject, 0);
+	strbuf_init(&out->author, 0);
+	strvec_init(&out->candidates);
+	out->effect.estimate = out->effect.lo = out->effect.hi = NAN;
+	out->effect_alpha = NAN;
+}
+
+void bisect_outcome_release(struct bisect_outcome *out)
+{
+	strbuf_release(&out->subject);
+	strbuf_release(&out->author);
+	strvec_release(&out->candidates);
+}
+
+static struct who *who_of(struct bisector *bs, int who)
+{
+	if (who == BISECT_G)
+		return &bs->g;
+	if (who == BISECT_B)
+		return &bs->b;
+	if (who == BISECT_PARENT)
+		return &bs->p;
+	return &bs->cand[who];
+}
+
+static const char *workload_of(struct bisector *bs)
+{
+	return bs->bo.workloads->v[0];
+}
+
+static int variant_for(struct bisector *bs, struct who *w)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (w->variant_id)
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), &w->commit);
+	return store_variant_record(&bs->ctx->st, &w->variant_id, bs->exp_id, w->name, hex);
+}
+
+/* Always per-boot medians: lab/bisect.c compares boots, with their spread pooled. */
+static int op_boots(void *data, int who, double **v, size_t *n)
+{
+	struct bisector *bs = data;
+	struct who *w = who_of(bs, who);
+
+	*v = NULL;
+	*n = 0;
+	if (variant_for(bs, w))
+		return -1;
+	return units_boot_medians(v, n, &bs->ctx->st, bs->exp_id, w->variant_id, bs->metric);
+}
+
+/*
+ * A boot that went well but reported no sample of the metric would be
+ * measured again and again: the good end's first such boot is an unknown
+ * metric, the bad end's an error, a candidate's a failed boot.
+ */
+static int check_reported(struct bisector *bs, struct who *w, int who, long long run_id)
+{
+	struct strvec have = STRVEC_INIT;
+	struct strbuf list = STRBUF_INIT;
+	int ret = 0, found = 0;
+
+	if (!bs->metric[0])
+		return 0;
+	if (store_run_metrics(&bs->ctx->st, &have, run_id))
+		return -1;
+	for (size_t i = 0; i < have.nr; i++) {
+		found |= !strcmp(have.v[i], bs->metric);
+		strbuf_addf(&list, "%s%s", i ? ", " : "", have.v[i]);
+	}
+	if (found)
+		goto out;
+	if (who == BISECT_G && bs->ctx->cfg.build_command)
+		ret = error("unknown metric '%s' for workload '%s' (the good end reported: %s)",
+			    bs->metric, workload_of(bs), list.len ? list.buf : "nothing");
+	else if (who == BISECT_G)
+		/* a metric of the guest this kernel cannot give (no tracing, say) */
+		ret = error("the good end (%s) reported no '%s' (it reported: %s); see 'lab show %lld'",
+			    w->name, bs->metric, list.len ? list.buf : "nothing", run_id);
+	else if (who == BISECT_B)
+		ret = error("the bad end (%s) reported no '%s'; see 'lab show %lld'", w->name,
+			    bs->metric, run_id);
+	else if (++w->failures >= 3)
+		ret = 1;
+out:
+	strvec_release(&have);
+	strbuf_release(&list);
+	return ret;
+}
+
+static int op_measure(void *data, int who)
+{
+	struct bisector *bs = data;
+	struct who *w = who_of(bs, who);
+	struct run_result res;
+	long long run_id, kernel_id;
+	int end = who == BISECT_G || who == BISECT_B;
+
+	if (variant_for(bs, w))
+		return -1;
+	/* before the build: a budget used up builds nothing more */
+	if (bs->max_boots && bs->boots_before + (long long)bs->boots >= bs->max_boots)
+		return error("boot budget of %lld boots used up (--max-boots)", bs->max_boots);
+	if (!w->image && !w->build_failed) {
+		switch (refbuild_commit(&w->image, &kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
+		case REFBUILD_OK:
+			bs->builds++;
+			if (store_variant_kernel(&bs->ctx->st, w->variant_id, kernel_id))
+				return -1;
+			break;
+		case REFBUILD_FAILED:
+			w->build_failed = 1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (w->build_failed) {
+		if (end)
+			return error("the %s end (%s) does not build", who == BISECT_G ? "good" : "bad",
+				     w->name);
+		return 1;
+	}
+	if (!w->prepared) {
+		struct boot_opts o = bs->bo;
+		o.kernel = w->image;
+		o.experiment_id = bs->exp_id;
+		o.variant_id = w->variant_id;
+		if (boot_plan_prepare(&w->plan, bs->ctx, &o))
+			return -1;
+		w->prepared = 1;
+	}
+	if (boot_plan_run(&w->plan, bs->ctx, &run_id, &res)) {
+		run_result_release(&res);
+		return -1;
+	}
+	bs->boots++;
+	fprintf(stderr, "  boot %s: %s (run %lld, %.1f s)%s%s\n", w->name, run_status_name(res.status),
+		run_id, res.wall_s, res.status == RUN_OK ? "" : ": ", res.status == RUN_OK ? "" :
+		strbuf_str(&res.error));
+	if (res.status != RUN_OK) {
+		run_result_release(&res);
+		if (++w->failures >= 3)
+			return end ? error("the %s end failed to boot 3 times; see 'lab show %lld'",
+					   who == BISECT_G ? "good" : "bad", run_id) : 1;
+		return 0;
+	}
+	run_result_release(&res);
+	return check_reported(bs, w, who, run_id);
+}
+
+static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
+		      const struct stats_hl *hl)
+{
+	struct bisector *bs = data;
+	struct who *w = who_of(bs, who);
+	char hex[GIT_OID_HEXSZ + 1];
+	char *desc = kernel_tree_describe(&bs->t, &w->commit);
+	struct bisect_step_row step = { 0, hex, bisect_mark_name(mark), (long long)n, NAN, NAN,
+					NAN };
+
+	/* a skipped step was not measured: no ratio to show */
+	if (isfinite(hl->estimate))
+		fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f])\n",
+			bs->seq + 1, desc, bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi);
+	else
+		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio)\n", bs->seq + 1, desc,
+			bisect_mark_name(mark), n);
+	free(desc);
+	git_oid_tostr(hex, sizeof(hex), &w->commit);
+	step.seq = (long long)++bs->seq;
+	if (isfinite(hl->estimate)) {
+		step.ratio = hl->estimate;
+		step.ci_low = hl->lo;
+		step.ci_high = hl->hi;
+	}
+	return store_bisect_step(&bs->ctx->st, bs->exp_id, &step);
+}
+
+/* The candidates: reachable from bad, not from good, parents before children. */
+static int build_graph(struct bisect_graph *g, struct bisector *bs)
+{
+	git_revwalk *walk = NULL;
+	git_oid oid, *ids = NULL;
+	size_t n = 0, alloc = 0;
+	int ret = -1;
+
+	memset(g, 0, sizeof(*g));
+	if (git_revwalk_new(&walk, bs->t.repo) ||
+	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) ||
+	    git_revwalk_push(walk, &bs->b.commit) || git_revwalk_hide(walk, &bs->g.commit)) {
+		lab_git_error("cannot walk the history between good and bad");
+		goto out;
+	}
+	while (!git_revwalk_next(&oid, walk)) {
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			ids = realloc(ids, alloc * sizeof(*ids));
+			if (!ids)
+				goto out;
+		}
+		ids[n++] = oid;
+	}
+	if (!n || !git_oid_equal(&ids[n - 1], &bs->b.commit)) {
+		error("bad (%s) is not a descendant of good (%s)", bs->b.name, bs->g.name);
+		goto out;
+	}
+	g->n = n;
+	g->nparents = calloc(n, sizeof(*g->nparents));
+	g->parents = calloc(n, sizeof(*g->parents));
+	bs->cand = calloc(n, sizeof(*bs->cand));
+	if (!g->nparents || !g->parents || !bs->cand)
+		goto out;
+	bs->ncand = n;
+	for (size_t i = 0; i < n; i++) {
+		git_commit *c = NULL;
+		bs->cand[i].commit = ids[i];
+		git_oid_tostr(bs->cand[i].name, 13, &ids[i]);
+		if (git_commit_lookup(&c, bs->t.repo, &ids[i])) {
+			lab_git_error("cannot read commit");
+			goto out;
+		}
+		g->parents[i] = calloc(git_commit_parentcount(c) + 1, sizeof(size_t));
+		for (unsigned k = 0; k < git_commit_parentcount(c); k++)
+			for (size_t j = 0; j < i; j++)
+				if (git_oid_equal(git_commit_parent_id(c, k), &ids[j]))
+					g->parents[i][g->nparents[i]++] = j;
+		git_commit_free(c);
+	}
+	ret = 0;
+out:
+	free(ids);
+	git_revwalk_free(walk);
+	return ret;
+}
+
+static void graph_release(struct bisect_graph *g)
+{
+	for (size_t i = 0; g->parents && i < g->n; i++)
+		free(g->parents[i]);
+	free(g->parents);
+	free(g->nparents);
+}
+
+/*
+ * Compare every metric G -> B on the boots so far: 1 when one regressed
+ * (the largest is kept in bs->metric), 0 when none did, with *unclear
+ * set when some metric could still turn out to.
+ */
+static int compare_ends(struct bisector *bs, double alpha, int *unclear)
+{
+	struct units_comparison *c;
+	size_t n, boots;
+	double best = 0;
+	char ci[32];
+
+	*unclear = 0;
+	if (units_compare_variants(&c, &n, &boots, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
+				   bs->b.variant_id, alpha))
+		return -1;
+	fprintf(stderr, "good -> bad, per metric (%zu boots a side):\n", boots);
+	stats_ci_label(ci, sizeof(ci), alpha);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(stderr, "  %-32s %.4f, %s [%.4f, %.4f] %s\n", c[i].metric, c[i].c.ratio, ci,
+			c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
+		if (c[i].c.verdict == VERDICT_REGRESSION && c[i].c.ratio > best) {
+			best = c[i].c.ratio;
+			snprintf(bs->metric, sizeof(bs->metric), "%s", c[i].metric);
+		}
+		*unclear |= c[i].c.verdict == VERDICT_INCONCLUSIVE;
+	}
+	free(c);
+	return best > 0;
+}
+
+/*
+ * Without a metric: measure both ends and take the metric with the largest
+ * significant regression. While none has regressed and some metric is
+ * still INCONCLUSIVE, the ends get more boots on the adaptive schedule
+ * (2, 4, 8, 16 a side, with its per-look alpha) before giving up. A
+ * resumed bisection starts from the boots a side the ends already have.
+ */
+static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
+{
+	struct stats_schedule sched = { opt->start, opt->effect_cap, opt->alpha };
+	double alpha = stats_schedule_alpha(&sched);
+	size_t level = opt->start, have;
+
+	if (variant_for(bs, &bs->g) || variant_for(bs, &bs->b) ||
+	    units_common_boots(&have, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
+			       bs->b.variant_id))
+		return -1;
+	for (;;) {
+		int unclear, r;
+
+		/* ABBA, as every other comparison */
+		for (; have < level; have++)
+			for (int k = 0; k < 2; k++)
+				if (op_measure(bs, (k ^ (int)(have & 1)) ? BISECT_B : BISECT_G))
+					return -1;
+		r = compare_ends(bs, alpha, &unclear);
+		if (r)
+			return r < 0 ? -1 : 0;
+		if (!unclear || level >= opt->effect_cap)
+			return 0;
+		level = level * 2 < opt->effect_cap ? level * 2 : opt->effect_cap;
+	}
+}
+
+/*
+ * culprit^ against culprit (bisect_confirm()): does the culprit explain
+ * G->B? 1 when there is nothing to confirm: a root commit, or culprit^
+ * does not build or boot.
+ */
+static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
+		   const struct bisect_ops *ops, const struct bisect_result *r)
+{
+	git_commit *c = NULL;
+	int ret;
+
+	if (git_commit_lookup(&c, bs->t.repo, &bs->cand[r->culprit].commit))
+		return lab_git_error("cannot read the culprit");
+	if (!git_commit_parentcount(c)) {
+		git_commit_free(c);
+		return 1;
+	}
+	git_oid_cpy(&bs->p.commit, git_commit_parent_id(c, 0));
+	git_commit_free(c);
+	snprintf(bs->p.name, sizeof(bs->p.name), "P");
+	ret = bisect_confirm(conf, r, ops, BISECT_PARENT, (int)r->culprit);
+	if (ret > 0)
+		fprintf(stderr, "culprit^ or the culprit does not build or boot: no confirmation\n");
+	return ret;
+}
+
+/*
+ * Resolve the ends, and create the bisection or take up the stored one
+ * (resume). *bisection_id once this lab owns it.
+ */
+static int start(struct bisector *bs, const struct bisect_spec *spec, long long resume,
+		 long long *bisection_id)
+{
+	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
+	git_oid tree;
+
+	if (kernel_tree_resolve(&bs->g.commit, &tree, &bs->t, spec->good) ||
+	    kernel_tree_resolve(&bs->b.commit, &tree, &bs->t, spec->bad))
+		return -1;
+	git_oid_tostr(good, sizeof(good), &bs->g.commit);
+	git_oid_tostr(bad, sizeof(bad), &bs->b.commit);
+	/* refused before anything is stored: a bisection row would stay RUNNING */
+	if (git_oid_equal(&bs->g.commit, &bs->b.commit))
+		return error("good and bad are the same commit (%s): nothing to bisect", good);
+	switch (git_graph_descendant_of(bs->t.repo, &bs->b.commit, &bs->g.commit)) {
+	case 1:
+		break;
+	case 0:
+		return error("bad (%s) is not a descendant of good (%s)", spec->bad, spec->good);
+	default:
+		return lab_git_error("cannot walk the history between good and bad");
+	}
+	if (resume) {
+		struct strbuf metric = STRBUF_INIT;
+		int ret;
+
+		bs->exp_id = resume;
+		/* one lab per bisection: claimed before its runs are touched */
+		if (experiment_lock(bs->ctx, bs->exp_id))
+			return -1;
+		bs->locked = 1;
+		if (bisection_id)
+			*bisection_id = bs->exp_id;
+		ret = store_bisection_resume(&bs->ctx->st, &metric, &bs->per_boot, bs->exp_id);
+		snprintf(bs->metric, sizeof(bs->metric), "%s", metric.buf);
+		strbuf_release(&metric);
+		if (ret)
+			return -1;
+		return store_runs_interrupted(&bs->ctx->st, bs->exp_id) ||
+		       store_experiment_runs(&bs->ctx->st, &bs->boots_before, bs->exp_id) ? -1 : 0;
+	}
+	if (store_bisection_create(&bs->ctx->st, &bs->exp_id, spec->command, workload_of(bs), good,
+				   bad, spec->metric))
+		return -1;
+	if (spec->metric)
+		snprintf(bs->metric, sizeof(bs->metric), "%s", spec->metric);
+	fprintf(stderr, "bisection E%lld started; continue an interrupted one with 'lab bisect --resume %lld'\n",
+		bs->exp_id, bs->exp_id);
+	if (experiment_lock(bs->ctx, bs->exp_id))
+		return -1;
+	bs->locked = 1;
+	if (bisection_id)
+		*bisection_id = bs->exp_id;
+	return 0;
+}
+
+/* The outcome, as stored and as the caller reads it. */
+static int finish(struct bisector *bs, const struct bisect_result *r, struct bisect_outcome *out)
+{
+	struct bisection_outcome o = {
+		.metric = bs->metric,
+		.per_boot = bs->per_boot,
+		.effect = r->effect.estimate,
+		.effect_lo = r->effect.lo,
+		.effect_hi = r->effect.hi,
+		.effect_alpha = r->effect_alpha,
+		.culprit = r->found ? out->culprit : NULL,
+	};
+
+	snprintf(out->metric, sizeof(out->metric), "%s", bs->metric);
+	out->effect = r->effect;
+	out->effect_alpha = r->effect_alpha;
+	out->effect_boots = r->effect_boots;
+	out->steps = r->steps;
+	out->builds = bs->builds;
+	out->boots = bs->boots;
+	if (r->no_regression)
+		out->verdict = r->inconclusive ? BISECT_INCONCLUSIVE : BISECT_NO_REGRESSION;
+	else if (!r->found)
+		out->verdict = BISECT_CANDIDATES;
+	else
+		out->verdict = out->confirmed && out->confirmation.more_than_one ? BISECT_UNCLEAR :
+			       BISECT_FOUND;
+	/* stored as it always was: INCONCLUSIVE ends are NO_REGRESSION there */
+	o.outcome = out->verdict == BISECT_INCONCLUSIVE ? "NO_REGRESSION" :
+		    bisect_verdict_name(out->verdict);
+	if (r->found) {
+		git_commit *c = NULL;
+		const git_oid *id = &bs->cand[r->culprit].commit;
+
+		git_oid_tostr(out->culprit, sizeof(out->culprit), id);
+		if (!git_commit_lookup(&c, bs->t.repo, id)) {
+			const git_signature *a = git_commit_author(c);
+			strbuf_addstr(&out->subject, git_commit_summary(c));
+			strbuf_addf(&out->author, "%s <%s>", a->name, a->email);
+			git_commit_free(c);
+		}
+	}
+	for (size_t i = 0; !r->found && !r->no_regression && i < r->nremaining; i++) {
+		char *d = kernel_tree_describe(&bs->t, &bs->cand[r->remaining[i]].commit);
+		strvec_push(&out->candidates, d);
+		free(d);
+	}
+	if (store_bisection_finish(&bs->ctx->st, bs->exp_id, &o))
+		return -1;
+	return store_experiment_done(&bs->ctx->st, bs->exp_id);
+}
+
+static void bisector_release(struct bisector *bs)
+{
+	struct who *all[3] = { &bs->g, &bs->b, &bs->p };
+	for (int i = 0; i < 3; i++) {
+		if (all[i]->prepared)
+			boot_plan_release(&all[i]->plan);
+		free(all[i]->image);
+	}
+	for (size_t i = 0; i < bs->ncand; i++) {
+		if (bs->cand[i].prepared)
+			boot_plan_release(&bs->cand[i].plan);
+		free(bs->cand[i].image);
+	}
+	free(bs->cand);
+	kernel_tree_close(&bs->t);
+	if (bs->locked)
+		experiment_unlock(bs->ctx);
+}
+
+/*
+ * The metric to bisect and its unit of comparison, chosen once (when not
+ * given) and kept with the bisection. 1: no metric regressed.
+ */
+static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
+{
+	struct store *st = &bs->ctx->st;
+
+	if (!bs->metric[0]) {
+		if (choose_metric(bs, opt))
+			return -1;
+		if (!bs->metric[0])
+			return 1;
+		fprintf(stderr, "bisecting %s\n", bs->metric);
+		if (store_bisection_set_metric(st, bs->exp_id, bs->metric))
+			return -1;
+	}
+	/* every decision of lab/bisect.c compares per-boot medians */
+	bs->per_boot = 1;
+	return store_bisection_set_per_boot(st, bs->exp_id, bs->per_boot);
+}
+
+/*
+ * Every boot counts against a budget, so that no loop boots forever: enough
+ * for G->B at its largest, twice the steps the candidates need at their
+ * largest (skips; each boot of a candidate brings one of an end), and the
+ * confirmation with its re-tests.
+ */
+static long long default_budget(size_t ncand, const struct bisect_options *opt)
+{
+	long long steps = 4;
+
+	for (size_t n = ncand; n; n >>= 1)
+		steps += 2;
+	return 2 * (long long)opt->effect_cap + steps * 2 * (long long)opt->cap +
+	       2 * BISECT_CONFIRM_CAP;
+}
+
+/* What both bisect_run() and bisect_run_step() check and set up first. */
+static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
+			  const struct bisect_spec *spec, struct bisect_options *opt)
+{
+	if (!spec->good || !spec->bad || !spec->boot.workloads || !spec->boot.workloads->nr)
+		return error("a bisection needs a good and a bad ref and a workload");
+	/* the lab's guest reports known metrics; a build.command's program, what its G does */
+	if (spec->metric && !ctx->cfg.build_command &&
+	    bisect_metric_check(spec->boot.workloads, spec->metric))
+		return -1;
+	if (spec->alpha) {
+		if (!(spec->alpha > 0 && spec->alpha < 1))
+			return error("bad alpha %g for a bisection (between 0 and 1)", spec->alpha);
+		opt->alpha = spec->alpha;
+	}
+	bs->ctx = ctx;
+	bs->bo = spec->boot;
+	bs->spec.arch = spec->arch ? spec->arch : host_arch();
+	snprintf(bs->g.name, sizeof(bs->g.name), "G");
+	snprintf(bs->b.name, sizeof(bs->b.name), "B");
+	return kernel_tree_open_for(&bs->t, ctx, spec->repo);
+}
+
+int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
+	       long long *bisection_id, struct bisect_outcome *out)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_ops ops = { op_boots, op_measure, op_decided, NULL };
+	struct bisector bs;
+	struct bisect_graph g;
+	struct bisect_result r;
+	int ret = -1, c;
+
+	memset(&bs, 0, sizeof(bs));
+	memset(&g, 0, sizeof(g));
+	memset(&r, 0, sizeof(r));
+	bisect_outcome_init(out);
+	ops.data = &bs;
+	if (bisection_id)
+		*bisection_id = 0;
+	if (bisector_setup(&bs, ctx, spec, &opt) || start(&bs, spec, spec->resume, bisection_id))
+		goto out;
+	if (build_graph(&g, &bs))
+		goto out;
+	bs.max_boots = spec->max_boots ? spec->max_boots : default_budget(bs.ncand, &opt);
+	switch (settle_metric(&bs, &opt)) {
+	case 0:
+		break;
+	case 1:
+		out->verdict = BISECT_NO_REGRESSION;
+		out->boots = bs.boots;
+		if (store_bisection_no_regression(&ctx->st, bs.exp_id) ||
+		    store_experiment_done(&ctx->st, bs.exp_id))
+			goto out;
+		ret = 0;
+		goto out;
+	default:
+		goto out;
+	}
+	if (bisect_search(&r, &g, &opt, &ops))
+		goto out;
+	/* the outcome is stored after the check: FOUND only for a confirmed culprit */
+	if (r.found) {
+		if ((c = confirm(&out->confirmation, &bs, &ops, &r)) < 0)
+			goto out;
+		out->confirmed = c == 0;
+	}
+	/* the check measured G->B again on every boot of the ends: the sharper estimate */
+	if (out->confirmed) {
+		r.effect = out->confirmation.effect;
+		r.effect_alpha = 0.01;
+	}
+	if (finish(&bs, &r, out))
+		goto out;
+	ret = 0;
+out:
+	bisect_result_release(&r);
+	graph_release(&g);
+	bisector_release(&bs);
+	return ret;
+}
+
+int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, const char *ref,
+		    long long *bisection_id, struct bisect_step_outcome *out)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_ops ops = { op_boots, op_measure, NULL, NULL };
+	struct bisector bs;
+	struct bisect_result r;
+	long long id = 0;
+	git_oid tree;
+	int ret = -1;
+
+	memset(&bs, 0, sizeof(bs));
+	memset(&r, 0, sizeof(r));
+	memset(out, 0, sizeof(*out));
+	out->ratio.estimate = out->ratio.lo = out->ratio.hi = NAN;
+	out->effect = out->ratio;
+	out->mark = BISECT_SKIP;
+	ops.data = &bs;
+	if (bisection_id)
+		*bisection_id = 0;
+	if (bisector_setup(&bs, ctx, spec, &opt) ||
+	    store_bisection_by_args(&ctx->st, &id, spec->command) ||
+	    start(&bs, spec, id, bisection_id))
+		goto out;
+	/* each step of git bisect run has a budget of its own */
+	bs.boots_before = 0;
+	bs.max_boots = spec->max_boots ? spec->max_boots : default_budget(1, &opt);
+	bs.cand = calloc(1, sizeof(*bs.cand));
+	if (!bs.cand)
+		goto out;
+	bs.ncand = 1;
+	if (kernel_tree_resolve(&bs.cand[0].commit, &tree, &bs.t, ref))
+		goto out;
+	git_oid_tostr(bs.cand[0].name, 13, &bs.cand[0].commit);
+	snprintf(out->commit, sizeof(out->commit), "%s", bs.cand[0].name);
+	switch (settle_metric(&bs, &opt)) {
+	case 0:
+		break;
+	case 1:
+		error("no significant regression from good to bad: nothing to bisect");
+		goto out;
+	default:
+		goto out;
+	}
+	if (bisect_effect(&r, &opt, &ops))
+		goto out;
+	out->effect = r.effect;
+	if (r.no_regression) {
+		char ci[32];
+
+		stats_ci_label(ci, sizeof(ci), r.effect_alpha);
+		error("%s between good and bad (%.4f, %s [%.4f, %.4f], %zu boots a side): nothing to bisect",
+		      r.inconclusive ? "no clear regression" : "no regression", r.effect.estimate, ci,
+		      r.effect.lo, r.effect.hi, r.effect_boots);
+		goto out;
+	}
+	if (bisect_classify(&out->mark, &out->ratio, &out->n, &opt, &ops, 0, r.log_effect))
+		goto out;
+	ret = 0;
+out:
+	bisect_result_release(&r);
+	bisector_release(&bs);
+	return ret;
+}

@@ -1,0 +1,126 @@
+#ifndef BISECT_RUN_H
+#define BISECT_RUN_H
+/*
+ * The bisect driver: a whole bisection of a kernel repository, from a
+ * struct to a stored outcome, for any command that has a lab_context
+ * (`lab bisect`, `lab nightly`). It resolves the ends, walks the commit
+ * graph, builds each commit it needs (lab/refbuild.c), boots it
+ * (lab/boot.c), stores every run, step and the outcome, and leaves the
+ * decisions to lab/bisect.c. Printing the result is the caller's: the
+ * driver only reports progress on stderr (each boot and step, the metric
+ * chosen, "bisection E<n> started").
+ *
+ * Ownership: nothing in the spec is kept after the call; the outcome owns
+ * its strings (bisect_outcome_release()). The context must own no
+ * experiment when called (one experiment per context): the driver takes
+ * the bisection's lock and drops it before returning, so that one context
+ * can run several bisections in turn.
+ *
+ * Errors: -1 after a one-line message (bad ref, good and bad the same
+ * commit or bad not after good, unknown metric, an end that does not
+ * build or boot, the boot budget used up, another lab running the
+ * bisection, a database failure). *bisection_id is set as soon as this
+ * lab owns the bisection, so that a caller can say how to resume one that
+ * stopped (0: nothing was stored, or another lab owns it). Samples already
+ * measured stay stored either way: a resume measures only what is
+ * missing, and replays the same decisions.
+ */
+#include <git2.h>
+
+#include "bisect.h"
+#include "boot.h"
+#include "context.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+struct bisect_spec {
+	const char *good, *bad;		/* refs or commit ids; bad must descend from good */
+	const char *repo;		/* NULL: core.repo */
+	const char *arch;		/* x86_64 | aarch64; NULL: this host */
+	/*
+	 * NULL: measure both ends (more boots while unclear) and bisect the
+	 * metric with the largest significant regression from good to bad.
+	 */
+	const char *metric;
+	/*
+	 * The boots: workloads (required), cmdline, mem, cpus, iters, numa,
+	 * params, runner, accel, clock, timeout. kernel, experiment_id and
+	 * variant_id are the driver's and ignored. clock NULL: run.clock of
+	 * the config, which is then kept with the bisection, so that a
+	 * resume measures in the clock it started with.
+	 */
+	struct boot_opts boot;
+	double alpha;			/* good -> bad over all its looks; 0: 0.05 */
+	long long max_boots;		/* budget of boots in all; 0: from the number of commits */
+	/*
+	 * Non-zero: continue bisection resume as it was stored; only
+	 * max_boots of this spec counts (when non-zero, it raises the budget).
+	 */
+	long long resume;
+	const char *command;		/* what `lab list` and the reports show */
+};
+
+#define BISECT_SPEC_INIT { 0 }
+
+enum bisect_verdict {
+	BISECT_FOUND,		/* one first-bad commit, confirmed (or nothing to confirm it against) */
+	BISECT_UNCLEAR,		/* a culprit that does not explain the whole effect */
+	BISECT_CANDIDATES,	/* several commits left that the boots could not tell apart */
+	BISECT_NO_REGRESSION,	/* bad is not worse than good: nothing bisected */
+	BISECT_INCONCLUSIVE,	/* could not tell whether bad is worse, at the most boots */
+};
+
+const char *bisect_verdict_name(enum bisect_verdict v);
+
+struct bisect_outcome {
+	enum bisect_verdict verdict;
+	char metric[64];		/* the metric bisected; "" when none regressed */
+	/* FOUND and UNCLEAR: the culprit, with its subject and "Name <email>" */
+	char culprit[GIT_OID_HEXSZ + 1];
+	struct strbuf subject, author;
+	struct strvec candidates;	/* CANDIDATES: each left, as "id subject" */
+	/*
+	 * R(good -> bad) of the metric, Hodges-Lehmann on per-boot medians,
+	 * with its CI at 1 - effect_alpha, decided on effect_boots a side;
+	 * NaN when no metric regressed at all (metric "").
+	 */
+	struct stats_hl effect;
+	double effect_alpha;
+	size_t effect_boots;
+	int confirmed;			/* culprit^ against the culprit was measured: */
+	struct bisect_confirmation confirmation;
+	size_t steps, builds, boots;	/* of this call; boots include the confirmation's */
+};
+
+void bisect_outcome_init(struct bisect_outcome *out);
+void bisect_outcome_release(struct bisect_outcome *out);
+
+/*
+ * Bisect spec->good..spec->bad: 0 with *out filled and stored (whatever
+ * the verdict), -1 on error. *out is initialized here: release it either
+ * way. *bisection_id (may be NULL) is the bisection's experiment id, for
+ * `lab bisect --status` and the reports.
+ */
+int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
+	       long long *bisection_id, struct bisect_outcome *out);
+
+/* One commit classified against the ends, for `git bisect run`. */
+struct bisect_step_outcome {
+	enum bisect_mark mark;		/* GOOD, BAD, or SKIP: does not build or boot, or unclear */
+	char commit[16];		/* its id, cut to 12 */
+	size_t n;			/* boots of the commit */
+	struct stats_hl ratio;		/* its M/G, 99 % CI; NaN when skipped unmeasured */
+	struct stats_hl effect;		/* R(good -> bad) */
+};
+
+/*
+ * Measure ref (e.g. "HEAD") against the ends of the bisection stored with
+ * exactly this spec, made first when there is none: the ends are
+ * measured once and kept. spec->max_boots (0: a default) is the budget of
+ * this call alone; spec->resume is ignored. 0 with *out, -1 on error,
+ * no regression from good to bad included.
+ */
+int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, const char *ref,
+		    long long *bisection_id, struct bisect_step_outcome *out);
+
+#endif
