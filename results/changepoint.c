@@ -298,7 +298,7 @@ static void robust_log(double *med, double *sd, const double *x, size_t n)
 }
 
 int changepoint_suspect(struct changepoint *out, const double *x, size_t n, size_t start,
-			const struct changepoint_opts *opt)
+			size_t refuted, const struct changepoint_opts *opt)
 {
 	struct changepoint_opts o = CHANGEPOINT_OPTS_INIT;
 	size_t k;
@@ -339,8 +339,19 @@ int changepoint_suspect(struct changepoint *out, const double *x, size_t n, size
 		}
 		if (up < o.min_tail)
 			continue;
+		/*
+		 * Points just before the tail beyond on the same side belong to the
+		 * step (the segment's median ignores them); then the last ordinary
+		 * point: a spike just before the step is no baseline.
+		 */
+		for (i = first; i > start + 1 && i - 1 > refuted && (log(x[i - 1]) - med) * side > fence;
+		     i--)
+			;
+		first = i;
+		for (i = first - 1; i > start && fabs(log(x[i]) - med) > fence; i--)
+			;
 		out->index = first;
-		out->ratio = exp(med);
+		out->before = i;
 		{
 			double *t = xcalloc(n - first, sizeof(*t));
 			size_t nt = 0;
@@ -351,10 +362,6 @@ int changepoint_suspect(struct changepoint *out, const double *x, size_t n, size
 			out->ratio = median_of(t, nt) / exp(med);
 			free(t);
 		}
-		/* the last ordinary point: a spike just before the tail is no baseline */
-		for (i = first - 1; i > start && fabs(log(x[i]) - med) > fence; i--)
-			;
-		out->before = i;
 		out->p = 1;
 		out->lo = out->hi = out->ratio;
 		return 1;

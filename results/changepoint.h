@@ -51,11 +51,15 @@ int changepoints_find(struct changepoint **out, size_t *nout, const double *x, s
  * x[start..n-k) (at least min_segment points), on the ln scale farther from
  * it than both ln(1 + delta) and 3 robust sds (1.4826 MAD) of that segment.
  * The smallest such k is taken; start is where the caller's last known
- * change left the series. Returns 1 and fills out (p 1, the ratio of
- * medians as ratio, lo and hi; before skips the points just before the
- * tail that lie beyond the same bound, spikes), 0 when there is none.
+ * change left the series; refuted (0: none) the index of the newest suspect
+ * its A/B refuted, after which a step now starts (two spikes in a row
+ * followed by a real step must not keep pointing at the spikes). Returns 1 and fills out, 0 when there is none:
+ * index is the first point of the step (points just before the tail beyond
+ * the bound on the same side belong to it), before the last point before
+ * it within the bound (spikes skipped), p 1, and the ratio of medians as
+ * ratio, lo and hi.
  */
 int changepoint_suspect(struct changepoint *out, const double *x, size_t n, size_t start,
-			const struct changepoint_opts *opt);
+			size_t refuted, const struct changepoint_opts *opt);
 
 #endif

@@ -134,7 +134,7 @@ static void year(struct tally *t, const struct noise *nz)
 	double level[NIGHTS], x[NIGHTS];
 	int step_at[STEPS], spike_at[SPIKES], found_night[STEPS];
 	double step_size[STEPS];
-	size_t examined[NIGHTS], nexamined = 0, start = 0;
+	size_t examined[NIGHTS], nexamined = 0, start = 0, refuted = 0;
 	double cv = boot_cv(nz);
 	struct changepoint_opts o = CHANGEPOINT_OPTS_INIT;
 	int i, s, night;
@@ -180,7 +180,7 @@ static void year(struct tally *t, const struct noise *nz)
 			if (c < ncps) {
 				idx = from + cps[c].index;
 				before = from + cps[c].before;
-			} else if (changepoint_suspect(&sus, x, n, start, &o) == 1) {
+			} else if (changepoint_suspect(&sus, x, n, start, refuted, &o) == 1) {
 				idx = sus.index;
 				before = sus.before;
 			} else {
@@ -199,8 +199,11 @@ static void year(struct tally *t, const struct noise *nz)
 				t->cand_false++;
 			v = confirm(level[before], level[idx], cv, &t->ab_boots);
 			t->abs++;
-			if (v != VERDICT_REGRESSION && v != VERDICT_IMPROVEMENT)
+			if (v != VERDICT_REGRESSION && v != VERDICT_IMPROVEMENT) {
+				if (c == ncps && idx > refuted)
+					refuted = idx;
 				continue;
+			}
 			start = idx;
 			if (s == STEPS) {
 				t->alert_false++;

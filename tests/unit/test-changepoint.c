@@ -159,22 +159,30 @@ int main(void)
 	/* The newest nights: a suspect step that a confirming A/B must prove. */
 	fill(0, 30, 1000, 0.0005);
 	fill(30, 32, 1050, 0.0005);
-	is_int(changepoint_suspect(&s, series, 32, 0, &o), 1, "two nights beyond the range: suspect");
+	is_int(changepoint_suspect(&s, series, 32, 0, 0, &o), 1, "two nights beyond the range: suspect");
 	is_int(s.index, 30, "from the first of them");
 	is_int(s.before, 29, "against the night before");
 	ok(s.ratio > 1.049 && s.ratio < 1.051, "ratio of medians 1.05");
-	is_int(changepoint_suspect(&s, series, 31, 0, &o), 0, "one night beyond: a spike, no suspect");
+	is_int(changepoint_suspect(&s, series, 31, 0, 0, &o), 0, "one night beyond: a spike, no suspect");
 	fill(30, 32, 1005, 0.0005);
-	is_int(changepoint_suspect(&s, series, 32, 0, &o), 0, "two nights 0.5 % up: within delta");
+	is_int(changepoint_suspect(&s, series, 32, 0, 0, &o), 0, "two nights 0.5 % up: within delta");
 	fill(30, 32, 1050, 0.0005);
-	is_int(changepoint_suspect(&s, series, 32, 28, &o), 0,
+	is_int(changepoint_suspect(&s, series, 32, 28, 0, &o), 0,
 	       "fewer than min_segment before the tail: no suspect");
 	series[29] = 1050;
-	is_int(changepoint_suspect(&s, series, 32, 0, &o), 1, "three nights up: suspect");
-	is_int(s.index, 30, "three nights up: the newest two are the suspect");
-	is_int(s.before, 28, "and its baseline skips the third, beyond the bound too");
+	is_int(changepoint_suspect(&s, series, 32, 0, 0, &o), 1, "three nights up: suspect");
+	is_int(s.index, 29, "three nights up: the suspect starts at the first of them");
+	is_int(s.before, 28, "against the night before");
+	series[28] = 800;
+	is_int(changepoint_suspect(&s, series, 32, 0, 0, &o), 1, "a spike the other way before the step");
+	is_int(s.index, 29, "is not part of the step");
+	is_int(s.before, 27, "nor its baseline");
+	series[28] = 1000;
+	is_int(changepoint_suspect(&s, series, 32, 0, 29, &o), 1, "with 29 refuted");
+	is_int(s.index, 30, "the step starts after it");
+	is_int(s.before, 28, "and its baseline is still the last ordinary point");
 	series[20] = 3000;
-	is_int(changepoint_suspect(&s, series, 32, 0, &o), 1, "a spike in the segment hides nothing");
+	is_int(changepoint_suspect(&s, series, 32, 0, 0, &o), 1, "a spike in the segment hides nothing");
 
 	/* Bad input. */
 	series[3] = 0;
