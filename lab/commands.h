@@ -15,6 +15,7 @@ int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);
+int cmd_nightly(int argc, char **argv);
 
 /* lab ab with its options in argv; *exp_id is the experiment it ran (0: none). */
 int ab_command(long long *exp_id, int argc, char **argv);

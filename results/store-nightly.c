@@ -153,6 +153,24 @@ int store_nightly_commit_seq(struct store *st, long long *seq, const char *night
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_error(st, what);
 }
 
+int store_nightly_commit_info(struct store *st, struct strbuf *subject, struct strbuf *author,
+			      const char *commit)
+{
+	static const char what[] = "cannot read commits";
+	sqlite3_stmt *q;
+	int rc;
+
+	if (prepare(st, &q, what, "SELECT subject, author FROM commits WHERE id = ?1", "t", commit))
+		return -1;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		strbuf_addstr(subject, store_text(q, 0));
+		strbuf_addstr(author, store_text(q, 1));
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_error(st, what);
+}
+
 int store_nightly_run_add(struct store *st, long long run_id, const char *nightly,
 			  const char *commit, long mem_mib, const char *cmdline)
 {
@@ -195,15 +213,17 @@ int store_nightly_samples(struct store *st, const char *nightly, const char *com
 	sqlite3_stmt *q;
 	int rc, ret = 0;
 
-	if (prepare(st, &q, what, "SELECT s.workload, s.metric, s.unit, s.run_id, s.value FROM "
-		    "counted_samples s JOIN nightly_runs n ON n.run_id = s.run_id WHERE "
+	if (prepare(st, &q, what, "SELECT s.workload, s.metric, s.unit, r.runner, r.clock, "
+		    "s.run_id, s.value FROM counted_samples s JOIN nightly_runs n ON n.run_id = "
+		    "s.run_id JOIN runs r ON r.id = s.run_id WHERE "
 		    "n.nightly = ?1 AND n.git_commit = ?2 AND n.mem_mib = ?3 AND n.cmdline = ?4 "
 		    "ORDER BY s.workload, s.metric, s.unit, s.run_id, s.id", "ttit", nightly, commit,
 		    (long long)mem_mib, cmdline))
 		return -1;
 	while (!ret && (rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct nightly_sample s = { store_text(q, 0), store_text(q, 1), store_text(q, 2),
-					    sqlite3_column_int64(q, 3), sqlite3_column_double(q, 4) };
+					    store_text(q, 3), store_text(q, 4),
+					    sqlite3_column_int64(q, 5), sqlite3_column_double(q, 6) };
 
 		ret = fn(&s, data);
 	}
@@ -338,7 +358,7 @@ int store_nightly_change_add(struct store *st, struct nightly_change *c, const c
 }
 
 int store_nightly_change_last(struct store *st, struct strbuf *out, const char *nightly,
-			      const char *series)
+			      const char *series, int confirmed)
 {
 	static const char what[] = "cannot read nightly changes";
 	sqlite3_stmt *q;
@@ -346,8 +366,9 @@ int store_nightly_change_last(struct store *st, struct strbuf *out, const char *
 
 	if (prepare(st, &q, what, "SELECT c.after_commit FROM nightly_changes c JOIN nightly_commits "
 		    "k ON k.nightly = c.nightly AND k.git_commit = c.after_commit WHERE c.nightly = ?1 "
-		    "AND c.series = ?2 AND c.verdict IN ('REGRESSION', 'IMPROVEMENT') ORDER BY k.seq "
-		    "DESC LIMIT 1", "tt", nightly, series))
+		    "AND c.series = ?2 AND c.verdict != '' AND (c.verdict IN ('REGRESSION', "
+		    "'IMPROVEMENT')) = ?3 ORDER BY k.seq DESC LIMIT 1", "tti", nightly, series,
+		    (long long)!!confirmed))
 		return -1;
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW)
@@ -384,4 +405,30 @@ int store_nightly_change_notified(struct store *st, long long id)
 {
 	return store_exec(st, "cannot record notification",
 			  "UPDATE nightly_changes SET notified = 1 WHERE id = ?1", id, NULL);
+}
+
+int store_nightly_changes_unnotified(struct store *st, const char *nightly,
+				     store_nightly_change_fn *fn, void *data)
+{
+	static const char what[] = "cannot read nightly changes";
+	struct nightly_change c;
+	struct strbuf series = STRBUF_INIT;
+	sqlite3_stmt *q;
+	int rc, ret = 0;
+
+	if (prepare(st, &q, what, "SELECT " CHANGE_COLUMNS ", series FROM nightly_changes WHERE "
+		    "nightly = ?1 AND verdict IN ('REGRESSION', 'IMPROVEMENT') AND notified = 0 "
+		    "ORDER BY id", "t", nightly))
+		return -1;
+	while (!ret && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		read_change(&c, q);
+		strbuf_reset(&series);
+		strbuf_addstr(&series, store_text(q, 11));
+		ret = fn(&c, strbuf_str(&series), data);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_error(st, what);
+	sqlite3_finalize(q);
+	strbuf_release(&series);
+	return ret;
 }

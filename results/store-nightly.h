@@ -37,6 +37,10 @@ int store_nightly_commits_pending(struct store *st, struct strvec *out, const ch
 int store_nightly_commit_seq(struct store *st, long long *seq, const char *nightly,
 			     const char *commit);
 
+/* A measured commit's subject and author as the commits table has them; "" when unknown. */
+int store_nightly_commit_info(struct store *st, struct strbuf *subject, struct strbuf *author,
+			      const char *commit);
+
 /* A boot measuring commit at (mem, cmdline) belongs to nightly. */
 int store_nightly_run_add(struct store *st, long long run_id, const char *nightly,
 			  const char *commit, long mem_mib, const char *cmdline);
@@ -47,6 +51,7 @@ int store_nightly_run_count(struct store *st, long *boots, long *ok, const char 
 /* The samples of those boots that count (OK runs, no warm-ups), by metric and run. */
 struct nightly_sample {
 	const char *workload, *metric, *unit;
+	const char *target, *clock;	/* the run's runner and clock */
 	long long run_id;
 	double value;
 };
@@ -91,13 +96,22 @@ int store_nightly_change_add(struct store *st, struct nightly_change *c, const c
 /* The stored change of series with this after commit: *found 0 when none. */
 int store_nightly_change_get(struct store *st, struct nightly_change *c, int *found,
 			     const char *nightly, const char *series, const char *after);
-/* The after commit of the series' newest confirmed change into out; "" when none. */
+/*
+ * The after commit of the series' newest confirmed change (REGRESSION,
+ * IMPROVEMENT), or with confirmed 0 of its newest refuted one, into out;
+ * "" when none.
+ */
 int store_nightly_change_last(struct store *st, struct strbuf *out, const char *nightly,
-			      const char *series);
+			      const char *series, int confirmed);
 int store_nightly_change_confirmed(struct store *st, long long id, long long ab_experiment,
 				   const char *verdict);
 int store_nightly_change_bisected(struct store *st, long long id, long long bisection,
 				  const char *culprit, const char *outcome);
 int store_nightly_change_notified(struct store *st, long long id);
+/* Each confirmed change (REGRESSION, IMPROVEMENT) not notified yet, oldest first. */
+typedef int store_nightly_change_fn(const struct nightly_change *c, const char *series,
+				    void *data);
+int store_nightly_changes_unnotified(struct store *st, const char *nightly,
+				     store_nightly_change_fn *fn, void *data);
 
 #endif
