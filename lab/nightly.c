@@ -420,8 +420,11 @@ static int measure(struct night *nt, const char *commit)
 	long ok_all = 0;
 	int ret = -1, r;
 
-	fprintf(nt->out, "commit %.12s:\n", commit);
 	r = build(nt, &image, commit);
+	if (r >= 0 && store_nightly_commit_info(&nt->ctx->st, &subject, &author, commit))
+		goto out;
+	fprintf(nt->out, "commit %.12s%s%s%s:\n", commit, subject.len ? " (\"" : "",
+		strbuf_str(&subject), subject.len ? "\")" : "");
 	if (r < 0) {
 		ret = 1;
 		goto out;

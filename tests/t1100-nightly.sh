@@ -49,7 +49,7 @@ advance() {
 
 night() {
 	rc=0 && "$LAB" nightly "$@" >out 2>err || rc=$?
-	cat out
+	cat out | tee -a nights.out
 }
 
 mails() {
