@@ -414,7 +414,7 @@ static int build(struct night *nt, char **image, const char *commit)
  */
 static int measure(struct night *nt, const char *commit)
 {
-	struct st_ref { long boots, ok; } c;
+	long boots, ok;
 	struct strbuf subject = STRBUF_INIT, author = STRBUF_INIT;
 	char *image = NULL;
 	long ok_all = 0;
@@ -442,10 +442,10 @@ static int measure(struct night *nt, const char *commit)
 			struct boot_opts o;
 			long need;
 
-			if (store_nightly_run_count(&nt->ctx->st, &c.boots, &c.ok, nt->n->name, commit,
+			if (store_nightly_run_count(&nt->ctx->st, &boots, &ok, nt->n->name, commit,
 						    nt->mems[m], cmdline))
 				goto out;
-			need = nt->n->boots - c.boots;
+			need = nt->n->boots - boots;
 			if (need > 0) {
 				memset(&plan, 0, sizeof(plan));
 				boot_opts_fill(&o, nt, &nt->workloads, image, cmdline, nt->mems[m]);
@@ -468,7 +468,7 @@ static int measure(struct night *nt, const char *commit)
 						goto out;
 					}
 					fprintf(nt->out, "  boot %ld/%ld, %ldM: run %lld %s\n",
-						c.boots + b + 1, nt->n->boots, nt->mems[m], run_id,
+						boots + b + 1, nt->n->boots, nt->mems[m], run_id,
 						run_status_name(res.status));
 					stop = res.status == RUN_INFRA;
 					if (stop)
@@ -483,10 +483,10 @@ static int measure(struct night *nt, const char *commit)
 				}
 				boot_plan_release(&plan);
 			}
-			if (store_nightly_run_count(&nt->ctx->st, &c.boots, &c.ok, nt->n->name, commit,
+			if (store_nightly_run_count(&nt->ctx->st, &boots, &ok, nt->n->name, commit,
 						    nt->mems[m], cmdline))
 				goto out;
-			ok_all += c.ok;
+			ok_all += ok;
 		}
 	}
 	if (store_begin(&nt->ctx->st))
