@@ -158,8 +158,7 @@ FUZZ_CFLAGS := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRCS_protocol := runners/protocol.c
 FUZZ_SRCS_config := lab/config.c lib/strbuf.c lib/xalloc.c lib/log.c
-FUZZ_SRCS_mbox := kernels/patch.c lib/gitutil.c lib/strbuf.c lib/xalloc.c lib/log.c
-FUZZ_LIBS_mbox := $(shell pkg-config --libs libgit2 libcurl 2>/dev/null)
+FUZZ_SRCS_mbox := kernels/mbox.c lib/strbuf.c lib/xalloc.c lib/log.c
 
 $(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c FORCE
 	@mkdir -p $(dir $@)

@@ -4,7 +4,7 @@
 -- statement is idempotent, so an older database gains the tables added
 -- since (version 2: bisections, bisect_steps; version 3: dropped_lines,
 -- run_owners, commits; version 4: runs.clock; version 5:
--- bisections.effect_alpha; version 6: nightly_*) and keeps its rows. A column added to an
+-- bisections.effect_alpha; version 6: bisect_specs, nightly_*) and keeps its rows. A column added to an
 -- existing table cannot be written idempotently here: the lab adds those
 -- columns itself when a table lacks them (results/store.c).
 
@@ -192,6 +192,33 @@ CREATE TABLE IF NOT EXISTS commits (
 	subject		TEXT NOT NULL,
 	author		TEXT NOT NULL,		-- Name <email>
 	date		REAL NOT NULL		-- author time, seconds since the epoch
+);
+
+-- bisect: what a bisection was started with, as data, so that a resume
+-- reads it back instead of parsing options again. Refs as given; boot
+-- options as parsed; NULL where the default (the config's, or the lab's)
+-- applies. A bisection without a row here predates it and is not resumed.
+CREATE TABLE IF NOT EXISTS bisect_specs (
+	experiment_id	INTEGER PRIMARY KEY REFERENCES bisections(experiment_id) ON DELETE CASCADE,
+	good_ref	TEXT NOT NULL,
+	bad_ref		TEXT NOT NULL,
+	repo		TEXT,			-- NULL: core.repo
+	arch		TEXT,			-- NULL: the host's
+	metric		TEXT,			-- as asked; NULL: the largest regression
+	workload_list	TEXT NOT NULL,		-- comma-separated, in order
+	guest_params	TEXT,			-- K=V, space-separated (no K=V has a space)
+	kernel_cmdline	TEXT,
+	iters		INTEGER,
+	mem_mib		INTEGER,
+	cpus		INTEGER,
+	numa		INTEGER,
+	timeout_s	INTEGER,
+	runner		TEXT,
+	accel		TEXT,
+	boot_clock	TEXT NOT NULL,		-- wall | icount | auto, settled when started
+	guest		TEXT,
+	alpha		REAL,			-- NULL: 0.05
+	max_boots	INTEGER			-- NULL: from the number of commits
 );
 
 -- Nightly (lab nightly): the nights, the commits each followed branch

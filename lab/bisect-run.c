@@ -15,6 +15,7 @@
 #include "store-bisect.h"
 #include "store-experiment.h"
 #include "units.h"
+#include "xalloc.h"
 
 /* The culprit's parent, measured to confirm. */
 #define BISECT_PARENT (-3)
@@ -393,12 +394,87 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 	return ret;
 }
 
+/* The spec as stored; the boots as bs has them, their clock settled. */
+static void spec_row_fill(struct bisect_spec_row *r, const struct bisect_spec *spec,
+			  const struct boot_opts *bo)
+{
+	const char *text[] = { spec->good, spec->bad, spec->repo, spec->arch, spec->metric,
+			       bo->cmdline, bo->runner, bo->accel, bo->clock, bo->guest };
+	struct strbuf *to[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch, &r->metric,
+				&r->cmdline, &r->runner, &r->accel, &r->clock, &r->guest };
+
+	for (size_t i = 0; i < sizeof(to) / sizeof(to[0]); i++)
+		if (text[i])
+			strbuf_addstr(to[i], text[i]);
+	for (size_t i = 0; i < bo->workloads->nr; i++)
+		strbuf_addf(&r->workloads, "%s%s", i ? "," : "", bo->workloads->v[i]);
+	for (size_t i = 0; bo->params && i < bo->params->nr; i++)
+		strbuf_addf(&r->params, "%s%s", i ? " " : "", bo->params->v[i]);
+	r->iters = bo->iters;
+	r->mem_mib = bo->mem_mib;
+	r->cpus = bo->cpus;
+	r->numa = bo->numa;
+	r->timeout_s = bo->timeout_s;
+	r->alpha = spec->alpha;
+	r->max_boots = spec->max_boots;
+}
+
+/* A stored spec, with the strings its pointers point into. */
+struct stored_spec {
+	struct bisect_spec_row row;
+	struct strvec workloads, params;
+	struct bisect_spec spec;
+};
+
+static const char *or_null(const struct strbuf *sb)
+{
+	return sb->len ? sb->buf : NULL;
+}
+
+static int spec_load(struct stored_spec *s, struct store *st, long long id)
+{
+	struct bisect_spec *spec = &s->spec;
+	struct bisect_spec_row *r = &s->row;
+
+	if (store_bisect_spec_read(st, id, r) || workloads_parse(&s->workloads, r->workloads.buf))
+		return -1;
+	strvec_split(&s->params, r->params.len ? r->params.buf : "");
+	spec->good = r->good_ref.buf;
+	spec->bad = r->bad_ref.buf;
+	spec->repo = or_null(&r->repo);
+	spec->arch = or_null(&r->arch);
+	spec->metric = or_null(&r->metric);
+	spec->boot.workloads = &s->workloads;
+	spec->boot.params = &s->params;
+	spec->boot.cmdline = or_null(&r->cmdline);
+	spec->boot.runner = or_null(&r->runner);
+	spec->boot.accel = or_null(&r->accel);
+	spec->boot.clock = or_null(&r->clock);
+	spec->boot.guest = or_null(&r->guest);
+	spec->boot.iters = r->iters;
+	spec->boot.mem_mib = r->mem_mib;
+	spec->boot.cpus = r->cpus;
+	spec->boot.numa = r->numa;
+	spec->boot.timeout_s = r->timeout_s;
+	spec->alpha = r->alpha;
+	spec->max_boots = r->max_boots;
+	spec->resume = id;
+	return 0;
+}
+
+static void stored_spec_release(struct stored_spec *s)
+{
+	bisect_spec_row_release(&s->row);
+	strvec_release(&s->workloads);
+	strvec_release(&s->params);
+}
+
 /*
- * Resolve the ends, and create the bisection or take up the stored one
- * (resume). *bisection_id once this lab owns it.
+ * Resolve the ends, and create the bisection with its spec (row) or take
+ * up the stored one (resume). *bisection_id once this lab owns it.
  */
-static int start(struct bisector *bs, const struct bisect_spec *spec, long long resume,
-		 long long *bisection_id)
+static int start(struct bisector *bs, const struct bisect_spec *spec,
+		 const struct bisect_spec_row *row, long long resume, long long *bisection_id)
 {
 	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
 	git_oid tree;
@@ -438,8 +514,7 @@ static int start(struct bisector *bs, const struct bisect_spec *spec, long long 
 		return store_runs_interrupted(&bs->ctx->st, bs->exp_id) ||
 		       store_experiment_runs(&bs->ctx->st, &bs->boots_before, bs->exp_id) ? -1 : 0;
 	}
-	if (store_bisection_create(&bs->ctx->st, &bs->exp_id, spec->command, workload_of(bs), good,
-				   bad, spec->metric))
+	if (store_bisection_create(&bs->ctx->st, &bs->exp_id, spec->command, good, bad, row))
 		return -1;
 	if (spec->metric)
 		snprintf(bs->metric, sizeof(bs->metric), "%s", spec->metric);
@@ -579,6 +654,9 @@ static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 	}
 	bs->ctx = ctx;
 	bs->bo = spec->boot;
+	/* kept with the bisection even when it came from lab.conf: a resume measures in it */
+	if (!bs->bo.clock)
+		bs->bo.clock = config_clock_name(ctx->cfg.clock);
 	bs->spec.arch = spec->arch ? spec->arch : host_arch();
 	snprintf(bs->g.name, sizeof(bs->g.name), "G");
 	snprintf(bs->b.name, sizeof(bs->b.name), "B");
@@ -593,16 +671,32 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	struct bisector bs;
 	struct bisect_graph g;
 	struct bisect_result r;
+	struct bisect_spec_row row;
+	struct stored_spec stored;
 	int ret = -1, c;
 
 	memset(&bs, 0, sizeof(bs));
 	memset(&g, 0, sizeof(g));
 	memset(&r, 0, sizeof(r));
+	memset(&stored, 0, sizeof(stored));
+	bisect_spec_row_init(&row);
 	bisect_outcome_init(out);
 	ops.data = &bs;
 	if (bisection_id)
 		*bisection_id = 0;
-	if (bisector_setup(&bs, ctx, spec, &opt) || start(&bs, spec, spec->resume, bisection_id))
+	if (spec->resume) {
+		long long raise = spec->max_boots;
+
+		if (spec_load(&stored, &ctx->st, spec->resume))
+			goto out;
+		spec = &stored.spec;
+		if (raise)
+			stored.spec.max_boots = raise;
+	}
+	if (bisector_setup(&bs, ctx, spec, &opt))
+		goto out;
+	spec_row_fill(&row, spec, &bs.bo);
+	if (start(&bs, spec, &row, spec->resume, bisection_id))
 		goto out;
 	if (build_graph(&g, &bs))
 		goto out;
@@ -641,6 +735,8 @@ out:
 	bisect_result_release(&r);
 	graph_release(&g);
 	bisector_release(&bs);
+	bisect_spec_row_release(&row);
+	stored_spec_release(&stored);
 	return ret;
 }
 
@@ -651,12 +747,14 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 	struct bisect_ops ops = { op_boots, op_measure, NULL, NULL };
 	struct bisector bs;
 	struct bisect_result r;
+	struct bisect_spec_row row;
 	long long id = 0;
 	git_oid tree;
 	int ret = -1;
 
 	memset(&bs, 0, sizeof(bs));
 	memset(&r, 0, sizeof(r));
+	bisect_spec_row_init(&row);
 	memset(out, 0, sizeof(*out));
 	out->ratio.estimate = out->ratio.lo = out->ratio.hi = NAN;
 	out->effect = out->ratio;
@@ -664,9 +762,11 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 	ops.data = &bs;
 	if (bisection_id)
 		*bisection_id = 0;
-	if (bisector_setup(&bs, ctx, spec, &opt) ||
-	    store_bisection_by_args(&ctx->st, &id, spec->command) ||
-	    start(&bs, spec, id, bisection_id))
+	if (bisector_setup(&bs, ctx, spec, &opt))
+		goto out;
+	spec_row_fill(&row, spec, &bs.bo);
+	if (store_bisection_by_spec(&ctx->st, &id, &row) ||
+	    start(&bs, spec, &row, id, bisection_id))
 		goto out;
 	/* each step of git bisect run has a budget of its own */
 	bs.boots_before = 0;
@@ -706,5 +806,6 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 out:
 	bisect_result_release(&r);
 	bisector_release(&bs);
+	bisect_spec_row_release(&row);
 	return ret;
 }

@@ -10,8 +10,10 @@
  * driver only reports progress on stderr (each boot and step, the metric
  * chosen, "bisection E<n> started").
  *
- * Ownership: nothing in the spec is kept after the call; the outcome owns
- * its strings (bisect_outcome_release()). The context must own no
+ * Every field of the spec is stored with the bisection as data, so that a
+ * resume or another `git bisect run` step finds it and measures the same
+ * way. Ownership: nothing in the spec is kept after the call; the outcome
+ * owns its strings (bisect_outcome_release()). The context must own no
  * experiment when called (one experiment per context): the driver takes
  * the bisection's lock and drops it before returning, so that one context
  * can run several bisections in turn.
@@ -53,11 +55,13 @@ struct bisect_spec {
 	double alpha;			/* good -> bad over all its looks; 0: 0.05 */
 	long long max_boots;		/* budget of boots in all; 0: from the number of commits */
 	/*
-	 * Non-zero: continue bisection resume as it was stored; only
-	 * max_boots of this spec counts (when non-zero, it raises the budget).
+	 * Non-zero: continue that bisection with the spec stored when it
+	 * started (results/store-bisect.h, table bisect_specs); of this
+	 * spec only max_boots counts, raising the budget when non-zero. A
+	 * bisection stored by a lab older than bisect_specs is refused.
 	 */
 	long long resume;
-	const char *command;		/* what `lab list` and the reports show */
+	const char *command;		/* what `lab list` and the reports show; may be NULL */
 };
 
 #define BISECT_SPEC_INIT { 0 }

@@ -215,43 +215,8 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 	return 0;
 }
 
-static int load_stored(struct strvec *args, struct store *st, long long id)
-{
-	struct strbuf stored = STRBUF_INIT;
-	const char *p;
-
-	strvec_push(args, "bisect");
-	if (store_bisection_args(st, &stored, id)) {
-		strbuf_release(&stored);
-		return -1;
-	}
-	for (p = stored.buf; *p;) {
-		size_t n = strcspn(p, "\n");
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_add(&sb, p, n);
-		strvec_push(args, sb.buf);
-		strbuf_release(&sb);
-		p += n + (p[n] == '\n');
-	}
-	strbuf_release(&stored);
-	return 0;
-}
-
-/*
- * The clock goes with the stored options even when it came from lab.conf:
- * a resume measures in the clock the bisection started with.
- */
-static void keep_clock(struct bisector *bs, const struct bisect_args *a, struct strbuf *stored,
-		       const struct lab_config *cfg)
-{
-	if (a->resume || bs->bo.clock)
-		return;
-	bs->bo.clock = config_clock_name(cfg->clock);
-	strbuf_addf(stored, "--clock=%s\n", bs->bo.clock);
-}
-
 static void spec_from_args(struct bisect_spec *spec, struct bisector *bs,
-			   const struct bisect_args *a, const char *stored)
+			   const struct bisect_args *a, const char *command)
 {
 	bs->bo.workloads = &bs->workloads;
 	bs->bo.params = &bs->params;
@@ -263,7 +228,7 @@ static void spec_from_args(struct bisect_spec *spec, struct bisector *bs,
 	spec->boot = bs->bo;
 	spec->max_boots = a->max_boots;
 	spec->resume = a->resume;
-	spec->command = stored;
+	spec->command = command;
 }
 
 static void bisector_release(struct bisector *bs)
@@ -325,8 +290,7 @@ int cmd_bisect(int argc, char **argv)
 	struct bisect_args a;
 	struct bisector bs;
 	struct lab_context ctx;
-	struct strbuf stored = STRBUF_INIT;
-	struct strvec again = STRVEC_INIT;
+	struct strbuf command = STRBUF_INIT;
 	long long id = 0;
 	int ret = 2;
 
@@ -336,10 +300,9 @@ int cmd_bisect(int argc, char **argv)
 	bisect_outcome_init(&o);
 	a.cmd = "lab bisect";
 	a.usage = bisect_usage;
-	if (parse_args(&a, &bs, &stored, argc, argv) ||
+	if (parse_args(&a, &bs, NULL, argc, argv) ||
 	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
 		goto out;
-	keep_clock(&bs, &a, &stored, &ctx.cfg);
 	if (a.want_status) {
 		id = a.status;
 		if ((!id && store_bisection_latest(&ctx.st, &id)) || print_status(&ctx.st, id))
@@ -347,24 +310,13 @@ int cmd_bisect(int argc, char **argv)
 		ret = 0;
 		goto out;
 	}
-	if (a.resume) {
-		long long raise = a.max_boots;
-		id = a.resume;
-		if (load_stored(&again, &ctx.st, id))
-			goto out;
-		strbuf_reset(&stored);
-		if (parse_args(&a, &bs, NULL, (int)again.nr, again.v))
-			goto out;
-		a.resume = id;
-		if (raise)
-			a.max_boots = raise;
-		id = 0;
-	}
-	if (!a.good || !a.bad || !bs.workloads.nr) {
+	/* a resume takes what was stored, its budget aside */
+	if (!a.resume && (!a.good || !a.bad || !bs.workloads.nr)) {
 		error("lab bisect needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
-	spec_from_args(&spec, &bs, &a, stored.buf);
+	ab_command_line(&command, argc, argv);
+	spec_from_args(&spec, &bs, &a, command.buf);
 	bisect_outcome_release(&o);
 	if (bisect_run(&ctx, &spec, &id, &o))
 		goto out;
@@ -386,8 +338,7 @@ out:
 	bisect_outcome_release(&o);
 	bisector_release(&bs);
 	context_release(&ctx);
-	strbuf_release(&stored);
-	strvec_release(&again);
+	strbuf_release(&command);
 	return ret;
 }
 
@@ -403,7 +354,7 @@ int cmd_bisect_step(int argc, char **argv)
 	struct bisect_args a;
 	struct bisector bs;
 	struct lab_context ctx;
-	struct strbuf stored = STRBUF_INIT;
+	struct strbuf command = STRBUF_INIT;
 	int ret = 128;
 
 	memset(&a, 0, sizeof(a));
@@ -412,15 +363,15 @@ int cmd_bisect_step(int argc, char **argv)
 	a.cmd = "lab bisect-step";
 	a.usage = bisect_step_usage;
 	/* git bisect run treats 128 and above as "stop bisecting" */
-	if (parse_args(&a, &bs, &stored, argc, argv) ||
+	if (parse_args(&a, &bs, NULL, argc, argv) ||
 	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
 		goto out;
-	keep_clock(&bs, &a, &stored, &ctx.cfg);
 	if (!a.good || !a.bad || !bs.workloads.nr) {
 		error("lab bisect-step needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
-	spec_from_args(&spec, &bs, &a, stored.buf);
+	ab_command_line(&command, argc, argv);
+	spec_from_args(&spec, &bs, &a, command.buf);
 	if (!spec.repo)
 		spec.repo = ".";
 	if (bisect_run_step(&ctx, &spec, "HEAD", NULL, &o))
@@ -432,6 +383,6 @@ int cmd_bisect_step(int argc, char **argv)
 out:
 	bisector_release(&bs);
 	context_release(&ctx);
-	strbuf_release(&stored);
+	strbuf_release(&command);
 	return ret;
 }

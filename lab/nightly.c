@@ -615,10 +615,11 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	struct strbuf cmd = STRBUF_INIT;
 	struct strvec wl = STRVEC_INIT;
 	long long id = 0, bid = 0;
-	int ret = -1;
+	int ret = -1, done;
 
 	bisect_command(&cmd, nt, s, c);
-	if (store_bisection_by_args(&nt->ctx->st, &id, cmd.buf)) {
+	/* the driver stores its spec with the bisection: a resume needs only its id */
+	if (store_experiment_by_command(&nt->ctx->st, &id, &done, cmd.buf)) {
 		strbuf_release(&cmd);
 		return -1;
 	}

@@ -1,33 +1,99 @@
 /* Bisections and their steps (store-bisect.h). */
+#include <math.h>
 #include <string.h>
 
 #include "log.h"
 #include "store-bisect.h"
 
-int store_bisection_create(struct store *st, long long *exp_id, const char *args,
-			   const char *workload, const char *good, const char *bad,
-			   const char *metric)
+void bisect_spec_row_init(struct bisect_spec_row *r)
 {
+	memset(r, 0, sizeof(*r));
+}
+
+void bisect_spec_row_release(struct bisect_spec_row *r)
+{
+	struct strbuf *all[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch, &r->metric,
+				 &r->workloads, &r->params, &r->cmdline, &r->runner, &r->accel,
+				 &r->clock, &r->guest };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		strbuf_release(all[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * The columns of bisect_specs after experiment_id, in the order
+ * bind_spec() binds them: what makes two bisections the same, and then
+ * their budget.
+ */
+#define SPEC_KEY_COLUMNS "good_ref, bad_ref, repo, arch, metric, workload_list, " \
+	"guest_params, kernel_cmdline, iters, mem_mib, cpus, numa, timeout_s, runner, accel, " \
+	"boot_clock, guest, alpha"
+#define SPEC_COLUMNS SPEC_KEY_COLUMNS ", max_boots"
+
+static const char *text_or_null(const struct strbuf *sb)
+{
+	return sb->len ? sb->buf : NULL;
+}
+
+/* The key columns, bound from ?first on. */
+static void bind_spec(sqlite3_stmt *q, int first, const struct bisect_spec_row *r)
+{
+	const struct strbuf *text[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch,
+					&r->metric, &r->workloads, &r->params, &r->cmdline };
+	const long num[] = { r->iters, r->mem_mib, r->cpus, r->numa, r->timeout_s };
+	const struct strbuf *text2[] = { &r->runner, &r->accel, &r->clock, &r->guest };
+	int i = first;
+
+	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++)
+		store_bind_text(q, i++, text_or_null(text[k]));
+	for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
+		store_bind_id(q, i++, num[k]);
+	for (size_t k = 0; k < sizeof(text2) / sizeof(text2[0]); k++)
+		store_bind_text(q, i++, text_or_null(text2[k]));
+	store_bind_num(q, i, r->alpha > 0 ? r->alpha : NAN);
+}
+
+int store_bisection_create(struct store *st, long long *exp_id, const char *command,
+			   const char *good, const char *bad, const struct bisect_spec_row *spec)
+{
+	struct strbuf first = STRBUF_INIT;
 	sqlite3_stmt *q = NULL;
 	long long id;
 
-	if (store_begin(st))
+	/* the experiment's workload is the first: the one the metric is looked up in */
+	strbuf_add(&first, spec->workloads.buf ? spec->workloads.buf : "",
+		   spec->workloads.buf ? strcspn(spec->workloads.buf, ",") : 0);
+	if (store_begin(st)) {
+		strbuf_release(&first);
 		return -1;
-	if (store_insert_experiment(st, &id, "bisect", args, workload))
+	}
+	if (store_insert_experiment(st, &id, "bisect", command, first.buf))
 		goto fail;
+	/* args is kept for older labs' rows; the spec is in bisect_specs */
 	if (sqlite3_prepare_v2(st->db, "INSERT INTO bisections(experiment_id, good, bad, "
-			       "workload, metric, args) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &q,
+			       "workload, metric, args) VALUES (?1, ?2, ?3, ?4, ?5, '')", -1, &q,
 			       NULL) != SQLITE_OK)
 		goto fail;
 	sqlite3_bind_int64(q, 1, id);
 	sqlite3_bind_text(q, 2, good, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 3, bad, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 4, workload, -1, SQLITE_STATIC);
-	store_bind_text(q, 5, metric);
-	sqlite3_bind_text(q, 6, args, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 4, first.buf, -1, SQLITE_STATIC);
+	store_bind_text(q, 5, text_or_null(&spec->metric));
 	if (sqlite3_step(q) != SQLITE_DONE)
 		goto fail;
 	sqlite3_finalize(q);
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO bisect_specs(experiment_id, " SPEC_COLUMNS
+			       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+			       "?14, ?15, ?16, ?17, ?18, ?19, ?20)", -1, &q, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(q, 1, id);
+	bind_spec(q, 2, spec);
+	store_bind_id(q, 20, spec->max_boots);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(q);
+	strbuf_release(&first);
 	if (store_commit(st))
 		return -1;
 	*exp_id = id;
@@ -36,26 +102,45 @@ fail:
 	store_error(st, "cannot create bisection");
 	sqlite3_finalize(q);
 	store_rollback(st);
+	strbuf_release(&first);
 	return -1;
 }
 
-int store_bisection_args(struct store *st, struct strbuf *args, long long exp_id)
+int store_bisect_spec_read(struct store *st, long long exp_id, struct bisect_spec_row *r)
 {
 	sqlite3_stmt *q;
 	int ret = -1, rc;
 
-	if (store_prepare(st, &q, "SELECT args FROM bisections WHERE experiment_id = ?1",
-			  "cannot read bisection"))
+	bisect_spec_row_init(r);
+	if (store_prepare(st, &q, "SELECT " SPEC_COLUMNS ", (SELECT count(*) FROM bisections "
+			  "WHERE experiment_id = ?1) FROM (SELECT 1) LEFT JOIN bisect_specs ON "
+			  "experiment_id = ?1", "cannot read bisection"))
 		return -1;
 	sqlite3_bind_int64(q, 1, exp_id);
 	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		strbuf_addstr(args, store_text(q, 0));
-		ret = 0;
-	} else if (rc == SQLITE_DONE) {
-		error("no bisection %lld in database '%s'", exp_id, st->path);
-	} else {
+	if (rc != SQLITE_ROW) {
 		store_error(st, "cannot read bisection");
+	} else if (!sqlite3_column_int(q, 19)) {
+		error("no bisection %lld in database '%s'", exp_id, st->path);
+	} else if (sqlite3_column_type(q, 0) == SQLITE_NULL) {
+		error("bisection E%lld in database '%s' was stored by an older lab without its "
+		      "spec and cannot be resumed: start it again", exp_id, st->path);
+	} else {
+		struct strbuf *text[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch,
+					  &r->metric, &r->workloads, &r->params, &r->cmdline };
+		long *num[] = { &r->iters, &r->mem_mib, &r->cpus, &r->numa, &r->timeout_s };
+		struct strbuf *text2[] = { &r->runner, &r->accel, &r->clock, &r->guest };
+		int i = 0;
+
+		for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++)
+			strbuf_addstr(text[k], store_text(q, i++));
+		for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
+			*num[k] = (long)sqlite3_column_int64(q, i++);
+		for (size_t k = 0; k < sizeof(text2) / sizeof(text2[0]); k++)
+			strbuf_addstr(text2[k], store_text(q, i++));
+		r->alpha = sqlite3_column_double(q, i++);
+		r->max_boots = sqlite3_column_int64(q, i);
+		ret = 0;
 	}
 	sqlite3_finalize(q);
 	return ret;
@@ -129,15 +214,13 @@ int store_bisection_finish(struct store *st, long long exp_id,
 }
 
 /* The one number a statement gives: *v. */
-static int one_id(struct store *st, long long *v, const char *sql, const char *text)
+static int one_id(struct store *st, long long *v, const char *sql)
 {
 	sqlite3_stmt *q;
 	int ret = 0;
 
 	if (store_prepare(st, &q, sql, "cannot read bisections"))
 		return -1;
-	if (text)
-		sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
 	if (sqlite3_step(q) == SQLITE_ROW)
 		*v = sqlite3_column_int64(q, 0);
 	else
@@ -148,17 +231,31 @@ static int one_id(struct store *st, long long *v, const char *sql, const char *t
 
 int store_bisection_latest(struct store *st, long long *exp_id)
 {
-	if (one_id(st, exp_id, "SELECT COALESCE(max(experiment_id), 0) FROM bisections", NULL))
+	if (one_id(st, exp_id, "SELECT COALESCE(max(experiment_id), 0) FROM bisections"))
 		return -1;
 	if (!*exp_id)
 		return error("no bisection in database '%s'", st->path);
 	return 0;
 }
 
-int store_bisection_by_args(struct store *st, long long *exp_id, const char *args)
+int store_bisection_by_spec(struct store *st, long long *exp_id,
+			    const struct bisect_spec_row *spec)
 {
-	return one_id(st, exp_id, "SELECT COALESCE(max(experiment_id), 0) FROM bisections "
-		      "WHERE args = ?1", args);
+	sqlite3_stmt *q;
+	int ret = 0;
+
+	*exp_id = 0;
+	if (store_prepare(st, &q, "SELECT COALESCE(max(experiment_id), 0) FROM bisect_specs WHERE "
+			  "(" SPEC_KEY_COLUMNS ") IS (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+			  "?12, ?13, ?14, ?15, ?16, ?17, ?18)", "cannot read bisections"))
+		return -1;
+	bind_spec(q, 1, spec);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		*exp_id = sqlite3_column_int64(q, 0);
+	else
+		ret = store_error(st, "cannot read bisections");
+	sqlite3_finalize(q);
+	return ret;
 }
 
 int store_bisection_read(struct store *st, long long exp_id, store_bisection_fn *fn,

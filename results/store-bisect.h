@@ -9,14 +9,41 @@
 #include "strbuf.h"
 
 /*
- * A new bisection of good..bad (commit ids) on workload, with the options
- * (args, one per line) a resume re-reads; metric NULL: chosen later.
+ * What a bisection was started with (the table bisect_specs), so that a
+ * resume reads it back as data: refs as given, boot options as parsed.
+ * Empty strings and numbers 0 are "not given" and stored as NULL, so that
+ * the config's defaults apply when it is resumed.
  */
-int store_bisection_create(struct store *st, long long *exp_id, const char *args,
-			   const char *workload, const char *good, const char *bad,
-			   const char *metric);
-/* Its stored options; "no bisection N in database 'X'" when there is none. */
-int store_bisection_args(struct store *st, struct strbuf *args, long long exp_id);
+struct bisect_spec_row {
+	struct strbuf good_ref, bad_ref, repo, arch, metric;
+	struct strbuf workloads;		/* comma-separated, in order */
+	struct strbuf params;			/* K=V, space-separated */
+	struct strbuf cmdline, runner, accel, clock, guest;
+	long iters, mem_mib, cpus, numa, timeout_s;
+	double alpha;
+	long long max_boots;
+};
+void bisect_spec_row_init(struct bisect_spec_row *r);
+void bisect_spec_row_release(struct bisect_spec_row *r);
+
+/*
+ * A new bisection of good..bad (commit ids) with its spec, in one
+ * transaction; command is what `lab list` shows.
+ */
+int store_bisection_create(struct store *st, long long *exp_id, const char *command,
+			   const char *good, const char *bad, const struct bisect_spec_row *spec);
+/*
+ * Its spec, into r (initialized here): "no bisection N in database 'X'"
+ * when there is none, and a one-line error for a bisection stored before
+ * specs were, which cannot be resumed.
+ */
+int store_bisect_spec_read(struct store *st, long long exp_id, struct bisect_spec_row *r);
+/*
+ * The newest bisection stored with this spec, its budget aside: *exp_id 0
+ * when none.
+ */
+int store_bisection_by_spec(struct store *st, long long *exp_id,
+			    const struct bisect_spec_row *spec);
 /* What a resume continues with: the metric ("" when not chosen yet), and its unit. */
 int store_bisection_resume(struct store *st, struct strbuf *metric, int *per_boot,
 			   long long exp_id);
@@ -38,8 +65,6 @@ int store_bisection_finish(struct store *st, long long exp_id,
 
 /* The newest bisection: "no bisection in database 'X'" when there is none. */
 int store_bisection_latest(struct store *st, long long *exp_id);
-/* The newest bisection stored with exactly these options: *exp_id 0 when none. */
-int store_bisection_by_args(struct store *st, long long *exp_id, const char *args);
 
 struct bisection_status {
 	const char *good, *bad, *workload;

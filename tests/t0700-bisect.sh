@@ -136,7 +136,7 @@ test_expect_success 'lab bisect-step drives git bisect run to the same culprit' 
 		--repo . --good base --bad main --workload zeroing --iters 10 >out 2>&1 &&
 	git -C repo bisect reset >/dev/null 2>&1 &&
 	grep -q "^$(git -C repo rev-parse side-culprit) is the first bad commit" out &&
-	test "$(sql lab.db "SELECT count(*) FROM bisections WHERE args LIKE '\''%--repo=.%'\''")" = 1
+	test "$(sql lab.db "SELECT count(*) FROM bisect_specs WHERE repo = '\''.'\''")" = 1
 '
 
 test_done

@@ -73,10 +73,34 @@ test_expect_success '--numa is a bisection option, kept for --resume; a bad valu
 	rc=0 && timeout 120 "$LAB" bisect --db lab.db --good base --bad main --workload zeroing \
 		--iters 10 --numa 2 --max-boots 1 >out 2>err || rc=$? &&
 	test "$rc" = 2 &&
-	sql lab.db "SELECT args FROM bisections WHERE experiment_id = $id" | grep -qx -- "--numa=2" &&
+	test "$(sql lab.db "SELECT numa FROM bisect_specs WHERE experiment_id = $id")" = 2 &&
 	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --numa 0 \
 		2>err || rc=$? &&
 	test "$rc" = 2 && expect_one_line_naming err "bad value '\''0'\'' for --numa"
+'
+
+test_expect_success 'a resume reads the stored spec back as data, not options text' '
+	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&
+	test_expect_code 2 timeout 120 "$LAB" bisect --db lab.db --good base --bad main \
+		--workload zeroing --iters 7 --param tag=x --cmdline sleep=0 --max-boots 2 \
+		>out 2>err &&
+	test "$(sql lab.db "SELECT good_ref || '\'' '\'' || bad_ref || '\'' '\'' || workload_list || '\'' '\'' || iters || '\'' '\'' || guest_params || '\'' '\'' || kernel_cmdline || '\'' '\'' || max_boots FROM bisect_specs WHERE experiment_id = $id")" = \
+	     "base main zeroing 7 tag=x sleep=0 2" &&
+	sql lab.db "UPDATE bisections SET args = '\''--no-such-option'\'' WHERE experiment_id = $id" &&
+	test_expect_code 2 timeout 120 "$LAB" bisect --db lab.db --resume $id --max-boots 4 \
+		>out 2>err &&
+	grep -q "^lab: boot budget of 4 boots used up" err &&
+	test "$(sql lab.db "SELECT count(DISTINCT params || '\''|'\'' || cmdline) || '\'' '\'' || count(*) FROM runs WHERE experiment_id = $id")" = "1 4" &&
+	sql lab.db "SELECT params FROM runs WHERE experiment_id = $id" | grep -q "lab.iters=7 lab.tag=x"
+'
+
+test_expect_success 'a bisection stored without its spec (an older lab) is refused in one line' '
+	id=$(sql lab.db "SELECT max(experiment_id) FROM bisect_specs") &&
+	sql lab.db "DELETE FROM bisect_specs WHERE experiment_id = $id" &&
+	runs=$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id") &&
+	test_expect_code 2 "$LAB" bisect --db lab.db --resume $id >out 2>err &&
+	expect_one_line_naming err "bisection E$id in database '\''lab.db'\'' was stored by an older lab" &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id")" = "$runs"
 '
 
 test_expect_success 'lab bisect --status ID, as the usage says' '

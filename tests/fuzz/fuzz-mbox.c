@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patch.h"
+#include "mbox.h"
 #include "strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -107,6 +107,7 @@ int main(void)
 				       "0123456789abcdef0123456789abcdef01234567", "FOUND" };
 	struct bisect_step_row step = { 1, "0123456789abcdef0123456789abcdef01234567", "SKIP", 0,
 					NAN, NAN, NAN };
+	struct bisect_spec_row bspec;
 
 	if (!mkdtemp(dir))
 		return 1;
@@ -158,8 +159,14 @@ int main(void)
 	is_int(one_int(&st, "SELECT count(*) FROM counted_samples"), 9, "and has the view again");
 	is_int(one_int(&st, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "at the same version");
 
-	ok(store_bisection_create(&st, &id, "--good=a\n--bad=b\n", "zeroing", "a", "b", NULL) == 0 &&
+	bisect_spec_row_init(&bspec);
+	strbuf_addstr(&bspec.good_ref, "a");
+	strbuf_addstr(&bspec.bad_ref, "b");
+	strbuf_addstr(&bspec.workloads, "zeroing");
+	strbuf_addstr(&bspec.clock, "wall");
+	ok(store_bisection_create(&st, &id, "lab bisect --good a --bad b", "a", "b", &bspec) == 0 &&
 	   id > exp, "a bisection created");
+	bisect_spec_row_release(&bspec);
 	ok(store_bisect_step(&st, id, &step) == 0, "a skipped step written");
 	is_int(one_int(&st, "SELECT count(*) FROM bisect_steps WHERE ratio IS NULL AND "
 		       "ci_low IS NULL AND ci_high IS NULL"), 1, "without a ratio");

@@ -1,0 +1,122 @@
+/*
+ * A bisection's spec, stored as data and read back on a real database:
+ * every field comes back as written, what was not given comes back empty
+ * or 0 (stored as NULL), a bisection is found again by its spec whatever
+ * its budget, and one stored without a spec (an older lab) is refused
+ * with one line naming it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "store-bisect.h"
+#include "tap.h"
+
+static long long one_int(struct store *st, const char *sql)
+{
+	sqlite3_stmt *q = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+static void fill(struct bisect_spec_row *r)
+{
+	bisect_spec_row_init(r);
+	strbuf_addstr(&r->good_ref, "v6.1");
+	strbuf_addstr(&r->bad_ref, "HEAD~2");
+	strbuf_addstr(&r->repo, "/src/linux");
+	strbuf_addstr(&r->workloads, "demote,zeroing");
+	strbuf_addstr(&r->params, "thp=always trace=x");
+	strbuf_addstr(&r->cmdline, "hugetlb_free_vmemmap=on nokaslr");
+	strbuf_addstr(&r->clock, "icount");
+	r->iters = 3;
+	r->mem_mib = 4096;
+	r->numa = 2;
+	r->timeout_s = 600;
+	r->alpha = 0.01;
+	r->max_boots = 40;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/lab-store-bisect-XXXXXX", path[256], want[512];
+	struct bisect_spec_row w, r;
+	struct strbuf err = STRBUF_INIT;
+	struct capture cap;
+	struct store st;
+	long long id = 0, found = -1;
+	int rc;
+
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/lab.db", dir);
+	if (store_open(&st, path))
+		return 1;
+
+	fill(&w);
+	ok(store_bisection_create(&st, &id, "lab bisect --good v6.1", "aaaa", "bbbb", &w) == 0 &&
+	   id > 0, "a bisection created with its spec");
+	is_int(one_int(&st, "SELECT count(*) FROM bisect_specs WHERE arch IS NULL AND metric IS "
+		       "NULL AND cpus IS NULL AND runner IS NULL AND accel IS NULL AND guest IS NULL"),
+	       1, "what was not given is stored as NULL");
+	is_int(one_int(&st, "SELECT count(*) FROM bisections WHERE workload = 'demote' AND "
+		       "good = 'aaaa' AND metric IS NULL"), 1,
+	       "the bisection's row names its first workload and the commit ids");
+
+	ok(store_bisect_spec_read(&st, id, &r) == 0, "the spec read back");
+	is_str(r.good_ref.buf, "v6.1", "good as given");
+	is_str(r.bad_ref.buf, "HEAD~2", "bad as given");
+	is_str(r.repo.buf, "/src/linux", "the repository");
+	is_str(r.workloads.buf, "demote,zeroing", "the workloads, in order");
+	is_str(r.params.buf, "thp=always trace=x", "the guest's parameters");
+	is_str(r.cmdline.buf, "hugetlb_free_vmemmap=on nokaslr", "the command line");
+	is_str(r.clock.buf, "icount", "the clock");
+	ok(!r.arch.len && !r.metric.len && !r.runner.len && !r.guest.len, "NULL reads back empty");
+	ok(r.iters == 3 && r.mem_mib == 4096 && r.cpus == 0 && r.numa == 2 && r.timeout_s == 600,
+	   "the numbers, 0 for NULL");
+	ok(r.alpha == 0.01 && r.max_boots == 40, "alpha and the budget");
+	bisect_spec_row_release(&r);
+
+	w.max_boots = 7;
+	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == id,
+	   "found again by its spec, whatever the budget");
+	strbuf_addstr(&w.metric, "demote_page_wall");
+	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == 0,
+	   "not with a metric it was not given");
+	strbuf_reset(&w.metric);
+	w.cpus = 2;
+	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == 0,
+	   "nor with another boot option");
+	bisect_spec_row_release(&w);
+
+	ok(sqlite3_exec(st.db, "DELETE FROM bisect_specs", NULL, NULL, NULL) == SQLITE_OK,
+	   "its spec removed, as an older lab stored it");
+	capture_start(&cap);
+	rc = store_bisect_spec_read(&st, id, &r);
+	capture_end(&cap, &err);
+	ok(rc == -1, "an older bisection is refused");
+	snprintf(want, sizeof(want), "lab: bisection E%lld in database '%s' was stored by an older "
+		 "lab without its spec and cannot be resumed: start it again\n", id, path);
+	is_str(err.buf, want, "in one line naming it and its database");
+	bisect_spec_row_release(&r);
+	capture_start(&cap);
+	rc = store_bisect_spec_read(&st, id + 1, &r);
+	capture_end(&cap, &err);
+	ok(rc == -1, "so is one that does not exist");
+	snprintf(want, sizeof(want), "lab: no bisection %lld in database '%s'\n", id + 1, path);
+	is_str(err.buf, want, "named");
+	bisect_spec_row_release(&r);
+	strbuf_release(&err);
+
+	store_close(&st);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path))
+		return 1;
+	return done_testing();
+}
