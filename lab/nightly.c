@@ -187,7 +187,7 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	struct strvec fresh = STRVEC_INIT;
 	git_revwalk *walk = NULL;
 	git_oid last_oid, oid;
-	size_t i, from;
+	size_t i, from, take;
 	int ret = -1;
 
 	if (store_nightly_commit_last(&nt->ctx->st, &last, nt->n->name))
@@ -203,7 +203,7 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	 * The first night, and a last commit the branch no longer has (a
 	 * rebased branch), start from the head alone.
 	 */
-	if (nt->n->policy == NIGHTLY_NEW && last.len && !git_oid_fromstr(&last_oid, last.buf) &&
+	if (last.len && !git_oid_fromstr(&last_oid, last.buf) &&
 	    git_graph_descendant_of(t->repo, head, &last_oid) == 1) {
 		if (git_revwalk_new(&walk, t->repo) ||
 		    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) ||
@@ -220,7 +220,8 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	} else {
 		strvec_push(&fresh, nt->head);
 	}
-	from = fresh.nr > (size_t)nt->n->max_commits ? fresh.nr - (size_t)nt->n->max_commits : 0;
+	take = nt->n->policy == NIGHTLY_HEAD ? 1 : (size_t)nt->n->max_commits;
+	from = fresh.nr > take ? fresh.nr - take : 0;
 	fprintf(nt->out, "branch %s at %.12s: %zu new commit%s, %zu to measure\n", nt->n->branch,
 		nt->head, fresh.nr, fresh.nr == 1 ? "" : "s", fresh.nr - from);
 	for (i = from; i < fresh.nr; i++)

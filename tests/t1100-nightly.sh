@@ -229,6 +229,30 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'a fetch that fails is an infrastructure
 	test "$(mails)" = 1
 '
 
+test_expect_success AIOSMTPD,GIT_DAEMON 'a local path, head only: each night measures the head alone' '
+	cat >local.conf <<-EOF &&
+	[core]
+		db = $PWD/local.db
+	[build]
+		command = ./build.sh
+		artifact = out/image
+	[run]
+		runner = local
+		iters = 3
+	[nightly "own"]
+		repository = up
+		branch = next
+		boots = 2
+	EOF
+	advance 3 && night --config local.conf own && test "$rc" = 0 &&
+	advance 9 && night --config local.conf own && test "$rc" = 0 &&
+	grep -q "^branch next at [0-9a-f]*: 6 new commits, 1 to measure$" out &&
+	test "$(sql local.db "SELECT group_concat(git_commit, \" \") FROM nightly_commits ORDER BY seq")" = \
+		"$(git -C up rev-parse c3) $(git -C up rev-parse c9)" &&
+	test "$(sql local.db "SELECT count(*) FROM nightly_runs")" = 4 &&
+	test -d mirrors/own.git
+'
+
 test_expect_success 'bad input: no nightly, an unknown one, a bad key' '
 	printf "[run]\n\titers = 3\n" >none.conf &&
 	test_expect_code 2 "$LAB" nightly --config none.conf 2>err &&
