@@ -4,7 +4,7 @@
 -- statement is idempotent, so an older database gains the tables added
 -- since (version 2: bisections, bisect_steps; version 3: dropped_lines,
 -- run_owners, commits; version 4: runs.clock; version 5:
--- bisections.effect_alpha; version 6: bisect_specs) and keeps its rows. A column added to an
+-- bisections.effect_alpha; version 6: bisect_specs, nightly_*) and keeps its rows. A column added to an
 -- existing table cannot be written idempotently here: the lab adds those
 -- columns itself when a table lacks them (results/store.c).
 
@@ -219,4 +219,75 @@ CREATE TABLE IF NOT EXISTS bisect_specs (
 	guest		TEXT,
 	alpha		REAL,			-- NULL: 0.05
 	max_boots	INTEGER			-- NULL: from the number of commits
+);
+
+-- Nightly (lab nightly): the nights, the commits each followed branch
+-- brought, the boots measuring them, one point per commit and series, and
+-- the changes found in a series with their confirming A/B and bisection.
+CREATE TABLE IF NOT EXISTS nightly_nights (
+	id		INTEGER PRIMARY KEY,
+	nightly		TEXT NOT NULL,		-- the [nightly "NAME"] of lab.conf
+	started		REAL NOT NULL,
+	ended		REAL,
+	head		TEXT,			-- the branch's commit as fetched
+	status		TEXT NOT NULL DEFAULT 'RUNNING',
+		-- RUNNING | OK | REGRESSION | INFRA | INTERRUPTED
+	summary		TEXT
+);
+
+CREATE TABLE IF NOT EXISTS nightly_commits (
+	nightly		TEXT NOT NULL,
+	git_commit	TEXT NOT NULL,		-- full hex id
+	seq		INTEGER NOT NULL,	-- the order of the series
+	night_id	INTEGER NOT NULL REFERENCES nightly_nights(id),
+	status		TEXT NOT NULL DEFAULT 'PENDING',
+		-- PENDING | MEASURED | BUILD_FAILED | BOOT_FAILED
+	kernel		TEXT,			-- the image measured
+	PRIMARY KEY (nightly, git_commit)
+);
+
+CREATE TABLE IF NOT EXISTS nightly_runs (
+	run_id		INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	nightly		TEXT NOT NULL,
+	git_commit	TEXT NOT NULL,
+	mem_mib		INTEGER NOT NULL,
+	cmdline		TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS nightly_runs_commit ON nightly_runs(nightly, git_commit);
+
+-- A series is (workload.metric, target, memory, command line, clock);
+-- series is that as one text key, the other columns it in parts.
+CREATE TABLE IF NOT EXISTS nightly_points (
+	nightly		TEXT NOT NULL,
+	series		TEXT NOT NULL,
+	workload	TEXT NOT NULL,
+	metric		TEXT NOT NULL,
+	unit		TEXT NOT NULL,
+	target		TEXT NOT NULL,		-- the runner: qemu | local | libvirt
+	mem_mib		INTEGER NOT NULL,
+	cmdline		TEXT NOT NULL,
+	clock		TEXT NOT NULL,
+	git_commit	TEXT NOT NULL,
+	seq		INTEGER NOT NULL,
+	value		REAL NOT NULL,		-- median of the commit's per-boot medians
+	boots		INTEGER NOT NULL,
+	PRIMARY KEY (nightly, series, git_commit)
+);
+
+CREATE TABLE IF NOT EXISTS nightly_changes (
+	id		INTEGER PRIMARY KEY,
+	nightly		TEXT NOT NULL,
+	series		TEXT NOT NULL,
+	before_commit	TEXT NOT NULL,		-- the A of the confirming A/B
+	after_commit	TEXT NOT NULL,		-- its B
+	kind		TEXT NOT NULL,		-- CHANGEPOINT | SUSPECT
+	ratio		REAL,			-- as the series saw it
+	night_id	INTEGER NOT NULL REFERENCES nightly_nights(id),
+	ab_experiment	INTEGER REFERENCES experiments(id),
+	verdict		TEXT,			-- the A/B's; NULL until confirmed
+	bisection	INTEGER REFERENCES experiments(id),
+	culprit		TEXT,
+	outcome		TEXT,			-- the bisection's: FOUND | UNCLEAR | ...
+	notified	INTEGER NOT NULL DEFAULT 0,
+	UNIQUE (nightly, series, after_commit)
 );

@@ -259,12 +259,143 @@ static const struct config_key {
 	{ "libvirt.uri", set_libvirt_uri, "a libvirt connection URI such as qemu:///system" },
 };
 
-static const char *const config_sections[] = { "core", "qemu", "run", "build", "libvirt", NULL };
+static const char *const config_sections[] = { "core", "qemu", "run", "build", "libvirt",
+						 "nightly", NULL };
+
+static struct lab_nightly *nightly_get(struct lab_config *cfg, const char *name, size_t len)
+{
+	struct lab_nightly *n;
+
+	for (size_t i = 0; i < cfg->nnightlies; i++)
+		if (strlen(cfg->nightlies[i].name) == len && !strncmp(cfg->nightlies[i].name, name, len))
+			return &cfg->nightlies[i];
+	cfg->nightlies = xrealloc(cfg->nightlies, (cfg->nnightlies + 1) * sizeof(*cfg->nightlies));
+	n = &cfg->nightlies[cfg->nnightlies++];
+	memset(n, 0, sizeof(*n));
+	n->name = xcalloc(len + 1, 1);
+	memcpy(n->name, name, len);
+	n->branch = xstrdup("master");
+	n->workloads = xstrdup("zeroing");
+	n->boots = 3;
+	n->max_commits = 10;
+	return n;
+}
+
+static void nightly_release(struct lab_nightly *n)
+{
+	free(n->name);
+	free(n->repository);
+	free(n->branch);
+	free(n->workloads);
+	free(n->mems);
+	for (size_t i = 0; i < n->ncmdlines; i++)
+		free(n->cmdlines[i]);
+	free(n->cmdlines);
+	free(n->clock);
+	free(n->mail_to);
+	free(n->mail_from);
+	free(n->smtp);
+	free(n->webhook);
+	free(n->credentials);
+	free(n->base_url);
+}
+
+const struct lab_nightly *config_nightly(const struct lab_config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nnightlies; i++)
+		if (!strcmp(cfg->nightlies[i].name, name))
+			return &cfg->nightlies[i];
+	return NULL;
+}
+
+static const char nightly_keys[] = "repository, branch, workloads, mem, cmdline, clock, boots, "
+	"iters, policy, maxcommits, bisectbudget, mailto, mailfrom, smtp, webhook, credentials, "
+	"baseurl";
+
+/* nightly.NAME.key: NAME may hold dots, the key cannot. */
+static int apply_nightly(struct lab_config *cfg, const struct config_entry *e)
+{
+	const char *sub = e->name + strlen("nightly."), *key = strrchr(e->name, '.') + 1;
+	const char *v = e->value, *expected = NULL;
+	struct lab_nightly *n;
+	enum lab_clock clock;
+
+	if (key <= sub)
+		return error("a nightly needs a name: [nightly \"NAME\"] in %s %s line %d",
+			     e->kind, e->path, e->line);
+	n = nightly_get(cfg, sub, (size_t)(key - 1 - sub));
+	if (!strcmp(key, "repository")) {
+		set_string(&n->repository, v);
+		expected = *v ? NULL : "a path or URL of a git repository";
+	} else if (!strcmp(key, "branch")) {
+		set_string(&n->branch, v);
+		expected = *v ? NULL : "a branch name";
+	} else if (!strcmp(key, "workloads")) {
+		set_string(&n->workloads, v);
+		expected = *v ? NULL : "workloads such as zeroing,demote";
+	} else if (!strcmp(key, "mem")) {
+		if (parse_list(&n->mems, &n->nmems, v, parse_size_mib))
+			expected = "sizes such as 2G or 1G,4G";
+	} else if (!strcmp(key, "cmdline")) {
+		n->cmdlines = xrealloc(n->cmdlines, (n->ncmdlines + 1) * sizeof(*n->cmdlines));
+		n->cmdlines[n->ncmdlines++] = xstrdup(v);
+	} else if (!strcmp(key, "clock")) {
+		if (parse_clock(v, &clock))
+			expected = "wall, icount or auto";
+		else
+			set_string(&n->clock, v);
+	} else if (!strcmp(key, "boots")) {
+		if (parse_positive_int(v, &n->boots))
+			expected = "a positive integer";
+	} else if (!strcmp(key, "iters")) {
+		if (parse_positive_int(v, &n->iters))
+			expected = "a positive integer";
+	} else if (!strcmp(key, "policy")) {
+		if (!strcmp(v, "head"))
+			n->policy = NIGHTLY_HEAD;
+		else if (!strcmp(v, "new"))
+			n->policy = NIGHTLY_NEW;
+		else
+			expected = "head or new";
+	} else if (!strcmp(key, "maxcommits")) {
+		if (parse_positive_int(v, &n->max_commits))
+			expected = "a positive integer";
+	} else if (!strcmp(key, "bisectbudget")) {
+		if (parse_positive_int(v, &n->bisect_budget))
+			expected = "a positive number of boots";
+	} else if (!strcmp(key, "mailto")) {
+		set_string(&n->mail_to, v);
+	} else if (!strcmp(key, "mailfrom")) {
+		set_string(&n->mail_from, v);
+	} else if (!strcmp(key, "smtp")) {
+		set_string(&n->smtp, v);
+		if (strncmp(v, "smtp://", 7) && strncmp(v, "smtps://", 8))
+			expected = "an smtp:// or smtps:// URL";
+	} else if (!strcmp(key, "webhook")) {
+		set_string(&n->webhook, v);
+		if (strncmp(v, "http://", 7) && strncmp(v, "https://", 8))
+			expected = "an http:// or https:// URL";
+	} else if (!strcmp(key, "credentials")) {
+		set_string(&n->credentials, v);
+	} else if (!strcmp(key, "baseurl")) {
+		set_string(&n->base_url, v);
+	} else {
+		return error("unknown key '%s' in %s %s line %d (known: %s)", e->name, e->kind,
+			     e->path, e->line, nightly_keys);
+	}
+	if (expected)
+		return error("bad value '%s' for '%s' in %s %s line %d: expected %s", v, e->name,
+			     e->kind, e->path, e->line, expected);
+	return 0;
+}
 
 static int apply_entry(struct lab_config *cfg, const struct config_entry *e)
 {
 	struct strbuf known = STRBUF_INIT;
 	size_t i, section = strcspn(e->name, ".");
+
+	if (!strncmp(e->name, "nightly.", 8))
+		return apply_nightly(cfg, e);
 
 	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		if (strcmp(keys[i].name, e->name))
@@ -700,6 +831,9 @@ void config_release(struct lab_config *cfg)
 	free(cfg->build_artifact);
 	free(cfg->build_config);
 	free(cfg->libvirt_uri);
+	for (size_t i = 0; i < cfg->nnightlies; i++)
+		nightly_release(&cfg->nightlies[i]);
+	free(cfg->nightlies);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

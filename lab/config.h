@@ -39,6 +39,24 @@
  *       artifact = out/image             what command leaves in the tree
  *   [libvirt]
  *       uri = qemu:///system             the libvirt runner's connection
+ *   [nightly "NAME"]                     lab nightly NAME (lab/nightly.h)
+ *       repository = URL or path         fetched into the lab's own mirror
+ *       branch = master                  the branch followed
+ *       workloads = zeroing              zeroing, demote, boot (comma-separated)
+ *       mem = 2G                         sizes, comma-separated; default run.mem
+ *       cmdline = "..."                  a command line; repeat the key for more
+ *       clock = auto                     wall, icount or auto; default run.clock
+ *       boots = 3                        boots of each commit, each (mem, cmdline)
+ *       iters = N                        default run.iters
+ *       policy = head                    head: the branch's head only; new: up to
+ *       maxCommits = 10                  maxCommits commits new since last night
+ *       bisectBudget = 0                 most boots of a bisection; 0: bisect's own
+ *       mailTo = a@b, c@d                mail a confirmed regression to them
+ *       mailFrom = lab@host
+ *       smtp = smtp://host:25            smtps:// or smtp:// (STARTTLS when offered)
+ *       webhook = https://...            POST a JSON body for each change
+ *       credentials = /path              "user = U", "password = P" lines, mode 0600
+ *       baseUrl = https://...            where lab report's site is served, for links
  *
  * Git config names cannot contain '_', hence the per-architecture
  * subsections for the QEMU binaries. Section and key names are
@@ -72,6 +90,26 @@ enum lab_runner {
 	LAB_RUNNER_LIBVIRT,	/* a transient libvirt domain per boot */
 };
 
+enum nightly_policy {
+	NIGHTLY_HEAD = 0,	/* the branch's head only */
+	NIGHTLY_NEW,		/* up to max_commits commits new since the last night */
+};
+
+struct lab_nightly {
+	char *name;		/* the subsection, as written */
+	char *repository, *branch, *workloads;
+	long *mems;		/* MiB; nmems 0: run.mem */
+	size_t nmems;
+	char **cmdlines;	/* ncmdlines 0: one empty command line */
+	size_t ncmdlines;
+	char *clock;		/* NULL: run.clock */
+	long boots, iters;	/* iters 0: run.iters */
+	enum nightly_policy policy;
+	long max_commits;
+	long bisect_budget;	/* 0: the bisect driver's default */
+	char *mail_to, *mail_from, *smtp, *webhook, *credentials, *base_url;
+};
+
 struct lab_config {
 	char *path;		/* the file read; NULL when only defaults */
 	char *db;		/* NULL: <state>/lab.db (context_load_config) */
@@ -93,7 +131,12 @@ struct lab_config {
 	long build_jobs;	/* 0: the number of CPUs */
 	long build_timeout_s;
 	char *libvirt_uri;
+	struct lab_nightly *nightlies;	/* in the order of their first key */
+	size_t nnightlies;
 };
+
+/* The nightly named name (case-sensitive, as git's subsections), or NULL. */
+const struct lab_nightly *config_nightly(const struct lab_config *cfg, const char *name);
 
 /* Fill cfg with the defaults; cfg must not own anything yet. */
 void config_init(struct lab_config *cfg);

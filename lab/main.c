@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "ab", cmd_ab, "A/B two kernels or command lines: interleaved boots, verdicts" },
 	{ "compare", cmd_compare, "compare two files of numbers (ministat-like)" },
 	{ "report", cmd_report, "write a static HTML site of the results" },
+	{ "nightly", cmd_nightly, "one night of a followed branch: measure, confirm, bisect, mail" },
 	{ "recipe", cmd_recipe, "run a recipe (kernels/recipes/): a seed's A/Bs and its table" },
 };
 

@@ -810,3 +810,31 @@ int store_experiment_higher_better(struct store *st, long long exp_id, struct st
 			  "m.key GLOB 'direction.*' AND m.value = 'higher' ORDER BY 1",
 			  STORE_ARGS(STORE_INT(exp_id)), text_row, out);
 }
+
+struct found_experiment {
+	long long *id;
+	int *done;
+};
+
+static int found_row(sqlite3_stmt *q, void *data)
+{
+	struct found_experiment *f = data;
+
+	*f->id = sqlite3_column_int64(q, 0);
+	*f->done = sqlite3_column_int(q, 1);
+	return 0;
+}
+
+int store_experiment_by_command(struct store *st, long long *id, int *done,
+				const char *command)
+{
+	struct found_experiment f = { id, done };
+
+	*id = 0;
+	*done = 0;
+	/* an error is not "none": that would start a duplicate of one that may exist */
+	return store_rows(st, "cannot look up earlier experiments",
+			  "SELECT id, status = 'DONE' FROM experiments WHERE command = ?1 AND "
+			  "status != 'REFUSED' ORDER BY id DESC LIMIT 1",
+			  STORE_ARGS(STORE_TEXT(command)), found_row, &f);
+}

@@ -11,7 +11,7 @@
  * Errors are reported once, here, naming the database file.
  *
  * Only results/ speaks SQL: what the commands read and write beyond runs
- * is in store-experiment.h, store-verdict.h and store-bisect.h, as typed
+ * is in store-experiment.h, store-verdict.h, store-bisect.h and store-nightly.h, as typed
  * rows.
  */
 #include <sqlite3.h>

@@ -318,11 +318,11 @@ static void test_bad_syntax(void)
 		const char *err;
 	} cases[] = {
 		{ "[rnu]\n\tmem = 4G\n", 0,
-		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt)" },
+		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt, nightly)" },
 		{ "[run]\n\tmem = 4G\n\n[user]\n\tname = x\n", 0,
-		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt)" },
+		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt, nightly)" },
 		{ "[Run \"x\"]\n[core.Sub]\n[qmeu \"x86_64\"]\n", 0,
-		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt)" },
+		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt, nightly)" },
 		{ "[core]\n\tdb = \"results/lab.db\n", 0, "unterminated quote in config bad.conf line 2" },
 		{ "[core]\n\tdb = a\\\n\t\"b\n[run]\n", 0,
 		  "unterminated quote in config bad.conf line 3" },
@@ -408,6 +408,84 @@ static void test_sections_parameter(void)
 	strbuf_release(&err);
 }
 
+/* [nightly "NAME"]: one struct per name, keys read into it, bad ones named. */
+static void test_nightly(void)
+{
+	static const char text[] =
+		"[nightly \"mm-unstable\"]\n"
+		"\trepository = git://127.0.0.1/linux\n"
+		"\tbranch = mm-unstable\n"
+		"\tworkloads = zeroing,demote\n"
+		"\tmem = 1G,4G\n"
+		"\tcmdline = \"hugetlb_free_vmemmap=on nokaslr\"\n"
+		"\tcmdline = nokaslr\n"
+		"\tclock = icount\n"
+		"\tboots = 5\n"
+		"\tpolicy = new\n"
+		"\tmaxCommits = 4\n"
+		"\tbisectBudget = 40\n"
+		"\tmailTo = mm@example.org\n"
+		"\tsmtp = smtp://127.0.0.1:2525\n"
+		"\twebhook = http://127.0.0.1:8080/hook\n"
+		"\tcredentials = /etc/lab/secret\n"
+		"[nightly \"Own.Tree\"]\n"
+		"\trepository = /src/linux\n";
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "[nightly]\n\tbranch = x\n",
+		  "lab: a nightly needs a name: [nightly \"NAME\"] in config bad.conf line 2\n" },
+		{ "[nightly \"a\"]\n\tpolicy = all\n",
+		  "lab: bad value 'all' for 'nightly.a.policy' in config bad.conf line 2: expected head or new\n" },
+		{ "[nightly \"a\"]\n\tsmtp = mail.example.org\n",
+		  "lab: bad value 'mail.example.org' for 'nightly.a.smtp' in config bad.conf line 2: "
+		  "expected an smtp:// or smtps:// URL\n" },
+		{ "[nightly \"a\"]\n\tboots = 0\n",
+		  "lab: bad value '0' for 'nightly.a.boots' in config bad.conf line 2: expected a positive integer\n" },
+		{ "[nightly \"a\"]\n\tbranches = x\n",
+		  "lab: unknown key 'nightly.a.branches' in config bad.conf line 2 (known: repository, "
+		  "branch, workloads, mem, cmdline, clock, boots, iters, policy, maxcommits, bisectbudget, "
+		  "mailto, mailfrom, smtp, webhook, credentials, baseurl)\n" },
+	};
+	struct lab_config cfg;
+	struct strbuf err = STRBUF_INIT;
+	const struct lab_nightly *n;
+
+	ok(!load_text(&cfg, text, &err), "nightly sections: read");
+	is_int(cfg.nnightlies, 2, "two nightlies");
+	n = config_nightly(&cfg, "mm-unstable");
+	ok(n != NULL, "found by name");
+	if (n) {
+		is_str(n->repository, "git://127.0.0.1/linux", "repository");
+		is_str(n->branch, "mm-unstable", "branch");
+		is_str(n->workloads, "zeroing,demote", "workloads");
+		is_int(n->nmems, 2, "two sizes");
+		is_int(n->nmems == 2 ? n->mems[1] : 0, 4096, "4G in MiB");
+		is_int(n->ncmdlines, 2, "cmdline repeated: two command lines");
+		is_str(n->ncmdlines ? n->cmdlines[0] : NULL, "hugetlb_free_vmemmap=on nokaslr",
+		       "the first, unquoted");
+		is_str(n->clock, "icount", "clock");
+		is_int(n->boots, 5, "boots");
+		is_int(n->policy, NIGHTLY_NEW, "policy new");
+		is_int(n->max_commits, 4, "maxCommits, case-insensitive");
+		is_int(n->bisect_budget, 40, "bisectBudget");
+		is_str(n->smtp, "smtp://127.0.0.1:2525", "smtp");
+		is_str(n->credentials, "/etc/lab/secret", "credentials");
+	}
+	n = config_nightly(&cfg, "Own.Tree");
+	ok(n && !strcmp(n->branch, "master") && n->boots == 3 && n->policy == NIGHTLY_HEAD,
+	   "a name with a dot and case kept; defaults: master, 3 boots, head only");
+	ok(!config_nightly(&cfg, "own.tree"), "names are case-sensitive");
+	config_release(&cfg);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strbuf_reset(&err);
+		ok(load_text(&cfg, bad[i].text, &err) == -1, "bad nightly refused");
+		is_str(err.buf, bad[i].err, "... with its message");
+		config_release(&cfg);
+	}
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test-config.XXXXXX";
@@ -420,6 +498,7 @@ int main(void)
 	}
 	test_parsers();
 	test_files();
+	test_nightly();
 	test_bad_values();
 	test_bad_syntax();
 	test_sections_parameter();

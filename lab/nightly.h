@@ -1,0 +1,47 @@
+#ifndef NIGHTLY_H
+#define NIGHTLY_H
+/*
+ * One night of a [nightly "NAME"] (lab.conf, config.h), as `lab nightly`
+ * runs it from cron or a systemd timer:
+ *
+ *  1. one lab per nightly: an flock on <db>.nightly-<NAME>.lock beside the
+ *     database; a second lab finds it taken and stops at once (NIGHTLY_BUSY);
+ *  2. fetch the branch with libgit2 into the lab's own mirror
+ *     (<db dir>/mirrors/<NAME>.git), from a path or any URL libgit2 speaks;
+ *  3. queue the new commits (the head, or up to maxCommits new since the
+ *     last night, oldest first) and measure each commit still queued: built
+ *     (lab/refbuild.c), booted `boots` times per memory size and command
+ *     line, one point per series (workload.metric, target, memory, command
+ *     line, clock): the median of the commit's per-boot medians;
+ *  4. per series, change points and a suspect among the newest points
+ *     (results/changepoint.h) since the last confirmed change, each
+ *     confirmed by an interleaved A/B (lab/ab.h) of the last ordinary commit
+ *     before it against the first after it; a confirmed REGRESSION is
+ *     bisected (lab/bisect-run.h) within bisectBudget boots;
+ *  5. one mail for the night's confirmed regressions, one webhook POST for
+ *     its confirmed changes (lab/notify.h); an infrastructure failure (the
+ *     fetch, a build tool, a boot the lab could not run) is reported in the
+ *     summary and never as a regression, and what it left undone is done
+ *     the next night.
+ *
+ * Everything is stored as it happens (results/store-nightly.h): a lab killed
+ * mid-night leaves the night INTERRUPTED, and the next one measures what is
+ * missing (a commit's boots already stored count), resumes the A/B and the
+ * bisection by their recorded commands, and never measures a commit twice.
+ */
+#include <stdio.h>
+
+#include "config.h"
+#include "context.h"
+
+enum nightly_status {
+	NIGHTLY_OK = 0,		/* night done, no confirmed regression */
+	NIGHTLY_REGRESSION = 1,	/* a confirmed regression */
+	NIGHTLY_ERROR = 2,	/* bad configuration, or the infrastructure failed */
+	NIGHTLY_BUSY = 75,	/* another lab runs this nightly (EX_TEMPFAIL) */
+};
+
+/* One night of n on ctx (config loaded); what it does goes to out. */
+enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightly *n, FILE *out);
+
+#endif

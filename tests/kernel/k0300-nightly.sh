@@ -1,0 +1,106 @@
+#!/bin/bash
+# lab nightly on the real kernel history, six nights: the branch advances
+# through the fixture (make check-kernel's FIXTURE) and is fetched from a git
+# daemon on 127.0.0.1; each new commit is built and booted on demote in
+# virtual time. The night that brings the bd225530a4c7-shaped commit ends
+# with a confirmed REGRESSION, a bisection naming it, one mail and one POST;
+# the night that brings the batching fix records an IMPROVEMENT and mails
+# nothing. Builds are shared with k0100 (the artifact cache beside the database).
+. "$(dirname "$0")/../lib.sh"
+
+: "${FIXTURE:?make check-kernel sets FIXTURE}"
+PY=/usr/bin/python3
+# The nights' own database, made afresh, beside k0100's so that the build
+# cache (results/artifacts, results/kbuild) is shared.
+DB=$TOP/results/nightly-kernel.db
+
+test_lazy_prereq AIOSMTPD '$PY -c "import aiosmtpd"'
+
+stop_all() {
+	for p in "$TRASH"/*.pid; do
+		[ -e "$p" ] && kill "$(cat "$p")" 2>/dev/null
+	done
+	[ -n "${LAB_TEST_KEEP:-}" ] || rm -rf "$TRASH"
+}
+trap stop_all EXIT
+
+free_port() {
+	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Commit N of the fixture (fixture-base is 0, the regression 12, the fix 20).
+fixture_commit() {
+	git -C "$FIXTURE" rev-parse "fixture-done~$((30 - $1))"
+}
+
+advance() {
+	git -C up.git update-ref refs/heads/next "$(fixture_commit "$1")"
+}
+
+night() {
+	rc=0 && "$LAB" nightly --config lab.conf next >out.$1 2>err.$1 || rc=$?
+	cat out.$1
+}
+
+test_expect_success AIOSMTPD 'setup: the fixture served by a git daemon, a mail and webhook sink' '
+	git clone -q --bare --no-local "$FIXTURE" up.git 2>/dev/null ||
+		git clone -q --bare "$FIXTURE" up.git &&
+	advance 3 &&
+	port=$(free_port) &&
+	{ git daemon --reuseaddr --export-all --base-path="$PWD" --listen=127.0.0.1 --port=$port \
+		--pid-file="$TRASH/daemon.pid" "$PWD" >daemon.log 2>&1 & } &&
+	mkdir sink &&
+	{ $PY "$TOP/tests/fixtures/notify-sink.py" sink >sink.log 2>&1 & echo $! >"$TRASH/sink.pid"; } &&
+	test_wait_until 20 "test -s sink/ports" &&
+	read smtp http <sink/ports &&
+	test_wait_until 20 "git ls-remote git://127.0.0.1:$port/up.git >/dev/null 2>&1" &&
+	rm -f "$DB" "$DB"-* "$DB".nightly-* &&
+	cat >lab.conf <<-EOF
+	[core]
+		db = $DB
+	[nightly "next"]
+		repository = git://127.0.0.1:$port/up.git
+		branch = next
+		workloads = demote
+		mem = 4G
+		cmdline = "hugetlb_free_vmemmap=on nokaslr"
+		clock = icount
+		boots = 2
+		policy = new
+		maxCommits = 3
+		mailTo = mm@example.org
+		smtp = smtp://127.0.0.1:$smtp
+		webhook = http://127.0.0.1:$http/hook
+	EOF
+'
+
+test_expect_success AIOSMTPD 'three nights before the regression: seven points, no change' '
+	night 1 && test "$rc" = 0 &&
+	advance 7 && night 2 && test "$rc" = 0 &&
+	advance 11 && night 3 && test "$rc" = 0 &&
+	test "$(sqlite3 "$DB" "SELECT count(*) FROM nightly_points WHERE metric = '\''demote_page_wall'\''")" = 7 &&
+	test "$(sqlite3 "$DB" "SELECT count(*) FROM nightly_changes")" = 0
+'
+
+test_expect_success AIOSMTPD 'the night that brings bd225530a4c7'\''s shape: REGRESSION, bisected to it, one mail, one POST' '
+	advance 16 && night 4 && test "$rc" = 1 &&
+	reg=$(git -C "$FIXTURE" rev-parse fixture-regression) &&
+	test "$(sqlite3 "$DB" "SELECT verdict, culprit, outcome FROM nightly_changes
+		WHERE series LIKE '\''demote.demote_page_wall %'\''")" = "REGRESSION|$reg|FOUND" &&
+	test "$(ls sink/mail-*.eml | wc -l)" = 1 && test "$(ls sink/post-*.json | wc -l)" = 1 &&
+	tr -d "\\r" <sink/mail-1.eml >mail &&
+	grep -q "^culprit: $reg$" mail &&
+	grep -q "^subject: $(git -C "$FIXTURE" log -1 --format=%s "$reg")$" mail &&
+	grep -q "^author: $(git -C "$FIXTURE" log -1 --format="%an <%ae>" "$reg")$" mail
+'
+
+test_expect_success AIOSMTPD 'the night that brings the fix: IMPROVEMENT, no regression mail' '
+	advance 19 && night 5 && test "$rc" = 0 &&
+	advance 23 && night 6 && test "$rc" = 0 &&
+	test "$(sqlite3 "$DB" "SELECT verdict FROM nightly_changes WHERE series LIKE '\''demote.demote_page_wall %'\''
+		ORDER BY id DESC LIMIT 1")" = IMPROVEMENT &&
+	test "$(ls sink/mail-*.eml | wc -l)" = 1 &&
+	grep -q "\"verdict\":\"IMPROVEMENT\"" sink/post-*.json
+'
+
+test_done

@@ -1,0 +1,268 @@
+#!/bin/bash
+# lab nightly on a history made here, played night by night: the branch is
+# advanced between nights and fetched from a git daemon on 127.0.0.1; the
+# project's build makes a program that prints samples (the local runner and
+# tests/fixtures/fake-guest.sh), 10 % slower from one commit on and back
+# again from a later one; mail and webhook go to tests/fixtures/notify-sink.py.
+. "$(dirname "$0")/lib.sh"
+
+export FAKE=$TOP/tests/fixtures/fake-guest.sh
+PY=/usr/bin/python3
+
+test_lazy_prereq AIOSMTPD '$PY -c "import aiosmtpd"'
+test_lazy_prereq GIT_DAEMON 'test -x "$(git --exec-path)/git-daemon"'
+
+# What these tests start is stopped with them, whatever happens.
+stop_all() {
+	for p in "$TRASH"/*.pid; do
+		[ -e "$p" ] && kill "$(cat "$p")" 2>/dev/null
+	done
+	[ -n "${LAB_TEST_KEEP:-}" ] || rm -rf "$TRASH"
+}
+trap stop_all EXIT
+
+free_port() {
+	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+commit() {
+	git -C up add -A && git -C up commit -q -m "$1"
+}
+
+# change N: commit "change N" on work, 1.10 from 13 on, 1.00 again from 22 on
+make_changes() {
+	for i in $(seq "$1" "$2"); do
+		echo "change $i" >up/notes.txt
+		case $i in
+		13) echo 1.10 >up/scale ;;
+		22) echo 1.00 >up/scale ;;
+		esac
+		commit "change $i" || return 1
+		git -C up tag "c$i"
+	done
+}
+
+# The branch the nightly follows moves to commit cN, as a maintainer's push would.
+advance() {
+	git -C up update-ref refs/heads/next "c$1"
+}
+
+night() {
+	rc=0 && "$LAB" nightly "$@" >out 2>err || rc=$?
+	cat out | tee -a nights.out
+}
+
+mails() {
+	ls sink/mail-*.eml 2>/dev/null | wc -l
+}
+
+posts() {
+	ls sink/post-*.json 2>/dev/null | wc -l
+}
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'setup: a project with 30 commits, a git daemon, a mail and webhook sink' '
+	git init -q -b main up &&
+	git -C up config user.name "A U Thor" && git -C up config user.email author@example.com &&
+	cat >up/build.sh <<-\EOS &&
+	#!/bin/sh
+	mkdir -p out &&
+	printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s cv=0.002 sleep=\${FAKE_SLEEP:-0}\n" "$(cat scale)" >out/image &&
+	chmod +x out/image
+	EOS
+	chmod +x up/build.sh && echo 1.00 >up/scale && commit base && git -C up tag c0 &&
+	make_changes 1 30 &&
+	advance 1 &&
+	port=$(free_port) &&
+	{ git daemon --reuseaddr --export-all --base-path="$PWD" --listen=127.0.0.1 --port=$port \
+		--pid-file="$TRASH/daemon.pid" "$PWD" >daemon.log 2>&1 & } &&
+	mkdir sink &&
+	{ $PY "$TOP/tests/fixtures/notify-sink.py" sink >sink.log 2>&1 & echo $! >"$TRASH/sink.pid"; } &&
+	test_wait_until 20 "test -s sink/ports" &&
+	read smtp http <sink/ports &&
+	test_wait_until 20 "git ls-remote git://127.0.0.1:$port/up >/dev/null 2>&1" &&
+	printf "token = s3cr3t-t0ken\n" >secret && chmod 600 secret &&
+	cat >lab.conf <<-EOF &&
+	[core]
+		db = $PWD/lab.db
+	[build]
+		command = ./build.sh
+		artifact = out/image
+	[run]
+		runner = local
+		iters = 5
+	[nightly "next"]
+		repository = git://127.0.0.1:$port/up
+		branch = next
+		workloads = zeroing
+		boots = 3
+		policy = new
+		maxCommits = 3
+		mailTo = mm@example.org
+		mailFrom = lab@example.org
+		smtp = smtp://127.0.0.1:$smtp
+		webhook = http://127.0.0.1:$http/hook
+		credentials = $PWD/secret
+		baseUrl = https://lab.example.org/site
+	EOF
+	echo "$port" >port
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'the first night measures the head: three boots, one point' '
+	night --config lab.conf next && test "$rc" = 0 &&
+	test "$(sql lab.db "SELECT git_commit, status FROM nightly_commits")" = "$(git -C up rev-parse c1)|MEASURED" &&
+	test "$(sql lab.db "SELECT count(*) FROM nightly_runs")" = 3 &&
+	test "$(sql lab.db "SELECT count(*) FROM nightly_points")" = 1 &&
+	test "$(sql lab.db "SELECT series FROM nightly_points")" = "zeroing.t local 2048M wall cmdline='\'''\''" &&
+	test "$(sql lab.db "SELECT status FROM nightly_nights")" = OK &&
+	test -d mirrors/next.git &&
+	grep -q "^nightly next, night 1: 1 commit measured, 0 regressions, 0 improvements, 0 infrastructure failures$" out
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'two more nights: seven points, no change, nothing sent' '
+	advance 7 && night --config lab.conf && test "$rc" = 0 &&
+	grep -q "^branch next at [0-9a-f]*: 6 new commits, 3 to measure$" out &&
+	advance 10 && night --config lab.conf && test "$rc" = 0 &&
+	test "$(sql lab.db "SELECT count(*) FROM nightly_points")" = 7 &&
+	test "$(sql lab.db "SELECT count(*) FROM nightly_changes")" = 0 &&
+	test "$(mails)" = 0 && test "$(posts)" = 0
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'the regression night: confirmed, bisected to its commit, one mail, one POST' '
+	advance 16 && night --config lab.conf && test "$rc" = 1 &&
+	c13=$(git -C up rev-parse c13) &&
+	test "$(sql lab.db "SELECT before_commit, after_commit, kind, verdict FROM nightly_changes")" = \
+		"$(git -C up rev-parse c10)|$(git -C up rev-parse c14)|SUSPECT|REGRESSION" &&
+	test "$(sql lab.db "SELECT culprit, outcome FROM nightly_changes")" = "$c13|FOUND" &&
+	ab=$(sql lab.db "SELECT ab_experiment FROM nightly_changes") &&
+	test "$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = $ab AND metric = '\''t'\''")" = REGRESSION &&
+	test "$(sql lab.db "SELECT culprit FROM bisections")" = "$c13" &&
+	test "$(sql lab.db "SELECT status FROM nightly_nights ORDER BY id DESC LIMIT 1")" = REGRESSION &&
+	test "$(mails)" = 1 && test "$(posts)" = 1
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'the mail: to the list, the A/B table, the culprit with subject and author, links' '
+	c13=$(git -C up rev-parse c13) &&
+	tr -d "\\r" <sink/mail-1.eml >mail &&
+	grep -q "^X-Envelope-To: mm@example.org$" mail &&
+	grep -q "^Subject: \\[lab nightly next\\] REGRESSION in zeroing.t: ${c13:0:12} (\"change 13\")$" mail &&
+	grep -q "^zeroing.t (ms, lower is better; 2048M, 1 cpu; compared: .*; wall time)$" mail &&
+	grep -q "^  B/A 1.[01][0-9]* (+[0-9.]* %), [0-9.]*% CI \\[" mail &&
+	grep -q "^  verdict: REGRESSION " mail &&
+	grep -q "^culprit: $c13$" mail &&
+	grep -q "^subject: change 13$" mail &&
+	grep -q "^author: A U Thor <author@example.com>$" mail &&
+	grep -q "^A/B: https://lab.example.org/site/e[0-9]*.html$" mail &&
+	grep -q "^bisection: https://lab.example.org/site/b[0-9]*.html$" mail
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'the POST: JSON with the change and the culprit, the token as a bearer, nowhere else' '
+	$PY -c "
+import json, sys
+d = json.load(open(\"sink/post-1.json\"))
+c = d[\"changes\"]
+assert d[\"nightly\"] == \"next\" and len(c) == 1, d
+assert c[0][\"verdict\"] == \"REGRESSION\" and c[0][\"metric\"] == \"t\", c
+assert c[0][\"culprit\"] == sys.argv[1] and c[0][\"subject\"] == \"change 13\", c
+assert c[0][\"bisection_url\"].startswith(\"https://lab.example.org/site/b\"), c
+" "$(git -C up rev-parse c13)" &&
+	grep -q "^Authorization: Bearer s3cr3t-t0ken" sink/post-1.headers &&
+	! grep -q s3cr3t lab.db* out err &&
+	! grep -rq s3cr3t logs mirrors
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'a night after it: no change, nothing sent again' '
+	advance 19 && night --config lab.conf && test "$rc" = 0 &&
+	test "$(sql lab.db "SELECT count(*) FROM nightly_changes")" = 1 &&
+	test "$(mails)" = 1 && test "$(posts)" = 1
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'the fix night: an IMPROVEMENT, posted, not bisected, no regression mail' '
+	advance 25 && night --config lab.conf && test "$rc" = 0 &&
+	test "$(sql lab.db "SELECT verdict, COALESCE(bisection, 0) FROM nightly_changes ORDER BY id DESC LIMIT 1")" = "IMPROVEMENT|0" &&
+	test "$(sql lab.db "SELECT after_commit FROM nightly_changes ORDER BY id DESC LIMIT 1")" = "$(git -C up rev-parse c23)" &&
+	test "$(sql lab.db "SELECT count(*) FROM bisections")" = 1 &&
+	test "$(mails)" = 1 && test "$(posts)" = 2 &&
+	grep -q "\"verdict\":\"IMPROVEMENT\"" sink/post-2.json &&
+	grep -q "1 improvement" out
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'nothing new: the night says so and measures nothing' '
+	runs=$(sql lab.db "SELECT count(*) FROM runs") &&
+	night --config lab.conf next && test "$rc" = 0 &&
+	grep -q "nothing new since the last night" out &&
+	test "$(sql lab.db "SELECT count(*) FROM runs")" = "$runs"
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'two at once: the second stops at once, naming the first' '
+	advance 27 &&
+	{ FAKE_SLEEP=1 "$LAB" nightly --config lab.conf >first.out 2>first.err & echo $! >first.pid; } &&
+	test_wait_until 30 "test \"\$(sql lab.db \"SELECT count(*) FROM runs WHERE status = '\''RUNNING'\''\")\" -ge 1" &&
+	rc=0 && "$LAB" nightly --config lab.conf >second.out 2>second.err || rc=$? &&
+	test "$rc" = 75 &&
+	expect_one_line_naming second.err "^lab: nightly .next. is being run by another lab (pid $(cat first.pid)): not starting a second$" &&
+	wait "$(cat first.pid)" && rm first.pid &&
+	test "$(sql lab.db "SELECT count(*) FROM nightly_commits WHERE status = '\''PENDING'\''")" = 0
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'killed mid-night and run again: nothing measured twice, nothing lost' '
+	advance 30 && seq=$(sql lab.db "SELECT max(seq) FROM nightly_commits") &&
+	{ FAKE_SLEEP=1 "$LAB" nightly --config lab.conf >killed.out 2>killed.err & echo $! >killed.pid; } &&
+	test_wait_until 60 "test \"\$(sql lab.db \"SELECT count(*) FROM nightly_runs n JOIN nightly_commits c USING (nightly, git_commit) WHERE c.seq > $seq\")\" -ge 4" &&
+	kill -9 "$(cat killed.pid)" && rm killed.pid &&
+	night --config lab.conf && test "$rc" = 0 &&
+	grep -q "resuming what an interrupted night left" out &&
+	test "$(sql lab.db "SELECT count(*) FROM nightly_nights WHERE status = '\''INTERRUPTED'\''")" = 1 &&
+	test "$(sql lab.db "SELECT count(*) FROM nightly_commits WHERE status != '\''MEASURED'\''")" = 0 &&
+	sql lab.db "SELECT c.git_commit, count(*) FROM nightly_commits c JOIN nightly_runs n USING (nightly, git_commit)
+		JOIN runs r ON r.id = n.run_id WHERE r.status = '\''OK'\'' GROUP BY c.git_commit" >per-commit &&
+	test "$(wc -l <per-commit)" = "$(sql lab.db "SELECT count(*) FROM nightly_commits")" &&
+	! grep -v "|3$" per-commit &&
+	test "$(sql lab.db "SELECT count(*) FROM nightly_points")" = "$(sql lab.db "SELECT count(*) FROM nightly_commits")"
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'a fetch that fails is an infrastructure failure: said, stored, no mail' '
+	kill "$(cat "$TRASH/daemon.pid")" && rm "$TRASH/daemon.pid" &&
+	test_wait_until 20 "! git ls-remote git://127.0.0.1:$(cat port)/up >/dev/null 2>&1" &&
+	night --config lab.conf && test "$rc" = 2 &&
+	grep -q "^infrastructure: cannot fetch branch .next. of .git://127.0.0.1:$(cat port)/up.: " out &&
+	test "$(sql lab.db "SELECT status FROM nightly_nights ORDER BY id DESC LIMIT 1")" = INFRA &&
+	test "$(mails)" = 1
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'a local path, head only: each night measures the head alone' '
+	cat >local.conf <<-EOF &&
+	[core]
+		db = $PWD/local.db
+	[build]
+		command = ./build.sh
+		artifact = out/image
+	[run]
+		runner = local
+		iters = 3
+	[nightly "own"]
+		repository = up
+		branch = next
+		boots = 2
+	EOF
+	advance 3 && night --config local.conf own && test "$rc" = 0 &&
+	advance 9 && night --config local.conf own && test "$rc" = 0 &&
+	grep -q "^branch next at [0-9a-f]*: 6 new commits, 1 to measure$" out &&
+	test "$(sql local.db "SELECT group_concat(git_commit, \" \") FROM nightly_commits ORDER BY seq")" = \
+		"$(git -C up rev-parse c3) $(git -C up rev-parse c9)" &&
+	test "$(sql local.db "SELECT count(*) FROM nightly_runs")" = 4 &&
+	test -d mirrors/own.git
+'
+
+test_expect_success 'bad input: no nightly, an unknown one, a bad key' '
+	printf "[run]\n\titers = 3\n" >none.conf &&
+	test_expect_code 2 "$LAB" nightly --config none.conf 2>err &&
+	expect_one_line_naming err "^lab: no nightly in none.conf: add a \[nightly \"NAME\"\] section with its repository$" &&
+	printf "[nightly \"a\"]\n\trepository = x\n" >one.conf &&
+	test_expect_code 2 "$LAB" nightly --config one.conf b 2>err &&
+	expect_one_line_naming err "^lab: unknown nightly .b. in one.conf (known: a)$" &&
+	printf "[nightly \"a\"]\n\tpolicy = sometimes\n" >bad.conf &&
+	test_expect_code 2 "$LAB" nightly --config bad.conf 2>err &&
+	expect_one_line_naming err "^lab: bad value .sometimes. for .nightly.a.policy. in config bad.conf line 2: expected head or new$"
+'
+
+test_done
