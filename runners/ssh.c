@@ -260,20 +260,18 @@ static int remote_connect(struct remote *r, double wait_s)
 		/* up when the master answers on its socket; down when it exits */
 		for (double until = now_monotonic() + SSH_CONNECT_TIMEOUT_S + 5; now_monotonic() < until;) {
 			struct strvec chk = STRVEC_INIT;
+			char path[128];
 			struct stat sb;
 
-			if (!stat(r->ctl_dir, &sb)) {
-				char path[128];
-				snprintf(path, sizeof(path), "%s/master", r->ctl_dir);
-				if (!stat(path, &sb)) {
-					strvec_push(&chk, "ssh");
-					ssh_options(&chk, r, 0);
-					strvec_pushl(&chk, "-O", "check", "--", r->cfg->host, NULL);
-					up = subprocess_run(strvec_argv(&chk), NULL, NULL, 10) == 0;
-					strvec_release(&chk);
-					if (up)
-						break;
-				}
+			snprintf(path, sizeof(path), "%s/master", r->ctl_dir);
+			if (!stat(path, &sb)) {
+				strvec_push(&chk, "ssh");
+				ssh_options(&chk, r, 0);
+				strvec_pushl(&chk, "-O", "check", "--", r->cfg->host, NULL);
+				up = subprocess_run(strvec_argv(&chk), NULL, NULL, 10) == 0;
+				strvec_release(&chk);
+				if (up)
+					break;
 			}
 			if (child_exited(&r->master))
 				break;
@@ -627,7 +625,8 @@ static int restore_host(struct remote *r, const struct host_state *booted,
 			image[comma - (how + 6)] = '\0';
 		if (remote_kexec(r, image, comma ? comma + 1 : NULL, before->cmdline))
 			goto out;
-	} else if (remote_command(r, "nohup sh -c 'sleep 1; systemctl reboot || reboot' "
+	} else if (remote_command(r, "nohup sh -c 'sleep 1; sync; systemctl reboot || "
+				  "systemctl reboot -ff' "
 				  ">/dev/null 2>&1 </dev/null &", &out_buf, SSH_COMMAND_TIMEOUT_S)) {
 		strbuf_reset(&r->why);
 		strbuf_addf(&r->why, "cannot reboot host '%s'", r->cfg->host);
