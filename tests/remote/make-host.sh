@@ -138,7 +138,7 @@ case $arch in
 arm64) qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -accel tcg); console=ttyAMA0 ;;
 amd64) qemu=(qemu-system-x86_64 -M q35 -accel tcg); console=ttyS0 ;;
 esac
-timeout 3600 "${qemu[@]}" -smp 1 -m 1G -nographic -no-reboot \
+timeout 10800 "${qemu[@]}" -smp 1 -m 1G -nographic -no-reboot \
 	-kernel vmlinuz -initrd initrd.cpio \
 	-append "console=$console root=/dev/vda rw init=/firstboot.sh" \
 	-drive file=rootfs.img,if=virtio,format=raw \
