@@ -20,7 +20,22 @@ echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$img/host_key.pub")" >"$work/known_ho
 cat >"$work/reset.sh" <<EOC
 #!/bin/sh
 # the power cycle: QEMU's reset, which boots the default kernel again
-python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"system_reset\n"); s.recv(4096)' "$work/monitor.sock"
+# (the monitor drops a command whose connection closes before its prompt)
+python3 - "$work/monitor.sock" <<'EOP'
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+def prompt():
+    got = b""
+    while b"(qemu)" not in got:
+        more = s.recv(4096)
+        if not more:
+            sys.exit(1)
+        got += more
+prompt()
+s.sendall(b"system_reset\n")
+prompt()
+EOP
 EOC
 chmod +x "$work/reset.sh"
 start=$(date +%s)
