@@ -3,6 +3,7 @@
 #   make check      install what is missing, then run every test (TAP, prove)
 #   make demo       install what is missing, then run the main job
 #   make check-kernel   real kernel builds and bisection of the fixture history
+#   make check-remote   the ssh runner: a fixture kernel kexec'd on an arm64 VM over ssh
 #   make seeds      run the four seed recipes (kernels/recipes/), print their tables
 #   make bench      benchmarks (not timed tests)
 #   make deps       install the Debian packages the lab needs
@@ -91,7 +92,7 @@ DEB_PKGS := build-essential pkg-config libgit2-dev libsqlite3-dev sqlite3 libcur
 	libvirt-dev libvirt-daemon-system qemu-system-x86 qemu-system-arm qemu-utils \
 	linux-image-cloud-amd64 linux-source-6.1 cpio libxml2-utils ccache flex bison bc libelf-dev libssl-dev git curl \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross chromium python3 openssh-server \
-	stress-ng busybox-static python3-aiosmtpd
+	stress-ng busybox-static python3-aiosmtpd debootstrap
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 deps:
@@ -129,6 +130,12 @@ demo: deps
 
 fixture: deps
 	$(Q)mkdir -p $(dir $(FIXTURE)) && kernels/fixtures/make-history.sh $(FIXTURE)
+
+# The ssh runner on a real arm64 host: a Debian VM made once with debootstrap
+# (state/remote-host/arm64), the fixture kernel cross-built and kexec'd there.
+check-remote: deps
+	$(Q)$(MAKE) --no-print-directory all fixture
+	$(Q)FIXTURE=$(abspath $(FIXTURE)) prove $(PROVE_FLAGS) $(wildcard tests/remote/r[0-9]*.sh)
 
 # Real kernel builds and boots of the fixture: longer than CI allows.
 check-kernel: deps
@@ -183,7 +190,7 @@ clean:
 	rm -rf $(B) lab/lab
 
 FORCE:
-.PHONY: all deps check check-kernel demo fixture seeds bench clean fuzz fuzz-deps FORCE
+.PHONY: all deps check check-kernel check-remote demo fixture seeds bench clean fuzz fuzz-deps FORCE
 .DELETE_ON_ERROR:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

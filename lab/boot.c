@@ -195,7 +195,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	runner_name = o->runner ? o->runner : config_runner_name(ctx->cfg.runner);
 	p->runner = runner_find(runner_name);
 	if (!p->runner)
-		return error("unknown runner '%s' (known: qemu, local, libvirt)", runner_name);
+		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh)", runner_name);
 	if (!o->workloads || !o->workloads->nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
 	/* a clock the runner cannot give is refused before anything is started or written */
@@ -203,7 +203,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	clock = o->clock ? o->clock : config_clock_name(ctx->cfg.clock);
 	if (clock_before_prepare(p, clock))
 		return -1;
-	if (runner_boots_kernel(p->runner)) {
+	if (runner_boots_kernel(p->runner) || (p->runner == &runner_ssh && o->kernel)) {
 		if (!o->kernel)
 			return error("no kernel given (--kernel IMAGE)");
 		if (kernel_image_arch(&arch, o->kernel))
@@ -267,6 +267,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.cmdline = o->cmdline;
 	p->spec.qemu = config_qemu_binary(&ctx->cfg, arch);
 	p->spec.libvirt_uri = ctx->cfg.libvirt_uri;
+	p->spec.ssh = &ctx->cfg.ssh;
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);

@@ -101,6 +101,7 @@ static const char *runner_names[] = {
 	[LAB_RUNNER_QEMU] = "qemu",
 	[LAB_RUNNER_LOCAL] = "local",
 	[LAB_RUNNER_LIBVIRT] = "libvirt",
+	[LAB_RUNNER_SSH] = "ssh",
 };
 
 const char *config_accel_name(enum lab_accel accel)
@@ -173,6 +174,20 @@ STRING_SETTER(build_command)
 STRING_SETTER(build_artifact)
 STRING_SETTER(build_config)
 STRING_SETTER(libvirt_uri)
+
+#define SSH_SETTER(key) \
+static int set_ssh_##key(struct lab_config *cfg, const char *v) \
+{ \
+	const char *expected; \
+	return ssh_config_set(&cfg->ssh, #key, v, &expected); \
+}
+SSH_SETTER(host)
+SSH_SETTER(port)
+SSH_SETTER(identity)
+SSH_SETTER(knownhosts)
+SSH_SETTER(reset)
+SSH_SETTER(restore)
+SSH_SETTER(deadline)
 
 static int set_build_jobs(struct lab_config *cfg, const char *v)
 {
@@ -253,14 +268,21 @@ static const struct config_key {
 	{ "run.mem", set_mem, SIZE_EXPECTED },
 	{ "run.cpus", set_cpus, CPUS_EXPECTED },
 	{ "run.timeout", set_timeout, SECONDS_EXPECTED " such as 300, 300s or 5m" },
-	{ "run.runner", set_runner, "qemu, local or libvirt" },
+	{ "run.runner", set_runner, "qemu, local, libvirt or ssh" },
 	{ "run.iters", set_iters, "a positive integer" },
 	{ "run.clock", set_clock, "wall, icount or auto" },
 	{ "libvirt.uri", set_libvirt_uri, "a libvirt connection URI such as qemu:///system" },
+	{ "ssh.host", set_ssh_host, "an ssh destination such as root@arm1" },
+	{ "ssh.port", set_ssh_port, "a port number from 1 to 65535" },
+	{ "ssh.identity", set_ssh_identity, "a path" },
+	{ "ssh.knownhosts", set_ssh_knownhosts, "a path" },
+	{ "ssh.reset", set_ssh_reset, "a shell command" },
+	{ "ssh.restore", set_ssh_restore, "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
+	{ "ssh.deadline", set_ssh_deadline, "seconds from 1 to 86400" },
 };
 
 static const char *const config_sections[] = { "core", "qemu", "run", "build", "libvirt",
-						 "nightly", NULL };
+						 "nightly", "ssh", NULL };
 
 static struct lab_nightly *nightly_get(struct lab_config *cfg, const char *name, size_t len)
 {
@@ -817,6 +839,7 @@ void config_init(struct lab_config *cfg)
 	cfg->build_config = xstrdup("tinyconfig");
 	cfg->build_timeout_s = 3600;
 	cfg->libvirt_uri = xstrdup("qemu:///system");
+	ssh_config_init(&cfg->ssh);
 }
 
 void config_release(struct lab_config *cfg)
@@ -834,6 +857,7 @@ void config_release(struct lab_config *cfg)
 	for (size_t i = 0; i < cfg->nnightlies; i++)
 		nightly_release(&cfg->nightlies[i]);
 	free(cfg->nightlies);
+	ssh_config_release(&cfg->ssh);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

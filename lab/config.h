@@ -24,7 +24,7 @@
  *       cpus = 1                         1 to 1024
  *       timeout = 900                    seconds: 300, 300s, 5m, 1h; <= a week;
  *                                        CPU-bound work runs ~4x slower in icount
- *       runner = qemu                    qemu, local or libvirt
+ *       runner = qemu                    qemu, local, libvirt or ssh
  *       iters = 100                      a positive integer
  *       clock = auto                     wall, icount or auto: icount under
  *                                        TCG, wall under KVM (lab/boot.h)
@@ -39,6 +39,14 @@
  *       artifact = out/image             what command leaves in the tree
  *   [libvirt]
  *       uri = qemu:///system             the libvirt runner's connection
+ *   [ssh]                                the ssh runner's host (runners/ssh.h)
+ *       host = root@arm1                 an ssh destination; ~/.ssh/config applies
+ *       port = 22                        default: ssh's own
+ *       identity = ~/.ssh/id_ed25519     default: ssh's own
+ *       knownHosts = path                default: ssh's own; keys are always checked
+ *       reset = ipmitool ... power cycle run when the host does not come back
+ *       restore = reboot                 or kexec:IMAGE[,INITRD]: back to the default kernel
+ *       deadline = 300                   seconds for the host to come back
  *   [nightly "NAME"]                     lab nightly NAME (lab/nightly.h)
  *       repository = URL or path         fetched into the lab's own mirror
  *       branch = master                  the branch followed
@@ -70,6 +78,8 @@
  */
 #include <stddef.h>
 
+#include "ssh.h"
+
 enum lab_accel {
 	LAB_ACCEL_AUTO = 0,	/* kvm when /dev/kvm is usable, else tcg */
 	LAB_ACCEL_KVM,
@@ -88,6 +98,7 @@ enum lab_runner {
 	LAB_RUNNER_QEMU = 0,
 	LAB_RUNNER_LOCAL,	/* the guest program as a plain process */
 	LAB_RUNNER_LIBVIRT,	/* a transient libvirt domain per boot */
+	LAB_RUNNER_SSH,		/* a remote host, kexec per boot (runners/ssh.h) */
 };
 
 enum nightly_policy {
@@ -133,6 +144,7 @@ struct lab_config {
 	char *libvirt_uri;
 	struct lab_nightly *nightlies;	/* in the order of their first key */
 	size_t nnightlies;
+	struct ssh_config ssh;
 };
 
 /* The nightly named name (case-sensitive, as git's subsections), or NULL. */

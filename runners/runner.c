@@ -7,7 +7,7 @@
 const struct runner *runner_find(const char *name)
 {
 	static const struct runner *const all[] = { &runner_qemu, &runner_local,
-							     &runner_libvirt };
+							     &runner_libvirt, &runner_ssh };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];

@@ -14,6 +14,8 @@
  */
 #include "run.h"
 
+struct ssh_config;
+
 struct run_spec {
 	const char *kernel;	/* image (qemu) */
 	const char *initrd;	/* initramfs with the guest as /init (qemu) */
@@ -27,6 +29,7 @@ struct run_spec {
 	const char *qemu;	/* QEMU binary; NULL: by arch */
 	const char *accel;	/* kvm | tcg | auto */
 	const char *libvirt_uri;	/* the libvirt runner's connection */
+	const struct ssh_config *ssh;	/* the ssh runner's host (ssh.h) */
 	/*
 	 * wall | icount | auto. With icount, QEMU (TCG only) runs the guest's
 	 * clocks on executed instructions, 2^icount_shift ns each: a second
@@ -62,7 +65,7 @@ int workload_known(const char *name);
 
 /* NULL when there is no runner of that name. */
 const struct runner *runner_find(const char *name);
-extern const struct runner runner_qemu, runner_local, runner_libvirt;
+extern const struct runner runner_qemu, runner_local, runner_libvirt, runner_ssh;
 /* The runner boots a kernel image with the lab's initramfs (qemu, libvirt). */
 int runner_boots_kernel(const struct runner *r);
 /*

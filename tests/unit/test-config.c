@@ -107,6 +107,7 @@ static void check_defaults(const struct lab_config *cfg, const char *what)
 	CHECK(cfg->timeout_s == 900, "run.timeout");
 	CHECK(cfg->runner == LAB_RUNNER_QEMU, "run.runner");
 	CHECK(cfg->iters == 100, "run.iters");
+	CHECK(!cfg->ssh.host && !cfg->ssh.restore && cfg->ssh.deadline_s == 300, "ssh");
 #undef CHECK
 }
 
@@ -128,7 +129,15 @@ static const char full_conf[] =
 	"\tcpus = 8\n"
 	"\ttimeout = 5m\n"
 	"\trunner = local\n"
-	"\titers = 250\n";
+	"\titers = 250\n"
+	"[ssh]\n"
+	"\thost = root@arm1\n"
+	"\tport = 2222\n"
+	"\tidentity = /keys/arm1\n"
+	"\tknownHosts = /keys/known_hosts\n"
+	"\treset = ipmitool -H arm1-bmc power cycle\n"
+	"\trestore = kexec:/boot/vmlinuz,/boot/initrd.img\n"
+	"\tdeadline = 120s\n";
 
 static void test_files(void)
 {
@@ -163,6 +172,13 @@ static void test_files(void)
 	is_int(cfg.runner, LAB_RUNNER_LOCAL, "run.runner");
 	is_str(config_runner_name(cfg.runner), "local", "runner name");
 	is_int(cfg.iters, 250, "run.iters");
+	is_str(cfg.ssh.host, "root@arm1", "ssh.host");
+	is_str(cfg.ssh.port, "2222", "ssh.port");
+	is_str(cfg.ssh.identity, "/keys/arm1", "ssh.identity");
+	is_str(cfg.ssh.known_hosts, "/keys/known_hosts", "ssh.knownHosts");
+	is_str(cfg.ssh.reset, "ipmitool -H arm1-bmc power cycle", "ssh.reset");
+	is_str(cfg.ssh.restore, "kexec:/boot/vmlinuz,/boot/initrd.img", "ssh.restore");
+	is_int(cfg.ssh.deadline_s, 120, "ssh.deadline");
 	config_release(&cfg);
 	ok(!cfg.db && !cfg.path, "release clears the strings");
 
@@ -252,8 +268,14 @@ static void test_bad_values(void)
 		  "a shift from 0 to 10 (2^N ns per instruction)" },
 		{ "[run]\ntimeout = -1\n", "run.timeout", "-1",
 		  "a number of seconds up to a week (168h) such as 300, 300s or 5m" },
-		{ "[run]\nrunner = ssh\n", "run.runner", "ssh", "qemu, local or libvirt" },
+		{ "[run]\nrunner = rsh\n", "run.runner", "rsh", "qemu, local, libvirt or ssh" },
 		{ "[run]\niters = 1e3\n", "run.iters", "1e3", "a positive integer" },
+		{ "[ssh]\nport = 0\n", "ssh.port", "0", "a port number from 1 to 65535" },
+		{ "[ssh]\ndeadline = 5m\n", "ssh.deadline", "5m", "seconds from 1 to 86400" },
+		{ "[ssh]\nrestore = kexec:vmlinuz\n", "ssh.restore", "kexec:vmlinuz",
+		  "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
+		{ "[ssh]\nhost = -oProxyCommand=x\n", "ssh.host", "-oProxyCommand=x",
+		  "an ssh destination such as root@arm1" },
 		{ "[core]\ndb =\n", "core.db", "", "a path" },
 		{ "[run]\ncpus\n", "run.cpus", "", "a CPU count from 1 to 1024" },
 		{ "[qemu \"x86_64\"]\nbinary = \"\"\n", "qemu.x86_64.binary", "",
@@ -318,11 +340,11 @@ static void test_bad_syntax(void)
 		const char *err;
 	} cases[] = {
 		{ "[rnu]\n\tmem = 4G\n", 0,
-		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt, nightly)" },
+		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt, nightly, ssh)" },
 		{ "[run]\n\tmem = 4G\n\n[user]\n\tname = x\n", 0,
-		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt, nightly)" },
+		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt, nightly, ssh)" },
 		{ "[Run \"x\"]\n[core.Sub]\n[qmeu \"x86_64\"]\n", 0,
-		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt, nightly)" },
+		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt, nightly, ssh)" },
 		{ "[core]\n\tdb = \"results/lab.db\n", 0, "unterminated quote in config bad.conf line 2" },
 		{ "[core]\n\tdb = a\\\n\t\"b\n[run]\n", 0,
 		  "unterminated quote in config bad.conf line 3" },

@@ -1,0 +1,51 @@
+#ifndef SSH_H
+#define SSH_H
+/*
+ * The ssh runner: a remote host reached with OpenSSH (the user's
+ * ~/.ssh/config and agent apply; host keys are always checked, against
+ * known_hosts when one is set). Without a kernel, the guest program runs
+ * there as a plain process on the host's running kernel, as the local
+ * runner does here. With a kernel, each boot copies the image and the
+ * guest, kexecs the image with the host's own root= (plus the variant's
+ * command line and the boot's nonce), waits for the host to come back in
+ * that kernel within the deadline, runs the guest, and returns the host to
+ * its default kernel (restore). A host that does not come back, or comes
+ * back in another kernel, is RUN_INFRA; the reset command (a power cycle)
+ * runs then, before the host is used again.
+ */
+#include "strbuf.h"
+
+#define SSH_DEFAULT_DEADLINE_S 300L
+#define SSH_REMOTE_DIR "/var/tmp"	/* each boot's files go in a directory of their own here */
+
+struct ssh_config {
+	char *host;		/* an ssh destination: [user@]name, ~/.ssh/config applies */
+	char *port;		/* NULL: ssh's own */
+	char *identity;		/* key file; NULL: ssh's own */
+	char *known_hosts;	/* NULL: ssh's own */
+	char *reset;		/* shell command that power-cycles the host; NULL: none */
+	char *restore;		/* "reboot" (default) or "kexec:IMAGE[,INITRD]" */
+	long deadline_s;	/* for the host to come back after a kexec, reboot or reset */
+};
+
+void ssh_config_init(struct ssh_config *c);
+void ssh_config_release(struct ssh_config *c);
+/*
+ * Set one key (host, port, identity, knownhosts, reset, restore, deadline)
+ * from a config value. Returns 0, or -1 for a bad value with *expected
+ * saying what was expected (nothing printed).
+ */
+int ssh_config_set(struct ssh_config *c, const char *key, const char *value,
+		   const char **expected);
+
+/*
+ * What the host lacks to be used, asked of it in one connection: the
+ * connection itself, root and kexec-tools and kexec allowed (with_kexec),
+ * a writable SSH_REMOTE_DIR with room. Fills *arch with the host's (uname
+ * -m) and *missing with a comma-separated list, empty when nothing is.
+ * Returns -1 (with a message) only when the host cannot be asked at all.
+ */
+int ssh_host_check(const struct ssh_config *c, int with_kexec, struct strbuf *arch,
+		   struct strbuf *missing);
+
+#endif

@@ -1,0 +1,90 @@
+#!/bin/bash
+# The ssh runner on a real arm64 host: Debian bookworm under
+# qemu-system-aarch64 (TCG), made once by make-host.sh and cached. The
+# fixture kernel, cross-built with what it needs to mount that host's root,
+# is kexec'd there, measured, and the host goes back to its default kernel;
+# a kernel that does not boot (Debian's own without its initramfs) is INFRA,
+# and the reset brings the host back.
+. "$(dirname "$0")/../lib.sh"
+
+: "${FIXTURE:?make check-remote sets FIXTURE}"
+DB=$TOP/state/check-remote.db
+INIT=init=/usr/local/sbin/lab-ssh-init
+
+start=$(date +%s)
+IMG=$("$TOP/tests/remote/make-host.sh" arm64 "$TOP/state") || { echo "1..0 # SKIP no test host: make-host.sh failed"; exit 0; }
+echo "# host image: $IMG ($(cat "$IMG/build-times" 2>/dev/null || echo cached), $(( $(date +%s) - start )) s here)"
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+HOST=$TRASH/host
+stop_host() { [ -s "$HOST/qemu.pid" ] && kill "$(cat "$HOST/qemu.pid")" 2>/dev/null; }
+trap stop_host EXIT
+secs=$("$TOP/tests/remote/start-host.sh" "$IMG" "$HOST" "$PORT") || { echo "1..0 # SKIP the test host does not boot"; exit 0; }
+echo "# boot to ssh: $secs s"
+
+hssh() { # CMD on the host
+	ssh -q -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile="$HOST/known_hosts" \
+		-i "$IMG/id_ed25519" -p "$PORT" root@127.0.0.1 "$@"
+}
+DEFAULT=$(hssh uname -r)
+cat >"$TRASH/lab.conf" <<EOC
+[ssh]
+	host = root@127.0.0.1
+	port = $PORT
+	identity = $IMG/id_ed25519
+	knownHosts = $HOST/known_hosts
+	reset = $HOST/reset.sh
+	restore = reboot
+	deadline = 400
+EOC
+lab() { "$LAB" "$1" --config "$TRASH/lab.conf" --db "$DB" "${@:2}"; }
+meta() { # RUN KEY
+	sql "$DB" "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
+}
+
+test_expect_success 'without a kernel: the arm64 guest program on the host'\''s own kernel' '
+	lab run --runner ssh --workload zeroing --iters 3 --param zeroing_mb=16 >out 2>err &&
+	cat out err &&
+	id=$(sql "$DB" "SELECT max(id) FROM runs") &&
+	test "$(sql "$DB" "SELECT status FROM runs WHERE id = $id")" = OK &&
+	test "$(sql "$DB" "SELECT count(*) FROM samples WHERE run_id = $id AND metric = \"touch\"")" = 3 &&
+	test "$(meta $id kernel.release)" = "$DEFAULT" &&
+	test "$(meta $id guest.arch)" = aarch64
+'
+
+test_expect_success 'a kernel that does not boot: INFRA at the deadline, the reset run, the host back' '
+	# Debian'\''s own image without its initramfs cannot mount the root filesystem
+	sed "s/deadline = 400/deadline = 90/" "$TRASH/lab.conf" >short.conf &&
+	test_expect_code 1 "$LAB" run --config short.conf --db "$DB" --runner ssh \
+		--kernel "$IMG/vmlinuz" --workload zeroing --iters 1 >out 2>err &&
+	id=$(sql "$DB" "SELECT max(id) FROM runs") &&
+	test "$(sql "$DB" "SELECT status FROM runs WHERE id = $id")" = INFRA &&
+	sql "$DB" "SELECT error FROM runs WHERE id = $id" >error && cat error &&
+	grep -q "did not come back within 90s of kexec" error &&
+	test "$(meta $id ssh.reset)" = "exit 0" &&
+	for _ in $(seq 400); do hssh true 2>/dev/null && break; sleep 1; done &&
+	test "$(hssh uname -r)" = "$DEFAULT" &&
+	grep -q "Unable to mount root\|No working init" "$HOST/console.log"
+'
+
+test_expect_success 'the fixture kernel builds for arm64 with the host fragment' '
+	lab build --repo "$FIXTURE" --arch aarch64 --fragment "$TOP/tests/remote/arm64-host.config" \
+		fixture-base >path 2>err && cat err &&
+	test -s "$(cat path)"
+'
+
+test_expect_success 'a kexec boot stores zeroing and boot samples, and the host is back in its default kernel' '
+	lab run --runner ssh --kernel "$(cat path)" --workload zeroing,boot --iters 5 \
+		--param zeroing_mb=16 --cmdline "$INIT" >out 2>err &&
+	cat out err &&
+	id=$(sql "$DB" "SELECT max(id) FROM runs") &&
+	test "$(sql "$DB" "SELECT status || \" \" || runner FROM runs WHERE id = $id")" = "OK ssh" &&
+	test "$(sql "$DB" "SELECT count(*) FROM samples WHERE run_id = $id AND metric = \"touch\"")" = 5 &&
+	test "$(sql "$DB" "SELECT count(*) FROM samples WHERE run_id = $id AND metric = \"to_init\"")" = 1 &&
+	meta $id ssh.kernel >kernel && ! grep -q "$DEFAULT" kernel &&
+	test "$(meta $id kernel.release)" != "$DEFAULT" &&
+	test "$(meta $id ssh.restore)" = reboot &&
+	test "$(hssh uname -r)" = "$DEFAULT" &&
+	! hssh grep -q lab.nonce /proc/cmdline
+'
+
+test_done
