@@ -128,7 +128,8 @@ int context_open_store_read(struct lab_context *ctx)
 int experiment_lock(struct lab_context *ctx, long long exp_id)
 {
 	struct strbuf path = STRBUF_INIT;
-	int fd = -1, ret = -1;
+	long holder;
+	int fd = -1, ret = -1, r;
 
 	if (ctx->lock_fd > 0) {
 		ret = error("this lab already owns experiment E%lld", ctx->lock_exp);
@@ -140,23 +141,12 @@ int experiment_lock(struct lab_context *ctx, long long exp_id)
 		goto out;
 	}
 	strbuf_addf(&path, "/E%lld", exp_id);
-	if ((fd = lock_open(path.buf)) < 0)
-		goto out;
-	/* the kernel drops the lock when its holder dies, however it dies */
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		long holder;
-		if (errno != EWOULDBLOCK) {
-			ret = error("cannot lock '%s': %s", path.buf, strerror(errno));
-			goto out;
-		}
-		if ((holder = lock_wait_holder(fd)))
-			ret = error("experiment E%lld is being run by another lab (pid %ld)",
-				    exp_id, holder);
-		else
-			ret = error("experiment E%lld is being run by another lab", exp_id);
-		goto out;
-	}
-	if (lock_claim(fd, path.buf))
+	r = lock_try(path.buf, &fd, &holder);
+	if (r > 0 && holder)
+		ret = error("experiment E%lld is being run by another lab (pid %ld)", exp_id, holder);
+	else if (r > 0)
+		ret = error("experiment E%lld is being run by another lab", exp_id);
+	if (r)
 		goto out;
 	ctx->lock_fd = fd;
 	ctx->lock_exp = exp_id;

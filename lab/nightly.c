@@ -20,6 +20,7 @@
 #include "lock.h"
 #include "log.h"
 #include "nightly.h"
+#include "nightly-night.h"
 #include "notify.h"
 #include "refbuild.h"
 #include "stats.h"
@@ -31,25 +32,6 @@
 #include "strvec.h"
 #include "xalloc.h"
 
-/* E-divisive looks at this many newest points of a series each night. */
-#define NIGHTLY_TAIL 100
-/* A confirming A/B stops at this many boots a side (the adaptive schedule's cap). */
-#define CONFIRM_MAX_BOOTS 20
-
-struct night {
-	struct lab_context *ctx;
-	const struct lab_nightly *n;
-	FILE *out;
-	long long id;
-	struct strvec workloads, params, cmdlines;
-	long *mems;
-	size_t nmems;
-	struct strbuf mirror;
-	char head[GIT_OID_HEXSZ + 1];
-	struct strvec infra;		/* what failed on the lab's side, for the summary */
-	int measured, regressions, improvements;
-};
-
 /* Names become file names: anything but [A-Za-z0-9._-] is '_'. */
 static void add_safe_name(struct strbuf *sb, const char *name)
 {
@@ -58,9 +40,7 @@ static void add_safe_name(struct strbuf *sb, const char *name)
 					"0123456789._-", *name) ? *name : '_');
 }
 
-static void infra(struct night *nt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void infra(struct night *nt, const char *fmt, ...)
+void night_infra(struct night *nt, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -81,38 +61,19 @@ static int nightly_lock(int *fd, struct lab_context *ctx, const char *name)
 {
 	struct strbuf path = STRBUF_INIT;
 	long holder;
-	int ret = -1;
+	int r;
 
 	strbuf_addf(&path, "%s.nightly-", ctx->cfg.db);
 	add_safe_name(&path, name);
 	strbuf_addstr(&path, ".lock");
-	*fd = lock_open(path.buf);
-	if (*fd < 0)
-		goto out;
-	if (flock(*fd, LOCK_EX | LOCK_NB)) {
-		if (errno != EWOULDBLOCK) {
-			error("cannot lock '%s': %s", path.buf, strerror(errno));
-		} else if ((holder = lock_wait_holder(*fd))) {
-			error("nightly '%s' is being run by another lab (pid %ld): not starting a second",
-			      name, holder);
-			ret = 1;
-		} else {
-			error("nightly '%s' is being run by another lab: not starting a second", name);
-			ret = 1;
-		}
-		close(*fd);
-		*fd = -1;
-		goto out;
-	}
-	if (lock_claim(*fd, path.buf)) {
-		close(*fd);
-		*fd = -1;
-		goto out;
-	}
-	ret = 0;
-out:
+	r = lock_try(path.buf, fd, &holder);
+	if (r > 0 && holder)
+		error("nightly '%s' is being run by another lab (pid %ld): not starting a second",
+		      name, holder);
+	else if (r > 0)
+		error("nightly '%s' is being run by another lab: not starting a second", name);
 	strbuf_release(&path);
-	return ret;
+	return r;
 }
 
 static const char *git_why(void)
@@ -149,7 +110,7 @@ static int fetch(struct night *nt, git_oid *head)
 		url = resolved;
 	if (git_repository_open_bare(&repo, nt->mirror.buf) &&
 	    git_repository_init(&repo, nt->mirror.buf, 1)) {
-		infra(nt, "cannot make mirror '%s': %s", nt->mirror.buf, git_why());
+		night_infra(nt, "cannot make mirror '%s': %s", nt->mirror.buf, git_why());
 		goto out;
 	}
 	strbuf_addf(&ref, "refs/heads/%s", n->branch);
@@ -161,12 +122,12 @@ static int fetch(struct night *nt, git_oid *head)
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	if (git_remote_create_anonymous(&remote, repo, url) ||
 	    git_remote_fetch(remote, &specs, &fo, "lab nightly")) {
-		infra(nt, "cannot fetch branch '%s' of '%s': %s", n->branch, n->repository,
+		night_infra(nt, "cannot fetch branch '%s' of '%s': %s", n->branch, n->repository,
 		      git_why());
 		goto out;
 	}
 	if (git_reference_name_to_id(head, repo, ref.buf)) {
-		infra(nt, "no branch '%s' in '%s' after fetching it: %s", n->branch, n->repository,
+		night_infra(nt, "no branch '%s' in '%s' after fetching it: %s", n->branch, n->repository,
 		      git_why());
 		goto out;
 	}
@@ -362,8 +323,8 @@ static int store_points(struct night *nt, const char *commit, long mem, const ch
 	return ret;
 }
 
-static void boot_opts_fill(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
-			   const char *kernel, const char *cmdline, long mem)
+void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
+		     const char *kernel, const char *cmdline, long mem)
 {
 	memset(o, 0, sizeof(*o));
 	o->kernel = kernel;
@@ -379,7 +340,7 @@ static void boot_opts_fill(struct boot_opts *o, struct night *nt, const struct s
  * Build commit: 0 with *image, 1 when it does not build (the commit's
  * problem, said), -1 when the lab failed (infrastructure, said).
  */
-static int build(struct night *nt, char **image, const char *commit)
+int night_build(struct night *nt, char **image, const char *commit)
 {
 	struct strvec none = STRVEC_INIT;
 	struct build_spec spec = { host_arch(), &none, &none };
@@ -393,7 +354,7 @@ static int build(struct night *nt, char **image, const char *commit)
 	if (git_oid_fromstr(&oid, commit))
 		return error("bad commit id '%s'", commit);
 	if (kernel_tree_open_for(&t, nt->ctx, nt->mirror.buf)) {
-		infra(nt, "cannot open the mirror '%s'", nt->mirror.buf);
+		night_infra(nt, "cannot open the mirror '%s'", nt->mirror.buf);
 		return -1;
 	}
 	r = refbuild_commit(image, &kernel_id, nt->ctx, &t, &oid, &spec);
@@ -402,7 +363,7 @@ static int build(struct night *nt, char **image, const char *commit)
 		return 0;
 	if (r == REFBUILD_FAILED)
 		return 1;
-	infra(nt, "build of %.12s failed on the lab's side (the build's messages are above)",
+	night_infra(nt, "build of %.12s failed on the lab's side (the build's messages are above)",
 	      commit);
 	return -1;
 }
@@ -421,7 +382,7 @@ static int measure(struct night *nt, const char *commit)
 	long ok_all = 0;
 	int ret = -1, r;
 
-	r = build(nt, &image, commit);
+	r = night_build(nt, &image, commit);
 	if (r >= 0 && store_nightly_commit_info(&nt->ctx->st, &subject, &author, commit))
 		goto out;
 	fprintf(nt->out, "commit %.12s%s%s%s:\n", commit, subject.len ? " (\"" : "",
@@ -449,10 +410,10 @@ static int measure(struct night *nt, const char *commit)
 			need = nt->n->boots - boots;
 			if (need > 0) {
 				memset(&plan, 0, sizeof(plan));
-				boot_opts_fill(&o, nt, &nt->workloads, image, cmdline, nt->mems[m]);
+				night_boot_opts(&o, nt, &nt->workloads, image, cmdline, nt->mems[m]);
 				if (boot_plan_prepare(&plan, nt->ctx, &o)) {
 					boot_plan_release(&plan);
-					infra(nt, "cannot boot %.12s (the reason is above)", commit);
+					night_infra(nt, "cannot boot %.12s (the reason is above)", commit);
 					ret = 1;
 					goto out;
 				}
@@ -473,7 +434,7 @@ static int measure(struct night *nt, const char *commit)
 						run_status_name(res.status));
 					stop = res.status == RUN_INFRA;
 					if (stop)
-						infra(nt, "boot of %.12s (run %lld): %s", commit, run_id,
+						night_infra(nt, "boot of %.12s (run %lld): %s", commit, run_id,
 						      strbuf_str(&res.error));
 					run_result_release(&res);
 					if (stop) {
@@ -515,252 +476,7 @@ out:
 	return ret;
 }
 
-/* The commands that name a confirmation and a bisection, to find them again after a kill. */
-static void confirm_command(struct strbuf *sb, struct night *nt, const struct nightly_series *s,
-			    const struct nightly_change *c)
-{
-	strbuf_addf(sb, "lab nightly %s: confirm %s %ldM cmdline='%s' %.12s..%.12s", nt->n->name,
-		    s->workload, s->mem_mib, s->cmdline, c->before, c->after);
-}
-
-static void bisect_command(struct strbuf *sb, struct night *nt, const struct nightly_series *s,
-			   const struct nightly_change *c)
-{
-	strbuf_addf(sb, "lab nightly %s: bisect %s %.12s..%.12s", nt->n->name, s->series,
-		    c->before, c->after);
-}
-
-/*
- * The confirming A/B: before against after on the same host, interleaved,
- * with lab ab's schedule. 0 with the verdict stored, 1 infrastructure, -1 error.
- */
-static int confirm(struct night *nt, const struct nightly_series *s, struct nightly_change *c)
-{
-	struct strbuf cmd = STRBUF_INIT;
-	struct strvec wl = STRVEC_INIT;
-	struct verdict_row v;
-	char *image[2] = { NULL, NULL };
-	long long exp_id = 0;
-	long mem = s->mem_mib, cpus = nt->ctx->cfg.cpus;
-	int done = 0, found, ret = -1, r;
-
-	confirm_command(&cmd, nt, s, c);
-	if (store_experiment_by_command(&nt->ctx->st, &exp_id, &done, cmd.buf))
-		goto out;
-	if (!done) {
-		struct ab_opts o;
-
-		for (int side = 0; side < 2; side++) {
-			r = build(nt, &image[side], side ? c->after : c->before);
-			if (r) {
-				if (r > 0)
-					infra(nt, "%.12s built last night and does not now",
-					      side ? c->after : c->before);
-				ret = 1;
-				goto out;
-			}
-		}
-		strvec_push(&wl, s->workload);
-		memset(&o, 0, sizeof(o));
-		o.v[0] = (struct ab_variant){ image[0], s->cmdline, c->before };
-		o.v[1] = (struct ab_variant){ image[1], s->cmdline, c->after };
-		boot_opts_fill(&o.boot, nt, &wl, NULL, NULL, 0);
-		o.mems = &mem;
-		o.nmems = 1;
-		o.cpus = &cpus;
-		o.ncpus = 1;
-		o.max_boots = CONFIRM_MAX_BOOTS;
-		o.alpha = 0.05;
-		o.delta = 0.02;
-		o.resume = exp_id;
-		o.command = cmd.buf;
-		fprintf(nt->out, "confirming %s: %.12s against %.12s, interleaved\n", s->series,
-			c->before, c->after);
-		fflush(nt->out);
-		r = ab_run(&exp_id, nt->ctx, &o);
-		experiment_unlock(nt->ctx);
-		if (r == AB_ERROR) {
-			infra(nt, "the confirming A/B of %.12s..%.12s stopped (the reason is above)",
-			      c->before, c->after);
-			ret = 1;
-			goto out;
-		}
-	}
-	if (store_verdict_get(&nt->ctx->st, &v, &found, exp_id, s->workload, s->metric, mem, cpus))
-		goto out;
-	if (!found)
-		snprintf(v.verdict, sizeof(v.verdict), "INCONCLUSIVE");
-	if (store_nightly_change_confirmed(&nt->ctx->st, c->id, exp_id, v.verdict))
-		goto out;
-	snprintf(c->verdict, sizeof(c->verdict), "%s", v.verdict);
-	c->ab_experiment = exp_id;
-	if (found)
-		fprintf(nt->out, "  E%lld: %s %+.1f %% [%+.1f, %+.1f]\n", exp_id, v.verdict,
-			100 * (v.ratio - 1), 100 * (v.ci_low - 1), 100 * (v.ci_high - 1));
-	else
-		fprintf(nt->out, "  E%lld: no verdict for %s.%s\n", exp_id, s->workload, s->metric);
-	ret = 0;
-out:
-	free(image[0]);
-	free(image[1]);
-	strbuf_release(&cmd);
-	strvec_release(&wl);
-	return ret;
-}
-
-/* A confirmed regression, bisected within the budget. 0, 1 infrastructure, -1 error. */
-static int bisect(struct night *nt, const struct nightly_series *s, struct nightly_change *c)
-{
-	struct bisect_spec spec = BISECT_SPEC_INIT;
-	struct bisect_outcome out;
-	struct strbuf cmd = STRBUF_INIT;
-	struct strvec wl = STRVEC_INIT;
-	long long id = 0, bid = 0;
-	int ret = -1, done;
-
-	bisect_command(&cmd, nt, s, c);
-	/* the driver stores its spec with the bisection: a resume needs only its id */
-	if (store_experiment_by_command(&nt->ctx->st, &id, &done, cmd.buf)) {
-		strbuf_release(&cmd);
-		return -1;
-	}
-	strvec_push(&wl, s->workload);
-	spec.good = c->before;
-	spec.bad = c->after;
-	spec.repo = nt->mirror.buf;
-	spec.metric = s->metric;
-	boot_opts_fill(&spec.boot, nt, &wl, NULL, s->cmdline, s->mem_mib);
-	spec.max_boots = nt->n->bisect_budget;
-	spec.resume = id;
-	spec.command = cmd.buf;
-	fprintf(nt->out, "bisecting %s between %.12s and %.12s\n", s->series, c->before, c->after);
-	fflush(nt->out);
-	if (bisect_run(nt->ctx, &spec, &bid, &out)) {
-		infra(nt, "the bisection of %.12s..%.12s stopped (the reason is above); it resumes "
-		      "next night", c->before, c->after);
-		ret = 1;
-		goto out;
-	}
-	if (store_nightly_change_bisected(&nt->ctx->st, c->id, bid, out.culprit,
-					  bisect_verdict_name(out.verdict)))
-		goto out;
-	c->bisection = bid;
-	snprintf(c->culprit, sizeof(c->culprit), "%s", out.culprit);
-	snprintf(c->outcome, sizeof(c->outcome), "%s", bisect_verdict_name(out.verdict));
-	if (*out.culprit)
-		fprintf(nt->out, "  E%lld: %s, culprit %s\n  subject: %s\n  author: %s\n", bid,
-			c->outcome, out.culprit, strbuf_str(&out.subject), strbuf_str(&out.author));
-	else
-		fprintf(nt->out, "  E%lld: %s, no culprit\n", bid, c->outcome);
-	ret = 0;
-out:
-	bisect_outcome_release(&out);
-	strbuf_release(&cmd);
-	strvec_release(&wl);
-	return ret;
-}
-
-struct candidate {
-	size_t before, after;
-	const char *kind;
-	double ratio;
-};
-
-/* Change points and a suspect of one series; each new one confirmed, a regression bisected. */
-static int analyse(const struct nightly_series *s, void *data)
-{
-	struct night *nt = data;
-	struct changepoint_opts opt = CHANGEPOINT_OPTS_INIT;
-	struct changepoint *cps = NULL, sus;
-	struct strvec commits = STRVEC_INIT;
-	struct strbuf last = STRBUF_INIT, last_refuted = STRBUF_INIT;
-	struct candidate *cand = NULL;
-	size_t n = 0, ncps = 0, ncand = 0, start = 0, refuted = 0, from, i;
-	double *x = NULL;
-	int ret = -1, r;
-
-	if (store_nightly_points(&nt->ctx->st, &x, &n, &commits, nt->n->name, s->series) ||
-	    store_nightly_change_last(&nt->ctx->st, &last, nt->n->name, s->series, 1) ||
-	    store_nightly_change_last(&nt->ctx->st, &last_refuted, nt->n->name, s->series, 0))
-		goto out;
-	for (i = 0; i < n; i++) {
-		if (last.len && !strcmp(commits.v[i], last.buf))
-			start = i;
-		if (last_refuted.len && !strcmp(commits.v[i], last_refuted.buf))
-			refuted = i;
-	}
-	from = n > NIGHTLY_TAIL && n - NIGHTLY_TAIL > start ? n - NIGHTLY_TAIL : start;
-	if (changepoints_find(&cps, &ncps, x + from, n - from, &opt)) {
-		error("cannot look for change points in %s: %s", s->series, strerror(errno));
-		goto out;
-	}
-	cand = xcalloc(ncps + 1, sizeof(*cand));
-	for (i = 0; i < ncps; i++)
-		cand[ncand++] = (struct candidate){ from + cps[i].before, from + cps[i].index,
-						    "CHANGEPOINT", cps[i].ratio };
-	r = changepoint_suspect(&sus, x, n, start, refuted, &opt);
-	if (r < 0) {
-		error("cannot look for a step in %s: %s", s->series, strerror(errno));
-		goto out;
-	}
-	if (r)
-		cand[ncand++] = (struct candidate){ sus.before, sus.index, "SUSPECT", sus.ratio };
-	for (i = 0; i < ncand; i++) {
-		struct nightly_change c;
-		int found;
-
-		if (cand[i].after <= start)
-			continue;
-		if (store_nightly_change_get(&nt->ctx->st, &c, &found, nt->n->name, s->series,
-					     commits.v[cand[i].after]))
-			goto out;
-		if (!found) {
-			memset(&c, 0, sizeof(c));
-			snprintf(c.before, sizeof(c.before), "%s", commits.v[cand[i].before]);
-			snprintf(c.after, sizeof(c.after), "%s", commits.v[cand[i].after]);
-			snprintf(c.kind, sizeof(c.kind), "%s", cand[i].kind);
-			c.ratio = cand[i].ratio;
-			if (store_nightly_change_add(&nt->ctx->st, &c, nt->n->name, s->series, nt->id))
-				goto out;
-			fprintf(nt->out, "%s: %s %.12s..%.12s, %+.1f %% in the series\n", s->series,
-				!strcmp(c.kind, "SUSPECT") ? "a step at" : "a change point at", c.before, c.after, 100 * (c.ratio - 1));
-		}
-		if (!*c.verdict) {
-			r = confirm(nt, s, &c);
-			if (r) {
-				ret = r < 0 ? -1 : 0;
-				goto out;
-			}
-			nt->regressions += !strcmp(c.verdict, "REGRESSION");
-			nt->improvements += !strcmp(c.verdict, "IMPROVEMENT");
-		}
-		if (!strcmp(c.verdict, "REGRESSION") && !*c.outcome) {
-			r = bisect(nt, s, &c);
-			if (r) {
-				ret = r < 0 ? -1 : 0;
-				goto out;
-			}
-		}
-		if (!strcmp(c.verdict, "REGRESSION") || !strcmp(c.verdict, "IMPROVEMENT"))
-			start = cand[i].after;
-	}
-	ret = 0;
-out:
-	free(cps);
-	free(cand);
-	free(x);
-	strvec_release(&commits);
-	strbuf_release(&last);
-	strbuf_release(&last_refuted);
-	return ret;
-}
-
 /* The series, copied: analysing one writes to the store the list is read from. */
-struct series_copy {
-	struct strvec key, workload, metric, unit, target, cmdline, clock;
-	long *mem;
-	size_t nr;
-};
 
 static int copy_series(const struct nightly_series *s, void *data)
 {
@@ -778,7 +494,7 @@ static int copy_series(const struct nightly_series *s, void *data)
 	return 0;
 }
 
-static void series_copy_release(struct series_copy *sc)
+void series_copy_release(struct series_copy *sc)
 {
 	strvec_release(&sc->key);
 	strvec_release(&sc->workload);
@@ -790,198 +506,11 @@ static void series_copy_release(struct series_copy *sc)
 	free(sc->mem);
 }
 
-static struct nightly_series series_at(const struct series_copy *sc, size_t i)
+struct nightly_series series_at(const struct series_copy *sc, size_t i)
 {
 	return (struct nightly_series){ sc->key.v[i], sc->workload.v[i], sc->metric.v[i],
 					sc->unit.v[i], sc->target.v[i], sc->cmdline.v[i],
 					sc->clock.v[i], sc->mem[i] };
-}
-
-/* What the notifications carry, gathered before anything is sent. */
-struct outbox {
-	struct night *nt;
-	const struct series_copy *sc;
-	struct strbuf mail, subject;
-	FILE *json;
-	char *json_buf;
-	size_t json_len;
-	long long *ids;
-	size_t nids, nreg, nimp;
-};
-
-static void json_str(FILE *f, const char *key, const char *value)
-{
-	fprintf(f, ",\"%s\":", key);
-	escape_json(f, value);
-}
-
-static int outbox_add(const struct nightly_change *c, const char *series, void *data)
-{
-	struct outbox *ob = data;
-	struct night *nt = ob->nt;
-	struct strbuf subject = STRBUF_INIT, author = STRBUF_INIT;
-	const struct lab_nightly *n = nt->n;
-	const char *base = n->base_url && *n->base_url ? n->base_url : NULL;
-	struct nightly_series s = { series, "", "", "", "", "", "", 0 };
-	int reg = !strcmp(c->verdict, "REGRESSION");
-
-	for (size_t i = 0; i < ob->sc->nr; i++)
-		if (!strcmp(ob->sc->key.v[i], series))
-			s = series_at(ob->sc, i);
-	if (*c->culprit && store_nightly_commit_info(&nt->ctx->st, &subject, &author, c->culprit))
-		return -1;
-	ob->ids = xrealloc(ob->ids, (ob->nids + 1) * sizeof(*ob->ids));
-	ob->ids[ob->nids++] = c->id;
-	fprintf(ob->json, "%s{\"series\":", ob->nids > 1 ? "," : "");
-	escape_json(ob->json, series);
-	json_str(ob->json, "workload", s.workload);
-	json_str(ob->json, "metric", s.metric);
-	fprintf(ob->json, ",\"mem_mib\":%ld", s.mem_mib);
-	json_str(ob->json, "cmdline", s.cmdline);
-	json_str(ob->json, "clock", s.clock);
-	json_str(ob->json, "verdict", c->verdict);
-	json_str(ob->json, "before", c->before);
-	json_str(ob->json, "after", c->after);
-	fprintf(ob->json, ",\"ab_experiment\":%lld", c->ab_experiment);
-	if (c->bisection)
-		fprintf(ob->json, ",\"bisection\":%lld", c->bisection);
-	if (*c->outcome)
-		json_str(ob->json, "outcome", c->outcome);
-	if (*c->culprit) {
-		json_str(ob->json, "culprit", c->culprit);
-		json_str(ob->json, "subject", strbuf_str(&subject));
-		json_str(ob->json, "author", strbuf_str(&author));
-	}
-	if (base) {
-		struct strbuf url = STRBUF_INIT;
-
-		strbuf_addf(&url, "%s/e%lld.html", base, c->ab_experiment);
-		json_str(ob->json, "ab_url", url.buf);
-		if (c->bisection) {
-			strbuf_reset(&url);
-			strbuf_addf(&url, "%s/b%lld.html", base, c->bisection);
-			json_str(ob->json, "bisection_url", url.buf);
-		}
-		strbuf_release(&url);
-	}
-	fputc('}', ob->json);
-
-	ob->nimp += !reg;
-	if (reg) {
-		char *table = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&table, &len);
-
-		ob->nreg++;
-		if (!ob->subject.len) {
-			strbuf_addf(&ob->subject, "[lab nightly %s] REGRESSION in %s.%s", n->name,
-				    s.workload, s.metric);
-			if (*c->culprit)
-				strbuf_addf(&ob->subject, ": %.12s (\"%s\")", c->culprit,
-					    strbuf_str(&subject));
-		}
-		strbuf_addf(&ob->mail, "%s.%s (%s, %ldM, %s, cmdline '%s') got worse between %.12s and "
-			    "%.12s.\nConfirmed by an interleaved A/B of the two commits on one host "
-			    "(E%lld):\n\n", s.workload, s.metric, s.target, s.mem_mib, s.clock,
-			    s.cmdline, c->before, c->after, c->ab_experiment);
-		if (f) {
-			ab_report(f, &nt->ctx->st, c->ab_experiment, AB_TEXT);
-			fclose(f);
-			strbuf_addstr(&ob->mail, table ? table : "");
-			free(table);
-		}
-		if (*c->culprit)
-			strbuf_addf(&ob->mail, "\nculprit: %s\nsubject: %s\nauthor: %s\nbisection: E%lld, "
-				    "%s\n", c->culprit, strbuf_str(&subject), strbuf_str(&author),
-				    c->bisection, c->outcome);
-		else if (c->bisection)
-			strbuf_addf(&ob->mail, "\nbisection: E%lld, %s: no single culprit\n",
-				    c->bisection, c->outcome);
-		if (base) {
-			strbuf_addf(&ob->mail, "\nA/B: %s/e%lld.html\n", base, c->ab_experiment);
-			if (c->bisection)
-				strbuf_addf(&ob->mail, "bisection: %s/b%lld.html\n", base, c->bisection);
-		}
-		strbuf_addstr(&ob->mail, "\n");
-	}
-	strbuf_release(&subject);
-	strbuf_release(&author);
-	return 0;
-}
-
-/*
- * One mail for the confirmed regressions not yet told, one POST for every
- * confirmed change not yet told (this night's, and those a killed or failed
- * night left); each is marked once every configured channel took it.
- */
-static int notify(struct night *nt, const struct series_copy *sc)
-{
-	const struct lab_nightly *n = nt->n;
-	struct notify_creds creds;
-	struct outbox ob;
-	int ret = -1, failed = 0;
-
-	memset(&ob, 0, sizeof(ob));
-	ob.nt = nt;
-	ob.sc = sc;
-	notify_creds_init(&creds);
-	ob.json = open_memstream(&ob.json_buf, &ob.json_len);
-	if (!ob.json) {
-		error("out of memory");
-		goto out;
-	}
-	fprintf(ob.json, "{\"nightly\":");
-	escape_json(ob.json, n->name);
-	json_str(ob.json, "repository", n->repository);
-	json_str(ob.json, "branch", n->branch);
-	json_str(ob.json, "head", nt->head);
-	fprintf(ob.json, ",\"night\":%lld,\"changes\":[", nt->id);
-	if (store_nightly_changes_unnotified(&nt->ctx->st, n->name, outbox_add, &ob))
-		goto out;
-	fprintf(ob.json, "]}");
-	fclose(ob.json);
-	ob.json = NULL;
-	if (!ob.nids) {
-		ret = 0;
-		goto out;
-	}
-	if ((n->webhook || (ob.nreg && n->mail_to)) && notify_creds_read(&creds, n->credentials)) {
-		infra(nt, "notifications not sent: the credentials file was refused");
-		ret = 0;
-		goto out;
-	}
-	if (ob.nreg && n->mail_to) {
-		strbuf_addf(&ob.mail, "-- \nlab nightly %s, night %lld: branch %s of %s at %.12s\n",
-			    n->name, nt->id, n->branch, n->repository, nt->head);
-		if (notify_mail(n, &creds, ob.subject.buf, ob.mail.buf)) {
-			infra(nt, "the regression mail to %s was not sent", n->mail_to);
-			failed = 1;
-		} else {
-			fprintf(nt->out, "mail: sent to %s\n", n->mail_to);
-		}
-	}
-	if (n->webhook) {
-		if (notify_webhook(n, &creds, ob.json_buf)) {
-			infra(nt, "the webhook POST was not sent");
-			failed = 1;
-		} else {
-			fprintf(nt->out, "webhook: posted %zu change%s\n", ob.nids,
-				ob.nids == 1 ? "" : "s");
-		}
-	}
-	for (size_t i = 0; !failed && i < ob.nids; i++)
-		if (store_nightly_change_notified(&nt->ctx->st, ob.ids[i]))
-			goto out;
-	ret = 0;
-out:
-	if (ob.json)
-		fclose(ob.json);
-	free(ob.json_buf);
-	free(ob.ids);
-	strbuf_release(&ob.mail);
-	strbuf_release(&ob.subject);
-	notify_creds_release(&creds);
-	return ret;
 }
 
 static int prepare(struct night *nt)
@@ -1048,7 +577,7 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 
 	if (!fetch(&nt, &head)) {
 		if (kernel_tree_open_for(&t, ctx, nt.mirror.buf)) {
-			infra(&nt, "cannot open the mirror '%s'", nt.mirror.buf);
+			night_infra(&nt, "cannot open the mirror '%s'", nt.mirror.buf);
 		} else {
 			r = queue(&nt, &t, &head);
 			kernel_tree_close(&t);
@@ -1071,10 +600,10 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	for (size_t i = 0; i < sc.nr; i++) {
 		struct nightly_series s = series_at(&sc, i);
 
-		if (analyse(&s, &nt))
+		if (night_analyse(&s, &nt))
 			goto end;
 	}
-	if (notify(&nt, &sc))
+	if (night_notify(&nt, &sc))
 		goto end;
 	ret = nt.regressions ? NIGHTLY_REGRESSION : nt.infra.nr ? NIGHTLY_ERROR : NIGHTLY_OK;
 end:

@@ -57,29 +57,48 @@ long lock_wait_holder(int fd)
 	return holder;
 }
 
+int lock_try(const char *path, int *fd, long *holder)
+{
+	*holder = 0;
+	if ((*fd = lock_open(path)) < 0)
+		return -1;
+	if (flock(*fd, LOCK_EX | LOCK_NB)) {
+		int busy = errno == EWOULDBLOCK;
+
+		if (busy)
+			*holder = lock_wait_holder(*fd);
+		else
+			error("cannot lock '%s': %s", path, strerror(errno));
+		close(*fd);
+		*fd = -1;
+		return busy ? 1 : -1;
+	}
+	if (lock_claim(*fd, path)) {
+		close(*fd);
+		*fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
 int lock_wait(const char *path, const char *what)
 {
-	int fd = lock_open(path);
+	long holder;
+	int fd, r = lock_try(path, &fd, &holder);
 
-	if (fd < 0)
+	if (r <= 0)
+		return r ? -1 : fd;
+	if (holder)
+		info("waiting for another lab (pid %ld): %s", holder, what);
+	else
+		info("waiting for another lab: %s", what);
+	if ((fd = lock_open(path)) < 0)
 		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		long holder;
-		if (errno != EWOULDBLOCK) {
+	while (flock(fd, LOCK_EX)) {
+		if (errno != EINTR) {
 			error("cannot lock '%s': %s", path, strerror(errno));
 			close(fd);
 			return -1;
-		}
-		if ((holder = lock_wait_holder(fd)))
-			info("waiting for another lab (pid %ld): %s", holder, what);
-		else
-			info("waiting for another lab: %s", what);
-		while (flock(fd, LOCK_EX)) {
-			if (errno != EINTR) {
-				error("cannot lock '%s': %s", path, strerror(errno));
-				close(fd);
-				return -1;
-			}
 		}
 	}
 	if (lock_claim(fd, path)) {

@@ -1,0 +1,268 @@
+/*
+ * A night's changes (nightly-night.h): change points and suspects of each
+ * series, each new one confirmed by an interleaved A/B, a confirmed
+ * regression bisected.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ab.h"
+#include "bisect-run.h"
+#include "changepoint.h"
+#include "log.h"
+#include "nightly-night.h"
+#include "store-experiment.h"
+#include "store-nightly.h"
+#include "store-verdict.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "xalloc.h"
+
+/* E-divisive looks at this many newest points of a series each night. */
+#define NIGHTLY_TAIL 100
+/* A confirming A/B stops at this many boots a side (the adaptive schedule's cap). */
+#define CONFIRM_MAX_BOOTS 20
+
+/* The commands that name a confirmation and a bisection, to find them again after a kill. */
+static void confirm_command(struct strbuf *sb, struct night *nt, const struct nightly_series *s,
+			    const struct nightly_change *c)
+{
+	strbuf_addf(sb, "lab nightly %s: confirm %s %ldM cmdline='%s' %.12s..%.12s", nt->n->name,
+		    s->workload, s->mem_mib, s->cmdline, c->before, c->after);
+}
+
+static void bisect_command(struct strbuf *sb, struct night *nt, const struct nightly_series *s,
+			   const struct nightly_change *c)
+{
+	strbuf_addf(sb, "lab nightly %s: bisect %s %.12s..%.12s", nt->n->name, s->series,
+		    c->before, c->after);
+}
+
+/*
+ * The confirming A/B: before against after on the same host, interleaved,
+ * with lab ab's schedule. 0 with the verdict stored, 1 infrastructure, -1 error.
+ */
+static int confirm(struct night *nt, const struct nightly_series *s, struct nightly_change *c)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct strvec wl = STRVEC_INIT;
+	struct verdict_row v;
+	char *image[2] = { NULL, NULL };
+	long long exp_id = 0;
+	long mem = s->mem_mib, cpus = nt->ctx->cfg.cpus;
+	int done = 0, found, ret = -1, r;
+
+	confirm_command(&cmd, nt, s, c);
+	if (store_experiment_by_command(&nt->ctx->st, &exp_id, &done, cmd.buf))
+		goto out;
+	if (!done) {
+		struct ab_opts o;
+
+		for (int side = 0; side < 2; side++) {
+			r = night_build(nt, &image[side], side ? c->after : c->before);
+			if (r) {
+				if (r > 0)
+					night_infra(nt, "%.12s built last night and does not now",
+					      side ? c->after : c->before);
+				ret = 1;
+				goto out;
+			}
+		}
+		strvec_push(&wl, s->workload);
+		memset(&o, 0, sizeof(o));
+		o.v[0] = (struct ab_variant){ image[0], s->cmdline, c->before };
+		o.v[1] = (struct ab_variant){ image[1], s->cmdline, c->after };
+		night_boot_opts(&o.boot, nt, &wl, NULL, NULL, 0);
+		o.mems = &mem;
+		o.nmems = 1;
+		o.cpus = &cpus;
+		o.ncpus = 1;
+		o.max_boots = CONFIRM_MAX_BOOTS;
+		o.alpha = 0.05;
+		o.delta = 0.02;
+		o.resume = exp_id;
+		o.command = cmd.buf;
+		fprintf(nt->out, "confirming %s: %.12s against %.12s, interleaved\n", s->series,
+			c->before, c->after);
+		fflush(nt->out);
+		r = ab_run(&exp_id, nt->ctx, &o);
+		experiment_unlock(nt->ctx);
+		if (r == AB_ERROR) {
+			night_infra(nt, "the confirming A/B of %.12s..%.12s stopped (the reason is above)",
+			      c->before, c->after);
+			ret = 1;
+			goto out;
+		}
+	}
+	if (store_verdict_get(&nt->ctx->st, &v, &found, exp_id, s->workload, s->metric, mem, cpus))
+		goto out;
+	if (!found)
+		snprintf(v.verdict, sizeof(v.verdict), "INCONCLUSIVE");
+	if (store_nightly_change_confirmed(&nt->ctx->st, c->id, exp_id, v.verdict))
+		goto out;
+	snprintf(c->verdict, sizeof(c->verdict), "%s", v.verdict);
+	c->ab_experiment = exp_id;
+	if (found)
+		fprintf(nt->out, "  E%lld: %s %+.1f %% [%+.1f, %+.1f]\n", exp_id, v.verdict,
+			100 * (v.ratio - 1), 100 * (v.ci_low - 1), 100 * (v.ci_high - 1));
+	else
+		fprintf(nt->out, "  E%lld: no verdict for %s.%s\n", exp_id, s->workload, s->metric);
+	ret = 0;
+out:
+	free(image[0]);
+	free(image[1]);
+	strbuf_release(&cmd);
+	strvec_release(&wl);
+	return ret;
+}
+
+/* A confirmed regression, bisected within the budget. 0, 1 infrastructure, -1 error. */
+static int bisect(struct night *nt, const struct nightly_series *s, struct nightly_change *c)
+{
+	struct bisect_spec spec = BISECT_SPEC_INIT;
+	struct bisect_outcome out;
+	struct strbuf cmd = STRBUF_INIT;
+	struct strvec wl = STRVEC_INIT;
+	long long id = 0, bid = 0;
+	int ret = -1, done;
+
+	bisect_command(&cmd, nt, s, c);
+	/* the driver stores its spec with the bisection: a resume needs only its id */
+	if (store_experiment_by_command(&nt->ctx->st, &id, &done, cmd.buf)) {
+		strbuf_release(&cmd);
+		return -1;
+	}
+	strvec_push(&wl, s->workload);
+	spec.good = c->before;
+	spec.bad = c->after;
+	spec.repo = nt->mirror.buf;
+	spec.metric = s->metric;
+	night_boot_opts(&spec.boot, nt, &wl, NULL, s->cmdline, s->mem_mib);
+	spec.max_boots = nt->n->bisect_budget;
+	spec.resume = id;
+	spec.command = cmd.buf;
+	fprintf(nt->out, "bisecting %s between %.12s and %.12s\n", s->series, c->before, c->after);
+	fflush(nt->out);
+	if (bisect_run(nt->ctx, &spec, &bid, &out)) {
+		night_infra(nt, "the bisection of %.12s..%.12s stopped (the reason is above); it resumes "
+		      "next night", c->before, c->after);
+		ret = 1;
+		goto out;
+	}
+	if (store_nightly_change_bisected(&nt->ctx->st, c->id, bid, out.culprit,
+					  bisect_verdict_name(out.verdict)))
+		goto out;
+	c->bisection = bid;
+	snprintf(c->culprit, sizeof(c->culprit), "%s", out.culprit);
+	snprintf(c->outcome, sizeof(c->outcome), "%s", bisect_verdict_name(out.verdict));
+	if (*out.culprit)
+		fprintf(nt->out, "  E%lld: %s, culprit %s\n  subject: %s\n  author: %s\n", bid,
+			c->outcome, out.culprit, strbuf_str(&out.subject), strbuf_str(&out.author));
+	else
+		fprintf(nt->out, "  E%lld: %s, no culprit\n", bid, c->outcome);
+	ret = 0;
+out:
+	bisect_outcome_release(&out);
+	strbuf_release(&cmd);
+	strvec_release(&wl);
+	return ret;
+}
+
+struct candidate {
+	size_t before, after;
+	const char *kind;
+	double ratio;
+};
+
+/* Change points and a suspect of one series; each new one confirmed, a regression bisected. */
+int night_analyse(const struct nightly_series *s, void *data)
+{
+	struct night *nt = data;
+	struct changepoint_opts opt = CHANGEPOINT_OPTS_INIT;
+	struct changepoint *cps = NULL, sus;
+	struct strvec commits = STRVEC_INIT;
+	struct strbuf last = STRBUF_INIT, last_refuted = STRBUF_INIT;
+	struct candidate *cand = NULL;
+	size_t n = 0, ncps = 0, ncand = 0, start = 0, refuted = 0, from, i;
+	double *x = NULL;
+	int ret = -1, r;
+
+	if (store_nightly_points(&nt->ctx->st, &x, &n, &commits, nt->n->name, s->series) ||
+	    store_nightly_change_last(&nt->ctx->st, &last, nt->n->name, s->series, 1) ||
+	    store_nightly_change_last(&nt->ctx->st, &last_refuted, nt->n->name, s->series, 0))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (last.len && !strcmp(commits.v[i], last.buf))
+			start = i;
+		if (last_refuted.len && !strcmp(commits.v[i], last_refuted.buf))
+			refuted = i;
+	}
+	from = n > NIGHTLY_TAIL && n - NIGHTLY_TAIL > start ? n - NIGHTLY_TAIL : start;
+	if (changepoints_find(&cps, &ncps, x + from, n - from, &opt)) {
+		error("cannot look for change points in %s: %s", s->series, strerror(errno));
+		goto out;
+	}
+	cand = xcalloc(ncps + 1, sizeof(*cand));
+	for (i = 0; i < ncps; i++)
+		cand[ncand++] = (struct candidate){ from + cps[i].before, from + cps[i].index,
+						    "CHANGEPOINT", cps[i].ratio };
+	r = changepoint_suspect(&sus, x, n, start, refuted, &opt);
+	if (r < 0) {
+		error("cannot look for a step in %s: %s", s->series, strerror(errno));
+		goto out;
+	}
+	if (r)
+		cand[ncand++] = (struct candidate){ sus.before, sus.index, "SUSPECT", sus.ratio };
+	for (i = 0; i < ncand; i++) {
+		struct nightly_change c;
+		int found;
+
+		if (cand[i].after <= start)
+			continue;
+		if (store_nightly_change_get(&nt->ctx->st, &c, &found, nt->n->name, s->series,
+					     commits.v[cand[i].after]))
+			goto out;
+		if (!found) {
+			memset(&c, 0, sizeof(c));
+			snprintf(c.before, sizeof(c.before), "%s", commits.v[cand[i].before]);
+			snprintf(c.after, sizeof(c.after), "%s", commits.v[cand[i].after]);
+			snprintf(c.kind, sizeof(c.kind), "%s", cand[i].kind);
+			c.ratio = cand[i].ratio;
+			if (store_nightly_change_add(&nt->ctx->st, &c, nt->n->name, s->series, nt->id))
+				goto out;
+			fprintf(nt->out, "%s: %s %.12s..%.12s, %+.1f %% in the series\n", s->series,
+				!strcmp(c.kind, "SUSPECT") ? "a step at" : "a change point at", c.before, c.after, 100 * (c.ratio - 1));
+		}
+		if (!*c.verdict) {
+			r = confirm(nt, s, &c);
+			if (r) {
+				ret = r < 0 ? -1 : 0;
+				goto out;
+			}
+			nt->regressions += !strcmp(c.verdict, "REGRESSION");
+			nt->improvements += !strcmp(c.verdict, "IMPROVEMENT");
+		}
+		if (!strcmp(c.verdict, "REGRESSION") && !*c.outcome) {
+			r = bisect(nt, s, &c);
+			if (r) {
+				ret = r < 0 ? -1 : 0;
+				goto out;
+			}
+		}
+		if (!strcmp(c.verdict, "REGRESSION") || !strcmp(c.verdict, "IMPROVEMENT"))
+			start = cand[i].after;
+	}
+	ret = 0;
+out:
+	free(cps);
+	free(cand);
+	free(x);
+	strvec_release(&commits);
+	strbuf_release(&last);
+	strbuf_release(&last_refuted);
+	return ret;
+}
+

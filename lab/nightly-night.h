@@ -1,0 +1,64 @@
+#ifndef NIGHTLY_NIGHT_H
+#define NIGHTLY_NIGHT_H
+/*
+ * One night as lab/nightly.c runs it, shared with lab/nightly-changes.c
+ * (change points, confirmation, bisection) and lab/nightly-notify.c (what
+ * the night tells by mail and webhook). Only these include it.
+ */
+#include <git2.h>
+#include <stdio.h>
+
+#include "boot.h"
+#include "context.h"
+#include "store-nightly.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+struct night {
+	struct lab_context *ctx;
+	const struct lab_nightly *n;
+	FILE *out;
+	long long id;
+	struct strvec workloads, params, cmdlines;
+	long *mems;
+	size_t nmems;
+	struct strbuf mirror;
+	char head[GIT_OID_HEXSZ + 1];
+	struct strvec infra;		/* what failed on the lab's side, for the summary */
+	int measured, regressions, improvements;
+};
+
+/* Something failed on the lab's side: said now, and in the night's summary. */
+void night_infra(struct night *nt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Boot options of the night's boots: its clock, iters and parameters. */
+void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
+		     const char *kernel, const char *cmdline, long mem);
+/*
+ * Build commit: 0 with *image, 1 when it does not build (the commit's
+ * problem, said), -1 when the lab failed (infrastructure, said).
+ */
+int night_build(struct night *nt, char **image, const char *commit);
+/*
+ * A store_nightly_series_each() callback: change points and a suspect of
+ * one series, each new one confirmed, a confirmed regression bisected.
+ */
+int night_analyse(const struct nightly_series *s, void *data);
+
+/* The series, copied: analysing one writes to the store the list is read from. */
+struct series_copy {
+	struct strvec key, workload, metric, unit, target, cmdline, clock;
+	long *mem;
+	size_t nr;
+};
+void series_copy_release(struct series_copy *sc);
+struct nightly_series series_at(const struct series_copy *sc, size_t i);
+
+/*
+ * One mail for the confirmed regressions not yet told, one POST for every
+ * confirmed change not yet told; 0, or -1 on error (a channel that failed
+ * is an infrastructure failure of the night, said with night_infra()).
+ */
+int night_notify(struct night *nt, const struct series_copy *sc);
+
+#endif
