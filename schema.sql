@@ -8,7 +8,7 @@
 -- existing table cannot be written idempotently here: the lab adds those
 -- columns itself when a table lacks them (results/store.c).
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -192,4 +192,13 @@ CREATE TABLE IF NOT EXISTS commits (
 	subject		TEXT NOT NULL,
 	author		TEXT NOT NULL,		-- Name <email>
 	date		REAL NOT NULL		-- author time, seconds since the epoch
+);
+
+-- Targets: the [target "NAME"] of lab.conf each run booted on, and its
+-- class (targets of one class are interchangeable for measurement). A run
+-- without a row here ran where the command line and [run] said.
+CREATE TABLE IF NOT EXISTS run_targets (
+	run_id		INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	target		TEXT NOT NULL,
+	class		TEXT NOT NULL
 );

@@ -8,6 +8,7 @@
 #include "host.h"
 #include "image.h"
 #include "log.h"
+#include "pool.h"
 #include "progress.h"
 #include "store-experiment.h"
 #include "store-verdict.h"
@@ -445,6 +446,134 @@ out:
 	return ret;
 }
 
+/*
+ * The adaptive schedule's look, once the smaller side reached a new count:
+ * 1 when more boots are wanted, 0 to stop, -1 on error.
+ */
+static int pool_look(struct decision **dec, size_t *ndec, struct lab_context *ctx,
+		     const struct ab_opts *o, long long exp_id, const long long vid[2],
+		     long mem, long cpus, double alpha)
+{
+	struct metric_result *r;
+	size_t nr;
+	int more;
+
+	if (compare_point(&r, &nr, &ctx->st, exp_id, vid, mem, cpus, alpha, o->delta))
+		return -1;
+	more = want_more(dec, ndec, r, nr);
+	free(r);
+	return more;
+}
+
+/*
+ * One sweep point on the targets of a class, at the same time. Each
+ * target runs its own rounds of two boots in ABBA order (its first round
+ * AB, its second BA, ...), so that the drift of each target cancels as it
+ * does on one machine; a new round starts only while the rounds started
+ * stay within the budget and the schedule wants more. Rounds under way
+ * when the schedule stops are finished, so the sides stay balanced.
+ */
+static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
+			  const long long vid[2], long mem, long cpus, double alpha)
+{
+	struct boot_opts b[2];
+	struct pool pool;
+	struct decision *dec = NULL;
+	size_t ndec = 0;
+	long ok[2], failed[2], limit = o->boots ? o->boots : o->max_boots;
+	long rounds, looked = 0, *done_rounds = NULL;
+	int ret = -1, stop = 0, *in_round = NULL;
+
+	if (pool_init(&pool, &ctx->cfg, o->boot.targets, mem, cpus))
+		return -1;
+	for (int s = 0; s < 2; s++)
+		plan_opts(&b[s], o, s, mem, cpus, exp_id, vid[s]);
+	if (pool_start(&pool, ctx, b, 2))
+		goto out;
+	for (int s = 0; s < 2; s++)
+		if (store_variant_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
+			goto out;
+	/* a resumed point starts from the rounds it has */
+	rounds = ok[0] < ok[1] ? ok[0] : ok[1];
+	in_round = xrealloc(NULL, pool.n * sizeof(*in_round));
+	done_rounds = xrealloc(NULL, pool.n * sizeof(*done_rounds));
+	memset(in_round, 0, pool.n * sizeof(*in_round));
+	memset(done_rounds, 0, pool.n * sizeof(*done_rounds));
+	fprintf(stderr, "%zu targets of class '%s' share the boots\n", pool.n, pool.class);
+	for (;;) {
+		struct pool_done d;
+		struct pool_target *pt;
+		int taken_out;
+
+		if (!o->boots && !stop && ok[0] >= 2 && ok[1] >= 2 &&
+		    (ok[0] < ok[1] ? ok[0] : ok[1]) > looked) {
+			int more = pool_look(&dec, &ndec, ctx, o, exp_id, vid, mem, cpus, alpha);
+			if (more < 0)
+				goto out;
+			looked = ok[0] < ok[1] ? ok[0] : ok[1];
+			stop = !more || looked >= o->max_boots;
+		}
+		for (size_t i = 0; i < pool.n; i++) {
+			int side, first;
+
+			pt = &pool.t[i];
+			if (pt->busy || pt->out)
+				continue;
+			if (!in_round[i]) {
+				if (stop || rounds >= limit)
+					continue;
+				in_round[i] = 1;
+				rounds++;
+			}
+			/* this target's round k is AB for even k, BA for odd k */
+			first = (int)(done_rounds[i] % 2);
+			side = pt->ok[first] > done_rounds[i] ? 1 - first : first;
+			for (int s = 0; s < 2; s++)
+				if (failed[s] >= 3 && failed[s] > ok[s]) {
+					error("variant %c failed %ld boots; see 'lab list'", 'A' + s,
+					      failed[s]);
+					goto out;
+				}
+			if (pool_boot(&pool, i, side))
+				goto out;
+		}
+		if (!pool_busy(&pool))
+			break;
+		if (pool_wait(&pool, &d, &taken_out))
+			goto out;
+		pt = &pool.t[d.target];
+		fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", pt->t->name,
+			'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
+			d.status == RUN_OK ? "" : ": ", d.status == RUN_OK ? "" : d.error);
+		if (d.status == RUN_OK)
+			ok[d.side]++;
+		else if (d.status != RUN_INFRA)
+			failed[d.side]++;
+		if (pt->ok[0] > done_rounds[d.target] && pt->ok[1] > done_rounds[d.target]) {
+			done_rounds[d.target]++;
+			in_round[d.target] = 0;
+		}
+		if (taken_out) {
+			/* its unfinished round goes back to the others */
+			if (in_round[d.target])
+				rounds--;
+			in_round[d.target] = 0;
+			if (!pool_live(&pool)) {
+				error("no target of class '%s' is left for experiment E%lld",
+				      pool.class, exp_id);
+				goto out;
+			}
+		}
+	}
+	ret = 0;
+out:
+	pool_release(&pool);
+	free(in_round);
+	free(done_rounds);
+	free(dec);
+	return ret;
+}
+
 enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct ab_opts *o)
 {
 	struct stats_schedule sched = STATS_SCHEDULE_INIT;
@@ -452,13 +581,14 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 	long long kid[2] = { 0, 0 }, vid[2];
 	double alpha = o->alpha;
 
-	if (!ctx->st.db && context_open_store(ctx))
+	if (boot_opts_check_targets(&o->boot, &ctx->cfg) ||
+	    (!ctx->st.db && context_open_store(ctx)))
 		return AB_ERROR;
 	for (size_t i = 0; i < o->boot.workloads->nr; i++)
 		strbuf_addf(&workloads, "%s%s", i ? "," : "", o->boot.workloads->v[i]);
 	for (int s = 0; s < 2; s++) {
 		const char *arch = host_arch();
-		const char *runner = o->boot.runner ? o->boot.runner : config_runner_name(ctx->cfg.runner);
+		const char *runner = boot_opts_runner(&o->boot, &ctx->cfg);
 		if (!o->v[s].kernel)
 			continue;
 		if ((!strcmp(runner, "qemu") || !strcmp(runner, "libvirt")) &&
@@ -493,7 +623,8 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 	}
 	for (size_t i = 0; i < o->nmems; i++)
 		for (size_t j = 0; j < o->ncpus; j++)
-			if (run_point(ctx, o, *exp_id, vid, o->mems[i], o->cpus[j], alpha))
+			if ((o->boot.targets ? run_point_pool : run_point)(ctx, o, *exp_id, vid,
+									  o->mems[i], o->cpus[j], alpha))
 				goto fail;
 	if (check_provenance(&ctx->st, *exp_id, o->force))
 		goto fail;

@@ -26,6 +26,14 @@ struct boot_opts {
 	long iters, mem_mib, cpus, timeout_s;	/* 0: from the config */
 	long numa;			/* NUMA nodes of a qemu guest; 0: none */
 	long long experiment_id, variant_id;	/* 0: none */
+	/*
+	 * target: a [target "NAME"] of lab.conf the boots run on: its runner,
+	 * uri, accel and clock unless the command line gave them, its arch,
+	 * cpus and mem as limits; each run records it and its class.
+	 * targets: a class whose targets share the boots, at the same time
+	 * (lab/pool.h); the plans of the pool set target.
+	 */
+	const char *target, *targets;
 };
 
 struct boot_plan {
@@ -46,12 +54,23 @@ int parse_numa(const char *s, long *out);
 
 /*
  * The options every booting command shares: --iters, --mem, --cpus,
- * --cmdline, --param, --runner, --accel, --clock, --timeout, --guest, --numa.
+ * --cmdline, --param, --runner, --accel, --clock, --timeout, --guest, --numa,
+ * --target, --targets (the last two are checked against lab.conf later).
  * Returns 1 when name is one of them and arg is good, -1 when the value is
  * bad (nothing printed), 0 when name is not one of them.
  */
 int boot_opts_set(struct boot_opts *o, struct strvec *params, const char *name,
 		  const char *arg);
+
+/*
+ * --target names a target of lab.conf, --targets a class of them, and not
+ * both: else -1 after one line naming the bad name and the known ones.
+ */
+int boot_opts_check_targets(const struct boot_opts *o, const struct lab_config *cfg);
+/* The runner o's boots take: --runner, its target's, or run.runner. */
+const char *boot_opts_runner(const struct boot_opts *o, const struct lab_config *cfg);
+/* 0 when a guest of mem_mib and cpus fits the target; else -1 after a line saying why. */
+int target_fits(const struct lab_target *t, long mem_mib, long cpus);
 
 /* Parse "zeroing,demote" into names, refusing unknown ones. */
 int workloads_parse(struct strvec *out, const char *arg);

@@ -50,6 +50,9 @@ static const char ab_usage[] =
 "  --format F          text, csv or json (default text)\n"
 "  --force             compare even when runs differ in provenance\n"
 "  --resume EXP        continue experiment EXP (same options as when it started)\n"
+"  --target NAME       boot on lab.conf's [target \"NAME\"]\n"
+"  --targets CLASS     share the boots among the targets of CLASS, each running its\n"
+"                      own ABBA order, boots on different targets at the same time\n"
 "  --runner, --accel, --clock, --timeout, --guest, --db, --config   as for 'lab run'\n"
 "\n"
 "exit status: 0 no regression found, 1 regression, 2 error\n";
@@ -191,7 +194,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 	       O_WORKLOAD, O_MEM, O_CPUS, O_BOOTS, O_MAX_BOOTS, O_ITERS, O_PARAM, O_ALPHA,
 	       O_DELTA, O_FORMAT, O_FORCE, O_RESUME, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_GUEST,
 	       O_DB, O_CONFIG, O_A, O_B, O_PATCH, O_REPO, O_ARCH, O_A_CONFIG, O_B_CONFIG,
-	       O_A_APPLY, O_B_APPLY, O_PROBE, O_NUMA };
+	       O_A_APPLY, O_B_APPLY, O_PROBE, O_NUMA, O_TARGET, O_TARGETS };
 	static const struct option longopts[] = {
 		{ "kernel", required_argument, NULL, O_KERNEL },
 		{ "a-kernel", required_argument, NULL, O_A_KERNEL },
@@ -229,6 +232,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		{ "b-apply", required_argument, NULL, O_B_APPLY },
 		{ "probe", required_argument, NULL, O_PROBE },
 		{ "numa", required_argument, NULL, O_NUMA },
+		{ "target", required_argument, NULL, O_TARGET }, { "targets", required_argument, NULL, O_TARGETS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -274,7 +278,7 @@ int ab_command(long long *exp_id, int argc, char **argv)
 		case O_BOOTS: bad = parse_positive_int(optarg, &o.boots); break;
 		case O_MAX_BOOTS: bad = parse_positive_int(optarg, &o.max_boots); break;
 		case O_ITERS: case O_RUNNER: case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_GUEST:
-		case O_PARAM: case O_NUMA:
+		case O_PARAM: case O_NUMA: case O_TARGET: case O_TARGETS:
 			bad = boot_opts_set(&o.boot, &params, longopts[c - O_KERNEL].name, optarg) < 0;
 			break;
 		case O_ALPHA: bad = parse_fraction(optarg, &o.alpha, 0); break;

@@ -518,7 +518,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 {
 	enum { O_GOOD = 256, O_BAD, O_WORKLOAD, O_METRIC, O_REPO, O_ARCH, O_ITERS, O_MEM, O_CPUS,
 	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_CMDLINE, O_DB, O_CONFIG, O_RESUME,
-	       O_STATUS, O_MAX_BOOTS, O_NUMA };
+	       O_STATUS, O_MAX_BOOTS, O_NUMA, O_TARGET, O_TARGETS };
 	static const struct option longopts[] = {
 		{ "good", required_argument, NULL, O_GOOD },
 		{ "bad", required_argument, NULL, O_BAD },
@@ -541,6 +541,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		{ "status", optional_argument, NULL, O_STATUS },
 		{ "max-boots", required_argument, NULL, O_MAX_BOOTS },
 		{ "numa", required_argument, NULL, O_NUMA },
+		{ "target", required_argument, NULL, O_TARGET }, { "targets", required_argument, NULL, O_TARGETS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -565,7 +566,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			a->arch = optarg;
 			break;
 		case O_ITERS: case O_MEM: case O_CPUS: case O_PARAM: case O_RUNNER:
-		case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_CMDLINE: case O_NUMA:
+		case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_CMDLINE: case O_NUMA: case O_TARGET: case O_TARGETS:
 			bad = boot_opts_set(&bs->bo, &bs->params, longopts[c - O_GOOD].name,
 					    optarg) < 0;
 			break;

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "log.h"
 #include "options.h"
+#include "pool.h"
 #include "progress.h"
 #include "subprocess.h"
 #include "table.h"
@@ -35,13 +36,15 @@ static const char run_usage[] =
 "                     icount under TCG, wall under KVM (default run.clock)\n"
 "  --timeout S        deadline per boot in seconds (default run.timeout)\n"
 "  --guest PATH       guest program (default: the one built beside lab)\n"
+"  --target NAME      boot on lab.conf's [target \"NAME\"]\n"
+"  --targets CLASS    share the boots among the targets of CLASS, at the same time\n"
 "  --db PATH          database (default core.db, results/lab.db)\n"
 "  --config FILE      configuration file (default ./lab.conf)\n";
 
 int cmd_run(int argc, char **argv)
 {
 	enum { O_KERNEL = 256, O_WORKLOAD, O_BOOTS, O_ITERS, O_MEM, O_CPUS, O_CMDLINE,
-	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_GUEST, O_NUMA, O_DB, O_CONFIG };
+	       O_PARAM, O_RUNNER, O_ACCEL, O_CLOCK, O_TIMEOUT, O_GUEST, O_NUMA, O_DB, O_CONFIG, O_TARGET, O_TARGETS };
 	static const struct option longopts[] = {
 		{ "kernel", required_argument, NULL, O_KERNEL },
 		{ "workload", required_argument, NULL, O_WORKLOAD },
@@ -59,6 +62,7 @@ int cmd_run(int argc, char **argv)
 		{ "numa", required_argument, NULL, O_NUMA },
 		{ "db", required_argument, NULL, O_DB },
 		{ "config", required_argument, NULL, O_CONFIG },
+		{ "target", required_argument, NULL, O_TARGET }, { "targets", required_argument, NULL, O_TARGETS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -70,7 +74,8 @@ int cmd_run(int argc, char **argv)
 	const char *db = NULL, *config = NULL;
 	long long *run_ids = NULL;
 	long boots = 1;
-	int c, ret = 2, bad_boots = 0;
+	long bad_boots = 0;
+	int c, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&plan, 0, sizeof(plan));
@@ -86,7 +91,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case O_BOOTS: bad = parse_positive_int(optarg, &boots); break;
 		case O_ITERS: case O_MEM: case O_CPUS: case O_CMDLINE: case O_PARAM:
-		case O_RUNNER: case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_GUEST: case O_NUMA:
+		case O_RUNNER: case O_ACCEL: case O_CLOCK: case O_TIMEOUT: case O_GUEST: case O_NUMA: case O_TARGET: case O_TARGETS:
 			bad = boot_opts_set(&o, &params, longopts[c - O_KERNEL].name, optarg) < 0;
 			break;
 		case O_DB: db = optarg; break;
@@ -109,14 +114,20 @@ int cmd_run(int argc, char **argv)
 		error("unexpected argument '%s' for 'lab run'", argv[optind]);
 		goto out;
 	}
-	if (context_load_config(&ctx, config, db) || boot_plan_prepare(&plan, &ctx, &o))
-		goto out;
-
 	run_ids = calloc((size_t)boots, sizeof(*run_ids));
 	if (!run_ids) {
 		error("out of memory");
 		goto out;
 	}
+	if (context_load_config(&ctx, config, db))
+		goto out;
+	if (o.targets) {
+		if (pool_run_boots(&ctx, &o, boots, run_ids, &bad_boots))
+			goto out;
+		goto print;
+	}
+	if (boot_plan_prepare(&plan, &ctx, &o))
+		goto out;
 	progress_start(&pr, boots);
 	for (long k = 0; k < boots; k++) {
 		struct run_result res;
@@ -130,6 +141,7 @@ int cmd_run(int argc, char **argv)
 		bad_boots += res.status != RUN_OK;
 		run_result_release(&res);
 	}
+print:
 	if (table_print_runs(stdout, &ctx.st, run_ids, (size_t)boots))
 		goto out;
 	ret = bad_boots ? 1 : 0;

@@ -34,6 +34,16 @@
  *       artifact = out/image             what command leaves in the tree
  *   [libvirt]
  *       uri = qemu:///system             the libvirt runner's connection
+ *   [target "vm1"]                       a machine boots can run on (any number)
+ *       runner = libvirt                 qemu, local or libvirt (default run.runner)
+ *       uri = qemu+ssh://host/system     libvirt's connection (default libvirt.uri)
+ *       arch = x86_64                    the kernels it boots (default: any)
+ *       cpus = 4                         the largest guest it takes, in CPUs
+ *       mem = 16G                        ... and in memory (default: no limit)
+ *       accel = tcg                      as qemu.accel, for its boots
+ *       clock = icount                   as run.clock, for its boots
+ *       class = x86-tcg                  targets of one class are interchangeable
+ *                                        for measurement (default: its name)
  *
  * Git config names cannot contain '_', hence the per-architecture
  * subsections for the QEMU binaries. Section and key names are
@@ -67,6 +77,16 @@ enum lab_runner {
 	LAB_RUNNER_LIBVIRT,	/* a transient libvirt domain per boot */
 };
 
+/*
+ * A [target "NAME"] section: where boots may run (lab/boot.h's --target and
+ * --targets). NULL strings and 0 limits were not given.
+ */
+struct lab_target {
+	char *name, *class;
+	char *runner, *uri, *arch, *accel, *clock;
+	long cpus, mem_mib;	/* the largest guest it takes; 0: no limit */
+};
+
 struct lab_config {
 	char *path;		/* the file read; NULL when only defaults */
 	char *db;
@@ -87,6 +107,8 @@ struct lab_config {
 	long build_jobs;	/* 0: the number of CPUs */
 	long build_timeout_s;
 	char *libvirt_uri;
+	struct lab_target *targets;	/* in the order the file names them */
+	size_t ntargets;
 };
 
 /* Fill cfg with the defaults; cfg must not own anything yet. */
@@ -107,6 +129,18 @@ void config_release(struct lab_config *cfg);
 
 /* The QEMU binary for an architecture ("x86_64", "aarch64"), or NULL. */
 const char *config_qemu_binary(const struct lab_config *cfg, const char *arch);
+
+/*
+ * The target called name, or NULL after one error line naming it and the
+ * known ones: "unknown target 'vm3' (known: vm1, vm2)".
+ */
+const struct lab_target *config_target(const struct lab_config *cfg, const char *name);
+/*
+ * Every target of class into *out (caller frees), in file order; -1 after
+ * one error line naming the class and the known ones when there is none.
+ */
+int config_target_class(const struct lab_config *cfg, const char *class,
+			const struct lab_target ***out, size_t *n);
 
 const char *config_accel_name(enum lab_accel accel);
 const char *config_runner_name(enum lab_runner runner);
