@@ -207,6 +207,7 @@ struct provenance_check {
 	struct store *st;
 	long long exp_id;
 	int force;
+	int one_class;		/* every run on targets of one class */
 };
 
 static int differs(const char *column, const char *first, const char *second, void *data)
@@ -224,6 +225,14 @@ static int differs(const char *column, const char *first, const char *second, vo
 			    c->exp_id, first, a.buf, second, b.buf);
 		strbuf_release(&a);
 		strbuf_release(&b);
+	} else if (!strcmp(column, "class") && !c->force) {
+		ret = error("refusing to compare: runs of experiment %lld ran on targets of class '%s' "
+			    "and of class '%s', which are not declared interchangeable; use --force "
+			    "to compare anyway", c->exp_id, *first ? first : "(none)",
+			    *second ? second : "(none)");
+	} else if (c->one_class && (!strcmp(column, "runner") || !strcmp(column, "qemu_version"))) {
+		/* a class says its targets measure alike, whatever boots them */
+		return 0;
 	} else if (c->force) {
 		warning("runs of experiment %lld differ in %s ('%s' vs '%s'): compared anyway (--force)",
 			c->exp_id, column, first, second);
@@ -238,9 +247,17 @@ static int differs(const char *column, const char *first, const char *second, vo
 
 static int check_provenance(struct store *st, long long exp_id, int force)
 {
-	struct provenance_check c = { st, exp_id, force };
+	struct provenance_check c = { st, exp_id, force, 0 };
+	struct strvec classes = STRVEC_INIT;
+	int ret = -1;
 
-	return store_experiment_provenance(st, exp_id, differs, &c);
+	if (store_experiment_classes(st, &classes, exp_id))
+		goto out;
+	c.one_class = classes.nr == 1 && *classes.v[0];
+	ret = store_experiment_provenance(st, exp_id, differs, &c);
+out:
+	strvec_release(&classes);
+	return ret;
 }
 
 static void verdict_of(struct verdict_row *v, const struct metric_result *r, long mem,
@@ -499,7 +516,8 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 	done_rounds = xrealloc(NULL, pool.n * sizeof(*done_rounds));
 	memset(in_round, 0, pool.n * sizeof(*in_round));
 	memset(done_rounds, 0, pool.n * sizeof(*done_rounds));
-	fprintf(stderr, "%zu targets of class '%s' share the boots\n", pool.n, pool.class);
+	fprintf(stderr, "%zu target%s of class '%s' share%s the boots\n", pool.n,
+		pool.n == 1 ? "" : "s", pool.class, pool.n == 1 ? "s" : "");
 	for (;;) {
 		struct pool_done d;
 		struct pool_target *pt;

@@ -356,7 +356,8 @@ int store_experiment_provenance(struct store *st, long long exp_id, store_proven
 				void *data)
 {
 	/* the clock first: it is refused even with --force */
-	static const char *const cols[] = { "clock", "runner", "host", "host_cpu",
+	/* then the class of the targets: its targets are interchangeable, others not */
+	static const char *const cols[] = { "clock", "class", "runner", "host", "host_cpu",
 					    "qemu_version", "accel", "workloads", "params" };
 	struct strbuf first = STRBUF_INIT, sql = STRBUF_INIT;
 	int ret = 0, rc;
@@ -366,7 +367,9 @@ int store_experiment_provenance(struct store *st, long long exp_id, store_proven
 
 		strbuf_reset(&sql);
 		strbuf_addf(&sql, "SELECT DISTINCT COALESCE(%s, '') FROM runs WHERE "
-			    "experiment_id = ?1 AND status = 'OK' LIMIT 2", cols[i]);
+			    "experiment_id = ?1 AND status = 'OK' LIMIT 2",
+			    strcmp(cols[i], "class") ? cols[i] :
+			    "(SELECT class FROM run_targets t WHERE t.run_id = runs.id)");
 		if (store_prepare(st, &q, sql.buf, "cannot check provenance")) {
 			ret = -1;
 			break;
@@ -637,7 +640,8 @@ int store_counted_samples(struct store *st, long long exp_id, long long variant_
 	sqlite3_stmt *q;
 	int ret = -1, rc;
 
-	if (store_prepare(st, &q, "SELECT s.workload, s.metric, s.unit, s.run_id, s.value "
+	if (store_prepare(st, &q, "SELECT s.workload, s.metric, s.unit, s.run_id, s.value, "
+			  "COALESCE((SELECT target FROM run_targets t WHERE t.run_id = s.run_id), '') "
 			  "FROM counted_samples s JOIN runs r ON r.id = s.run_id "
 			  "WHERE r.experiment_id = ?1 AND r.variant_id = ?2 AND "
 			  "(?3 < 0 OR r.mem_mib = ?3) AND (?4 < 0 OR r.cpus = ?4) AND "
@@ -657,6 +661,7 @@ int store_counted_samples(struct store *st, long long exp_id, long long variant_
 			.unit = store_text(q, 2),
 			.run_id = sqlite3_column_int64(q, 3),
 			.value = sqlite3_column_double(q, 4),
+			.target = store_text(q, 5),
 		};
 		if (fn(&s, data))
 			goto out;
@@ -739,4 +744,21 @@ int store_run_clock(sqlite3 *db, struct strbuf *out, long long run_id)
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return error("cannot read the clock of run %lld: %s", run_id, sqlite3_errmsg(db));
 	return 0;
+}
+
+int store_experiment_classes(struct store *st, struct strvec *out, long long exp_id)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if (store_prepare(st, &q, "SELECT DISTINCT COALESCE(t.class, '') FROM runs r "
+			  "LEFT JOIN run_targets t ON t.run_id = r.id "
+			  "WHERE r.experiment_id = ?1 AND r.status = 'OK' ORDER BY r.id",
+			  "cannot read the classes of an experiment's targets"))
+		return -1;
+	sqlite3_bind_int64(q, 1, exp_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		strvec_push(out, store_text(q, 0));
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : store_error(st, "cannot read the classes of an experiment's targets");
 }
