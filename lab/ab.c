@@ -486,9 +486,11 @@ static int pool_look(struct decision **dec, size_t *ndec, struct lab_context *ct
  * One sweep point on the targets of a class, at the same time. Each
  * target runs its own rounds of two boots in ABBA order (its first round
  * AB, its second BA, ...), so that the drift of each target cancels as it
- * does on one machine; a new round starts only while the rounds started
- * stay within the budget and the schedule wants more. Rounds under way
- * when the schedule stops are finished, so the sides stay balanced.
+ * does on one machine. A side is booted only while its boots, ended OK or
+ * under way, are short of the cap: --boots, or --max-boots until the
+ * schedule stops, then the larger side's count, so that a stop or a
+ * resumed point ends with the sides balanced; a target whose next side is
+ * full boots the other one.
  */
 static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
 			  const long long vid[2], long mem, long cpus, double alpha)
@@ -497,9 +499,8 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 	struct pool pool;
 	struct decision *dec = NULL;
 	size_t ndec = 0;
-	long ok[2], failed[2], limit = o->boots ? o->boots : o->max_boots;
-	long rounds, looked = 0, *done_rounds = NULL;
-	int ret = -1, stop = 0, *in_round = NULL;
+	long ok[2], failed[2], busy[2] = { 0, 0 }, looked = 0, *rounds = NULL;
+	int ret = -1, stop = 0;
 
 	if (pool_init(&pool, &ctx->cfg, o->boot.targets, mem, cpus))
 		return -1;
@@ -510,56 +511,56 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 	for (int s = 0; s < 2; s++)
 		if (store_variant_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
 			goto out;
-	/* a resumed point starts from the rounds it has */
-	rounds = ok[0] < ok[1] ? ok[0] : ok[1];
-	in_round = xrealloc(NULL, pool.n * sizeof(*in_round));
-	done_rounds = xrealloc(NULL, pool.n * sizeof(*done_rounds));
-	memset(in_round, 0, pool.n * sizeof(*in_round));
-	memset(done_rounds, 0, pool.n * sizeof(*done_rounds));
+	rounds = xrealloc(NULL, pool.n * sizeof(*rounds));
+	memset(rounds, 0, pool.n * sizeof(*rounds));
 	fprintf(stderr, "%zu target%s of class '%s' share%s the boots\n", pool.n,
 		pool.n == 1 ? "" : "s", pool.class, pool.n == 1 ? "s" : "");
 	for (;;) {
 		struct pool_done d;
 		struct pool_target *pt;
+		long min = ok[0] < ok[1] ? ok[0] : ok[1], cap;
 		int taken_out;
 
-		if (!o->boots && !stop && ok[0] >= 2 && ok[1] >= 2 &&
-		    (ok[0] < ok[1] ? ok[0] : ok[1]) > looked) {
+		if (!o->boots && !stop && min >= 2 && min > looked) {
 			int more = pool_look(&dec, &ndec, ctx, o, exp_id, vid, mem, cpus, alpha);
 			if (more < 0)
 				goto out;
-			looked = ok[0] < ok[1] ? ok[0] : ok[1];
+			looked = min;
 			stop = !more || looked >= o->max_boots;
 		}
+		for (int s = 0; s < 2; s++)
+			if (failed[s] >= 3 && failed[s] > ok[s]) {
+				error("variant %c failed %ld boots; see 'lab list'", 'A' + s, failed[s]);
+				goto out;
+			}
+		if (o->boots)
+			cap = o->boots;
+		else if (!stop)
+			cap = o->max_boots;
+		else
+			cap = ok[0] + busy[0] > ok[1] + busy[1] ? ok[0] + busy[0] : ok[1] + busy[1];
 		for (size_t i = 0; i < pool.n; i++) {
-			int side, first;
+			/* this target's round k is AB for even k, BA for odd k */
+			int first = (int)(rounds[i] % 2), side;
 
 			pt = &pool.t[i];
 			if (pt->busy || pt->out)
 				continue;
-			if (!in_round[i]) {
-				if (stop || rounds >= limit)
-					continue;
-				in_round[i] = 1;
-				rounds++;
-			}
-			/* this target's round k is AB for even k, BA for odd k */
-			first = (int)(done_rounds[i] % 2);
-			side = pt->ok[first] > done_rounds[i] ? 1 - first : first;
-			for (int s = 0; s < 2; s++)
-				if (failed[s] >= 3 && failed[s] > ok[s]) {
-					error("variant %c failed %ld boots; see 'lab list'", 'A' + s,
-					      failed[s]);
-					goto out;
-				}
+			side = pt->ok[first] > rounds[i] ? 1 - first : first;
+			if (ok[side] + busy[side] >= cap)
+				side = 1 - side;
+			if (ok[side] + busy[side] >= cap)
+				continue;
 			if (pool_boot(&pool, i, side))
 				goto out;
+			busy[side]++;
 		}
 		if (!pool_busy(&pool))
 			break;
 		if (pool_wait(&pool, &d, &taken_out))
 			goto out;
 		pt = &pool.t[d.target];
+		busy[d.side]--;
 		fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", pt->t->name,
 			'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
 			d.status == RUN_OK ? "" : ": ", d.status == RUN_OK ? "" : d.error);
@@ -567,27 +568,18 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 			ok[d.side]++;
 		else if (d.status != RUN_INFRA)
 			failed[d.side]++;
-		if (pt->ok[0] > done_rounds[d.target] && pt->ok[1] > done_rounds[d.target]) {
-			done_rounds[d.target]++;
-			in_round[d.target] = 0;
-		}
-		if (taken_out) {
-			/* its unfinished round goes back to the others */
-			if (in_round[d.target])
-				rounds--;
-			in_round[d.target] = 0;
-			if (!pool_live(&pool)) {
-				error("no target of class '%s' is left for experiment E%lld",
-				      pool.class, exp_id);
-				goto out;
-			}
+		if (pt->ok[0] > rounds[d.target] && pt->ok[1] > rounds[d.target])
+			rounds[d.target]++;
+		if (taken_out && !pool_live(&pool)) {
+			error("no target of class '%s' is left for experiment E%lld", pool.class,
+			      exp_id);
+			goto out;
 		}
 	}
 	ret = 0;
 out:
 	pool_release(&pool);
-	free(in_round);
-	free(done_rounds);
+	free(rounds);
 	free(dec);
 	return ret;
 }
