@@ -20,6 +20,7 @@
 #include "store-experiment.h"
 #include "subprocess.h"
 #include "units.h"
+#include "xalloc.h"
 
 static const char bisect_usage[] =
 "usage: lab bisect --good REF --bad REF --workload W [--metric M] [options]\n"
@@ -34,7 +35,8 @@ static const char bisect_usage[] =
 "  --max-boots N           stop (resumable) after N boots in all (default: from the\n"
 "                          number of commits); with --resume, raises the budget\n"
 "  --iters, --mem, --cpus, --numa, --param, --runner, --accel, --clock, --timeout,\n"
-"  --cmdline               as for 'lab run'\n"
+"  --cmdline, --target     as for 'lab run'\n"
+"  --targets CLASS         each commit's boots go to the targets of CLASS in turn\n"
 "  --db PATH, --config FILE\n"
 "\n"
 "exit status: 0 culprit found and confirmed, 1 none found (or no regression),\n"
@@ -59,7 +61,9 @@ struct who {
 	long long variant_id;
 	char *image;
 	int build_failed, prepared, failures;
-	struct boot_plan plan;
+	/* one plan, or one per target of --targets, taken in turn boot by boot */
+	struct boot_plan *plans;
+	size_t nplans, turn;
 };
 
 struct bisector {
@@ -156,10 +160,48 @@ out:
 	return ret;
 }
 
+/*
+ * A commit's plans: with --targets one per target of the class, used in
+ * turn, so that every commit's boots spread over the same targets alike
+ * and no target stands for one commit.
+ */
+static int prepare_plans(struct bisector *bs, struct who *w)
+{
+	struct boot_opts o = bs->bo;
+	const struct lab_target **all = NULL;
+	size_t n = 1;
+	int ret = -1;
+
+	o.kernel = w->image;
+	o.experiment_id = bs->exp_id;
+	o.variant_id = w->variant_id;
+	if (o.targets && config_target_class(&bs->ctx->cfg, o.targets, &all, &n))
+		return -1;
+	w->plans = xrealloc(NULL, n * sizeof(*w->plans));
+	w->prepared = 1;
+	for (size_t i = 0; i < n; i++) {
+		int rc;
+		if (all) {
+			o.target = all[i]->name;
+			o.targets = NULL;
+		}
+		rc = boot_plan_prepare(&w->plans[i], bs->ctx, &o);
+		/* released even when it failed half-way: it may hold an initramfs */
+		w->nplans++;
+		if (rc)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(all);
+	return ret;
+}
+
 static int op_measure(void *data, int who)
 {
 	struct bisector *bs = data;
 	struct who *w = who_of(bs, who);
+	struct boot_plan *plan;
 	struct run_result res;
 	long long run_id, kernel_id;
 	int end = who == BISECT_G || who == BISECT_B;
@@ -189,16 +231,10 @@ static int op_measure(void *data, int who)
 				     w->name);
 		return 1;
 	}
-	if (!w->prepared) {
-		struct boot_opts o = bs->bo;
-		o.kernel = w->image;
-		o.experiment_id = bs->exp_id;
-		o.variant_id = w->variant_id;
-		if (boot_plan_prepare(&w->plan, bs->ctx, &o))
-			return -1;
-		w->prepared = 1;
-	}
-	if (boot_plan_run(&w->plan, bs->ctx, &run_id, &res)) {
+	if (!w->prepared && prepare_plans(bs, w))
+		return -1;
+	plan = &w->plans[w->turn++ % w->nplans];
+	if (boot_plan_run(plan, bs->ctx, &run_id, &res)) {
 		run_result_release(&res);
 		return -1;
 	}
@@ -755,13 +791,15 @@ static void bisector_release(struct bisector *bs)
 {
 	struct who *all[3] = { &bs->g, &bs->b, &bs->p };
 	for (int i = 0; i < 3; i++) {
-		if (all[i]->prepared)
-			boot_plan_release(&all[i]->plan);
+		for (size_t k = 0; k < all[i]->nplans; k++)
+			boot_plan_release(&all[i]->plans[k]);
+		free(all[i]->plans);
 		free(all[i]->image);
 	}
 	for (size_t i = 0; i < bs->ncand; i++) {
-		if (bs->cand[i].prepared)
-			boot_plan_release(&bs->cand[i].plan);
+		for (size_t k = 0; k < bs->cand[i].nplans; k++)
+			boot_plan_release(&bs->cand[i].plans[k]);
+		free(bs->cand[i].plans);
 		free(bs->cand[i].image);
 	}
 	free(bs->cand);
@@ -890,7 +928,8 @@ int cmd_bisect(int argc, char **argv)
 		goto out;
 	}
 	/* the lab's guest reports known metrics; a build.command's program, what its G does */
-	if (a.metric && !ctx.cfg.build_command && bisect_metric_check(&bs.workloads, a.metric))
+	if ((a.metric && !ctx.cfg.build_command && bisect_metric_check(&bs.workloads, a.metric)) ||
+	    boot_opts_check_targets(&bs.bo, &ctx.cfg))
 		goto out;
 	bisector_setup(&bs, &a);
 	if (kernel_tree_open_for(&bs.t, &ctx, a.repo) || start(&bs, &a, stored.buf))
@@ -981,7 +1020,8 @@ int cmd_bisect_step(int argc, char **argv)
 		error("lab bisect-step needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
-	if (a.metric && !ctx.cfg.build_command && bisect_metric_check(&bs.workloads, a.metric))
+	if ((a.metric && !ctx.cfg.build_command && bisect_metric_check(&bs.workloads, a.metric)) ||
+	    boot_opts_check_targets(&bs.bo, &ctx.cfg))
 		goto out;
 	bisector_setup(&bs, &a);
 	if (store_bisection_by_args(&ctx.st, &a.resume, stored.buf) ||

@@ -6,7 +6,7 @@
 # without --force.
 . "$(dirname "$0")/lib.sh"
 
-FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE=$TOP/tests/fixtures/fake-guest.sh
 
 cat >lab.conf <<EOF
 [target "l1"]
@@ -121,6 +121,36 @@ test_expect_success 'kill -9 of the lab: every worker and guest dies; the resume
 	sql lab.db "SELECT v.name, count(*) FROM runs r JOIN variants v ON v.id = r.variant_id WHERE r.status = '\''OK'\'' GROUP BY v.name" >sides &&
 	test "$(cat sides)" = "$(printf "A|6\nB|6")" &&
 	test "$(sql lab.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = 1 AND r.status = '\''OK'\''")" = 60
+'
+
+# A project whose build makes the stand-in guest, 10 % slower from change 5.
+test_expect_success 'bisect --targets: every commit'\''s boots go to the class'\''s targets in turn' '
+	rm -rf lab.db* &&
+	git init -q -b main repo &&
+	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
+	cat >repo/build.sh <<-\EOS &&
+	#!/bin/sh
+	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s\n" "$(cat scale)" >out/image &&
+	chmod +x out/image
+	EOS
+	chmod +x repo/build.sh && echo 1.00 >repo/scale &&
+	git -C repo add -A && git -C repo commit -q -m base && git -C repo tag base &&
+	for i in 1 2 3 4 5 6 7 8; do
+		echo "change $i" >repo/notes.txt
+		if [ $i = 5 ]; then echo 1.10 >repo/scale; fi
+		git -C repo add -A && git -C repo commit -q -m "change $i" || return 1
+		if [ $i = 5 ]; then git -C repo tag culprit; fi
+	done &&
+	cat lab.conf >bisect.conf &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n" "$PWD" >>bisect.conf &&
+	rc=0 && "$LAB" bisect --config bisect.conf --db lab.db --good base --bad main --workload zeroing \
+		--iters 10 --mem 1G --targets fake >out 2>err || rc=$? &&
+	cat out && test $rc = 0 &&
+	grep -q "^culprit: $(git -C repo rev-parse culprit)" out &&
+	test "$(sql lab.db "SELECT count(*) FROM runs r LEFT JOIN run_targets t ON t.run_id = r.id WHERE r.experiment_id = 1 AND t.class IS NOT '\''fake'\''")" = 0 &&
+	sql lab.db "SELECT r.variant_id, count(DISTINCT t.target), count(*) FROM runs r JOIN run_targets t ON t.run_id = r.id WHERE r.experiment_id = 1 GROUP BY r.variant_id" >per-commit &&
+	cat per-commit &&
+	test "$(awk -F"|" "\$3 >= 2 && \$2 != 2" per-commit | wc -l)" = 0
 '
 
 test_done
