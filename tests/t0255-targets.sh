@@ -103,4 +103,24 @@ test_expect_success TCG 'a target that always fails INFRA leaves the pool; the A
 	test "$(sql lab.db "SELECT count(*) FROM verdicts WHERE experiment_id = $e AND metric = '\''to_init'\''")" = 1
 '
 
+# Volumes as a lab killed mid-boot leaves them: one of a dead process of
+# this host, one of a live one (this shell), one of another host.
+test_expect_success TCG 'volumes of a lab killed with -9 are removed by the next libvirt boot, no others' '
+	sh -c "exit 0" &
+	dead=$! && wait $dead &&
+	host=$(hostname | cut -d. -f1) &&
+	! kill -0 $dead 2>/dev/null &&
+	for v in "lab-$host-$dead-0-boot-kernel" "lab-$host-$$-0-boot-kernel" "lab-elsewhere-$dead-0-boot-kernel"; do
+		virsh -q -c qemu:///system vol-create-as lab "$v" 1M >/dev/null || return 1
+	done &&
+	test_when_finished "virsh -q -c qemu:///system vol-delete --pool lab lab-$host-$$-0-boot-kernel >/dev/null;
+		virsh -q -c qemu:///system vol-delete --pool lab lab-elsewhere-$dead-0-boot-kernel >/dev/null" &&
+	run --target vm1 --workload boot --mem 1G >out 2>err &&
+	grep -q "removed volume .lab-$host-$dead-0-boot-kernel. of a lab that died (pid $dead)" err &&
+	virsh -q -c qemu:///system vol-list lab >volumes &&
+	! grep -q "lab-$host-$dead-" volumes &&
+	grep -q "lab-$host-$$-0-boot-kernel" volumes &&
+	grep -q "lab-elsewhere-$dead-0-boot-kernel" volumes
+'
+
 test_done
