@@ -197,7 +197,7 @@ typedef int config_fn(const struct config_entry *e, void *data);
  * NULL-terminated list of the section names the caller knows (lower case).
  * Returns 0, or -1 after fn's first negative return or one error line
  * naming the kind, the path, the line and the bad thing:
- *   lab: unknown section 'rnu' (known: core, qemu, run, build, libvirt) in config lab.conf line 1
+ *   lab: unknown section 'rnu' (known: core, qemu, run, build, libvirt, target) in config lab.conf line 1
  *   lab: unterminated quote in recipe x.recipe line 3
  *   lab: binary byte 0x01: not a text file in config lab.conf line 2
  * Pure but for that line: no I/O.
