@@ -88,6 +88,15 @@ test_expect_success 'boots on different targets run at the same time' '
 	test "$(sql lab.db "SELECT count(*) FROM runs a JOIN run_targets ta ON ta.run_id = a.id, runs b JOIN run_targets tb ON tb.run_id = b.id WHERE ta.target = '\''l1'\'' AND tb.target = '\''l2'\'' AND a.started < b.ended AND b.started < a.ended")" -gt 2
 '
 
+test_expect_success 'a sweep over --targets: each point on both targets, its sides balanced' '
+	test_expect_code 1 "${ab[@]}" --boots 2 --mem 512M,1G --targets fake >out 2>err &&
+	e=$(sql lab.db "SELECT max(id) FROM experiments") &&
+	sql lab.db "SELECT r.mem_mib, v.name, count(*), count(DISTINCT t.target) FROM runs r JOIN variants v ON v.id = r.variant_id JOIN run_targets t ON t.run_id = r.id WHERE r.experiment_id = $e AND r.status = '\''OK'\'' GROUP BY r.mem_mib, v.name" >points &&
+	cat points &&
+	test "$(cat points)" = "$(printf "512|A|2|2\n512|B|2|2\n1024|A|2|2\n1024|B|2|2")" &&
+	test "$(sql lab.db "SELECT count(DISTINCT mem_mib) FROM verdicts WHERE experiment_id = $e")" = 2
+'
+
 test_expect_success 'runs of two classes in one experiment are refused, unless --force' '
 	test_expect_code 2 "${ab[@]}" --boots 6 --targets other --resume E1 >out 2>err &&
 	grep "^lab:" err >errline &&
