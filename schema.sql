@@ -291,3 +291,12 @@ CREATE TABLE IF NOT EXISTS nightly_changes (
 	notified	INTEGER NOT NULL DEFAULT 0,
 	UNIQUE (nightly, series, after_commit)
 );
+
+-- Targets: the [target "NAME"] of lab.conf each run booted on, and its
+-- class (targets of one class are interchangeable for measurement). A run
+-- without a row here ran where the command line and [run] said.
+CREATE TABLE IF NOT EXISTS run_targets (
+	run_id		INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	target		TEXT NOT NULL,
+	class		TEXT NOT NULL
+);

@@ -8,6 +8,7 @@
 #include "host.h"
 #include "image.h"
 #include "log.h"
+#include "pool.h"
 #include "progress.h"
 #include "store-experiment.h"
 #include "store-verdict.h"
@@ -222,6 +223,7 @@ struct provenance_check {
 	struct store *st;
 	long long exp_id;
 	int force;
+	int one_class;		/* every run on targets of one class */
 };
 
 static int differs(const char *column, const char *first, const char *second, void *data)
@@ -239,6 +241,14 @@ static int differs(const char *column, const char *first, const char *second, vo
 			    c->exp_id, first, a.buf, second, b.buf);
 		strbuf_release(&a);
 		strbuf_release(&b);
+	} else if (!strcmp(column, "class") && !c->force) {
+		ret = error("refusing to compare: runs of experiment %lld ran on targets of class '%s' "
+			    "and of class '%s', which are not declared interchangeable; use --force "
+			    "to compare anyway", c->exp_id, *first ? first : "(none)",
+			    *second ? second : "(none)");
+	} else if (c->one_class && (!strcmp(column, "runner") || !strcmp(column, "qemu_version"))) {
+		/* a class says its targets measure alike, whatever boots them */
+		return 0;
 	} else if (c->force) {
 		warning("runs of experiment %lld differ in %s ('%s' vs '%s'): compared anyway (--force)",
 			c->exp_id, column, first, second);
@@ -253,9 +263,17 @@ static int differs(const char *column, const char *first, const char *second, vo
 
 static int check_provenance(struct store *st, long long exp_id, int force)
 {
-	struct provenance_check c = { st, exp_id, force };
+	struct provenance_check c = { st, exp_id, force, 0 };
+	struct strvec classes = STRVEC_INIT;
+	int ret = -1;
 
-	return store_experiment_provenance(st, exp_id, differs, &c);
+	if (store_experiment_classes(st, &classes, exp_id))
+		goto out;
+	c.one_class = classes.nr == 1 && *classes.v[0];
+	ret = store_experiment_provenance(st, exp_id, differs, &c);
+out:
+	strvec_release(&classes);
+	return ret;
 }
 
 static void verdict_of(struct verdict_row *v, const struct metric_result *r, long mem,
@@ -463,7 +481,7 @@ out:
 
 static const char *runner_of(const struct lab_context *ctx, const struct ab_opts *o)
 {
-	return o->boot.runner ? o->boot.runner : config_runner_name(ctx->cfg.runner);
+	return boot_opts_runner(&o->boot, &ctx->cfg);
 }
 
 static void join_workloads(struct strbuf *sb, const struct ab_opts *o)
@@ -526,6 +544,127 @@ out:
 	return ret;
 }
 
+/*
+ * The adaptive schedule's look, once the smaller side reached a new count:
+ * 1 when more boots are wanted, 0 to stop, -1 on error.
+ */
+static int pool_look(struct decision **dec, size_t *ndec, struct lab_context *ctx,
+		     const struct ab_opts *o, long long exp_id, const long long vid[2],
+		     long mem, long cpus, double alpha)
+{
+	struct metric_result *r;
+	size_t nr;
+	int more;
+
+	if (compare_point(&r, &nr, &ctx->st, exp_id, vid, mem, cpus, alpha, o->delta))
+		return -1;
+	more = want_more(dec, ndec, r, nr);
+	free(r);
+	return more;
+}
+
+/*
+ * One sweep point on the targets of a class, at the same time. Each
+ * target runs its own rounds of two boots in ABBA order (its first round
+ * AB, its second BA, ...), so that the drift of each target cancels as it
+ * does on one machine. A side is booted only while its boots, ended OK or
+ * under way, are short of the cap: --boots, or --max-boots until the
+ * schedule stops, then the larger side's count, so that a stop or a
+ * resumed point ends with the sides balanced; a target whose next side is
+ * full boots the other one.
+ */
+static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
+			  const long long vid[2], long mem, long cpus, double alpha)
+{
+	struct boot_opts b[2];
+	struct pool pool;
+	struct decision *dec = NULL;
+	size_t ndec = 0;
+	long ok[2], failed[2], busy[2] = { 0, 0 }, looked = 0, *rounds = NULL;
+	int ret = -1, stop = 0;
+
+	if (pool_init(&pool, &ctx->cfg, o->boot.targets, mem, cpus))
+		return -1;
+	for (int s = 0; s < 2; s++)
+		plan_opts(&b[s], o, s, mem, cpus, exp_id, vid[s]);
+	if (pool_start(&pool, ctx, b, 2))
+		goto out;
+	for (int s = 0; s < 2; s++)
+		if (store_variant_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
+			goto out;
+	rounds = xrealloc(NULL, pool.n * sizeof(*rounds));
+	memset(rounds, 0, pool.n * sizeof(*rounds));
+	fprintf(stderr, "%zu target%s of class '%s' share%s the boots\n", pool.n,
+		pool.n == 1 ? "" : "s", pool.class, pool.n == 1 ? "s" : "");
+	for (;;) {
+		struct pool_done d;
+		struct pool_target *pt;
+		long min = ok[0] < ok[1] ? ok[0] : ok[1], cap;
+		int taken_out;
+
+		if (!o->boots && !stop && min >= 2 && min > looked) {
+			int more = pool_look(&dec, &ndec, ctx, o, exp_id, vid, mem, cpus, alpha);
+			if (more < 0)
+				goto out;
+			looked = min;
+			stop = !more || looked >= o->max_boots;
+		}
+		for (int s = 0; s < 2; s++)
+			if (failed[s] >= 3 && failed[s] > ok[s]) {
+				error("variant %c failed %ld boots; see 'lab list'", 'A' + s, failed[s]);
+				goto out;
+			}
+		if (o->boots)
+			cap = o->boots;
+		else if (!stop)
+			cap = o->max_boots;
+		else
+			cap = ok[0] + busy[0] > ok[1] + busy[1] ? ok[0] + busy[0] : ok[1] + busy[1];
+		for (size_t i = 0; i < pool.n; i++) {
+			/* this target's round k is AB for even k, BA for odd k */
+			int first = (int)(rounds[i] % 2), side;
+
+			pt = &pool.t[i];
+			if (pt->busy || pt->out)
+				continue;
+			side = pt->ok[first] > rounds[i] ? 1 - first : first;
+			if (ok[side] + busy[side] >= cap)
+				side = 1 - side;
+			if (ok[side] + busy[side] >= cap)
+				continue;
+			if (pool_boot(&pool, i, side))
+				goto out;
+			busy[side]++;
+		}
+		if (!pool_busy(&pool))
+			break;
+		if (pool_wait(&pool, &d, &taken_out))
+			goto out;
+		pt = &pool.t[d.target];
+		busy[d.side]--;
+		fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", pt->t->name,
+			'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
+			d.status == RUN_OK ? "" : ": ", d.status == RUN_OK ? "" : d.error);
+		if (d.status == RUN_OK)
+			ok[d.side]++;
+		else if (d.status != RUN_INFRA)
+			failed[d.side]++;
+		if (pt->ok[0] > rounds[d.target] && pt->ok[1] > rounds[d.target])
+			rounds[d.target]++;
+		if (taken_out && !pool_live(&pool)) {
+			error("no target of class '%s' is left for experiment E%lld", pool.class,
+			      exp_id);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	pool_release(&pool);
+	free(rounds);
+	free(dec);
+	return ret;
+}
+
 enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct ab_opts *o)
 {
 	struct stats_schedule sched = STATS_SCHEDULE_INIT;
@@ -533,7 +672,8 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 	long long kid[2] = { 0, 0 }, vid[2];
 	double alpha = o->alpha;
 
-	if (!ctx->st.db && context_open_store(ctx))
+	if (boot_opts_check_targets(&o->boot, &ctx->cfg) ||
+	    (!ctx->st.db && context_open_store(ctx)))
 		return AB_ERROR;
 	join_workloads(&workloads, o);
 	if (variant_kernels(kid, ctx, o))
@@ -564,7 +704,8 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 	}
 	for (size_t i = 0; i < o->nmems; i++)
 		for (size_t j = 0; j < o->ncpus; j++)
-			if (run_point(ctx, o, *exp_id, vid, o->mems[i], o->cpus[j], alpha))
+			if ((o->boot.targets ? run_point_pool : run_point)(ctx, o, *exp_id, vid,
+									  o->mems[i], o->cpus[j], alpha))
 				goto fail;
 	if (check_provenance(&ctx->st, *exp_id, o->force))
 		goto fail;

@@ -26,7 +26,9 @@ struct who {
 	long long variant_id;
 	char *image;
 	int build_failed, prepared, failures;
-	struct boot_plan plan;
+	/* one plan, or one per target of --targets, taken in turn boot by boot */
+	struct boot_plan *plans;
+	size_t nplans, turn;
 };
 
 struct bisector {
@@ -149,6 +151,44 @@ out:
 	return ret;
 }
 
+/*
+ * A commit's plans: with --targets one per target of the class, used in
+ * turn, so that every commit's boots spread over the same targets alike
+ * and no target stands for one commit.
+ */
+static int prepare_plans(struct bisector *bs, struct who *w)
+{
+	struct boot_opts o = bs->bo;
+	const struct lab_target **all = NULL;
+	size_t n = 1;
+	int ret = -1;
+
+	o.kernel = w->image;
+	o.experiment_id = bs->exp_id;
+	o.variant_id = w->variant_id;
+	if (o.targets && config_target_class(&bs->ctx->cfg, o.targets, &all, &n))
+		return -1;
+	w->plans = xcalloc(n, sizeof(*w->plans));
+	w->prepared = 1;
+	for (size_t i = 0; i < n; i++) {
+		int rc;
+
+		if (all) {
+			o.target = all[i]->name;
+			o.targets = NULL;
+		}
+		rc = boot_plan_prepare(&w->plans[i], bs->ctx, &o);
+		/* released even when it failed half-way: it may hold an initramfs */
+		w->nplans++;
+		if (rc)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(all);
+	return ret;
+}
+
 static int op_measure(void *data, int who)
 {
 	struct bisector *bs = data;
@@ -182,16 +222,9 @@ static int op_measure(void *data, int who)
 				     w->name);
 		return 1;
 	}
-	if (!w->prepared) {
-		struct boot_opts o = bs->bo;
-		o.kernel = w->image;
-		o.experiment_id = bs->exp_id;
-		o.variant_id = w->variant_id;
-		if (boot_plan_prepare(&w->plan, bs->ctx, &o))
-			return -1;
-		w->prepared = 1;
-	}
-	if (boot_plan_run(&w->plan, bs->ctx, &run_id, &res)) {
+	if (!w->prepared && prepare_plans(bs, w))
+		return -1;
+	if (boot_plan_run(&w->plans[w->turn++ % w->nplans], bs->ctx, &run_id, &res)) {
 		run_result_release(&res);
 		return -1;
 	}
@@ -584,13 +617,15 @@ static void bisector_release(struct bisector *bs)
 {
 	struct who *all[3] = { &bs->g, &bs->b, &bs->p };
 	for (int i = 0; i < 3; i++) {
-		if (all[i]->prepared)
-			boot_plan_release(&all[i]->plan);
+		for (size_t k = 0; k < all[i]->nplans; k++)
+			boot_plan_release(&all[i]->plans[k]);
+		free(all[i]->plans);
 		free(all[i]->image);
 	}
 	for (size_t i = 0; i < bs->ncand; i++) {
-		if (bs->cand[i].prepared)
-			boot_plan_release(&bs->cand[i].plan);
+		for (size_t k = 0; k < bs->cand[i].nplans; k++)
+			boot_plan_release(&bs->cand[i].plans[k]);
+		free(bs->cand[i].plans);
 		free(bs->cand[i].image);
 	}
 	free(bs->cand);
@@ -644,8 +679,9 @@ static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 	if (!spec->good || !spec->bad || !spec->boot.workloads || !spec->boot.workloads->nr)
 		return error("a bisection needs a good and a bad ref and a workload");
 	/* the lab's guest reports known metrics; a build.command's program, what its G does */
-	if (spec->metric && !ctx->cfg.build_command &&
-	    bisect_metric_check(spec->boot.workloads, spec->metric))
+	if ((spec->metric && !ctx->cfg.build_command &&
+	     bisect_metric_check(spec->boot.workloads, spec->metric)) ||
+	    boot_opts_check_targets(&spec->boot, &ctx->cfg))
 		return -1;
 	if (spec->alpha) {
 		if (!(spec->alpha > 0 && spec->alpha < 1))

@@ -94,6 +94,49 @@ int boot_opt_workloads(const struct parse_option *opt, const char *arg)
 	return workloads_parse(opt->value, arg);
 }
 
+int boot_opts_check_targets(const struct boot_opts *o, const struct lab_config *cfg)
+{
+	const struct lab_target **all;
+	size_t n;
+
+	if (o->target && o->targets)
+		return error("--target and --targets both say where to boot: give one");
+	if (o->target)
+		return config_target(cfg, o->target) ? 0 : -1;
+	if (o->targets) {
+		if (config_target_class(cfg, o->targets, &all, &n))
+			return -1;
+		free(all);
+	}
+	return 0;
+}
+
+const char *boot_opts_runner(const struct boot_opts *o, const struct lab_config *cfg)
+{
+	const char *name = o->target ? o->target : NULL;
+
+	if (o->runner)
+		return o->runner;
+	/* the first target of a class speaks for it: a class is one kind of machine */
+	for (size_t i = 0; i < cfg->ntargets; i++)
+		if ((name && !strcmp(cfg->targets[i].name, name)) ||
+		    (!name && o->targets && !strcmp(cfg->targets[i].class, o->targets)))
+			return cfg->targets[i].runner ? cfg->targets[i].runner :
+				config_runner_name(cfg->runner);
+	return config_runner_name(cfg->runner);
+}
+
+int target_fits(const struct lab_target *t, long mem_mib, long cpus)
+{
+	if (t->mem_mib && mem_mib > t->mem_mib)
+		return error("target '%s' takes guests of up to %ldM, not %ldM (its mem in lab.conf)",
+			     t->name, t->mem_mib, mem_mib);
+	if (t->cpus && cpus > t->cpus)
+		return error("target '%s' takes guests of up to %ld CPUs, not %ld (its cpus in lab.conf)",
+			     t->name, t->cpus, cpus);
+	return 0;
+}
+
 /*
  * Before the runner settles the accelerator: icount is TCG's alone, so it
  * refuses kvm and skips the KVM probe of auto.
@@ -188,19 +231,26 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 {
 	static int initrd_seq;
 	const char *arch = host_arch(), *runner_name, *clock;
+	const struct lab_target *t = NULL;
 	char *cachedir = NULL;
 	int ret = -1;
 
 	memset(p, 0, sizeof(*p));
-	runner_name = o->runner ? o->runner : config_runner_name(ctx->cfg.runner);
+	if (boot_opts_check_targets(o, &ctx->cfg))
+		return -1;
+	if (o->target)
+		t = config_target(&ctx->cfg, o->target);
+	runner_name = o->runner ? o->runner : t && t->runner ? t->runner :
+		      config_runner_name(ctx->cfg.runner);
 	p->runner = runner_find(runner_name);
 	if (!p->runner)
 		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh)", runner_name);
 	if (!o->workloads || !o->workloads->nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
 	/* a clock the runner cannot give is refused before anything is started or written */
-	p->spec.accel = o->accel ? o->accel : config_accel_name(ctx->cfg.accel);
-	clock = o->clock ? o->clock : config_clock_name(ctx->cfg.clock);
+	p->spec.accel = o->accel ? o->accel : t && t->accel ? t->accel :
+			config_accel_name(ctx->cfg.accel);
+	clock = o->clock ? o->clock : t && t->clock ? t->clock : config_clock_name(ctx->cfg.clock);
 	if (clock_before_prepare(p, clock))
 		return -1;
 	if (runner_boots_kernel(p->runner) || (p->runner == &runner_ssh && o->kernel)) {
@@ -208,6 +258,9 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 			return error("no kernel given (--kernel IMAGE)");
 		if (kernel_image_arch(&arch, o->kernel))
 			return -1;
+		if (t && t->arch && strcmp(t->arch, arch))
+			return error("target '%s' boots %s kernels, not %s ('%s')", t->name, t->arch,
+				     arch, o->kernel);
 	}
 	if (o->guest)
 		strbuf_addstr(&p->guest, o->guest);
@@ -266,7 +319,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.workloads = p->workloads.buf;
 	p->spec.cmdline = o->cmdline;
 	p->spec.qemu = config_qemu_binary(&ctx->cfg, arch);
-	p->spec.libvirt_uri = ctx->cfg.libvirt_uri;
+	p->spec.libvirt_uri = t && t->uri ? t->uri : ctx->cfg.libvirt_uri;
 	p->spec.ssh = &ctx->cfg.ssh;
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
@@ -280,6 +333,8 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		      o->numa, p->spec.mem_mib, BOOT_MIN_NODE_MIB);
 		goto out;
 	}
+	if (t && target_fits(t, p->spec.mem_mib, p->spec.cpus) < 0)
+		goto out;
 	if (p->runner->prepare && p->runner->prepare(&p->spec))
 		goto out;
 	clock_after_prepare(p, clock, ctx->cfg.icount_shift);
@@ -299,6 +354,8 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->row.host = p->host.name;
 	p->row.host_cpu = p->host.cpu;
 	p->row.qemu_version = p->host.qemu_version;
+	p->row.target = t ? t->name : NULL;
+	p->row.target_class = t ? t->class : NULL;
 	ret = 0;
 out:
 	free(cachedir);

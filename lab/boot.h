@@ -30,6 +30,14 @@ struct boot_opts {
 	long iters, mem_mib, cpus, timeout_s;	/* 0: from the config */
 	long numa;			/* NUMA nodes of a qemu guest; 0: none */
 	long long experiment_id, variant_id;	/* 0: none */
+	/*
+	 * target: a [target "NAME"] of lab.conf the boots run on: its runner,
+	 * uri, accel and clock unless the command line gave them, its arch,
+	 * cpus and mem as limits; each run records it and its class.
+	 * targets: a class whose targets share the boots, at the same time
+	 * (lab/pool.h); the plans of the pool set target.
+	 */
+	const char *target, *targets;
 };
 
 struct boot_plan {
@@ -62,7 +70,12 @@ int parse_numa(const char *s, long *out);
 		"iterations per workload in a boot (default run.iters)"), \
 	OPT_CALLBACK(0, "param", (params), "K=V", \
 		     "extra guest parameter lab.K=V (repeatable)", boot_opt_param), \
-	OPT_STRING(0, "runner", &(o)->runner, "R", "qemu, local or libvirt (default run.runner)"), \
+	OPT_STRING(0, "runner", &(o)->runner, "R", \
+		   "qemu, local, libvirt or ssh (default run.runner)"), \
+	OPT_STRING(0, "target", &(o)->target, "NAME", \
+		   "boot on the [target \"NAME\"] of lab.conf"), \
+	OPT_STRING(0, "targets", &(o)->targets, "CLASS", \
+		   "boot on every target of CLASS at once"), \
 	OPT_CALLBACK(0, "accel", &(o)->accel, "A", "kvm, tcg or auto (default qemu.accel)", \
 		     boot_opt_accel), \
 	OPT_CALLBACK(0, "clock", &(o)->clock, "C", \
@@ -94,6 +107,16 @@ int boot_opt_workloads(const struct parse_option *opt, const char *arg);
 /* The guest's lab.* parameters of these options, as runs store them. */
 void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workloads,
 		 long default_iters);
+
+/*
+ * --target names a target of lab.conf, --targets a class of them, and not
+ * both: else -1 after one line naming the bad name and the known ones.
+ */
+int boot_opts_check_targets(const struct boot_opts *o, const struct lab_config *cfg);
+/* The runner o's boots take: --runner, its target's, or run.runner. */
+const char *boot_opts_runner(const struct boot_opts *o, const struct lab_config *cfg);
+/* 0 when a guest of mem_mib and cpus fits the target; else -1 after a line saying why. */
+int target_fits(const struct lab_target *t, long mem_mib, long cpus);
 
 /*
  * Parse "zeroing,demote" into names, refusing unknown ones; a user's

@@ -10,6 +10,7 @@
 #include "boot.h"
 #include "commands.h"
 #include "log.h"
+#include "pool.h"
 #include "progress.h"
 #include "subprocess.h"
 #include "table.h"
@@ -45,7 +46,8 @@ int cmd_run(int argc, char **argv)
 		OPT_END(),
 	};
 	struct option_parser parser = { "lab run", run_usage, options, NULL };
-	int n, ret = 2, bad_boots = 0;
+	long bad_boots = 0;
+	int n, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&plan, 0, sizeof(plan));
@@ -60,14 +62,20 @@ int cmd_run(int argc, char **argv)
 		error("unexpected argument '%s' for 'lab run'", argv[0]);
 		goto out;
 	}
-	if (context_load_config(&ctx, config, db) || boot_plan_prepare(&plan, &ctx, &o))
-		goto out;
-
 	run_ids = calloc((size_t)boots, sizeof(*run_ids));
 	if (!run_ids) {
 		error("out of memory");
 		goto out;
 	}
+	if (context_load_config(&ctx, config, db))
+		goto out;
+	if (o.targets) {
+		if (pool_run_boots(&ctx, &o, boots, run_ids, &bad_boots))
+			goto out;
+		goto print;
+	}
+	if (boot_plan_prepare(&plan, &ctx, &o))
+		goto out;
 	progress_start(&pr, boots);
 	for (long k = 0; k < boots; k++) {
 		struct run_result res;
@@ -81,6 +89,7 @@ int cmd_run(int argc, char **argv)
 		bad_boots += res.status != RUN_OK;
 		run_result_release(&res);
 	}
+print:
 	if (table_print_runs(stdout, &ctx.st, run_ids, (size_t)boots))
 		goto out;
 	ret = bad_boots ? 1 : 0;

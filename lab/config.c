@@ -282,7 +282,7 @@ static const struct config_key {
 };
 
 static const char *const config_sections[] = { "core", "qemu", "run", "build", "libvirt",
-						 "nightly", "ssh", NULL };
+						 "nightly", "ssh", "target", NULL };
 
 static struct lab_nightly *nightly_get(struct lab_config *cfg, const char *name, size_t len)
 {
@@ -411,6 +411,95 @@ static int apply_nightly(struct lab_config *cfg, const struct config_entry *e)
 	return 0;
 }
 
+
+static struct lab_target *target_named(struct lab_config *cfg, const char *name, size_t len)
+{
+	struct lab_target *t;
+
+	for (size_t i = 0; i < cfg->ntargets; i++)
+		if (strlen(cfg->targets[i].name) == len && !memcmp(cfg->targets[i].name, name, len))
+			return &cfg->targets[i];
+	cfg->targets = xrealloc(cfg->targets, (cfg->ntargets + 1) * sizeof(*cfg->targets));
+	t = &cfg->targets[cfg->ntargets++];
+	memset(t, 0, sizeof(*t));
+	t->name = xrealloc(NULL, len + 1);
+	memcpy(t->name, name, len);
+	t->name[len] = '\0';
+	return t;
+}
+
+static int set_target_name(char **field, const char *v)
+{
+	if (!*v || v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")])
+		return -1;
+	set_string(field, v);
+	return 0;
+}
+
+#define LAB_NAMES(a) (sizeof(a) / sizeof(*(a)))
+static const char *const arch_names[] = { "x86_64", "aarch64" };
+
+static int set_choice(char **field, const char *v, const char *const *names, size_t n)
+{
+	if (lookup_name(names, n, v) < 0)
+		return -1;
+	set_string(field, v);
+	return 0;
+}
+
+#define TARGET_KEYS "runner, uri, arch, cpus, mem, accel, clock, class"
+
+/* "target.<name>.<key>": a target's key; its name is as written, the key lower case. */
+static int apply_target(struct lab_config *cfg, const struct config_entry *e)
+{
+	const char *name = e->name + strlen("target."), *key = strrchr(e->name, '.') + 1;
+	const char *expected = NULL, *v = e->value;
+	struct lab_target *t;
+	int bad = 0;
+
+	if (key <= name + 1)
+		return error("a target needs a name: [target \"NAME\"] in %s %s line %d",
+			     e->kind, e->path, e->line);
+	if (name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] != '.')
+		return error("bad target name '%.*s' in %s %s line %d: expected letters, digits, '-' and '_'",
+			     (int)(key - 1 - name), name, e->kind, e->path, e->line);
+	t = target_named(cfg, name, (size_t)(key - 1 - name));
+	if (!strcmp(key, "runner")) {
+		bad = set_choice(&t->runner, v, runner_names, LAB_NAMES(runner_names));
+		expected = "qemu, local or libvirt";
+	} else if (!strcmp(key, "uri")) {
+		bad = !*v;
+		if (!bad)
+			set_string(&t->uri, v);
+		expected = "a libvirt connection URI such as qemu+ssh://host/system";
+	} else if (!strcmp(key, "arch")) {
+		bad = set_choice(&t->arch, v, arch_names, LAB_NAMES(arch_names));
+		expected = "x86_64 or aarch64";
+	} else if (!strcmp(key, "cpus")) {
+		bad = parse_cpus(v, &t->cpus);
+		expected = CPUS_EXPECTED;
+	} else if (!strcmp(key, "mem")) {
+		bad = parse_size_mib(v, &t->mem_mib);
+		expected = SIZE_EXPECTED;
+	} else if (!strcmp(key, "accel")) {
+		bad = set_choice(&t->accel, v, accel_names, LAB_NAMES(accel_names));
+		expected = "kvm, tcg or auto";
+	} else if (!strcmp(key, "clock")) {
+		bad = set_choice(&t->clock, v, clock_names, LAB_NAMES(clock_names));
+		expected = "wall, icount or auto";
+	} else if (!strcmp(key, "class")) {
+		bad = set_target_name(&t->class, v);
+		expected = "a name of letters, digits, '-', '_' and '.'";
+	} else {
+		return error("unknown key '%s' in %s %s line %d (known: " TARGET_KEYS ")",
+			     e->name, e->kind, e->path, e->line);
+	}
+	if (bad)
+		return error("bad value '%s' for '%s' in %s %s line %d: expected %s",
+			     v, e->name, e->kind, e->path, e->line, expected);
+	return 0;
+}
+
 static int apply_entry(struct lab_config *cfg, const struct config_entry *e)
 {
 	struct strbuf known = STRBUF_INIT;
@@ -418,6 +507,8 @@ static int apply_entry(struct lab_config *cfg, const struct config_entry *e)
 
 	if (!strncmp(e->name, "nightly.", 8))
 		return apply_nightly(cfg, e);
+	if (!strncmp(e->name, "target.", 7))
+		return apply_target(cfg, e);
 
 	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		if (strcmp(keys[i].name, e->name))
@@ -858,6 +949,17 @@ void config_release(struct lab_config *cfg)
 		nightly_release(&cfg->nightlies[i]);
 	free(cfg->nightlies);
 	ssh_config_release(&cfg->ssh);
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		struct lab_target *t = &cfg->targets[i];
+		free(t->name);
+		free(t->class);
+		free(t->runner);
+		free(t->uri);
+		free(t->arch);
+		free(t->accel);
+		free(t->clock);
+	}
+	free(cfg->targets);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -888,7 +990,60 @@ int config_load(struct lab_config *cfg, const char *path)
 		config_init(cfg);
 		return -1;
 	}
+	/* a target without a class is a class of its own */
+	for (size_t i = 0; i < cfg->ntargets; i++)
+		if (!cfg->targets[i].class)
+			cfg->targets[i].class = xstrdup(cfg->targets[i].name);
 	return 0;
+}
+
+static void targets_known(struct strbuf *sb, const struct lab_config *cfg, int classes)
+{
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		const char *w = classes ? cfg->targets[i].class : cfg->targets[i].name;
+		size_t j;
+		for (j = 0; j < i && strcmp(w, classes ? cfg->targets[j].class :
+					    cfg->targets[j].name); j++)
+			;
+		if (j == i)
+			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", w);
+	}
+	if (!sb->len)
+		strbuf_addstr(sb, "none: add [target \"NAME\"] sections to lab.conf");
+}
+
+const struct lab_target *config_target(const struct lab_config *cfg, const char *name)
+{
+	struct strbuf known = STRBUF_INIT;
+
+	for (size_t i = 0; i < cfg->ntargets; i++)
+		if (!strcmp(cfg->targets[i].name, name))
+			return &cfg->targets[i];
+	targets_known(&known, cfg, 0);
+	error("unknown target '%s' (known: %s)", name, known.buf);
+	strbuf_release(&known);
+	return NULL;
+}
+
+int config_target_class(const struct lab_config *cfg, const char *class,
+			const struct lab_target ***out, size_t *n)
+{
+	struct strbuf known = STRBUF_INIT;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		if (strcmp(cfg->targets[i].class, class))
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[(*n)++] = &cfg->targets[i];
+	}
+	if (*n)
+		return 0;
+	targets_known(&known, cfg, 1);
+	error("no target of class '%s' (known classes: %s)", class, known.buf);
+	strbuf_release(&known);
+	return -1;
 }
 
 const char *config_qemu_binary(const struct lab_config *cfg, const char *arch)

@@ -65,6 +65,16 @@
  *       webhook = https://...            POST a JSON body for each change
  *       credentials = /path              "user = U", "password = P" lines, mode 0600
  *       baseUrl = https://...            where lab report's site is served, for links
+ *   [target "vm1"]                       a machine boots can run on (any number)
+ *       runner = libvirt                 qemu, local or libvirt (default run.runner)
+ *       uri = qemu+ssh://host/system     libvirt's connection (default libvirt.uri)
+ *       arch = x86_64                    the kernels it boots (default: any)
+ *       cpus = 4                         the largest guest it takes, in CPUs
+ *       mem = 16G                        ... and in memory (default: no limit)
+ *       accel = tcg                      as qemu.accel, for its boots
+ *       clock = icount                   as run.clock, for its boots
+ *       class = x86-tcg                  targets of one class are interchangeable
+ *                                        for measurement (default: its name)
  *
  * Git config names cannot contain '_', hence the per-architecture
  * subsections for the QEMU binaries. Section and key names are
@@ -121,6 +131,16 @@ struct lab_nightly {
 	char *mail_to, *mail_from, *smtp, *webhook, *credentials, *base_url;
 };
 
+/*
+ * A [target "NAME"] section: where boots may run (lab/boot.h's --target and
+ * --targets). NULL strings and 0 limits were not given.
+ */
+struct lab_target {
+	char *name, *class;
+	char *runner, *uri, *arch, *accel, *clock;
+	long cpus, mem_mib;	/* the largest guest it takes; 0: no limit */
+};
+
 struct lab_config {
 	char *path;		/* the file read; NULL when only defaults */
 	char *db;		/* NULL: <state>/lab.db (context_load_config) */
@@ -145,6 +165,8 @@ struct lab_config {
 	struct lab_nightly *nightlies;	/* in the order of their first key */
 	size_t nnightlies;
 	struct ssh_config ssh;
+	struct lab_target *targets;	/* in the order the file names them */
+	size_t ntargets;
 };
 
 /* The nightly named name (case-sensitive, as git's subsections), or NULL. */
@@ -168,6 +190,18 @@ void config_release(struct lab_config *cfg);
 
 /* The QEMU binary for an architecture ("x86_64", "aarch64"), or NULL. */
 const char *config_qemu_binary(const struct lab_config *cfg, const char *arch);
+
+/*
+ * The target called name, or NULL after one error line naming it and the
+ * known ones: "unknown target 'vm3' (known: vm1, vm2)".
+ */
+const struct lab_target *config_target(const struct lab_config *cfg, const char *name);
+/*
+ * Every target of class into *out (caller frees), in file order; -1 after
+ * one error line naming the class and the known ones when there is none.
+ */
+int config_target_class(const struct lab_config *cfg, const char *class,
+			const struct lab_target ***out, size_t *n);
 
 const char *config_accel_name(enum lab_accel accel);
 const char *config_runner_name(enum lab_runner runner);
@@ -224,7 +258,7 @@ typedef int config_fn(const struct config_entry *e, void *data);
  * NULL-terminated list of the section names the caller knows (lower case).
  * Returns 0, or -1 after fn's first negative return or one error line
  * naming the kind, the path, the line and the bad thing:
- *   lab: unknown section 'rnu' (known: core, qemu, run, build, libvirt) in config lab.conf line 1
+ *   lab: unknown section 'rnu' (known: core, qemu, run, build, libvirt, target) in config lab.conf line 1
  *   lab: unterminated quote in recipe x.recipe line 3
  *   lab: binary byte 0x01: not a text file in config lab.conf line 2
  * Pure but for that line: no I/O.

@@ -417,7 +417,8 @@ int store_experiment_provenance(struct store *st, long long exp_id, store_proven
 				void *data)
 {
 	/* the clock first: it is refused even with --force */
-	static const char *const cols[] = { "clock", "runner", "host", "host_cpu",
+	/* then the class of the targets: its targets are interchangeable, others not */
+	static const char *const cols[] = { "clock", "class", "runner", "host", "host_cpu",
 					    "qemu_version", "accel", "workloads", "params" };
 	struct strbuf first = STRBUF_INIT, sql = STRBUF_INIT;
 	int ret = 0, rc;
@@ -427,7 +428,9 @@ int store_experiment_provenance(struct store *st, long long exp_id, store_proven
 
 		strbuf_reset(&sql);
 		strbuf_addf(&sql, "SELECT DISTINCT COALESCE(%s, '') FROM runs WHERE "
-			    "experiment_id = ?1 AND status = 'OK' LIMIT 2", cols[i]);
+			    "experiment_id = ?1 AND status = 'OK' LIMIT 2",
+			    strcmp(cols[i], "class") ? cols[i] :
+			    "(SELECT class FROM run_targets t WHERE t.run_id = runs.id)");
 		if (store_prepare(st, &q, sql.buf, "cannot check provenance")) {
 			ret = -1;
 			break;
@@ -698,7 +701,8 @@ int store_counted_samples(struct store *st, long long exp_id, long long variant_
 	sqlite3_stmt *q;
 	int ret = -1, rc;
 
-	if (store_prepare(st, &q, "SELECT s.workload, s.metric, s.unit, s.run_id, s.value "
+	if (store_prepare(st, &q, "SELECT s.workload, s.metric, s.unit, s.run_id, s.value, "
+			  "COALESCE((SELECT target FROM run_targets t WHERE t.run_id = s.run_id), '') "
 			  "FROM counted_samples s JOIN runs r ON r.id = s.run_id "
 			  "WHERE r.experiment_id = ?1 AND r.variant_id = ?2 AND "
 			  "(?3 < 0 OR r.mem_mib = ?3) AND (?4 < 0 OR r.cpus = ?4) AND "
@@ -718,6 +722,7 @@ int store_counted_samples(struct store *st, long long exp_id, long long variant_
 			.unit = store_text(q, 2),
 			.run_id = sqlite3_column_int64(q, 3),
 			.value = sqlite3_column_double(q, 4),
+			.target = store_text(q, 5),
 		};
 		if (fn(&s, data))
 			goto out;
@@ -837,4 +842,13 @@ int store_experiment_by_command(struct store *st, long long *id, int *done,
 			  "SELECT id, status = 'DONE' FROM experiments WHERE command = ?1 AND "
 			  "status != 'REFUSED' ORDER BY id DESC LIMIT 1",
 			  STORE_ARGS(STORE_TEXT(command)), found_row, &f);
+}
+
+int store_experiment_classes(struct store *st, struct strvec *out, long long exp_id)
+{
+	return store_rows(st, "cannot read the classes of an experiment's targets",
+			  "SELECT DISTINCT COALESCE(t.class, '') FROM runs r "
+			  "LEFT JOIN run_targets t ON t.run_id = r.id "
+			  "WHERE r.experiment_id = ?1 AND r.status = 'OK' ORDER BY r.id",
+			  STORE_ARGS(STORE_INT(exp_id)), text_row, out);
 }

@@ -99,12 +99,15 @@ int store_variant_boots(struct store *st, long long variant_id, long mem, long c
 
 /*
  * Every column in which an experiment's OK runs differ, though they must
- * not (clock, runner, host, ...), in a fixed order, with two of the values
- * (NULL read as ""); then every meta entry workload.NAME.sha256 or
- * .version (a user's workload program) that differs, named by its key.
+ * not (clock, the class of their targets, runner, host, ...), in a fixed
+ * order, with two of the values (NULL read as ""); then every meta entry
+ * workload.NAME.sha256 or .version (a user's workload program) that
+ * differs, named by its key.
  */
 typedef int store_provenance_fn(const char *column, const char *first, const char *second,
 				void *data);
+/* The distinct classes of the targets of an experiment's OK runs ("": none), onto out. */
+int store_experiment_classes(struct store *st, struct strvec *out, long long exp_id);
 int store_experiment_provenance(struct store *st, long long exp_id, store_provenance_fn *fn,
 				void *data);
 
@@ -196,6 +199,7 @@ struct store_counted_sample {
 	const char *workload, *metric, *unit;
 	long long run_id;
 	double value;
+	const char *target;	/* the run's target (run_targets); "": none */
 };
 typedef int store_counted_fn(const struct store_counted_sample *s, void *data);
 int store_counted_samples(struct store *st, long long exp_id, long long variant_id, long mem,

@@ -701,6 +701,25 @@ out:
 	return ret;
 }
 
+static int insert_target(struct store *st, long long run_id, const struct run_row *row)
+{
+	sqlite3_stmt *q = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO run_targets(run_id, target, class) "
+			       "VALUES (?1, ?2, ?3)", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, run_id);
+		store_bind_text(q, 2, row->target);
+		store_bind_text(q, 3, row->target_class ? row->target_class : row->target);
+		if (sqlite3_step(q) == SQLITE_DONE)
+			ret = 0;
+	}
+	if (ret)
+		store_error(st, "cannot record run's target");
+	sqlite3_finalize(q);
+	return ret;
+}
+
 int store_run_begin(struct store *st, long long *run_id, const struct run_row *row)
 {
 	sqlite3_stmt *q = NULL;
@@ -740,7 +759,7 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 	}
 	/* the owner, so that the next lab can tell a boot in progress from a dead one */
 	id = sqlite3_last_insert_rowid(st->db);
-	if (insert_owner(st, id))
+	if (insert_owner(st, id) || (row->target && insert_target(st, id, row)))
 		goto out;
 	ret = store_commit(st);
 	if (!ret)

@@ -45,6 +45,8 @@ struct run_row {
 	const char *host;
 	const char *host_cpu;
 	const char *qemu_version;
+	const char *target;		/* lab.conf's [target "NAME"]; NULL: none */
+	const char *target_class;	/* its class (run_targets) */
 };
 
 /*
@@ -82,7 +84,10 @@ int store_kernel(struct store *st, long long *id, const char *path, const char *
 /* Record the commit an image was built from. */
 int store_kernel_commit(struct store *st, long long kernel_id, const char *commit_hex);
 
-/* The run is recorded with its owner, this process (run_owners), until it finishes. */
+/*
+ * The run is recorded with its owner, this process (run_owners), until it
+ * finishes, and with its target and class (run_targets) when it has one.
+ */
 int store_run_begin(struct store *st, long long *run_id, const struct run_row *row);
 /* The run's outcome, metadata, samples and dropped lines, in one transaction. */
 int store_run_finish(struct store *st, long long run_id, const struct run_result *res,

@@ -12,9 +12,20 @@ void units_side_release(struct unit_side *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->m[i].v);
 		free(s->m[i].len);
+		free(s->m[i].target);
 	}
+	strvec_release(&s->targets);
 	free(s->m);
 	memset(s, 0, sizeof(*s));
+}
+
+static size_t target_index(struct unit_side *s, const char *target)
+{
+	for (size_t i = 0; i < s->targets.nr; i++)
+		if (!strcmp(s->targets.v[i], target))
+			return i;
+	strvec_push(&s->targets, target);
+	return s->targets.nr - 1;
 }
 
 struct loading {
@@ -47,6 +58,8 @@ static int add_sample(const struct store_counted_sample *x, void *data)
 			cur->boots_alloc = cur->boots_alloc ? 2 * cur->boots_alloc : 16;
 			cur->len = xrealloc(cur->len, cur->boots_alloc * sizeof(*cur->len));
 		}
+		cur->target = xrealloc(cur->target, cur->boots_alloc * sizeof(*cur->target));
+		cur->target[cur->nboots] = target_index(s, x->target);
 		cur->len[cur->nboots++] = 0;
 		l->last_run = x->run_id;
 	}
@@ -64,8 +77,14 @@ int units_side_load(struct unit_side *s, struct store *st, long long exp_id,
 {
 	struct loading l = { s, NULL, -1 };
 
+	int ret;
+
 	memset(s, 0, sizeof(*s));
-	return store_counted_samples(st, exp_id, variant_id, mem, cpus, metric, add_sample, &l);
+	strvec_init(&s->targets);
+	ret = store_counted_samples(st, exp_id, variant_id, mem, cpus, metric, add_sample, &l);
+	for (size_t i = 0; i < s->n; i++)
+		s->m[i].ntargets = s->targets.nr;
+	return ret;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -99,6 +118,44 @@ double *units_values(const struct unit_metric *m, int per_boot, size_t *n)
 	return out;
 }
 
+/*
+ * The boot-to-boot rule with targets for boots: the samples grouped by
+ * target, a target effect when the between-target spread of the medians
+ * exceeds what the spread within the targets gives (docs/statistics.md).
+ */
+static int target_effect(const struct unit_metric *m)
+{
+	struct stats_boot_units u;
+	const double **groups;
+	double *v = xrealloc(NULL, (m->n + 1) * sizeof(*v));
+	size_t *len = xrealloc(NULL, m->ntargets * sizeof(*len)), n = 0, used = 0;
+	int per_target = 0;
+
+	groups = xrealloc(NULL, m->ntargets * sizeof(*groups));
+	for (size_t t = 0; t < m->ntargets; t++) {
+		size_t off = 0;
+		groups[used] = v + n;
+		len[used] = 0;
+		for (size_t b = 0; b < m->nboots; b++) {
+			if (m->target[b] == t) {
+				memcpy(v + n, m->v + off, m->len[b] * sizeof(*v));
+				n += m->len[b];
+				len[used] += m->len[b];
+			}
+			off += m->len[b];
+		}
+		used += len[used] > 0;
+	}
+	if (used >= 2 && !stats_boot_units(&u, groups, len, used)) {
+		per_target = u.per_boot;
+		stats_boot_units_release(&u);
+	}
+	free(groups);
+	free(len);
+	free(v);
+	return per_target;
+}
+
 int units_boot_effect(const struct unit_metric *m)
 {
 	struct stats_boot_units u;
@@ -115,7 +172,7 @@ int units_boot_effect(const struct unit_metric *m)
 		stats_boot_units_release(&u);
 	}
 	free(groups);
-	return per_boot;
+	return per_boot || (m->ntargets >= 2 && target_effect(m));
 }
 
 int units_all_positive(const double *v, size_t n)

@@ -12,25 +12,33 @@
 
 #include "stats.h"
 #include "store.h"
+#include "strvec.h"
 
 struct unit_metric {
 	char workload[32], metric[64], unit[16];
 	double *v;
 	size_t n, alloc;
 	size_t *len;		/* samples per boot */
+	size_t *target;		/* each boot's target: an index into the side's targets */
 	size_t nboots, boots_alloc;
+	size_t ntargets;	/* of the side: targets[] of struct unit_side */
 };
 
 struct unit_side {
 	struct unit_metric *m;
 	size_t n, alloc;
+	struct strvec targets;	/* the targets the boots ran on; "" for none */
 };
 
 /* mem or cpus < 0: any; metric NULL: every metric. */
 int units_side_load(struct unit_side *s, struct store *st, long long exp_id,
 		    long long variant_id, long mem, long cpus, const char *metric);
 void units_side_release(struct unit_side *s);
-/* Whether this metric shows a boot-to-boot effect (compare per-boot medians). */
+/*
+ * Whether this metric shows a boot-to-boot effect, or a target-to-target
+ * effect among the targets its boots ran on: either way per-boot medians
+ * (per target and boot: a boot runs on one target) are the units.
+ */
 int units_boot_effect(const struct unit_metric *m);
 /* The values to compare: samples, or per-boot medians. */
 double *units_values(const struct unit_metric *m, int per_boot, size_t *n);

@@ -27,6 +27,10 @@
  * initramfs through the connection into volumes of a storage pool "lab"
  * (a directory pool in /var/lib/libvirt/lab on the hypervisor's host,
  * made by the first lab that needs it), mode 0644, deleted after the boot.
+ * A volume is named lab-<host>-<pid>-<seq>-<nonce>-kernel (or -initrd)
+ * after the lab's host and process: a lab killed by SIGKILL leaves its
+ * two, and the next libvirt boot from that host removes those whose
+ * process is gone, and no other (remove_stale_volumes()).
  *
  * Accel auto is tcg here: the qemu runner's KVM probe starts QEMU itself,
  * which says nothing of a libvirt host; ask for kvm with --accel kvm.
@@ -35,6 +39,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -105,6 +110,49 @@ static void xml_add(struct strbuf *sb, const char *s)
 		default: strbuf_addch(sb, *s);
 		}
 	}
+}
+
+/*
+ * The pid in a volume name of a lab of this host ("lab-<host>-<pid>-<seq>-
+ * <nonce>-kernel"), or 0 when the name is not one.
+ */
+static pid_t volume_owner(const char *name, const char *host)
+{
+	size_t hl = strlen(host);
+	int pid, seq, used = 0;
+
+	if (strncmp(name, "lab-", 4) || strncmp(name + 4, host, hl) || name[4 + hl] != '-')
+		return 0;
+	if (sscanf(name + 5 + hl, "%d-%d-%n", &pid, &seq, &used) != 2 || !used || pid <= 0)
+		return 0;
+	return (pid_t)pid;
+}
+
+/*
+ * Volumes of labs of this host that died mid-boot (kill -9: no cleanup
+ * ran). A pid of this host that is alive, or that another user owns,
+ * keeps its volumes; those of other hosts are never touched.
+ */
+static void remove_stale_volumes(virStoragePoolPtr pool, const char *host)
+{
+	virStorageVolPtr *vols = NULL;
+	int n = virStoragePoolListAllVolumes(pool, &vols, 0);
+
+	for (int i = 0; i < n; i++) {
+		const char *name = virStorageVolGetName(vols[i]);
+		pid_t pid = name ? volume_owner(name, host) : 0;
+
+		if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH) {
+			if (virStorageVolDelete(vols[i], 0) < 0)
+				warning("cannot delete volume '%s' of a lab that died: %s", name,
+					lv_error());
+			else
+				fprintf(stderr, "removed volume '%s' of a lab that died (pid %d)\n",
+					name, (int)pid);
+		}
+		virStorageVolFree(vols[i]);
+	}
+	free(vols);
 }
 
 /* A URI without a host ("qemu:///system") is a hypervisor on this machine. */
@@ -439,7 +487,8 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 	virStoragePoolPtr pool = NULL;
 	virStorageVolPtr kernel_vol = NULL, initrd_vol = NULL;
 	char *kernel = NULL, *initrd = NULL;
-	static int seq;
+	static int seq, swept;
+	char host[256] = "";
 	const char *uri = spec->libvirt_uri ? spec->libvirt_uri : "qemu:///system";
 	virConnectPtr conn = NULL;
 	unsigned long version;
@@ -467,10 +516,18 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 		strbuf_addf(&out->error, "cannot connect to libvirt at '%s': %s", uri, lv_error());
 		goto out;
 	}
-	strbuf_addf(&name, "lab-%d-%d-%s", (int)getpid(), seq++,
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	host[strcspn(host, ".")] = '\0';
+	strbuf_addf(&name, "lab-%s-%d-%d-%s", host, (int)getpid(), seq++,
 		    spec->nonce ? spec->nonce : "boot");
 	strbuf_addf(&vol_name, "%s-kernel", name.buf);
 	pool = staging_pool(conn, &out->error);
+	/* once per lab: what labs killed before it left */
+	if (pool && !swept) {
+		remove_stale_volumes(pool, host);
+		swept = 1;
+	}
 	if (!pool || !(kernel_vol = upload(conn, pool, vol_name.buf, spec->kernel, &out->error)))
 		goto out;
 	strbuf_reset(&vol_name);

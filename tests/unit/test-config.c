@@ -340,11 +340,11 @@ static void test_bad_syntax(void)
 		const char *err;
 	} cases[] = {
 		{ "[rnu]\n\tmem = 4G\n", 0,
-		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt, nightly, ssh)" },
+		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt, nightly, ssh, target)" },
 		{ "[run]\n\tmem = 4G\n\n[user]\n\tname = x\n", 0,
-		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt, nightly, ssh)" },
+		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt, nightly, ssh, target)" },
 		{ "[Run \"x\"]\n[core.Sub]\n[qmeu \"x86_64\"]\n", 0,
-		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt, nightly, ssh)" },
+		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt, nightly, ssh, target)" },
 		{ "[core]\n\tdb = \"results/lab.db\n", 0, "unterminated quote in config bad.conf line 2" },
 		{ "[core]\n\tdb = a\\\n\t\"b\n[run]\n", 0,
 		  "unterminated quote in config bad.conf line 3" },
@@ -508,6 +508,56 @@ static void test_nightly(void)
 	strbuf_release(&err);
 }
 
+/* [target "NAME"] sections: read, defaulted, looked up by name and class. */
+static void test_targets(void)
+{
+	struct lab_config cfg;
+	struct strbuf err = STRBUF_INIT;
+	const struct lab_target *t, **all;
+	size_t n;
+	struct capture cap;
+
+	ok(!load_text(&cfg, "[target \"vm1\"]\n\trunner = libvirt\n\turi = qemu+ssh://a/system\n"
+		      "\tmem = 16G\n\tcpus = 4\n\tclass = big\n[target \"Vm_2\"]\n\tclass = big\n"
+		      "\taccel = tcg\n\tclock = icount\n\tarch = aarch64\n[target \"solo\"]\n"
+		      "\trunner = local\n", &err), "targets are read");
+	is_int(cfg.ntargets, 3, "three targets, in file order");
+	t = config_target(&cfg, "vm1");
+	ok(t && !strcmp(t->runner, "libvirt") && !strcmp(t->uri, "qemu+ssh://a/system") &&
+	   t->mem_mib == 16384 && t->cpus == 4 && !strcmp(t->class, "big"), "vm1's keys");
+	t = config_target(&cfg, "Vm_2");
+	ok(t && !t->runner && !strcmp(t->accel, "tcg") && !strcmp(t->clock, "icount") &&
+	   !strcmp(t->arch, "aarch64") && !t->mem_mib, "a target's name keeps its case; keys not given stay unset");
+	t = config_target(&cfg, "solo");
+	ok(t && !strcmp(t->class, "solo"), "a target without a class is a class of its own");
+	ok(!config_target_class(&cfg, "big", &all, &n) && n == 2 && !strcmp(all[0]->name, "vm1") &&
+	   !strcmp(all[1]->name, "Vm_2"), "the targets of a class, in file order");
+	free(all);
+	strbuf_reset(&err);
+	capture_start(&cap);
+	t = config_target(&cfg, "vm3");
+	capture_end(&cap, &err);
+	ok(!t, "an unknown target is not found");
+	is_str(err.buf, "lab: unknown target 'vm3' (known: vm1, Vm_2, solo)\n", "... and named with the known ones");
+	strbuf_reset(&err);
+	capture_start(&cap);
+	n = (size_t)config_target_class(&cfg, "small", &all, &n);
+	capture_end(&cap, &err);
+	is_str(err.buf, "lab: no target of class 'small' (known classes: big, solo)\n",
+	       "an unknown class is named with the known ones");
+	config_release(&cfg);
+
+	strbuf_reset(&err);
+	ok(load_text(&cfg, "[target \"x\"]\n\tclock = fast\n", &err) < 0, "a bad clock is refused");
+	is_str(err.buf, "lab: bad value 'fast' for 'target.x.clock' in config bad.conf line 2: "
+	       "expected wall, icount or auto\n", "... naming the key and the line");
+	config_release(&cfg);
+	strbuf_reset(&err);
+	ok(load_text(&cfg, "[target \"a b\"]\n\tclass = c\n", &err) < 0, "a target name with a blank is refused");
+	config_release(&cfg);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test-config.XXXXXX";
@@ -524,6 +574,7 @@ int main(void)
 	test_bad_values();
 	test_bad_syntax();
 	test_sections_parameter();
+	test_targets();
 
 	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
 		unlink(files[i]);

@@ -1,0 +1,53 @@
+/*
+ * lab/units.c's choice of units with targets: a target effect, like a
+ * boot effect, makes per-boot medians (per target and boot) the units.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "units.h"
+
+#define BOOTS 6
+#define PER_BOOT 20
+
+/*
+ * Six boots of 20 samples with the same spread (sd 1) each, the last three
+ * on a second target shifted by shift: too small a shift for the
+ * boot-to-boot rule over six boots, plain over two targets of 60.
+ */
+static void fill(struct unit_metric *m, double shift, size_t ntargets)
+{
+	static double v[BOOTS * PER_BOOT];
+	static size_t len[BOOTS], target[BOOTS];
+
+	memset(m, 0, sizeof(*m));
+	for (size_t b = 0; b < BOOTS; b++) {
+		len[b] = PER_BOOT;
+		target[b] = ntargets > 1 && b >= BOOTS / 2;
+		for (size_t i = 0; i < PER_BOOT; i++)
+			v[b * PER_BOOT + i] = 100 + ((double)i - 9.5) / 5.77 +
+					      (b >= BOOTS / 2 ? shift : 0);
+	}
+	m->v = v;
+	m->n = BOOTS * PER_BOOT;
+	m->len = len;
+	m->target = target;
+	m->nboots = BOOTS;
+	m->ntargets = ntargets;
+}
+
+int main(void)
+{
+	struct unit_metric m;
+
+	fill(&m, 0, 2);
+	ok(!units_boot_effect(&m), "no target effect, no boot effect: samples are the units");
+	fill(&m, 0.5, 1);
+	ok(!units_boot_effect(&m), "a shift of half a sd between boots 1-3 and 4-6 is no boot effect");
+	fill(&m, 0.5, 2);
+	ok(units_boot_effect(&m), "the same shift between two targets is a target effect: per-boot medians");
+	fill(&m, 3, 1);
+	ok(units_boot_effect(&m), "a shift of 3 sd is a boot effect without targets");
+	return done_testing();
+}
