@@ -7,7 +7,7 @@
  *  1. one lab per nightly: an flock on <db>.nightly-<NAME>.lock beside the
  *     database; a second lab finds it taken and stops at once (NIGHTLY_BUSY);
  *  2. fetch the branch with libgit2 into the lab's own mirror
- *     (<db dir>/mirrors/<NAME>.git), from a path or any URL libgit2 speaks;
+ *     (<state>/mirrors/<NAME>.git), from a path or any URL libgit2 speaks;
  *  3. queue the new commits (the head, or up to maxCommits new since the
  *     last night, oldest first) and measure each commit still queued: built
  *     (lab/refbuild.c), booted `boots` times per memory size and command

@@ -5,14 +5,14 @@
 # virtual time. The night that brings the bd225530a4c7-shaped commit ends
 # with a confirmed REGRESSION, a bisection naming it, one mail and one POST;
 # the night that brings the batching fix records an IMPROVEMENT and mails
-# nothing. Builds are shared with k0100 (the artifact cache beside the database).
+# nothing. Builds are shared with k0100 (the artifact cache under the state root).
 . "$(dirname "$0")/../lib.sh"
 
 : "${FIXTURE:?make check-kernel sets FIXTURE}"
 PY=/usr/bin/python3
 # The nights' own database, made afresh, beside k0100's so that the build
-# cache (results/artifacts, results/kbuild) is shared.
-DB=$TOP/results/nightly-kernel.db
+# cache (state/artifacts, state/kbuild) is shared.
+DB=$TOP/state/nightly-kernel.db
 
 test_lazy_prereq AIOSMTPD '$PY -c "import aiosmtpd"'
 

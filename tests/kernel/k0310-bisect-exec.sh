@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 : "${FIXTURE:?make check-kernel sets FIXTURE}"
-DB=$TOP/results/check-kernel.db
+DB=$TOP/state/check-kernel.db
 
 cat >demote1g.c <<'C'
 #include <fcntl.h>
