@@ -217,6 +217,8 @@ CREATE TABLE IF NOT EXISTS bisect_specs (
 	accel		TEXT,
 	boot_clock	TEXT NOT NULL,		-- wall | icount | auto, settled when started
 	guest		TEXT,
+	target_name	TEXT,			-- --target
+	target_class	TEXT,			-- --targets
 	alpha		REAL,			-- NULL: 0.05
 	max_boots	INTEGER			-- NULL: from the number of commits
 );

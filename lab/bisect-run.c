@@ -432,9 +432,11 @@ static void spec_row_fill(struct bisect_spec_row *r, const struct bisect_spec *s
 			  const struct boot_opts *bo)
 {
 	const char *text[] = { spec->good, spec->bad, spec->repo, spec->arch, spec->metric,
-			       bo->cmdline, bo->runner, bo->accel, bo->clock, bo->guest };
+			       bo->cmdline, bo->runner, bo->accel, bo->clock, bo->guest, bo->target,
+			       bo->targets };
 	struct strbuf *to[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch, &r->metric,
-				&r->cmdline, &r->runner, &r->accel, &r->clock, &r->guest };
+				&r->cmdline, &r->runner, &r->accel, &r->clock, &r->guest,
+				&r->target, &r->targets };
 
 	for (size_t i = 0; i < sizeof(to) / sizeof(to[0]); i++)
 		if (text[i])
@@ -484,6 +486,8 @@ static int spec_load(struct stored_spec *s, struct store *st, long long id)
 	spec->boot.accel = or_null(&r->accel);
 	spec->boot.clock = or_null(&r->clock);
 	spec->boot.guest = or_null(&r->guest);
+	spec->boot.target = or_null(&r->target);
+	spec->boot.targets = or_null(&r->targets);
 	spec->boot.iters = r->iters;
 	spec->boot.mem_mib = r->mem_mib;
 	spec->boot.cpus = r->cpus;

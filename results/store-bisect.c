@@ -14,7 +14,7 @@ void bisect_spec_row_release(struct bisect_spec_row *r)
 {
 	struct strbuf *all[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch, &r->metric,
 				 &r->workloads, &r->params, &r->cmdline, &r->runner, &r->accel,
-				 &r->clock, &r->guest };
+				 &r->clock, &r->guest, &r->target, &r->targets };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		strbuf_release(all[i]);
@@ -28,7 +28,7 @@ void bisect_spec_row_release(struct bisect_spec_row *r)
  */
 #define SPEC_KEY_COLUMNS "good_ref, bad_ref, repo, arch, metric, workload_list, " \
 	"guest_params, kernel_cmdline, iters, mem_mib, cpus, numa, timeout_s, runner, accel, " \
-	"boot_clock, guest, alpha"
+	"boot_clock, guest, target_name, target_class, alpha"
 #define SPEC_COLUMNS SPEC_KEY_COLUMNS ", max_boots"
 
 static const char *text_or_null(const struct strbuf *sb)
@@ -42,7 +42,8 @@ static void bind_spec(sqlite3_stmt *q, int first, const struct bisect_spec_row *
 	const struct strbuf *text[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch,
 					&r->metric, &r->workloads, &r->params, &r->cmdline };
 	const long num[] = { r->iters, r->mem_mib, r->cpus, r->numa, r->timeout_s };
-	const struct strbuf *text2[] = { &r->runner, &r->accel, &r->clock, &r->guest };
+	const struct strbuf *text2[] = { &r->runner, &r->accel, &r->clock, &r->guest,
+					 &r->target, &r->targets };
 	int i = first;
 
 	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++)
@@ -85,11 +86,11 @@ int store_bisection_create(struct store *st, long long *exp_id, const char *comm
 	sqlite3_finalize(q);
 	if (sqlite3_prepare_v2(st->db, "INSERT INTO bisect_specs(experiment_id, " SPEC_COLUMNS
 			       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-			       "?14, ?15, ?16, ?17, ?18, ?19, ?20)", -1, &q, NULL) != SQLITE_OK)
+			       "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)", -1, &q, NULL) != SQLITE_OK)
 		goto fail;
 	sqlite3_bind_int64(q, 1, id);
 	bind_spec(q, 2, spec);
-	store_bind_id(q, 20, spec->max_boots);
+	store_bind_id(q, 22, spec->max_boots);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		goto fail;
 	sqlite3_finalize(q);
@@ -120,7 +121,7 @@ int store_bisect_spec_read(struct store *st, long long exp_id, struct bisect_spe
 	rc = sqlite3_step(q);
 	if (rc != SQLITE_ROW) {
 		store_error(st, "cannot read bisection");
-	} else if (!sqlite3_column_int(q, 19)) {
+	} else if (!sqlite3_column_int(q, 21)) {
 		error("no bisection %lld in database '%s'", exp_id, st->path);
 	} else if (sqlite3_column_type(q, 0) == SQLITE_NULL) {
 		error("bisection E%lld in database '%s' was stored by an older lab without its "
@@ -129,7 +130,8 @@ int store_bisect_spec_read(struct store *st, long long exp_id, struct bisect_spe
 		struct strbuf *text[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch,
 					  &r->metric, &r->workloads, &r->params, &r->cmdline };
 		long *num[] = { &r->iters, &r->mem_mib, &r->cpus, &r->numa, &r->timeout_s };
-		struct strbuf *text2[] = { &r->runner, &r->accel, &r->clock, &r->guest };
+		struct strbuf *text2[] = { &r->runner, &r->accel, &r->clock, &r->guest,
+					 &r->target, &r->targets };
 		int i = 0;
 
 		for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++)
@@ -247,7 +249,7 @@ int store_bisection_by_spec(struct store *st, long long *exp_id,
 	*exp_id = 0;
 	if (store_prepare(st, &q, "SELECT COALESCE(max(experiment_id), 0) FROM bisect_specs WHERE "
 			  "(" SPEC_KEY_COLUMNS ") IS (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-			  "?12, ?13, ?14, ?15, ?16, ?17, ?18)", "cannot read bisections"))
+			  "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)", "cannot read bisections"))
 		return -1;
 	bind_spec(q, 1, spec);
 	if (sqlite3_step(q) == SQLITE_ROW)

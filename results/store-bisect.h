@@ -18,7 +18,7 @@ struct bisect_spec_row {
 	struct strbuf good_ref, bad_ref, repo, arch, metric;
 	struct strbuf workloads;		/* comma-separated, in order */
 	struct strbuf params;			/* K=V, space-separated */
-	struct strbuf cmdline, runner, accel, clock, guest;
+	struct strbuf cmdline, runner, accel, clock, guest, target, targets;
 	long iters, mem_mib, cpus, numa, timeout_s;
 	double alpha;
 	long long max_boots;

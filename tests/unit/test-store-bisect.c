@@ -35,6 +35,7 @@ static void fill(struct bisect_spec_row *r)
 	strbuf_addstr(&r->params, "thp=always trace=x");
 	strbuf_addstr(&r->cmdline, "hugetlb_free_vmemmap=on nokaslr");
 	strbuf_addstr(&r->clock, "icount");
+	strbuf_addstr(&r->targets, "x86-tcg");
 	r->iters = 3;
 	r->mem_mib = 4096;
 	r->numa = 2;
@@ -77,6 +78,8 @@ int main(void)
 	is_str(r.params.buf, "thp=always trace=x", "the guest's parameters");
 	is_str(r.cmdline.buf, "hugetlb_free_vmemmap=on nokaslr", "the command line");
 	is_str(r.clock.buf, "icount", "the clock");
+	is_str(r.targets.buf, "x86-tcg", "the class of targets the boots share");
+	ok(!r.target.len, "no single target");
 	ok(!r.arch.len && !r.metric.len && !r.runner.len && !r.guest.len, "NULL reads back empty");
 	ok(r.iters == 3 && r.mem_mib == 4096 && r.cpus == 0 && r.numa == 2 && r.timeout_s == 600,
 	   "the numbers, 0 for NULL");
@@ -90,6 +93,9 @@ int main(void)
 	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == 0,
 	   "not with a metric it was not given");
 	strbuf_reset(&w.metric);
+	strbuf_reset(&w.targets);
+	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == 0,
+	   "nor without its targets");
 	w.cpus = 2;
 	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == 0,
 	   "nor with another boot option");
