@@ -192,6 +192,7 @@ int main(void)
 	const struct store_variant_spec spec[2] = { { 0, "a=1", NULL }, { 0, "b=1", NULL } };
 	struct store st, again, mem;
 	struct verdict_row v[2];
+	struct bisect_spec_row bspec;
 	struct strbuf sb = STRBUF_INIT;
 	struct out o = { .st = &st };
 	long long exp = 0, vid[2], kernel = 0, bis = 0, r[6];
@@ -226,7 +227,13 @@ int main(void)
 	verdict(&v[1], "fault", "REGRESSION");
 	ok(store_verdicts_write(&st, exp, v, 2) == 0 && store_experiment_done(&st, exp) == 0,
 	   "two verdicts stored");
-	ok(store_bisection_create(&st, &bis, "--good=a\n", "zeroing", "a", "b", "touch") == 0 &&
+	bisect_spec_row_init(&bspec);
+	strbuf_addstr(&bspec.good_ref, "a");
+	strbuf_addstr(&bspec.bad_ref, "b");
+	strbuf_addstr(&bspec.workloads, "zeroing");
+	strbuf_addstr(&bspec.metric, "touch");
+	strbuf_addstr(&bspec.clock, "wall");
+	ok(store_bisection_create(&st, &bis, "lab bisect --good a", "a", "b", &bspec) == 0 &&
 	   store_bisect_step(&st, bis, &s1) == 0 && store_bisection_finish(&st, bis, &done) == 0 &&
 	   store_commit_measured(&st, CULPRIT, "<b>the culprit</b>", "A U Thor <a@b>", 1e9) == 0,
 	   "a bisection stored, with its culprit's subject");
@@ -328,6 +335,7 @@ int main(void)
 	}
 
 	strbuf_release(&sb);
+	bisect_spec_row_release(&bspec);
 	store_close(&st);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	if (system(path))
