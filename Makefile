@@ -165,10 +165,12 @@ FUZZ_TARGETS ?= protocol config mbox
 FUZZ_CFLAGS := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRCS_protocol := runners/protocol.c
-FUZZ_SRCS_config := lab/config.c lib/strbuf.c lib/xalloc.c lib/log.c
+FUZZ_SRCS_config := lab/config.c lab/config-reader.c lib/strbuf.c lib/xalloc.c lib/log.c
+# the ssh runner's settings, which lab.conf holds, come from the library
+FUZZ_LIBS_config = $(B)/liblab.a $(LDLIBS)
 FUZZ_SRCS_mbox := kernels/mbox.c lib/strbuf.c lib/xalloc.c lib/log.c
 
-$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c FORCE
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(B)/liblab.a FORCE
 	@mkdir -p $(dir $@)
 	$(call say,FUZZCC,$@)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRCS_$*) \
 		$(FUZZ_LIBS_$*) -lm
