@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "host.h"
 #include "log.h"
 #include "notify.h"
 #include "strvec.h"
@@ -190,7 +191,7 @@ int notify_mail(const struct lab_nightly *n, const struct notify_creds *c, const
 	if (curl_ready())
 		return -1;
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", gmtime(&now));
-	gethostname(host, sizeof(host) - 1);
+	host_name(host, sizeof(host));
 	strbuf_addstr(&rcpt_list, n->mail_to);
 	for (addr = strtok_r(rcpt_list.buf, ", ", &save); addr; addr = strtok_r(NULL, ", ", &save))
 		rcpt = curl_slist_append(rcpt, addr);

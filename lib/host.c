@@ -43,8 +43,7 @@ static void cpu_model(char *out, size_t size)
 void host_info_get(struct host_info *h, const char *runner, const char *qemu)
 {
 	memset(h, 0, sizeof(*h));
-	if (gethostname(h->name, sizeof(h->name) - 1))
-		snprintf(h->name, sizeof(h->name), "unknown");
+	host_name(h->name, sizeof(h->name));
 	cpu_model(h->cpu, sizeof(h->cpu));
 	if (!strcmp(runner, "qemu") && qemu) {
 		struct strvec av = STRVEC_INIT;
@@ -78,4 +77,51 @@ const char *lab_source_dir(void)
 	/* the binary is <checkout>/lab/lab */
 	snprintf(dir, sizeof(dir), "%s", dirname(dirname(exe)));
 	return dir;
+}
+
+int host_process_start(char *out, size_t size, pid_t pid)
+{
+	char path[64], boot[64] = "", stat[1024];
+	const char *p;
+	size_t n;
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (f) {
+		if (!fgets(boot, sizeof(boot), f))
+			boot[0] = '\0';
+		boot[strcspn(boot, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(stat, 1, sizeof(stat) - 1, f);
+	fclose(f);
+	stat[n] = '\0';
+	/* the command name in parentheses may hold spaces: count fields after it */
+	p = strrchr(stat, ')');
+	if (!p || p[1] != ' ')
+		return -1;
+	p += 2;
+	/* a zombie has died; only its parent has not looked yet */
+	if (*p == 'Z' || *p == 'X')
+		return -1;
+	/* field 3 is the state; the start time is field 22 */
+	for (int field = 3; field < 22; field++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+		p++;
+	}
+	snprintf(out, size, "%s %.*s", boot, (int)strcspn(p, " "), p);
+	return 0;
+}
+
+void host_name(char *out, size_t size)
+{
+	if (gethostname(out, size - 1))
+		snprintf(out, size, "unknown");
+	out[size - 1] = '\0';
 }

@@ -7,6 +7,9 @@
  * itself is: its architecture and its checkout.
  */
 
+#include <stddef.h>
+#include <sys/types.h>
+
 struct host_info {
 	char name[256];
 	char cpu[256];
@@ -15,6 +18,14 @@ struct host_info {
 
 /* Fills *h; the QEMU version is asked of qemu only for the qemu runner. */
 void host_info_get(struct host_info *h, const char *runner, const char *qemu);
+/* This machine's name, "unknown" when it has none; always terminated. */
+void host_name(char *out, size_t size);
+/*
+ * "<boot id> <start time in clock ticks>" of a running process: with the
+ * pid, what names it across pid reuse and reboots (start times restart
+ * with each boot). -1 when pid is not running or is a zombie.
+ */
+int host_process_start(char *out, size_t size, pid_t pid);
 /* "x86_64" or "aarch64": the architecture this lab was built for. */
 const char *host_arch(void);
 /* The directory of the running lab binary's checkout (for build/guest). */

@@ -107,6 +107,8 @@ int store_prepare(struct store *st, sqlite3_stmt **q, const char *sql, const cha
 void store_bind_text(sqlite3_stmt *q, int i, const char *s);
 void store_bind_id(sqlite3_stmt *q, int i, long long id);
 void store_bind_num(sqlite3_stmt *q, int i, double v);
+/* A finished run has no owner any more; nothing said: the caller names what failed. */
+int store_clear_owner(struct store *st, long long run_id);
 
 /*
  * The readers' loop: sql with args bound as ?1, ?2, ..., fn called with

@@ -48,6 +48,7 @@
 #include <libvirt/virterror.h>
 
 #include "drive.h"
+#include "host.h"
 #include "log.h"
 #include "runner.h"
 
@@ -516,8 +517,7 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 		strbuf_addf(&out->error, "cannot connect to libvirt at '%s': %s", uri, lv_error());
 		goto out;
 	}
-	if (gethostname(host, sizeof(host) - 1))
-		snprintf(host, sizeof(host), "localhost");
+	host_name(host, sizeof(host));
 	host[strcspn(host, ".")] = '\0';
 	strbuf_addf(&name, "lab-%s-%d-%d-%s", host, (int)getpid(), seq++,
 		    spec->nonce ? spec->nonce : "boot");
