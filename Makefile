@@ -104,9 +104,11 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
+# CHECK_TESTS: the shell tests to run (default all); the unit tests always run.
+CHECK_TESTS ?= $(wildcard tests/t[0-9]*.sh)
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS)
-	$(Q)prove $(PROVE_FLAGS) $(UNIT_BINS) $(wildcard tests/t[0-9]*.sh)
+	$(Q)prove $(PROVE_FLAGS) $(UNIT_BINS) $(CHECK_TESTS)
 
 # The main job, on embedded defaults. First Debian's prebuilt kernel runs all
 # three workloads in one boot. Then a real kernel history (Debian's 6.1
