@@ -5,10 +5,9 @@
 
 #include "commands.h"
 #include "context.h"
-#include "host.h"
 #include "log.h"
 #include "parse-options.h"
-#include "report.h"
+#include "site.h"
 #include "strbuf.h"
 
 static const char *const report_usage[] = {
@@ -24,9 +23,8 @@ static const char *const report_usage[] = {
 int cmd_report(int argc, char **argv)
 {
 	struct lab_context ctx;
-	struct report_options opt;
 	struct report_stats stats;
-	struct strbuf out_dir = STRBUF_INIT, css = STRBUF_INIT;
+	struct strbuf out_dir = STRBUF_INIT;
 	const char *db_path = NULL, *config = NULL, *out = NULL;
 	const struct parse_option options[] = {
 		OPT_STRING(0, "out", &out, "DIR", "where the site goes (default: site/ under core.state)"),
@@ -37,7 +35,6 @@ int cmd_report(int argc, char **argv)
 	int n, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
-	memset(&opt, 0, sizeof(opt));
 	n = parse_options(&parser, argc, argv);
 	if (n == PARSE_OPT_HELP)
 		return 0;
@@ -50,22 +47,13 @@ int cmd_report(int argc, char **argv)
 	/* read-only, so that it can run while another lab writes */
 	if (context_load_config(&ctx, config, db_path) || context_open_store_read(&ctx))
 		goto out;
-	if (out)
-		strbuf_addstr(&out_dir, out);
-	else
-		strbuf_addf(&out_dir, "%s/site", ctx.cfg.state);
-	strbuf_addf(&css, "%s/web/style.css", lab_source_dir());
-	opt.out_dir = out_dir.buf;
-	opt.css_path = css.buf;
-	opt.recent = 50;
-	if (report_write_site(&stats, &ctx.st, &opt))
+	if (site_write(&ctx, out, &stats, &out_dir))
 		goto out;
 	printf("%s/index.html: %d file(s) written, %d unchanged, %d removed\n", out_dir.buf,
 	       stats.written, stats.unchanged, stats.removed);
 	ret = 0;
 out:
 	strbuf_release(&out_dir);
-	strbuf_release(&css);
 	context_release(&ctx);
 	return ret;
 }

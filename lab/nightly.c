@@ -23,6 +23,7 @@
 #include "nightly-night.h"
 #include "notify.h"
 #include "refbuild.h"
+#include "site.h"
 #include "stats.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
@@ -622,6 +623,17 @@ end:
 		ret = NIGHTLY_ERROR;
 	if (ret == NIGHTLY_OK && nt.infra.nr)
 		ret = NIGHTLY_ERROR;
+	/* the night's A/Bs and bisection are browsable the morning after */
+	if (nt.id) {
+		struct report_stats rs;
+		struct strbuf site = STRBUF_INIT;
+
+		if (site_write(ctx, NULL, &rs, &site))
+			ret = NIGHTLY_ERROR;
+		else
+			fprintf(out, "report: %s/index.html\n", site.buf);
+		strbuf_release(&site);
+	}
 out:
 	if (git)
 		lab_git_shutdown();

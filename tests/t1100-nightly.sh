@@ -137,7 +137,10 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the regression night: confirmed, bisect
 	test "$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = $ab AND metric = '\''t'\''")" = REGRESSION &&
 	test "$(sql lab.db "SELECT culprit FROM bisections")" = "$c13" &&
 	test "$(sql lab.db "SELECT status FROM nightly_nights ORDER BY id DESC LIMIT 1")" = REGRESSION &&
-	test "$(mails)" = 1 && test "$(posts)" = 1
+	test "$(mails)" = 1 && test "$(posts)" = 1 &&
+	grep -q "^report: $PWD/site/index.html$" out &&
+	grep -q "REGRESSION" "site/e$ab.html" &&
+	grep -q "${c13:0:12}" "site/b$(sql lab.db "SELECT bisection FROM nightly_changes").html"
 '
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'the mail: to the list, the A/B table, the culprit with subject and author, links' '
