@@ -427,85 +427,6 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 	return ret;
 }
 
-/* The spec as stored; the boots as bs has them, their clock settled. */
-static void spec_row_fill(struct bisect_spec_row *r, const struct bisect_spec *spec,
-			  const struct boot_opts *bo)
-{
-	const char *text[] = { spec->good, spec->bad, spec->repo, spec->arch, spec->metric,
-			       bo->cmdline, bo->runner, bo->accel, bo->clock, bo->guest, bo->target,
-			       bo->targets };
-	struct strbuf *to[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch, &r->metric,
-				&r->cmdline, &r->runner, &r->accel, &r->clock, &r->guest,
-				&r->target, &r->targets };
-
-	for (size_t i = 0; i < sizeof(to) / sizeof(to[0]); i++)
-		if (text[i])
-			strbuf_addstr(to[i], text[i]);
-	for (size_t i = 0; i < bo->workloads->nr; i++)
-		strbuf_addf(&r->workloads, "%s%s", i ? "," : "", bo->workloads->v[i]);
-	for (size_t i = 0; bo->params && i < bo->params->nr; i++)
-		strbuf_addf(&r->params, "%s%s", i ? " " : "", bo->params->v[i]);
-	r->iters = bo->iters;
-	r->mem_mib = bo->mem_mib;
-	r->cpus = bo->cpus;
-	r->numa = bo->numa;
-	r->timeout_s = bo->timeout_s;
-	r->alpha = spec->alpha;
-	r->max_boots = spec->max_boots;
-}
-
-/* A stored spec, with the strings its pointers point into. */
-struct stored_spec {
-	struct bisect_spec_row row;
-	struct strvec workloads, params;
-	struct bisect_spec spec;
-};
-
-static const char *or_null(const struct strbuf *sb)
-{
-	return sb->len ? sb->buf : NULL;
-}
-
-static int spec_load(struct stored_spec *s, struct store *st, long long id)
-{
-	struct bisect_spec *spec = &s->spec;
-	struct bisect_spec_row *r = &s->row;
-
-	if (store_bisect_spec_read(st, id, r) || workloads_parse(&s->workloads, r->workloads.buf))
-		return -1;
-	strvec_split(&s->params, r->params.len ? r->params.buf : "");
-	spec->good = r->good_ref.buf;
-	spec->bad = r->bad_ref.buf;
-	spec->repo = or_null(&r->repo);
-	spec->arch = or_null(&r->arch);
-	spec->metric = or_null(&r->metric);
-	spec->boot.workloads = &s->workloads;
-	spec->boot.params = &s->params;
-	spec->boot.cmdline = or_null(&r->cmdline);
-	spec->boot.runner = or_null(&r->runner);
-	spec->boot.accel = or_null(&r->accel);
-	spec->boot.clock = or_null(&r->clock);
-	spec->boot.guest = or_null(&r->guest);
-	spec->boot.target = or_null(&r->target);
-	spec->boot.targets = or_null(&r->targets);
-	spec->boot.iters = r->iters;
-	spec->boot.mem_mib = r->mem_mib;
-	spec->boot.cpus = r->cpus;
-	spec->boot.numa = r->numa;
-	spec->boot.timeout_s = r->timeout_s;
-	spec->alpha = r->alpha;
-	spec->max_boots = r->max_boots;
-	spec->resume = id;
-	return 0;
-}
-
-static void stored_spec_release(struct stored_spec *s)
-{
-	bisect_spec_row_release(&s->row);
-	strvec_release(&s->workloads);
-	strvec_release(&s->params);
-}
-
 /*
  * Resolve the ends, and create the bisection with its spec (row) or take
  * up the stored one (resume). *bisection_id once this lab owns it.
@@ -712,7 +633,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	struct bisect_graph g;
 	struct bisect_result r;
 	struct bisect_spec_row row;
-	struct stored_spec stored;
+	struct bisect_stored_spec stored;
 	int ret = -1, c;
 
 	memset(&bs, 0, sizeof(bs));
@@ -727,7 +648,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	if (spec->resume) {
 		long long raise = spec->max_boots;
 
-		if (spec_load(&stored, &ctx->st, spec->resume))
+		if (bisect_spec_load(&stored, &ctx->st, spec->resume))
 			goto out;
 		spec = &stored.spec;
 		if (raise)
@@ -735,7 +656,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	}
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	spec_row_fill(&row, spec, &bs.bo);
+	bisect_spec_to_row(&row, spec, &bs.bo);
 	if (start(&bs, spec, &row, spec->resume, bisection_id))
 		goto out;
 	if (build_graph(&g, &bs))
@@ -776,7 +697,7 @@ out:
 	graph_release(&g);
 	bisector_release(&bs);
 	bisect_spec_row_release(&row);
-	stored_spec_release(&stored);
+	bisect_stored_spec_release(&stored);
 	return ret;
 }
 
@@ -804,7 +725,7 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		*bisection_id = 0;
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	spec_row_fill(&row, spec, &bs.bo);
+	bisect_spec_to_row(&row, spec, &bs.bo);
 	if (store_bisection_by_spec(&ctx->st, &id, &row) ||
 	    start(&bs, spec, &row, id, bisection_id))
 		goto out;

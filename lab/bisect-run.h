@@ -32,6 +32,7 @@
 #include "bisect.h"
 #include "boot.h"
 #include "context.h"
+#include "store-bisect.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -126,5 +127,20 @@ struct bisect_step_outcome {
  */
 int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, const char *ref,
 		    long long *bisection_id, struct bisect_step_outcome *out);
+
+/*
+ * The spec as bisect_specs stores it (results/store-bisect.h): written
+ * from a spec and the boots as the driver settled them (the clock), read
+ * back for a resume into a spec whose strings the stored spec owns.
+ */
+void bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec,
+			const struct boot_opts *bo);
+struct bisect_stored_spec {
+	struct bisect_spec_row row;
+	struct strvec workloads, params;
+	struct bisect_spec spec;
+};
+int bisect_spec_load(struct bisect_stored_spec *s, struct store *st, long long id);
+void bisect_stored_spec_release(struct bisect_stored_spec *s);
 
 #endif
