@@ -519,7 +519,7 @@ int ab_find(long long *id, int *done, struct lab_context *ctx, const struct ab_o
 
 	*id = 0;
 	*done = 0;
-	if (!ctx->st.db && context_open_store(ctx))
+	if (context_need_store(ctx))
 		return -1;
 	memset(&spec, 0, sizeof(spec));
 	if (variant_kernels(spec.kernel_id, ctx, o))
@@ -673,7 +673,7 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 	double alpha = o->alpha;
 
 	if (boot_opts_check_targets(&o->boot, &ctx->cfg) ||
-	    (!ctx->st.db && context_open_store(ctx)))
+	    (context_need_store(ctx)))
 		return AB_ERROR;
 	join_workloads(&workloads, o);
 	if (variant_kernels(kid, ctx, o))

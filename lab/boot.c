@@ -187,7 +187,7 @@ static int check_experiment_clock(struct store *st, long long exp_id, const char
 	struct strbuf was = STRBUF_INIT, now = STRBUF_INIT;
 	int ret = -1;
 
-	if (store_experiment_clocks(st->db, &had, exp_id))
+	if (store_experiment_clocks(st, &had, exp_id))
 		goto out;
 	ret = 0;
 	for (size_t i = 0; i < had.nr && !ret; i++) {
@@ -284,7 +284,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	}
 	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
 
-	if (!ctx->st.db && context_open_store(ctx))
+	if (context_need_store(ctx))
 		goto out;
 	p->logdir = context_logdir(ctx);
 	cachedir = context_subdir(ctx, "cache");

@@ -109,7 +109,7 @@ int cmd_ab(int argc, char **argv)
 	ret = (int)ab_run(&exp_id, &ctx, &s.o);
 	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, s.fmt))
 		ret = AB_ERROR;
-	if (exp_id && !s.o.resume && ret == AB_ERROR && ctx.st.db) {
+	if (exp_id && !s.o.resume && ret == AB_ERROR && store_is_open(&ctx.st)) {
 		int exists = 0;
 		/* a rolled-back experiment (a full disk) cannot be resumed */
 		if (!store_experiment_exists(&ctx.st, exp_id, &exists) && exists)

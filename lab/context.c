@@ -118,6 +118,11 @@ int context_open_store(struct lab_context *ctx)
 	return 0;
 }
 
+int context_need_store(struct lab_context *ctx)
+{
+	return store_is_open(&ctx->st) ? 0 : context_open_store(ctx);
+}
+
 int context_open_store_read(struct lab_context *ctx)
 {
 	if (set_dir(ctx))
@@ -172,7 +177,7 @@ void experiment_unlock(struct lab_context *ctx)
 void context_release(struct lab_context *ctx)
 {
 	experiment_unlock(ctx);
-	if (ctx->st.db)
+	if (store_is_open(&ctx->st))
 		store_close(&ctx->st);
 	config_release(&ctx->cfg);
 	free(ctx->dir);

@@ -37,6 +37,8 @@ int context_load_config(struct lab_context *ctx, const char *config_path,
  * removed.
  */
 int context_open_store(struct lab_context *ctx);
+/* The store open to write: opened now unless it already is. */
+int context_need_store(struct lab_context *ctx);
 /* Open an existing database to read: nothing is created. */
 int context_open_store_read(struct lab_context *ctx);
 

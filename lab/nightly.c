@@ -559,7 +559,7 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	nt.ctx = ctx;
 	nt.n = n;
 	nt.out = out;
-	if (prepare(&nt) || (!ctx->st.db && context_open_store(ctx)))
+	if (prepare(&nt) || (context_need_store(ctx)))
 		goto out;
 	r = nightly_lock(&lock_fd, ctx, n->name);
 	if (r) {

@@ -300,7 +300,7 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 	    pool_init(&pool, &ctx->cfg, o->targets, o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib,
 		      o->cpus ? o->cpus : ctx->cfg.cpus))
 		return -1;
-	if ((!ctx->st.db && context_open_store(ctx)) || pool_start(&pool, ctx, o, 1))
+	if ((context_need_store(ctx)) || pool_start(&pool, ctx, o, 1))
 		goto out;
 	*bad_boots = 0;
 	for (;;) {

@@ -99,7 +99,7 @@ int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const c
 		repo = ctx->cfg.repo;
 	if (!repo)
 		return error("no kernel repository given (--repo PATH or core.repo in lab.conf)");
-	if ((!ctx->st.db && context_open_store(ctx)) || !(trees = context_subdir(ctx, "trees")))
+	if ((context_need_store(ctx)) || !(trees = context_subdir(ctx, "trees")))
 		return -1;
 	copy = strdup(repo);
 	if (!copy) {

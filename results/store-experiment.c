@@ -64,7 +64,19 @@ int store_experiment_runs(struct store *st, long long *n, long long exp_id)
 
 int store_experiment_clock_words(struct store *st, struct strbuf *out, long long exp_id)
 {
-	return clock_words_experiment(out, st->db, exp_id);
+	struct strvec clocks = STRVEC_INIT;
+	int ret = store_experiment_clocks(st, &clocks, exp_id);
+
+	for (size_t i = 0; !ret && i < clocks.nr; i++) {
+		if (i)
+			strbuf_addstr(out, " and ");
+		clock_words(out, clocks.v[i]);
+	}
+	/* no run yet: nothing was measured, in any clock */
+	if (!ret && !clocks.nr)
+		strbuf_addstr(out, "no runs yet");
+	strvec_release(&clocks);
+	return ret;
 }
 
 int store_experiment_refused(struct store *st, long long exp_id)
@@ -520,46 +532,17 @@ void clock_words(struct strbuf *out, const char *clock)
 			    1000.0 / (double)(1L << shift), 1 << shift);
 }
 
-int clock_words_experiment(struct strbuf *out, sqlite3 *db, long long exp_id)
-{
-	struct strvec clocks = STRVEC_INIT;
-	int ret = store_experiment_clocks(db, &clocks, exp_id);
-
-	for (size_t i = 0; !ret && i < clocks.nr; i++) {
-		if (i)
-			strbuf_addstr(out, " and ");
-		clock_words(out, clocks.v[i]);
-	}
-	/* no run yet: nothing was measured, in any clock */
-	if (!ret && !clocks.nr)
-		strbuf_addstr(out, "no runs yet");
-	strvec_release(&clocks);
-	return ret;
-}
-
-int store_experiment_clocks(sqlite3 *db, struct strvec *out, long long exp_id)
-{
-	sqlite3_stmt *q = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT clock FROM runs WHERE experiment_id = ?1 "
-			       "GROUP BY clock ORDER BY min(id)", -1, &q, NULL) != SQLITE_OK)
-		return error("cannot read the clock of experiment %lld: %s", exp_id,
-			     sqlite3_errmsg(db));
-	sqlite3_bind_int64(q, 1, exp_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		strvec_push(out, store_text(q, 0));
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return error("cannot read the clock of experiment %lld: %s", exp_id,
-			     sqlite3_errmsg(db));
-	return 0;
-}
-
 static int text_row(sqlite3_stmt *q, void *data)
 {
 	strvec_push(data, store_text(q, 0));
 	return 0;
+}
+
+int store_experiment_clocks(struct store *st, struct strvec *out, long long exp_id)
+{
+	return store_rows(st, "cannot read the clocks of an experiment",
+			  "SELECT clock FROM runs WHERE experiment_id = ?1 GROUP BY clock ORDER BY min(id)",
+			  STORE_ARGS(STORE_INT(exp_id)), text_row, out);
 }
 
 int store_experiment_higher_better(struct store *st, long long exp_id, struct strvec *out)

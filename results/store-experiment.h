@@ -55,7 +55,11 @@ struct store_ab_spec {
 int store_experiment_find_ab(struct store *st, long long *id, int *done,
 			     const struct store_ab_spec *spec);
 
-/* clock_words_experiment() of this store: the clock(s) an experiment was measured in. */
+/*
+ * The words for the clock(s) an experiment was measured in: one clock's
+ * (clock_words()), or each clock's joined by " and " for an experiment
+ * refused for mixing them; "no runs yet" before its first run.
+ */
 int store_experiment_clock_words(struct store *st, struct strbuf *out, long long exp_id);
 
 /* What a new variant is built from; kernel_id 0: none (the local runner). */

@@ -504,6 +504,11 @@ out:
 	return ret;
 }
 
+int store_is_open(const struct store *st)
+{
+	return st->db != NULL;
+}
+
 void store_close(struct store *st)
 {
 	cache_release(st);

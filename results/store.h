@@ -66,6 +66,8 @@ int store_open_read(struct store *st, const char *path);
  * opened; the caller then does without.
  */
 int store_open_again(struct store *out, const struct store *st);
+/* 1 between store_open() (or store_open_read()) and store_close(). */
+int store_is_open(const struct store *st);
 void store_close(struct store *st);
 
 /*
@@ -140,7 +142,7 @@ int store_rows(struct store *st, const char *what, const char *sql,
  * distinct values in the order first used, pushed onto out: one for any
  * experiment the lab compared.
  */
-int store_experiment_clocks(sqlite3 *db, struct strvec *out, long long exp_id);
+int store_experiment_clocks(struct store *st, struct strvec *out, long long exp_id);
 /* A run's clock into out ("wall" for a run older than the column). */
 int store_run_clock(struct store *st, struct strbuf *out, long long run_id);
 
@@ -150,11 +152,6 @@ int store_run_clock(struct store *st, struct strbuf *out, long long run_id);
  * instruction at shift N). NULL or "" (runs older than the column) is wall.
  */
 void clock_words(struct strbuf *out, const char *clock);
-/*
- * The words for an experiment's runs: one clock's, or each clock's
- * joined by " and " for an experiment refused for mixing them.
- */
-int clock_words_experiment(struct strbuf *out, sqlite3 *db, long long exp_id);
 
 /*
  * A commit the lab built and measured, as it reads now: subject, author
