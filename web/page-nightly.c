@@ -96,16 +96,16 @@ static int nightly_header(const struct store_report_nightly *n, void *data)
 	html_page_begin(sb, title.buf);
 	strbuf_release(&title);
 	strbuf_addf(sb, "<dl class=\"facts\">\n<dt>nights</dt><dd>%lld</dd>\n"
-		    "<dt>newest night</dt><dd>", n->nights);
+		    "<dt>last night</dt><dd>", n->nights);
 	html_time(sb, n->last_started);
 	strbuf_addch(sb, ' ');
 	html_badge(sb, "s-", n->last_status);
-	strbuf_addstr(sb, "</dd>\n<dt>its head</dt><dd>");
+	strbuf_addstr(sb, "</dd>\n<dt>head fetched</dt><dd>");
 	if (*n->last_head)
 		html_commit(sb, n->last_head);
 	else
 		strbuf_addstr(sb, "&#8211;");
-	strbuf_addstr(sb, "</dd>\n<dt>its summary</dt><dd class=\"wrap\">");
+	strbuf_addstr(sb, "</dd>\n<dt>summary</dt><dd class=\"wrap\">");
 	html_text(sb, n->last_summary);
 	strbuf_addf(sb, "</dd>\n<dt>series</dt><dd>%lld</dd>\n<dt>changes</dt><dd>%lld</dd>\n</dl>\n",
 		    n->series, n->changes);
@@ -232,9 +232,14 @@ static void add_series(struct nightly_page *np)
 	escape_html(sb, s->target.buf);
 	strbuf_addf(sb, ", %lld MiB, ", s->mem_mib);
 	escape_html(sb, s->clock.buf);
-	strbuf_addstr(sb, " clock, command line <code>");
-	escape_html(sb, s->cmdline.buf);
-	strbuf_addf(sb, "</code>: %zu commit(s), each point the median of its boots' medians.</p>\n",
+	if (s->cmdline.len) {
+		strbuf_addstr(sb, " clock, command line <code>");
+		escape_html(sb, s->cmdline.buf);
+		strbuf_addstr(sb, "</code>");
+	} else {
+		strbuf_addstr(sb, " clock, no command line");
+	}
+	strbuf_addf(sb, ": %zu commit(s), each point the median of its boots' medians.</p>\n",
 		    s->y.n);
 	strbuf_addf(&title, "%s.%s over %zu commits, %zu change(s) marked", s->workload.buf,
 		    s->metric.buf, s->y.n, nmarks);
