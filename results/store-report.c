@@ -19,6 +19,9 @@ struct reader {
 		store_report_run_fn *run;
 		store_report_bisection_fn *bisection;
 		store_bisect_step_fn *step;
+		store_report_nightly_fn *nightly;
+		store_report_nightly_point_fn *nightly_point;
+		store_report_nightly_change_fn *nightly_change;
 	} fn;
 	void *data;
 };
@@ -42,6 +45,7 @@ int store_report_pages(struct store *st, store_page_fn *fn, void *data)
 
 	return store_rows(st, "cannot read experiments and runs",
 			  "SELECT id, CASE kind WHEN 'bisect' THEN 'b' ELSE 'e' END FROM experiments "
+			  "UNION ALL SELECT min(id), 'n' FROM nightly_nights GROUP BY nightly "
 			  "UNION ALL SELECT id, 'r' FROM runs ORDER BY 2, 1", NULL, 0, page_row, &r);
 }
 
@@ -420,4 +424,111 @@ int store_report_bisect_steps(struct store *st, long long exp_id, store_bisect_s
 	return store_rows(st, "cannot read bisection steps",
 			  "SELECT seq, git_commit, mark, n, ratio, ci_low, ci_high FROM bisect_steps "
 			  "WHERE experiment_id = ?1 ORDER BY seq", STORE_ARGS(STORE_INT(exp_id)), step_row, &r);
+}
+
+static int nightly_row(sqlite3_stmt *q, void *data)
+{
+	struct reader *r = data;
+	struct store_report_nightly n = {
+		.id = sqlite3_column_int64(q, 0),
+		.name = store_text(q, 1),
+		.nights = sqlite3_column_int64(q, 2),
+		.last_started = store_num(q, 3),
+		.last_status = store_text(q, 4),
+		.last_summary = store_text(q, 5),
+		.last_head = store_text(q, 6),
+		.series = sqlite3_column_int64(q, 7),
+		.changes = sqlite3_column_int64(q, 8),
+	};
+
+	return r->fn.nightly(&n, r->data);
+}
+
+/* Per nightly: its id, name, nights, its newest night, its series and changes. */
+#define NIGHTLY_SELECT "SELECT n.id, n.nightly, n.nights, l.started, l.status, l.summary, " \
+	"l.head, (SELECT count(DISTINCT series) FROM nightly_points WHERE nightly = n.nightly), " \
+	"(SELECT count(*) FROM nightly_changes WHERE nightly = n.nightly) FROM (SELECT " \
+	"nightly, min(id) AS id, max(id) AS last, count(*) AS nights FROM nightly_nights " \
+	"GROUP BY nightly) n JOIN nightly_nights l ON l.id = n.last "
+
+int store_report_nightlies(struct store *st, store_report_nightly_fn *fn, void *data)
+{
+	struct reader r = { .fn.nightly = fn, .data = data };
+
+	return store_rows(st, "cannot read nightlies", NIGHTLY_SELECT "ORDER BY n.nightly", NULL, 0,
+			  nightly_row, &r);
+}
+
+int store_report_nightly(struct store *st, long long id, store_report_nightly_fn *fn,
+			 void *data)
+{
+	struct reader r = { .fn.nightly = fn, .data = data };
+
+	return store_rows(st, "cannot read nightly", NIGHTLY_SELECT "WHERE n.id = ?1",
+			  STORE_ARGS(STORE_INT(id)), nightly_row, &r);
+}
+
+static int nightly_point_row(sqlite3_stmt *q, void *data)
+{
+	struct reader *r = data;
+	struct store_report_nightly_point p = {
+		.series = store_text(q, 0),
+		.workload = store_text(q, 1),
+		.metric = store_text(q, 2),
+		.unit = store_text(q, 3),
+		.target = store_text(q, 4),
+		.mem_mib = sqlite3_column_int64(q, 5),
+		.cmdline = store_text(q, 6),
+		.clock = store_text(q, 7),
+		.commit = store_text(q, 8),
+		.seq = sqlite3_column_int64(q, 9),
+		.value = store_num(q, 10),
+		.boots = sqlite3_column_int64(q, 11),
+	};
+
+	return r->fn.nightly_point(&p, r->data);
+}
+
+int store_report_nightly_points(struct store *st, const char *nightly,
+				store_report_nightly_point_fn *fn, void *data)
+{
+	struct reader r = { .fn.nightly_point = fn, .data = data };
+
+	return store_rows(st, "cannot read nightly points",
+			  "SELECT series, workload, metric, unit, target, mem_mib, cmdline, clock, "
+			  "git_commit, seq, value, boots FROM nightly_points WHERE nightly = ?1 "
+			  "ORDER BY series, seq", STORE_ARGS(STORE_TEXT(nightly)), nightly_point_row, &r);
+}
+
+static int nightly_change_row(sqlite3_stmt *q, void *data)
+{
+	struct reader *r = data;
+	struct store_report_nightly_change c = {
+		.id = sqlite3_column_int64(q, 0),
+		.series = store_text(q, 1),
+		.before = store_text(q, 2),
+		.after = store_text(q, 3),
+		.kind = store_text(q, 4),
+		.ratio = store_num(q, 5),
+		.night_id = sqlite3_column_int64(q, 6),
+		.ab_experiment = int_or(q, 7, 0),
+		.verdict = store_text(q, 8),
+		.bisection = int_or(q, 9, 0),
+		.culprit = store_text(q, 10),
+		.outcome = store_text(q, 11),
+	};
+
+	return r->fn.nightly_change(&c, r->data);
+}
+
+int store_report_nightly_changes(struct store *st, const char *nightly,
+				 store_report_nightly_change_fn *fn, void *data)
+{
+	struct reader r = { .fn.nightly_change = fn, .data = data };
+
+	return store_rows(st, "cannot read nightly changes",
+			  "SELECT id, series, before_commit, after_commit, kind, ratio, night_id, "
+			  "ab_experiment, verdict, bisection, culprit, outcome FROM nightly_changes "
+			  "WHERE nightly = ?1 ORDER BY series, id", STORE_ARGS(STORE_TEXT(nightly)),
+			  nightly_change_row, &r);
 }

@@ -14,7 +14,8 @@
 
 /*
  * Every page of the site, by kind ('b' a bisection, 'e' any other
- * experiment, 'r' a run) and then id.
+ * experiment, 'n' a nightly, 'r' a run) and then id. A nightly's id is
+ * that of its first night.
  */
 typedef int store_page_fn(char kind, long long id, void *data);
 int store_report_pages(struct store *st, store_page_fn *fn, void *data);
@@ -147,5 +148,46 @@ int store_report_bisection(struct store *st, long long exp_id, store_report_bise
  */
 int store_report_bisect_steps(struct store *st, long long exp_id, store_bisect_step_fn *fn,
 			      void *data);
+
+/* The nightlies by name, each with its id (its first night's) and its newest night. */
+struct store_report_nightly {
+	long long id;
+	const char *name;
+	long long nights, series, changes;
+	double last_started;
+	const char *last_status, *last_summary, *last_head;
+};
+typedef int store_report_nightly_fn(const struct store_report_nightly *n, void *data);
+int store_report_nightlies(struct store *st, store_report_nightly_fn *fn, void *data);
+/* The nightly of that id, as above. */
+int store_report_nightly(struct store *st, long long id, store_report_nightly_fn *fn,
+			 void *data);
+
+/* A nightly's points: by series key, each series in commit order. */
+struct store_report_nightly_point {
+	const char *series, *workload, *metric, *unit, *target, *cmdline, *clock;
+	long long mem_mib, seq, boots;
+	const char *commit;
+	double value;
+};
+typedef int store_report_nightly_point_fn(const struct store_report_nightly_point *p,
+					   void *data);
+int store_report_nightly_points(struct store *st, const char *nightly,
+				store_report_nightly_point_fn *fn, void *data);
+
+/*
+ * A nightly's changes, by series key and then as found. ratio is NaN when
+ * not recorded; verdict, culprit and outcome "" while there is none;
+ * ab_experiment and bisection 0.
+ */
+struct store_report_nightly_change {
+	long long id, night_id, ab_experiment, bisection;
+	const char *series, *kind, *before, *after, *verdict, *culprit, *outcome;
+	double ratio;
+};
+typedef int store_report_nightly_change_fn(const struct store_report_nightly_change *c,
+					    void *data);
+int store_report_nightly_changes(struct store *st, const char *nightly,
+				 store_report_nightly_change_fn *fn, void *data);
 
 #endif

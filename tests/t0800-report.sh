@@ -53,6 +53,36 @@ test_expect_success 'setup: a bisection whose culprit has a hostile subject' '
 	     "$(git -C repo log --format=%H --grep=alert)"
 '
 
+test_expect_success 'two nights of a nightly in a database of its own: its page, linked from the index, pruned when gone' '
+	git -C repo branch followed main~4 &&
+	mkdir nightly &&
+	cat >nightly.conf <<-EOF &&
+	[core]
+		db = $PWD/nightly/lab.db
+	[build]
+		command = ./build.sh
+		artifact = out/image
+	[run]
+		runner = local
+		iters = 3
+	[nightly "followed"]
+		repository = $PWD/repo
+		branch = followed
+		boots = 2
+	EOF
+	"$LAB" nightly --config nightly.conf >out 2>err &&
+	git -C repo branch -f followed main &&
+	"$LAB" nightly --config nightly.conf >out 2>err &&
+	test "$(sql nightly/lab.db "SELECT count(*) FROM nightly_points")" = 2 &&
+	"$LAB" report --db nightly/lab.db >out 2>err && test ! -s err &&
+	test -s nightly/site/n1.html && grep -q "href=\"n1.html\">followed</a>" nightly/site/index.html &&
+	grep -q "<h1>Nightly followed</h1>" nightly/site/n1.html &&
+	echo mine >nightly/site/n7.html && echo mine >nightly/site/n01.html &&
+	"$LAB" report --db nightly/lab.db >out 2>err &&
+	grep -q ": 0 file(s) written, .* unchanged, 1 removed" out &&
+	test ! -e nightly/site/n7.html && test -s nightly/site/n1.html && rm nightly/site/n01.html
+'
+
 test_expect_success 'lab report writes every page' '
 	"$LAB" report --db lab.db --out site >out 2>err &&
 	cat out err && test ! -s err &&
@@ -77,7 +107,7 @@ test_expect_success 'a version 1 database (no bisection tables) is upgraded, the
 '
 
 test_expect_success 'every page parses as HTML and as XML, without errors' '
-	for f in site/*.html; do
+	for f in site/*.html nightly/site/*.html; do
 		xmllint --html --noout "$f" 2>"$f.err" || { cat "$f.err"; exit 1; }
 		if grep -E "^$f:[0-9]+: " "$f.err" | grep -Ev ": HTML parser error : Tag ($html5_tags) invalid\$"; then
 			echo "$f: HTML errors"; exit 1
@@ -87,14 +117,14 @@ test_expect_success 'every page parses as HTML and as XML, without errors' '
 '
 
 test_expect_success 'every local href and src resolves to a file in the site; nothing remote' '
-	for f in site/*.html; do
+	for f in site/*.html nightly/site/*.html; do
 		grep -oE "(href|src)=\"[^\"]*\"" "$f" | sed -E "s/^(href|src)=\"//; s/\"\$//" | sort -u >links
 		test -s links || { echo "$f: no links"; exit 1; }
 		while read -r l; do
 			case $l in
 			*://*|//*) echo "$f: remote link $l"; exit 1 ;;
 			esac
-			test -f "site/${l%%#*}" || { echo "$f: broken link $l"; exit 1; }
+			test -f "${f%/*}/${l%%#*}" || { echo "$f: broken link $l"; exit 1; }
 		done <links
 	done &&
 	! grep -l "<script" site/*.html &&
@@ -371,11 +401,13 @@ if __name__ == "__main__":
     print(w, h)
 EOF
 
-test_expect_success CHROMIUM 'chromium: screenshots of index, experiment, bisection and run pages, at the window size' '
+test_expect_success CHROMIUM 'chromium: screenshots of index, experiment, bisection, run and nightly pages, at the window size' '
 	rm -rf "$SHOTS" && mkdir -p "$SHOTS" &&
-	for p in index e1 b2 r1; do
+	for p in index e1 b2 r1 nightly/n1; do
+		page=site/$p.html && case $p in nightly/*) page=nightly/site/${p#*/}.html ;; esac
+		p=${p#*/}
 		chromium --screenshot="$SHOTS/$p.png" --window-size=1280,900 --hide-scrollbars \
-			--force-device-scale-factor=1 "file://$TRASH/site/$p.html" >/dev/null 2>chromium.err ||
+			--force-device-scale-factor=1 "file://$TRASH/$page" >/dev/null 2>chromium.err ||
 			{ cat chromium.err; exit 1; }
 		size=$(python3 png.py "$SHOTS/$p.png") || { cat chromium.err; exit 1; }
 		test "$size" = "1280 900" || { echo "$p.png is $size"; exit 1; }

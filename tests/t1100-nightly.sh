@@ -189,6 +189,42 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the fix night: an IMPROVEMENT, posted, 
 	grep -q "1 improvement" out
 '
 
+test_expect_success AIOSMTPD,GIT_DAEMON 'the nightly page: its series, both changes marked between their commits, linked' '
+	id=$(sql lab.db "SELECT min(id) FROM nightly_nights WHERE nightly = '\''next'\''") &&
+	page=site/n$id.html && test -s $page && xmllint --noout $page &&
+	grep -q "<h1>Nightly next</h1>" $page &&
+	grep -q "<h2>zeroing.t</h2>" $page &&
+	test "$(grep -c "<g class=\"change " $page)" = 2 &&
+	test "$(grep -c "<circle class=\"pt\"" $page)" = "$(sql lab.db "SELECT count(*) FROM nightly_points")" &&
+	sql lab.db "SELECT before_commit, after_commit, verdict FROM nightly_changes ORDER BY id" >changes &&
+	cat >check-marks.py <<-\EOF &&
+	import sys, xml.etree.ElementTree as ET
+	SVG = "{http://www.w3.org/2000/svg}"
+	svg = [s for s in ET.parse(sys.argv[1]).getroot().iter(SVG + "svg") if "nightly" in s.get("class")]
+	assert len(svg) == 1, svg
+	x = {c.findtext(SVG + "title").split()[0]: float(c.get("cx"))
+	     for c in svg[0].iter(SVG + "circle") if c.get("class") == "pt"}
+	marks = [(g.get("class"), float(g.find(SVG + "line").get("x1")), g.findtext(SVG + "text"))
+	         for g in svg[0].iter(SVG + "g") if g.get("class").startswith("change ")]
+	want = [l.strip().split("|") for l in open("changes")]
+	assert len(marks) == len(want) == 2, (marks, want)
+	for (cls, mx, label), (before, after, verdict) in zip(sorted(marks, key=lambda m: m[1]), want):
+	    assert cls == "change v-" + verdict.lower() and label == verdict, (cls, label, verdict)
+	    assert x[before[:12]] < mx < x[after[:12]], (mx, x[before[:12]], x[after[:12]])
+	EOF
+	python3 check-marks.py $page &&
+	ab=$(sql lab.db "SELECT ab_experiment FROM nightly_changes ORDER BY id LIMIT 1") &&
+	fix=$(sql lab.db "SELECT ab_experiment FROM nightly_changes ORDER BY id DESC LIMIT 1") &&
+	bis=$(sql lab.db "SELECT bisection FROM nightly_changes ORDER BY id LIMIT 1") &&
+	test -s site/e$ab.html && test -s site/e$fix.html && test -s site/b$bis.html &&
+	grep -q "href=\"e$ab.html\">E$ab</a>" $page && grep -q "href=\"e$fix.html\">E$fix</a>" $page &&
+	grep -q "href=\"b$bis.html\">E$bis</a>" $page &&
+	c13=$(git -C up rev-parse c13) &&
+	grep -q "<code>${c13:0:12}</code> <span class=\"subject\">change 13</span>" $page &&
+	grep -q "<a href=\"n$id.html\">next</a>" site/index.html &&
+	grep -q "<h2>Nightlies</h2>" site/index.html
+'
+
 test_expect_success AIOSMTPD,GIT_DAEMON 'nothing new: the night says so and measures nothing' '
 	runs=$(sql lab.db "SELECT count(*) FROM runs") &&
 	night --config lab.conf next && test "$rc" = 0 &&

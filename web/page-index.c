@@ -1,4 +1,4 @@
-/* The index: recent experiments, kernels measured more than once, recent runs. */
+/* The index: recent experiments, nightlies, kernels measured more than once, recent runs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -327,7 +327,40 @@ static int index_run(const struct store_report_run_summary *r, void *data)
 	return 0;
 }
 
-/* The index: recent experiments and runs. */
+static int index_nightly(const struct store_report_nightly *n, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addf(sb, "<tr><td><a href=\"n%lld.html\">", n->id);
+	escape_html(sb, n->name);
+	strbuf_addf(sb, "</a></td><td class=\"num\">%lld</td><td>", n->nights);
+	html_time(sb, n->last_started);
+	strbuf_addstr(sb, "</td><td>");
+	html_badge(sb, "s-", n->last_status);
+	strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td></tr>\n",
+		    n->series, n->changes);
+	return 0;
+}
+
+/* The nightlies, each linked to its page; nothing when there is none. */
+static int add_nightlies(struct site *s, struct strbuf *sb)
+{
+	struct strbuf rows = STRBUF_INIT;
+	int ret = store_report_nightlies(s->st, index_nightly, &rows);
+
+	if (!ret && rows.len) {
+		strbuf_addstr(sb, "<section>\n<h2>Nightlies</h2>\n");
+		html_table_begin(sb, "<th>Nightly</th><th>Nights</th><th>Newest night</th>"
+			    "<th>Status</th><th>Series</th><th>Changes</th>");
+		strbuf_addstr(sb, rows.buf);
+		html_table_end(sb);
+		strbuf_addstr(sb, "</section>\n");
+	}
+	strbuf_release(&rows);
+	return ret;
+}
+
+/* The index: recent experiments, nightlies and runs. */
 int page_index(struct site *s)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -343,7 +376,7 @@ int page_index(struct site *s)
 		goto out;
 	html_table_end(&sb);
 	strbuf_addstr(&sb, "</section>\n");
-	if (add_series(s, &sb))
+	if (add_nightlies(s, &sb) || add_series(s, &sb))
 		goto out;
 	strbuf_addstr(&sb, "<section>\n<h2>Recent runs</h2>\n");
 	html_table_begin(&sb, "<th>Run</th><th>Started</th><th>Status</th><th>Runner</th><th>Workloads</th>"

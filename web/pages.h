@@ -39,6 +39,7 @@ int page_index(struct site *s);
 int page_experiment(struct site *s, long long id);
 int page_bisection(struct site *s, long long id);
 int page_run(struct site *s, long long id);
+int page_nightly(struct site *s, long long id);
 
 /* The page being built, from the callback of the row it is about. */
 struct page {

@@ -30,7 +30,7 @@ static int ensure_dir(const char *path)
 /* The ids to write pages for, read in one go so each page reads its own rows later. */
 struct page_ids {
 	long long *id;
-	char *kind;		/* 'e', 'b' or 'r' */
+	char *kind;		/* 'e', 'b', 'n' or 'r' */
 	size_t n, alloc;
 };
 
@@ -171,6 +171,7 @@ static void *write_pages(void *data)
 			break;
 		r = w->pages->kind[i] == 'e' ? page_experiment(s, w->pages->id[i]) :
 		    w->pages->kind[i] == 'b' ? page_bisection(s, w->pages->id[i]) :
+		    w->pages->kind[i] == 'n' ? page_nightly(s, w->pages->id[i]) :
 		    page_run(s, w->pages->id[i]);
 		if (r) {
 			pthread_mutex_lock(&w->lock);
@@ -266,7 +267,7 @@ int report_write_site(struct report_stats *out, struct store *st, const struct r
 	if (site_put(&s, "style.css", strbuf_str(&css), css.len) || list_pages(&s, &pages) ||
 	    page_index(&s) || write_pages_threaded(&s, &pages))
 		goto out;
-	if (prune_dir(&s, &pages, NULL, "ebr", ".html") || prune_dir(&s, &pages, "logs", "r", ".txt"))
+	if (prune_dir(&s, &pages, NULL, "ebnr", ".html") || prune_dir(&s, &pages, "logs", "r", ".txt"))
 		goto out;
 	ret = 0;
 out:

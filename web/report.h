@@ -2,10 +2,11 @@
 #define REPORT_H
 /*
  * The static HTML report: a site written from the database, with no
- * JavaScript and no network fetches. index.html lists recent experiments
- * and runs; e<N>.html is an A/B experiment, b<N>.html a bisection,
- * r<N>.html a run, logs/r<N>.txt a copy of a run's console log, style.css
- * a copy of web/style.css.
+ * JavaScript and no network fetches. index.html lists recent experiments,
+ * the nightlies and recent runs; e<N>.html is an A/B experiment, b<N>.html
+ * a bisection, n<N>.html a nightly (N its first night's id, so that the
+ * page keeps its name as nights are added), r<N>.html a run, logs/r<N>.txt
+ * a copy of a run's console log, style.css a copy of web/style.css.
  *
  * Every page is built in memory and replaces the file on disk only when
  * its bytes differ, so pages that did not change keep their mtime. Pages

@@ -1,4 +1,4 @@
-/* Inline SVG plots: distributions on one axis, bisection steps, sparklines. */
+/* Inline SVG plots: distributions on one axis, bisection steps, sparklines, nightly series. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,4 +262,84 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 		strbuf_addstr(sb, "\" r=\"2.5\"/>\n");
 	}
 	strbuf_addstr(sb, "</svg>\n");
+}
+
+void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *labels, size_t n,
+			const struct svg_change *changes, size_t nc, const char *unit,
+			const char *title)
+{
+	const double h = 240, top = 24, bottom = h - 40;
+	double lo = INFINITY, hi = -INFINITY;
+	/* a tick every step points, so that their numbers never overlap */
+	size_t step = n / 16 + 1;
+
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, y[i]);
+		hi = fmax(hi, y[i]);
+	}
+	if (!isfinite(lo)) {
+		lo = 0;
+		hi = 1;
+	}
+	{
+		double pad = (hi - lo) * 0.05 + fabs(hi) * 0.001 + 1e-9;
+
+		lo -= pad;
+		hi += pad;
+	}
+	strbuf_addf(sb, "<svg class=\"plot nightly\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
+	escape_html(sb, title);
+	strbuf_addstr(sb, "</title>\n");
+	for (int i = 0; i <= 4; i++) {
+		double v = lo + (hi - lo) * i / 4, yy = scale(v, lo, hi, bottom, top);
+
+		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n",
+			    PAD_L, yy, W - PAD_R, yy, PAD_L - 4, yy + 4, v);
+	}
+	for (size_t i = 0; i < nc; i++) {
+		const struct svg_change *c = &changes[i];
+		double x = scale(((double)c->before + (double)c->after) / 2, -0.5, (double)n - 0.5,
+				 PAD_L, W - PAD_R);
+
+		if (c->before >= n || c->after >= n)
+			continue;
+		strbuf_addf(sb, "<g class=\"change %s\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			    "y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+			    c->css_class, x, top - 4, x, bottom, x, top - 8);
+		escape_html(sb, c->label);
+		strbuf_addstr(sb, "</text></g>\n");
+	}
+	if (n > 1) {
+		strbuf_addstr(sb, "<polyline class=\"series\" points=\"");
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				strbuf_addch(sb, ' ');
+			add_fixed1(sb, scale((double)i, -0.5, (double)n - 0.5, PAD_L, W - PAD_R));
+			strbuf_addch(sb, ',');
+			add_fixed1(sb, scale(y[i], lo, hi, bottom, top));
+		}
+		strbuf_addstr(sb, "\"/>\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		double x = scale((double)i, -0.5, (double)n - 0.5, PAD_L, W - PAD_R);
+
+		if (i % step == 0 || i == n - 1)
+			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%zu</text>\n",
+				    x, bottom + 16, i + 1);
+		strbuf_addstr(sb, "<circle class=\"pt\" cx=\"");
+		add_fixed1(sb, x);
+		strbuf_addstr(sb, "\" cy=\"");
+		add_fixed1(sb, scale(y[i], lo, hi, bottom, top));
+		strbuf_addstr(sb, "\" r=\"3\"><title>");
+		escape_html(sb, labels[i]);
+		strbuf_addf(sb, " %.6g ", y[i]);
+		escape_html(sb, unit);
+		strbuf_addstr(sb, "</title></circle>\n");
+	}
+	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">commit, in the order "
+		    "of the branch</text>\n<text x=\"4\" y=\"12\">", (PAD_L + W - PAD_R) / 2, h - 6);
+	escape_html(sb, unit);
+	strbuf_addstr(sb, "</text>\n</svg>\n");
 }

@@ -49,4 +49,20 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n,
 		   const char *title);
 
+/* A change in a nightly series: between the points of index before and after. */
+struct svg_change {
+	size_t before, after;
+	const char *css_class;		/* v-regression, v-improvement, ... */
+	const char *label;		/* the verdict, else the kind */
+};
+
+/*
+ * A nightly series: the value against commit order, one point per commit
+ * (labels[i] its short id, in the point's title), each change marked by a
+ * dashed line halfway between its two points, with its label above.
+ */
+void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *labels, size_t n,
+			const struct svg_change *changes, size_t nc, const char *unit,
+			const char *title);
+
 #endif

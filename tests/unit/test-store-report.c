@@ -16,6 +16,7 @@
 #include "protocol.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
+#include "store-nightly.h"
 #include "store-report.h"
 #include "store-verdict.h"
 #include "tap.h"
@@ -178,6 +179,64 @@ static int meta_nested(const char *key, const char *value, void *data)
 	return store_run_meta(o->st, 2, meta_inner, o);
 }
 
+static int nightly(const struct store_report_nightly *n, void *data)
+{
+	say(data, "n%lld %s %lld %s %s %s %lld %lld;", n->id, n->name, n->nights, n->last_status,
+	    n->last_head, n->last_summary, n->series, n->changes);
+	return 0;
+}
+
+static int nightly_point(const struct store_report_nightly_point *p, void *data)
+{
+	say(data, "%s %s.%s %s %s %lld '%s' %s %.4s@%lld=%g/%lld;", p->series, p->workload,
+	    p->metric, p->unit, p->target, p->mem_mib, p->cmdline, p->clock, p->commit, p->seq,
+	    p->value, p->boots);
+	return 0;
+}
+
+static int nightly_change(const struct store_report_nightly_change *c, void *data)
+{
+	say(data, "%s %s %.4s..%.4s %g %s E%lld E%lld %.4s %s;", c->series, c->kind, c->before,
+	    c->after, c->ratio, c->verdict, c->ab_experiment, c->bisection, c->culprit, c->outcome);
+	return 0;
+}
+
+/* Nights of nightly "mm" over commits c0..c4 and one of "aa"; the fourth point a step. */
+static int nightly_rows(struct store *st, long long exp, long long bis)
+{
+	static const char *commits[] = { "c000", "c111", "c222", "c333", "c444" };
+	struct nightly_series s = { "zeroing.t local", "zeroing", "t", "ms", "local", "", "wall",
+				    2048 };
+	struct nightly_change c = { .kind = "SUSPECT", .ratio = 1.1 };
+	struct nightly_change up = { .kind = "CHANGEPOINT", .ratio = 0.9 };
+	long long night = 0, other = 0;
+	int interrupted;
+
+	if (store_nightly_night_begin(st, &night, &interrupted, "mm") ||
+	    store_nightly_night_begin(st, &other, &interrupted, "aa") ||
+	    store_nightly_night_end(st, other, "OK", "cafe", "aa: nothing"))
+		return -1;
+	for (int i = 4; i >= 0; i--)
+		if (store_nightly_commit_add(st, "mm", commits[4 - i], night))
+			return -1;
+	for (int i = 4; i >= 0; i--)
+		if (store_nightly_point_add(st, "mm", &s, commits[i], i >= 3 ? 11 : 10, 3))
+			return -1;
+	snprintf(c.before, sizeof(c.before), "c222");
+	snprintf(c.after, sizeof(c.after), "c333");
+	snprintf(up.before, sizeof(up.before), "c333");
+	snprintf(up.after, sizeof(up.after), "c444");
+	if (store_nightly_night_end(st, night, "OK", "c222", "first") ||
+	    store_nightly_night_begin(st, &night, &interrupted, "mm") ||
+	    store_nightly_change_add(st, &c, "mm", s.series, night) ||
+	    store_nightly_change_add(st, &up, "mm", s.series, night) ||
+	    store_nightly_change_confirmed(st, c.id, exp, "REGRESSION") ||
+	    store_nightly_change_bisected(st, c.id, bis, CULPRIT, "FOUND") ||
+	    store_nightly_night_end(st, night, "REGRESSION", "c444", "1 regression"))
+		return -1;
+	return 0;
+}
+
 static int stop(char kind, long long id, void *data)
 {
 	(void)kind;
@@ -333,6 +392,38 @@ int main(void)
 		ok(store_open_again(&again, &mem) == -1, "a database in memory has no second connection");
 		sqlite3_close(mem.db);
 	}
+
+	ok(nightly_rows(&st, exp, bis) == 0, "three nights of two nightlies stored");
+	o.buf[0] = '\0';
+	ok(store_report_pages(&st, page, &o) == 0, "pages listed again");
+	is_str(o.buf, "b2 e1 n1 n2 r1 r2 r3 r4 r5 r6 r7 ",
+	       "a nightly's page is named by its first night, between bisections and runs");
+	o.buf[0] = '\0';
+	ok(store_report_nightlies(&st, nightly, &o) == 0, "nightlies read");
+	is_str(o.buf, "n2 aa 1 OK cafe aa: nothing 0 0;n1 mm 2 REGRESSION c444 1 regression 1 2;",
+	       "by name, each with its newest night, series and changes");
+	o.buf[0] = '\0';
+	ok(store_report_nightly(&st, 1, nightly, &o) == 0, "a nightly read by its id");
+	is_str(o.buf, "n1 mm 2 REGRESSION c444 1 regression 1 2;", "the one of that id");
+	o.buf[0] = '\0';
+	ok(store_report_nightly(&st, 3, nightly, &o) == 0 && !o.buf[0],
+	   "a later night of it is not its id: no row");
+	o.buf[0] = '\0';
+	ok(store_report_nightly_points(&st, "mm", nightly_point, &o) == 0, "points read");
+	is_str(o.buf, "zeroing.t local zeroing.t ms local 2048 '' wall c000@1=10/3;"
+	       "zeroing.t local zeroing.t ms local 2048 '' wall c111@2=10/3;"
+	       "zeroing.t local zeroing.t ms local 2048 '' wall c222@3=10/3;"
+	       "zeroing.t local zeroing.t ms local 2048 '' wall c333@4=11/3;"
+	       "zeroing.t local zeroing.t ms local 2048 '' wall c444@5=11/3;",
+	       "in commit order, not in the order stored");
+	o.buf[0] = '\0';
+	ok(store_report_nightly_changes(&st, "mm", nightly_change, &o) == 0, "changes read");
+	snprintf(path, sizeof(path), "zeroing.t local SUSPECT c222..c333 1.1 REGRESSION E%lld E%lld "
+		 "0123 FOUND;zeroing.t local CHANGEPOINT c333..c444 0.9  E0 E0  ;", exp, bis);
+	is_str(o.buf, path, "as found: confirmed and bisected, and one not yet");
+	o.buf[0] = '\0';
+	ok(store_report_nightly_changes(&st, "aa", nightly_change, &o) == 0 && !o.buf[0],
+	   "a nightly with no change has none");
 
 	strbuf_release(&sb);
 	bisect_spec_row_release(&bspec);

@@ -1,0 +1,327 @@
+/*
+ * A nightly's page: its newest night, and per series its points over the
+ * commits with each change marked, and the changes with their confirming
+ * A/B, bisection and culprit.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "html.h"
+#include "pages.h"
+#include "store-report.h"
+#include "strvec.h"
+#include "svg.h"
+#include "xalloc.h"
+
+/* A change as read, its text kept until the page is written. */
+struct change {
+	long long ab_experiment, bisection;
+	char *series, *kind, *before, *after, *verdict, *culprit, *outcome;
+	double ratio;
+};
+
+/* The series being read: its points until the next series' first. */
+struct series {
+	struct strbuf key, workload, metric, unit, target, cmdline, clock;
+	long long mem_mib;
+	struct doubles y;
+	struct strvec commits;
+};
+
+struct nightly_page {
+	struct page p;
+	struct strbuf name;
+	struct change *c;
+	size_t nc, alloc;
+	struct series s;
+	int nseries;
+};
+
+static void series_init(struct series *s)
+{
+	memset(s, 0, sizeof(*s));
+	strbuf_init(&s->key, 0);
+	strbuf_init(&s->workload, 0);
+	strbuf_init(&s->metric, 0);
+	strbuf_init(&s->unit, 0);
+	strbuf_init(&s->target, 0);
+	strbuf_init(&s->cmdline, 0);
+	strbuf_init(&s->clock, 0);
+	strvec_init(&s->commits);
+}
+
+static void series_release(struct series *s)
+{
+	strbuf_release(&s->key);
+	strbuf_release(&s->workload);
+	strbuf_release(&s->metric);
+	strbuf_release(&s->unit);
+	strbuf_release(&s->target);
+	strbuf_release(&s->cmdline);
+	strbuf_release(&s->clock);
+	doubles_release(&s->y);
+	strvec_release(&s->commits);
+}
+
+static void nightly_page_release(struct nightly_page *np)
+{
+	for (size_t i = 0; i < np->nc; i++) {
+		struct change *c = &np->c[i];
+
+		free(c->series);
+		free(c->kind);
+		free(c->before);
+		free(c->after);
+		free(c->verdict);
+		free(c->culprit);
+		free(c->outcome);
+	}
+	free(np->c);
+	series_release(&np->s);
+	strbuf_release(&np->name);
+	strbuf_release(&np->p.sb);
+}
+
+static int nightly_header(const struct store_report_nightly *n, void *data)
+{
+	struct nightly_page *np = data;
+	struct strbuf *sb = &np->p.sb, title = STRBUF_INIT;
+
+	np->p.found = 1;
+	strbuf_addstr(&np->name, n->name);
+	strbuf_addf(&title, "Nightly %s", n->name);
+	html_page_begin(sb, title.buf);
+	strbuf_release(&title);
+	strbuf_addf(sb, "<dl class=\"facts\">\n<dt>nights</dt><dd>%lld</dd>\n"
+		    "<dt>last night</dt><dd>", n->nights);
+	html_time(sb, n->last_started);
+	strbuf_addch(sb, ' ');
+	html_badge(sb, "s-", n->last_status);
+	strbuf_addstr(sb, "</dd>\n<dt>head fetched</dt><dd>");
+	if (*n->last_head)
+		html_commit(sb, n->last_head);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</dd>\n<dt>summary</dt><dd class=\"wrap\">");
+	html_text(sb, n->last_summary);
+	strbuf_addf(sb, "</dd>\n<dt>series</dt><dd>%lld</dd>\n<dt>changes</dt><dd>%lld</dd>\n</dl>\n",
+		    n->series, n->changes);
+	return 0;
+}
+
+static int nightly_change(const struct store_report_nightly_change *row, void *data)
+{
+	struct nightly_page *np = data;
+	struct change *c;
+
+	if (np->nc == np->alloc) {
+		np->alloc = np->alloc ? 2 * np->alloc : 16;
+		np->c = xrealloc(np->c, np->alloc * sizeof(*np->c));
+	}
+	c = &np->c[np->nc++];
+	c->ab_experiment = row->ab_experiment;
+	c->bisection = row->bisection;
+	c->ratio = row->ratio;
+	c->series = xstrdup(row->series);
+	c->kind = xstrdup(row->kind);
+	c->before = xstrdup(row->before);
+	c->after = xstrdup(row->after);
+	c->verdict = xstrdup(row->verdict);
+	c->culprit = xstrdup(row->culprit);
+	c->outcome = xstrdup(row->outcome);
+	return 0;
+}
+
+static size_t commit_index(const struct series *s, const char *commit)
+{
+	for (size_t i = 0; i < s->commits.nr; i++)
+		if (!strcmp(s->commits.v[i], commit))
+			return i;
+	return (size_t)-1;
+}
+
+/* A badge's class, as html_badge() writes it: prefix, then the word's letters in lower case. */
+static void badge_class(struct strbuf *sb, const char *prefix, const char *word)
+{
+	strbuf_addstr(sb, prefix);
+	for (; *word; word++)
+		if (isalnum((unsigned char)*word))
+			strbuf_addch(sb, (char)tolower((unsigned char)*word));
+}
+
+static void add_change_row(struct site *s, struct strbuf *sb, const struct change *c)
+{
+	strbuf_addstr(sb, "<tr><td>");
+	html_text(sb, c->kind);
+	strbuf_addstr(sb, "</td><td>");
+	html_commit(sb, c->before);
+	strbuf_addstr(sb, "</td><td>");
+	html_commit(sb, c->after);
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	html_num(sb, c->ratio);
+	strbuf_addstr(sb, "</td><td>");
+	html_badge(sb, "v-", c->verdict);
+	strbuf_addstr(sb, "</td><td>");
+	if (c->ab_experiment)
+		strbuf_addf(sb, "<a href=\"e%lld.html\">E%lld</a>", c->ab_experiment, c->ab_experiment);
+	else
+		strbuf_addstr(sb, "&#8211;");
+	strbuf_addstr(sb, "</td><td>");
+	if (c->bisection) {
+		strbuf_addf(sb, "<a href=\"b%lld.html\">E%lld</a> ", c->bisection, c->bisection);
+		html_badge(sb, "v-", c->outcome);
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	if (*c->culprit) {
+		html_commit(sb, c->culprit);
+		strbuf_addch(sb, ' ');
+		add_subject(s, sb, c->culprit);
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	strbuf_addstr(sb, "</td></tr>\n");
+}
+
+/* The series read so far: its heading, its plot with the changes marked, their table. */
+static void add_series(struct nightly_page *np)
+{
+	struct series *s = &np->s;
+	struct strbuf *sb = &np->p.sb, title = STRBUF_INIT, classes = STRBUF_INIT;
+	struct svg_change *marks = xcalloc(np->nc + 1, sizeof(*marks));
+	char **labels = xcalloc(s->commits.nr + 1, sizeof(*labels));
+	size_t nmarks = 0, nrows = 0, *at = xcalloc(np->nc + 1, sizeof(*at));
+
+	np->nseries++;
+	for (size_t i = 0; i < s->commits.nr; i++) {
+		labels[i] = xstrdup(s->commits.v[i]);
+		if (strlen(labels[i]) > 12)
+			labels[i][12] = '\0';
+	}
+	/* the class names are kept apart first: marks point into classes' buffer */
+	for (size_t i = 0; i < np->nc; i++) {
+		const struct change *c = &np->c[i];
+		size_t b, a;
+
+		if (strcmp(c->series, s->key.buf))
+			continue;
+		nrows++;
+		b = commit_index(s, c->before);
+		a = commit_index(s, c->after);
+		if (b == (size_t)-1 || a == (size_t)-1)
+			continue;
+		marks[nmarks].before = b;
+		marks[nmarks].after = a;
+		marks[nmarks].label = *c->verdict ? c->verdict : c->kind;
+		at[nmarks++] = classes.len;
+		badge_class(&classes, "v-", *c->verdict ? c->verdict : "unconfirmed");
+		strbuf_addch(&classes, '\0');
+	}
+	for (size_t i = 0; i < nmarks; i++)
+		marks[i].css_class = classes.buf + at[i];
+
+	strbuf_addstr(sb, "<section class=\"series\">\n<h2>");
+	escape_html(sb, s->workload.buf);
+	strbuf_addch(sb, '.');
+	escape_html(sb, s->metric.buf);
+	strbuf_addstr(sb, "</h2>\n<p>");
+	escape_html(sb, s->target.buf);
+	strbuf_addf(sb, ", %lld MiB, ", s->mem_mib);
+	escape_html(sb, s->clock.buf);
+	if (s->cmdline.len) {
+		strbuf_addstr(sb, " clock, command line <code>");
+		escape_html(sb, s->cmdline.buf);
+		strbuf_addstr(sb, "</code>");
+	} else {
+		strbuf_addstr(sb, " clock, no command line");
+	}
+	strbuf_addf(sb, ": %zu commit(s), each point the median of its boots' medians.</p>\n",
+		    s->y.n);
+	strbuf_addf(&title, "%s.%s over %zu commits, %zu change(s) marked", s->workload.buf,
+		    s->metric.buf, s->y.n, nmarks);
+	svg_nightly_series(sb, s->y.v, (const char *const *)labels, s->y.n, marks, nmarks,
+			   s->unit.buf, title.buf);
+	if (nrows) {
+		html_table_begin(sb, "<th>Kind</th><th>Before</th><th>After</th><th>Ratio</th>"
+			    "<th>Verdict</th><th>A/B</th><th>Bisection</th><th>Culprit</th>");
+		for (size_t i = 0; i < np->nc; i++)
+			if (!strcmp(np->c[i].series, s->key.buf))
+				add_change_row(np->p.s, sb, &np->c[i]);
+		html_table_end(sb);
+	} else {
+		strbuf_addstr(sb, "<p>No change found.</p>\n");
+	}
+	strbuf_addstr(sb, "</section>\n");
+	for (size_t i = 0; i < s->commits.nr; i++)
+		free(labels[i]);
+	free(labels);
+	free(marks);
+	free(at);
+	strbuf_release(&classes);
+	strbuf_release(&title);
+}
+
+static int nightly_point(const struct store_report_nightly_point *p, void *data)
+{
+	struct nightly_page *np = data;
+	struct series *s = &np->s;
+
+	if (strcmp(s->key.buf ? s->key.buf : "", p->series) || !s->y.n) {
+		if (s->y.n)
+			add_series(np);
+		series_release(s);
+		series_init(s);
+		strbuf_addstr(&s->key, p->series);
+		strbuf_addstr(&s->workload, p->workload);
+		strbuf_addstr(&s->metric, p->metric);
+		strbuf_addstr(&s->unit, p->unit);
+		strbuf_addstr(&s->target, p->target);
+		strbuf_addstr(&s->cmdline, p->cmdline);
+		strbuf_addstr(&s->clock, p->clock);
+		s->mem_mib = p->mem_mib;
+	}
+	doubles_push(&s->y, p->value);
+	strvec_push(&s->commits, p->commit);
+	return 0;
+}
+
+int page_nightly(struct site *s, long long id)
+{
+	struct nightly_page np = { .p = { .s = s, .sb = STRBUF_INIT, .id = id },
+				   .name = STRBUF_INIT };
+	struct strbuf *sb = &np.p.sb, file = STRBUF_INIT;
+	int ret = -1;
+
+	series_init(&np.s);
+	if (store_read_begin(s->st)) {
+		nightly_page_release(&np);
+		return -1;
+	}
+	if (store_report_nightly(s->st, id, nightly_header, &np))
+		goto out;
+	if (!np.p.found) {
+		ret = 0;
+		goto out;
+	}
+	if (store_report_nightly_changes(s->st, np.name.buf, nightly_change, &np) ||
+	    store_report_nightly_points(s->st, np.name.buf, nightly_point, &np))
+		goto out;
+	if (np.s.y.n)
+		add_series(&np);
+	if (!np.nseries)
+		strbuf_addstr(sb, "<p>No commit measured yet.</p>\n");
+	html_page_end(sb);
+	strbuf_addf(&file, "n%lld.html", id);
+	ret = 1;
+out:
+	store_read_end(s->st);
+	if (ret == 1)
+		ret = site_put(s, file.buf, sb->buf, sb->len);
+	nightly_page_release(&np);
+	strbuf_release(&file);
+	return ret;
+}
