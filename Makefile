@@ -22,6 +22,9 @@ LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 ifneq ($(SANITIZE),)
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS    += -fsanitize=$(SANITIZE)
+# leaks inside the libraries the lab uses, not the lab's (tests/lsan.supp)
+LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS
 endif
 
 ifeq ($(V),)

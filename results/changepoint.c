@@ -217,7 +217,8 @@ int changepoints_find(struct changepoint **out, size_t *nout, const double *x, s
 		if (hi == n)
 			break;
 	}
-	qsort(found.v, found.n, sizeof(*found.v), cmp_size);
+	if (found.n)
+		qsort(found.v, found.n, sizeof(*found.v), cmp_size);
 	for (i = 0; i < found.n; i++)
 		if (!k || found.v[k - 1] != found.v[i])
 			found.v[k++] = found.v[i];
