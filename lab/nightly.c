@@ -197,18 +197,6 @@ out:
 	return ret;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double x = *(const double *)pa, y = *(const double *)pb;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return stats_quantile(v, n, 0.5);
-}
-
 /* The series key: every part that must match for two points to compare. */
 static void series_key(struct strbuf *sb, const char *workload, const char *metric,
 		       const char *target, long mem, const char *clock, const char *cmdline)
@@ -237,7 +225,7 @@ static void points_end_run(struct points *p)
 		p->alloc_medians = p->alloc_medians ? 2 * p->alloc_medians : 8;
 		p->medians = xrealloc(p->medians, p->alloc_medians * sizeof(*p->medians));
 	}
-	p->medians[p->nmedians++] = median(p->vals, p->nvals);
+	p->medians[p->nmedians++] = stats_median(p->vals, p->nvals);
 	p->nvals = 0;
 }
 
@@ -251,7 +239,7 @@ static int points_end_series(struct points *p)
 	points_end_run(p);
 	if (!p->nmedians)
 		return 0;
-	v = median(p->medians, p->nmedians);
+	v = stats_median(p->medians, p->nmedians);
 	series_key(&key, p->workload.buf, p->metric.buf, p->target.buf, p->mem, p->clock.buf,
 		   p->cmdline);
 	s = (struct nightly_series){ key.buf, p->workload.buf, p->metric.buf, p->unit.buf,

@@ -222,6 +222,20 @@ double stats_quantile(const double *sorted, size_t n, double q)
 	return sorted[i] + f * (sorted[i + 1] - sorted[i]);
 }
 
+double stats_median(double *x, size_t n)
+{
+	uint64_t rng = 0x6d656469616eULL;
+	double lo;
+
+	if (!n)
+		return NAN;
+	lo = select_kth(x, n, (n - 1) / 2, &rng);
+	if (n % 2)
+		return lo;
+	/* the middle pair's mean, in the form stats_quantile() takes it */
+	return lo + 0.5 * (select_kth(x, n, n / 2, &rng) - lo);
+}
+
 /*
  * Deviations are taken from x[0] first, so that identical values give a
  * mean equal to them and an sd of exactly 0: a sum of ten 3.3s divided by

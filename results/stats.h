@@ -39,6 +39,12 @@ int stats_summarize(struct stats_summary *out, const double *x, size_t n);
  * between order statistics (R's type 7, numpy's default). NaN when n == 0.
  */
 double stats_quantile(const double *sorted, size_t n, double q);
+/*
+ * The median of x[0..n), reordering x (no sort: linear time); the mean of
+ * the two middle values when n is even, as stats_quantile(sorted, n, 0.5).
+ * NaN when n == 0.
+ */
+double stats_median(double *x, size_t n);
 
 /* Distributions. Tails are computed directly, not as 1 - cdf. */
 double stats_norm_cdf(double x);

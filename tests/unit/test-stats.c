@@ -239,6 +239,28 @@ static void test_summary(void)
 	ok(!stats_summarize(&s, x, 1) && isnan(s.std), "summary: std of one value is NaN");
 }
 
+/* The median without a sort: the same value as stats_quantile() of the sorted data. */
+static void test_median(void)
+{
+	double odd[] = { 7, 1, 10, 4, 2, 9, 3, 6, 5 }, even[] = { 7, 1, 10, 4, 2, 9, 3, 6, 5, 8 };
+	double ties[] = { 2, 2, 2, 1, 2, 3 }, one[] = { 4.25 }, x[101], s[101];
+	int same = 1;
+
+	is_double(stats_median(odd, ARRAY_SIZE(odd)), 5, 0, "median: odd n, the middle value");
+	is_double(stats_median(even, ARRAY_SIZE(even)), 5.5, 0, "median: even n, the middle pair's mean");
+	is_double(stats_median(ties, ARRAY_SIZE(ties)), 2, 0, "median: ties");
+	is_double(stats_median(one, 1), 4.25, 0, "median: one value");
+	ok(isnan(stats_median(one, 0)), "median: none is NaN");
+	rng_seed(11);
+	for (size_t n = 1; n <= ARRAY_SIZE(x); n++) {
+		for (size_t i = 0; i < n; i++)
+			x[i] = s[i] = (double)(rng_u64() % 50) / 7;
+		qsort(s, n, sizeof(*s), cmp_double);
+		same &= stats_median(x, n) == stats_quantile(s, n, 0.5);
+	}
+	ok(same, "median: equal to the sorted data's 0.5 quantile, n = 1..101");
+}
+
 static void test_outliers(void)
 {
 	static const double tukey[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 40, -30 };
@@ -1107,6 +1129,7 @@ int main(void)
 	test_distributions();
 	test_bh();
 	test_summary();
+	test_median();
 	test_outliers();
 	test_hl_ci();
 	test_pairdiff_select();
