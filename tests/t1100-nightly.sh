@@ -7,23 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
-PY=/usr/bin/python3
-
-test_lazy_prereq AIOSMTPD '$PY -c "import aiosmtpd"'
-test_lazy_prereq GIT_DAEMON 'test -x "$(git --exec-path)/git-daemon"'
-
-# What these tests start is stopped with them, whatever happens.
-stop_all() {
-	for p in "$TRASH"/*.pid; do
-		[ -e "$p" ] && kill "$(cat "$p")" 2>/dev/null
-	done
-	[ -n "${LAB_TEST_KEEP:-}" ] || rm -rf "$TRASH"
-}
-trap stop_all EXIT
-
-free_port() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+. "$TOP/tests/lib-nightly.sh"
 
 commit() {
 	git -C up add -A && git -C up commit -q -m "$1"
@@ -52,14 +36,6 @@ night() {
 	cat out | tee -a nights.out
 }
 
-mails() {
-	ls sink/mail-*.eml 2>/dev/null | wc -l
-}
-
-posts() {
-	ls sink/post-*.json 2>/dev/null | wc -l
-}
-
 test_expect_success AIOSMTPD,GIT_DAEMON 'setup: a project with 30 commits, a git daemon, a mail and webhook sink' '
 	git init -q -b main up &&
 	git -C up config user.name "A U Thor" && git -C up config user.email author@example.com &&
@@ -72,16 +48,9 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'setup: a project with 30 commits, a git
 	chmod +x up/build.sh && echo 1.00 >up/scale && commit base && git -C up tag c0 &&
 	make_changes 1 30 &&
 	advance 1 &&
-	port=$(free_port) &&
-	{ git daemon --reuseaddr --export-all --base-path="$PWD" --listen=127.0.0.1 --port=$port \
-		--pid-file="$TRASH/daemon.pid" "$PWD" >daemon.log 2>&1 & } &&
-	mkdir sink &&
-	{ $PY "$TOP/tests/fixtures/notify-sink.py" sink >sink.log 2>&1 & echo $! >"$TRASH/sink.pid"; } &&
-	test_wait_until 20 "test -s sink/ports" &&
-	read smtp http <sink/ports &&
-	test_wait_until 20 "git ls-remote git://127.0.0.1:$port/up >/dev/null 2>&1" &&
+	nightly_serve up &&
 	printf "token = s3cr3t-t0ken\n" >secret && chmod 600 secret &&
-	cat >lab.conf <<-EOF &&
+	cat >lab.conf <<-EOF
 	[core]
 		db = $PWD/lab.db
 	[build]
@@ -97,14 +66,11 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'setup: a project with 30 commits, a git
 		boots = 3
 		policy = new
 		maxCommits = 3
-		mailTo = mm@example.org
+	$(nightly_notify_conf)
 		mailFrom = lab@example.org
-		smtp = smtp://127.0.0.1:$smtp
-		webhook = http://127.0.0.1:$http/hook
 		credentials = $PWD/secret
 		baseUrl = https://lab.example.org/site
 	EOF
-	echo "$port" >port
 '
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'the first night measures the head: three boots, one point' '
@@ -260,10 +226,11 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'killed mid-night and run again: nothing
 '
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'a fetch that fails is an infrastructure failure: said, stored, no mail' '
+	nightly_ports &&
 	kill "$(cat "$TRASH/daemon.pid")" && rm "$TRASH/daemon.pid" &&
-	test_wait_until 20 "! git ls-remote git://127.0.0.1:$(cat port)/up >/dev/null 2>&1" &&
+	test_wait_until 20 "! git ls-remote git://127.0.0.1:$port/up >/dev/null 2>&1" &&
 	night --config lab.conf && test "$rc" = 2 &&
-	grep -q "^infrastructure: cannot fetch branch .next. of .git://127.0.0.1:$(cat port)/up.: " out &&
+	grep -q "^infrastructure: cannot fetch branch .next. of .git://127.0.0.1:$port/up.: " out &&
 	test "$(sql lab.db "SELECT status FROM nightly_nights ORDER BY id DESC LIMIT 1")" = INFRA &&
 	test "$(mails)" = 1
 '

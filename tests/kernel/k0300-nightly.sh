@@ -9,24 +9,10 @@
 . "$(dirname "$0")/../lib.sh"
 
 : "${FIXTURE:?make check-kernel sets FIXTURE}"
-PY=/usr/bin/python3
 # The nights' own database, made afresh, beside k0100's so that the build
-# cache (state/artifacts, state/kbuild) is shared.
+# cache (state/artifacts, state/kbuild) and the mirror are shared.
 DB=$TOP/state/nightly-kernel.db
-
-test_lazy_prereq AIOSMTPD '$PY -c "import aiosmtpd"'
-
-stop_all() {
-	for p in "$TRASH"/*.pid; do
-		[ -e "$p" ] && kill "$(cat "$p")" 2>/dev/null
-	done
-	[ -n "${LAB_TEST_KEEP:-}" ] || rm -rf "$TRASH"
-}
-trap stop_all EXIT
-
-free_port() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+. "$TOP/tests/lib-nightly.sh"
 
 # Commit N of the fixture (fixture-base is 0, the regression 12, the fix 20).
 fixture_commit() {
@@ -42,18 +28,12 @@ night() {
 	cat out.$1
 }
 
-test_expect_success AIOSMTPD 'setup: the fixture served by a git daemon, a mail and webhook sink' '
-	git clone -q --bare --no-local "$FIXTURE" up.git 2>/dev/null ||
-		git clone -q --bare "$FIXTURE" up.git &&
+test_expect_success AIOSMTPD,GIT_DAEMON 'setup: the fixture served by a git daemon, a mail and webhook sink' '
+	git clone -q --bare "$FIXTURE" up.git &&
+	# the fixture'\''s objects are loose: served without a delta search, a fetch is a copy
+	git -C up.git config pack.window 0 &&
 	advance 3 &&
-	port=$(free_port) &&
-	{ git daemon --reuseaddr --export-all --base-path="$PWD" --listen=127.0.0.1 --port=$port \
-		--pid-file="$TRASH/daemon.pid" "$PWD" >daemon.log 2>&1 & } &&
-	mkdir sink &&
-	{ $PY "$TOP/tests/fixtures/notify-sink.py" sink >sink.log 2>&1 & echo $! >"$TRASH/sink.pid"; } &&
-	test_wait_until 20 "test -s sink/ports" &&
-	read smtp http <sink/ports &&
-	test_wait_until 20 "git ls-remote git://127.0.0.1:$port/up.git >/dev/null 2>&1" &&
+	nightly_serve up.git &&
 	rm -f "$DB" "$DB"-* "$DB".nightly-* &&
 	cat >lab.conf <<-EOF
 	[core]
@@ -68,13 +48,11 @@ test_expect_success AIOSMTPD 'setup: the fixture served by a git daemon, a mail 
 		boots = 2
 		policy = new
 		maxCommits = 3
-		mailTo = mm@example.org
-		smtp = smtp://127.0.0.1:$smtp
-		webhook = http://127.0.0.1:$http/hook
+	$(nightly_notify_conf)
 	EOF
 '
 
-test_expect_success AIOSMTPD 'three nights before the regression: seven points, no change' '
+test_expect_success AIOSMTPD,GIT_DAEMON 'three nights before the regression: seven points, no change' '
 	night 1 && test "$rc" = 0 &&
 	advance 7 && night 2 && test "$rc" = 0 &&
 	advance 11 && night 3 && test "$rc" = 0 &&
@@ -82,7 +60,7 @@ test_expect_success AIOSMTPD 'three nights before the regression: seven points, 
 	test "$(sqlite3 "$DB" "SELECT count(*) FROM nightly_changes")" = 0
 '
 
-test_expect_success AIOSMTPD 'the night that brings bd225530a4c7'\''s shape: REGRESSION, bisected to it, one mail, one POST' '
+test_expect_success AIOSMTPD,GIT_DAEMON 'the night that brings bd225530a4c7'\''s shape: REGRESSION, bisected to it, one mail, one POST' '
 	advance 16 && night 4 && test "$rc" = 1 &&
 	reg=$(git -C "$FIXTURE" rev-parse fixture-regression) &&
 	test "$(sqlite3 "$DB" "SELECT verdict, culprit, outcome FROM nightly_changes
@@ -94,7 +72,7 @@ test_expect_success AIOSMTPD 'the night that brings bd225530a4c7'\''s shape: REG
 	grep -q "^author: $(git -C "$FIXTURE" log -1 --format="%an <%ae>" "$reg")$" mail
 '
 
-test_expect_success AIOSMTPD 'the night that brings the fix: IMPROVEMENT, no regression mail' '
+test_expect_success AIOSMTPD,GIT_DAEMON 'the night that brings the fix: IMPROVEMENT, no regression mail' '
 	advance 19 && night 5 && test "$rc" = 0 &&
 	advance 23 && night 6 && test "$rc" = 0 &&
 	test "$(sqlite3 "$DB" "SELECT verdict FROM nightly_changes WHERE series LIKE '\''demote.demote_page_wall %'\''
