@@ -14,6 +14,7 @@
 #include "changepoint.h"
 #include "log.h"
 #include "nightly-night.h"
+#include "store-bisect.h"
 #include "store-experiment.h"
 #include "store-nightly.h"
 #include "store-verdict.h"
@@ -26,7 +27,11 @@
 /* A confirming A/B stops at this many boots a side (the adaptive schedule's cap). */
 #define CONFIRM_MAX_BOOTS 20
 
-/* The commands that name a confirmation and a bisection, to find them again after a kill. */
+/*
+ * What `lab list` and the reports show for a confirmation and a bisection.
+ * A killed night finds them again by what they measure (their stored
+ * spec), not by these words.
+ */
 static void confirm_command(struct strbuf *sb, struct night *nt, const struct nightly_series *s,
 			    const struct nightly_change *c)
 {
@@ -43,50 +48,53 @@ static void bisect_command(struct strbuf *sb, struct night *nt, const struct nig
 
 /*
  * The confirming A/B: before against after on the same host, interleaved,
- * with lab ab's schedule. 0 with the verdict stored, 1 infrastructure, -1 error.
+ * with lab ab's schedule. An A/B of the same spec already stored (this
+ * night's killed one, or a finished one) is continued or taken as it is,
+ * as `lab recipe --resume` does. 0 with the verdict stored, 1
+ * infrastructure, -1 error.
  */
 static int confirm(struct night *nt, const struct nightly_series *s, struct nightly_change *c)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	struct strvec wl = STRVEC_INIT;
 	struct verdict_row v;
+	struct ab_opts o;
 	char *image[2] = { NULL, NULL };
 	long long exp_id = 0;
 	long mem = s->mem_mib, cpus = nt->ctx->cfg.cpus;
 	int done = 0, found, ret = -1, r;
 
+	/* the images are part of the spec: a build is a cache hit once built */
+	for (int side = 0; side < 2; side++) {
+		r = night_build(nt, &image[side], side ? c->after : c->before);
+		if (r) {
+			if (r > 0)
+				night_infra(nt, "%.12s built last night and does not now",
+				      side ? c->after : c->before);
+			ret = 1;
+			goto out;
+		}
+	}
 	confirm_command(&cmd, nt, s, c);
-	if (store_experiment_by_command(&nt->ctx->st, &exp_id, &done, cmd.buf))
+	strvec_push(&wl, s->workload);
+	memset(&o, 0, sizeof(o));
+	o.v[0] = (struct ab_variant){ image[0], s->cmdline, c->before };
+	o.v[1] = (struct ab_variant){ image[1], s->cmdline, c->after };
+	night_boot_opts(&o.boot, nt, &wl, NULL, NULL, 0);
+	o.mems = &mem;
+	o.nmems = 1;
+	o.cpus = &cpus;
+	o.ncpus = 1;
+	o.max_boots = CONFIRM_MAX_BOOTS;
+	o.alpha = 0.05;
+	o.delta = 0.02;
+	o.command = cmd.buf;
+	if (ab_find(&exp_id, &done, nt->ctx, &o))
 		goto out;
 	if (!done) {
-		struct ab_opts o;
-
-		for (int side = 0; side < 2; side++) {
-			r = night_build(nt, &image[side], side ? c->after : c->before);
-			if (r) {
-				if (r > 0)
-					night_infra(nt, "%.12s built last night and does not now",
-					      side ? c->after : c->before);
-				ret = 1;
-				goto out;
-			}
-		}
-		strvec_push(&wl, s->workload);
-		memset(&o, 0, sizeof(o));
-		o.v[0] = (struct ab_variant){ image[0], s->cmdline, c->before };
-		o.v[1] = (struct ab_variant){ image[1], s->cmdline, c->after };
-		night_boot_opts(&o.boot, nt, &wl, NULL, NULL, 0);
-		o.mems = &mem;
-		o.nmems = 1;
-		o.cpus = &cpus;
-		o.ncpus = 1;
-		o.max_boots = CONFIRM_MAX_BOOTS;
-		o.alpha = 0.05;
-		o.delta = 0.02;
 		o.resume = exp_id;
-		o.command = cmd.buf;
-		fprintf(nt->out, "confirming %s: %.12s against %.12s, interleaved\n", s->series,
-			c->before, c->after);
+		fprintf(nt->out, "confirming %s: %.12s against %.12s, interleaved%s\n", s->series,
+			c->before, c->after, exp_id ? " (continued)" : "");
 		fflush(nt->out);
 		r = ab_run(&exp_id, nt->ctx, &o);
 		experiment_unlock(nt->ctx);
@@ -119,6 +127,26 @@ out:
 	return ret;
 }
 
+/*
+ * The bisection stored with this spec (its bisect_specs row, as the driver
+ * writes it: the clock the config gives when the nightly names none), to
+ * continue: *id 0 when none.
+ */
+static int bisection_find(long long *id, struct night *nt, const struct bisect_spec *spec)
+{
+	struct bisect_spec_row row;
+	struct boot_opts bo = spec->boot;
+	int ret;
+
+	if (!bo.clock)
+		bo.clock = config_clock_name(nt->ctx->cfg.clock);
+	bisect_spec_row_init(&row);
+	bisect_spec_to_row(&row, spec, &bo);
+	ret = store_bisection_by_spec(&nt->ctx->st, id, &row);
+	bisect_spec_row_release(&row);
+	return ret;
+}
+
 /* A confirmed regression, bisected within the budget. 0, 1 infrastructure, -1 error. */
 static int bisect(struct night *nt, const struct nightly_series *s, struct nightly_change *c)
 {
@@ -127,14 +155,10 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	struct strbuf cmd = STRBUF_INIT;
 	struct strvec wl = STRVEC_INIT;
 	long long id = 0, bid = 0;
-	int ret = -1, done;
+	int ret = -1;
 
+	bisect_outcome_init(&out);
 	bisect_command(&cmd, nt, s, c);
-	/* the driver stores its spec with the bisection: a resume needs only its id */
-	if (store_experiment_by_command(&nt->ctx->st, &id, &done, cmd.buf)) {
-		strbuf_release(&cmd);
-		return -1;
-	}
 	strvec_push(&wl, s->workload);
 	spec.good = c->before;
 	spec.bad = c->after;
@@ -142,8 +166,11 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	spec.metric = s->metric;
 	night_boot_opts(&spec.boot, nt, &wl, NULL, s->cmdline, s->mem_mib);
 	spec.max_boots = nt->n->bisect_budget;
-	spec.resume = id;
 	spec.command = cmd.buf;
+	/* a resume reads the rest of the spec back from the bisection's row */
+	if (bisection_find(&id, nt, &spec))
+		goto out;
+	spec.resume = id;
 	fprintf(nt->out, "bisecting %s between %.12s and %.12s\n", s->series, c->before, c->after);
 	fflush(nt->out);
 	if (bisect_run(nt->ctx, &spec, &bid, &out)) {
@@ -199,6 +226,26 @@ int night_analyse(const struct nightly_series *s, void *data)
 			start = i;
 		if (last_refuted.len && !strcmp(commits.v[i], last_refuted.buf))
 			refuted = i;
+	}
+	/*
+	 * The newest confirmed change is where the search starts: a regression
+	 * there whose bisection a killed or stopped night left is finished first.
+	 */
+	if (last.len) {
+		struct nightly_change c;
+		int found;
+
+		if (store_nightly_change_get(&nt->ctx->st, &c, &found, nt->n->name, s->series,
+					     last.buf))
+			goto out;
+		if (found && !strcmp(c.verdict, "REGRESSION") && !*c.outcome) {
+			r = bisect(nt, s, &c);
+			if (r) {
+				ret = r < 0 ? -1 : 0;
+				goto out;
+			}
+			nt->regressions++;
+		}
 	}
 	from = n > NIGHTLY_TAIL && n - NIGHTLY_TAIL > start ? n - NIGHTLY_TAIL : start;
 	if (changepoints_find(&cps, &ncps, x + from, n - from, &opt)) {

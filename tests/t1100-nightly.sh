@@ -259,6 +259,72 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'a local path, head only: each night mea
 	test -d mirrors/own.git
 '
 
+# OK boots per commit of an experiment: "commit|boots" lines, by commit.
+boots_per_commit() {
+	sql "$1" "SELECT COALESCE(v.git_ref, v.name), count(*) FROM runs r JOIN variants v ON v.id = r.variant_id
+		WHERE r.experiment_id = $2 AND r.status = 'OK' GROUP BY 1 ORDER BY 1"
+}
+
+# Start a night of again.conf at FAKE_SLEEP=1 in the background, and kill -9
+# it once the experiment of kind $1 has $2 boots ended OK.
+kill_during() {
+	{ FAKE_SLEEP=1 "$LAB" nightly --config again.conf >>killed.out 2>>killed.err & echo $! >killed.pid; } &&
+	test_wait_until 120 "test \"\$(sql again.db \"SELECT count(*) FROM runs r JOIN experiments e
+		ON e.id = r.experiment_id WHERE e.kind = '$1' AND r.status = 'OK'\")\" -ge $2" &&
+	kill -9 "$(cat killed.pid)" && rm killed.pid
+}
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'killed during the confirming A/B and during the bisection: each continued, nothing measured twice' '
+	nightly_ports &&
+	cat >again.conf <<-EOF &&
+	[core]
+		db = $PWD/again.db
+	[build]
+		command = ./build.sh
+		artifact = out/image
+	[run]
+		runner = local
+		iters = 5
+	[nightly "again"]
+		repository = up
+		branch = again
+		workloads = zeroing
+		boots = 3
+		policy = new
+		maxCommits = 3
+	$(nightly_notify_conf)
+	EOF
+	for c in 1 7 10; do
+		git -C up update-ref refs/heads/again c$c &&
+		night --config again.conf && test "$rc" = 0 || return 1
+	done &&
+	mails0=$(mails) &&
+	git -C up update-ref refs/heads/again c16 &&
+	kill_during ab 3 &&
+	test "$(sql again.db "SELECT count(*) FROM experiments WHERE kind = '\''bisect'\''")" = 0 &&
+	# found again by what it measures, not by the words it was listed with
+	sql again.db "UPDATE experiments SET command = '\''as an older lab put it'\''" &&
+	kill_during bisect 3 &&
+	sql again.db "UPDATE experiments SET command = '\''as an older lab put it'\''" &&
+	test "$(sql again.db "SELECT count(*) FROM experiments WHERE kind = '\''ab'\'' AND status = '\''DONE'\''")" = 1 &&
+	night --config again.conf && test "$rc" = 1 &&
+	test "$(sql again.db "SELECT count(*) FROM nightly_nights WHERE status = '\''INTERRUPTED'\''")" = 2 &&
+	ab=$(sql again.db "SELECT id FROM experiments WHERE kind = '\''ab'\''") &&
+	bis=$(sql again.db "SELECT id FROM experiments WHERE kind = '\''bisect'\''") &&
+	test "$(sql again.db "SELECT ab_experiment, bisection, verdict, culprit, outcome FROM nightly_changes")" = \
+		"$ab|$bis|REGRESSION|$(git -C up rev-parse c13)|FOUND" &&
+	test "$(sql again.db "SELECT status FROM experiments WHERE id = $bis")" = DONE &&
+	boots_per_commit again.db $ab >ab.killed &&
+	boots_per_commit lab.db "$(sql lab.db "SELECT ab_experiment FROM nightly_changes ORDER BY id LIMIT 1")" >ab.whole &&
+	diff -u ab.whole ab.killed &&
+	boots_per_commit again.db $bis >bisect.killed &&
+	boots_per_commit lab.db "$(sql lab.db "SELECT bisection FROM nightly_changes ORDER BY id LIMIT 1")" >bisect.whole &&
+	diff -u bisect.whole bisect.killed &&
+	test "$(( $(mails) - mails0 ))" = 1 &&
+	grep -l "^Subject: \[lab nightly again\] REGRESSION" sink/mail-*.eml >again.mails &&
+	test "$(wc -l <again.mails)" = 1
+'
+
 test_expect_success 'bad input: no nightly, an unknown one, a bad key' '
 	printf "[run]\n\titers = 3\n" >none.conf &&
 	test_expect_code 2 "$LAB" nightly --config none.conf 2>err &&
