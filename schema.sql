@@ -4,11 +4,12 @@
 -- statement is idempotent, so an older database gains the tables added
 -- since (version 2: bisections, bisect_steps; version 3: dropped_lines,
 -- run_owners, commits; version 4: runs.clock; version 5:
--- bisections.effect_alpha; version 6: bisect_specs, nightly_*) and keeps its rows. A column added to an
+-- bisections.effect_alpha; version 6: bisect_specs, nightly_*; version 7:
+-- nightly_notices) and keeps its rows. A column added to an
 -- existing table cannot be written idempotently here: the lab adds those
 -- columns itself when a table lacks them (results/store.c).
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -301,4 +302,14 @@ CREATE TABLE IF NOT EXISTS run_targets (
 	run_id		INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
 	target		TEXT NOT NULL,
 	class		TEXT NOT NULL
+);
+
+-- Nightly notifications (lab nightly): each channel's delivery of a
+-- change, so that a channel that failed is tried again alone the next
+-- night and one that delivered never sends the change twice.
+CREATE TABLE IF NOT EXISTS nightly_notices (
+	change_id	INTEGER NOT NULL REFERENCES nightly_changes(id) ON DELETE CASCADE,
+	channel		TEXT NOT NULL,		-- mail | webhook
+	sent		REAL NOT NULL,
+	PRIMARY KEY (change_id, channel)
 );

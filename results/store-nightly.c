@@ -407,6 +407,29 @@ int store_nightly_change_notified(struct store *st, long long id)
 			  "UPDATE nightly_changes SET notified = 1 WHERE id = ?1", id, NULL);
 }
 
+static int int_row(sqlite3_stmt *q, void *data)
+{
+	*(int *)data = sqlite3_column_int(q, 0);
+	return 0;
+}
+
+int store_nightly_notice_sent(struct store *st, int *sent, long long change_id,
+			      const char *channel)
+{
+	*sent = 0;
+	return store_rows(st, "cannot read nightly notifications",
+			  "SELECT 1 FROM nightly_notices WHERE change_id = ?1 AND channel = ?2",
+			  STORE_ARGS(STORE_INT(change_id), STORE_TEXT(channel)), int_row, sent);
+}
+
+int store_nightly_notice_add(struct store *st, long long change_id, const char *channel)
+{
+	return store_rows(st, "cannot record nightly notification",
+			  "INSERT OR IGNORE INTO nightly_notices(change_id, channel, sent) "
+			  "VALUES (?1, ?2, " NOW ")",
+			  STORE_ARGS(STORE_INT(change_id), STORE_TEXT(channel)), NULL, NULL);
+}
+
 int store_nightly_changes_unnotified(struct store *st, const char *nightly,
 				     store_nightly_change_fn *fn, void *data)
 {

@@ -107,7 +107,16 @@ int store_nightly_change_confirmed(struct store *st, long long id, long long ab_
 				   const char *verdict);
 int store_nightly_change_bisected(struct store *st, long long id, long long bisection,
 				  const char *culprit, const char *outcome);
+/* Every channel configured has delivered change id (or none is configured). */
 int store_nightly_change_notified(struct store *st, long long id);
+/*
+ * Each channel's delivery of a change (mail, webhook), so that one that
+ * failed is tried again alone: *sent whether channel delivered change id.
+ */
+int store_nightly_notice_sent(struct store *st, int *sent, long long change_id,
+			      const char *channel);
+/* Channel delivered change id now; delivered already is left as it was. */
+int store_nightly_notice_add(struct store *st, long long change_id, const char *channel);
 /* Each confirmed change (REGRESSION, IMPROVEMENT) not notified yet, oldest first. */
 typedef int store_nightly_change_fn(const struct nightly_change *c, const char *series,
 				    void *data);

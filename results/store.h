@@ -20,7 +20,7 @@
 #include "strbuf.h"
 #include "strvec.h"
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 struct store_cache;
 

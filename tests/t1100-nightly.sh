@@ -325,6 +325,43 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'killed during the confirming A/B and du
 	test "$(wc -l <again.mails)" = 1
 '
 
+# The mail and the POSTs nightly $1 sent to the sink.
+mails_of() {
+	grep -l "^Subject: \[lab nightly $1\]" sink/mail-*.eml 2>/dev/null | wc -l
+}
+
+posts_of() {
+	grep -l "\"nightly\":\"$1\"" sink/post-*.json 2>/dev/null | wc -l
+}
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'the mail server down on the regression night: the POST goes, the mail alone the next night' '
+	nightly_ports &&
+	down=$(free_port) &&
+	for smtp in $down $smtp; do
+		sed -e "s/again/down/g" -e "s|smtp://127.0.0.1:[0-9]*|smtp://127.0.0.1:$smtp|" again.conf \
+			>down-$smtp.conf || return 1
+	done &&
+	for c in 1 7 10; do
+		git -C up update-ref refs/heads/down c$c &&
+		night --config down-$smtp.conf && test "$rc" = 0 || return 1
+	done &&
+	git -C up update-ref refs/heads/down c16 &&
+	night --config down-$down.conf && test "$rc" = 1 &&
+	grep -q "^infrastructure: the regression mail to mm@example.org was not sent$" out &&
+	grep -q "^webhook: posted 1 change$" out &&
+	test "$(mails_of down)" = 0 && test "$(posts_of down)" = 1 &&
+	test "$(sql down.db "SELECT channel FROM nightly_notices")" = webhook &&
+	test "$(sql down.db "SELECT notified FROM nightly_changes")" = 0 &&
+	night --config down-$smtp.conf && test "$rc" = 0 &&
+	grep -q "^mail: sent to mm@example.org$" out && ! grep -q "^webhook:" out &&
+	test "$(mails_of down)" = 1 && test "$(posts_of down)" = 1 &&
+	grep -q "^culprit: $(git -C up rev-parse c13)" "$(grep -l "^Subject: \[lab nightly down\]" sink/mail-*.eml)" &&
+	test "$(sql down.db "SELECT channel FROM nightly_notices ORDER BY channel" | tr "\n" " ")" = "mail webhook " &&
+	test "$(sql down.db "SELECT notified FROM nightly_changes")" = 1 &&
+	night --config down-$smtp.conf && test "$rc" = 0 &&
+	test "$(mails_of down)" = 1 && test "$(posts_of down)" = 1
+'
+
 test_expect_success 'bad input: no nightly, an unknown one, a bad key' '
 	printf "[run]\n\titers = 3\n" >none.conf &&
 	test_expect_code 2 "$LAB" nightly --config none.conf 2>err &&
