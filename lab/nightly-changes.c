@@ -154,10 +154,31 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	struct bisect_outcome out;
 	struct strbuf cmd = STRBUF_INIT;
 	struct strvec wl = STRVEC_INIT;
+	struct nightly_change done;
 	long long id = 0, bid = 0;
-	int ret = -1;
+	int ret = -1, found;
 
 	bisect_outcome_init(&out);
+	/*
+	 * Every metric of the workload is measured by the same boots and
+	 * confirmed by the same A/B: a culprit one bisection found between
+	 * these commits is the others' too, without bisecting again.
+	 */
+	if (store_nightly_change_found_by_ab(&nt->ctx->st, &done, &found, nt->n->name,
+					     c->ab_experiment))
+		goto out;
+	if (found && !strcmp(done.before, c->before) && !strcmp(done.after, c->after)) {
+		if (store_nightly_change_bisected(&nt->ctx->st, c->id, done.bisection, done.culprit,
+						  done.outcome))
+			goto out;
+		c->bisection = done.bisection;
+		snprintf(c->culprit, sizeof(c->culprit), "%s", done.culprit);
+		snprintf(c->outcome, sizeof(c->outcome), "%s", done.outcome);
+		fprintf(nt->out, "%s: E%lld, bisected on another metric: %s, culprit %s\n", s->series,
+			done.bisection, done.outcome, done.culprit);
+		ret = 0;
+		goto out;
+	}
 	bisect_command(&cmd, nt, s, c);
 	strvec_push(&wl, s->workload);
 	spec.good = c->before;

@@ -29,6 +29,8 @@ struct outbox {
 	size_t json_len;
 	struct untold *ch;
 	size_t nch, nmail, npost;
+	long long *tables;	/* the A/Bs whose table the mail has */
+	size_t ntables;
 };
 
 static void json_str(FILE *f, const char *key, const char *value)
@@ -103,12 +105,23 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 		    "%.12s.\nConfirmed by an interleaved A/B of the two commits on one host "
 		    "(E%lld):\n\n", s->workload, s->metric, s->target, s->mem_mib, s->clock,
 		    s->cmdline, c->before, c->after, c->ab_experiment);
+	for (size_t i = 0; i < ob->ntables; i++)
+		if (ob->tables[i] == c->ab_experiment) {
+			/* the A/B measured every metric of the workload: its table is above */
+			strbuf_addf(&ob->mail, "  (the table of E%lld above)\n", c->ab_experiment);
+			if (f)
+				fclose(f);
+			f = NULL;
+			break;
+		}
 	if (f) {
 		ab_report(f, &nt->ctx->st, c->ab_experiment, AB_TEXT);
 		fclose(f);
 		strbuf_addstr(&ob->mail, table ? table : "");
-		free(table);
+		ob->tables = xrealloc(ob->tables, (ob->ntables + 1) * sizeof(*ob->tables));
+		ob->tables[ob->ntables++] = c->ab_experiment;
 	}
+	free(table);
 	if (*c->culprit)
 		strbuf_addf(&ob->mail, "\nculprit: %s\nsubject: %s\nauthor: %s\nbisection: E%lld, "
 			    "%s\n", c->culprit, strbuf_str(subject), strbuf_str(author),
@@ -251,6 +264,7 @@ out:
 		fclose(ob.json);
 	free(ob.json_buf);
 	free(ob.ch);
+	free(ob.tables);
 	strbuf_release(&ob.mail);
 	strbuf_release(&ob.subject);
 	notify_creds_release(&creds);

@@ -340,6 +340,27 @@ int store_nightly_change_get(struct store *st, struct nightly_change *c, int *fo
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_error(st, what);
 }
 
+int store_nightly_change_found_by_ab(struct store *st, struct nightly_change *c, int *found,
+				     const char *nightly, long long ab_experiment)
+{
+	static const char what[] = "cannot read nightly changes";
+	sqlite3_stmt *q;
+	int rc;
+
+	*found = 0;
+	if (prepare(st, &q, what, "SELECT " CHANGE_COLUMNS " FROM nightly_changes WHERE "
+		    "nightly = ?1 AND ab_experiment = ?2 AND outcome = 'FOUND' ORDER BY id LIMIT 1",
+		    "ti", nightly, ab_experiment))
+		return -1;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_change(c, q);
+		*found = 1;
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_error(st, what);
+}
+
 int store_nightly_change_add(struct store *st, struct nightly_change *c, const char *nightly,
 			     const char *series, long long night_id)
 {

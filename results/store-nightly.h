@@ -97,6 +97,12 @@ int store_nightly_change_add(struct store *st, struct nightly_change *c, const c
 int store_nightly_change_get(struct store *st, struct nightly_change *c, int *found,
 			     const char *nightly, const char *series, const char *after);
 /*
+ * A change of nightly confirmed by A/B experiment ab_experiment whose
+ * bisection found its culprit: *found 0 when none.
+ */
+int store_nightly_change_found_by_ab(struct store *st, struct nightly_change *c, int *found,
+				     const char *nightly, long long ab_experiment);
+/*
  * The after commit of the series' newest confirmed change (REGRESSION,
  * IMPROVEMENT), or with confirmed 0 of its newest refuted one, into out;
  * "" when none.

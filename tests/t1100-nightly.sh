@@ -334,12 +334,16 @@ posts_of() {
 	grep -l "\"nightly\":\"$1\"" sink/post-*.json 2>/dev/null | wc -l
 }
 
+# Two metrics, t and u, both 10 % slower from change 13 on: one A/B, one bisection.
 test_expect_success AIOSMTPD,GIT_DAEMON 'the mail server down on the regression night: the POST goes, the mail alone the next night' '
 	nightly_ports &&
 	down=$(free_port) &&
+	printf "#!/bin/sh\n./build.sh && sed -i \"s/ cv=/ metrics=t,u cv=/\" out/image\n" >build-two.sh &&
+	chmod +x build-two.sh &&
 	for smtp in $down $smtp; do
-		sed -e "s/again/down/g" -e "s|smtp://127.0.0.1:[0-9]*|smtp://127.0.0.1:$smtp|" again.conf \
-			>down-$smtp.conf || return 1
+		sed -e "s/again/down/g" -e "s|smtp://127.0.0.1:[0-9]*|smtp://127.0.0.1:$smtp|" \
+			-e "s|command = ./build.sh|command = $PWD/build-two.sh|" again.conf >down-$smtp.conf ||
+			return 1
 	done &&
 	for c in 1 7 10; do
 		git -C up update-ref refs/heads/down c$c &&
@@ -348,16 +352,23 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the mail server down on the regression 
 	git -C up update-ref refs/heads/down c16 &&
 	night --config down-$down.conf && test "$rc" = 1 &&
 	grep -q "^infrastructure: the regression mail to mm@example.org was not sent$" out &&
-	grep -q "^webhook: posted 1 change$" out &&
+	grep -q "^webhook: posted 2 changes$" out &&
+	test "$(sql down.db "SELECT metric, count(*) FROM nightly_points GROUP BY metric" | tr "\n" " ")" = "t|10 u|10 " &&
+	test "$(sql down.db "SELECT count(*) FROM experiments WHERE kind = '\''ab'\''")" = 1 &&
+	test "$(sql down.db "SELECT count(*) FROM experiments WHERE kind = '\''bisect'\''")" = 1 &&
+	test "$(sql down.db "SELECT DISTINCT verdict, culprit, outcome FROM nightly_changes")" = \
+		"REGRESSION|$(git -C up rev-parse c13)|FOUND" &&
 	test "$(mails_of down)" = 0 && test "$(posts_of down)" = 1 &&
-	test "$(sql down.db "SELECT channel FROM nightly_notices")" = webhook &&
-	test "$(sql down.db "SELECT notified FROM nightly_changes")" = 0 &&
+	test "$(sql down.db "SELECT DISTINCT channel FROM nightly_notices")" = webhook &&
+	test "$(sql down.db "SELECT DISTINCT notified FROM nightly_changes")" = 0 &&
 	night --config down-$smtp.conf && test "$rc" = 0 &&
 	grep -q "^mail: sent to mm@example.org$" out && ! grep -q "^webhook:" out &&
 	test "$(mails_of down)" = 1 && test "$(posts_of down)" = 1 &&
-	grep -q "^culprit: $(git -C up rev-parse c13)" "$(grep -l "^Subject: \[lab nightly down\]" sink/mail-*.eml)" &&
-	test "$(sql down.db "SELECT channel FROM nightly_notices ORDER BY channel" | tr "\n" " ")" = "mail webhook " &&
-	test "$(sql down.db "SELECT notified FROM nightly_changes")" = 1 &&
+	tr -d "\\r" <"$(grep -l "^Subject: \[lab nightly down\]" sink/mail-*.eml)" >down.mail &&
+	test "$(grep -c "^culprit: $(git -C up rev-parse c13)$" down.mail)" = 2 &&
+	test "$(grep -c "^zeroing.t (ms" down.mail)" = 1 && grep -q "^  (the table of E1 above)$" down.mail &&
+	test "$(sql down.db "SELECT channel, count(*) FROM nightly_notices GROUP BY channel" | tr "\n" " ")" = "mail|2 webhook|2 " &&
+	test "$(sql down.db "SELECT DISTINCT notified FROM nightly_changes")" = 1 &&
 	night --config down-$smtp.conf && test "$rc" = 0 &&
 	test "$(mails_of down)" = 1 && test "$(posts_of down)" = 1
 '
