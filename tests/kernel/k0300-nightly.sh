@@ -13,6 +13,7 @@
 # cache (state/artifacts, state/kbuild) and the mirror are shared.
 DB=$TOP/state/nightly-kernel.db
 . "$TOP/tests/lib-nightly.sh"
+start=$(date +%s)
 
 # Commit N of the fixture (fixture-base is 0, the regression 12, the fix 20).
 fixture_commit() {
@@ -65,11 +66,22 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the night that brings bd225530a4c7'\''s
 	reg=$(git -C "$FIXTURE" rev-parse fixture-regression) &&
 	test "$(sqlite3 "$DB" "SELECT verdict, culprit, outcome FROM nightly_changes
 		WHERE series LIKE '\''demote.demote_page_wall %'\''")" = "REGRESSION|$reg|FOUND" &&
-	test "$(ls sink/mail-*.eml | wc -l)" = 1 && test "$(ls sink/post-*.json | wc -l)" = 1 &&
+	test "$(mails)" = 1 && test "$(posts)" = 1 &&
 	tr -d "\\r" <sink/mail-1.eml >mail &&
 	grep -q "^culprit: $reg$" mail &&
 	grep -q "^subject: $(git -C "$FIXTURE" log -1 --format=%s "$reg")$" mail &&
-	grep -q "^author: $(git -C "$FIXTURE" log -1 --format="%an <%ae>" "$reg")$" mail
+	grep -q "^author: $(git -C "$FIXTURE" log -1 --format="%an <%ae>" "$reg")$" mail &&
+	grep -q "^Subject: \\[lab nightly next\\] REGRESSION in demote\\.demote_[a-z_]*: ${reg:0:12} " mail &&
+	$PY -c "
+import json, sys
+d = json.load(open(\"sink/post-1.json\"))
+c = {x[\"metric\"]: x for x in d[\"changes\"]}
+assert d[\"nightly\"] == \"next\", d
+w = c[\"demote_page_wall\"]
+assert w[\"verdict\"] == \"REGRESSION\" and w[\"outcome\"] == \"FOUND\", w
+assert w[\"culprit\"] == sys.argv[1] and w[\"subject\"] == sys.argv[2], w
+" "$reg" "$(git -C "$FIXTURE" log -1 --format=%s "$reg")" &&
+	test "$(sqlite3 "$DB" "SELECT count(*) FROM experiments WHERE kind = '\''bisect'\''")" = 1
 '
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'the night that brings the fix: IMPROVEMENT, no regression mail' '
@@ -77,8 +89,10 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the night that brings the fix: IMPROVEM
 	advance 23 && night 6 && test "$rc" = 0 &&
 	test "$(sqlite3 "$DB" "SELECT verdict FROM nightly_changes WHERE series LIKE '\''demote.demote_page_wall %'\''
 		ORDER BY id DESC LIMIT 1")" = IMPROVEMENT &&
-	test "$(ls sink/mail-*.eml | wc -l)" = 1 &&
-	grep -q "\"verdict\":\"IMPROVEMENT\"" sink/post-*.json
+	test "$(mails)" = 1 && test "$(posts)" = 2 &&
+	test "$(sqlite3 "$DB" "SELECT count(*) FROM experiments WHERE kind = '\''bisect'\''")" = 1 &&
+	grep -q "\"verdict\":\"IMPROVEMENT\"" sink/post-2.json
 '
 
+echo "# six nights in $(( $(date +%s) - start )) s"
 test_done
