@@ -50,11 +50,13 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 	struct strbuf cmd = STRBUF_INIT;
 	struct strvec wl = STRVEC_INIT;
 	struct verdict_row v;
-	char *image[2] = { NULL, NULL };
+	struct kernel_image image[2];
 	long long exp_id = 0;
 	long mem = s->mem_mib, cpus = nt->ctx->cfg.cpus;
 	int done = 0, found, ret = -1, r;
 
+	kernel_image_init(&image[0]);
+	kernel_image_init(&image[1]);
 	confirm_command(&cmd, nt, s, c);
 	if (store_experiment_by_command(&nt->ctx->st, &exp_id, &done, cmd.buf))
 		goto out;
@@ -73,8 +75,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		}
 		strvec_push(&wl, s->workload);
 		memset(&o, 0, sizeof(o));
-		o.v[0] = (struct ab_variant){ image[0], s->cmdline, c->before };
-		o.v[1] = (struct ab_variant){ image[1], s->cmdline, c->after };
+		o.v[0] = (struct ab_variant){ &image[0], s->cmdline, c->before };
+		o.v[1] = (struct ab_variant){ &image[1], s->cmdline, c->after };
 		night_boot_opts(&o.boot, nt, &wl, NULL, NULL, 0);
 		o.mems = &mem;
 		o.nmems = 1;
@@ -112,8 +114,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		fprintf(nt->out, "  E%lld: no verdict for %s.%s\n", exp_id, s->workload, s->metric);
 	ret = 0;
 out:
-	free(image[0]);
-	free(image[1]);
+	kernel_image_release(&image[0]);
+	kernel_image_release(&image[1]);
 	strbuf_release(&cmd);
 	strvec_release(&wl);
 	return ret;
