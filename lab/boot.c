@@ -7,7 +7,6 @@
 
 #include "boot.h"
 #include "cpio.h"
-#include "image.h"
 #include "log.h"
 #include "tempfile.h"
 #include "xalloc.h"
