@@ -286,10 +286,8 @@ static int guest_find(const struct boot_guest **out, struct boot_guests *gs, int
 		      workloads->nr, workloads->nr == 1 ? "" : "s");
 	} else if (g->nuser) {
 		strbuf_addf(&g->workdir, "%s/work-%d-%d", cachedir, (int)getpid(), seq++);
-		if (user_workloads_stage_dir(g->workdir.buf, g->user, g->nuser)) {
-			strbuf_reset(&g->workdir);
+		if (user_workloads_stage_dir(g->workdir.buf, g->user, g->nuser))
 			goto out;
-		}
 	}
 	gs->g = xrealloc(gs->g, (gs->n + 1) * sizeof(*gs->g));
 	gs->g[gs->n++] = g;
