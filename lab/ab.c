@@ -662,11 +662,12 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 {
 	struct stats_schedule sched = STATS_SCHEDULE_INIT;
 	struct strbuf workloads = STRBUF_INIT;
-	struct boot_guests guests;
+	/* the caller's guests (a recipe's A/Bs share them), else the plan's own */
+	struct boot_guests own, *guests = o->boot.guests ? o->boot.guests : &own;
 	long long kid[2] = { 0, 0 }, vid[2];
 	double alpha = o->alpha;
 
-	boot_guests_init(&guests);
+	boot_guests_init(&own);
 	if (boot_opts_check_targets(&o->boot, &ctx->cfg) ||
 	    (context_need_store(ctx)))
 		return AB_ERROR;
@@ -697,22 +698,22 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 		sched.alpha = o->alpha;
 		alpha = stats_schedule_alpha(&sched);
 	}
-	/* one guest for every point and target: its initramfs is the same bytes */
+	/* one guest for every point, side and target: its initramfs is the same bytes */
 	for (size_t i = 0; i < o->nmems; i++)
 		for (size_t j = 0; j < o->ncpus; j++)
 			if ((o->boot.targets ? run_point_pool : run_point)(ctx, o, *exp_id, vid,
 									  o->mems[i], o->cpus[j], alpha,
-									  &guests))
+									  guests))
 				goto fail;
 	if (check_provenance(&ctx->st, *exp_id, o->force))
 		goto fail;
 	if (evaluate(&ctx->st, *exp_id, vid, o, alpha))
 		goto fail;
-	boot_guests_release(&guests);
+	boot_guests_release(&own);
 	strbuf_release(&workloads);
 	return ab_outcome_of(&ctx->st, *exp_id);
 fail:
-	boot_guests_release(&guests);
+	boot_guests_release(&own);
 	strbuf_release(&workloads);
 	return AB_ERROR;
 }
