@@ -245,19 +245,17 @@ void boot_guests_release(struct boot_guests *gs)
 }
 
 /*
- * The guest of this content, made now unless gs has it: the initramfs is
- * the same bytes for every plan of one arch, program and workloads (cpio
- * archives are reproducible, and nothing of the kernel, memory, CPUs or
- * command line goes in), so it is written once.
+ * The guest of this content, from gs or new (its user workloads loaded
+ * and checked, nothing written yet): the initramfs is the same bytes for
+ * every plan of one arch, program and workloads (cpio archives are
+ * reproducible, and nothing of the kernel, memory, CPUs or command line
+ * goes in), so guest_write() writes it once.
  */
-static int guest_find(const struct boot_guest **out, struct boot_guests *gs, int boots,
-		      const char *arch, const char *program, const struct strvec *workloads,
-		      const char *cachedir)
+static int guest_find(struct boot_guest **out, struct boot_guests *gs, int boots,
+		      const char *arch, const char *program, const struct strvec *workloads)
 {
-	static int seq;
 	struct strbuf key = STRBUF_INIT;
 	struct boot_guest *g;
-	int ret = -1;
 
 	strbuf_addf(&key, "%s %s %s", boots ? "initramfs" : "staged", arch, program);
 	for (size_t i = 0; i < workloads->nr; i++)
@@ -270,34 +268,47 @@ static int guest_find(const struct boot_guest **out, struct boot_guests *gs, int
 		}
 	g = xcalloc(1, sizeof(*g));
 	g->key = key;
+	g->boots = boots;
+	g->arch = arch;
 	strbuf_addstr(&g->program, program);
-	if (user_workloads_load(&g->user, &g->nuser, workloads))
-		goto out;
-	if (boots) {
-		strbuf_addf(&g->initrd, "%s/initramfs-%s-%d-%d.cpio", cachedir, arch,
-			    (int)getpid(), seq++);
-		if (tempfile_register(g->initrd.buf)) {
-			strbuf_reset(&g->initrd);
-			goto out;
-		}
-		if (user_workloads_initramfs(g->initrd.buf, program, g->user, g->nuser))
-			goto out;
-		debug("initramfs '%s' written (%s guest, %zu workload%s)", g->initrd.buf, arch,
-		      workloads->nr, workloads->nr == 1 ? "" : "s");
-	} else if (g->nuser) {
-		strbuf_addf(&g->workdir, "%s/work-%d-%d", cachedir, (int)getpid(), seq++);
-		if (user_workloads_stage_dir(g->workdir.buf, g->user, g->nuser))
-			goto out;
+	/* a bad workload is refused here, before the database is touched */
+	if (user_workloads_load(&g->user, &g->nuser, workloads)) {
+		guest_free(g);
+		return -1;
 	}
 	gs->g = xrealloc(gs->g, (gs->n + 1) * sizeof(*gs->g));
 	gs->g[gs->n++] = g;
 	*out = g;
-	ret = 0;
-out:
-	/* half made: gone, so that no plan finds it */
-	if (ret)
-		guest_free(g);
-	return ret;
+	return 0;
+}
+
+/* Its initramfs (or the local runner's staging), unless written already. */
+static int guest_write(struct boot_guest *g, const char *cachedir)
+{
+	static int seq;
+
+	if (g->written)
+		return 0;
+	if (g->boots) {
+		strbuf_reset(&g->initrd);
+		strbuf_addf(&g->initrd, "%s/initramfs-%s-%d-%d.cpio", cachedir, g->arch,
+			    (int)getpid(), seq++);
+		if (tempfile_register(g->initrd.buf)) {
+			strbuf_reset(&g->initrd);
+			return -1;
+		}
+		if (user_workloads_initramfs(g->initrd.buf, g->program.buf, g->user, g->nuser))
+			return -1;
+		debug("initramfs '%s' written (%s guest, %zu user workload%s)", g->initrd.buf,
+		      g->arch, g->nuser, g->nuser == 1 ? "" : "s");
+	} else if (g->nuser) {
+		strbuf_reset(&g->workdir);
+		strbuf_addf(&g->workdir, "%s/work-%d-%d", cachedir, (int)getpid(), seq++);
+		if (user_workloads_stage_dir(g->workdir.buf, g->user, g->nuser))
+			return -1;
+	}
+	g->written = 1;
+	return 0;
 }
 
 void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workloads,
@@ -315,6 +326,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	const char *arch = host_arch(), *runner_name, *clock;
 	const struct lab_target *t = NULL;
 	struct strbuf program = STRBUF_INIT;
+	struct boot_guest *guest;
 	char *cachedir = NULL;
 	int ret = -1;
 
@@ -356,15 +368,16 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		error("cannot find guest program '%s' (run 'make')", program.buf);
 		goto out;
 	}
+	if (guest_find(&guest, o->guests ? o->guests : &p->own, runner_boots_kernel(p->runner),
+		       arch, program.buf, o->workloads))
+		goto out;
+	p->guest = guest;
 
 	if (context_need_store(ctx))
 		goto out;
 	p->logdir = context_logdir(ctx);
 	cachedir = context_subdir(ctx, "cache");
-	if (!p->logdir || !cachedir)
-		goto out;
-	if (guest_find(&p->guest, o->guests ? o->guests : &p->own, runner_boots_kernel(p->runner),
-		       arch, program.buf, o->workloads, cachedir))
+	if (!p->logdir || !cachedir || guest_write(guest, cachedir))
 		goto out;
 	for (size_t i = 0, k = 0; i < o->workloads->nr; i++) {
 		const char *name = workload_is_user(o->workloads->v[i]) ?

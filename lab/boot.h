@@ -33,8 +33,11 @@
  */
 struct boot_guest {
 	struct strbuf key, program, initrd, workdir;
+	const char *arch;
 	struct user_workload *user;	/* exec: and stress-ng: workloads */
 	size_t nuser;
+	int boots;			/* an initramfs, not a staging */
+	int written;
 };
 
 /* The guests a command made, each once; the plans point into it. */
