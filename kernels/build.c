@@ -35,7 +35,7 @@ void build_result_init(struct build_result *r)
 
 void build_result_release(struct build_result *r)
 {
-	free(r->image);
+	kernel_image_release(&r->image);
 	free(r->log);
 	strbuf_release(&r->why);
 	strbuf_release(&r->tail);
@@ -75,7 +75,8 @@ static int append_file(struct strbuf *sb, const char *path)
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to)
+/* hash (NULL: none) gets the git blob id of what was copied, from the bytes in hand. */
+static int copy_file(const char *from, const char *to, char *hash)
 {
 	struct strbuf data = STRBUF_INIT;
 	struct stat st;
@@ -85,10 +86,13 @@ static int copy_file(const char *from, const char *to)
 	/* an artifact that is a program stays one */
 	if (!stat(from, &st) && (st.st_mode & 0111))
 		mode = 0755;
-	if (strbuf_read_file(&data, from, 0))
+	if (strbuf_read_file(&data, from, 0)) {
 		ret = error("cannot read '%s': %s", from, strerror(errno));
-	else
+	} else {
 		ret = atomic_write_buf(to, mode, ATOMIC_DURABLE, NULL, data.buf, data.len);
+		if (!ret && hash)
+			hash_hex(hash, &data);
+	}
 	strbuf_release(&data);
 	return ret;
 }
@@ -365,7 +369,7 @@ static int configure(struct build_result *out, const struct build_env *env, stru
 	} else {
 		struct strbuf dst = STRBUF_INIT;
 		strbuf_addf(&dst, "%s/.config", obj);
-		ret = copy_file(base, dst.buf);
+		ret = copy_file(base, dst.buf, NULL);
 		strbuf_release(&dst);
 		if (ret)
 			goto out;
@@ -496,13 +500,60 @@ static char *subdir(const char *dir, const char *sub)
 	return strbuf_detach(&sb);
 }
 
+/*
+ * What the image of a cache entry is: its arch, its PVH entry, the commit
+ * and config it was built from, and its hash, computed once when it was
+ * copied into the entry and kept there beside it ("hash").
+ */
+static void fill_image(struct kernel_image *k, struct strbuf *image, struct strbuf *pvh,
+		       const struct build_spec *spec, const char *dir, const char *hash)
+{
+	k->pvh = !access(pvh->buf, R_OK);
+	k->path = strbuf_detach(k->pvh ? pvh : image);
+	k->arch = strcmp(spec->arch, "aarch64") ? "x86_64" : "aarch64";
+	if (hash) {
+		memcpy(k->hash, hash, KERNEL_IMAGE_HASH_LEN);
+	} else {
+		struct strbuf p = STRBUF_INIT, h = STRBUF_INIT;
+		git_oid oid;
+
+		strbuf_addf(&p, "%s/hash", dir);
+		strbuf_read_file(&h, p.buf, 0);
+		strbuf_trim(&h);
+		if (h.len == KERNEL_IMAGE_HASH_LEN && !git_oid_fromstr(&oid, h.buf))
+			memcpy(k->hash, h.buf, KERNEL_IMAGE_HASH_LEN);
+		else if (!git_odb_hashfile(&oid, k->path, GIT_OBJECT_BLOB))
+			/* an entry from before the kept hash */
+			git_oid_tostr(k->hash, sizeof(k->hash), &oid);
+		strbuf_release(&p);
+		strbuf_release(&h);
+	}
+	k->hash[KERNEL_IMAGE_HASH_LEN] = '\0';
+}
+
+/* The image's hash beside it in the cache entry, for the labs that find it there. */
+static int keep_hash(const char *dir, const char *hash)
+{
+	struct strbuf p = STRBUF_INIT, h = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&p, "%s/hash", dir);
+	strbuf_addf(&h, "%s\n", hash);
+	ret = atomic_write_buf(p.buf, 0644, ATOMIC_DURABLE, NULL, h.buf, h.len);
+	strbuf_release(&p);
+	strbuf_release(&h);
+	return ret;
+}
+
 /* A complete cache entry: "image" is written last. */
-static int cached(struct build_result *out, struct strbuf *image, struct strbuf *pvh)
+static int cached(struct build_result *out, struct strbuf *image, struct strbuf *pvh,
+		  const struct build_spec *spec, const char *dir)
 {
 	if (access(image->buf, R_OK))
 		return 0;
 	out->status = BUILD_CACHED;
-	out->image = strbuf_detach(access(pvh->buf, R_OK) ? image : pvh);
+	fill_image(&out->image, image, pvh, spec, dir, NULL);
+	out->image.origin = KERNEL_CACHED;
 	return 1;
 }
 
@@ -514,6 +565,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	struct strbuf pvh = STRBUF_INIT, lockp = STRBUF_INIT, what = STRBUF_INIT;
 	struct strvec av = STRVEC_INIT;
 	char conf_hash[41], tree_hex[GIT_OID_HEXSZ + 1], commit_hex[GIT_OID_HEXSZ + 1];
+	char hash[KERNEL_IMAGE_HASH_LEN + 1] = "";
 	char *artifacts = NULL, *kbuild = NULL;
 	git_commit *c = NULL;
 	long jobs = env->jobs ? env->jobs : sysconf(_SC_NPROCESSORS_ONLN);
@@ -546,7 +598,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	strbuf_addf(&pvh, "%s/vmlinux", dir.buf);
 	strbuf_addf(&logp, "%s/%.20s.log", artifacts, out->key);
 	out->log = strdup(logp.buf);
-	if (cached(out, &image, &pvh)) {
+	if (cached(out, &image, &pvh, spec, dir.buf)) {
 		ret = 0;
 		goto out;
 	}
@@ -559,7 +611,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	strbuf_addf(&what, "building in %s", kbuild);
 	if ((lock_fd = lock_wait(lockp.buf, what.buf)) < 0)
 		goto out;
-	if (cached(out, &image, &pvh)) {
+	if (cached(out, &image, &pvh, spec, dir.buf)) {
 		ret = 0;
 		goto out;
 	}
@@ -631,18 +683,25 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	if (!env->command && !strcmp(spec->arch, "x86_64")) {
 		strbuf_reset(&obj);
 		strbuf_addf(&obj, "%s/%s-%.12s/vmlinux", kbuild, spec->arch, conf_hash);
-		if (kernel_image_pvh(obj.buf) == 1 && copy_file(obj.buf, pvh.buf))
+		if (kernel_image_pvh(obj.buf) == 1 && copy_file(obj.buf, pvh.buf, hash))
 			goto out;
 		strbuf_reset(&obj);
 		strbuf_addf(&obj, "%s/%s-%.12s/%s", kbuild, spec->arch, conf_hash,
 			    image_path(spec->arch));
 	}
-	if (copy_file(obj.buf, image.buf))
+	/* the hash of the image the entry names, from the bytes copied: no second read */
+	if (copy_file(obj.buf, image.buf, hash[0] ? NULL : hash) || keep_hash(dir.buf, hash))
 		goto out;
 	out->status = BUILD_OK;
-	out->image = strbuf_detach(access(pvh.buf, R_OK) ? &image : &pvh);
+	fill_image(&out->image, &image, &pvh, spec, dir.buf, hash);
+	out->image.origin = KERNEL_BUILT;
 	ret = 0;
 out:
+	if (out->image.path) {
+		memcpy(out->image.commit, commit_hex, KERNEL_IMAGE_HASH_LEN + 1);
+		memcpy(out->image.config_hash, conf_hash, KERNEL_IMAGE_HASH_LEN + 1);
+		memcpy(out->image.build_key, out->key, KERNEL_IMAGE_HASH_LEN + 1);
+	}
 	out->seconds = now_monotonic() - t0;
 	if (log_fd >= 0)
 		close(log_fd);

@@ -20,11 +20,16 @@
  * build.command in lab.conf replaces make for any project: it runs in the
  * work tree and leaves build.artifact there.
  *
+ * The image a build names is a resolved struct kernel_image: its hash is
+ * taken from the bytes copied into the cache entry and kept there ("hash"),
+ * so neither a build nor a cache hit reads the file again.
+ *
  * struct build_result owns its strings; build_result_release() frees them.
  */
 #include <git2.h>
 
 #include "checkout.h"
+#include "kernel-image.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -59,7 +64,7 @@ struct build_env {
 
 struct build_result {
 	enum build_status status;
-	char *image;		/* the cached artifact */
+	struct kernel_image image;	/* the cached artifact, hashed once as it was copied */
 	char *log;		/* build log */
 	char key[41];
 	double seconds;

@@ -5,8 +5,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <git2.h>
+
+#include "host.h"
 #include "image.h"
 #include "log.h"
+#include "xalloc.h"
 
 /* XEN_ELFNOTE_PHYS32_ENTRY: the 32-bit entry point QEMU jumps to (PVH) */
 #define PVH_NOTE_TYPE 18
@@ -88,7 +92,8 @@ int kernel_image_pvh(const char *path)
 	return ret;
 }
 
-int kernel_image_arch(const char **arch, const char *path)
+/* The arch from the header, and whether QEMU enters it through PVH: one open. */
+static int read_header(const char **arch, int *is_pvh, const char *path)
 {
 	unsigned char hdr[0x210];
 	Elf64_Ehdr eh;
@@ -106,6 +111,7 @@ int kernel_image_arch(const char **arch, const char *path)
 	if (elf && eh.e_machine == EM_X86_64)
 		pvh = elf_has_pvh(fd, &eh);
 	close(fd);
+	*is_pvh = 0;
 	if (n >= 0x206 && !memcmp(hdr + 0x202, "HdrS", 4)) {
 		*arch = "x86_64";
 		return 0;
@@ -116,6 +122,7 @@ int kernel_image_arch(const char **arch, const char *path)
 	}
 	if (pvh) {
 		*arch = "x86_64";
+		*is_pvh = 1;
 		return 0;
 	}
 	if (elf && eh.e_machine == EM_X86_64)
@@ -126,4 +133,34 @@ int kernel_image_arch(const char **arch, const char *path)
 			     path);
 	return error("'%s' is not a kernel image (neither an x86 bzImage, an x86 vmlinux with "
 		     "the PVH entry point, nor an arm64 Image)", path);
+}
+
+int kernel_image_arch(const char **arch, const char *path)
+{
+	int pvh;
+
+	return read_header(arch, &pvh, path);
+}
+
+int kernel_image_resolve(struct kernel_image *k, const char *path, int boots)
+{
+	const char *arch = host_arch();
+	int pvh = 0;
+	git_oid oid;
+
+	kernel_image_init(k);
+	if (boots && read_header(&arch, &pvh, path))
+		return -1;
+	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB)) {
+		const git_error *e = git_error_last();
+		return error("cannot read kernel '%s': %s", path,
+			     e && e->message ? e->message : strerror(errno));
+	}
+	k->path = xstrdup(path);
+	k->arch = arch;
+	k->pvh = pvh;
+	k->origin = KERNEL_FILE;
+	git_oid_tostr(k->hash, sizeof(k->hash), &oid);
+	debug("kernel '%s' resolved: %s%s, hash %s", path, arch, pvh ? " (pvh)" : "", k->hash);
+	return 0;
 }

@@ -8,6 +8,7 @@
  * only when it carries the PVH entry point (Xen ELF note type 18,
  * XEN_ELFNOTE_PHYS32_ENTRY, from CONFIG_PVH).
  */
+#include "kernel-image.h"
 
 /* *arch is a static string ("x86_64", "aarch64"); -1 with an error line. */
 int kernel_image_arch(const char **arch, const char *path);
@@ -18,5 +19,14 @@ int kernel_image_arch(const char **arch, const char *path);
  * line when it cannot be read.
  */
 int kernel_image_pvh(const char *path);
+
+/*
+ * The one resolver of a kernel file into a struct kernel_image: its header
+ * read once and its content hashed once. boots: the file is an image a
+ * runner boots, so its arch and PVH entry come from its header and
+ * anything else is refused with one line naming it; 0: a program the local
+ * runner runs (build.command projects), of the host's arch.
+ */
+int kernel_image_resolve(struct kernel_image *k, const char *path, int boots);
 
 #endif

@@ -7,6 +7,7 @@
 #include "ab-spec.h"
 #include "config.h"
 #include "host.h"
+#include "image.h"
 #include "log.h"
 #include "patch.h"
 #include "xalloc.h"
@@ -24,7 +25,7 @@ void ab_spec_release(struct ab_spec *s)
 {
 	kernel_tree_close(&s->tree);
 	for (int i = 0; i < 2; i++) {
-		free(s->image[i]);
+		kernel_image_release(&s->image[i]);
 		strvec_release(&s->frags[i]);
 		strvec_release(&s->apply[i]);
 		strbuf_release(&s->side_line[i]);
@@ -87,7 +88,7 @@ int ab_opt_format(const struct parse_option *opt, const char *arg)
  * Build A and B from git: refs, or A plus a patch series applied as
  * commits. Either failing to build ends the experiment before any boot.
  */
-static int build_variants(char *image[2], struct kernel_tree *t, struct lab_context *ctx,
+static int build_variants(struct kernel_image image[2], struct kernel_tree *t, struct lab_context *ctx,
 			  const char *repo, const char *arch, const char *const ref[2],
 			  const char *patch, const struct strvec frags[2],
 			  const struct strvec apply[2], const struct strvec *probes)
@@ -158,6 +159,31 @@ static int check_one_kernel_each(const char *kernel, const char *const side_kern
 	return 0;
 }
 
+/*
+ * The images the user named, each read once here: a file both sides name
+ * is one image. A runner other than the local one boots it, so it must be
+ * a kernel image; the local runner runs it as a program.
+ */
+static int resolve_images(struct ab_spec *s, struct lab_context *ctx)
+{
+	int boots = strcmp(boot_opts_runner(&s->o.boot, &ctx->cfg), "local") != 0;
+
+	for (int i = 0; i < 2; i++) {
+		const char *path = s->side_kernel[i] ? s->side_kernel[i] : s->kernel;
+
+		s->o.v[i].kernel = NULL;
+		kernel_image_release(&s->image[i]);
+		if (!path)
+			continue;
+		if (i && s->image[0].path && !strcmp(s->image[0].path, path))
+			kernel_image_copy(&s->image[1], &s->image[0]);
+		else if (kernel_image_resolve(&s->image[i], path, boots))
+			return -1;
+		s->o.v[i].kernel = &s->image[i];
+	}
+	return 0;
+}
+
 /* The config's size or CPU count, when the spec has no list of them. */
 static void list_default(long **list, size_t *n, long value)
 {
@@ -178,7 +204,6 @@ int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx)
 		struct strbuf *sb = &s->side_line[i];
 
 		strbuf_reset(sb);
-		s->o.v[i].kernel = s->side_kernel[i] ? s->side_kernel[i] : s->kernel;
 		if (s->cmdline)
 			strbuf_addstr(sb, s->cmdline);
 		if (s->side_cmdline[i])
@@ -194,12 +219,14 @@ int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx)
 				   s->frags, s->apply, &s->probes))
 			return -1;
 		for (int i = 0; i < 2; i++) {
-			s->o.v[i].kernel = s->image[i];
+			s->o.v[i].kernel = &s->image[i];
 			s->o.v[i].git_ref = i && s->patch ? s->patch : s->ref[i];
 		}
 	} else if (s->frags[0].nr || s->frags[1].nr || s->apply[0].nr || s->apply[1].nr ||
 		   s->probes.nr) {
 		return error("--a-config, --a-apply and --probe need kernels built from git (--a, --b)");
+	} else if (resolve_images(s, ctx)) {
+		return -1;
 	}
 	list_default(&s->mems, &s->nmems, ctx->cfg.mem_mib);
 	list_default(&s->cpus, &s->ncpus, ctx->cfg.cpus);

@@ -32,7 +32,7 @@ struct ab_spec {
 	struct ab_opts o;		/* the plan: boots, alpha, boot options... */
 
 	/* what ab_spec_prepare() made */
-	char *image[2];
+	struct kernel_image image[2];	/* each side's, built or resolved once */
 	struct strbuf side_line[2];
 	struct kernel_tree tree;
 };

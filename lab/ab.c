@@ -5,8 +5,6 @@
 
 #include "ab.h"
 #include "boot.h"
-#include "host.h"
-#include "image.h"
 #include "log.h"
 #include "pool.h"
 #include "progress.h"
@@ -388,9 +386,10 @@ out:
 }
 
 static void plan_opts(struct boot_opts *b, const struct ab_opts *o, int side, long mem,
-		      long cpus, long long exp_id, long long vid)
+		      long cpus, long long exp_id, long long vid, struct boot_guests *guests)
 {
 	*b = o->boot;
+	b->guests = guests;
 	b->kernel = o->v[side].kernel;
 	b->cmdline = o->v[side].cmdline;
 	b->mem_mib = mem;
@@ -401,7 +400,8 @@ static void plan_opts(struct boot_opts *b, const struct ab_opts *o, int side, lo
 
 /* Boots for one sweep point until the schedule is satisfied. */
 static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
-		     const long long vid[2], long mem, long cpus, double alpha)
+		     const long long vid[2], long mem, long cpus, double alpha,
+		     struct boot_guests *guests)
 {
 	struct boot_plan plan[2];
 	struct decision *dec = NULL;
@@ -415,7 +415,7 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 	for (int s = 0; s < 2; s++) {
 		struct boot_opts b;
 		int rc;
-		plan_opts(&b, o, s, mem, cpus, exp_id, vid[s]);
+		plan_opts(&b, o, s, mem, cpus, exp_id, vid[s], guests);
 		/* released even when it failed half-way: it may hold an initramfs */
 		rc = boot_plan_prepare(&plan[s], ctx, &b);
 		prepared++;
@@ -493,18 +493,10 @@ static void join_workloads(struct strbuf *sb, const struct ab_opts *o)
 /* Each side's kernel as the database knows it; 0 for none. */
 static int variant_kernels(long long kid[2], struct lab_context *ctx, const struct ab_opts *o)
 {
-	const char *runner = runner_of(ctx, o);
-
 	for (int s = 0; s < 2; s++) {
-		const char *arch = host_arch();
-
 		kid[s] = 0;
-		if (!o->v[s].kernel)
-			continue;
-		if ((!strcmp(runner, "qemu") || !strcmp(runner, "libvirt")) &&
-		    kernel_image_arch(&arch, o->v[s].kernel))
-			return -1;
-		if (store_kernel(&ctx->st, &kid[s], o->v[s].kernel, arch))
+		/* resolved once, by the command: nothing is read here */
+		if (o->v[s].kernel && store_kernel(&ctx->st, &kid[s], o->v[s].kernel))
 			return -1;
 	}
 	return 0;
@@ -574,7 +566,8 @@ static int pool_look(struct decision **dec, size_t *ndec, struct lab_context *ct
  * full boots the other one.
  */
 static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
-			  const long long vid[2], long mem, long cpus, double alpha)
+			  const long long vid[2], long mem, long cpus, double alpha,
+			  struct boot_guests *guests)
 {
 	struct boot_opts b[2];
 	struct pool pool;
@@ -586,7 +579,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 	if (pool_init(&pool, &ctx->cfg, o->boot.targets, mem, cpus))
 		return -1;
 	for (int s = 0; s < 2; s++)
-		plan_opts(&b[s], o, s, mem, cpus, exp_id, vid[s]);
+		plan_opts(&b[s], o, s, mem, cpus, exp_id, vid[s], guests);
 	if (pool_start(&pool, ctx, b, 2))
 		goto out;
 	for (int s = 0; s < 2; s++)
@@ -669,9 +662,12 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 {
 	struct stats_schedule sched = STATS_SCHEDULE_INIT;
 	struct strbuf workloads = STRBUF_INIT;
+	/* the caller's guests (a recipe's A/Bs share them), else the plan's own */
+	struct boot_guests own, *guests = o->boot.guests ? o->boot.guests : &own;
 	long long kid[2] = { 0, 0 }, vid[2];
 	double alpha = o->alpha;
 
+	boot_guests_init(&own);
 	if (boot_opts_check_targets(&o->boot, &ctx->cfg) ||
 	    (context_need_store(ctx)))
 		return AB_ERROR;
@@ -702,18 +698,22 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 		sched.alpha = o->alpha;
 		alpha = stats_schedule_alpha(&sched);
 	}
+	/* one guest for every point, side and target: its initramfs is the same bytes */
 	for (size_t i = 0; i < o->nmems; i++)
 		for (size_t j = 0; j < o->ncpus; j++)
 			if ((o->boot.targets ? run_point_pool : run_point)(ctx, o, *exp_id, vid,
-									  o->mems[i], o->cpus[j], alpha))
+									  o->mems[i], o->cpus[j], alpha,
+									  guests))
 				goto fail;
 	if (check_provenance(&ctx->st, *exp_id, o->force))
 		goto fail;
 	if (evaluate(&ctx->st, *exp_id, vid, o, alpha))
 		goto fail;
+	boot_guests_release(&own);
 	strbuf_release(&workloads);
 	return ab_outcome_of(&ctx->st, *exp_id);
 fail:
+	boot_guests_release(&own);
 	strbuf_release(&workloads);
 	return AB_ERROR;
 }

@@ -17,7 +17,7 @@
 #include "strvec.h"
 
 struct ab_variant {
-	const char *kernel;
+	const struct kernel_image *kernel;	/* resolved once, by the command or its build */
 	const char *cmdline;
 	const char *git_ref;	/* what the kernel was built from, if anything */
 };

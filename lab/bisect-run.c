@@ -24,7 +24,7 @@ struct who {
 	git_oid commit;
 	char name[16];
 	long long variant_id;
-	char *image;
+	struct kernel_image image;	/* built (or found) once, booted by every plan */
 	int build_failed, prepared, failures;
 	/* one plan, or one per target of --targets, taken in turn boot by boot */
 	struct boot_plan *plans;
@@ -36,6 +36,7 @@ struct bisector {
 	struct kernel_tree t;
 	struct build_spec spec;
 	struct boot_opts bo;
+	struct boot_guests guests;	/* one initramfs for every commit's plans */
 	long long exp_id;
 	char metric[64];
 	int per_boot, locked;
@@ -163,7 +164,8 @@ static int prepare_plans(struct bisector *bs, struct who *w)
 	size_t n = 1;
 	int ret = -1;
 
-	o.kernel = w->image;
+	o.kernel = &w->image;
+	o.guests = &bs->guests;
 	o.experiment_id = bs->exp_id;
 	o.variant_id = w->variant_id;
 	if (o.targets && config_target_class(&bs->ctx->cfg, o.targets, &all, &n))
@@ -202,7 +204,7 @@ static int op_measure(void *data, int who)
 	/* before the build: a budget used up builds nothing more */
 	if (bs->max_boots && bs->boots_before + (long long)bs->boots >= bs->max_boots)
 		return error("boot budget of %lld boots used up (--max-boots)", bs->max_boots);
-	if (!w->image && !w->build_failed) {
+	if (!w->image.path && !w->build_failed) {
 		switch (refbuild_commit(&w->image, &kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
 		case REFBUILD_OK:
 			bs->builds++;
@@ -545,15 +547,16 @@ static void bisector_release(struct bisector *bs)
 		for (size_t k = 0; k < all[i]->nplans; k++)
 			boot_plan_release(&all[i]->plans[k]);
 		free(all[i]->plans);
-		free(all[i]->image);
+		kernel_image_release(&all[i]->image);
 	}
 	for (size_t i = 0; i < bs->ncand; i++) {
 		for (size_t k = 0; k < bs->cand[i].nplans; k++)
 			boot_plan_release(&bs->cand[i].plans[k]);
 		free(bs->cand[i].plans);
-		free(bs->cand[i].image);
+		kernel_image_release(&bs->cand[i].image);
 	}
 	free(bs->cand);
+	boot_guests_release(&bs->guests);
 	kernel_tree_close(&bs->t);
 	if (bs->locked)
 		experiment_unlock(bs->ctx);

@@ -7,9 +7,9 @@
 
 #include "boot.h"
 #include "cpio.h"
-#include "image.h"
 #include "log.h"
 #include "tempfile.h"
+#include "xalloc.h"
 
 #define BOOT_MIN_NODE_MIB 128
 
@@ -217,6 +217,100 @@ static double self_cpu_s(void)
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+void boot_guests_init(struct boot_guests *gs)
+{
+	memset(gs, 0, sizeof(*gs));
+}
+
+static void guest_free(struct boot_guest *g)
+{
+	if (g->initrd.len)
+		tempfile_delete(g->initrd.buf);
+	if (g->workdir.len)
+		user_workloads_unstage_dir(g->workdir.buf, g->user, g->nuser);
+	user_workloads_free(&g->user, &g->nuser);
+	strbuf_release(&g->key);
+	strbuf_release(&g->program);
+	strbuf_release(&g->initrd);
+	strbuf_release(&g->workdir);
+	free(g);
+}
+
+void boot_guests_release(struct boot_guests *gs)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		guest_free(gs->g[i]);
+	free(gs->g);
+	boot_guests_init(gs);
+}
+
+/*
+ * The guest of this content, from gs or new (its user workloads loaded
+ * and checked, nothing written yet): the initramfs is the same bytes for
+ * every plan of one arch, program and workloads (cpio archives are
+ * reproducible, and nothing of the kernel, memory, CPUs or command line
+ * goes in), so guest_write() writes it once.
+ */
+static int guest_find(struct boot_guest **out, struct boot_guests *gs, int boots,
+		      const char *arch, const char *program, const struct strvec *workloads)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct boot_guest *g;
+
+	strbuf_addf(&key, "%s %s %s", boots ? "initramfs" : "staged", arch, program);
+	for (size_t i = 0; i < workloads->nr; i++)
+		strbuf_addf(&key, "\n%s", workloads->v[i]);
+	for (size_t i = 0; i < gs->n; i++)
+		if (!strcmp(gs->g[i]->key.buf, key.buf)) {
+			*out = gs->g[i];
+			strbuf_release(&key);
+			return 0;
+		}
+	g = xcalloc(1, sizeof(*g));
+	g->key = key;
+	g->boots = boots;
+	g->arch = arch;
+	strbuf_addstr(&g->program, program);
+	/* a bad workload is refused here, before the database is touched */
+	if (user_workloads_load(&g->user, &g->nuser, workloads)) {
+		guest_free(g);
+		return -1;
+	}
+	gs->g = xrealloc(gs->g, (gs->n + 1) * sizeof(*gs->g));
+	gs->g[gs->n++] = g;
+	*out = g;
+	return 0;
+}
+
+/* Its initramfs (or the local runner's staging), unless written already. */
+static int guest_write(struct boot_guest *g, const char *cachedir)
+{
+	static int seq;
+
+	if (g->written)
+		return 0;
+	if (g->boots) {
+		strbuf_reset(&g->initrd);
+		strbuf_addf(&g->initrd, "%s/initramfs-%s-%d-%d.cpio", cachedir, g->arch,
+			    (int)getpid(), seq++);
+		if (tempfile_register(g->initrd.buf)) {
+			strbuf_reset(&g->initrd);
+			return -1;
+		}
+		if (user_workloads_initramfs(g->initrd.buf, g->program.buf, g->user, g->nuser))
+			return -1;
+		debug("initramfs '%s' written (%s guest, %zu user workload%s)", g->initrd.buf,
+		      g->arch, g->nuser, g->nuser == 1 ? "" : "s");
+	} else if (g->nuser) {
+		strbuf_reset(&g->workdir);
+		strbuf_addf(&g->workdir, "%s/work-%d-%d", cachedir, (int)getpid(), seq++);
+		if (user_workloads_stage_dir(g->workdir.buf, g->user, g->nuser))
+			return -1;
+	}
+	g->written = 1;
+	return 0;
+}
+
 void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workloads,
 		 long default_iters)
 {
@@ -229,9 +323,10 @@ void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workl
 int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		      const struct boot_opts *o)
 {
-	static int initrd_seq;
 	const char *arch = host_arch(), *runner_name, *clock;
 	const struct lab_target *t = NULL;
+	struct strbuf program = STRBUF_INIT;
+	struct boot_guest *guest;
 	char *cachedir = NULL;
 	int ret = -1;
 
@@ -256,65 +351,55 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	if (runner_boots_kernel(p->runner) || (p->runner == &runner_ssh && o->kernel)) {
 		if (!o->kernel)
 			return error("no kernel given (--kernel IMAGE)");
-		if (kernel_image_arch(&arch, o->kernel))
-			return -1;
+		/* read once, when it was resolved */
+		arch = o->kernel->arch;
 		if (t && t->arch && strcmp(t->arch, arch))
 			return error("target '%s' boots %s kernels, not %s ('%s')", t->name, t->arch,
-				     arch, o->kernel);
+				     arch, o->kernel->path);
 	}
 	if (o->guest)
-		strbuf_addstr(&p->guest, o->guest);
+		strbuf_addstr(&program, o->guest);
 	else if (!strcmp(p->runner->name, "local") && o->kernel)
 		/* what was built is the program to run (build.command projects) */
-		strbuf_addstr(&p->guest, o->kernel);
+		strbuf_addstr(&program, o->kernel->path);
 	else
-		strbuf_addf(&p->guest, "%s/build/guest/%s/lab-guest", lab_source_dir(), arch);
-	if (access(p->guest.buf, X_OK)) {
-		error("cannot find guest program '%s' (run 'make')", p->guest.buf);
+		strbuf_addf(&program, "%s/build/guest/%s/lab-guest", lab_source_dir(), arch);
+	if (access(program.buf, X_OK)) {
+		error("cannot find guest program '%s' (run 'make')", program.buf);
 		goto out;
 	}
-
-	if (user_workloads_load(&p->user, &p->nuser, o->workloads))
+	if (guest_find(&guest, o->guests ? o->guests : &p->own, runner_boots_kernel(p->runner),
+		       arch, program.buf, o->workloads))
 		goto out;
-	for (size_t i = 0, k = 0; i < o->workloads->nr; i++) {
-		const char *name = workload_is_user(o->workloads->v[i]) ?
-				   p->user[k++].name.buf : o->workloads->v[i];
-		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", name);
-		p->has_boot |= !strcmp(name, "boot");
-	}
-	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
+	p->guest = guest;
 
 	if (context_need_store(ctx))
 		goto out;
 	p->logdir = context_logdir(ctx);
 	cachedir = context_subdir(ctx, "cache");
-	if (!p->logdir || !cachedir)
+	if (!p->logdir || !cachedir || guest_write(guest, cachedir))
 		goto out;
-	if (o->kernel && store_kernel(&ctx->st, &p->row.kernel_id, o->kernel, arch))
+	for (size_t i = 0, k = 0; i < o->workloads->nr; i++) {
+		const char *name = workload_is_user(o->workloads->v[i]) ?
+				   p->guest->user[k++].name.buf : o->workloads->v[i];
+		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", name);
+		p->has_boot |= !strcmp(name, "boot");
+	}
+	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
+	if (o->kernel && store_kernel(&ctx->st, &p->row.kernel_id, o->kernel))
 		goto out;
 	if (runner_boots_kernel(p->runner)) {
 		strbuf_addf(&p->kvm_note, "%s/kvm-hangs", cachedir);
 		p->spec.kvm_note = p->kvm_note.buf;
-		strbuf_addf(&p->initrd, "%s/initramfs-%s-%d-%d.cpio", cachedir, arch,
-			    (int)getpid(), initrd_seq++);
-		if (tempfile_register(p->initrd.buf)) {
-			strbuf_reset(&p->initrd);
-			goto out;
-		}
-		if (user_workloads_initramfs(p->initrd.buf, p->guest.buf, p->user, p->nuser))
-			goto out;
-	} else if (p->nuser) {
-		strbuf_addf(&p->workdir, "%s/work-%d-%d", cachedir, (int)getpid(), initrd_seq++);
-		if (user_workloads_stage_dir(p->workdir.buf, p->user, p->nuser))
-			goto out;
-		p->spec.workdir = p->workdir.buf;
+	} else if (p->guest->workdir.len) {
+		p->spec.workdir = p->guest->workdir.buf;
 	}
 
 	host_info_get(&p->host, p->runner->name, config_qemu_binary(&ctx->cfg, arch));
 	p->spec.kernel = o->kernel;
-	p->spec.initrd = p->initrd.buf;
+	p->spec.initrd = p->guest->initrd.buf;
 	p->spec.arch = arch;
-	p->spec.guest = p->guest.buf;
+	p->spec.guest = p->guest->program.buf;
 	p->spec.params = p->params.buf;
 	p->spec.workloads = p->workloads.buf;
 	p->spec.cmdline = o->cmdline;
@@ -359,6 +444,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	ret = 0;
 out:
 	free(cachedir);
+	strbuf_release(&program);
 	/* a plan that could not be made holds nothing: the caller may still release it */
 	if (ret)
 		boot_plan_release(p);
@@ -401,7 +487,7 @@ int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_i
 		p->spec.nonce = p->nonce;
 		p->runner->run(&p->spec, res);
 		sample_set_meta(&res->set, "lab.nonce", p->nonce);
-		user_workloads_meta(&res->set, p->user, p->nuser);
+		user_workloads_meta(&res->set, p->guest->user, p->guest->nuser);
 	}
 	strbuf_reset(&p->cpu);
 	strbuf_addf(&p->cpu, "%.6f", self_cpu_s() - cpu0);
@@ -428,16 +514,10 @@ int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_i
 
 void boot_plan_release(struct boot_plan *p)
 {
-	if (p->initrd.len)
-		tempfile_delete(p->initrd.buf);
-	if (p->workdir.len)
-		user_workloads_unstage_dir(p->workdir.buf, p->user, p->nuser);
-	user_workloads_free(&p->user, &p->nuser);
-	strbuf_release(&p->workdir);
+	boot_guests_release(&p->own);
+	p->guest = NULL;
 	strbuf_release(&p->workloads);
 	strbuf_release(&p->params);
-	strbuf_release(&p->guest);
-	strbuf_release(&p->initrd);
 	strbuf_release(&p->log_path);
 	strbuf_release(&p->cpu);
 	strbuf_release(&p->kvm_note);

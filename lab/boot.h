@@ -1,16 +1,24 @@
 #ifndef BOOT_H
 #define BOOT_H
 /*
- * One variant's boots, from options to stored runs: the kernel recorded
- * and hashed, the initramfs written, the runner chosen, provenance taken;
- * then each boot_plan_run() is one boot stored in one transaction.
- * Shared by `lab run` and the A/B plans. The plan owns its strings and the
- * initramfs file (removed by boot_plan_release()).
+ * One variant's boots, from options to stored runs: the kernel recorded,
+ * the guest found or made, the runner chosen, provenance taken; then each
+ * boot_plan_run() is one boot stored in one transaction. Shared by `lab
+ * run` and the A/B plans.
+ *
+ * The kernel comes resolved (results/kernel-image.h): the plan reads
+ * nothing of it. The guest (its program, the user's workloads, the
+ * initramfs with them or the local runner's staging of them) is made once
+ * per content in a struct boot_guests that the caller may share between
+ * the plans of its sides, sweep points and targets; a plan given none
+ * makes its own. The plan owns its strings; the guests' files go with
+ * boot_guests_release().
  */
 #include "context.h"
 #include <limits.h>
 
 #include "host.h"
+#include "kernel-image.h"
 #include "parse-options.h"
 #include "protocol.h"
 #include "runner.h"
@@ -18,8 +26,33 @@
 #include "strvec.h"
 #include "workload.h"
 
+/*
+ * One guest content: arch, program and workloads make its key. initrd is
+ * its initramfs (the runners that boot a kernel), workdir the local or ssh
+ * runner's staging of the user's workloads.
+ */
+struct boot_guest {
+	struct strbuf key, program, initrd, workdir;
+	const char *arch;
+	struct user_workload *user;	/* exec: and stress-ng: workloads */
+	size_t nuser;
+	int boots;			/* an initramfs, not a staging */
+	int written;
+};
+
+/* The guests a command made, each once; the plans point into it. */
+struct boot_guests {
+	struct boot_guest **g;
+	size_t n;
+};
+
+void boot_guests_init(struct boot_guests *gs);
+/* Removes the guests' initramfs files and stagings: after the plans' release. */
+void boot_guests_release(struct boot_guests *gs);
+
 struct boot_opts {
-	const char *kernel;		/* image, for the qemu runner */
+	const struct kernel_image *kernel;	/* resolved, for the runners that boot one */
+	struct boot_guests *guests;	/* shared guests; NULL: the plan makes its own */
 	const char *cmdline;		/* extra kernel command line */
 	const char *runner;		/* NULL: run.runner */
 	const char *accel;		/* NULL: qemu.accel */
@@ -45,13 +78,12 @@ struct boot_plan {
 	struct run_spec spec;
 	struct run_row row;
 	struct host_info host;
-	struct strbuf workloads, params, guest, initrd, log_path, cpu, kvm_note;
+	struct strbuf workloads, params, log_path, cpu, kvm_note;
 	struct strbuf clock;		/* as stored: "wall", "icount shift=0" */
 	char *logdir;
 	char nonce[PROTOCOL_NONCE_LEN + 1];	/* the current boot's */
-	struct user_workload *user;	/* exec: and stress-ng: workloads */
-	size_t nuser;
-	struct strbuf workdir;		/* the local runner's staging of them */
+	const struct boot_guest *guest;	/* in opts' guests, or in own */
+	struct boot_guests own;
 	int has_boot;
 };
 

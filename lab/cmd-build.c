@@ -30,7 +30,7 @@ int cmd_build(int argc, char **argv)
 	struct lab_context ctx;
 	struct kernel_tree t;
 	const char *repo = NULL, *db = NULL, *config = NULL;
-	char *image = NULL;
+	struct kernel_image image;
 	git_oid commit;
 	long long kernel_id;
 	const struct parse_option options[] = {
@@ -50,6 +50,7 @@ int cmd_build(int argc, char **argv)
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&t, 0, sizeof(t));
+	kernel_image_init(&image);
 	n = parse_options(&parser, argc, argv);
 	if (n == PARSE_OPT_HELP) {
 		ret = 0;
@@ -67,7 +68,7 @@ int cmd_build(int argc, char **argv)
 		goto out;
 	switch (refbuild(&image, &commit, &kernel_id, &ctx, &t, argv[0], &spec)) {
 	case REFBUILD_OK:
-		printf("%s\n", image);
+		printf("%s\n", image.path);
 		ret = 0;
 		break;
 	case REFBUILD_FAILED:
@@ -77,7 +78,7 @@ int cmd_build(int argc, char **argv)
 		break;
 	}
 out:
-	free(image);
+	kernel_image_release(&image);
 	kernel_tree_close(&t);
 	context_release(&ctx);
 	strvec_release(&fragments);

@@ -407,7 +407,8 @@ out:
  * that finished before is reused, and one that was interrupted continued.
  */
 static int run_one(long long *exp, struct lab_context *ctx, const struct recipe *r, size_t i,
-		   const char *arch, const struct strvec *words, const char *command)
+		   const char *arch, const struct strvec *words, const char *command,
+		   struct boot_guests *guests)
 {
 	struct recipe_args a = { NULL, NULL, NULL, 0 };
 	struct strvec av = STRVEC_INIT;
@@ -424,6 +425,7 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe 
 	    ab_spec_prepare(&s, ctx))
 		goto out;
 	s.o.command = command;
+	s.o.boot.guests = guests;
 	if (a.resume && ab_find(&earlier, &done, ctx, &s.o))
 		goto out;
 	if (done) {
@@ -456,6 +458,7 @@ int cmd_recipe(int argc, char **argv)
 	struct recipe_args a = { NULL, NULL, NULL, 0 };
 	struct lab_context ctx;
 	struct ab_spec check;
+	struct boot_guests guests;	/* one initramfs for all the recipe's A/Bs */
 	struct recipe r;
 	long long *exp = NULL;
 	int n, ret = 2;
@@ -463,6 +466,7 @@ int cmd_recipe(int argc, char **argv)
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&r, 0, sizeof(r));
 	ab_spec_init(&check);
+	boot_guests_init(&guests);
 	for (int i = 0; i < argc; i++) {
 		strvec_push(&words, argv[i]);
 		/* the command recorded with each A/B: --resume is how, not what */
@@ -504,7 +508,7 @@ int cmd_recipe(int argc, char **argv)
 		if (a.arch && strcmp(arch, a.arch))
 			continue;
 		for (size_t i = 1; i < r.nv; i++)
-			if (run_one(&exp[i], &ctx, &r, i, arch, &words, command.buf))
+			if (run_one(&exp[i], &ctx, &r, i, arch, &words, command.buf, &guests))
 				goto out;
 		fflush(stdout);
 		if (print_table(stdout, &ctx.st, &r, arch, exp))
@@ -514,6 +518,7 @@ int cmd_recipe(int argc, char **argv)
 	ret = 0;
 out:
 	recipe_release(&r);
+	boot_guests_release(&guests);
 	context_release(&ctx);
 	ab_spec_release(&check);
 	free(exp);

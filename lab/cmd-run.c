@@ -9,6 +9,7 @@
 
 #include "boot.h"
 #include "commands.h"
+#include "image.h"
 #include "log.h"
 #include "pool.h"
 #include "progress.h"
@@ -27,13 +28,14 @@ int cmd_run(int argc, char **argv)
 	struct strvec workloads = STRVEC_INIT, params = STRVEC_INIT;
 	struct boot_opts o = { .workloads = &workloads, .params = &params };
 	struct lab_context ctx;
+	struct kernel_image image;
 	struct boot_plan plan;
 	struct progress pr;
-	const char *db = NULL, *config = NULL;
+	const char *db = NULL, *config = NULL, *kernel = NULL;
 	long long *run_ids = NULL;
 	long boots = 1;
 	const struct parse_option options[] = {
-		OPT_STRING(0, "kernel", &o.kernel, "IMAGE",
+		OPT_STRING(0, "kernel", &kernel, "IMAGE",
 			   "kernel image to boot (bzImage, vmlinux with PVH, arm64 Image)"),
 		OPT_CALLBACK(0, "workload", &workloads, "W",
 			     "zeroing, demote or boot; repeat or use W1,W2", boot_opt_workloads),
@@ -51,6 +53,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&plan, 0, sizeof(plan));
+	kernel_image_init(&image);
 	n = parse_options(&parser, argc, argv);
 	if (n == PARSE_OPT_HELP) {
 		ret = 0;
@@ -69,6 +72,13 @@ int cmd_run(int argc, char **argv)
 	}
 	if (context_load_config(&ctx, config, db))
 		goto out;
+	/* read once here; every boot, on every target, takes it as it is */
+	if (kernel) {
+		if (kernel_image_resolve(&image, kernel,
+					 strcmp(boot_opts_runner(&o, &ctx.cfg), "local") != 0))
+			goto out;
+		o.kernel = &image;
+	}
 	if (o.targets) {
 		if (pool_run_boots(&ctx, &o, boots, run_ids, &bad_boots))
 			goto out;
@@ -95,6 +105,7 @@ print:
 	ret = bad_boots ? 1 : 0;
 out:
 	boot_plan_release(&plan);
+	kernel_image_release(&image);
 	context_release(&ctx);
 	free(run_ids);
 	strvec_release(&workloads);

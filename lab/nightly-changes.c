@@ -59,11 +59,13 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 	struct strvec wl = STRVEC_INIT;
 	struct verdict_row v;
 	struct ab_opts o;
-	char *image[2] = { NULL, NULL };
+	struct kernel_image image[2];
 	long long exp_id = 0;
 	long mem = s->mem_mib, cpus = nt->ctx->cfg.cpus;
 	int done = 0, found, ret = -1, r;
 
+	kernel_image_init(&image[0]);
+	kernel_image_init(&image[1]);
 	/* the images are part of the spec: a build is a cache hit once built */
 	for (int side = 0; side < 2; side++) {
 		r = night_build(nt, &image[side], side ? c->after : c->before);
@@ -78,8 +80,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 	confirm_command(&cmd, nt, s, c);
 	strvec_push(&wl, s->workload);
 	memset(&o, 0, sizeof(o));
-	o.v[0] = (struct ab_variant){ image[0], s->cmdline, c->before };
-	o.v[1] = (struct ab_variant){ image[1], s->cmdline, c->after };
+	o.v[0] = (struct ab_variant){ &image[0], s->cmdline, c->before };
+	o.v[1] = (struct ab_variant){ &image[1], s->cmdline, c->after };
 	night_boot_opts(&o.boot, nt, &wl, NULL, NULL, 0);
 	o.mems = &mem;
 	o.nmems = 1;
@@ -120,8 +122,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		fprintf(nt->out, "  E%lld: no verdict for %s.%s\n", exp_id, s->workload, s->metric);
 	ret = 0;
 out:
-	free(image[0]);
-	free(image[1]);
+	kernel_image_release(&image[0]);
+	kernel_image_release(&image[1]);
 	strbuf_release(&cmd);
 	strvec_release(&wl);
 	return ret;

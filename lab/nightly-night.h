@@ -33,12 +33,12 @@ void night_infra(struct night *nt, const char *fmt, ...) __attribute__((format(p
 
 /* Boot options of the night's boots: its clock, iters and parameters. */
 void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
-		     const char *kernel, const char *cmdline, long mem);
+		     const struct kernel_image *kernel, const char *cmdline, long mem);
 /*
  * Build commit: 0 with *image, 1 when it does not build (the commit's
  * problem, said), -1 when the lab failed (infrastructure, said).
  */
-int night_build(struct night *nt, char **image, const char *commit);
+int night_build(struct night *nt, struct kernel_image *image, const char *commit);
 /*
  * A store_nightly_series_each() callback: change points and a suspect of
  * one series, each new one confirmed, a confirmed regression bisected.

@@ -313,7 +313,7 @@ static int store_points(struct night *nt, const char *commit, long mem, const ch
 }
 
 void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
-		     const char *kernel, const char *cmdline, long mem)
+		     const struct kernel_image *kernel, const char *cmdline, long mem)
 {
 	memset(o, 0, sizeof(*o));
 	o->kernel = kernel;
@@ -329,7 +329,7 @@ void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec 
  * Build commit: 0 with *image, 1 when it does not build (the commit's
  * problem, said), -1 when the lab failed (infrastructure, said).
  */
-int night_build(struct night *nt, char **image, const char *commit)
+int night_build(struct night *nt, struct kernel_image *image, const char *commit)
 {
 	struct strvec none = STRVEC_INIT;
 	struct build_spec spec = { host_arch(), &none, &none };
@@ -338,7 +338,6 @@ int night_build(struct night *nt, char **image, const char *commit)
 	git_oid oid;
 	enum refbuild_outcome r;
 
-	*image = NULL;
 	memset(&t, 0, sizeof(t));
 	if (git_oid_fromstr(&oid, commit))
 		return error("bad commit id '%s'", commit);
@@ -367,10 +366,11 @@ static int measure(struct night *nt, const char *commit)
 {
 	long boots, ok;
 	struct strbuf subject = STRBUF_INIT, author = STRBUF_INIT;
-	char *image = NULL;
+	struct kernel_image image;
 	long ok_all = 0;
 	int ret = -1, r;
 
+	kernel_image_init(&image);
 	r = night_build(nt, &image, commit);
 	if (r >= 0 && store_nightly_commit_info(&nt->ctx->st, &subject, &author, commit))
 		goto out;
@@ -399,7 +399,7 @@ static int measure(struct night *nt, const char *commit)
 			need = nt->n->boots - boots;
 			if (need > 0) {
 				memset(&plan, 0, sizeof(plan));
-				night_boot_opts(&o, nt, &nt->workloads, image, cmdline, nt->mems[m]);
+				night_boot_opts(&o, nt, &nt->workloads, &image, cmdline, nt->mems[m]);
 				if (boot_plan_prepare(&plan, nt->ctx, &o)) {
 					boot_plan_release(&plan);
 					night_infra(nt, "cannot boot %.12s (the reason is above)", commit);
@@ -449,7 +449,7 @@ static int measure(struct night *nt, const char *commit)
 				goto out;
 			}
 	if (store_nightly_commit_status(&nt->ctx->st, nt->n->name, commit,
-					ok_all ? "MEASURED" : "BOOT_FAILED", image) ||
+					ok_all ? "MEASURED" : "BOOT_FAILED", image.path) ||
 	    store_commit(&nt->ctx->st)) {
 		store_rollback(&nt->ctx->st);
 		goto out;
@@ -459,7 +459,7 @@ static int measure(struct night *nt, const char *commit)
 	nt->measured += ok_all > 0;
 	ret = 0;
 out:
-	free(image);
+	kernel_image_release(&image);
 	strbuf_release(&subject);
 	strbuf_release(&author);
 	return ret;

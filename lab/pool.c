@@ -142,6 +142,8 @@ int pool_start(struct pool *p, struct lab_context *ctx, const struct boot_opts *
 
 			o.target = p->t[i].t->name;
 			o.targets = NULL;
+			if (!o.guests)
+				o.guests = &p->guests;
 			rc = boot_plan_prepare(&p->t[i].plan[s], ctx, &o);
 			/* released even when it failed half-way: it may hold an initramfs */
 			p->t[i].nplans++;
@@ -284,6 +286,7 @@ void pool_release(struct pool *p)
 		for (int s = 0; s < pt->nplans; s++)
 			boot_plan_release(&pt->plan[s]);
 	}
+	boot_guests_release(&p->guests);
 	free(p->t);
 	free(p->class);
 	memset(p, 0, sizeof(*p));

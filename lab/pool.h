@@ -40,6 +40,7 @@ struct pool {
 	struct pool_target *t;
 	size_t n;
 	char *class;
+	struct boot_guests guests;	/* the targets' guests when the caller shares none */
 };
 
 struct pool_done {

@@ -28,7 +28,7 @@ static int record_commit(struct lab_context *ctx, struct kernel_tree *t, const g
 	return ret;
 }
 
-enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
+enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *kernel_id,
 				      struct lab_context *ctx, struct kernel_tree *t,
 				      const git_oid *commit, const struct build_spec *spec)
 {
@@ -66,11 +66,14 @@ enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
 		ret = REFBUILD_FAILED;
 		goto out;
 	}
-	if (store_kernel(&ctx->st, kernel_id, res.image, spec->arch) ||
-	    store_kernel_commit(&ctx->st, *kernel_id, hex))
+	if (store_kernel(&ctx->st, kernel_id, &res.image))
 		goto out;
+	debug("kernel '%s' %s from %.12s, config %.12s: %s, hash %s", res.image.path,
+	      kernel_origin_name(res.image.origin), hex, res.image.config_hash, res.image.arch,
+	      res.image.hash);
+	kernel_image_release(image);
 	*image = res.image;
-	res.image = NULL;
+	kernel_image_init(&res.image);
 	ret = REFBUILD_OK;
 out:
 	free(desc);
@@ -78,7 +81,7 @@ out:
 	return ret;
 }
 
-enum refbuild_outcome refbuild(char **image, git_oid *commit, long long *kernel_id,
+enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit, long long *kernel_id,
 			       struct lab_context *ctx, struct kernel_tree *t,
 			       const char *ref, const struct build_spec *spec)
 {

@@ -19,13 +19,17 @@ enum refbuild_outcome {
 	REFBUILD_ERROR = -1,	/* bad ref, or the lab's own failure */
 };
 
-/* *image (caller frees) and *commit are set on REFBUILD_OK. */
-enum refbuild_outcome refbuild(char **image, git_oid *commit, long long *kernel_id,
+/*
+ * *image (the caller releases it) and *commit are set on REFBUILD_OK: the
+ * image resolved by the build, with its commit, config and hash, which the
+ * boots take as it is.
+ */
+enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit, long long *kernel_id,
 			       struct lab_context *ctx, struct kernel_tree *t,
 			       const char *ref, const struct build_spec *spec);
 
 /* The same for a commit already resolved (bisect, patch series). */
-enum refbuild_outcome refbuild_commit(char **image, long long *kernel_id,
+enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *kernel_id,
 				      struct lab_context *ctx, struct kernel_tree *t,
 				      const git_oid *commit, const struct build_spec *spec);
 

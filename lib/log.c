@@ -1,5 +1,7 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "log.h"
 
@@ -39,5 +41,21 @@ void info(const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	vreport("", fmt, ap);
+	va_end(ap);
+}
+
+void debug(const char *fmt, ...)
+{
+	static int on = -1;
+	va_list ap;
+
+	if (on < 0) {
+		const char *v = getenv("LAB_DEBUG");
+		on = v && *v && strcmp(v, "0");
+	}
+	if (!on)
+		return;
+	va_start(ap, fmt);
+	vreport("debug: ", fmt, ap);
 	va_end(ap);
 }

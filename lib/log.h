@@ -11,5 +11,11 @@ __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
 /* Informational line on stderr, suppressed by log_quiet. */
 __attribute__((format(printf, 1, 2))) void info(const char *fmt, ...);
 extern int log_quiet;
+/*
+ * "lab: debug: ..." on stderr when LAB_DEBUG is set in the environment:
+ * what the lab read, wrote or reused on its way to a boot, for whoever
+ * checks that it does each once.
+ */
+__attribute__((format(printf, 1, 2))) void debug(const char *fmt, ...);
 
 #endif

@@ -1,6 +1,5 @@
 /* Kernels and runs as they are booted and finished (store.h). */
 #include <errno.h>
-#include <git2.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,31 +12,26 @@
 #include "strbuf.h"
 #include "subprocess.h"
 
-int store_kernel(struct store *st, long long *id, const char *path, const char *arch)
+int store_kernel(struct store *st, long long *id, const struct kernel_image *k)
 {
 	sqlite3_stmt *q = NULL;
-	git_oid oid;
-	char hex[GIT_OID_HEXSZ + 1];
 	int ret = -1;
 
-	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB)) {
-		const git_error *e = git_error_last();
-		return error("cannot read kernel '%s': %s", path,
-			     e && e->message ? e->message : strerror(errno));
-	}
-	git_oid_tostr(hex, sizeof(hex), &oid);
-
+	/* the image was hashed once, when it was resolved or built: not here */
 	if (sqlite3_prepare_v2(st->db,
-			       "INSERT INTO kernels(path, hash, arch, created) VALUES (?1, ?2, ?3, ?4) "
-			       "ON CONFLICT(hash, path) DO UPDATE SET arch = excluded.arch "
+			       "INSERT INTO kernels(path, hash, arch, git_commit, created) "
+			       "VALUES (?1, ?2, ?3, ?4, ?5) "
+			       "ON CONFLICT(hash, path) DO UPDATE SET arch = excluded.arch, "
+			       "git_commit = COALESCE(excluded.git_commit, git_commit) "
 			       "RETURNING id", -1, &q, NULL) != SQLITE_OK) {
 		store_error(st, "cannot record kernel");
 		goto out;
 	}
-	store_bind_text(q, 1, path);
-	store_bind_text(q, 2, hex);
-	store_bind_text(q, 3, arch);
-	sqlite3_bind_double(q, 4, now_wall());
+	store_bind_text(q, 1, k->path);
+	store_bind_text(q, 2, k->hash);
+	store_bind_text(q, 3, k->arch);
+	store_bind_text(q, 4, k->commit[0] ? k->commit : NULL);
+	sqlite3_bind_double(q, 5, now_wall());
 	if (sqlite3_step(q) != SQLITE_ROW) {
 		store_error(st, "cannot record kernel");
 		goto out;
@@ -45,22 +39,6 @@ int store_kernel(struct store *st, long long *id, const char *path, const char *
 	*id = sqlite3_column_int64(q, 0);
 	ret = 0;
 out:
-	sqlite3_finalize(q);
-	return ret;
-}
-
-int store_kernel_commit(struct store *st, long long kernel_id, const char *commit_hex)
-{
-	sqlite3_stmt *q = NULL;
-	int ret = 0;
-
-	if (sqlite3_prepare_v2(st->db, "UPDATE kernels SET git_commit = ?2 WHERE id = ?1", -1, &q,
-			       NULL) != SQLITE_OK)
-		return store_error(st, "cannot record kernel commit");
-	sqlite3_bind_int64(q, 1, kernel_id);
-	store_bind_text(q, 2, commit_hex);
-	if (sqlite3_step(q) != SQLITE_DONE)
-		ret = store_error(st, "cannot record kernel commit");
 	sqlite3_finalize(q);
 	return ret;
 }

@@ -16,6 +16,7 @@
  */
 #include <sqlite3.h>
 
+#include "kernel-image.h"
 #include "run.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -80,11 +81,11 @@ void store_read_end(struct store *st);
 /* Report sqlite's last error on this store; returns -1. */
 int store_error(struct store *st, const char *what);
 
-/* Find or add the kernel image at path (hashed by content). */
-int store_kernel(struct store *st, long long *id, const char *path, const char *arch);
-
-/* Record the commit an image was built from. */
-int store_kernel_commit(struct store *st, long long kernel_id, const char *commit_hex);
+/*
+ * Find or add a resolved kernel image (by its hash and path), with the
+ * commit it was built from when it was.
+ */
+int store_kernel(struct store *st, long long *id, const struct kernel_image *k);
 
 /*
  * The run is recorded with its owner, this process (run_owners), until it

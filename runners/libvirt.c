@@ -528,7 +528,7 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 		remove_stale_volumes(pool, host);
 		swept = 1;
 	}
-	if (!pool || !(kernel_vol = upload(conn, pool, vol_name.buf, spec->kernel, &out->error)))
+	if (!pool || !(kernel_vol = upload(conn, pool, vol_name.buf, spec->kernel->path, &out->error)))
 		goto out;
 	strbuf_reset(&vol_name);
 	strbuf_addf(&vol_name, "%s-initrd", name.buf);

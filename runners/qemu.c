@@ -17,7 +17,8 @@
  * x86 boots skip what the lab does not need before the kernel: qboot
  * (Debian's QEMU ships it) instead of SeaBIOS when it is installed, and a
  * vmlinux with the PVH entry point is loaded as it is, with no real-mode
- * setup and no decompression (kernels/image.h). Which way a boot went is
+ * setup and no decompression (read once, when the image was
+ * resolved: kernel_image.pvh). Which way a boot went is
  * its run's meta entry qemu.boot. arm64 virt needs nothing of the kind:
  * QEMU starts an Image directly, without firmware.
  *
@@ -35,7 +36,6 @@
 
 #include "drive.h"
 #include "host.h"
-#include "image.h"
 #include "log.h"
 #include "protocol.h"
 #include "runner.h"
@@ -92,11 +92,10 @@ static const char *x86_bios(void)
 /* How this spec boots, as recorded in the run's meta entry qemu.boot. */
 static const char *boot_way(const struct run_spec *spec)
 {
-	int pvh;
+	int pvh = spec->kernel->pvh;
 
 	if (!strcmp(spec->arch, "aarch64"))
 		return "image";
-	pvh = kernel_image_pvh(spec->kernel) == 1;
 	if (x86_bios())
 		return pvh ? "pvh+qboot" : "bzimage+qboot";
 	return pvh ? "pvh+seabios" : "bzimage+seabios";
@@ -165,7 +164,7 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 		strvec_pushf(av, "shift=%d,sleep=off", spec->icount_shift);
 	}
 	strvec_push(av, "-kernel");
-	strvec_push(av, spec->kernel);
+	strvec_push(av, spec->kernel->path);
 	strvec_push(av, "-initrd");
 	strvec_push(av, spec->initrd);
 	strvec_push(av, "-append");

@@ -9,15 +9,20 @@
  *
  * The run_result is results/run.h's: the store keeps it as it is.
  *
+ * The kernel comes resolved (results/kernel-image.h): its arch and PVH
+ * entry were read once, by the command or the build; a runner reads the
+ * file only to boot it.
+ *
  * A runner never decides about kernels: an infrastructure problem (QEMU
  * missing, a pipe failing) is RUN_INFRA, not a kernel verdict.
  */
+#include "kernel-image.h"
 #include "run.h"
 
 struct ssh_config;
 
 struct run_spec {
-	const char *kernel;	/* image (qemu) */
+	const struct kernel_image *kernel;	/* resolved image (qemu, libvirt, ssh); NULL: none */
 	const char *initrd;	/* initramfs with the guest as /init (qemu) */
 	const char *arch;	/* x86_64 | aarch64 */
 	const char *guest;	/* guest program (local) */

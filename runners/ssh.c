@@ -409,7 +409,7 @@ static int ssh_prepare(struct run_spec *spec)
 	}
 	if (spec->kernel && strcmp(arch.buf, spec->arch)) {
 		error("host '%s' is %s, kernel '%s' is %s", spec->ssh->host, arch.buf,
-		      spec->kernel, spec->arch);
+		      spec->kernel->path, spec->arch);
 		goto out;
 	}
 	/* the guest built for this machine is the default: the host's instead */
@@ -753,7 +753,7 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 		snprintf(out->full_cmdline, sizeof(out->full_cmdline), "%s", kcmd.buf);
 		if (spec->nonce)
 			strbuf_addf(&kcmd, " lab.nonce=%s", spec->nonce);
-		if (copy_to(&r, spec->kernel, kpath.buf) ||
+		if (copy_to(&r, spec->kernel->path, kpath.buf) ||
 		    remote_kexec(&r, kpath.buf, NULL, kcmd.buf)) {
 			strbuf_release(&kpath);
 			infra(out, "%s", r.why.buf);

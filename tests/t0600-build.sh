@@ -37,6 +37,23 @@ test_expect_success 'asking again is a cache hit: no checkout, no build' '
 	test "$(wc -l <"$BUILD_COUNT")" = 1
 '
 
+test_expect_success 'the image is hashed as it is copied: the entry keeps the hash, the store the commit' '
+	dir=$(dirname "$(cat path)") &&
+	test "$(cat "$dir/hash")" = "$(git hash-object "$(cat path)")" &&
+	test "$(sql lab.db "SELECT count(*) FROM kernels")" = 1 &&
+	test "$(sql lab.db "SELECT hash || \" \" || git_commit FROM kernels")" = \
+		"$(git hash-object "$(cat path)") $(git -C repo rev-parse base)"
+'
+
+test_expect_success 'a cache hit takes the kept hash: the image is not read' '
+	dir=$(dirname "$(cat path)") &&
+	test_when_finished "git hash-object \"$(cat path)\" >\"$dir/hash\"" &&
+	echo 0123456789abcdef0123456789abcdef01234567 >"$dir/hash" &&
+	LAB_DEBUG=1 "$LAB" build --db lab.db base >path4 2>err && cat err &&
+	cmp path path4 &&
+	grep -q "lab: debug: kernel .* cached from .*hash 0123456789abcdef0123456789abcdef01234567" err
+'
+
 test_expect_success 'moving to the next commit rewrites only the file that differs' '
 	tree=$TRASH/trees/repo &&
 	test -f "$tree/src/f1.c" &&

@@ -1,7 +1,8 @@
 /*
  * kernels/image.c on small files written here: which images are x86
  * vmlinux files QEMU can boot through PVH (the Xen ELF note of type 18),
- * and the message for those it cannot.
+ * and the message for those it cannot; the resolver that reads a kernel
+ * file once into a struct kernel_image.
  */
 #include <elf.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gitutil.h"
+#include "host.h"
 #include "image.h"
 #include "strbuf.h"
 #include "capture.h"
@@ -96,6 +99,95 @@ static char *write_bzimage(void)
 	return strbuf_detach(&path);
 }
 
+/* A file of len zero bytes with magic at off. */
+static char *write_magic(const char *file, size_t len, size_t off, const char *magic)
+{
+	unsigned char buf[0x400];
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf + off, magic, strlen(magic));
+	strbuf_addf(&path, "%s/%s", dir, file);
+	f = fopen(path.buf, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		perror(path.buf);
+		exit(2);
+	}
+	return strbuf_detach(&path);
+}
+
+/* kernel_image_resolve's status and what it printed, in one line. */
+static int resolve(struct kernel_image *k, const char *path, int boots, struct strbuf *err)
+{
+	struct capture cap;
+	int ret;
+
+	capture_start(&cap);
+	ret = kernel_image_resolve(k, path, boots);
+	capture_end(&cap, err);
+	strbuf_trim(err);
+	return ret;
+}
+
+static void test_resolve(void)
+{
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
+	struct kernel_image k;
+	char *path;
+
+	/* the hashes are `git hash-object` of the same bytes */
+	path = write_magic("bzImage", 0x400, 0x202, "HdrS");
+	is_int(resolve(&k, path, 1, &err), 0, "resolve: an x86 bzImage");
+	is_str(k.path, path, "its path");
+	is_str(k.arch, "x86_64", "arch x86_64 from its header");
+	is_int(k.pvh, 0, "not entered through PVH");
+	is_str(k.hash, "0bcf327e4d81d38e7978a34b80bc804431fad55f", "its content's git blob id");
+	is_str(kernel_origin_name(k.origin), "file", "a file the user named");
+	is_str(strbuf_str(&err), "", "without a word");
+	kernel_image_release(&k);
+	unlink(path);
+	free(path);
+
+	path = write_magic("Image", 0x400, 0x38, "ARM\x64");
+	is_int(resolve(&k, path, 1, &err), 0, "resolve: an arm64 Image");
+	is_str(k.arch, "aarch64", "arch aarch64 from its header");
+	is_str(k.hash, "e28aa61d9d5ce22faf567ea2cdb995da1bc861bc", "its hash");
+	kernel_image_release(&k);
+	unlink(path);
+	free(path);
+
+	{
+		static const struct note pvh[] = { { "Xen", 18, "\x50\x08\x00\x01", 0 } };
+		path = write_elf("vmlinux-pvh", EM_X86_64, pvh, 1);
+		is_int(resolve(&k, path, 1, &err), 0, "resolve: an x86 vmlinux with PVH");
+		is_int(k.pvh, 1, "entered through PVH, as the qemu runner reads it");
+		kernel_image_release(&k);
+		unlink(path);
+		free(path);
+	}
+
+	path = write_magic("garbage", 0x100, 0, "garbage");
+	is_int(resolve(&k, path, 1, &err), -1, "resolve: a garbage file is refused");
+	strbuf_addf(&want, "lab: '%s' is not a kernel image (neither an x86 bzImage, an x86 "
+		    "vmlinux with the PVH entry point, nor an arm64 Image)", path);
+	is_str(strbuf_str(&err), want.buf, "in one line naming it");
+	ok(!k.path && !k.hash[0], "and nothing resolved");
+	/* the local runner runs a program: no header to read, the host's arch */
+	is_int(resolve(&k, path, 0, &err), 0, "the same file as the local runner's program");
+	is_str(k.arch, host_arch(), "of the host's arch");
+	is_int((int)strlen(k.hash), KERNEL_IMAGE_HASH_LEN, "hashed all the same");
+	kernel_image_release(&k);
+	unlink(path);
+	free(path);
+
+	is_int(resolve(&k, "/nonexistent/bzImage", 0, &err), -1, "resolve: a missing file");
+	ok(!strncmp(strbuf_str(&err), "lab: cannot read kernel '/nonexistent/bzImage': ", 48) &&
+	   !strchr(err.buf, '\n'), "one line naming it");
+	strbuf_release(&err);
+	strbuf_release(&want);
+}
+
 /* kernel_image_arch's status, its arch, and what it printed. */
 static int arch_of(const char *path, const char **arch, struct strbuf *err)
 {
@@ -127,10 +219,11 @@ int main(void)
 	const char *arch;
 	char *path;
 
-	if (!mkdtemp(dir)) {
+	if (!mkdtemp(dir) || lab_git_init()) {
 		perror("mkdtemp");
 		return 2;
 	}
+	test_resolve();
 
 	path = write_elf("vmlinux-pvh", EM_X86_64, pvh, 3);
 	is_int(kernel_image_pvh(path), 1, "an x86 vmlinux with the Xen note 18 boots through PVH");

@@ -259,6 +259,7 @@ int main(void)
 	struct bisection_outcome done = { "touch", 1, 1.5, 1.25, 1.75, 0.01, CULPRIT,
 					  "FOUND" };
 	struct bisect_step_row s1 = { 1, CULPRIT, "BAD", 4, 1.4, 1.3, 1.5 };
+	struct kernel_image img = { 0 };
 	FILE *f;
 
 	git_libgit2_init();
@@ -269,9 +270,12 @@ int main(void)
 	f = fopen(image, "w");
 	if (!f || fputs("a kernel image\n", f) == EOF || fclose(f))
 		return 1;
+	img.path = image;
+	img.arch = "x86_64";
+	memcpy(img.hash, "0f5a2d4b2b1b8c3e2c1a4d5e6f708192a3b4c5d6", KERNEL_IMAGE_HASH_LEN + 1);
 	if (store_open(&st, path) ||
 	    store_experiment_create_ab(&st, &exp, vid, "lab ab --boots 2", "zeroing", spec) ||
-	    store_kernel(&st, &kernel, image, "x86_64"))
+	    store_kernel(&st, &kernel, &img))
 		return 1;
 	r[0] = boot(&st, exp, vid[0], 0, "a=1", 1024, RUN_OK, 100, 3);
 	r[1] = boot(&st, exp, vid[0], 0, "a=1", 1024, RUN_FAILED, 500, 3);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "gitutil.h"
+#include "image.h"
 #include "store.h"
 #include "tap.h"
 
@@ -37,6 +38,7 @@ int main(void)
 			       .mem_mib = 2048, .cpus = 1 };
 	struct run_result res;
 	struct sample s = { "zeroing", "touch", "us", 0, 185.5, 1 };
+	struct kernel_image k;
 	long long kid = 0, kid2 = 0, rid = 0;
 	FILE *f;
 
@@ -59,11 +61,17 @@ int main(void)
 		       "name IN ('kernels', 'runs', 'samples', 'run_meta', 'experiments', "
 		       "'variants', 'verdicts')"), 7, "all tables exist");
 
-	ok(store_kernel(&st, &kid, kpath, "x86_64") == 0, "kernel recorded");
-	ok(store_kernel(&st, &kid2, kpath, "x86_64") == 0 && kid == kid2, "same image, same id");
+	ok(kernel_image_resolve(&k, kpath, 0) == 0, "a program for the local runner resolves");
+	ok(store_kernel(&st, &kid, &k) == 0, "kernel recorded");
+	ok(store_kernel(&st, &kid2, &k) == 0 && kid == kid2, "same image, same id");
 	/* `git hash-object` of "hello\n" */
 	is_str(one_text(st.db, "SELECT hash FROM kernels", buf, sizeof(buf)),
 	       "ce013625030ba8dba906f756967f9e9ca394464a", "image hashed by content");
+	memcpy(k.commit, "0123456789abcdef0123456789abcdef01234567", KERNEL_IMAGE_HASH_LEN + 1);
+	ok(store_kernel(&st, &kid2, &k) == 0 && kid == kid2, "built from a commit: still the same id");
+	is_str(one_text(st.db, "SELECT git_commit FROM kernels", buf, sizeof(buf)),
+	       "0123456789abcdef0123456789abcdef01234567", "the commit it was built from recorded");
+	kernel_image_release(&k);
 
 	row.kernel_id = kid;
 	ok(store_run_begin(&st, &rid, &row) == 0 && rid > 0, "run begins");
