@@ -95,6 +95,26 @@ int ssh_config_set(struct ssh_config *c, const char *key, const char *value,
 	return -1;
 }
 
+static void default_string(char **field, const char *dflt)
+{
+	if (!*field && dflt)
+		*field = xstrdup(dflt);
+}
+
+void ssh_config_default(struct ssh_config *c, const struct ssh_config *dflt)
+{
+	if (!c->host) {
+		default_string(&c->host, dflt->host);
+		default_string(&c->port, dflt->port);
+		default_string(&c->reset, dflt->reset);
+	}
+	default_string(&c->identity, dflt->identity);
+	default_string(&c->known_hosts, dflt->known_hosts);
+	default_string(&c->restore, dflt->restore);
+	if (!c->deadline_s)
+		c->deadline_s = dflt->deadline_s;
+}
+
 static int ssh_prepare(struct run_spec *spec)
 {
 	static char guest[PATH_MAX];

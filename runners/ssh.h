@@ -37,6 +37,12 @@ void ssh_config_release(struct ssh_config *c);
  */
 int ssh_config_set(struct ssh_config *c, const char *key, const char *value,
 		   const char **expected);
+/*
+ * What c (a [target]'s keys) did not set, from dflt ([ssh]'s). host, port
+ * and reset name one machine: a c with a host of its own takes none of
+ * them from dflt, so that a reset never power-cycles another host.
+ */
+void ssh_config_default(struct ssh_config *c, const struct ssh_config *dflt);
 
 /*
  * What the host lacks to be used, asked of it in one connection: the
