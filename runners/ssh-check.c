@@ -1,10 +1,15 @@
 /*
  * What a host lacks to be used by the ssh runner (ssh.h's
- * ssh_host_check()), asked of it in one command.
+ * ssh_host_check()), asked of it in one command; and the runner's check
+ * of a target (lab target check).
  */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "log.h"
+#include "host.h"
+#include "runner.h"
+
 #include "ssh-remote.h"
 
 #define CHECK_SCRIPT \
@@ -33,7 +38,8 @@ static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch
 	ssh_field(&out, "arch", buf, sizeof(buf));
 	if (st || !*buf) {
 		ssh_last_line(&out, buf, sizeof(buf));
-		error("cannot ask host '%s' what it has: %s", r->cfg->host, buf);
+		strbuf_reset(missing);
+		strbuf_addf(missing, "cannot ask host '%s' what it has: %s", r->cfg->host, buf);
 		goto out;
 	}
 	strbuf_reset(arch);
@@ -54,13 +60,47 @@ int ssh_host_check(const struct ssh_config *c, int with_kexec, struct strbuf *ar
 		   struct strbuf *missing)
 {
 	struct remote r;
-	int ret;
+	int ret = -1;
 
-	if (!c->host)
-		return error("no host for the ssh runner (host in the [ssh] section of lab.conf)");
+	strbuf_reset(arch);
+	strbuf_reset(missing);
+	if (!c->host) {
+		strbuf_addstr(missing, "no host for the ssh runner (host in the [ssh] section "
+			      "of lab.conf, or in the target's)");
+		return -1;
+	}
 	remote_init(&r, c);
-	ret = remote_connect(&r, 0) ? error("%s", r.why.buf) :
-		check_connected(&r, with_kexec, arch, missing);
+	if (remote_connect(&r, 0))
+		strbuf_add(missing, r.why.buf, r.why.len);
+	else
+		ret = check_connected(&r, with_kexec, arch, missing);
 	remote_release(&r);
 	return ret;
+}
+
+void ssh_check(const struct run_spec *spec, struct strbuf *missing)
+{
+	struct strbuf arch = STRBUF_INIT, lacks = STRBUF_INIT;
+	char guest[4096];
+
+	/* a target is for kernels: kexec counts */
+	if (ssh_host_check(spec->ssh, 1, &arch, &lacks)) {
+		runner_missing(missing, "an ssh connection (%s)", lacks.buf);
+		goto out;
+	}
+	if (lacks.len)
+		runner_missing(missing, "%s", lacks.buf);
+	if (spec->arch && strcmp(spec->arch, arch.buf))
+		runner_missing(missing, "arch %s (the host is %s)", spec->arch, arch.buf);
+	if (strcmp(arch.buf, "x86_64") && strcmp(arch.buf, "aarch64")) {
+		runner_missing(missing, "a guest program for %s (the lab has x86_64 and aarch64)",
+			       arch.buf);
+		goto out;
+	}
+	snprintf(guest, sizeof(guest), "%s/build/guest/%s/lab-guest", lab_source_dir(), arch.buf);
+	if (access(guest, X_OK))
+		runner_missing(missing, "the guest program for %s ('%s': run 'make')", arch.buf, guest);
+out:
+	strbuf_release(&arch);
+	strbuf_release(&lacks);
 }

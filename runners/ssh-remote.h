@@ -7,6 +7,7 @@
  * ssh-check.c (what a host lacks). Only these include it.
  */
 #include "run.h"
+#include "runner.h"
 #include "ssh.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -80,5 +81,8 @@ void kexec_cmdline(struct strbuf *sb, const char *host_cmdline, const char *vari
  */
 int restore_host(struct remote *r, const struct host_state *booted,
 		 const struct host_state *before, struct run_result *out);
+
+/* runner_ssh's check: ssh_host_check() with kexec, the arch, the guest program. */
+void ssh_check(const struct run_spec *spec, struct strbuf *missing);
 
 #endif

@@ -123,8 +123,10 @@ static int ssh_prepare(struct run_spec *spec)
 
 	if (!spec->ssh || !spec->ssh->host)
 		return error("no host for the ssh runner (host in the [ssh] section of lab.conf)");
-	if (ssh_host_check(spec->ssh, spec->kernel != NULL, &arch, &missing))
+	if (ssh_host_check(spec->ssh, spec->kernel != NULL, &arch, &missing)) {
+		error("%s", missing.buf);
 		goto out;
+	}
 	if (strcmp(arch.buf, "x86_64") && strcmp(arch.buf, "aarch64"))
 		strbuf_addf(&missing, "%sa guest program for %s (the lab has x86_64 and aarch64)",
 			    missing.len ? ", " : "", arch.buf);
@@ -349,4 +351,4 @@ out:
 	return 0;
 }
 
-const struct runner runner_ssh = { "ssh", ssh_run, ssh_prepare };
+const struct runner runner_ssh = { "ssh", ssh_run, ssh_prepare, ssh_check };

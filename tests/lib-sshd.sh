@@ -1,7 +1,8 @@
 # sshd of a test's own on loopback addresses, for the ssh runner's tests
 # (sourced after tests/lib.sh). One client key, $TRASH/id; each sshd_start
-# adds its host key to $TRASH/known_hosts; all are stopped at exit.
-#   sshd_start NAME ADDR    starts $TRASH/NAME.*; its port in $SSHD_PORT
+# adds its host key to $TRASH/known_hosts; all are stopped at exit. A key
+# of $TRASH/authorized_keys may set PATH (environment="PATH=...").
+#   sshd_start NAME ADDR [PORT]  starts $TRASH/NAME.*; its port in $SSHD_PORT
 #   sshd_stop NAME
 SSHD=/usr/sbin/sshd
 
@@ -20,9 +21,9 @@ cp "$TRASH/id.pub" "$TRASH/authorized_keys"
 mkdir -p /run/sshd
 SSHD_NAMES=
 
-sshd_start() { # NAME ADDR
-	local name=$1 addr=$2
-	SSHD_PORT=$(free_port)
+sshd_start() { # NAME ADDR [PORT]
+	local name=$1 addr=$2 line
+	SSHD_PORT=${3:-$(free_port)}
 	[ -e "$TRASH/$name.host_key" ] || ssh-keygen -q -t ed25519 -N '' -f "$TRASH/$name.host_key" || return 1
 	cat >"$TRASH/$name.sshd_config" <<-EOC
 	ListenAddress $addr
@@ -35,11 +36,13 @@ sshd_start() { # NAME ADDR
 	KbdInteractiveAuthentication no
 	StrictModes no
 	UsePAM no
+	PermitUserEnvironment PATH
 	LogLevel VERBOSE
 	Subsystem sftp /usr/lib/openssh/sftp-server
 	EOC
-	echo "[$addr]:$SSHD_PORT $(cut -d' ' -f1,2 "$TRASH/$name.host_key.pub")" >>"$TRASH/known_hosts"
-	SSHD_NAMES="$SSHD_NAMES $name"
+	line="[$addr]:$SSHD_PORT $(cut -d' ' -f1,2 "$TRASH/$name.host_key.pub")"
+	grep -qxF "$line" "$TRASH/known_hosts" || echo "$line" >>"$TRASH/known_hosts"
+	case " $SSHD_NAMES " in *" $name "*) ;; *) SSHD_NAMES="$SSHD_NAMES $name" ;; esac
 	"$SSHD" -f "$TRASH/$name.sshd_config" -E "$TRASH/$name.log" || return 1
 	for _ in $(seq 50); do [ -s "$TRASH/$name.pid" ] && return 0; sleep 0.1; done
 	return 1
