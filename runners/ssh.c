@@ -122,7 +122,8 @@ static int ssh_prepare(struct run_spec *spec)
 	int ret = -1;
 
 	if (!spec->ssh || !spec->ssh->host)
-		return error("no host for the ssh runner (host in the [ssh] section of lab.conf)");
+		return error("no host for the ssh runner (host in the [ssh] section of lab.conf, "
+			     "or in the target's)");
 	if (ssh_host_check(spec->ssh, spec->kernel != NULL, &arch, &missing)) {
 		error("%s", missing.buf);
 		goto out;

@@ -78,7 +78,11 @@ test_expect_success 'lab ab --targets arm: both sides on both hosts, a verdict' 
 test_expect_success 'a target of runner ssh without a host is [ssh]'\''s host' '
 	n=$(sql lab.db "SELECT max(id) FROM runs") &&
 	"$LAB" run --db lab.db --guest "$FAKE" --workload zeroing --iters 2 --target plain >out &&
-	test "$(where $n)" = "plain root@127.0.0.1"
+	test "$(where $n)" = "plain root@127.0.0.1" &&
+	printf "[target \"plain\"]\n\trunner = ssh\n" >nohost.conf &&
+	test_expect_code 2 "$LAB" run --config nohost.conf --db lab.db --guest "$FAKE" \
+		--workload zeroing --target plain 2>err &&
+	expect_one_line_naming err "no host for the ssh runner (host in the \[ssh\] section of lab.conf, or in the target.s)"
 '
 
 test_expect_success 'a target'\''s own host key is checked: a wrong one refuses that target' '
