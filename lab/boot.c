@@ -405,7 +405,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.cmdline = o->cmdline;
 	p->spec.qemu = config_qemu_binary(&ctx->cfg, arch);
 	p->spec.libvirt_uri = t && t->uri ? t->uri : ctx->cfg.libvirt_uri;
-	p->spec.ssh = &ctx->cfg.ssh;
+	p->spec.ssh = t ? &t->ssh : &ctx->cfg.ssh;
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);

@@ -16,6 +16,7 @@ int cmd_bisect_step(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
+int cmd_target(int argc, char **argv);
 
 /* The command line lab ab records with an experiment ("lab ab ..."), less --resume. */
 struct strbuf;

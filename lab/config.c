@@ -446,7 +446,8 @@ static int set_choice(char **field, const char *v, const char *const *names, siz
 	return 0;
 }
 
-#define TARGET_KEYS "runner, uri, arch, cpus, mem, accel, clock, class"
+#define TARGET_KEYS "runner, uri, arch, cpus, mem, accel, clock, class, " \
+	"host, port, identity, knownhosts, reset, restore, deadline"
 
 /* "target.<name>.<key>": a target's key; its name is as written, the key lower case. */
 static int apply_target(struct lab_config *cfg, const struct config_entry *e)
@@ -465,7 +466,7 @@ static int apply_target(struct lab_config *cfg, const struct config_entry *e)
 	t = target_named(cfg, name, (size_t)(key - 1 - name));
 	if (!strcmp(key, "runner")) {
 		bad = set_choice(&t->runner, v, runner_names, LAB_NAMES(runner_names));
-		expected = "qemu, local or libvirt";
+		expected = "qemu, local, libvirt or ssh";
 	} else if (!strcmp(key, "uri")) {
 		bad = !*v;
 		if (!bad)
@@ -490,8 +491,11 @@ static int apply_target(struct lab_config *cfg, const struct config_entry *e)
 		bad = set_target_name(&t->class, v);
 		expected = "a name of letters, digits, '-', '_' and '.'";
 	} else {
-		return error("unknown key '%s' in %s %s line %d (known: " TARGET_KEYS ")",
-			     e->name, e->kind, e->path, e->line);
+		/* the ssh runner's keys, as in [ssh] */
+		bad = ssh_config_set(&t->ssh, key, v, &expected);
+		if (bad && !expected)
+			return error("unknown key '%s' in %s %s line %d (known: " TARGET_KEYS ")",
+				     e->name, e->kind, e->path, e->line);
 	}
 	if (bad)
 		return error("bad value '%s' for '%s' in %s %s line %d: expected %s",
@@ -604,6 +608,7 @@ void config_release(struct lab_config *cfg)
 		free(t->arch);
 		free(t->accel);
 		free(t->clock);
+		ssh_config_release(&t->ssh);
 	}
 	free(cfg->targets);
 	memset(cfg, 0, sizeof(*cfg));
@@ -636,10 +641,12 @@ int config_load(struct lab_config *cfg, const char *path)
 		config_init(cfg);
 		return -1;
 	}
-	/* a target without a class is a class of its own */
-	for (size_t i = 0; i < cfg->ntargets; i++)
+	/* a target without a class is a class of its own; [ssh] fills its ssh keys */
+	for (size_t i = 0; i < cfg->ntargets; i++) {
 		if (!cfg->targets[i].class)
 			cfg->targets[i].class = xstrdup(cfg->targets[i].name);
+		ssh_config_default(&cfg->targets[i].ssh, &cfg->ssh);
+	}
 	return 0;
 }
 

@@ -66,7 +66,7 @@
  *       credentials = /path              "user = U", "password = P" lines, mode 0600
  *       baseUrl = https://...            where lab report's site is served, for links
  *   [target "vm1"]                       a machine boots can run on (any number)
- *       runner = libvirt                 qemu, local or libvirt (default run.runner)
+ *       runner = libvirt                 qemu, local, libvirt or ssh (default run.runner)
  *       uri = qemu+ssh://host/system     libvirt's connection (default libvirt.uri)
  *       arch = x86_64                    the kernels it boots (default: any)
  *       cpus = 4                         the largest guest it takes, in CPUs
@@ -75,6 +75,9 @@
  *       clock = icount                   as run.clock, for its boots
  *       class = x86-tcg                  targets of one class are interchangeable
  *                                        for measurement (default: its name)
+ *       host, port, identity,            runner ssh: as in [ssh], for this host;
+ *       knownHosts, reset, restore,      what is not given is [ssh]'s, but for
+ *       deadline                         host, port and reset when host is given
  *
  * Git config names cannot contain '_', hence the per-architecture
  * subsections for the QEMU binaries. Section and key names are
@@ -139,6 +142,7 @@ struct lab_target {
 	char *name, *class;
 	char *runner, *uri, *arch, *accel, *clock;
 	long cpus, mem_mib;	/* the largest guest it takes; 0: no limit */
+	struct ssh_config ssh;	/* its host for the ssh runner; completed from [ssh] */
 };
 
 struct lab_config {

@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "write a static HTML site of the results" },
 	{ "nightly", cmd_nightly, "one night of a followed branch: measure, confirm, bisect, mail" },
 	{ "recipe", cmd_recipe, "run a recipe (kernels/recipes/): a seed's A/Bs and its table" },
+	{ "target", cmd_target, "list the targets of lab.conf, or check what one lacks" },
 };
 
 static void usage(FILE *f)

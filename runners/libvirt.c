@@ -580,4 +580,21 @@ out:
 	return 0;
 }
 
-const struct runner runner_libvirt = { "libvirt", libvirt_run, libvirt_prepare };
+static void libvirt_check(const struct run_spec *spec, struct strbuf *missing)
+{
+	const char *uri = spec->libvirt_uri ? spec->libvirt_uri : "qemu:///system";
+	virConnectPtr conn;
+
+	if (lv_init()) {
+		runner_missing(missing, "libvirt's event loop (%s)", lv_error());
+		return;
+	}
+	conn = virConnectOpen(uri);
+	if (!conn) {
+		runner_missing(missing, "a libvirt connection to '%s' (%s)", uri, lv_error());
+		return;
+	}
+	virConnectClose(conn);
+}
+
+const struct runner runner_libvirt = { "libvirt", libvirt_run, libvirt_prepare, libvirt_check };

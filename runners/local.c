@@ -91,4 +91,4 @@ out:
 	return 0;
 }
 
-const struct runner runner_local = { "local", local_run, NULL };
+const struct runner runner_local = { "local", local_run, NULL, NULL };

@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -355,4 +356,58 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 	return 0;
 }
 
-const struct runner runner_qemu = { "qemu", qemu_run, qemu_prepare };
+/*
+ * The binary for the arch, answering; the accelerator asked for: kvm
+ * opening, and not noted as failing here. auto needs nothing: it falls
+ * back to tcg (and the KVM probe boots a kernel, which a check does not).
+ */
+static int program_found(const char *name)
+{
+	const char *path = getenv("PATH");
+	struct strbuf sb = STRBUF_INIT;
+	int found = 0;
+
+	if (strchr(name, '/'))
+		return !access(name, X_OK);
+	for (const char *p = path ? path : "/usr/bin:/bin"; !found && *p;) {
+		size_t n = strcspn(p, ":");
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.*s/%s", (int)n, p, name);
+		found = n && !access(sb.buf, X_OK);
+		p += n + (p[n] == ':');
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
+static void qemu_check(const struct run_spec *spec, struct strbuf *missing)
+{
+	const char *arch = spec->arch ? spec->arch : host_arch();
+	struct strbuf out = STRBUF_INIT;
+	char *argv[] = { (char *)spec->qemu, "-accel", "help", NULL };
+	/* not started when it is not there: subprocess_run() would say so on stderr */
+	int st = spec->qemu && program_found(spec->qemu) ?
+		 subprocess_run(argv, NULL, &out, 30) : -1;
+
+	if (st) {
+		runner_missing(missing, "the QEMU binary '%s' for %s (qemu.%s.binary; Debian's "
+			       "qemu-system-%s)", spec->qemu ? spec->qemu : "", arch, arch,
+			       strcmp(arch, "aarch64") ? "x86" : "arm");
+	} else if (!strcmp(spec->accel, "tcg") && !strstr(out.buf ? out.buf : "", "\ntcg")) {
+		runner_missing(missing, "accel tcg in '%s'", spec->qemu);
+	}
+	if (!strcmp(spec->accel, "kvm")) {
+		if (strcmp(arch, host_arch()))
+			runner_missing(missing, "kvm for %s guests (this machine is %s)", arch,
+				       host_arch());
+		else if (!kvm_opens())
+			runner_missing(missing, "kvm (/dev/kvm: %s)", strerror(errno));
+		else if (kvm_noted_bad(spec->kvm_note))
+			runner_missing(missing, "kvm that works (%s says it did not, within a day)",
+				       spec->kvm_note);
+	}
+	strbuf_release(&out);
+}
+
+const struct runner runner_qemu = { "qemu", qemu_run, qemu_prepare, qemu_check };

@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,17 @@ void run_spec_cmdline(const struct run_spec *spec, char *out, size_t size)
 		 spec->params ? spec->params : "",
 		 spec->cmdline && *spec->cmdline ? " " : "",
 		 spec->cmdline ? spec->cmdline : "");
+}
+
+void runner_missing(struct strbuf *missing, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (missing->len)
+		strbuf_addstr(missing, ", ");
+	va_start(ap, fmt);
+	strbuf_vaddf(missing, fmt, ap);
+	va_end(ap);
 }
 
 int runner_boots_kernel(const struct runner *r)

@@ -62,7 +62,17 @@ struct runner {
 	 * Returns -1 (with a message) when the runner cannot be used at all.
 	 */
 	int (*prepare)(struct run_spec *spec);
+	/*
+	 * What the machine of spec lacks to boot there (lab target check),
+	 * added to *missing with runner_missing(); it asks the machine and
+	 * boots nothing. NULL: there is nothing to ask.
+	 */
+	void (*check)(const struct run_spec *spec, struct strbuf *missing);
 };
+
+/* One more item of a list of what is missing: "a, b, c". */
+void runner_missing(struct strbuf *missing, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The workloads the guest program knows. */
 #define WORKLOAD_NAMES "zeroing, demote, boot"

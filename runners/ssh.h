@@ -37,13 +37,20 @@ void ssh_config_release(struct ssh_config *c);
  */
 int ssh_config_set(struct ssh_config *c, const char *key, const char *value,
 		   const char **expected);
+/*
+ * What c (a [target]'s keys) did not set, from dflt ([ssh]'s). host, port
+ * and reset name one machine: a c with a host of its own takes none of
+ * them from dflt, so that a reset never power-cycles another host.
+ */
+void ssh_config_default(struct ssh_config *c, const struct ssh_config *dflt);
 
 /*
  * What the host lacks to be used, asked of it in one connection: the
  * connection itself, root and kexec-tools and kexec allowed (with_kexec),
  * a writable SSH_REMOTE_DIR with room. Fills *arch with the host's (uname
  * -m) and *missing with a comma-separated list, empty when nothing is.
- * Returns -1 (with a message) only when the host cannot be asked at all.
+ * Returns -1 when the host cannot be asked at all (no host, ssh refused,
+ * a host key not accepted), the reason in *missing; prints nothing.
  */
 int ssh_host_check(const struct ssh_config *c, int with_kexec, struct strbuf *arch,
 		   struct strbuf *missing);

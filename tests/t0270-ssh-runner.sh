@@ -5,52 +5,17 @@
 # refused connection INFRA, a guest killed mid-run FAILED with nothing kept.
 # Booting a kernel by kexec needs a host of its own (make check-remote).
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/lib-sshd.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
-SSHD=/usr/sbin/sshd
-
-if [ "$(id -u)" != 0 ] || ! [ -x "$SSHD" ]; then
-	echo "1..0 # SKIP an sshd of its own needs root and openssh-server (make deps)"
-	exit 0
-fi
-
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # A host key, a client key, an sshd that accepts only that key on $PORT.
-PORT=$(free_port)
-ssh-keygen -q -t ed25519 -N '' -f "$TRASH/host_key" &&
-ssh-keygen -q -t ed25519 -N '' -f "$TRASH/other_host_key" &&
-ssh-keygen -q -t ed25519 -N '' -f "$TRASH/id" || exit 1
-cp "$TRASH/id.pub" "$TRASH/authorized_keys"
-cat >"$TRASH/sshd_config" <<EOC
-ListenAddress 127.0.0.1
-Port $PORT
-HostKey $TRASH/host_key
-AuthorizedKeysFile $TRASH/authorized_keys
-PidFile $TRASH/sshd.pid
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-StrictModes no
-UsePAM no
-Subsystem sftp /usr/lib/openssh/sftp-server
-EOC
-echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$TRASH/host_key.pub")" >"$TRASH/known_hosts"
+start_sshd() { sshd_start main 127.0.0.1 ${PORT:-}; }
+stop_sshd() { sshd_stop main; }
+start_sshd || { echo "1..0 # SKIP sshd does not start here: $(tail -1 "$TRASH/main.log")"; exit 0; }
+PORT=$SSHD_PORT
+ssh-keygen -q -t ed25519 -N '' -f "$TRASH/other_host_key" || exit 1
 echo "[127.0.0.1]:$PORT $(cut -d' ' -f1,2 "$TRASH/other_host_key.pub")" >"$TRASH/wrong_known_hosts"
-mkdir -p /run/sshd
-start_sshd() {
-	"$SSHD" -f "$TRASH/sshd_config" -E "$TRASH/sshd.log" &&
-	for _ in $(seq 50); do [ -s "$TRASH/sshd.pid" ] && return 0; sleep 0.1; done
-	return 1
-}
-stop_sshd() {
-	[ -s "$TRASH/sshd.pid" ] && kill "$(cat "$TRASH/sshd.pid")" 2>/dev/null
-	rm -f "$TRASH/sshd.pid"
-}
-trap stop_sshd EXIT
-start_sshd || { echo "1..0 # SKIP sshd does not start here: $(tail -1 "$TRASH/sshd.log")"; exit 0; }
 
 write_conf() { # [KNOWN_HOSTS [PORT]]
 	cat >"$TRASH/lab.conf" <<EOC
@@ -126,7 +91,7 @@ test_expect_success 'a refused connection before the first boot is one line and 
 test_expect_success 'a host that refuses ssh at a boot makes that boot INFRA' '
 	cat >stops-sshd.sh <<-EOS &&
 	#!/bin/sh
-	kill \$(cat "$TRASH/sshd.pid")
+	kill \$(cat "$TRASH/main.pid")
 	exec "$FAKE" "\$@"
 	EOS
 	chmod +x stops-sshd.sh &&

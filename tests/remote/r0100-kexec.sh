@@ -1,10 +1,11 @@
 #!/bin/bash
-# The ssh runner on a real arm64 host: Debian bookworm under
-# qemu-system-aarch64 (TCG), made once by make-host.sh and cached. The
-# fixture kernel, cross-built with what it needs to mount that host's root,
-# is kexec'd there, measured, and the host goes back to its default kernel;
-# a kernel that does not boot (Debian's own without its initramfs) is INFRA,
-# and the reset brings the host back.
+# The ssh runner on a real arm64 host, target arm1 of lab.conf: Debian
+# bookworm under qemu-system-aarch64 (TCG), made once by make-host.sh and
+# cached. lab target check finds nothing missing; the fixture kernel,
+# cross-built with what it needs to mount that host's root, is kexec'd
+# there, measured, and the host goes back to its default kernel; a kernel
+# that does not boot (Debian's own without its initramfs) is INFRA, and the
+# reset brings the host back. Each stage's seconds are printed.
 . "$(dirname "$0")/../lib.sh"
 
 : "${FIXTURE:?make check-remote sets FIXTURE}"
@@ -28,21 +29,35 @@ hssh() { # CMD on the host
 DEFAULT=$(hssh uname -r)
 cat >"$TRASH/lab.conf" <<EOC
 [ssh]
-	host = root@127.0.0.1
-	port = $PORT
 	identity = $IMG/id_ed25519
 	knownHosts = $HOST/known_hosts
+	deadline = 400
+[target "arm1"]
+	runner = ssh
+	class = arm
+	arch = aarch64
+	host = root@127.0.0.1
+	port = $PORT
 	reset = $HOST/reset.sh
 	restore = reboot
-	deadline = 400
 EOC
 lab() { "$LAB" "$1" --config "$TRASH/lab.conf" --db "$DB" "${@:2}"; }
+# how long each case took, for the record
+stage=$(date +%s)
+took() { echo "# $1: $(( $(date +%s) - stage )) s"; stage=$(date +%s); }
+
+test_expect_success 'lab target check: the host lacks nothing' '
+	lab target check arm1 >out &&
+	cat out &&
+	test "$(cat out)" = "target '\''arm1'\'' (ssh, root@127.0.0.1:$PORT): ready"
+'
+took "target check"
 meta() { # RUN KEY
 	sql "$DB" "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
 }
 
 test_expect_success 'without a kernel: the arm64 guest program on the host'\''s own kernel' '
-	lab run --runner ssh --workload zeroing --iters 3 --param zeroing_mb=16 >out 2>err &&
+	lab run --target arm1 --workload zeroing --iters 3 --param zeroing_mb=16 >out 2>err &&
 	cat out err &&
 	id=$(sql "$DB" "SELECT max(id) FROM runs") &&
 	test "$(sql "$DB" "SELECT status FROM runs WHERE id = $id")" = OK &&
@@ -50,11 +65,12 @@ test_expect_success 'without a kernel: the arm64 guest program on the host'\''s 
 	test "$(meta $id kernel.release)" = "$DEFAULT" &&
 	test "$(meta $id guest.arch)" = aarch64
 '
+took "zeroing on the host's kernel"
 
 test_expect_success 'a kernel that does not boot: INFRA at the deadline, the reset run, the host back' '
 	# Debian'\''s own image without its initramfs cannot mount the root filesystem
 	sed "s/deadline = 400/deadline = 90/" "$TRASH/lab.conf" >short.conf &&
-	test_expect_code 1 "$LAB" run --config short.conf --db "$DB" --runner ssh \
+	test_expect_code 1 "$LAB" run --config short.conf --db "$DB" --target arm1 \
 		--kernel "$IMG/vmlinuz" --workload zeroing --iters 1 >out 2>err &&
 	id=$(sql "$DB" "SELECT max(id) FROM runs") &&
 	test "$(sql "$DB" "SELECT status FROM runs WHERE id = $id")" = INFRA &&
@@ -65,19 +81,22 @@ test_expect_success 'a kernel that does not boot: INFRA at the deadline, the res
 	test "$(hssh uname -r)" = "$DEFAULT" &&
 	grep -q "Unable to mount root\|No working init" "$HOST/console.log"
 '
+took "a kernel that does not boot, the reset, the host back"
 
 test_expect_success 'the fixture kernel builds for arm64 with the host fragment' '
 	lab build --repo "$FIXTURE" --arch aarch64 --fragment "$TOP/tests/remote/arm64-host.config" \
 		fixture-base >path 2>err && cat err &&
 	test -s "$(cat path)"
 '
+took "the arm64 fixture kernel (built or cached)"
 
 test_expect_success 'a kexec boot stores zeroing and boot samples, and the host is back in its default kernel' '
-	lab run --runner ssh --kernel "$(cat path)" --workload zeroing,boot --iters 5 \
+	lab run --target arm1 --kernel "$(cat path)" --workload zeroing,boot --iters 5 \
 		--param zeroing_mb=16 --cmdline "$INIT" >out 2>err &&
 	cat out err &&
 	id=$(sql "$DB" "SELECT max(id) FROM runs") &&
 	test "$(sql "$DB" "SELECT status || \" \" || runner FROM runs WHERE id = $id")" = "OK ssh" &&
+	test "$(sql "$DB" "SELECT target || \" \" || class FROM run_targets WHERE run_id = $id")" = "arm1 arm" &&
 	test "$(sql "$DB" "SELECT count(*) FROM samples WHERE run_id = $id AND metric = \"touch\"")" = 5 &&
 	test "$(sql "$DB" "SELECT count(*) FROM samples WHERE run_id = $id AND metric = \"to_init\"")" = 1 &&
 	meta $id ssh.kernel >kernel && ! grep -q "$DEFAULT" kernel &&
@@ -86,5 +105,6 @@ test_expect_success 'a kexec boot stores zeroing and boot samples, and the host 
 	test "$(hssh uname -r)" = "$DEFAULT" &&
 	! hssh grep -q lab.nonce /proc/cmdline
 '
+took "a kexec boot, measured, and the restore"
 
 test_done

@@ -558,6 +558,48 @@ static void test_targets(void)
 	strbuf_release(&err);
 }
 
+/* A [target] of the ssh runner: its own host, the rest from [ssh]. */
+static void test_ssh_targets(void)
+{
+	struct lab_config cfg;
+	struct strbuf err = STRBUF_INIT;
+	const struct lab_target *t;
+
+	ok(!load_text(&cfg, "[target \"arm1\"]\n\trunner = ssh\n\tclass = arm\n"
+		      "\thost = root@arm1\n\tport = 2201\n\tdeadline = 60\n"
+		      "[target \"arm2\"]\n\trunner = ssh\n\tclass = arm\n\thost = root@arm2\n"
+		      "\tknownHosts = /k2\n\treset = pdu 2\n"
+		      "[target \"dflt\"]\n\trunner = ssh\n\tdeadline = 30\n"
+		      "[ssh]\n\thost = root@arm0\n\tport = 2200\n\tidentity = /id\n"
+		      "\tknownHosts = /k\n\treset = pdu 0\n\trestore = kexec:/boot/good\n", &err),
+	   "ssh targets are read");
+	is_int((long)err.len, 0, "... without a message");
+	t = config_target(&cfg, "arm1");
+	ok(t && !strcmp(t->ssh.host, "root@arm1") && !strcmp(t->ssh.port, "2201") &&
+	   t->ssh.deadline_s == 60, "a target's own ssh keys");
+	ok(t && !strcmp(t->ssh.identity, "/id") && !strcmp(t->ssh.known_hosts, "/k") &&
+	   !strcmp(t->ssh.restore, "kexec:/boot/good"), "... the others from [ssh], even after it");
+	ok(t && !t->ssh.reset, "... but not [ssh]'s reset: it power-cycles another host");
+	t = config_target(&cfg, "arm2");
+	ok(t && !t->ssh.port && !strcmp(t->ssh.known_hosts, "/k2") &&
+	   !strcmp(t->ssh.reset, "pdu 2") && t->ssh.deadline_s == 300,
+	   "... nor [ssh]'s port; [ssh]'s deadline is its default's");
+	t = config_target(&cfg, "dflt");
+	ok(t && !strcmp(t->ssh.host, "root@arm0") && !strcmp(t->ssh.port, "2200") &&
+	   !strcmp(t->ssh.reset, "pdu 0") && t->ssh.deadline_s == 30,
+	   "a target without a host is [ssh]'s host, with its own keys over it");
+	ok(!strcmp(cfg.ssh.host, "root@arm0") && cfg.ssh.deadline_s == 300, "[ssh] stays as it was");
+	config_release(&cfg);
+
+	strbuf_reset(&err);
+	ok(load_text(&cfg, "[target \"x\"]\n\trunner = ssh\n\tport = 0\n", &err) < 0,
+	   "a bad port of a target is refused");
+	is_str(err.buf, "lab: bad value '0' for 'target.x.port' in config bad.conf line 3: "
+	       "expected a port number from 1 to 65535\n", "... naming the key and the line");
+	config_release(&cfg);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test-config.XXXXXX";
@@ -575,6 +617,7 @@ int main(void)
 	test_bad_syntax();
 	test_sections_parameter();
 	test_targets();
+	test_ssh_targets();
 
 	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
 		unlink(files[i]);

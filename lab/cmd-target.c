@@ -1,0 +1,172 @@
+/* lab target: the targets of lab.conf, and what one lacks to boot there. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "config.h"
+#include "context.h"
+#include "host.h"
+#include "log.h"
+#include "parse-options.h"
+#include "runner.h"
+#include "strbuf.h"
+
+static const char *const target_usage[] = {
+	"usage: lab target list [--config FILE]",
+	"   or: lab target check [NAME...] [--config FILE]",
+	"",
+	"list: each [target \"NAME\"] of lab.conf, its class, runner, arch and where",
+	"it boots. check: what each target named (default: every one) lacks to boot",
+	"there, in one line: an ssh host is asked for its connection (host key",
+	"checked), root, kexec-tools, a free directory and its arch; a qemu target",
+	"for its QEMU binary and accelerator; a libvirt target for its connection.",
+	"Nothing is booted.",
+	"",
+	parse_options_here,
+	"",
+	"exit status: 0 nothing missing, 1 something missing, 2 an error (a bad name)",
+	NULL,
+};
+
+static const char *target_runner(const struct lab_target *t, const struct lab_config *cfg)
+{
+	return t->runner ? t->runner : config_runner_name(cfg->runner);
+}
+
+/* Where the target boots, in a word: the ssh host, the libvirt connection. */
+static void target_where(struct strbuf *sb, const struct lab_target *t,
+			 const struct lab_config *cfg)
+{
+	const char *runner = target_runner(t, cfg);
+
+	if (!strcmp(runner, "ssh"))
+		strbuf_addf(sb, "%s%s%s", t->ssh.host ? t->ssh.host : "(no host)",
+			    t->ssh.port ? ":" : "", t->ssh.port ? t->ssh.port : "");
+	else if (!strcmp(runner, "libvirt"))
+		strbuf_addstr(sb, t->uri ? t->uri : cfg->libvirt_uri);
+	else if (!strcmp(runner, "qemu"))
+		strbuf_addf(sb, "%s, accel %s",
+			    config_qemu_binary(cfg, t->arch ? t->arch : host_arch()),
+			    t->accel ? t->accel : config_accel_name(cfg->accel));
+	else
+		strbuf_addstr(sb, "this machine");
+}
+
+static int target_list(const struct lab_config *cfg)
+{
+	int wn = 4, wc = 5;
+
+	if (!cfg->ntargets) {
+		error("no target in %s: add [target \"NAME\"] sections",
+		      cfg->path ? cfg->path : "the configuration (no lab.conf)");
+		return 2;
+	}
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		int n = (int)strlen(cfg->targets[i].name), c = (int)strlen(cfg->targets[i].class);
+		wn = n > wn ? n : wn;
+		wc = c > wc ? c : wc;
+	}
+	printf("%-*s  %-*s  %-7s  %-7s  %s\n", wn, "NAME", wc, "CLASS", "RUNNER", "ARCH", "WHERE");
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		const struct lab_target *t = &cfg->targets[i];
+		struct strbuf where = STRBUF_INIT;
+
+		target_where(&where, t, cfg);
+		printf("%-*s  %-*s  %-7s  %-7s  %s\n", wn, t->name, wc, t->class,
+		       target_runner(t, cfg), t->arch ? t->arch : "any", where.buf);
+		strbuf_release(&where);
+	}
+	return 0;
+}
+
+/* One line for the target; 1 when it lacks something. */
+static int target_check_one(const struct lab_target *t, const struct lab_config *cfg,
+			    const char *kvm_note)
+{
+	const struct runner *r = runner_find(target_runner(t, cfg));
+	struct strbuf missing = STRBUF_INIT, where = STRBUF_INIT;
+	struct run_spec spec;
+	int ret;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.arch = t->arch;
+	spec.qemu = config_qemu_binary(cfg, t->arch ? t->arch : host_arch());
+	spec.accel = t->accel ? t->accel : config_accel_name(cfg->accel);
+	spec.libvirt_uri = t->uri ? t->uri : cfg->libvirt_uri;
+	spec.ssh = &t->ssh;
+	spec.kvm_note = kvm_note;
+	if (r && r->check)
+		r->check(&spec, &missing);
+	target_where(&where, t, cfg);
+	printf("target '%s' (%s, %s): %s%s\n", t->name, r ? r->name : target_runner(t, cfg),
+	       where.buf, missing.len ? "missing " : "ready", missing.len ? missing.buf : "");
+	fflush(stdout);
+	ret = missing.len ? 1 : 0;
+	strbuf_release(&missing);
+	strbuf_release(&where);
+	return ret;
+}
+
+static int target_check(const struct lab_config *cfg, int argc, char **argv)
+{
+	struct strbuf note = STRBUF_INIT;
+	int ret = 0;
+
+	if (!cfg->ntargets) {
+		error("no target in %s: add [target \"NAME\"] sections",
+		      cfg->path ? cfg->path : "the configuration (no lab.conf)");
+		return 2;
+	}
+	/* every name first: a bad one checks nothing */
+	for (int i = 0; i < argc; i++)
+		if (!config_target(cfg, argv[i]))
+			return 2;
+	/* where the qemu runner notes KVM failing here (lab/boot.c) */
+	strbuf_addf(&note, "%s/cache/kvm-hangs", cfg->state ? cfg->state : "state");
+	for (size_t i = 0; i < cfg->ntargets; i++) {
+		const struct lab_target *t = &cfg->targets[i];
+		int named = !argc;
+
+		for (int j = 0; j < argc && !named; j++)
+			named = !strcmp(argv[j], t->name);
+		if (named && target_check_one(t, cfg, note.buf))
+			ret = 1;
+	}
+	strbuf_release(&note);
+	return ret;
+}
+
+int cmd_target(int argc, char **argv)
+{
+	struct lab_context ctx;
+	const char *db = NULL, *config = NULL;
+	const struct parse_option options[] = {
+		CONTEXT_OPTIONS(&db, &config),
+		OPT_END(),
+	};
+	struct option_parser parser = { "lab target", target_usage, options, NULL };
+	int nargs, ret = 2;
+
+	memset(&ctx, 0, sizeof(ctx));
+	nargs = parse_options(&parser, argc, argv);
+	if (nargs == PARSE_OPT_HELP)
+		return 0;
+	if (nargs < 0)
+		return 2;
+	if (!nargs || (strcmp(argv[0], "list") && strcmp(argv[0], "check"))) {
+		error("'lab target' takes list or check%s%s%s (see 'lab target --help')",
+		      nargs ? ", not '" : "", nargs ? argv[0] : "", nargs ? "'" : "");
+		return 2;
+	}
+	if (!strcmp(argv[0], "list") && nargs > 1) {
+		error("unexpected argument '%s' for 'lab target list'", argv[1]);
+		return 2;
+	}
+	if (context_load_config(&ctx, config, db))
+		goto out;
+	ret = !strcmp(argv[0], "list") ? target_list(&ctx.cfg) :
+	      target_check(&ctx.cfg, nargs - 1, argv + 1);
+out:
+	context_release(&ctx);
+	return ret;
+}

@@ -1,0 +1,106 @@
+/*
+ * What a host lacks to be used by the ssh runner (ssh.h's
+ * ssh_host_check()), asked of it in one command; and the runner's check
+ * of a target (lab target check).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "runner.h"
+
+#include "ssh-remote.h"
+
+#define CHECK_SCRIPT \
+	"echo \"@ssh arch $(uname -m)\"; " \
+	"if [ -d " SSH_REMOTE_DIR " ] && [ -w " SSH_REMOTE_DIR " ]; then " \
+	"  avail=$(df -Pk " SSH_REMOTE_DIR " | awk 'NR == 2 { print $4 }'); " \
+	"  [ \"${avail:-0}\" -ge %d ] || echo \"@ssh missing %d MiB free in " SSH_REMOTE_DIR "\"; " \
+	"else echo \"@ssh missing a writable " SSH_REMOTE_DIR "\"; fi; "
+#define CHECK_KEXEC \
+	"[ \"$(id -u)\" = 0 ] || echo \"@ssh missing a root login (kexec needs root)\"; " \
+	"PATH=$PATH:/usr/sbin:/sbin; command -v kexec >/dev/null || echo \"@ssh missing kexec-tools\"; " \
+	"[ \"$(cat /proc/sys/kernel/kexec_load_disabled 2>/dev/null)\" != 1 ] || " \
+	"echo \"@ssh missing kexec allowed (kernel.kexec_load_disabled is 1)\"; "
+
+static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch,
+			   struct strbuf *missing)
+{
+	struct strbuf cmd = STRBUF_INIT, out = STRBUF_INIT;
+	char buf[256];
+	int st, ret = -1;
+
+	strbuf_addf(&cmd, CHECK_SCRIPT, SSH_MIN_FREE_KIB, SSH_MIN_FREE_KIB / 1024);
+	if (with_kexec)
+		strbuf_addstr(&cmd, CHECK_KEXEC);
+	st = remote_command(r, cmd.buf, &out, SSH_COMMAND_TIMEOUT_S);
+	ssh_field(&out, "arch", buf, sizeof(buf));
+	if (st || !*buf) {
+		ssh_last_line(&out, buf, sizeof(buf));
+		strbuf_reset(missing);
+		strbuf_addf(missing, "cannot ask host '%s' what it has: %s", r->cfg->host, buf);
+		goto out;
+	}
+	strbuf_reset(arch);
+	strbuf_addstr(arch, buf);
+	strbuf_reset(missing);
+	for (const char *p = out.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, "@ssh missing ", 13))
+			strbuf_addf(missing, "%s%.*s", missing->len ? ", " : "",
+				    (int)strcspn(p + 13, "\n"), p + 13);
+	ret = 0;
+out:
+	strbuf_release(&cmd);
+	strbuf_release(&out);
+	return ret;
+}
+
+int ssh_host_check(const struct ssh_config *c, int with_kexec, struct strbuf *arch,
+		   struct strbuf *missing)
+{
+	struct remote r;
+	int ret = -1;
+
+	strbuf_reset(arch);
+	strbuf_reset(missing);
+	if (!c->host) {
+		strbuf_addstr(missing, "no host for the ssh runner (host in the [ssh] section "
+			      "of lab.conf, or in the target's)");
+		return -1;
+	}
+	remote_init(&r, c);
+	if (remote_connect(&r, 0))
+		strbuf_add(missing, r.why.buf, r.why.len);
+	else
+		ret = check_connected(&r, with_kexec, arch, missing);
+	remote_release(&r);
+	return ret;
+}
+
+void ssh_check(const struct run_spec *spec, struct strbuf *missing)
+{
+	struct strbuf arch = STRBUF_INIT, lacks = STRBUF_INIT;
+	char guest[4096];
+
+	/* a target is for kernels: kexec counts */
+	if (ssh_host_check(spec->ssh, 1, &arch, &lacks)) {
+		runner_missing(missing, "an ssh connection (%s)", lacks.buf);
+		goto out;
+	}
+	if (lacks.len)
+		runner_missing(missing, "%s", lacks.buf);
+	if (spec->arch && strcmp(spec->arch, arch.buf))
+		runner_missing(missing, "arch %s (the host is %s)", spec->arch, arch.buf);
+	if (strcmp(arch.buf, "x86_64") && strcmp(arch.buf, "aarch64")) {
+		runner_missing(missing, "a guest program for %s (the lab has x86_64 and aarch64)",
+			       arch.buf);
+		goto out;
+	}
+	snprintf(guest, sizeof(guest), "%s/build/guest/%s/lab-guest", lab_source_dir(), arch.buf);
+	if (access(guest, X_OK))
+		runner_missing(missing, "the guest program for %s ('%s': run 'make')", arch.buf, guest);
+out:
+	strbuf_release(&arch);
+	strbuf_release(&lacks);
+}

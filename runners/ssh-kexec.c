@@ -1,0 +1,164 @@
+/*
+ * A kernel on a remote host (ssh-remote.h): kexec'd with the host's own
+ * root, waited for within the deadline, and left again for the host's
+ * default kernel (restore).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "ssh-remote.h"
+
+#define STATE_SCRIPT \
+	"echo \"@ssh boot $(cat /proc/sys/kernel/random/boot_id)\"; " \
+	"echo \"@ssh cmdline $(cat /proc/cmdline)\"; " \
+	"echo \"@ssh version $(cat /proc/version)\"; " \
+	"echo \"@ssh hostname $(uname -n)\""
+
+int host_state_get(struct remote *r, struct host_state *hs)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = 0;
+
+	if (remote_command(r, STATE_SCRIPT, &out, SSH_COMMAND_TIMEOUT_S)) {
+		char line[512];
+		ssh_last_line(&out, line, sizeof(line));
+		strbuf_reset(&r->why);
+		strbuf_addf(&r->why, "host '%s' does not answer: %s", r->cfg->host, line);
+		ret = -1;
+	}
+	ssh_field(&out, "boot", hs->boot_id, sizeof(hs->boot_id));
+	ssh_field(&out, "cmdline", hs->cmdline, sizeof(hs->cmdline));
+	ssh_field(&out, "version", hs->version, sizeof(hs->version));
+	ssh_field(&out, "hostname", hs->hostname, sizeof(hs->hostname));
+	if (!ret && !hs->boot_id[0]) {
+		strbuf_reset(&r->why);
+		strbuf_addf(&r->why, "host '%s' has no /proc/sys/kernel/random/boot_id", r->cfg->host);
+		ret = -1;
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
+/*
+ * Wait until the host is up in another boot than old_boot_id (it may take
+ * a while to go down), at most until deadline. 0 with *hs filled, or -1
+ * with the last failure in r->why.
+ */
+int wait_for_new_boot(struct remote *r, const char *old_boot_id, double deadline,
+		      struct host_state *hs)
+{
+	for (;;) {
+		double left = deadline - now_monotonic();
+
+		if (left <= 0)
+			return -1;
+		if (remote_connect(r, left)) {
+			if (strstr(r->why.buf, "host key"))
+				return -1;
+			continue;
+		}
+		if (!host_state_get(r, hs) && strcmp(hs->boot_id, old_boot_id))
+			return 0;
+		remote_disconnect(r);
+		sleep(1);
+	}
+}
+
+/* Load a kernel and start it once this ssh command has returned. */
+int remote_kexec(struct remote *r, const char *image, const char *initrd, const char *cmdline)
+{
+	struct strbuf cmd = STRBUF_INIT, out = STRBUF_INIT;
+	char line[512];
+	int ret = 0;
+
+	strbuf_addstr(&cmd, "PATH=$PATH:/usr/sbin:/sbin; kexec -l ");
+	ssh_quote(&cmd, image);
+	if (initrd) {
+		strbuf_addstr(&cmd, " --initrd=");
+		ssh_quote(&cmd, initrd);
+	}
+	strbuf_addstr(&cmd, " --command-line=");
+	ssh_quote(&cmd, cmdline);
+	/* systemd shuts down cleanly first; without it, kexec straight away */
+	strbuf_addstr(&cmd, " && { nohup sh -c 'sleep 1; systemctl kexec || kexec -e' "
+		      ">/dev/null 2>&1 </dev/null & }");
+	if (remote_command(r, cmd.buf, &out, SSH_COMMAND_TIMEOUT_S)) {
+		ssh_last_line(&out, line, sizeof(line));
+		strbuf_reset(&r->why);
+		strbuf_addf(&r->why, "kexec of '%s' failed on host '%s': %s", image, r->cfg->host, line);
+		ret = -1;
+	}
+	strbuf_release(&cmd);
+	strbuf_release(&out);
+	return ret;
+}
+
+/*
+ * The kernel under test gets the host's own root filesystem and console:
+ * those words of its /proc/cmdline, then the variant's command line.
+ */
+void kexec_cmdline(struct strbuf *sb, const char *host_cmdline, const char *variant)
+{
+	static const char *const keep[] = { "root=", "rootfstype=", "rootflags=", "console=",
+					    "ro", "rw", NULL };
+	struct strvec words = STRVEC_INIT;
+
+	strvec_split(&words, host_cmdline);
+	for (size_t i = 0; i < words.nr; i++)
+		for (const char *const *k = keep; *k; k++) {
+			size_t n = strlen(*k);
+			if ((*k)[n - 1] == '=' ? !strncmp(words.v[i], *k, n) : !strcmp(words.v[i], *k)) {
+				strbuf_addf(sb, "%s%s", sb->len ? " " : "", words.v[i]);
+				break;
+			}
+		}
+	if (variant && *variant)
+		strbuf_addf(sb, "%s%s", sb->len ? " " : "", variant);
+	strvec_release(&words);
+}
+
+/* Return the host to its default kernel: reboot, or kexec of a known-good image. */
+int restore_host(struct remote *r, const struct host_state *booted,
+		 const struct host_state *before, struct run_result *out)
+{
+	const char *how = r->cfg->restore ? r->cfg->restore : "reboot";
+	double deadline = now_monotonic() + (double)r->cfg->deadline_s;
+	struct strbuf out_buf = STRBUF_INIT;
+	struct host_state hs = { 0 };
+	int ret = -1;
+
+	if (!strncmp(how, "kexec:", 6)) {
+		char image[PATH_MAX];
+		const char *comma;
+
+		snprintf(image, sizeof(image), "%s", how + 6);
+		comma = strchr(how + 6, ',');
+		if (comma)
+			image[comma - (how + 6)] = '\0';
+		if (remote_kexec(r, image, comma ? comma + 1 : NULL, before->cmdline))
+			goto out;
+	} else if (remote_command(r, "nohup sh -c 'sleep 1; sync; systemctl reboot || "
+				  "systemctl reboot -ff' "
+				  ">/dev/null 2>&1 </dev/null &", &out_buf, SSH_COMMAND_TIMEOUT_S)) {
+		strbuf_reset(&r->why);
+		strbuf_addf(&r->why, "cannot reboot host '%s'", r->cfg->host);
+		goto out;
+	}
+	remote_disconnect(r);
+	if (wait_for_new_boot(r, booted->boot_id, deadline, &hs))
+		goto out;
+	if (strcmp(hs.version, before->version)) {
+		strbuf_reset(&r->why);
+		strbuf_addf(&r->why, "host '%s' came back in '%s', not its default '%s'",
+			    r->cfg->host, hs.version, before->version);
+		goto out;
+	}
+	ret = 0;
+out:
+	sample_set_meta(&out->set, "ssh.restore", ret ? r->why.buf : how);
+	strbuf_release(&out_buf);
+	return ret;
+}

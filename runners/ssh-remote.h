@@ -1,0 +1,88 @@
+#ifndef SSH_REMOTE_H
+#define SSH_REMOTE_H
+/*
+ * The ssh runner's parts, shared by runners/ssh.c (the runner and its
+ * config), ssh-remote.c (the ssh and scp commands through one master
+ * connection), ssh-kexec.c (a kernel kexec'd, waited for, left again) and
+ * ssh-check.c (what a host lacks). Only these include it.
+ */
+#include "run.h"
+#include "runner.h"
+#include "ssh.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "subprocess.h"
+
+#define SSH_CONNECT_TIMEOUT_S 5
+#define SSH_COMMAND_TIMEOUT_S 60.0
+#define SSH_COPY_TIMEOUT_S 600.0
+#define SSH_MIN_FREE_KIB 65536
+
+struct remote {
+	const struct ssh_config *cfg;
+	char ctl_dir[64];	/* holds the master's socket */
+	struct child master;
+	int connected;
+	struct strbuf why;	/* the last failure to connect or to run a command */
+};
+
+void remote_init(struct remote *r, const struct ssh_config *cfg);
+/*
+ * Start the master connection; with wait_s > 0, retry until then while the
+ * host does not answer (it is booting). A host key that does not match is
+ * never retried. Returns 0, or -1 with the reason in r->why.
+ */
+int remote_connect(struct remote *r, double wait_s);
+/* Close the master connection; remote_connect() may open it again. */
+void remote_disconnect(struct remote *r);
+void remote_release(struct remote *r);
+/* ssh's options for every command: keys checked, one master connection; scp's -P with scp */
+void ssh_options(struct strvec *av, const struct remote *r, int scp);
+/* ssh HOST -- CMD through the master, its output (merged) into *out; the exit status */
+int remote_command(struct remote *r, const char *cmd, struct strbuf *out, double timeout_s);
+/* scp of a local file to a path on the host; -1 with the reason in r->why */
+int remote_copy(struct remote *r, const char *local, const char *remote);
+
+/* s as one word of a POSIX shell command line */
+void ssh_quote(struct strbuf *sb, const char *s);
+/* The last non-empty line of out, for messages: "no output" when there is none. */
+void ssh_last_line(const struct strbuf *out, char *buf, size_t size);
+/* The value after "@ssh KEY " in a command's output, or "". */
+void ssh_field(const struct strbuf *out, const char *key, char *buf, size_t size);
+
+/* What a host is running, as its /proc says. */
+struct host_state {
+	char boot_id[64];
+	char cmdline[4096];
+	char version[512];
+	char hostname[256];
+};
+
+/* -1 with the reason in r->why when the host does not answer. */
+int host_state_get(struct remote *r, struct host_state *hs);
+/*
+ * Wait until the host is up in another boot than old_boot_id (it may take
+ * a while to go down), at most until deadline. 0 with *hs filled, or -1
+ * with the last failure in r->why.
+ */
+int wait_for_new_boot(struct remote *r, const char *old_boot_id, double deadline,
+		      struct host_state *hs);
+/* Load a kernel and start it once this ssh command has returned; -1 with r->why. */
+int remote_kexec(struct remote *r, const char *image, const char *initrd, const char *cmdline);
+/*
+ * The kernel under test gets the host's own root filesystem and console:
+ * those words of its /proc/cmdline, then the variant's command line.
+ */
+void kexec_cmdline(struct strbuf *sb, const char *host_cmdline, const char *variant);
+/*
+ * Return the host to its default kernel (the config's restore): reboot,
+ * or kexec of a known-good image; ssh.restore in out's metadata says how,
+ * or why not. -1 with the reason in r->why.
+ */
+int restore_host(struct remote *r, const struct host_state *booted,
+		 const struct host_state *before, struct run_result *out);
+
+/* runner_ssh's check: ssh_host_check() with kexec, the arch, the guest program. */
+void ssh_check(const struct run_spec *spec, struct strbuf *missing);
+
+#endif

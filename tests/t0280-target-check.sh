@@ -1,0 +1,161 @@
+#!/bin/bash
+# lab target list and lab target check: what a target lacks, in one line
+# per target, asked of the real thing and nothing booted: an ssh host (a
+# real sshd on a loopback address, this machine as the host) for its
+# connection and host key, root, kexec-tools, room and arch; a qemu target
+# for its binary and accelerator; a libvirt target for its connection.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/lib-sshd.sh"
+
+sshd_start one 127.0.0.1 && P1=$SSHD_PORT &&
+sshd_start two 127.0.0.2 && P2=$SSHD_PORT ||
+	{ echo "1..0 # SKIP sshd does not start here: $(tail -1 "$TRASH"/*.log)"; exit 0; }
+ARCH=$(uname -m)
+OTHER=$([ "$ARCH" = aarch64 ] && echo x86_64 || echo aarch64)
+
+# kexec-tools on the "host" or not: a kexec first in the PATH its key logs in with
+mkdir -p kexec-bin && printf '#!/bin/sh\nexit 0\n' >kexec-bin/kexec && chmod +x kexec-bin/kexec
+logins_with_path() { # PATH
+	echo "environment=\"PATH=$1\" $(cat "$TRASH/id.pub")" >"$TRASH/authorized_keys"
+}
+logins_with_path "$TRASH/kexec-bin:/usr/bin:/bin"
+
+# a QEMU without TCG, as a build for KVM only would be
+cat >qemu-kvm-only <<'EOS'
+#!/bin/sh
+printf 'Accelerators supported in QEMU binary:\nkvm\n'
+EOS
+chmod +x qemu-kvm-only
+ssh-keygen -q -t ed25519 -N "" -f other_key &&
+echo "[127.0.0.2]:$P2 $(cut -d" " -f1,2 other_key.pub)" >wrong_known_hosts
+
+cat >lab.conf <<EOC
+[core]
+	state = $TRASH/state
+[ssh]
+	identity = $TRASH/id
+	knownHosts = $TRASH/known_hosts
+[target "arm1"]
+	runner = ssh
+	class = arm
+	host = root@127.0.0.1
+	port = $P1
+	arch = $ARCH
+[target "arm2"]
+	runner = ssh
+	class = arm
+	host = root@127.0.0.2
+	port = $P2
+[target "armkey"]
+	runner = ssh
+	host = root@127.0.0.2
+	port = $P2
+	knownHosts = $TRASH/wrong_known_hosts
+[target "armother"]
+	runner = ssh
+	host = root@127.0.0.1
+	port = $P1
+	arch = $OTHER
+[target "vm"]
+	runner = qemu
+	accel = tcg
+[target "vmkvm"]
+	runner = qemu
+	arch = $OTHER
+	accel = kvm
+[target "vmbin"]
+	runner = qemu
+	arch = $OTHER
+[target "virt"]
+	runner = libvirt
+	uri = test:///default
+[target "virtbad"]
+	runner = libvirt
+	uri = qemu+unix:///system?socket=$TRASH/no-libvirtd
+[qemu "$OTHER"]
+	binary = $TRASH/no-such-qemu
+[qemu "$ARCH"]
+	binary = $TRASH/qemu-kvm-only
+EOC
+export LAB_CONFIG=$PWD/lab.conf
+
+test_expect_success 'lab target list: each target, its class, runner, arch and where' '
+	"$LAB" target list >out &&
+	cat out &&
+	test "$(sed -n 1p out)" = "NAME      CLASS     RUNNER   ARCH     WHERE" &&
+	test "$(sed -n 2p out)" = "arm1      arm       ssh      $ARCH   root@127.0.0.1:$P1" &&
+	test "$(sed -n 6p out)" = "vm        vm        qemu     any      $TRASH/qemu-kvm-only, accel tcg" &&
+	test "$(sed -n 9p out)" = "virt      virt      libvirt  any      test:///default" &&
+	test "$(wc -l <out)" = 10
+'
+
+test_expect_success 'an ssh host with all it needs is ready, exit 0' '
+	"$LAB" target check arm1 arm2 >out &&
+	cat out &&
+	test "$(cat out)" = "$(printf "target '\''arm1'\'' (ssh, root@127.0.0.1:%s): ready\ntarget '\''arm2'\'' (ssh, root@127.0.0.2:%s): ready" $P1 $P2)"
+'
+
+test_expect_success 'a host without kexec-tools: exit 1, one line saying so' '
+	logins_with_path /usr/bin:/bin &&
+	test_when_finished "logins_with_path $TRASH/kexec-bin:/usr/bin:/bin" &&
+	test_expect_code 1 "$LAB" target check arm2 >out 2>err &&
+	cat out err &&
+	test "$(cat out)" = "target '\''arm2'\'' (ssh, root@127.0.0.2:$P2): missing kexec-tools" &&
+	test ! -s err
+'
+
+test_expect_success 'a host key not accepted, a host of another arch, a host that refuses' '
+	test_expect_code 1 "$LAB" target check armkey armother >out &&
+	cat out &&
+	grep -q "^target .armkey. (ssh, root@127.0.0.2:$P2): missing an ssh connection (host key of .root@127.0.0.2. not accepted (checked against $TRASH/wrong_known_hosts): " out &&
+	grep -qx "target .armother. (ssh, root@127.0.0.1:$P1): missing arch $OTHER (the host is $ARCH)" out &&
+	sshd_stop two &&
+	test_when_finished "sshd_start two 127.0.0.2 $P2" &&
+	test_expect_code 1 "$LAB" target check arm2 >out &&
+	cat out &&
+	grep -q "^target .arm2. (ssh, root@127.0.0.2:$P2): missing an ssh connection (cannot reach host .root@127.0.0.2.: .*Connection refused)$" out
+'
+
+test_expect_success 'qemu: a binary that is not there, kvm for another arch, a binary without tcg' '
+	test_expect_code 1 "$LAB" target check vm vmkvm vmbin >out 2>err &&
+	cat out err &&
+	test ! -s err &&
+	grep -qx "target .vm. (qemu, $TRASH/qemu-kvm-only, accel tcg): missing accel tcg in .$TRASH/qemu-kvm-only." out &&
+	grep -qx "target .vmkvm. (qemu, $TRASH/no-such-qemu, accel kvm): missing the QEMU binary .$TRASH/no-such-qemu. for $OTHER (qemu.$OTHER.binary; Debian.s qemu-system-[a-z0-9]*), kvm for $OTHER guests (this machine is $ARCH)" out &&
+	grep -qx "target .vmbin. (qemu, $TRASH/no-such-qemu, accel auto): missing the QEMU binary .$TRASH/no-such-qemu. for $OTHER .*" out
+'
+
+test_lazy_prereq KVM_OPENS 'test -r /dev/kvm && test -w /dev/kvm'
+test_expect_success KVM_OPENS 'qemu: kvm that failed here within a day is missing' '
+	printf "[target \"k\"]\n\trunner = qemu\n\taccel = kvm\n[core]\n\tstate = %s/state\n" "$TRASH" >kvm.conf &&
+	"$LAB" target check --config kvm.conf >out &&
+	grep -qx "target .k. (qemu, qemu-system-$ARCH, accel kvm): ready" out &&
+	mkdir -p state/cache && echo "kvm unusable: the kernel printed nothing in 20 s: using tcg" >state/cache/kvm-hangs &&
+	test_expect_code 1 "$LAB" target check --config kvm.conf >out &&
+	grep -qx "target .k. (qemu, qemu-system-$ARCH, accel kvm): missing kvm that works ($TRASH/state/cache/kvm-hangs says it did not, within a day)" out
+'
+
+test_expect_success 'libvirt: a connection that opens is ready, one that does not is missing' '
+	"$LAB" target check virt >out &&
+	test "$(cat out)" = "target '\''virt'\'' (libvirt, test:///default): ready" &&
+	test_expect_code 1 "$LAB" target check virtbad >out &&
+	cat out &&
+	grep -q "^target .virtbad. (libvirt, .*): missing a libvirt connection to .qemu+unix:///system?socket=$TRASH/no-libvirtd. (.*)$" out
+'
+
+test_expect_success 'every target without a name; a bad name checks none, exit 2' '
+	test_expect_code 1 "$LAB" target check >out &&
+	cat out &&
+	test "$(wc -l <out)" = 9 &&
+	test "$(grep -c ": ready$" out)" = 3 &&
+	test_expect_code 2 "$LAB" target check arm1 nosuch >out 2>err &&
+	test ! -s out &&
+	expect_one_line_naming err "unknown target .nosuch. (known: arm1, arm2, armkey, armother, vm, vmkvm, vmbin, virt, virtbad)" &&
+	test_expect_code 2 "$LAB" target frob 2>err &&
+	expect_one_line_naming err "lab target. takes list or check, not .frob." &&
+	printf "[run]\n\tmem = 1G\n" >none.conf &&
+	test_expect_code 2 "$LAB" target list --config none.conf 2>err &&
+	expect_one_line_naming err "no target in none.conf: add \[target \"NAME\"\] sections"
+'
+
+test_done
