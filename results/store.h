@@ -100,34 +100,35 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
  * store-verdict.h, store-bisect.h hold the rest of the store).
  * store_exec runs one statement that changes rows: ?1 is id, ?2 text (when
  * not NULL); what names the action in the error message, as it does for
- * store_prepare. Text NULL, an id <= 0 and a number that is not finite
- * are bound as NULL.
+ * store_rows().
  */
 int store_exec(struct store *st, const char *what, const char *sql, long long id,
 	       const char *text);
-int store_prepare(struct store *st, sqlite3_stmt **q, const char *sql, const char *what);
-void store_bind_text(sqlite3_stmt *q, int i, const char *s);
-void store_bind_id(sqlite3_stmt *q, int i, long long id);
-void store_bind_num(sqlite3_stmt *q, int i, double v);
 /* A finished run has no owner any more; nothing said: the caller names what failed. */
 int store_clear_owner(struct store *st, long long run_id);
 
 /*
  * The readers' loop: sql with args bound as ?1, ?2, ..., fn called with
- * each row (its columns live until fn returns). fn returns non-zero to
+ * each row (its columns live until fn returns; fn NULL: rows are stepped
+ * through, for a statement that changes them). fn returns non-zero to
  * stop, and store_rows then returns -1 without a message of its own; a
- * failure of sqlite is reported naming what. sql must be a literal, or
- * live as long as the store: its statement is prepared once per store,
- * since a report reads the same few statements for thousands of pages.
+ * failure of sqlite is reported naming what, or not at all when what is
+ * NULL (the caller names the action, with store_error()). sql must be a
+ * literal, or live as long as the store: its statement is prepared once
+ * per store, since a report reads the same few statements for thousands
+ * of pages.
  */
 struct store_arg {
-	enum { STORE_ARG_INT, STORE_ARG_TEXT, STORE_ARG_NUM } type;
+	enum { STORE_ARG_INT, STORE_ARG_ID, STORE_ARG_TEXT, STORE_ARG_NUM } type;
 	long long i;
 	double d;
 	const char *s;			/* NULL: bound as NULL */
 };
 #define STORE_INT(v)	((struct store_arg){ .type = STORE_ARG_INT, .i = (v) })
+/* An id: <= 0 is bound as NULL (no kernel, no variant). */
+#define STORE_ID(v)	((struct store_arg){ .type = STORE_ARG_ID, .i = (v) })
 #define STORE_TEXT(v)	((struct store_arg){ .type = STORE_ARG_TEXT, .s = (v) })
+/* A number: NaN and infinities are bound as NULL. */
 #define STORE_NUM(v)	((struct store_arg){ .type = STORE_ARG_NUM, .d = (v) })
 /* The args and nargs of store_rows(): STORE_ARGS(STORE_INT(id), STORE_TEXT(name)). */
 #define STORE_ARGS(...) (const struct store_arg[]){ __VA_ARGS__ }, \
@@ -135,6 +136,10 @@ struct store_arg {
 typedef int store_row_fn(sqlite3_stmt *q, void *data);
 int store_rows(struct store *st, const char *what, const char *sql,
 	       const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data);
+/* Row functions for the commonest shapes: the first column into data. */
+store_row_fn store_row_int;	/* long long *: the last row's */
+store_row_fn store_row_text;	/* struct strbuf *: added to it */
+store_row_fn store_row_strvec;	/* struct strvec *: pushed onto it */
 
 /*
  * Clocks; defined in store-experiment.c, beside the runs they read.
