@@ -4,6 +4,7 @@
 
 #include "log.h"
 #include "store-bisect.h"
+#include "store-private.h"
 
 void bisect_spec_row_init(struct bisect_spec_row *r)
 {

@@ -5,6 +5,7 @@
 
 #include "log.h"
 #include "store-experiment.h"
+#include "store-private.h"
 #include "strbuf.h"
 #include "subprocess.h"
 
@@ -132,7 +133,7 @@ int store_insert_experiment(struct store *st, long long *id, const char *kind,
 		       "VALUES (?1, ?2, ?3, ?4)", STORE_ARGS(STORE_TEXT(kind), STORE_TEXT(command),
 		       STORE_TEXT(workloads), STORE_NUM(now_wall())), NULL, NULL))
 		return -1;
-	*id = sqlite3_last_insert_rowid(st->db);
+	*id = store_last_id(st);
 	return 0;
 }
 
@@ -154,7 +155,7 @@ int store_experiment_create_ab(struct store *st, long long *exp_id, long long vi
 					  STORE_TEXT(v[i].cmdline ? v[i].cmdline : ""),
 					  STORE_TEXT(v[i].git_ref)), NULL, NULL))
 			goto fail;
-		vid[i] = sqlite3_last_insert_rowid(st->db);
+		vid[i] = store_last_id(st);
 	}
 	if (store_commit(st))
 		return -1;

@@ -5,6 +5,7 @@
 
 #include "log.h"
 #include "store-nightly.h"
+#include "store-private.h"
 #include "strvec.h"
 #include "xalloc.h"
 
@@ -23,11 +24,11 @@ int store_nightly_night_begin(struct store *st, long long *night_id, int *interr
 		       " WHERE nightly = ?1 AND status = 'RUNNING'",
 		       STORE_ARGS(STORE_TEXT(nightly)), NULL, NULL))
 		goto fail;
-	*interrupted = sqlite3_changes(st->db);
+	*interrupted = store_changes(st);
 	if (store_rows(st, what, "INSERT INTO nightly_nights(nightly, started) VALUES (?1, " NOW ")",
 		       STORE_ARGS(STORE_TEXT(nightly)), NULL, NULL))
 		goto fail;
-	*night_id = sqlite3_last_insert_rowid(st->db);
+	*night_id = store_last_id(st);
 	return store_commit(st);
 fail:
 	store_rollback(st);

@@ -9,7 +9,7 @@
 
 #include "host.h"
 #include "log.h"
-#include "store.h"
+#include "store-private.h"
 #include "strbuf.h"
 #include "subprocess.h"
 
@@ -86,7 +86,7 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 				  STORE_TEXT(row->clock ? row->clock : "wall")), NULL, NULL))
 		goto out;
 	/* the owner, so that the next lab can tell a boot in progress from a dead one */
-	id = sqlite3_last_insert_rowid(st->db);
+	id = store_last_id(st);
 	if (insert_owner(st, id) || (row->target && insert_target(st, id, row)))
 		goto out;
 	ret = store_commit(st);

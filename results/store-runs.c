@@ -5,6 +5,7 @@
 
 #include "log.h"
 #include "store-experiment.h"
+#include "store-private.h"
 #include "strbuf.h"
 
 struct dropped_reader {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "store-verdict.h"
+#include "store-private.h"
 #include "xalloc.h"
 
 /* Every column of a verdict but its experiment, in the order of the row's reader and writer. */

@@ -11,7 +11,7 @@
 #include "host.h"
 #include "log.h"
 #include "strbuf.h"
-#include "store.h"
+#include "store-private.h"
 #include "subprocess.h"
 #include "xalloc.h"
 
@@ -20,12 +20,12 @@ extern const char lab_schema_sql[];
 int store_error(struct store *st, const char *what)
 {
 	return error("%s in database '%s': %s", what, st->path,
-		     st->db ? sqlite3_errmsg(st->db) : "not open");
+		     store_is_open(st) ? sqlite3_errmsg(st->conn->db) : "not open");
 }
 
 static int exec(struct store *st, const char *sql, const char *what)
 {
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(st->conn->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return store_error(st, what);
 	return 0;
 }
@@ -36,7 +36,7 @@ static int schema_version(struct store *st, int *out)
 
 	/* sqlite says "file is not a database" here for a corrupt file */
 	if (store_rows(st, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) || v < 0)
-		return error("cannot open database '%s': %s", st->path, sqlite3_errmsg(st->db));
+		return error("cannot open database '%s': %s", st->path, sqlite3_errmsg(st->conn->db));
 	*out = (int)v;
 	return 0;
 }
@@ -71,7 +71,7 @@ static int check_intact(struct store *st)
 
 	/* a damaged schema or page fails the statement itself */
 	if (store_rows(st, NULL, "PRAGMA quick_check(1)", NULL, 0, store_row_text, &result))
-		why = sqlite3_errmsg(st->db);
+		why = sqlite3_errmsg(st->conn->db);
 	else if (strcmp(result.buf, "ok"))
 		why = result.buf;
 	if (why) {
@@ -219,13 +219,14 @@ int store_open(struct store *st, const char *path)
 	st->path = strdup(path);
 	if (!st->path)
 		return error("out of memory");
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+	st->conn = xcalloc(1, sizeof(*st->conn));
+	if (sqlite3_open_v2(path, &st->conn->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 			    NULL) != SQLITE_OK) {
 		error("cannot open database '%s': %s", path,
-		      st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		      st->conn->db ? sqlite3_errmsg(st->conn->db) : "out of memory");
 		goto fail;
 	}
-	sqlite3_busy_timeout(st->db, 10000);
+	sqlite3_busy_timeout(st->conn->db, 10000);
 	if (schema_version(st, &version))
 		goto fail;
 	if (version > STORE_SCHEMA_VERSION) {
@@ -269,9 +270,9 @@ static void explain_unreadable(struct strbuf *why, struct store *st)
 {
 	struct strbuf shm = STRBUF_INIT;
 	char *copy = strdup(st->path);
-	int err = st->db ? sqlite3_system_errno(st->db) : 0;
+	int err = st->conn->db ? sqlite3_system_errno(st->conn->db) : 0;
 
-	strbuf_addstr(why, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	strbuf_addstr(why, st->conn->db ? sqlite3_errmsg(st->conn->db) : "out of memory");
 	if (err)
 		strbuf_addf(why, ": %s", strerror(err));
 	strbuf_addf(&shm, "%s-shm", st->path);
@@ -289,11 +290,12 @@ static int open_read(struct store *st, int *version)
 	long long v = -1;
 	int ret = -1;
 
+	st->conn = xcalloc(1, sizeof(*st->conn));
 	/* one thread uses the connection: sqlite's mutex on every call buys nothing */
-	if (sqlite3_open_v2(st->path, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+	if (sqlite3_open_v2(st->path, &st->conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK)
 		goto unreadable;
-	sqlite3_busy_timeout(st->db, 10000);
+	sqlite3_busy_timeout(st->conn->db, 10000);
 	if (store_rows(st, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) || v < 0)
 		goto unreadable;
 	*version = (int)v;
@@ -361,17 +363,17 @@ struct store_cache {
 
 static void cache_release(struct store *st)
 {
-	if (!st->cache)
+	if (!st->conn->cache)
 		return;
-	for (size_t i = 0; i < st->cache->n; i++)
-		sqlite3_finalize(st->cache->stmt[i].q);
-	free(st->cache);
-	st->cache = NULL;
+	for (size_t i = 0; i < st->conn->cache->n; i++)
+		sqlite3_finalize(st->conn->cache->stmt[i].q);
+	free(st->conn->cache);
+	st->conn->cache = NULL;
 }
 
 int store_open_again(struct store *out, const struct store *st)
 {
-	const char *file = st->db ? sqlite3_db_filename(st->db, "main") : NULL;
+	const char *file = store_is_open(st) ? sqlite3_db_filename(st->conn->db, "main") : NULL;
 
 	memset(out, 0, sizeof(*out));
 	if (!file || !*file)
@@ -379,12 +381,13 @@ int store_open_again(struct store *out, const struct store *st)
 	out->path = strdup(st->path);
 	if (!out->path)
 		return -1;
-	if (sqlite3_open_v2(file, &out->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	out->conn = xcalloc(1, sizeof(*out->conn));
+	if (sqlite3_open_v2(file, &out->conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK) {
 		store_close(out);
 		return -1;
 	}
-	sqlite3_busy_timeout(out->db, 10000);
+	sqlite3_busy_timeout(out->conn->db, 10000);
 	return 0;
 }
 
@@ -395,7 +398,7 @@ int store_read_begin(struct store *st)
 
 void store_read_end(struct store *st)
 {
-	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+	sqlite3_exec(st->conn->db, "COMMIT", NULL, NULL, NULL);
 }
 
 /* Ids <= 0 and numbers that are not finite are bound as NULL. */
@@ -427,9 +430,9 @@ static int cached(struct store *st, sqlite3_stmt **q, int *own, const char *sql,
 	int known = 0;
 
 	*own = 0;
-	if (!st->cache)
-		st->cache = xcalloc(1, sizeof(*st->cache));
-	c = st->cache;
+	if (!st->conn->cache)
+		st->conn->cache = xcalloc(1, sizeof(*st->conn->cache));
+	c = st->conn->cache;
 	/* the text too: a key freed and reused for other SQL must not match */
 	for (size_t i = 0; i < c->n && !known; i++)
 		if (c->stmt[i].sql == sql && !strcmp(sqlite3_sql(c->stmt[i].q), sql)) {
@@ -439,7 +442,7 @@ static int cached(struct store *st, sqlite3_stmt **q, int *own, const char *sql,
 			}
 			known = 1;
 		}
-	if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(st->conn->db, sql, -1, q, NULL) != SQLITE_OK) {
 		*q = NULL;
 		return what ? store_error(st, what) : -1;
 	}
@@ -494,6 +497,16 @@ out:
 	return ret;
 }
 
+long long store_last_id(struct store *st)
+{
+	return sqlite3_last_insert_rowid(st->conn->db);
+}
+
+int store_changes(struct store *st)
+{
+	return sqlite3_changes(st->conn->db);
+}
+
 int store_row_int(sqlite3_stmt *q, void *data)
 {
 	*(long long *)data = sqlite3_column_int64(q, 0);
@@ -514,14 +527,17 @@ int store_row_strvec(sqlite3_stmt *q, void *data)
 
 int store_is_open(const struct store *st)
 {
-	return st->db != NULL;
+	return st->conn && st->conn->db;
 }
 
 void store_close(struct store *st)
 {
-	cache_release(st);
-	if (st->db)
-		sqlite3_close(st->db);
+	if (st->conn) {
+		cache_release(st);
+		if (st->conn->db)
+			sqlite3_close(st->conn->db);
+		free(st->conn);
+	}
 	free(st->path);
 	memset(st, 0, sizeof(*st));
 }
@@ -552,8 +568,8 @@ int store_commit(struct store *st)
 
 void store_rollback(struct store *st)
 {
-	if (!sqlite3_get_autocommit(st->db))
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	if (!sqlite3_get_autocommit(st->conn->db))
+		sqlite3_exec(st->conn->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 const char *store_text(sqlite3_stmt *q, int col)
