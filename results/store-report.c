@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "store-report.h"
+#include "store-private.h"
 #include "xalloc.h"
 
 /* The reader's callback and its data, for the row functions below. */

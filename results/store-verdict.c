@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "store-verdict.h"
+#include "store-private.h"
 #include "xalloc.h"
 
 /* Every column of a verdict but its experiment, in the order of the row's reader and writer. */
@@ -15,43 +16,27 @@
 int store_verdicts_write(struct store *st, long long exp_id, const struct verdict_row *v,
 			 size_t n)
 {
-	sqlite3_stmt *q;
-	int ret = -1;
-
-	if (store_prepare(st, &q, "INSERT OR REPLACE INTO verdicts(experiment_id, "
-			  VERDICT_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-			  "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
-			  "cannot store verdicts"))
-		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct verdict_row *r = &v[i];
-		const double nums[] = { r->mean_a, r->mean_b, r->std_a, r->std_b, r->median_a,
-					r->median_b, r->ratio, r->ci_low, r->ci_high, r->p,
-					r->p_adjusted, r->alpha, r->delta, r->mde };
 
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, exp_id);
-		sqlite3_bind_text(q, 2, r->workload, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 3, r->metric, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 4, r->unit, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 5, r->mem_mib);
-		sqlite3_bind_int64(q, 6, r->cpus);
-		sqlite3_bind_text(q, 7, r->direction, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q, 8, r->unit_compared, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q, 9, r->n_a);
-		sqlite3_bind_int64(q, 10, r->n_b);
-		for (int k = 0; k < 14; k++)
-			store_bind_num(q, 11 + k, nums[k]);
-		sqlite3_bind_text(q, 25, r->verdict, -1, SQLITE_STATIC);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			store_error(st, "cannot store verdicts");
-			goto out;
-		}
+		if (store_rows(st, "cannot store verdicts", "INSERT OR REPLACE INTO "
+			       "verdicts(experiment_id, " VERDICT_COLUMNS ") VALUES (?1, ?2, ?3, ?4, "
+			       "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+			       "?20, ?21, ?22, ?23, ?24, ?25)",
+			       STORE_ARGS(STORE_INT(exp_id), STORE_TEXT(r->workload),
+					  STORE_TEXT(r->metric), STORE_TEXT(r->unit),
+					  STORE_INT(r->mem_mib), STORE_INT(r->cpus),
+					  STORE_TEXT(r->direction), STORE_TEXT(r->unit_compared),
+					  STORE_INT(r->n_a), STORE_INT(r->n_b), STORE_NUM(r->mean_a),
+					  STORE_NUM(r->mean_b), STORE_NUM(r->std_a), STORE_NUM(r->std_b),
+					  STORE_NUM(r->median_a), STORE_NUM(r->median_b),
+					  STORE_NUM(r->ratio), STORE_NUM(r->ci_low), STORE_NUM(r->ci_high),
+					  STORE_NUM(r->p), STORE_NUM(r->p_adjusted), STORE_NUM(r->alpha),
+					  STORE_NUM(r->delta), STORE_NUM(r->mde), STORE_TEXT(r->verdict)),
+			       NULL, NULL))
+			return -1;
 	}
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	return 0;
 }
 
 static void read_row(struct verdict_row *r, sqlite3_stmt *q)
@@ -100,46 +85,36 @@ int store_verdicts_read(struct store *st, struct verdict_list *out, long long ex
 			  STORE_ARGS(STORE_INT(exp_id)), verdict_row, out);
 }
 
+struct found_verdict {
+	struct verdict_row *out;
+	int *found;
+};
+
+static int found_verdict_row(sqlite3_stmt *q, void *data)
+{
+	struct found_verdict *f = data;
+
+	read_row(f->out, q);
+	*f->found = 1;
+	return 0;
+}
+
 int store_verdict_get(struct store *st, struct verdict_row *out, int *found, long long exp_id,
 		      const char *workload, const char *metric, long long mem, long long cpus)
 {
-	sqlite3_stmt *q;
-	int ret = 0, rc;
+	struct found_verdict f = { out, found };
 
 	*found = 0;
-	if (store_prepare(st, &q, "SELECT " VERDICT_COLUMNS " FROM verdicts WHERE "
-			  "experiment_id = ?1 AND workload = ?2 AND metric = ?3 AND mem_mib = ?4 "
-			  "AND cpus = ?5", "cannot read verdicts"))
-		return -1;
-	sqlite3_bind_int64(q, 1, exp_id);
-	sqlite3_bind_text(q, 2, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 3, metric, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 4, mem);
-	sqlite3_bind_int64(q, 5, cpus);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		read_row(out, q);
-		*found = 1;
-	} else if (rc != SQLITE_DONE) {
-		ret = store_error(st, "cannot read verdicts");
-	}
-	sqlite3_finalize(q);
-	return ret;
+	return store_rows(st, "cannot read verdicts", "SELECT " VERDICT_COLUMNS " FROM verdicts "
+			  "WHERE experiment_id = ?1 AND workload = ?2 AND metric = ?3 AND "
+			  "mem_mib = ?4 AND cpus = ?5",
+			  STORE_ARGS(STORE_INT(exp_id), STORE_TEXT(workload), STORE_TEXT(metric),
+				     STORE_INT(mem), STORE_INT(cpus)), found_verdict_row, &f);
 }
 
 int store_verdict_regressions(struct store *st, long long *n, long long exp_id)
 {
-	sqlite3_stmt *q;
-	int ret = 0;
-
-	if (store_prepare(st, &q, "SELECT count(*) FROM verdicts WHERE experiment_id = ?1 "
-			  "AND verdict = 'REGRESSION'", "cannot read verdicts"))
-		return -1;
-	sqlite3_bind_int64(q, 1, exp_id);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		*n = sqlite3_column_int64(q, 0);
-	else
-		ret = store_error(st, "cannot read verdicts");
-	sqlite3_finalize(q);
-	return ret;
+	return store_rows(st, "cannot read verdicts", "SELECT count(*) FROM verdicts WHERE "
+			  "experiment_id = ?1 AND verdict = 'REGRESSION'",
+			  STORE_ARGS(STORE_INT(exp_id)), store_row_int, n);
 }

@@ -11,7 +11,7 @@
 #include "host.h"
 #include "log.h"
 #include "strbuf.h"
-#include "store.h"
+#include "store-private.h"
 #include "subprocess.h"
 #include "xalloc.h"
 
@@ -20,32 +20,25 @@ extern const char lab_schema_sql[];
 int store_error(struct store *st, const char *what)
 {
 	return error("%s in database '%s': %s", what, st->path,
-		     st->db ? sqlite3_errmsg(st->db) : "not open");
+		     store_is_open(st) ? sqlite3_errmsg(st->conn->db) : "not open");
 }
 
 static int exec(struct store *st, const char *sql, const char *what)
 {
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(st->conn->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return store_error(st, what);
 	return 0;
 }
 
 static int schema_version(struct store *st, int *out)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	long long v = -1;
 
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_step(q) != SQLITE_ROW) {
-		/* sqlite says "file is not a database" here for a corrupt file */
-		error("cannot open database '%s': %s", st->path, sqlite3_errmsg(st->db));
-		goto out;
-	}
-	*out = sqlite3_column_int(q, 0);
-	ret = 0;
-out:
-	sqlite3_finalize(q);
-	return ret;
+	/* sqlite says "file is not a database" here for a corrupt file */
+	if (store_rows(st, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) || v < 0)
+		return error("cannot open database '%s': %s", st->path, sqlite3_errmsg(st->conn->db));
+	*out = (int)v;
+	return 0;
 }
 
 /*
@@ -55,19 +48,14 @@ out:
  */
 static int schema_stale(struct store *st, int version)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	long long views = 0;
 
 	if (version < STORE_SCHEMA_VERSION)
 		return 1;
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master WHERE type = 'view' "
-			       "AND name = 'counted_samples'", -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_step(q) != SQLITE_ROW)
-		store_error(st, "cannot read schema");
-	else
-		ret = !sqlite3_column_int(q, 0);
-	sqlite3_finalize(q);
-	return ret;
+	if (store_rows(st, "cannot read schema", "SELECT count(*) FROM sqlite_master WHERE "
+		       "type = 'view' AND name = 'counted_samples'", NULL, 0, store_row_int, &views))
+		return -1;
+	return !views;
 }
 
 /*
@@ -77,18 +65,15 @@ static int schema_stale(struct store *st, int version)
  */
 static int check_intact(struct store *st)
 {
-	sqlite3_stmt *q = NULL;
-	const char *why;
+	struct strbuf result = STRBUF_INIT;
+	const char *why = NULL;
 	int ret = -1;
 
 	/* a damaged schema or page fails the statement itself */
-	if (sqlite3_prepare_v2(st->db, "PRAGMA quick_check(1)", -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_step(q) != SQLITE_ROW)
-		why = sqlite3_errmsg(st->db);
-	else if (strcmp(store_text(q, 0), "ok"))
-		why = store_text(q, 0);
-	else
-		why = NULL;
+	if (store_rows(st, NULL, "PRAGMA quick_check(1)", NULL, 0, store_row_text, &result))
+		why = sqlite3_errmsg(st->conn->db);
+	else if (strcmp(result.buf, "ok"))
+		why = result.buf;
 	if (why) {
 		struct strbuf one = STRBUF_INIT;
 
@@ -101,7 +86,7 @@ static int check_intact(struct store *st)
 	} else {
 		ret = 0;
 	}
-	sqlite3_finalize(q);
+	strbuf_release(&result);
 	return ret;
 }
 
@@ -122,22 +107,20 @@ static const struct added_column {
 static int add_column(struct store *st, const struct added_column *c)
 {
 	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *q = NULL;
-	int has = 0, rc, ret;
+	struct strvec have = STRVEC_INIT;
+	int ret = -1;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info(?1)", -1, &q,
-			       NULL) != SQLITE_OK)
-		return store_error(st, "cannot upgrade schema");
-	sqlite3_bind_text(q, 1, c->table, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		has |= !strcmp(store_text(q, 0), c->column);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return store_error(st, "cannot upgrade schema");
-	if (has)
-		return 0;
+	if (store_rows(st, "cannot upgrade schema", "SELECT name FROM pragma_table_info(?1)",
+		       STORE_ARGS(STORE_TEXT(c->table)), store_row_strvec, &have))
+		goto out;
+	ret = 0;
+	for (size_t i = 0; i < have.nr; i++)
+		if (!strcmp(have.v[i], c->column))
+			goto out;
 	strbuf_addf(&sql, "ALTER TABLE %s ADD COLUMN %s", c->table, c->definition);
 	ret = exec(st, sql.buf, "cannot upgrade schema");
+out:
+	strvec_release(&have);
 	strbuf_release(&sql);
 	return ret;
 }
@@ -152,17 +135,41 @@ static int add_columns(struct store *st)
 
 int store_clear_owner(struct store *st, long long run_id)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = -1;
+	return store_rows(st, NULL, "DELETE FROM run_owners WHERE run_id = ?1",
+			  STORE_ARGS(STORE_INT(run_id)), NULL, NULL);
+}
 
-	if (sqlite3_prepare_v2(st->db, "DELETE FROM run_owners WHERE run_id = ?1", -1, &q,
-			       NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(q, 1, run_id);
-		if (sqlite3_step(q) == SQLITE_DONE)
-			ret = 0;
+/*
+ * Runs left RUNNING by a lab of this host that is gone become INFRA, with
+ * the pid named; owners of runs that ended are forgotten. A lab still
+ * running keeps its runs.
+ */
+struct orphans {
+	char host[256];
+	long long *ids;
+	long *pids;
+	size_t n, alloc;
+};
+
+/* An owner whose lab is gone: its pid no longer runs, or runs another program. */
+static int orphan_row(sqlite3_stmt *q, void *data)
+{
+	struct orphans *o = data;
+	char now[128];
+	pid_t pid = (pid_t)sqlite3_column_int64(q, 1);
+	int running = sqlite3_column_int(q, 3);
+
+	if (running && !host_process_start(now, sizeof(now), pid) &&
+	    !strcmp(now, store_text(q, 2)))
+		return 0;
+	if (o->n == o->alloc) {
+		o->alloc = o->alloc ? 2 * o->alloc : 8;
+		o->ids = xrealloc(o->ids, o->alloc * sizeof(*o->ids));
+		o->pids = xrealloc(o->pids, o->alloc * sizeof(*o->pids));
 	}
-	sqlite3_finalize(q);
-	return ret;
+	o->ids[o->n] = sqlite3_column_int64(q, 0);
+	o->pids[o->n++] = pid;
+	return 0;
 }
 
 /*
@@ -172,69 +179,35 @@ int store_clear_owner(struct store *st, long long run_id)
  */
 static int close_orphaned_runs(struct store *st)
 {
-	sqlite3_stmt *q = NULL, *upd = NULL;
-	char host[256];
-	long long *ids = NULL;
-	long *pids = NULL;
-	size_t n = 0, alloc = 0;
-	int ret = -1, rc;
+	struct orphans o = { .n = 0 };
+	int ret = -1;
 
-	host_name(host, sizeof(host));
-	if (sqlite3_prepare_v2(st->db, "SELECT o.run_id, o.pid, o.pid_start, r.status = 'RUNNING' "
-			       "FROM run_owners o JOIN runs r ON r.id = o.run_id WHERE o.host = ?1",
-			       -1, &q, NULL) != SQLITE_OK) {
-		store_error(st, "cannot read run owners");
+	host_name(o.host, sizeof(o.host));
+	if (store_rows(st, "cannot read run owners", "SELECT o.run_id, o.pid, o.pid_start, "
+		       "r.status = 'RUNNING' FROM run_owners o JOIN runs r ON r.id = o.run_id "
+		       "WHERE o.host = ?1", STORE_ARGS(STORE_TEXT(o.host)), orphan_row, &o))
 		goto out;
-	}
-	sqlite3_bind_text(q, 1, host, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		char now[128];
-		pid_t pid = (pid_t)sqlite3_column_int64(q, 1);
-		int running = sqlite3_column_int(q, 3);
-
-		if (running && !host_process_start(now, sizeof(now), pid) &&
-		    !strcmp(now, store_text(q, 2)))
-			continue;
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 8;
-			ids = xrealloc(ids, alloc * sizeof(*ids));
-			pids = xrealloc(pids, alloc * sizeof(*pids));
-		}
-		ids[n] = sqlite3_column_int64(q, 0);
-		pids[n++] = pid;
-	}
-	if (rc != SQLITE_DONE) {
-		store_error(st, "cannot read run owners");
-		goto out;
-	}
-	if (!n) {
+	if (!o.n) {
 		ret = 0;
 		goto out;
 	}
 	if (store_begin(st))
 		goto out;
-	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET status = 'INFRA', ended = ?3, "
+	for (size_t i = 0; i < o.n; i++)
+		if (store_rows(st, NULL, "UPDATE runs SET status = 'INFRA', ended = ?3, "
 			       "error = 'the lab running it died (pid ' || ?2 || ')' "
-			       "WHERE id = ?1 AND status = 'RUNNING'", -1, &upd, NULL) != SQLITE_OK)
-		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		sqlite3_reset(upd);
-		sqlite3_bind_int64(upd, 1, ids[i]);
-		sqlite3_bind_int64(upd, 2, pids[i]);
-		sqlite3_bind_double(upd, 3, now_wall());
-		if (sqlite3_step(upd) != SQLITE_DONE || store_clear_owner(st, ids[i]))
-			goto fail;
-	}
+			       "WHERE id = ?1 AND status = 'RUNNING'",
+			       STORE_ARGS(STORE_INT(o.ids[i]), STORE_INT(o.pids[i]),
+					  STORE_NUM(now_wall())), NULL, NULL) ||
+		    store_clear_owner(st, o.ids[i])) {
+			store_error(st, "cannot close runs of a lab that died");
+			store_rollback(st);
+			goto out;
+		}
 	ret = store_commit(st);
-	goto out;
-fail:
-	store_error(st, "cannot close runs of a lab that died");
-	store_rollback(st);
 out:
-	sqlite3_finalize(q);
-	sqlite3_finalize(upd);
-	free(ids);
-	free(pids);
+	free(o.ids);
+	free(o.pids);
 	return ret;
 }
 
@@ -246,13 +219,14 @@ int store_open(struct store *st, const char *path)
 	st->path = strdup(path);
 	if (!st->path)
 		return error("out of memory");
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+	st->conn = xcalloc(1, sizeof(*st->conn));
+	if (sqlite3_open_v2(path, &st->conn->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 			    NULL) != SQLITE_OK) {
 		error("cannot open database '%s': %s", path,
-		      st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		      st->conn->db ? sqlite3_errmsg(st->conn->db) : "out of memory");
 		goto fail;
 	}
-	sqlite3_busy_timeout(st->db, 10000);
+	sqlite3_busy_timeout(st->conn->db, 10000);
 	if (schema_version(st, &version))
 		goto fail;
 	if (version > STORE_SCHEMA_VERSION) {
@@ -296,9 +270,9 @@ static void explain_unreadable(struct strbuf *why, struct store *st)
 {
 	struct strbuf shm = STRBUF_INIT;
 	char *copy = strdup(st->path);
-	int err = st->db ? sqlite3_system_errno(st->db) : 0;
+	int err = st->conn->db ? sqlite3_system_errno(st->conn->db) : 0;
 
-	strbuf_addstr(why, st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	strbuf_addstr(why, st->conn->db ? sqlite3_errmsg(st->conn->db) : "out of memory");
 	if (err)
 		strbuf_addf(why, ": %s", strerror(err));
 	strbuf_addf(&shm, "%s-shm", st->path);
@@ -313,25 +287,24 @@ static void explain_unreadable(struct strbuf *why, struct store *st)
 static int open_read(struct store *st, int *version)
 {
 	struct strbuf why = STRBUF_INIT;
-	sqlite3_stmt *q = NULL;
+	long long v = -1;
 	int ret = -1;
 
+	st->conn = xcalloc(1, sizeof(*st->conn));
 	/* one thread uses the connection: sqlite's mutex on every call buys nothing */
-	if (sqlite3_open_v2(st->path, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+	if (sqlite3_open_v2(st->path, &st->conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK)
 		goto unreadable;
-	sqlite3_busy_timeout(st->db, 10000);
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &q, NULL) != SQLITE_OK ||
-	    sqlite3_step(q) != SQLITE_ROW)
+	sqlite3_busy_timeout(st->conn->db, 10000);
+	if (store_rows(st, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) || v < 0)
 		goto unreadable;
-	*version = sqlite3_column_int(q, 0);
+	*version = (int)v;
 	ret = 0;
 	goto out;
 unreadable:
 	explain_unreadable(&why, st);
 	error("cannot read database '%s': %s", st->path, why.buf);
 out:
-	sqlite3_finalize(q);
 	strbuf_release(&why);
 	return ret;
 }
@@ -352,10 +325,7 @@ int store_open_read(struct store *st, const char *path)
 		goto fail;
 	if (version > 0 && version < STORE_SCHEMA_VERSION) {
 		/* an older database is brought up to date once, then read as it is now */
-		sqlite3_close(st->db);
-		st->db = NULL;
-		free(st->path);
-		st->path = NULL;
+		store_close(st);
 		if (store_open(st, path))
 			return -1;
 		store_close(st);
@@ -381,7 +351,7 @@ fail:
 }
 
 /* At most this many statements are kept; more are prepared per use. */
-#define STORE_CACHE 48
+#define STORE_CACHE 96
 
 struct store_cache {
 	struct {
@@ -393,17 +363,17 @@ struct store_cache {
 
 static void cache_release(struct store *st)
 {
-	if (!st->cache)
+	if (!st->conn->cache)
 		return;
-	for (size_t i = 0; i < st->cache->n; i++)
-		sqlite3_finalize(st->cache->stmt[i].q);
-	free(st->cache);
-	st->cache = NULL;
+	for (size_t i = 0; i < st->conn->cache->n; i++)
+		sqlite3_finalize(st->conn->cache->stmt[i].q);
+	free(st->conn->cache);
+	st->conn->cache = NULL;
 }
 
 int store_open_again(struct store *out, const struct store *st)
 {
-	const char *file = st->db ? sqlite3_db_filename(st->db, "main") : NULL;
+	const char *file = store_is_open(st) ? sqlite3_db_filename(st->conn->db, "main") : NULL;
 
 	memset(out, 0, sizeof(*out));
 	if (!file || !*file)
@@ -411,12 +381,13 @@ int store_open_again(struct store *out, const struct store *st)
 	out->path = strdup(st->path);
 	if (!out->path)
 		return -1;
-	if (sqlite3_open_v2(file, &out->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	out->conn = xcalloc(1, sizeof(*out->conn));
+	if (sqlite3_open_v2(file, &out->conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK) {
 		store_close(out);
 		return -1;
 	}
-	sqlite3_busy_timeout(out->db, 10000);
+	sqlite3_busy_timeout(out->conn->db, 10000);
 	return 0;
 }
 
@@ -427,7 +398,24 @@ int store_read_begin(struct store *st)
 
 void store_read_end(struct store *st)
 {
-	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+	sqlite3_exec(st->conn->db, "COMMIT", NULL, NULL, NULL);
+}
+
+/* Ids <= 0 and numbers that are not finite are bound as NULL. */
+static void bind_id(sqlite3_stmt *q, int i, long long id)
+{
+	if (id > 0)
+		sqlite3_bind_int64(q, i, id);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+static void bind_num(sqlite3_stmt *q, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(q, i, v);
+	else
+		sqlite3_bind_null(q, i);
 }
 
 /*
@@ -442,9 +430,9 @@ static int cached(struct store *st, sqlite3_stmt **q, int *own, const char *sql,
 	int known = 0;
 
 	*own = 0;
-	if (!st->cache)
-		st->cache = xcalloc(1, sizeof(*st->cache));
-	c = st->cache;
+	if (!st->conn->cache)
+		st->conn->cache = xcalloc(1, sizeof(*st->conn->cache));
+	c = st->conn->cache;
 	/* the text too: a key freed and reused for other SQL must not match */
 	for (size_t i = 0; i < c->n && !known; i++)
 		if (c->stmt[i].sql == sql && !strcmp(sqlite3_sql(c->stmt[i].q), sql)) {
@@ -454,8 +442,10 @@ static int cached(struct store *st, sqlite3_stmt **q, int *own, const char *sql,
 			}
 			known = 1;
 		}
-	if (store_prepare(st, q, sql, what))
-		return -1;
+	if (sqlite3_prepare_v2(st->conn->db, sql, -1, q, NULL) != SQLITE_OK) {
+		*q = NULL;
+		return what ? store_error(st, what) : -1;
+	}
 	if (known || c->n == STORE_CACHE) {
 		*own = 1;
 		return 0;
@@ -478,18 +468,21 @@ int store_rows(struct store *st, const char *what, const char *sql,
 
 		if (args[i].type == STORE_ARG_INT)
 			sqlite3_bind_int64(q, at, args[i].i);
+		else if (args[i].type == STORE_ARG_ID)
+			bind_id(q, at, args[i].i);
 		else if (args[i].type == STORE_ARG_NUM)
-			store_bind_num(q, at, args[i].d);
+			bind_num(q, at, args[i].d);
 		else if (args[i].s)
 			sqlite3_bind_text(q, at, args[i].s, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(q, at);
 	}
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (fn(q, data))
+		if (fn && fn(q, data))
 			goto out;
 	if (rc != SQLITE_DONE) {
-		store_error(st, what);
+		if (what)
+			store_error(st, what);
 		goto out;
 	}
 	ret = 0;
@@ -504,16 +497,47 @@ out:
 	return ret;
 }
 
+long long store_last_id(struct store *st)
+{
+	return sqlite3_last_insert_rowid(st->conn->db);
+}
+
+int store_changes(struct store *st)
+{
+	return sqlite3_changes(st->conn->db);
+}
+
+int store_row_int(sqlite3_stmt *q, void *data)
+{
+	*(long long *)data = sqlite3_column_int64(q, 0);
+	return 0;
+}
+
+int store_row_text(sqlite3_stmt *q, void *data)
+{
+	strbuf_addstr(data, store_text(q, 0));
+	return 0;
+}
+
+int store_row_strvec(sqlite3_stmt *q, void *data)
+{
+	strvec_push(data, store_text(q, 0));
+	return 0;
+}
+
 int store_is_open(const struct store *st)
 {
-	return st->db != NULL;
+	return st->conn && st->conn->db;
 }
 
 void store_close(struct store *st)
 {
-	cache_release(st);
-	if (st->db)
-		sqlite3_close(st->db);
+	if (st->conn) {
+		cache_release(st);
+		if (st->conn->db)
+			sqlite3_close(st->conn->db);
+		free(st->conn);
+	}
 	free(st->path);
 	memset(st, 0, sizeof(*st));
 }
@@ -521,18 +545,11 @@ void store_close(struct store *st)
 int store_exec(struct store *st, const char *what, const char *sql, long long id,
 	       const char *text)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = 0;
-
-	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
-		return store_error(st, what);
-	sqlite3_bind_int64(q, 1, id);
+	/* ?2 unbound when text is NULL: bound as NULL */
 	if (text)
-		sqlite3_bind_text(q, 2, text, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) != SQLITE_DONE)
-		ret = store_error(st, what);
-	sqlite3_finalize(q);
-	return ret;
+		return store_rows(st, what, sql, STORE_ARGS(STORE_INT(id), STORE_TEXT(text)),
+				  NULL, NULL);
+	return store_rows(st, what, sql, STORE_ARGS(STORE_INT(id)), NULL, NULL);
 }
 
 int store_begin(struct store *st)
@@ -551,40 +568,8 @@ int store_commit(struct store *st)
 
 void store_rollback(struct store *st)
 {
-	if (!sqlite3_get_autocommit(st->db))
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-}
-
-void store_bind_text(sqlite3_stmt *q, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(q, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(q, i);
-}
-
-void store_bind_id(sqlite3_stmt *q, int i, long long id)
-{
-	if (id > 0)
-		sqlite3_bind_int64(q, i, id);
-	else
-		sqlite3_bind_null(q, i);
-}
-
-void store_bind_num(sqlite3_stmt *q, int i, double v)
-{
-	if (isfinite(v))
-		sqlite3_bind_double(q, i, v);
-	else
-		sqlite3_bind_null(q, i);
-}
-
-int store_prepare(struct store *st, sqlite3_stmt **q, const char *sql, const char *what)
-{
-	*q = NULL;
-	if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK)
-		return store_error(st, what);
-	return 0;
+	if (!sqlite3_get_autocommit(st->conn->db))
+		sqlite3_exec(st->conn->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 const char *store_text(sqlite3_stmt *q, int col)
@@ -601,22 +586,11 @@ double store_num(sqlite3_stmt *q, int col)
 int store_commit_measured(struct store *st, const char *commit_hex, const char *subject,
 			  const char *author, double date)
 {
-	sqlite3_stmt *q = NULL;
-	int ret = 0;
-
 	/* as it read when first measured: a later rewrite of the repository changes nothing */
-	if (sqlite3_prepare_v2(st->db, "INSERT INTO commits(id, subject, author, date) "
-			       "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO NOTHING", -1, &q,
-			       NULL) != SQLITE_OK)
-		return store_error(st, "cannot record commit");
-	store_bind_text(q, 1, commit_hex);
-	store_bind_text(q, 2, subject ? subject : "");
-	store_bind_text(q, 3, author ? author : "");
-	sqlite3_bind_double(q, 4, date);
-	if (sqlite3_step(q) != SQLITE_DONE)
-		ret = store_error(st, "cannot record commit");
-	sqlite3_finalize(q);
-	return ret;
+	return store_rows(st, "cannot record commit", "INSERT INTO commits(id, subject, author, "
+			  "date) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO NOTHING",
+			  STORE_ARGS(STORE_TEXT(commit_hex), STORE_TEXT(subject ? subject : ""),
+				     STORE_TEXT(author ? author : ""), STORE_NUM(date)), NULL, NULL);
 }
 
 struct subject {

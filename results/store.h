@@ -11,11 +11,10 @@
  * Errors are reported once, here, naming the database file.
  *
  * Only results/ speaks SQL: what the commands read and write beyond runs
- * is in store-experiment.h, store-verdict.h, store-bisect.h and store-nightly.h, as typed
- * rows.
+ * is in store-experiment.h, store-verdict.h, store-bisect.h, store-nightly.h
+ * and store-report.h, as typed rows. Neither sqlite nor its handle shows
+ * here: results/store-private.h is for the files of results/ alone.
  */
-#include <sqlite3.h>
-
 #include "kernel-image.h"
 #include "run.h"
 #include "strbuf.h"
@@ -23,12 +22,12 @@
 
 #define STORE_SCHEMA_VERSION 7
 
-struct store_cache;
+/* The connection and its statements: results/ alone sees them (store-private.h). */
+struct store_conn;
 
 struct store {
-	sqlite3 *db;
-	char *path;
-	struct store_cache *cache;	/* statements of store_rows(), kept until store_close() */
+	struct store_conn *conn;	/* NULL: not open */
+	char *path;			/* the database file, for messages */
 };
 
 struct run_row {
@@ -78,9 +77,6 @@ void store_close(struct store *st);
 int store_read_begin(struct store *st);
 void store_read_end(struct store *st);
 
-/* Report sqlite's last error on this store; returns -1. */
-int store_error(struct store *st, const char *what);
-
 /*
  * Find or add a resolved kernel image (by its hash and path), with the
  * commit it was built from when it was.
@@ -95,47 +91,6 @@ int store_run_begin(struct store *st, long long *run_id, const struct run_row *r
 /* The run's outcome, metadata, samples and dropped lines, in one transaction. */
 int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
 		     const char *console_log);
-
-/*
- * For the files of results/, which alone speak SQL (store-experiment.h,
- * store-verdict.h, store-bisect.h hold the rest of the store).
- * store_exec runs one statement that changes rows: ?1 is id, ?2 text (when
- * not NULL); what names the action in the error message, as it does for
- * store_prepare. Text NULL, an id <= 0 and a number that is not finite
- * are bound as NULL.
- */
-int store_exec(struct store *st, const char *what, const char *sql, long long id,
-	       const char *text);
-int store_prepare(struct store *st, sqlite3_stmt **q, const char *sql, const char *what);
-void store_bind_text(sqlite3_stmt *q, int i, const char *s);
-void store_bind_id(sqlite3_stmt *q, int i, long long id);
-void store_bind_num(sqlite3_stmt *q, int i, double v);
-/* A finished run has no owner any more; nothing said: the caller names what failed. */
-int store_clear_owner(struct store *st, long long run_id);
-
-/*
- * The readers' loop: sql with args bound as ?1, ?2, ..., fn called with
- * each row (its columns live until fn returns). fn returns non-zero to
- * stop, and store_rows then returns -1 without a message of its own; a
- * failure of sqlite is reported naming what. sql must be a literal, or
- * live as long as the store: its statement is prepared once per store,
- * since a report reads the same few statements for thousands of pages.
- */
-struct store_arg {
-	enum { STORE_ARG_INT, STORE_ARG_TEXT, STORE_ARG_NUM } type;
-	long long i;
-	double d;
-	const char *s;			/* NULL: bound as NULL */
-};
-#define STORE_INT(v)	((struct store_arg){ .type = STORE_ARG_INT, .i = (v) })
-#define STORE_TEXT(v)	((struct store_arg){ .type = STORE_ARG_TEXT, .s = (v) })
-#define STORE_NUM(v)	((struct store_arg){ .type = STORE_ARG_NUM, .d = (v) })
-/* The args and nargs of store_rows(): STORE_ARGS(STORE_INT(id), STORE_TEXT(name)). */
-#define STORE_ARGS(...) (const struct store_arg[]){ __VA_ARGS__ }, \
-	sizeof((const struct store_arg[]){ __VA_ARGS__ }) / sizeof(struct store_arg)
-typedef int store_row_fn(sqlite3_stmt *q, void *data);
-int store_rows(struct store *st, const char *what, const char *sql,
-	       const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data);
 
 /*
  * Clocks; defined in store-experiment.c, beside the runs they read.
@@ -165,22 +120,11 @@ int store_commit_measured(struct store *st, const char *commit_hex, const char *
 int store_commit_subject(struct store *st, struct strbuf *out, int *found,
 			 const char *commit_hex);
 
-/* A column of a row being read: "" for NULL text, NaN for a NULL number. */
-const char *store_text(sqlite3_stmt *q, int col);
-double store_num(sqlite3_stmt *q, int col);
-
 /*
  * Transactions for callers that write several rows as one. A failed
  * commit rolls back: no transaction is left open.
  */
 int store_begin(struct store *st);
-/*
- * Inside a transaction: the experiments row of a new experiment of kind
- * ("ab", "bisect"), its id in *id. -1 leaves sqlite's error for the
- * caller's store_error().
- */
-int store_insert_experiment(struct store *st, long long *id, const char *kind,
-			    const char *command, const char *workloads);
 int store_commit(struct store *st);
 void store_rollback(struct store *st);
 

@@ -71,6 +71,45 @@ check_floors() {
 	return $bad
 }
 
+# check_sizes ROOT: one line per source file over 800 lines, naming it
+# and its length, and non-zero if any. The statistics are one subject and
+# may be longer.
+check_sizes() {
+	local root=$1 bad=0 file n
+	while IFS= read -r file; do
+		[ "$file" != results/stats.c ] || continue
+		n=$(wc -l <"$root/$file")
+		if [ "$n" -gt 800 ]; then
+			echo "size: $file has $n lines, more than 800"
+			bad=1
+		fi
+	done < <(sources "$root")
+	return $bad
+}
+
+# check_sql ROOT: one line per file outside results/ that speaks to sqlite
+# itself (includes <sqlite3.h> or store-private.h, or prepares a statement),
+# and non-zero if any: the store owns the database.
+check_sql() {
+	local root=$1 bad=0 file
+	while IFS= read -r file; do
+		case $file in results/*) continue ;; esac
+		if grep -q "^[[:space:]]*#[[:space:]]*include[[:space:]]*<sqlite3\.h>" "$root/$file"; then
+			echo "sql: $file includes sqlite3.h, which only results/ may"
+			bad=1
+		fi
+		if grep -q "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"store-private\.h\"" "$root/$file"; then
+			echo "sql: $file includes store-private.h, which only results/ may"
+			bad=1
+		fi
+		if grep -q "sqlite3_prepare" "$root/$file"; then
+			echo "sql: $file prepares SQL, which only results/ may"
+			bad=1
+		fi
+	done < <(sources "$root")
+	return $bad
+}
+
 # A copy of the sources only, to break on purpose.
 copy_sources() {
 	local dst=$PWD/$1
@@ -124,6 +163,41 @@ test_expect_success 'the report and its plots take their escaping from lib/escap
 	done &&
 	! grep -n "^#include \"\(report\|pages\|html\)\.h\"" "$TOP/web/svg.c" &&
 	! grep -rn "html_escape\|^void escape_html" "$TOP/web"
+'
+
+test_expect_success 'no source file is over 800 lines, the statistics aside' '
+	check_sizes "$TOP" >out || { cat out; false; }
+'
+
+test_expect_success 'a file over 800 lines is named with its length' '
+	copy_sources big &&
+	seq 801 | sed "s|^|// |" >big/lab/made-up.c &&
+	seq 800 | sed "s|^|// |" >big/lab/made-up-too.c &&
+	seq 900 | sed "s|^|// |" >>big/results/stats.c &&
+	! check_sizes big >out &&
+	grep -Fx "size: lab/made-up.c has 801 lines, more than 800" out &&
+	! grep "made-up-too\|stats\.c" out
+'
+
+test_expect_success 'only results/ includes sqlite3.h or store-private.h, or prepares SQL' '
+	check_sql "$TOP" >out || { cat out; false; } &&
+	test ! -s out &&
+	! grep -n "sqlite3" "$TOP/results/store.h"
+'
+
+test_expect_success 'a command preparing its own SQL is refused, naming it' '
+	copy_sources sql &&
+	printf "#include <sqlite3.h>\n" >sql/web/made-up.h &&
+	printf "#include \"store-private.h\"\nint f(void) { return sqlite3_prepare_v2(0, 0, 0, 0, 0); }\n" \
+		>sql/lab/made-up.c &&
+	printf "#include <sqlite3.h>\n" >sql/results/made-up.c &&
+	! check_sql sql >out &&
+	cat >want <<-\EOF &&
+	sql: lab/made-up.c includes store-private.h, which only results/ may
+	sql: lab/made-up.c prepares SQL, which only results/ may
+	sql: web/made-up.h includes sqlite3.h, which only results/ may
+	EOF
+	diff -u want out
 '
 
 test_done

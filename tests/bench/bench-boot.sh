@@ -11,10 +11,8 @@
 # adds a kernel the lab built: DIR is its artifact directory (image, and
 # vmlinux when it has the PVH entry point).
 set -eu
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-KERNEL=$(ls -1 /boot/vmlinuz-* | sort -V | tail -n 1)
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
+. "$(dirname "$0")/lib-bench.bash"
+KERNEL=$DEBIAN_KERNEL
 BOOTS=${BOOTS:-5}
 QBOOT=/usr/share/qemu/qboot.rom
 
@@ -34,26 +32,19 @@ printf '[qemu "x86_64"]\n\tbinary = %s/seabios\n' "$DIR" >"$DIR/seabios.conf"
 # boot_path NAME KERNEL [lab options]: BOOTS boots, then one line
 boot_path() {
 	name=$1 kernel=$2 && shift 2
-	db=$DIR/$(echo "$name" | tr -c 'a-zA-Z0-9\n' _).db
-	"$TOP/lab/lab" run --db "$db" --accel tcg --clock wall --kernel "$kernel" --workload boot \
-		--mem 1G --boots "$BOOTS" "$@" >/dev/null 2>"$DIR/run.err" ||
-		{ echo "$name:"; cat "$DIR/run.err"; return 1; }
+	db=$(bench_db "$name")
+	bench_boots "$name" "$db" "$kernel" "$@" || return 1
 	sqlite3 -batch -noheader "$db" "
 		SELECT h.value, t.value, h.value - t.value FROM samples h
 		JOIN samples t ON t.run_id = h.run_id
 		WHERE h.metric = 'host_to_init' AND t.metric = 'to_init'" |
-	awk -F'|' -v name="$name" '
-		function median(a, n,   i, j, x) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { x = a[j]; a[j] = a[j-1]; a[j-1] = x }
-			return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-		}
+	awk -F'|' -v name="$name" "$BENCH_AWK_MEDIAN"'
 		{ h[NR] = $1; t[NR] = $2; o[NR] = $3 }
 		END {
 			if (!NR) { printf "%-34s no OK boot\n", name; exit }
 			printf "%-34s %5d %12.3f %12.3f %10.0f %10.0f\n", name, NR, median(h, NR), median(t, NR),
 				1000 * median(o, NR), 1000 * min(o, NR)
-		}
-		function min(a, n,   i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }'
+		}'
 	cp "$db" "$DIR/last.db"
 }
 

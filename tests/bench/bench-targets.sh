@@ -8,10 +8,8 @@
 # BOOTS=N boots per line (default 6). The libvirt line needs libvirtd
 # (tests/fixtures/start-libvirtd.sh); without it that line says why.
 set -eu
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-KERNEL=$(ls -1 /boot/vmlinuz-* | sort -V | tail -n 1)
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
+. "$(dirname "$0")/lib-bench.bash"
+KERNEL=$DEBIAN_KERNEL
 BOOTS=${BOOTS:-6}
 
 cat >"$DIR/lab.conf" <<EOF
@@ -30,9 +28,7 @@ EOF
 per_hour() {
 	db=$DIR/$2.db
 	t0=$(date +%s.%N)
-	"$TOP/lab/lab" run --config "$DIR/lab.conf" --db "$db" --accel tcg --clock wall \
-		--kernel "$KERNEL" --workload boot --mem 1G --boots "$BOOTS" --targets "$2" \
-		>/dev/null 2>"$DIR/run.err" || { echo "$1:"; cat "$DIR/run.err"; return 1; }
+	bench_boots "$1" "$db" "$KERNEL" --config "$DIR/lab.conf" --targets "$2" || return 1
 	t1=$(date +%s.%N)
 	ok=$(sqlite3 -batch -noheader "$db" "SELECT count(*) FROM runs WHERE status = 'OK'")
 	awk -v name="$1" -v ok="$ok" -v s="$(echo "$t1 - $t0" | bc)" \
@@ -42,21 +38,15 @@ per_hour() {
 # overhead NAME [lab options]: BOOTS boots, one line of medians
 overhead() {
 	name=$1 && shift
-	db=$DIR/$(echo "$name" | tr -c 'a-zA-Z0-9\n' _).db
-	"$TOP/lab/lab" run --db "$db" --accel tcg --clock wall --kernel "$KERNEL" --workload boot \
-		--mem 1G --boots "$BOOTS" "$@" >/dev/null 2>"$DIR/run.err" ||
-		{ echo "$name:"; cat "$DIR/run.err"; return 1; }
+	db=$(bench_db "$name")
+	bench_boots "$name" "$db" "$KERNEL" "$@" || return 1
 	sqlite3 -batch -noheader "$db" "
 		SELECT h.value - t.value, r.wall_s, c.value FROM samples h
 		JOIN samples t ON t.run_id = h.run_id
 		JOIN runs r ON r.id = h.run_id
 		JOIN run_meta c ON c.run_id = h.run_id AND c.key = 'lab.cpu_s'
 		WHERE h.metric = 'host_to_init' AND t.metric = 'to_init'" |
-	awk -F'|' -v name="$name" '
-		function median(a, n,   i, j, x) {
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { x = a[j]; a[j] = a[j-1]; a[j-1] = x }
-			return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-		}
+	awk -F'|' -v name="$name" "$BENCH_AWK_MEDIAN"'
 		{ o[NR] = $1; w[NR] = $2; c[NR] = $3 }
 		END {
 			if (!NR) { printf "%-36s no OK boot\n", name; exit }

@@ -11,6 +11,7 @@
 
 #include "capture.h"
 #include "store-bisect.h"
+#include "store-private.h"
 #include "tap.h"
 
 static long long one_int(struct store *st, const char *sql)
@@ -18,7 +19,7 @@ static long long one_int(struct store *st, const char *sql)
 	sqlite3_stmt *q = NULL;
 	long long v = -1;
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) == SQLITE_OK &&
+	if (sqlite3_prepare_v2(st->conn->db, sql, -1, &q, NULL) == SQLITE_OK &&
 	    sqlite3_step(q) == SQLITE_ROW)
 		v = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);
@@ -101,7 +102,7 @@ int main(void)
 	   "nor with another boot option");
 	bisect_spec_row_release(&w);
 
-	ok(sqlite3_exec(st.db, "DELETE FROM bisect_specs", NULL, NULL, NULL) == SQLITE_OK,
+	ok(sqlite3_exec(st.conn->db, "DELETE FROM bisect_specs", NULL, NULL, NULL) == SQLITE_OK,
 	   "its spec removed, as an older lab stored it");
 	capture_start(&cap);
 	rc = store_bisect_spec_read(&st, id, &r);

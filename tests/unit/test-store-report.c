@@ -17,6 +17,7 @@
 #include "store-bisect.h"
 #include "store-experiment.h"
 #include "store-nightly.h"
+#include "store-private.h"
 #include "store-report.h"
 #include "store-verdict.h"
 #include "tap.h"
@@ -250,6 +251,7 @@ int main(void)
 	char dir[] = "/tmp/lab-store-report-XXXXXX", path[256], image[256];
 	const struct store_variant_spec spec[2] = { { 0, "a=1", NULL }, { 0, "b=1", NULL } };
 	struct store st, again, mem;
+	struct store_conn mem_conn;
 	struct verdict_row v[2];
 	struct bisect_spec_row bspec;
 	struct strbuf sb = STRBUF_INIT;
@@ -389,12 +391,12 @@ int main(void)
 	store_read_end(&again);
 	is_str(o.buf, "b2 e1 r1 r2 r3 r4 r5 r6 r7 ", "the same pages");
 	store_close(&again);
-	mem.db = NULL;
-	if (sqlite3_open(":memory:", &mem.db) == SQLITE_OK) {
+	memset(&mem_conn, 0, sizeof(mem_conn));
+	if (sqlite3_open(":memory:", &mem_conn.db) == SQLITE_OK) {
+		mem.conn = &mem_conn;
 		mem.path = (char *)":memory:";
-		mem.cache = NULL;
 		ok(store_open_again(&again, &mem) == -1, "a database in memory has no second connection");
-		sqlite3_close(mem.db);
+		sqlite3_close(mem_conn.db);
 	}
 
 	ok(nightly_rows(&st, exp, bis) == 0, "three nights of two nightlies stored");

@@ -14,6 +14,7 @@
 #include "protocol.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
+#include "store-private.h"
 #include "tap.h"
 
 static long long one_int(struct store *st, const char *sql)
@@ -21,7 +22,7 @@ static long long one_int(struct store *st, const char *sql)
 	sqlite3_stmt *q = NULL;
 	long long v = -1;
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) == SQLITE_OK &&
+	if (sqlite3_prepare_v2(st->conn->db, sql, -1, &q, NULL) == SQLITE_OK &&
 	    sqlite3_step(q) == SQLITE_ROW)
 		v = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);
@@ -152,7 +153,7 @@ int main(void)
 	   nfailed == 1, "variant A's boots at 1024M: 2 OK, 1 failed");
 
 	/* a version 5 database made before the view */
-	ok(sqlite3_exec(st.db, "DROP VIEW counted_samples", NULL, NULL, NULL) == SQLITE_OK,
+	ok(sqlite3_exec(st.conn->db, "DROP VIEW counted_samples", NULL, NULL, NULL) == SQLITE_OK,
 	   "the view dropped");
 	store_close(&st);
 	ok(store_open(&st, path) == 0, "the database opens to write");

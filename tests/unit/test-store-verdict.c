@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "store-experiment.h"
+#include "store-private.h"
 #include "store-verdict.h"
 #include "tap.h"
 
@@ -19,7 +20,7 @@ static long long one_int(struct store *st, const char *sql)
 	sqlite3_stmt *q = NULL;
 	long long v = -1;
 
-	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) == SQLITE_OK &&
+	if (sqlite3_prepare_v2(st->conn->db, sql, -1, &q, NULL) == SQLITE_OK &&
 	    sqlite3_step(q) == SQLITE_ROW)
 		v = sqlite3_column_int64(q, 0);
 	sqlite3_finalize(q);

@@ -5,7 +5,7 @@
 
 #include "gitutil.h"
 #include "image.h"
-#include "store.h"
+#include "store-private.h"
 #include "tap.h"
 
 static long long one_int(sqlite3 *db, const char *sql)
@@ -54,10 +54,10 @@ int main(void)
 	fclose(f);
 
 	ok(store_open(&st, path) == 0, "a new database opens");
-	is_int(one_int(st.db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "schema version recorded");
-	is_str(one_text(st.db, "PRAGMA journal_mode", buf, sizeof(buf)), "wal", "WAL mode");
-	is_int(one_int(st.db, "PRAGMA foreign_keys"), 1, "foreign keys on");
-	is_int(one_int(st.db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+	is_int(one_int(st.conn->db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "schema version recorded");
+	is_str(one_text(st.conn->db, "PRAGMA journal_mode", buf, sizeof(buf)), "wal", "WAL mode");
+	is_int(one_int(st.conn->db, "PRAGMA foreign_keys"), 1, "foreign keys on");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
 		       "name IN ('kernels', 'runs', 'samples', 'run_meta', 'experiments', "
 		       "'variants', 'verdicts')"), 7, "all tables exist");
 
@@ -65,19 +65,19 @@ int main(void)
 	ok(store_kernel(&st, &kid, &k) == 0, "kernel recorded");
 	ok(store_kernel(&st, &kid2, &k) == 0 && kid == kid2, "same image, same id");
 	/* `git hash-object` of "hello\n" */
-	is_str(one_text(st.db, "SELECT hash FROM kernels", buf, sizeof(buf)),
+	is_str(one_text(st.conn->db, "SELECT hash FROM kernels", buf, sizeof(buf)),
 	       "ce013625030ba8dba906f756967f9e9ca394464a", "image hashed by content");
 	memcpy(k.commit, "0123456789abcdef0123456789abcdef01234567", KERNEL_IMAGE_HASH_LEN + 1);
 	ok(store_kernel(&st, &kid2, &k) == 0 && kid == kid2, "built from a commit: still the same id");
-	is_str(one_text(st.db, "SELECT git_commit FROM kernels", buf, sizeof(buf)),
+	is_str(one_text(st.conn->db, "SELECT git_commit FROM kernels", buf, sizeof(buf)),
 	       "0123456789abcdef0123456789abcdef01234567", "the commit it was built from recorded");
 	kernel_image_release(&k);
 
 	row.kernel_id = kid;
 	ok(store_run_begin(&st, &rid, &row) == 0 && rid > 0, "run begins");
-	is_str(one_text(st.db, "SELECT status FROM runs", buf, sizeof(buf)), "RUNNING",
+	is_str(one_text(st.conn->db, "SELECT status FROM runs", buf, sizeof(buf)), "RUNNING",
 	       "a started run is RUNNING");
-	is_int(one_int(st.db, "SELECT pid FROM run_owners WHERE run_id = 1"), getpid(),
+	is_int(one_int(st.conn->db, "SELECT pid FROM run_owners WHERE run_id = 1"), getpid(),
 	       "this process owns the run");
 	run_result_init(&res);
 	res.status = RUN_OK;
@@ -88,54 +88,54 @@ int main(void)
 	}
 	sample_set_meta(&res.set, "kernel.release", "6.1.0-test");
 	ok(store_run_finish(&st, rid, &res, "/tmp/x.log") == 0, "run finishes");
-	is_int(one_int(st.db, "SELECT count(*) FROM run_owners"), 0, "a finished run has no owner");
-	is_int(one_int(st.db, "SELECT count(*) FROM samples WHERE run_id = 1"), 100, "100 samples stored");
-	is_int(one_int(st.db, "SELECT count(*) FROM samples WHERE flags = 1"), 1, "warm-up flagged");
-	is_str(one_text(st.db, "SELECT status FROM runs", buf, sizeof(buf)), "OK", "status OK");
-	is_str(one_text(st.db, "SELECT value FROM run_meta WHERE key = 'kernel.release'", buf,
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM run_owners"), 0, "a finished run has no owner");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 1"), 100, "100 samples stored");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples WHERE flags = 1"), 1, "warm-up flagged");
+	is_str(one_text(st.conn->db, "SELECT status FROM runs", buf, sizeof(buf)), "OK", "status OK");
+	is_str(one_text(st.conn->db, "SELECT value FROM run_meta WHERE key = 'kernel.release'", buf,
 			sizeof(buf)), "6.1.0-test", "metadata stored");
-	ok(sqlite3_exec(st.db, "INSERT INTO samples(run_id, workload, metric, iteration, value, unit) "
+	ok(sqlite3_exec(st.conn->db, "INSERT INTO samples(run_id, workload, metric, iteration, value, unit) "
 			"VALUES (999, 'x', 'y', 0, 1, 'us')", NULL, NULL, NULL) != SQLITE_OK,
 	   "foreign keys enforced");
 
 	/* a failing finish leaves no half-written boot */
-	sqlite3_exec(st.db, "CREATE TRIGGER no_more BEFORE INSERT ON samples WHEN NEW.iteration = 50 "
+	sqlite3_exec(st.conn->db, "CREATE TRIGGER no_more BEFORE INSERT ON samples WHEN NEW.iteration = 50 "
 		     "BEGIN SELECT RAISE(ABORT, 'disk full'); END", NULL, NULL, NULL);
 	ok(store_run_begin(&st, &rid, &row) == 0, "second run begins");
 	ok(store_run_finish(&st, rid, &res, NULL) != 0, "finish fails midway");
-	is_int(one_int(st.db, "SELECT count(*) FROM samples"), 100, "no samples of the failed boot");
-	is_str(one_text(st.db, "SELECT status FROM runs WHERE id = 2", buf, sizeof(buf)), "RUNNING",
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 100, "no samples of the failed boot");
+	is_str(one_text(st.conn->db, "SELECT status FROM runs WHERE id = 2", buf, sizeof(buf)), "RUNNING",
 	       "failed boot's row untouched");
 	run_result_release(&res);
 	store_close(&st);
 
 	ok(store_open(&st, path) == 0, "reopen");
-	is_int(one_int(st.db, "SELECT count(*) FROM samples"), 100, "samples survive reopen");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 100, "samples survive reopen");
 	/* a version 1 database: no bisection tables yet */
-	sqlite3_exec(st.db, "DROP TABLE bisect_steps; DROP TABLE bisections; "
+	sqlite3_exec(st.conn->db, "DROP TABLE bisect_steps; DROP TABLE bisections; "
 		     "PRAGMA user_version = 1", NULL, NULL, NULL);
 	store_close(&st);
 	ok(store_open(&st, path) == 0, "a version 1 database opens");
-	is_int(one_int(st.db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "and is upgraded");
-	is_int(one_int(st.db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+	is_int(one_int(st.conn->db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "and is upgraded");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
 		       "name IN ('bisections', 'bisect_steps')"), 2, "with the bisection tables");
-	is_int(one_int(st.db, "SELECT count(*) FROM samples"), 100, "and its samples");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 100, "and its samples");
 	/* a version 3 database: runs without their clock */
-	ok(sqlite3_exec(st.db, "ALTER TABLE runs DROP COLUMN clock; PRAGMA user_version = 3",
+	ok(sqlite3_exec(st.conn->db, "ALTER TABLE runs DROP COLUMN clock; PRAGMA user_version = 3",
 			NULL, NULL, NULL) == SQLITE_OK, "a version 3 database made");
 	store_close(&st);
 	ok(store_open(&st, path) == 0, "a version 3 database opens");
-	is_int(one_int(st.db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "and is upgraded");
-	is_int(one_int(st.db, "SELECT count(*) FROM runs WHERE clock = 'wall'"),
-	       one_int(st.db, "SELECT count(*) FROM runs"), "its runs were measured in wall time");
+	is_int(one_int(st.conn->db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "and is upgraded");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM runs WHERE clock = 'wall'"),
+	       one_int(st.conn->db, "SELECT count(*) FROM runs"), "its runs were measured in wall time");
 	store_close(&st);
 	ok(store_open(&st, path) == 0, "the upgraded database opens again");
-	sqlite3_exec(st.db, "PRAGMA user_version = 3", NULL, NULL, NULL);
+	sqlite3_exec(st.conn->db, "PRAGMA user_version = 3", NULL, NULL, NULL);
 	store_close(&st);
 	ok(store_open(&st, path) == 0, "an upgrade that finds the column there adds nothing");
-	is_int(one_int(st.db, "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'clock'"),
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'clock'"),
 	       1, "one clock column");
-	sqlite3_exec(st.db, "PRAGMA user_version = 99", NULL, NULL, NULL);
+	sqlite3_exec(st.conn->db, "PRAGMA user_version = 99", NULL, NULL, NULL);
 	store_close(&st);
 	ok(store_open(&st, path) != 0, "a newer schema version is refused");
 
@@ -152,13 +152,13 @@ int main(void)
 	/* a COMMIT that fails (a deferred constraint, a full disk) leaves nothing open */
 	snprintf(path, sizeof(path), "%s/commit.db", dir);
 	ok(store_open(&st, path) == 0, "another database opens");
-	sqlite3_exec(st.db, "PRAGMA defer_foreign_keys = ON", NULL, NULL, NULL);
+	sqlite3_exec(st.conn->db, "PRAGMA defer_foreign_keys = ON", NULL, NULL, NULL);
 	ok(store_begin(&st) == 0 &&
-	   sqlite3_exec(st.db, "INSERT INTO run_meta(run_id, key, value) VALUES (999, 'k', 'v')",
+	   sqlite3_exec(st.conn->db, "INSERT INTO run_meta(run_id, key, value) VALUES (999, 'k', 'v')",
 			NULL, NULL, NULL) == SQLITE_OK, "a row breaking a deferred foreign key");
 	ok(store_commit(&st) != 0, "its commit fails");
-	ok(sqlite3_get_autocommit(st.db), "and no transaction is left open");
-	is_int(one_int(st.db, "SELECT count(*) FROM run_meta"), 0, "nothing of it is kept");
+	ok(sqlite3_get_autocommit(st.conn->db), "and no transaction is left open");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM run_meta"), 0, "nothing of it is kept");
 	store_close(&st);
 
 	snprintf(path, sizeof(path), "%s/no-such-dir/lab.db", dir);
