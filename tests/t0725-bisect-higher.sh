@@ -55,4 +55,37 @@ test_expect_success 'a rise of the rate is an improvement: nothing to bisect' '
 	cat out && test "$rc" = 1 && grep -q "nothing to bisect" out
 '
 
+# The lab's own guest program as what the commits build, running a
+# [workload] section's program whose rate drops at the culprit.
+test_expect_success 'bisect --workload NAME of a section, stored as its spec: a resume needs the section no more' '
+	git init -q -b main sec &&
+	git -C sec config user.name "A U Thor" && git -C sec config user.email author@example.com &&
+	cat >sec/build.sh <<-\EOS &&
+	#!/bin/sh
+	mkdir -p out && printf "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" "$(cat scale)" >out/image &&
+	chmod +x out/image
+	EOS
+	chmod +x sec/build.sh && echo 1.00 >sec/scale && git -C sec add -A && git -C sec commit -q -m base &&
+	git -C sec tag base &&
+	for i in 1 2 3 4 5 6; do
+		echo $i >sec/n && if [ $i = 4 ]; then echo 0.80 >sec/scale; fi &&
+		git -C sec add -A && git -C sec commit -q -m "c$i" || exit 1
+	done &&
+	git -C sec tag culprit main~2 &&
+	cat >rate.sh <<-\EOS &&
+	#!/bin/sh
+	awk -v s="${LAB_SCALE:-1}" -v seed="$$" "BEGIN { srand(seed); printf \"ops %.3f ops/s\\n\", 1000 * s * (1 + rand() / 100) }"
+	EOS
+	chmod +x rate.sh &&
+	printf "[core]\n\trepo = %s/sec\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n[workload \"rate\"]\n\tprogram = rate.sh\n\thigher = ops\n" "$PWD" >sec.conf &&
+	rc=0 && GUEST_BIN=$GUEST "$LAB" bisect --config sec.conf --db sec.db --good base --bad main \
+		--workload rate --iters 3 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -q "^culprit: $(git -C sec rev-parse culprit)" out &&
+	test "$(sql sec.db "SELECT workload_list FROM bisect_specs WHERE experiment_id = 1")" = "[rate higher=ops] exec:$TRASH/rate.sh" &&
+	sed "/^\[workload/,\$d" sec.conf >nosec.conf && ! grep -q rate nosec.conf &&
+	rc=0 && GUEST_BIN=$GUEST "$LAB" bisect --config nosec.conf --db sec.db --resume 1 >out 2>err || rc=$? &&
+	test "$rc" = 0 && grep -q "^culprit: $(git -C sec rev-parse culprit)" out
+'
+
 test_done
