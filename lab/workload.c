@@ -343,6 +343,13 @@ int user_workload_parse(struct user_workload *w, const char *spec)
 		error("unterminated quote in workload '%s'", spec);
 		goto out;
 	}
+	/* the guest reads its arguments a line each */
+	for (size_t i = 0; i < w->args.nr; i++)
+		if (strchr(w->args.v[i], '\n')) {
+			error("an argument of '%s' holds a newline: the guest reads one argument a line",
+			      w->args.v[0]);
+			goto out;
+		}
 	if (stressng ? parse_stressng(w, spec) : parse_exec(w, spec))
 		goto out;
 	if (name.len) {

@@ -50,6 +50,9 @@ test_expect_success '--arg is refused for a built-in workload and for two progra
 	test_expect_code 2 "$LAB" run --db bad.db --runner local \
 		--workload "exec:$TRASH/echoargs.sh,exec:$TRASH/other.sh" --arg 5 2>err &&
 	expect_one_line_naming err "^lab: --arg .5. with 2 exec: or stress-ng: workloads: give each its arguments in a \[workload\] section$" &&
+	test_expect_code 2 "$LAB" run --db bad.db --runner local --workload "exec:$TRASH/echoargs.sh" \
+		--arg "$(printf "two\nlines")" 2>err &&
+	expect_one_line_naming err "^lab: an argument of .$TRASH/echoargs.sh. holds a newline: the guest reads one argument a line$" &&
 	! test -e bad.db
 '
 
