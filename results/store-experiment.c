@@ -332,8 +332,8 @@ out:
 
 /*
  * A user's workload (lab/workload.h) is the same benchmark only when its
- * program is the same build run the same way: its meta entries
- * workload.NAME.sha256, .version and .args differ nowhere among the OK runs.
+ * program is the same build: its meta entries workload.NAME.sha256 and
+ * .version differ nowhere among the OK runs.
  */
 static int workload_provenance(struct store *st, long long exp_id, store_provenance_fn *fn,
 			       void *data)
@@ -344,8 +344,7 @@ static int workload_provenance(struct store *st, long long exp_id, store_provena
 	if (store_prepare(st, &q, "SELECT m.key, min(m.value), max(m.value) FROM run_meta m "
 			  "JOIN runs r ON r.id = m.run_id WHERE r.experiment_id = ?1 AND "
 			  "r.status = 'OK' AND (m.key GLOB 'workload.*.sha256' OR "
-			  "m.key GLOB 'workload.*.version' OR m.key GLOB 'workload.*.args') "
-			  "GROUP BY m.key "
+			  "m.key GLOB 'workload.*.version') GROUP BY m.key "
 			  "HAVING count(DISTINCT m.value) > 1 ORDER BY m.key",
 			  "cannot check provenance"))
 		return -1;
