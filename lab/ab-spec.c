@@ -31,6 +31,7 @@ void ab_spec_release(struct ab_spec *s)
 		strbuf_release(&s->side_line[i]);
 	}
 	strvec_release(&s->workloads);
+	strvec_release(&s->args);
 	strvec_release(&s->params);
 	strvec_release(&s->probes);
 	free(s->mems);
@@ -198,6 +199,9 @@ int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx)
 {
 	if (!s->workloads.nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
+	if (workloads_resolve(&s->workloads, &s->args, s->sections, s->nsections,
+			      ctx->cfg.workloads, ctx->cfg.nworkloads))
+		return -1;
 	if (check_one_kernel_each(s->kernel, s->side_kernel, s->ref, s->patch))
 		return -1;
 	for (int i = 0; i < 2; i++) {

@@ -26,6 +26,9 @@ struct ab_spec {
 	const char *patch;		/* B is A plus this series */
 	const char *repo, *arch;
 	struct strvec workloads, params, frags[2], apply[2], probes;
+	struct strvec args;		/* --arg, for the exec: or stress-ng: workload */
+	const struct lab_workload *sections;	/* a recipe's [workload] sections */
+	size_t nsections;
 	long *mems, *cpus;		/* NULL: the config's */
 	size_t nmems, ncpus;
 	enum ab_format fmt;
@@ -80,7 +83,10 @@ int ab_opt_format(const struct parse_option *opt, const char *arg);
 	OPT_STRING(0, "a-cmdline", &(s)->side_cmdline[0], "STR", "extra command line of A"), \
 	OPT_STRING(0, "b-cmdline", &(s)->side_cmdline[1], "STR", "extra command line of B"), \
 	OPT_CALLBACK(0, "workload", &(s)->workloads, "W", \
-		     "zeroing, demote, boot (repeatable, or W1,W2)", boot_opt_workloads), \
+		     "zeroing, demote, boot, exec:PATH, stress-ng:STRESSOR or a\n" \
+		     "[workload] section's name (repeatable, or W1,W2)", boot_opt_workloads), \
+	OPT_STRVEC(0, "arg", &(s)->args, "ARG", \
+		   "argument of the exec: or stress-ng: workload (repeatable)"), \
 	OPT_CALLBACK(0, "mem", (s), "LIST", "memory sizes: 4G or 4G,16G,64G (a sweep)", \
 		     ab_opt_mems), \
 	OPT_CALLBACK(0, "cpus", (s), "LIST", "CPU counts: 1 or 1,2,4 (a sweep)", ab_opt_cpus), \

@@ -339,6 +339,56 @@ static void graph_release(struct bisect_graph *g)
 }
 
 /*
+ * Is higher better for metric (of any workload)? The rule of lab ab: a
+ * run's meta entry direction.WORKLOAD.METRIC = higher says so, and every
+ * other metric is a cost.
+ */
+static int higher_is_better(const struct strvec *higher, const char *workload,
+			    const char *metric)
+{
+	for (size_t i = 0; i < higher->nr; i++) {
+		const char *dot = strchr(higher->v[i], '.');
+
+		if (!dot || strcmp(dot + 1, metric))
+			continue;
+		if (!workload || ((size_t)(dot - higher->v[i]) == strlen(workload) &&
+				  !strncmp(higher->v[i], workload, strlen(workload))))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The direction of the metric bisected, from what its boots stored: the
+ * good end is booted once first when it has no boot yet (G->B would boot
+ * it anyway), since only a boot tells what a user's program announces.
+ */
+static int settle_direction(struct bisector *bs, struct bisect_options *opt)
+{
+	struct strvec higher = STRVEC_INIT;
+	double *v = NULL;
+	size_t n = 0;
+	int ret = -1;
+
+	if (op_boots(bs, BISECT_G, &v, &n))
+		goto out;
+	if (!n && op_measure(bs, BISECT_G))
+		goto out;
+	if (store_experiment_higher_better(&bs->ctx->st, bs->exp_id, &higher))
+		goto out;
+	opt->direction = higher_is_better(&higher, NULL, bs->metric) ? STATS_HIGHER_IS_BETTER :
+		STATS_LOWER_IS_BETTER;
+	if (opt->direction == STATS_HIGHER_IS_BETTER)
+		fprintf(stderr, "%s: higher is better (its samples say so): a drop is the regression\n",
+			bs->metric);
+	ret = 0;
+out:
+	free(v);
+	strvec_release(&higher);
+	return ret;
+}
+
+/*
  * Compare every metric G -> B on the boots so far: 1 when one regressed
  * (the largest is kept in bs->metric), 0 when none did, with *unclear
  * set when some metric could still turn out to.
@@ -346,26 +396,39 @@ static void graph_release(struct bisect_graph *g)
 static int compare_ends(struct bisector *bs, double alpha, int *unclear)
 {
 	struct units_comparison *c;
+	struct strvec higher = STRVEC_INIT;
 	size_t n, boots;
 	double best = 0;
 	char ci[32];
 
 	*unclear = 0;
-	if (units_compare_variants(&c, &n, &boots, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
-				   bs->b.variant_id, alpha))
+	if (store_experiment_higher_better(&bs->ctx->st, bs->exp_id, &higher))
 		return -1;
+	if (units_compare_variants(&c, &n, &boots, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
+				   bs->b.variant_id, alpha)) {
+		strvec_release(&higher);
+		return -1;
+	}
 	fprintf(stderr, "good -> bad, per metric (%zu boots a side):\n", boots);
 	stats_ci_label(ci, sizeof(ci), alpha);
 	for (size_t i = 0; i < n; i++) {
+		/* a rate regresses downwards: the verdict as lab ab gives it */
+		if (higher_is_better(&higher, c[i].workload, c[i].metric)) {
+			c[i].c.direction = STATS_HIGHER_IS_BETTER;
+			c[i].c.verdict = stats_verdict(&c[i].c);
+		}
 		fprintf(stderr, "  %-32s %.4f, %s [%.4f, %.4f] %s\n", c[i].metric, c[i].c.ratio, ci,
 			c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
-		if (c[i].c.verdict == VERDICT_REGRESSION && c[i].c.ratio > best) {
-			best = c[i].c.ratio;
+		/* the largest either way: a halving is as large as a doubling */
+		if (c[i].c.verdict == VERDICT_REGRESSION && c[i].c.ratio > 0 &&
+		    fabs(log(c[i].c.ratio)) > best) {
+			best = fabs(log(c[i].c.ratio));
 			snprintf(bs->metric, sizeof(bs->metric), "%s", c[i].metric);
 		}
 		*unclear |= c[i].c.verdict == VERDICT_INCONCLUSIVE;
 	}
 	free(c);
+	strvec_release(&higher);
 	return best > 0;
 }
 
@@ -679,7 +742,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	default:
 		goto out;
 	}
-	if (bisect_search(&r, &g, &opt, &ops))
+	if (settle_direction(&bs, &opt) || bisect_search(&r, &g, &opt, &ops))
 		goto out;
 	/* the outcome is stored after the check: FOUND only for a confirmed culprit */
 	if (r.found) {
@@ -752,7 +815,7 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 	default:
 		goto out;
 	}
-	if (bisect_effect(&r, &opt, &ops))
+	if (settle_direction(&bs, &opt) || bisect_effect(&r, &opt, &ops))
 		goto out;
 	out->effect = r.effect;
 	if (r.no_regression) {

@@ -108,12 +108,14 @@ void bisect_result_release(struct bisect_result *r);
  * measured again on all the ends' boots, both with the spread pooled over
  * the four kernels' boots: the effects differ when
  * z = (ln R(culprit^->culprit) - ln R(G->B)) / sqrt(se^2 + se_GB^2) lies
- * beyond the 99 % quantile of t on the pooled degrees of freedom. A
- * culprit that fails is re-tested with twice the boots, up to
- * BISECT_CONFIRM_CAP each, before more_than_one is final.
+ * beyond the 99 % quantile of t on the pooled degrees of freedom, and
+ * by more than BISECT_CONFIRM_DELTA (the smallest change that matters,
+ * as in a verdict). A culprit that fails is re-tested with twice the
+ * boots, up to BISECT_CONFIRM_CAP each, before more_than_one is final.
  */
 #define BISECT_CONFIRM_BOOTS 4
 #define BISECT_CONFIRM_CAP 16
+#define BISECT_CONFIRM_DELTA 0.02
 
 struct bisect_confirmation {
 	struct stats_hl ratio;		/* culprit / culprit^, 99 % CI */

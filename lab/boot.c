@@ -15,32 +15,7 @@
 
 int workloads_parse(struct strvec *out, const char *arg)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *save = NULL, *w;
-	int ret = 0;
-
-	strbuf_addstr(&sb, arg);
-	for (w = strtok_r(sb.buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		if (workload_is_user(w)) {
-			struct user_workload uw;
-			user_workload_init(&uw);
-			ret = user_workload_parse(&uw, w);
-			if (!ret)
-				strvec_push(out, uw.spec.buf);
-			user_workload_release(&uw);
-			if (ret)
-				break;
-			continue;
-		}
-		if (!workload_known(w)) {
-			ret = error("unknown workload '%s' (known: %s, exec:PATH, stress-ng:STRESSOR)",
-				    w, WORKLOAD_NAMES);
-			break;
-		}
-		strvec_push(out, w);
-	}
-	strbuf_release(&sb);
-	return ret;
+	return workloads_parse_list(out, arg);
 }
 
 int parse_numa(const char *s, long *out)

@@ -36,7 +36,7 @@ static const char bisect_step_usage[] =
 /* What the options give the spec's boots. */
 struct bisector {
 	struct boot_opts bo;
-	struct strvec workloads, params;
+	struct strvec workloads, params, args;
 };
 
 /* Which clock the ratios below are in. */
@@ -137,8 +137,11 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			   "the ends: B must be measurably worse than G"),
 		{ .type = OPTION_STRING, .long_name = "bad", .value = &a->bad, .argh = "REF",
 		  .flags = PARSE_OPT_HIDDEN },
-		OPT_CALLBACK(0, "workload", &bs->workloads, "W", "zeroing, demote or boot",
-			     boot_opt_workloads),
+		OPT_CALLBACK(0, "workload", &bs->workloads, "W",
+			     "zeroing, demote, boot, exec:PATH, stress-ng:STRESSOR or a\n"
+			     "[workload] section's name", boot_opt_workloads),
+		OPT_STRVEC(0, "arg", &bs->args, "ARG",
+			   "argument of the exec: or stress-ng: workload (repeatable)"),
 		OPT_STRING(0, "metric", &a->metric, "M",
 			   "default: the largest significant regression G->B"),
 		OPT_STRING(0, "repo", &a->repo, "PATH", "kernel repository (default core.repo)"),
@@ -192,6 +195,14 @@ static void bisector_release(struct bisector *bs)
 {
 	strvec_release(&bs->workloads);
 	strvec_release(&bs->params);
+	strvec_release(&bs->args);
+}
+
+/* A [workload] section's name into the spec it stands for: stored so, a resume needs no lab.conf. */
+static int resolve(struct bisector *bs, const struct lab_context *ctx)
+{
+	return workloads_resolve(&bs->workloads, &bs->args, NULL, 0, ctx->cfg.workloads,
+				 ctx->cfg.nworkloads);
 }
 
 static void print_outcome(const struct bisect_outcome *o)
@@ -258,7 +269,8 @@ int cmd_bisect(int argc, char **argv)
 	a.cmd = "lab bisect";
 	a.usage = bisect_usage;
 	if (parse_args(&a, &bs, NULL, argc, argv) ||
-	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
+	    context_load_config(&ctx, a.config, a.db) || resolve(&bs, &ctx) ||
+	    context_open_store(&ctx))
 		goto out;
 	if (a.want_status) {
 		id = a.status;
@@ -321,7 +333,8 @@ int cmd_bisect_step(int argc, char **argv)
 	a.usage = bisect_step_usage;
 	/* git bisect run treats 128 and above as "stop bisecting" */
 	if (parse_args(&a, &bs, NULL, argc, argv) ||
-	    context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
+	    context_load_config(&ctx, a.config, a.db) || resolve(&bs, &ctx) ||
+	    context_open_store(&ctx))
 		goto out;
 	if (!a.good || !a.bad || !bs.workloads.nr) {
 		error("lab bisect-step needs --good REF, --bad REF and --workload W");

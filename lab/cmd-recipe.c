@@ -94,6 +94,9 @@ static int recipe_spec(struct ab_spec *s, const struct recipe *r, size_t i, cons
 	for (size_t k = 0; k < r->workloads.nr; k++)
 		if (workloads_parse(&s->workloads, r->workloads.v[k]))
 			return -1;
+	/* ab_spec_prepare() resolves its [workload] sections' names */
+	s->sections = r->sections;
+	s->nsections = r->nsections;
 	for (size_t k = 0; k < r->params.nr; k++) {
 		const char *kv = r->params.v[k];
 		if (!strchr(kv, '=') || strchr(kv, ' '))

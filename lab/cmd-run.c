@@ -25,7 +25,7 @@ static const char *const run_usage[] = {
 
 int cmd_run(int argc, char **argv)
 {
-	struct strvec workloads = STRVEC_INIT, params = STRVEC_INIT;
+	struct strvec workloads = STRVEC_INIT, params = STRVEC_INIT, args = STRVEC_INIT;
 	struct boot_opts o = { .workloads = &workloads, .params = &params };
 	struct lab_context ctx;
 	struct kernel_image image;
@@ -38,7 +38,10 @@ int cmd_run(int argc, char **argv)
 		OPT_STRING(0, "kernel", &kernel, "IMAGE",
 			   "kernel image to boot (bzImage, vmlinux with PVH, arm64 Image)"),
 		OPT_CALLBACK(0, "workload", &workloads, "W",
-			     "zeroing, demote or boot; repeat or use W1,W2", boot_opt_workloads),
+			     "zeroing, demote, boot, exec:PATH, stress-ng:STRESSOR or a\n"
+			     "[workload] section's name; repeat or use W1,W2", boot_opt_workloads),
+		OPT_STRVEC(0, "arg", &args, "ARG",
+			   "argument of the exec: or stress-ng: workload (repeatable)"),
 		OPT_INT(0, "boots", &boots, 1, INT_MAX, "N", "boots to run (default 1)"),
 		BOOT_GUEST_OPTIONS(&o),
 		BOOT_OPTIONS(&o, &params),
@@ -70,7 +73,8 @@ int cmd_run(int argc, char **argv)
 		error("out of memory");
 		goto out;
 	}
-	if (context_load_config(&ctx, config, db))
+	if (context_load_config(&ctx, config, db) ||
+	    workloads_resolve(&workloads, &args, NULL, 0, ctx.cfg.workloads, ctx.cfg.nworkloads))
 		goto out;
 	/* read once here; every boot, on every target, takes it as it is */
 	if (kernel) {
@@ -110,5 +114,6 @@ out:
 	free(run_ids);
 	strvec_release(&workloads);
 	strvec_release(&params);
+	strvec_release(&args);
 	return ret;
 }

@@ -281,7 +281,7 @@ static const struct config_key {
 };
 
 static const char *const config_sections[] = { "core", "qemu", "run", "build", "libvirt",
-						 "nightly", "ssh", "target", NULL };
+						 "nightly", "ssh", "target", "workload", NULL };
 
 static struct lab_nightly *nightly_get(struct lab_config *cfg, const char *name, size_t len)
 {
@@ -512,6 +512,8 @@ static int apply_entry(struct lab_config *cfg, const struct config_entry *e)
 		return apply_nightly(cfg, e);
 	if (!strncmp(e->name, "target.", 7))
 		return apply_target(cfg, e);
+	if (!strncmp(e->name, "workload.", 9))
+		return config_workload_apply(&cfg->workloads, &cfg->nworkloads, e);
 
 	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		if (strcmp(keys[i].name, e->name))
@@ -611,6 +613,7 @@ void config_release(struct lab_config *cfg)
 		ssh_config_release(&t->ssh);
 	}
 	free(cfg->targets);
+	config_workloads_release(&cfg->workloads, &cfg->nworkloads);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -636,7 +639,8 @@ int config_load(struct lab_config *cfg, const char *path)
 		return error("cannot read config '%s': %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return error("cannot read config '%s': %s", path, strerror(EISDIR));
-	if (read_file(cfg, path) < 0) {
+	if (read_file(cfg, path) < 0 ||
+	    config_workloads_check(cfg->workloads, cfg->nworkloads, "config", path)) {
 		config_release(cfg);
 		config_init(cfg);
 		return -1;

@@ -78,6 +78,14 @@
  *       host, port, identity,            runner ssh: as in [ssh], for this host;
  *       knownHosts, reset, restore,      what is not given is [ssh]'s, but for
  *       deadline                         host, port and reset when host is given
+ *   [workload "pf"]                      --workload pf (any number; lab/workload.h)
+ *       program = bench/pf               a program (relative to this file), or
+ *                                        stress-ng:STRESSOR
+ *       arg = -n 64                      one argument, as written; repeat the key
+ *       iters = 10                       runs of the program a boot (default run.iters)
+ *       deadline = 60                    seconds a run may take (default: none)
+ *       higher = faults_per_ms           which way is better for a metric the program
+ *       lower = fault_64m                prints no direction for; repeatable
  *
  * Git config names cannot contain '_', hence the per-architecture
  * subsections for the QEMU binaries. Section and key names are
@@ -92,6 +100,7 @@
 #include <stddef.h>
 
 #include "ssh.h"
+#include "strvec.h"
 
 enum lab_accel {
 	LAB_ACCEL_AUTO = 0,	/* kvm when /dev/kvm is usable, else tcg */
@@ -145,6 +154,16 @@ struct lab_target {
 	struct ssh_config ssh;	/* its host for the ssh runner; completed from [ssh] */
 };
 
+/*
+ * A [workload "NAME"] section: a user's program under a name of its own.
+ * program is absolute, or "stress-ng:STRESSOR"; 0 was not given.
+ */
+struct lab_workload {
+	char *name, *program;
+	struct strvec args, higher, lower;
+	long iters, deadline_s;
+};
+
 struct lab_config {
 	char *path;		/* the file read; NULL when only defaults */
 	char *db;		/* NULL: <state>/lab.db (context_load_config) */
@@ -171,6 +190,8 @@ struct lab_config {
 	struct ssh_config ssh;
 	struct lab_target *targets;	/* in the order the file names them */
 	size_t ntargets;
+	struct lab_workload *workloads;	/* in the order the file names them */
+	size_t nworkloads;
 };
 
 /* The nightly named name (case-sensitive, as git's subsections), or NULL. */
@@ -206,6 +227,21 @@ const struct lab_target *config_target(const struct lab_config *cfg, const char 
  */
 int config_target_class(const struct lab_config *cfg, const char *class,
 			const struct lab_target ***out, size_t *n);
+
+/*
+ * "workload.NAME.key" of a config or a recipe into *all (lab/config-workload.c);
+ * a relative program is taken from the file's folder. -1 after one line
+ * naming the entry.
+ * config_workloads_check(): each has a program, or -1 naming the section.
+ */
+struct config_entry;
+int config_workload_apply(struct lab_workload **all, size_t *n, const struct config_entry *e);
+int config_workloads_check(const struct lab_workload *all, size_t n, const char *kind,
+			   const char *path);
+void config_workloads_release(struct lab_workload **all, size_t *n);
+/* The section called name (case-sensitive), or NULL. */
+const struct lab_workload *config_workload_find(const struct lab_workload *all, size_t n,
+						const char *name);
 
 const char *config_accel_name(enum lab_accel accel);
 const char *config_runner_name(enum lab_runner runner);

@@ -60,7 +60,7 @@ static struct recipe_variant *variant(struct recipe *r, const char *name, size_t
 	return v;
 }
 
-static const char *const sections[] = { "recipe", "variant", NULL };
+static const char *const sections[] = { "recipe", "variant", "workload", NULL };
 
 static int bad(const struct config_entry *e, const char *expected)
 {
@@ -108,6 +108,8 @@ static int apply_entry(struct recipe *r, const struct config_entry *e)
 	/* the reader knows no other sections */
 	if (!strncmp(name, "variant.", 8))
 		return apply_variant(r, e);
+	if (!strncmp(name, "workload.", 9))
+		return config_workload_apply(&r->sections, &r->nsections, e);
 	if (!strcmp(key, "title")) {
 		set(&r->title, value);
 	} else if (!strcmp(key, "repo")) {
@@ -174,7 +176,7 @@ static int check(struct recipe *r)
 				     "recipe.ref)", r->v[i].name, r->path, r->v[i].name);
 	if (!r->arches.nr)
 		strvec_push(&r->arches, "x86_64");
-	return 0;
+	return config_workloads_check(r->sections, r->nsections, "recipe", r->path);
 }
 
 static int read_entry(const struct config_entry *e, void *data)
@@ -225,5 +227,6 @@ void recipe_release(struct recipe *r)
 	strvec_release(&r->metrics);
 	strvec_release(&r->params);
 	strvec_release(&r->probes);
+	config_workloads_release(&r->sections, &r->nsections);
 	memset(r, 0, sizeof(*r));
 }

@@ -20,6 +20,9 @@
  *       cmdline = hugetlb_free_vmemmap=on       both variants
  *       param = trace=clear_huge_page           repeatable, lab.K=V
  *       probe = map_mem                         repeatable, kernels/probes/
+ *   [workload "pf"]                             workload = pf: a program beside the
+ *       program = pf                            recipe, its args (lab.conf's
+ *       arg = -n                                [workload] section, config.h)
  *   [variant "base"]                            the first variant is the base
  *       ref = fixture-base
  *   [variant "regression"]
@@ -35,6 +38,7 @@
  * naming it and its line.
  * struct recipe owns everything in it; recipe_release() frees it.
  */
+#include "config.h"
 #include "strvec.h"
 
 struct recipe_variant {
@@ -57,6 +61,8 @@ struct recipe {
 	struct strvec arches, workloads, metrics, params, probes;
 	struct recipe_variant *v;
 	size_t nv;
+	struct lab_workload *sections;	/* [workload "NAME"], before lab.conf's */
+	size_t nsections;
 };
 
 /* Read path into r; -1 after a message naming the file and the bad key. */

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "log.h"
 #include "runner.h"
 #include "sha256.h"
@@ -31,6 +32,8 @@ void user_workload_init(struct user_workload *w)
 	strbuf_init(&w->version, 0);
 	strvec_init(&w->args);
 	strvec_init(&w->libs);
+	strvec_init(&w->higher);
+	strvec_init(&w->lower);
 }
 
 void user_workload_release(struct user_workload *w)
@@ -42,11 +45,75 @@ void user_workload_release(struct user_workload *w)
 	strbuf_release(&w->version);
 	strvec_release(&w->args);
 	strvec_release(&w->libs);
+	strvec_release(&w->higher);
+	strvec_release(&w->lower);
 }
 
 int workload_is_user(const char *spec)
 {
-	return !strncmp(spec, "exec:", 5) || !strncmp(spec, "stress-ng:", 10);
+	return !strncmp(spec, "exec:", 5) || !strncmp(spec, "stress-ng:", 10) || spec[0] == '[';
+}
+
+void workload_quote(struct strbuf *out, const char *word)
+{
+	if (*word && !word[strcspn(word, " \t\n',\\\"")]) {
+		strbuf_addstr(out, word);
+		return;
+	}
+	strbuf_addch(out, '\'');
+	for (; *word; word++) {
+		if (*word == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_addch(out, *word);
+	}
+	strbuf_addch(out, '\'');
+}
+
+/* Words as workload_quote() writes them; -1 for a quote left open. */
+static int split_words(struct strvec *out, const char *s)
+{
+	struct strbuf word = STRBUF_INIT;
+	int ret = 0;
+
+	for (;;) {
+		int any = 0;
+
+		s += strspn(s, " \t\n");
+		if (!*s)
+			break;
+		strbuf_reset(&word);
+		while (*s && !strchr(" \t\n", *s)) {
+			any = 1;
+			if (*s == '\'') {
+				const char *end = strchr(s + 1, '\'');
+				if (!end) {
+					ret = -1;
+					goto out;
+				}
+				strbuf_add(&word, s + 1, (size_t)(end - s - 1));
+				s = end + 1;
+			} else if (*s == '\\' && s[1]) {
+				strbuf_addch(&word, s[1]);
+				s += 2;
+			} else {
+				strbuf_addch(&word, *s++);
+			}
+		}
+		if (any)
+			strvec_push(out, word.buf);
+	}
+out:
+	strbuf_release(&word);
+	return ret;
+}
+
+static void quote_all(struct strbuf *out, const struct strvec *words, size_t from)
+{
+	for (size_t i = from; i < words->nr; i++) {
+		strbuf_addch(out, ' ');
+		workload_quote(out, words->v[i]);
+	}
 }
 
 static int name_ok(const char *s)
@@ -75,7 +142,7 @@ static int stressor_known(const char *stressor, struct strbuf *list)
 	return found;
 }
 
-static int parse_stressng(struct user_workload *w, const char *spec, const char *rest)
+static int parse_stressng(struct user_workload *w, const char *spec)
 {
 	struct strbuf list = STRBUF_INIT, name = STRBUF_INIT;
 	const char *stressor;
@@ -89,6 +156,11 @@ static int parse_stressng(struct user_workload *w, const char *spec, const char 
 	if (access(STRESSNG, X_OK))
 		return error("workload '%s' needs %s (Debian's stress-ng package: make deps)", spec,
 			     STRESSNG);
+	if (!name_ok(stressor)) {
+		error("unknown stressor '%s' in workload '%s' (see 'stress-ng --stressors')",
+		      stressor, spec);
+		goto out;
+	}
 	known = stressor_known(stressor, &list);
 	if (known < 0) {
 		error("cannot list the stressors of %s for workload '%s'", STRESSNG, spec);
@@ -104,7 +176,8 @@ static int parse_stressng(struct user_workload *w, const char *spec, const char 
 		error("stressor name '%s' in workload '%s' is too long", stressor, spec);
 		goto out;
 	}
-	strbuf_addf(&w->spec, "stress-ng:%s", rest);
+	strbuf_addf(&w->spec, "stress-ng:%s", stressor);
+	quote_all(&w->spec, &w->args, 1);
 	strbuf_addstr(&w->program, STRESSNG);
 	strbuf_addf(&w->format, "stress-ng %s", stressor);
 	for (size_t i = 1; i < w->args.nr; i++)
@@ -165,9 +238,9 @@ static int parse_exec(struct user_workload *w, const char *spec)
 		goto out;
 	}
 	strbuf_addstr(&w->name, name.buf);
-	strbuf_addf(&w->spec, "exec:%s", real);
-	for (size_t i = 1; i < w->args.nr; i++)
-		strbuf_addf(&w->spec, " %s", w->args.v[i]);
+	strbuf_addstr(&w->spec, "exec:");
+	workload_quote(&w->spec, real);
+	quote_all(&w->spec, &w->args, 1);
 	strbuf_addstr(&w->format, "plain");
 	/* the program is run as itself: argv[0] is its staged path */
 	{
@@ -185,13 +258,283 @@ out:
 	return ret;
 }
 
+/* "[NAME iters=N deadline=S higher=M lower=M]": a section's settings. */
+static int parse_header(struct user_workload *w, struct strbuf *name, const char *spec,
+			const char *head, size_t len)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct strvec words = STRVEC_INIT;
+	int ret = -1;
+
+	strbuf_add(&text, head, len);
+	strvec_split(&words, text.buf);
+	if (!words.nr || !name_ok(words.v[0]) || workload_known(words.v[0])) {
+		error("bad workload name in '%s' (want [NAME ...] with NAME no built-in workload)",
+		      spec);
+		goto out;
+	}
+	strbuf_addstr(name, words.v[0]);
+	for (size_t i = 1; i < words.nr; i++) {
+		const char *v = strchr(words.v[i], '=');
+		size_t klen = v ? (size_t)(v - words.v[i]) : 0;
+		int bad = !v || !v[1];
+
+		v = v ? v + 1 : "";
+		if (!bad && klen == 5 && !strncmp(words.v[i], "iters", 5))
+			bad = parse_positive_int(v, &w->iters);
+		else if (!bad && klen == 8 && !strncmp(words.v[i], "deadline", 8))
+			bad = parse_seconds(v, &w->deadline_s);
+		else if (!bad && klen == 6 && !strncmp(words.v[i], "higher", 6))
+			strvec_push(&w->higher, v);
+		else if (!bad && klen == 5 && !strncmp(words.v[i], "lower", 5))
+			strvec_push(&w->lower, v);
+		else
+			bad = 1;
+		if (bad) {
+			error("bad setting '%s' in workload '%s' (known: iters=N, deadline=S, "
+			      "higher=METRIC, lower=METRIC)", words.v[i], spec);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&text);
+	strvec_release(&words);
+	return ret;
+}
+
+static void header_text(struct strbuf *out, const char *name, long iters, long deadline_s,
+			const struct strvec *higher, const struct strvec *lower)
+{
+	strbuf_addf(out, "[%s", name);
+	if (iters)
+		strbuf_addf(out, " iters=%ld", iters);
+	if (deadline_s)
+		strbuf_addf(out, " deadline=%ld", deadline_s);
+	for (size_t i = 0; i < higher->nr; i++)
+		strbuf_addf(out, " higher=%s", higher->v[i]);
+	for (size_t i = 0; i < lower->nr; i++)
+		strbuf_addf(out, " lower=%s", lower->v[i]);
+	strbuf_addstr(out, "] ");
+}
+
 int user_workload_parse(struct user_workload *w, const char *spec)
 {
-	int stressng = !strncmp(spec, "stress-ng:", 10);
-	const char *rest = spec + (stressng ? 10 : 5);
+	struct strbuf name = STRBUF_INIT, head = STRBUF_INIT;
+	const char *body = spec;
+	int stressng, ret = -1;
 
-	strvec_split(&w->args, rest);
-	return stressng ? parse_stressng(w, spec, rest) : parse_exec(w, spec);
+	if (spec[0] == '[') {
+		const char *end = strchr(spec, ']');
+		if (!end) {
+			error("no ']' after the settings of workload '%s'", spec);
+			goto out;
+		}
+		if (parse_header(w, &name, spec, spec + 1, (size_t)(end - spec - 1)))
+			goto out;
+		body = end + 1 + strspn(end + 1, " ");
+	}
+	stressng = !strncmp(body, "stress-ng:", 10);
+	if (!stressng && strncmp(body, "exec:", 5)) {
+		error("workload '%s' runs neither exec:PATH nor stress-ng:STRESSOR", spec);
+		goto out;
+	}
+	if (split_words(&w->args, body + (stressng ? 10 : 5))) {
+		error("unterminated quote in workload '%s'", spec);
+		goto out;
+	}
+	/* the guest reads its arguments a line each */
+	for (size_t i = 0; i < w->args.nr; i++)
+		if (strchr(w->args.v[i], '\n')) {
+			error("an argument of '%s' holds a newline: the guest reads one argument a line",
+			      w->args.v[0]);
+			goto out;
+		}
+	if (stressng ? parse_stressng(w, spec) : parse_exec(w, spec))
+		goto out;
+	if (name.len) {
+		strbuf_reset(&w->name);
+		strbuf_addstr(&w->name, name.buf);
+		header_text(&head, name.buf, w->iters, w->deadline_s, &w->higher, &w->lower);
+		strbuf_addstr(&head, w->spec.buf);
+		strbuf_reset(&w->spec);
+		strbuf_addstr(&w->spec, head.buf);
+	}
+	ret = 0;
+out:
+	strbuf_release(&name);
+	strbuf_release(&head);
+	return ret;
+}
+
+int workload_section_spec(struct strbuf *out, const struct lab_workload *s)
+{
+	int stressng = !strncmp(s->program, "stress-ng:", 10);
+
+	header_text(out, s->name, s->iters, s->deadline_s, &s->higher, &s->lower);
+	if (stressng) {
+		strbuf_addstr(out, "stress-ng:");
+		workload_quote(out, s->program + 10);
+	} else {
+		strbuf_addstr(out, "exec:");
+		workload_quote(out, s->program);
+	}
+	quote_all(out, &s->args, 0);
+	return 0;
+}
+
+/* A spec in canonical spelling, or -1 after the parser's message. */
+static int canonical(struct strbuf *out, const char *spec)
+{
+	struct user_workload w;
+	int ret;
+
+	user_workload_init(&w);
+	ret = user_workload_parse(&w, spec);
+	if (!ret)
+		strbuf_addstr(out, w.spec.buf);
+	user_workload_release(&w);
+	return ret;
+}
+
+static void replace(struct strvec *v, size_t i, const char *s)
+{
+	char *copy = xstrdup(s);
+
+	free(v->v[i]);
+	v->v[i] = copy;
+}
+
+int workloads_parse_list(struct strvec *out, const char *arg)
+{
+	struct strbuf one = STRBUF_INIT, spec = STRBUF_INIT;
+	const char *p = arg;
+	int ret = 0;
+
+	while (*p && !ret) {
+		int quoted = 0;
+
+		strbuf_reset(&one);
+		/* a comma inside quotes is an argument's */
+		for (; *p && (quoted || *p != ','); p++) {
+			if (!quoted && *p == '\\' && p[1])
+				strbuf_addch(&one, *p++);
+			else
+				quoted ^= *p == '\'';
+			strbuf_addch(&one, *p);
+		}
+		if (*p == ',')
+			p++;
+		if (!one.len)
+			continue;
+		if (workload_is_user(one.buf)) {
+			strbuf_reset(&spec);
+			ret = canonical(&spec, one.buf);
+			if (!ret)
+				strvec_push(out, spec.buf);
+			continue;
+		}
+		/* a [workload "NAME"] section's name: workloads_resolve() tells */
+		if (!workload_known(one.buf) && !name_ok(one.buf)) {
+			ret = error("unknown workload '%s' (known: %s, exec:PATH, stress-ng:STRESSOR)",
+				    one.buf, WORKLOAD_NAMES);
+			break;
+		}
+		strvec_push(out, one.buf);
+	}
+	strbuf_release(&one);
+	strbuf_release(&spec);
+	return ret;
+}
+
+static void sections_known(struct strbuf *sb, const struct lab_workload *a, size_t na,
+			   const struct lab_workload *b, size_t nb)
+{
+	for (size_t i = 0; i < na; i++)
+		strbuf_addf(sb, ", %s", a[i].name);
+	for (size_t i = 0; i < nb; i++)
+		if (!config_workload_find(a, na, b[i].name))
+			strbuf_addf(sb, ", %s", b[i].name);
+}
+
+/* --arg onto the one exec: or stress-ng: workload of specs. */
+static int add_args(struct strvec *specs, const struct strvec *args)
+{
+	struct strbuf spec = STRBUF_INIT;
+	size_t n = 0, at = 0;
+	int ret = -1;
+
+	for (size_t i = 0; i < specs->nr; i++)
+		if (workload_is_user(specs->v[i]) && specs->v[i][0] != '[') {
+			at = i;
+			n++;
+		}
+	if (!n) {
+		const char *w = specs->nr ? specs->v[0] : "none";
+		if (specs->nr && w[0] == '[')
+			error("--arg '%s' is for exec: and stress-ng: workloads, not the [workload] "
+			      "section '%.*s' (its arguments are its arg keys)", args->v[0],
+			      (int)strcspn(w + 1, " ]"), w + 1);
+		else
+			error("--arg '%s' is for exec: and stress-ng: workloads, not '%s'", args->v[0],
+			      w);
+		goto out;
+	}
+	if (n > 1) {
+		error("--arg '%s' with %zu exec: or stress-ng: workloads: give each its arguments "
+		      "in a [workload] section", args->v[0], n);
+		goto out;
+	}
+	strbuf_addstr(&spec, specs->v[at]);
+	quote_all(&spec, args, 0);
+	{
+		struct strbuf canon = STRBUF_INIT;
+		ret = canonical(&canon, spec.buf);
+		if (!ret)
+			replace(specs, at, canon.buf);
+		strbuf_release(&canon);
+	}
+out:
+	strbuf_release(&spec);
+	return ret;
+}
+
+int workloads_resolve(struct strvec *specs, const struct strvec *args,
+		      const struct lab_workload *extra, size_t nextra,
+		      const struct lab_workload *cfg, size_t ncfg)
+{
+	struct strbuf spec = STRBUF_INIT, canon = STRBUF_INIT, known = STRBUF_INIT;
+	int ret = -1;
+
+	for (size_t i = 0; i < specs->nr; i++) {
+		const struct lab_workload *s;
+
+		if (workload_is_user(specs->v[i]) || workload_known(specs->v[i]))
+			continue;
+		s = config_workload_find(extra, nextra, specs->v[i]);
+		if (!s)
+			s = config_workload_find(cfg, ncfg, specs->v[i]);
+		if (!s) {
+			sections_known(&known, extra, nextra, cfg, ncfg);
+			error("unknown workload '%s' (known: %s, exec:PATH, stress-ng:STRESSOR%s)",
+			      specs->v[i], WORKLOAD_NAMES, strbuf_str(&known));
+			goto out;
+		}
+		strbuf_reset(&spec);
+		strbuf_reset(&canon);
+		if (workload_section_spec(&spec, s) || canonical(&canon, spec.buf))
+			goto out;
+		replace(specs, i, canon.buf);
+	}
+	/* after the sections, so that a message names one as such */
+	if (args && args->nr && add_args(specs, args))
+		goto out;
+	ret = 0;
+out:
+	strbuf_release(&spec);
+	strbuf_release(&canon);
+	strbuf_release(&known);
+	return ret;
 }
 
 /* The shared objects ldd names for an ELF program; none for a static one. */
@@ -383,10 +726,32 @@ static void args_text(struct strbuf *out, const struct user_workload *w)
 		strbuf_addf(out, "%s\n", w->args.v[i]);
 }
 
+/*
+ * A section's settings as the guest reads them beside the program
+ * (runners/guest/exec.h): iters, deadline, directions. out[i] empty: no file.
+ */
+#define SETTINGS 3
+static const char *const settings_files[SETTINGS] = { "iters", "deadline", "directions" };
+
+static void settings_text(struct strbuf out[SETTINGS], const struct user_workload *w)
+{
+	for (int i = 0; i < SETTINGS; i++)
+		strbuf_reset(&out[i]);
+	if (w->iters)
+		strbuf_addf(&out[0], "%ld", w->iters);
+	if (w->deadline_s)
+		strbuf_addf(&out[1], "%ld", w->deadline_s);
+	for (size_t i = 0; i < w->higher.nr; i++)
+		strbuf_addf(&out[2], "%s higher\n", w->higher.v[i]);
+	for (size_t i = 0; i < w->lower.nr; i++)
+		strbuf_addf(&out[2], "%s lower\n", w->lower.v[i]);
+}
+
 int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
 {
 	struct strvec made = STRVEC_INIT, libs = STRVEC_INIT;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, link = STRBUF_INIT;
+	struct strbuf set[SETTINGS] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	int ret = -1, scripts = 0;
 	size_t same;
 
@@ -416,6 +781,15 @@ int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
 		strbuf_addf(&path, WORKDIR "/%s/format", w[k].name.buf);
 		if (cpio_add_file(c, path.buf, 0644, w[k].format.buf, w[k].format.len))
 			goto fail;
+		settings_text(set, &w[k]);
+		for (int i = 0; i < SETTINGS; i++) {
+			if (!set[i].len)
+				continue;
+			strbuf_reset(&path);
+			strbuf_addf(&path, WORKDIR "/%s/%s", w[k].name.buf, settings_files[i]);
+			if (cpio_add_file(c, path.buf, 0644, set[i].buf, set[i].len))
+				goto fail;
+		}
 		scripts += w[k].script;
 		for (size_t i = 0; i < w[k].libs.nr; i++) {
 			int seen = 0;
@@ -441,6 +815,8 @@ out:
 	strbuf_release(&path);
 	strbuf_release(&text);
 	strbuf_release(&link);
+	for (int i = 0; i < SETTINGS; i++)
+		strbuf_release(&set[i]);
 	return ret;
 }
 
@@ -457,6 +833,7 @@ static int write_small(const char *path, const char *text, size_t len)
 int user_workloads_stage_dir(const char *dir, const struct user_workload *w, size_t n)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf set[SETTINGS] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	int ret = -1;
 
 	if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -488,6 +865,19 @@ int user_workloads_stage_dir(const char *dir, const struct user_workload *w, siz
 			goto out;
 		if (write_small(path.buf, w[k].format.buf, w[k].format.len))
 			goto fail;
+		settings_text(set, &w[k]);
+		for (int i = 0; i < SETTINGS; i++) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s/%s", dir, w[k].name.buf, settings_files[i]);
+			/* a file from an earlier staging must not speak for this one */
+			unlink(path.buf);
+			if (!set[i].len)
+				continue;
+			if (tempfile_register(path.buf))
+				goto out;
+			if (write_small(path.buf, set[i].buf, set[i].len))
+				goto fail;
+		}
 	}
 	ret = 0;
 	goto out;
@@ -496,16 +886,19 @@ fail:
 out:
 	strbuf_release(&path);
 	strbuf_release(&text);
+	for (int i = 0; i < SETTINGS; i++)
+		strbuf_release(&set[i]);
 	return ret;
 }
 
 void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, size_t n)
 {
-	static const char *const files[] = { "run", "args", "format" };
+	static const char *const files[] = { "run", "args", "format", "iters", "deadline",
+					     "directions" };
 	struct strbuf path = STRBUF_INIT;
 
 	for (size_t k = 0; k < n; k++) {
-		for (size_t i = 0; i < 3; i++) {
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s/%s", dir, w[k].name.buf, files[i]);
 			tempfile_delete(path.buf);
@@ -523,8 +916,13 @@ int user_workloads_load(struct user_workload **out, size_t *n, const struct strv
 	for (size_t i = 0; i < specs->nr; i++) {
 		struct user_workload *w;
 
-		if (!workload_is_user(specs->v[i]))
+		if (!workload_is_user(specs->v[i])) {
+			/* a section's name reaches here only when nothing resolved it */
+			if (!workload_known(specs->v[i]))
+				return error("unknown workload '%s' (known: %s, exec:PATH, "
+					     "stress-ng:STRESSOR)", specs->v[i], WORKLOAD_NAMES);
 			continue;
+		}
 		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
 		w = &(*out)[(*n)++];
 		user_workload_init(w);
@@ -550,12 +948,18 @@ void user_workloads_free(struct user_workload **w, size_t *n)
 
 void user_workloads_meta(struct sample_set *set, const struct user_workload *w, size_t n)
 {
-	struct strbuf key = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT, text = STRBUF_INIT;
 
 	for (size_t k = 0; k < n; k++) {
 		strbuf_reset(&key);
 		strbuf_addf(&key, "workload.%s.program", w[k].name.buf);
 		sample_set_meta(set, key.buf, w[k].spec.buf);
+		strbuf_reset(&key);
+		strbuf_reset(&text);
+		strbuf_addf(&key, "workload.%s.args", w[k].name.buf);
+		quote_all(&text, &w[k].args, 0);
+		/* the same program with other arguments is another benchmark */
+		sample_set_meta(set, key.buf, text.len ? text.buf + 1 : "");
 		strbuf_reset(&key);
 		strbuf_addf(&key, "workload.%s.sha256", w[k].name.buf);
 		sample_set_meta(set, key.buf, w[k].sha256);
@@ -566,6 +970,7 @@ void user_workloads_meta(struct sample_set *set, const struct user_workload *w, 
 		}
 	}
 	strbuf_release(&key);
+	strbuf_release(&text);
 }
 
 struct staged {

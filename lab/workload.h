@@ -13,7 +13,20 @@
  *
  * Each has a short name, the workload its samples are stored under: the
  * program's file name without its extension ("exec:bench/pf.sh" is pf),
- * or stress-ng-STRESSOR. The lab stages it for the guest (exec.h there):
+ * or stress-ng-STRESSOR.
+ *
+ * A [workload "NAME"] section of lab.conf or of a recipe (struct
+ * lab_workload, config.h) names one: "--workload NAME" is, once resolved
+ * (workloads_resolve()), the canonical spec
+ *
+ *   [NAME iters=N deadline=S higher=M lower=M] exec:/abs/path ARG...
+ *
+ * where the bracket says what the section adds: the stored name, its own
+ * iterations per boot, a deadline per run of the program, and which way
+ * is better for metrics the program prints no direction for. An ARG with
+ * a space, a quote, a comma or a backslash is in single quotes ('it'\''s'),
+ * so that a spec is one word of a comma-separated list and reads back the
+ * same (a bisection's stored spec, `lab list`). The lab stages it for the guest (exec.h there):
  * in the initramfs under /lab/work/NAME, with the shared libraries ldd
  * names and, for a script, busybox and its applets in /bin; for the local
  * runner in a directory of the same layout. Its provenance (the program's
@@ -35,6 +48,9 @@ struct user_workload {
 	struct strvec libs;		/* shared objects to stage (ldd) */
 	char sha256[65];
 	int script;			/* "#!": staged with busybox */
+	/* a [workload] section's: 0 for none */
+	long iters, deadline_s;
+	struct strvec higher, lower;	/* metrics and their direction */
 };
 
 void user_workload_init(struct user_workload *w);
@@ -50,6 +66,35 @@ int workload_is_user(const char *spec);
  */
 int user_workload_parse(struct user_workload *w, const char *spec);
 
+/*
+ * A [workload "NAME"]'s canonical spec into out: 0, or -1 after a message
+ * naming the section (a program that is no exec: path nor stressor).
+ */
+struct lab_workload;
+int workload_section_spec(struct strbuf *out, const struct lab_workload *s);
+
+/*
+ * After the config (and a recipe) is read: each name in specs that is
+ * neither a built-in workload nor a user's spec becomes the canonical spec
+ * of its [workload "NAME"] section, found first in extra, then in the
+ * config's; a name found nowhere is "unknown workload 'X' (known: ...)".
+ * args (--arg, may be NULL) go to the one exec: or stress-ng: workload of
+ * specs, and are refused for built-in workloads and sections.
+ */
+int workloads_resolve(struct strvec *specs, const struct strvec *args,
+		      const struct lab_workload *extra, size_t nextra,
+		      const struct lab_workload *cfg, size_t ncfg);
+
+/*
+ * workloads_parse() of lab/boot.h: "zeroing,exec:pf -n 5" into specs, a
+ * user's in canonical spelling; a plain name that is no built-in workload
+ * is kept for workloads_resolve(), anything else refused.
+ */
+int workloads_parse_list(struct strvec *out, const char *arg);
+
+/* word in single quotes onto out when it needs them (see above). */
+void workload_quote(struct strbuf *out, const char *word);
+
 /* Hash the program, ask stress-ng its version, list the libraries. */
 int user_workload_stage(struct user_workload *w);
 
@@ -62,7 +107,7 @@ int user_workload_stage(struct user_workload *w);
 int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs);
 void user_workloads_free(struct user_workload **w, size_t *n);
 
-/* The run's provenance of each: workload.NAME.program, .sha256, .version. */
+/* The run's provenance of each: workload.NAME.program, .args, .sha256, .version. */
 void user_workloads_meta(struct sample_set *set, const struct user_workload *w, size_t n);
 
 /* initramfs_write() with them (and nothing more when n is 0). */
@@ -73,7 +118,8 @@ int user_workloads_initramfs(const char *out_path, const char *init_binary,
 int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n);
 
 /*
- * The local runner's staging: dir/NAME/{run,args,format}, run a symlink
+ * The local runner's staging: dir/NAME/{run,args,format,iters,deadline,
+ * directions} (the last three for a section's settings), run a symlink
  * to the program. The files are temp files; user_workloads_unstage()
  * removes them and the directories.
  */

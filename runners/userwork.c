@@ -98,6 +98,7 @@ enum userwork_line userwork_parse_line(struct userwork_sample *out, const char *
 				 n > 24 ? 24 : (int)n, w, out->name);
 			return USERWORK_BAD;
 		}
+		out->direction_given = 1;
 		w += n;
 		if (next_word(&w)) {
 			snprintf(why, whysize, "text after the direction of '%s'", out->name);

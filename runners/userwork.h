@@ -39,6 +39,7 @@ struct userwork_sample {
 	double value;
 	char unit[USERWORK_UNIT_MAX];
 	enum userwork_direction direction;
+	int direction_given;		/* the line said higher or lower */
 };
 
 enum userwork_line {

@@ -54,7 +54,7 @@ test_expect_success 'a misspelled section in lab.conf' '
 	printf "[core]\n\tdb = lab.db\n[rnu]\n\tmem = 4G\n" >lab.conf &&
 	rc=0 && "$LAB" run --runner local --guest "$GUEST" --workload zeroing 2>err || rc=$? &&
 	test "$rc" = 2 &&
-	expect_one_line_naming err "^lab: unknown section .rnu. in config lab.conf line 3 (known: core, qemu, run, build, libvirt, nightly, ssh, target)$" &&
+	expect_one_line_naming err "^lab: unknown section .rnu. in config lab.conf line 3 (known: core, qemu, run, build, libvirt, nightly, ssh, target, workload)$" &&
 	check_intact && rm lab.conf
 '
 
@@ -71,7 +71,7 @@ test_expect_success 'an unterminated quote and binary bytes in lab.conf' '
 test_expect_success 'a recipe with a misspelled section or key names its line' '
 	printf "[recipe]\n\tworkload = demote\n[varient \"a\"]\n\tref = x\n" >typo.recipe &&
 	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
-	expect_one_line_naming err "^lab: unknown section .varient. in recipe typo.recipe line 3 (known: recipe, variant)$" &&
+	expect_one_line_naming err "^lab: unknown section .varient. in recipe typo.recipe line 3 (known: recipe, variant, workload)$" &&
 	printf "[recipe]\n\tworkload = demote\n\n\tmetirc = demote.x\n" >typo.recipe &&
 	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
 	expect_one_line_naming err "^lab: unknown key .recipe.metirc. in recipe typo.recipe line 4 (known: title, " &&

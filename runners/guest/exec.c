@@ -43,6 +43,10 @@ struct exec_state {
 	int nmetrics;
 	long bad_lines;
 	int shown;
+	/* a [workload] section's settings (lab/workload.h), over lab.iters and lab.exec_timeout */
+	long iters, deadline;
+	int deadline_own;
+	char directions[2048];		/* "metric higher|lower" lines */
 };
 
 int exec_known(const struct params *p, const char *name)
@@ -58,6 +62,38 @@ static double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A positive number from path into *out: 2; 1 when there is no file; -1 reported. */
+static int read_long(struct exec_state *s, const char *path, long *out)
+{
+	char buf[32], *end;
+	long v;
+	int ret = sysfs_read(path, buf, sizeof(buf));
+
+	if (ret == -ENOENT)
+		return 1;
+	if (ret < 0)
+		return emit_error(s->name, "cannot read %s: %s", path, strerror(-ret));
+	v = strtol(buf, &end, 10);
+	if (end == buf || *end || v <= 0)
+		return emit_error(s->name, "bad number '%s' in %s", buf, path);
+	*out = v;
+	return 2;
+}
+
+/* The section's direction of a metric the line gave none for. */
+static enum userwork_direction direction_of(const struct exec_state *s,
+					    const struct userwork_sample *x)
+{
+	size_t n = strlen(x->name);
+
+	if (x->direction_given)
+		return x->direction;
+	for (const char *l = s->directions; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+		if (!strncmp(l, x->name, n) && l[n] == ' ')
+			return !strncmp(l + n + 1, "higher", 6) ? USERWORK_HIGHER : USERWORK_LOWER;
+	return x->direction;
 }
 
 /* args: one per line; a trailing empty line is not an argument. */
@@ -80,6 +116,23 @@ static int load(struct exec_state *s, const struct params *p)
 			return emit_error(s->name, "more than %d arguments in %s", MAX_ARGS - 1, path);
 		s->argv[s->argc++] = line;
 	}
+	s->iters = p->iters;
+	s->deadline = p->exec_timeout;
+	snprintf(path, sizeof(path), "%s/iters", s->dir);
+	ret = read_long(s, path, &s->iters);
+	if (ret <= 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/deadline", s->dir);
+	ret = read_long(s, path, &s->deadline);
+	if (ret <= 0)
+		return ret;
+	s->deadline_own = ret == 2;
+	snprintf(path, sizeof(path), "%s/directions", s->dir);
+	ret = sysfs_read(path, s->directions, sizeof(s->directions));
+	if (ret == -ENOENT)
+		s->directions[0] = '\0';
+	else if (ret < 0)
+		return emit_error(s->name, "cannot read %s: %s", path, strerror(-ret));
 	snprintf(path, sizeof(path), "%s/format", s->dir);
 	ret = sysfs_read(path, format, sizeof(format));
 	if (ret == -ENOENT || (ret >= 0 && !strcmp(format, "plain")))
@@ -159,11 +212,11 @@ static const char *tail_of(struct output *e)
  * Run the program once, its output collected. Returns 0 when it exited 0,
  * -1 after reporting why not.
  */
-static int run_once(struct exec_state *s, const struct params *p, long iteration,
+static int run_once(struct exec_state *s, long iteration,
 		    struct output *out, struct output *err)
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0, ret = -1, killed = 0;
-	double deadline = p->exec_timeout ? now_s() + (double)p->exec_timeout : 0;
+	double deadline = s->deadline ? now_s() + (double)s->deadline : 0;
 	pid_t pid;
 
 	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
@@ -220,8 +273,9 @@ static int run_once(struct exec_state *s, const struct params *p, long iteration
 	kill(-pid, SIGKILL);
 	if (killed)
 		emit_error(s->name, "iteration %ld: '%s' ran past its deadline of %ld s "
-			   "(lab.exec_timeout) and was killed", iteration, s->argv[0],
-			   p->exec_timeout);
+			   "(%s) and was killed", iteration, s->argv[0], s->deadline,
+			   s->deadline_own ? "the deadline of its [workload] section" :
+			   "lab.exec_timeout");
 	else if (WIFSIGNALED(status))
 		emit_error(s->name, "iteration %ld: '%s' was killed by signal %d (%s)%s%s",
 			   iteration, s->run, WTERMSIG(status), strsignal(WTERMSIG(status)),
@@ -264,7 +318,7 @@ static int take(struct exec_state *s, const struct userwork_sample *x)
 		snprintf(s->metrics[i].name, USERWORK_NAME_MAX, "%s", x->name);
 		s->metrics[i].count = 0;
 		s->nmetrics++;
-		if (x->direction == USERWORK_HIGHER) {
+		if (direction_of(s, x) == USERWORK_HIGHER) {
 			snprintf(key, sizeof(key), "direction.%s.%s", s->name, x->name);
 			emit_meta(key, "higher");
 		}
@@ -361,12 +415,12 @@ int exec_run(const struct params *p, const char *name)
 	s->name = name;
 	if (load(s, p))
 		goto done;
-	for (long i = 1; i <= p->iters; i++) {
+	for (long i = 1; i <= s->iters; i++) {
 		out.len = err.len = 0;
 		out.cut = err.cut = 0;
 		if (out.buf)
 			out.buf[0] = '\0';
-		if (run_once(s, p, i, &out, &err))
+		if (run_once(s, i, &out, &err))
 			goto done;
 		if (s->stressor[0] ? read_stressng(s, i) : read_plain(s, i, &out))
 			goto done;

@@ -10,6 +10,14 @@
  *            "stress-ng STRESSOR" (its --yaml output, to a file the guest
  *            names with --yaml)
  *
+ * and, for a [workload] section's settings (lab/workload.h), each only
+ * when the section says it:
+ *
+ *   iters       runs of the program, instead of lab.iters
+ *   deadline    seconds a run may take, instead of lab.exec_timeout
+ *   directions  "metric higher" or "metric lower" lines: the direction of
+ *               a metric whose line gives none
+ *
  * The program runs lab.iters times, each in its own process group with
  * stdout and stderr read into memory and read only after it exited, so
  * that writing samples to a serial console never overlaps a measured

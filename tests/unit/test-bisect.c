@@ -350,6 +350,61 @@ static void test_run_graph(void)
 	sim_graph_release(&g);
 }
 
+/*
+ * Boots that repeat to the last digit, as under icount (k0310): the good
+ * end 13.539, the culprit's parent 0.2 % slower (the commits before it),
+ * the culprit and the bad end 455 times slower. The rest of G->B is
+ * significant but no change that matters: the culprit explains it.
+ */
+struct fixed {
+	double value[4];	/* G, B, parent, culprit */
+	size_t n[4];
+};
+
+static int fixed_who(int who)
+{
+	return who == BISECT_G ? 0 : who == BISECT_B ? 1 : who == -3 ? 2 : 3;
+}
+
+static int fixed_boots(void *data, int who, double **v, size_t *n)
+{
+	struct fixed *f = data;
+	int k = fixed_who(who);
+
+	*n = f->n[k];
+	*v = calloc(*n ? *n : 1, sizeof(**v));
+	for (size_t i = 0; i < *n; i++)
+		(*v)[i] = f->value[k] * (1 + 1e-6 * (double)(i % 3));
+	return 0;
+}
+
+static int fixed_measure(void *data, int who)
+{
+	struct fixed *f = data;
+
+	f->n[fixed_who(who)]++;
+	return 0;
+}
+
+static void test_confirm_small_rest(void)
+{
+	struct fixed f = { { 13.539, 6158.183, 13.5658, 6158.183 }, { 6, 6, 0, 2 } };
+	struct bisect_ops ops = { fixed_boots, fixed_measure, NULL, &f };
+	struct bisect_result res;
+	struct bisect_confirmation conf;
+
+	memset(&res, 0, sizeof(res));
+	ok(!bisect_confirm(&conf, &res, &ops, -3, 0), "icount boots: the check runs");
+	ok(fabs(conf.z) > 3, "the 0.2 % rest of good -> bad is significant");
+	ok(!conf.more_than_one, "... but no change that matters: the culprit explains the effect");
+	is_int(conf.rounds, 1, "... at the first look, no re-test");
+	f.value[2] = 13.539 * 1.05;
+	f.n[2] = 0;
+	f.n[3] = 2;
+	ok(!bisect_confirm(&conf, &res, &ops, -3, 0) && conf.more_than_one,
+	   "a rest of 5 % is more than one commit");
+}
+
 int main(void)
 {
 	test_single_culprit();
@@ -361,5 +416,6 @@ int main(void)
 	test_next_line();
 	test_next_merges();
 	test_run_graph();
+	test_confirm_small_rest();
 	return done_testing();
 }

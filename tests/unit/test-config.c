@@ -340,11 +340,11 @@ static void test_bad_syntax(void)
 		const char *err;
 	} cases[] = {
 		{ "[rnu]\n\tmem = 4G\n", 0,
-		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt, nightly, ssh, target)" },
+		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt, nightly, ssh, target, workload)" },
 		{ "[run]\n\tmem = 4G\n\n[user]\n\tname = x\n", 0,
-		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt, nightly, ssh, target)" },
+		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt, nightly, ssh, target, workload)" },
 		{ "[Run \"x\"]\n[core.Sub]\n[qmeu \"x86_64\"]\n", 0,
-		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt, nightly, ssh, target)" },
+		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt, nightly, ssh, target, workload)" },
 		{ "[core]\n\tdb = \"results/lab.db\n", 0, "unterminated quote in config bad.conf line 2" },
 		{ "[core]\n\tdb = a\\\n\t\"b\n[run]\n", 0,
 		  "unterminated quote in config bad.conf line 3" },
@@ -600,6 +600,52 @@ static void test_ssh_targets(void)
 	strbuf_release(&err);
 }
 
+/* [workload "NAME"] sections: a program beside the file, its args, settings; bad ones named. */
+static void test_workloads(void)
+{
+	struct lab_config cfg;
+	struct strbuf err = STRBUF_INIT;
+	const struct lab_workload *w;
+
+	ok(!load_text(&cfg, "[workload \"pf\"]\n\tprogram = bench/pf\n\targ = -n\n\targ = a b\n"
+		      "\titers = 3\n\tdeadline = 1m\n\thigher = ops\n\tlower = t_us\n"
+		      "[workload \"sng\"]\n\tprogram = stress-ng:mmap\n", &err), "workload sections are read");
+	is_int(cfg.nworkloads, 2, "two, in file order");
+	w = config_workload_find(cfg.workloads, cfg.nworkloads, "pf");
+	ok(w && !strcmp(w->program, "bench/pf"), "a relative program stays relative to a file named so");
+	ok(w && w->args.nr == 2 && !strcmp(w->args.v[1], "a b"), "each arg is one argument, blanks and all");
+	ok(w && w->iters == 3 && w->deadline_s == 60, "iters and deadline");
+	ok(w && w->higher.nr == 1 && !strcmp(w->higher.v[0], "ops") && w->lower.nr == 1,
+	   "the directions of metrics");
+	w = config_workload_find(cfg.workloads, cfg.nworkloads, "sng");
+	ok(w && !strcmp(w->program, "stress-ng:mmap") && !w->iters, "a stressor; what is not given is 0");
+	config_release(&cfg);
+
+	ok(load_text(&cfg, "[workload \"zeroing\"]\n\tprogram = /bin/true\n", &err) < 0,
+	   "a section named as a built-in workload is refused");
+	is_str(err.buf, "lab: workload section 'zeroing' in config bad.conf line 2 has the name of a "
+	       "built-in workload: rename it\n", "... naming it");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n\targ = 1\n", &err) < 0, "a section without a program is refused");
+	is_str(err.buf, "lab: workload section 'x' in config bad.conf has no program "
+	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming it");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = /bin/true\n\tdeadline = soon\n", &err) < 0,
+	   "a bad deadline is refused");
+	is_str(err.buf, "lab: bad value 'soon' for 'workload.x.deadline' in config bad.conf line 3: "
+	       "expected " SECONDS_EXPECTED "\n", "... naming the key and the line");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = /bin/true\n\tdirection = up\n", &err) < 0,
+	   "an unknown key is refused");
+	is_str(err.buf, "lab: unknown key 'workload.x.direction' in config bad.conf line 3 (known: "
+	       "program, arg, iters, deadline, higher, lower)\n", "... with the known ones");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"a.b\"]\n\tprogram = /bin/true\n", &err) < 0,
+	   "a name that cannot be a stored workload name is refused");
+	config_release(&cfg);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test-config.XXXXXX";
@@ -618,6 +664,7 @@ int main(void)
 	test_sections_parameter();
 	test_targets();
 	test_ssh_targets();
+	test_workloads();
 
 	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
 		unlink(files[i]);

@@ -33,9 +33,12 @@ int main(void)
 	is_double(x.value, 16809.125, 1e-9, "its value");
 	is_str(x.unit, "us", "its unit");
 	is_int(x.direction, USERWORK_LOWER, "lower is better unless said");
+	is_int(x.direction_given, 0, "... and not said: a [workload] section may say it");
 	is_int(parse(&x, "  pages\t2048 pages higher  ", why), USERWORK_SAMPLE, "spaces and tabs");
 	is_int(x.direction, USERWORK_HIGHER, "higher, when said");
+	is_int(x.direction_given, 1, "... said");
 	is_int(parse(&x, "rate 1e3 ops/s lower", why), USERWORK_SAMPLE, "ops/s, an exponent");
+	is_int(x.direction_given, 1, "lower, said, is said too");
 	is_double(x.value, 1000, 1e-9, "1e3");
 	is_int(parse(&x, "", why), USERWORK_SKIP, "a blank line");
 	is_int(parse(&x, "   # a comment 1 us", why), USERWORK_SKIP, "a comment");

@@ -1,0 +1,91 @@
+#!/bin/bash
+# lab bisect of a metric for which higher is better (a rate a program
+# announces, as stress-ng's bogo ops/s): "bad" is fewer ops, so the culprit
+# is where the rate dropped, found as a cost's rise would be.
+. "$(dirname "$0")/lib.sh"
+
+export FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
+
+commit() {
+	git -C repo add -A && git -C repo commit -q -m "$1"
+}
+
+test_expect_success 'setup: 12 commits, 10 % fewer ops/s from change 7 on' '
+	git init -q -b main repo &&
+	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
+	cat >repo/build.sh <<-\EOS &&
+	#!/bin/sh
+	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s metrics=ops higher=1\n" "$(cat scale)" >out/image &&
+	chmod +x out/image
+	EOS
+	chmod +x repo/build.sh && echo 1.00 >repo/scale && commit base && git -C repo tag base &&
+	for i in $(seq 1 12); do
+		echo "change $i" >repo/notes.txt
+		if [ $i = 7 ]; then echo 0.90 >repo/scale; fi
+		commit "change $i" || exit 1
+		if [ $i = 7 ]; then git -C repo tag culprit; fi
+	done &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf
+'
+
+test_expect_success 'bisect --metric: the drop of a higher-is-better metric is the regression' '
+	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 \
+		--metric ops >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -q "^culprit: $(git -C repo rev-parse culprit)" out &&
+	grep -q "^ops: higher is better" err &&
+	test "$(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 1")" = "$(git -C repo rev-parse culprit)"
+'
+
+test_expect_success 'without --metric the drop is chosen as the regression to bisect' '
+	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -q "^  ops .* REGRESSION" err &&
+	grep -q "^culprit: $(git -C repo rev-parse culprit)" out &&
+	test "$(sql lab.db "SELECT metric FROM bisections WHERE experiment_id = 2")" = ops
+'
+
+test_expect_success 'a rise of the rate is an improvement: nothing to bisect' '
+	git -C repo checkout -q -b up base &&
+	echo 1.10 >repo/scale && commit "faster" && echo more >repo/notes.txt && commit "after" &&
+	git -C repo checkout -q main &&
+	rc=0 && "$LAB" bisect --db lab.db --good base --bad up --workload zeroing --iters 10 \
+		--metric ops >out 2>err || rc=$? &&
+	cat out && test "$rc" = 1 && grep -q "nothing to bisect" out
+'
+
+# The lab's own guest program as what the commits build, running a
+# [workload] section's program whose rate drops at the culprit.
+test_expect_success 'bisect --workload NAME of a section, stored as its spec: a resume needs the section no more' '
+	git init -q -b main sec &&
+	git -C sec config user.name "A U Thor" && git -C sec config user.email author@example.com &&
+	cat >sec/build.sh <<-\EOS &&
+	#!/bin/sh
+	mkdir -p out && printf "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" "$(cat scale)" >out/image &&
+	chmod +x out/image
+	EOS
+	chmod +x sec/build.sh && echo 1.00 >sec/scale && git -C sec add -A && git -C sec commit -q -m base &&
+	git -C sec tag base &&
+	for i in 1 2 3 4 5 6; do
+		echo $i >sec/n && if [ $i = 4 ]; then echo 0.80 >sec/scale; fi &&
+		git -C sec add -A && git -C sec commit -q -m "c$i" || exit 1
+	done &&
+	git -C sec tag culprit main~2 &&
+	cat >rate.sh <<-\EOS &&
+	#!/bin/sh
+	awk -v s="${LAB_SCALE:-1}" -v seed="$$" "BEGIN { srand(seed); printf \"ops %.3f ops/s\\n\", 1000 * s * (1 + rand() / 100) }"
+	EOS
+	chmod +x rate.sh &&
+	printf "[core]\n\trepo = %s/sec\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n[workload \"rate\"]\n\tprogram = rate.sh\n\thigher = ops\n" "$PWD" >sec.conf &&
+	rc=0 && GUEST_BIN=$GUEST "$LAB" bisect --config sec.conf --db sec.db --good base --bad main \
+		--workload rate --iters 3 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -q "^culprit: $(git -C sec rev-parse culprit)" out &&
+	test "$(sql sec.db "SELECT workload_list FROM bisect_specs WHERE experiment_id = 1")" = "[rate higher=ops] exec:$TRASH/rate.sh" &&
+	sed "/^\[workload/,\$d" sec.conf >nosec.conf && ! grep -q rate nosec.conf &&
+	rc=0 && GUEST_BIN=$GUEST "$LAB" bisect --config nosec.conf --db sec.db --resume 1 >out 2>err || rc=$? &&
+	test "$rc" = 0 && grep -q "^culprit: $(git -C sec rev-parse culprit)" out
+'
+
+test_done

@@ -1,0 +1,65 @@
+#!/bin/bash
+# A recipe whose workloads are a user's: an exec: program beside the
+# recipe, and a [workload] section of the recipe that runs it with an
+# argument and says its metric is a rate. Built by a build.command (a
+# wrapper of the lab's guest program that sets the variant's speed), run
+# by the local runner: each gets its verdict row, the rate's judged as such.
+. "$(dirname "$0")/lib.sh"
+
+export GUEST_BIN=$GUEST
+
+test_expect_success 'setup: a base and a slower commit, a program, a recipe naming it twice' '
+	mkdir repo && (
+		cd repo &&
+		git init -q -b main . &&
+		git config user.name "A U Thor" && git config user.email author@example.com &&
+		cat >build.sh <<-\EOS &&
+		#!/bin/sh
+		mkdir -p out &&
+		printf "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" "$(cat scale)" >out/image &&
+		chmod +x out/image
+		EOS
+		chmod +x build.sh && echo 1.00 >scale && git add . && git commit -q -m base &&
+		git tag base &&
+		echo 1.50 >scale && git commit -q -am slow && git tag slow
+	) &&
+	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf &&
+	mkdir bench &&
+	cat >bench/work.sh <<-\EOS &&
+	#!/bin/sh
+	# a cost, or with --ops a rate, as slow as LAB_SCALE says, with a little noise
+	awk -v s="${LAB_SCALE:-1}" -v ops="$1" -v seed="$$" "BEGIN { srand(seed); x = 1 + rand() / 100;
+		if (ops == \"--ops\") printf \"ops %.3f ops/s\\n\", 1000 / s * x;
+		else printf \"work %.3f us\\n\", 100 * s * x }"
+	EOS
+	chmod +x bench/work.sh &&
+	cat >user.recipe <<-\EOF
+	[recipe]
+		title = a user program, as a cost and as a rate
+		ref = base
+		workload = exec:bench/work.sh
+		workload = rate
+		metric = work.work
+		metric = rate.ops
+	[workload "rate"]
+		program = bench/work.sh
+		arg = --ops
+		higher = ops
+	[variant "base"]
+		ref = base
+	[variant "slow"]
+		ref = slow
+	EOF
+'
+
+test_expect_success 'lab recipe runs both; each metric has its verdict row, the rate as higher-is-better' '
+	"$LAB" recipe user.recipe --repo repo --db lab.db --boots 4 --iters 3 >out 2>err &&
+	cat out &&
+	test "$(sql lab.db "SELECT DISTINCT workloads FROM runs")" = "work,rate" &&
+	test "$(sql lab.db "SELECT direction || \" \" || verdict FROM verdicts WHERE workload = \"work\" AND metric = \"work\"")" = "lower REGRESSION" &&
+	test "$(sql lab.db "SELECT direction || \" \" || verdict FROM verdicts WHERE workload = \"rate\" AND metric = \"ops\"")" = "higher REGRESSION" &&
+	test "$(sql lab.db "SELECT DISTINCT value FROM run_meta WHERE key = \"workload.rate.args\"")" = --ops &&
+	grep -q "^work.work" out && grep -q "^rate.ops" out
+'
+
+test_done
