@@ -21,6 +21,7 @@
 #include "log.h"
 #include "nightly.h"
 #include "nightly-night.h"
+#include "workload.h"
 #include "notify.h"
 #include "refbuild.h"
 #include "site.h"
@@ -509,7 +510,9 @@ static int prepare(struct night *nt)
 	if (!n->repository)
 		return error("nightly '%s' has no repository (nightly.%s.repository in %s)", n->name,
 			     n->name, nt->ctx->cfg.path ? nt->ctx->cfg.path : "lab.conf");
-	if (workloads_parse(&nt->workloads, n->workloads))
+	if (workloads_parse(&nt->workloads, n->workloads) ||
+	    workloads_resolve(&nt->workloads, NULL, NULL, 0, nt->ctx->cfg.workloads,
+			      nt->ctx->cfg.nworkloads))
 		return -1;
 	if (n->nmems) {
 		nt->mems = xcalloc(n->nmems, sizeof(*nt->mems));

@@ -481,20 +481,6 @@ int store_experiment_higher_better(struct store *st, long long exp_id, struct st
 			  STORE_ARGS(STORE_INT(exp_id)), store_row_strvec, out);
 }
 
-int store_experiment_by_command(struct store *st, long long *id, int *done,
-				const char *command)
-{
-	struct found_experiment f = { id, done };
-
-	*id = 0;
-	*done = 0;
-	/* an error is not "none": that would start a duplicate of one that may exist */
-	return store_rows(st, "cannot look up earlier experiments",
-			  "SELECT id, status = 'DONE' FROM experiments WHERE command = ?1 AND "
-			  "status != 'REFUSED' ORDER BY id DESC LIMIT 1",
-			  STORE_ARGS(STORE_TEXT(command)), found_row, &f);
-}
-
 int store_experiment_classes(struct store *st, struct strvec *out, long long exp_id)
 {
 	return store_rows(st, "cannot read the classes of an experiment's targets",

@@ -24,14 +24,6 @@ int store_experiment_exists(struct store *st, long long exp_id, int *exists);
 /* How many runs (boots) an experiment has stored, whatever their status. */
 int store_experiment_runs(struct store *st, long long *n, long long exp_id);
 /*
- * The newest experiment recorded with exactly this command text, REFUSED
- * ones aside: how a job that names its own experiments (lab nightly's
- * confirmations and bisections) finds them again after a kill. *id 0 when
- * none, else its id, with *done set when it finished.
- */
-int store_experiment_by_command(struct store *st, long long *id, int *done,
-				const char *command);
-/*
  * An A/B as its experiment row, its variants and its runs hold it: what
  * store_experiment_find_ab() looks for.
  */

@@ -385,4 +385,24 @@ test_expect_success 'bad input: no nightly, an unknown one, a bad key' '
 	expect_one_line_naming err "^lab: bad value .sometimes. for .nightly.a.policy. in config bad.conf line 2: expected head or new$"
 '
 
+test_expect_success 'a nightly naming no known workload is refused before it fetches; a section is known' '
+	git init -q -b main wl && git -C wl commit -q --allow-empty -m x &&
+	cat >wl.conf <<-EOF &&
+	[core]
+		db = $PWD/wl.db
+	[run]
+		runner = local
+	[workload "pf"]
+		program = /bin/true
+	[nightly "wl"]
+		repository = $PWD/wl
+		branch = main
+		workloads = nosuch
+	EOF
+	rc=0 && "$LAB" nightly --config wl.conf wl >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	test "$(cat err)" = "lab: unknown workload '\''nosuch'\'' (known: zeroing, demote, boot, exec:PATH, stress-ng:STRESSOR, pf)" &&
+	test ! -e mirrors/wl.git
+'
+
 test_done
