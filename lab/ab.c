@@ -30,7 +30,6 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 	struct unit_side a, b;
 	struct stats_options opt = STATS_OPTIONS_INIT;
 	struct strvec higher = STRVEC_INIT;
-	struct strbuf name = STRBUF_INIT;
 
 	*out = NULL;
 	*nout = 0;
@@ -66,12 +65,7 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 		memcpy(r->metric, ma->metric, sizeof(r->metric));
 		memcpy(r->unit, ma->unit, sizeof(r->unit));
 		/* a user's workload says which of its metrics are rates */
-		strbuf_reset(&name);
-		strbuf_addf(&name, "%s.%s", ma->workload, ma->metric);
-		opt.direction = STATS_LOWER_IS_BETTER;
-		for (size_t k = 0; k < higher.nr; k++)
-			if (!strcmp(higher.v[k], name.buf))
-				opt.direction = STATS_HIGHER_IS_BETTER;
+		opt.direction = units_direction(&higher, ma->workload, ma->metric);
 		/* one unit for both sides, so that like is compared with like */
 		r->per_boot = units_boot_effect(ma) || units_boot_effect(mb);
 		ua = units_values(ma, r->per_boot, &na);
@@ -92,7 +86,6 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 	units_side_release(&a);
 	units_side_release(&b);
 	strvec_release(&higher);
-	strbuf_release(&name);
 	return 0;
 }
 

@@ -45,35 +45,6 @@ struct bisector {
 	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
 };
 
-const char *bisect_verdict_name(enum bisect_verdict v)
-{
-	switch (v) {
-	case BISECT_FOUND: return "FOUND";
-	case BISECT_UNCLEAR: return "UNCLEAR";
-	case BISECT_CANDIDATES: return "CANDIDATES";
-	case BISECT_NO_REGRESSION: return "NO_REGRESSION";
-	case BISECT_INCONCLUSIVE: return "INCONCLUSIVE";
-	}
-	return "?";
-}
-
-void bisect_outcome_init(struct bisect_outcome *out)
-{
-	memset(out, 0, sizeof(*out));
-	strbuf_init(&out->subject, 0);
-	strbuf_init(&out->author, 0);
-	strvec_init(&out->candidates);
-	out->effect.estimate = out->effect.lo = out->effect.hi = NAN;
-	out->effect_alpha = NAN;
-}
-
-void bisect_outcome_release(struct bisect_outcome *out)
-{
-	strbuf_release(&out->subject);
-	strbuf_release(&out->author);
-	strvec_release(&out->candidates);
-}
-
 static struct who *who_of(struct bisector *bs, int who)
 {
 	if (who == BISECT_G)
@@ -339,26 +310,6 @@ static void graph_release(struct bisect_graph *g)
 }
 
 /*
- * Is higher better for metric (of any workload)? The rule of lab ab: a
- * run's meta entry direction.WORKLOAD.METRIC = higher says so, and every
- * other metric is a cost.
- */
-static int higher_is_better(const struct strvec *higher, const char *workload,
-			    const char *metric)
-{
-	for (size_t i = 0; i < higher->nr; i++) {
-		const char *dot = strchr(higher->v[i], '.');
-
-		if (!dot || strcmp(dot + 1, metric))
-			continue;
-		if (!workload || ((size_t)(dot - higher->v[i]) == strlen(workload) &&
-				  !strncmp(higher->v[i], workload, strlen(workload))))
-			return 1;
-	}
-	return 0;
-}
-
-/*
  * The direction of the metric bisected, from what its boots stored: the
  * good end is booted once first when it has no boot yet (G->B would boot
  * it anyway), since only a boot tells what a user's program announces.
@@ -376,8 +327,7 @@ static int settle_direction(struct bisector *bs, struct bisect_options *opt)
 		goto out;
 	if (store_experiment_higher_better(&bs->ctx->st, bs->exp_id, &higher))
 		goto out;
-	opt->direction = higher_is_better(&higher, NULL, bs->metric) ? STATS_HIGHER_IS_BETTER :
-		STATS_LOWER_IS_BETTER;
+	opt->direction = units_direction(&higher, NULL, bs->metric);
 	if (opt->direction == STATS_HIGHER_IS_BETTER)
 		fprintf(stderr, "%s: higher is better (its samples say so): a drop is the regression\n",
 			bs->metric);
@@ -413,7 +363,7 @@ static int compare_ends(struct bisector *bs, double alpha, int *unclear)
 	stats_ci_label(ci, sizeof(ci), alpha);
 	for (size_t i = 0; i < n; i++) {
 		/* a rate regresses downwards: the verdict as lab ab gives it */
-		if (higher_is_better(&higher, c[i].workload, c[i].metric)) {
+		if (units_direction(&higher, c[i].workload, c[i].metric) == STATS_HIGHER_IS_BETTER) {
 			c[i].c.direction = STATS_HIGHER_IS_BETTER;
 			c[i].c.verdict = stats_verdict(&c[i].c);
 		}

@@ -1,4 +1,5 @@
-/* A bisection's spec and its stored row, both ways (bisect-run.h). */
+/* A bisection's spec and its stored row, both ways, and its outcome (bisect-run.h). */
+#include <math.h>
 #include <string.h>
 
 #include "bisect-run.h"
@@ -73,4 +74,33 @@ void bisect_stored_spec_release(struct bisect_stored_spec *s)
 	bisect_spec_row_release(&s->row);
 	strvec_release(&s->workloads);
 	strvec_release(&s->params);
+}
+
+const char *bisect_verdict_name(enum bisect_verdict v)
+{
+	switch (v) {
+	case BISECT_FOUND: return "FOUND";
+	case BISECT_UNCLEAR: return "UNCLEAR";
+	case BISECT_CANDIDATES: return "CANDIDATES";
+	case BISECT_NO_REGRESSION: return "NO_REGRESSION";
+	case BISECT_INCONCLUSIVE: return "INCONCLUSIVE";
+	}
+	return "?";
+}
+
+void bisect_outcome_init(struct bisect_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	strbuf_init(&out->subject, 0);
+	strbuf_init(&out->author, 0);
+	strvec_init(&out->candidates);
+	out->effect.estimate = out->effect.lo = out->effect.hi = NAN;
+	out->effect_alpha = NAN;
+}
+
+void bisect_outcome_release(struct bisect_outcome *out)
+{
+	strbuf_release(&out->subject);
+	strbuf_release(&out->author);
+	strvec_release(&out->candidates);
 }

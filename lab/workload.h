@@ -38,6 +38,9 @@
 #include "strbuf.h"
 #include "strvec.h"
 
+/* the stress-ng the lab runs for stress-ng: workloads (Debian's package) */
+#define WORKLOAD_STRESSNG "/usr/bin/stress-ng"
+
 struct user_workload {
 	struct strbuf spec;		/* canonical: "exec:/abs/path arg..." */
 	struct strbuf name;		/* stored workload name */

@@ -175,6 +175,21 @@ int units_boot_effect(const struct unit_metric *m)
 	return per_boot || (m->ntargets >= 2 && target_effect(m));
 }
 
+enum stats_direction units_direction(const struct strvec *higher, const char *workload,
+				     const char *metric)
+{
+	for (size_t i = 0; i < higher->nr; i++) {
+		const char *dot = strchr(higher->v[i], '.');
+
+		if (!dot || strcmp(dot + 1, metric))
+			continue;
+		if (!workload || ((size_t)(dot - higher->v[i]) == strlen(workload) &&
+				  !strncmp(higher->v[i], workload, strlen(workload))))
+			return STATS_HIGHER_IS_BETTER;
+	}
+	return STATS_LOWER_IS_BETTER;
+}
+
 int units_all_positive(const double *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -45,6 +45,15 @@ double *units_values(const struct unit_metric *m, int per_boot, size_t *n);
 int units_all_positive(const double *v, size_t n);
 
 /*
+ * Which way is better for workload.metric (workload NULL: of any
+ * workload), by lab ab's rule: higher when the runs' meta said
+ * direction.WORKLOAD.METRIC = higher (higher, from
+ * store_experiment_higher_better()), else lower: every other metric is a cost.
+ */
+enum stats_direction units_direction(const struct strvec *higher, const char *workload,
+				     const char *metric);
+
+/*
  * The per-boot medians of one metric of a variant, in boot order (*v
  * NULL and *n 0 when it has none); the caller frees *v.
  */

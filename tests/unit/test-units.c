@@ -40,6 +40,7 @@ static void fill(struct unit_metric *m, double shift, size_t ntargets)
 int main(void)
 {
 	struct unit_metric m;
+	struct strvec higher = STRVEC_INIT;
 
 	fill(&m, 0, 2);
 	ok(!units_boot_effect(&m), "no target effect, no boot effect: samples are the units");
@@ -49,5 +50,17 @@ int main(void)
 	ok(units_boot_effect(&m), "the same shift between two targets is a target effect: per-boot medians");
 	fill(&m, 3, 1);
 	ok(units_boot_effect(&m), "a shift of 3 sd is a boot effect without targets");
+
+	strvec_push(&higher, "pf.ops");
+	strvec_push(&higher, "stress-ng-mmap.bogo_ops_s");
+	ok(units_direction(&higher, "pf", "ops") == STATS_HIGHER_IS_BETTER,
+	   "a metric its runs said higher of is a rate");
+	ok(units_direction(&higher, "pf", "t_us") == STATS_LOWER_IS_BETTER, "any other is a cost");
+	ok(units_direction(&higher, "p", "ops") == STATS_LOWER_IS_BETTER &&
+	   units_direction(&higher, "pfx", "ops") == STATS_LOWER_IS_BETTER,
+	   "the workload is matched whole, not as a prefix");
+	ok(units_direction(&higher, NULL, "bogo_ops_s") == STATS_HIGHER_IS_BETTER,
+	   "without a workload, the metric of any");
+	strvec_release(&higher);
 	return done_testing();
 }

@@ -1,0 +1,452 @@
+/*
+ * A user's workload on its way into the guest: hashed, its libraries and
+ * interpreter found, staged into the initramfs or, for the local runner,
+ * into a directory (workload.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "runner.h"
+#include "sha256.h"
+#include "subprocess.h"
+#include "tempfile.h"
+#include "xalloc.h"
+#include "workload.h"
+
+#define BUSYBOX "/bin/busybox"
+#define WORKDIR "lab/work"
+
+static int list_libs(struct user_workload *w)
+{
+	char *argv[] = { "ldd", w->program.buf, NULL };
+	struct strbuf out = STRBUF_INIT;
+	char *line, *save = NULL;
+	int ret = 0, st;
+
+	st = subprocess_run(argv, NULL, &out, 60);
+	if (st < 0) {
+		ret = error("cannot run ldd on '%s' for workload '%s'", w->program.buf, w->spec.buf);
+		goto out;
+	}
+	/* "not a dynamic executable": nothing to add */
+	if (st)
+		goto out;
+	for (line = strtok_r(out.buf, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *arrow = strstr(line, "=> "), *path = arrow ? arrow + 3 : line;
+		path += strspn(path, " \t");
+		if (strstr(path, "not found"))
+			ret = error("library '%s' of program '%s' (workload '%s') not found",
+				    strtok(line + strspn(line, " \t"), " "), w->program.buf,
+				    w->spec.buf);
+		else if (*path == '/')
+			strvec_push(&w->libs, strtok(path, " "));
+	}
+out:
+	strbuf_release(&out);
+	return ret;
+}
+
+int user_workload_stage(struct user_workload *w)
+{
+	char head[4] = { 0 };
+	int fd;
+
+	if (sha256_file(w->program.buf, w->sha256))
+		return error("cannot read program '%s' of workload '%s': %s", w->program.buf,
+			     w->spec.buf, strerror(errno));
+	fd = open(w->program.buf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, head, sizeof(head)) < 2) {
+		if (fd >= 0)
+			close(fd);
+		return error("cannot read program '%s' of workload '%s'", w->program.buf,
+			     w->spec.buf);
+	}
+	close(fd);
+	w->script = head[0] == '#' && head[1] == '!';
+	if (!strncmp(w->format.buf, "stress-ng ", 10)) {
+		char *argv[] = { WORKLOAD_STRESSNG, "--version", NULL };
+		if (subprocess_run(argv, NULL, &w->version, 30))
+			return error("cannot ask %s its version for workload '%s'", WORKLOAD_STRESSNG,
+				     w->spec.buf);
+		/* "stress-ng, version 0.15.06 (gcc ..., x86_64 Linux <host's kernel>)": the number */
+		{
+			const char *v = strstr(strbuf_str(&w->version), "version ");
+			struct strbuf num = STRBUF_INIT;
+			if (v)
+				strbuf_add(&num, v + 8, strcspn(v + 8, " \n"));
+			strbuf_reset(&w->version);
+			strbuf_addstr(&w->version, num.len ? num.buf : "unknown");
+			strbuf_release(&num);
+		}
+	}
+	if (!memcmp(head, "\x7f" "ELF", 4))
+		return list_libs(w);
+	if (w->script && access(BUSYBOX, X_OK))
+		return error("script '%s' of workload '%s' needs %s as its shell in the guest "
+			     "(Debian's busybox-static package: make deps)", w->program.buf,
+			     w->spec.buf, BUSYBOX);
+	return 0;
+}
+
+/* Each directory above path, once, parents first. */
+static int add_parents(struct cpio *c, struct strvec *made, const char *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *p = path;
+	int ret = 0;
+
+	while (*p == '/')
+		p++;
+	for (const char *slash = strchr(p, '/'); slash && !ret; slash = strchr(slash + 1, '/')) {
+		int seen = 0;
+		strbuf_reset(&dir);
+		strbuf_add(&dir, p, (size_t)(slash - p));
+		for (size_t i = 0; i < made->nr && !seen; i++)
+			seen = !strcmp(made->v[i], dir.buf);
+		if (seen)
+			continue;
+		strvec_push(made, dir.buf);
+		ret = cpio_add_dir(c, dir.buf, 0755);
+	}
+	strbuf_release(&dir);
+	return ret;
+}
+
+/* The interpreter of a script: "/bin/sh" of "#!/bin/sh -e". */
+static int script_interpreter(struct strbuf *out, const char *program)
+{
+	struct strbuf head = STRBUF_INIT;
+	int ret = -1;
+
+	if (strbuf_read_file(&head, program, 256) >= 0 && head.len > 2) {
+		const char *s = head.buf + 2;
+		s += strspn(s, " \t");
+		strbuf_add(out, s, strcspn(s, " \t\r\n"));
+		ret = out->len ? 0 : -1;
+	}
+	strbuf_release(&head);
+	return ret;
+}
+
+static int add_busybox(struct cpio *c, struct strvec *made, const struct user_workload *w,
+		       size_t n)
+{
+	char *argv[] = { BUSYBOX, "--list", NULL };
+	struct strbuf list = STRBUF_INIT, interp = STRBUF_INIT, link = STRBUF_INIT;
+	struct strvec applets = STRVEC_INIT, linked = STRVEC_INIT;
+	int ret = -1;
+
+	if (subprocess_run(argv, NULL, &list, 30)) {
+		error("cannot list the applets of %s", BUSYBOX);
+		goto out;
+	}
+	strvec_split(&applets, strbuf_str(&list));
+	if (add_parents(c, made, "bin/busybox") ||
+	    cpio_add_file_from_path(c, "bin/busybox", 0755, BUSYBOX))
+		goto fail;
+	for (size_t i = 0; i < applets.nr; i++) {
+		if (!strcmp(applets.v[i], "busybox"))
+			continue;
+		strbuf_reset(&link);
+		strbuf_addf(&link, "bin/%s", applets.v[i]);
+		strvec_push(&linked, link.buf);
+		if (cpio_add_symlink(c, link.buf, "busybox"))
+			goto fail;
+	}
+	/* "#!/usr/bin/env sh" and the like: the interpreter's own path too */
+	for (size_t k = 0; k < n; k++) {
+		const char *base;
+		int applet = 0, seen = 0;
+
+		if (!w[k].script)
+			continue;
+		strbuf_reset(&interp);
+		if (script_interpreter(&interp, w[k].program.buf)) {
+			error("cannot read the interpreter of script '%s' (workload '%s')",
+			      w[k].program.buf, w[k].spec.buf);
+			goto out;
+		}
+		base = strrchr(interp.buf, '/') ? strrchr(interp.buf, '/') + 1 : interp.buf;
+		for (size_t i = 0; i < applets.nr; i++)
+			applet |= !strcmp(applets.v[i], base);
+		if (!applet || interp.buf[0] != '/') {
+			error("script '%s' of workload '%s' wants '%s', which busybox cannot stand in "
+			      "for in the guest (use #!/bin/sh)", w[k].program.buf, w[k].spec.buf,
+			      interp.buf);
+			goto out;
+		}
+		for (size_t i = 0; i < linked.nr; i++)
+			seen |= !strcmp(linked.v[i], interp.buf + 1);
+		if (seen)
+			continue;
+		strvec_push(&linked, interp.buf + 1);
+		if (add_parents(c, made, interp.buf) ||
+		    cpio_add_symlink(c, interp.buf + 1, BUSYBOX))
+			goto fail;
+	}
+	ret = 0;
+	goto out;
+fail:
+	error("cannot add busybox to the initramfs: %s", strerror(errno));
+out:
+	strbuf_release(&list);
+	strbuf_release(&interp);
+	strbuf_release(&link);
+	strvec_release(&applets);
+	strvec_release(&linked);
+	return ret;
+}
+
+static void args_text(struct strbuf *out, const struct user_workload *w)
+{
+	for (size_t i = 0; i < w->args.nr; i++)
+		strbuf_addf(out, "%s\n", w->args.v[i]);
+}
+
+/*
+ * A section's settings as the guest reads them beside the program
+ * (runners/guest/exec.h): iters, deadline, directions. out[i] empty: no file.
+ */
+#define SETTINGS 3
+static const char *const settings_files[SETTINGS] = { "iters", "deadline", "directions" };
+
+static void settings_text(struct strbuf out[SETTINGS], const struct user_workload *w)
+{
+	for (int i = 0; i < SETTINGS; i++)
+		strbuf_reset(&out[i]);
+	if (w->iters)
+		strbuf_addf(&out[0], "%ld", w->iters);
+	if (w->deadline_s)
+		strbuf_addf(&out[1], "%ld", w->deadline_s);
+	for (size_t i = 0; i < w->higher.nr; i++)
+		strbuf_addf(&out[2], "%s higher\n", w->higher.v[i]);
+	for (size_t i = 0; i < w->lower.nr; i++)
+		strbuf_addf(&out[2], "%s lower\n", w->lower.v[i]);
+}
+
+int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
+{
+	struct strvec made = STRVEC_INIT, libs = STRVEC_INIT;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, link = STRBUF_INIT;
+	struct strbuf set[SETTINGS] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	int ret = -1, scripts = 0;
+	size_t same;
+
+	/* the archive's own directories (cpio.c) */
+	strvec_pushl(&made, "dev", "proc", "sys", "tmp", NULL);
+	for (size_t k = 0; k < n; k++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, WORKDIR "/%s/run", w[k].name.buf);
+		strbuf_reset(&text);
+		args_text(&text, &w[k]);
+		if (add_parents(c, &made, path.buf))
+			goto fail;
+		/* one copy of a program several workloads run (stress-ng's stressors) */
+		for (same = 0; same < k; same++)
+			if (!strcmp(w[same].sha256, w[k].sha256))
+				break;
+		strbuf_reset(&link);
+		strbuf_addf(&link, "/" WORKDIR "/%s/run", w[same].name.buf);
+		if (same < k ? cpio_add_symlink(c, path.buf, link.buf) :
+			       cpio_add_file_from_path(c, path.buf, 0755, w[k].program.buf))
+			goto fail;
+		strbuf_reset(&path);
+		strbuf_addf(&path, WORKDIR "/%s/args", w[k].name.buf);
+		if (cpio_add_file(c, path.buf, 0644, text.buf, text.len))
+			goto fail;
+		strbuf_reset(&path);
+		strbuf_addf(&path, WORKDIR "/%s/format", w[k].name.buf);
+		if (cpio_add_file(c, path.buf, 0644, w[k].format.buf, w[k].format.len))
+			goto fail;
+		settings_text(set, &w[k]);
+		for (int i = 0; i < SETTINGS; i++) {
+			if (!set[i].len)
+				continue;
+			strbuf_reset(&path);
+			strbuf_addf(&path, WORKDIR "/%s/%s", w[k].name.buf, settings_files[i]);
+			if (cpio_add_file(c, path.buf, 0644, set[i].buf, set[i].len))
+				goto fail;
+		}
+		scripts += w[k].script;
+		for (size_t i = 0; i < w[k].libs.nr; i++) {
+			int seen = 0;
+			for (size_t j = 0; j < libs.nr && !seen; j++)
+				seen = !strcmp(libs.v[j], w[k].libs.v[i]);
+			if (seen)
+				continue;
+			strvec_push(&libs, w[k].libs.v[i]);
+			if (add_parents(c, &made, w[k].libs.v[i]) ||
+			    cpio_add_file_from_path(c, w[k].libs.v[i], 0755, w[k].libs.v[i]))
+				goto fail;
+		}
+	}
+	if (scripts && add_busybox(c, &made, w, n))
+		goto out;
+	ret = 0;
+	goto out;
+fail:
+	error("cannot add '%s' to the initramfs: %s", path.buf, strerror(errno));
+out:
+	strvec_release(&made);
+	strvec_release(&libs);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&link);
+	for (int i = 0; i < SETTINGS; i++)
+		strbuf_release(&set[i]);
+	return ret;
+}
+
+static int write_small(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ok = fd >= 0 && write(fd, text, len) == (ssize_t)len;
+
+	if (fd >= 0 && close(fd))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+int user_workloads_stage_dir(const char *dir, const struct user_workload *w, size_t n)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf set[SETTINGS] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	int ret = -1;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		error("cannot make directory '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, w[k].name.buf);
+		if (mkdir(path.buf, 0755) && errno != EEXIST)
+			goto fail;
+		strbuf_addstr(&path, "/run");
+		if (tempfile_register(path.buf))
+			goto out;
+		unlink(path.buf);
+		if (symlink(w[k].program.buf, path.buf))
+			goto fail;
+		strbuf_setlen(&path, path.len - 4);
+		strbuf_addstr(&path, "/args");
+		strbuf_reset(&text);
+		args_text(&text, &w[k]);
+		if (tempfile_register(path.buf))
+			goto out;
+		if (write_small(path.buf, text.buf, text.len))
+			goto fail;
+		strbuf_setlen(&path, path.len - 5);
+		strbuf_addstr(&path, "/format");
+		if (tempfile_register(path.buf))
+			goto out;
+		if (write_small(path.buf, w[k].format.buf, w[k].format.len))
+			goto fail;
+		settings_text(set, &w[k]);
+		for (int i = 0; i < SETTINGS; i++) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s/%s", dir, w[k].name.buf, settings_files[i]);
+			/* a file from an earlier staging must not speak for this one */
+			unlink(path.buf);
+			if (!set[i].len)
+				continue;
+			if (tempfile_register(path.buf))
+				goto out;
+			if (write_small(path.buf, set[i].buf, set[i].len))
+				goto fail;
+		}
+	}
+	ret = 0;
+	goto out;
+fail:
+	error("cannot write '%s': %s", path.buf, strerror(errno));
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	for (int i = 0; i < SETTINGS; i++)
+		strbuf_release(&set[i]);
+	return ret;
+}
+
+void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, size_t n)
+{
+	static const char *const files[] = { "run", "args", "format", "iters", "deadline",
+					     "directions" };
+	struct strbuf path = STRBUF_INIT;
+
+	for (size_t k = 0; k < n; k++) {
+		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s/%s", dir, w[k].name.buf, files[i]);
+			tempfile_delete(path.buf);
+		}
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, w[k].name.buf);
+		rmdir(path.buf);
+	}
+	rmdir(dir);
+	strbuf_release(&path);
+}
+
+int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs)
+{
+	for (size_t i = 0; i < specs->nr; i++) {
+		struct user_workload *w;
+
+		if (!workload_is_user(specs->v[i])) {
+			/* a section's name reaches here only when nothing resolved it */
+			if (!workload_known(specs->v[i]))
+				return error("unknown workload '%s' (known: %s, exec:PATH, "
+					     "stress-ng:STRESSOR)", specs->v[i], WORKLOAD_NAMES);
+			continue;
+		}
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		w = &(*out)[(*n)++];
+		user_workload_init(w);
+		if (user_workload_parse(w, specs->v[i]) || user_workload_stage(w))
+			return -1;
+		for (size_t k = 0; k + 1 < *n; k++)
+			if (!strcmp((*out)[k].name.buf, w->name.buf))
+				return error("workloads '%s' and '%s' would both be stored as '%s': "
+					     "rename one program", (*out)[k].spec.buf,
+					     w->spec.buf, w->name.buf);
+	}
+	return 0;
+}
+
+void user_workloads_free(struct user_workload **w, size_t *n)
+{
+	for (size_t k = 0; k < *n; k++)
+		user_workload_release(&(*w)[k]);
+	free(*w);
+	*w = NULL;
+	*n = 0;
+}
+
+struct staged {
+	struct user_workload *w;
+	size_t n;
+};
+
+static int add_staged(struct cpio *c, void *data)
+{
+	struct staged *s = data;
+
+	return user_workloads_cpio(c, s->w, s->n);
+}
+
+int user_workloads_initramfs(const char *out_path, const char *init_binary,
+			     struct user_workload *w, size_t n)
+{
+	struct staged s = { w, n };
+
+	return initramfs_write_with(out_path, init_binary, n ? add_staged : NULL, &s);
+}
