@@ -30,6 +30,8 @@ static const struct {
 	{ "status", "status", 0 },
 	{ "error", "error", 0 },
 	{ "runner", "runner", 0 },
+	{ "target", "target", 0 },
+	{ "class", "class", 0 },
 	{ "workloads", "workloads", 0 },
 	{ "parameters", "params", 0 },
 	{ "kernel", "kernel", 0 },

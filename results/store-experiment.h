@@ -151,7 +151,7 @@ int store_experiments_recent(struct store *st, long limit, store_experiment_summ
 
 /* A run as lab show prints it: each field as stored text (NULL: none) and as a number. */
 enum store_run_field {
-	RUN_STATUS, RUN_ERROR, RUN_RUNNER, RUN_WORKLOADS, RUN_PARAMS, RUN_KERNEL,
+	RUN_STATUS, RUN_ERROR, RUN_RUNNER, RUN_TARGET, RUN_CLASS, RUN_WORKLOADS, RUN_PARAMS, RUN_KERNEL,
 	RUN_KERNEL_HASH, RUN_ARCH, RUN_CMDLINE, RUN_MEM_MIB, RUN_CPUS, RUN_ACCEL, RUN_HOST,
 	RUN_HOST_CPU, RUN_QEMU_VERSION, RUN_WALL_S, RUN_TO_HELLO_S, RUN_BAD_LINES,
 	RUN_CONSOLE_LOG, RUN_STARTED, RUN_CONSOLE_TAIL, RUN_NR_FIELDS

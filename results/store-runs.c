@@ -130,11 +130,12 @@ int store_run_read(struct store *st, long long run_id, store_run_view_fn *fn, vo
 	struct run_reader r = { .id = run_id, .fn = fn, .data = data };
 
 	/* the columns in the order of enum store_run_field */
-	if (store_rows(st, "cannot read run", "SELECT r.status, r.error, r.runner, r.workloads, "
+	if (store_rows(st, "cannot read run", "SELECT r.status, r.error, r.runner, t.target, t.class, r.workloads, "
 		       "r.params, k.path, k.hash, k.arch, r.cmdline, r.mem_mib, r.cpus, r.accel, "
 		       "r.host, r.host_cpu, r.qemu_version, r.wall_s, r.to_hello_s, r.bad_lines, "
 		       "r.console_log, r.started, r.console_tail FROM runs r "
-		       "LEFT JOIN kernels k ON k.id = r.kernel_id WHERE r.id = ?1",
+		       "LEFT JOIN kernels k ON k.id = r.kernel_id "
+		       "LEFT JOIN run_targets t ON t.run_id = r.id WHERE r.id = ?1",
 		       STORE_ARGS(STORE_INT(run_id)), run_row, &r))
 		return -1;
 	if (!r.found)

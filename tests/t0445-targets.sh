@@ -50,6 +50,14 @@ test_expect_success 'lab run --target: the run records its target and class' '
 	test "$(sql lab.db "SELECT r.runner || '\'' '\'' || t.target || '\'' '\'' || t.class FROM runs r JOIN run_targets t ON t.run_id = r.id")" = "local l3 other"
 '
 
+test_expect_success 'lab show RUN names its target and class' '
+	"$LAB" show 1 --db lab.db >show &&
+	grep -q "^  target         l3$" show &&
+	grep -q "^  class          other$" show &&
+	"$LAB" show 1 --db lab.db --format json >show.json &&
+	python3 -c "import json, sys; r = json.load(open(\"show.json\")); sys.exit(not (r[\"target\"] == \"l3\" and r[\"class\"] == \"other\"))"
+'
+
 test_expect_success 'a guest larger than a target is refused on it, and left out of its class' '
 	test_expect_code 2 run --target l2 --mem 2G 2>err &&
 	expect_one_line_naming err "target .l2. takes guests of up to 1024M, not 2048M (its mem in lab.conf)" &&
