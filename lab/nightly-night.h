@@ -25,6 +25,7 @@ struct night {
 	struct strbuf mirror;
 	char head[GIT_OID_HEXSZ + 1];
 	struct strvec infra;		/* what failed on the lab's side, for the summary */
+	struct boot_guests guests;	/* one initramfs per content for all the night's boots */
 	int measured, regressions, improvements;
 };
 

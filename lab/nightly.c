@@ -324,6 +324,7 @@ void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec 
 	o->params = &nt->params;
 	o->iters = nt->n->iters;
 	o->mem_mib = mem;
+	o->guests = &nt->guests;
 }
 
 /*
@@ -545,6 +546,7 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	git_oid head;
 
 	memset(&nt, 0, sizeof(nt));
+	boot_guests_init(&nt.guests);
 	memset(&sc, 0, sizeof(sc));
 	memset(&t, 0, sizeof(t));
 	nt.ctx = ctx;
@@ -636,6 +638,7 @@ out:
 	strvec_release(&nt.params);
 	strvec_release(&nt.cmdlines);
 	strvec_release(&nt.infra);
+	boot_guests_release(&nt.guests);
 	strbuf_release(&nt.mirror);
 	strbuf_release(&summary);
 	free(nt.mems);
