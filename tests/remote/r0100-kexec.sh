@@ -7,40 +7,7 @@
 # that does not boot (Debian's own without its initramfs) is INFRA, and the
 # reset brings the host back. Each stage's seconds are printed.
 . "$(dirname "$0")/../lib.sh"
-
-: "${FIXTURE:?make check-remote sets FIXTURE}"
-DB=$TOP/state/check-remote.db
-INIT=init=/usr/local/sbin/lab-ssh-init
-
-start=$(date +%s)
-IMG=$("$TOP/tests/remote/make-host.sh" arm64 "$TOP/state") || { echo "1..0 # SKIP no test host: make-host.sh failed"; exit 0; }
-echo "# host image: $IMG ($(cat "$IMG/build-times" 2>/dev/null || echo cached), $(( $(date +%s) - start )) s here)"
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-HOST=$TRASH/host
-stop_host() { [ -s "$HOST/qemu.pid" ] && kill "$(cat "$HOST/qemu.pid")" 2>/dev/null; }
-trap stop_host EXIT
-secs=$("$TOP/tests/remote/start-host.sh" "$IMG" "$HOST" "$PORT") || { echo "1..0 # SKIP the test host does not boot"; exit 0; }
-echo "# boot to ssh: $secs s"
-
-hssh() { # CMD on the host
-	ssh -q -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile="$HOST/known_hosts" \
-		-i "$IMG/id_ed25519" -p "$PORT" root@127.0.0.1 "$@"
-}
-DEFAULT=$(hssh uname -r)
-cat >"$TRASH/lab.conf" <<EOC
-[ssh]
-	identity = $IMG/id_ed25519
-	knownHosts = $HOST/known_hosts
-	deadline = 400
-[target "arm1"]
-	runner = ssh
-	class = arm
-	arch = aarch64
-	host = root@127.0.0.1
-	port = $PORT
-	reset = $HOST/reset.sh
-	restore = reboot
-EOC
+. "$TOP/tests/remote/lib-remote.sh"
 lab() { "$LAB" "$1" --config "$TRASH/lab.conf" --db "$DB" "${@:2}"; }
 # how long each case took, for the record
 stage=$(date +%s)
