@@ -113,6 +113,22 @@ int remote_command(struct remote *r, const char *cmd, struct strbuf *out, double
 	return st;
 }
 
+/*
+ * The master's socket, which a killed master leaves behind: the next
+ * master would then find it taken and run without one ("ControlSocket
+ * already exists, disabling multiplexing"), so that no check ever finds
+ * it up. The directory is this connection's alone.
+ */
+static void control_socket_remove(const struct remote *r)
+{
+	char path[128];
+
+	if (!r->ctl_dir[0])
+		return;
+	snprintf(path, sizeof(path), "%s/master", r->ctl_dir);
+	unlink(path);
+}
+
 void remote_disconnect(struct remote *r)
 {
 	if (!r->connected)
@@ -120,6 +136,7 @@ void remote_disconnect(struct remote *r)
 	/* the master is ours: killing its group closes the connection */
 	subprocess_kill(&r->master);
 	subprocess_finish(&r->master);
+	control_socket_remove(r);
 	r->connected = 0;
 }
 
@@ -149,6 +166,7 @@ int remote_connect(struct remote *r, double wait_s)
 		char line[512];
 		int up = 0;
 
+		control_socket_remove(r);
 		strvec_push(&av, "ssh");
 		ssh_options(&av, r, 0);
 		strvec_pushl(&av, "-o", "ControlMaster=yes", "-o", "ControlPersist=no",
@@ -212,9 +230,7 @@ void remote_release(struct remote *r)
 {
 	remote_disconnect(r);
 	if (r->ctl_dir[0]) {
-		char path[128];
-		snprintf(path, sizeof(path), "%s/master", r->ctl_dir);
-		unlink(path);
+		control_socket_remove(r);
 		rmdir(r->ctl_dir);
 	}
 	strbuf_release(&r->why);
