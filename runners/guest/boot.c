@@ -35,8 +35,8 @@ struct log_scan {
 	int nodes;
 	int node[BOOT_MAX_NODES];
 	double node_ms[BOOT_MAX_NODES];
-	int have_freeing;
-	double freeing_s;
+	int have_freeing, have_init;
+	double freeing_s, init_s;
 	int probes;
 	char probe[BOOT_MAX_PROBES][48];
 	double probe_ms[BOOT_MAX_PROBES];
@@ -173,6 +173,12 @@ static int on_record(const struct kmsg_record *rec, void *ctx)
 	    parse_probe(scan->probe[scan->probes], sizeof(scan->probe[0]),
 			&scan->probe_ms[scan->probes], rec->text))
 		scan->probes++;
+	/* "Run /sbin/init as init process": the kernel's own time to init */
+	if (!scan->have_init && rec->has_time && !strncmp(rec->text, "Run ", 4) &&
+	    strstr(rec->text, " as init process")) {
+		scan->have_init = 1;
+		scan->init_s = (double)rec->usec / 1e6;
+	}
 	if (!scan->have_freeing && rec->has_time &&
 	    strstr(rec->text, "Freeing unused kernel")) {
 		scan->have_freeing = 1;
@@ -181,7 +187,12 @@ static int on_record(const struct kmsg_record *rec, void *ctx)
 	return 0;
 }
 
-static void emit_log(void)
+/*
+ * The kernel log's boot metrics. Not running as init (a host's kernel,
+ * kexec'd, with the program started over ssh), to_init is the time of the
+ * kernel's "Run ... as init process" message.
+ */
+static void emit_log(int pid1)
 {
 	struct log_scan scan;
 	char why[256], metric[64];
@@ -211,6 +222,11 @@ static void emit_log(void)
 		snprintf(metric, sizeof(metric), "probe_%s", scan.probe[i]);
 		emit_sample("boot", metric, 0, scan.probe_ms[i], "ms", 0);
 	}
+	if (!pid1 && scan.have_init)
+		emit_sample("boot", "to_init", 0, scan.init_s, "s", 0);
+	else if (!pid1)
+		emit_meta("boot.to_init", "unavailable: not running as init, and no \"Run ... as "
+			  "init process\" message with a timestamp in the kernel log");
 	if (scan.have_freeing)
 		emit_sample("boot", "freeing_unused_kernel", 0, scan.freeing_s, "s", 0);
 	else
@@ -240,10 +256,8 @@ int boot_run(const struct params *p, int pid1)
 	if (pid1) {
 		double s = (double)boot_init_start.tv_sec + boot_init_start.tv_nsec / 1e9;
 		emit_sample("boot", "to_init", 0, s, "s", 0);
-	} else {
-		emit_meta("boot.to_init", "unavailable: not running as init");
 	}
-	emit_log();
+	emit_log(pid1);
 
 	if (cap.list_error[0])
 		emit_error("boot", "%s", cap.list_error);
