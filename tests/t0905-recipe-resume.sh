@@ -9,21 +9,7 @@
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
 
 test_expect_success 'setup: a repository with a base and a slower commit, a recipe' '
-	mkdir repo && (
-		cd repo &&
-		git init -q -b main . &&
-		git config user.name "A U Thor" && git config user.email author@example.com &&
-		cat >build.sh <<-\EOS &&
-		#!/bin/sh
-		mkdir -p out &&
-		printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s sleep=0.3\n" "$(cat scale)" >out/image &&
-		chmod +x out/image
-		EOS
-		chmod +x build.sh && echo 1.00 >scale && git add . && git commit -q -m base &&
-		git tag base &&
-		echo 1.50 >scale && git commit -q -am slow && git tag slow
-	) &&
-	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf &&
+	scaled_project repo "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s sleep=0.3\n" &&
 	cat >two.recipe <<-\EOF
 	[recipe]
 		title = two variants

@@ -9,21 +9,7 @@
 export GUEST_BIN=$GUEST
 
 test_expect_success 'setup: a base and a slower commit, a program, a recipe naming it twice' '
-	mkdir repo && (
-		cd repo &&
-		git init -q -b main . &&
-		git config user.name "A U Thor" && git config user.email author@example.com &&
-		cat >build.sh <<-\EOS &&
-		#!/bin/sh
-		mkdir -p out &&
-		printf "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" "$(cat scale)" >out/image &&
-		chmod +x out/image
-		EOS
-		chmod +x build.sh && echo 1.00 >scale && git add . && git commit -q -m base &&
-		git tag base &&
-		echo 1.50 >scale && git commit -q -am slow && git tag slow
-	) &&
-	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf &&
+	scaled_project repo "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" &&
 	mkdir bench &&
 	cat >bench/work.sh <<-\EOS &&
 	#!/bin/sh
