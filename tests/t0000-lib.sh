@@ -137,4 +137,14 @@ test_expect_success 'test_expect_code and test_wait_until' '
 	grep -q "^#   test_wait_until: still false after 1 s: false$" code.out
 '
 
+test_expect_success 'scaled_project: base and slow tagged, each built to its own image, lab.conf' '
+	scaled_project proj "echo scale=%s\n" &&
+	test "$(git -C proj rev-parse base^{tree})" != "$(git -C proj rev-parse slow^{tree})" &&
+	test "$(git -C proj rev-parse slow^)" = "$(git -C proj rev-parse base)" &&
+	(cd proj && git checkout -q base && ./build.sh) && test "$(cat proj/out/image)" = "echo scale=1.00" &&
+	(cd proj && git checkout -q slow && ./build.sh) && test "$(cat proj/out/image)" = "echo scale=1.50" &&
+	test -x proj/out/image &&
+	grep -qx "	command = ./build.sh" lab.conf && grep -qx "	runner = local" lab.conf
+'
+
 test_done
