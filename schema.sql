@@ -5,11 +5,12 @@
 -- since (version 2: bisections, bisect_steps; version 3: dropped_lines,
 -- run_owners, commits; version 4: runs.clock; version 5:
 -- bisections.effect_alpha; version 6: bisect_specs, nightly_*; version 7:
--- nightly_notices) and keeps its rows. A column added to an
--- existing table cannot be written idempotently here: the lab adds those
--- columns itself when a table lacks them (results/store.c).
+-- nightly_notices; version 8: bisect_specs.config_fragments) and keeps its
+-- rows. A column added to an existing table cannot be written idempotently
+-- here: the lab adds those columns itself when a table lacks them
+-- (results/store.c).
 
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -220,6 +221,7 @@ CREATE TABLE IF NOT EXISTS bisect_specs (
 	guest		TEXT,
 	target_name	TEXT,			-- --target
 	target_class	TEXT,			-- --targets
+	config_fragments TEXT,			-- --fragment: "BLOB-ID PATH" a line
 	alpha		REAL,			-- NULL: 0.05
 	max_boots	INTEGER			-- NULL: from the number of commits
 );

@@ -635,6 +635,7 @@ static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 	if (!bs->bo.clock)
 		bs->bo.clock = config_clock_name(ctx->cfg.clock);
 	bs->spec.arch = spec->arch ? spec->arch : host_arch();
+	bs->spec.fragments = spec->fragments;
 	snprintf(bs->g.name, sizeof(bs->g.name), "G");
 	snprintf(bs->b.name, sizeof(bs->b.name), "B");
 	return kernel_tree_open_for(&bs->t, ctx, spec->repo);
@@ -672,8 +673,8 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	}
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	bisect_spec_to_row(&row, spec, &bs.bo);
-	if (start(&bs, spec, &row, spec->resume, bisection_id))
+	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
+	    start(&bs, spec, &row, spec->resume, bisection_id))
 		goto out;
 	if (build_graph(&g, &bs))
 		goto out;
@@ -741,8 +742,8 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		*bisection_id = 0;
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	bisect_spec_to_row(&row, spec, &bs.bo);
-	if (store_bisection_by_spec(&ctx->st, &id, &row) ||
+	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
+	    store_bisection_by_spec(&ctx->st, &id, &row) ||
 	    start(&bs, spec, &row, id, bisection_id))
 		goto out;
 	/* each step of git bisect run has a budget of its own */

@@ -41,6 +41,13 @@ struct bisect_spec {
 	const char *repo;		/* NULL: core.repo */
 	const char *arch;		/* x86_64 | aarch64; NULL: this host */
 	/*
+	 * Config fragments every commit is built with (files, in order); NULL
+	 * or empty: none. Each is stored with the blob id of its content, and
+	 * a resume refuses one that changed since: it would build the commits
+	 * still to measure with another config than those measured.
+	 */
+	const struct strvec *fragments;
+	/*
 	 * NULL: measure both ends (more boots while unclear) and bisect the
 	 * metric with the largest significant regression from good to bad.
 	 */
@@ -131,13 +138,15 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 /*
  * The spec as bisect_specs stores it (results/store-bisect.h): written
  * from a spec and the boots as the driver settled them (the clock), read
- * back for a resume into a spec whose strings the stored spec owns.
+ * back for a resume into a spec whose strings the stored spec owns. Both
+ * read the config fragments: -1 after a message naming a fragment that
+ * cannot be read, or, on loading, one that changed since.
  */
-void bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec,
-			const struct boot_opts *bo);
+int bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec,
+		       const struct boot_opts *bo);
 struct bisect_stored_spec {
 	struct bisect_spec_row row;
-	struct strvec workloads, params;
+	struct strvec workloads, params, fragments;
 	struct bisect_spec spec;
 };
 int bisect_spec_load(struct bisect_stored_spec *s, struct store *st, long long id);

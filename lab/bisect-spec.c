@@ -1,13 +1,32 @@
 /* A bisection's spec and its stored row, both ways, and its outcome (bisect-run.h). */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bisect-run.h"
+#include "gitutil.h"
+#include "log.h"
 #include "store-bisect.h"
 
-void bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec,
-			const struct boot_opts *bo)
+/* The blob id of a config fragment's content, as git would name it. */
+static int fragment_id(char hex[GIT_OID_HEXSZ + 1], const char *path)
 {
+	git_oid oid;
+
+	if (access(path, R_OK))
+		return error("cannot read config fragment '%s': %s", path, strerror(errno));
+	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB))
+		return lab_git_error("cannot read config fragment");
+	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &oid);
+	return 0;
+}
+
+int bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec,
+		       const struct boot_opts *bo)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
 	const char *text[] = { spec->good, spec->bad, spec->repo, spec->arch, spec->metric,
 			       bo->cmdline, bo->runner, bo->accel, bo->clock, bo->guest, bo->target,
 			       bo->targets };
@@ -29,6 +48,38 @@ void bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spe
 	r->timeout_s = bo->timeout_s;
 	r->alpha = spec->alpha;
 	r->max_boots = spec->max_boots;
+	for (size_t i = 0; spec->fragments && i < spec->fragments->nr; i++) {
+		if (fragment_id(hex, spec->fragments->v[i]))
+			return -1;
+		strbuf_addf(&r->fragments, "%s %s\n", hex, spec->fragments->v[i]);
+	}
+	return 0;
+}
+
+/* Each stored "BLOB-ID PATH" line: the path, as long as its content is the same. */
+static int load_fragments(struct strvec *out, const struct strbuf *stored, long long id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	const char *line = stored->buf;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n'), *path = line + GIT_OID_HEXSZ + 1;
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *p;
+
+		if (len <= GIT_OID_HEXSZ + 1 || line[GIT_OID_HEXSZ] != ' ')
+			return error("bisection E%lld has a damaged config fragment line '%.*s'", id,
+				     (int)len, line);
+		strvec_pushf(out, "%.*s", (int)(len - GIT_OID_HEXSZ - 1), path);
+		p = out->v[out->nr - 1];
+		if (fragment_id(hex, p))
+			return -1;
+		if (strncmp(hex, line, GIT_OID_HEXSZ))
+			return error("config fragment '%s' changed since bisection E%lld started: "
+				     "put it back as it was, or start a new bisection", p, id);
+		line = end ? end + 1 : NULL;
+	}
+	return 0;
 }
 
 static const char *or_null(const struct strbuf *sb)
@@ -41,13 +92,15 @@ int bisect_spec_load(struct bisect_stored_spec *s, struct store *st, long long i
 	struct bisect_spec *spec = &s->spec;
 	struct bisect_spec_row *r = &s->row;
 
-	if (store_bisect_spec_read(st, id, r) || workloads_parse(&s->workloads, r->workloads.buf))
+	if (store_bisect_spec_read(st, id, r) || workloads_parse(&s->workloads, r->workloads.buf) ||
+	    load_fragments(&s->fragments, &r->fragments, id))
 		return -1;
 	strvec_split(&s->params, r->params.len ? r->params.buf : "");
 	spec->good = r->good_ref.buf;
 	spec->bad = r->bad_ref.buf;
 	spec->repo = or_null(&r->repo);
 	spec->arch = or_null(&r->arch);
+	spec->fragments = &s->fragments;
 	spec->metric = or_null(&r->metric);
 	spec->boot.workloads = &s->workloads;
 	spec->boot.params = &s->params;
@@ -74,6 +127,7 @@ void bisect_stored_spec_release(struct bisect_stored_spec *s)
 	bisect_spec_row_release(&s->row);
 	strvec_release(&s->workloads);
 	strvec_release(&s->params);
+	strvec_release(&s->fragments);
 }
 
 const char *bisect_verdict_name(enum bisect_verdict v)

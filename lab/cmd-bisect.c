@@ -2,6 +2,8 @@
  * lab bisect and lab bisect-step: their options, and what they print. The
  * bisection itself is the driver's (lab/bisect-run.c).
  */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +38,7 @@ static const char bisect_step_usage[] =
 /* What the options give the spec's boots. */
 struct bisector {
 	struct boot_opts bo;
-	struct strvec workloads, params, args;
+	struct strvec workloads, params, args, fragments;
 };
 
 /* Which clock the ratios below are in. */
@@ -126,6 +128,27 @@ static int opt_bisection(const struct parse_option *opt, const char *arg)
 	return 0;
 }
 
+/* A fragment is stored with the bisection: by a path that a resume from elsewhere finds. */
+static int absolute_paths(struct strvec *paths)
+{
+	struct strvec abs = STRVEC_INIT;
+
+	for (size_t i = 0; i < paths->nr; i++) {
+		char *p = realpath(paths->v[i], NULL);
+
+		if (!p) {
+			error("cannot read config fragment '%s': %s", paths->v[i], strerror(errno));
+			strvec_release(&abs);
+			return -1;
+		}
+		strvec_push(&abs, p);
+		free(p);
+	}
+	strvec_release(paths);
+	*paths = abs;
+	return 0;
+}
+
 /* Options shared by a new bisection and the stored copy a resume re-reads. */
 static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf *stored,
 		      int argc, char **argv)
@@ -147,6 +170,8 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		OPT_STRING(0, "repo", &a->repo, "PATH", "kernel repository (default core.repo)"),
 		OPT_CALLBACK(0, "arch", &a->arch, "A", "x86_64 or aarch64 (default: this host)",
 			     refbuild_opt_arch),
+		OPT_STRVEC(0, "fragment", &bs->fragments, "FILE",
+			   "config fragment every commit is built with (repeatable)"),
 		OPT_INT(0, "max-boots", &max_boots, 1, INT_MAX, "N",
 			"stop (resumable) after N boots in all (default: from the\n"
 			"number of commits); with --resume, raises the budget"),
@@ -172,7 +197,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		return error("unexpected argument '%s' for '%s'", argv[0], a->cmd);
 	if (max_boots)
 		a->max_boots = max_boots;
-	return 0;
+	return absolute_paths(&bs->fragments);
 }
 
 static void spec_from_args(struct bisect_spec *spec, struct bisector *bs,
@@ -184,6 +209,7 @@ static void spec_from_args(struct bisect_spec *spec, struct bisector *bs,
 	spec->bad = a->bad;
 	spec->repo = a->repo;
 	spec->arch = a->arch;
+	spec->fragments = &bs->fragments;
 	spec->metric = a->metric;
 	spec->boot = bs->bo;
 	spec->max_boots = a->max_boots;
@@ -196,6 +222,7 @@ static void bisector_release(struct bisector *bs)
 	strvec_release(&bs->workloads);
 	strvec_release(&bs->params);
 	strvec_release(&bs->args);
+	strvec_release(&bs->fragments);
 }
 
 /* A [workload] section's name into the spec it stands for: stored so, a resume needs no lab.conf. */

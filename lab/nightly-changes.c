@@ -143,8 +143,8 @@ static int bisection_find(long long *id, struct night *nt, const struct bisect_s
 	if (!bo.clock)
 		bo.clock = config_clock_name(nt->ctx->cfg.clock);
 	bisect_spec_row_init(&row);
-	bisect_spec_to_row(&row, spec, &bo);
-	ret = store_bisection_by_spec(&nt->ctx->st, id, &row);
+	ret = bisect_spec_to_row(&row, spec, &bo) ||
+	      store_bisection_by_spec(&nt->ctx->st, id, &row) ? -1 : 0;
 	bisect_spec_row_release(&row);
 	return ret;
 }

@@ -15,7 +15,7 @@ void bisect_spec_row_release(struct bisect_spec_row *r)
 {
 	struct strbuf *all[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch, &r->metric,
 				 &r->workloads, &r->params, &r->cmdline, &r->runner, &r->accel,
-				 &r->clock, &r->guest, &r->target, &r->targets };
+				 &r->clock, &r->guest, &r->target, &r->targets, &r->fragments };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		strbuf_release(all[i]);
@@ -29,7 +29,7 @@ void bisect_spec_row_release(struct bisect_spec_row *r)
  */
 #define SPEC_KEY_COLUMNS "good_ref, bad_ref, repo, arch, metric, workload_list, " \
 	"guest_params, kernel_cmdline, iters, mem_mib, cpus, numa, timeout_s, runner, accel, " \
-	"boot_clock, guest, target_name, target_class, alpha"
+	"boot_clock, guest, target_name, target_class, config_fragments, alpha"
 #define SPEC_COLUMNS SPEC_KEY_COLUMNS ", max_boots"
 
 static const char *text_or_null(const struct strbuf *sb)
@@ -38,7 +38,7 @@ static const char *text_or_null(const struct strbuf *sb)
 }
 
 /* The key columns, bound from ?first on. */
-#define SPEC_KEYS 20
+#define SPEC_KEYS 21
 
 /* The key columns, as args[0] to args[SPEC_KEYS - 1]. */
 static void spec_args(struct store_arg *args, const struct bisect_spec_row *r)
@@ -47,7 +47,7 @@ static void spec_args(struct store_arg *args, const struct bisect_spec_row *r)
 					&r->metric, &r->workloads, &r->params, &r->cmdline };
 	const long num[] = { r->iters, r->mem_mib, r->cpus, r->numa, r->timeout_s };
 	const struct strbuf *text2[] = { &r->runner, &r->accel, &r->clock, &r->guest,
-					 &r->target, &r->targets };
+					 &r->target, &r->targets, &r->fragments };
 	int i = 0;
 
 	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++)
@@ -87,7 +87,7 @@ int store_bisection_create(struct store *st, long long *exp_id, const char *comm
 	args[SPEC_KEYS + 1] = STORE_ID(spec->max_boots);
 	if (store_rows(st, NULL, "INSERT INTO bisect_specs(experiment_id, " SPEC_COLUMNS
 		       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-		       "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)", args, SPEC_KEYS + 2, NULL, NULL))
+		       "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)", args, SPEC_KEYS + 2, NULL, NULL))
 		goto fail;
 	strbuf_release(&first);
 	if (store_commit(st))
@@ -114,7 +114,7 @@ static int spec_row(sqlite3_stmt *q, void *data)
 				  &r->metric, &r->workloads, &r->params, &r->cmdline };
 	long *num[] = { &r->iters, &r->mem_mib, &r->cpus, &r->numa, &r->timeout_s };
 	struct strbuf *text2[] = { &r->runner, &r->accel, &r->clock, &r->guest,
-				   &r->target, &r->targets };
+				   &r->target, &r->targets, &r->fragments };
 	int i = 0;
 
 	sr->found = sqlite3_column_int(q, SPEC_KEYS + 1);
@@ -233,7 +233,7 @@ int store_bisection_by_spec(struct store *st, long long *exp_id,
 	spec_args(args, spec);
 	return store_rows(st, "cannot read bisections", "SELECT COALESCE(max(experiment_id), 0) "
 			  "FROM bisect_specs WHERE (" SPEC_KEY_COLUMNS ") IS (?1, ?2, ?3, ?4, ?5, ?6, "
-			  "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+			  "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
 			  args, SPEC_KEYS, store_row_int, exp_id);
 }
 

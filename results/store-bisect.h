@@ -19,6 +19,7 @@ struct bisect_spec_row {
 	struct strbuf workloads;		/* comma-separated, in order */
 	struct strbuf params;			/* K=V, space-separated */
 	struct strbuf cmdline, runner, accel, clock, guest, target, targets;
+	struct strbuf fragments;		/* "BLOB-ID PATH" a line, in order */
 	long iters, mem_mib, cpus, numa, timeout_s;
 	double alpha;
 	long long max_boots;

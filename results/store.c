@@ -95,13 +95,15 @@ static int check_intact(struct store *st)
  * NOT EXISTS leaves those alone, and ADD COLUMN fails when run twice, so
  * each is added only when the table lacks it. Runs from before version 4
  * were all measured in wall time; bisections from before version 5 did not
- * record the level of their effect's interval.
+ * record the level of their effect's interval, and those from before
+ * version 8 were built without config fragments.
  */
 static const struct added_column {
 	const char *table, *column, *definition;
 } added_columns[] = {
 	{ "runs", "clock", "clock TEXT NOT NULL DEFAULT 'wall'" },
 	{ "bisections", "effect_alpha", "effect_alpha REAL" },
+	{ "bisect_specs", "config_fragments", "config_fragments TEXT" },
 };
 
 static int add_column(struct store *st, const struct added_column *c)

@@ -94,6 +94,36 @@ test_expect_success 'a resume reads the stored spec back as data, not options te
 	sql lab.db "SELECT params FROM runs WHERE experiment_id = $id" | grep -q "lab.iters=7 lab.tag=x"
 '
 
+test_expect_success '--fragment: stored with its blob id and whole path; a resume refuses it changed' '
+	mkdir -p frag && echo CONFIG_HUGETLBFS=y >frag/host.config &&
+	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&
+	test_expect_code 2 timeout 120 "$LAB" bisect --db lab.db --good base --bad main \
+		--workload zeroing --iters 10 --fragment frag/host.config --max-boots 2 >out 2>err &&
+	test "$(sql lab.db "SELECT config_fragments FROM bisect_specs WHERE experiment_id = $id")" = \
+		"$(git hash-object frag/host.config) $PWD/frag/host.config" &&
+	echo CONFIG_NUMA=y >>frag/host.config &&
+	test_expect_code 2 "$LAB" bisect --db lab.db --resume $id --max-boots 4 >out 2>err &&
+	expect_one_line_naming err "config fragment '\''$PWD/frag/host.config'\'' changed since bisection E$id started" &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id")" = 2
+'
+
+test_expect_success '--fragment: put back, the bisection resumes from another directory' '
+	id=$(sql lab.db "SELECT max(experiment_id) FROM bisect_specs") &&
+	echo CONFIG_HUGETLBFS=y >frag/host.config &&
+	(cd frag && test_expect_code 2 timeout 120 "$LAB" bisect --config ../lab.conf --db ../lab.db \
+		--resume $id --max-boots 4 >out 2>err) &&
+	grep -q "^lab: boot budget of 4 boots used up" frag/err &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id")" = 4
+'
+
+test_expect_success '--fragment: a file that cannot be read is refused, nothing stored' '
+	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") &&
+	test_expect_code 2 "$LAB" bisect --db lab.db --good base --bad main --workload zeroing \
+		--fragment frag/nosuch.config >out 2>err &&
+	expect_one_line_naming err "cannot read config fragment '\''frag/nosuch.config'\'': No such file or directory" &&
+	test "$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments")" = "$last"
+'
+
 test_expect_success 'a bisection stored without its spec (an older lab) is refused in one line' '
 	id=$(sql lab.db "SELECT max(experiment_id) FROM bisect_specs") &&
 	sql lab.db "DELETE FROM bisect_specs WHERE experiment_id = $id" &&
