@@ -443,31 +443,39 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 }
 
 /*
- * Resolve the ends, and create the bisection with its spec (row) or take
- * up the stored one (resume). *bisection_id once this lab owns it.
+ * The ends' commits, into bs->g, bs->b and good, bad as hex: refused
+ * before anything is stored, as a bisection row would stay RUNNING.
  */
-static int start(struct bisector *bs, const struct bisect_spec *spec,
-		 const struct bisect_spec_row *row, long long resume, long long *bisection_id)
+static int resolve_ends(struct bisector *bs, const struct bisect_spec *spec,
+			char good[GIT_OID_HEXSZ + 1], char bad[GIT_OID_HEXSZ + 1])
 {
-	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
 	git_oid tree;
 
 	if (kernel_tree_resolve(&bs->g.commit, &tree, &bs->t, spec->good) ||
 	    kernel_tree_resolve(&bs->b.commit, &tree, &bs->t, spec->bad))
 		return -1;
-	git_oid_tostr(good, sizeof(good), &bs->g.commit);
-	git_oid_tostr(bad, sizeof(bad), &bs->b.commit);
-	/* refused before anything is stored: a bisection row would stay RUNNING */
+	git_oid_tostr(good, GIT_OID_HEXSZ + 1, &bs->g.commit);
+	git_oid_tostr(bad, GIT_OID_HEXSZ + 1, &bs->b.commit);
 	if (git_oid_equal(&bs->g.commit, &bs->b.commit))
 		return error("good and bad are the same commit (%s): nothing to bisect", good);
 	switch (git_graph_descendant_of(bs->t.repo, &bs->b.commit, &bs->g.commit)) {
 	case 1:
-		break;
+		return 0;
 	case 0:
 		return error("bad (%s) is not a descendant of good (%s)", spec->bad, spec->good);
 	default:
 		return lab_git_error("cannot walk the history between good and bad");
 	}
+}
+
+/*
+ * Create the bisection of the resolved ends good..bad with its spec (row)
+ * or take up the stored one (resume). *bisection_id once this lab owns it.
+ */
+static int start(struct bisector *bs, const struct bisect_spec *spec,
+		 const struct bisect_spec_row *row, const char *good, const char *bad,
+		 long long resume, long long *bisection_id)
+{
 	if (resume) {
 		struct strbuf metric = STRBUF_INIT;
 		int ret;
@@ -651,6 +659,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	struct bisect_result r;
 	struct bisect_spec_row row;
 	struct bisect_stored_spec stored;
+	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
 	int ret = -1, c;
 
 	memset(&bs, 0, sizeof(bs));
@@ -673,8 +682,8 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	}
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
-	    start(&bs, spec, &row, spec->resume, bisection_id))
+	if (bisect_spec_to_row(&row, spec, &bs.bo) || resolve_ends(&bs, spec, good, bad) ||
+	    start(&bs, spec, &row, good, bad, spec->resume, bisection_id))
 		goto out;
 	if (build_graph(&g, &bs))
 		goto out;
@@ -726,6 +735,7 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 	struct bisector bs;
 	struct bisect_result r;
 	struct bisect_spec_row row;
+	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
 	long long id = 0;
 	git_oid tree;
 	int ret = -1;
@@ -742,9 +752,9 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		*bisection_id = 0;
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
-	    store_bisection_by_spec(&ctx->st, &id, &row) ||
-	    start(&bs, spec, &row, id, bisection_id))
+	if (bisect_spec_to_row(&row, spec, &bs.bo) || resolve_ends(&bs, spec, good, bad) ||
+	    store_bisection_by_spec(&ctx->st, &id, &row, good, bad) ||
+	    start(&bs, spec, &row, good, bad, id, bisection_id))
 		goto out;
 	/* each step of git bisect run has a budget of its own */
 	bs.boots_before = 0;

@@ -26,7 +26,6 @@ int bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec
 		       const struct boot_opts *bo)
 {
 	char hex[GIT_OID_HEXSZ + 1];
-
 	const char *text[] = { spec->good, spec->bad, spec->repo, spec->arch, spec->metric,
 			       bo->cmdline, bo->runner, bo->accel, bo->clock, bo->guest, bo->target,
 			       bo->targets };
@@ -96,8 +95,9 @@ int bisect_spec_load(struct bisect_stored_spec *s, struct store *st, long long i
 	    load_fragments(&s->fragments, &r->fragments, id))
 		return -1;
 	strvec_split(&s->params, r->params.len ? r->params.buf : "");
-	spec->good = r->good_ref.buf;
-	spec->bad = r->bad_ref.buf;
+	/* the commits it started with, wherever the refs point now */
+	spec->good = r->good.buf;
+	spec->bad = r->bad.buf;
 	spec->repo = or_null(&r->repo);
 	spec->arch = or_null(&r->arch);
 	spec->fragments = &s->fragments;

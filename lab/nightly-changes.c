@@ -143,8 +143,9 @@ static int bisection_find(long long *id, struct night *nt, const struct bisect_s
 	if (!bo.clock)
 		bo.clock = config_clock_name(nt->ctx->cfg.clock);
 	bisect_spec_row_init(&row);
+	/* the night's ends are commit ids already */
 	ret = bisect_spec_to_row(&row, spec, &bo) ||
-	      store_bisection_by_spec(&nt->ctx->st, id, &row) ? -1 : 0;
+	      store_bisection_by_spec(&nt->ctx->st, id, &row, spec->good, spec->bad) ? -1 : 0;
 	bisect_spec_row_release(&row);
 	return ret;
 }

@@ -15,7 +15,8 @@ void bisect_spec_row_release(struct bisect_spec_row *r)
 {
 	struct strbuf *all[] = { &r->good_ref, &r->bad_ref, &r->repo, &r->arch, &r->metric,
 				 &r->workloads, &r->params, &r->cmdline, &r->runner, &r->accel,
-				 &r->clock, &r->guest, &r->target, &r->targets, &r->fragments };
+				 &r->clock, &r->guest, &r->target, &r->targets, &r->fragments,
+				 &r->good, &r->bad };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		strbuf_release(all[i]);
@@ -129,6 +130,8 @@ static int spec_row(sqlite3_stmt *q, void *data)
 		strbuf_addstr(text2[k], store_text(q, i++));
 	r->alpha = sqlite3_column_double(q, i++);
 	r->max_boots = sqlite3_column_int64(q, i);
+	strbuf_addstr(&r->good, store_text(q, SPEC_KEYS + 2));
+	strbuf_addstr(&r->bad, store_text(q, SPEC_KEYS + 3));
 	return 0;
 }
 
@@ -138,9 +141,10 @@ int store_bisect_spec_read(struct store *st, long long exp_id, struct bisect_spe
 
 	bisect_spec_row_init(r);
 	if (store_rows(st, "cannot read bisection", "SELECT " SPEC_COLUMNS ", (SELECT count(*) "
-		       "FROM bisections WHERE experiment_id = ?1) FROM (SELECT 1) LEFT JOIN "
-		       "bisect_specs ON experiment_id = ?1", STORE_ARGS(STORE_INT(exp_id)),
-		       spec_row, &sr))
+		       "FROM bisections WHERE experiment_id = ?1), (SELECT good FROM bisections "
+		       "WHERE experiment_id = ?1), (SELECT bad FROM bisections WHERE "
+		       "experiment_id = ?1) FROM (SELECT 1) LEFT JOIN bisect_specs ON "
+		       "experiment_id = ?1", STORE_ARGS(STORE_INT(exp_id)), spec_row, &sr))
 		return -1;
 	if (!sr.found)
 		return error("no bisection %lld in database '%s'", exp_id, st->path);
@@ -225,16 +229,20 @@ int store_bisection_latest(struct store *st, long long *exp_id)
 }
 
 int store_bisection_by_spec(struct store *st, long long *exp_id,
-			    const struct bisect_spec_row *spec)
+			    const struct bisect_spec_row *spec, const char *good, const char *bad)
 {
-	struct store_arg args[SPEC_KEYS];
+	struct store_arg args[SPEC_KEYS + 2];
 
 	*exp_id = 0;
 	spec_args(args, spec);
+	args[SPEC_KEYS] = STORE_TEXT(good);
+	args[SPEC_KEYS + 1] = STORE_TEXT(bad);
 	return store_rows(st, "cannot read bisections", "SELECT COALESCE(max(experiment_id), 0) "
 			  "FROM bisect_specs WHERE (" SPEC_KEY_COLUMNS ") IS (?1, ?2, ?3, ?4, ?5, ?6, "
-			  "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
-			  args, SPEC_KEYS, store_row_int, exp_id);
+			  "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21) AND "
+			  "experiment_id IN (SELECT experiment_id FROM bisections WHERE good = ?22 AND "
+			  "bad = ?23)",
+			  args, SPEC_KEYS + 2, store_row_int, exp_id);
 }
 
 struct bisection_reader {

@@ -20,6 +20,7 @@ struct bisect_spec_row {
 	struct strbuf params;			/* K=V, space-separated */
 	struct strbuf cmdline, runner, accel, clock, guest, target, targets;
 	struct strbuf fragments;		/* "BLOB-ID PATH" a line, in order */
+	struct strbuf good, bad;		/* read back: the commits the refs were then */
 	long iters, mem_mib, cpus, numa, timeout_s;
 	double alpha;
 	long long max_boots;
@@ -40,11 +41,12 @@ int store_bisection_create(struct store *st, long long *exp_id, const char *comm
  */
 int store_bisect_spec_read(struct store *st, long long exp_id, struct bisect_spec_row *r);
 /*
- * The newest bisection stored with this spec, its budget aside: *exp_id 0
+ * The newest bisection stored with this spec, its budget aside, of these
+ * commits (a ref that moved since makes another bisection): *exp_id 0
  * when none.
  */
 int store_bisection_by_spec(struct store *st, long long *exp_id,
-			    const struct bisect_spec_row *spec);
+			    const struct bisect_spec_row *spec, const char *good, const char *bad);
 /* What a resume continues with: the metric ("" when not chosen yet), and its unit. */
 int store_bisection_resume(struct store *st, struct strbuf *metric, int *per_boot,
 			   long long exp_id);

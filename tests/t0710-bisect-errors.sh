@@ -124,6 +124,31 @@ test_expect_success '--fragment: a file that cannot be read is refused, nothing 
 	test "$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments")" = "$last"
 '
 
+test_expect_success 'a resume measures the commits it started with, wherever the refs point now' '
+	git -C repo branch -f moving c8 &&
+	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&
+	test_expect_code 2 timeout 120 "$LAB" bisect --db lab.db --good base --bad moving \
+		--workload zeroing --iters 10 --metric t --max-boots 2 >out 2>err &&
+	git -C repo branch -f moving c5 &&
+	test_expect_code 2 timeout 120 "$LAB" bisect --db lab.db --resume $id --max-boots 4 >out 2>err &&
+	grep -q "^lab: boot budget of 4 boots used up" err &&
+	test "$(sql lab.db "SELECT git_ref FROM variants WHERE experiment_id = $id AND name = '\''B'\''")" = \
+		"$(git -C repo rev-parse c8)" &&
+	test "$(sql lab.db "SELECT count(*) FROM runs r JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = $id AND v.name = '\''B'\''")" = 2
+'
+
+test_expect_success 'lab bisect-step: a ref that moved since is another bisection, never the stored ends' '
+	git -C repo branch -f moving c8 &&
+	for to in c8 c5; do
+		git -C repo branch -f moving $to &&
+		(cd repo && "$LAB" bisect-step --config ../lab.conf --db ../moved.db --good base \
+			--bad moving --workload zeroing --iters 10 --metric t --max-boots 2 >/dev/null 2>&1)
+		test $? = 128 || return 1
+	done &&
+	test "$(sql moved.db "SELECT group_concat(bad) FROM (SELECT bad FROM bisections ORDER BY experiment_id)")" = \
+		"$(git -C repo rev-parse c8),$(git -C repo rev-parse c5)"
+'
+
 test_expect_success 'a bisection stored without its spec (an older lab) is refused in one line' '
 	id=$(sql lab.db "SELECT max(experiment_id) FROM bisect_specs") &&
 	sql lab.db "DELETE FROM bisect_specs WHERE experiment_id = $id" &&
