@@ -4,7 +4,6 @@
 
 #include "ab-spec.h"
 #include "commands.h"
-#include "log.h"
 #include "store-experiment.h"
 #include "strbuf.h"
 

@@ -8,7 +8,6 @@
 #include "commands.h"
 #include "config.h"
 #include "context.h"
-#include "log.h"
 #include "parse-options.h"
 #include "store-experiment.h"
 

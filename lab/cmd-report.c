@@ -5,7 +5,6 @@
 
 #include "commands.h"
 #include "context.h"
-#include "log.h"
 #include "parse-options.h"
 #include "site.h"
 #include "strbuf.h"
