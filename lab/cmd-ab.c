@@ -4,7 +4,6 @@
 
 #include "ab-spec.h"
 #include "commands.h"
-#include "log.h"
 #include "store-experiment.h"
 #include "strbuf.h"
 
@@ -85,24 +84,13 @@ int cmd_ab(int argc, char **argv)
 		OPT_END(),
 	};
 	struct option_parser parser = { "lab ab", ab_usage, options, NULL };
-	int n, ret = 2;
+	int ret = 2;
 
-	memset(&ctx, 0, sizeof(ctx));
 	ab_spec_init(&s);
 	/* the recorded command line is the one given, before parsing reorders argv */
 	ab_command_line(&command, argc, argv);
-	n = parse_options(&parser, argc, argv);
-	if (n == PARSE_OPT_HELP) {
-		ret = 0;
-		goto out;
-	}
-	if (n < 0)
-		goto out;
-	if (n) {
-		error("unexpected argument '%s' for 'lab ab'", argv[0]);
-		goto out;
-	}
-	if (context_load_config(&ctx, config, db) || ab_spec_prepare(&s, &ctx))
+	if (context_start(&ctx, &parser, argc, argv, &db, &config, CONTEXT_NO_STORE) ||
+	    ab_spec_prepare(&s, &ctx))
 		goto out;
 	s.o.command = command.buf;
 

@@ -187,14 +187,9 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		OPT_END(),
 	};
 	struct option_parser parser = { a->cmd, usage, options, stored };
-	int n = parse_options(&parser, argc, argv);
 
-	if (n == PARSE_OPT_HELP)
-		exit(0);
-	if (n < 0)
+	if (parse_command_options(&parser, argc, argv, 0) < 0)
 		return -1;
-	if (n)
-		return error("unexpected argument '%s' for '%s'", argv[0], a->cmd);
 	if (max_boots)
 		a->max_boots = max_boots;
 	return absolute_paths(&bs->fragments);

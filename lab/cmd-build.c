@@ -51,11 +51,7 @@ int cmd_build(int argc, char **argv)
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&t, 0, sizeof(t));
 	kernel_image_init(&image);
-	n = parse_options(&parser, argc, argv);
-	if (n == PARSE_OPT_HELP) {
-		ret = 0;
-		goto out;
-	}
+	n = parse_command_options(&parser, argc, argv, PARSE_OPT_ANY_ARGS);
 	if (n < 0)
 		goto out;
 	if (n != 1) {

@@ -310,11 +310,7 @@ int cmd_compare(int argc, char **argv)
 	struct option_parser parser = { "lab compare", compare_usage, options, NULL };
 	int n, ret = 2;
 
-	n = parse_options(&parser, argc, argv);
-	if (n == PARSE_OPT_HELP) {
-		ret = 0;
-		goto out;
-	}
+	n = parse_command_options(&parser, argc, argv, PARSE_OPT_ANY_ARGS);
 	if (n < 0)
 		goto out;
 	if (n != 2) {

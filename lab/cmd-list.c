@@ -8,7 +8,6 @@
 #include "commands.h"
 #include "config.h"
 #include "context.h"
-#include "log.h"
 #include "parse-options.h"
 #include "store-experiment.h"
 
@@ -57,19 +56,9 @@ int cmd_list(int argc, char **argv)
 		OPT_END(),
 	};
 	struct option_parser parser = { "lab list", list_usage, options, NULL };
-	int n, ret = 2;
+	int ret = 2;
 
-	memset(&ctx, 0, sizeof(ctx));
-	n = parse_options(&parser, argc, argv);
-	if (n == PARSE_OPT_HELP)
-		return 0;
-	if (n < 0)
-		goto out;
-	if (n) {
-		error("'lab list' takes no arguments (see 'lab list --help')");
-		goto out;
-	}
-	if (context_load_config(&ctx, config, db) || context_open_store_read(&ctx))
+	if (context_start(&ctx, &parser, argc, argv, &db, &config, CONTEXT_STORE_READ))
 		goto out;
 	printf("%6s  %-19s  %-11s  %-6s  %-16s  %7s  %4s  %7s  %7s  %s\n", "run", "started",
 	       "status", "runner", "workloads", "mem", "cpus", "samples", "wall", "kernel");

@@ -37,15 +37,10 @@ int cmd_nightly(int argc, char **argv)
 	int nargs, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
-	nargs = parse_options(&parser, argc, argv);
-	if (nargs == PARSE_OPT_HELP)
-		return 0;
+	/* one night, or every one */
+	nargs = parse_command_options(&parser, argc, argv, 1);
 	if (nargs < 0)
 		return 2;
-	if (nargs > 1) {
-		error("unexpected argument '%s' for 'lab nightly'", argv[1]);
-		return 2;
-	}
 	if (nargs)
 		name = argv[0];
 	if (context_load_config(&ctx, config, db))

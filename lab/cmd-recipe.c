@@ -51,8 +51,8 @@ struct recipe_args {
  * The command line's options into a and s, over the recipe's values in s:
  * an option overrides the recipe's value, or adds to its list, as it would
  * on a command line after them. av is permuted: the words that are not
- * options first. Returns how many those are, -1 after a message, or
- * PARSE_OPT_HELP. The values point into av.
+ * options first. Returns how many those are, or -1 after a message (exits
+ * 0 after --help). The values point into av.
  */
 static int parse_args(struct recipe_args *a, struct ab_spec *s, struct strvec *av)
 {
@@ -68,7 +68,7 @@ static int parse_args(struct recipe_args *a, struct ab_spec *s, struct strvec *a
 	};
 	struct option_parser parser = { "lab recipe", recipe_usage, options, NULL };
 
-	return parse_options(&parser, (int)av->nr, av->v);
+	return parse_command_options(&parser, (int)av->nr, av->v, PARSE_OPT_ANY_ARGS);
 }
 
 static void push_all(struct strvec *to, const struct strvec *from)
@@ -480,10 +480,6 @@ int cmd_recipe(int argc, char **argv)
 	/* every option is checked once, before anything is built */
 	push_all(&av, &words);
 	n = parse_args(&a, &check, &av);
-	if (n == PARSE_OPT_HELP) {
-		ret = 0;
-		goto out;
-	}
 	if (n < 0)
 		goto out;
 	if (n != 1) {

@@ -5,7 +5,6 @@
 
 #include "commands.h"
 #include "context.h"
-#include "log.h"
 #include "parse-options.h"
 #include "site.h"
 #include "strbuf.h"
@@ -32,20 +31,10 @@ int cmd_report(int argc, char **argv)
 		OPT_END(),
 	};
 	struct option_parser parser = { "lab report", report_usage, options, NULL };
-	int n, ret = 2;
+	int ret = 2;
 
-	memset(&ctx, 0, sizeof(ctx));
-	n = parse_options(&parser, argc, argv);
-	if (n == PARSE_OPT_HELP)
-		return 0;
-	if (n < 0)
-		return 2;
-	if (n) {
-		error("'lab report' takes no arguments (see 'lab report --help')");
-		return 2;
-	}
 	/* read-only, so that it can run while another lab writes */
-	if (context_load_config(&ctx, config, db_path) || context_open_store_read(&ctx))
+	if (context_start(&ctx, &parser, argc, argv, &db_path, &config, CONTEXT_STORE_READ))
 		goto out;
 	if (site_write(&ctx, out, &stats, &out_dir))
 		goto out;

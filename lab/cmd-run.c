@@ -52,29 +52,18 @@ int cmd_run(int argc, char **argv)
 	};
 	struct option_parser parser = { "lab run", run_usage, options, NULL };
 	long bad_boots = 0;
-	int n, ret = 2;
+	int ret = 2;
 
-	memset(&ctx, 0, sizeof(ctx));
 	memset(&plan, 0, sizeof(plan));
 	kernel_image_init(&image);
-	n = parse_options(&parser, argc, argv);
-	if (n == PARSE_OPT_HELP) {
-		ret = 0;
+	if (context_start(&ctx, &parser, argc, argv, &db, &config, CONTEXT_NO_STORE))
 		goto out;
-	}
-	if (n < 0)
-		goto out;
-	if (n) {
-		error("unexpected argument '%s' for 'lab run'", argv[0]);
-		goto out;
-	}
 	run_ids = calloc((size_t)boots, sizeof(*run_ids));
 	if (!run_ids) {
 		error("out of memory");
 		goto out;
 	}
-	if (context_load_config(&ctx, config, db) ||
-	    workloads_resolve(&workloads, &args, NULL, 0, ctx.cfg.workloads, ctx.cfg.nworkloads))
+	if (workloads_resolve(&workloads, &args, NULL, 0, ctx.cfg.workloads, ctx.cfg.nworkloads))
 		goto out;
 	/* read once here; every boot, on every target, takes it as it is */
 	if (kernel) {

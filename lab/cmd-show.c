@@ -261,9 +261,7 @@ int cmd_show(int argc, char **argv)
 	int n, ret = 2, experiment;
 
 	memset(&ctx, 0, sizeof(ctx));
-	n = parse_options(&parser, argc, argv);
-	if (n == PARSE_OPT_HELP)
-		return 0;
+	n = parse_command_options(&parser, argc, argv, PARSE_OPT_ANY_ARGS);
 	if (n < 0)
 		return 2;
 	if (n != 1) {

@@ -148,9 +148,8 @@ int cmd_target(int argc, char **argv)
 	int nargs, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
-	nargs = parse_options(&parser, argc, argv);
-	if (nargs == PARSE_OPT_HELP)
-		return 0;
+	/* a subcommand and its own arguments, checked here */
+	nargs = parse_command_options(&parser, argc, argv, PARSE_OPT_ANY_ARGS);
 	if (nargs < 0)
 		return 2;
 	if (!nargs || (strcmp(argv[0], "list") && strcmp(argv[0], "check"))) {

@@ -67,6 +67,19 @@ int context_load_config(struct lab_context *ctx, const char *config_path,
 	return resolve_state(&ctx->cfg);
 }
 
+int context_start(struct lab_context *ctx, const struct option_parser *p, int argc,
+		  char **argv, const char *const *db, const char *const *config,
+		  enum context_store store)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	if (parse_command_options(p, argc, argv, 0) < 0 ||
+	    context_load_config(ctx, *config, *db))
+		return -1;
+	if (store == CONTEXT_STORE_READ)
+		return context_open_store_read(ctx);
+	return 0;
+}
+
 static int mkdir_p(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;

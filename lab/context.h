@@ -31,6 +31,24 @@ struct lab_context {
  */
 int context_load_config(struct lab_context *ctx, const char *config_path,
 			const char *db_path);
+/* How far context_start() goes after the configuration. */
+enum context_store {
+	CONTEXT_NO_STORE,	/* the command opens it when it needs it */
+	CONTEXT_STORE_READ,	/* context_open_store_read() */
+};
+
+/*
+ * The start of a command that takes options only: p's table holds
+ * CONTEXT_OPTIONS(db, config); its options parsed by
+ * parse_command_options() with no argument allowed, then
+ * context_load_config() with what --db and --config said, then the store
+ * as store says. ctx is emptied first: context_release() is right after
+ * any failure.
+ */
+int context_start(struct lab_context *ctx, const struct option_parser *p, int argc,
+		  char **argv, const char *const *db, const char *const *config,
+		  enum context_store store);
+
 /*
  * Open the database named by the config to write, creating it and its
  * directory when missing; cached initramfs images of labs that died are

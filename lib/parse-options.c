@@ -264,6 +264,21 @@ int parse_options(const struct option_parser *p, int argc, char **argv)
 	return rc ? rc : n;
 }
 
+int parse_command_options(const struct option_parser *p, int argc, char **argv,
+			  int max_args)
+{
+	int n = parse_options(p, argc, argv);
+
+	/* nothing is done before the options: nothing to undo */
+	if (n == PARSE_OPT_HELP)
+		exit(0);
+	if (n < 0)
+		return -1;
+	if (max_args != PARSE_OPT_ANY_ARGS && n > max_args)
+		return error("unexpected argument '%s' for '%s'", argv[max_args], p->cmd);
+	return n;
+}
+
 static void option_left(struct strbuf *sb, const struct parse_option *o, int any_short)
 {
 	if (o->short_name)

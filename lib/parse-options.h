@@ -117,6 +117,18 @@ struct option_parser {
  */
 int parse_options(const struct option_parser *p, int argc, char **argv);
 
+/* For parse_command_options(): the command counts its words itself. */
+#define PARSE_OPT_ANY_ARGS	(-1)
+
+/*
+ * A command's parse_options(): after the usage of -h or --help the process
+ * exits 0, and a word beyond the first max_args that are not options is
+ * refused, "unexpected argument 'X' for 'lab run'". Returns how many words
+ * were not options, moved to argv[0..n), or -1 after one error line.
+ */
+int parse_command_options(const struct option_parser *p, int argc, char **argv,
+			  int max_args);
+
 /* The usage: its lines, and a line for each option not hidden. */
 void parse_options_usage(FILE *f, const struct option_parser *p);
 

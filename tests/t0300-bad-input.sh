@@ -111,6 +111,19 @@ test_expect_success 'an option without its value says so, in every command' '
 	check_intact
 '
 
+test_expect_success 'a word too many is named, in every command' '
+	for cmd in run ab bisect list report; do
+		rc=0 && "$LAB" $cmd --db lab.db extra 2>err || rc=$? && test "$rc" = 2 &&
+		expect_one_line_naming err "^lab: unexpected argument .extra. for .lab $cmd.$" ||
+		return 1
+	done &&
+	rc=0 && "$LAB" bisect-step --db lab.db extra 2>err || rc=$? && test "$rc" = 128 &&
+	expect_one_line_naming err "^lab: unexpected argument .extra. for .lab bisect-step.$" &&
+	rc=0 && "$LAB" nightly --db lab.db one two 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: unexpected argument .two. for .lab nightly.$" &&
+	check_intact
+'
+
 test_expect_success 'bad option values' '
 	test_must_fail "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --mem lots 2>err &&
 	expect_one_line_naming err "--mem" &&
