@@ -227,6 +227,28 @@ static int resolve(struct bisector *bs, const struct lab_context *ctx)
 				 ctx->cfg.nworkloads);
 }
 
+/*
+ * A resume measures as the bisection started (its stored spec): an option
+ * that would change that is refused rather than ignored. Only the budget
+ * may be raised.
+ */
+static int resume_alone(const struct bisect_args *a, const struct strbuf *given)
+{
+	const char *line = strbuf_str(given);
+
+	if (!a->resume)
+		return 0;
+	for (; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] == '\n')) {
+		size_t len = strcspn(line, "=\n");
+
+		if (len != strlen("--max-boots") || strncmp(line, "--max-boots", len))
+			return error("%.*s cannot be given with --resume: bisection E%lld goes on with "
+				     "the options it started with ('lab bisect --status %lld')",
+				     (int)len, line, a->resume, a->resume);
+	}
+	return 0;
+}
+
 static void print_outcome(const struct bisect_outcome *o)
 {
 	const struct bisect_confirmation *conf = o->confirmed ? &o->confirmation : NULL;
@@ -280,7 +302,7 @@ int cmd_bisect(int argc, char **argv)
 	struct bisect_args a;
 	struct bisector bs;
 	struct lab_context ctx;
-	struct strbuf command = STRBUF_INIT;
+	struct strbuf command = STRBUF_INIT, given = STRBUF_INIT;
 	long long id = 0;
 	int ret = 2;
 
@@ -290,7 +312,7 @@ int cmd_bisect(int argc, char **argv)
 	bisect_outcome_init(&o);
 	a.cmd = "lab bisect";
 	a.usage = bisect_usage;
-	if (parse_args(&a, &bs, NULL, argc, argv) ||
+	if (parse_args(&a, &bs, &given, argc, argv) || resume_alone(&a, &given) ||
 	    context_load_config(&ctx, a.config, a.db) || resolve(&bs, &ctx) ||
 	    context_open_store(&ctx))
 		goto out;
@@ -330,6 +352,7 @@ out:
 	bisector_release(&bs);
 	context_release(&ctx);
 	strbuf_release(&command);
+	strbuf_release(&given);
 	return ret;
 }
 

@@ -149,6 +149,16 @@ test_expect_success 'lab bisect-step: a ref that moved since is another bisectio
 		"$(git -C repo rev-parse c8),$(git -C repo rev-parse c5)"
 '
 
+test_expect_success 'an option that would change a resumed bisection is refused, not ignored' '
+	id=$(sql lab.db "SELECT max(experiment_id) FROM bisect_specs") &&
+	runs=$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id") &&
+	test_expect_code 2 "$LAB" bisect --db lab.db --resume $id --max-boots 9 --iters 5 >out 2>err &&
+	expect_one_line_naming err "--iters cannot be given with --resume: bisection E$id goes on with the options it started with" &&
+	test_expect_code 2 "$LAB" bisect --db lab.db --resume $id --fragment frag/host.config >out 2>err &&
+	expect_one_line_naming err "--fragment cannot be given with --resume" &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id")" = "$runs"
+'
+
 test_expect_success 'a bisection stored without its spec (an older lab) is refused in one line' '
 	id=$(sql lab.db "SELECT max(experiment_id) FROM bisect_specs") &&
 	sql lab.db "DELETE FROM bisect_specs WHERE experiment_id = $id" &&
