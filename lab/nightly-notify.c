@@ -100,7 +100,7 @@ static void add_json(struct outbox *ob, const struct nightly_change *c, const ch
 		json_str(ob->json, "subject", strbuf_str(&f->subject));
 		json_str(ob->json, "author", strbuf_str(&f->author));
 	}
-	if (!isnan(f->effect)) {
+	if (isfinite(f->effect)) {
 		json_str(ob->json, "effect_metric", strbuf_str(&f->metric));
 		fprintf(ob->json, ",\"effect\":%.6g", f->effect);
 		if (isfinite(f->lo) && isfinite(f->hi))
@@ -177,8 +177,11 @@ static void add_bisection(struct strbuf *sb, struct outbox *ob, const struct nig
 
 		if (!isnan(f->alpha))
 			stats_ci_label(ci, sizeof(ci), f->alpha);
-		strbuf_addf(sb, "effect good -> bad: %s %.4f (%+.1f %%), %s [%.4f, %.4f]\n",
-			    strbuf_str(&f->metric), f->effect, 100 * (f->effect - 1), ci, f->lo, f->hi);
+		strbuf_addf(sb, "effect good -> bad: %s %.4f (%+.1f %%)", strbuf_str(&f->metric),
+			    f->effect, 100 * (f->effect - 1));
+		if (isfinite(f->lo) && isfinite(f->hi))
+			strbuf_addf(sb, ", %s [%.4f, %.4f]", ci, f->lo, f->hi);
+		strbuf_addstr(sb, "\n");
 	}
 	if (base) {
 		strbuf_addf(sb, "\nA/B: %s/e%lld.html\n", base, c->ab_experiment);
