@@ -5,12 +5,12 @@
 -- since (version 2: bisections, bisect_steps; version 3: dropped_lines,
 -- run_owners, commits; version 4: runs.clock; version 5:
 -- bisections.effect_alpha; version 6: bisect_specs, nightly_*; version 7:
--- nightly_notices; version 8: bisect_specs.config_fragments) and keeps its
--- rows. A column added to an existing table cannot be written idempotently
--- here: the lab adds those columns itself when a table lacks them
--- (results/store.c).
+-- nightly_notices; version 8: bisect_specs.config_fragments; version 9:
+-- nightly_followups) and keeps its rows. A column added to an existing
+-- table cannot be written idempotently here: the lab adds those columns
+-- itself when a table lacks them (results/store.c).
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -313,5 +313,15 @@ CREATE TABLE IF NOT EXISTS nightly_notices (
 	change_id	INTEGER NOT NULL REFERENCES nightly_changes(id) ON DELETE CASCADE,
 	channel		TEXT NOT NULL,		-- mail | webhook
 	sent		REAL NOT NULL,
+	PRIMARY KEY (change_id, channel)
+);
+
+-- Nightly follow-ups (lab nightly): a regression told on a channel before
+-- its bisection ended owes that channel a second notice, with the
+-- bisection's outcome once it has one; sent is NULL until it is delivered.
+CREATE TABLE IF NOT EXISTS nightly_followups (
+	change_id	INTEGER NOT NULL REFERENCES nightly_changes(id) ON DELETE CASCADE,
+	channel		TEXT NOT NULL,		-- mail | webhook
+	sent		REAL,
 	PRIMARY KEY (change_id, channel)
 );

@@ -56,9 +56,11 @@ void series_copy_release(struct series_copy *sc);
 struct nightly_series series_at(const struct series_copy *sc, size_t i);
 
 /*
- * One mail for the confirmed regressions not yet told, one POST for every
- * confirmed change not yet told; 0, or -1 on error (a channel that failed
- * is an infrastructure failure of the night, said with night_infra()).
+ * One mail for the confirmed regressions not yet told, one for the
+ * bisections that ended after their regression was told, one POST for
+ * every confirmed change and follow-up not yet told; 0, or -1 on error (a
+ * channel that failed is an infrastructure failure of the night, said
+ * with night_infra()).
  */
 int night_notify(struct night *nt, const struct series_copy *sc);
 

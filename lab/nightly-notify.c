@@ -1,4 +1,9 @@
-/* What a night tells: one mail for its confirmed regressions, one webhook POST (nightly-night.h). */
+/*
+ * What a night tells (nightly-night.h): one mail for its confirmed
+ * regressions, one for the bisections that ended after their regression
+ * was told, one webhook POST for both and its other confirmed changes.
+ */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,27 +13,52 @@
 #include "log.h"
 #include "nightly-night.h"
 #include "notify.h"
+#include "stats.h"
+#include "store-bisect.h"
 #include "store-nightly.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
+enum channel { MAIL, WEBHOOK, NCHANNELS };
+static const char *const channel_name[NCHANNELS] = { "mail", "webhook" };
+
+/* What a message of the night carries of a change. */
+enum carried {
+	CARRY_CHANGE = 1,	/* the change itself, the first time */
+	CARRY_FOLLOWUP = 2,	/* its bisection's outcome, owed since it was told without */
+};
+
 /* A change not yet told on every channel that should tell it. */
 struct untold {
 	long long id;
-	int mail, post;		/* the channel should tell it */
-	int mailed, posted;	/* it has, on an earlier night or now */
+	int pending;		/* a regression whose bisection has not ended */
+	struct {
+		int should;	/* the channel should tell it */
+		int told;	/* it has, on an earlier night or now */
+		int owed;	/* told before its bisection ended: a follow-up is owed */
+		int followed;	/* that follow-up was delivered */
+		enum carried now;	/* what this night's message carries; 0: nothing */
+	} ch[NCHANNELS];
+};
+
+/* What a change's bisection found, read once for the mail and the POST. */
+struct found {
+	struct strbuf subject, author;	/* the culprit's; "" without one */
+	struct strbuf metric;		/* the metric bisected */
+	double effect, lo, hi, alpha;	/* R(good -> bad) with its CI; NaN: not measured */
 };
 
 /* What the notifications carry, gathered before anything is sent. */
 struct outbox {
 	struct night *nt;
 	const struct series_copy *sc;
-	struct strbuf mail, subject;
+	struct strbuf mail, subject;		/* the regressions not mailed yet */
+	struct strbuf followup, followup_subject;	/* bisections ended since */
 	FILE *json;
 	char *json_buf;
 	size_t json_len;
 	struct untold *ch;
-	size_t nch, nmail, npost;
+	size_t nch, nmail, nfollowup, npost;
 	long long *tables;	/* the A/Bs whose table the mail has */
 	size_t ntables;
 };
@@ -41,8 +71,7 @@ static void json_str(FILE *f, const char *key, const char *value)
 
 /* The change as the POST's JSON carries it. */
 static void add_json(struct outbox *ob, const struct nightly_change *c, const char *series,
-		     const struct nightly_series *s, const struct strbuf *subject,
-		     const struct strbuf *author)
+		     const struct nightly_series *s, const struct found *f, enum carried what)
 {
 	const struct lab_nightly *n = ob->nt->n;
 	const char *base = n->base_url && *n->base_url ? n->base_url : NULL;
@@ -58,14 +87,24 @@ static void add_json(struct outbox *ob, const struct nightly_change *c, const ch
 	json_str(ob->json, "before", c->before);
 	json_str(ob->json, "after", c->after);
 	fprintf(ob->json, ",\"ab_experiment\":%lld", c->ab_experiment);
+	if (what == CARRY_FOLLOWUP)
+		fprintf(ob->json, ",\"followup\":true");
+	else if (!strcmp(c->verdict, "REGRESSION") && !*c->outcome)
+		fprintf(ob->json, ",\"bisection_pending\":true");
 	if (c->bisection)
 		fprintf(ob->json, ",\"bisection\":%lld", c->bisection);
 	if (*c->outcome)
 		json_str(ob->json, "outcome", c->outcome);
 	if (*c->culprit) {
 		json_str(ob->json, "culprit", c->culprit);
-		json_str(ob->json, "subject", strbuf_str(subject));
-		json_str(ob->json, "author", strbuf_str(author));
+		json_str(ob->json, "subject", strbuf_str(&f->subject));
+		json_str(ob->json, "author", strbuf_str(&f->author));
+	}
+	if (isfinite(f->effect)) {
+		json_str(ob->json, "effect_metric", strbuf_str(&f->metric));
+		fprintf(ob->json, ",\"effect\":%.6g", f->effect);
+		if (isfinite(f->lo) && isfinite(f->hi))
+			fprintf(ob->json, ",\"effect_ci\":[%.6g,%.6g]", f->lo, f->hi);
 	}
 	if (base) {
 		struct strbuf url = STRBUF_INIT;
@@ -82,14 +121,82 @@ static void add_json(struct outbox *ob, const struct nightly_change *c, const ch
 	fputc('}', ob->json);
 }
 
-/* The regression as the mail tells it: the A/B table, the culprit, the links. */
+static int found_row(const struct bisection_status *b, void *data)
+{
+	struct found *f = data;
+
+	strbuf_addstr(&f->metric, b->metric);
+	f->effect = b->effect;
+	f->lo = b->effect_lo;
+	f->hi = b->effect_hi;
+	f->alpha = b->effect_alpha;
+	return 0;
+}
+
+/* What the bisection of c found, into f (initialized here: release it either way). */
+static int found_read(struct found *f, struct store *st, const struct nightly_change *c)
+{
+	strbuf_init(&f->subject, 0);
+	strbuf_init(&f->author, 0);
+	strbuf_init(&f->metric, 0);
+	f->effect = f->lo = f->hi = f->alpha = NAN;
+	return (*c->culprit && store_nightly_commit_info(st, &f->subject, &f->author, c->culprit)) ||
+	       (c->bisection && store_bisection_read(st, c->bisection, found_row, f)) ? -1 : 0;
+}
+
+static void found_release(struct found *f)
+{
+	strbuf_release(&f->subject);
+	strbuf_release(&f->author);
+	strbuf_release(&f->metric);
+}
+
+/*
+ * What the bisection of c found (the culprit with its subject and author,
+ * the outcome and its effect), or that it has not ended yet, and the
+ * links: the part a regression's mail and its follow-up share.
+ */
+static void add_bisection(struct strbuf *sb, struct outbox *ob, const struct nightly_change *c,
+			  const struct found *f)
+{
+	const struct lab_nightly *n = ob->nt->n;
+	const char *base = n->base_url && *n->base_url ? n->base_url : NULL;
+
+	if (*c->culprit)
+		strbuf_addf(sb, "\nculprit: %s\nsubject: %s\nauthor: %s\nbisection: E%lld, %s\n",
+			    c->culprit, strbuf_str(&f->subject), strbuf_str(&f->author), c->bisection,
+			    c->outcome);
+	else if (c->bisection)
+		strbuf_addf(sb, "\nbisection: E%lld, %s: no single culprit\n", c->bisection,
+			    c->outcome);
+	else
+		strbuf_addstr(sb, "\nbisection: not finished tonight; it goes on next night, and a "
+			      "second mail will tell its outcome\n");
+	if (!isnan(f->effect)) {
+		char ci[32] = "CI";
+
+		if (!isnan(f->alpha))
+			stats_ci_label(ci, sizeof(ci), f->alpha);
+		strbuf_addf(sb, "effect good -> bad: %s %.4f (%+.1f %%)", strbuf_str(&f->metric),
+			    f->effect, 100 * (f->effect - 1));
+		if (isfinite(f->lo) && isfinite(f->hi))
+			strbuf_addf(sb, ", %s [%.4f, %.4f]", ci, f->lo, f->hi);
+		strbuf_addstr(sb, "\n");
+	}
+	if (base) {
+		strbuf_addf(sb, "\nA/B: %s/e%lld.html\n", base, c->ab_experiment);
+		if (c->bisection)
+			strbuf_addf(sb, "bisection: %s/b%lld.html\n", base, c->bisection);
+	}
+	strbuf_addstr(sb, "\n");
+}
+
+/* The regression as the mail tells it: the A/B table, the bisection, the links. */
 static void add_mail(struct outbox *ob, const struct nightly_change *c,
-		     const struct nightly_series *s, const struct strbuf *subject,
-		     const struct strbuf *author)
+		     const struct nightly_series *s, const struct found *fd)
 {
 	struct night *nt = ob->nt;
 	const struct lab_nightly *n = nt->n;
-	const char *base = n->base_url && *n->base_url ? n->base_url : NULL;
 	char *table = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&table, &len);
@@ -99,7 +206,8 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 		strbuf_addf(&ob->subject, "[lab nightly %s] REGRESSION in %s.%s", n->name,
 			    s->workload, s->metric);
 		if (*c->culprit)
-			strbuf_addf(&ob->subject, ": %.12s (\"%s\")", c->culprit, strbuf_str(subject));
+			strbuf_addf(&ob->subject, ": %.12s (\"%s\")", c->culprit,
+				    strbuf_str(&fd->subject));
 	}
 	strbuf_addf(&ob->mail, "%s.%s (%s, %ldM, %s, cmdline '%s') got worse between %.12s and "
 		    "%.12s.\nConfirmed by an interleaved A/B of the two commits on one host "
@@ -122,81 +230,160 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 		ob->tables[ob->ntables++] = c->ab_experiment;
 	}
 	free(table);
-	if (*c->culprit)
-		strbuf_addf(&ob->mail, "\nculprit: %s\nsubject: %s\nauthor: %s\nbisection: E%lld, "
-			    "%s\n", c->culprit, strbuf_str(subject), strbuf_str(author),
-			    c->bisection, c->outcome);
-	else if (c->bisection)
-		strbuf_addf(&ob->mail, "\nbisection: E%lld, %s: no single culprit\n",
-			    c->bisection, c->outcome);
-	if (base) {
-		strbuf_addf(&ob->mail, "\nA/B: %s/e%lld.html\n", base, c->ab_experiment);
-		if (c->bisection)
-			strbuf_addf(&ob->mail, "bisection: %s/b%lld.html\n", base, c->bisection);
+	add_bisection(&ob->mail, ob, c, fd);
+}
+
+/* A regression mailed before its bisection ended, as the follow-up tells its outcome. */
+static void add_followup(struct outbox *ob, const struct nightly_change *c,
+			 const struct nightly_series *s, const struct found *f)
+{
+	const struct lab_nightly *n = ob->nt->n;
+
+	ob->nfollowup++;
+	if (!ob->followup_subject.len) {
+		if (*c->culprit)
+			strbuf_addf(&ob->followup_subject, "[lab nightly %s] culprit of the REGRESSION "
+				    "in %s.%s: %.12s (\"%s\")", n->name, s->workload, s->metric,
+				    c->culprit, strbuf_str(&f->subject));
+		else
+			strbuf_addf(&ob->followup_subject, "[lab nightly %s] bisection of the "
+				    "REGRESSION in %s.%s: %s, no single culprit", n->name, s->workload,
+				    s->metric, c->outcome);
 	}
-	strbuf_addstr(&ob->mail, "\n");
+	strbuf_addf(&ob->followup, "%s.%s (%s, %ldM, %s, cmdline '%s') got worse between %.12s "
+		    "and %.12s (E%lld): its bisection has ended\n", s->workload, s->metric, s->target,
+		    s->mem_mib, s->clock, s->cmdline, c->before, c->after, c->ab_experiment);
+	add_bisection(&ob->followup, ob, c, f);
 }
 
 /*
  * A confirmed change not yet told everywhere: into the mail when it is a
- * regression the mail has not told, into the POST when the webhook has not.
+ * regression the mail has not told, into the POST when the webhook has
+ * not; a regression a channel told before its bisection ended goes into
+ * that channel's follow-up once the bisection has an outcome.
  */
 static int outbox_add(const struct nightly_change *c, const char *series, void *data)
 {
 	struct outbox *ob = data;
 	struct night *nt = ob->nt;
 	const struct lab_nightly *n = nt->n;
-	struct strbuf subject = STRBUF_INIT, author = STRBUF_INIT;
 	struct nightly_series s = { series, "", "", "", "", "", "", 0 };
-	struct untold u = { c->id, !strcmp(c->verdict, "REGRESSION") && n->mail_to,
-			    n->webhook != NULL, 0, 0 };
+	struct found f;
+	int regression = !strcmp(c->verdict, "REGRESSION");
+	struct untold u;
 	int ret = -1;
 
+	memset(&u, 0, sizeof(u));
+	if (found_read(&f, &nt->ctx->st, c))
+		goto out;
+	u.id = c->id;
+	u.pending = regression && !*c->outcome;
+	u.ch[MAIL].should = regression && n->mail_to;
+	u.ch[WEBHOOK].should = n->webhook != NULL;
 	for (size_t i = 0; i < ob->sc->nr; i++)
 		if (!strcmp(ob->sc->key.v[i], series))
 			s = series_at(ob->sc, i);
-	if ((u.mail && store_nightly_notice_sent(&nt->ctx->st, &u.mailed, c->id, "mail")) ||
-	    (u.post && store_nightly_notice_sent(&nt->ctx->st, &u.posted, c->id, "webhook")) ||
-	    (*c->culprit && store_nightly_commit_info(&nt->ctx->st, &subject, &author, c->culprit)))
-		goto out;
+	for (int ch = 0; ch < NCHANNELS; ch++) {
+		if (!u.ch[ch].should)
+			continue;
+		if (store_nightly_notice_sent(&nt->ctx->st, &u.ch[ch].told, c->id, channel_name[ch]) ||
+		    store_nightly_followup_state(&nt->ctx->st, &u.ch[ch].owed, &u.ch[ch].followed,
+						 c->id, channel_name[ch]))
+			goto out;
+		if (!u.ch[ch].told)
+			u.ch[ch].now = CARRY_CHANGE;
+		else if (u.ch[ch].owed && !u.ch[ch].followed && *c->outcome)
+			u.ch[ch].now = CARRY_FOLLOWUP;
+	}
+	if (u.ch[WEBHOOK].now)
+		add_json(ob, c, series, &s, &f, u.ch[WEBHOOK].now);
+	if (u.ch[MAIL].now == CARRY_CHANGE)
+		add_mail(ob, c, &s, &f);
+	else if (u.ch[MAIL].now == CARRY_FOLLOWUP)
+		add_followup(ob, c, &s, &f);
 	ob->ch = xrealloc(ob->ch, (ob->nch + 1) * sizeof(*ob->ch));
 	ob->ch[ob->nch++] = u;
-	if (u.post && !u.posted)
-		add_json(ob, c, series, &s, &subject, &author);
-	if (u.mail && !u.mailed)
-		add_mail(ob, c, &s, &subject, &author);
 	ret = 0;
 out:
-	strbuf_release(&subject);
-	strbuf_release(&author);
+	found_release(&f);
 	return ret;
 }
 
-/* Channel delivered what it carried: recorded for each change it told. */
-static int delivered(struct outbox *ob, const char *channel)
+/*
+ * A message of channel delivered what it carried (a mask of enum carried):
+ * recorded for each change, with the follow-up a change told before its
+ * bisection ended now owes, in one transaction.
+ */
+static int delivered(struct outbox *ob, enum channel ch, unsigned carried)
 {
-	int mail = !strcmp(channel, "mail");
+	struct store *st = &ob->nt->ctx->st;
 
+	if (store_begin(st))
+		return -1;
 	for (size_t i = 0; i < ob->nch; i++) {
 		struct untold *u = &ob->ch[i];
-		int *done = mail ? &u->mailed : &u->posted;
 
-		if (!(mail ? u->mail : u->post) || *done)
+		if (!(u->ch[ch].now & carried))
 			continue;
-		if (store_nightly_notice_add(&ob->nt->ctx->st, u->id, channel))
-			return -1;
-		*done = 1;
+		if (u->ch[ch].now == CARRY_CHANGE) {
+			if (store_nightly_notice_add(st, u->id, channel_name[ch]) ||
+			    (u->pending && store_nightly_followup_owe(st, u->id, channel_name[ch])))
+				goto fail;
+			u->ch[ch].told = 1;
+			u->ch[ch].owed |= u->pending;
+		} else {
+			if (store_nightly_followup_sent(st, u->id, channel_name[ch]))
+				goto fail;
+			u->ch[ch].followed = 1;
+		}
+		u->ch[ch].now = 0;
 	}
-	return 0;
+	return store_commit(st);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+/* Told on every channel that should tell it, with the follow-ups it owes. */
+static int all_told(const struct untold *u)
+{
+	for (int ch = 0; ch < NCHANNELS; ch++)
+		if (u->ch[ch].should && (!u->ch[ch].told || (u->ch[ch].owed && !u->ch[ch].followed)))
+			return 0;
+	return 1;
 }
 
 /*
- * One mail for the confirmed regressions the mail has not told, one POST
- * for every confirmed change the webhook has not (this night's, and those
- * a killed or failed night left). Each channel's delivery is recorded on
- * its own, so that a channel that failed is tried again the next night
- * without the other sending twice; a change is marked once every
- * configured channel took it.
+ * Mail subject and body (the footer added here) of what carried; a mail
+ * that could not be sent is the night's infrastructure failure, and is
+ * tried again next night.
+ */
+static int send_mail(struct outbox *ob, const struct notify_creds *creds, const char *subject,
+		     struct strbuf *body, enum carried carried)
+{
+	struct night *nt = ob->nt;
+	const struct lab_nightly *n = nt->n;
+	const char *what = carried == CARRY_FOLLOWUP ? "follow-up" : "regression";
+
+	strbuf_addf(body, "-- \nlab nightly %s, night %lld: branch %s of %s at %.12s\n", n->name,
+		    nt->id, n->branch, n->repository, nt->head);
+	if (notify_mail(n, creds, subject, body->buf)) {
+		night_infra(nt, "the %s mail to %s was not sent", what, n->mail_to);
+		return 0;
+	}
+	fprintf(nt->out, "mail: %ssent to %s\n", carried == CARRY_FOLLOWUP ? "follow-up " : "",
+		n->mail_to);
+	return delivered(ob, MAIL, carried);
+}
+
+/*
+ * One mail for the confirmed regressions the mail has not told, one for
+ * the bisections that ended after their regression was mailed, one POST
+ * for every confirmed change and follow-up the webhook has not told (this
+ * night's, and those a killed or failed night left). Each channel's
+ * delivery is recorded on its own, so that a channel that failed is tried
+ * again the next night without the other sending twice; a change is
+ * marked once every configured channel took it and its follow-up.
  */
 int night_notify(struct night *nt, const struct series_copy *sc)
 {
@@ -225,39 +412,28 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 	fprintf(ob.json, "]}");
 	fclose(ob.json);
 	ob.json = NULL;
-	if ((ob.npost || ob.nmail) && notify_creds_read(&creds, n->credentials)) {
+	if ((ob.npost || ob.nmail || ob.nfollowup) && notify_creds_read(&creds, n->credentials)) {
 		night_infra(nt, "notifications not sent: the credentials file was refused");
 		ret = 0;
 		goto out;
 	}
-	if (ob.nmail) {
-		strbuf_addf(&ob.mail, "-- \nlab nightly %s, night %lld: branch %s of %s at %.12s\n",
-			    n->name, nt->id, n->branch, n->repository, nt->head);
-		if (notify_mail(n, &creds, ob.subject.buf, ob.mail.buf)) {
-			night_infra(nt, "the regression mail to %s was not sent", n->mail_to);
-		} else {
-			fprintf(nt->out, "mail: sent to %s\n", n->mail_to);
-			if (delivered(&ob, "mail"))
-				goto out;
-		}
-	}
+	if ((ob.nmail && send_mail(&ob, &creds, ob.subject.buf, &ob.mail, CARRY_CHANGE)) ||
+	    (ob.nfollowup && send_mail(&ob, &creds, ob.followup_subject.buf, &ob.followup,
+				       CARRY_FOLLOWUP)))
+		goto out;
 	if (ob.npost) {
 		if (notify_webhook(n, &creds, ob.json_buf)) {
 			night_infra(nt, "the webhook POST was not sent");
 		} else {
 			fprintf(nt->out, "webhook: posted %zu change%s\n", ob.npost,
 				ob.npost == 1 ? "" : "s");
-			if (delivered(&ob, "webhook"))
+			if (delivered(&ob, WEBHOOK, CARRY_CHANGE | CARRY_FOLLOWUP))
 				goto out;
 		}
 	}
-	for (size_t i = 0; i < ob.nch; i++) {
-		const struct untold *u = &ob.ch[i];
-
-		if ((!u->mail || u->mailed) && (!u->post || u->posted) &&
-		    store_nightly_change_notified(&nt->ctx->st, u->id))
+	for (size_t i = 0; i < ob.nch; i++)
+		if (all_told(&ob.ch[i]) && store_nightly_change_notified(&nt->ctx->st, ob.ch[i].id))
 			goto out;
-	}
 	ret = 0;
 out:
 	if (ob.json)
@@ -267,6 +443,8 @@ out:
 	free(ob.tables);
 	strbuf_release(&ob.mail);
 	strbuf_release(&ob.subject);
+	strbuf_release(&ob.followup);
+	strbuf_release(&ob.followup_subject);
 	notify_creds_release(&creds);
 	return ret;
 }

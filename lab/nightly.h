@@ -19,10 +19,12 @@
  *     before it against the first after it; a confirmed REGRESSION is
  *     bisected (lab/bisect-run.h) within bisectBudget boots;
  *  5. one mail for the night's confirmed regressions, one webhook POST for
- *     its confirmed changes (lab/notify.h); an infrastructure failure (the
- *     fetch, a build tool, a boot the lab could not run) is reported in the
- *     summary and never as a regression, and what it left undone is done
- *     the next night.
+ *     its confirmed changes (lab/notify.h); a regression told before its
+ *     bisection ended (stopped, and finished a later night) gets a
+ *     follow-up mail and POST entry with the outcome the night it ends;
+ *     an infrastructure failure (the fetch, a build tool, a boot the lab
+ *     could not run) is reported in the summary and never as a
+ *     regression, and what it left undone is done the next night.
  *
  * Everything is stored as it happens (results/store-nightly.h): a lab killed
  * mid-night leaves the night INTERRUPTED, and the next one measures what is

@@ -396,6 +396,44 @@ int store_nightly_notice_add(struct store *st, long long change_id, const char *
 			  STORE_ARGS(STORE_INT(change_id), STORE_TEXT(channel)), NULL, NULL);
 }
 
+struct followup_state {
+	int *owed, *sent;
+};
+
+static int followup_row(sqlite3_stmt *q, void *data)
+{
+	struct followup_state *f = data;
+
+	*f->owed = 1;
+	*f->sent = sqlite3_column_int(q, 0);
+	return 0;
+}
+
+int store_nightly_followup_state(struct store *st, int *owed, int *sent, long long change_id,
+				 const char *channel)
+{
+	struct followup_state f = { owed, sent };
+
+	*owed = *sent = 0;
+	return store_rows(st, "cannot read nightly follow-ups", "SELECT sent IS NOT NULL FROM "
+			  "nightly_followups WHERE change_id = ?1 AND channel = ?2",
+			  STORE_ARGS(STORE_INT(change_id), STORE_TEXT(channel)), followup_row, &f);
+}
+
+int store_nightly_followup_owe(struct store *st, long long change_id, const char *channel)
+{
+	return store_rows(st, "cannot record nightly follow-up", "INSERT OR IGNORE INTO "
+			  "nightly_followups(change_id, channel) VALUES (?1, ?2)",
+			  STORE_ARGS(STORE_INT(change_id), STORE_TEXT(channel)), NULL, NULL);
+}
+
+int store_nightly_followup_sent(struct store *st, long long change_id, const char *channel)
+{
+	return store_rows(st, "cannot record nightly follow-up", "UPDATE nightly_followups SET "
+			  "sent = " NOW " WHERE change_id = ?1 AND channel = ?2 AND sent IS NULL",
+			  STORE_ARGS(STORE_INT(change_id), STORE_TEXT(channel)), NULL, NULL);
+}
+
 int store_nightly_changes_unnotified(struct store *st, const char *nightly,
 				     store_nightly_change_fn *fn, void *data)
 {

@@ -113,7 +113,7 @@ int store_nightly_change_confirmed(struct store *st, long long id, long long ab_
 				   const char *verdict);
 int store_nightly_change_bisected(struct store *st, long long id, long long bisection,
 				  const char *culprit, const char *outcome);
-/* Every channel configured has delivered change id (or none is configured). */
+/* Every channel configured has delivered change id and its follow-up, if owed. */
 int store_nightly_change_notified(struct store *st, long long id);
 /*
  * Each channel's delivery of a change (mail, webhook), so that one that
@@ -123,7 +123,21 @@ int store_nightly_notice_sent(struct store *st, int *sent, long long change_id,
 			      const char *channel);
 /* Channel delivered change id now; delivered already is left as it was. */
 int store_nightly_notice_add(struct store *st, long long change_id, const char *channel);
-/* Each confirmed change (REGRESSION, IMPROVEMENT) not notified yet, oldest first. */
+/*
+ * A regression a channel told before its bisection ended owes that channel
+ * a follow-up with the bisection's outcome: *owed whether change id owes
+ * channel one, *sent whether it was delivered.
+ */
+int store_nightly_followup_state(struct store *st, int *owed, int *sent, long long change_id,
+				 const char *channel);
+/* Channel told change id before its bisection ended: a follow-up owed (one owed is left). */
+int store_nightly_followup_owe(struct store *st, long long change_id, const char *channel);
+/* Channel delivered change id's follow-up now. */
+int store_nightly_followup_sent(struct store *st, long long change_id, const char *channel);
+/*
+ * Each confirmed change (REGRESSION, IMPROVEMENT) not notified yet (a
+ * channel has not told it, or a follow-up is owed), oldest first.
+ */
 typedef int store_nightly_change_fn(const struct nightly_change *c, const char *series,
 				    void *data);
 int store_nightly_changes_unnotified(struct store *st, const char *nightly,

@@ -373,6 +373,121 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the mail server down on the regression 
 	test "$(mails_of down)" = 1 && test "$(posts_of down)" = 1
 '
 
+# The newest mail and POST nightly $1 sent.
+last_mail_of() {
+	tr -d "\r" <"$(grep -l "^Subject: \[lab nightly $1\]" sink/mail-*.eml | sort -V | tail -n 1)"
+}
+
+last_post_of() {
+	grep -l "\"nightly\":\"$1\"" sink/post-*.json | sort -V | tail -n 1
+}
+
+# The config of nightly $1 on branch $1: a bisection budget of $2 boots,
+# mail to the SMTP port $3.
+stop_conf() {
+	cat <<-EOF
+	[core]
+		db = $PWD/$1.db
+	[build]
+		command = ./build.sh
+		artifact = out/image
+	[run]
+		runner = local
+		iters = 5
+	[nightly "$1"]
+		repository = up
+		branch = $1
+		workloads = zeroing
+		boots = 3
+		policy = new
+		maxCommits = 3
+		bisectBudget = $2
+	$(smtp=$3 nightly_notify_conf)
+	EOF
+}
+
+# Three quiet nights of nightly $1, then the regression night, whose
+# bisection $1-2.conf stops: mailed and posted without a culprit.
+stop_bisection() {
+	for c in 1 7 10; do
+		git -C up update-ref refs/heads/$1 c$c &&
+		night --config $1-500.conf && test "$rc" = 0 || return 1
+	done &&
+	git -C up update-ref refs/heads/$1 c16 &&
+	night --config $1-2.conf && test "$rc" = 1 &&
+	grep -q "^infrastructure: the bisection of [0-9a-f]*\.\.[0-9a-f]* stopped (the reason is above); it resumes next night$" out &&
+	test "$(sql $1.db "SELECT verdict, COALESCE(outcome, '') FROM nightly_changes")" = "REGRESSION|" &&
+	test "$(mails_of $1)" = 1 && test "$(posts_of $1)" = 1 &&
+	! last_mail_of $1 | grep -q "^culprit:"
+}
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'a bisection its budget stopped: mailed as going on, its culprit mailed and posted once the next night' '
+	nightly_ports &&
+	stop_conf stop 2 $smtp >stop-2.conf && stop_conf stop 500 $smtp >stop-500.conf &&
+	stop_bisection stop &&
+	last_mail_of stop >stop-1.mail &&
+	grep -q "^Subject: \[lab nightly stop\] REGRESSION in zeroing.t$" stop-1.mail &&
+	grep -q "^bisection: not finished tonight; it goes on next night, and a second mail will tell its outcome$" stop-1.mail &&
+	$PY -c "
+import json, sys
+c = json.load(open(sys.argv[1]))[\"changes\"]
+assert len(c) == 1 and c[0][\"verdict\"] == \"REGRESSION\" and c[0][\"bisection_pending\"] is True, c
+assert \"culprit\" not in c[0] and \"followup\" not in c[0], c
+" "$(last_post_of stop)" &&
+	night --config stop-500.conf && test "$rc" = 1 &&
+	c13=$(git -C up rev-parse c13) &&
+	test "$(sql stop.db "SELECT culprit, outcome FROM nightly_changes")" = "$c13|FOUND" &&
+	test "$(mails_of stop)" = 2 && test "$(posts_of stop)" = 2 &&
+	grep -q "^mail: follow-up sent to mm@example.org$" out && grep -q "^webhook: posted 1 change$" out &&
+	last_mail_of stop >stop-2.mail &&
+	grep -q "^Subject: \[lab nightly stop\] culprit of the REGRESSION in zeroing.t: ${c13:0:12} (\"change 13\")$" stop-2.mail &&
+	grep -q "^zeroing.t (local, 2048M, wall, cmdline '\'''\'') got worse between [0-9a-f]\{12\} and [0-9a-f]\{12\} (E[0-9]*): its bisection has ended$" stop-2.mail &&
+	grep -q "^culprit: $c13$" stop-2.mail &&
+	grep -q "^subject: change 13$" stop-2.mail &&
+	grep -q "^author: A U Thor <author@example.com>$" stop-2.mail &&
+	bis=$(sql stop.db "SELECT bisection FROM nightly_changes") &&
+	grep -q "^bisection: E$bis, FOUND$" stop-2.mail &&
+	grep -q "^effect good -> bad: t 1\.[01][0-9]* (+[0-9.]* %), [0-9.]*% CI \[1\.[0-9]*, 1\.[0-9]*\]$" stop-2.mail &&
+	$PY -c "
+import json, sys
+c = json.load(open(sys.argv[1]))[\"changes\"]
+assert len(c) == 1 and c[0][\"followup\"] is True and \"bisection_pending\" not in c[0], c
+assert c[0][\"culprit\"] == sys.argv[2] and c[0][\"subject\"] == \"change 13\", c
+assert c[0][\"author\"] == \"A U Thor <author@example.com>\" and c[0][\"outcome\"] == \"FOUND\", c
+assert c[0][\"bisection\"] == int(sys.argv[3]), c
+assert c[0][\"effect_metric\"] == \"t\" and 1.05 < c[0][\"effect\"] < 1.15, c
+assert c[0][\"effect_ci\"][0] < c[0][\"effect\"] < c[0][\"effect_ci\"][1], c
+" "$(last_post_of stop)" "$c13" "$bis" &&
+	test "$(sql stop.db "SELECT channel, sent IS NOT NULL FROM nightly_followups ORDER BY channel" | tr "\n" " ")" = "mail|1 webhook|1 " &&
+	test "$(sql stop.db "SELECT notified FROM nightly_changes")" = 1 &&
+	night --config stop-500.conf && test "$rc" = 0 &&
+	test "$(mails_of stop)" = 2 && test "$(posts_of stop)" = 2
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'the follow-up mail not sent: the POST goes, the follow-up mail alone the next night' '
+	nightly_ports &&
+	down=$(free_port) &&
+	stop_conf late 2 $smtp >late-2.conf && stop_conf late 500 $smtp >late-500.conf &&
+	stop_conf late 500 $down >late-down.conf &&
+	stop_bisection late &&
+	night --config late-down.conf && test "$rc" = 1 &&
+	grep -q "^infrastructure: the follow-up mail to mm@example.org was not sent$" out &&
+	grep -q "^webhook: posted 1 change$" out &&
+	test "$(mails_of late)" = 1 && test "$(posts_of late)" = 2 &&
+	grep -q "\"followup\":true" "$(last_post_of late)" &&
+	test "$(sql late.db "SELECT channel, sent IS NOT NULL FROM nightly_followups ORDER BY channel" | tr "\n" " ")" = "mail|0 webhook|1 " &&
+	test "$(sql late.db "SELECT notified FROM nightly_changes")" = 0 &&
+	night --config late-500.conf && test "$rc" = 0 &&
+	grep -q "^mail: follow-up sent to mm@example.org$" out && ! grep -q "^webhook:" out &&
+	test "$(mails_of late)" = 2 && test "$(posts_of late)" = 2 &&
+	last_mail_of late >late.mail &&
+	grep -q "^Subject: \[lab nightly late\] culprit of the REGRESSION in zeroing.t: " late.mail &&
+	grep -q "^culprit: $(git -C up rev-parse c13)$" late.mail &&
+	test "$(sql late.db "SELECT notified FROM nightly_changes")" = 1 &&
+	night --config late-500.conf && test "$rc" = 0 &&
+	test "$(mails_of late)" = 2 && test "$(posts_of late)" = 2
+'
+
 test_expect_success 'bad input: no nightly, an unknown one, a bad key' '
 	printf "[run]\n\titers = 3\n" >none.conf &&
 	test_expect_code 2 "$LAB" nightly --config none.conf 2>err &&
