@@ -44,7 +44,8 @@ SH
 printf '#!/bin/sh\necho "this is not a metric"\necho "neither is this one"\n' >garbage.sh
 printf '#!/bin/sh\necho "t 1 us"\necho "out of disk" >&2\nexit 3\n' >exit3.sh
 printf '#!/bin/sh\necho "t 1 us"\nwhile :; do :; done\n' >hang.sh
-chmod +x counter.sh garbage.sh exit3.sh hang.sh
+printf '#!/bin/sh\necho "t 1 us"\nkill -TERM $$\n' >term.sh
+chmod +x counter.sh garbage.sh exit3.sh hang.sh term.sh
 
 boot() {
 	"$LAB" run --db vm.db --accel tcg --kernel "$KERNEL" --mem 512M "$@"
@@ -101,9 +102,19 @@ test_expect_success 'on the local runner too, and a deadline of the guest names 
 	sql local.db "SELECT status || \": \" || error FROM runs WHERE id = 2" | grep -q "^FAILED: exit3: iteration 1: .* exited with status 3" &&
 	test_expect_code 1 "$LAB" run --db local.db --runner local --workload "exec:$TRASH/hang.sh" --timeout 2 >out 2>err &&
 	test "$(sql local.db "SELECT status FROM runs WHERE id = 3")" = TIMEOUT &&
+	# the guest killed at the deadline takes the program (staged as .../hang/run) with it
+	for _ in $(seq 50); do pgrep -f "$TRASH/.*hang" >/dev/null || break; sleep 0.1; done &&
+	! pgrep -af "$TRASH/.*hang" &&
 	test_expect_code 1 "$LAB" run --db local.db --runner local --workload "exec:$TRASH/hang.sh" --param exec_timeout=1 --timeout 60 >out 2>err &&
 	sql local.db "SELECT status || \": \" || error FROM runs WHERE id = 4" | grep -q "^FAILED: hang: iteration 1: .* ran past its deadline of 1 s (lab.exec_timeout) and was killed" &&
-	! pgrep -f "$TRASH/hang.sh"
+	! pgrep -af "$TRASH/.*hang"
+'
+
+test_expect_success 'a program killed by a signal: FAILED, naming the signal' '
+	test_expect_code 1 "$LAB" run --db local.db --runner local --workload "exec:$TRASH/term.sh" >out 2>err &&
+	id=$(sql local.db "SELECT max(id) FROM runs") &&
+	sql local.db "SELECT status || \": \" || error FROM runs WHERE id = $id" >error && cat error &&
+	grep -q "^FAILED: term: iteration 1: .* was killed by signal 15 (Terminated)" error
 '
 
 test_expect_success 'bad workloads are refused before anything runs, one line, exit 2' '

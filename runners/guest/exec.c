@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -174,11 +175,57 @@ static void output_add(struct output *o, const char *buf, size_t n)
 	o->buf[o->len] = '\0';
 }
 
-static void child(const struct exec_state *s, int out, int err, long iteration)
+static void kill_own_group(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+	_exit(128 + SIGKILL);
+}
+
+/*
+ * The first process of the program's group, between the guest and the
+ * program: it waits for the program and ends as the program did. Outside
+ * a VM the guest is a process the lab can kill (a deadline, the lab
+ * gone); the kernel then tells this one (PR_SET_PDEATHSIG) and it kills
+ * the group, so that neither the program nor what it started outlives
+ * the guest.
+ */
+static void keep_group(pid_t guest)
+{
+	struct sigaction sa;
+	pid_t prog;
+	int status;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kill_own_group;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	/* a guest that died before this took effect is seen in getppid() */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != guest)
+		kill_own_group(0);
+	prog = fork();
+	if (prog < 0)
+		_exit(127);
+	if (!prog) {
+		signal(SIGTERM, SIG_DFL);
+		return;
+	}
+	while (waitpid(prog, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(127);
+	if (WIFSIGNALED(status)) {
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+	}
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+}
+
+static void child(const struct exec_state *s, int out, int err, long iteration, pid_t guest)
 {
 	char iter[32];
 
 	setpgid(0, 0);
+	keep_group(guest);
 	dup2(out, 1);
 	dup2(err, 2);
 	if (out > 2)
@@ -217,7 +264,7 @@ static int run_once(struct exec_state *s, long iteration,
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0, ret = -1, killed = 0;
 	double deadline = s->deadline ? now_s() + (double)s->deadline : 0;
-	pid_t pid;
+	pid_t pid, guest = getpid();
 
 	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
 		emit_error(s->name, "cannot make a pipe: %s", strerror(errno));
@@ -229,7 +276,7 @@ static int run_once(struct exec_state *s, long iteration,
 		goto out;
 	}
 	if (!pid)
-		child(s, po[1], pe[1], iteration);
+		child(s, po[1], pe[1], iteration, guest);
 	setpgid(pid, pid);
 	close(po[1]);
 	close(pe[1]);
