@@ -85,20 +85,28 @@ int main(void)
 	ok(r.iters == 3 && r.mem_mib == 4096 && r.cpus == 0 && r.numa == 2 && r.timeout_s == 600,
 	   "the numbers, 0 for NULL");
 	ok(r.alpha == 0.01 && r.max_boots == 40, "alpha and the budget");
+	is_str(r.good.buf, "aaaa", "the good commit it started with");
+	is_str(r.bad.buf, "bbbb", "the bad commit it started with");
 	bisect_spec_row_release(&r);
 
 	w.max_boots = 7;
-	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == id,
+	ok(store_bisection_by_spec(&st, &found, &w, "aaaa", "bbbb") == 0 && found == id,
 	   "found again by its spec, whatever the budget");
+	ok(store_bisection_by_spec(&st, &found, &w, "aaaa", "cccc") == 0 && found == 0,
+	   "not when bad is another commit now");
 	strbuf_addstr(&w.metric, "demote_page_wall");
-	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == 0,
+	ok(store_bisection_by_spec(&st, &found, &w, "aaaa", "bbbb") == 0 && found == 0,
 	   "not with a metric it was not given");
 	strbuf_reset(&w.metric);
+	strbuf_addstr(&w.fragments, "0123 /frag.config\n");
+	ok(store_bisection_by_spec(&st, &found, &w, "aaaa", "bbbb") == 0 && found == 0,
+	   "nor with a config fragment");
+	strbuf_reset(&w.fragments);
 	strbuf_reset(&w.targets);
-	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == 0,
+	ok(store_bisection_by_spec(&st, &found, &w, "aaaa", "bbbb") == 0 && found == 0,
 	   "nor without its targets");
 	w.cpus = 2;
-	ok(store_bisection_by_spec(&st, &found, &w) == 0 && found == 0,
+	ok(store_bisection_by_spec(&st, &found, &w, "aaaa", "bbbb") == 0 && found == 0,
 	   "nor with another boot option");
 	bisect_spec_row_release(&w);
 
