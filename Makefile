@@ -67,6 +67,16 @@ $(B)/gen/schema.c: schema.sql
 	$(call say,GEN,$@){ echo 'const char lab_schema_sql[] ='; \
 	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
 
+# The version lab --version prints: git describe of this checkout, rewritten
+# only when it changes, so that lab/main.c is rebuilt only then.
+LAB_VERSION := $(or $(shell git describe --always --dirty 2>/dev/null),unknown)
+$(B)/gen/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define LAB_VERSION "$(LAB_VERSION)"' > $@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(B)/lab/main.o: $(B)/gen/version.h
+$(B)/lab/main.o: CPPFLAGS += -I$(B)/gen
+
 $(B)/gen/%.o: $(B)/gen/%.c
 	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

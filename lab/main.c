@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array.h"
 #include "commands.h"
 #include "gitutil.h"
 #include "log.h"
+#include "version.h"
+#include "suggest.h"
 
 struct command {
 	const char *name;
@@ -33,33 +36,70 @@ static const struct command commands[] = {
 static void usage(FILE *f)
 {
 	fputs("usage: lab <command> [options]\n\ncommands:\n", f);
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fputs("\n'lab <command> --help' shows a command's options.\n", f);
+	fputs("\n'lab help <command>' or 'lab <command> --help' shows a command's options;\n"
+	      "'lab --version' the version.\n", f);
+}
+
+static const struct command *find_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands)];
+	const char *near;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+		names[i] = commands[i].name;
+	}
+	near = suggest_closest(name, names, ARRAY_SIZE(names));
+	if (near)
+		error("unknown command '%s': did you mean '%s'? (see 'lab --help')",
+		      name, near);
+	else
+		error("unknown command '%s' (see 'lab --help')", name);
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
+	const struct command *cmd;
+	char *help_argv[] = { NULL, "--help", NULL };
 	int ret;
 
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		usage(stdout);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("lab version %s\n", LAB_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(commands[i].name, argv[1]))
-			continue;
-		if (lab_git_init())
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc == 2) {
+			usage(stdout);
+			return 0;
+		}
+		/* lab help CMD is lab CMD --help */
+		if (argc > 3) {
+			error("'lab help' takes one command, not '%s'", argv[3]);
 			return 2;
-		ret = commands[i].fn(argc - 1, argv + 1);
-		lab_git_shutdown();
-		return ret;
+		}
+		if (!(cmd = find_command(argv[2])))
+			return 2;
+		help_argv[0] = argv[2];
+		argc = 2;
+		argv = help_argv;
+	} else {
+		if (!(cmd = find_command(argv[1])))
+			return 2;
+		argc--;
+		argv++;
 	}
-	error("unknown command '%s' (see 'lab --help')", argv[1]);
-	return 2;
+	if (lab_git_init())
+		return 2;
+	ret = cmd->fn(argc, argv);
+	lab_git_shutdown();
+	return ret;
 }
