@@ -6,6 +6,7 @@
 #include "parse-options.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "suggest.h"
 #include "xalloc.h"
 
 const char parse_options_here[] = "";
@@ -58,6 +59,52 @@ static const struct parse_option *find_long(const struct parse_option *opts, con
 		hits++;
 	}
 	return hits == 1 ? hit : NULL;
+}
+
+/*
+ * The refusal of a long name find_long() did not take: the options it
+ * begins when it begins several, else the nearest one when one is near.
+ */
+static int refuse_long(const struct option_parser *p, const char *word, size_t len,
+		       const char *typed)
+{
+	struct strbuf names = STRBUF_INIT, near = STRBUF_INIT;
+	const char **all = NULL;
+	size_t nr = 0, alloc = 0, hits = 0;
+	const char *closest;
+
+	for (const struct parse_option *o = p->options; o->type != OPTION_END; o++) {
+		if (o->type == OPTION_TEXT || !o->long_name)
+			continue;
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			all = xrealloc(all, alloc * sizeof(*all));
+		}
+		if (len && !strncmp(o->long_name, word, len))
+			hits++;
+		if (o->flags & PARSE_OPT_HIDDEN)
+			continue;
+		all[nr++] = o->long_name;
+		if (len && !strncmp(o->long_name, word, len))
+			strbuf_addf(&names, "%s--%s", names.len ? ", " : "", o->long_name);
+	}
+	if (hits > 1) {
+		error("ambiguous option '%s' for '%s': %s? (see '%s --help')", typed, p->cmd,
+		      names.buf, p->cmd);
+	} else {
+		strbuf_add(&near, word, len);
+		closest = suggest_closest(near.buf, all, nr);
+		if (closest)
+			error("unknown option '%s' for '%s': did you mean '--%s'? (see '%s --help')",
+			      typed, p->cmd, closest, p->cmd);
+		else
+			error("unknown option '%s' for '%s' (see '%s --help')", typed, p->cmd,
+			      p->cmd);
+	}
+	free(all);
+	strbuf_release(&names);
+	strbuf_release(&near);
+	return -1;
 }
 
 static int takes_value(const struct parse_option *o)
@@ -165,8 +212,7 @@ static int parse_long(const struct option_parser *p, int argc, char **argv, int 
 	int ret = -1;
 
 	if (!o)
-		return error("unknown option '%s' for '%s' (see '%s --help')", argv[*i], p->cmd,
-			     p->cmd);
+		return refuse_long(p, word, len, argv[*i]);
 	strbuf_addf(&name, "--%s", o->long_name);
 	if (!takes_value(o)) {
 		if (eq) {

@@ -24,6 +24,8 @@
  *   option '--workload' needs a value (see 'lab run --help')
  *   option '--help' takes no value (see 'lab run --help')
  *   unknown option '--bogus' for 'lab run' (see 'lab run --help')
+ *   unknown option '--wrokload' for 'lab run': did you mean '--workload'? (see ...)
+ *   ambiguous option '--a-c' for 'lab ab': --a-cmdline, --a-config? (see ...)
  *   bad value 'x' for --boots (see 'lab run --help')
  *   bad value 'x' for -c: expected a column number from 1     (opt->expect)
  * An option is named as it was given: -n or --limit.

@@ -42,4 +42,11 @@ test_expect_success 'a word near nothing gets no guess' '
 	expect_one_line_naming err "^lab: unknown command .frobnicate. (see .lab --help.)$"
 '
 
+test_expect_success 'a misspelt option gets the nearest; a short prefix, its options' '
+	test_must_fail "$LAB" run --wrokload boot 2>err &&
+	expect_one_line_naming err "^lab: unknown option .--wrokload. for .lab run.: did you mean .--workload.? (see .lab run --help.)$" &&
+	test_must_fail "$LAB" ab --a-c foo 2>err &&
+	expect_one_line_naming err "^lab: ambiguous option .--a-c. for .lab ab.: --a-config, --a-cmdline? (see .lab ab --help.)$"
+'
+
 test_done
