@@ -7,6 +7,7 @@
 #   make seeds      run the four seed recipes (kernels/recipes/), print their tables
 #   make bench      benchmarks (not timed tests)
 #   make deps       install the Debian packages the lab needs
+#   make install    PREFIX=/usr/local DESTDIR=: lab, its guests and data, completion
 #   make fuzz       libFuzzer targets (clang, ASan, UBSan), FUZZ_TIME seconds each
 #   SANITIZE=address,undefined   V=1
 
@@ -203,11 +204,31 @@ fuzz: fuzz-deps
 			$(B)/fuzz/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
 
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary in bin/, what it
+# reads at run time (guests, kernel configs and probes, the report's style)
+# and the recipes in share/lab/, bash completion, example systemd units.
+PREFIX ?= /usr/local
+bindir := $(PREFIX)/bin
+datadir := $(PREFIX)/share/lab
+install: all
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(bindir) \
+		$(DESTDIR)$(datadir)/kernels $(DESTDIR)$(datadir)/web $(DESTDIR)$(datadir)/systemd \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	$(Q)install -m 755 lab/lab $(DESTDIR)$(bindir)/lab
+	$(Q)for g in $(GUESTS); do install -D -m 755 $$g $(DESTDIR)$(datadir)/$$g || exit 1; done
+	$(Q)cp -R kernels/configs kernels/probes kernels/recipes $(DESTDIR)$(datadir)/kernels/
+	$(Q)install -m 644 web/style.css $(DESTDIR)$(datadir)/web/
+	$(Q)install -m 644 lab/lab-completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/lab
+	$(Q)sed 's|@bindir@|$(bindir)|g' lab/systemd/lab-nightly.service.in \
+		>$(DESTDIR)$(datadir)/systemd/lab-nightly.service
+	$(Q)install -m 644 lab/systemd/lab-nightly.timer $(DESTDIR)$(datadir)/systemd/
+
 clean:
 	rm -rf $(B) lab/lab
 
 FORCE:
-.PHONY: all deps check check-kernel check-remote demo fixture seeds bench clean fuzz fuzz-deps FORCE
+.PHONY: all install deps check check-kernel check-remote demo fixture seeds bench clean fuzz fuzz-deps FORCE
 .DELETE_ON_ERROR:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -71,6 +71,12 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(argv[1], "--list-commands")) {
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			printf("%s%s", i ? " " : "", commands[i].name);
+		printf(" help\n");
+		return 0;
+	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("lab version %s\n", LAB_VERSION);
 		return 0;

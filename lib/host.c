@@ -2,6 +2,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "host.h"
@@ -74,8 +75,19 @@ const char *lab_source_dir(void)
 		return dir;
 	}
 	exe[n] = '\0';
-	/* the binary is <checkout>/lab/lab */
+	/*
+	 * The binary is <checkout>/lab/lab, or <prefix>/bin/lab after make
+	 * install, with the rest under <prefix>/share/lab.
+	 */
 	snprintf(dir, sizeof(dir), "%s", dirname(dirname(exe)));
+	n = (ssize_t)strlen(dir);
+	if ((size_t)n + sizeof("/share/lab") <= sizeof(dir)) {
+		struct stat st;
+
+		memcpy(dir + n, "/share/lab", sizeof("/share/lab"));
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+			dir[n] = '\0';
+	}
 	return dir;
 }
 

@@ -28,7 +28,10 @@ void host_name(char *out, size_t size);
 int host_process_start(char *out, size_t size, pid_t pid);
 /* "x86_64" or "aarch64": the architecture this lab was built for. */
 const char *host_arch(void);
-/* The directory of the running lab binary's checkout (for build/guest). */
+/*
+ * Where the running lab's own files are (build/guest, kernels/configs,
+ * web/style.css): its checkout, or <prefix>/share/lab once installed.
+ */
 const char *lab_source_dir(void);
 
 #endif

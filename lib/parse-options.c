@@ -80,13 +80,11 @@ static int refuse_long(const struct option_parser *p, const char *word, size_t l
 			alloc = alloc ? 2 * alloc : 16;
 			all = xrealloc(all, alloc * sizeof(*all));
 		}
-		if (len && !strncmp(o->long_name, word, len))
-			hits++;
-		if (o->flags & PARSE_OPT_HIDDEN)
-			continue;
 		all[nr++] = o->long_name;
-		if (len && !strncmp(o->long_name, word, len))
-			strbuf_addf(&names, "%s--%s", names.len ? ", " : "", o->long_name);
+		if (len && !strncmp(o->long_name, word, len)) {
+			strbuf_addf(&names, "%s--%s", hits ? ", " : "", o->long_name);
+			hits++;
+		}
 	}
 	if (hits > 1) {
 		error("ambiguous option '%s' for '%s': %s? (see '%s --help')", typed, p->cmd,
@@ -280,10 +278,30 @@ static void words_first(char **argv, int argc, const char *is_word, int n)
 	free(copy);
 }
 
+/* Every long option, one word each, for the shell's completion. */
+static void print_completion(const struct option_parser *p)
+{
+	const char *sep = "";
+
+	for (const struct parse_option *o = p->options; o->type != OPTION_END; o++) {
+		if (o->type == OPTION_TEXT || !o->long_name)
+			continue;
+		printf("%s--%s", sep, o->long_name);
+		sep = " ";
+	}
+	printf("%s--help\n", sep);
+}
+
 int parse_options(const struct option_parser *p, int argc, char **argv)
 {
-	char *is_word = xcalloc((size_t)argc + 1, 1);
+	char *is_word;
 	int n = 0, i, rc = 0;
+
+	if (argc == 2 && !strcmp(argv[1], PARSE_OPT_COMPLETION_HELPER)) {
+		print_completion(p);
+		return PARSE_OPT_HELP;
+	}
+	is_word = xcalloc((size_t)argc + 1, 1);
 
 	for (i = 1; i < argc && !rc; i++) {
 		const char *w = argv[i];

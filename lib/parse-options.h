@@ -46,7 +46,7 @@ enum parse_opt_type {
 };
 
 /* Flags of an option. */
-#define PARSE_OPT_HIDDEN	(1 << 0)	/* not in the usage */
+#define PARSE_OPT_HIDDEN	(1 << 0)	/* no line of its own in the usage: another's names it */
 #define PARSE_OPT_NORECORD	(1 << 1)	/* not written to the parser's record */
 #define PARSE_OPT_OPTARG	(1 << 2)	/* a callback's value is optional: --name=V, or next_word */
 #define PARSE_OPT_NOARG		(1 << 3)	/* a callback that takes no value */
@@ -108,6 +108,13 @@ struct option_parser {
 	 */
 	struct strbuf *record;
 };
+
+/*
+ * The one word after a command that has parse_options() print its long
+ * options on one line and return PARSE_OPT_HELP: what the
+ * shell's completion offers after "lab CMD --".
+ */
+#define PARSE_OPT_COMPLETION_HELPER "--completion-helper"
 
 /* parse_options() printed the usage, asked for by -h or --help. */
 #define PARSE_OPT_HELP		(-2)

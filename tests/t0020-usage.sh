@@ -1,6 +1,7 @@
 #!/bin/bash
 # How lab answers a person at its door: help for one command, its version,
-# and a near miss of a command's name.
+# a near miss of a command's or an option's name, bash completion from the
+# option tables, and make install.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'lab help CMD prints that command'"'"'s usage, as CMD --help does' '
@@ -47,6 +48,50 @@ test_expect_success 'a misspelt option gets the nearest; a short prefix, its opt
 	expect_one_line_naming err "^lab: unknown option .--wrokload. for .lab run.: did you mean .--workload.? (see .lab run --help.)$" &&
 	test_must_fail "$LAB" ab --a-c foo 2>err &&
 	expect_one_line_naming err "^lab: ambiguous option .--a-c. for .lab ab.: --a-config, --a-cmdline? (see .lab ab --help.)$"
+'
+
+# Run bash's completion function on a command line, the cursor on its last word.
+complete_words() {
+	PATH="$(dirname "$LAB"):$PATH" bash -c '
+		source "$1/lab/lab-completion.bash" && shift &&
+		COMP_WORDS=("$@") && COMP_CWORD=$(($# - 1)) && _lab &&
+		printf "%s\n" "${COMPREPLY[@]}"' sh "$TOP" "$@"
+}
+
+test_expect_success 'completion: commands, and an A/B'"'"'s --a-<TAB> from its option table' '
+	complete_words lab bis >got &&
+	printf "%s\n" bisect bisect-step >want && diff -u want got &&
+	complete_words lab help rep >got &&
+	echo report >want && diff -u want got &&
+	complete_words lab ab --a- | sort >got &&
+	printf "%s\n" --a-apply --a-cmdline --a-config --a-kernel >want && diff -u want got &&
+	complete_words lab ab --b | sort >got &&
+	printf "%s\n" --b --b-apply --b-cmdline --b-config --b-kernel --boots >want &&
+	diff -u want got
+'
+
+test_expect_success 'every option lab ab parses is completed, and nothing else' '
+	complete_words lab ab -- | tr " " "\n" | sort >got &&
+	for o in $(cat got); do
+		test "$o" = --help && continue
+		rc=0 && "$LAB" ab "$o" 2>err </dev/null || rc=$?
+		! grep -q "unknown option\|ambiguous option" err || { cat err; return 1; }
+	done &&
+	test "$(wc -l <got)" -ge 30
+'
+
+test_expect_success 'make install DESTDIR: the installed lab finds its guest and data' '
+	make -s -C "$TOP" install DESTDIR="$PWD/root" PREFIX=/opt/lab >/dev/null &&
+	test -x root/opt/lab/bin/lab &&
+	test -f root/opt/lab/share/bash-completion/completions/lab &&
+	test -f root/opt/lab/share/lab/kernels/configs/x86_64.config &&
+	grep -q "^ExecStart=/opt/lab/bin/lab nightly$" root/opt/lab/share/lab/systemd/lab-nightly.service &&
+	root/opt/lab/bin/lab --version >v && "$LAB" --version >want && diff -u want v &&
+	mkdir use && (cd use &&
+		../root/opt/lab/bin/lab run --runner local --workload zeroing --iters 3 \
+			--param zeroing_mb=8 >out) &&
+	test "$(sql use/state/lab.db "SELECT count(*) FROM runs WHERE status = '"'"'OK'"'"'")" = 1 &&
+	test "$(sql use/state/lab.db "SELECT count(*) FROM samples")" -ge 3
 '
 
 test_done

@@ -196,9 +196,9 @@ static void test_errors(void)
 	expect_error("an unknown long option, named as given",
 		     "lab: unknown option '--bogus=1' for 'lab try' (see 'lab try --help')\n",
 		     "--bogus=1", NULL);
-	expect_error("an ambiguous prefix names the options it begins, hidden ones left out",
-		     "lab: ambiguous option '--s' for 'lab try': --status? (see 'lab try --help')\n",
-		     "--s", NULL);
+	expect_error("an ambiguous prefix names the options it begins",
+		     "lab: ambiguous option '--s' for 'lab try': --status, --secret? "
+		     "(see 'lab try --help')\n", "--s", NULL);
 	expect_error("an ambiguous prefix with a value",
 		     "lab: ambiguous option '--l=3' for 'lab try': --level, --loud? "
 		     "(see 'lab try --help')\n", "--l=3", NULL);
@@ -208,9 +208,12 @@ static void test_errors(void)
 	expect_error("a misspelt option with a value",
 		     "lab: unknown option '--cuont=3' for 'lab try': did you mean '--count'? "
 		     "(see 'lab try --help')\n", "--cuont=3", NULL);
-	expect_error("a hidden option is never suggested",
-		     "lab: unknown option '--secert' for 'lab try' (see 'lab try --help')\n",
-		     "--secert", NULL);
+	expect_error("an option named on another's line is suggested too",
+		     "lab: unknown option '--secert' for 'lab try': did you mean '--secret'? "
+		     "(see 'lab try --help')\n", "--secert", NULL);
+	expect_error("a word near no option gets no guess",
+		     "lab: unknown option '--frobnicate' for 'lab try' (see 'lab try --help')\n",
+		     "--frobnicate", NULL);
 	expect_error("an unknown short option",
 		     "lab: unknown option '-z' for 'lab try' (see 'lab try --help')\n", "-z", NULL);
 	expect_error("an int beyond its range",
