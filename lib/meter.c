@@ -1,0 +1,161 @@
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "meter.h"
+#include "subprocess.h"
+
+enum meter_mode meter_mode = METER_AUTO;
+
+/* On a terminal: redraw at most this often for a new count, and once a second for the clock. */
+#define REDRAW_S 0.2
+#define TICK_S 1.0
+
+void meter_init(struct meter *m, FILE *out)
+{
+	memset(m, 0, sizeof(*m));
+	m->out = out;
+	m->quiet = meter_mode == METER_QUIET;
+	m->in_place = meter_mode == METER_ALWAYS ||
+		      (meter_mode == METER_AUTO && isatty(fileno(out)));
+	m->now = now_monotonic;
+	strbuf_init(&m->title, 0);
+	strbuf_init(&m->state, 0);
+	strbuf_init(&m->line, 0);
+}
+
+void meter_release(struct meter *m)
+{
+	meter_clear(m);
+	strbuf_release(&m->title);
+	strbuf_release(&m->state);
+	strbuf_release(&m->line);
+}
+
+void meter_add_duration(struct strbuf *sb, double s)
+{
+	long t = s > 0 && s < 1e9 ? lround(s) : 0;
+
+	if (t >= 3600)
+		strbuf_addf(sb, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		strbuf_addf(sb, "%ld:%02ld", t / 60, t % 60);
+}
+
+static int width(const struct meter *m)
+{
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+
+	if (!ioctl(fileno(m->out), TIOCGWINSZ, &ws) && ws.ws_col > 10)
+		return ws.ws_col - 1;
+	if (cols && atoi(cols) > 10)
+		return atoi(cols) - 1;
+	return 99;
+}
+
+static void compose(struct meter *m, double now)
+{
+	double el = now - m->start, left = -1;
+
+	strbuf_reset(&m->line);
+	strbuf_addf(&m->line, "%s:", strbuf_str(&m->title));
+	if (m->total > 0)
+		strbuf_addf(&m->line, " %3ld%% (%ld/%ld)",
+			    m->done >= m->total ? 100 : 100 * m->done / m->total, m->done, m->total);
+	if (m->state.len)
+		strbuf_addf(&m->line, " %s", strbuf_str(&m->state));
+	strbuf_addstr(&m->line, ", ");
+	meter_add_duration(&m->line, el);
+	if (m->total > 0 && m->done > 0 && m->done < m->total)
+		left = el * (double)(m->total - m->done) / (double)m->done;
+	else if (m->expected_s > 0 && el < m->expected_s)
+		left = m->expected_s - el;
+	if (left >= 0) {
+		strbuf_addstr(&m->line, ", ~");
+		meter_add_duration(&m->line, left);
+		strbuf_addstr(&m->line, " left");
+	}
+}
+
+static void draw(struct meter *m, double now)
+{
+	if (m->quiet || !m->title.len)
+		return;
+	compose(m, now);
+	if (m->in_place) {
+		int w = width(m);
+
+		if ((int)m->line.len > w)
+			strbuf_setlen(&m->line, (size_t)w);
+		fprintf(m->out, "\r%s\033[K", m->line.buf);
+		m->shown = 1;
+	} else {
+		fprintf(m->out, "%s\n", m->line.buf);
+	}
+	fflush(m->out);
+	m->last = now;
+}
+
+void meter_begin(struct meter *m, long total, double expected_s, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(&m->title);
+	va_start(ap, fmt);
+	strbuf_vaddf(&m->title, fmt, ap);
+	va_end(ap);
+	strbuf_reset(&m->state);
+	m->done = 0;
+	m->total = total;
+	m->expected_s = expected_s;
+	m->start = m->now();
+	draw(m, m->start);
+}
+
+void meter_set(struct meter *m, long done, const char *fmt, ...)
+{
+	double now = m->now();
+	va_list ap;
+
+	m->done = done;
+	strbuf_reset(&m->state);
+	va_start(ap, fmt);
+	strbuf_vaddf(&m->state, fmt, ap);
+	va_end(ap);
+	if (m->in_place ? now - m->last >= REDRAW_S : now - m->last >= METER_QUIET_S)
+		draw(m, now);
+}
+
+void meter_tick(struct meter *m)
+{
+	double now = m->now();
+
+	if (now - m->last >= (m->in_place ? TICK_S : METER_QUIET_S))
+		draw(m, now);
+}
+
+void meter_clear(struct meter *m)
+{
+	if (!m->shown)
+		return;
+	fputs("\r\033[K", m->out);
+	fflush(m->out);
+	m->shown = 0;
+}
+
+void meter_done(struct meter *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	meter_clear(m);
+	va_start(ap, fmt);
+	vfprintf(m->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', m->out);
+	fflush(m->out);
+	strbuf_reset(&m->title);
+}
