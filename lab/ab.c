@@ -398,7 +398,7 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 {
 	struct boot_plan plan[2];
 	struct decision *dec = NULL;
-	struct progress pr;
+	struct progress pr = { 0 };
 	size_t ndec = 0;
 	long ok[2], failed[2], limit = o->boots ? o->boots : o->max_boots;
 	long long last_failed = 0;
@@ -416,6 +416,8 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 			goto out;
 	}
 	progress_start(&pr, 2 * limit);
+	for (int s = 0; s < 2; s++)
+		plan[s].spec.watch = progress_watch(&pr);
 	for (;;) {
 		/* ABBA: the order alternates with each round, so drift cancels */
 		long round = ok[0] < ok[1] ? ok[0] : ok[1];
@@ -466,6 +468,7 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 	}
 	ret = 0;
 out:
+	progress_release(&pr);
 	for (int s = 0; s < prepared; s++)
 		boot_plan_release(&plan[s]);
 	free(dec);

@@ -30,7 +30,7 @@ int cmd_run(int argc, char **argv)
 	struct lab_context ctx;
 	struct kernel_image image;
 	struct boot_plan plan;
-	struct progress pr;
+	struct progress pr = { 0 };
 	const char *db = NULL, *config = NULL, *kernel = NULL;
 	long long *run_ids = NULL;
 	long boots = 1;
@@ -80,6 +80,7 @@ int cmd_run(int argc, char **argv)
 	if (boot_plan_prepare(&plan, &ctx, &o))
 		goto out;
 	progress_start(&pr, boots);
+	plan.spec.watch = progress_watch(&pr);
 	for (long k = 0; k < boots; k++) {
 		struct run_result res;
 
@@ -97,6 +98,7 @@ print:
 		goto out;
 	ret = bad_boots ? 1 : 0;
 out:
+	progress_release(&pr);
 	boot_plan_release(&plan);
 	kernel_image_release(&image);
 	context_release(&ctx);

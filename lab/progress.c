@@ -1,32 +1,72 @@
+#include <stddef.h>
 #include <stdio.h>
-#include <unistd.h>
+#include <string.h>
 
 #include "progress.h"
-#include "subprocess.h"
+
+static void watch_phase(struct run_watch *w, const char *what)
+{
+	struct progress *pr = (struct progress *)((char *)w - offsetof(struct progress, watch));
+
+	meter_set(&pr->meter, 0, "%s", what);
+}
+
+static void watch_tick(struct run_watch *w)
+{
+	struct progress *pr = (struct progress *)((char *)w - offsetof(struct progress, watch));
+
+	meter_tick(&pr->meter);
+}
 
 void progress_start(struct progress *pr, long total)
 {
+	memset(pr, 0, sizeof(*pr));
 	pr->total = total;
-	pr->start = now_monotonic();
-	pr->tty = isatty(2);
+	meter_init(&pr->meter, stderr);
+	pr->watch.phase = watch_phase;
+	pr->watch.tick = watch_tick;
+}
+
+void progress_release(struct progress *pr)
+{
+	meter_release(&pr->meter);
+}
+
+struct run_watch *progress_watch(struct progress *pr)
+{
+	return &pr->watch;
+}
+
+/* The slot of a label's last boot time: its own, else the least used. */
+static int label_slot(struct progress *pr, const char *label)
+{
+	for (int i = 0; i < PROGRESS_LABELS; i++)
+		if (!strcmp(pr->last[i].label, label))
+			return i;
+	for (int i = 0; i < PROGRESS_LABELS; i++)
+		if (!pr->last[i].label[0]) {
+			snprintf(pr->last[i].label, sizeof(pr->last[i].label), "%s", label);
+			pr->last[i].wall_s = 0;
+			return i;
+		}
+	return PROGRESS_LABELS - 1;
 }
 
 void progress_update(struct progress *pr, long k, const char *label)
 {
-	if (!pr->tty)
-		return;
-	fprintf(stderr, "\r\033[Kboot %ld of %ld%s%s, %.0f s elapsed", k, pr->total,
-		label ? " " : "", label ? label : "", now_monotonic() - pr->start);
-	fflush(stderr);
+	pr->current = label_slot(pr, label ? label : "");
+	meter_begin(&pr->meter, 0, pr->last[pr->current].wall_s, "boot %ld of %ld%s%s", k,
+		    pr->total, label ? " " : "", label ? label : "");
+	meter_set(&pr->meter, 0, "starting");
 }
 
 void progress_boot_done(struct progress *pr, long k, long long run_id,
 			const struct run_result *res, const char *console_log)
 {
-	if (pr->tty)
-		fputs("\r\033[K", stderr);
-	fprintf(stderr, "boot %ld of %ld: %s (run %lld, %.1f s)\n", k, pr->total,
-		run_status_name(res->status), run_id, res->wall_s);
+	if (res->status == RUN_OK)
+		pr->last[pr->current].wall_s = res->wall_s;
+	meter_done(&pr->meter, "boot %ld of %ld: %s (run %lld, %.1f s)", k, pr->total,
+		   run_status_name(res->status), run_id, res->wall_s);
 	if (res->status != RUN_OK)
 		fprintf(stderr, "  %s\n  console log: %s\n", strbuf_str(&res->error),
 			console_log);

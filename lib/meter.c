@@ -62,13 +62,13 @@ static void compose(struct meter *m, double now)
 	double el = now - m->start, left = -1;
 
 	strbuf_reset(&m->line);
-	strbuf_addf(&m->line, "%s:", strbuf_str(&m->title));
+	strbuf_addf(&m->line, "%s: ", strbuf_str(&m->title));
 	if (m->total > 0)
-		strbuf_addf(&m->line, " %3ld%% (%ld/%ld)",
-			    m->done >= m->total ? 100 : 100 * m->done / m->total, m->done, m->total);
-	if (m->state.len)
-		strbuf_addf(&m->line, " %s", strbuf_str(&m->state));
-	strbuf_addstr(&m->line, ", ");
+		strbuf_addf(&m->line, "%3ld%% (%ld/%ld)%s",
+			    m->done >= m->total ? 100 : 100 * m->done / m->total, m->done, m->total,
+			    m->state.len ? " " : "");
+	if (m->total > 0 || m->state.len)
+		strbuf_addf(&m->line, "%s, ", strbuf_str(&m->state));
 	meter_add_duration(&m->line, el);
 	if (m->total > 0 && m->done > 0 && m->done < m->total)
 		left = el * (double)(m->total - m->done) / (double)m->done;

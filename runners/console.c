@@ -23,6 +23,7 @@ void console_init(struct console *c, const struct run_spec *spec, struct run_res
 	c->log_fd = log_fd;
 	c->proto_flags = proto_flags;
 	c->start = start;
+	c->watch = spec->watch;
 	strbuf_init(&c->line, 256);
 	res->tail.cap = TAIL_BYTES;
 }
@@ -30,6 +31,29 @@ void console_init(struct console *c, const struct run_spec *spec, struct run_res
 void console_release(struct console *c)
 {
 	strbuf_release(&c->line);
+}
+
+static void tell(struct console *c, const char *what)
+{
+	if (c->watch && c->watch->phase)
+		c->watch->phase(c->watch, what);
+}
+
+/* The watch hears of each sample as "<workload>: N samples". */
+static void tell_sample(struct console *c, const char *workload)
+{
+	char what[64];
+
+	if (!c->watch)
+		return;
+	if (strcmp(c->last_workload, workload)) {
+		snprintf(c->last_workload, sizeof(c->last_workload), "%s", workload);
+		c->workload_samples = 0;
+	}
+	c->workload_samples++;
+	snprintf(what, sizeof(what), "%s: %ld sample%s", c->last_workload, c->workload_samples,
+		 c->workload_samples == 1 ? "" : "s");
+	tell(c, what);
 }
 
 static void note_failure(struct console *c, const char *line)
@@ -79,6 +103,7 @@ static void add_sample(struct console *c, const struct protocol_msg *m, const ch
 	}
 	switch (sample_set_add(&c->res->set, &s)) {
 	case SAMPLE_ADDED:
+		tell_sample(c, m->workload);
 		break;
 	case SAMPLE_REPEATED:
 		drop(c, line, len, "iteration %ld of %s.%s repeated", m->iteration, m->workload,
@@ -97,8 +122,10 @@ static void handle_line(struct console *c, const char *line, size_t len)
 
 	switch (protocol_parse(&m, line, len, c->nonce, c->proto_flags)) {
 	case PROTOCOL_NONE:
-		if (strstr(line, "Linux version"))
+		if (!c->saw_kernel && strstr(line, "Linux version")) {
 			c->saw_kernel = 1;
+			tell(c, "kernel booting");
+		}
 		/* a kernel without a power-off handler halts and QEMU stays up */
 		if (strstr(line, "reboot: System halted") || strstr(line, "reboot: Power down"))
 			c->halted = 1;
@@ -128,6 +155,7 @@ static void handle_line(struct console *c, const char *line, size_t len)
 		c->bad_version = m.version < PROTOCOL_MIN_VERSION || m.version > PROTOCOL_VERSION;
 		if (m.nonce[0])
 			c->proto_flags &= ~(unsigned)PROTOCOL_NONCE_OPTIONAL;
+		tell(c, "workloads started");
 		return;
 	}
 	if (!c->saw_hello) {

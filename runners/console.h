@@ -35,6 +35,9 @@ struct console {
 	int bad_version;		/* ... is not one this lab reads */
 	int saw_hello, saw_done, saw_kernel, kernel_failed;
 	int halted;			/* the kernel said it stopped */
+	struct run_watch *watch;	/* the spec's: told each phase */
+	char last_workload[32];		/* of the last sample, for the watch */
+	long workload_samples;		/* ... and how many it sent so far */
 };
 
 /* spec gives the nonce and the workloads asked for; proto_flags: enum protocol_flags. */

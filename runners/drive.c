@@ -5,6 +5,9 @@
 
 #include "drive.h"
 
+/* A watch is ticked about this often while the console is quiet. */
+#define TICK_MS 1000
+
 /* How long a child may linger after done (or after a panic message). */
 #define GRACE_AFTER_DONE_S 10.0
 #define GRACE_AFTER_FAILURE_S 5.0
@@ -18,6 +21,7 @@ enum drive_end drive_source(struct drive_source *src, struct console *con, doubl
 		char buf[16384];
 		double now = now_monotonic(), until = deadline;
 		ssize_t got;
+		int wait_ms;
 
 		if (!grace_until && (con->saw_done || con->kernel_failed))
 			grace_until = now + (con->saw_done ? GRACE_AFTER_DONE_S :
@@ -34,7 +38,12 @@ enum drive_end drive_source(struct drive_source *src, struct console *con, doubl
 			src->stop(src);
 			break;
 		}
-		got = src->read(src, buf, sizeof(buf), (int)((until - now) * 1000) + 1);
+		wait_ms = (int)((until - now) * 1000) + 1;
+		if (con->watch && wait_ms > TICK_MS)
+			wait_ms = TICK_MS;
+		got = src->read(src, buf, sizeof(buf), wait_ms);
+		if (con->watch && con->watch->tick)
+			con->watch->tick(con->watch);
 		if (got < 0)
 			continue;
 		if (got == 0)

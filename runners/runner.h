@@ -21,6 +21,17 @@
 
 struct ssh_config;
 
+/*
+ * Whoever watches a boot as it goes (a progress line): told each new
+ * phase in words ("kernel booting", "zeroing: 12 samples"), and ticked
+ * about once a second while the console is quiet. Called from the
+ * runner's read loop, so it must return at once.
+ */
+struct run_watch {
+	void (*phase)(struct run_watch *w, const char *what);
+	void (*tick)(struct run_watch *w);
+};
+
 struct run_spec {
 	const struct kernel_image *kernel;	/* resolved image (qemu, libvirt, ssh); NULL: none */
 	const char *initrd;	/* initramfs with the guest as /init (qemu) */
@@ -50,6 +61,7 @@ struct run_spec {
 	int cpus;
 	int numa;		/* NUMA nodes sharing mem_mib and the CPUs; 0: none */
 	double timeout_s;
+	struct run_watch *watch;	/* NULL: nobody watches */
 };
 
 struct runner {

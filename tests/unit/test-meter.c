@@ -80,7 +80,7 @@ static void test_in_place(void)
 
 	start(&m, f, 1);
 	meter_begin(&m, 0, 20, "boot 3 of 10 (B)");
-	is_str(written(f, &out), "\rboot 3 of 10 (B):, 0:00, ~0:20 left\033[K",
+	is_str(written(f, &out), "\rboot 3 of 10 (B): 0:00, ~0:20 left\033[K",
 	       "in place, the time left from the last boot of this kernel");
 	clock_s += 0.1;
 	meter_set(&m, 0, "kernel booting");

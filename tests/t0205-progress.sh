@@ -1,0 +1,49 @@
+#!/bin/bash
+# Progress of boots on stderr: on a terminal one line rewritten in place
+# with the boot's phase and its elapsed time; in a log (a pipe) a plain
+# line when a boot begins and at least every 30 s while it goes on; never
+# in stdout, where the table goes.
+. "$(dirname "$0")/lib.sh"
+
+# A workload that takes 36 s: four iterations of 9 s, one sample each.
+cat >slow.sh <<'SH'
+#!/bin/sh
+sleep 9
+echo "nap 9 s"
+SH
+chmod +x slow.sh
+
+test_expect_success 'on a terminal: the phases of a boot, each with its elapsed time' '
+	script -qfec "\"$LAB\" run --db tty.db --runner local --guest \"$GUEST\" \
+		--workload exec:slow.sh --iters 4 2>&1" typescript >/dev/null &&
+	tr "\\r" "\\n" <typescript | sed "s/\\x1b\\[K//g" | grep "^boot 1 of 1: " >lines &&
+	grep -q "^boot 1 of 1: 0:00$" lines &&
+	grep -q "^boot 1 of 1: workloads started, 0:0[0-9]$" lines &&
+	grep -q "^boot 1 of 1: slow: 1 sample, 0:[0-9][0-9]$" lines &&
+	grep -q "^boot 1 of 1: slow: 3 samples, 0:[0-9][0-9]$" lines &&
+	grep -q "^boot 1 of 1: OK (run 1, " lines &&
+	test "$(grep -c "^boot 1 of 1: .*, 0:[0-9][0-9]$" lines | tr -d " ")" -ge 30 &&
+	test "$(sed "s/, 0:[0-9][0-9]$//" lines | sort -u | wc -l)" -ge 4
+'
+
+test_expect_success 'the time left of a boot comes from the last boot of the same kernel' '
+	script -qfec "\"$LAB\" run --db tty2.db --runner local --guest \"$GUEST\" \
+		--workload exec:slow.sh --iters 2 --boots 2 2>&1" typescript2 >/dev/null &&
+	tr "\\r" "\\n" <typescript2 | sed "s/\\x1b\\[K//g" >lines2 &&
+	! grep -q "^boot 1 of 2: .* left$" lines2 &&
+	grep -q "^boot 2 of 2: .*, 0:0[0-9], ~0:1[0-9] left$" lines2
+'
+
+test_expect_success 'piped: a plain line when the boot begins and within every 30 s' '
+	"$LAB" run --db log.db --runner local --guest "$GUEST" \
+		--workload exec:slow.sh --iters 4 2>&1 >stdout |
+		while IFS= read -r line; do printf "%s %s\\n" "$(date +%s)" "$line"; done >stamped &&
+	! grep -q "$(printf "\\r")" stamped &&
+	grep -q "^[0-9]* boot 1 of 1: 0:00$" stamped &&
+	grep -q "^[0-9]* boot 1 of 1: slow: 3 samples, 0:3[0-9]$" stamped &&
+	grep -q "^[0-9]* boot 1 of 1: OK" stamped &&
+	awk "NR > 1 && \$1 - last > 31 { bad = 1 } { last = \$1 } END { exit bad }" stamped &&
+	! grep -q "^boot" stdout && grep -q "^slow.nap " stdout
+'
+
+test_done
