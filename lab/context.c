@@ -14,6 +14,7 @@
 #include "lock.h"
 #include "xalloc.h"
 #include "log.h"
+#include "meter.h"
 #include "strbuf.h"
 #include "tempfile.h"
 
@@ -232,4 +233,11 @@ void format_time(char *out, size_t size, double epoch)
 
 	localtime_r(&t, &tm);
 	strftime(out, size, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+int context_opt_progress(const struct parse_option *opt, const char *arg)
+{
+	(void)arg;
+	meter_mode = !strcmp(opt->long_name, "quiet") ? METER_QUIET : METER_ALWAYS;
+	return 0;
 }

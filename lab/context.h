@@ -23,7 +23,16 @@ struct lab_context {
 	{ .type = OPTION_STRING, .long_name = "db", .value = (db), .argh = "PATH", \
 	  .help = "database (default core.db, state/lab.db)", .flags = PARSE_OPT_NORECORD }, \
 	{ .type = OPTION_STRING, .long_name = "config", .value = (config), .argh = "FILE", \
-	  .help = "configuration file (default ./lab.conf)", .flags = PARSE_OPT_NORECORD }
+	  .help = "configuration file (default ./lab.conf)", .flags = PARSE_OPT_NORECORD }, \
+	{ .type = OPTION_CALLBACK, .short_name = 'q', .long_name = "quiet", \
+	  .help = "no progress lines on stderr", .cb = context_opt_progress, \
+	  .flags = PARSE_OPT_NOARG | PARSE_OPT_NORECORD }, \
+	{ .type = OPTION_CALLBACK, .long_name = "progress", \
+	  .help = "progress in place even when stderr is not a terminal", \
+	  .cb = context_opt_progress, .flags = PARSE_OPT_NOARG | PARSE_OPT_NORECORD }
+
+/* --quiet and --progress: how every progress meter of the process shows (lib/meter.h). */
+int context_opt_progress(const struct parse_option *opt, const char *arg);
 
 /*
  * Load config_path (NULL: default search), override the db when db_path,

@@ -46,4 +46,14 @@ test_expect_success 'piped: a plain line when the boot begins and within every 3
 	! grep -q "^boot" stdout && grep -q "^slow.nap " stdout
 '
 
+test_expect_success '--quiet: only the line of each boot; --progress: in place in a pipe' '
+	printf "#!/bin/sh\nsleep 2\necho \"nap 2 s\"\n" >short.sh && chmod +x short.sh &&
+	"$LAB" run --db q.db --runner local --guest "$GUEST" --workload exec:short.sh \
+		--iters 2 --quiet 2>err >out &&
+	expect_one_line_naming err "^boot 1 of 1: OK (run 1, " &&
+	"$LAB" run --db q.db --runner local --guest "$GUEST" --workload exec:short.sh \
+		--iters 2 --progress 2>err >out &&
+	grep -q "$(printf "\r")boot 1 of 1: short: 1 sample, 0:0" err
+'
+
 test_done
