@@ -13,6 +13,7 @@
 #include "image.h"
 #include "lock.h"
 #include "log.h"
+#include "meter.h"
 #include "subprocess.h"
 
 const char *build_status_name(enum build_status s)
@@ -167,8 +168,8 @@ static int infra_failure(const char *output, int st)
  * -1 when it failed (out->why says how), -2 when the failure is the lab's
  * (said in an error message; out->why untouched).
  */
-static int logged(struct build_result *out, char *const *argv, const char *cwd,
-		  int log_fd, double timeout_s)
+static int logged_watched(struct build_result *out, char *const *argv, const char *cwd,
+			  int log_fd, double timeout_s, struct subprocess_watch *watch)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int st, ret = 0;
@@ -179,7 +180,7 @@ static int logged(struct build_result *out, char *const *argv, const char *cwd,
 	if (write(log_fd, sb.buf, sb.len) < 0)
 		warning("cannot write build log");
 	strbuf_reset(&sb);
-	st = subprocess_run(argv, cwd, &sb, timeout_s);
+	st = subprocess_run_watched(argv, cwd, &sb, timeout_s, watch);
 	if (sb.len && write(log_fd, sb.buf, sb.len) < 0)
 		warning("cannot write build log");
 	strbuf_add(&out->tail, strbuf_str(&sb), sb.len);
@@ -202,6 +203,75 @@ static int logged(struct build_result *out, char *const *argv, const char *cwd,
 	}
 	strbuf_release(&sb);
 	return ret;
+}
+
+static int logged(struct build_result *out, char *const *argv, const char *cwd,
+		  int log_fd, double timeout_s)
+{
+	return logged_watched(out, argv, cwd, log_fd, timeout_s, NULL);
+}
+
+/*
+ * The compile of a build as a progress line: kbuild's lines ("  CC
+ * mm/page_alloc.o", "  LD ...") counted as they come, of the count the
+ * last build from scratch of this configuration made, when there was one.
+ */
+struct make_watch {
+	struct subprocess_watch w;
+	struct meter *meter;
+	long lines;
+	int col;		/* of the current line, up to 3 */
+	char head[3];		/* its first characters */
+};
+
+static void make_output(struct subprocess_watch *w, const char *buf, size_t len)
+{
+	struct make_watch *mw = (struct make_watch *)w;
+	long before = mw->lines;
+
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n') {
+			mw->col = 0;
+			continue;
+		}
+		if (mw->col < 3)
+			mw->head[mw->col] = buf[i];
+		if (++mw->col == 3 && mw->head[0] == ' ' && mw->head[1] == ' ' &&
+		    mw->head[2] >= 'A' && mw->head[2] <= 'Z')
+			mw->lines++;
+	}
+	if (mw->lines != before)
+		meter_set(mw->meter, mw->lines, "%ld object%s", mw->lines, mw->lines == 1 ? "" : "s");
+}
+
+static void make_tick(struct subprocess_watch *w)
+{
+	meter_tick(((struct make_watch *)w)->meter);
+}
+
+/* How many kbuild lines the last build from scratch of obj made: 0 when unknown. */
+static long cold_lines(const char *obj)
+{
+	struct strbuf path = STRBUF_INIT, have = STRBUF_INIT;
+	long n = 0;
+
+	strbuf_addf(&path, "%s.objects", obj);
+	if (!strbuf_read_file(&have, path.buf, 64))
+		n = strtol(strbuf_str(&have), NULL, 10);
+	strbuf_release(&path);
+	strbuf_release(&have);
+	return n > 0 ? n : 0;
+}
+
+static void keep_cold_lines(const char *obj, long n)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s.objects", obj);
+	strbuf_addf(&text, "%ld\n", n);
+	atomic_write_buf(path.buf, 0644, 0, "object count", text.buf, text.len);
+	strbuf_release(&path);
+	strbuf_release(&text);
 }
 
 static void make_argv(struct strvec *av, struct kernel_tree *t, const char *obj,
@@ -570,7 +640,8 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	git_commit *c = NULL;
 	long jobs = env->jobs ? env->jobs : sysconf(_SC_NPROCESSORS_ONLN);
 	double t0 = now_monotonic();
-	int ret = -1, log_fd = -1, lock_fd = -1, r;
+	int ret = -1, log_fd = -1, lock_fd = -1, r, cold = 0;
+	struct make_watch mw = { { make_output, make_tick }, env->meter, 0, 0, "" };
 
 	if (git_commit_lookup(&c, t->repo, commit))
 		return lab_git_error("cannot find commit");
@@ -616,6 +687,8 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		goto out;
 	}
 
+	if (env->meter)
+		meter_phase(env->meter, "checking out");
 	if (kernel_tree_checkout(t, commit, &out->files_written))
 		goto out;
 	log_fd = open(logp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -635,7 +708,10 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	strvec_release(&av);
 	if (env->command) {
 		strvec_split(&av, env->command);
-		r = logged(out, strvec_argv(&av), t->workdir, log_fd, (double)env->timeout_s);
+		if (env->meter)
+			meter_phase(env->meter, "running %s", av.v[0] ? av.v[0] : "");
+		r = logged_watched(out, strvec_argv(&av), t->workdir, log_fd,
+				   (double)env->timeout_s, env->meter ? &mw.w : NULL);
 		if (r == -2)
 			goto out;
 		if (r) {
@@ -648,10 +724,13 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 			    env->artifact ? env->artifact : "image");
 	} else {
 		strbuf_addf(&obj, "%s/%s-%.12s", kbuild, spec->arch, conf_hash);
-		if (mkdir(obj.buf, 0755) && errno != EEXIST) {
+		cold = !mkdir(obj.buf, 0755);
+		if (!cold && errno != EEXIST) {
 			error("cannot create build directory '%s': %s", obj.buf, strerror(errno));
 			goto out;
 		}
+		if (env->meter)
+			meter_phase(env->meter, "configuring");
 		if (configure(out, env, t, spec, obj.buf, conf_hash, log_fd, jobs)) {
 			if (!out->why.len)
 				goto out;
@@ -661,7 +740,13 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		}
 		make_argv(&av, t, obj.buf, spec->arch, jobs);
 		strvec_push(&av, image_target(spec->arch));
-		r = logged(out, strvec_argv(&av), NULL, log_fd, (double)env->timeout_s);
+		/* the count of a build from scratch says how far a new one is */
+		if (env->meter) {
+			meter_set_total(env->meter, cold ? cold_lines(obj.buf) : 0);
+			meter_phase(env->meter, "compiling");
+		}
+		r = logged_watched(out, strvec_argv(&av), NULL, log_fd, (double)env->timeout_s,
+				   env->meter ? &mw.w : NULL);
 		if (r == -2)
 			goto out;
 		if (r) {
@@ -669,6 +754,8 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 			ret = 0;
 			goto out;
 		}
+		if (cold && mw.lines)
+			keep_cold_lines(obj.buf, mw.lines);
 		strbuf_addf(&obj, "/%s", image_path(spec->arch));
 	}
 	if (access(obj.buf, R_OK)) {

@@ -53,6 +53,8 @@ struct build_spec {
  * keys of lab.conf. The lab fills it (lab/refbuild.c); the strings are the
  * lab's.
  */
+struct meter;
+
 struct build_env {
 	const char *dir;		/* state root: artifacts/ and kbuild/ go there */
 	const char *base_config;	/* build.config: tinyconfig, defconfig or a file */
@@ -60,6 +62,7 @@ struct build_env {
 	const char *artifact;		/* build.artifact, in the work tree; NULL: "image" */
 	long jobs;			/* build.jobs; 0: the number of CPUs */
 	long timeout_s;			/* build.timeout */
+	struct meter *meter;		/* begun by the caller, told each phase; NULL: none */
 };
 
 struct build_result {

@@ -4,18 +4,24 @@
 
 #include "progress.h"
 
+static struct progress *watching(struct run_watch *w)
+{
+	return (struct progress *)((char *)w - offsetof(struct progress, watch));
+}
+
 static void watch_phase(struct run_watch *w, const char *what)
 {
-	struct progress *pr = (struct progress *)((char *)w - offsetof(struct progress, watch));
+	meter_phase(&watching(w)->meter, "%s", what);
+}
 
-	meter_set(&pr->meter, 0, "%s", what);
+static void watch_count(struct run_watch *w, const char *what)
+{
+	meter_set(&watching(w)->meter, 0, "%s", what);
 }
 
 static void watch_tick(struct run_watch *w)
 {
-	struct progress *pr = (struct progress *)((char *)w - offsetof(struct progress, watch));
-
-	meter_tick(&pr->meter);
+	meter_tick(&watching(w)->meter);
 }
 
 void progress_start(struct progress *pr, long total)
@@ -24,6 +30,7 @@ void progress_start(struct progress *pr, long total)
 	pr->total = total;
 	meter_init(&pr->meter, stderr);
 	pr->watch.phase = watch_phase;
+	pr->watch.count = watch_count;
 	pr->watch.tick = watch_tick;
 }
 
@@ -57,7 +64,7 @@ void progress_update(struct progress *pr, long k, const char *label)
 	pr->current = label_slot(pr, label ? label : "");
 	meter_begin(&pr->meter, 0, pr->last[pr->current].wall_s, "boot %ld of %ld%s%s", k,
 		    pr->total, label ? " " : "", label ? label : "");
-	meter_set(&pr->meter, 0, "starting");
+	meter_phase(&pr->meter, "starting");
 }
 
 void progress_boot_done(struct progress *pr, long k, long long run_id,

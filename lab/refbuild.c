@@ -5,6 +5,7 @@
 
 #include "gitutil.h"
 #include "log.h"
+#include "meter.h"
 #include "refbuild.h"
 
 /* Subject, author and date as they read now, for reports made without the repository. */
@@ -33,6 +34,8 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 				      const git_oid *commit, const struct build_spec *spec)
 {
 	struct build_result res;
+	struct meter meter;
+	struct strbuf line = STRBUF_INIT;
 	struct build_env env = {
 		.dir = ctx->dir,
 		.base_config = ctx->cfg.build_config,
@@ -40,6 +43,7 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 		.artifact = ctx->cfg.build_artifact,
 		.jobs = ctx->cfg.build_jobs,
 		.timeout_s = ctx->cfg.build_timeout_s,
+		.meter = &meter,
 	};
 	char *desc = kernel_tree_describe(t, commit);
 	char hex[GIT_OID_HEXSZ + 1];
@@ -47,18 +51,20 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 
 	git_oid_tostr(hex, sizeof(hex), commit);
 	build_result_init(&res);
+	meter_init(&meter, stderr);
 	if (record_commit(ctx, t, commit))
 		goto out;
-	fprintf(stderr, "build %s (%s): ", desc, spec->arch);
-	fflush(stderr);
+	meter_begin(&meter, 0, 0, "build %s (%s)", desc, spec->arch);
 	if (kernel_build(&res, &env, t, commit, spec)) {
-		fputs("error\n", stderr);
+		meter_done(&meter, "build %s (%s): error", desc, spec->arch);
 		goto out;
 	}
-	fprintf(stderr, "%s in %.1f s", build_status_name(res.status), res.seconds);
+	strbuf_addf(&line, "build %s (%s): %s in %.1f s", desc, spec->arch,
+		    build_status_name(res.status), res.seconds);
 	if (res.status != BUILD_CACHED)
-		fprintf(stderr, ", %zu files checked out", res.files_written);
-	fputc('\n', stderr);
+		strbuf_addf(&line, ", %zu file%s checked out", res.files_written,
+			    res.files_written == 1 ? "" : "s");
+	meter_done(&meter, "%s", line.buf);
 	if (res.status == BUILD_FAILED) {
 		fprintf(stderr, "  %s\n  log: %s\n", strbuf_str(&res.why), res.log);
 		if (res.tail.len)
@@ -76,6 +82,8 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 	kernel_image_init(&res.image);
 	ret = REFBUILD_OK;
 out:
+	meter_release(&meter);
+	strbuf_release(&line);
 	free(desc);
 	build_result_release(&res);
 	return ret;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "meter.h"
 
 int log_quiet;
 
@@ -14,6 +15,7 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	if (n < 0 || (size_t)n >= sizeof(line.buf))
 		n = 0;
 	vsnprintf(line.buf + n, sizeof(line.buf) - (size_t)n, fmt, ap);
+	meter_clear_showing();
 	fprintf(stderr, "%s\n", line.buf);
 }
 

@@ -10,6 +10,9 @@
 
 enum meter_mode meter_mode = METER_AUTO;
 
+/* The meter whose line is on the terminal now: cleared before a message. */
+static struct meter *showing;
+
 /* On a terminal: redraw at most this often for a new count, and once a second for the clock. */
 #define REDRAW_S 0.2
 #define TICK_S 1.0
@@ -71,7 +74,7 @@ static void compose(struct meter *m, double now)
 		strbuf_addf(&m->line, "%s, ", strbuf_str(&m->state));
 	meter_add_duration(&m->line, el);
 	if (m->total > 0 && m->done > 0 && m->done < m->total)
-		left = el * (double)(m->total - m->done) / (double)m->done;
+		left = (now - m->count_start) * (double)(m->total - m->done) / (double)m->done;
 	else if (m->expected_s > 0 && el < m->expected_s)
 		left = m->expected_s - el;
 	if (left >= 0) {
@@ -93,6 +96,7 @@ static void draw(struct meter *m, double now)
 			strbuf_setlen(&m->line, (size_t)w);
 		fprintf(m->out, "\r%s\033[K", m->line.buf);
 		m->shown = 1;
+		showing = m;
 	} else {
 		fprintf(m->out, "%s\n", m->line.buf);
 	}
@@ -112,8 +116,26 @@ void meter_begin(struct meter *m, long total, double expected_s, const char *fmt
 	m->done = 0;
 	m->total = total;
 	m->expected_s = expected_s;
-	m->start = m->now();
-	draw(m, m->start);
+	m->start = m->count_start = m->now();
+	m->last = m->start;
+}
+
+void meter_phase(struct meter *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(&m->state);
+	va_start(ap, fmt);
+	strbuf_vaddf(&m->state, fmt, ap);
+	va_end(ap);
+	draw(m, m->now());
+}
+
+void meter_set_total(struct meter *m, long total)
+{
+	m->total = total;
+	m->done = 0;
+	m->count_start = m->now();
 }
 
 void meter_set(struct meter *m, long done, const char *fmt, ...)
@@ -145,6 +167,14 @@ void meter_clear(struct meter *m)
 	fputs("\r\033[K", m->out);
 	fflush(m->out);
 	m->shown = 0;
+	if (showing == m)
+		showing = NULL;
+}
+
+void meter_clear_showing(void)
+{
+	if (showing)
+		meter_clear(showing);
 }
 
 void meter_done(struct meter *m, const char *fmt, ...)

@@ -38,6 +38,7 @@ struct meter {
 	int quiet;
 	int shown;		/* an in-place line is on the screen */
 	double start, last;	/* when begun, when last printed */
+	double count_start;	/* when the count began: the rate for the time left */
 	double expected_s;	/* how long the same work took before; 0: unknown */
 	long done, total;	/* total 0: unknown */
 	struct strbuf title, state, line;
@@ -52,17 +53,28 @@ void meter_release(struct meter *m);
 /*
  * A new piece of work: its total (0: unknown), how long it took last
  * time (0: unknown), and its title. The title is text for a terminal:
- * the caller escapes what came from outside.
+ * the caller escapes what came from outside. Nothing is drawn until the
+ * first phase, count or tick: work that ends at once shows only its end.
  */
 __attribute__((format(printf, 4, 5)))
 void meter_begin(struct meter *m, long total, double expected_s, const char *fmt, ...);
 /* How far: done of total, and a state in words ("" for none). Redraws when due. */
 __attribute__((format(printf, 3, 4)))
 void meter_set(struct meter *m, long done, const char *fmt, ...);
+/* A count of total (0: unknown) begins now, within the same work. */
+void meter_set_total(struct meter *m, long total);
+/*
+ * A new phase of the work, in words ("configuring"): drawn at once, and
+ * in a log too, where counts only show every METER_QUIET_S.
+ */
+__attribute__((format(printf, 2, 3)))
+void meter_phase(struct meter *m, const char *fmt, ...);
 /* Nothing new, time passed: redraws the elapsed time when due. */
 void meter_tick(struct meter *m);
 /* Clear the in-place line before printing something else. */
 void meter_clear(struct meter *m);
+/* Clear whichever meter is on the terminal: error() and warning() do, before they print. */
+void meter_clear_showing(void);
 /* The work ended: clear the meter and print its last line (printed even when quiet). */
 __attribute__((format(printf, 2, 3)))
 void meter_done(struct meter *m, const char *fmt, ...);

@@ -289,6 +289,12 @@ int subprocess_finish(struct child *c)
 int subprocess_run(char *const *argv, const char *cwd, struct strbuf *out,
 		   double timeout_s)
 {
+	return subprocess_run_watched(argv, cwd, out, timeout_s, NULL);
+}
+
+int subprocess_run_watched(char *const *argv, const char *cwd, struct strbuf *out,
+			   double timeout_s, struct subprocess_watch *watch)
+{
 	struct child c;
 	double deadline = timeout_s > 0 ? now_monotonic() + timeout_s : 0;
 	int timed_out = 0, status;
@@ -309,7 +315,11 @@ int subprocess_run(char *const *argv, const char *cwd, struct strbuf *out,
 			}
 			wait_ms = (int)(left * 1000) + 1;
 		}
+		if (watch && (wait_ms < 0 || wait_ms > 1000))
+			wait_ms = 1000;
 		n = poll(&pfd, 1, wait_ms);
+		if (watch && watch->tick)
+			watch->tick(watch);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0)
@@ -321,6 +331,8 @@ int subprocess_run(char *const *argv, const char *cwd, struct strbuf *out,
 			break;
 		if (out)
 			strbuf_add(out, buf, (size_t)got);
+		if (watch && watch->output)
+			watch->output(watch, buf, (size_t)got);
 	}
 	if (timed_out)
 		subprocess_kill(&c);

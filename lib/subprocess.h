@@ -19,6 +19,7 @@
  * started (missing binary, fork failure) and says so; once started, the
  * outcome is an exit status: the exit code, or 128 + signal number.
  */
+#include <stddef.h>
 #include <sys/types.h>
 
 struct strbuf;
@@ -51,6 +52,19 @@ int subprocess_finish(struct child *c);
  */
 int subprocess_run(char *const *argv, const char *cwd, struct strbuf *out,
 		   double timeout_s);
+
+/*
+ * Whoever watches a subprocess_run_watched(): given each piece of output as
+ * it arrives, and ticked about once a second while the program is quiet.
+ */
+struct subprocess_watch {
+	void (*output)(struct subprocess_watch *w, const char *buf, size_t len);
+	void (*tick)(struct subprocess_watch *w);
+};
+
+/* subprocess_run() with a watch (NULL: none), for a progress line. */
+int subprocess_run_watched(char *const *argv, const char *cwd, struct strbuf *out,
+			   double timeout_s, struct subprocess_watch *watch);
 
 /* Seconds on a monotonic clock. */
 double now_monotonic(void);

@@ -53,7 +53,8 @@ static void tell_sample(struct console *c, const char *workload)
 	c->workload_samples++;
 	snprintf(what, sizeof(what), "%s: %ld sample%s", c->last_workload, c->workload_samples,
 		 c->workload_samples == 1 ? "" : "s");
-	tell(c, what);
+	if (c->watch->count)
+		c->watch->count(c->watch, what);
 }
 
 static void note_failure(struct console *c, const char *line)

@@ -23,12 +23,14 @@ struct ssh_config;
 
 /*
  * Whoever watches a boot as it goes (a progress line): told each new
- * phase in words ("kernel booting", "zeroing: 12 samples"), and ticked
+ * phase in words ("kernel booting"), how far it is ("zeroing: 12
+ * samples"), and ticked
  * about once a second while the console is quiet. Called from the
  * runner's read loop, so it must return at once.
  */
 struct run_watch {
-	void (*phase)(struct run_watch *w, const char *what);
+	void (*phase)(struct run_watch *w, const char *what);	/* a new phase */
+	void (*count)(struct run_watch *w, const char *what);	/* how far it is */
 	void (*tick)(struct run_watch *w);
 };
 

@@ -17,7 +17,7 @@ test_expect_success 'on a terminal: the phases of a boot, each with its elapsed 
 	script -qfec "\"$LAB\" run --db tty.db --runner local --guest \"$GUEST\" \
 		--workload exec:slow.sh --iters 4 2>&1" typescript >/dev/null &&
 	tr "\\r" "\\n" <typescript | sed "s/\\x1b\\[K//g" | grep "^boot 1 of 1: " >lines &&
-	grep -q "^boot 1 of 1: 0:00$" lines &&
+	grep -q "^boot 1 of 1: starting, 0:00$" lines &&
 	grep -q "^boot 1 of 1: workloads started, 0:0[0-9]$" lines &&
 	grep -q "^boot 1 of 1: slow: 1 sample, 0:[0-9][0-9]$" lines &&
 	grep -q "^boot 1 of 1: slow: 3 samples, 0:[0-9][0-9]$" lines &&
@@ -39,7 +39,8 @@ test_expect_success 'piped: a plain line when the boot begins and within every 3
 		--workload exec:slow.sh --iters 4 2>&1 >stdout |
 		while IFS= read -r line; do printf "%s %s\\n" "$(date +%s)" "$line"; done >stamped &&
 	! grep -q "$(printf "\\r")" stamped &&
-	grep -q "^[0-9]* boot 1 of 1: 0:00$" stamped &&
+	grep -q "^[0-9]* boot 1 of 1: starting, 0:00$" stamped &&
+	grep -q "^[0-9]* boot 1 of 1: workloads started, 0:0[0-9]$" stamped &&
 	grep -q "^[0-9]* boot 1 of 1: slow: 3 samples, 0:3[0-9]$" stamped &&
 	grep -q "^[0-9]* boot 1 of 1: OK" stamped &&
 	awk "NR > 1 && \$1 - last > 31 { bad = 1 } { last = \$1 } END { exit bad }" stamped &&
@@ -54,6 +55,23 @@ test_expect_success '--quiet: only the line of each boot; --progress: in place i
 	"$LAB" run --db q.db --runner local --guest "$GUEST" --workload exec:short.sh \
 		--iters 2 --progress 2>err >out &&
 	grep -q "$(printf "\r")boot 1 of 1: short: 1 sample, 0:0" err
+'
+
+test_expect_success 'a build on a terminal: checking out, the build command, each object counted' '
+	git init -q -b main repo && (cd repo &&
+		git config user.name "A U Thor" && git config user.email author@example.com &&
+		printf "#!/bin/sh\nfor o in a b c d e; do\n\techo \"  CC      \$o.o\"\n\tsleep 1\ndone\nmkdir -p out && echo image >out/image\n" >build.sh &&
+		chmod +x build.sh && git add . && git commit -q -m "base: a build of five objects") &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n" \
+		"$PWD" >lab.conf &&
+	script -qfec "\"$LAB\" build --db b.db main 2>&1" typescript3 >/dev/null &&
+	tr "\r" "\n" <typescript3 | sed "s/\x1b\[K//g" | grep "^build " >lines3 &&
+	grep -q "^build [0-9a-f]* base: a build of five objects (x86_64): checking out, 0:0[0-9]$" lines3 &&
+	grep -q "^build .*: running ./build.sh, 0:0[0-9]$" lines3 &&
+	grep -q "^build .*: 1 object, 0:0[0-9]$" lines3 &&
+	grep -q "^build .*: 4 objects, 0:0[0-9]$" lines3 &&
+	grep -q "^build .*: BUILT in [0-9.]* s, 1 file checked out$" lines3 &&
+	test "$(sed "s/, 0:0[0-9]$//" lines3 | sort -u | wc -l)" -ge 6
 '
 
 test_done

@@ -49,8 +49,10 @@ static void test_plain(void)
 
 	start(&m, f, 0);
 	meter_begin(&m, 1075, 0, "build %s (%s)", "6e1c2f0", "x86_64");
-	is_str(written(f, &out), "build 6e1c2f0 (x86_64):   0% (0/1075), 0:00\n",
-	       "a plain line when the work begins");
+	is_str(written(f, &out), "", "nothing drawn when the work begins");
+	meter_phase(&m, "compiling");
+	is_str(written(f, &out), "build 6e1c2f0 (x86_64):   0% (0/1075) compiling, 0:00\n",
+	       "a plain line for its first phase");
 	clock_s += 10;
 	meter_set(&m, 100, "objects");
 	meter_tick(&m);
@@ -65,6 +67,17 @@ static void test_plain(void)
 	is_str(written(f, &out),
 	       "build 6e1c2f0 (x86_64):  38% (412/1075) objects, 1:02, ~1:40 left\n",
 	       "the clock alone prints again 30 s later");
+	clock_s += 1;
+	meter_phase(&m, "linking");
+	is_str(written(f, &out), "build 6e1c2f0 (x86_64):  38% (412/1075) linking, 1:03, ~1:41 left\n",
+	       "a new phase is a line of its own in a log");
+	clock_s += 9;
+	meter_set_total(&m, 200);
+	clock_s += 60;
+	meter_set(&m, 50, "lines");
+	is_str(written(f, &out),
+	       "build 6e1c2f0 (x86_64):  25% (50/200) lines, 2:12, ~3:00 left\n",
+	       "a new count: the time left from its own rate, the time elapsed from the start");
 	meter_done(&m, "build 6e1c2f0: done in %s", "1:05");
 	is_str(written(f, &out), "build 6e1c2f0: done in 1:05\n", "the last line");
 	meter_release(&m);
@@ -80,11 +93,15 @@ static void test_in_place(void)
 
 	start(&m, f, 1);
 	meter_begin(&m, 0, 20, "boot 3 of 10 (B)");
-	is_str(written(f, &out), "\rboot 3 of 10 (B): 0:00, ~0:20 left\033[K",
+	meter_phase(&m, "starting");
+	is_str(written(f, &out), "\rboot 3 of 10 (B): starting, 0:00, ~0:20 left\033[K",
 	       "in place, the time left from the last boot of this kernel");
 	clock_s += 0.1;
-	meter_set(&m, 0, "kernel booting");
-	is_str(written(f, &out), "", "a new state within 0.2 s waits");
+	meter_set(&m, 0, "zeroing 3/10");
+	is_str(written(f, &out), "", "a new count within 0.2 s waits");
+	meter_phase(&m, "kernel booting");
+	is_str(written(f, &out), "\rboot 3 of 10 (B): kernel booting, 0:00, ~0:20 left\033[K",
+	       "a new phase does not");
 	clock_s += 0.2;
 	meter_set(&m, 0, "zeroing 4/10");
 	is_str(written(f, &out), "\rboot 3 of 10 (B): zeroing 4/10, 0:00, ~0:20 left\033[K",
@@ -96,8 +113,8 @@ static void test_in_place(void)
 	meter_tick(&m);
 	is_str(written(f, &out), "\rboot 3 of 10 (B): zeroing 4/10, 0:26\033[K",
 	       "past the expected time, no time left is guessed");
-	meter_clear(&m);
-	is_str(written(f, &out), "\r\033[K", "cleared before other output");
+	meter_clear_showing();
+	is_str(written(f, &out), "\r\033[K", "the meter on the terminal is cleared before a message");
 	meter_clear(&m);
 	is_str(written(f, &out), "", "cleared once");
 	meter_release(&m);
