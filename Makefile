@@ -135,14 +135,26 @@ FIXTURE := state/fixtures/linux
 DEMOTE_AB = lab/lab ab --repo $(FIXTURE) --workload demote --mem 4G --boots 5 \
 	--cmdline "hugetlb_free_vmemmap=on nokaslr"
 
+# Its steps say what they do and how long they take on a quiet 2-core
+# machine under emulation (about twice that under load).
+demo_say = @printf '\n== %s\n' $(1)
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
+	$(call demo_say,"1/4 Debian's kernel: zeroing, demote and boot in one boot (1-2 min)")
 	$(Q)kernel=$$(ls -1 /boot/vmlinuz-* | sort -V | tail -n 1); \
-	lab/lab run --kernel "$$kernel" --workload zeroing,demote,boot --mem 4G \
+	lab/lab run --kernel "$$kernel" --workload zeroing,demote,boot --mem 4G --iters 10 \
 		--cmdline "hugetlb_free_vmemmap=on nokaslr"
+	$(call demo_say,"2/4 a kernel history: Debian's 6.1 source and 30 commits (about 1 min; once)")
 	$(Q)$(MAKE) --no-print-directory fixture
+	$(call demo_say,"3/4 A/B of demote: the bd225530a4c7-shaped regression (a first build: 7-30 min)")
 	$(Q)$(DEMOTE_AB) --a fixture-base --b fixture-regression || test $$? = 1
+	$(call demo_say,"4/4 A/B of demote: the batching fix of seed 001 (a few min)")
 	$(Q)$(DEMOTE_AB) --a fixture-regression --b fixture-fix
+	$(Q)lab/lab report --quiet >/dev/null
+	@printf '\n== done. Next:\n%s\n%s\n%s\n' \
+		"  open state/site/index.html        the report: experiments, plots, every run" \
+		"  lab/lab list                      what was measured" \
+		"  lab/lab show E1                   one A/B in full (README.md says more)"
 
 fixture: deps
 	$(Q)mkdir -p $(dir $(FIXTURE)) && kernels/fixtures/make-history.sh $(FIXTURE)
