@@ -55,6 +55,46 @@ static int resolve_state(struct lab_config *cfg)
 	return 0;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a fifo" :
+	       S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device" :
+	       S_ISSOCK(mode) ? "a socket" : "something else";
+}
+
+/*
+ * The database is a regular file (or a symlink to one), or nothing yet.
+ * Decided by stat alone: sqlite opening a fifo would block for a writer
+ * that never comes. A database named by --db must be in a folder that
+ * exists: the lab creates only the folders lab.conf names (core.state,
+ * core.db's) or ./state, never one a typo on the command line made up.
+ */
+static int check_db_path(const char *path, int named)
+{
+	struct stat st;
+	char *copy, *dir;
+	int ret = 0;
+
+	if (!lstat(path, &st)) {
+		if (stat(path, &st))
+			return error("database '%s' is a symlink to nothing", path);
+		if (!S_ISREG(st.st_mode))
+			return error("database '%s' is not a regular file but %s", path,
+				     file_kind(st.st_mode));
+		return 0;
+	}
+	if (errno != ENOENT)
+		return error("cannot use database '%s': %s", path, strerror(errno));
+	if (!named)
+		return 0;
+	copy = xstrdup(path);
+	dir = dirname(copy);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		ret = error("no database at '%s': no directory '%s'", path, dir);
+	free(copy);
+	return ret;
+}
+
 int context_load_config(struct lab_context *ctx, const char *config_path,
 			const char *db_path)
 {
@@ -65,7 +105,9 @@ int context_load_config(struct lab_context *ctx, const char *config_path,
 		free(ctx->cfg.db);
 		ctx->cfg.db = xstrdup(db_path);
 	}
-	return resolve_state(&ctx->cfg);
+	if (resolve_state(&ctx->cfg))
+		return -1;
+	return check_db_path(ctx->cfg.db, !!db_path);
 }
 
 int context_start(struct lab_context *ctx, const struct option_parser *p, int argc,

@@ -55,3 +55,15 @@ void escape_html(struct strbuf *sb, const char *s)
 		s++;
 	}
 }
+
+void escape_printable(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+}

@@ -137,26 +137,34 @@ void strbuf_trim(struct strbuf *sb)
 	sb->buf[sb->len] = '\0';
 }
 
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
+int strbuf_read_fd(struct strbuf *sb, int fd, size_t max)
 {
 	char chunk[8192];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return -1;
 	strbuf_grow(sb, 0);
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			close(fd);
 			return -1;
 		}
 		strbuf_add(sb, chunk, (size_t)n);
 		if (max && sb->len >= max)
 			break;
 	}
-	close(fd);
 	return 0;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret, saved;
+
+	if (fd < 0)
+		return -1;
+	ret = strbuf_read_fd(sb, fd, max);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return ret;
 }

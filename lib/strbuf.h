@@ -36,6 +36,8 @@ void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_trim(struct strbuf *sb);
 /* Read a whole file; returns 0 or -1 with errno set. */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
+/* The same from an open descriptor, read to its end; fd stays open. */
+int strbuf_read_fd(struct strbuf *sb, int fd, size_t max);
 /* The buffer's text, or "" when empty (never NULL). */
 static inline const char *strbuf_str(const struct strbuf *sb)
 {

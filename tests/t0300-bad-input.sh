@@ -36,6 +36,36 @@ test_expect_success 'an unwritable database path' '
 	expect_one_line_naming err /proc/lab
 '
 
+test_expect_success 'a --db that is not a regular file is refused at once, by every command' '
+	mkfifo fifo && mkdir dir && ln -s fifo fifolink &&
+	for case in "fifo:a fifo" "fifolink:a fifo" "dir:a directory" "/dev/null:a character device"; do
+		db=${case%%:*} kind=${case#*:} &&
+		for cmd in list report "show 1" "run --runner local --guest $GUEST --workload zeroing"; do
+			rc=0 && timeout 10 "$LAB" $cmd --db $db 2>err || rc=$? &&
+			test "$rc" = 2 &&
+			expect_one_line_naming err "^lab: database .$db. is not a regular file but $kind\$" ||
+			{ echo "lab $cmd --db $db"; return 1; }
+		done
+	done &&
+	test -p fifo && test -d dir && test -c /dev/null && check_intact
+'
+
+test_expect_success 'a --db in a directory that does not exist is refused; the directory is not made' '
+	for cmd in list report "run --runner local --guest $GUEST --workload zeroing"; do
+		rc=0 && timeout 10 "$LAB" $cmd --db nodir/sub/x.db 2>err || rc=$? &&
+		test "$rc" = 2 &&
+		expect_one_line_naming err "^lab: no database at .nodir/sub/x.db.: no directory .nodir/sub.\$" &&
+		test ! -e nodir || { echo "lab $cmd"; return 1; }
+	done
+'
+
+test_expect_success 'without --db the default state root is the lab'"'"'s to make' '
+	mkdir fresh &&
+	(cd fresh && "$LAB" run --runner local --guest "$GUEST" --workload zeroing --iters 3 \
+		--param zeroing_mb=8 >out 2>err) &&
+	test "$(sql fresh/state/lab.db "SELECT status FROM runs")" = OK
+'
+
 test_expect_success 'a corrupt database file' '
 	head -c 20000 /dev/urandom >corrupt.db && cp corrupt.db corrupt.orig &&
 	test_must_fail "$LAB" list --db corrupt.db 2>err &&

@@ -1,8 +1,13 @@
 /* A run's page: its row, metadata, samples per metric, and the console log copied beside it. */
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "escape.h"
 #include "html.h"
+#include "log.h"
 #include "pages.h"
 #include "stats.h"
 #include "store-experiment.h"
@@ -69,7 +74,70 @@ struct run_page {
 	struct page p;
 	struct strbuf log, tail;
 	int have_log;
+	int refused;		/* the stored path is not one of the lab's logs */
 };
+
+/* One line on stderr, the stored path made printable: it is foreign text. */
+static void refuse_log(struct run_page *rp, const char *path, const char *real, const char *why)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	strbuf_addf(&msg, "run %lld: console log '", rp->p.id);
+	escape_printable(&msg, path);
+	strbuf_addch(&msg, '\'');
+	if (strcmp(real, path)) {
+		strbuf_addstr(&msg, " (resolved '");
+		escape_printable(&msg, real);
+		strbuf_addstr(&msg, "')");
+	}
+	warning("%s %s: not published", msg.buf, why);
+	strbuf_release(&msg);
+	rp->refused = 1;
+}
+
+/*
+ * Read the run's console log when it is one the lab wrote: a regular file
+ * whose path, symlinks resolved, lies under the site's log root. The path
+ * is a database row, and whoever can write the database must not get any
+ * file this process can read published. A log that is simply gone is no
+ * warning: the stored tail stands in for it.
+ */
+static void read_log(struct run_page *rp, const char *path)
+{
+	const char *root = rp->p.s->log_root;
+	const char *shown = root ? root : rp->p.s->opt->log_dir;
+	char *real = realpath(path, NULL);
+	size_t n = root ? strlen(root) : 0;
+	struct strbuf why = STRBUF_INIT;
+	struct stat st;
+	int fd = -1;
+
+	if (!real)
+		goto out;
+	if (!root || strncmp(real, root, n) || real[n] != '/') {
+		strbuf_addstr(&why, "is outside ");
+		escape_printable(&why, shown ? shown : "the lab's logs");
+		refuse_log(rp, path, real, why.buf);
+		goto out;
+	}
+	/* no symlink is left in real; a fifo must not block the report */
+	fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		goto out;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		refuse_log(rp, path, real, "is not a regular file");
+		goto out;
+	}
+	if (!strbuf_read_fd(&rp->log, fd, 0))
+		rp->have_log = 1;
+	else
+		strbuf_reset(&rp->log);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(real);
+	strbuf_release(&why);
+}
 
 static int run_header(const struct store_report_run *r, void *data)
 {
@@ -114,9 +182,9 @@ static int run_header(const struct store_report_run *r, void *data)
 	html_table_end(sb);
 	strbuf_addstr(sb, "</section>\n");
 	/* The log file is outside the database; its copy follows the stored path. */
-	if (*r->console_log && !strbuf_read_file(&rp->log, r->console_log, 0))
-		rp->have_log = 1;
-	else
+	if (*r->console_log)
+		read_log(rp, r->console_log);
+	if (!rp->have_log)
 		strbuf_addstr(&rp->tail, r->console_tail);
 	return 0;
 }
@@ -157,13 +225,23 @@ int page_run(struct site *s, long long id)
 	if (add_run_samples(s, sb, id))
 		goto out;
 	strbuf_addstr(sb, "<section>\n<h2>Console</h2>\n");
+	strbuf_addf(&log_name, "logs/r%lld.txt", id);
 	if (rp.have_log) {
-		strbuf_addf(&log_name, "logs/r%lld.txt", id);
 		strbuf_addf(sb, "<p><a href=\"%s\">The whole console log</a> (%zu bytes); its end:</p>\n",
 			    log_name.buf, rp.log.len);
 		strbuf_addstr(sb, "<pre class=\"console\">");
 		escape_html(sb, log_tail(&rp.log));
 		strbuf_addstr(sb, "</pre>\n");
+	} else if (rp.refused) {
+		strbuf_addstr(sb, "<p>The console log is missing: its stored path does not lead to a "
+			      "log the lab wrote.");
+		if (rp.tail.len) {
+			strbuf_addstr(sb, " Its stored tail:</p>\n<pre class=\"console\">");
+			escape_html(sb, rp.tail.buf);
+			strbuf_addstr(sb, "</pre>\n");
+		} else {
+			strbuf_addstr(sb, "</p>\n");
+		}
 	} else if (rp.tail.len) {
 		strbuf_addstr(sb, "<p>The console log is gone; its stored tail:</p>\n<pre class=\"console\">");
 		escape_html(sb, rp.tail.buf);
@@ -181,6 +259,8 @@ out:
 		ret = site_put(s, name.buf, sb->buf, sb->len);
 		if (!ret && rp.have_log)
 			ret = site_put(s, log_name.buf, rp.log.buf, rp.log.len);
+		else if (!ret && rp.refused)
+			ret = site_drop(s, log_name.buf); /* published by a lab before this check */
 	}
 	strbuf_release(sb);
 	strbuf_release(&name);

@@ -1,11 +1,14 @@
 /* What the pages share (pages.h): their writing, numbers, subjects, clocks, runs, samples. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "atomicfile.h"
 #include "escape.h"
 #include "html.h"
+#include "log.h"
 #include "pages.h"
 #include "protocol.h"
 #include "store-experiment.h"
@@ -39,6 +42,24 @@ int site_put(struct site *s, const char *name, const char *data, size_t len)
 		s->stats->written++;
 out:
 	strbuf_release(&old);
+	strbuf_release(&path);
+	return ret;
+}
+
+int site_drop(struct site *s, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/%s", s->opt->out_dir, name);
+	if (lstat(path.buf, &st) || !S_ISREG(st.st_mode))
+		goto out;
+	if (unlink(path.buf) && errno != ENOENT)
+		ret = error("cannot remove '%s': %s", path.buf, strerror(errno));
+	else
+		s->stats->removed++;
+out:
 	strbuf_release(&path);
 	return ret;
 }

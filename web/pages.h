@@ -30,10 +30,13 @@ struct site {
 	const struct report_options *opt;
 	struct report_stats *stats;
 	struct site_work *work;		/* NULL until pages are written in threads */
+	const char *log_root;		/* opt->log_dir resolved; NULL: there is none */
 };
 
 /* Replace out_dir/name with data unless it holds those bytes already. */
 int site_put(struct site *s, const char *name, const char *data, size_t len);
+/* Remove out_dir/name when it is a plain file: a copy the page no longer has. */
+int site_drop(struct site *s, const char *name);
 
 int page_index(struct site *s);
 int page_experiment(struct site *s, long long id);

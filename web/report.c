@@ -223,6 +223,7 @@ static int write_pages_threaded(struct site *s, const struct page_ids *pages)
 		th->site.opt = s->opt;
 		th->site.stats = &th->stats;
 		th->site.work = &w;
+		th->site.log_root = s->log_root;
 		if (pthread_create(&th->id, NULL, write_pages, &th->site)) {
 			store_close(&th->st);
 			break;
@@ -239,6 +240,7 @@ static int write_pages_threaded(struct site *s, const struct page_ids *pages)
 			ret = -1;
 		s->stats->written += t[i].stats.written;
 		s->stats->unchanged += t[i].stats.unchanged;
+		s->stats->removed += t[i].stats.removed;
 		store_close(&t[i].st);
 	}
 	s->work = NULL;
@@ -252,9 +254,11 @@ int report_write_site(struct report_stats *out, struct store *st, const struct r
 	struct site s = { .st = st, .opt = opt, .stats = out };
 	struct page_ids pages = { 0 };
 	struct strbuf path = STRBUF_INIT, css = STRBUF_INIT;
+	char *log_root = opt->log_dir ? realpath(opt->log_dir, NULL) : NULL;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
+	s.log_root = log_root;
 	if (ensure_dir(opt->out_dir))
 		goto out;
 	strbuf_addf(&path, "%s/logs", opt->out_dir);
@@ -273,6 +277,7 @@ int report_write_site(struct report_stats *out, struct store *st, const struct r
 out:
 	free(pages.id);
 	free(pages.kind);
+	free(log_root);
 	strbuf_release(&path);
 	strbuf_release(&css);
 	return ret;

@@ -8,6 +8,12 @@
  * page keeps its name as nights are added), r<N>.html a run, logs/r<N>.txt
  * a copy of a run's console log, style.css a copy of web/style.css.
  *
+ * A console log is copied only from under log_dir: its stored path is a
+ * row anyone who can write the database can change, so the path is
+ * resolved (symlinks followed) and one leading elsewhere, or to anything
+ * but a regular file, is refused with a warning naming the run; its page
+ * says the log is missing and a copy an earlier report made is removed.
+ *
  * Every page is built in memory and replaces the file on disk only when
  * its bytes differ, so pages that did not change keep their mtime. Pages
  * (and log copies) of experiments and runs deleted from the database are
@@ -27,6 +33,7 @@
 struct report_options {
 	const char *out_dir;		/* created if missing */
 	const char *css_path;		/* copied to out_dir/style.css */
+	const char *log_dir;		/* where the lab writes console logs; NULL: none */
 	int recent;			/* experiments and runs on the index */
 };
 

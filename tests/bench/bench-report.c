@@ -295,6 +295,7 @@ static int site(double *secs, struct report_stats *stats, struct store *st,
 int main(void)
 {
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, css = STRBUF_INIT, big = STRBUF_INIT;
+	struct strbuf logs = STRBUF_INIT;
 	struct report_options opt = { 0 };
 	struct report_stats stats[2];
 	struct store st = { 0 }, rd = { 0 };
@@ -336,6 +337,8 @@ int main(void)
 	strbuf_addf(&path, "%s/site", dir.buf);
 	opt.out_dir = path.buf;
 	opt.css_path = css.buf;
+	strbuf_addf(&logs, "%s/logs", dir.buf);
+	opt.log_dir = logs.buf;
 	opt.recent = 50;
 	if (site(&t[0], &stats[0], &rd, &opt) || site(&t[1], &stats[1], &rd, &opt))
 		goto out;
@@ -363,6 +366,7 @@ out:
 	strbuf_release(&dir);
 	strbuf_release(&path);
 	strbuf_release(&css);
+	strbuf_release(&logs);
 	strbuf_release(&big);
 	return ret;
 }
