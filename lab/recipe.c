@@ -61,6 +61,10 @@ static struct recipe_variant *variant(struct recipe *r, const char *name, size_t
 }
 
 static const char *const sections[] = { "recipe", "variant", "workload", NULL };
+/* the keys recipe.h calls repeatable; every other is set once */
+static const char *const repeatable[] = { "recipe.arch", "recipe.workload", "recipe.metric",
+					  "recipe.param", "recipe.probe", "variant.config",
+					  "variant.apply", CONFIG_WORKLOAD_REPEATABLE, NULL };
 
 static int bad(const struct config_entry *e, const char *expected)
 {
@@ -102,14 +106,17 @@ static int apply_variant(struct recipe *r, const struct config_entry *e)
 
 static int apply_entry(struct recipe *r, const struct config_entry *e)
 {
-	const char *name = e->name, *value = e->value;
-	const char *key = name + strlen("recipe.");
+	const char *name = e->name, *value = e->value, *key;
 
+	/* a header says nothing: git keeps no empty sections */
+	if (!value)
+		return 0;
 	/* the reader knows no other sections */
 	if (!strncmp(name, "variant.", 8))
 		return apply_variant(r, e);
 	if (!strncmp(name, "workload.", 9))
 		return config_workload_apply(&r->sections, &r->nsections, e);
+	key = name + strlen("recipe.");
 	if (!strcmp(key, "title")) {
 		set(&r->title, value);
 	} else if (!strcmp(key, "repo")) {
@@ -198,7 +205,7 @@ int recipe_read(struct recipe *r, const char *path)
 	if (access(path, R_OK))
 		error("cannot read recipe '%s': %s", path, strerror(errno));
 	/* file order: the first variant is the base */
-	else if (!config_file_foreach(path, "recipe", sections, read_entry, r))
+	else if (!config_file_foreach(path, "recipe", sections, repeatable, read_entry, r))
 		ret = check(r);
 	if (ret)
 		recipe_release(r);

@@ -35,7 +35,8 @@
  * no empty sections. Every other variant is compared with the base in its
  * own A/B. Paths are
  * relative to the recipe's directory. An unknown section or key is an error
- * naming it and its line.
+ * naming it and its line; so is a key given twice in one section, but for
+ * those marked repeatable above.
  * struct recipe owns everything in it; recipe_release() frees it.
  */
 #include "config.h"
