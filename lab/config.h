@@ -160,12 +160,18 @@ struct lab_target {
 
 /*
  * A [workload "NAME"] section: a user's program under a name of its own.
- * program is absolute, or "stress-ng:STRESSOR"; 0 was not given.
+ * program is the path as written, joined to the file's folder when
+ * relative, or "stress-ng:STRESSOR"; 0 was not given. file, kind and the
+ * lines are where it was written, for messages.
  */
 struct lab_workload {
 	char *name, *program;
 	struct strvec args, higher, lower;
 	long iters, deadline_s;
+	char *file;
+	const char *kind;	/* "config" or "recipe": a string constant */
+	int line;		/* of its (first) header */
+	int program_line;	/* of its program key */
 };
 
 struct lab_config {
@@ -233,16 +239,16 @@ int config_target_class(const struct lab_config *cfg, const char *class,
 			const struct lab_target ***out, size_t *n);
 
 /*
- * "workload.NAME.key" of a config or a recipe into *all (lab/config-workload.c);
- * a relative program is taken from the file's folder. -1 after one line
- * naming the entry.
- * config_workloads_check(): each has a program, or -1 naming the section.
+ * "workload.NAME.key" of a config or a recipe, or the header "workload.NAME"
+ * (value NULL), into *all (lab/config-workload.c); a relative program is
+ * taken from the file's folder. -1 after one line naming the entry.
+ * config_workloads_check(): each has a program, or -1 naming the section
+ * and the line of its header.
  */
 #define CONFIG_WORKLOAD_REPEATABLE "workload.arg", "workload.higher", "workload.lower"
 struct config_entry;
 int config_workload_apply(struct lab_workload **all, size_t *n, const struct config_entry *e);
-int config_workloads_check(const struct lab_workload *all, size_t n, const char *kind,
-			   const char *path);
+int config_workloads_check(const struct lab_workload *all, size_t n);
 void config_workloads_release(struct lab_workload **all, size_t *n);
 /* The section called name (case-sensitive), or NULL. */
 const struct lab_workload *config_workload_find(const struct lab_workload *all, size_t n,

@@ -108,14 +108,14 @@ static int apply_entry(struct recipe *r, const struct config_entry *e)
 {
 	const char *name = e->name, *value = e->value, *key;
 
-	/* a header says nothing: git keeps no empty sections */
+	/* a workload is made by its header, as in lab.conf (config.c) */
+	if (!strncmp(name, "workload", 8) && (!name[8] || name[8] == '.'))
+		return config_workload_apply(&r->sections, &r->nsections, e);
+	/* a variant by its first key, as git keeps no empty section; the reader knows no others */
 	if (!value)
 		return 0;
-	/* the reader knows no other sections */
 	if (!strncmp(name, "variant.", 8))
 		return apply_variant(r, e);
-	if (!strncmp(name, "workload.", 9))
-		return config_workload_apply(&r->sections, &r->nsections, e);
 	key = name + strlen("recipe.");
 	if (!strcmp(key, "title")) {
 		set(&r->title, value);
@@ -183,7 +183,7 @@ static int check(struct recipe *r)
 				     "recipe.ref)", r->v[i].name, r->path, r->v[i].name);
 	if (!r->arches.nr)
 		strvec_push(&r->arches, "x86_64");
-	return config_workloads_check(r->sections, r->nsections, "recipe", r->path);
+	return config_workloads_check(r->sections, r->nsections);
 }
 
 static int read_entry(const struct config_entry *e, void *data)

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "recipe.h"
 #include "strbuf.h"
+#include "workload.h"
 #include "capture.h"
 #include "tap.h"
 
@@ -665,12 +666,18 @@ static void test_workloads(void)
 
 	ok(load_text(&cfg, "[workload \"zeroing\"]\n\tprogram = /bin/true\n", &err) < 0,
 	   "a section named as a built-in workload is refused");
-	is_str(err.buf, "lab: workload section 'zeroing' in config bad.conf line 2 has the name of a "
-	       "built-in workload: rename it\n", "... naming it");
+	is_str(err.buf, "lab: workload section 'zeroing' in config bad.conf line 1 has the name of a "
+	       "built-in workload: rename it\n", "... naming it and its header's line");
 	config_release(&cfg);
-	ok(load_text(&cfg, "[workload \"x\"]\n\targ = 1\n", &err) < 0, "a section without a program is refused");
-	is_str(err.buf, "lab: workload section 'x' in config bad.conf has no program "
-	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming it");
+	ok(load_text(&cfg, "[run]\n\tcpus = 2\n[workload \"x\"]\n\targ = 1\n", &err) < 0,
+	   "a section without a program is refused");
+	is_str(err.buf, "lab: workload section 'x' in config bad.conf line 3 has no program "
+	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming it and its header's line");
+	ok(!cfg.nworkloads && cfg.cpus == 1, "... and nothing of the file is kept");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n", &err) < 0, "so is a section without a key");
+	is_str(err.buf, "lab: workload section 'x' in config bad.conf line 1 has no program "
+	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming its header's line");
 	config_release(&cfg);
 	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = /bin/true\n\targ = 1\n"
 		     "\tprogram = /bin/false\n", &err) < 0, "a program given twice is refused");
@@ -688,7 +695,16 @@ static void test_workloads(void)
 		      "[workload \"x\"]\n\tprogram = /bin/true\n\targ = 2\n", &err),
 	   "keys under two headers of one section are one section's");
 	w = config_workload_find(cfg.workloads, cfg.nworkloads, "x");
-	ok(cfg.nworkloads == 2 && w && w->args.nr == 2, "... its args in file order");
+	ok(cfg.nworkloads == 2 && w && w->args.nr == 2 && w->line == 1 && w->program_line == 6,
+	   "... its args in file order, its line its first header's");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = /bin/true\n\thigher = ops\n\tlower = t\n"
+		     "\tlower = ops\n", &err) < 0, "a metric both higher and lower is refused");
+	is_str(err.buf, "lab: metric 'ops' of workload section 'x' is both higher and lower in "
+	       "config bad.conf line 5\n", "... naming the line that says it the second time");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = \"a\\bb\"\n", &err) < 0,
+	   "a program with a control character is refused");
 	config_release(&cfg);
 	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = /bin/true\n\tdeadline = soon\n", &err) < 0,
 	   "a bad deadline is refused");
@@ -703,6 +719,35 @@ static void test_workloads(void)
 	ok(load_text(&cfg, "[workload \"a.b\"]\n\tprogram = /bin/true\n", &err) < 0,
 	   "a name that cannot be a stored workload name is refused");
 	config_release(&cfg);
+	strbuf_release(&err);
+}
+
+/* A program that is not there is found missing when used: named with its key's line. */
+static void test_workload_program(void)
+{
+	struct lab_config cfg;
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	struct capture cap;
+	int ret;
+
+	ok(!load_text(&cfg, "[workload \"pf\"]\n\targ = -n\n\tprogram = nosuch\n"
+		      "[workload \"txt\"]\n\tprogram = bad.conf\n", &err),
+	   "a program that is not there is read: only a run needs it");
+	capture_start(&cap);
+	ret = workload_section_spec(&spec, config_workload_find(cfg.workloads, cfg.nworkloads, "pf"));
+	capture_end(&cap, &err);
+	is_int(ret, -1, "... and refused when the section is used");
+	is_str(err.buf, "lab: cannot find program 'nosuch' for 'workload.pf.program' in config "
+	       "bad.conf line 3: No such file or directory\n",
+	       "... in one line naming the path, the key, the file and the line");
+	capture_start(&cap);
+	ret = workload_section_spec(&spec, config_workload_find(cfg.workloads, cfg.nworkloads, "txt"));
+	capture_end(&cap, &err);
+	is_int(ret, -1, "a program that is not executable is refused");
+	is_str(err.buf, "lab: program 'bad.conf' for 'workload.txt.program' in config bad.conf line 5 "
+	       "is not an executable file\n", "... naming the key's line");
+	config_release(&cfg);
+	strbuf_release(&spec);
 	strbuf_release(&err);
 }
 
@@ -755,6 +800,13 @@ static void test_recipe_keys(void)
 	       "... naming the keys that may repeat");
 	recipe_release(&r);
 
+	is_int(recipe_text(&r, "[recipe]\n\tworkload = pf\n\tmetric = pf.x\n[variant \"a\"]\n"
+			   "\tref = v1\n[workload \"pf\"]\n\targ = 1\n[variant \"b\"]\n\tref = v2\n",
+			   &err), -1, "a recipe's workload section without a program is refused");
+	is_str(err.buf, "lab: workload section 'pf' in recipe bad.recipe line 6 has no program "
+	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming its header's line");
+	recipe_release(&r);
+
 	unlink("bad.recipe");
 	strbuf_release(&text);
 	strbuf_release(&err);
@@ -779,6 +831,7 @@ int main(void)
 	test_targets();
 	test_ssh_targets();
 	test_workloads();
+	test_workload_program();
 	test_recipe_keys();
 
 	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
