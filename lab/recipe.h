@@ -44,6 +44,7 @@
 
 struct recipe_variant {
 	char *name;
+	int line;			/* of its (first) header */
 	char *ref;			/* NULL: the recipe's ref */
 	char *cmdline;
 	struct strvec configs;		/* paths */
@@ -64,6 +65,7 @@ struct recipe {
 	size_t nv;
 	struct lab_workload *sections;	/* [workload "NAME"], before lab.conf's */
 	size_t nsections;
+	int line;			/* of the (first) [recipe] header; 0: none */
 };
 
 /* Read path into r; -1 after a message naming the file and the bad key. */

@@ -807,6 +807,20 @@ static void test_recipe_keys(void)
 	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming its header's line");
 	recipe_release(&r);
 
+	is_int(recipe_text(&r, "[recipe]\n\tworkload = zeroing\n\tmetric = zeroing.touch\n"
+			   "[variant \"a\"]\n\tref = v1\n[variant \"b\"]\n\tcmdline = x\n", &err),
+	       -1, "a variant without a ref is refused");
+	is_str(err.buf, "lab: variant 'b' in recipe bad.recipe line 6 has no ref (variant.b.ref or "
+	       "recipe.ref)\n", "... naming its header's line");
+	recipe_release(&r);
+
+	is_int(recipe_text(&r, "# no table\n[recipe]\n\tworkload = zeroing\n[variant \"a\"]\n"
+			   "\tref = v1\n[variant \"b\"]\n\tref = v2\n", &err),
+	       -1, "a recipe without a metric is refused");
+	is_str(err.buf, "lab: [recipe] in recipe bad.recipe line 2 has no metric for its table "
+	       "(recipe.metric)\n", "... naming the line of [recipe]");
+	recipe_release(&r);
+
 	unlink("bad.recipe");
 	strbuf_release(&text);
 	strbuf_release(&err);
