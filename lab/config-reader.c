@@ -9,6 +9,7 @@
 #include "config.h"
 #include "log.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 /*
  * The reader: the part of git-config syntax the lab's files use, with the
@@ -16,12 +17,20 @@
  * other tool, a quote left open for a quote closed at the end of the line,
  * and libgit2 stops reading a value at a NUL byte: here each is an error.
  */
+struct seen_key {
+	char *name;		/* as config_entry's name */
+	int line;
+};
+
 struct reader {
 	const char *buf, *path, *kind;
 	size_t len, pos;
 	int line;
-	const char *const *sections;
+	const char *const *sections, *const *repeatable;
 	struct strbuf section;	/* "run" or "qemu.x86_64": lower case but the subsection */
+	int section_line;
+	struct seen_key *seen;	/* the keys read so far, but the repeatable ones */
+	size_t nseen;
 };
 
 /* "<what> in <kind> <path> line <n><more>" */
@@ -151,7 +160,7 @@ static int known_section(const struct reader *rd, const char *name)
 }
 
 /* "[name]", "[name \"subsection\"]" or the older "[name.subsection]". */
-static int read_section(struct reader *rd)
+static int read_section(struct reader *rd, config_fn *fn, void *data)
 {
 	struct strbuf name = STRBUF_INIT, known = STRBUF_INIT;
 	size_t dot;
@@ -199,6 +208,13 @@ static int read_section(struct reader *rd)
 		append_known(&known, rd->sections);
 		reader_error(rd, known.buf, "unknown section '%s'", name.buf);
 		goto out;
+	}
+	rd->section_line = rd->line;
+	{
+		struct config_entry e = { strbuf_str(&rd->section), NULL, rd->kind, rd->path,
+					  rd->line, rd->line };
+		if (fn(&e, data) < 0)
+			goto out;
 	}
 	ret = 0;
 out:
@@ -276,10 +292,62 @@ static int key_ends(struct reader *rd)
 	return at_eol(rd) || c == '=' || c == '#' || c == ';';
 }
 
+/* "section.key" against the repeatable "section.key" pairs; a subsection between is any. */
+static int is_repeatable(const struct reader *rd, const char *name)
+{
+	size_t section = strcspn(name, ".");
+	const char *key = strrchr(name, '.') + 1;
+
+	for (size_t i = 0; rd->repeatable && rd->repeatable[i]; i++) {
+		const char *r = rd->repeatable[i];
+		if (!strncmp(r, name, section) && r[section] == '.' && !strcmp(r + section + 1, key))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A key set twice in one section (its headers anywhere in the file, as in
+ * git) is refused unless the caller lists it as repeatable: the last value
+ * winning, as in git, would hide the first without a word.
+ */
+static int check_repeated(struct reader *rd, const char *name)
+{
+	struct strbuf where = STRBUF_INIT, more = STRBUF_INIT;
+	size_t section = strcspn(name, "."), i;
+	const char *key = strrchr(name, '.') + 1;
+
+	if (is_repeatable(rd, name))
+		return 0;
+	for (i = 0; i < rd->nseen && strcmp(rd->seen[i].name, name); i++)
+		;
+	if (i == rd->nseen) {
+		rd->seen = xrealloc(rd->seen, (rd->nseen + 1) * sizeof(*rd->seen));
+		rd->seen[rd->nseen].name = xstrdup(name);
+		rd->seen[rd->nseen++].line = rd->line;
+		return 0;
+	}
+	strbuf_addf(&where, "[%.*s", (int)section, name);
+	if (name + section + 1 < key)
+		strbuf_addf(&where, " \"%.*s\"", (int)(key - 1 - (name + section + 1)),
+			    name + section + 1);
+	strbuf_addch(&where, ']');
+	strbuf_addf(&more, " (first at line %d", rd->seen[i].line);
+	for (size_t r = 0, n = 0; rd->repeatable && rd->repeatable[r]; r++)
+		if (!strncmp(rd->repeatable[r], name, section) && rd->repeatable[r][section] == '.')
+			strbuf_addf(&more, "%s%s", n++ ? ", " : "; keys that may repeat: ",
+				    rd->repeatable[r] + section + 1);
+	strbuf_addch(&more, ')');
+	reader_error(rd, more.buf, "key '%s' of %s given twice", key, where.buf);
+	strbuf_release(&where);
+	strbuf_release(&more);
+	return -1;
+}
+
 static int read_entry_line(struct reader *rd, config_fn *fn, void *data)
 {
 	struct strbuf name = STRBUF_INIT, value = STRBUF_INIT;
-	struct config_entry e = { NULL, NULL, rd->kind, rd->path, rd->line };
+	struct config_entry e = { NULL, NULL, rd->kind, rd->path, rd->line, rd->section_line };
 	size_t start = rd->pos, key;
 	int ret = -1;
 
@@ -301,6 +369,9 @@ static int read_entry_line(struct reader *rd, config_fn *fn, void *data)
 		reader_error(rd, "", "key '%s' outside any section", name.buf + 1);
 		goto out;
 	}
+	/* here, where rd->line is still the key's */
+	if (check_repeated(rd, name.buf) < 0)
+		goto out;
 	if (peek(rd) == '=') {
 		rd->pos++;
 		if (read_value(rd, &value) < 0)
@@ -316,9 +387,11 @@ out:
 }
 
 int config_parse(const char *buf, size_t len, const char *path, const char *kind,
-		 const char *const *sections, config_fn *fn, void *data)
+		 const char *const *sections, const char *const *repeatable, config_fn *fn,
+		 void *data)
 {
-	struct reader rd = { buf, path, kind, len, 0, 1, sections, STRBUF_INIT };
+	struct reader rd = { buf, path, kind, len, 0, 1, sections, repeatable, STRBUF_INIT, 0,
+			     NULL, 0 };
 	int ret = -1, c;
 
 	if (check_text(&rd) < 0)
@@ -329,7 +402,7 @@ int config_parse(const char *buf, size_t len, const char *path, const char *kind
 		skip_blanks(&rd);
 		c = peek(&rd);
 		if (c == '[') {
-			if (read_section(&rd) < 0)
+			if (read_section(&rd, fn, data) < 0)
 				goto out;
 			/* git takes a key after the header on the same line */
 			continue;
@@ -341,6 +414,9 @@ int config_parse(const char *buf, size_t len, const char *path, const char *kind
 	ret = 0;
 out:
 	strbuf_release(&rd.section);
+	for (size_t i = 0; i < rd.nseen; i++)
+		free(rd.seen[i].name);
+	free(rd.seen);
 	return ret;
 }
 
@@ -348,7 +424,7 @@ out:
 #define CONFIG_MAX_BYTES ((size_t)1 << 20)
 
 int config_file_foreach(const char *path, const char *kind, const char *const *sections,
-			config_fn *fn, void *data)
+			const char *const *repeatable, config_fn *fn, void *data)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
@@ -358,7 +434,8 @@ int config_file_foreach(const char *path, const char *kind, const char *const *s
 	else if (sb.len > CONFIG_MAX_BYTES)
 		ret = error("cannot read %s '%s': bigger than 1 MiB", kind, path);
 	else
-		ret = config_parse(strbuf_str(&sb), sb.len, path, kind, sections, fn, data);
+		ret = config_parse(strbuf_str(&sb), sb.len, path, kind, sections, repeatable, fn,
+				   data);
 	strbuf_release(&sb);
 	return ret;
 }

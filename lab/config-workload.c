@@ -39,7 +39,7 @@ static int metric_ok(const char *s)
 }
 
 static struct lab_workload *named(struct lab_workload **all, size_t *n, const char *name,
-				  size_t len)
+				  size_t len, const struct config_entry *e)
 {
 	struct lab_workload *w;
 
@@ -55,27 +55,60 @@ static struct lab_workload *named(struct lab_workload **all, size_t *n, const ch
 	strvec_init(&w->args);
 	strvec_init(&w->higher);
 	strvec_init(&w->lower);
+	w->file = xstrdup(e->path);
+	w->kind = e->kind;
+	w->line = e->section_line;
 	return w;
+}
+
+/* The section of e (a key or a header), its name checked; NULL after one line. */
+static struct lab_workload *section_of(struct lab_workload **all, size_t *n,
+				       const struct config_entry *e)
+{
+	const char *name = e->name + strlen("workload");
+	const char *end = e->value ? strrchr(e->name, '.') : e->name + strlen(e->name);
+	size_t len = end > name ? (size_t)(end - name - 1) : 0;
+	struct lab_workload *w;
+
+	name += *name == '.';
+	if (!len) {
+		error("a workload section needs a name: [workload \"NAME\"] in %s %s line %d",
+		      e->kind, e->path, e->line);
+		return NULL;
+	}
+	if (!name_ok(name, len)) {
+		error("bad workload name '%.*s' in %s %s line %d: expected at most %d "
+		      "letters, digits, '-' and '_'", (int)len, name, e->kind, e->path,
+		      e->line, NAME_MAX_LEN);
+		return NULL;
+	}
+	w = named(all, n, name, len, e);
+	if (workload_known(w->name)) {
+		error("workload section '%s' in %s %s line %d has the name of a built-in "
+		      "workload: rename it", w->name, e->kind, e->path, e->line);
+		return NULL;
+	}
+	return w;
+}
+
+/* Text for a path: no control character (the guest reads a line, a message prints it). */
+static int plain_text(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
 }
 
 int config_workload_apply(struct lab_workload **all, size_t *n, const struct config_entry *e)
 {
-	const char *name = e->name + strlen("workload."), *key = strrchr(e->name, '.') + 1;
-	const char *v = e->value, *expected = NULL;
-	size_t len = (size_t)(key - 1 - name);
-	struct lab_workload *w;
+	const char *key = strrchr(e->name, '.') + 1, *v = e->value, *expected = NULL;
+	struct lab_workload *w = section_of(all, n, e);
 
-	if (key <= name + 1)
-		return error("a workload section needs a name: [workload \"NAME\"] in %s %s line %d",
-			     e->kind, e->path, e->line);
-	if (!name_ok(name, len))
-		return error("bad workload name '%.*s' in %s %s line %d: expected at most %d "
-			     "letters, digits, '-' and '_'", (int)len, name, e->kind, e->path,
-			     e->line, NAME_MAX_LEN);
-	w = named(all, n, name, len);
-	if (workload_known(w->name))
-		return error("workload section '%s' in %s %s line %d has the name of a built-in "
-			     "workload: rename it", w->name, e->kind, e->path, e->line);
+	if (!w)
+		return -1;
+	if (!v)
+		return 0;
 	if (!strcmp(key, "program")) {
 		struct strbuf p = STRBUF_INIT;
 
@@ -88,7 +121,8 @@ int config_workload_apply(struct lab_workload **all, size_t *n, const struct con
 			strbuf_addf(&p, "%.*s/%s", (int)(slash - e->path), e->path, v);
 		free(w->program);
 		w->program = strbuf_detach(&p);
-		if (!*v || !strcmp(v, "stress-ng:") || strchr(v, '\n'))
+		w->program_line = e->line;
+		if (!*v || !strcmp(v, "stress-ng:") || !plain_text(v))
 			expected = "a program's path or stress-ng:STRESSOR";
 	} else if (!strcmp(key, "arg")) {
 		strvec_push(&w->args, v);
@@ -99,10 +133,18 @@ int config_workload_apply(struct lab_workload **all, size_t *n, const struct con
 		if (parse_seconds(v, &w->deadline_s))
 			expected = SECONDS_EXPECTED;
 	} else if (!strcmp(key, "higher") || !strcmp(key, "lower")) {
+		int higher = !strcmp(key, "higher");
+		const struct strvec *other = higher ? &w->lower : &w->higher;
+
 		if (!metric_ok(v))
 			expected = "a metric name the program prints";
-		else
-			strvec_push(!strcmp(key, "higher") ? &w->higher : &w->lower, v);
+		for (size_t i = 0; !expected && i < other->nr; i++)
+			if (!strcmp(other->v[i], v))
+				return error("metric '%s' of workload section '%s' is both higher "
+					     "and lower in %s %s line %d", v, w->name, e->kind,
+					     e->path, e->line);
+		if (!expected)
+			strvec_push(higher ? &w->higher : &w->lower, v);
 	} else {
 		return error("unknown key '%s' in %s %s line %d (known: " WORKLOAD_KEYS ")",
 			     e->name, e->kind, e->path, e->line);
@@ -113,22 +155,13 @@ int config_workload_apply(struct lab_workload **all, size_t *n, const struct con
 	return 0;
 }
 
-int config_workloads_check(const struct lab_workload *all, size_t n, const char *kind,
-			   const char *path)
+int config_workloads_check(const struct lab_workload *all, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct lab_workload *w = &all[i];
-
-		if (!w->program)
-			return error("workload section '%s' in %s %s has no program "
-				     "(program = PATH or stress-ng:STRESSOR)", w->name, kind, path);
-		for (size_t k = 0; k < w->higher.nr; k++)
-			for (size_t j = 0; j < w->lower.nr; j++)
-				if (!strcmp(w->higher.v[k], w->lower.v[j]))
-					return error("metric '%s' of workload section '%s' in %s %s "
-						     "is both higher and lower", w->higher.v[k],
-						     w->name, kind, path);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (!all[i].program)
+			return error("workload section '%s' in %s %s line %d has no program "
+				     "(program = PATH or stress-ng:STRESSOR)", all[i].name,
+				     all[i].kind, all[i].file, all[i].line);
 	return 0;
 }
 
@@ -138,6 +171,7 @@ void config_workloads_release(struct lab_workload **all, size_t *n)
 		struct lab_workload *w = &(*all)[i];
 		free(w->name);
 		free(w->program);
+		free(w->file);
 		strvec_release(&w->args);
 		strvec_release(&w->higher);
 		strvec_release(&w->lower);

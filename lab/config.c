@@ -282,6 +282,9 @@ static const struct config_key {
 
 static const char *const config_sections[] = { "core", "qemu", "run", "build", "libvirt",
 						 "nightly", "ssh", "target", "workload", NULL };
+/* keys that add one more of something each time; every other is set once */
+static const char *const config_repeatable[] = { "nightly.cmdline", CONFIG_WORKLOAD_REPEATABLE,
+						   NULL };
 
 static struct lab_nightly *nightly_get(struct lab_config *cfg, const char *name, size_t len)
 {
@@ -508,12 +511,16 @@ static int apply_entry(struct lab_config *cfg, const struct config_entry *e)
 	struct strbuf known = STRBUF_INIT;
 	size_t i, section = strcspn(e->name, ".");
 
+	/* a workload is made by its header, so that one without a key is refused too */
+	if (section == 8 && !strncmp(e->name, "workload", 8))
+		return config_workload_apply(&cfg->workloads, &cfg->nworkloads, e);
+	/* no other header says anything: git keeps no empty sections */
+	if (!e->value)
+		return 0;
 	if (!strncmp(e->name, "nightly.", 8))
 		return apply_nightly(cfg, e);
 	if (!strncmp(e->name, "target.", 7))
 		return apply_target(cfg, e);
-	if (!strncmp(e->name, "workload.", 9))
-		return config_workload_apply(&cfg->workloads, &cfg->nworkloads, e);
 
 	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		if (strcmp(keys[i].name, e->name))
@@ -559,8 +566,8 @@ static int read_entry(const struct config_entry *e, void *data)
 
 static int read_file(struct lab_config *cfg, const char *path)
 {
-	/* File order, so a key set twice ends with its last value, as in git. */
-	if (config_file_foreach(path, "config", config_sections, read_entry, cfg))
+	if (config_file_foreach(path, "config", config_sections, config_repeatable, read_entry,
+				cfg))
 		return -1;
 	set_string(&cfg->path, path);
 	return 0;
@@ -640,7 +647,7 @@ int config_load(struct lab_config *cfg, const char *path)
 	if (S_ISDIR(st.st_mode))
 		return error("cannot read config '%s': %s", path, strerror(EISDIR));
 	if (read_file(cfg, path) < 0 ||
-	    config_workloads_check(cfg->workloads, cfg->nworkloads, "config", path)) {
+	    config_workloads_check(cfg->workloads, cfg->nworkloads)) {
 		config_release(cfg);
 		config_init(cfg);
 		return -1;

@@ -89,7 +89,11 @@
  *
  * Git config names cannot contain '_', hence the per-architecture
  * subsections for the QEMU binaries. Section and key names are
- * case-insensitive; when a key is set twice the last one wins.
+ * case-insensitive. A key is set once in its section: only those the
+ * table says repeat (nightly's cmdline, workload's arg, higher and lower)
+ * may be given again; any other is refused, naming both lines, rather than
+ * its last value winning as in git. A section's header may come more than
+ * once: as in git, the keys under each are one section's.
  *
  * A section or key the lab does not know is an error naming its line, so
  * that a typo ("[rnu]", "run.cpu") is not silently ignored; so are a quote
@@ -156,12 +160,18 @@ struct lab_target {
 
 /*
  * A [workload "NAME"] section: a user's program under a name of its own.
- * program is absolute, or "stress-ng:STRESSOR"; 0 was not given.
+ * program is the path as written, joined to the file's folder when
+ * relative, or "stress-ng:STRESSOR"; 0 was not given. file, kind and the
+ * lines are where it was written, for messages.
  */
 struct lab_workload {
 	char *name, *program;
 	struct strvec args, higher, lower;
 	long iters, deadline_s;
+	char *file;
+	const char *kind;	/* "config" or "recipe": a string constant */
+	int line;		/* of its (first) header */
+	int program_line;	/* of its program key */
 };
 
 struct lab_config {
@@ -229,15 +239,16 @@ int config_target_class(const struct lab_config *cfg, const char *class,
 			const struct lab_target ***out, size_t *n);
 
 /*
- * "workload.NAME.key" of a config or a recipe into *all (lab/config-workload.c);
- * a relative program is taken from the file's folder. -1 after one line
- * naming the entry.
- * config_workloads_check(): each has a program, or -1 naming the section.
+ * "workload.NAME.key" of a config or a recipe, or the header "workload.NAME"
+ * (value NULL), into *all (lab/config-workload.c); a relative program is
+ * taken from the file's folder. -1 after one line naming the entry.
+ * config_workloads_check(): each has a program, or -1 naming the section
+ * and the line of its header.
  */
+#define CONFIG_WORKLOAD_REPEATABLE "workload.arg", "workload.higher", "workload.lower"
 struct config_entry;
 int config_workload_apply(struct lab_workload **all, size_t *n, const struct config_entry *e);
-int config_workloads_check(const struct lab_workload *all, size_t n, const char *kind,
-			   const char *path);
+int config_workloads_check(const struct lab_workload *all, size_t n);
 void config_workloads_release(struct lab_workload **all, size_t *n);
 /* The section called name (case-sensitive), or NULL. */
 const struct lab_workload *config_workload_find(const struct lab_workload *all, size_t n,
@@ -284,34 +295,40 @@ int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *
  * '\' continuing a line, '#' and ';' comments), as UTF-8 text.
  */
 struct config_entry {
-	const char *name;	/* "run.mem", "variant.Base.ref": lower case but the subsection */
-	const char *value;	/* unquoted; "" for a key without "=" */
+	const char *name;	/* "run.mem", "variant.Base.ref": lower case but the subsection;
+				   a header's is its section's: "run", "variant.Base" */
+	const char *value;	/* unquoted; "" for a key without "="; NULL for a header */
 	const char *kind;	/* "config", "recipe": for messages */
 	const char *path;
-	int line;		/* where the key is */
+	int line;		/* where the key (or the header) is */
+	int section_line;	/* where the header of the key's section is */
 };
 
 typedef int config_fn(const struct config_entry *e, void *data);
 
 /*
- * Call fn for each entry of len bytes of buf, in order; sections is the
- * NULL-terminated list of the section names the caller knows (lower case).
- * Returns 0, or -1 after fn's first negative return or one error line
- * naming the kind, the path, the line and the bad thing:
- *   lab: unknown section 'rnu' (known: core, qemu, run, build, libvirt, target) in config lab.conf line 1
+ * Call fn for each section header and each entry of len bytes of buf, in
+ * order; sections is the NULL-terminated list of the section names the
+ * caller knows (lower case), repeatable the "section.key" pairs (lower
+ * case; NULL: none) that may be given more than once in one section, with
+ * any subsection. Returns 0, or -1 after fn's first negative return or one
+ * error line naming the kind, the path, the line and the bad thing:
+ *   lab: unknown section 'rnu' in config lab.conf line 1 (known: core, qemu, run, ...)
  *   lab: unterminated quote in recipe x.recipe line 3
- *   lab: binary byte 0x01: not a text file in config lab.conf line 2
+ *   lab: binary byte 0x01 in config lab.conf line 2: expected UTF-8 text
+ *   lab: key 'mem' of [run] given twice in config lab.conf line 5 (first at line 2)
  * Pure but for that line: no I/O.
  */
 int config_parse(const char *buf, size_t len, const char *path, const char *kind,
-		 const char *const *sections, config_fn *fn, void *data);
+		 const char *const *sections, const char *const *repeatable, config_fn *fn,
+		 void *data);
 
 /*
  * config_parse() on a file. A file that cannot be read is
  * "cannot read <kind> '<path>': <why>".
  */
 int config_file_foreach(const char *path, const char *kind, const char *const *sections,
-			config_fn *fn, void *data);
+			const char *const *repeatable, config_fn *fn, void *data);
 /* A decimal integer from 1 to INT_MAX. */
 int parse_positive_int(const char *s, long *out);
 /* "300", "300s", "5m", "1h": a positive number of seconds, at most a week. */

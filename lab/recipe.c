@@ -43,7 +43,8 @@ static int each_item(const char *list, int (*parse)(const char *, long *))
 	return ret;
 }
 
-static struct recipe_variant *variant(struct recipe *r, const char *name, size_t len)
+static struct recipe_variant *variant(struct recipe *r, const char *name, size_t len,
+				      int line)
 {
 	struct recipe_variant *v;
 
@@ -57,10 +58,15 @@ static struct recipe_variant *variant(struct recipe *r, const char *name, size_t
 	strvec_init(&v->applies);
 	v->name = xstrdup(name);
 	v->name[len] = '\0';
+	v->line = line;
 	return v;
 }
 
 static const char *const sections[] = { "recipe", "variant", "workload", NULL };
+/* the keys recipe.h calls repeatable; every other is set once */
+static const char *const repeatable[] = { "recipe.arch", "recipe.workload", "recipe.metric",
+					  "recipe.param", "recipe.probe", "variant.config",
+					  "variant.apply", CONFIG_WORKLOAD_REPEATABLE, NULL };
 
 static int bad(const struct config_entry *e, const char *expected)
 {
@@ -84,7 +90,7 @@ static int apply_variant(struct recipe *r, const struct config_entry *e)
 	if (key <= sub)
 		return error("unknown key '%s' in recipe %s line %d: variants are "
 			     "[variant \"NAME\"]", name, e->path, e->line);
-	v = variant(r, sub, (size_t)(key - sub));
+	v = variant(r, sub, (size_t)(key - sub), e->section_line);
 	key++;
 	if (!strcmp(key, "ref")) {
 		set(&v->ref, value);
@@ -102,14 +108,20 @@ static int apply_variant(struct recipe *r, const struct config_entry *e)
 
 static int apply_entry(struct recipe *r, const struct config_entry *e)
 {
-	const char *name = e->name, *value = e->value;
-	const char *key = name + strlen("recipe.");
+	const char *name = e->name, *value = e->value, *key;
 
-	/* the reader knows no other sections */
+	/* a workload is made by its header, as in lab.conf (config.c) */
+	if (!strncmp(name, "workload", 8) && (!name[8] || name[8] == '.'))
+		return config_workload_apply(&r->sections, &r->nsections, e);
+	/* a variant by its first key, as git keeps no empty section; the reader knows no others */
+	if (!value) {
+		if (!strcmp(name, "recipe") && !r->line)
+			r->line = e->line;
+		return 0;
+	}
 	if (!strncmp(name, "variant.", 8))
 		return apply_variant(r, e);
-	if (!strncmp(name, "workload.", 9))
-		return config_workload_apply(&r->sections, &r->nsections, e);
+	key = name + strlen("recipe.");
 	if (!strcmp(key, "title")) {
 		set(&r->title, value);
 	} else if (!strcmp(key, "repo")) {
@@ -166,17 +178,25 @@ static int check(struct recipe *r)
 	if (r->nv < 2)
 		return error("recipe %s names %zu variant%s: it needs a base and at least one "
 			     "more ([variant \"NAME\"])", r->path, r->nv, r->nv == 1 ? "" : "s");
+	/* the [recipe] section's line when there is one */
+	if (!r->workloads.nr && r->line)
+		return error("[recipe] in recipe %s line %d has no workload (recipe.workload)",
+			     r->path, r->line);
 	if (!r->workloads.nr)
 		return error("recipe %s has no workload (recipe.workload)", r->path);
+	if (!r->metrics.nr && r->line)
+		return error("[recipe] in recipe %s line %d has no metric for its table "
+			     "(recipe.metric)", r->path, r->line);
 	if (!r->metrics.nr)
 		return error("recipe %s has no metric for its table (recipe.metric)", r->path);
 	for (size_t i = 0; i < r->nv; i++)
 		if (!r->v[i].ref && !r->ref)
-			return error("variant '%s' of recipe %s has no ref (variant.%s.ref or "
-				     "recipe.ref)", r->v[i].name, r->path, r->v[i].name);
+			return error("variant '%s' in recipe %s line %d has no ref (variant.%s.ref "
+				     "or recipe.ref)", r->v[i].name, r->path, r->v[i].line,
+				     r->v[i].name);
 	if (!r->arches.nr)
 		strvec_push(&r->arches, "x86_64");
-	return config_workloads_check(r->sections, r->nsections, "recipe", r->path);
+	return config_workloads_check(r->sections, r->nsections);
 }
 
 static int read_entry(const struct config_entry *e, void *data)
@@ -198,7 +218,7 @@ int recipe_read(struct recipe *r, const char *path)
 	if (access(path, R_OK))
 		error("cannot read recipe '%s': %s", path, strerror(errno));
 	/* file order: the first variant is the base */
-	else if (!config_file_foreach(path, "recipe", sections, read_entry, r))
+	else if (!config_file_foreach(path, "recipe", sections, repeatable, read_entry, r))
 		ret = check(r);
 	if (ret)
 		recipe_release(r);

@@ -35,7 +35,8 @@
  * no empty sections. Every other variant is compared with the base in its
  * own A/B. Paths are
  * relative to the recipe's directory. An unknown section or key is an error
- * naming it and its line.
+ * naming it and its line; so is a key given twice in one section, but for
+ * those marked repeatable above.
  * struct recipe owns everything in it; recipe_release() frees it.
  */
 #include "config.h"
@@ -43,6 +44,7 @@
 
 struct recipe_variant {
 	char *name;
+	int line;			/* of its (first) header */
 	char *ref;			/* NULL: the recipe's ref */
 	char *cmdline;
 	struct strvec configs;		/* paths */
@@ -63,6 +65,7 @@ struct recipe {
 	size_t nv;
 	struct lab_workload *sections;	/* [workload "NAME"], before lab.conf's */
 	size_t nsections;
+	int line;			/* of the (first) [recipe] header; 0: none */
 };
 
 /* Read path into r; -1 after a message naming the file and the bad key. */

@@ -372,7 +372,18 @@ out:
 int workload_section_spec(struct strbuf *out, const struct lab_workload *s)
 {
 	int stressng = !strncmp(s->program, "stress-ng:", 10);
+	char real[PATH_MAX];
+	struct stat st;
 
+	/* here, where the key's line is known: parse_exec() would name only the spec */
+	if (!stressng && (!realpath(s->program, real) || stat(real, &st)))
+		return error("cannot find program '%s' for 'workload.%s.program' in %s %s line %d: "
+			     "%s", s->program, s->name, s->kind, s->file, s->program_line,
+			     strerror(errno));
+	if (!stressng && (!S_ISREG(st.st_mode) || access(real, X_OK)))
+		return error("program '%s' for 'workload.%s.program' in %s %s line %d is not an "
+			     "executable file", s->program, s->name, s->kind, s->file,
+			     s->program_line);
 	header_text(out, s->name, s->iters, s->deadline_s, &s->higher, &s->lower);
 	if (stressng) {
 		strbuf_addstr(out, "stress-ng:");

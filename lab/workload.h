@@ -71,7 +71,8 @@ int user_workload_parse(struct user_workload *w, const char *spec);
 
 /*
  * A [workload "NAME"]'s canonical spec into out: 0, or -1 after a message
- * naming the section (a program that is no exec: path nor stressor).
+ * naming the file and line of its program key (a program that is not there
+ * or is no executable file).
  */
 struct lab_workload;
 int workload_section_spec(struct strbuf *out, const struct lab_workload *s);

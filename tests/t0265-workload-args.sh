@@ -108,7 +108,7 @@ test_expect_success 'unknown names list the sections; --arg is not for a section
 	expect_one_line_naming err "not the \[workload\] section .mine. (its arguments are its arg keys)" &&
 	printf "[workload \"demote\"]\n\tprogram = /bin/true\n" >clash.conf &&
 	test_expect_code 2 "$LAB" run --db bad.db --config clash.conf --runner local --workload demote 2>err &&
-	expect_one_line_naming err "^lab: workload section .demote. in config clash.conf line 2 has the name of a built-in workload: rename it$" &&
+	expect_one_line_naming err "^lab: workload section .demote. in config clash.conf line 1 has the name of a built-in workload: rename it$" &&
 	! test -e bad.db
 '
 

@@ -107,7 +107,34 @@ test_expect_success 'a recipe with a misspelled section or key names its line' '
 	expect_one_line_naming err "^lab: unknown key .recipe.metirc. in recipe typo.recipe line 4 (known: title, " &&
 	printf "[recipe]\n\ttitle = \"open\n" >typo.recipe &&
 	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
-	expect_one_line_naming err "^lab: unterminated quote in recipe typo.recipe line 2$"
+	expect_one_line_naming err "^lab: unterminated quote in recipe typo.recipe line 2$" &&
+	printf "[recipe]\n\tref = v1\n\tmetric = demote.x\n\tref = v2\n" >typo.recipe &&
+	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: key .ref. of \[recipe\] given twice in recipe typo.recipe line 4 (first at line 2; keys that may repeat: arch, workload, metric, param, probe)$"
+'
+
+test_expect_success 'a [workload] of lab.conf without a program, or with one not there: the file and the line' '
+	printf "[run]\n\tcpus = 1\n[workload \"pf\"]\n\targ = -n\n" >lab.conf &&
+	rc=0 && "$LAB" run --db lab.db --runner local --guest "$GUEST" --workload pf 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: workload section .pf. in config lab.conf line 3 has no program (program = PATH or stress-ng:STRESSOR)$" &&
+	printf "[workload \"pf\"]\n\targ = -n\n\tprogram = bench/nosuch\n" >lab.conf &&
+	rc=0 && "$LAB" run --db lab.db --runner local --guest "$GUEST" --workload pf 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: cannot find program .bench/nosuch. for .workload.pf.program. in config lab.conf line 3: No such file or directory$" &&
+	check_intact && rm lab.conf
+'
+
+test_expect_success 'a key given twice in one section of lab.conf is refused, naming both lines' '
+	printf "[run]\n\tmem = 1G\n[workload \"pf\"]\n\tprogram = /bin/true\n\targ = 1\n\targ = 2\n\tprogram = /bin/false\n" >lab.conf &&
+	rc=0 && "$LAB" run --db lab.db --runner local --guest "$GUEST" --workload pf 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: key .program. of \[workload \"pf\"\] given twice in config lab.conf line 7 (first at line 4; keys that may repeat: arg, higher, lower)$" &&
+	printf "[run]\n\tmem = 1G\n[core]\n\tdb = lab.db\n[run]\n\tMem = 2G\n" >lab.conf &&
+	rc=0 && "$LAB" run --runner local --guest "$GUEST" --workload zeroing 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: key .mem. of \[run\] given twice in config lab.conf line 6 (first at line 2)$" &&
+	check_intact && rm lab.conf
 '
 
 test_expect_success 'sizes and counts beyond their bounds never reach QEMU' '

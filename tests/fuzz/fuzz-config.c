@@ -34,8 +34,12 @@ static int check_entry(const struct config_entry *e, void *data)
 	long v, *list = NULL;
 	size_t nlist;
 
-	/* "section.key" at least, on a line of the input */
-	if (!strchr(e->name, '.') || e->line < 1 || (size_t)e->line > *n)
+	/* a header on a line of the input, or "section.key" at least, on a later line or its own */
+	if (e->line < 1 || (size_t)e->line > *n || e->section_line < 1 || e->section_line > e->line)
+		abort();
+	if (!e->value)
+		return 0;
+	if (!strchr(e->name, '.'))
 		abort();
 	parse_size_mib(e->value, &v);
 	parse_positive_int(e->value, &v);
@@ -49,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const config_sections[] = { "core", "qemu", "run", "build", NULL };
 	static const char *const recipe_sections[] = { "recipe", "variant", NULL };
+	static const char *const config_repeatable[] = { "run.mem", NULL };
+	static const char *const recipe_repeatable[] = { "recipe.arch", "variant.config", NULL };
 	char *buf = malloc(size ? size : 1);
 	size_t lines = 1;
 
@@ -58,8 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	for (size_t i = 0; i < size; i++)
 		lines += buf[i] == '\n';
-	config_parse(buf, size, "fuzz.conf", "config", config_sections, check_entry, &lines);
-	config_parse(buf, size, "fuzz.recipe", "recipe", recipe_sections, check_entry, &lines);
+	config_parse(buf, size, "fuzz.conf", "config", config_sections, config_repeatable,
+		     check_entry, &lines);
+	config_parse(buf, size, "fuzz.recipe", "recipe", recipe_sections, recipe_repeatable,
+		     check_entry, &lines);
 	free(buf);
 	return 0;
 }

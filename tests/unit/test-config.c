@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "recipe.h"
 #include "strbuf.h"
+#include "workload.h"
 #include "capture.h"
 #include "tap.h"
 
@@ -217,10 +219,47 @@ static void test_files(void)
 	check_defaults(&cfg, "after a failed load");
 	config_release(&cfg);
 
-	ret = load_text(&cfg, "[RUN]\n\tCPUs = 3\n\tcpus = 5\n[Core]\n\tDB = x.db\n", &err);
-	ok(!ret && cfg.cpus == 5 && !strcmp(cfg.db, "x.db"),
-	   "names are case-insensitive and the last value wins");
-	is_str(err.buf, "", "... silently");
+	ret = load_text(&cfg, "[RUN]\n\tCPUs = 3\n[Core]\n\tDB = x.db\n", &err);
+	ok(!ret && cfg.cpus == 3 && !strcmp(cfg.db, "x.db"), "names are case-insensitive");
+	config_release(&cfg);
+
+	ret = load_text(&cfg, "[run]\n\tmem = 4G\n\tCPUs = 3\n\tcpus = 5\n", &err);
+	is_int(ret, -1, "a key given twice in one section is refused, whatever its case");
+	is_str(err.buf, "lab: key 'cpus' of [run] given twice in config bad.conf line 4 "
+	       "(first at line 3)\n", "... in one line naming the key, its section and both lines");
+	check_defaults(&cfg, "after a key given twice");
+	config_release(&cfg);
+
+	ret = load_text(&cfg, "[run]\n\tcpus = 3\n[core]\n\tdb = x.db\n[run]\n\tmem = 4G\n", &err);
+	ok(!ret && cfg.cpus == 3 && cfg.mem_mib == 4096 && !strcmp(cfg.db, "x.db"),
+	   "a section's header given twice: its keys are one section's, as in git");
+	config_release(&cfg);
+
+	ret = load_text(&cfg, "[run]\n\tcpus = 3\n[core]\n\tdb = x.db\n[run]\n\tcpus = 4\n", &err);
+	is_int(ret, -1, "... a key under both is given twice");
+	is_str(err.buf, "lab: key 'cpus' of [run] given twice in config bad.conf line 6 "
+	       "(first at line 2)\n", "... named at its second line");
+	config_release(&cfg);
+
+	ret = load_text(&cfg, "[qemu \"x86_64\"]\n\tbinary = a\n[qemu \"aarch64\"]\n\tbinary = b\n"
+			"[target \"a\"]\n\tmem = 1G\n[target \"b\"]\n\tmem = 2G\n", &err);
+	ok(!ret && !strcmp(cfg.qemu_aarch64, "b") && cfg.ntargets == 2,
+	   "the same key in two subsections is two keys");
+	config_release(&cfg);
+
+	ret = load_text(&cfg, "[qemu \"aarch64\"]\n\tbinary = a\n[qemu.aarch64]\n\tbinary = b\n", &err);
+	is_int(ret, -1, "the older [section.sub] is the same section");
+	is_str(err.buf, "lab: key 'binary' of [qemu \"aarch64\"] given twice in config bad.conf "
+	       "line 4 (first at line 2)\n", "... and named with its subsection");
+	config_release(&cfg);
+
+	ret = load_text(&cfg, "[nightly \"n\"]\n\tcmdline = a\n\tcmdline = b\n"
+			"\tbranch = x\n\tbranch = y\n", &err);
+	is_int(ret, -1, "a nightly's cmdline repeats, its branch does not");
+	is_str(err.buf, "lab: key 'branch' of [nightly \"n\"] given twice in config bad.conf "
+	       "line 5 (first at line 4; keys that may repeat: cmdline)\n",
+	       "... the message says which keys repeat there");
+	ok(!cfg.nnightlies, "... and nothing of the file is kept");
 	config_release(&cfg);
 
 	ret = load_text(&cfg, "[run \"x\"]\n", &err);
@@ -400,7 +439,11 @@ static void test_bad_syntax(void)
 static int count_entry(const struct config_entry *e, void *data)
 {
 	struct strbuf *seen = data;
-	strbuf_addf(seen, "%s:%d=%s;", e->name, e->line, e->value);
+
+	if (!e->value)
+		strbuf_addf(seen, "[%s]:%d;", e->name, e->line);
+	else
+		strbuf_addf(seen, "%s:%d/%d=%s;", e->name, e->line, e->section_line, e->value);
 	return 0;
 }
 
@@ -413,15 +456,15 @@ static void test_sections_parameter(void)
 	struct capture cap;
 	int ret;
 
-	ret = config_parse(text, strlen(text), "x.recipe", "recipe", recipe_sections,
+	ret = config_parse(text, strlen(text), "x.recipe", "recipe", recipe_sections, NULL,
 			   count_entry, &seen);
 	is_int(ret, 0, "recipe sections: read");
-	is_str(seen.buf, "recipe.title:2=t;variant.Base.ref:4=v1;",
-	       "... names, lines and values, the subsection's case kept");
+	is_str(seen.buf, "[recipe]:1;recipe.title:2/1=t;[variant.Base]:3;variant.Base.ref:4/3=v1;",
+	       "... headers and keys: names, lines and values, the subsection's case kept");
 	strbuf_reset(&seen);
 	capture_start(&cap);
 	ret = config_parse(text, strlen(text), "x.conf", "config", (const char *const[]){
-			   "core", "run", NULL }, count_entry, &seen);
+			   "core", "run", NULL }, NULL, count_entry, &seen);
 	capture_end(&cap, &err);
 	is_int(ret, -1, "the same text against the config's sections: refused");
 	is_str(err.buf, "lab: unknown section 'recipe' in config x.conf line 1 (known: core, run)\n",
@@ -623,12 +666,45 @@ static void test_workloads(void)
 
 	ok(load_text(&cfg, "[workload \"zeroing\"]\n\tprogram = /bin/true\n", &err) < 0,
 	   "a section named as a built-in workload is refused");
-	is_str(err.buf, "lab: workload section 'zeroing' in config bad.conf line 2 has the name of a "
-	       "built-in workload: rename it\n", "... naming it");
+	is_str(err.buf, "lab: workload section 'zeroing' in config bad.conf line 1 has the name of a "
+	       "built-in workload: rename it\n", "... naming it and its header's line");
 	config_release(&cfg);
-	ok(load_text(&cfg, "[workload \"x\"]\n\targ = 1\n", &err) < 0, "a section without a program is refused");
-	is_str(err.buf, "lab: workload section 'x' in config bad.conf has no program "
-	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming it");
+	ok(load_text(&cfg, "[run]\n\tcpus = 2\n[workload \"x\"]\n\targ = 1\n", &err) < 0,
+	   "a section without a program is refused");
+	is_str(err.buf, "lab: workload section 'x' in config bad.conf line 3 has no program "
+	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming it and its header's line");
+	ok(!cfg.nworkloads && cfg.cpus == 1, "... and nothing of the file is kept");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n", &err) < 0, "so is a section without a key");
+	is_str(err.buf, "lab: workload section 'x' in config bad.conf line 1 has no program "
+	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming its header's line");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = /bin/true\n\targ = 1\n"
+		     "\tprogram = /bin/false\n", &err) < 0, "a program given twice is refused");
+	is_str(err.buf, "lab: key 'program' of [workload \"x\"] given twice in config bad.conf line 4 "
+	       "(first at line 2; keys that may repeat: arg, higher, lower)\n",
+	       "... naming both lines and the keys that may repeat");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = /bin/true\n\titers = 2\n"
+		     "[workload \"x\"]\n\titers = 3\n", &err) < 0,
+	   "a key under two headers of one section is refused");
+	is_str(err.buf, "lab: key 'iters' of [workload \"x\"] given twice in config bad.conf line 5 "
+	       "(first at line 3; keys that may repeat: arg, higher, lower)\n", "... naming both lines");
+	config_release(&cfg);
+	ok(!load_text(&cfg, "[workload \"x\"]\n\targ = 1\n[workload \"y\"]\n\tprogram = /bin/true\n"
+		      "[workload \"x\"]\n\tprogram = /bin/true\n\targ = 2\n", &err),
+	   "keys under two headers of one section are one section's");
+	w = config_workload_find(cfg.workloads, cfg.nworkloads, "x");
+	ok(cfg.nworkloads == 2 && w && w->args.nr == 2 && w->line == 1 && w->program_line == 6,
+	   "... its args in file order, its line its first header's");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = /bin/true\n\thigher = ops\n\tlower = t\n"
+		     "\tlower = ops\n", &err) < 0, "a metric both higher and lower is refused");
+	is_str(err.buf, "lab: metric 'ops' of workload section 'x' is both higher and lower in "
+	       "config bad.conf line 5\n", "... naming the line that says it the second time");
+	config_release(&cfg);
+	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = \"a\\bb\"\n", &err) < 0,
+	   "a program with a control character is refused");
 	config_release(&cfg);
 	ok(load_text(&cfg, "[workload \"x\"]\n\tprogram = /bin/true\n\tdeadline = soon\n", &err) < 0,
 	   "a bad deadline is refused");
@@ -643,6 +719,110 @@ static void test_workloads(void)
 	ok(load_text(&cfg, "[workload \"a.b\"]\n\tprogram = /bin/true\n", &err) < 0,
 	   "a name that cannot be a stored workload name is refused");
 	config_release(&cfg);
+	strbuf_release(&err);
+}
+
+/* A program that is not there is found missing when used: named with its key's line. */
+static void test_workload_program(void)
+{
+	struct lab_config cfg;
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	struct capture cap;
+	int ret;
+
+	ok(!load_text(&cfg, "[workload \"pf\"]\n\targ = -n\n\tprogram = nosuch\n"
+		      "[workload \"txt\"]\n\tprogram = bad.conf\n", &err),
+	   "a program that is not there is read: only a run needs it");
+	capture_start(&cap);
+	ret = workload_section_spec(&spec, config_workload_find(cfg.workloads, cfg.nworkloads, "pf"));
+	capture_end(&cap, &err);
+	is_int(ret, -1, "... and refused when the section is used");
+	is_str(err.buf, "lab: cannot find program 'nosuch' for 'workload.pf.program' in config "
+	       "bad.conf line 3: No such file or directory\n",
+	       "... in one line naming the path, the key, the file and the line");
+	capture_start(&cap);
+	ret = workload_section_spec(&spec, config_workload_find(cfg.workloads, cfg.nworkloads, "txt"));
+	capture_end(&cap, &err);
+	is_int(ret, -1, "a program that is not executable is refused");
+	is_str(err.buf, "lab: program 'bad.conf' for 'workload.txt.program' in config bad.conf line 5 "
+	       "is not an executable file\n", "... naming the key's line");
+	config_release(&cfg);
+	strbuf_release(&spec);
+	strbuf_release(&err);
+}
+
+/* Read text as a recipe; recipe_read()'s result, stderr in err. */
+static int recipe_text(struct recipe *r, const char *text, struct strbuf *err)
+{
+	struct capture cap;
+	int ret;
+
+	write_file("bad.recipe", text);
+	capture_start(&cap);
+	ret = recipe_read(r, "bad.recipe");
+	capture_end(&cap, err);
+	return ret;
+}
+
+/* Recipes: the keys recipe.h calls repeatable repeat; any other is refused twice. */
+static void test_recipe_keys(void)
+{
+	static const char head[] = "[recipe]\n\tref = base\n\tworkload = zeroing\n";
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct recipe r;
+
+	strbuf_addf(&text, "%s\tarch = x86_64\n\tarch = aarch64\n\tmetric = zeroing.touch\n"
+		    "\tmetric = zeroing.clear_huge_page\n\tparam = a=1\n\tparam = b=2\n"
+		    "\tprobe = p\n\tprobe = q\n\tworkload = demote\n[variant \"a\"]\n\tcmdline = x\n"
+		    "[variant \"b\"]\n\tconfig = c1\n\tconfig = c2\n\tapply = p1\n\tapply = p2\n", head);
+	ok(!recipe_text(&r, text.buf, &err), "a recipe with every repeatable key twice is read");
+	is_int((long)err.len, 0, "... without a word");
+	ok(r.arches.nr == 2 && r.metrics.nr == 2 && r.params.nr == 2 && r.probes.nr == 2 &&
+	   r.workloads.nr == 2 && r.nv == 2 && r.v[1].configs.nr == 2 && r.v[1].applies.nr == 2,
+	   "... each of them twice");
+	recipe_release(&r);
+
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s\tmetric = zeroing.touch\n[variant \"a\"]\n\tref = v1\n"
+		    "[variant \"b\"]\n\tref = v2\n\tcmdline = x\n\tref = v3\n", head);
+	is_int(recipe_text(&r, text.buf, &err), -1, "a variant's ref given twice is refused");
+	is_str(err.buf, "lab: key 'ref' of [variant \"b\"] given twice in recipe bad.recipe line 10 "
+	       "(first at line 8; keys that may repeat: config, apply)\n",
+	       "... naming the key, the variant and both lines");
+	ok(!r.nv && !r.path, "... and nothing of the file is kept");
+	recipe_release(&r);
+
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s\tmetric = zeroing.touch\n\tboots = 3\n\tboots = 5\n", head);
+	is_int(recipe_text(&r, text.buf, &err), -1, "a recipe's boots given twice is refused");
+	is_str(err.buf, "lab: key 'boots' of [recipe] given twice in recipe bad.recipe line 6 "
+	       "(first at line 5; keys that may repeat: arch, workload, metric, param, probe)\n",
+	       "... naming the keys that may repeat");
+	recipe_release(&r);
+
+	is_int(recipe_text(&r, "[recipe]\n\tworkload = pf\n\tmetric = pf.x\n[variant \"a\"]\n"
+			   "\tref = v1\n[workload \"pf\"]\n\targ = 1\n[variant \"b\"]\n\tref = v2\n",
+			   &err), -1, "a recipe's workload section without a program is refused");
+	is_str(err.buf, "lab: workload section 'pf' in recipe bad.recipe line 6 has no program "
+	       "(program = PATH or stress-ng:STRESSOR)\n", "... naming its header's line");
+	recipe_release(&r);
+
+	is_int(recipe_text(&r, "[recipe]\n\tworkload = zeroing\n\tmetric = zeroing.touch\n"
+			   "[variant \"a\"]\n\tref = v1\n[variant \"b\"]\n\tcmdline = x\n", &err),
+	       -1, "a variant without a ref is refused");
+	is_str(err.buf, "lab: variant 'b' in recipe bad.recipe line 6 has no ref (variant.b.ref or "
+	       "recipe.ref)\n", "... naming its header's line");
+	recipe_release(&r);
+
+	is_int(recipe_text(&r, "# no table\n[recipe]\n\tworkload = zeroing\n[variant \"a\"]\n"
+			   "\tref = v1\n[variant \"b\"]\n\tref = v2\n", &err),
+	       -1, "a recipe without a metric is refused");
+	is_str(err.buf, "lab: [recipe] in recipe bad.recipe line 2 has no metric for its table "
+	       "(recipe.metric)\n", "... naming the line of [recipe]");
+	recipe_release(&r);
+
+	unlink("bad.recipe");
+	strbuf_release(&text);
 	strbuf_release(&err);
 }
 
@@ -665,6 +845,8 @@ int main(void)
 	test_targets();
 	test_ssh_targets();
 	test_workloads();
+	test_workload_program();
+	test_recipe_keys();
 
 	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
 		unlink(files[i]);
