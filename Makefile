@@ -140,7 +140,7 @@ DEMOTE_AB = lab/lab ab --repo $(FIXTURE) --workload demote --mem 4G --boots 5 \
 demo_say = @printf '\n== %s\n' $(1)
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(call demo_say,"1/4 Debian's kernel: zeroing + demote + boot in one boot (1-2 min)")
+	$(call demo_say,"1/4 Debian's kernel: zeroing + demote + boot in one boot (1-4 min)")
 	$(Q)kernel=$$(ls -1 /boot/vmlinuz-* | sort -V | tail -n 1); \
 	lab/lab run --kernel "$$kernel" --workload zeroing,demote,boot --mem 4G --iters 10 \
 		--cmdline "hugetlb_free_vmemmap=on nokaslr"
