@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "progress.h"
 #include "subprocess.h"
 
@@ -16,7 +17,7 @@ void progress_update(struct progress *pr, long k, const char *label)
 	if (!pr->tty)
 		return;
 	fprintf(stderr, "\r\033[Kboot %ld of %ld%s%s, %.0f s elapsed", k, pr->total,
-		label ? " " : "", label ? label : "", now_monotonic() - pr->start);
+		label ? " " : "", label ? term_safe(label) : "", now_monotonic() - pr->start);
 	fflush(stderr);
 }
 
@@ -28,11 +29,10 @@ void progress_boot_done(struct progress *pr, long k, long long run_id,
 	fprintf(stderr, "boot %ld of %ld: %s (run %lld, %.1f s)\n", k, pr->total,
 		run_status_name(res->status), run_id, res->wall_s);
 	if (res->status != RUN_OK)
-		fprintf(stderr, "  %s\n  console log: %s\n", strbuf_str(&res->error),
-			console_log);
-	/* reasons are printable: protocol.c and console.c only quote checked text */
+		fprintf(stderr, "  %s\n  console log: %s\n", term_safe(strbuf_str(&res->error)),
+			term_safe(console_log));
 	if (res->bad_lines)
 		fprintf(stderr, "  %d protocol line(s) dropped, not used (first: %s); "
 			"'lab show %lld' lists them\n", res->bad_lines,
-			res->dropped_nr ? res->dropped[0].reason : "?", run_id);
+			res->dropped_nr ? term_safe(res->dropped[0].reason) : "?", run_id);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "gitutil.h"
 #include "log.h"
 #include "refbuild.h"
@@ -49,7 +50,7 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 	build_result_init(&res);
 	if (record_commit(ctx, t, commit))
 		goto out;
-	fprintf(stderr, "build %s (%s): ", desc, spec->arch);
+	fprintf(stderr, "build %s (%s): ", term_safe(desc), term_safe(spec->arch));
 	fflush(stderr);
 	if (kernel_build(&res, &env, t, commit, spec)) {
 		fputs("error\n", stderr);
@@ -60,9 +61,15 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 		fprintf(stderr, ", %zu files checked out", res.files_written);
 	fputc('\n', stderr);
 	if (res.status == BUILD_FAILED) {
-		fprintf(stderr, "  %s\n  log: %s\n", strbuf_str(&res.why), res.log);
-		if (res.tail.len)
-			fprintf(stderr, "  ...\n%s\n", res.tail.buf);
+		fprintf(stderr, "  %s\n  log: %s\n", term_safe(strbuf_str(&res.why)),
+			term_safe(res.log));
+		if (res.tail.len) {
+			struct strbuf tail = STRBUF_INIT;
+
+			escape_term(&tail, res.tail.buf, ESCAPE_TERM_LINES);
+			fprintf(stderr, "  ...\n%s\n", tail.buf);
+			strbuf_release(&tail);
+		}
 		ret = REFBUILD_FAILED;
 		goto out;
 	}

@@ -135,6 +135,11 @@ void escape_term(struct strbuf *sb, const char *s, enum escape_term_flags flags)
 		if (!*s)
 			return;
 		p = (const unsigned char *)s;
+		/* a serial console ends its lines "\r\n" */
+		if ((flags & ESCAPE_TERM_LINES) && p[0] == '\r' && p[1] == '\n') {
+			s++;
+			continue;
+		}
 		n = p[0] >= 0x80 ? utf8_len(p) : 0;
 		/* a C1 control shows both its bytes; any other byte shows alone */
 		add_hex(sb, p, n == 2 ? 2 : 1);

@@ -22,7 +22,8 @@ void escape_csv(FILE *f, const char *s);
 void escape_html(struct strbuf *sb, const char *s);
 
 enum escape_term_flags {
-	ESCAPE_TERM_LINES = 1 << 0,	/* keep newline and tab (a whole message) */
+	/* keep newline and tab, "\r\n" as a newline: a message, a console log */
+	ESCAPE_TERM_LINES = 1 << 0,
 };
 /*
  * Append s (NULL: nothing) to sb with every byte a terminal could act on

@@ -39,6 +39,9 @@ int main(void)
 	       "C0 and DEL: tab and newline too, by default");
 	is_str(term(&sb, "a\tb\nc\rd", ESCAPE_TERM_LINES), "a\tb\nc\\x0dd",
 	       "ESCAPE_TERM_LINES: tab and newline kept, carriage return not");
+	is_str(term(&sb, "one\r\ntwo\r\r\n\033[m", ESCAPE_TERM_LINES), "one\ntwo\\x0d\n\\x1b[m",
+	       "ESCAPE_TERM_LINES: a console's \\r\\n is a newline, a lone \\r shown");
+	is_str(term(&sb, "one\r\n", 0), "one\\x0d\\x0a", "without flags: \\r\\n shown");
 
 	/* C1 controls as UTF-8 (U+009B is CSI, U+0080 and U+009F the ends) */
 	is_str(term(&sb, "x\xc2\x9b" "2Jy", 0), "x\\xc2\\x9b2Jy", "U+009B (CSI): both bytes shown");
