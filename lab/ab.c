@@ -631,7 +631,8 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 		busy[d.side]--;
 		fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", term_safe(pt->t->name),
 			'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
-			d.status == RUN_OK ? "" : ": ", d.status == RUN_OK ? "" : term_safe(d.error));
+			d.status == RUN_OK ? "" : ": ",
+			d.status == RUN_OK ? "" : term_safe(d.error));
 		if (d.status == RUN_OK)
 			ok[d.side]++;
 		else if (d.status != RUN_INFRA)

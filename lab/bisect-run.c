@@ -230,10 +230,9 @@ static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
 	/* a skipped step was not measured: no ratio to show */
 	if (isfinite(hl->estimate))
 		fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f])\n",
-			bs->seq + 1, term_safe(desc), bisect_mark_name(mark), n, hl->estimate, hl->lo,
-			hl->hi);
+			bs->seq + 1, desc, bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi);
 	else
-		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio)\n", bs->seq + 1, term_safe(desc),
+		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio)\n", bs->seq + 1, desc,
 			bisect_mark_name(mark), n);
 	free(desc);
 	git_oid_tostr(hex, sizeof(hex), &w->commit);
@@ -369,8 +368,8 @@ static int compare_ends(struct bisector *bs, double alpha, int *unclear)
 			c[i].c.direction = STATS_HIGHER_IS_BETTER;
 			c[i].c.verdict = stats_verdict(&c[i].c);
 		}
-		fprintf(stderr, "  %-32s %.4f, %s [%.4f, %.4f] %s\n", term_safe(c[i].metric), c[i].c.ratio, ci,
-			c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
+		fprintf(stderr, "  %-32s %.4f, %s [%.4f, %.4f] %s\n", term_safe(c[i].metric),
+			c[i].c.ratio, ci, c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
 		/* the largest either way: a halving is as large as a doubling */
 		if (c[i].c.verdict == VERDICT_REGRESSION && c[i].c.ratio > 0 &&
 		    fabs(log(c[i].c.ratio)) > best) {

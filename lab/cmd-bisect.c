@@ -260,8 +260,8 @@ static void print_outcome(const struct bisect_outcome *o)
 	switch (o->verdict) {
 	case BISECT_INCONCLUSIVE:
 		printf("could not tell whether bad is worse than good after %zu boots a side: %s %.4f, "
-		       "%s [%.4f, %.4f]; nothing to bisect\n", o->effect_boots, term_safe(o->metric),
-		       o->effect.estimate, ci, o->effect.lo, o->effect.hi);
+		       "%s [%.4f, %.4f]; nothing to bisect\n", o->effect_boots,
+		       term_safe(o->metric), o->effect.estimate, ci, o->effect.lo, o->effect.hi);
 		return;
 	case BISECT_NO_REGRESSION:
 		printf("no regression between good and bad: %s %.4f, %s [%.4f, %.4f]; nothing to bisect\n",
@@ -283,8 +283,8 @@ static void print_outcome(const struct bisect_outcome *o)
 		       term_safe(o->author.buf));
 	/* the boots include the confirmation's, made before this is printed */
 	printf("  good -> bad %s: %.4f (%+.1f %%), %s [%.4f, %.4f], %zu steps, %zu builds, %zu boots\n",
-	       term_safe(o->metric), o->effect.estimate, 100 * (o->effect.estimate - 1), ci, o->effect.lo,
-	       o->effect.hi, o->steps, o->builds, o->boots);
+	       term_safe(o->metric), o->effect.estimate, 100 * (o->effect.estimate - 1), ci,
+	       o->effect.lo, o->effect.hi, o->steps, o->builds, o->boots);
 	if (!conf)
 		return;
 	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %.4f, 99%% CI [%.4f, %.4f], z %.2f against good -> bad\n",

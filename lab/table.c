@@ -29,8 +29,7 @@ static void print_group(FILE *f, const struct group *g)
 	}
 	stats_summarize(&s, g->v, g->nr);
 	fprintf(f, "%-36s %-4s %6zu %12.6g %12.6g %12.6g %12.6g %12.6g", term_safe(name),
-		term_safe(g->unit), s.n,
-		s.mean, s.median, s.n > 1 ? s.std : 0.0, s.min, s.max);
+		term_safe(g->unit), s.n, s.mean, s.median, s.n > 1 ? s.std : 0.0, s.min, s.max);
 	if (g->warmups)
 		fprintf(f, "  (+%zu warm-up)", g->warmups);
 	fputc('\n', f);
