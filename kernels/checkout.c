@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "checkout.h"
+#include "escape.h"
 #include "gitutil.h"
 #include "log.h"
 #include "strbuf.h"
@@ -135,7 +136,9 @@ char *kernel_tree_describe(struct kernel_tree *t, const git_oid *commit)
 	git_oid_tostr(hex, sizeof(hex), commit);
 	strbuf_addf(&sb, "%.12s", hex);
 	if (!git_commit_lookup(&c, t->repo, commit)) {
-		strbuf_addf(&sb, " %s", git_commit_summary(c));
+		/* a subject is anyone's text: it may not drive the terminal it is shown on */
+		strbuf_addch(&sb, ' ');
+		escape_term(&sb, git_commit_summary(c), 0);
 		git_commit_free(c);
 	}
 	return strbuf_detach(&sb);

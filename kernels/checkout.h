@@ -39,7 +39,7 @@ int kernel_tree_resolve(git_oid *commit, git_oid *tree, struct kernel_tree *t,
 /* Check out commit; *written counts the files written or removed. */
 int kernel_tree_checkout(struct kernel_tree *t, const git_oid *commit, size_t *written);
 
-/* "<abbrev> <subject>" of a commit, for messages; caller frees. */
+/* "<abbrev> <subject>" of a commit, for messages, escaped as escape_term() does; caller frees. */
 char *kernel_tree_describe(struct kernel_tree *t, const git_oid *commit);
 
 #endif

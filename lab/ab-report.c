@@ -51,12 +51,12 @@ static const char *column(const struct verdict_row *v, int i, double *num)
 
 static void print_metric_text(FILE *f, const struct verdict_row *v, const char *clock)
 {
-	const char *unit = v->unit;
+	const char *unit = term_safe(v->unit);
 	char ci[32];
 
 	fprintf(f, "\n%s.%s (%s, %s is better; %lldM, %d cpu%s; compared: %s; %s)\n",
-		v->workload, v->metric, unit, v->direction, v->mem_mib, v->cpus,
-		v->cpus == 1 ? "" : "s", v->unit_compared, clock);
+		term_safe(v->workload), term_safe(v->metric), unit, v->direction, v->mem_mib,
+		v->cpus, v->cpus == 1 ? "" : "s", v->unit_compared, clock);
 	fprintf(f, "  %-22s %16s %16s\n", "", "A", "B");
 	fprintf(f, "  %-22s %16d %16d\n", "Number of iterations:", (int)v->n_a, (int)v->n_b);
 	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "Mean:", v->mean_a, unit, v->mean_b, unit);
@@ -110,7 +110,8 @@ static void print_sweep(FILE *f, const struct verdict_list *l, const char *clock
 		len[1] = (size_t)snprintf(row[1], sizeof(row[1]), "  %-10s", "B");
 		len[2] = (size_t)snprintf(row[2], sizeof(row[2]), "  %-10s", "verdict");
 		fprintf(f, "\n%s.%s, median %s, %d cpu(s), %s: a row per variant, a column per memory size\n  %-10s",
-			m->workload, m->metric, m->unit, m->cpus, clock, "");
+			term_safe(m->workload), term_safe(m->metric), term_safe(m->unit), m->cpus,
+			clock, "");
 		/* the list is by memory size within a metric */
 		for (size_t i = 0; i < l->nr; i++) {
 			const struct verdict_row *v = &l->v[i];
@@ -164,8 +165,9 @@ static int print_experiment(const struct store_experiment *e, void *data)
 		fputs(", \"variants\": [", f);
 	} else {
 		fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n",
-			h->exp_id, e->status, e->workloads, e->boots_ok, e->boots_failed);
-		fprintf(f, "  command: %s\n", e->command);
+			h->exp_id, e->status, term_safe(e->workloads), e->boots_ok,
+			e->boots_failed);
+		fprintf(f, "  command: %s\n", term_safe(e->command));
 		fprintf(f, "  clock: %s\n", h->clock);
 	}
 	return 0;
@@ -177,7 +179,8 @@ static int print_variant(const struct store_variant *v, void *data)
 	FILE *f = h->f;
 
 	if (h->fmt != AB_JSON) {
-		fprintf(f, "  %s: %s (%s) cmdline '%s'\n", v->name, v->kernel, v->hash, v->cmdline);
+		fprintf(f, "  %s: %s (%s) cmdline '%s'\n", term_safe(v->name), term_safe(v->kernel),
+			term_safe(v->hash), term_safe(v->cmdline));
 		return 0;
 	}
 	fputs(h->variants++ ? ", {\"name\": " : "{\"name\": ", f);

@@ -5,6 +5,7 @@
 
 #include "ab.h"
 #include "boot.h"
+#include "escape.h"
 #include "log.h"
 #include "pool.h"
 #include "progress.h"
@@ -584,7 +585,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 	rounds = xrealloc(NULL, pool.n * sizeof(*rounds));
 	memset(rounds, 0, pool.n * sizeof(*rounds));
 	fprintf(stderr, "%zu target%s of class '%s' share%s the boots\n", pool.n,
-		pool.n == 1 ? "" : "s", pool.class, pool.n == 1 ? "s" : "");
+		pool.n == 1 ? "" : "s", term_safe(pool.class), pool.n == 1 ? "s" : "");
 	for (;;) {
 		struct pool_done d;
 		struct pool_target *pt;
@@ -631,9 +632,10 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 			goto out;
 		pt = &pool.t[d.target];
 		busy[d.side]--;
-		fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", pt->t->name,
+		fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", term_safe(pt->t->name),
 			'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
-			d.status == RUN_OK ? "" : ": ", d.status == RUN_OK ? "" : d.error);
+			d.status == RUN_OK ? "" : ": ",
+			d.status == RUN_OK ? "" : term_safe(d.error));
 		if (d.status == RUN_OK)
 			ok[d.side]++;
 		else if (d.status != RUN_INFRA)

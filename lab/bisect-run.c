@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bisect-run.h"
+#include "escape.h"
 #include "gitutil.h"
 #include "host.h"
 #include "log.h"
@@ -204,7 +205,7 @@ static int op_measure(void *data, int who)
 	bs->boots++;
 	fprintf(stderr, "  boot %s: %s (run %lld, %.1f s)%s%s\n", w->name, run_status_name(res.status),
 		run_id, res.wall_s, res.status == RUN_OK ? "" : ": ", res.status == RUN_OK ? "" :
-		strbuf_str(&res.error));
+		term_safe(strbuf_str(&res.error)));
 	if (res.status != RUN_OK) {
 		run_result_release(&res);
 		if (++w->failures >= 3)
@@ -330,7 +331,7 @@ static int settle_direction(struct bisector *bs, struct bisect_options *opt)
 	opt->direction = units_direction(&higher, NULL, bs->metric);
 	if (opt->direction == STATS_HIGHER_IS_BETTER)
 		fprintf(stderr, "%s: higher is better (its samples say so): a drop is the regression\n",
-			bs->metric);
+			term_safe(bs->metric));
 	ret = 0;
 out:
 	free(v);
@@ -367,8 +368,8 @@ static int compare_ends(struct bisector *bs, double alpha, int *unclear)
 			c[i].c.direction = STATS_HIGHER_IS_BETTER;
 			c[i].c.verdict = stats_verdict(&c[i].c);
 		}
-		fprintf(stderr, "  %-32s %.4f, %s [%.4f, %.4f] %s\n", c[i].metric, c[i].c.ratio, ci,
-			c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
+		fprintf(stderr, "  %-32s %.4f, %s [%.4f, %.4f] %s\n", term_safe(c[i].metric),
+			c[i].c.ratio, ci, c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
 		/* the largest either way: a halving is as large as a doubling */
 		if (c[i].c.verdict == VERDICT_REGRESSION && c[i].c.ratio > 0 &&
 		    fabs(log(c[i].c.ratio)) > best) {
@@ -596,7 +597,7 @@ static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
 			return -1;
 		if (!bs->metric[0])
 			return 1;
-		fprintf(stderr, "bisecting %s\n", bs->metric);
+		fprintf(stderr, "bisecting %s\n", term_safe(bs->metric));
 		if (store_bisection_set_metric(st, bs->exp_id, bs->metric))
 			return -1;
 	}

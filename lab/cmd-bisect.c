@@ -11,6 +11,7 @@
 
 #include "bisect-run.h"
 #include "commands.h"
+#include "escape.h"
 #include "log.h"
 #include "refbuild.h"
 #include "store-bisect.h"
@@ -64,7 +65,8 @@ static int print_bisection(const struct bisection_status *b, void *data)
 	long long id = *(const long long *)data;
 
 	printf("bisection E%lld: %s\n  good %s\n  bad  %s\n  workload %s, metric %s (%s)\n", id,
-	       b->outcome, b->good, b->bad, b->workload, b->metric,
+	       b->outcome, term_safe(b->good), term_safe(b->bad), term_safe(b->workload),
+	       term_safe(b->metric),
 	       b->per_boot ? "per-boot medians" : "samples");
 	if (!isnan(b->effect)) {
 		char ci[32] = "CI, level not recorded";
@@ -258,18 +260,18 @@ static void print_outcome(const struct bisect_outcome *o)
 	switch (o->verdict) {
 	case BISECT_INCONCLUSIVE:
 		printf("could not tell whether bad is worse than good after %zu boots a side: %s %.4f, "
-		       "%s [%.4f, %.4f]; nothing to bisect\n", o->effect_boots, o->metric,
-		       o->effect.estimate, ci, o->effect.lo, o->effect.hi);
+		       "%s [%.4f, %.4f]; nothing to bisect\n", o->effect_boots,
+		       term_safe(o->metric), o->effect.estimate, ci, o->effect.lo, o->effect.hi);
 		return;
 	case BISECT_NO_REGRESSION:
 		printf("no regression between good and bad: %s %.4f, %s [%.4f, %.4f]; nothing to bisect\n",
-		       o->metric, o->effect.estimate, ci, o->effect.lo, o->effect.hi);
+		       term_safe(o->metric), o->effect.estimate, ci, o->effect.lo, o->effect.hi);
 		return;
 	case BISECT_CANDIDATES:
 		printf("could not tell which of these %zu commits is the first bad one:\n",
 		       o->candidates.nr);
 		for (size_t i = 0; i < o->candidates.nr; i++)
-			printf("  %s\n", o->candidates.v[i]);
+			printf("  %s\n", term_safe(o->candidates.v[i]));
 		return;
 	case BISECT_FOUND:
 	case BISECT_UNCLEAR:
@@ -277,11 +279,12 @@ static void print_outcome(const struct bisect_outcome *o)
 	}
 	printf("culprit: %s\n", o->culprit);
 	if (o->subject.len)
-		printf("  subject: %s\n  author: %s\n", o->subject.buf, o->author.buf);
+		printf("  subject: %s\n  author: %s\n", term_safe(o->subject.buf),
+		       term_safe(o->author.buf));
 	/* the boots include the confirmation's, made before this is printed */
 	printf("  good -> bad %s: %.4f (%+.1f %%), %s [%.4f, %.4f], %zu steps, %zu builds, %zu boots\n",
-	       o->metric, o->effect.estimate, 100 * (o->effect.estimate - 1), ci, o->effect.lo,
-	       o->effect.hi, o->steps, o->builds, o->boots);
+	       term_safe(o->metric), o->effect.estimate, 100 * (o->effect.estimate - 1), ci,
+	       o->effect.lo, o->effect.hi, o->steps, o->builds, o->boots);
 	if (!conf)
 		return;
 	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %.4f, 99%% CI [%.4f, %.4f], z %.2f against good -> bad\n",

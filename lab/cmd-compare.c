@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "escape.h"
 #include "log.h"
 #include "parse-options.h"
 #include "stats.h"
@@ -215,7 +216,7 @@ static void summary_row(struct strbuf *sb, char mark, const struct stats_summary
 		strbuf_addf(sb, "%12.6g", s->std);
 	else
 		strbuf_addf(sb, "%12s", "-");
-	strbuf_addf(sb, "  %s\n", path);
+	strbuf_addf(sb, "  %s\n", term_safe(path));
 }
 
 static void print_report(const char *path_a, const struct numbers *a,

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "config.h"
 #include "context.h"
+#include "escape.h"
 #include "parse-options.h"
 #include "store-experiment.h"
 
@@ -25,8 +26,8 @@ static int print_run(const struct store_run_summary *r, void *data)
 	(void)data;
 	format_time(when, sizeof(when), r->started);
 	printf("%6lld  %-19s  %-11s  %-6s  %-16s  %6lldM  %4d  %7d  %6.1fs  %s\n", r->id, when,
-	       r->status, r->runner, r->workloads, r->mem_mib, r->cpus, r->samples, r->wall_s,
-	       r->kernel);
+	       r->status, r->runner, term_safe(r->workloads), r->mem_mib, r->cpus, r->samples,
+	       r->wall_s, term_safe(r->kernel));
 	return 0;
 }
 
@@ -38,7 +39,7 @@ static int print_experiment(const struct store_experiment_summary *e, void *data
 	format_time(when, sizeof(when), e->created);
 	snprintf(id, sizeof(id), "E%lld", e->id);
 	printf("%6s  %-19s  %-8s  %-6s  %-16s  %5d  %s\n", id, when, e->status, e->kind,
-	       e->workloads, e->runs, e->verdicts ? e->verdicts : "-");
+	       term_safe(e->workloads), e->runs, e->verdicts ? e->verdicts : "-");
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "config.h"
 #include "context.h"
+#include "escape.h"
 #include "log.h"
 #include "recipe.h"
 #include "stats.h"
@@ -201,22 +202,24 @@ static int print_point(FILE *f, struct store *st, const struct recipe *r, const 
 		return error("no verdict for %s at %lld MiB in experiment E%lld", metric, mem,
 			     exp[1]);
 	size_name(sz, sizeof(sz), mem);
-	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s, %s\n", metric, v.unit,
-		v.direction, sz, cpus, cpus == 1 ? "" : "s", clock);
+	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s, %s\n", term_safe(metric),
+		term_safe(v.unit), v.direction, sz, cpus, cpus == 1 ? "" : "s", clock);
 	fprintf(f, "  %-14s %6s %12s %12s %12s  %-28s %s\n", "variant", "n", "mean", "std",
 		"median", head, "verdict");
-	fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s\n", r->v[0].name, (int)v.n_a,
-		v.mean_a, v.std_a, v.median_a, "", "(base)");
+	fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s\n", term_safe(r->v[0].name),
+		(int)v.n_a, v.mean_a, v.std_a, v.median_a, "", "(base)");
 	for (size_t i = 1; i < r->nv; i++) {
 		if (!verdict_row(&v, st, exp[i], metric, mem, cpus)) {
-			fprintf(f, "  %-14s (no verdict in E%lld)\n", r->v[i].name, exp[i]);
+			fprintf(f, "  %-14s (no verdict in E%lld)\n", term_safe(r->v[i].name),
+				exp[i]);
 			continue;
 		}
 		strbuf_reset(&sb);
 		stats_ci_label(ci, sizeof(ci), v.alpha);
 		change(&sb, &v, mixed ? ci : NULL);
-		fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s (E%lld)\n", r->v[i].name,
-			(int)v.n_b, v.mean_b, v.std_b, v.median_b, sb.buf, v.verdict, exp[i]);
+		fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s (E%lld)\n",
+			term_safe(r->v[i].name), (int)v.n_b, v.mean_b, v.std_b, v.median_b, sb.buf,
+			v.verdict, exp[i]);
 	}
 	strbuf_release(&sb);
 	return 0;
@@ -282,14 +285,14 @@ static void print_sweep(FILE *f, struct store *st, const struct recipe *r,
 	if (!unit[0])
 		return;
 	fprintf(f, "\n%s, median in %s (%s is better), %lld cpu%s, %s: a column per memory size\n",
-		metric, unit, direction, cpus, cpus == 1 ? "" : "s", clock);
+		term_safe(metric), term_safe(unit), direction, cpus, cpus == 1 ? "" : "s", clock);
 	fprintf(f, "  %-14s", "variant");
 	for (size_t m = 0; m < nmem; m++) {
 		size_name(sz, sizeof(sz), mem[m]);
 		fprintf(f, " %-28s", sz);
 	}
 	for (size_t i = 0; i < r->nv; i++) {
-		fprintf(f, "\n  %-14s", r->v[i].name);
+		fprintf(f, "\n  %-14s", term_safe(r->v[i].name));
 		for (size_t m = 0; m < nmem; m++) {
 			strbuf_reset(&sb);
 			if (!verdict_row(&vr, st, exp[i ? i : 1], metric, mem[m], cpus)) {
@@ -367,21 +370,21 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 	}
 	if (recipe_clock(&clock, st, r, exp))
 		goto out;
-	fprintf(f, "\n== %s (%s)\n", r->title ? r->title : r->path, arch);
+	fprintf(f, "\n== %s (%s)\n", term_safe(r->title ? r->title : r->path), term_safe(arch));
 	fprintf(f, "  clock: %s\n", clock.buf);
 	for (size_t i = 0; i < r->nv; i++) {
 		const struct recipe_variant *v = &r->v[i];
-		fprintf(f, "  %-14s %s", v->name, v->ref ? v->ref : r->ref);
+		fprintf(f, "  %-14s %s", term_safe(v->name), term_safe(v->ref ? v->ref : r->ref));
 		for (size_t k = 0; k < v->applies.nr; k++)
-			fprintf(f, " + %s", v->applies.v[k]);
+			fprintf(f, " + %s", term_safe(v->applies.v[k]));
 		for (size_t k = 0; k < v->configs.nr; k++)
-			fprintf(f, ", config %s", v->configs.v[k]);
+			fprintf(f, ", config %s", term_safe(v->configs.v[k]));
 		if (v->cmdline)
-			fprintf(f, ", cmdline '%s'", v->cmdline);
+			fprintf(f, ", cmdline '%s'", term_safe(v->cmdline));
 		fputc('\n', f);
 	}
 	for (size_t k = 0; k < r->probes.nr; k++)
-		fprintf(f, "  probe %s on every variant\n", r->probes.v[k]);
+		fprintf(f, "  probe %s on every variant\n", term_safe(r->probes.v[k]));
 	for (size_t k = 0; k < r->metrics.nr; k++) {
 		const char *metric = r->metrics.v[k];
 		size_t n;
@@ -422,8 +425,8 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe 
 
 	ab_spec_init(&s);
 	push_all(&av, words);
-	fprintf(stderr, "recipe %s: %s against %s on %s\n", r->path, r->v[i].name, r->v[0].name,
-		arch);
+	fprintf(stderr, "recipe %s: %s against %s on %s\n", term_safe(r->path),
+		term_safe(r->v[i].name), term_safe(r->v[0].name), term_safe(arch));
 	if (recipe_spec(&s, r, i, arch) || parse_args(&a, &s, &av) < 0 ||
 	    ab_spec_prepare(&s, ctx))
 		goto out;

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "context.h"
+#include "escape.h"
 #include "parse-options.h"
 #include "site.h"
 #include "strbuf.h"
@@ -38,8 +39,8 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	if (site_write(&ctx, out, &stats, &out_dir))
 		goto out;
-	printf("%s/index.html: %d file(s) written, %d unchanged, %d removed\n", out_dir.buf,
-	       stats.written, stats.unchanged, stats.removed);
+	printf("%s/index.html: %d file(s) written, %d unchanged, %d removed\n",
+	       term_safe(out_dir.buf), stats.written, stats.unchanged, stats.removed);
 	ret = 0;
 out:
 	strbuf_release(&out_dir);

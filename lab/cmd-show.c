@@ -54,39 +54,16 @@ _Static_assert(sizeof(run_fields) / sizeof(run_fields[0]) == RUN_STARTED,
 	       "run_fields follows enum store_run_field up to the start time");
 
 /*
- * Text from a guest's console must not drive the user's terminal: control
- * characters (but newlines and tabs), DEL, C1 controls and bytes that are
- * not UTF-8 are shown as \xNN. A serial console's "\r\n" is a newline.
+ * Text from a guest's console must not drive the user's terminal: shown
+ * as escape_term() shows it, newlines and tabs kept.
  */
 static void put_escaped(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	struct strbuf sb = STRBUF_INIT;
 
-	while (*p) {
-		size_t n = 1;
-
-		if (*p == '\r' && p[1] == '\n') {
-			p++;
-			continue;
-		}
-		if (*p >= 0xc2 && *p <= 0xf4) {
-			n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
-			for (size_t i = 1; i < n; i++)
-				if ((p[i] & 0xc0) != 0x80)
-					n = 1;
-			/* U+0080..U+009F are the C1 controls */
-			if (n == 2 && *p == 0xc2 && p[1] < 0xa0)
-				n = 1;
-		}
-		if (n > 1) {
-			fwrite(p, 1, n, f);
-		} else if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p >= 0x7f) {
-			fprintf(f, "\\x%02x", *p);
-		} else {
-			fputc(*p, f);
-		}
-		p += n;
-	}
+	escape_term(&sb, s, ESCAPE_TERM_LINES);
+	fputs(strbuf_str(&sb), f);
+	strbuf_release(&sb);
 }
 
 static void json_field(FILE *f, const struct store_run_view *r, int i, int number)

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "config.h"
 #include "context.h"
+#include "escape.h"
 #include "host.h"
 #include "log.h"
 #include "parse-options.h"
@@ -72,8 +73,9 @@ static int target_list(const struct lab_config *cfg)
 		struct strbuf where = STRBUF_INIT;
 
 		target_where(&where, t, cfg);
-		printf("%-*s  %-*s  %-7s  %-7s  %s\n", wn, t->name, wc, t->class,
-		       target_runner(t, cfg), t->arch ? t->arch : "any", where.buf);
+		printf("%-*s  %-*s  %-7s  %-7s  %s\n", wn, term_safe(t->name), wc,
+		       term_safe(t->class), term_safe(target_runner(t, cfg)),
+		       t->arch ? term_safe(t->arch) : "any", term_safe(where.buf));
 		strbuf_release(&where);
 	}
 	return 0;
@@ -98,8 +100,9 @@ static int target_check_one(const struct lab_target *t, const struct lab_config 
 	if (r && r->check)
 		r->check(&spec, &missing);
 	target_where(&where, t, cfg);
-	printf("target '%s' (%s, %s): %s%s\n", t->name, r ? r->name : target_runner(t, cfg),
-	       where.buf, missing.len ? "missing " : "ready", missing.len ? missing.buf : "");
+	printf("target '%s' (%s, %s): %s%s\n", term_safe(t->name),
+	       r ? r->name : term_safe(target_runner(t, cfg)), term_safe(where.buf),
+	       missing.len ? "missing " : "ready", missing.len ? term_safe(missing.buf) : "");
 	fflush(stdout);
 	ret = missing.len ? 1 : 0;
 	strbuf_release(&missing);

@@ -12,6 +12,7 @@
 #include "ab.h"
 #include "bisect-run.h"
 #include "changepoint.h"
+#include "escape.h"
 #include "log.h"
 #include "nightly-night.h"
 #include "store-bisect.h"
@@ -95,8 +96,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		goto out;
 	if (!done) {
 		o.resume = exp_id;
-		fprintf(nt->out, "confirming %s: %.12s against %.12s, interleaved%s\n", s->series,
-			c->before, c->after, exp_id ? " (continued)" : "");
+		fprintf(nt->out, "confirming %s: %.12s against %.12s, interleaved%s\n",
+			term_safe(s->series), c->before, c->after, exp_id ? " (continued)" : "");
 		fflush(nt->out);
 		r = ab_run(&exp_id, nt->ctx, &o);
 		experiment_unlock(nt->ctx);
@@ -119,7 +120,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		fprintf(nt->out, "  E%lld: %s %+.1f %% [%+.1f, %+.1f]\n", exp_id, v.verdict,
 			100 * (v.ratio - 1), 100 * (v.ci_low - 1), 100 * (v.ci_high - 1));
 	else
-		fprintf(nt->out, "  E%lld: no verdict for %s.%s\n", exp_id, s->workload, s->metric);
+		fprintf(nt->out, "  E%lld: no verdict for %s.%s\n", exp_id, term_safe(s->workload),
+			term_safe(s->metric));
 	ret = 0;
 out:
 	kernel_image_release(&image[0]);
@@ -177,8 +179,8 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 		c->bisection = done.bisection;
 		snprintf(c->culprit, sizeof(c->culprit), "%s", done.culprit);
 		snprintf(c->outcome, sizeof(c->outcome), "%s", done.outcome);
-		fprintf(nt->out, "%s: E%lld, bisected on another metric: %s, culprit %s\n", s->series,
-			done.bisection, done.outcome, done.culprit);
+		fprintf(nt->out, "%s: E%lld, bisected on another metric: %s, culprit %s\n",
+			term_safe(s->series), done.bisection, done.outcome, done.culprit);
 		ret = 0;
 		goto out;
 	}
@@ -195,7 +197,8 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	if (bisection_find(&id, nt, &spec))
 		goto out;
 	spec.resume = id;
-	fprintf(nt->out, "bisecting %s between %.12s and %.12s\n", s->series, c->before, c->after);
+	fprintf(nt->out, "bisecting %s between %.12s and %.12s\n", term_safe(s->series), c->before,
+		c->after);
 	fflush(nt->out);
 	if (bisect_run(nt->ctx, &spec, &bid, &out)) {
 		night_infra(nt, "the bisection of %.12s..%.12s stopped (the reason is above); it resumes "
@@ -211,7 +214,8 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	snprintf(c->outcome, sizeof(c->outcome), "%s", bisect_verdict_name(out.verdict));
 	if (*out.culprit)
 		fprintf(nt->out, "  E%lld: %s, culprit %s\n  subject: %s\n  author: %s\n", bid,
-			c->outcome, out.culprit, strbuf_str(&out.subject), strbuf_str(&out.author));
+			c->outcome, out.culprit, term_safe(strbuf_str(&out.subject)),
+			term_safe(strbuf_str(&out.author)));
 	else
 		fprintf(nt->out, "  E%lld: %s, no culprit\n", bid, c->outcome);
 	ret = 0;
@@ -304,8 +308,9 @@ int night_analyse(const struct nightly_series *s, void *data)
 			c.ratio = cand[i].ratio;
 			if (store_nightly_change_add(&nt->ctx->st, &c, nt->n->name, s->series, nt->id))
 				goto out;
-			fprintf(nt->out, "%s: %s %.12s..%.12s, %+.1f %% in the series\n", s->series,
-				!strcmp(c.kind, "SUSPECT") ? "a step at" : "a change point at", c.before, c.after, 100 * (c.ratio - 1));
+			fprintf(nt->out, "%s: %s %.12s..%.12s, %+.1f %% in the series\n",
+				term_safe(s->series), !strcmp(c.kind, "SUSPECT") ? "a step at" :
+				"a change point at", c.before, c.after, 100 * (c.ratio - 1));
 		}
 		if (!*c.verdict) {
 			r = confirm(nt, s, &c);

@@ -364,15 +364,21 @@ static int send_mail(struct outbox *ob, const struct notify_creds *creds, const 
 	struct night *nt = ob->nt;
 	const struct lab_nightly *n = nt->n;
 	const char *what = carried == CARRY_FOLLOWUP ? "follow-up" : "regression";
+	struct strbuf safe = STRBUF_INIT;
+	int failed;
 
 	strbuf_addf(body, "-- \nlab nightly %s, night %lld: branch %s of %s at %.12s\n", n->name,
 		    nt->id, n->branch, n->repository, nt->head);
-	if (notify_mail(n, creds, subject, body->buf)) {
+	/* a culprit's subject or a command line is read in a terminal's mail reader too */
+	escape_term(&safe, body->buf, ESCAPE_TERM_LINES);
+	failed = notify_mail(n, creds, term_safe(subject), safe.buf);
+	strbuf_release(&safe);
+	if (failed) {
 		night_infra(nt, "the %s mail to %s was not sent", what, n->mail_to);
 		return 0;
 	}
 	fprintf(nt->out, "mail: %ssent to %s\n", carried == CARRY_FOLLOWUP ? "follow-up " : "",
-		n->mail_to);
+		term_safe(n->mail_to));
 	return delivered(ob, MAIL, carried);
 }
 

@@ -50,7 +50,7 @@ void night_infra(struct night *nt, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	fprintf(nt->out, "infrastructure: %s\n", strbuf_str(&sb));
+	fprintf(nt->out, "infrastructure: %s\n", term_safe(strbuf_str(&sb)));
 	strvec_push(&nt->infra, strbuf_str(&sb));
 	strbuf_release(&sb);
 }
@@ -158,7 +158,7 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	git_oid_tostr(nt->head, sizeof(nt->head), head);
 	if (!strcmp(strbuf_str(&last), nt->head)) {
 		fprintf(nt->out, "branch %s at %.12s: nothing new since the last night\n",
-			nt->n->branch, nt->head);
+			term_safe(nt->n->branch), nt->head);
 		ret = 0;
 		goto out;
 	}
@@ -185,7 +185,8 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	}
 	take = nt->n->policy == NIGHTLY_HEAD ? 1 : (size_t)nt->n->max_commits;
 	from = fresh.nr > take ? fresh.nr - take : 0;
-	fprintf(nt->out, "branch %s at %.12s: %zu new commit%s, %zu to measure\n", nt->n->branch,
+	fprintf(nt->out, "branch %s at %.12s: %zu new commit%s, %zu to measure\n",
+		term_safe(nt->n->branch),
 		nt->head, fresh.nr, fresh.nr == 1 ? "" : "s", fresh.nr - from);
 	for (i = from; i < fresh.nr; i++)
 		if (store_nightly_commit_add(&nt->ctx->st, nt->n->name, fresh.v[i], nt->id))
@@ -248,9 +249,9 @@ static int points_end_series(struct points *p)
 	ret = store_nightly_point_add(&p->nt->ctx->st, p->nt->n->name, &s, p->commit, v,
 				      (long)p->nmedians);
 	if (!ret)
-		fprintf(p->nt->out, "  %s.%s %ldM: %g %s (%zu boot%s)\n", p->workload.buf,
-			p->metric.buf, p->mem, v, p->unit.buf, p->nmedians,
-			p->nmedians == 1 ? "" : "s");
+		fprintf(p->nt->out, "  %s.%s %ldM: %g %s (%zu boot%s)\n",
+			term_safe(p->workload.buf), term_safe(p->metric.buf), p->mem, v,
+			term_safe(p->unit.buf), p->nmedians, p->nmedians == 1 ? "" : "s");
 	p->nmedians = 0;
 	strbuf_release(&key);
 	return ret;
@@ -377,7 +378,7 @@ static int measure(struct night *nt, const char *commit)
 	if (r >= 0 && store_nightly_commit_info(&nt->ctx->st, &subject, &author, commit))
 		goto out;
 	fprintf(nt->out, "commit %.12s%s%s%s:\n", commit, subject.len ? " (\"" : "",
-		strbuf_str(&subject), subject.len ? "\")" : "");
+		term_safe(strbuf_str(&subject)), subject.len ? "\")" : "");
 	if (r < 0) {
 		ret = 1;
 		goto out;
@@ -564,8 +565,8 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	git = 1;
 	if (store_nightly_night_begin(&ctx->st, &nt.id, &interrupted, n->name))
 		goto out;
-	fprintf(out, "nightly %s: night %lld, branch %s of %s\n", n->name, nt.id, n->branch,
-		n->repository);
+	fprintf(out, "nightly %s: night %lld, branch %s of %s\n", term_safe(n->name), nt.id,
+		term_safe(n->branch), term_safe(n->repository));
 	if (interrupted)
 		fprintf(out, "resuming what an interrupted night left\n");
 
@@ -610,7 +611,13 @@ end:
 		    nt.infra.nr == 1 ? "" : "s");
 	for (size_t i = 0; i < nt.infra.nr; i++)
 		strbuf_addf(&summary, "\ninfrastructure: %s", nt.infra.v[i]);
-	fprintf(out, "%s\n", summary.buf);
+	{
+		struct strbuf safe = STRBUF_INIT;
+
+		escape_term(&safe, summary.buf, ESCAPE_TERM_LINES);
+		fprintf(out, "%s\n", safe.buf);
+		strbuf_release(&safe);
+	}
 	if (nt.id && store_nightly_night_end(&ctx->st, nt.id, status, *nt.head ? nt.head : NULL,
 					     summary.buf))
 		ret = NIGHTLY_ERROR;
@@ -624,7 +631,7 @@ end:
 		if (site_write(ctx, NULL, &rs, &site))
 			ret = NIGHTLY_ERROR;
 		else
-			fprintf(out, "report: %s/index.html\n", site.buf);
+			fprintf(out, "report: %s/index.html\n", term_safe(site.buf));
 		strbuf_release(&site);
 	}
 out:

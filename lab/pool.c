@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "log.h"
 #include "pool.h"
 #include "xalloc.h"
@@ -26,7 +27,7 @@ int pool_init(struct pool *p, const struct lab_config *cfg, const char *class, l
 	for (size_t i = 0; i < n; i++) {
 		if (target_fits(all[i], mem_mib, cpus)) {
 			fprintf(stderr, "target '%s' left out of class '%s' for this guest\n",
-				all[i]->name, class);
+				term_safe(all[i]->name), term_safe(class));
 			continue;
 		}
 		memset(&p->t[p->n], 0, sizeof(p->t[p->n]));
@@ -223,8 +224,8 @@ static int read_answer(struct pool *p, size_t i, struct pool_done *d, int *taken
 		pt->out = 1;
 		*taken_out = 1;
 		fprintf(stderr, "target '%s' taken out of the pool: %d INFRA boots in a row, "
-			"the last 'lab show %lld': %s\n", pt->t->name, POOL_MAX_INFRA, d->run_id,
-			d->error);
+			"the last 'lab show %lld': %s\n", term_safe(pt->t->name), POOL_MAX_INFRA,
+			d->run_id, term_safe(d->error));
 	}
 	return 0;
 }
@@ -324,8 +325,9 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 		run_ids[done++] = d.run_id;
 		*bad_boots += d.status != RUN_OK;
 		fprintf(stderr, "  %s: boot %ld of %ld %s (run %lld, %.1f s)%s%s\n",
-			pool.t[d.target].t->name, done, boots, run_status_name(d.status), d.run_id,
-			d.wall_s, d.status == RUN_OK ? "" : ": ", d.status == RUN_OK ? "" : d.error);
+			term_safe(pool.t[d.target].t->name), done, boots, run_status_name(d.status),
+			d.run_id, d.wall_s, d.status == RUN_OK ? "" : ": ",
+			d.status == RUN_OK ? "" : term_safe(d.error));
 		/* the boots of a target taken out go to the others */
 		if (taken_out && !pool_live(&pool)) {
 			error("no target of class '%s' is left", pool.class);

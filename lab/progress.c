@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "progress.h"
 
 static struct progress *watching(struct run_watch *w)
@@ -63,7 +64,7 @@ void progress_update(struct progress *pr, long k, const char *label)
 {
 	pr->current = label_slot(pr, label ? label : "");
 	meter_begin(&pr->meter, 0, pr->last[pr->current].wall_s, "boot %ld of %ld%s%s", k,
-		    pr->total, label ? " " : "", label ? label : "");
+		    pr->total, label ? " " : "", label ? term_safe(label) : "");
 	meter_phase(&pr->meter, "starting");
 }
 
@@ -75,11 +76,10 @@ void progress_boot_done(struct progress *pr, long k, long long run_id,
 	meter_done(&pr->meter, "boot %ld of %ld: %s (run %lld, %.1f s)", k, pr->total,
 		   run_status_name(res->status), run_id, res->wall_s);
 	if (res->status != RUN_OK)
-		fprintf(stderr, "  %s\n  console log: %s\n", strbuf_str(&res->error),
-			console_log);
-	/* reasons are printable: protocol.c and console.c only quote checked text */
+		fprintf(stderr, "  %s\n  console log: %s\n", term_safe(strbuf_str(&res->error)),
+			term_safe(console_log));
 	if (res->bad_lines)
 		fprintf(stderr, "  %d protocol line(s) dropped, not used (first: %s); "
 			"'lab show %lld' lists them\n", res->bad_lines,
-			res->dropped_nr ? res->dropped[0].reason : "?", run_id);
+			res->dropped_nr ? term_safe(res->dropped[0].reason) : "?", run_id);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "gitutil.h"
 #include "log.h"
 #include "meter.h"
@@ -54,7 +55,7 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 	meter_init(&meter, stderr);
 	if (record_commit(ctx, t, commit))
 		goto out;
-	meter_begin(&meter, 0, 0, "build %s (%s)", desc, spec->arch);
+	meter_begin(&meter, 0, 0, "build %s (%s)", term_safe(desc), term_safe(spec->arch));
 	if (kernel_build(&res, &env, t, commit, spec)) {
 		meter_done(&meter, "build %s (%s): error", desc, spec->arch);
 		goto out;
@@ -66,9 +67,15 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 			    res.files_written == 1 ? "" : "s");
 	meter_done(&meter, "%s", line.buf);
 	if (res.status == BUILD_FAILED) {
-		fprintf(stderr, "  %s\n  log: %s\n", strbuf_str(&res.why), res.log);
-		if (res.tail.len)
-			fprintf(stderr, "  ...\n%s\n", res.tail.buf);
+		fprintf(stderr, "  %s\n  log: %s\n", term_safe(strbuf_str(&res.why)),
+			term_safe(res.log));
+		if (res.tail.len) {
+			struct strbuf tail = STRBUF_INIT;
+
+			escape_term(&tail, res.tail.buf, ESCAPE_TERM_LINES);
+			fprintf(stderr, "  ...\n%s\n", tail.buf);
+			strbuf_release(&tail);
+		}
 		ret = REFBUILD_FAILED;
 		goto out;
 	}

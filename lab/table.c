@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "boot.h"
+#include "escape.h"
 #include "log.h"
 #include "stats.h"
 #include "store-experiment.h"
@@ -22,12 +23,13 @@ static void print_group(FILE *f, const struct group *g)
 
 	snprintf(name, sizeof(name), "%s.%s", g->workload, g->metric);
 	if (!g->nr) {
-		fprintf(f, "%-36s %-4s %6d   (warm-up only: %zu)\n", name, g->unit, 0, g->warmups);
+		fprintf(f, "%-36s %-4s %6d   (warm-up only: %zu)\n", term_safe(name),
+			term_safe(g->unit), 0, g->warmups);
 		return;
 	}
 	stats_summarize(&s, g->v, g->nr);
-	fprintf(f, "%-36s %-4s %6zu %12.6g %12.6g %12.6g %12.6g %12.6g", name, g->unit, s.n,
-		s.mean, s.median, s.n > 1 ? s.std : 0.0, s.min, s.max);
+	fprintf(f, "%-36s %-4s %6zu %12.6g %12.6g %12.6g %12.6g %12.6g", term_safe(name),
+		term_safe(g->unit), s.n, s.mean, s.median, s.n > 1 ? s.std : 0.0, s.min, s.max);
 	if (g->warmups)
 		fprintf(f, "  (+%zu warm-up)", g->warmups);
 	fputc('\n', f);

@@ -56,14 +56,107 @@ void escape_html(struct strbuf *sb, const char *s)
 	}
 }
 
-void escape_printable(struct strbuf *sb, const char *s)
+/*
+ * The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the
+ * byte at s does not start one: a stray continuation byte, an overlong
+ * form, a surrogate, a code point past U+10FFFF or a sequence cut short
+ * (RFC 3629, section 4).
+ */
+static size_t utf8_len(const unsigned char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	unsigned char c = s[0];
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xbf;
 
-		if (c < 0x20 || c >= 0x7f || c == '\\')
-			strbuf_addf(sb, "\\x%02x", c);
-		else
-			strbuf_addch(sb, (char)c);
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+static void add_hex(struct strbuf *sb, const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "\\x%02x", s[i]);
+}
+
+/* Bytes of s that escape_term() leaves alone, from the start. */
+static size_t term_plain(const char *s, enum escape_term_flags flags)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (p[i]) {
+		size_t n;
+
+		if (p[i] < 0x20 || p[i] == 0x7f) {
+			if (!(flags & ESCAPE_TERM_LINES) || (p[i] != '\n' && p[i] != '\t'))
+				break;
+			n = 1;
+		} else {
+			n = utf8_len(p + i);
+			/* U+0080 to U+009F, the C1 controls: ESC [ and ESC ] of 8-bit terminals */
+			if (!n || (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0))
+				break;
+		}
+		i += n;
 	}
+	return i;
+}
+
+void escape_term(struct strbuf *sb, const char *s, enum escape_term_flags flags)
+{
+	while (s && *s) {
+		size_t n = term_plain(s, flags);
+		const unsigned char *p;
+
+		strbuf_add(sb, s, n);
+		s += n;
+		if (!*s)
+			return;
+		p = (const unsigned char *)s;
+		/* a serial console ends its lines "\r\n" */
+		if ((flags & ESCAPE_TERM_LINES) && p[0] == '\r' && p[1] == '\n') {
+			s++;
+			continue;
+		}
+		n = p[0] >= 0x80 ? utf8_len(p) : 0;
+		/* a C1 control shows both its bytes; any other byte shows alone */
+		add_hex(sb, p, n == 2 ? 2 : 1);
+		s += n == 2 ? 2 : 1;
+	}
+}
+
+const char *term_safe(const char *s)
+{
+	static _Thread_local struct strbuf ring[8];
+	static _Thread_local unsigned next;
+	struct strbuf *sb;
+
+	if (!s || !s[term_plain(s, 0)])
+		return s;
+	sb = &ring[next++ % (sizeof(ring) / sizeof(ring[0]))];
+	strbuf_reset(sb);
+	escape_term(sb, s, 0);
+	return sb->buf;
 }

@@ -4,8 +4,10 @@
  * Text written for other programs to read: a JSON string (quoted, with
  * quotes, backslashes and control characters escaped) and a CSV field
  * (RFC 4180: quoted only when it holds a comma, a quote or a line break),
- * HTML text or attribute values (the report's pages and plots), and one
- * printable line of foreign text for a message.
+ * and HTML text or attribute values (the report's pages and plots);
+ * and text from outside the lab (commit subjects, command lines, guest
+ * console, config values, input quoted in messages) made safe to print
+ * on a terminal.
  */
 #include <stdio.h>
 
@@ -18,12 +20,24 @@ void escape_csv(FILE *f, const char *s);
  * references; control characters other than tab and newline become spaces.
  */
 void escape_html(struct strbuf *sb, const char *s);
+
+enum escape_term_flags {
+	/* keep newline and tab, "\r\n" as a newline: a message, a console log */
+	ESCAPE_TERM_LINES = 1 << 0,
+};
 /*
- * Append s to sb as one line of printable ASCII, for a message on a
- * terminal: a backslash, control characters (newline included), DEL and
- * every byte past ASCII become \xNN, so that text from a file or a
- * database can neither move the cursor nor pass for another line.
+ * Append s (NULL: nothing) to sb with every byte a terminal could act on
+ * shown as \xHH: C0 controls and DEL, both bytes of a C1 control (U+0080
+ * to U+009F, "\xc2\x9b"), and each byte that is not part of valid UTF-8.
+ * Printable ASCII and other valid UTF-8 are copied as they are,
+ * backslashes too.
  */
-void escape_printable(struct strbuf *sb, const char *s);
+void escape_term(struct strbuf *sb, const char *s, enum escape_term_flags flags);
+/*
+ * s made safe for a terminal as by escape_term() without flags, for a
+ * printf argument: s itself when nothing needs escaping, else a buffer
+ * owned here and valid until eight more calls in the same thread.
+ */
+const char *term_safe(const char *s);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "log.h"
 #include "meter.h"
 
@@ -11,12 +12,21 @@ int log_quiet;
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	struct { char buf[4096]; } line;
+	struct strbuf safe = STRBUF_INIT;
 	int n = snprintf(line.buf, sizeof(line.buf), "lab: %s", prefix);
 	if (n < 0 || (size_t)n >= sizeof(line.buf))
 		n = 0;
 	vsnprintf(line.buf + n, sizeof(line.buf) - (size_t)n, fmt, ap);
+	/*
+	 * Messages quote what came from outside (refs, file names, a guest's
+	 * or ssh's last words): the whole line is made safe for a terminal
+	 * here, so no caller has to remember to. Our own formats hold no
+	 * control characters but newline and tab, which are kept.
+	 */
 	meter_clear_showing();
-	fprintf(stderr, "%s\n", line.buf);
+	escape_term(&safe, line.buf, ESCAPE_TERM_LINES);
+	fprintf(stderr, "%s\n", safe.buf);
+	strbuf_release(&safe);
 }
 
 int error(const char *fmt, ...)

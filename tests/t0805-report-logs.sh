@@ -43,7 +43,7 @@ test_expect_success 'paths out of the logs, through a symlink, to a fifo: refuse
 	grep -qx "lab: warning: run 2: console log '\''$TRASH/secret.txt'\'' is outside $TRASH/logs: not published" err &&
 	grep -qx "lab: warning: run 3: console log '\''$TRASH/logs/lab/link.log'\'' (resolved '\''$TRASH/secret.txt'\'') is outside $TRASH/logs: not published" err &&
 	grep -qx "lab: warning: run 4: console log '\''$TRASH/logs/lab/fifo.log'\'' is not a regular file: not published" err &&
-	grep -qxF "lab: warning: run 5: console log '\''$TRASH/we\x0aird\x1b[2J\x5c.txt'\'' is outside $TRASH/logs: not published" err &&
+	grep -qxF "lab: warning: run 5: console log '\''$TRASH/we\x0aird\x1b[2J\\.txt'\'' is outside $TRASH/logs: not published" err &&
 	! grep -q "$ESC" err &&
 	for i in 1 2 3 4 5; do
 		test ! -e site/logs/r$i.txt || { echo "site/logs/r$i.txt is still there"; exit 1; }

@@ -83,11 +83,11 @@ static void refuse_log(struct run_page *rp, const char *path, const char *real, 
 	struct strbuf msg = STRBUF_INIT;
 
 	strbuf_addf(&msg, "run %lld: console log '", rp->p.id);
-	escape_printable(&msg, path);
+	escape_term(&msg, path, 0);
 	strbuf_addch(&msg, '\'');
 	if (strcmp(real, path)) {
 		strbuf_addstr(&msg, " (resolved '");
-		escape_printable(&msg, real);
+		escape_term(&msg, real, 0);
 		strbuf_addstr(&msg, "')");
 	}
 	warning("%s %s: not published", msg.buf, why);
@@ -116,7 +116,7 @@ static void read_log(struct run_page *rp, const char *path)
 		goto out;
 	if (!root || strncmp(real, root, n) || real[n] != '/') {
 		strbuf_addstr(&why, "is outside ");
-		escape_printable(&why, shown ? shown : "the lab's logs");
+		escape_term(&why, shown ? shown : "the lab's logs", 0);
 		refuse_log(rp, path, real, why.buf);
 		goto out;
 	}
