@@ -247,12 +247,16 @@ void contain_probe(struct contain *c, long pids_max)
 	/* a VM's init ends with the run: nothing to warn about there */
 	if (getpid() == 1)
 		return;
-	if (!c->pidns)
+	/* a pids cgroup ends the run's tasks too, if more slowly (contain_finish()) */
+	if (!c->pidns && !c->base[0] && pids_max)
+		snprintf(c->lacks, sizeof(c->lacks), "%s, %s: what a program starts with setsid "
+			 "can outlive its run, and its tasks are not bounded", why_ns, why_cg);
+	else if (!c->pidns && !c->base[0])
 		snprintf(c->lacks, sizeof(c->lacks), "%s: what a program starts with setsid "
-			 "can outlive its run", why_ns);
-	if (pids_max && !c->base[0] && !c->userns)
-		snprintf(c->lacks + strlen(c->lacks), sizeof(c->lacks) - strlen(c->lacks),
-			 "%s%s: a program's tasks are not bounded", c->lacks[0] ? "; " : "", why_cg);
+			 "can outlive its run (lab.exec_pids=0: no pids cgroup)", why_ns);
+	else if (pids_max && !c->base[0] && !c->userns)
+		snprintf(c->lacks, sizeof(c->lacks), "%s: a program's tasks are not bounded",
+			 why_cg);
 }
 
 void contain_prepare(struct contain *c, const char *name, long iteration)
