@@ -63,7 +63,8 @@ echo "t 1 us"
 i=0
 while [ $i -lt 300 ]; do setsid sleep 1024 </dev/null >/dev/null 2>&1 & i=$((i + 1)); done
 SH
-chmod +x escape.sh storm.sh
+printf '#!/bin/sh\nsetsid sleep 1025 </dev/null >/dev/null 2>&1 &\nwhile :; do :; done\n' >hangesc.sh
+chmod +x escape.sh storm.sh hangesc.sh
 # What an old lab let escape is ended by id here, so that one failure does not make more.
 leftovers() { # PATTERN
 	for pid in $(pgrep -f "$1"); do kill -9 "$pid"; done; true
@@ -148,13 +149,26 @@ test_expect_success ROOT 'what a program starts dies with its run: setsid, a dou
 	! pgrep -af "sleep 102[12]"
 '
 
+test_expect_success ROOT 'a run killed at a deadline takes along what its program started with setsid' '
+	test_when_finished "leftovers \"sleep 1025\"" &&
+	test_expect_code 1 "$LAB" run --db contain.db --runner local --workload "exec:$TRASH/hangesc.sh" \
+		--param exec_timeout=1 --timeout 60 >out 2>err &&
+	sql contain.db "SELECT status || \": \" || error FROM runs WHERE id = 2" | grep -q "^FAILED: hangesc: iteration 1: .* ran past its deadline" &&
+	! pgrep -af "sleep 1025" &&
+	test_expect_code 1 "$LAB" run --db contain.db --runner local --workload "exec:$TRASH/hangesc.sh" \
+		--timeout 2 >out 2>err &&
+	test "$(sql contain.db "SELECT status FROM runs WHERE id = 3")" = TIMEOUT &&
+	for _ in $(seq 50); do pgrep -f "sleep 1025" >/dev/null || break; sleep 0.1; done &&
+	! pgrep -af "sleep 1025"
+'
+
 test_expect_success PIDS_CGROUP 'a fork storm is bounded: FAILED when fork fails, nothing left' '
 	test_when_finished "leftovers \"sleep 1024\"" &&
 	test_expect_code 1 "$LAB" run --db contain.db --runner local --workload "exec:$TRASH/storm.sh" \
 		--param exec_pids=64 --iters 2 >out 2>err &&
-	sql contain.db "SELECT status || \": \" || error FROM runs WHERE id = 2" >error && cat error &&
+	sql contain.db "SELECT status || \": \" || error FROM runs WHERE id = 4" >error && cat error &&
 	grep -q "^FAILED: storm: iteration 1: .* exited with status 2; stderr: .*fork" error &&
-	sql contain.db "SELECT value FROM run_meta WHERE run_id = 2 AND key = \"exec.containment\"" |
+	sql contain.db "SELECT value FROM run_meta WHERE run_id = 4 AND key = \"exec.containment\"" |
 		grep -q "pids cgroup v[12] of 64$" &&
 	! pgrep -af "sleep 1024" &&
 	! ls -d /sys/fs/cgroup/*/lab-guest-* /sys/fs/cgroup/lab-guest-* 2>/dev/null

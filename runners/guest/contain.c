@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -58,7 +59,7 @@ static int unshare_for(const struct contain *c)
 	if (unshare(CLONE_NEWUSER | CLONE_NEWPID) || map_ids(uid, gid))
 		return -1;
 	/* in a user namespace of its own this counts the run's tasks only */
-	if (c->pids_max && !c->base[0]) {
+	if (c->nproc) {
 		struct rlimit rl = { (rlim_t)c->pids_max, (rlim_t)c->pids_max };
 		if (setrlimit(RLIMIT_NPROC, &rl))
 			return -1;
@@ -202,6 +203,34 @@ static int make_cgroup(const struct contain *c, const char *dir)
 	return ret;
 }
 
+/*
+ * A guest killed in a run (the lab gone, its deadline) leaves that run's
+ * cgroup behind, empty once the namespace is gone: remove those of guests
+ * that are no longer alive.
+ */
+static void remove_stale(const char *base)
+{
+	DIR *d = opendir(base);
+	struct dirent *e;
+	char path[1024];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		long pid;
+		char *end;
+
+		if (strncmp(e->d_name, "lab-guest-", 10))
+			continue;
+		pid = strtol(e->d_name + 10, &end, 10);
+		if (pid <= 0 || *end != '-' || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", base, e->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
 void contain_probe(struct contain *c, long pids_max)
 {
 	char why_ns[128] = "", why_cg[160] = "";
@@ -223,6 +252,8 @@ void contain_probe(struct contain *c, long pids_max)
 			else
 				rmdir(probe);
 		}
+		if (!why_cg[0])
+			remove_stale(c->base);
 		if (why_cg[0])
 			c->base[0] = '\0';
 	}
@@ -235,13 +266,15 @@ void contain_probe(struct contain *c, long pids_max)
 	} else {
 		c->pidns = 1;
 	}
+	/* root's tasks are never held to RLIMIT_NPROC */
+	c->nproc = c->userns && pids_max && !c->base[0] && getuid();
 	snprintf(c->how, sizeof(c->how), "%s; %s",
 		 c->userns ? "pid namespace in a user namespace" :
 		 c->pidns ? "pid namespace" : "process group",
 		 !pids_max ? "tasks not bounded (lab.exec_pids=0)" :
 		 c->base[0] ? (c->cgroup_v2 ? "pids cgroup v2" : "pids cgroup v1") :
-		 c->userns ? "RLIMIT_NPROC" : "tasks not bounded");
-	if (pids_max && (c->base[0] || c->userns))
+		 c->nproc ? "RLIMIT_NPROC" : "tasks not bounded");
+	if (pids_max && (c->base[0] || c->nproc))
 		snprintf(c->how + strlen(c->how), sizeof(c->how) - strlen(c->how), " of %ld",
 			 pids_max);
 	/* a VM's init ends with the run: nothing to warn about there */
@@ -254,7 +287,7 @@ void contain_probe(struct contain *c, long pids_max)
 	else if (!c->pidns && !c->base[0])
 		snprintf(c->lacks, sizeof(c->lacks), "%s: what a program starts with setsid "
 			 "can outlive its run (lab.exec_pids=0: no pids cgroup)", why_ns);
-	else if (pids_max && !c->base[0] && !c->userns)
+	else if (pids_max && !c->base[0] && !c->nproc)
 		snprintf(c->lacks, sizeof(c->lacks), "%s: a program's tasks are not bounded",
 			 why_cg);
 }

@@ -17,8 +17,10 @@
  *    control escape (exec.c kills the group).
  *  - Bounding: a pids cgroup made for the run (cgroup v2 where the pids
  *    controller is enabled below this process's cgroup, else the v1 pids
- *    hierarchy) with pids.max = lab.exec_pids; else, in a user namespace,
- *    RLIMIT_NPROC, which there counts the run's tasks only; else nothing.
+ *    hierarchy) with pids.max = lab.exec_pids; else, in a user namespace
+ *    and not as root, RLIMIT_NPROC, which there counts the run's tasks
+ *    only; else nothing. Without a namespace, the cgroup's tasks are
+ *    killed after the run too.
  *
  * In a VM the guest is init and the VM ends with the run; a kernel without
  * CONFIG_PID_NS keeps the process group only between its iterations.
@@ -29,6 +31,7 @@ struct contain {
 	long pids_max;			/* 0: no bound asked for */
 	int pidns;			/* runs get a PID namespace */
 	int userns;			/* ... inside a user namespace */
+	int nproc;			/* ... bounded there by RLIMIT_NPROC */
 	int cgroup_v2;
 	char base[448];			/* where runs' pids cgroups go, or "" */
 	char cgroup[512];		/* this run's pids cgroup, or "" */
