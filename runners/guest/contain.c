@@ -1,5 +1,5 @@
-#include <errno.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -29,7 +29,6 @@ static void kill_own_group(int sig)
 static int map_ids(uid_t uid, gid_t gid)
 {
 	char map[64];
-
 	int ret;
 
 	snprintf(map, sizeof(map), "%u %u 1", (unsigned)uid, (unsigned)uid);
@@ -131,8 +130,13 @@ static int own_cgroup(char *path, size_t size, const char *want)
 	return -1;
 }
 
-/* Where a cgroup hierarchy is mounted: type "cgroup2", or "cgroup" with option opt. */
-static int cgroup_mount(char *dir, size_t size, const char *type, const char *opt)
+/*
+ * Where a cgroup hierarchy is mounted: type "cgroup2", or "cgroup" with
+ * option opt; *root is the cgroup seen there (not "/" in a container that
+ * was given a part of the hierarchy without a cgroup namespace).
+ */
+static int cgroup_mount(char *dir, size_t size, char root[400], const char *type,
+			const char *opt)
 {
 	struct lines r;
 	const char *line;
@@ -144,7 +148,7 @@ static int cgroup_mount(char *dir, size_t size, const char *type, const char *op
 		char mnt[400], fstype[32], super[512];
 		const char *dash = strstr(line, " - ");
 
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %399s", mnt) != 1 ||
+		if (!dash || sscanf(line, "%*s %*s %*s %399s %399s", root, mnt) != 2 ||
 		    sscanf(dash + 3, "%31s %*s %511s", fstype, super) != 2 || strcmp(fstype, type))
 			continue;
 		if (!opt)
@@ -158,32 +162,40 @@ static int cgroup_mount(char *dir, size_t size, const char *type, const char *op
 	return found;
 }
 
+/* dir: the directory of this process's cgroup (own) in a hierarchy mounted at mnt. */
+static int cgroup_dir(char *dir, size_t size, const char *mnt, const char *root,
+		      const char *own, const char *file)
+{
+	size_t n = strlen(root);
+	int len;
+
+	if (!strcmp(root, "/"))
+		n = 0;
+	else if (strncmp(own, root, n) || (own[n] && own[n] != '/'))
+		return -1;
+	own += n;
+	len = snprintf(dir, size, "%s%s%s", mnt, strcmp(own, "/") ? own : "", file);
+	return len > 0 && (size_t)len < size ? 0 : -1;
+}
+
 /* The directory under which runs' pids cgroups go: 0 with *v2 set, or -1. */
 static int cgroup_base(char *dir, size_t size, int *v2)
 {
-	char mnt[400], own[512], ctl[1024];
-	int n;
+	char mnt[400], root[400], own[512], ctl[1024], list[256];
 
-	if (!cgroup_mount(mnt, sizeof(mnt), "cgroup2", NULL) &&
-	    !own_cgroup(own, sizeof(own), "")) {
-		n = snprintf(ctl, sizeof(ctl), "%s%s/cgroup.subtree_control", mnt,
-			     strcmp(own, "/") ? own : "");
-		if (n > 0 && (size_t)n < sizeof(ctl) && sysfs_read(ctl, own, sizeof(own)) >= 0 &&
-		    has_word_in(own, "pids", " \n")) {
-			n -= (int)strlen("/cgroup.subtree_control");
-			if ((size_t)n >= size)
-				return -1;
-			memcpy(dir, ctl, (size_t)n);
-			dir[n] = '\0';
-			*v2 = 1;
-			return 0;
-		}
+	if (!cgroup_mount(mnt, sizeof(mnt), root, "cgroup2", NULL) &&
+	    !own_cgroup(own, sizeof(own), "") &&
+	    !cgroup_dir(ctl, sizeof(ctl), mnt, root, own, "/cgroup.subtree_control") &&
+	    sysfs_read(ctl, list, sizeof(list)) >= 0 && has_word_in(list, "pids", " \n") &&
+	    !cgroup_dir(dir, size, mnt, root, own, "")) {
+		*v2 = 1;
+		return 0;
 	}
-	if (!cgroup_mount(mnt, sizeof(mnt), "cgroup", "pids") &&
-	    !own_cgroup(own, sizeof(own), "pids")) {
-		n = snprintf(dir, size, "%s%s", mnt, strcmp(own, "/") ? own : "");
+	if (!cgroup_mount(mnt, sizeof(mnt), root, "cgroup", "pids") &&
+	    !own_cgroup(own, sizeof(own), "pids") &&
+	    !cgroup_dir(dir, size, mnt, root, own, "")) {
 		*v2 = 0;
-		return n > 0 && (size_t)n < size ? 0 : -1;
+		return 0;
 	}
 	return -1;
 }
