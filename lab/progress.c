@@ -71,6 +71,8 @@ void progress_update(struct progress *pr, long k, const char *label)
 void progress_boot_done(struct progress *pr, long k, long long run_id,
 			const struct run_result *res, const char *console_log)
 {
+	const char *uncontained;
+
 	if (res->status == RUN_OK)
 		pr->last[pr->current].wall_s = res->wall_s;
 	meter_done(&pr->meter, "boot %ld of %ld: %s (run %lld, %.1f s)", k, pr->total,
@@ -82,4 +84,8 @@ void progress_boot_done(struct progress *pr, long k, long long run_id,
 		fprintf(stderr, "  %d protocol line(s) dropped, not used (first: %s); "
 			"'lab show %lld' lists them\n", res->bad_lines,
 			res->dropped_nr ? term_safe(res->dropped[0].reason) : "?", run_id);
+	/* what the guest could not keep in here (runners/guest/contain.h): once a boot */
+	uncontained = sample_set_meta_get(&res->set, "exec.uncontained");
+	if (uncontained)
+		fprintf(stderr, "  warning: %s\n", term_safe(uncontained));
 }

@@ -142,7 +142,13 @@ static void handle_line(struct console *c, const char *line, size_t len)
 	}
 	/* everything below came from this boot's guest, or a program on a pipe */
 	if (c->saw_done) {
-		drop(c, line, len, "after done");
+		/* the guest ends once: another end puts the whole run in doubt */
+		if (m.kind == PROTOCOL_DONE && !c->second_done) {
+			c->second_done = 1;
+			snprintf(c->second_done_text, sizeof(c->second_done_text), "%.16s %ld",
+				 m.text, m.count);
+		}
+		drop(c, line, len, m.kind == PROTOCOL_DONE ? "a second done" : "after done");
 		return;
 	}
 	if (m.kind == PROTOCOL_HELLO) {
@@ -261,6 +267,11 @@ void console_conclude(struct console *c, int timed_out)
 		strbuf_reset(&r->error);
 		strbuf_addf(&r->error, "guest speaks protocol version %d; this lab reads %d to %d",
 			    c->version, PROTOCOL_MIN_VERSION, PROTOCOL_VERSION);
+	} else if (c->second_done) {
+		r->status = RUN_FAILED;
+		strbuf_reset(&r->error);
+		strbuf_addf(&r->error, "guest said done twice (the second: done %s)",
+			    c->second_done_text);
 	} else if (c->saw_done == 1 && r->done_count != c->samples_read) {
 		r->status = RUN_FAILED;
 		strbuf_reset(&r->error);

@@ -11,9 +11,9 @@
  * pipe, once the hello did; see protocol.h), come between the hello and
  * the first done, name a workload that was asked for, and not repeat an
  * iteration of its metric. Any other protocol line is dropped with its
- * reason into the result (run_result_drop()). At the end, a done that
- * counts other samples than arrived, or a hello of a version this lab
- * does not read, fails the run.
+ * reason into the result (run_result_drop()). At the end, a second done,
+ * a done that counts other samples than arrived, or a hello of a version
+ * this lab does not read, fails the run.
  */
 #include <stddef.h>
 
@@ -38,6 +38,8 @@ struct console {
 	struct run_watch *watch;	/* the spec's: told each phase */
 	char last_workload[32];		/* of the last sample, for the watch */
 	long workload_samples;		/* ... and how many it sent so far */
+	int second_done;		/* another done came after the first */
+	char second_done_text[64];	/* ... its words: "ok 3" */
 };
 
 /* spec gives the nonce and the workloads asked for; proto_flags: enum protocol_flags. */
@@ -50,9 +52,10 @@ void console_release(struct console *c);
 
 /*
  * Decide the outcome once the console is over: done ok → OK, done error →
- * FAILED, kernel failure or no done → BOOT_FAILED; timed_out wins. A done
- * ok whose count is not the number of sample lines read, or a hello of an
- * unknown protocol version, is FAILED.
+ * FAILED, kernel failure or no done → BOOT_FAILED; timed_out wins. A second
+ * done, a done ok whose count is not the number of sample lines read, or a
+ * hello of an unknown protocol version, is FAILED; its samples stay in the
+ * result (stored, never counted: only OK runs reach a statistic).
  */
 void console_conclude(struct console *c, int timed_out);
 

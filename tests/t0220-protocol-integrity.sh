@@ -80,7 +80,23 @@ test_expect_success 'samples after done, and a second done, are dropped' '
 	run late && test "$rc" != 0 &&
 	test "$(last status)" = FAILED &&
 	test "$(samples)" = 1 &&
-	test "$(dropped | cut -d"|" -f1 | sort | uniq -c | tr -s " ")" = " 2 after done"
+	test "$(dropped | cut -d"|" -f1 | sort | uniq -c | tr -s " ")" = " 1 a second done
+ 1 after done"
+'
+
+test_expect_success 'a second done ok fails a run that was OK: its samples stored, never counted' '
+	guest again <<-\EOF &&
+	echo "@lab ${n}hello 2 t"
+	for i in 0 1 2; do echo "@lab ${n}sample zeroing touch $i 10 us"; done
+	echo "@lab ${n}done ok 3"
+	echo "@lab ${n}done ok 3"
+	EOF
+	run again && test "$rc" = 1 &&
+	test "$(last status)" = FAILED &&
+	test "$(last error)" = "guest said done twice (the second: done ok 3)" &&
+	test "$(samples)" = 3 &&
+	test "$(sql lab.db "SELECT count(*) FROM counted_samples WHERE run_id = $(last id)")" = 0 &&
+	test "$(dropped)" = "a second done|@lab $(sql lab.db "SELECT value FROM run_meta WHERE key = '\''lab.nonce'\'' AND run_id = $(last id)") done ok 3"
 '
 
 test_expect_success 'a repeated iteration is stored once' '

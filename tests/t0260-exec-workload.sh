@@ -1,7 +1,8 @@
 #!/bin/bash
 # A user's own program as a workload (exec:PATH) and stress-ng's stressors
 # (stress-ng:STRESSOR): run by the guest in the VM or on this host, their
-# "name value unit" lines stored as samples, their failures as statuses.
+# "name value unit" lines stored as samples, their failures as statuses;
+# whatever a program starts ends with its run, and its tasks are bounded.
 . "$(dirname "$0")/lib.sh"
 
 KERNEL=$(debian_kernel)
@@ -46,6 +47,46 @@ printf '#!/bin/sh\necho "t 1 us"\necho "out of disk" >&2\nexit 3\n' >exit3.sh
 printf '#!/bin/sh\necho "t 1 us"\nwhile :; do :; done\n' >hang.sh
 printf '#!/bin/sh\necho "t 1 us"\nkill -TERM $$\n' >term.sh
 chmod +x counter.sh garbage.sh exit3.sh hang.sh term.sh
+
+# Programs that leave things behind: a daemon of its own session, one of a
+# double fork in a process group of its own, and a storm of the first.
+cat >escape.sh <<'SH'
+#!/bin/sh
+setsid sleep 1021 </dev/null >/dev/null 2>&1 &
+perl -MPOSIX -e 'fork and exit; fork and exit; POSIX::setpgid(0, 0);
+	open STDIN, "</dev/null"; open STDOUT, ">/dev/null"; open STDERR, ">/dev/null";
+	exec "sleep", "1022"'
+echo "t 1 us"
+SH
+cat >storm.sh <<'SH'
+#!/bin/sh
+echo "t 1 us"
+i=0
+while [ $i -lt 300 ]; do setsid sleep 1024 </dev/null >/dev/null 2>&1 & i=$((i + 1)); done
+SH
+printf '#!/bin/sh\nsetsid sleep 1025 </dev/null >/dev/null 2>&1 &\nwhile :; do :; done\n' >hangesc.sh
+chmod +x escape.sh storm.sh hangesc.sh
+# What an old lab let escape is ended by id here, so that one failure does not make more.
+leftovers() { # PATTERN
+	for pid in $(pgrep -f "$1"); do kill -9 "$pid"; done; true
+}
+test_lazy_prereq ROOT 'test "$(id -u)" = 0'
+# no_pidns CMD...: CMD where no PID (or user) namespace may be made
+no_pidns() {
+	unshare --user --map-root-user sh -c 'echo 0 >/proc/sys/user/max_user_namespaces &&
+		echo 0 >/proc/sys/user/max_pid_namespaces && exec "$0" "$@"' "$@"
+}
+test_lazy_prereq NO_PIDNS 'test "$(id -u)" = 0 && no_pidns true'
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+test_lazy_prereq NOBODY_USERNS 'test "$(id -u)" = 0 && as_nobody unshare --user --pid --fork true'
+containment() { # DB RUN
+	sql "$1" "SELECT value FROM run_meta WHERE run_id = $2 AND key = 'exec.containment'"
+}
+test_lazy_prereq PIDS_CGROUP '
+	test "$(id -u)" = 0 &&
+	{ grep -qE " - cgroup cgroup .*[ ,]pids(,|$)" /proc/self/mountinfo ||
+	  grep -qw pids /sys/fs/cgroup/cgroup.subtree_control; }
+'
 
 boot() {
 	"$LAB" run --db vm.db --accel tcg --kernel "$KERNEL" --mem 512M "$@"
@@ -108,6 +149,74 @@ test_expect_success 'on the local runner too, and a deadline of the guest names 
 	test_expect_code 1 "$LAB" run --db local.db --runner local --workload "exec:$TRASH/hang.sh" --param exec_timeout=1 --timeout 60 >out 2>err &&
 	sql local.db "SELECT status || \": \" || error FROM runs WHERE id = 4" | grep -q "^FAILED: hang: iteration 1: .* ran past its deadline of 1 s (lab.exec_timeout) and was killed" &&
 	! pgrep -af "$TRASH/.*hang"
+'
+
+test_expect_success ROOT 'what a program starts dies with its run: setsid, a double fork' '
+	test_when_finished "leftovers \"sleep 102[12]\"" &&
+	"$LAB" run --db contain.db --runner local --workload "exec:$TRASH/escape.sh" --iters 3 >out 2>err &&
+	test "$(sql contain.db "SELECT status FROM runs WHERE id = 1")" = OK &&
+	test "$(sql contain.db "SELECT count(*) FROM samples WHERE run_id = 1")" = 3 &&
+	containment contain.db 1 | grep -q "^pid namespace; " &&
+	! pgrep -af "sleep 102[12]"
+'
+
+test_expect_success ROOT 'a run killed at a deadline takes along what its program started with setsid' '
+	test_when_finished "leftovers \"sleep 1025\"" &&
+	test_expect_code 1 "$LAB" run --db contain.db --runner local --workload "exec:$TRASH/hangesc.sh" \
+		--param exec_timeout=1 --timeout 60 >out 2>err &&
+	sql contain.db "SELECT status || \": \" || error FROM runs WHERE id = 2" | grep -q "^FAILED: hangesc: iteration 1: .* ran past its deadline" &&
+	! pgrep -af "sleep 1025" &&
+	test_expect_code 1 "$LAB" run --db contain.db --runner local --workload "exec:$TRASH/hangesc.sh" \
+		--timeout 2 >out 2>err &&
+	test "$(sql contain.db "SELECT status FROM runs WHERE id = 3")" = TIMEOUT &&
+	for _ in $(seq 50); do pgrep -f "sleep 1025" >/dev/null || break; sleep 0.1; done &&
+	! pgrep -af "sleep 1025"
+'
+
+test_expect_success PIDS_CGROUP 'a fork storm is bounded: FAILED when fork fails, nothing left' '
+	test_when_finished "leftovers \"sleep 1024\"" &&
+	test_expect_code 1 "$LAB" run --db contain.db --runner local --workload "exec:$TRASH/storm.sh" \
+		--param exec_pids=64 --iters 2 >out 2>err &&
+	sql contain.db "SELECT status || \": \" || error FROM runs WHERE id = 4" >error && cat error &&
+	grep -q "^FAILED: storm: iteration 1: .* exited with status 2; stderr: .*fork" error &&
+	containment contain.db 4 | grep -q "pids cgroup v[12] of 64$" &&
+	! pgrep -af "sleep 1024" &&
+	! ls -d /sys/fs/cgroup/*/lab-guest-* /sys/fs/cgroup/lab-guest-* 2>/dev/null
+'
+
+test_expect_success NOBODY_USERNS 'as another user: a user namespace of the run, RLIMIT_NPROC bounding a storm' '
+	test_when_finished "leftovers \"sleep 102[124]\"" &&
+	mkdir -m 777 nobody && chmod 755 "$TRASH" && cp escape.sh storm.sh nobody/ &&
+	as_nobody "$LAB" run --db nobody/n.db --runner local --workload "exec:$TRASH/nobody/escape.sh" \
+		--iters 2 >out 2>err &&
+	test "$(sql nobody/n.db "SELECT status FROM runs WHERE id = 1")" = OK &&
+	test "$(containment nobody/n.db 1)" = "pid namespace in a user namespace; RLIMIT_NPROC of 4096" &&
+	! pgrep -af "sleep 102[12]" &&
+	test_expect_code 1 as_nobody "$LAB" run --db nobody/n.db --runner local \
+		--workload "exec:$TRASH/nobody/storm.sh" --param exec_pids=64 >out 2>err &&
+	sql nobody/n.db "SELECT status || \": \" || error FROM runs WHERE id = 2" |
+		grep -q "^FAILED: storm: iteration 1: .* exited with status 2; stderr: .*fork" &&
+	! pgrep -af "sleep 1024"
+'
+
+test_expect_success NO_PIDNS 'where no PID namespace may be made, the run goes on and says so in one line' '
+	test_when_finished "leftovers \"sleep 102[12]\"" &&
+	no_pidns "$LAB" run --db nons.db --runner local --workload "exec:$TRASH/escape.sh" \
+		--param exec_pids=0 >out 2>err &&
+	test "$(sql nons.db "SELECT status FROM runs WHERE id = 1")" = OK &&
+	test "$(grep -c warning err)" = 1 &&
+	grep -q "^  warning: no PID namespace (.*): what a program starts with setsid can outlive its run" err &&
+	test "$(containment nons.db 1)" = "process group; tasks not bounded (lab.exec_pids=0)"
+'
+
+test_expect_success NO_PIDNS,PIDS_CGROUP '... and its pids cgroup, emptied after each run, leaves nothing' '
+	test_when_finished "leftovers \"sleep 102[12]\"" &&
+	leftovers "sleep 102[12]" &&
+	no_pidns "$LAB" run --db nons.db --runner local --workload "exec:$TRASH/escape.sh" --iters 2 >out 2>err &&
+	test "$(sql nons.db "SELECT status FROM runs WHERE id = 2")" = OK &&
+	! grep warning err &&
+	containment nons.db 2 | grep -q "^process group; pids cgroup v[12] of 4096$" &&
+	! pgrep -af "sleep 102[12]"
 '
 
 test_expect_success 'a program killed by a signal: FAILED, naming the signal' '

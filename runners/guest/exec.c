@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "contain.h"
 #include "emit.h"
 #include "exec.h"
 #include "sysfs.h"
@@ -49,6 +50,10 @@ struct exec_state {
 	int deadline_own;
 	char directions[2048];		/* "metric higher|lower" lines */
 };
+
+/* How this guest keeps programs in: found out once, before the first run. */
+static struct contain contained;
+static int probed;
 
 int exec_known(const struct params *p, const char *name)
 {
@@ -175,57 +180,12 @@ static void output_add(struct output *o, const char *buf, size_t n)
 	o->buf[o->len] = '\0';
 }
 
-static void kill_own_group(int sig)
-{
-	(void)sig;
-	kill(0, SIGKILL);
-	_exit(128 + SIGKILL);
-}
-
-/*
- * The first process of the program's group, between the guest and the
- * program: it waits for the program and ends as the program did. Outside
- * a VM the guest is a process the lab can kill (a deadline, the lab
- * gone); the kernel then tells this one (PR_SET_PDEATHSIG) and it kills
- * the group, so that neither the program nor what it started outlives
- * the guest.
- */
-static void keep_group(pid_t guest)
-{
-	struct sigaction sa;
-	pid_t prog;
-	int status;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = kill_own_group;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	/* a guest that died before this took effect is seen in getppid() */
-	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != guest)
-		kill_own_group(0);
-	prog = fork();
-	if (prog < 0)
-		_exit(127);
-	if (!prog) {
-		signal(SIGTERM, SIG_DFL);
-		return;
-	}
-	while (waitpid(prog, &status, 0) < 0)
-		if (errno != EINTR)
-			_exit(127);
-	if (WIFSIGNALED(status)) {
-		signal(WTERMSIG(status), SIG_DFL);
-		raise(WTERMSIG(status));
-	}
-	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
-}
-
-static void child(const struct exec_state *s, int out, int err, long iteration, pid_t guest)
+static void child(const struct exec_state *s, int out, int err, long iteration)
 {
 	char iter[32];
 
 	setpgid(0, 0);
-	keep_group(guest);
+	contain_enter(&contained);
 	dup2(out, 1);
 	dup2(err, 2);
 	if (out > 2)
@@ -264,19 +224,21 @@ static int run_once(struct exec_state *s, long iteration,
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0, ret = -1, killed = 0;
 	double deadline = s->deadline ? now_s() + (double)s->deadline : 0;
-	pid_t pid, guest = getpid();
+	pid_t pid;
 
 	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
 		emit_error(s->name, "cannot make a pipe: %s", strerror(errno));
 		goto out;
 	}
+	contain_prepare(&contained, s->name, iteration);
 	pid = fork();
 	if (pid < 0) {
 		emit_error(s->name, "cannot fork: %s", strerror(errno));
+		contain_finish(&contained);
 		goto out;
 	}
 	if (!pid)
-		child(s, po[1], pe[1], iteration, guest);
+		child(s, po[1], pe[1], iteration);
 	setpgid(pid, pid);
 	close(po[1]);
 	close(pe[1]);
@@ -318,6 +280,7 @@ static int run_once(struct exec_state *s, long iteration,
 		;
 	/* what it left running in its group goes with it */
 	kill(-pid, SIGKILL);
+	contain_finish(&contained);
 	if (killed)
 		emit_error(s->name, "iteration %ld: '%s' ran past its deadline of %ld s "
 			   "(%s) and was killed", iteration, s->argv[0], s->deadline,
@@ -460,6 +423,13 @@ int exec_run(const struct params *p, const char *name)
 	if (!s)
 		return emit_error(name, "out of memory");
 	s->name = name;
+	if (!probed) {
+		probed = 1;
+		contain_probe(&contained, p->exec_pids);
+		emit_meta("exec.containment", "%s", contained.how);
+		if (contained.lacks[0])
+			emit_meta("exec.uncontained", "%s", contained.lacks);
+	}
 	if (load(s, p))
 		goto done;
 	for (long i = 1; i <= s->iters; i++) {

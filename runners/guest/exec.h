@@ -18,8 +18,9 @@
  *   directions  "metric higher" or "metric lower" lines: the direction of
  *               a metric whose line gives none
  *
- * The program runs lab.iters times, each in its own process group with
- * stdout and stderr read into memory and read only after it exited, so
+ * The program runs lab.iters times, each in its own process group and,
+ * where the host allows, PID namespace and pids cgroup of lab.exec_pids
+ * tasks (contain.h), with stdout and stderr read into memory and read only after it exited, so
  * that writing samples to a serial console never overlaps a measured
  * run; with lab.exec_timeout=S a run past S seconds is killed and
  * reported. A run that exits non-zero, is killed or prints no sample is an

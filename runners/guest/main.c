@@ -58,6 +58,7 @@ static const char usage[] =
 	"  lab.nonce=HEX     the boot's nonce, put in every output line\n"
 	"  lab.workdir=PATH  user workloads: PATH/NAME/{run,args,format} (/lab/work)\n"
 	"  lab.exec_timeout=S  user workloads: kill a run longer than S seconds\n"
+	"  lab.exec_pids=N     user workloads: tasks a run may have at once (4096; 0: any)\n"
 	"Output: the lab console protocol on stdout.\n";
 
 /* Console log level before setup_pid1() lowered it; 0 when left alone. */

@@ -12,6 +12,7 @@ void params_init(struct params *p)
 	memset(p, 0, sizeof(*p));
 	p->iters = 100;
 	p->zeroing_mb = 100;
+	p->exec_pids = 4096;
 	snprintf(p->workdir, sizeof(p->workdir), "/lab/work");
 }
 
@@ -81,6 +82,8 @@ int params_apply(struct params *p, const char *word, char *why, size_t whysize)
 				  whysize);
 	if (!strcmp(key, "exec_timeout"))
 		return set_long(&p->exec_timeout, key, value, 0, 7 * 24 * 3600, why, whysize);
+	if (!strcmp(key, "exec_pids"))
+		return set_long(&p->exec_pids, key, value, 0, 1L << 22, why, whysize);
 	if (!strcmp(key, "nonce")) {
 		if (!protocol_nonce_valid(value)) {
 			snprintf(why, whysize, "lab.nonce='%.40s': want %d lower-case hex digits",

@@ -15,6 +15,7 @@
  *   lab.nonce=HEX        the boot's nonce, put in every protocol line
  *   lab.workdir=PATH     where the user's workloads are staged (/lab/work)
  *   lab.exec_timeout=S   a user's program run longer than S s is killed (0: never)
+ *   lab.exec_pids=N      tasks a run of a user's program may have at once (4096; 0: any)
  */
 #include <stddef.h>
 
@@ -30,6 +31,7 @@ struct params {
 	char nonce[PROTOCOL_NONCE_LEN + 1];
 	char workdir[256];
 	long exec_timeout;	/* seconds; 0: none */
+	long exec_pids;		/* 0: not bounded */
 };
 
 void params_init(struct params *p);

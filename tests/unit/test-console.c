@@ -127,6 +127,10 @@ static void test_pipe(void)
 	static const char *const two_dones[] = {
 		"@lab hello 2 s", "@lab done error 0", "@lab done ok 0", NULL,
 	};
+	static const char *const two_oks[] = {
+		"@lab hello 2 s", "@lab sample zeroing touch 0 1 us", "@lab done ok 1",
+		"@lab done ok 1", NULL,
+	};
 	static const char *const future[] = {
 		"@lab hello 99 s", "@lab sample zeroing touch 0 1 us", "@lab done ok 1", NULL,
 	};
@@ -146,7 +150,16 @@ static void test_pipe(void)
 	run_result_release(&r);
 
 	is_str(pipe_run(&r, two_dones), "FAILED", "pipe: done error, then done ok");
-	is_str(reason(&r, 0), "after done", "pipe: the second done dropped");
+	is_str(reason(&r, 0), "a second done", "pipe: the second done dropped");
+	is_str(strbuf_str(&r.error), "guest said done twice (the second: done ok 0)",
+	       "pipe: ... and named in the error");
+	run_result_release(&r);
+
+	is_str(pipe_run(&r, two_oks), "FAILED", "pipe: done ok twice fails the run");
+	is_str(strbuf_str(&r.error), "guest said done twice (the second: done ok 1)",
+	       "pipe: ... saying why");
+	is_str(reason(&r, 0), "a second done", "pipe: ... the second done dropped");
+	is_int(r.set.nr, 1, "pipe: ... the sample before it kept, to be stored uncounted");
 	run_result_release(&r);
 
 	is_str(pipe_run(&r, future), "FAILED", "pipe: hello of version 99");
