@@ -40,6 +40,7 @@ struct bisector {
 	long long exp_id;
 	char metric[64];
 	int per_boot, locked;
+	int metric_unknown;		/* only the good end's first boot tells whether it has it */
 	struct who g, b, p, *cand;
 	size_t ncand, builds, boots, seq;
 	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
@@ -105,7 +106,7 @@ static int check_reported(struct bisector *bs, struct who *w, int who, long long
 	}
 	if (found)
 		goto out;
-	if (who == BISECT_G && bs->ctx->cfg.build_command)
+	if (who == BISECT_G && bs->metric_unknown)
 		ret = error("unknown metric '%s' for workload '%s' (the good end reported: %s)",
 			    bs->metric, workload_of(bs), list.len ? list.buf : "nothing");
 	else if (who == BISECT_G)
@@ -621,16 +622,34 @@ static long long default_budget(size_t ncand, const struct bisect_options *opt)
 	       2 * BISECT_CONFIRM_CAP;
 }
 
+/*
+ * A metric the workloads cannot report is refused before anything is
+ * built or stored. Whether they can is known of the lab's guest program
+ * (its workloads, stress-ng's five, what a [workload] section declares),
+ * not of an exec: program's own names nor of a program that stands in
+ * for the guest (the local runner's build.command artifact): the good
+ * end's first boot tells those.
+ */
+static int metric_check(struct bisector *bs, struct lab_context *ctx,
+			const struct bisect_spec *spec)
+{
+	enum workload_metric m = WORKLOAD_METRIC_UNKNOWN;
+
+	if (boot_opts_lab_guest(&spec->boot, &ctx->cfg) &&
+	    workloads_metric_check(&m, spec->boot.workloads, spec->metric))
+		return -1;
+	bs->metric_unknown = m == WORKLOAD_METRIC_UNKNOWN;
+	return 0;
+}
+
 /* What both bisect_run() and bisect_run_step() check and set up first. */
 static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 			  const struct bisect_spec *spec, struct bisect_options *opt)
 {
 	if (!spec->good || !spec->bad || !spec->boot.workloads || !spec->boot.workloads->nr)
 		return error("a bisection needs a good and a bad ref and a workload");
-	/* the lab's guest reports known metrics; a build.command's program, what its G does */
-	if ((spec->metric && !ctx->cfg.build_command &&
-	     bisect_metric_check(spec->boot.workloads, spec->metric)) ||
-	    boot_opts_check_targets(&spec->boot, &ctx->cfg))
+	if (boot_opts_check_targets(&spec->boot, &ctx->cfg) ||
+	    (spec->metric && metric_check(bs, ctx, spec)))
 		return -1;
 	if (spec->alpha) {
 		if (!(spec->alpha > 0 && spec->alpha < 1))

@@ -6,59 +6,7 @@
 
 #include "bisect.h"
 #include "log.h"
-#include "strbuf.h"
-#include "workload.h"
 #include "xalloc.h"
-
-static const struct {
-	const char *workload;
-	const char *metrics[5];		/* a trailing '*' names a family */
-} guest_metrics[] = {
-	{ "zeroing", { "touch", "clear_huge_page" } },
-	{ "demote", { "demote_page_wall", "demote_page_sys", "demote_total_wall",
-		      "demote_total_sys" } },
-	{ "boot", { "to_init", "host_to_init", "deferred_init_*", "fn_*", "probe_*" } },
-};
-
-static int metric_matches(const char *pattern, const char *metric)
-{
-	size_t len = strlen(pattern);
-
-	if (len && pattern[len - 1] == '*')
-		return !strncmp(pattern, metric, len - 1) && metric[len - 1];
-	return !strcmp(pattern, metric);
-}
-
-int bisect_metric_check(const struct strvec *workloads, const char *metric)
-{
-	struct strbuf known = STRBUF_INIT, names = STRBUF_INIT;
-	int ret = -1;
-
-	/* a user's program reports what it reports: the good end's first boot tells */
-	for (size_t w = 0; w < workloads->nr; w++)
-		if (workload_is_user(workloads->v[w]))
-			return 0;
-
-	for (size_t w = 0; w < workloads->nr; w++) {
-		for (size_t i = 0; i < sizeof(guest_metrics) / sizeof(guest_metrics[0]); i++) {
-			if (strcmp(guest_metrics[i].workload, workloads->v[w]))
-				continue;
-			for (size_t k = 0; k < 5 && guest_metrics[i].metrics[k]; k++) {
-				if (metric_matches(guest_metrics[i].metrics[k], metric))
-					ret = 0;
-				strbuf_addf(&known, "%s%s", known.len ? ", " : "",
-					    guest_metrics[i].metrics[k]);
-			}
-		}
-		strbuf_addf(&names, "%s%s", w ? "," : "", workloads->v[w]);
-	}
-	if (ret)
-		error("unknown metric '%s' for workload '%s' (known: %s)", metric, strbuf_str(&names),
-		      strbuf_str(&known));
-	strbuf_release(&known);
-	strbuf_release(&names);
-	return ret;
-}
 
 const char *bisect_mark_name(enum bisect_mark m)
 {
