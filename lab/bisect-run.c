@@ -245,8 +245,11 @@ static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
 	return store_bisect_step(&bs->ctx->st, bs->exp_id, &step);
 }
 
-/* The candidates: reachable from bad, not from good, parents before children. */
-static int build_graph(struct bisect_graph *g, struct bisector *bs)
+/*
+ * The candidates: reachable from bad, not from good, parents before
+ * children; *out their commits (g->n of them; the caller frees).
+ */
+static int build_graph(struct bisect_graph *g, git_oid **out, struct bisector *bs)
 {
 	git_revwalk *walk = NULL;
 	git_oid oid, *ids = NULL;
@@ -276,14 +279,10 @@ static int build_graph(struct bisect_graph *g, struct bisector *bs)
 	g->n = n;
 	g->nparents = calloc(n, sizeof(*g->nparents));
 	g->parents = calloc(n, sizeof(*g->parents));
-	bs->cand = calloc(n, sizeof(*bs->cand));
-	if (!g->nparents || !g->parents || !bs->cand)
+	if (!g->nparents || !g->parents)
 		goto out;
-	bs->ncand = n;
 	for (size_t i = 0; i < n; i++) {
 		git_commit *c = NULL;
-		bs->cand[i].commit = ids[i];
-		git_oid_tostr(bs->cand[i].name, 13, &ids[i]);
 		if (git_commit_lookup(&c, bs->t.repo, &ids[i])) {
 			lab_git_error("cannot read commit");
 			goto out;
@@ -295,11 +294,24 @@ static int build_graph(struct bisect_graph *g, struct bisector *bs)
 					g->parents[i][g->nparents[i]++] = j;
 		git_commit_free(c);
 	}
+	*out = ids;
+	ids = NULL;
 	ret = 0;
 out:
 	free(ids);
 	git_revwalk_free(walk);
 	return ret;
+}
+
+/* The commits of the graph as the bisection's candidates. */
+static void take_candidates(struct bisector *bs, const git_oid *ids, size_t n)
+{
+	bs->cand = xcalloc(n, sizeof(*bs->cand));
+	bs->ncand = n;
+	for (size_t i = 0; i < n; i++) {
+		bs->cand[i].commit = ids[i];
+		git_oid_tostr(bs->cand[i].name, 13, &ids[i]);
+	}
 }
 
 static void graph_release(struct bisect_graph *g)
@@ -679,6 +691,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	struct bisect_spec_row row;
 	struct bisect_stored_spec stored;
 	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
+	git_oid *ids = NULL;
 	int ret = -1, c;
 
 	memset(&bs, 0, sizeof(bs));
@@ -704,8 +717,9 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	if (bisect_spec_to_row(&row, spec, &bs.bo) || resolve_ends(&bs, spec, good, bad) ||
 	    start(&bs, spec, &row, good, bad, spec->resume, bisection_id))
 		goto out;
-	if (build_graph(&g, &bs))
+	if (build_graph(&g, &ids, &bs))
 		goto out;
+	take_candidates(&bs, ids, g.n);
 	bs.max_boots = spec->max_boots ? spec->max_boots : default_budget(bs.ncand, &opt);
 	switch (settle_metric(&bs, &opt)) {
 	case 0:
@@ -738,11 +752,143 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 		goto out;
 	ret = 0;
 out:
+	free(ids);
 	bisect_result_release(&r);
 	graph_release(&g);
 	bisector_release(&bs);
 	bisect_spec_row_release(&row);
 	bisect_stored_spec_release(&stored);
+	return ret;
+}
+
+/* What the steps of git bisect run say of the candidates, and git's refs while it runs. */
+struct step_marks {
+	git_repository *repo;
+	const git_oid *ids;
+	size_t n;
+	enum bisect_mark *marks;
+	long long seq;			/* the last step stored */
+};
+
+/* The candidate whose id starts with hex (a step's id is read back cut to 12); -1: none. */
+static long candidate_of(const struct step_marks *m, const char *hex)
+{
+	char id[GIT_OID_HEXSZ + 1];
+	size_t len = strlen(hex);
+
+	for (size_t i = 0; len && i < m->n; i++) {
+		git_oid_tostr(id, sizeof(id), &m->ids[i]);
+		if (!strncmp(id, hex, len))
+			return (long)i;
+	}
+	return -1;
+}
+
+static void mark(struct step_marks *m, const char *hex, enum bisect_mark mk)
+{
+	long i = candidate_of(m, hex);
+
+	if (i >= 0 && mk != BISECT_UNKNOWN)
+		m->marks[i] = mk;
+}
+
+static int mark_step(const struct bisect_step_row *s, void *data)
+{
+	struct step_marks *m = data;
+	enum bisect_mark mk = BISECT_UNKNOWN;
+
+	for (enum bisect_mark k = BISECT_GOOD; k <= BISECT_SKIP; k++)
+		if (!strcmp(s->mark, bisect_mark_name(k)))
+			mk = k;
+	mark(m, s->commit, mk);
+	if (s->seq > m->seq)
+		m->seq = s->seq;
+	return 0;
+}
+
+/* refs/bisect/bad, good-ID and skip-ID: the marks git holds, the user's own included. */
+static int mark_ref(const char *name, void *data)
+{
+	struct step_marks *m = data;
+	const char *rest = name + strlen("refs/bisect/");
+	enum bisect_mark mk = !strcmp(rest, "bad") ? BISECT_BAD :
+			      !strncmp(rest, "good-", 5) ? BISECT_GOOD :
+			      !strncmp(rest, "skip-", 5) ? BISECT_SKIP : BISECT_UNKNOWN;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	if (mk == BISECT_UNKNOWN || git_reference_name_to_id(&id, m->repo, name))
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), &id);
+	mark(m, hex, mk);
+	return 0;
+}
+
+/*
+ * git bisect run learns a step's mark from the exit code, the bisection
+ * from its stored step. With the steps before it and git's refs/bisect
+ * (while git bisect runs), the marks tell when the search is over, as git
+ * tells it: then the first bad commit (or the candidates that skips leave)
+ * is stored as the outcome, so that `lab bisect --status` and the report
+ * show it, after a `git bisect reset` too. Nothing of it is confirmed.
+ */
+static int record_step(struct bisector *bs, const struct bisect_result *r,
+		       const struct bisect_step_outcome *o)
+{
+	char hex[GIT_OID_HEXSZ + 1], culprit[GIT_OID_HEXSZ + 1];
+	struct bisect_step_row step = { 0, hex, bisect_mark_name(o->mark), (long long)o->n,
+					o->ratio.estimate, o->ratio.lo, o->ratio.hi };
+	struct step_marks m = { .repo = bs->t.repo };
+	struct bisection_outcome done = {
+		.metric = bs->metric,
+		.per_boot = bs->per_boot,
+		.effect = r->effect.estimate,
+		.effect_lo = r->effect.lo,
+		.effect_hi = r->effect.hi,
+		.effect_alpha = r->effect_alpha,
+	};
+	struct bisect_graph g;
+	struct bisect_result end;
+	git_oid *ids = NULL;
+	int ret = -1;
+
+	memset(&g, 0, sizeof(g));
+	memset(&end, 0, sizeof(end));
+	git_oid_tostr(hex, sizeof(hex), &bs->cand[0].commit);
+	if (build_graph(&g, &ids, bs))
+		goto out;
+	m.ids = ids;
+	m.n = g.n;
+	m.marks = xcalloc(g.n, sizeof(*m.marks));
+	if (store_bisect_steps(&bs->ctx->st, bs->exp_id, mark_step, &m))
+		goto out;
+	step.seq = m.seq + 1;
+	if (store_bisect_step(&bs->ctx->st, bs->exp_id, &step))
+		goto out;
+	if (git_reference_foreach_glob(bs->t.repo, "refs/bisect/*", mark_ref, &m) < 0) {
+		lab_git_error("cannot read refs/bisect");
+		goto out;
+	}
+	m.marks[g.n - 1] = BISECT_BAD;
+	mark(&m, hex, o->mark);
+	if (bisect_conclude(&end, &g, m.marks) <= 0 || !end.nremaining) {
+		ret = 0;
+		goto out;
+	}
+	if (end.found) {
+		git_oid_tostr(culprit, sizeof(culprit), &ids[end.culprit]);
+		done.culprit = culprit;
+	}
+	done.outcome = bisect_verdict_name(end.found ? BISECT_FOUND : BISECT_CANDIDATES);
+	fprintf(stderr, "bisection E%lld: %s%s%s ('lab bisect --status %lld')\n", bs->exp_id,
+		done.outcome, end.found ? ", culprit " : "", end.found ? culprit : "", bs->exp_id);
+	ret = store_bisection_finish(&bs->ctx->st, bs->exp_id, &done) ||
+	      store_experiment_done(&bs->ctx->st, bs->exp_id) ? -1 : 0;
+out:
+	free(m.marks);
+	free(ids);
+	bisect_result_release(&end);
+	graph_release(&g);
 	return ret;
 }
 
@@ -807,7 +953,8 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		      r.effect.lo, r.effect.hi, r.effect_boots);
 		goto out;
 	}
-	if (bisect_classify(&out->mark, &out->ratio, &out->n, &opt, &ops, 0, r.log_effect))
+	if (bisect_classify(&out->mark, &out->ratio, &out->n, &opt, &ops, 0, r.log_effect) ||
+	    record_step(&bs, &r, out))
 		goto out;
 	ret = 0;
 out:

@@ -311,8 +311,6 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 {
 	enum bisect_mark *marks = xcalloc(g->n, sizeof(*marks));
 	struct sides s;
-	size_t wpr;
-	uint64_t *anc = NULL, *r = NULL;
 	int ret = -1;
 	long next;
 
@@ -334,27 +332,38 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		if (ops->decided && ops->decided(ops->data, (int)next, marks[next], n, &hl))
 			goto out;
 	}
+	bisect_conclude(out, g, marks);
+	ret = 0;
+out:
+	free(marks);
+	sides_release(&s);
+	return ret;
+}
+
+int bisect_conclude(struct bisect_result *out, const struct bisect_graph *g,
+		    const enum bisect_mark *marks)
+{
+	size_t wpr;
+	uint64_t *anc, *r;
+
+	if (bisect_next(g, marks) >= 0)
+		return 0;
 	anc = ancestors(g, &wpr);
 	r = remaining(g, marks, anc, wpr);
-	for (size_t i = 0; i < g->n; i++) {
-		if (!(r[i / 64] >> (i % 64) & 1))
-			continue;
-		out->remaining = realloc(out->remaining, (out->nremaining + 1) * sizeof(size_t));
-		if (!out->remaining)
-			goto out;
-		out->remaining[out->nremaining++] = i;
-	}
+	free(out->remaining);
+	out->remaining = xcalloc(g->n, sizeof(*out->remaining));
+	out->nremaining = 0;
+	out->found = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (r[i / 64] >> (i % 64) & 1)
+			out->remaining[out->nremaining++] = i;
 	if (out->nremaining == 1) {
 		out->found = 1;
 		out->culprit = out->remaining[0];
 	}
-	ret = 0;
-out:
-	free(marks);
 	free(anc);
 	free(r);
-	sides_release(&s);
-	return ret;
+	return 1;
 }
 
 void bisect_result_release(struct bisect_result *r)

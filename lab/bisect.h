@@ -88,6 +88,16 @@ struct bisect_options {
 /* Pick the next candidate to test: -1 when none is left to test. */
 long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks);
 
+/*
+ * Where marks leave the search, as git bisect sees it: 0 while a candidate
+ * is left to test (bisect_next()); 1 when none is, with out's remaining
+ * (what is still in question: ancestors of every BAD, of no GOOD), and
+ * found and culprit when that is one commit, else the skipped ones stand
+ * with it.
+ */
+int bisect_conclude(struct bisect_result *out, const struct bisect_graph *g,
+		    const enum bisect_mark *marks);
+
 /* Run the bisection. Returns 0, or -1 when an op failed. */
 int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		  const struct bisect_options *opt, const struct bisect_ops *ops);
