@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect-git.h"
 #include "bisect-run.h"
 #include "gitutil.h"
 #include "host.h"
@@ -245,64 +246,6 @@ static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
 	return store_bisect_step(&bs->ctx->st, bs->exp_id, &step);
 }
 
-/*
- * The candidates: reachable from bad, not from good, parents before
- * children; *out their commits (g->n of them; the caller frees).
- */
-static int build_graph(struct bisect_graph *g, git_oid **out, struct bisector *bs)
-{
-	git_revwalk *walk = NULL;
-	git_oid oid, *ids = NULL;
-	size_t n = 0, alloc = 0;
-	int ret = -1;
-
-	memset(g, 0, sizeof(*g));
-	if (git_revwalk_new(&walk, bs->t.repo) ||
-	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) ||
-	    git_revwalk_push(walk, &bs->b.commit) || git_revwalk_hide(walk, &bs->g.commit)) {
-		lab_git_error("cannot walk the history between good and bad");
-		goto out;
-	}
-	while (!git_revwalk_next(&oid, walk)) {
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 64;
-			ids = realloc(ids, alloc * sizeof(*ids));
-			if (!ids)
-				goto out;
-		}
-		ids[n++] = oid;
-	}
-	if (!n || !git_oid_equal(&ids[n - 1], &bs->b.commit)) {
-		error("bad (%s) is not a descendant of good (%s)", bs->b.name, bs->g.name);
-		goto out;
-	}
-	g->n = n;
-	g->nparents = calloc(n, sizeof(*g->nparents));
-	g->parents = calloc(n, sizeof(*g->parents));
-	if (!g->nparents || !g->parents)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		git_commit *c = NULL;
-		if (git_commit_lookup(&c, bs->t.repo, &ids[i])) {
-			lab_git_error("cannot read commit");
-			goto out;
-		}
-		g->parents[i] = calloc(git_commit_parentcount(c) + 1, sizeof(size_t));
-		for (unsigned k = 0; k < git_commit_parentcount(c); k++)
-			for (size_t j = 0; j < i; j++)
-				if (git_oid_equal(git_commit_parent_id(c, k), &ids[j]))
-					g->parents[i][g->nparents[i]++] = j;
-		git_commit_free(c);
-	}
-	*out = ids;
-	ids = NULL;
-	ret = 0;
-out:
-	free(ids);
-	git_revwalk_free(walk);
-	return ret;
-}
-
 /* The commits of the graph as the bisection's candidates. */
 static void take_candidates(struct bisector *bs, const git_oid *ids, size_t n)
 {
@@ -312,14 +255,6 @@ static void take_candidates(struct bisector *bs, const git_oid *ids, size_t n)
 		bs->cand[i].commit = ids[i];
 		git_oid_tostr(bs->cand[i].name, 13, &ids[i]);
 	}
-}
-
-static void graph_release(struct bisect_graph *g)
-{
-	for (size_t i = 0; g->parents && i < g->n; i++)
-		free(g->parents[i]);
-	free(g->parents);
-	free(g->nparents);
 }
 
 /*
@@ -453,32 +388,6 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 	if (ret > 0)
 		fprintf(stderr, "culprit^ or the culprit does not build or boot: no confirmation\n");
 	return ret;
-}
-
-/*
- * The ends' commits, into bs->g, bs->b and good, bad as hex: refused
- * before anything is stored, as a bisection row would stay RUNNING.
- */
-static int resolve_ends(struct bisector *bs, const struct bisect_spec *spec,
-			char good[GIT_OID_HEXSZ + 1], char bad[GIT_OID_HEXSZ + 1])
-{
-	git_oid tree;
-
-	if (kernel_tree_resolve(&bs->g.commit, &tree, &bs->t, spec->good) ||
-	    kernel_tree_resolve(&bs->b.commit, &tree, &bs->t, spec->bad))
-		return -1;
-	git_oid_tostr(good, GIT_OID_HEXSZ + 1, &bs->g.commit);
-	git_oid_tostr(bad, GIT_OID_HEXSZ + 1, &bs->b.commit);
-	if (git_oid_equal(&bs->g.commit, &bs->b.commit))
-		return error("good and bad are the same commit (%s): nothing to bisect", good);
-	switch (git_graph_descendant_of(bs->t.repo, &bs->b.commit, &bs->g.commit)) {
-	case 1:
-		return 0;
-	case 0:
-		return error("bad (%s) is not a descendant of good (%s)", spec->bad, spec->good);
-	default:
-		return lab_git_error("cannot walk the history between good and bad");
-	}
 }
 
 /*
@@ -636,11 +545,9 @@ static long long default_budget(size_t ncand, const struct bisect_options *opt)
 
 /*
  * A metric the workloads cannot report is refused before anything is
- * built or stored. Whether they can is known of the lab's guest program
- * (its workloads, stress-ng's five, what a [workload] section declares),
- * not of an exec: program's own names nor of a program that stands in
- * for the guest (the local runner's build.command artifact): the good
- * end's first boot tells those.
+ * built or stored, where the lab's guest runs them (workload_metric()).
+ * An exec: program's own names, or what the local runner's build.command
+ * artifact prints in the guest's stead, only the good end's first boot tells.
  */
 static int metric_check(struct bisector *bs, struct lab_context *ctx,
 			const struct bisect_spec *spec)
@@ -714,10 +621,12 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	}
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	if (bisect_spec_to_row(&row, spec, &bs.bo) || resolve_ends(&bs, spec, good, bad) ||
+	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
+	    bisect_git_ends(&bs.g.commit, &bs.b.commit, good, bad, &bs.t, spec->good, spec->bad) ||
 	    start(&bs, spec, &row, good, bad, spec->resume, bisection_id))
 		goto out;
-	if (build_graph(&g, &ids, &bs))
+	if (bisect_graph_build(&g, &ids, bs.t.repo, &bs.g.commit, &bs.b.commit, spec->good,
+			       spec->bad))
 		goto out;
 	take_candidates(&bs, ids, g.n);
 	bs.max_boots = spec->max_boots ? spec->max_boots : default_budget(bs.ncand, &opt);
@@ -754,91 +663,36 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 out:
 	free(ids);
 	bisect_result_release(&r);
-	graph_release(&g);
+	bisect_graph_release(&g);
 	bisector_release(&bs);
 	bisect_spec_row_release(&row);
 	bisect_stored_spec_release(&stored);
 	return ret;
 }
 
-/* What the steps of git bisect run say of the candidates, and git's refs while it runs. */
-struct step_marks {
-	git_repository *repo;
-	const git_oid *ids;
-	size_t n;
-	enum bisect_mark *marks;
-	long long seq;			/* the last step stored */
-};
-
-/* The candidate whose id starts with hex (a step's id is read back cut to 12); -1: none. */
-static long candidate_of(const struct step_marks *m, const char *hex)
+/* the last step stored */
+static int last_seq(const struct bisect_step_row *s, void *data)
 {
-	char id[GIT_OID_HEXSZ + 1];
-	size_t len = strlen(hex);
+	long long *seq = data;
 
-	for (size_t i = 0; len && i < m->n; i++) {
-		git_oid_tostr(id, sizeof(id), &m->ids[i]);
-		if (!strncmp(id, hex, len))
-			return (long)i;
-	}
-	return -1;
-}
-
-static void mark(struct step_marks *m, const char *hex, enum bisect_mark mk)
-{
-	long i = candidate_of(m, hex);
-
-	if (i >= 0 && mk != BISECT_UNKNOWN)
-		m->marks[i] = mk;
-}
-
-static int mark_step(const struct bisect_step_row *s, void *data)
-{
-	struct step_marks *m = data;
-	enum bisect_mark mk = BISECT_UNKNOWN;
-
-	for (enum bisect_mark k = BISECT_GOOD; k <= BISECT_SKIP; k++)
-		if (!strcmp(s->mark, bisect_mark_name(k)))
-			mk = k;
-	mark(m, s->commit, mk);
-	if (s->seq > m->seq)
-		m->seq = s->seq;
-	return 0;
-}
-
-/* refs/bisect/bad, good-ID and skip-ID: the marks git holds, the user's own included. */
-static int mark_ref(const char *name, void *data)
-{
-	struct step_marks *m = data;
-	const char *rest = name + strlen("refs/bisect/");
-	enum bisect_mark mk = !strcmp(rest, "bad") ? BISECT_BAD :
-			      !strncmp(rest, "good-", 5) ? BISECT_GOOD :
-			      !strncmp(rest, "skip-", 5) ? BISECT_SKIP : BISECT_UNKNOWN;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
-
-	if (mk == BISECT_UNKNOWN || git_reference_name_to_id(&id, m->repo, name))
-		return 0;
-	git_oid_tostr(hex, sizeof(hex), &id);
-	mark(m, hex, mk);
+	if (s->seq > *seq)
+		*seq = s->seq;
 	return 0;
 }
 
 /*
  * git bisect run learns a step's mark from the exit code, the bisection
- * from its stored step. With the steps before it and git's refs/bisect
- * (while git bisect runs), the marks tell when the search is over, as git
- * tells it: then the first bad commit (or the candidates that skips leave)
- * is stored as the outcome, so that `lab bisect --status` and the report
- * show it, after a `git bisect reset` too. Nothing of it is confirmed.
+ * from its stored step. When the marks end the search (bisect-git.h), the
+ * first bad commit, or those skips leave, is stored as the outcome, for
+ * --status and the report, after a `git bisect reset` too; unconfirmed.
  */
+
 static int record_step(struct bisector *bs, const struct bisect_result *r,
 		       const struct bisect_step_outcome *o)
 {
 	char hex[GIT_OID_HEXSZ + 1], culprit[GIT_OID_HEXSZ + 1];
 	struct bisect_step_row step = { 0, hex, bisect_mark_name(o->mark), (long long)o->n,
 					o->ratio.estimate, o->ratio.lo, o->ratio.hi };
-	struct step_marks m = { .repo = bs->t.repo };
 	struct bisection_outcome done = {
 		.metric = bs->metric,
 		.per_boot = bs->per_boot,
@@ -846,50 +700,27 @@ static int record_step(struct bisector *bs, const struct bisect_result *r,
 		.effect_lo = r->effect.lo,
 		.effect_hi = r->effect.hi,
 		.effect_alpha = r->effect_alpha,
+		.culprit = culprit,
 	};
-	struct bisect_graph g;
-	struct bisect_result end;
-	git_oid *ids = NULL;
-	int ret = -1;
+	int over;
 
-	memset(&g, 0, sizeof(g));
-	memset(&end, 0, sizeof(end));
 	git_oid_tostr(hex, sizeof(hex), &bs->cand[0].commit);
-	if (build_graph(&g, &ids, bs))
-		goto out;
-	m.ids = ids;
-	m.n = g.n;
-	m.marks = xcalloc(g.n, sizeof(*m.marks));
-	if (store_bisect_steps(&bs->ctx->st, bs->exp_id, mark_step, &m))
-		goto out;
-	step.seq = m.seq + 1;
+	if (store_bisect_steps(&bs->ctx->st, bs->exp_id, last_seq, &step.seq))
+		return -1;
+	step.seq++;
 	if (store_bisect_step(&bs->ctx->st, bs->exp_id, &step))
-		goto out;
-	if (git_reference_foreach_glob(bs->t.repo, "refs/bisect/*", mark_ref, &m) < 0) {
-		lab_git_error("cannot read refs/bisect");
-		goto out;
-	}
-	m.marks[g.n - 1] = BISECT_BAD;
-	mark(&m, hex, o->mark);
-	if (bisect_conclude(&end, &g, m.marks) <= 0 || !end.nremaining) {
-		ret = 0;
-		goto out;
-	}
-	if (end.found) {
-		git_oid_tostr(culprit, sizeof(culprit), &ids[end.culprit]);
-		done.culprit = culprit;
-	}
-	done.outcome = bisect_verdict_name(end.found ? BISECT_FOUND : BISECT_CANDIDATES);
+		return -1;
+	over = bisect_git_conclude(culprit, &bs->ctx->st, bs->exp_id, bs->t.repo, &bs->g.commit,
+				   &bs->b.commit);
+	if (over <= 0)
+		return over;
+	if (!*culprit)
+		done.culprit = NULL;
+	done.outcome = bisect_verdict_name(*culprit ? BISECT_FOUND : BISECT_CANDIDATES);
 	fprintf(stderr, "bisection E%lld: %s%s%s ('lab bisect --status %lld')\n", bs->exp_id,
-		done.outcome, end.found ? ", culprit " : "", end.found ? culprit : "", bs->exp_id);
-	ret = store_bisection_finish(&bs->ctx->st, bs->exp_id, &done) ||
-	      store_experiment_done(&bs->ctx->st, bs->exp_id) ? -1 : 0;
-out:
-	free(m.marks);
-	free(ids);
-	bisect_result_release(&end);
-	graph_release(&g);
-	return ret;
+		done.outcome, *culprit ? ", culprit " : "", culprit, bs->exp_id);
+	return store_bisection_finish(&bs->ctx->st, bs->exp_id, &done) ||
+	       store_experiment_done(&bs->ctx->st, bs->exp_id) ? -1 : 0;
 }
 
 int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, const char *ref,
@@ -917,7 +748,8 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		*bisection_id = 0;
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	if (bisect_spec_to_row(&row, spec, &bs.bo) || resolve_ends(&bs, spec, good, bad) ||
+	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
+	    bisect_git_ends(&bs.g.commit, &bs.b.commit, good, bad, &bs.t, spec->good, spec->bad) ||
 	    store_bisection_by_spec(&ctx->st, &id, &row, good, bad) ||
 	    start(&bs, spec, &row, good, bad, id, bisection_id))
 		goto out;
