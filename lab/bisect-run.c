@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect-git.h"
 #include "bisect-run.h"
 #include "escape.h"
 #include "gitutil.h"
@@ -41,6 +42,7 @@ struct bisector {
 	long long exp_id;
 	char metric[64];
 	int per_boot, locked;
+	int metric_unknown;		/* only the good end's first boot tells whether it has it */
 	struct who g, b, p, *cand;
 	size_t ncand, builds, boots, seq;
 	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
@@ -106,7 +108,7 @@ static int check_reported(struct bisector *bs, struct who *w, int who, long long
 	}
 	if (found)
 		goto out;
-	if (who == BISECT_G && bs->ctx->cfg.build_command)
+	if (who == BISECT_G && bs->metric_unknown)
 		ret = error("unknown metric '%s' for workload '%s' (the good end reported: %s)",
 			    bs->metric, workload_of(bs), list.len ? list.buf : "nothing");
 	else if (who == BISECT_G)
@@ -245,69 +247,15 @@ static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
 	return store_bisect_step(&bs->ctx->st, bs->exp_id, &step);
 }
 
-/* The candidates: reachable from bad, not from good, parents before children. */
-static int build_graph(struct bisect_graph *g, struct bisector *bs)
+/* The commits of the graph as the bisection's candidates. */
+static void take_candidates(struct bisector *bs, const git_oid *ids, size_t n)
 {
-	git_revwalk *walk = NULL;
-	git_oid oid, *ids = NULL;
-	size_t n = 0, alloc = 0;
-	int ret = -1;
-
-	memset(g, 0, sizeof(*g));
-	if (git_revwalk_new(&walk, bs->t.repo) ||
-	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) ||
-	    git_revwalk_push(walk, &bs->b.commit) || git_revwalk_hide(walk, &bs->g.commit)) {
-		lab_git_error("cannot walk the history between good and bad");
-		goto out;
-	}
-	while (!git_revwalk_next(&oid, walk)) {
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 64;
-			ids = realloc(ids, alloc * sizeof(*ids));
-			if (!ids)
-				goto out;
-		}
-		ids[n++] = oid;
-	}
-	if (!n || !git_oid_equal(&ids[n - 1], &bs->b.commit)) {
-		error("bad (%s) is not a descendant of good (%s)", bs->b.name, bs->g.name);
-		goto out;
-	}
-	g->n = n;
-	g->nparents = calloc(n, sizeof(*g->nparents));
-	g->parents = calloc(n, sizeof(*g->parents));
-	bs->cand = calloc(n, sizeof(*bs->cand));
-	if (!g->nparents || !g->parents || !bs->cand)
-		goto out;
+	bs->cand = xcalloc(n, sizeof(*bs->cand));
 	bs->ncand = n;
 	for (size_t i = 0; i < n; i++) {
-		git_commit *c = NULL;
 		bs->cand[i].commit = ids[i];
 		git_oid_tostr(bs->cand[i].name, 13, &ids[i]);
-		if (git_commit_lookup(&c, bs->t.repo, &ids[i])) {
-			lab_git_error("cannot read commit");
-			goto out;
-		}
-		g->parents[i] = calloc(git_commit_parentcount(c) + 1, sizeof(size_t));
-		for (unsigned k = 0; k < git_commit_parentcount(c); k++)
-			for (size_t j = 0; j < i; j++)
-				if (git_oid_equal(git_commit_parent_id(c, k), &ids[j]))
-					g->parents[i][g->nparents[i]++] = j;
-		git_commit_free(c);
 	}
-	ret = 0;
-out:
-	free(ids);
-	git_revwalk_free(walk);
-	return ret;
-}
-
-static void graph_release(struct bisect_graph *g)
-{
-	for (size_t i = 0; g->parents && i < g->n; i++)
-		free(g->parents[i]);
-	free(g->parents);
-	free(g->nparents);
 }
 
 /*
@@ -441,32 +389,6 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 	if (ret > 0)
 		fprintf(stderr, "culprit^ or the culprit does not build or boot: no confirmation\n");
 	return ret;
-}
-
-/*
- * The ends' commits, into bs->g, bs->b and good, bad as hex: refused
- * before anything is stored, as a bisection row would stay RUNNING.
- */
-static int resolve_ends(struct bisector *bs, const struct bisect_spec *spec,
-			char good[GIT_OID_HEXSZ + 1], char bad[GIT_OID_HEXSZ + 1])
-{
-	git_oid tree;
-
-	if (kernel_tree_resolve(&bs->g.commit, &tree, &bs->t, spec->good) ||
-	    kernel_tree_resolve(&bs->b.commit, &tree, &bs->t, spec->bad))
-		return -1;
-	git_oid_tostr(good, GIT_OID_HEXSZ + 1, &bs->g.commit);
-	git_oid_tostr(bad, GIT_OID_HEXSZ + 1, &bs->b.commit);
-	if (git_oid_equal(&bs->g.commit, &bs->b.commit))
-		return error("good and bad are the same commit (%s): nothing to bisect", good);
-	switch (git_graph_descendant_of(bs->t.repo, &bs->b.commit, &bs->g.commit)) {
-	case 1:
-		return 0;
-	case 0:
-		return error("bad (%s) is not a descendant of good (%s)", spec->bad, spec->good);
-	default:
-		return lab_git_error("cannot walk the history between good and bad");
-	}
 }
 
 /*
@@ -622,16 +544,32 @@ static long long default_budget(size_t ncand, const struct bisect_options *opt)
 	       2 * BISECT_CONFIRM_CAP;
 }
 
+/*
+ * A metric the workloads cannot report is refused before anything is
+ * built or stored, where the lab's guest runs them (workload_metric()).
+ * An exec: program's own names, or what the local runner's build.command
+ * artifact prints in the guest's stead, only the good end's first boot tells.
+ */
+static int metric_check(struct bisector *bs, struct lab_context *ctx,
+			const struct bisect_spec *spec)
+{
+	enum workload_metric m = WORKLOAD_METRIC_UNKNOWN;
+
+	if (boot_opts_lab_guest(&spec->boot, &ctx->cfg) &&
+	    workloads_metric_check(&m, spec->boot.workloads, spec->metric))
+		return -1;
+	bs->metric_unknown = m == WORKLOAD_METRIC_UNKNOWN;
+	return 0;
+}
+
 /* What both bisect_run() and bisect_run_step() check and set up first. */
 static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 			  const struct bisect_spec *spec, struct bisect_options *opt)
 {
 	if (!spec->good || !spec->bad || !spec->boot.workloads || !spec->boot.workloads->nr)
 		return error("a bisection needs a good and a bad ref and a workload");
-	/* the lab's guest reports known metrics; a build.command's program, what its G does */
-	if ((spec->metric && !ctx->cfg.build_command &&
-	     bisect_metric_check(spec->boot.workloads, spec->metric)) ||
-	    boot_opts_check_targets(&spec->boot, &ctx->cfg))
+	if (boot_opts_check_targets(&spec->boot, &ctx->cfg) ||
+	    (spec->metric && metric_check(bs, ctx, spec)))
 		return -1;
 	if (spec->alpha) {
 		if (!(spec->alpha > 0 && spec->alpha < 1))
@@ -661,6 +599,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	struct bisect_spec_row row;
 	struct bisect_stored_spec stored;
 	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
+	git_oid *ids = NULL;
 	int ret = -1, c;
 
 	memset(&bs, 0, sizeof(bs));
@@ -683,11 +622,14 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	}
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	if (bisect_spec_to_row(&row, spec, &bs.bo) || resolve_ends(&bs, spec, good, bad) ||
+	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
+	    bisect_git_ends(&bs.g.commit, &bs.b.commit, good, bad, &bs.t, spec->good, spec->bad) ||
 	    start(&bs, spec, &row, good, bad, spec->resume, bisection_id))
 		goto out;
-	if (build_graph(&g, &bs))
+	if (bisect_graph_build(&g, &ids, bs.t.repo, &bs.g.commit, &bs.b.commit, spec->good,
+			       spec->bad))
 		goto out;
+	take_candidates(&bs, ids, g.n);
 	bs.max_boots = spec->max_boots ? spec->max_boots : default_budget(bs.ncand, &opt);
 	switch (settle_metric(&bs, &opt)) {
 	case 0:
@@ -720,12 +662,66 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 		goto out;
 	ret = 0;
 out:
+	free(ids);
 	bisect_result_release(&r);
-	graph_release(&g);
+	bisect_graph_release(&g);
 	bisector_release(&bs);
 	bisect_spec_row_release(&row);
 	bisect_stored_spec_release(&stored);
 	return ret;
+}
+
+/* the last step stored */
+static int last_seq(const struct bisect_step_row *s, void *data)
+{
+	long long *seq = data;
+
+	if (s->seq > *seq)
+		*seq = s->seq;
+	return 0;
+}
+
+/*
+ * git bisect run learns a step's mark from the exit code, the bisection
+ * from its stored step. When the marks end the search (bisect-git.h), the
+ * first bad commit, or those skips leave, is stored as the outcome, for
+ * --status and the report, after a `git bisect reset` too; unconfirmed.
+ */
+
+static int record_step(struct bisector *bs, const struct bisect_result *r,
+		       const struct bisect_step_outcome *o)
+{
+	char hex[GIT_OID_HEXSZ + 1], culprit[GIT_OID_HEXSZ + 1];
+	struct bisect_step_row step = { 0, hex, bisect_mark_name(o->mark), (long long)o->n,
+					o->ratio.estimate, o->ratio.lo, o->ratio.hi };
+	struct bisection_outcome done = {
+		.metric = bs->metric,
+		.per_boot = bs->per_boot,
+		.effect = r->effect.estimate,
+		.effect_lo = r->effect.lo,
+		.effect_hi = r->effect.hi,
+		.effect_alpha = r->effect_alpha,
+		.culprit = culprit,
+	};
+	int over;
+
+	git_oid_tostr(hex, sizeof(hex), &bs->cand[0].commit);
+	if (store_bisect_steps(&bs->ctx->st, bs->exp_id, last_seq, &step.seq))
+		return -1;
+	step.seq++;
+	if (store_bisect_step(&bs->ctx->st, bs->exp_id, &step))
+		return -1;
+	over = bisect_git_conclude(culprit, &bs->ctx->st, bs->exp_id, bs->t.repo, &bs->g.commit,
+				   &bs->b.commit);
+	if (over <= 0)
+		return over;
+	if (!*culprit)
+		done.culprit = NULL;
+	done.outcome = bisect_verdict_name(*culprit ? BISECT_FOUND : BISECT_CANDIDATES);
+	fprintf(stderr, "bisection E%lld: %s%s%s ('lab bisect --status %lld')\n", bs->exp_id,
+		done.outcome, *culprit ? ", culprit " : "", culprit, bs->exp_id);
+	return store_bisection_finish(&bs->ctx->st, bs->exp_id, &done) ||
+	       store_experiment_done(&bs->ctx->st, bs->exp_id) ? -1 : 0;
 }
 
 int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, const char *ref,
@@ -753,7 +749,8 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		*bisection_id = 0;
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
-	if (bisect_spec_to_row(&row, spec, &bs.bo) || resolve_ends(&bs, spec, good, bad) ||
+	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
+	    bisect_git_ends(&bs.g.commit, &bs.b.commit, good, bad, &bs.t, spec->good, spec->bad) ||
 	    store_bisection_by_spec(&ctx->st, &id, &row, good, bad) ||
 	    start(&bs, spec, &row, good, bad, id, bisection_id))
 		goto out;
@@ -789,7 +786,8 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		      r.effect.lo, r.effect.hi, r.effect_boots);
 		goto out;
 	}
-	if (bisect_classify(&out->mark, &out->ratio, &out->n, &opt, &ops, 0, r.log_effect))
+	if (bisect_classify(&out->mark, &out->ratio, &out->n, &opt, &ops, 0, r.log_effect) ||
+	    record_step(&bs, &r, out))
 		goto out;
 	ret = 0;
 out:

@@ -6,59 +6,7 @@
 
 #include "bisect.h"
 #include "log.h"
-#include "strbuf.h"
-#include "workload.h"
 #include "xalloc.h"
-
-static const struct {
-	const char *workload;
-	const char *metrics[5];		/* a trailing '*' names a family */
-} guest_metrics[] = {
-	{ "zeroing", { "touch", "clear_huge_page" } },
-	{ "demote", { "demote_page_wall", "demote_page_sys", "demote_total_wall",
-		      "demote_total_sys" } },
-	{ "boot", { "to_init", "host_to_init", "deferred_init_*", "fn_*", "probe_*" } },
-};
-
-static int metric_matches(const char *pattern, const char *metric)
-{
-	size_t len = strlen(pattern);
-
-	if (len && pattern[len - 1] == '*')
-		return !strncmp(pattern, metric, len - 1) && metric[len - 1];
-	return !strcmp(pattern, metric);
-}
-
-int bisect_metric_check(const struct strvec *workloads, const char *metric)
-{
-	struct strbuf known = STRBUF_INIT, names = STRBUF_INIT;
-	int ret = -1;
-
-	/* a user's program reports what it reports: the good end's first boot tells */
-	for (size_t w = 0; w < workloads->nr; w++)
-		if (workload_is_user(workloads->v[w]))
-			return 0;
-
-	for (size_t w = 0; w < workloads->nr; w++) {
-		for (size_t i = 0; i < sizeof(guest_metrics) / sizeof(guest_metrics[0]); i++) {
-			if (strcmp(guest_metrics[i].workload, workloads->v[w]))
-				continue;
-			for (size_t k = 0; k < 5 && guest_metrics[i].metrics[k]; k++) {
-				if (metric_matches(guest_metrics[i].metrics[k], metric))
-					ret = 0;
-				strbuf_addf(&known, "%s%s", known.len ? ", " : "",
-					    guest_metrics[i].metrics[k]);
-			}
-		}
-		strbuf_addf(&names, "%s%s", w ? "," : "", workloads->v[w]);
-	}
-	if (ret)
-		error("unknown metric '%s' for workload '%s' (known: %s)", metric, strbuf_str(&names),
-		      strbuf_str(&known));
-	strbuf_release(&known);
-	strbuf_release(&names);
-	return ret;
-}
 
 const char *bisect_mark_name(enum bisect_mark m)
 {
@@ -363,8 +311,6 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 {
 	enum bisect_mark *marks = xcalloc(g->n, sizeof(*marks));
 	struct sides s;
-	size_t wpr;
-	uint64_t *anc = NULL, *r = NULL;
 	int ret = -1;
 	long next;
 
@@ -386,27 +332,38 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		if (ops->decided && ops->decided(ops->data, (int)next, marks[next], n, &hl))
 			goto out;
 	}
+	bisect_conclude(out, g, marks);
+	ret = 0;
+out:
+	free(marks);
+	sides_release(&s);
+	return ret;
+}
+
+int bisect_conclude(struct bisect_result *out, const struct bisect_graph *g,
+		    const enum bisect_mark *marks)
+{
+	size_t wpr;
+	uint64_t *anc, *r;
+
+	if (bisect_next(g, marks) >= 0)
+		return 0;
 	anc = ancestors(g, &wpr);
 	r = remaining(g, marks, anc, wpr);
-	for (size_t i = 0; i < g->n; i++) {
-		if (!(r[i / 64] >> (i % 64) & 1))
-			continue;
-		out->remaining = realloc(out->remaining, (out->nremaining + 1) * sizeof(size_t));
-		if (!out->remaining)
-			goto out;
-		out->remaining[out->nremaining++] = i;
-	}
+	free(out->remaining);
+	out->remaining = xcalloc(g->n, sizeof(*out->remaining));
+	out->nremaining = 0;
+	out->found = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (r[i / 64] >> (i % 64) & 1)
+			out->remaining[out->nremaining++] = i;
 	if (out->nremaining == 1) {
 		out->found = 1;
 		out->culprit = out->remaining[0];
 	}
-	ret = 0;
-out:
-	free(marks);
 	free(anc);
 	free(r);
-	sides_release(&s);
-	return ret;
+	return 1;
 }
 
 void bisect_result_release(struct bisect_result *r)

@@ -85,17 +85,18 @@ struct bisect_options {
 
 #define BISECT_OPTIONS_INIT { 0.05, 0.01, 0.02, 2, 16, 16, STATS_LOWER_IS_BETTER }
 
-/*
- * The metrics the lab's guest reports for each workload (README's table;
- * "fn_*" is a family): 0 when one of workloads reports metric, else -1
- * after an error naming the metric and the known ones. Other programs
- * (build.command artifacts on the local runner) report what they report:
- * check those against what the good end's first boot stored.
- */
-int bisect_metric_check(const struct strvec *workloads, const char *metric);
-
 /* Pick the next candidate to test: -1 when none is left to test. */
 long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks);
+
+/*
+ * Where marks leave the search, as git bisect sees it: 0 while a candidate
+ * is left to test (bisect_next()); 1 when none is, with out's remaining
+ * (what is still in question: ancestors of every BAD, of no GOOD), and
+ * found and culprit when that is one commit, else the skipped ones stand
+ * with it.
+ */
+int bisect_conclude(struct bisect_result *out, const struct bisect_graph *g,
+		    const enum bisect_mark *marks);
 
 /* Run the bisection. Returns 0, or -1 when an op failed. */
 int bisect_search(struct bisect_result *out, const struct bisect_graph *g,

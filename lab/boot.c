@@ -101,6 +101,12 @@ const char *boot_opts_runner(const struct boot_opts *o, const struct lab_config 
 	return config_runner_name(cfg->runner);
 }
 
+int boot_opts_lab_guest(const struct boot_opts *o, const struct lab_config *cfg)
+{
+	/* as boot_plan_prepare() picks the program */
+	return !o->guest && strcmp(boot_opts_runner(o, cfg), "local");
+}
+
 int target_fits(const struct lab_target *t, long mem_mib, long cpus)
 {
 	if (t->mem_mib && mem_mib > t->mem_mib)

@@ -147,6 +147,12 @@ void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workl
 int boot_opts_check_targets(const struct boot_opts *o, const struct lab_config *cfg);
 /* The runner o's boots take: --runner, its target's, or run.runner. */
 const char *boot_opts_runner(const struct boot_opts *o, const struct lab_config *cfg);
+/*
+ * Does the lab's guest program report the samples of o's boots of a
+ * kernel? 0 when a program of the user's does: o->guest, or what the
+ * local runner runs in a kernel's place (a build.command's artifact).
+ */
+int boot_opts_lab_guest(const struct boot_opts *o, const struct lab_config *cfg);
 /* 0 when a guest of mem_mib and cpus fits the target; else -1 after a line saying why. */
 int target_fits(const struct lab_target *t, long mem_mib, long cpus);
 

@@ -31,7 +31,9 @@ static const char bisect_step_usage[] =
 "\n"
 "  For 'git bisect run': measures HEAD of the repository (--repo, default .)\n"
 "  against the good and bad ends, measured once and kept in the database.\n"
-"  Its options are those of 'lab bisect', below.\n"
+"  Its options are those of 'lab bisect', below. Each step is stored with the\n"
+"  bisection: 'lab bisect --status' shows them, and the culprit once git's\n"
+"  marks leave one first bad commit.\n"
 "\n"
 "exit status: 0 good, 1 bad, 125 skip (does not build or boot, or unclear),\n"
 "             128 stop (an error: git bisect run stops)\n";

@@ -17,6 +17,7 @@
 #include "strbuf.h"
 #include "strvec.h"
 #include "units.h"
+#include "workload.h"
 #include "xalloc.h"
 
 static const char *const recipe_usage[] = {
@@ -114,6 +115,61 @@ static int recipe_spec(struct ab_spec *s, const struct recipe *r, size_t i, cons
 	s->o.boot.iters = r->iters;
 	s->o.boots = r->boots;
 	return 0;
+}
+
+/*
+ * A table's metric ("workload.metric") that its workload cannot report is
+ * refused before anything is built, where the lab's guest runs it and
+ * that can be known (workload_metric()); words are the command's options.
+ */
+static int check_metrics(const struct recipe *r, struct lab_context *ctx,
+			 const struct strvec *words)
+{
+	struct recipe_args a = { NULL, NULL, NULL, 0 };
+	struct strvec av = STRVEC_INIT;
+	struct strbuf known = STRBUF_INIT;
+	struct ab_spec s;
+	int ret = -1;
+
+	ab_spec_init(&s);
+	push_all(&av, words);
+	if (recipe_spec(&s, r, 1, r->arches.v[0]) || parse_args(&a, &s, &av) < 0 ||
+	    workloads_resolve(&s.workloads, &s.args, s.sections, s.nsections, ctx->cfg.workloads,
+			      ctx->cfg.nworkloads))
+		goto out;
+	for (size_t k = 0; boot_opts_lab_guest(&s.o.boot, &ctx->cfg) && k < r->metrics.nr; k++) {
+		const char *wm = r->metrics.v[k], *metric = strchr(wm, '.') + 1;
+		size_t wlen = (size_t)(metric - 1 - wm);
+
+		for (size_t i = 0; i < s.workloads.nr; i++) {
+			const char *spec = s.workloads.v[i];
+			struct user_workload w;
+			int same;
+
+			user_workload_init(&w);
+			/* the name its samples are stored under */
+			if (workload_is_user(spec) && user_workload_parse(&w, spec)) {
+				user_workload_release(&w);
+				goto out;
+			}
+			if (!workload_is_user(spec))
+				strbuf_addstr(&w.name, spec);
+			same = w.name.len == wlen && !strncmp(w.name.buf, wm, wlen);
+			user_workload_release(&w);
+			strbuf_reset(&known);
+			if (same && workload_metric(spec, metric, &known) == WORKLOAD_METRIC_NO) {
+				error("unknown metric '%s' for workload '%.*s' in recipe %s (known: %s)",
+				      metric, (int)wlen, wm, r->path, known.buf);
+				goto out;
+			}
+		}
+	}
+	ret = 0;
+out:
+	ab_spec_release(&s);
+	strvec_release(&av);
+	strbuf_release(&known);
+	return ret;
 }
 
 static void size_name(char *buf, size_t size, long long mib)
@@ -503,7 +559,8 @@ int cmd_recipe(int argc, char **argv)
 	}
 	exp = xcalloc(r.nv, sizeof(*exp));
 	/* one configuration and one connection for every A/B and the tables */
-	if (context_load_config(&ctx, a.config, a.db) || context_open_store(&ctx))
+	if (context_load_config(&ctx, a.config, a.db) || check_metrics(&r, &ctx, &words) ||
+	    context_open_store(&ctx))
 		goto out;
 	for (size_t k = 0; k < r.arches.nr; k++) {
 		const char *arch = r.arches.v[k];

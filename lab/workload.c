@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "sha256.h"
 #include "subprocess.h"
 #include "tempfile.h"
+#include "userwork.h"
 #include "xalloc.h"
 #include "workload.h"
 
@@ -548,6 +550,87 @@ out:
 	strbuf_release(&canon);
 	strbuf_release(&known);
 	return ret;
+}
+
+static int metric_matches(const char *pattern, const char *metric)
+{
+	size_t len = strlen(pattern);
+
+	if (len && pattern[len - 1] == '*')
+		return !strncmp(pattern, metric, len - 1) && metric[len - 1];
+	return !strcmp(pattern, metric);
+}
+
+/* names: the one list the answer comes from, onto known */
+static enum workload_metric among(const char *const *names, size_t n, const char *metric,
+				  struct strbuf *known)
+{
+	enum workload_metric ret = WORKLOAD_METRIC_NO;
+
+	for (size_t i = 0; i < n && names[i]; i++) {
+		if (metric_matches(names[i], metric))
+			ret = WORKLOAD_METRIC_YES;
+		if (known)
+			strbuf_addf(known, "%s%s", known->len ? ", " : "", names[i]);
+	}
+	return ret;
+}
+
+enum workload_metric workload_metric(const char *spec, const char *metric, struct strbuf *known)
+{
+	const char *stressng[USERWORK_STRESSNG_METRICS];
+	const char *const *builtin = workload_metrics(spec);
+	const char *body = spec;
+
+	if (builtin)
+		return among(builtin, SIZE_MAX, metric, known);
+	if (spec[0] == '[') {
+		const char *end = strchr(spec, ']');
+		struct user_workload w;
+		struct strbuf name = STRBUF_INIT;
+		int declared = 0;
+
+		if (!end)
+			return WORKLOAD_METRIC_UNKNOWN;
+		user_workload_init(&w);
+		/* resolved specs parse: a bad one is no declaration */
+		if (!parse_header(&w, &name, spec, spec + 1, (size_t)(end - spec - 1)))
+			declared = among((const char *const *)w.higher.v, w.higher.nr, metric, NULL) ||
+				   among((const char *const *)w.lower.v, w.lower.nr, metric, NULL);
+		user_workload_release(&w);
+		strbuf_release(&name);
+		if (declared)
+			return WORKLOAD_METRIC_YES;
+		body = end + 1 + strspn(end + 1, " ");
+	}
+	if (strncmp(body, "stress-ng:", 10))
+		return WORKLOAD_METRIC_UNKNOWN;
+	for (int i = 0; i < USERWORK_STRESSNG_METRICS; i++)
+		stressng[i] = userwork_stressng_metric(i);
+	return among(stressng, USERWORK_STRESSNG_METRICS, metric, known);
+}
+
+int workloads_metric_check(enum workload_metric *answer, const struct strvec *specs,
+			   const char *metric)
+{
+	struct strbuf known = STRBUF_INIT, names = STRBUF_INIT;
+	enum workload_metric all = WORKLOAD_METRIC_NO;
+
+	for (size_t i = 0; i < specs->nr && all != WORKLOAD_METRIC_YES; i++) {
+		enum workload_metric m = workload_metric(specs->v[i], metric, &known);
+
+		if (m != WORKLOAD_METRIC_NO)
+			all = m;
+		strbuf_addf(&names, "%s%s", i ? "," : "", specs->v[i]);
+	}
+	if (answer)
+		*answer = all;
+	if (all == WORKLOAD_METRIC_NO)
+		error("unknown metric '%s' for workload '%s' (known: %s)", metric, names.buf,
+		      known.buf);
+	strbuf_release(&known);
+	strbuf_release(&names);
+	return all == WORKLOAD_METRIC_NO ? -1 : 0;
 }
 
 /* The shared objects ldd names for an ELF program; none for a static one. */

@@ -96,6 +96,32 @@ int workloads_resolve(struct strvec *specs, const struct strvec *args,
  */
 int workloads_parse_list(struct strvec *out, const char *arg);
 
+/*
+ * Can a workload report metric, when the lab's guest program runs it (the
+ * one question asked before anything is built)? spec is a built-in's name
+ * or a canonical spec, as workloads_resolve() leaves it.
+ */
+enum workload_metric {
+	WORKLOAD_METRIC_NO = 0,		/* never: zeroing has no "nosuch" */
+	WORKLOAD_METRIC_YES,		/* it does, or may: a member of boot's fn_* */
+	WORKLOAD_METRIC_UNKNOWN,	/* only a run tells: an exec: program's own names */
+};
+/*
+ * Built-in workloads: the guest's table (runners/runner.h), families
+ * included. stress-ng: its five (runners/userwork.h). A [workload]
+ * section: YES for a metric its higher= or lower= names, else as its
+ * program. exec: UNKNOWN. known (may be NULL) gets the names known, ", "
+ * between them.
+ */
+enum workload_metric workload_metric(const char *spec, const char *metric, struct strbuf *known);
+/*
+ * The same for a list of workloads: YES when one of them says YES, NO when
+ * all say NO (-1 then, after "unknown metric 'M' for workload 'W' (known:
+ * ...)"), else UNKNOWN; 0 with *answer (may be NULL) otherwise.
+ */
+int workloads_metric_check(enum workload_metric *answer, const struct strvec *specs,
+			   const char *metric);
+
 /* word in single quotes onto out when it needs them (see above). */
 void workload_quote(struct strbuf *out, const char *word);
 

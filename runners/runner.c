@@ -40,11 +40,27 @@ int runner_boots_kernel(const struct runner *r)
 	return r == &runner_qemu || r == &runner_libvirt;
 }
 
+/* As runners/guest/{zeroing,demote,boot}.c emit them, and lab/boot.c host_to_init. */
+static const struct {
+	const char *name;
+	const char *const metrics[7];
+} builtin[] = {
+	{ "zeroing", { "touch", "clear_huge_page", NULL } },
+	{ "demote", { "demote_page_wall", "demote_page_sys", "demote_total_wall",
+		      "demote_total_sys", NULL } },
+	{ "boot", { "to_init", "host_to_init", "freeing_unused_kernel", "deferred_init_*",
+		    "fn_*", "probe_*", NULL } },
+};
+
 int workload_known(const char *name)
 {
-	static const char *const known[] = { "zeroing", "demote", "boot" };
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(known[i], name))
-			return 1;
-	return 0;
+	return workload_metrics(name) != NULL;
+}
+
+const char *const *workload_metrics(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
+		if (!strcmp(builtin[i].name, name))
+			return builtin[i].metrics;
+	return NULL;
 }

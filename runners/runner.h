@@ -91,6 +91,12 @@ void runner_missing(struct strbuf *missing, const char *fmt, ...)
 /* The workloads the guest program knows. */
 #define WORKLOAD_NAMES "zeroing, demote, boot"
 int workload_known(const char *name);
+/*
+ * The metrics the guest program reports for built-in workload name (README's
+ * table), NULL-terminated; a trailing '*' names a family (boot's fn_*). NULL
+ * when name is no built-in workload.
+ */
+const char *const *workload_metrics(const char *name);
 
 /* NULL when there is no runner of that name. */
 const struct runner *runner_find(const char *name);

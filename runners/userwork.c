@@ -119,6 +119,11 @@ static const struct {
 	{ "system-time", "sys_s", "s", USERWORK_LOWER },
 };
 
+const char *userwork_stressng_metric(int i)
+{
+	return i >= 0 && i < USERWORK_STRESSNG_METRICS ? stressng_keys[i].name : NULL;
+}
+
 void userwork_stressng_init(struct userwork_stressng *s, const char *stressor)
 {
 	memset(s, 0, sizeof(*s));

@@ -79,5 +79,7 @@ void userwork_stressng_feed(struct userwork_stressng *s, const char *line);
 int userwork_stressng_take(const struct userwork_stressng *s,
 			   struct userwork_sample out[USERWORK_STRESSNG_METRICS],
 			   char *why, size_t whysize);
+/* The name of the i-th metric a stressor's entry gives (bogo_ops_s ...). */
+const char *userwork_stressng_metric(int i);
 
 #endif

@@ -139,4 +139,37 @@ test_expect_success 'lab bisect-step drives git bisect run to the same culprit' 
 	test "$(sql lab.db "SELECT count(*) FROM bisect_specs WHERE repo = '\''.'\''")" = 1
 '
 
+test_expect_success 'after git bisect run (and its reset), --status and the report show what git found, every step' '
+	id=$(sql lab.db "SELECT experiment_id FROM bisect_specs WHERE repo = '\''.'\''") &&
+	culprit=$(git -C repo rev-parse side-culprit) &&
+	"$LAB" bisect --db lab.db --status "$id" >status &&
+	cat status &&
+	grep -q "^bisection E$id: FOUND\$" status &&
+	grep -q "^  culprit $culprit\$" status &&
+	steps=$(grep -c "^running" out) &&
+	test "$steps" -ge 2 &&
+	test "$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE experiment_id = $id")" = "$steps" &&
+	test "$(grep -c "^ *[0-9]*  [0-9a-f]\{12\}  \(GOOD\|BAD\|SKIP\) " status)" = "$steps" &&
+	grep -q "^ *[0-9]*  $(git -C repo rev-parse --short=12 side-culprit)  BAD " status &&
+	test "$(sql lab.db "SELECT status FROM experiments WHERE id = $id")" = DONE &&
+	"$LAB" report --db lab.db --out site >/dev/null 2>&1 &&
+	grep -q "class=\"badge v-found\">FOUND<" site/b$id.html &&
+	grep -q "<code>$culprit</code>" site/b$id.html
+'
+
+# "main 4" is good and no ancestor of the side branch: the lab never steps
+# on main 1..4, git's refs/bisect/good-* say they are good.
+test_expect_success 'git bisect started from a later good commit: its own marks end the search too' '
+	git -C repo bisect start main main~4 >/dev/null &&
+	git -C repo bisect run "$LAB" bisect-step --config "$TRASH/lab.conf" --db "$TRASH/lab.db" \
+		--repo . --good base --bad main --workload zeroing --iters 10 --param later=1 >out 2>&1 &&
+	first=$(sed -n "s/^\([0-9a-f]*\) is the first bad commit\$/\1/p" out) &&
+	git -C repo bisect reset >/dev/null 2>&1 &&
+	test "$first" = "$(git -C repo rev-parse side-culprit)" &&
+	id=$(sql lab.db "SELECT max(experiment_id) FROM bisect_specs WHERE repo = '\''.'\''") &&
+	"$LAB" bisect --db lab.db --status "$id" >status &&
+	grep -q "^bisection E$id: FOUND\$" status &&
+	grep -q "^  culprit $first\$" status
+'
+
 test_done

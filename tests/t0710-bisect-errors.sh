@@ -42,6 +42,43 @@ test_expect_success 'an unknown metric of the lab guest is refused before anythi
 	test "$(sql q.db "SELECT count(*) FROM experiments")" = 0
 '
 
+test_expect_success 'a build.command project booted by QEMU: an unknown metric is refused before its build' '
+	printf "#!/bin/sh\ntouch \"%s/built\"\nexec ./build.sh\n" "$PWD" >mark-build.sh &&
+	chmod +x mark-build.sh &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = %s/mark-build.sh\n\tartifact = out/image\n[run]\n\trunner = qemu\n" \
+		"$PWD" "$PWD" >built.conf &&
+	rc=0 && "$LAB" bisect --config built.conf --db b.db --good base --bad main --workload zeroing \
+		--metric nosuch >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	test "$(cat err)" = "lab: unknown metric '\''nosuch'\'' for workload '\''zeroing'\'' (known: touch, clear_huge_page)" &&
+	test ! -e built &&
+	test "$(sql b.db "SELECT count(*) FROM experiments")" = 0 &&
+	test "$(sql b.db "SELECT count(*) FROM runs")" = 0
+'
+
+test_lazy_prereq STRESS_NG 'stress-ng --version'
+
+test_expect_success STRESS_NG 'stress-ng'\''s metrics are known: lab bisect-step refuses another before its build' '
+	rc=0 && "$LAB" bisect-step --config built.conf --db b.db --repo repo --good base --bad main \
+		--workload stress-ng:cpu --metric bogo_ops >out 2>err || rc=$? &&
+	test "$rc" = 128 && test ! -e built &&
+	expect_one_line_naming err "unknown metric '\''bogo_ops'\'' for workload '\''stress-ng:cpu'\'' (known: bogo_ops_s, bogo_ops_s_cpu, real_s, usr_s, sys_s)"
+'
+
+test_expect_success 'a [workload] section'\''s declared metric passes; the local runner'\''s artifact tells after a boot' '
+	printf "#!/bin/sh\necho \"t 1 ms\"\n" >prog.sh && chmod +x prog.sh &&
+	printf "[workload \"prog\"]\n\tprogram = %s/prog.sh\n\tlower = nosuch\n" "$PWD" >>built.conf &&
+	rc=0 && "$LAB" bisect --config built.conf --db b.db --good base --bad main --workload prog \
+		--metric nosuch >out 2>err || rc=$? &&
+	test "$rc" = 2 && ! grep -q "unknown metric" err && test -e built &&
+	test "$(sql b.db "SELECT count(*) FROM experiments")" = 1 &&
+	rc=0 && "$LAB" bisect --config built.conf --db b.db --good base --bad main --workload zeroing \
+		--runner local --iters 3 --metric nosuch >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	test "$(sql b.db "SELECT count(*) FROM runs WHERE experiment_id = 2")" = 1 &&
+	grep -qx "lab: unknown metric '\''nosuch'\'' for workload '\''zeroing'\'' (the good end reported: t)" err
+'
+
 test_expect_success 'a metric family of the boot workload is known' '
 	rc=0 && "$LAB" bisect --config qemu.conf --db q.db --good base --bad main --workload boot \
 		--metric deferred_init_node1 >out 2>err || rc=$? &&

@@ -234,4 +234,11 @@ test_expect_success 'bad recipes: one line naming the problem, exit 2' '
 	test "$rc" = 2 && expect_one_line_naming err "does not run on .x86_64."
 '
 
+test_expect_success 'a metric the lab guest'\''s workload never reports: refused before any build' '
+	printf "[recipe]\n\tworkload = zeroing\n\tmetric = zeroing.touch\n\tmetric = zeroing.nosuch\n[variant \"a\"]\n\tref = x\n[variant \"b\"]\n\tref = y\n" >metric.recipe &&
+	rc=0 && "$LAB" recipe metric.recipe --runner qemu --db metric.db 2>err || rc=$? && test "$rc" = 2 &&
+	test "$(cat err)" = "lab: unknown metric '\''nosuch'\'' for workload '\''zeroing'\'' in recipe metric.recipe (known: touch, clear_huge_page)" &&
+	test ! -e metric.db
+'
+
 test_done

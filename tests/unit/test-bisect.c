@@ -297,6 +297,43 @@ static void test_next_merges(void)
 	sim_graph_release(&g);
 }
 
+/* bisect_conclude() with marks as next_with() reads them. */
+static int conclude_with(struct bisect_result *r, const struct bisect_graph *g, const char *marks)
+{
+	enum bisect_mark m[16] = { BISECT_UNKNOWN };
+	const char *p = marks;
+
+	m[g->n - 1] = BISECT_BAD;
+	while (*p) {
+		char *end;
+		long i = strtol(p, &end, 10);
+		m[i] = *end == 'G' ? BISECT_GOOD : *end == 'B' ? BISECT_BAD : BISECT_SKIP;
+		p = end + 1;
+		while (*p == ' ')
+			p++;
+	}
+	return bisect_conclude(r, g, m);
+}
+
+static void test_conclude(void)
+{
+	struct bisect_result r;
+	struct bisect_graph g;
+
+	memset(&r, 0, sizeof(r));
+	graph_of(&g, 7, merged);
+	is_int(conclude_with(&r, &g, "2G"), 0, "conclude: the side branch still to test, not over");
+	is_int(conclude_with(&r, &g, "2G 4G 5B"), 1, "conclude: both sides good, the merge bad: over");
+	ok(r.found && r.culprit == 5 && r.nremaining == 1, "... the merge is the first bad commit");
+	is_int(conclude_with(&r, &g, "2G 3G 4B"), 1, "conclude: 3 good, 4 bad: over");
+	ok(r.found && r.culprit == 4, "... 4 is the first bad commit, the main line aside");
+	is_int(conclude_with(&r, &g, "2G 4G 5S"), 1, "conclude: only the skipped merge left: over");
+	ok(!r.found && r.nremaining == 2 && r.remaining[0] == 5 && r.remaining[1] == 6,
+	   "... the merge and the bad end both stand");
+	bisect_result_release(&r);
+	sim_graph_release(&g);
+}
+
 /* bisect_search() on a graph with merges, commits that do not build. */
 static void test_run_graph(void)
 {
@@ -415,6 +452,7 @@ int main(void)
 	test_decided_error_stops();
 	test_next_line();
 	test_next_merges();
+	test_conclude();
 	test_run_graph();
 	test_confirm_small_rest();
 	return done_testing();
