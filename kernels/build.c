@@ -13,6 +13,7 @@
 #include "image.h"
 #include "lock.h"
 #include "log.h"
+#include "build-progress.h"
 #include "meter.h"
 #include "subprocess.h"
 
@@ -209,69 +210,6 @@ static int logged(struct build_result *out, char *const *argv, const char *cwd,
 		  int log_fd, double timeout_s)
 {
 	return logged_watched(out, argv, cwd, log_fd, timeout_s, NULL);
-}
-
-/*
- * The compile of a build as a progress line: kbuild's lines ("  CC
- * mm/page_alloc.o", "  LD ...") counted as they come, of the count the
- * last build from scratch of this configuration made, when there was one.
- */
-struct make_watch {
-	struct subprocess_watch w;
-	struct meter *meter;
-	long lines;
-	int col;		/* of the current line, up to 3 */
-	char head[3];		/* its first characters */
-};
-
-static void make_output(struct subprocess_watch *w, const char *buf, size_t len)
-{
-	struct make_watch *mw = (struct make_watch *)w;
-	long before = mw->lines;
-
-	for (size_t i = 0; i < len; i++) {
-		if (buf[i] == '\n') {
-			mw->col = 0;
-			continue;
-		}
-		if (mw->col < 3)
-			mw->head[mw->col] = buf[i];
-		if (++mw->col == 3 && mw->head[0] == ' ' && mw->head[1] == ' ' &&
-		    mw->head[2] >= 'A' && mw->head[2] <= 'Z')
-			mw->lines++;
-	}
-	if (mw->lines != before)
-		meter_set(mw->meter, mw->lines, "%ld object%s", mw->lines, mw->lines == 1 ? "" : "s");
-}
-
-static void make_tick(struct subprocess_watch *w)
-{
-	meter_tick(((struct make_watch *)w)->meter);
-}
-
-/* How many kbuild lines the last build from scratch of obj made: 0 when unknown. */
-static long cold_lines(const char *obj)
-{
-	struct strbuf path = STRBUF_INIT, have = STRBUF_INIT;
-	long n = 0;
-
-	strbuf_addf(&path, "%s.objects", obj);
-	if (!strbuf_read_file(&have, path.buf, 64))
-		n = strtol(strbuf_str(&have), NULL, 10);
-	strbuf_release(&path);
-	strbuf_release(&have);
-	return n > 0 ? n : 0;
-}
-
-static void keep_cold_lines(const char *obj, long n)
-{
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-
-	strbuf_addf(&path, "%s.objects", obj);
-	strbuf_addf(&text, "%ld\n", n);
-	atomic_write_buf(path.buf, 0644, 0, "object count", text.buf, text.len);
-	strbuf_release(&path);
-	strbuf_release(&text);
 }
 
 static void make_argv(struct strvec *av, struct kernel_tree *t, const char *obj,
@@ -641,8 +579,9 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	long jobs = env->jobs ? env->jobs : sysconf(_SC_NPROCESSORS_ONLN);
 	double t0 = now_monotonic();
 	int ret = -1, log_fd = -1, lock_fd = -1, r, cold = 0;
-	struct make_watch mw = { { make_output, make_tick }, env->meter, 0, 0, "" };
+	struct make_watch mw;
 
+	make_watch_init(&mw, env->meter);
 	if (git_commit_lookup(&c, t->repo, commit))
 		return lab_git_error("cannot find commit");
 	git_oid_tostr(tree_hex, sizeof(tree_hex), git_commit_tree_id(c));
@@ -742,7 +681,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		strvec_push(&av, image_target(spec->arch));
 		/* the count of a build from scratch says how far a new one is */
 		if (env->meter) {
-			meter_set_total(env->meter, cold ? cold_lines(obj.buf) : 0);
+			meter_set_total(env->meter, cold ? build_objects_expected(obj.buf) : 0);
 			meter_phase(env->meter, "compiling");
 		}
 		r = logged_watched(out, strvec_argv(&av), NULL, log_fd, (double)env->timeout_s,
@@ -755,7 +694,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 			goto out;
 		}
 		if (cold && mw.lines)
-			keep_cold_lines(obj.buf, mw.lines);
+			build_objects_keep(obj.buf, mw.lines);
 		strbuf_addf(&obj, "/%s", image_path(spec->arch));
 	}
 	if (access(obj.buf, R_OK)) {
