@@ -488,8 +488,9 @@ void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double del
 void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		      double effect, const char *title)
 {
-	const double h = 240, top = 16, bottom = h - 40;
+	const double h = 240, top = 28, bottom = h - 40;
 	double lo = 1, hi = 1;
+	struct svg_axis ax;
 
 	if (isfinite(effect)) {
 		lo = fmin(lo, effect);
@@ -507,12 +508,16 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
 	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n");
-	for (int i = 0; i <= 4; i++) {
-		double v = lo + (hi - lo) * i / 4, y = scale(v, lo, hi, bottom, top);
+	/* linear: the steps sit near 1 or near the effect, a log scale would part neither */
+	axis_init(&ax, lo, hi, 0);
+	for (size_t i = 0; i < ax.nticks; i++) {
+		double y = scale(ax.tick[i], lo, hi, bottom, top);
+
 		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3f</text>\n",
-			    PAD_L, y, W - PAD_R, y, PAD_L - 4, y + 4, v);
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			    PAD_L, y, W - PAD_R, y, PAD_L - 4, y + 4, ax.label[i]);
 	}
+	strbuf_addstr(sb, "<text class=\"axis-label\" x=\"4\" y=\"12\">ratio to good (M/G)</text>\n");
 	strbuf_addf(sb, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		    PAD_L, scale(1, lo, hi, bottom, top), W - PAD_R, scale(1, lo, hi, bottom, top));
 	if (isfinite(effect))
@@ -550,11 +555,27 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 	strbuf_addstr(sb, "</svg>\n");
 }
 
-void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n,
+/* The significant digits (3 to 10) that write a and b apart. */
+static int apart(double a, double b)
+{
+	char x[32], y[32];
+	int p;
+
+	for (p = 3; p < 10; p++) {
+		snprintf(x, sizeof(x), "%.*g", p, a);
+		snprintf(y, sizeof(y), "%.*g", p, b);
+		if (strcmp(x, y))
+			break;
+	}
+	return p;
+}
+
+void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n, double flat,
 		   const char *title)
 {
-	const double w = 120, h = 28, pad = 3;
+	const double w = 120, h = 28, pad = 3, text_x = w + 6;
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+	int is_flat;
 
 	for (size_t i = 0; i < n; i++) {
 		x0 = fmin(x0, x[i]);
@@ -562,8 +583,10 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 		y0 = fmin(y0, y[i]);
 		y1 = fmax(y1, y[i]);
 	}
+	/* scale() draws an empty range in the middle */
+	is_flat = n && !(y1 - y0 >= flat);
 	strbuf_addf(sb, "<svg class=\"spark\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", w, h);
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", w + 80, h);
 	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n<polyline points=\"");
 	for (size_t i = 0; i < n; i++) {
@@ -571,15 +594,23 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 			strbuf_addch(sb, ' ');
 		add_fixed1(sb, scale(x[i], x0, x1, pad, w - pad));
 		strbuf_addch(sb, ',');
-		add_fixed1(sb, scale(y[i], y0, y1, h - pad, pad));
+		add_fixed1(sb, is_flat ? h / 2 : scale(y[i], y0, y1, h - pad, pad));
 	}
 	strbuf_addstr(sb, "\"/>\n");
 	if (n) {
 		strbuf_addstr(sb, "<circle cx=\"");
 		add_fixed1(sb, scale(x[n - 1], x0, x1, pad, w - pad));
 		strbuf_addstr(sb, "\" cy=\"");
-		add_fixed1(sb, scale(y[n - 1], y0, y1, h - pad, pad));
+		add_fixed1(sb, is_flat ? h / 2 : scale(y[n - 1], y0, y1, h - pad, pad));
 		strbuf_addstr(sb, "\" r=\"2.5\"/>\n");
+		if (is_flat)
+			strbuf_addf(sb, "<text class=\"flat\" x=\"%.0f\" y=\"%.1f\">%.6g flat</text>\n",
+				    text_x, h / 2 + 3.5, y0);
+		else
+			strbuf_addf(sb, "<text class=\"max\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n"
+				    "<text class=\"min\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n",
+				    text_x, pad + 6, apart(y0, y1), y1, text_x, h - pad,
+				    apart(y0, y1), y0);
 	}
 	strbuf_addstr(sb, "</svg>\n");
 }

@@ -77,16 +77,22 @@ struct svg_step {
 	int culprit;
 };
 
-/* The ratio against step order, the G->B effect as a line, the culprit ringed. */
+/*
+ * The ratio against step order, the G->B effect as a line, the culprit
+ * ringed; the y axis is labelled "ratio to good (M/G)".
+ */
 void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		      double effect, const char *title);
 
 /*
  * A sparkline: y against x (a time) as a line a few words wide, the last
- * point marked. It has no axes; the caller writes the values it needs
- * read (the latest, say) as text beside it.
+ * point marked, its largest and smallest value written at its right as
+ * its scale. When the values spread less than "flat" (max - min < flat),
+ * the line is drawn flat in the middle and the scale is the one value
+ * with "flat" beside it: a change below what the caller can tell apart
+ * must not climb the whole height.
  */
-void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n,
+void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n, double flat,
 		   const char *title);
 
 /* A change in a nightly series: between the points of index before and after. */

@@ -119,6 +119,27 @@ int main(void)
 	ok(strstr(sb.buf, "class=\"same-band\"") && strstr(sb.buf, "95% CI 450.1000 to 460.3000"),
 	   "the ratio plot: the band of delta and the CI");
 	ok(labels_inside(sb.buf, 640), "its labels inside the plot");
+	{
+		double t[3] = { 1, 2, 3 }, y[3] = { 27.068978, 27.06899, 27.068985 };
+
+		strbuf_reset(&sb);
+		svg_sparkline(&sb, t, y, 3, 0.001 * 27.06898, "s");
+		ok(strstr(sb.buf, "3.0,14.0 ") && strstr(sb.buf, "117.0,14.0\"") &&
+		   strstr(sb.buf, ">27.069 flat</text>"),
+		   "a sparkline spread less than flat: a flat line in the middle, said so");
+		strbuf_reset(&sb);
+		svg_sparkline(&sb, t, y, 3, 1e-6, "s");
+		ok(strstr(sb.buf, "3.0,25.0 60.0,3.0 ") && strstr(sb.buf, ">27.06899</text>") &&
+		   strstr(sb.buf, ">27.06898</text>"), "spread more: stretched, its max and min written");
+	}
+	{
+		struct svg_step st[2] = { { 1.0, 0.99, 1.01, "aaaa", "GOOD", 0 },
+					  { 1.1, 1.09, 1.11, "bbbb", "BAD", 1 } };
+
+		strbuf_reset(&sb);
+		svg_bisect_steps(&sb, st, 2, 1.1, "b");
+		ok(strstr(sb.buf, ">ratio to good (M/G)</text>"), "the bisection's y axis has its label");
+	}
 	strbuf_release(&sb);
 	return done_testing();
 }
