@@ -351,7 +351,7 @@ static void range(double *lo, double *hi, const struct svg_series *s, size_t ns)
 		}
 }
 
-/* The height of the band of a series' points: about 8 units a boot, within limits. */
+/* The height of the band of a series' points: 12 units a boot, within limits. */
 static double points_height(const struct svg_series *s)
 {
 	struct boots b = { 0 };
@@ -359,7 +359,7 @@ static double points_height(const struct svg_series *s)
 
 	if (boots_init(&b, s))
 		return 18;
-	h = fmin(fmax(8.0 * (double)b.n, 18), 120);
+	h = fmin(fmax(12.0 * (double)b.n, 18), 120);
 	free(b.run);
 	return h;
 }
@@ -434,7 +434,7 @@ int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
 void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double delta,
 	       const char *ci, const char *title)
 {
-	const double h = 68, y = 30;
+	const double h = 80, y = 42;
 	double up = 1 + delta, down = 1 / (1 + delta), a, b, xa, xb;
 	struct svg_axis ax;
 
@@ -465,7 +465,11 @@ void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double del
 	strbuf_addf(sb, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		    svg_axis_place(&ax, 1, PAD_L, W - PAD_R), y - 16,
 		    svg_axis_place(&ax, 1, PAD_L, W - PAD_R), y + 16);
-	strbuf_addf(sb, "<text x=\"4\" y=\"%.1f\">B/A</text>\n", y + 4);
+	strbuf_addf(sb, "<text x=\"4\" y=\"%.1f\">B/A</text>\n<text class=\"note\" x=\"%.1f\" "
+		    "y=\"12\">shaded: within delta (%.3g %%) of 1, the same; bar: the ",
+		    y + 4, PAD_L, 100 * delta);
+	escape_html(sb, ci);
+	strbuf_addstr(sb, "</text>\n");
 	if (isfinite(lo) && isfinite(hi)) {
 		double x0 = svg_axis_place(&ax, lo, PAD_L, W - PAD_R);
 		double x1 = svg_axis_place(&ax, hi, PAD_L, W - PAD_R);
@@ -621,6 +625,7 @@ void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *l
 {
 	const double h = 240, top = 24, bottom = h - 40;
 	double lo = INFINITY, hi = -INFINITY;
+	struct svg_axis ax;
 	/* a tick every step points, so that their numbers never overlap */
 	size_t step = n / 16 + 1;
 
@@ -642,12 +647,13 @@ void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *l
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
 	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n");
-	for (int i = 0; i <= 4; i++) {
-		double v = lo + (hi - lo) * i / 4, yy = scale(v, lo, hi, bottom, top);
+	axis_init(&ax, lo, hi, 0);
+	for (size_t i = 0; i < ax.nticks; i++) {
+		double yy = scale(ax.tick[i], lo, hi, bottom, top);
 
 		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n",
-			    PAD_L, yy, W - PAD_R, yy, PAD_L - 4, yy + 4, v);
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			    PAD_L, yy, W - PAD_R, yy, PAD_L - 4, yy + 4, ax.label[i]);
 	}
 	for (size_t i = 0; i < nc; i++) {
 		const struct svg_change *c = &changes[i];
