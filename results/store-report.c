@@ -305,6 +305,8 @@ static int ab_sample_row(sqlite3_stmt *q, void *data)
 		.mem_mib = sqlite3_column_int64(q, 3),
 		.cpus = sqlite3_column_int64(q, 4),
 		.value = sqlite3_column_double(q, 5),
+		.run_id = sqlite3_column_int64(q, 6),
+		.iteration = sqlite3_column_int64(q, 7),
 	};
 
 	return r->fn.ab_sample(&s, r->data);
@@ -322,7 +324,8 @@ int store_experiment_ab_samples(struct store *st, long long exp_id, store_ab_sam
 	 */
 	return store_rows(st, "cannot read samples",
 			  "SELECT v.name, s.workload, s.metric, COALESCE(r.mem_mib, 0), "
-			  "COALESCE(r.cpus, 0), s.value FROM runs r CROSS JOIN counted_samples s "
+			  "COALESCE(r.cpus, 0), s.value, r.id, s.iteration FROM runs r "
+			  "CROSS JOIN counted_samples s "
 			  "ON s.run_id = r.id JOIN variants v ON v.id = r.variant_id "
 			  "WHERE r.experiment_id = ?1 AND v.name IN ('A', 'B') ORDER BY r.id, s.id",
 			  STORE_ARGS(STORE_INT(exp_id)), ab_sample_row, &r);

@@ -108,6 +108,7 @@ struct store_ab_sample {
 	int side;			/* 0 A, 1 B */
 	const char *workload, *metric;
 	long long mem_mib, cpus;
+	long long run_id, iteration;	/* the boot that measured it, and when in it */
 	double value;
 };
 typedef int store_ab_sample_fn(const struct store_ab_sample *s, void *data);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # lab report: a static site of an A/B experiment and a bisection, checked by
 # an HTML parser, by its links, against the database, for stable mtimes, for
-# escaping, and in a headless browser (screenshots kept in tests/out/t0800).
+# escaping, and in a headless browser (screenshots kept in tests/out/t0800),
+# with a 455x A/B whose plot is measured as chromium lays it out.
 . "$(dirname "$0")/lib.sh"
 
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
@@ -456,6 +457,94 @@ test_expect_success CHROMIUM 'chromium: the experiment plot draws its points whe
 	python3 check-plot.py "$SHOTS/e1-plot.png" >points &&
 	test "$(cat points)" = "$(sql lab.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id
 		WHERE r.experiment_id = 1 AND r.status = '\''OK'\'' AND s.flags & 1 = 0")"
+'
+
+# Seed 006's demote regression in small: B 455 times A, each side's noise
+# a few per cent. On one linear axis each side was a dot at an edge.
+test_expect_success 'setup: an A/B whose B is 455 times A' '
+	mkdir wide &&
+	rc=0 && "$LAB" ab --db wide/lab.db --runner local --guest "$FAKE" --workload zeroing \
+		--a-cmdline scale=1.0 --b-cmdline scale=455 --boots 3 --iters 10 >out 2>err || rc=$? &&
+	test "$rc" = 1 &&
+	test "$(sql wide/lab.db "SELECT verdict FROM verdicts")" = REGRESSION &&
+	"$LAB" report --db wide/lab.db >out 2>err && test ! -s err &&
+	test "$(grep -c "<svg class=\"plot ratio\"" wide/site/e1.html)" = 1
+'
+
+# The experiment page with a script that writes each plot text's extent,
+# as the browser laid it out, into the DOM that chromium then dumps.
+test_expect_success CHROMIUM 'chromium: a 455x A/B spreads each side over its axis, keeps its labels inside, titles its points' '
+	sed "s|</body>|<script>for (const t of document.querySelectorAll(\"svg.plot text\")) { const b = t.getBBox(); t.setAttribute(\"data-x0\", b.x); t.setAttribute(\"data-x1\", b.x + b.width); }</script></body>|" \
+		wide/site/e1.html >wide/site/measured.html &&
+	grep -q "<script>" wide/site/measured.html &&
+	chromium --dump-dom "file://$TRASH/wide/site/measured.html" >wide/dom 2>chromium.err ||
+		{ cat chromium.err; exit 1; }
+	cat >check-wide.py <<-\EOF &&
+	import html.parser, re, sqlite3
+	SVG = ("svg", "g", "circle", "text", "title", "line", "rect", "polyline")
+	class Plots(html.parser.HTMLParser):
+	    def __init__(self):
+	        super().__init__()
+	        self.plots, self.stack, self.title = [], [], None
+	    def handle_starttag(self, tag, attrs):
+	        a = dict(attrs)
+	        if tag == "svg" and "plot" in a.get("class", "").split():
+	            self.plots.append({"class": a["class"], "width": float(a["viewbox"].split()[2]),
+	                               "texts": [], "axes": [], "points": []})
+	        if not self.plots or tag not in SVG:
+	            return
+	        p = self.plots[-1]
+	        side = ([g for g in self.stack if g.startswith("side-")] or [None])[-1]
+	        if tag == "text":
+	            p["texts"].append(a)
+	        elif tag == "line" and a.get("class") == "axis":
+	            p["axes"].append((float(a["x1"]), float(a["x2"])))
+	        elif tag == "circle" and a.get("class") == "pt":
+	            p["points"].append({"side": side, "cx": float(a["cx"]), "title": None})
+	            tag = "pt"
+	        elif tag == "title" and self.stack and self.stack[-1] == "pt":
+	            self.title = p["points"][-1]
+	        self.stack.append(a.get("class", tag) if tag == "g" else tag)
+	    def handle_endtag(self, tag):
+	        if self.stack and tag in SVG and self.plots:
+	            self.stack.pop()
+	        if tag == "title":
+	            self.title = None
+	    def handle_data(self, data):
+	        if self.title is not None:
+	            self.title["title"] = (self.title["title"] or "") + data
+	parser = Plots()
+	parser.feed(open("wide/dom").read())
+	dist = [p for p in parser.plots if p["class"] == "plot"]
+	assert len(dist) == 1 and len(parser.plots) == 2, [p["class"] for p in parser.plots]
+	# each side over a real part of its axis
+	for side in ("side-a", "side-b"):
+	    xs = [q["cx"] for q in dist[0]["points"] if q["side"] == side]
+	    x1, x2 = dist[0]["axes"][0]
+	    assert len(xs) == 30 and max(xs) - min(xs) > 0.1 * (x2 - x1), (side, min(xs), max(xs), x1, x2)
+	# no text of any plot past its edges, as laid out
+	for p in parser.plots:
+	    assert p["texts"] and all("data-x0" in t for t in p["texts"]), p["class"]
+	    for t in p["texts"]:
+	        assert float(t["data-x0"]) >= 0 and float(t["data-x1"]) <= p["width"], (p["class"], t)
+	# a point says its value, unit, run and iteration, as stored
+	db = sqlite3.connect("wide/lab.db")
+	runs = dict(db.execute("SELECT r.id, v.name FROM runs r JOIN variants v ON v.id = r.variant_id"))
+	for q in dist[0]["points"]:
+	    m = re.fullmatch(r"([0-9.]+) ms, run ([0-9]+), iteration ([0-9]+)", q["title"] or "")
+	    assert m, q
+	    run, it = int(m.group(2)), int(m.group(3))
+	    assert "side-" + runs[run].lower() == q["side"], (q, runs[run])
+	    (v,) = db.execute("SELECT value FROM samples WHERE run_id = ? AND iteration = ? AND "
+	                      "metric = \"t\"", (run, it)).fetchone()
+	    assert abs(float(m.group(1)) - v) <= 1e-8 * v, (q, v)
+	EOF
+	python3 check-wide.py &&
+	for w in 1280 400; do
+		chromium --screenshot="$SHOTS/wide-e1-$w.png" --window-size=$w,900 --hide-scrollbars \
+			--force-device-scale-factor=1 "file://$TRASH/wide/site/e1.html" >/dev/null 2>chromium.err ||
+			{ cat chromium.err; exit 1; }
+	done
 '
 
 test_done

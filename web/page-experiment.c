@@ -23,6 +23,7 @@ struct exp_sample {
 	const char *workload, *metric;	/* interned in exp_samples.names */
 	long long mem, cpus;
 	int side;			/* 0 A, 1 B */
+	long long run, iter;
 	double value;
 };
 
@@ -71,19 +72,43 @@ static int exp_sample(const struct store_ab_sample *smp, void *data)
 	e->mem = smp->mem_mib;
 	e->cpus = smp->cpus;
 	e->value = smp->value;
+	e->run = smp->run_id;
+	e->iter = smp->iteration;
 	return 0;
 }
 
+/* One side's samples of a verdict, each with its run and iteration. */
+struct side_samples {
+	struct doubles x;
+	long long *run, *iter;
+	size_t alloc;
+};
+
+static void side_samples_release(struct side_samples *ss)
+{
+	doubles_release(&ss->x);
+	free(ss->run);
+	free(ss->iter);
+}
+
 /* The samples of one side of verdict v, in the order they were stored. */
-static void exp_samples_side(struct doubles *out, const struct exp_samples *es, int side,
+static void exp_samples_side(struct side_samples *out, const struct exp_samples *es, int side,
 			     const struct verdict_row *v)
 {
 	for (size_t i = 0; i < es->n; i++) {
 		const struct exp_sample *e = &es->v[i];
 
 		if (e->side == side && e->mem == v->mem_mib && e->cpus == v->cpus &&
-		    !strcmp(e->metric, v->metric) && !strcmp(e->workload, v->workload))
-			doubles_push(out, e->value);
+		    !strcmp(e->metric, v->metric) && !strcmp(e->workload, v->workload)) {
+			if (out->x.n == out->alloc) {
+				out->alloc = out->alloc ? 2 * out->alloc : 64;
+				out->run = xrealloc(out->run, out->alloc * sizeof(*out->run));
+				out->iter = xrealloc(out->iter, out->alloc * sizeof(*out->iter));
+			}
+			out->run[out->x.n] = e->run;
+			out->iter[out->x.n] = e->iter;
+			doubles_push(&out->x, e->value);
+		}
 	}
 }
 
@@ -99,7 +124,7 @@ static void add_ab_row(struct strbuf *sb, const char *label, double a, double b)
 static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_samples *es,
 		       const struct verdict_row *v)
 {
-	struct doubles a = { 0 }, b = { 0 };
+	struct side_samples a = { 0 }, b = { 0 };
 	struct strbuf title = STRBUF_INIT;
 	int ret = -1;
 
@@ -144,12 +169,23 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	strbuf_addf(sb, "</dd>\n<dt>verdict</dt><dd class=\"verdict\">");
 	html_badge(sb, "v-", v->verdict);
 	strbuf_addf(sb, " (alpha %.3g, delta %.3g %%)</dd>\n</dl>\n", v->alpha, 100 * v->delta);
+	if (isfinite(v->ratio)) {
+		char ci[32];
+		size_t len = title.len;
+
+		stats_ci_label(ci, sizeof(ci), v->alpha);
+		strbuf_addstr(&title, ": B/A with its CI against the band of delta");
+		svg_ratio(sb, v->ratio, v->ci_low, v->ci_high, v->delta, ci, title.buf);
+		strbuf_setlen(&title, len);
+	}
 	exp_samples_side(&a, es, 0, v);
 	exp_samples_side(&b, es, 1, v);
 	{
 		struct svg_series series[2] = {
-			{ "A", "side-a", a.v, a.n },
-			{ "B", "side-b", b.v, b.n },
+			{ .label = "A", .css_class = "side-a", .x = a.x.v, .run = a.run,
+			  .iter = a.iter, .n = a.x.n },
+			{ .label = "B", .css_class = "side-b", .x = b.x.v, .run = b.run,
+			  .iter = b.iter, .n = b.x.n },
 		};
 		strbuf_addstr(&title, ": samples of A and B");
 		if (svg_distributions(sb, series, 2, v->unit, title.buf)) {
@@ -161,8 +197,8 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	strbuf_addstr(sb, "</section>\n");
 	ret = 0;
 out:
-	doubles_release(&a);
-	doubles_release(&b);
+	side_samples_release(&a);
+	side_samples_release(&b);
 	strbuf_release(&title);
 	return ret;
 }

@@ -1,4 +1,5 @@
 /* The index: recent experiments, nightlies, kernels measured more than once, recent runs. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -255,7 +256,11 @@ static int add_series(struct site *s, struct strbuf *sb)
 			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.n, sum.min,
 			    sum.max);
 		strbuf_addstr(&title, sr->unit);
-		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.n, title.buf);
+		/*
+		 * No MDE is stored for a kernel's runs: a spread below 0.1 % of
+		 * the median is drawn flat, not stretched over the whole height.
+		 */
+		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.n, 0.001 * fabs(sum.median), title.buf);
 		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
 		html_num(sb, sr->y.v[sr->y.n - 1]);
 		strbuf_addstr(sb, "</a> ");

@@ -1,5 +1,6 @@
 /* Inline SVG plots: distributions on one axis, bisection steps, sparklines, nightly series. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,127 +50,451 @@ static void add_fixed1(struct strbuf *sb, double v)
 		strbuf_addch(sb, digits[--n]);
 }
 
-/* Ticks at five evenly spaced values; the labels are short numbers. */
-static void x_axis(struct strbuf *sb, double lo, double hi, double y, const char *unit)
+/*
+ * v in a label's form: decimals after the point, trailing zeros dropped,
+ * divided by 10^e3 and followed by that power's SI prefix.
+ */
+static void format_label(char *buf, size_t size, double v, int e3, int decimals)
+{
+	static const char *const prefix[] = { "p", "n", "\xc2\xb5", "m", "", "k", "M", "G", "T" };
+	char num[48];
+	size_t len;
+
+	snprintf(num, sizeof(num), "%.*f", decimals, v / pow(10, e3));
+	len = strlen(num);
+	if (strchr(num, '.')) {
+		while (num[len - 1] == '0')
+			num[--len] = '\0';
+		if (num[len - 1] == '.')
+			num[--len] = '\0';
+	}
+	if (!strcmp(num, "-0"))
+		memmove(num, num + 1, 2);
+	snprintf(buf, size, "%s%s", num, prefix[e3 / 3 + 4]);
+}
+
+/* The SI power (a multiple of 3, -12 to 12) for labels of magnitude m; 0 plain. */
+static int label_power(double m)
+{
+	int e3;
+
+	if (m == 0 || (m >= 1e-3 && m < 1e4))
+		return 0;
+	e3 = (int)floor(log10(m) / 3) * 3;
+	return e3 < -12 ? -12 : e3 > 12 ? 12 : e3;
+}
+
+/* Decimals for a step of 10^p in units of 10^e3. */
+static int label_decimals(int p, int e3)
+{
+	return p < e3 ? e3 - p : 0;
+}
+
+static void add_tick(struct svg_axis *ax, double v)
+{
+	if (ax->nticks < SVG_MAX_TICKS)
+		ax->tick[ax->nticks++] = v;
+}
+
+static void axis_init(struct svg_axis *ax, double lo, double hi, int may_log)
+{
+	memset(ax, 0, sizeof(*ax));
+	if (!isfinite(lo) || !isfinite(hi) || lo > hi) {
+		lo = 0;
+		hi = 1;
+	}
+	if (hi - lo <= fabs(hi) * 1e-12) {
+		double pad = lo ? fabs(lo) * 0.01 : 1;
+
+		lo -= pad;
+		hi += pad;
+	}
+	ax->lo = lo;
+	ax->hi = hi;
+	ax->log = may_log && lo > 0 && hi / lo > 10;
+	if (ax->log) {
+		int d0 = (int)floor(log10(lo) + 1e-9), d1 = (int)ceil(log10(hi) - 1e-9);
+		int stride = (d1 - d0 + 7) / 8, few = d1 - d0 <= 3;
+		static const double mult[] = { 1, 2, 5 };
+
+		for (int d = d0; d <= d1; d += stride)
+			for (size_t m = 0; m < (few ? 3 : 1); m++) {
+				double v = mult[m] * pow(10, d);
+
+				if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) {
+					int e3 = label_power(v);
+
+					format_label(ax->label[ax->nticks], sizeof(ax->label[0]), v, e3,
+						     label_decimals(d, e3));
+					add_tick(ax, v);
+				}
+			}
+	} else {
+		double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw))), norm = raw / mag;
+		double m = norm < 1.5 ? 1 : norm < 3.5 ? 2 : norm < 7.5 ? 5 : 10;
+		double step = m * mag, k0 = ceil(lo / step - 1e-6), k1 = floor(hi / step + 1e-6);
+		int p = (int)floor(log10(step) + 1e-9), e3;
+
+		for (double k = k0; k <= k1; k++)
+			add_tick(ax, fabs(k) < 0.5 ? 0 : k * step);
+		e3 = ax->nticks ? label_power(fmax(fabs(ax->tick[0]),
+						   fabs(ax->tick[ax->nticks - 1]))) : 0;
+		for (size_t i = 0; i < ax->nticks; i++)
+			format_label(ax->label[i], sizeof(ax->label[0]), ax->tick[i], e3,
+				     label_decimals(p, e3));
+	}
+}
+
+void svg_axis_init(struct svg_axis *ax, double lo, double hi)
+{
+	axis_init(ax, lo, hi, 1);
+}
+
+double svg_axis_place(const struct svg_axis *ax, double v, double from, double to)
+{
+	if (ax->log)
+		return scale(log10(v), log10(ax->lo), log10(ax->hi), from, to);
+	return scale(v, ax->lo, ax->hi, from, to);
+}
+
+/*
+ * A label's width in the plots' 11px font, a little generous: digits are
+ * about 6.2px wide. Used to keep a label at an end of the axis inside the
+ * plot by anchoring it at its start or end instead of its middle.
+ */
+static double label_width(const char *s)
+{
+	double w = 0;
+
+	for (; *s; s++)
+		if ((*s & 0xc0) != 0x80)
+			w += 6.6;
+	return w;
+}
+
+/* A horizontal axis from PAD_L to W - PAD_R at height y, its labels below it. */
+static void x_axis(struct strbuf *sb, const struct svg_axis *ax, double y, const char *unit)
 {
 	strbuf_addf(sb, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		    PAD_L, y, W - PAD_R, y);
-	for (int i = 0; i <= 4; i++) {
-		double v = lo + (hi - lo) * i / 4, x = scale(v, lo, hi, PAD_L, W - PAD_R);
+	for (size_t i = 0; i < ax->nticks; i++) {
+		double x = svg_axis_place(ax, ax->tick[i], PAD_L, W - PAD_R);
+		double half = label_width(ax->label[i]) / 2;
+		const char *anchor = x - half < 2 ? "start" : x + half > W - 2 ? "end" : "middle";
+
 		strbuf_addf(sb, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.4g</text>\n",
-			    x, y, x, y + 4, x, y + 16, v);
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
+			    x, y, x, y + 4, x, y + 16, anchor, ax->label[i]);
 	}
-	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", W - PAD_R, y + 30);
-	escape_html(sb, unit);
-	strbuf_addstr(sb, "</text>\n");
+	if (unit) {
+		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", W - PAD_R, y + 30);
+		escape_html(sb, unit);
+		if (ax->log)
+			strbuf_addstr(sb, " (log scale)");
+		strbuf_addstr(sb, "</text>\n");
+	}
 }
 
-static int cmp_double(const void *a, const void *b)
+/* A series' boots: each run id once, in the order of their first sample. */
+struct boots {
+	long long *run;
+	size_t n;
+};
+
+static int boots_find(const struct boots *b, long long run)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	for (size_t i = b->n; i-- > 0;)
+		if (b->run[i] == run)
+			return (int)i;
+	return -1;
+}
+
+static int boots_init(struct boots *b, const struct svg_series *s)
+{
+	b->n = 0;
+	b->run = malloc((s->n ? s->n : 1) * sizeof(*b->run));
+	if (!b->run)
+		return -1;
+	if (!s->run) {
+		b->run[b->n++] = 0;
+		return 0;
+	}
+	for (size_t j = 0; j < s->n; j++)
+		if (boots_find(b, s->run[j]) < 0)
+			b->run[b->n++] = s->run[j];
+	return 0;
+}
+
+static int boot_of(const struct boots *b, const struct svg_series *s, size_t j)
+{
+	return s->run ? boots_find(b, s->run[j]) : 0;
+}
+
+/* Sorts sample indices by value. */
+static const double *sort_values;
+
+static int cmp_index(const void *a, const void *b)
+{
+	double x = sort_values[*(const size_t *)a], y = sort_values[*(const size_t *)b];
 
 	return (x > y) - (x < y);
 }
 
 /*
- * A series' points above its box, spread over a band by a fixed
- * low-discrepancy sequence (the golden ratio's fractional parts), so a page
- * is the same bytes on every run. Past SVG_MAX_POINTS, points evenly spaced
- * in rank stand for the rest: the smallest and largest are always among
- * them, and the box still summarizes every value.
+ * A series' points, each boot's in a band of its own between y0 and
+ * y0 + h, spread over its band by a fixed low-discrepancy sequence (the
+ * golden ratio's fractional parts), so a page is the same bytes on every
+ * run; each boot's median is a short line across its band. Past
+ * SVG_MAX_POINTS, points evenly spaced in rank stand for the rest: the
+ * smallest and largest are always among them, and the box and the boots'
+ * medians still summarize every value.
  */
-static int add_points(struct strbuf *sb, const struct svg_series *s, double lo, double hi,
-		      double y0)
+static int add_points(struct strbuf *sb, const struct svg_series *s, const struct svg_axis *ax,
+		      double y0, double h, const char *unit)
 {
 	size_t n = s->n < SVG_MAX_POINTS ? s->n : SVG_MAX_POINTS;
-	double *sorted = NULL;
+	size_t *order = NULL;
+	double *vals = NULL, band;
+	struct boots b = { 0 };
+	int ret = -1;
 
+	if (boots_init(&b, s))
+		goto out;
+	band = h / (double)b.n;
 	if (n < s->n) {
-		sorted = malloc(s->n * sizeof(*sorted));
-		if (!sorted)
-			return -1;
-		memcpy(sorted, s->x, s->n * sizeof(*sorted));
-		qsort(sorted, s->n, sizeof(*sorted), cmp_double);
+		order = malloc(s->n * sizeof(*order));
+		if (!order)
+			goto out;
+		for (size_t j = 0; j < s->n; j++)
+			order[j] = j;
+		sort_values = s->x;
+		qsort(order, s->n, sizeof(*order), cmp_index);
 		strbuf_addf(sb, "<text class=\"thinned\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
 			    "%zu of %zu points</text>\n", W - PAD_R, y0 + 8, n, s->n);
 	}
 	for (size_t j = 0; j < n; j++) {
 		double jit = fmod((double)(j + 1) * 0.6180339887498949, 1.0);
-		double v = sorted ? sorted[(size_t)llround((double)j * (double)(s->n - 1) /
-							   (double)(n - 1))] : s->x[j];
+		size_t k = order ? order[(size_t)llround((double)j * (double)(s->n - 1) /
+							 (double)(n - 1))] : j;
+		double top = y0 + band * boot_of(&b, s, k);
 
 		strbuf_addstr(sb, "<circle class=\"pt\" cx=\"");
-		add_fixed1(sb, scale(v, lo, hi, PAD_L, W - PAD_R));
+		add_fixed1(sb, svg_axis_place(ax, s->x[k], PAD_L, W - PAD_R));
 		strbuf_addstr(sb, "\" cy=\"");
-		add_fixed1(sb, y0 + 2 + 16 * jit);
-		strbuf_addstr(sb, "\" r=\"2.2\"/>\n");
+		add_fixed1(sb, top + band * (0.15 + 0.7 * jit));
+		strbuf_addf(sb, "\" r=\"2.2\"><title>%.9g ", s->x[k]);
+		escape_html(sb, unit);
+		if (s->run)
+			strbuf_addf(sb, ", run %lld", s->run[k]);
+		if (s->iter)
+			strbuf_addf(sb, ", iteration %lld", s->iter[k]);
+		strbuf_addstr(sb, "</title></circle>\n");
 	}
-	free(sorted);
-	return 0;
+	vals = malloc((s->n ? s->n : 1) * sizeof(*vals));
+	if (!vals)
+		goto out;
+	for (size_t i = 0; s->run && b.n > 1 && i < b.n; i++) {
+		size_t m = 0;
+		double med, x, top = y0 + band * (double)i;
+
+		for (size_t j = 0; j < s->n; j++)
+			if (s->run[j] == b.run[i])
+				vals[m++] = s->x[j];
+		med = stats_median(vals, m);
+		x = svg_axis_place(ax, med, PAD_L, W - PAD_R);
+		strbuf_addstr(sb, "<line class=\"boot-median\" x1=\"");
+		add_fixed1(sb, x);
+		strbuf_addstr(sb, "\" y1=\"");
+		add_fixed1(sb, top + band * 0.05);
+		strbuf_addstr(sb, "\" x2=\"");
+		add_fixed1(sb, x);
+		strbuf_addstr(sb, "\" y2=\"");
+		add_fixed1(sb, top + band * 0.95);
+		strbuf_addf(sb, "\"><title>run %lld: median %.9g ", b.run[i], med);
+		escape_html(sb, unit);
+		strbuf_addf(sb, " of %zu samples</title></line>\n", m);
+	}
+	ret = 0;
+out:
+	free(order);
+	free(vals);
+	free(b.run);
+	return ret;
+}
+
+static void add_box(struct strbuf *sb, const struct stats_summary *sum, const struct svg_axis *ax,
+		    double by, double bh)
+{
+	double x0 = svg_axis_place(ax, sum->min, PAD_L, W - PAD_R);
+	double x1 = svg_axis_place(ax, sum->q1, PAD_L, W - PAD_R);
+	double xm = svg_axis_place(ax, sum->median, PAD_L, W - PAD_R);
+	double x3 = svg_axis_place(ax, sum->q3, PAD_L, W - PAD_R);
+	double x4 = svg_axis_place(ax, sum->max, PAD_L, W - PAD_R);
+
+	strbuf_addf(sb, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n"
+		    "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n"
+		    "<rect class=\"box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n"
+		    "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		    x0, by + bh / 2, x1, by + bh / 2, x3, by + bh / 2, x4, by + bh / 2,
+		    x1, by, fmax(x3 - x1, 0.5), bh, xm, by, xm, by + bh);
+}
+
+/* The value range of series s, or of all ns from s when all is set. */
+static void range(double *lo, double *hi, const struct svg_series *s, size_t ns)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < ns; i++)
+		for (size_t j = 0; j < s[i].n; j++) {
+			*lo = fmin(*lo, s[i].x[j]);
+			*hi = fmax(*hi, s[i].x[j]);
+		}
+}
+
+/* The height of the band of a series' points: 12 units a boot, within limits. */
+static double points_height(const struct svg_series *s)
+{
+	struct boots b = { 0 };
+	double h;
+
+	if (boots_init(&b, s))
+		return 18;
+	h = fmin(fmax(12.0 * (double)b.n, 18), 120);
+	free(b.run);
+	return h;
 }
 
 int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
 		      const char *unit, const char *title)
 {
-	const double row = 56;
-	double lo = INFINITY, hi = -INFINITY, h = 20 + row * (double)ns + 36;
+	struct svg_axis common, own;
+	double lo, hi, y = 20, h = 20;
+	int separate = 0;
 
-	for (size_t i = 0; i < ns; i++)
-		for (size_t j = 0; j < s[i].n; j++) {
-			lo = fmin(lo, s[i].x[j]);
-			hi = fmax(hi, s[i].x[j]);
-		}
-	if (!isfinite(lo)) {
-		lo = 0;
-		hi = 1;
+	range(&lo, &hi, s, ns);
+	svg_axis_init(&common, lo, hi);
+	/* a series squeezed into a sliver of the common axis gets its own */
+	for (size_t i = 0; ns > 1 && i < ns; i++) {
+		double a, b;
+
+		range(&a, &b, &s[i], 1);
+		if (s[i].n > 1 && svg_axis_place(&common, b, 0, 1) -
+				  svg_axis_place(&common, a, 0, 1) < 0.1)
+			separate = 1;
 	}
+	for (size_t i = 0; i < ns; i++)
+		h += points_height(&s[i]) + 36 + (separate ? 36 : 0);
+	h += separate ? 0 : 36;
 	strbuf_addf(sb, "<svg class=\"plot\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
 	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n");
+	if (separate)
+		strbuf_addf(sb, "<text class=\"note\" x=\"%.1f\" y=\"12\">each side on a scale of its "
+			    "own: their values lie too far apart for one</text>\n", PAD_L);
 	for (size_t i = 0; i < ns; i++) {
 		struct stats_summary sum;
-		double y0 = 20 + row * (double)i, mid = y0 + row / 2;
+		const struct svg_axis *ax = &common;
+		double ph = points_height(&s[i]);
 
-		strbuf_addf(sb, "<g class=\"%s\">\n<text x=\"4\" y=\"%.1f\">", s[i].css_class, mid + 4);
+		if (separate) {
+			range(&lo, &hi, &s[i], 1);
+			svg_axis_init(&own, lo, hi);
+			ax = &own;
+		}
+		strbuf_addf(sb, "<g class=\"%s\">\n<text x=\"4\" y=\"%.1f\">", s[i].css_class,
+			    y + ph + 18);
 		escape_html(sb, s[i].label);
 		strbuf_addstr(sb, "</text>\n");
-		if (add_points(sb, &s[i], lo, hi, y0))
+		if (add_points(sb, &s[i], ax, y, ph, unit))
 			return -1;
-		if (!s[i].n) {
-			strbuf_addstr(sb, "</g>\n");
-			continue;
-		}
-		if (stats_summarize(&sum, s[i].x, s[i].n))
-			return -1;
-		{
-			double x0 = scale(sum.min, lo, hi, PAD_L, W - PAD_R);
-			double x1 = scale(sum.q1, lo, hi, PAD_L, W - PAD_R);
-			double xm = scale(sum.median, lo, hi, PAD_L, W - PAD_R);
-			double x3 = scale(sum.q3, lo, hi, PAD_L, W - PAD_R);
-			double x4 = scale(sum.max, lo, hi, PAD_L, W - PAD_R);
-			double by = y0 + 24, bh = 20;
-
-			strbuf_addf(sb, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n"
-				    "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n"
-				    "<rect class=\"box\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n"
-				    "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-				    x0, by + bh / 2, x1, by + bh / 2, x3, by + bh / 2, x4, by + bh / 2,
-				    x1, by, fmax(x3 - x1, 0.5), bh, xm, by, xm, by + bh);
+		if (s[i].n) {
+			if (stats_summarize(&sum, s[i].x, s[i].n))
+				return -1;
+			add_box(sb, &sum, ax, y + ph + 4, 20);
 		}
 		strbuf_addstr(sb, "</g>\n");
+		y += ph + 36;
+		if (separate) {
+			x_axis(sb, ax, y - 8, NULL);
+			y += 36;
+		}
 	}
-	x_axis(sb, lo, hi, 20 + row * (double)ns, unit);
+	if (separate) {
+		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", W - PAD_R, h - 4);
+		escape_html(sb, unit);
+		strbuf_addstr(sb, "</text>\n");
+	} else {
+		x_axis(sb, &common, y - 8, unit);
+	}
 	strbuf_addstr(sb, "</svg>\n");
 	return 0;
+}
+
+void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double delta,
+	       const char *ci, const char *title)
+{
+	const double h = 80, y = 42;
+	double up = 1 + delta, down = 1 / (1 + delta), a, b, xa, xb;
+	struct svg_axis ax;
+
+	a = fmin(fmin(down, ratio), isfinite(lo) ? lo : ratio);
+	b = fmax(fmax(up, ratio), isfinite(hi) ? hi : ratio);
+	/* room beyond the outermost mark: a twentieth of the span, on its scale */
+	if (a > 0 && b / a > 10) {
+		double f = pow(b / a, 0.05);
+
+		a /= f;
+		b *= f;
+	} else {
+		double pad = (b - a) * 0.05 + fabs(b) * 1e-4;
+
+		a -= pad;
+		b += pad;
+	}
+	svg_axis_init(&ax, a, b);
+	strbuf_addf(sb, "<svg class=\"plot ratio\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
+	escape_html(sb, title);
+	strbuf_addstr(sb, "</title>\n");
+	xa = svg_axis_place(&ax, down, PAD_L, W - PAD_R);
+	xb = svg_axis_place(&ax, up, PAD_L, W - PAD_R);
+	strbuf_addf(sb, "<rect class=\"same-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		    "height=\"%.1f\"><title>the same within delta: %.4g to %.4g</title></rect>\n",
+		    xa, y - 14, fmax(xb - xa, 1), 28.0, down, up);
+	strbuf_addf(sb, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		    svg_axis_place(&ax, 1, PAD_L, W - PAD_R), y - 16,
+		    svg_axis_place(&ax, 1, PAD_L, W - PAD_R), y + 16);
+	strbuf_addf(sb, "<text x=\"4\" y=\"%.1f\">B/A</text>\n<text class=\"note\" x=\"%.1f\" "
+		    "y=\"12\">shaded: within delta (%.3g %%) of 1, the same; bar: the ",
+		    y + 4, PAD_L, 100 * delta);
+	escape_html(sb, ci);
+	strbuf_addstr(sb, "</text>\n");
+	if (isfinite(lo) && isfinite(hi)) {
+		double x0 = svg_axis_place(&ax, lo, PAD_L, W - PAD_R);
+		double x1 = svg_axis_place(&ax, hi, PAD_L, W - PAD_R);
+
+		strbuf_addf(sb, "<g class=\"ci\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><title>",
+			    x0, y, x1, y, x0, y - 6, x0, y + 6, x1, y - 6, x1, y + 6);
+		escape_html(sb, ci);
+		strbuf_addf(sb, " %.4f to %.4f</title></g>\n", lo, hi);
+	}
+	if (isfinite(ratio))
+		strbuf_addf(sb, "<circle class=\"ratio-pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\">"
+			    "<title>B/A %.4f</title></circle>\n",
+			    svg_axis_place(&ax, ratio, PAD_L, W - PAD_R), y, ratio);
+	x_axis(sb, &ax, y + 18, NULL);
+	strbuf_addstr(sb, "</svg>\n");
 }
 
 void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		      double effect, const char *title)
 {
-	const double h = 240, top = 16, bottom = h - 40;
+	const double h = 240, top = 28, bottom = h - 40;
 	double lo = 1, hi = 1;
+	struct svg_axis ax;
 
 	if (isfinite(effect)) {
 		lo = fmin(lo, effect);
@@ -187,12 +512,16 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
 	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n");
-	for (int i = 0; i <= 4; i++) {
-		double v = lo + (hi - lo) * i / 4, y = scale(v, lo, hi, bottom, top);
+	/* linear: the steps sit near 1 or near the effect, a log scale would part neither */
+	axis_init(&ax, lo, hi, 0);
+	for (size_t i = 0; i < ax.nticks; i++) {
+		double y = scale(ax.tick[i], lo, hi, bottom, top);
+
 		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3f</text>\n",
-			    PAD_L, y, W - PAD_R, y, PAD_L - 4, y + 4, v);
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			    PAD_L, y, W - PAD_R, y, PAD_L - 4, y + 4, ax.label[i]);
 	}
+	strbuf_addstr(sb, "<text class=\"axis-label\" x=\"4\" y=\"12\">ratio to good (M/G)</text>\n");
 	strbuf_addf(sb, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		    PAD_L, scale(1, lo, hi, bottom, top), W - PAD_R, scale(1, lo, hi, bottom, top));
 	if (isfinite(effect))
@@ -230,11 +559,27 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 	strbuf_addstr(sb, "</svg>\n");
 }
 
-void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n,
+/* The significant digits (3 to 10) that write a and b apart. */
+static int apart(double a, double b)
+{
+	char x[32], y[32];
+	int p;
+
+	for (p = 3; p < 10; p++) {
+		snprintf(x, sizeof(x), "%.*g", p, a);
+		snprintf(y, sizeof(y), "%.*g", p, b);
+		if (strcmp(x, y))
+			break;
+	}
+	return p;
+}
+
+void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n, double flat,
 		   const char *title)
 {
-	const double w = 120, h = 28, pad = 3;
+	const double w = 120, h = 28, pad = 3, text_x = w + 6;
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+	int is_flat;
 
 	for (size_t i = 0; i < n; i++) {
 		x0 = fmin(x0, x[i]);
@@ -242,8 +587,10 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 		y0 = fmin(y0, y[i]);
 		y1 = fmax(y1, y[i]);
 	}
+	/* scale() draws an empty range in the middle */
+	is_flat = n && !(y1 - y0 >= flat);
 	strbuf_addf(sb, "<svg class=\"spark\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", w, h);
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", w + 80, h);
 	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n<polyline points=\"");
 	for (size_t i = 0; i < n; i++) {
@@ -251,15 +598,23 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 			strbuf_addch(sb, ' ');
 		add_fixed1(sb, scale(x[i], x0, x1, pad, w - pad));
 		strbuf_addch(sb, ',');
-		add_fixed1(sb, scale(y[i], y0, y1, h - pad, pad));
+		add_fixed1(sb, is_flat ? h / 2 : scale(y[i], y0, y1, h - pad, pad));
 	}
 	strbuf_addstr(sb, "\"/>\n");
 	if (n) {
 		strbuf_addstr(sb, "<circle cx=\"");
 		add_fixed1(sb, scale(x[n - 1], x0, x1, pad, w - pad));
 		strbuf_addstr(sb, "\" cy=\"");
-		add_fixed1(sb, scale(y[n - 1], y0, y1, h - pad, pad));
+		add_fixed1(sb, is_flat ? h / 2 : scale(y[n - 1], y0, y1, h - pad, pad));
 		strbuf_addstr(sb, "\" r=\"2.5\"/>\n");
+		if (is_flat)
+			strbuf_addf(sb, "<text class=\"flat\" x=\"%.0f\" y=\"%.1f\">%.6g flat</text>\n",
+				    text_x, h / 2 + 3.5, y0);
+		else
+			strbuf_addf(sb, "<text class=\"max\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n"
+				    "<text class=\"min\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n",
+				    text_x, pad + 6, apart(y0, y1), y1, text_x, h - pad,
+				    apart(y0, y1), y0);
 	}
 	strbuf_addstr(sb, "</svg>\n");
 }
@@ -270,6 +625,7 @@ void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *l
 {
 	const double h = 240, top = 24, bottom = h - 40;
 	double lo = INFINITY, hi = -INFINITY;
+	struct svg_axis ax;
 	/* a tick every step points, so that their numbers never overlap */
 	size_t step = n / 16 + 1;
 
@@ -291,12 +647,13 @@ void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *l
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
 	escape_html(sb, title);
 	strbuf_addstr(sb, "</title>\n");
-	for (int i = 0; i <= 4; i++) {
-		double v = lo + (hi - lo) * i / 4, yy = scale(v, lo, hi, bottom, top);
+	axis_init(&ax, lo, hi, 0);
+	for (size_t i = 0; i < ax.nticks; i++) {
+		double yy = scale(ax.tick[i], lo, hi, bottom, top);
 
 		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n",
-			    PAD_L, yy, W - PAD_R, yy, PAD_L - 4, yy + 4, v);
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			    PAD_L, yy, W - PAD_R, yy, PAD_L - 4, yy + 4, ax.label[i]);
 	}
 	for (size_t i = 0; i < nc; i++) {
 		const struct svg_change *c = &changes[i];

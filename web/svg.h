@@ -11,10 +11,39 @@
 
 #include "strbuf.h"
 
+/*
+ * A value axis: linear, or log10 when the values are all positive and
+ * span more than 10x. The domain is the values' own range (the axis' ends
+ * are the smallest and largest value), the ticks "nice" values inside it:
+ * steps of 1, 2 or 5 times a power of ten on a linear axis; on a log axis
+ * the decades, with 2 and 5 between them when there are at most three.
+ * A label is a plain number between 0.001 and 10000 and otherwise a
+ * number with an SI prefix (12k, 3.5M, 20µ), never an exponent.
+ */
+#define SVG_MAX_TICKS 16
+struct svg_axis {
+	int log;
+	double lo, hi;
+	size_t nticks;
+	double tick[SVG_MAX_TICKS];
+	char label[SVG_MAX_TICKS][24];
+};
+
+/* The axis for values from lo to hi (a single value gets a range around it). */
+void svg_axis_init(struct svg_axis *ax, double lo, double hi);
+/* Where v goes on a line from "from" (the axis' lo) to "to" (its hi). */
+double svg_axis_place(const struct svg_axis *ax, double v, double from, double to);
+
+/*
+ * A series of samples; run and iter, when not NULL, give each sample's
+ * boot (run id) and iteration: the points of a boot are drawn together in
+ * a band of their own, with the boot's median marked.
+ */
 struct svg_series {
 	const char *label;		/* A, B */
 	const char *css_class;		/* side-a, side-b */
 	const double *x;
+	const long long *run, *iter;
 	size_t n;
 };
 
@@ -23,11 +52,22 @@ struct svg_series {
 
 /*
  * The distributions of the series on one value axis: a strip of points
- * and a box (quartiles, median, whiskers to min and max) per series.
- * 0, or -1 when a series could not be summarized.
+ * (each titled with its value, unit, run and iteration) and a box
+ * (quartiles, median, whiskers to min and max) per series. When on a
+ * common axis a series' own spread would take less than a tenth of its
+ * width, each series gets an axis of its own instead, and the plot says
+ * so. 0, or -1 when a series could not be summarized.
  */
 int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
 		      const char *unit, const char *title);
+
+/*
+ * A ratio B/A with its confidence interval [lo, hi] against the band of
+ * ratios the verdict calls the same, [1 / (1 + delta), 1 + delta]; ci is
+ * the interval's name ("95% CI").
+ */
+void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double delta,
+	       const char *ci, const char *title);
 
 /* One bisection step: its ratio M/G with a CI, and whether it is the culprit. */
 struct svg_step {
@@ -37,16 +77,22 @@ struct svg_step {
 	int culprit;
 };
 
-/* The ratio against step order, the G->B effect as a line, the culprit ringed. */
+/*
+ * The ratio against step order, the G->B effect as a line, the culprit
+ * ringed; the y axis is labelled "ratio to good (M/G)".
+ */
 void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		      double effect, const char *title);
 
 /*
  * A sparkline: y against x (a time) as a line a few words wide, the last
- * point marked. It has no axes; the caller writes the values it needs
- * read (the latest, say) as text beside it.
+ * point marked, its largest and smallest value written at its right as
+ * its scale. When the values spread less than "flat" (max - min < flat),
+ * the line is drawn flat in the middle and the scale is the one value
+ * with "flat" beside it: a change below what the caller can tell apart
+ * must not climb the whole height.
  */
-void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n,
+void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n, double flat,
 		   const char *title);
 
 /* A change in a nightly series: between the points of index before and after. */

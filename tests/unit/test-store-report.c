@@ -130,7 +130,8 @@ static int variant(const struct store_report_variant *v, void *data)
 
 static int ab_sample(const struct store_ab_sample *s, void *data)
 {
-	say(data, "%c%lld:%g ", "AB"[s->side], s->mem_mib, s->value);
+	say(data, "%c%lld:%g@r%lld.%lld ", "AB"[s->side], s->mem_mib, s->value, s->run_id,
+	    s->iteration);
 	return 0;
 }
 
@@ -351,8 +352,9 @@ int main(void)
 
 	o.buf[0] = '\0';
 	ok(store_experiment_ab_samples(&st, exp, ab_sample, &o) == 0, "A/B samples read");
-	is_str(o.buf, "A1024:101 A1024:102 B1024:201 B1024:202 B2048:301 ",
-	       "the counted ones: no warm-up, nothing of the FAILED run, by run");
+	is_str(o.buf, "A1024:101@r1.1 A1024:102@r1.2 B1024:201@r3.1 B1024:202@r3.2 B2048:301@r4.1 ",
+	       "the counted ones: no warm-up, nothing of the FAILED run, by run, each with its "
+	       "run and iteration");
 
 	o.buf[0] = '\0';
 	ok(store_report_run(&st, 2, run_page, &o) == 0, "a run read");
