@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "config.h"
 #include "context.h"
+#include "escape.h"
 #include "log.h"
 #include "recipe.h"
 #include "stats.h"
@@ -476,7 +477,8 @@ int cmd_recipe(int argc, char **argv)
 		if (strcmp(argv[i], "--resume"))
 			strvec_push(&shown, argv[i]);
 	}
-	ab_command_line(&command, (int)shown.nr, shown.v);
+	strbuf_addstr(&command, "lab ");
+	escape_shell_words(&command, (int)shown.nr, shown.v);
 	/* every option is checked once, before anything is built */
 	push_all(&av, &words);
 	n = parse_args(&a, &check, &av);
