@@ -116,6 +116,13 @@ static int build_variants(struct kernel_image image[2], struct kernel_tree *t, s
 	}
 	if ((patch && patch_fetch(&mbox, patch)) || kernel_tree_open_for(t, ctx, repo))
 		goto out;
+	/* a ref that does not resolve fails before the other side's build */
+	for (int s = 0; s < 2; s++) {
+		git_oid tree;
+
+		if (ref[s] && kernel_tree_resolve(&commit[s], &tree, t, ref[s]))
+			goto out;
+	}
 	for (int s = 0; s < 2; s++) {
 		struct build_spec spec = { arch, &frags[s], &patches[s] };
 		enum refbuild_outcome r;
@@ -161,6 +168,36 @@ static int check_one_kernel_each(const char *kernel, const char *const side_kern
 }
 
 /*
+ * Both sides have a kernel, or neither has and the runner boots none (the
+ * local runner runs the guest, and the sides differ in command line):
+ * else the options that give the missing one are named. Git's sides are
+ * checked with the builds.
+ */
+static int check_sides(const struct ab_spec *s, const struct lab_context *ctx)
+{
+	const char *runner = boot_opts_runner(&s->o.boot, &ctx->cfg);
+	const struct runner *r = runner_find(runner);
+	int has[2];
+
+	if (boot_opts_check_targets(&s->o.boot, &ctx->cfg))
+		return -1;
+	if (!r)
+		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh)", runner);
+	if (s->ref[0] || s->ref[1] || s->patch)
+		return 0;
+	for (int i = 0; i < 2; i++)
+		has[i] = s->kernel || s->side_kernel[i];
+	if (has[0] != has[1])
+		return error("no kernel for %c: give %s IMG (or --kernel IMG for both sides)",
+			     has[0] ? 'B' : 'A', has[0] ? "--b-kernel" : "--a-kernel");
+	if (!has[0] && runner_boots_kernel(r))
+		return error("no kernels: the %s runner boots one on each side: give --a-kernel IMG "
+			     "and --b-kernel IMG, --kernel IMG for both, or --a REF and --b REF "
+			     "to build them", runner);
+	return 0;
+}
+
+/*
  * The images the user named, each read once here: a file both sides name
  * is one image. A runner other than the local one boots it, so it must be
  * a kernel image; the local runner runs it as a program.
@@ -202,7 +239,8 @@ int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx)
 	if (workloads_resolve(&s->workloads, &s->args, s->sections, s->nsections,
 			      ctx->cfg.workloads, ctx->cfg.nworkloads))
 		return -1;
-	if (check_one_kernel_each(s->kernel, s->side_kernel, s->ref, s->patch))
+	if (check_one_kernel_each(s->kernel, s->side_kernel, s->ref, s->patch) ||
+	    check_sides(s, ctx))
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		struct strbuf *sb = &s->side_line[i];

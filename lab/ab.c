@@ -666,8 +666,21 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 	double alpha = o->alpha;
 
 	boot_guests_init(&own);
-	if (boot_opts_check_targets(&o->boot, &ctx->cfg) ||
-	    (context_need_store(ctx)))
+	if (boot_opts_check_targets(&o->boot, &ctx->cfg))
+		return AB_ERROR;
+	/* what a boot would refuse is refused before the experiment exists */
+	for (size_t i = 0; i < o->nmems; i++) {
+		for (size_t j = 0; j < o->ncpus; j++) {
+			for (int s = 0; s < 2; s++) {
+				struct boot_opts b;
+
+				plan_opts(&b, o, s, o->mems[i], o->cpus[j], 0, 0, guests);
+				if (boot_opts_check(ctx, &b))
+					return AB_ERROR;
+			}
+		}
+	}
+	if (context_need_store(ctx))
 		return AB_ERROR;
 	join_workloads(&workloads, o);
 	if (variant_kernels(kid, ctx, o))

@@ -301,22 +301,26 @@ void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workl
 		strbuf_addf(sb, " lab.%s", o->params->v[i]);
 }
 
-int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
+/*
+ * What a plan refuses before it writes anything: the targets, the runner,
+ * the workloads, the clock, a kernel where the runner boots one and its
+ * arch on the target, the guest program, the NUMA nodes. Fills p->runner and
+ * p->spec.accel, *t, *clock, *arch and program. -1 after one line.
+ */
+static int check_opts(struct boot_plan *p, const struct lab_target **t, const char **clock,
+		      const char **arch, struct strbuf *program, const struct lab_context *ctx,
 		      const struct boot_opts *o)
 {
-	const char *arch = host_arch(), *runner_name, *clock;
-	const struct lab_target *t = NULL;
-	struct strbuf program = STRBUF_INIT;
-	struct boot_guest *guest;
-	char *cachedir = NULL;
-	int ret = -1;
+	const char *runner_name;
+	long mem;
 
-	memset(p, 0, sizeof(*p));
+	*t = NULL;
+	*arch = host_arch();
 	if (boot_opts_check_targets(o, &ctx->cfg))
 		return -1;
 	if (o->target)
-		t = config_target(&ctx->cfg, o->target);
-	runner_name = o->runner ? o->runner : t && t->runner ? t->runner :
+		*t = config_target(&ctx->cfg, o->target);
+	runner_name = o->runner ? o->runner : *t && (*t)->runner ? (*t)->runner :
 		      config_runner_name(ctx->cfg.runner);
 	p->runner = runner_find(runner_name);
 	if (!p->runner)
@@ -324,31 +328,80 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	if (!o->workloads || !o->workloads->nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
 	/* a clock the runner cannot give is refused before anything is started or written */
-	p->spec.accel = o->accel ? o->accel : t && t->accel ? t->accel :
+	p->spec.accel = o->accel ? o->accel : *t && (*t)->accel ? (*t)->accel :
 			config_accel_name(ctx->cfg.accel);
-	clock = o->clock ? o->clock : t && t->clock ? t->clock : config_clock_name(ctx->cfg.clock);
-	if (clock_before_prepare(p, clock))
+	*clock = o->clock ? o->clock : *t && (*t)->clock ? (*t)->clock :
+		 config_clock_name(ctx->cfg.clock);
+	if (clock_before_prepare(p, *clock))
 		return -1;
 	if (runner_boots_kernel(p->runner) || (p->runner == &runner_ssh && o->kernel)) {
 		if (!o->kernel)
 			return error("no kernel given (--kernel IMAGE)");
 		/* read once, when it was resolved */
-		arch = o->kernel->arch;
-		if (t && t->arch && strcmp(t->arch, arch))
-			return error("target '%s' boots %s kernels, not %s ('%s')", t->name, t->arch,
-				     arch, o->kernel->path);
+		*arch = o->kernel->arch;
+		if (*t && (*t)->arch && strcmp((*t)->arch, *arch))
+			return error("target '%s' boots %s kernels, not %s ('%s')", (*t)->name,
+				     (*t)->arch, *arch, o->kernel->path);
 	}
 	if (o->guest)
-		strbuf_addstr(&program, o->guest);
+		strbuf_addstr(program, o->guest);
 	else if (!strcmp(p->runner->name, "local") && o->kernel)
 		/* what was built is the program to run (build.command projects) */
-		strbuf_addstr(&program, o->kernel->path);
+		strbuf_addstr(program, o->kernel->path);
 	else
-		strbuf_addf(&program, "%s/build/guest/%s/lab-guest", lab_source_dir(), arch);
-	if (access(program.buf, X_OK)) {
-		error("cannot find guest program '%s' (run 'make')", program.buf);
-		goto out;
+		strbuf_addf(program, "%s/build/guest/%s/lab-guest", lab_source_dir(), *arch);
+	if (access(program->buf, X_OK))
+		return error("cannot find guest program '%s' (run 'make')", program->buf);
+	mem = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
+	/* Linux ignores nodes this small, and the guest would not be what was asked */
+	if (o->numa && runner_boots_kernel(p->runner) && mem / o->numa < BOOT_MIN_NODE_MIB)
+		return error("--numa %ld splits %ldM into nodes below %dM: give more --mem or fewer nodes",
+			     o->numa, mem, BOOT_MIN_NODE_MIB);
+	return 0;
+}
+
+int boot_opts_check(const struct lab_context *ctx, const struct boot_opts *o)
+{
+	struct boot_opts b = *o;
+	struct boot_plan p;
+	struct strbuf program = STRBUF_INIT;
+	const struct lab_target *t;
+	const char *clock, *arch;
+	int ret;
+
+	if (boot_opts_check_targets(o, &ctx->cfg))
+		return -1;
+	/* the first target of a class speaks for it, as in boot_opts_runner() */
+	for (size_t i = 0; b.targets && i < ctx->cfg.ntargets; i++) {
+		if (!strcmp(ctx->cfg.targets[i].class, b.targets)) {
+			b.target = ctx->cfg.targets[i].name;
+			b.targets = NULL;
+		}
 	}
+	memset(&p, 0, sizeof(p));
+	ret = check_opts(&p, &t, &clock, &arch, &program, ctx, &b);
+	strbuf_release(&program);
+	/* a class leaves out a target too small for the guest; one target named must take it */
+	if (!ret && t && !o->targets &&
+	    target_fits(t, o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib,
+			o->cpus ? o->cpus : ctx->cfg.cpus) < 0)
+		ret = -1;
+	return ret;
+}
+
+int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
+		      const struct boot_opts *o)
+{
+	const char *arch, *clock;
+	const struct lab_target *t;
+	struct strbuf program = STRBUF_INIT;
+	struct boot_guest *guest;
+	char *cachedir = NULL;
+	int ret = -1;
+
+	memset(p, 0, sizeof(*p));
+	if (check_opts(p, &t, &clock, &arch, &program, ctx, o))
+		goto out;
 	if (guest_find(&guest, o->guests ? o->guests : &p->own, runner_boots_kernel(p->runner),
 		       arch, program.buf, o->workloads))
 		goto out;
@@ -392,13 +445,6 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);
 	/* like --mem and --cpus, nothing the local runner can change */
 	p->spec.numa = (int)o->numa;
-	/* Linux ignores nodes this small, and the guest would not be what was asked */
-	if (o->numa && runner_boots_kernel(p->runner) &&
-	    p->spec.mem_mib / o->numa < BOOT_MIN_NODE_MIB) {
-		error("--numa %ld splits %ldM into nodes below %dM: give more --mem or fewer nodes",
-		      o->numa, p->spec.mem_mib, BOOT_MIN_NODE_MIB);
-		goto out;
-	}
 	if (t && target_fits(t, p->spec.mem_mib, p->spec.cpus) < 0)
 		goto out;
 	if (p->runner->prepare && p->runner->prepare(&p->spec))

@@ -172,6 +172,12 @@ int workloads_parse(struct strvec *out, const char *arg);
 int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		      const struct boot_opts *o);
 /*
+ * What boot_plan_prepare() would refuse in o, said before anything is
+ * stored or started (a class of targets checked as its first target):
+ * -1 after one line, 0 when a plan of o may be made.
+ */
+int boot_opts_check(const struct lab_context *ctx, const struct boot_opts *o);
+/*
  * Boot once and store the run, its samples and metadata. res is filled
  * (the caller releases it). Returns -1 only when storing failed; a boot
  * that failed is a stored status, not an error.

@@ -4,6 +4,7 @@
 
 #include "ab-spec.h"
 #include "commands.h"
+#include "escape.h"
 #include "store-experiment.h"
 #include "strbuf.h"
 
@@ -28,45 +29,6 @@ static int opt_resume(const struct parse_option *opt, const char *arg)
 	return 0;
 }
 
-/*
- * One word as a POSIX shell reads it back: bare when it holds only
- * characters no shell treats specially, else in single quotes, where
- * nothing is special but the quote itself, written '\''.
- */
-static void add_shell_word(struct strbuf *sb, const char *w)
-{
-	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				   "0123456789_@%+=:,./-";
-
-	if (*w && w[strspn(w, safe)] == '\0') {
-		strbuf_addstr(sb, w);
-		return;
-	}
-	strbuf_addch(sb, '\'');
-	for (; *w; w++) {
-		if (*w == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *w);
-	}
-	strbuf_addch(sb, '\'');
-}
-
-void ab_command_line(struct strbuf *sb, int argc, char **argv)
-{
-	strbuf_addstr(sb, "lab");
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--resume")) {
-			i++;
-			continue;
-		}
-		if (!strncmp(argv[i], "--resume=", 9))
-			continue;
-		strbuf_addch(sb, ' ');
-		add_shell_word(sb, argv[i]);
-	}
-}
-
 int cmd_ab(int argc, char **argv)
 {
 	struct strbuf command = STRBUF_INIT;
@@ -88,7 +50,8 @@ int cmd_ab(int argc, char **argv)
 
 	ab_spec_init(&s);
 	/* the recorded command line is the one given, before parsing reorders argv */
-	ab_command_line(&command, argc, argv);
+	strbuf_addstr(&command, "lab ");
+	escape_shell_words(&command, argc, argv);
 	if (context_start(&ctx, &parser, argc, argv, &db, &config, CONTEXT_NO_STORE) ||
 	    ab_spec_prepare(&s, &ctx))
 		goto out;

@@ -317,6 +317,9 @@ int cmd_bisect(int argc, char **argv)
 	bisect_outcome_init(&o);
 	a.cmd = "lab bisect";
 	a.usage = bisect_usage;
+	/* recorded as given: parsing reorders argv */
+	strbuf_addstr(&command, "lab ");
+	escape_shell_words(&command, argc, argv);
 	if (parse_args(&a, &bs, &given, argc, argv) || resume_alone(&a, &given) ||
 	    context_load_config(&ctx, a.config, a.db) || resolve(&bs, &ctx) ||
 	    context_open_store(&ctx))
@@ -333,7 +336,6 @@ int cmd_bisect(int argc, char **argv)
 		error("lab bisect needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
-	ab_command_line(&command, argc, argv);
 	spec_from_args(&spec, &bs, &a, command.buf);
 	bisect_outcome_release(&o);
 	if (bisect_run(&ctx, &spec, &id, &o))
@@ -381,6 +383,8 @@ int cmd_bisect_step(int argc, char **argv)
 	memset(&ctx, 0, sizeof(ctx));
 	a.cmd = "lab bisect-step";
 	a.usage = bisect_step_usage;
+	strbuf_addstr(&command, "lab ");
+	escape_shell_words(&command, argc, argv);
 	/* git bisect run treats 128 and above as "stop bisecting" */
 	if (parse_args(&a, &bs, NULL, argc, argv) ||
 	    context_load_config(&ctx, a.config, a.db) || resolve(&bs, &ctx) ||
@@ -390,7 +394,6 @@ int cmd_bisect_step(int argc, char **argv)
 		error("lab bisect-step needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
-	ab_command_line(&command, argc, argv);
 	spec_from_args(&spec, &bs, &a, command.buf);
 	if (!spec.repo)
 		spec.repo = ".";

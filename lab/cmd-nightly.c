@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "context.h"
+#include "escape.h"
 #include "log.h"
 #include "nightly.h"
 #include "parse-options.h"
@@ -34,13 +35,17 @@ int cmd_nightly(int argc, char **argv)
 		OPT_END(),
 	};
 	struct option_parser parser = { "lab nightly", nightly_usage, options, NULL };
+	struct strbuf command = STRBUF_INIT;
 	int nargs, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
+	/* stored with the night's A/Bs and bisections: as given, before parsing reorders argv */
+	strbuf_addstr(&command, "lab ");
+	escape_shell_words(&command, argc, argv);
 	/* one night, or every one */
 	nargs = parse_command_options(&parser, argc, argv, 1);
 	if (nargs < 0)
-		return 2;
+		goto out;
 	if (nargs)
 		name = argv[0];
 	if (context_load_config(&ctx, config, db))
@@ -66,7 +71,7 @@ int cmd_nightly(int argc, char **argv)
 
 		if (name && strcmp(n->name, name))
 			continue;
-		r = nightly_run(&ctx, n, stdout);
+		r = nightly_run(&ctx, n, command.buf, stdout);
 		fflush(stdout);
 		/* the worst of the nights: an error, then busy, then a regression */
 		if (r == NIGHTLY_ERROR || (r == NIGHTLY_BUSY && ret != NIGHTLY_ERROR) ||
@@ -75,5 +80,6 @@ int cmd_nightly(int argc, char **argv)
 	}
 out:
 	context_release(&ctx);
+	strbuf_release(&command);
 	return ret;
 }

@@ -39,7 +39,8 @@ static const char *const recipe_usage[] = {
 	"",
 	parse_options_here,
 	"",
-	"exit status: 0 the table is complete, 2 error (finished experiments stay stored)",
+	"exit status: 0 no A/B found a regression, 1 one found a REGRESSION, 2 error",
+	"             (finished experiments stay stored)",
 	NULL,
 };
 
@@ -523,7 +524,7 @@ int cmd_recipe(int argc, char **argv)
 	struct boot_guests guests;	/* one initramfs for all the recipe's A/Bs */
 	struct recipe r;
 	long long *exp = NULL;
-	int n, ret = 2;
+	int n, regressed = 0, ret = 2;
 
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&r, 0, sizeof(r));
@@ -535,7 +536,8 @@ int cmd_recipe(int argc, char **argv)
 		if (strcmp(argv[i], "--resume"))
 			strvec_push(&shown, argv[i]);
 	}
-	ab_command_line(&command, (int)shown.nr, shown.v);
+	strbuf_addstr(&command, "lab ");
+	escape_shell_words(&command, (int)shown.nr, shown.v);
 	/* every option is checked once, before anything is built */
 	push_all(&av, &words);
 	n = parse_args(&a, &check, &av);
@@ -566,15 +568,23 @@ int cmd_recipe(int argc, char **argv)
 		const char *arch = r.arches.v[k];
 		if (a.arch && strcmp(arch, a.arch))
 			continue;
-		for (size_t i = 1; i < r.nv; i++)
+		for (size_t i = 1; i < r.nv; i++) {
+			enum ab_outcome o;
+
 			if (run_one(&exp[i], &ctx, &r, i, arch, &words, command.buf, &guests))
 				goto out;
+			/* a regression anywhere in the table is the command's, as lab ab's is */
+			o = ab_outcome_of(&ctx.st, exp[i]);
+			if (o == AB_ERROR)
+				goto out;
+			regressed |= o == AB_REGRESSION;
+		}
 		fflush(stdout);
 		if (print_table(stdout, &ctx.st, &r, arch, exp))
 			goto out;
 		fflush(stdout);
 	}
-	ret = 0;
+	ret = regressed ? 1 : 0;
 out:
 	recipe_release(&r);
 	boot_guests_release(&guests);

@@ -18,8 +18,4 @@ int cmd_recipe(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_target(int argc, char **argv);
 
-/* The command line lab ab records with an experiment ("lab ab ..."), less --resume. */
-struct strbuf;
-void ab_command_line(struct strbuf *sb, int argc, char **argv);
-
 #endif

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,22 +30,40 @@
 #define CONFIRM_MAX_BOOTS 20
 
 /*
- * What `lab list` and the reports show for a confirmation and a bisection.
- * A killed night finds them again by what they measure (their stored
- * spec), not by these words.
+ * What `lab list` and the reports show for a confirmation and a bisection:
+ * the lab nightly command as it was typed, which started them, and after
+ * it a shell comment saying which part of the night they are (a newline
+ * in it would end the comment: it becomes a space). A killed night finds
+ * them again by what they measure (their stored spec), not by these words.
  */
+static void night_command(struct strbuf *sb, struct night *nt, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void night_command(struct strbuf *sb, struct night *nt, const char *fmt, ...)
+{
+	va_list ap;
+	size_t start;
+
+	strbuf_addf(sb, "%s  # nightly %s: ", nt->command, nt->n->name);
+	start = sb->len;
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	for (size_t i = start; i < sb->len; i++)
+		if (sb->buf[i] == '\n' || sb->buf[i] == '\r')
+			sb->buf[i] = ' ';
+}
+
 static void confirm_command(struct strbuf *sb, struct night *nt, const struct nightly_series *s,
 			    const struct nightly_change *c)
 {
-	strbuf_addf(sb, "lab nightly %s: confirm %s %ldM cmdline='%s' %.12s..%.12s", nt->n->name,
-		    s->workload, s->mem_mib, s->cmdline, c->before, c->after);
+	night_command(sb, nt, "confirm %s %ldM cmdline='%s' %.12s..%.12s", s->workload,
+		      s->mem_mib, s->cmdline, c->before, c->after);
 }
 
 static void bisect_command(struct strbuf *sb, struct night *nt, const struct nightly_series *s,
 			   const struct nightly_change *c)
 {
-	strbuf_addf(sb, "lab nightly %s: bisect %s %.12s..%.12s", nt->n->name, s->series,
-		    c->before, c->after);
+	night_command(sb, nt, "bisect %s %.12s..%.12s", s->series, c->before, c->after);
 }
 
 /*

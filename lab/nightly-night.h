@@ -17,6 +17,7 @@
 struct night {
 	struct lab_context *ctx;
 	const struct lab_nightly *n;
+	const char *command;		/* the lab nightly command line, as typed */
 	FILE *out;
 	long long id;
 	struct strvec workloads, params, cmdlines;

@@ -534,7 +534,8 @@ static int prepare(struct night *nt)
 	return 0;
 }
 
-enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightly *n, FILE *out)
+enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightly *n,
+				const char *command, FILE *out)
 {
 	struct night nt;
 	struct series_copy sc;
@@ -552,6 +553,7 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	memset(&t, 0, sizeof(t));
 	nt.ctx = ctx;
 	nt.n = n;
+	nt.command = command;
 	nt.out = out;
 	if (prepare(&nt) || (context_need_store(ctx)))
 		goto out;

@@ -43,7 +43,12 @@ enum nightly_status {
 	NIGHTLY_BUSY = 75,	/* another lab runs this nightly (EX_TEMPFAIL) */
 };
 
-/* One night of n on ctx (config loaded); what it does goes to out. */
-enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightly *n, FILE *out);
+/*
+ * One night of n on ctx (config loaded); what it does goes to out.
+ * command, the command line that asked for the night, is stored with each
+ * A/B and bisection the night starts, with a shell comment saying which.
+ */
+enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightly *n,
+				const char *command, FILE *out);
 
 #endif

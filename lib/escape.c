@@ -32,6 +32,34 @@ void escape_csv(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void escape_shell(struct strbuf *sb, const char *word)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_@%+=:,./-";
+
+	if (*word && word[strspn(word, safe)] == '\0') {
+		strbuf_addstr(sb, word);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (; *word; word++) {
+		if (*word == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *word);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+void escape_shell_words(struct strbuf *sb, int argc, char *const *argv)
+{
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strbuf_addch(sb, ' ');
+		escape_shell(sb, argv[i]);
+	}
+}
+
 void escape_html(struct strbuf *sb, const char *s)
 {
 	while (s && *s) {

@@ -75,13 +75,13 @@ int remote_kexec(struct remote *r, const char *image, const char *initrd, const 
 	int ret = 0;
 
 	strbuf_addstr(&cmd, "PATH=$PATH:/usr/sbin:/sbin; kexec -l ");
-	ssh_quote(&cmd, image);
+	escape_shell(&cmd, image);
 	if (initrd) {
 		strbuf_addstr(&cmd, " --initrd=");
-		ssh_quote(&cmd, initrd);
+		escape_shell(&cmd, initrd);
 	}
 	strbuf_addstr(&cmd, " --command-line=");
-	ssh_quote(&cmd, cmdline);
+	escape_shell(&cmd, cmdline);
 	/* systemd shuts down cleanly first; without it, kexec straight away */
 	strbuf_addstr(&cmd, " && { nohup sh -c 'sleep 1; systemctl kexec || kexec -e' "
 		      ">/dev/null 2>&1 </dev/null & }");

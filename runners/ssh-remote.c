@@ -16,19 +16,6 @@
 #include "host.h"
 #include "ssh-remote.h"
 
-/* s as one word of a POSIX shell command line */
-void ssh_quote(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
-
 /* The last non-empty line of out, for messages. */
 void ssh_last_line(const struct strbuf *out, char *buf, size_t size)
 {

@@ -6,6 +6,7 @@
  * connection), ssh-kexec.c (a kernel kexec'd, waited for, left again) and
  * ssh-check.c (what a host lacks). Only these include it.
  */
+#include "escape.h"
 #include "run.h"
 #include "runner.h"
 #include "ssh.h"
@@ -43,8 +44,6 @@ int remote_command(struct remote *r, const char *cmd, struct strbuf *out, double
 /* scp of a local file to a path on the host; -1 with the reason in r->why */
 int remote_copy(struct remote *r, const char *local, const char *remote);
 
-/* s as one word of a POSIX shell command line */
-void ssh_quote(struct strbuf *sb, const char *s);
 /* The last non-empty line of out, for messages: "no output" when there is none. */
 void ssh_last_line(const struct strbuf *out, char *buf, size_t size);
 /* The value after "@ssh KEY " in a command's output, or "". */

@@ -207,7 +207,7 @@ static void run_guest(struct remote *r, const struct run_spec *spec, const char 
 
 	/* a guest the lab stopped must not run on: the host's own timeout ends it */
 	strbuf_addf(&cmd, "exec timeout -k 5 %.0f ", spec->timeout_s + 5);
-	ssh_quote(&cmd, guest);
+	escape_shell(&cmd, guest);
 	if (spec->params)
 		strvec_split(&args, spec->params);
 	/* without a kernel to boot, a variant's command line goes to the program */
@@ -217,7 +217,7 @@ static void run_guest(struct remote *r, const struct run_spec *spec, const char 
 		strvec_pushf(&args, "lab.nonce=%s", spec->nonce);
 	for (size_t i = 0; i < args.nr; i++) {
 		strbuf_addch(&cmd, ' ');
-		ssh_quote(&cmd, args.v[i]);
+		escape_shell(&cmd, args.v[i]);
 	}
 	strvec_push(&av, "ssh");
 	ssh_options(&av, r, 0);
@@ -283,7 +283,7 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 
 	strbuf_addf(&dir, "%s/lab-%s", SSH_REMOTE_DIR, spec->nonce ? spec->nonce : "run");
 	strbuf_addstr(&cmd, "mkdir -m 700 ");
-	ssh_quote(&cmd, dir.buf);
+	escape_shell(&cmd, dir.buf);
 	strbuf_addf(&path, "%s/lab-guest", dir.buf);
 	if (remote_command(&r, cmd.buf, NULL, SSH_COMMAND_TIMEOUT_S) ||
 	    remote_copy(&r, spec->guest, path.buf)) {
@@ -333,7 +333,7 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	out->wall_s = now_monotonic() - start;
 	strbuf_reset(&cmd);
 	strbuf_addstr(&cmd, "rm -rf ");
-	ssh_quote(&cmd, dir.buf);
+	escape_shell(&cmd, dir.buf);
 	remote_command(&r, cmd.buf, NULL, SSH_COMMAND_TIMEOUT_S);
 	if (in_test_kernel && restore_host(&r, &booted, &before, out)) {
 		warning("%s: running its reset command", r.why.buf);

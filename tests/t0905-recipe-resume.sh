@@ -36,7 +36,7 @@ test_expect_success 'a recipe killed during its A/B leaves the experiment RUNNIN
 '
 
 test_expect_success '--resume, with the options in another order and spelling, goes on with it' '
-	"$LAB" recipe --iters=3 --resume two.recipe --db=lab.db --boots 6 --repo repo >out 2>err &&
+	test_expect_code 1 "$LAB" recipe --iters=3 --resume two.recipe --db=lab.db --boots 6 --repo repo >out 2>err &&
 	grep -q "^experiment E1: resumed" err &&
 	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1 &&
 	test "$(sql lab.db "SELECT status FROM experiments WHERE id = 1")" = DONE &&
@@ -45,13 +45,14 @@ test_expect_success '--resume, with the options in another order and spelling, g
 '
 
 test_expect_success '--resume again reuses the finished experiment' '
-	"$LAB" recipe two.recipe --repo repo --db lab.db --iters 3 --boots 6 --resume >out 2>err &&
+	test_expect_code 1 "$LAB" recipe two.recipe --repo repo --db lab.db --iters 3 --boots 6 --resume >out 2>err &&
 	grep -q "^experiment E1: done before, reused" err &&
 	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1
 '
 
 test_expect_success '--resume with another parameter is another experiment' '
-	"$LAB" recipe two.recipe --repo repo --db lab.db --iters 4 --boots 2 --resume >out 2>err &&
+	{ "$LAB" recipe two.recipe --repo repo --db lab.db --iters 4 --boots 2 --resume >out 2>err;
+	  test $? -le 1; } &&
 	! grep -q "E1: done before" err &&
 	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 2 &&
 	test "$(sql lab.db "SELECT DISTINCT params FROM runs WHERE experiment_id = 2")" = \

@@ -109,6 +109,21 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the regression night: confirmed, bisect
 	grep -q "${c13:0:12}" "site/b$(sql lab.db "SELECT bisection FROM nightly_changes").html"
 '
 
+test_expect_success AIOSMTPD,GIT_DAEMON 'the A/B and the bisection store the nightly command as typed, then which they are' '
+	printf "[%s]\n" nightly --config lab.conf >want &&
+	for id in $(sql lab.db "SELECT ab_experiment FROM nightly_changes") \
+		  $(sql lab.db "SELECT bisection FROM nightly_changes"); do
+		sql lab.db "SELECT command FROM experiments WHERE id = $id" >line &&
+		test "$(wc -l <line)" = 1 &&
+		sh -c "lab() { printf \"[%s]\\n\" \"\$@\"; }; $(cat line)" >words &&
+		diff -u want words || exit 1
+	done &&
+	grep -q "  # nightly next: confirm zeroing 2048M cmdline=" \
+		<(sql lab.db "SELECT command FROM experiments WHERE id = $(sql lab.db "SELECT ab_experiment FROM nightly_changes")") &&
+	grep -q "  # nightly next: bisect zeroing.t " \
+		<(sql lab.db "SELECT command FROM experiments WHERE id = $(sql lab.db "SELECT bisection FROM nightly_changes")")
+'
+
 test_expect_success AIOSMTPD,GIT_DAEMON 'the mail: to the list, the A/B table, the culprit with subject and author, links' '
 	c13=$(git -C up rev-parse c13) &&
 	tr -d "\\r" <sink/mail-1.eml >mail &&

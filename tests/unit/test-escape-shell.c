@@ -1,0 +1,37 @@
+/*
+ * lib/escape.c's shell words: a word with nothing special stays bare, any
+ * other is single-quoted, and a shell splits the line back into the words
+ * (t0460 and t0420 run lines through sh; here the exact text).
+ */
+#include "escape.h"
+#include "strbuf.h"
+#include "tap.h"
+
+static void word(const char *w, const char *want, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	escape_shell(&sb, w);
+	is_str(strbuf_str(&sb), want, name);
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	char *argv[] = { "ab", "--cmdline", "a b", "", "it's", NULL };
+	struct strbuf sb = STRBUF_INIT;
+
+	word("--mem=4G,16G", "--mem=4G,16G", "options, lists and paths stay bare");
+	word("/srv/lab/x_y@z%+:.", "/srv/lab/x_y@z%+:.", "... with @ % + : . _");
+	word("", "''", "an empty word is two quotes");
+	word("a b", "'a b'", "a space is quoted");
+	word("$(touch x)`y`\\*;|&<>~#!", "'$(touch x)`y`\\*;|&<>~#!'",
+	     "nothing is special in single quotes");
+	word("it's", "'it'\\''s'", "a quote ends the quotes, is escaped, and they start again");
+	word("a\nb", "'a\nb'", "a newline is quoted as it is");
+
+	escape_shell_words(&sb, 5, argv);
+	is_str(strbuf_str(&sb), "ab --cmdline 'a b' '' 'it'\\''s'", "words one space apart");
+	strbuf_release(&sb);
+	return done_testing();
+}
