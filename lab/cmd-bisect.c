@@ -300,6 +300,24 @@ static void print_outcome(const struct bisect_outcome *o)
 		       o->effect.estimate, conf->n_culprit);
 }
 
+/* The ends and the workload a new bisection needs: refused, naming what is missing. */
+static int check_ends(const struct bisect_args *a, const struct bisector *bs)
+{
+	struct strbuf missing = STRBUF_INIT;
+
+	if (!a->good)
+		strbuf_addstr(&missing, "--good REF");
+	if (!a->bad)
+		strbuf_addf(&missing, "%s--bad REF", missing.len ? ", " : "");
+	if (!bs->workloads.nr)
+		strbuf_addf(&missing, "%s--workload W", missing.len ? ", " : "");
+	if (missing.len)
+		error("'%s' needs --good REF, --bad REF and --workload W; missing: %s", a->cmd,
+		      missing.buf);
+	strbuf_release(&missing);
+	return !a->good || !a->bad || !bs->workloads.nr ? -1 : 0;
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_spec spec = BISECT_SPEC_INIT;
@@ -320,20 +338,16 @@ int cmd_bisect(int argc, char **argv)
 	/* recorded as given: parsing reorders argv */
 	strbuf_addstr(&command, "lab ");
 	escape_shell_words(&command, argc, argv);
+	/* a resume takes what was stored, its budget aside */
 	if (parse_args(&a, &bs, &given, argc, argv) || resume_alone(&a, &given) ||
 	    context_load_config(&ctx, a.config, a.db) || resolve(&bs, &ctx) ||
-	    context_open_store(&ctx))
+	    (!a.resume && !a.want_status && check_ends(&a, &bs)) || context_open_store(&ctx))
 		goto out;
 	if (a.want_status) {
 		id = a.status;
 		if ((!id && store_bisection_latest(&ctx.st, &id)) || print_status(&ctx.st, id))
 			goto out;
 		ret = 0;
-		goto out;
-	}
-	/* a resume takes what was stored, its budget aside */
-	if (!a.resume && (!a.good || !a.bad || !bs.workloads.nr)) {
-		error("lab bisect needs --good REF, --bad REF and --workload W");
 		goto out;
 	}
 	spec_from_args(&spec, &bs, &a, command.buf);
@@ -388,12 +402,8 @@ int cmd_bisect_step(int argc, char **argv)
 	/* git bisect run treats 128 and above as "stop bisecting" */
 	if (parse_args(&a, &bs, NULL, argc, argv) ||
 	    context_load_config(&ctx, a.config, a.db) || resolve(&bs, &ctx) ||
-	    context_open_store(&ctx))
+	    check_ends(&a, &bs) || context_open_store(&ctx))
 		goto out;
-	if (!a.good || !a.bad || !bs.workloads.nr) {
-		error("lab bisect-step needs --good REF, --bad REF and --workload W");
-		goto out;
-	}
 	spec_from_args(&spec, &bs, &a, command.buf);
 	if (!spec.repo)
 		spec.repo = ".";

@@ -242,7 +242,7 @@ int cmd_show(int argc, char **argv)
 	if (n < 0)
 		return 2;
 	if (n != 1) {
-		error("'lab show' takes one run id (see 'lab show --help')");
+		error("'lab show' takes one run id N or experiment id EN (see 'lab show --help')");
 		return 2;
 	}
 	arg = argv[0];

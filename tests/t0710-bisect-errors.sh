@@ -34,6 +34,17 @@ test_expect_success 'setup: 8 commits, a shift at 4, a broken build at 2, the la
 	printf "[core]\n\trepo = %s/repo\n" "$PWD" >qemu.conf
 '
 
+test_expect_success 'a missing end or workload is named, before a database exists' '
+	mkdir noends && (cd noends &&
+		rc=0 && "$LAB" bisect --good base --workload zeroing 2>err || rc=$? &&
+		test "$rc" = 2 &&
+		expect_one_line_naming err "^lab: .lab bisect. needs --good REF, --bad REF and --workload W; missing: --bad REF$" &&
+		rc=0 && "$LAB" bisect-step 2>err || rc=$? &&
+		test "$rc" = 128 &&
+		expect_one_line_naming err "missing: --good REF, --bad REF, --workload W$" &&
+		test ! -e state)
+'
+
 test_expect_success 'an unknown metric of the lab guest is refused before anything is built or stored' '
 	rc=0 && "$LAB" bisect --config qemu.conf --db q.db --good base --bad main --workload demote \
 		--metric nosuch >out 2>err || rc=$? &&
