@@ -432,18 +432,21 @@ static int start(struct bisector *bs, const struct bisect_spec *spec,
 	return 0;
 }
 
+/* The row a bisection's outcome is stored as; the caller sets its outcome. */
+static struct bisection_outcome stored_outcome(const struct bisector *bs,
+					       const struct bisect_result *r, const char *culprit)
+{
+	return (struct bisection_outcome){
+		.metric = bs->metric, .per_boot = bs->per_boot, .culprit = culprit,
+		.effect = r->effect.estimate, .effect_lo = r->effect.lo,
+		.effect_hi = r->effect.hi, .effect_alpha = r->effect_alpha,
+	};
+}
+
 /* The outcome, as stored and as the caller reads it. */
 static int finish(struct bisector *bs, const struct bisect_result *r, struct bisect_outcome *out)
 {
-	struct bisection_outcome o = {
-		.metric = bs->metric,
-		.per_boot = bs->per_boot,
-		.effect = r->effect.estimate,
-		.effect_lo = r->effect.lo,
-		.effect_hi = r->effect.hi,
-		.effect_alpha = r->effect_alpha,
-		.culprit = r->found ? out->culprit : NULL,
-	};
+	struct bisection_outcome o = stored_outcome(bs, r, r->found ? out->culprit : NULL);
 
 	snprintf(out->metric, sizeof(out->metric), "%s", bs->metric);
 	out->effect = r->effect;
@@ -694,15 +697,7 @@ static int record_step(struct bisector *bs, const struct bisect_result *r,
 	char hex[GIT_OID_HEXSZ + 1], culprit[GIT_OID_HEXSZ + 1];
 	struct bisect_step_row step = { 0, hex, bisect_mark_name(o->mark), (long long)o->n,
 					o->ratio.estimate, o->ratio.lo, o->ratio.hi };
-	struct bisection_outcome done = {
-		.metric = bs->metric,
-		.per_boot = bs->per_boot,
-		.effect = r->effect.estimate,
-		.effect_lo = r->effect.lo,
-		.effect_hi = r->effect.hi,
-		.effect_alpha = r->effect_alpha,
-		.culprit = culprit,
-	};
+	struct bisection_outcome done = stored_outcome(bs, r, culprit);
 	int over;
 
 	git_oid_tostr(hex, sizeof(hex), &bs->cand[0].commit);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "escape.h"
 #include "log.h"
 #include "runner.h"
 #include "sha256.h"
@@ -60,18 +61,10 @@ int workload_is_user(const char *spec)
 
 void workload_quote(struct strbuf *out, const char *word)
 {
-	if (*word && !word[strcspn(word, " \t\n',\\\"")]) {
+	if (*word && !word[strcspn(word, " \t\n',\\\"")])
 		strbuf_addstr(out, word);
-		return;
-	}
-	strbuf_addch(out, '\'');
-	for (; *word; word++) {
-		if (*word == '\'')
-			strbuf_addstr(out, "'\\''");
-		else
-			strbuf_addch(out, *word);
-	}
-	strbuf_addch(out, '\'');
+	else
+		escape_shell_quoted(out, word);
 }
 
 /* Words as workload_quote() writes them; -1 for a quote left open. */

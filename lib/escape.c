@@ -37,10 +37,14 @@ void escape_shell(struct strbuf *sb, const char *word)
 	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				   "0123456789_@%+=:,./-";
 
-	if (*word && word[strspn(word, safe)] == '\0') {
+	if (*word && word[strspn(word, safe)] == '\0')
 		strbuf_addstr(sb, word);
-		return;
-	}
+	else
+		escape_shell_quoted(sb, word);
+}
+
+void escape_shell_quoted(struct strbuf *sb, const char *word)
+{
 	strbuf_addch(sb, '\'');
 	for (; *word; word++) {
 		if (*word == '\'')

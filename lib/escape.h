@@ -21,6 +21,8 @@ void escape_csv(FILE *f, const char *s);
  * quotes, where nothing is special but the quote itself, written '\''.
  */
 void escape_shell(struct strbuf *sb, const char *word);
+/* The same, quoted whether it needs it or not: 'word', each ' as '\''. */
+void escape_shell_quoted(struct strbuf *sb, const char *word);
 /*
  * Append argv[0..argc) to sb as escape_shell() words, one space apart: a
  * command line that a shell splits back into the same words.
