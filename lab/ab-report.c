@@ -78,6 +78,50 @@ static void print_metric_text(FILE *f, const struct verdict_row *v, const char *
 		100 * v->delta);
 }
 
+/*
+ * The recorded command, a shell command line, within 100 columns: broken
+ * only between words, each line but the last ending in a backslash, so
+ * that pasted it is still one command. A word wider than a line keeps its
+ * line to itself.
+ */
+static void print_command(FILE *f, const char *cmd)
+{
+	const char *lead = "  command: ";
+	size_t col = 0;
+
+	while (*cmd) {
+		const char *w = cmd;
+		int quoted = 0;
+		size_t ww;
+
+		/* a word ends at a space outside quotes; '\'' is a quote within one */
+		for (; *cmd && (quoted || *cmd != ' '); cmd++) {
+			if (*cmd == '\'')
+				quoted = !quoted;
+			else if (*cmd == '\\' && !quoted && cmd[1])
+				cmd++;
+		}
+		ww = 0;
+		for (const char *c = w; c < cmd; c++)
+			ww += ((unsigned char)*c & 0xc0) != 0x80;
+		if (!col) {
+			fputs(lead, f);
+			col = textfmt_width(lead);
+		} else if (col + 1 + ww + 2 > TEXTFMT_COLUMNS) {
+			fputs(" \\\n    ", f);
+			col = 4;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)(cmd - w), w);
+		col += ww;
+		while (*cmd == ' ')
+			cmd++;
+	}
+	fputc('\n', f);
+}
+
 struct header {
 	FILE *f;
 	long long exp_id;
@@ -107,7 +151,7 @@ static int print_experiment(const struct store_experiment *e, void *data)
 		fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n",
 			h->exp_id, e->status, term_safe(e->workloads), e->boots_ok,
 			e->boots_failed);
-		textfmt_wrap(f, "  command: ", "    ", term_safe(e->command));
+		print_command(f, term_safe(e->command));
 		fprintf(f, "  clock: %s\n", h->clock);
 	}
 	return 0;
