@@ -135,6 +135,23 @@ static size_t bytes_in(const char *s, size_t len, size_t cols)
 	return i;
 }
 
+void textfmt_cut(char *buf, size_t size, const char *s, size_t width, int keep_tail)
+{
+	size_t len = strlen(s), w = textfmt_width(s), skip;
+
+	if (w <= width || width < 2) {
+		snprintf(buf, size, "%s", s);
+		return;
+	}
+	if (!keep_tail) {
+		snprintf(buf, size, "%.*s…", (int)bytes_in(s, len, width - 1), s);
+		return;
+	}
+	/* skip the characters beyond width - 1 from the start */
+	skip = bytes_in(s, len, w - (width - 1));
+	snprintf(buf, size, "…%s", s + skip);
+}
+
 void textfmt_wrap(FILE *f, const char *first, const char *indent, const char *text)
 {
 	const char *lead = first;

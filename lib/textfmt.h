@@ -40,6 +40,12 @@ void textfmt_change(char *buf, size_t size, double ratio, double lo, double hi);
 /* Columns s takes on a terminal: its UTF-8 characters (continuation bytes not counted). */
 size_t textfmt_width(const char *s);
 
+/*
+ * s cut to width columns into buf, an ellipsis where it was cut: at its
+ * end, or with keep_tail at its start ("…/bzImage").
+ */
+void textfmt_cut(char *buf, size_t size, const char *s, size_t width, int keep_tail);
+
 /* Print s left-aligned in width columns (s as it is when wider). */
 void textfmt_pad(FILE *f, const char *s, size_t width);
 
