@@ -49,7 +49,7 @@ int textfmt_ci_decimals(double lo, double hi)
 
 	if (!isfinite(half) || !(half > 0))
 		return 1;
-	d = -(int)floor(log10(half));
+	d = -(int)floor(log10(half) + 1e-9);	/* 0.0001 is stored as 9.99...e-5 */
 	return d < 0 ? 0 : d > 6 ? 6 : d;
 }
 
