@@ -35,6 +35,9 @@ void textfmt_value(char *buf, size_t size, double v)
 		prefix = si[i].prefix;
 	}
 	decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 || a == 0 ? 3 : 4;
+	/* 99.996 shows as 100.0, not 100.00 */
+	if (decimals && round(a * pow(10, decimals)) >= 1e4)
+		decimals--;
 	if (*prefix && decimals > 2)
 		decimals = 2;
 	if (a == 0)

@@ -55,6 +55,8 @@ int main(void)
 	is_str(value(4.24264e-06), "4.24µ", "small: an SI prefix, no exponent");
 	is_str(value(455067600), "455.1M", "large: an SI prefix");
 	is_str(value(0), "0", "zero");
+	is_str(value(99.998), "100.0", "rounding up to 100 drops a decimal");
+	is_str(value(0.99996), "1.000", "rounding up to 1 too");
 	is_str(value(-3.5), "-3.500", "negative");
 
 	is_int(textfmt_width("455× [449×, 460×]"), 17, "width counts characters, not bytes");
