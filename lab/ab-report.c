@@ -5,10 +5,13 @@
 #include <string.h>
 
 #include "ab.h"
+#include "ab-table.h"
 #include "escape.h"
 #include "log.h"
 #include "store-experiment.h"
 #include "store-verdict.h"
+#include "strbuf.h"
+#include "textfmt.h"
 #include "xalloc.h"
 
 static void json_number(FILE *f, double v)
@@ -75,67 +78,48 @@ static void print_metric_text(FILE *f, const struct verdict_row *v, const char *
 		100 * v->delta);
 }
 
-/* The sweep's tables, one per workload, metric, unit and CPU count, in that order. */
-static int sweep_order(const void *a, const void *b)
+/*
+ * The recorded command, a shell command line, within 100 columns: broken
+ * only between words, each line but the last ending in a backslash, so
+ * that pasted it is still one command. A word wider than a line keeps its
+ * line to itself.
+ */
+static void print_command(FILE *f, const char *cmd)
 {
-	const struct verdict_row *x = *(const struct verdict_row *const *)a;
-	const struct verdict_row *y = *(const struct verdict_row *const *)b;
-	int c = strcmp(x->workload, y->workload);
+	const char *lead = "  command: ";
+	size_t col = 0;
 
-	if (!c)
-		c = strcmp(x->metric, y->metric);
-	if (!c)
-		c = (x->cpus > y->cpus) - (x->cpus < y->cpus);
-	return c ? c : strcmp(x->unit, y->unit);
-}
+	while (*cmd) {
+		const char *w = cmd;
+		int quoted = 0;
+		size_t ww;
 
-/* Seed 004's layout: a row per variant, a column per memory size, % against A. */
-static void print_sweep(FILE *f, const struct verdict_list *l, const char *clock)
-{
-	const struct verdict_row **tables = xrealloc(NULL, (l->nr + 1) * sizeof(*tables));
-	size_t nt = 0;
-
-	for (size_t i = 0; i < l->nr; i++)
-		tables[i] = &l->v[i];
-	qsort(tables, l->nr, sizeof(*tables), sweep_order);
-	for (size_t i = 0; i < l->nr; i++)
-		if (!nt || sweep_order(&tables[nt - 1], &tables[i]))
-			tables[nt++] = tables[i];
-	for (size_t t = 0; t < nt; t++) {
-		const struct verdict_row *m = tables[t];
-		char row[3][1024];
-		size_t len[3] = { 0, 0, 0 };
-
-		len[0] = (size_t)snprintf(row[0], sizeof(row[0]), "  %-10s", "A");
-		len[1] = (size_t)snprintf(row[1], sizeof(row[1]), "  %-10s", "B");
-		len[2] = (size_t)snprintf(row[2], sizeof(row[2]), "  %-10s", "verdict");
-		fprintf(f, "\n%s.%s, median %s, %d cpu(s), %s: a row per variant, a column per memory size\n  %-10s",
-			term_safe(m->workload), term_safe(m->metric), term_safe(m->unit), m->cpus,
-			clock, "");
-		/* the list is by memory size within a metric */
-		for (size_t i = 0; i < l->nr; i++) {
-			const struct verdict_row *v = &l->v[i];
-			double a = v->median_a, b = v->median_b;
-			char head[32];
-
-			if (strcmp(v->workload, m->workload) || strcmp(v->metric, m->metric) ||
-			    v->cpus != m->cpus)
-				continue;
-			snprintf(head, sizeof(head), "%lldM", v->mem_mib);
-			fprintf(f, " %20s", head);
-			if (len[0] < sizeof(row[0]))
-				len[0] += (size_t)snprintf(row[0] + len[0], sizeof(row[0]) - len[0],
-							   " %20.6g", a);
-			if (len[1] < sizeof(row[1]))
-				len[1] += (size_t)snprintf(row[1] + len[1], sizeof(row[1]) - len[1],
-							   " %11.6g %+7.1f%%", b, 100 * (b / a - 1));
-			if (len[2] < sizeof(row[2]))
-				len[2] += (size_t)snprintf(row[2] + len[2], sizeof(row[2]) - len[2],
-							   " %20s", v->verdict);
+		/* a word ends at a space outside quotes; '\'' is a quote within one */
+		for (; *cmd && (quoted || *cmd != ' '); cmd++) {
+			if (*cmd == '\'')
+				quoted = !quoted;
+			else if (*cmd == '\\' && !quoted && cmd[1])
+				cmd++;
 		}
-		fprintf(f, "\n%s\n%s\n%s\n", row[0], row[1], row[2]);
+		ww = 0;
+		for (const char *c = w; c < cmd; c++)
+			ww += ((unsigned char)*c & 0xc0) != 0x80;
+		if (!col) {
+			fputs(lead, f);
+			col = textfmt_width(lead);
+		} else if (col + 1 + ww + 2 > TEXTFMT_COLUMNS) {
+			fputs(" \\\n    ", f);
+			col = 4;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)(cmd - w), w);
+		col += ww;
+		while (*cmd == ' ')
+			cmd++;
 	}
-	free(tables);
+	fputc('\n', f);
 }
 
 struct header {
@@ -167,7 +151,7 @@ static int print_experiment(const struct store_experiment *e, void *data)
 		fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n",
 			h->exp_id, e->status, term_safe(e->workloads), e->boots_ok,
 			e->boots_failed);
-		fprintf(f, "  command: %s\n", term_safe(e->command));
+		print_command(f, term_safe(e->command));
 		fprintf(f, "  clock: %s\n", h->clock);
 	}
 	return 0;
@@ -179,8 +163,14 @@ static int print_variant(const struct store_variant *v, void *data)
 	FILE *f = h->f;
 
 	if (h->fmt != AB_JSON) {
-		fprintf(f, "  %s: %s (%s) cmdline '%s'\n", term_safe(v->name), term_safe(v->kernel),
-			term_safe(v->hash), term_safe(v->cmdline));
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line, "  %s: ", term_safe(v->name));
+		strbuf_addf(&line, "%s ", term_safe(v->kernel));
+		strbuf_addf(&line, "(%s) ", term_safe(v->hash));
+		strbuf_addf(&line, "cmdline '%s'", term_safe(v->cmdline));
+		textfmt_wrap(f, "", "      ", line.buf);
+		strbuf_release(&line);
 		return 0;
 	}
 	fputs(h->variants++ ? ", {\"name\": " : "{\"name\": ", f);
@@ -226,7 +216,8 @@ int ab_format_parse(enum ab_format *out, const char *name)
 	return -1;
 }
 
-int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
+int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
+	      enum ab_report_flags flags)
 {
 	struct strbuf clock = STRBUF_INIT;
 	struct verdict_list l = { 0 };
@@ -245,6 +236,8 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 		fputc('\n', f);
 	} else if (fmt == AB_JSON) {
 		fputs(", \"verdicts\": [", f);
+	} else {
+		ab_table_print(f, &l);
 	}
 	for (size_t r = 0; r < l.nr; r++) {
 		const struct verdict_row *v = &l.v[r];
@@ -252,7 +245,8 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 		double num;
 
 		if (fmt == AB_TEXT) {
-			print_metric_text(f, v, clock.buf);
+			if (flags & AB_REPORT_VERBOSE)
+				print_metric_text(f, v, clock.buf);
 		} else if (fmt == AB_CSV) {
 			fprintf(f, "%lld", exp_id);
 			for (int i = 0; i < C_COUNT; i++) {
@@ -282,7 +276,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt)
 	if (fmt == AB_TEXT && !l.nr)
 		fputs("\n(no verdicts: the experiment has not finished)\n", f);
 	if (fmt == AB_TEXT && points > 1)
-		print_sweep(f, &l, clock.buf);
+		ab_table_print_sweep(f, &l, clock.buf);
 	ret = 0;
 out:
 	verdict_list_release(&l);

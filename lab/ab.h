@@ -59,8 +59,17 @@ enum ab_format { AB_TEXT, AB_CSV, AB_JSON };
 /* "text", "csv" or "json"; -1 for anything else (nothing printed). */
 int ab_format_parse(enum ab_format *out, const char *name);
 
-/* Print an experiment's stored verdicts; -1 when it does not exist. */
-int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt);
+enum ab_report_flags {
+	/* text: after the table, each metric's block (means, deviations, p, MDE) */
+	AB_REPORT_VERBOSE = 1 << 0,
+};
+
+/*
+ * Print an experiment's stored verdicts; -1 when it does not exist. As
+ * text: what the experiment is, then a table of one row per metric.
+ */
+int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
+	      enum ab_report_flags flags);
 
 /* AB_REGRESSION when any stored verdict of the experiment is REGRESSION. */
 enum ab_outcome ab_outcome_of(struct store *st, long long exp_id);

@@ -36,12 +36,15 @@ int cmd_ab(int argc, char **argv)
 	struct ab_spec s;
 	const char *db = NULL, *config = NULL;
 	long long exp_id = 0;
+	int verbose = 0;
 	const struct parse_option options[] = {
 		AB_SPEC_OPTIONS(&s),
 		OPT_CALLBACK(0, "arch", &s.arch, "A",
 			     "x86_64 or aarch64 for builds (default: this host)", refbuild_opt_arch),
 		OPT_CALLBACK(0, "resume", &s.o.resume, "EXP",
 			     "continue experiment EXP (same options as when it started)", opt_resume),
+		OPT_BOOL(0, "verbose", &verbose,
+			 "text: each metric's means, deviations, p and MDE after the table"),
 		CONTEXT_OPTIONS(&db, &config),
 		OPT_END(),
 	};
@@ -58,7 +61,8 @@ int cmd_ab(int argc, char **argv)
 	s.o.command = command.buf;
 
 	ret = (int)ab_run(&exp_id, &ctx, &s.o);
-	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, s.fmt))
+	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, s.fmt,
+					 verbose ? AB_REPORT_VERBOSE : 0))
 		ret = AB_ERROR;
 	if (exp_id && !s.o.resume && ret == AB_ERROR && store_is_open(&ctx.st)) {
 		int exists = 0;

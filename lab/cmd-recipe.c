@@ -507,7 +507,7 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe 
 				*exp);
 		goto out;
 	}
-	ret = ab_report(stdout, &ctx->st, *exp, s.fmt);
+	ret = ab_report(stdout, &ctx->st, *exp, s.fmt, 0);
 out:
 	ab_spec_release(&s);
 	strvec_release(&av);

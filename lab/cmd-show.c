@@ -254,7 +254,7 @@ int cmd_show(int argc, char **argv)
 	if (context_load_config(&ctx, config, db) || context_open_store_read(&ctx))
 		goto out;
 	if (experiment)
-		ret = ab_report(stdout, &ctx.st, id, fmt) ? 2 : 0;
+		ret = ab_report(stdout, &ctx.st, id, fmt, AB_REPORT_VERBOSE) ? 2 : 0;
 	else
 		ret = show_run(&ctx.st, id, fmt) ? 2 : 0;
 out:

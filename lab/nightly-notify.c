@@ -223,7 +223,7 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 			break;
 		}
 	if (f) {
-		ab_report(f, &nt->ctx->st, c->ab_experiment, AB_TEXT);
+		ab_report(f, &nt->ctx->st, c->ab_experiment, AB_TEXT, AB_REPORT_VERBOSE);
 		fclose(f);
 		strbuf_addstr(&ob->mail, table ? table : "");
 		ob->tables = xrealloc(ob->tables, (ob->ntables + 1) * sizeof(*ob->tables));

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "store-experiment.h"
 #include "strbuf.h"
 #include "table.h"
+#include "textfmt.h"
 
 struct group {
 	char workload[32], metric[64], unit[16];
@@ -16,20 +18,44 @@ struct group {
 	size_t warmups;
 };
 
+/*
+ * Columns within 100: the name (on a line of its own when wider than
+ * NAME_W), unit, n, median, the standard deviation relative to the mean,
+ * min and max, in fixed digits.
+ */
+#define NAME_W 30
+#define ROW_FMT "%-*s %-5s %6s %10s %7s %10s %10s"
+
 static void print_group(FILE *f, const struct group *g)
 {
 	struct stats_summary s;
-	char name[100];
+	char name[100], n[24], median[32], spread[16], min[32], max[32];
+	const char *shown;
 
 	snprintf(name, sizeof(name), "%s.%s", g->workload, g->metric);
+	shown = term_safe(name);
+	if (textfmt_width(shown) > NAME_W) {
+		fprintf(f, "%s\n", shown);
+		shown = "";
+	}
 	if (!g->nr) {
-		fprintf(f, "%-36s %-4s %6d   (warm-up only: %zu)\n", term_safe(name),
+		fprintf(f, "%-*s %-5s %6d   (warm-up only: %zu)\n", NAME_W, shown,
 			term_safe(g->unit), 0, g->warmups);
 		return;
 	}
 	stats_summarize(&s, g->v, g->nr);
-	fprintf(f, "%-36s %-4s %6zu %12.6g %12.6g %12.6g %12.6g %12.6g", term_safe(name),
-		term_safe(g->unit), s.n, s.mean, s.median, s.n > 1 ? s.std : 0.0, s.min, s.max);
+	snprintf(n, sizeof(n), "%zu", s.n);
+	textfmt_value(median, sizeof(median), s.median);
+	textfmt_value(min, sizeof(min), s.min);
+	textfmt_value(max, sizeof(max), s.max);
+	if (s.n > 1 && s.mean != 0 && isfinite(s.std / s.mean))
+		snprintf(spread, sizeof(spread), "±%.*f%%",
+			 100 * s.std / fabs(s.mean) >= 10 ? 0 : 1, 100 * s.std / fabs(s.mean));
+	else
+		snprintf(spread, sizeof(spread), "-");
+	/* "±" is two bytes: printf pads bytes, the terminal shows characters */
+	fprintf(f, "%-*s %-5s %6s %10s %*s %10s %10s", NAME_W, shown, term_safe(g->unit), n,
+		median, 7 + (int)(strlen(spread) - textfmt_width(spread)), spread, min, max);
 	if (g->warmups)
 		fprintf(f, "  (+%zu warm-up)", g->warmups);
 	fputc('\n', f);
@@ -103,8 +129,7 @@ int table_print_runs(FILE *f, struct store *st, const long long *run_ids, size_t
 	t.f = f;
 	if (print_clock(f, st, run_ids, nr))
 		goto out;
-	fprintf(f, "%-36s %-4s %6s %12s %12s %12s %12s %12s\n", "metric", "unit", "n", "mean",
-		"median", "std", "min", "max");
+	fprintf(f, ROW_FMT "\n", NAME_W, "metric", "unit", "n", "median", "spread", "min", "max");
 	if (store_runs_samples(st, run_ids, nr, add_sample, &t))
 		goto out;
 	if (t.rows)

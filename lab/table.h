@@ -1,8 +1,9 @@
 #ifndef TABLE_H
 #define TABLE_H
 /*
- * Text tables of stored samples: one row per (workload, metric) with
- * n, mean, median, std, min, max over the given runs. Warm-up samples are
+ * Text tables of stored samples within 100 columns: one row per
+ * (workload, metric) with n, median, the standard deviation relative to
+ * the mean, min and max over the given runs. Warm-up samples are
  * stored but left out here, and the table says how many were left out.
  */
 #include <stdio.h>

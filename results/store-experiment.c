@@ -395,6 +395,8 @@ static int experiment_summary_row(sqlite3_stmt *q, void *data)
 		.workloads = store_text(q, 4),
 		.runs = sqlite3_column_int(q, 5),
 		.verdicts = (const char *)sqlite3_column_text(q, 6),
+		.culprit = (const char *)sqlite3_column_text(q, 7),
+		.outcome = (const char *)sqlite3_column_text(q, 8),
 	};
 
 	return r->fn(&e, r->data);
@@ -408,9 +410,12 @@ int store_experiments_recent(struct store *st, long limit, store_experiment_summ
 	return store_rows(st, "cannot list experiments", "SELECT e.id, e.created, e.status, "
 			  "e.kind, COALESCE(e.workloads, ''), "
 			  "(SELECT count(*) FROM runs r WHERE r.experiment_id = e.id), "
-			  "(SELECT group_concat(DISTINCT verdict) FROM verdicts v WHERE "
-			  "v.experiment_id = e.id) FROM experiments e ORDER BY e.id DESC "
-			  "LIMIT ?1", STORE_ARGS(STORE_INT(limit)), experiment_summary_row, &r);
+			  "(SELECT group_concat(verdict || ' ' || n, ', ') FROM (SELECT verdict, "
+			  "count(*) AS n FROM verdicts v WHERE v.experiment_id = e.id GROUP BY "
+			  "verdict ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 WHEN "
+			  "'IMPROVEMENT' THEN 1 WHEN 'SAME' THEN 2 ELSE 3 END, verdict)), "
+			  "b.culprit, b.outcome FROM experiments e LEFT JOIN bisections b ON "
+			  "b.experiment_id = e.id ORDER BY e.id DESC LIMIT ?1", STORE_ARGS(STORE_INT(limit)), experiment_summary_row, &r);
 }
 
 struct counted_reader {

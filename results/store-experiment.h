@@ -142,7 +142,9 @@ struct store_experiment_summary {
 	long long id;
 	double created;
 	const char *status, *kind, *workloads;
-	const char *verdicts;		/* distinct verdicts, comma-joined; NULL: none */
+	const char *verdicts;		/* "REGRESSION 1, SAME 3", worst first; NULL: none */
+	const char *culprit;		/* a bisection's, its commit id; NULL: none */
+	const char *outcome;		/* a bisection's: FOUND, UNCLEAR...; NULL: none */
 	int runs;
 };
 typedef int store_experiment_summary_fn(const struct store_experiment_summary *e, void *data);

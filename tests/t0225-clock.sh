@@ -141,7 +141,7 @@ test_expect_success TCG 'icount A/A on Debian'\''s kernel: no false verdict, tou
 		--workload zeroing --iters 10 --boots 3 --mem 1G --clock icount \
 		--timeout 600 >aa.out 2>aa.err &&
 	cat aa.out &&
-	! grep -E "verdict: (REGRESSION|IMPROVEMENT)" aa.out &&
+	! grep -E " (REGRESSION|IMPROVEMENT)$" aa.out &&
 	test "$(sql aa.db "SELECT count(*) FROM runs WHERE status = \"OK\" AND clock = \"icount shift=0\" AND accel = \"tcg\"")" = 6 &&
 	sql aa.db "SELECT metric, count(*), avg(value), sqrt(avg(value * value) - avg(value) * avg(value)) / avg(value) FROM samples WHERE metric = \"touch\" AND flags = 0" &&
 	test "$(sql aa.db "SELECT sqrt(avg(value * value) - avg(value) * avg(value)) / avg(value) < 0.001 FROM samples WHERE metric = \"touch\" AND flags = 0")" = 1
@@ -163,7 +163,8 @@ test_expect_success TCG 'icount under accel auto is TCG without a KVM probe' '
 
 test_expect_success TCG 'the A/B table says its clock' '
 	grep -qx "  clock: virtual time: instructions at 1 GHz" aa.out &&
-	grep -q "^zeroing.touch (us, lower is better; 1024M, 1 cpu; compared: .*; virtual time: instructions at 1 GHz)$" aa.out &&
+	grep -q "^1024M, 1 cpu: .* compared, n .*; lower is better$" aa.out &&
+	grep -q "^zeroing.touch  *us  " aa.out &&
 	"$LAB" show --db aa.db E1 --format json | grep -q "\"clock\": \"virtual time: instructions at 1 GHz\""
 '
 

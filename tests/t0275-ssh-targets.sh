@@ -69,7 +69,7 @@ test_expect_success 'lab ab --targets arm: both sides on both hosts, a verdict' 
 		--boots 4 --targets arm --a-cmdline "scale=1.0 sleep=0.3" \
 		--b-cmdline "scale=1.2 sleep=0.3" >out 2>err &&
 	cat out err &&
-	grep -q "verdict: REGRESSION" out &&
+	grep -q " REGRESSION$" out &&
 	sql lab.db "SELECT v.name || '\'' '\'' || t.target || '\'' '\'' || m.value FROM runs r JOIN variants v ON v.id = r.variant_id JOIN run_targets t ON t.run_id = r.id JOIN run_meta m ON m.run_id = r.id AND m.key = '\''ssh.host'\'' WHERE r.experiment_id = 1 AND r.status = '\''OK'\''" | sort -u >sides &&
 	cat sides &&
 	test "$(cat sides)" = "$(printf "A arm1 root@127.0.0.1\nA arm2 root@127.0.0.2\nB arm1 root@127.0.0.1\nB arm2 root@127.0.0.2")"

@@ -14,7 +14,7 @@ ok_runs() { # EXPERIMENT: how many of its boots ended OK
 
 test_expect_success 'a 10 % shift is a REGRESSION, exit 1, with its size' '
 	test_expect_code 1 ab --a-cmdline scale=1.0 --b-cmdline scale=1.10 --boots 3 --iters 20 >out 2>err &&
-	cat out && grep -q "verdict: REGRESSION" out &&
+	cat out && grep -q " REGRESSION$" out &&
 	test "$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = 1")" = REGRESSION &&
 	test "$(sql lab.db "SELECT ci_low < 1.10 AND ci_high > 1.10 AND ratio > 1.07 AND ratio < 1.13 FROM verdicts WHERE experiment_id = 1")" = 1 &&
 	test "$(sql lab.db "SELECT n_a || \" \" || n_b FROM verdicts WHERE experiment_id = 1")" = "60 60"
@@ -26,13 +26,13 @@ test_expect_success 'boots interleave ABBA' '
 
 test_expect_success 'a 10 % drop is an IMPROVEMENT, exit 0' '
 	test_expect_code 0 ab --a-cmdline scale=1.0 --b-cmdline scale=0.90 --boots 3 --iters 20 >out 2>err &&
-	grep -q "verdict: IMPROVEMENT" out
+	grep -q " IMPROVEMENT$" out
 '
 
 test_expect_success 'A/A with the adaptive schedule is never a verdict of change' '
 	test_expect_code 0 ab --iters 10 >out 2>err &&
-	cat out && ! grep -E "verdict: (REGRESSION|IMPROVEMENT)" out &&
-	grep -q "verdict: SAME" out
+	cat out && ! grep -E " (REGRESSION|IMPROVEMENT)$" out &&
+	grep -q " SAME$" out
 '
 
 test_expect_success 'csv and json carry the stored numbers' '
@@ -80,7 +80,7 @@ test_expect_success 'killed mid-way, --resume continues with no boot lost or rep
 	test "$(ok_runs 4)" = 12 &&
 	test "$(sql lab.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = 4")" = 60 &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 4 AND status = '\''RUNNING'\''")" = 0 &&
-	grep -q "verdict: REGRESSION" out
+	grep -q " REGRESSION$" out
 '
 
 test_expect_success 'resume refuses a different variant' '

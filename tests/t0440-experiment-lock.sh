@@ -42,7 +42,7 @@ test_expect_success 'the lock goes with a lab killed by SIGKILL' '
 	test_wait_until 30 "test \"\$(ok_runs 2>/dev/null)\" -ge 2" &&
 	kill -9 $lab && { wait $lab || true; } &&
 	rc=0 && "${ab[@]}" --resume E1 >out 2>err || rc=$? &&
-	test $rc = 1 && grep -q "verdict: REGRESSION" out &&
+	test $rc = 1 && grep -q " REGRESSION$" out &&
 	test "$(ok_runs)" = 12
 '
 

@@ -70,7 +70,7 @@ test_expect_success 'lab ab --targets: every boot on a target of the class, ABBA
 	rm -rf lab.db* &&
 	test_expect_code 1 "${ab[@]}" --boots 5 --targets fake >out 2>err &&
 	cat err &&
-	grep -q "verdict: REGRESSION" out &&
+	grep -q " REGRESSION$" out &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 1")" = 10 &&
 	test "$(sql lab.db "SELECT count(*) FROM runs r LEFT JOIN run_targets t ON t.run_id = r.id WHERE t.class IS NOT '\''fake'\''")" = 0 &&
 	sql lab.db "SELECT v.name, count(*) FROM runs r JOIN variants v ON v.id = r.variant_id WHERE r.status = '\''OK'\'' GROUP BY v.name" >sides &&
@@ -111,7 +111,7 @@ test_expect_success 'runs of two classes in one experiment are refused, unless -
 	expect_one_line_naming errline "refusing to compare: runs of experiment 1 ran on targets of class .fake. and of class .other., which are not declared interchangeable; use --force to compare anyway" &&
 	test_expect_code 1 "${ab[@]}" --boots 6 --targets other --resume E1 --force >out 2>err &&
 	grep -q "differ in class (.fake. vs .other.): compared anyway (--force)" err &&
-	grep -q "verdict: REGRESSION" out
+	grep -q " REGRESSION$" out
 '
 
 # the guest program runs as "sh fake-guest.sh ... marker=<this>", so pgrep finds each
@@ -133,7 +133,7 @@ test_expect_success 'kill -9 of the lab: every worker and guest dies; the resume
 	test_wait_until 10 "! pgrep -f $marker >/dev/null" &&
 	rc=0 && "${ab2[@]}" --resume E1 >out 2>err || rc=$? &&
 	cat err &&
-	test $rc = 1 && grep -q "verdict: REGRESSION" out &&
+	test $rc = 1 && grep -q " REGRESSION$" out &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 1 AND status = '\''INFRA'\''")" -ge 1 &&
 	sql lab.db "SELECT v.name, count(*) FROM runs r JOIN variants v ON v.id = r.variant_id WHERE r.status = '\''OK'\'' GROUP BY v.name" >sides &&
 	test "$(cat sides)" = "$(printf "A|6\nB|6")" &&

@@ -25,7 +25,7 @@ test_expect_success 'setup: a project whose build makes a measurable program' '
 test_expect_success 'refs: the slower commit is a REGRESSION' '
 	rc=0 && "$LAB" ab --db lab.db --a base --b slow --workload zeroing --boots 3 --iters 20 >out 2>err || rc=$? &&
 	cat err out && test "$rc" = 1 &&
-	grep -q "verdict: REGRESSION" out &&
+	grep -q " REGRESSION$" out &&
 	test "$(sql lab.db "SELECT group_concat(git_ref) FROM variants WHERE experiment_id = 1 ORDER BY name")" = "base,slow" &&
 	test "$(sql lab.db "SELECT k.git_commit FROM variants v JOIN kernels k ON k.id = v.kernel_id WHERE v.experiment_id = 1 AND v.name = '\''B'\''")" = "$(git -C repo rev-parse slow)"
 '
@@ -33,7 +33,7 @@ test_expect_success 'refs: the slower commit is a REGRESSION' '
 test_expect_success 'a patch file: B is A plus the series, as a commit with its author' '
 	rc=0 && "$LAB" ab --db lab.db --a slow --patch fix.mbox --workload zeroing --boots 3 --iters 20 >out 2>err || rc=$? &&
 	cat err out && test "$rc" = 0 &&
-	grep -q "verdict: IMPROVEMENT" out &&
+	grep -q " IMPROVEMENT$" out &&
 	commit=$(sql lab.db "SELECT k.git_commit FROM variants v JOIN kernels k ON k.id = v.kernel_id WHERE v.experiment_id = 2 AND v.name = '\''B'\''") &&
 	git -C repo cat-file -p "$commit" | grep -q "^author Pat Cher <pat@example.com>" &&
 	git -C repo log -1 --format=%s "$commit" | grep -qx "mm: speed it up again" &&
@@ -51,7 +51,7 @@ test_expect_success 'a patch from a URL served on loopback; 404 and non-mbox are
 	test_wait_until 60 "curl -s -o /dev/null http://127.0.0.1:$port/ || ! kill -0 $server" &&
 	{ kill -0 $server || { cat server.log; exit 1; }; } &&
 	rc=0 && "$LAB" ab --db lab.db --a slow --patch "http://127.0.0.1:$port/fix.mbox" --workload zeroing --boots 3 --iters 20 >out 2>err || rc=$? &&
-	test "$rc" = 0 && grep -q "verdict: IMPROVEMENT" out &&
+	test "$rc" = 0 && grep -q " IMPROVEMENT$" out &&
 	rc=0 && "$LAB" ab --db lab.db --a slow --patch "http://127.0.0.1:$port/nothere.mbox" --workload zeroing 2>err || rc=$? &&
 	test "$rc" = 2 && expect_one_line_naming err "HTTP 404" &&
 	rc=0 && "$LAB" ab --db lab.db --a slow --patch "http://127.0.0.1:$port/page.html" --workload zeroing 2>err || rc=$? &&

@@ -47,6 +47,13 @@ test_expect_success 'bisect finds the commit that shifted the metric' '
 	grep -q "explains the whole" out
 '
 
+test_expect_success 'lab list shows the bisection with its culprit'\''s short id, within 100 columns' '
+	"$LAB" list --db lab.db >list &&
+	cat list &&
+	test "$(LC_ALL=C.UTF-8 wc -L <list)" -le 100 &&
+	grep -E "^ +E1 .* bisect .* $(git -C repo rev-parse --short=12 culprit)$" list
+'
+
 test_expect_success 'the culprit line counts every boot, the confirmation'\''s too' '
 	boots=$(sed -n "s/^  good -> bad .*, \([0-9]*\) boots\$/\1/p" out) &&
 	test -n "$boots" &&

@@ -16,7 +16,7 @@ test_expect_success 'lab ab --targets arm: base against regression, kexec'\''d o
 	cat out err &&
 	echo "# the A/B: $(( $(date +%s) - start )) s" &&
 	test $rc -le 1 &&
-	grep -q "^  verdict: " out &&
+	grep -q "^metric .* verdict$" out &&
 	e=$(sql "$DB" "SELECT max(id) FROM experiments") &&
 	test "$(sql "$DB" "SELECT count(*) FROM verdicts WHERE experiment_id = $e AND metric IN ('\''touch'\'', '\''clear_huge_page'\'')")" = 2 &&
 	sql "$DB" "SELECT v.name, count(*) FROM runs r JOIN variants v ON v.id = r.variant_id JOIN run_targets t ON t.run_id = r.id WHERE r.experiment_id = $e AND r.status = '\''OK'\'' AND r.runner = '\''ssh'\'' AND t.target = '\''arm1'\'' GROUP BY v.name" >sides &&

@@ -1,0 +1,17 @@
+#ifndef AB_TABLE_H
+#define AB_TABLE_H
+/*
+ * An experiment's verdicts as text for a terminal of 100 columns: a table
+ * per sweep point, one row per metric (A and B as median ±relative
+ * standard deviation, the change B/A with its confidence interval, the
+ * verdict), with what was compared said once above it; and, for a sweep,
+ * a table per metric with a column per memory size. Prints only.
+ */
+#include <stdio.h>
+
+#include "store-verdict.h"
+
+void ab_table_print(FILE *f, const struct verdict_list *l);
+void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clock);
+
+#endif

@@ -1,0 +1,188 @@
+/* Numbers and lines for a terminal of 100 columns. */
+#include <math.h>
+#include <string.h>
+
+#include "textfmt.h"
+
+void textfmt_value(char *buf, size_t size, double v)
+{
+	static const struct {
+		double scale;
+		const char *prefix;
+	} si[] = {
+		{ 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" },
+		{ 1e-3, "m" }, { 1e-6, "µ" }, { 1e-9, "n" }, { 1e-12, "p" },
+	};
+	double a = fabs(v);
+	const char *prefix = "";
+	int decimals;
+
+	if (!isfinite(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (a != 0 && (a >= 1e6 || a < 1e-3)) {
+		size_t i = 0, n = sizeof(si) / sizeof(si[0]);
+
+		if (a >= 1e6)
+			while (i + 1 < n && a < si[i].scale)
+				i++;
+		else
+			for (i = 3; i + 1 < n && a < si[i].scale; i++)
+				;
+		v /= si[i].scale;
+		a /= si[i].scale;
+		prefix = si[i].prefix;
+	}
+	decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 || a == 0 ? 3 : 4;
+	/* 99.996 shows as 100.0, not 100.00 */
+	if (decimals && round(a * pow(10, decimals)) >= 1e4)
+		decimals--;
+	if (*prefix && decimals > 2)
+		decimals = 2;
+	if (a == 0)
+		decimals = 0;
+	snprintf(buf, size, "%.*f%s", decimals, v, prefix);
+}
+
+int textfmt_ci_decimals(double lo, double hi)
+{
+	double half = (hi - lo) / 2;
+	int d;
+
+	if (!isfinite(half) || !(half > 0))
+		return 1;
+	d = -(int)floor(log10(half) + 1e-9);	/* 0.0001 is stored as 9.99...e-5 */
+	return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
+void textfmt_multiple(char *buf, size_t size, double x)
+{
+	double a = fabs(x);
+	int decimals;
+
+	if (!isfinite(x) || a == 0) {
+		snprintf(buf, size, isfinite(x) ? "0" : "-");
+		return;
+	}
+	if (a >= 1e5) {
+		textfmt_value(buf, size, x);
+		return;
+	}
+	decimals = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 2 - (int)floor(log10(a));
+	if (decimals > 12)
+		decimals = 12;
+	snprintf(buf, size, "%.*f", decimals, x);
+}
+
+void textfmt_change(char *buf, size_t size, double ratio, double lo, double hi)
+{
+	char r[32], l[32], h[32];
+	int d;
+
+	if (!isfinite(ratio)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (ratio > 10 || ratio < 0.1) {
+		textfmt_multiple(r, sizeof(r), ratio);
+		textfmt_multiple(l, sizeof(l), lo);
+		textfmt_multiple(h, sizeof(h), hi);
+		if (isfinite(lo) && isfinite(hi))
+			snprintf(buf, size, "%s× [%s×, %s×]", r, l, h);
+		else
+			snprintf(buf, size, "%s×", r);
+		return;
+	}
+	d = textfmt_ci_decimals(100 * (lo - 1), 100 * (hi - 1));
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, size, "%+.*f %% [%+.*f, %+.*f]", d, 100 * (ratio - 1), d,
+			 100 * (lo - 1), d, 100 * (hi - 1));
+	else
+		snprintf(buf, size, "%+.*f %%", d, 100 * (ratio - 1));
+}
+
+size_t textfmt_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+void textfmt_pad(FILE *f, const char *s, size_t width)
+{
+	size_t w = textfmt_width(s);
+
+	fputs(s, f);
+	for (; w < width; w++)
+		fputc(' ', f);
+}
+
+/* Bytes of s that fit in cols columns, not splitting a character. */
+static size_t bytes_in(const char *s, size_t len, size_t cols)
+{
+	size_t i = 0, w = 0;
+
+	while (i < len) {
+		size_t j = i + 1;
+
+		while (j < len && ((unsigned char)s[j] & 0xc0) == 0x80)
+			j++;
+		if (w + 1 > cols)
+			break;
+		w++;
+		i = j;
+	}
+	return i;
+}
+
+void textfmt_cut(char *buf, size_t size, const char *s, size_t width, int keep_tail)
+{
+	size_t len = strlen(s), w = textfmt_width(s), skip;
+
+	if (w <= width || width < 2) {
+		snprintf(buf, size, "%s", s);
+		return;
+	}
+	if (!keep_tail) {
+		snprintf(buf, size, "%.*s…", (int)bytes_in(s, len, width - 1), s);
+		return;
+	}
+	/* skip the characters beyond width - 1 from the start */
+	skip = bytes_in(s, len, w - (width - 1));
+	snprintf(buf, size, "…%s", s + skip);
+}
+
+void textfmt_wrap(FILE *f, const char *first, const char *indent, const char *text)
+{
+	const char *lead = first;
+	size_t indent_w = textfmt_width(indent);
+
+	if (indent_w > TEXTFMT_COLUMNS / 2)
+		indent_w = TEXTFMT_COLUMNS / 2;
+	do {
+		size_t w = lead == first ? textfmt_width(first) : indent_w;
+		size_t room = w + 10 < TEXTFMT_COLUMNS ? TEXTFMT_COLUMNS - w : 10;
+		size_t len = strlen(text), take = bytes_in(text, len, room);
+
+		if (take < len) {
+			size_t sp = take;
+
+			while (sp > 0 && text[sp] != ' ')
+				sp--;
+			if (sp > 0)
+				take = sp;
+			else if (!take)
+				take = 1;
+		}
+		fputs(lead, f);
+		fwrite(text, 1, take, f);
+		fputc('\n', f);
+		text += take;
+		while (*text == ' ')
+			text++;
+		lead = indent;
+	} while (*text);
+}

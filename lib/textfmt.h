@@ -1,0 +1,59 @@
+#ifndef TEXTFMT_H
+#define TEXTFMT_H
+/*
+ * Numbers and lines for a terminal of 100 columns: values in fixed digits
+ * (an SI prefix only far from 1, never an exponent), a change B/A as a
+ * percentage with the digits its confidence interval supports (or as a
+ * multiple, 455×, beyond tenfold), widths counted in characters of UTF-8
+ * rather than bytes, and long text wrapped at spaces. Pure: the caller
+ * owns every buffer.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#define TEXTFMT_COLUMNS 100
+
+/*
+ * v in about four significant digits: 100.1, 45702, 0.1234, and beyond
+ * [0.001, 1e6) with an SI prefix: 4.24µ, 12.3M. "-" when not finite.
+ */
+void textfmt_value(char *buf, size_t size, double v);
+
+/* x, a multiple, in three significant digits and no exponent: 455, 12.3, 0.0214. */
+void textfmt_multiple(char *buf, size_t size, double x);
+
+/*
+ * How many decimals a percentage inside the interval [lo, hi] (in
+ * percent) can be told with: down to the leading digit of the interval's
+ * half-width, so [+1.9, +2.3] gives 1 (+2.1) and a half-width of 0.00005
+ * gives 5; 0 for half-widths of 1 and more, at most 6; 1 when the
+ * interval is not finite or empty.
+ */
+int textfmt_ci_decimals(double lo, double hi);
+
+/*
+ * The change of ratio B/A with its interval [lo, hi]: "+2.1 % [+1.9, +2.3]"
+ * or, when the ratio is over 10 or under 0.1, "455× [449×, 460×]".
+ */
+void textfmt_change(char *buf, size_t size, double ratio, double lo, double hi);
+
+/* Columns s takes on a terminal: its UTF-8 characters (continuation bytes not counted). */
+size_t textfmt_width(const char *s);
+
+/*
+ * s cut to width columns into buf, an ellipsis where it was cut: at its
+ * end, or with keep_tail at its start ("…/bzImage").
+ */
+void textfmt_cut(char *buf, size_t size, const char *s, size_t width, int keep_tail);
+
+/* Print s left-aligned in width columns (s as it is when wider). */
+void textfmt_pad(FILE *f, const char *s, size_t width);
+
+/*
+ * Print first then text, broken at spaces so that no line is wider than
+ * TEXTFMT_COLUMNS; each further line starts with indent. A word wider
+ * than a line is cut where the line ends.
+ */
+void textfmt_wrap(FILE *f, const char *first, const char *indent, const char *text);
+
+#endif

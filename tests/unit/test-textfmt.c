@@ -1,0 +1,67 @@
+/* lib/textfmt.c: numbers for a 100-column terminal, checked against values worked by hand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tap.h"
+#include "textfmt.h"
+
+static const char *value(double v)
+{
+	static char buf[32];
+
+	textfmt_value(buf, sizeof(buf), v);
+	return buf;
+}
+
+static const char *change(double r, double lo, double hi)
+{
+	static char buf[96];
+
+	textfmt_change(buf, sizeof(buf), r, lo, hi);
+	return buf;
+}
+
+static const char *cut(const char *s, size_t w, int tail)
+{
+	static char buf[64];
+
+	textfmt_cut(buf, sizeof(buf), s, w, tail);
+	return buf;
+}
+
+int main(void)
+{
+	/* the digits a CI supports: down to its half-width's leading digit */
+	is_int(textfmt_ci_decimals(1.9, 2.3), 1, "[+1.9, +2.3]: one decimal");
+	is_int(textfmt_ci_decimals(2.0, 2.0001), 5, "a width of 0.0001: five decimals");
+	is_int(textfmt_ci_decimals(1.5, 2.5), 1, "half-width 0.5: one decimal");
+	is_int(textfmt_ci_decimals(-10, 30), 0, "half-width 20: none");
+	is_int(textfmt_ci_decimals(1, 1 + 1e-12), 6, "at most six");
+	is_int(textfmt_ci_decimals(2, 1), 1, "an empty interval: one");
+	is_int(textfmt_ci_decimals(0, 1.0 / 0.0), 1, "not finite: one");
+
+	is_str(change(1.021, 1.019, 1.023), "+2.1 % [+1.9, +2.3]", "a percentage as the CI supports");
+	is_str(change(1.02, 1.019999, 1.020001), "+2.0000 % [+1.9999, +2.0001]",
+	       "a narrow CI: more digits");
+	is_str(change(0.9, 0.85, 0.95), "-10 % [-15, -5]", "a wide CI: none");
+	is_str(change(455.0676, 448.98, 459.80), "455× [449×, 460×]", "over 10: a multiple");
+	is_str(change(12.34, 11.5, 13.01), "12.3× [11.5×, 13.0×]", "three digits of a multiple");
+	is_str(change(0.0214, 0.02, 0.0230), "0.0214× [0.0200×, 0.0230×]", "under 0.1: a multiple");
+	is_str(change(0.0 / 0.0, 1, 1), "-", "no ratio: a dash");
+
+	is_str(value(100.09), "100.1", "four digits");
+	is_str(value(45702.1), "45702", "no decimals from 1000");
+	is_str(value(0.1234), "0.1234", "four decimals under 1");
+	is_str(value(4.24264e-06), "4.24µ", "small: an SI prefix, no exponent");
+	is_str(value(455067600), "455.1M", "large: an SI prefix");
+	is_str(value(0), "0", "zero");
+	is_str(value(99.998), "100.0", "rounding up to 100 drops a decimal");
+	is_str(value(0.99996), "1.000", "rounding up to 1 too");
+	is_str(value(-3.5), "-3.500", "negative");
+
+	is_int(textfmt_width("455× [449×, 460×]"), 17, "width counts characters, not bytes");
+	is_str(cut("zeroing,demote,boot", 10, 0), "zeroing,d…", "cut at the end");
+	is_str(cut("/boot/vmlinuz-6.1.0-27-cloud-amd64", 12, 1), "…cloud-amd64", "cut at the start");
+	is_str(cut("short", 10, 0), "short", "short text stays");
+	return done_testing();
+}
