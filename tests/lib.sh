@@ -236,15 +236,19 @@ test_done() {
 # out/image as printf IMAGE SCALE does, SCALE read from its file scale
 # (IMAGE: a printf format with one %s, put in single quotes in build.sh);
 # commits tagged base (scale 1.00) and slow (1.50). ./lab.conf builds it
-# and runs its image on the local runner.
+# and runs its image on the local runner. scaled_base makes base alone.
 scaled_project() {
+	scaled_base "$@" &&
+	echo 1.50 >"$1/scale" && git -C "$1" commit -q -am slow && git -C "$1" tag slow
+}
+
+scaled_base() {
 	mkdir "$1" && git -C "$1" init -q -b main &&
 	git -C "$1" config user.name "A U Thor" && git -C "$1" config user.email author@example.com &&
 	printf "#!/bin/sh\nmkdir -p out &&\nprintf '%s' \"\$(cat scale)\" >out/image &&\nchmod +x out/image\n" \
 		"$2" >"$1/build.sh" &&
 	chmod +x "$1/build.sh" && echo 1.00 >"$1/scale" &&
 	git -C "$1" add . && git -C "$1" commit -q -m base && git -C "$1" tag base &&
-	echo 1.50 >"$1/scale" && git -C "$1" commit -q -am slow && git -C "$1" tag slow &&
 	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf
 }
 

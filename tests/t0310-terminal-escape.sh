@@ -21,15 +21,7 @@ no_controls() {
 }
 
 test_expect_success 'setup: a history whose slower commit has a subject with escapes' '
-	git init -q -b main repo &&
-	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
-	cat >repo/build.sh <<-\EOS &&
-	#!/bin/sh
-	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s\n" "$(cat scale)" >out/image &&
-	chmod +x out/image
-	EOS
-	chmod +x repo/build.sh && echo 1.00 >repo/scale &&
-	git -C repo add -A && git -C repo commit -q -m base && git -C repo tag base &&
+	scaled_base repo "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s\n" &&
 	echo one >repo/notes && git -C repo add -A && git -C repo commit -q -m "change 1" &&
 	echo 1.20 >repo/scale && git -C repo commit -q -am "$EVIL" && git -C repo tag culprit &&
 	echo two >repo/notes && git -C repo commit -q -am "change 3" &&
