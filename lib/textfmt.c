@@ -4,15 +4,15 @@
 
 #include "textfmt.h"
 
+const char *textfmt_si_prefix(int e3)
+{
+	static const char *const prefix[] = { "p", "n", "µ", "m", "", "k", "M", "G", "T" };
+
+	return e3 < -12 || e3 > 12 || e3 % 3 ? "" : prefix[e3 / 3 + 4];
+}
+
 void textfmt_value(char *buf, size_t size, double v)
 {
-	static const struct {
-		double scale;
-		const char *prefix;
-	} si[] = {
-		{ 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" },
-		{ 1e-3, "m" }, { 1e-6, "µ" }, { 1e-9, "n" }, { 1e-12, "p" },
-	};
 	double a = fabs(v);
 	const char *prefix = "";
 	int decimals;
@@ -22,17 +22,12 @@ void textfmt_value(char *buf, size_t size, double v)
 		return;
 	}
 	if (a != 0 && (a >= 1e6 || a < 1e-3)) {
-		size_t i = 0, n = sizeof(si) / sizeof(si[0]);
+		int e3 = 3 * (int)floor(log10(a) / 3);
 
-		if (a >= 1e6)
-			while (i + 1 < n && a < si[i].scale)
-				i++;
-		else
-			for (i = 3; i + 1 < n && a < si[i].scale; i++)
-				;
-		v /= si[i].scale;
-		a /= si[i].scale;
-		prefix = si[i].prefix;
+		e3 = e3 > 12 ? 12 : e3 < -12 ? -12 : e3;
+		v /= pow(10, e3);
+		a /= pow(10, e3);
+		prefix = textfmt_si_prefix(e3);
 	}
 	decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 || a == 0 ? 3 : 4;
 	/* 99.996 shows as 100.0, not 100.00 */

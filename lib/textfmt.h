@@ -18,6 +18,8 @@
  * [0.001, 1e6) with an SI prefix: 4.24µ, 12.3M. "-" when not finite.
  */
 void textfmt_value(char *buf, size_t size, double v);
+/* The SI prefix of 10^e3 ("µ" for -6, "k" for 3); "" for 0 or a power it has none for. */
+const char *textfmt_si_prefix(int e3);
 
 /* x, a multiple, in three significant digits and no exponent: 455, 12.3, 0.0214. */
 void textfmt_multiple(char *buf, size_t size, double x);

@@ -7,6 +7,7 @@
 #include "escape.h"
 #include "stats.h"
 #include "svg.h"
+#include "textfmt.h"
 
 #define W 640.0
 #define PAD_L 48.0
@@ -56,7 +57,6 @@ static void add_fixed1(struct strbuf *sb, double v)
  */
 static void format_label(char *buf, size_t size, double v, int e3, int decimals)
 {
-	static const char *const prefix[] = { "p", "n", "\xc2\xb5", "m", "", "k", "M", "G", "T" };
 	char num[48];
 	size_t len;
 
@@ -70,7 +70,7 @@ static void format_label(char *buf, size_t size, double v, int e3, int decimals)
 	}
 	if (!strcmp(num, "-0"))
 		memmove(num, num + 1, 2);
-	snprintf(buf, size, "%s%s", num, prefix[e3 / 3 + 4]);
+	snprintf(buf, size, "%s%s", num, textfmt_si_prefix(e3));
 }
 
 /* The SI power (a multiple of 3, -12 to 12) for labels of magnitude m; 0 plain. */
