@@ -54,7 +54,25 @@ ifneq ($(shell command -v aarch64-linux-gnu-gcc 2>/dev/null),)
 GUESTS += $(GUEST_ARM)
 endif
 
-all: lab/lab $(GUESTS)
+# The manual pages, from docs/ by go-md2man (make deps installs it): a
+# command's page in section 1, lab.conf's in 5, the others in 7.
+MAN_SRCS := $(wildcard docs/*.md)
+man_name = $(if $(filter lab-config,$(1)),lab-config.5,$(if $(filter lab-%,$(1)),$(1).1,lab-$(1).7))
+MAN_PAGES := $(foreach p,$(MAN_SRCS:docs/%.md=%),$(B)/man/$(call man_name,$(p)))
+ifneq ($(shell command -v go-md2man 2>/dev/null),)
+MANS := $(MAN_PAGES)
+endif
+
+all: lab/lab $(GUESTS) $(MANS)
+
+man: $(MAN_PAGES)
+
+define man_rule
+$(B)/man/$(call man_name,$(1)): docs/$(1).md docs/man.sh $(B)/gen/version.h
+	@mkdir -p $$(dir $$@)
+	$$(call say,MAN,$$@)docs/man.sh $$< $$@ $$(LAB_VERSION)
+endef
+$(foreach p,$(MAN_SRCS:docs/%.md=%),$(eval $(call man_rule,$(p))))
 
 lab/lab: $(B)/lab/main.o $(B)/liblab.a
 	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -106,7 +124,7 @@ DEB_PKGS := build-essential pkg-config libgit2-dev libsqlite3-dev sqlite3 libcur
 	libvirt-dev libvirt-daemon-system qemu-system-x86 qemu-system-arm qemu-utils \
 	linux-image-cloud-amd64 linux-source-6.1 cpio libxml2-utils ccache flex bison bc libelf-dev libssl-dev git curl \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross chromium python3 openssh-server \
-	stress-ng busybox-static python3-aiosmtpd debootstrap
+	stress-ng busybox-static python3-aiosmtpd debootstrap go-md2man man-db
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 deps:
@@ -235,12 +253,14 @@ install: all
 	$(Q)sed 's|@bindir@|$(bindir)|g' lab/systemd/lab-nightly.service.in \
 		>$(DESTDIR)$(datadir)/systemd/lab-nightly.service
 	$(Q)install -m 644 lab/systemd/lab-nightly.timer $(DESTDIR)$(datadir)/systemd/
+	$(Q)for m in $(MANS); do s=$${m##*.}; \
+		install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/$${m##*/} || exit 1; done
 
 clean:
 	rm -rf $(B) lab/lab
 
 FORCE:
-.PHONY: all install deps check check-kernel check-remote demo fixture seeds bench clean fuzz fuzz-deps FORCE
+.PHONY: all man install deps check check-kernel check-remote demo fixture seeds bench clean fuzz fuzz-deps FORCE
 .DELETE_ON_ERROR:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

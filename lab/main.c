@@ -4,11 +4,14 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "array.h"
 #include "commands.h"
 #include "gitutil.h"
+#include "host.h"
 #include "log.h"
+#include "strbuf.h"
 #include "version.h"
 #include "suggest.h"
 
@@ -38,8 +41,31 @@ static void usage(FILE *f)
 	fputs("usage: lab <command> [options]\n\ncommands:\n", f);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fputs("\n'lab help <command>' or 'lab <command> --help' shows a command's options;\n"
-	      "'lab --version' the version.\n", f);
+	fputs("\n'lab help <command>' shows a command's manual page, 'lab <command> --help'\n"
+	      "its options; 'lab --version' the version.\n", f);
+}
+
+/*
+ * Show a command's manual page through man(1), as git help does: the page
+ * make built from docs/ in the checkout (build/man/), or the installed one
+ * beside share/lab. Returns only when there is no page or no man program.
+ */
+static void show_manual(const char *name)
+{
+	const char *page = !strcmp(name, "bisect-step") ? "bisect" : name;
+	const char *const where[] = { "%s/build/man/lab-%s.1", "%s/../man/man1/lab-%s.1" };
+	struct strbuf path = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, where[i], lab_source_dir(), page);
+		if (!access(path.buf, R_OK)) {
+			fflush(stdout);
+			execlp("man", "man", "-l", path.buf, (char *)NULL);
+			break;
+		}
+	}
+	strbuf_release(&path);
 }
 
 static const struct command *find_command(const char *name)
@@ -87,13 +113,14 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		/* lab help CMD is lab CMD --help */
+		/* lab help CMD is its manual page, else lab CMD --help */
 		if (argc > 3) {
 			error("'lab help' takes one command, not '%s'", argv[3]);
 			return 2;
 		}
 		if (!(cmd = find_command(argv[2])))
 			return 2;
+		show_manual(cmd->name);
 		help_argv[0] = argv[2];
 		argc = 2;
 		argv = help_argv;

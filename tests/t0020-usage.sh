@@ -4,11 +4,25 @@
 # option tables, and make install.
 . "$(dirname "$0")/lib.sh"
 
-test_expect_success 'lab help CMD prints that command'"'"'s usage, as CMD --help does' '
+test_lazy_prereq MAN 'command -v man && command -v go-md2man'
+
+test_expect_success MAN 'lab help CMD shows its manual page, made from docs/' '
 	"$LAB" help list >help &&
+	grep -q "^lab-list(1) .* lab manual " help &&
+	grep -q "^NAME" help && grep -q "^EXIT STATUS" help &&
+	grep -q "lab list - the newest runs and experiments in the database" help &&
+	"$LAB" help bisect-step >help && grep -q "^lab-bisect(1)" help
+'
+
+test_expect_success 'lab CMD --help prints that command'"'"'s usage' '
 	"$LAB" list --help >dashdash &&
-	cmp help dashdash &&
-	grep -q "^usage: lab list " help
+	grep -q "^usage: lab list " dashdash
+'
+
+test_expect_success 'with no page to show, lab help CMD is lab CMD --help' '
+	mkdir -p bare/lab && cp "$LAB" bare/lab/lab &&
+	bare/lab/lab help list >help && "$LAB" list --help >dashdash &&
+	cmp help dashdash
 '
 
 test_expect_success 'lab help with an unknown command: one line, exit 2' '
@@ -87,6 +101,12 @@ test_expect_success 'make install DESTDIR: the installed lab finds its guest and
 	test -f root/opt/lab/share/lab/kernels/configs/x86_64.config &&
 	grep -q "^ExecStart=/opt/lab/bin/lab nightly$" root/opt/lab/share/lab/systemd/lab-nightly.service &&
 	root/opt/lab/bin/lab --version >v && "$LAB" --version >want && diff -u want v &&
+	if test_have_prereq MAN; then
+		test -f root/opt/lab/share/man/man1/lab-ab.1 &&
+		test -f root/opt/lab/share/man/man5/lab-config.5 &&
+		test -f root/opt/lab/share/man/man7/lab-clocks.7 &&
+		root/opt/lab/bin/lab help ab | grep -q "^lab-ab(1)"
+	fi &&
 	mkdir use && (cd use &&
 		../root/opt/lab/bin/lab run --runner local --workload zeroing --iters 3 \
 			--param zeroing_mb=8 >out) &&

@@ -44,6 +44,26 @@ test_expect_success 'every command has its page, with the parts of a manual page
 	done
 '
 
+test_lazy_prereq MAN 'command -v man && command -v go-md2man'
+
+test_expect_success MAN 'every page is a manual page man renders: commands in 1, lab.conf in 5' '
+	for cmd in $(grep -vx help commands); do
+		page=$(basename "$(page_of "$cmd")" .md) &&
+		MANWIDTH=100 man -l "$TOP/build/man/$page.1" >man.txt 2>man.err &&
+		grep -q "^$page(1) .* lab manual " man.txt &&
+		grep -q "^SYNOPSIS" man.txt && grep -q "lab $cmd" man.txt &&
+		! grep -q "\.md\b" man.txt ||
+		{ echo "the manual page of lab $cmd:"; cat man.err; return 1; }
+	done &&
+	MANWIDTH=100 man -l "$TOP/build/man/lab-config.5" | grep -q "^lab-config(5)" &&
+	for md in "$DOCS"/*.md; do
+		case $(basename "$md") in lab-*) continue ;; esac
+		page=lab-$(basename "$md" .md).7 &&
+		MANWIDTH=100 man -l "$TOP/build/man/$page" | grep -q "^${page%.7}(7)" ||
+		{ echo "no manual page $page of $md"; return 1; }
+	done
+'
+
 test_expect_success 'every long option of every command is on its page' '
 	for cmd in $(grep -vx help commands); do
 		page=$(page_of "$cmd") &&
