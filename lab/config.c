@@ -188,6 +188,17 @@ SSH_SETTER(reset)
 SSH_SETTER(restore)
 SSH_SETTER(deadline)
 
+/* An http(s) address with one %H, where the report puts a commit's full id. */
+static int set_report_commit_url(struct lab_config *cfg, const char *v)
+{
+	const char *h = strstr(v, "%H");
+
+	if ((strncmp(v, "https://", 8) && strncmp(v, "http://", 7)) || !h || strstr(h + 2, "%H"))
+		return -1;
+	set_string(&cfg->report_commit_url, v);
+	return 0;
+}
+
 static int set_build_jobs(struct lab_config *cfg, const char *v)
 {
 	return parse_positive_int(v, &cfg->build_jobs);
@@ -271,6 +282,8 @@ static const struct config_key {
 	{ "run.iters", set_iters, "a positive integer" },
 	{ "run.clock", set_clock, "wall, icount or auto" },
 	{ "libvirt.uri", set_libvirt_uri, "a libvirt connection URI such as qemu:///system" },
+	{ "report.commiturl", set_report_commit_url,
+	  "an http(s) address with %H for the commit, such as https://git.kernel.org/linus/%H" },
 	{ "ssh.host", set_ssh_host, "an ssh destination such as root@arm1" },
 	{ "ssh.port", set_ssh_port, "a port number from 1 to 65535" },
 	{ "ssh.identity", set_ssh_identity, "a path" },
@@ -281,7 +294,8 @@ static const struct config_key {
 };
 
 static const char *const config_sections[] = { "core", "qemu", "run", "build", "libvirt",
-						 "nightly", "ssh", "target", "workload", NULL };
+						 "report", "nightly", "ssh", "target", "workload",
+						 NULL };
 /* keys that add one more of something each time; every other is set once */
 static const char *const config_repeatable[] = { "nightly.cmdline", CONFIG_WORKLOAD_REPEATABLE,
 						   NULL };
@@ -604,6 +618,7 @@ void config_release(struct lab_config *cfg)
 	free(cfg->build_artifact);
 	free(cfg->build_config);
 	free(cfg->libvirt_uri);
+	free(cfg->report_commit_url);
 	for (size_t i = 0; i < cfg->nnightlies; i++)
 		nightly_release(&cfg->nightlies[i]);
 	free(cfg->nightlies);

@@ -195,6 +195,7 @@ struct lab_config {
 	long build_jobs;	/* 0: the number of CPUs */
 	long build_timeout_s;
 	char *libvirt_uri;
+	char *report_commit_url;	/* report.commitUrl; NULL: commits are not links */
 	struct lab_nightly *nightlies;	/* in the order of their first key */
 	size_t nnightlies;
 	struct ssh_config ssh;

@@ -23,6 +23,7 @@ int site_write(struct lab_context *ctx, const char *out, struct report_stats *st
 	opt.css_path = css.buf;
 	opt.log_dir = logs.buf;
 	opt.recent = 50;
+	opt.commit_url = ctx->cfg.report_commit_url;
 	ret = report_write_site(stats, &ctx->st, &opt);
 	strbuf_release(&css);
 	strbuf_release(&logs);

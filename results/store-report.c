@@ -67,24 +67,26 @@ static int experiment_summary_row(sqlite3_stmt *q, void *data)
 	return r->fn.experiment_summary(&e, r->data);
 }
 
-int store_report_experiments(struct store *st, long limit,
+int store_report_experiments(struct store *st, long limit, int regressions,
 			     store_report_experiment_summary_fn *fn, void *data)
 {
 	struct reader r = { .fn.experiment_summary = fn, .data = data };
 
 	return store_rows(st, "cannot read experiments",
-			  "SELECT e.id, e.kind, e.status, e.workloads, e.created, "
+			  "SELECT * FROM (SELECT e.id, e.kind, e.status, e.workloads, e.created, "
 			  "CASE e.kind WHEN 'bisect' THEN (SELECT outcome FROM bisections WHERE "
 			  "experiment_id = e.id) ELSE (SELECT verdict FROM verdicts WHERE "
 			  "experiment_id = e.id ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 "
 			  "WHEN 'IMPROVEMENT' THEN 1 WHEN 'INCONCLUSIVE' THEN 2 WHEN 'SMALL' THEN 3 "
-			  "ELSE 4 END LIMIT 1) END, "
+			  "ELSE 4 END LIMIT 1) END AS verdict, "
 			  "CASE e.kind WHEN 'bisect' THEN (SELECT COALESCE(metric, '') FROM bisections "
 			  "WHERE experiment_id = e.id) ELSE (SELECT count(*) || ' metric(s)' FROM "
 			  "verdicts WHERE experiment_id = e.id) END, "
-			  "(SELECT culprit FROM bisections WHERE experiment_id = e.id) "
-			  "FROM experiments e ORDER BY e.id DESC LIMIT ?1",
-			  STORE_ARGS(STORE_INT(limit)), experiment_summary_row, &r);
+			  "(SELECT culprit FROM bisections WHERE experiment_id = e.id) AS culprit "
+			  "FROM experiments e) WHERE NOT ?2 OR verdict = 'REGRESSION' OR "
+			  "COALESCE(culprit, '') != '' ORDER BY id DESC LIMIT ?1",
+			  STORE_ARGS(STORE_INT(limit), STORE_INT(regressions)), experiment_summary_row,
+			  &r);
 }
 
 static int run_summary_row(sqlite3_stmt *q, void *data)

@@ -32,7 +32,8 @@ struct store_report_experiment_summary {
 };
 typedef int store_report_experiment_summary_fn(const struct store_report_experiment_summary *e,
 						void *data);
-int store_report_experiments(struct store *st, long limit,
+/* The newest experiments; with regressions, only the A/Bs that found one and bisections with a culprit. */
+int store_report_experiments(struct store *st, long limit, int regressions,
 			     store_report_experiment_summary_fn *fn, void *data);
 
 /* The newest runs, newest first, as the index lists them. */

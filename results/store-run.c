@@ -165,6 +165,12 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 	    store_clear_owner(st, run_id) ||
 	    insert_rows(st, "INSERT OR REPLACE INTO run_meta(run_id, key, value) "
 			"VALUES (?1, ?2, ?3)", run_id, res->set.meta_nr, meta_args, 3, &res->set) ||
+	    /* the release a kernel's first boot reports is the kernel's */
+	    store_rows(st, NULL, "UPDATE kernels SET release = (SELECT value FROM run_meta "
+		       "WHERE run_id = ?1 AND key = 'kernel.release') WHERE release IS NULL AND "
+		       "id = (SELECT kernel_id FROM runs WHERE id = ?1) AND EXISTS (SELECT 1 FROM "
+		       "run_meta WHERE run_id = ?1 AND key = 'kernel.release' AND "
+		       "value NOT LIKE 'unavailable:%')", STORE_ARGS(STORE_INT(run_id)), NULL, NULL) ||
 	    insert_rows(st, "INSERT INTO samples(run_id, workload, metric, iteration, value, "
 			"unit, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", run_id, res->set.nr,
 			sample_args, 7, &res->set) ||

@@ -466,6 +466,41 @@ test_expect_success CHROMIUM 'chromium: the experiment plot draws its points whe
 
 # Seed 006's demote regression in small: B 455 times A, each side's noise
 # a few per cent. On one linear axis each side was a dot at an edge.
+# Every <code> of 12 or 40 hex digits on a page ($1), and those inside a commit's link.
+codes() {
+	grep -oE "<code>[0-9a-f]{12}([0-9a-f]{28})?</code>" "$1" | wc -l
+}
+linked() {
+	grep -oE "<a class=\"commit\" href=\"https://git.example.org/linux/commit/[?]id=[0-9a-f]{40}\"( title=\"[^\"]*\")?><code>[0-9a-f]{12}([0-9a-f]{28})?</code></a>" "$1" | wc -l
+}
+
+test_expect_success 'report.commitUrl: every commit of a bisection, a nightly and the index links to its page, titled by its subject' '
+	url="https://git.example.org/linux/commit/?id=%H" &&
+	printf "[report]\n\tcommitUrl = %s\n" "$url" >url.conf &&
+	"$LAB" report --config url.conf --db lab.db --out site-url >out 2>err && test ! -s err &&
+	culprit=$(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 2") &&
+	grep -qF "<a class=\"commit\" href=\"https://git.example.org/linux/commit/?id=$culprit\" title=\"&lt;script&gt;alert(1)&lt;/script&gt;\"><code>$culprit</code></a>" site-url/b2.html &&
+	for page in b2.html index.html; do
+		test "$(codes site-url/$page)" -gt 0 &&
+		test "$(linked site-url/$page)" = "$(codes site-url/$page)" ||
+		{ echo "$page: $(codes site-url/$page) commits, $(linked site-url/$page) linked"; return 1; }
+	done &&
+	cat nightly.conf url.conf >nightly-url.conf &&
+	"$LAB" report --config nightly-url.conf --out nightly-url >out 2>err && test ! -s err &&
+	test "$(codes nightly-url/n1.html)" -gt 0 &&
+	test "$(linked nightly-url/n1.html)" = "$(codes nightly-url/n1.html)" &&
+	! grep -q "<a class=\"commit\"" site/b2.html
+'
+
+test_expect_success 'report.commitUrl that is not an http(s) address with one %H is refused, naming its line' '
+	for bad in "https://git.example.org/commit/" "javascript:alert(%H)" "https://x/%H/%H"; do
+		printf "[report]\n\tcommitUrl = %s\n" "$bad" >bad-url.conf &&
+		test_must_fail "$LAB" report --config bad-url.conf --db lab.db --out site-bad 2>err &&
+		expect_one_line_naming err "bad-url.conf" && grep -q "commitUrl\|commiturl" err || return 1
+	done &&
+	test ! -e site-bad
+'
+
 test_expect_success 'setup: an A/B whose B is 455 times A' '
 	mkdir wide &&
 	rc=0 && "$LAB" ab --db wide/lab.db --runner local --guest "$FAKE" --workload zeroing \

@@ -42,11 +42,11 @@ static int bisection_header(const struct store_report_bisection *b, void *data)
 	html_text(sb, b->metric);
 	strbuf_addf(sb, " (units: %s)</dd>\n<dt>good (G)</dt><dd>",
 		    b->per_boot < 0 ? "&#8211;" : b->per_boot ? "per-boot medians" : "samples");
-	html_commit(sb, b->good);
+	add_commit(s, sb, b->good, 0);
 	strbuf_addch(sb, ' ');
 	add_subject(s, sb, b->good);
 	strbuf_addstr(sb, "</dd>\n<dt>bad (B)</dt><dd>");
-	html_commit(sb, b->bad);
+	add_commit(s, sb, b->bad, 0);
 	strbuf_addch(sb, ' ');
 	add_subject(s, sb, b->bad);
 	strbuf_addstr(sb, "</dd>\n<dt>G&#8594;B effect</dt><dd class=\"effect\">");
@@ -64,9 +64,8 @@ static int bisection_header(const struct store_report_bisection *b, void *data)
 	strbuf_addstr(sb, "</dd>\n<dt>culprit</dt><dd class=\"culprit\">");
 	strbuf_addstr(&bp->culprit, b->culprit);
 	if (bp->culprit.len) {
-		strbuf_addstr(sb, "<code>");
-		escape_html(sb, bp->culprit.buf);
-		strbuf_addstr(sb, "</code> ");
+		add_commit(s, sb, bp->culprit.buf, 1);
+		strbuf_addch(sb, ' ');
 		add_subject(s, sb, bp->culprit.buf);
 	} else {
 		strbuf_addstr(sb, "&#8211;");
@@ -103,7 +102,7 @@ static int bisection_step(const struct bisect_step_row *row, void *data)
 	st->culprit = bp->culprit.len && !strcmp(row->commit, bp->culprit.buf);
 	strbuf_addf(sb, "<tr%s><td class=\"num\">%zu</td><td>", st->culprit ?
 		    " class=\"is-culprit\"" : "", bp->nsteps);
-	html_commit(sb, row->commit);
+	add_commit(bp->p.s, sb, row->commit, 0);
 	if (st->culprit)
 		strbuf_addstr(sb, " (culprit)");
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");

@@ -303,17 +303,15 @@ static int sweep_points(const struct verdict_list *l)
 
 static int provenance_row(const struct store_report_variant *v, void *data)
 {
-	struct strbuf *sb = data;
+	struct site_out *out = data;
+	struct strbuf *sb = out->sb;
 
 	strbuf_addstr(sb, "<tr><th scope=\"row\">");
 	html_text(sb, v->name);
 	strbuf_addstr(sb, "</th><td>");
 	html_text(sb, v->git_ref);
 	strbuf_addstr(sb, "</td><td>");
-	if (*v->commit)
-		html_commit(sb, v->commit);
-	else
-		strbuf_addstr(sb, "&#8211;");
+	add_commit(out->s, sb, v->commit, 0);
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	if (!v->path)
 		strbuf_addstr(sb, "(this host)");
@@ -338,10 +336,12 @@ static int provenance_row(const struct store_report_variant *v, void *data)
 
 static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 {
+	struct site_out out = { s, sb };
+
 	strbuf_addstr(sb, "<section>\n<h2>Provenance</h2>\n");
 	html_table_begin(sb, "<th>Variant</th><th>Git ref</th><th>Commit</th><th>Kernel image</th>"
 		    "<th>Image hash</th><th>Release</th><th>Command line</th><th>Runs</th>");
-	if (store_report_variants(s->st, exp_id, provenance_row, sb))
+	if (store_report_variants(s->st, exp_id, provenance_row, &out))
 		return -1;
 	html_table_end(sb);
 	strbuf_addstr(sb, "</section>\n");

@@ -185,10 +185,10 @@ static int series_load(struct site *s, struct series_set *set)
 	return 0;
 }
 
-static void add_kernel_label(struct strbuf *sb, const struct series_kernel *k)
+static void add_kernel_label(struct site *s, struct strbuf *sb, const struct series_kernel *k)
 {
 	if (k->commit)
-		html_commit(sb, strbuf_str(&k->label));
+		add_commit(s, sb, strbuf_str(&k->label), 0);
 	else
 		escape_html(sb, strbuf_str(&k->label));
 }
@@ -241,7 +241,7 @@ static int add_series(struct site *s, struct strbuf *sb)
 		prev = sr;
 		shown++;
 		strbuf_addstr(sb, "<tr><td>");
-		add_kernel_label(sb, k);
+		add_kernel_label(s, sb, k);
 		strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>",
 			    k->mem, k->cpus);
 		if (set.cmdlines) {
@@ -279,7 +279,8 @@ static int add_series(struct site *s, struct strbuf *sb)
 
 static int index_experiment(const struct store_report_experiment_summary *e, void *data)
 {
-	struct strbuf *sb = data;
+	struct site_out *out = data;
+	struct strbuf *sb = out->sb;
 	int bisect = !strcmp(e->kind, "bisect");
 
 	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td>", bisect ? 'b' : 'e',
@@ -297,9 +298,41 @@ static int index_experiment(const struct store_report_experiment_summary *e, voi
 	html_text(sb, e->detail);
 	if (bisect && *e->culprit) {
 		strbuf_addstr(sb, ", culprit ");
-		html_commit(sb, e->culprit);
+		add_commit(out->s, sb, e->culprit, 0);
 	}
 	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
+/*
+ * What needs a look first: the regressions A/Bs found (nightly
+ * confirmations among them) and the culprits of bisections; then every
+ * experiment, newest first.
+ */
+static int add_experiments(struct site *s, struct strbuf *sb, int regressions)
+{
+	struct site_out out = { s, sb };
+	size_t start = sb->len;
+
+	strbuf_addstr(sb, regressions ? "<section class=\"attention\">\n<h2>Regressions and culprits</h2>\n"
+				       : "<section>\n<h2>Recent experiments</h2>\n");
+	html_table_begin(sb, "<th>Experiment</th><th>Kind</th><th>Status</th><th>Workloads</th>"
+		    "<th>Started</th><th>Verdict</th><th>Detail</th>");
+	if (regressions) {
+		size_t before = sb->len;
+
+		if (store_report_experiments(s->st, 10, 1, index_experiment, &out))
+			return -1;
+		/* none: no section */
+		if (sb->len == before) {
+			strbuf_setlen(sb, start);
+			return 0;
+		}
+	} else if (store_report_experiments(s->st, s->opt->recent, 0, index_experiment, &out)) {
+		return -1;
+	}
+	html_table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
 	return 0;
 }
 
@@ -374,13 +407,8 @@ int page_index(struct site *s)
 	if (store_read_begin(s->st))
 		return -1;
 	html_page_begin(&sb, "Experiments and runs");
-	strbuf_addstr(&sb, "<section>\n<h2>Recent experiments</h2>\n");
-	html_table_begin(&sb, "<th>Experiment</th><th>Kind</th><th>Status</th><th>Workloads</th>"
-		    "<th>Started</th><th>Verdict</th><th>Detail</th>");
-	if (store_report_experiments(s->st, s->opt->recent, index_experiment, &sb))
+	if (add_experiments(s, &sb, 1) || add_experiments(s, &sb, 0))
 		goto out;
-	html_table_end(&sb);
-	strbuf_addstr(&sb, "</section>\n");
 	if (add_nightlies(s, &sb) || add_series(s, &sb))
 		goto out;
 	strbuf_addstr(&sb, "<section>\n<h2>Recent runs</h2>\n");

@@ -101,10 +101,7 @@ static int nightly_header(const struct store_report_nightly *n, void *data)
 	strbuf_addch(sb, ' ');
 	html_badge(sb, "s-", n->last_status);
 	strbuf_addstr(sb, "</dd>\n<dt>head fetched</dt><dd>");
-	if (*n->last_head)
-		html_commit(sb, n->last_head);
-	else
-		strbuf_addstr(sb, "&#8211;");
+	add_commit(np->p.s, sb, n->last_head, 0);
 	strbuf_addstr(sb, "</dd>\n<dt>summary</dt><dd class=\"wrap\">");
 	html_text(sb, n->last_summary);
 	strbuf_addf(sb, "</dd>\n<dt>series</dt><dd>%lld</dd>\n<dt>changes</dt><dd>%lld</dd>\n</dl>\n",
@@ -157,9 +154,9 @@ static void add_change_row(struct site *s, struct strbuf *sb, const struct chang
 	strbuf_addstr(sb, "<tr><td>");
 	html_text(sb, c->kind);
 	strbuf_addstr(sb, "</td><td>");
-	html_commit(sb, c->before);
+	add_commit(s, sb, c->before, 0);
 	strbuf_addstr(sb, "</td><td>");
-	html_commit(sb, c->after);
+	add_commit(s, sb, c->after, 0);
 	strbuf_addstr(sb, "</td><td class=\"num\">");
 	html_num(sb, c->ratio);
 	strbuf_addstr(sb, "</td><td>");
@@ -178,7 +175,7 @@ static void add_change_row(struct site *s, struct strbuf *sb, const struct chang
 	}
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	if (*c->culprit) {
-		html_commit(sb, c->culprit);
+		add_commit(s, sb, c->culprit, 0);
 		strbuf_addch(sb, ' ');
 		add_subject(s, sb, c->culprit);
 	} else {

@@ -142,9 +142,10 @@ out:
 static int run_header(const struct store_report_run *r, void *data)
 {
 	static const char *const labels[RR_NR_FIELDS] = {
-		"status", "error", "runner", "workloads", "params", "command line", "memory MiB",
-		"cpus", "accel", "host", "host cpu", "qemu", "wall s", "to hello s", "bad lines",
-		"kernel image", "kernel hash", "arch", "kernel release", "kernel commit",
+		"status", "error", "runner", "workloads", "params", "command line", "memory (MiB)",
+		"CPUs", "accelerator", "host", "host CPU", "QEMU", "boot, start to end",
+		"start to the guest's first line", "lines refused", "kernel image", "kernel hash",
+		"arch", "kernel release", "kernel commit",
 	};
 	struct run_page *rp = data;
 	struct strbuf *sb = &rp->p.sb, title = STRBUF_INIT;
@@ -175,6 +176,9 @@ static int run_header(const struct store_report_run *r, void *data)
 		strbuf_addf(sb, "<tr><th scope=\"row\">%s</th><td class=\"wrap\">", labels[i]);
 		if (i == RR_STATUS)
 			html_badge(sb, "s-", r->text[i] ? r->text[i] : "");
+		else if ((i == RR_WALL_S || i == RR_TO_HELLO_S) && r->text[i] && *r->text[i])
+			/* wall clock of the host: milliseconds are all it resolves */
+			strbuf_addf(sb, "%.3f s", strtod(r->text[i], NULL));
 		else
 			html_text(sb, r->text[i]);
 		strbuf_addstr(sb, "</td></tr>\n");

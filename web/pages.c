@@ -80,6 +80,48 @@ void doubles_release(struct doubles *d)
 	d->n = d->alloc = 0;
 }
 
+void add_commit(struct site *s, struct strbuf *sb, const char *commit, int full)
+{
+	const char *url = s->opt->commit_url;
+	struct strbuf href = STRBUF_INIT, subject = STRBUF_INIT;
+	int found = 0;
+
+	if (!commit || !*commit) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	if (url && *url) {
+		for (const char *p = url; *p; p++) {
+			if (p[0] == '%' && p[1] == 'H') {
+				strbuf_addstr(&href, commit);
+				p++;
+			} else {
+				strbuf_addch(&href, *p);
+			}
+		}
+		strbuf_addstr(sb, "<a class=\"commit\" href=\"");
+		escape_html(sb, href.buf);
+		strbuf_addch(sb, '"');
+		if (!store_commit_subject(s->st, &subject, &found, commit) && found) {
+			strbuf_addstr(sb, " title=\"");
+			escape_html(sb, strbuf_str(&subject));
+			strbuf_addch(sb, '"');
+		}
+		strbuf_addch(sb, '>');
+	}
+	if (full) {
+		strbuf_addstr(sb, "<code>");
+		escape_html(sb, commit);
+		strbuf_addstr(sb, "</code>");
+	} else {
+		html_commit(sb, commit);
+	}
+	if (url && *url)
+		strbuf_addstr(sb, "</a>");
+	strbuf_release(&href);
+	strbuf_release(&subject);
+}
+
 void add_subject(struct site *s, struct strbuf *sb, const char *commit)
 {
 	struct strbuf subject = STRBUF_INIT;

@@ -44,6 +44,12 @@ int page_bisection(struct site *s, long long id);
 int page_run(struct site *s, long long id);
 int page_nightly(struct site *s, long long id);
 
+/* What a row's callback writes to, and the site it is of. */
+struct site_out {
+	struct site *s;
+	struct strbuf *sb;
+};
+
 /* The page being built, from the callback of the row it is about. */
 struct page {
 	struct site *s;
@@ -79,6 +85,12 @@ struct run_metrics {
 int run_metrics_load(struct site *s, struct run_metrics *rm, long long run_id);
 void run_metrics_release(struct run_metrics *rm);
 
+/*
+ * A commit id as html_commit() writes it (cut to 12, or whole when full),
+ * a link to its page with its stored subject as the link's title when
+ * report.commitUrl is set; a dash when commit is NULL or "".
+ */
+void add_commit(struct site *s, struct strbuf *sb, const char *commit, int full);
 /* A commit's subject as stored when it was measured (the repository may be gone), or a dash. */
 void add_subject(struct site *s, struct strbuf *sb, const char *commit);
 /* A fact of a page: which clock the numbers are in, never left to be guessed. */

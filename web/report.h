@@ -35,6 +35,11 @@ struct report_options {
 	const char *css_path;		/* copied to out_dir/style.css */
 	const char *log_dir;		/* where the lab writes console logs; NULL: none */
 	int recent;			/* experiments and runs on the index */
+	/*
+	 * report.commitUrl: a commit's page on a cgit or gitweb, "%H" the
+	 * full id (http or https); NULL: commits are not links.
+	 */
+	const char *commit_url;
 };
 
 struct report_stats {

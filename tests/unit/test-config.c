@@ -379,11 +379,11 @@ static void test_bad_syntax(void)
 		const char *err;
 	} cases[] = {
 		{ "[rnu]\n\tmem = 4G\n", 0,
-		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt, nightly, ssh, target, workload)" },
+		  "unknown section 'rnu' in config bad.conf line 1 (known: core, qemu, run, build, libvirt, report, nightly, ssh, target, workload)" },
 		{ "[run]\n\tmem = 4G\n\n[user]\n\tname = x\n", 0,
-		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt, nightly, ssh, target, workload)" },
+		  "unknown section 'user' in config bad.conf line 4 (known: core, qemu, run, build, libvirt, report, nightly, ssh, target, workload)" },
 		{ "[Run \"x\"]\n[core.Sub]\n[qmeu \"x86_64\"]\n", 0,
-		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt, nightly, ssh, target, workload)" },
+		  "unknown section 'qmeu' in config bad.conf line 3 (known: core, qemu, run, build, libvirt, report, nightly, ssh, target, workload)" },
 		{ "[core]\n\tdb = \"results/lab.db\n", 0, "unterminated quote in config bad.conf line 2" },
 		{ "[core]\n\tdb = a\\\n\t\"b\n[run]\n", 0,
 		  "unterminated quote in config bad.conf line 3" },

@@ -257,7 +257,7 @@ int main(void)
 	struct bisect_spec_row bspec;
 	struct strbuf sb = STRBUF_INIT;
 	struct out o = { .st = &st };
-	long long exp = 0, vid[2], kernel = 0, bis = 0, r[6];
+	long long exp = 0, vid[2], kernel = 0, bis = 0, r[6], exp3 = 0, vid3[2];
 	int found = -1;
 	struct bisection_outcome done = { "touch", 1, 1.5, 1.25, 1.75, 0.01, CULPRIT,
 					  "FOUND" };
@@ -308,10 +308,19 @@ int main(void)
 	is_str(o.buf, "b2 e1 r1 r2 r3 r4 r5 r6 r7 ", "by kind, then id");
 
 	o.buf[0] = '\0';
-	ok(store_report_experiments(&st, 10, index_experiment, &o) == 0, "index experiments read");
+	ok(store_report_experiments(&st, 10, 0, index_experiment, &o) == 0, "index experiments read");
 	is_str(o.buf, "E2 bisect RUNNING FOUND touch [" CULPRIT "];"
 	       "E1 ab DONE REGRESSION 2 metric(s) [];",
 	       "newest first, the worst verdict, a bisection's outcome and culprit");
+	verdict(&v[0], "touch", "SAME");
+	ok(store_experiment_create_ab(&st, &exp3, vid3, "lab ab --boots 3", "zeroing", spec) == 0 &&
+	   store_verdicts_write(&st, exp3, v, 1) == 0 && store_experiment_done(&st, exp3) == 0,
+	   "a third A/B, all SAME");
+	o.buf[0] = '\0';
+	ok(store_report_experiments(&st, 10, 1, index_experiment, &o) == 0, "regressions read");
+	is_str(o.buf, "E2 bisect RUNNING FOUND touch [" CULPRIT "];"
+	       "E1 ab DONE REGRESSION 2 metric(s) [];",
+	       "regressions: a culprit and a REGRESSION, never an A/B of SAME");
 
 	o.buf[0] = '\0';
 	ok(store_report_runs(&st, 3, index_run, &o) == 0, "index runs read");
@@ -323,8 +332,9 @@ int main(void)
 
 	o.buf[0] = '\0';
 	ok(store_report_series_kernels(&st, 12, series_kernel, &o) == 0, "series read");
-	snprintf(path, sizeof(path), "k%lld 'x' 512 1 2 :", kernel);
-	is_str(o.buf, path, "the one kernel and command line with more than one OK run");
+	snprintf(path, sizeof(path), "k%lld 'x' 512 1 2 6.1.0-test:", kernel);
+	is_str(o.buf, path, "the one kernel and command line with more than one OK run, "
+	       "its release as its first boot said");
 	o.buf[0] = '\0';
 	{
 		struct store_series_kernel k = { .kernel_id = kernel, .cmdline = "x", .mem_mib = 512,
@@ -391,7 +401,7 @@ int main(void)
 	ok(store_read_begin(&again) == 0 && store_report_pages(&again, page, &o) == 0,
 	   "reads in a transaction of its own");
 	store_read_end(&again);
-	is_str(o.buf, "b2 e1 r1 r2 r3 r4 r5 r6 r7 ", "the same pages");
+	is_str(o.buf, "b2 e1 e3 r1 r2 r3 r4 r5 r6 r7 ", "the same pages");
 	store_close(&again);
 	memset(&mem_conn, 0, sizeof(mem_conn));
 	if (sqlite3_open(":memory:", &mem_conn.db) == SQLITE_OK) {
@@ -404,7 +414,7 @@ int main(void)
 	ok(nightly_rows(&st, exp, bis) == 0, "three nights of two nightlies stored");
 	o.buf[0] = '\0';
 	ok(store_report_pages(&st, page, &o) == 0, "pages listed again");
-	is_str(o.buf, "b2 e1 n1 n2 r1 r2 r3 r4 r5 r6 r7 ",
+	is_str(o.buf, "b2 e1 e3 n1 n2 r1 r2 r3 r4 r5 r6 r7 ",
 	       "a nightly's page is named by its first night, between bisections and runs");
 	o.buf[0] = '\0';
 	ok(store_report_nightlies(&st, nightly, &o) == 0, "nightlies read");

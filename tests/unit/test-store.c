@@ -94,6 +94,8 @@ int main(void)
 	is_str(one_text(st.conn->db, "SELECT status FROM runs", buf, sizeof(buf)), "OK", "status OK");
 	is_str(one_text(st.conn->db, "SELECT value FROM run_meta WHERE key = 'kernel.release'", buf,
 			sizeof(buf)), "6.1.0-test", "metadata stored");
+	is_str(one_text(st.conn->db, "SELECT release FROM kernels", buf, sizeof(buf)), "6.1.0-test",
+	       "the kernel's release, as its boot said");
 	ok(sqlite3_exec(st.conn->db, "INSERT INTO samples(run_id, workload, metric, iteration, value, unit) "
 			"VALUES (999, 'x', 'y', 0, 1, 'us')", NULL, NULL, NULL) != SQLITE_OK,
 	   "foreign keys enforced");
