@@ -420,6 +420,46 @@ test_expect_success CHROMIUM 'chromium: screenshots of index, experiment, bisect
 	done
 '
 
+# measure-wide.py WIDTH PAGE...: each page with a script that lists, as
+# chromium lays it out at that width, the page or the table boxes that
+# are wider than the window; "PAGE WIDTH what scrolls" a line.
+cat >measure-wide.py <<\EOF
+import os, re, subprocess, sys, tempfile
+JS = """<script>
+const d = document.documentElement, out = [];
+if (d.scrollWidth > d.clientWidth + 1) out.push("page " + d.scrollWidth + ">" + d.clientWidth);
+for (const e of document.querySelectorAll(".scroll, pre"))
+  if (e.scrollWidth > e.clientWidth + 1) {
+    const s = e.closest("section"), h = s ? s.querySelector("h2") : null;
+    out.push((h ? h.textContent : e.tagName) + " " + e.scrollWidth + ">" + e.clientWidth);
+  }
+document.body.setAttribute("data-wide", out.join("; "));
+</script></body>"""
+width = sys.argv[1]
+for page in sys.argv[2:]:
+    measured = page[:-len(".html")] + "-wide.html"
+    with open(page) as f, open(measured, "w") as g:
+        g.write(f.read().replace("</body>", JS))
+    dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+        "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--user-data-dir=" + tempfile.mkdtemp(),
+        "--window-size=%s,900" % width, "--dump-dom", "file://" + os.path.abspath(measured)],
+        capture_output=True, text=True, timeout=120).stdout
+    os.remove(measured)
+    m = re.search(r'data-wide="([^"]*)"', dom)
+    print(page, width, m.group(1) if m else "not measured")
+EOF
+
+test_expect_success CHROMIUM 'chromium: at 1280 px no page and no table scrolls sideways; at 400 px only tables do, in their boxes' '
+	pages="site/index.html site/e1.html site/b2.html site/r1.html nightly/site/n1.html" &&
+	python3 measure-wide.py 1280 $pages >wide-1280 &&
+	cat wide-1280 && test "$(wc -l <wide-1280)" = 5 &&
+	! grep -v " 1280 $" wide-1280 &&
+	python3 measure-wide.py 400 $pages >wide-400 &&
+	test "$(wc -l <wide-400)" = 5 &&
+	! grep -e "not measured" -e " 400 page " -e "; page " wide-400
+'
+
 # The first plot of the experiment page alone, one pixel a unit: a point
 # is drawn at each sample's place, and its band is empty beside them.
 test_expect_success CHROMIUM 'chromium: the experiment plot draws its points where the samples are, nothing beside them' '

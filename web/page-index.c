@@ -336,9 +336,28 @@ static int add_experiments(struct site *s, struct strbuf *sb, int regressions)
 	return 0;
 }
 
+/* A run's kernel: its commit, else the image's file name with its path as the title. */
+static void add_run_kernel(struct site *s, struct strbuf *sb, const char *kernel)
+{
+	const char *base = strrchr(kernel, '/');
+
+	if (strlen(kernel) == 40 && strspn(kernel, "0123456789abcdef") == 40) {
+		add_commit(s, sb, kernel, 0);
+	} else if (base && base[1]) {
+		strbuf_addstr(sb, "<span title=\"");
+		escape_html(sb, kernel);
+		strbuf_addstr(sb, "\">");
+		escape_html(sb, base + 1);
+		strbuf_addstr(sb, "</span>");
+	} else {
+		html_text(sb, kernel);
+	}
+}
+
 static int index_run(const struct store_report_run_summary *r, void *data)
 {
-	struct strbuf *sb = data;
+	struct site_out *out = data;
+	struct strbuf *sb = out->sb;
 
 	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
 	html_time(sb, r->started);
@@ -357,8 +376,8 @@ static int index_run(const struct store_report_run_summary *r, void *data)
 		strbuf_addstr(sb, "&#8211;");
 	strbuf_addstr(sb, "</td><td>");
 	html_text(sb, r->variant);
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
-	html_text(sb, r->kernel);
+	strbuf_addstr(sb, "</td><td>");
+	add_run_kernel(out->s, sb, r->kernel);
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	html_text(sb, r->error);
 	strbuf_addstr(sb, "</td></tr>\n");
@@ -402,6 +421,7 @@ static int add_nightlies(struct site *s, struct strbuf *sb)
 int page_index(struct site *s)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct site_out runs = { s, &sb };
 	int ret = -1;
 
 	if (store_read_begin(s->st))
@@ -414,7 +434,7 @@ int page_index(struct site *s)
 	strbuf_addstr(&sb, "<section>\n<h2>Recent runs</h2>\n");
 	html_table_begin(&sb, "<th>Run</th><th>Started</th><th>Status</th><th>Runner</th><th>Workloads</th>"
 		    "<th>Experiment</th><th>Variant</th><th>Kernel</th><th>Error</th>");
-	if (store_report_runs(s->st, s->opt->recent, index_run, &sb))
+	if (store_report_runs(s->st, s->opt->recent, index_run, &runs))
 		goto out;
 	html_table_end(&sb);
 	strbuf_addstr(&sb, "</section>\n");
