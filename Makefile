@@ -15,9 +15,12 @@ CC       ?= cc
 PKGS     := libgit2 sqlite3 libcurl libvirt
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
-# One folder per floor, lowest first: lib < results < runners, kernels < web < lab.
-# A file includes headers of its own floor or lower ones (tests/t0010-floors.sh).
-CPPFLAGS += -D_GNU_SOURCE -Ilib -Iresults -Irunners -Ikernels -Iweb -Ilab -include lib/banned.h
+# One folder per floor, lowest first: lib < results < runners, kernels < web <
+# lab/config < lab/plans < lab/commands. A file includes headers of its own
+# floor or lower ones (tests/t0010-floors.sh).
+LAB_ROOMS := lab/config lab/plans lab/commands
+CPPFLAGS += -D_GNU_SOURCE -Ilib -Iresults -Irunners -Ikernels -Iweb $(LAB_ROOMS:%=-I%) \
+	-include lib/banned.h
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 ifneq ($(SANITIZE),)
@@ -37,7 +40,8 @@ say =
 endif
 
 B := build
-LIB_SRCS  := $(filter-out lab/main.c,$(wildcard lib/*.c results/*.c runners/*.c kernels/*.c web/*.c lab/*.c))
+LIB_SRCS  := $(filter-out lab/commands/main.c,$(wildcard lib/*.c results/*.c runners/*.c \
+	kernels/*.c web/*.c $(LAB_ROOMS:%=%/*.c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema.o
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
@@ -74,7 +78,7 @@ $(B)/man/$(call man_name,$(1)): docs/$(1).md docs/man.sh $(B)/gen/version.h
 endef
 $(foreach p,$(MAN_SRCS:docs/%.md=%),$(eval $(call man_rule,$(p))))
 
-lab/lab: $(B)/lab/main.o $(B)/liblab.a
+lab/lab: $(B)/lab/commands/main.o $(B)/liblab.a
 	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/liblab.a: $(LIB_OBJS)
@@ -87,14 +91,14 @@ $(B)/gen/schema.c: schema.sql
 	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
 
 # The version lab --version prints: git describe of this checkout, rewritten
-# only when it changes, so that lab/main.c is rebuilt only then.
+# only when it changes, so that lab/commands/main.c is rebuilt only then.
 LAB_VERSION := $(or $(shell git describe --always --dirty 2>/dev/null),unknown)
 $(B)/gen/version.h: FORCE
 	@mkdir -p $(dir $@)
 	@echo '#define LAB_VERSION "$(LAB_VERSION)"' > $@.tmp; \
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(B)/lab/main.o: $(B)/gen/version.h
-$(B)/lab/main.o: CPPFLAGS += -I$(B)/gen
+$(B)/lab/commands/main.o: $(B)/gen/version.h
+$(B)/lab/commands/main.o: CPPFLAGS += -I$(B)/gen
 
 $(B)/gen/%.o: $(B)/gen/%.c
 	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -211,7 +215,8 @@ FUZZ_TARGETS ?= protocol config mbox
 FUZZ_CFLAGS := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRCS_protocol := runners/protocol.c
-FUZZ_SRCS_config := lab/config.c lab/config-reader.c lib/strbuf.c lib/xalloc.c lib/log.c
+FUZZ_SRCS_config := lab/config/config.c lab/config/config-reader.c lib/strbuf.c lib/xalloc.c \
+	lib/log.c
 # the ssh runner's settings, which lab.conf holds, come from the library
 FUZZ_LIBS_config = $(B)/liblab.a $(LDLIBS)
 FUZZ_SRCS_mbox := kernels/mbox.c lib/strbuf.c lib/xalloc.c lib/log.c

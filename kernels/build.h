@@ -50,7 +50,7 @@ struct build_spec {
 
 /*
  * What a build takes from the lab: its state root (core.state) and the build.*
- * keys of lab.conf. The lab fills it (lab/refbuild.c); the strings are the
+ * keys of lab.conf. The lab fills it (lab/plans/refbuild.c); the strings are the
  * lab's.
  */
 struct meter;

@@ -258,7 +258,7 @@ int store_variant_boots(struct store *st, long long variant_id, long mem, long c
 }
 
 /*
- * A user's workload (lab/workload.h) is the same benchmark only when its
+ * A user's workload (lab/config/workload.h) is the same benchmark only when its
  * program is the same build: its meta entries workload.NAME.sha256 and
  * .version differ nowhere among the OK runs.
  */

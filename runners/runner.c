@@ -40,7 +40,7 @@ int runner_boots_kernel(const struct runner *r)
 	return r == &runner_qemu || r == &runner_libvirt;
 }
 
-/* As runners/guest/{zeroing,demote,boot}.c emit them, and lab/boot.c host_to_init. */
+/* As runners/guest/{zeroing,demote,boot}.c emit them, and lab/plans/boot.c host_to_init. */
 static const struct {
 	const char *name;
 	const char *const metrics[7];

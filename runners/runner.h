@@ -52,7 +52,7 @@ struct run_spec {
 	 * wall | icount | auto. With icount, QEMU (TCG only) runs the guest's
 	 * clocks on executed instructions, 2^icount_shift ns each: a second
 	 * clock beside wall time, measuring work done rather than cache or
-	 * memory latency. lab/boot.c settles auto before the first
+	 * memory latency. lab/plans/boot.c settles auto before the first
 	 * boot: icount under TCG, wall under KVM and for the local runner.
 	 */
 	const char *clock;

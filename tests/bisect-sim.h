@@ -5,7 +5,7 @@
  * tests/unit/test-bisect.c and the counts of tests/bench/bench-bisect.c:
  * n candidate commits (a line, or a graph), the metric shifted from one
  * commit on (or two), SIM_PER_BOOT log-normal samples a boot whose median
- * is the boot's unit, as lab/bisect.h compares. A boot may carry an offset
+ * is the boot's unit, as lab/plans/bisect.h compares. A boot may carry an offset
  * of its own (boot_cv), every slow_every-th boot a busy host's slowdown;
  * broken commits do not build.
  *

@@ -1,13 +1,14 @@
 #!/bin/bash
-# The floors of the source tree: lib < results < runners, kernels < web < lab.
-# A file may include headers of its own floor and of lower ones, never of a
-# higher one, and two folders of one floor (runners, kernels) may not include
-# each other both ways. Includes are flat (-Ilib -Iresults ...), so a header
-# is found as the compiler finds it: beside the file first, then in the
-# folders in -I order.
+# The floors of the source tree: lib < results < runners, kernels < web <
+# lab/config < lab/plans < lab/commands. A file may include headers of its
+# own floor and of lower ones, never of a higher one, and two folders of one
+# floor (runners, kernels) may not include each other both ways. Includes
+# are flat (-Ilib -Iresults ...), so a header is found as the compiler
+# finds it: beside the file first, then in the folders in -I order. A
+# command calls plans, never another command's file.
 . "$(dirname "$0")/lib.sh"
 
-FOLDERS="lib results runners kernels web lab"
+FOLDERS="lib results runners kernels web lab/config lab/plans lab/commands"
 
 floor_of() {
 	case $1 in
@@ -15,7 +16,18 @@ floor_of() {
 	results) echo 1 ;;
 	runners | kernels) echo 2 ;;
 	web) echo 3 ;;
-	lab) echo 4 ;;
+	lab/config) echo 4 ;;
+	lab/plans) echo 5 ;;
+	lab/commands) echo 6 ;;
+	esac
+}
+
+# The folder (of FOLDERS) a file under the root is in: lab/plans/ab.c is
+# in lab/plans, runners/guest/exec.c in runners.
+folder_of() {
+	case $1 in
+	lab/*/*) echo "${1%/*}" ;;
+	*) echo "${1%%/*}" ;;
 	esac
 }
 
@@ -30,7 +42,7 @@ sources() {
 header_folder() {
 	local file=$1 name=$2 root=$3 d
 	if [ -f "$root/$(dirname "$file")/$name" ]; then
-		echo "${file%%/*}"
+		folder_of "$file"
 		return
 	fi
 	for d in $FOLDERS; do
@@ -46,7 +58,7 @@ check_floors() {
 	local root=$1 bad=0 file name from to
 	: >"$TRASH/.edges"
 	while IFS= read -r file; do
-		from=${file%%/*}
+		from=$(folder_of "$file")
 		while IFS= read -r name; do
 			to=$(header_folder "$file" "$name" "$root")
 			[ -n "$to" ] || continue	# not the lab's: a system or test header
@@ -123,8 +135,9 @@ test_expect_success 'every include of the tree is of its own floor or a lower on
 '
 
 test_expect_success 'the Makefile searches the floors lowest first, each of them' '
-	sed -n "s/^CPPFLAGS.*-D_GNU_SOURCE \(\(-I[a-z]* \)*\).*/\1/p" "$TOP/Makefile" >got &&
-	echo "-I${FOLDERS// / -I} " >want &&
+	printf "print-includes:\n\t@echo \$(filter -I%%,\$(CPPFLAGS))\n" >print.mk &&
+	make -s -C "$TOP" --no-print-directory -f Makefile -f "$PWD/print.mk" print-includes >got &&
+	echo "-I${FOLDERS// / -I}" >want &&
 	diff -u want got
 '
 
@@ -141,7 +154,48 @@ test_expect_success 'a kernels header including the lab context is refused' '
 	copy_sources ctx &&
 	printf "#include \"context.h\"\n" >ctx/kernels/made-up.h &&
 	! check_floors ctx >out &&
-	grep -Fx "floors: kernels/made-up.h includes context.h of lab/, a higher floor than kernels/" out
+	grep -Fx "floors: kernels/made-up.h includes context.h of lab/config/, a higher floor than kernels/" out
+'
+
+test_expect_success 'the configuration including a plan, or a plan a command, is refused' '
+	copy_sources rooms &&
+	printf "#include \"boot.h\"\n" >rooms/lab/config/made-up.c &&
+	printf "#include \"table.h\"\n" >rooms/lab/plans/made-up.c &&
+	printf "#include \"ab.h\"\n#include \"context.h\"\n" >rooms/lab/commands/made-up.c &&
+	! check_floors rooms >out &&
+	cat >want <<-\EOF &&
+	floors: lab/config/made-up.c includes boot.h of lab/plans/, a higher floor than lab/config/
+	floors: lab/plans/made-up.c includes table.h of lab/commands/, a higher floor than lab/plans/
+	EOF
+	diff -u want out
+'
+
+# check_commands ROOT: one line per function a command file defines for
+# others (not static, not its cmd_ entry) or calls from another command's
+# file, and non-zero if any.
+check_commands() {
+	local root=$1 bad=0 file fn
+	for file in "$root"/lab/commands/cmd-*.c; do
+		while IFS= read -r fn; do
+			case $fn in cmd_*) continue ;; esac
+			echo "commands: ${file#$root/} gives $fn() to others; a plan should"
+			bad=1
+		done < <(sed -n "/^static/!s/^[a-z][a-z0-9_ ]*[ *]\([a-z_][a-z0-9_]*\)(.*/\1/p" "$file")
+	done
+	return $bad
+}
+
+test_expect_success 'no command file gives a function to another; each defines only its cmd_ entry' '
+	check_commands "$TOP" >out || { cat out; false; }
+'
+
+test_expect_success 'a command file that gives a helper to another is named' '
+	copy_sources shared &&
+	printf "int ab_command_line(void) { return 0; }\nstatic int quiet(void) { return 0; }\n" \
+		>>shared/lab/commands/cmd-ab.c &&
+	! check_commands shared >out &&
+	echo "commands: lab/commands/cmd-ab.c gives ab_command_line() to others; a plan should" >want &&
+	diff -u want out
 '
 
 test_expect_success 'runners and kernels may not include each other both ways' '
@@ -171,11 +225,11 @@ test_expect_success 'no source file is over 800 lines, the statistics aside' '
 
 test_expect_success 'a file over 800 lines is named with its length' '
 	copy_sources big &&
-	seq 801 | sed "s|^|// |" >big/lab/made-up.c &&
-	seq 800 | sed "s|^|// |" >big/lab/made-up-too.c &&
+	seq 801 | sed "s|^|// |" >big/lab/plans/made-up.c &&
+	seq 800 | sed "s|^|// |" >big/lab/plans/made-up-too.c &&
 	seq 900 | sed "s|^|// |" >>big/results/stats.c &&
 	! check_sizes big >out &&
-	grep -Fx "size: lab/made-up.c has 801 lines, more than 800" out &&
+	grep -Fx "size: lab/plans/made-up.c has 801 lines, more than 800" out &&
 	! grep "made-up-too\|stats\.c" out
 '
 
@@ -189,12 +243,12 @@ test_expect_success 'a command preparing its own SQL is refused, naming it' '
 	copy_sources sql &&
 	printf "#include <sqlite3.h>\n" >sql/web/made-up.h &&
 	printf "#include \"store-private.h\"\nint f(void) { return sqlite3_prepare_v2(0, 0, 0, 0, 0); }\n" \
-		>sql/lab/made-up.c &&
+		>sql/lab/commands/made-up.c &&
 	printf "#include <sqlite3.h>\n" >sql/results/made-up.c &&
 	! check_sql sql >out &&
 	cat >want <<-\EOF &&
-	sql: lab/made-up.c includes store-private.h, which only results/ may
-	sql: lab/made-up.c prepares SQL, which only results/ may
+	sql: lab/commands/made-up.c includes store-private.h, which only results/ may
+	sql: lab/commands/made-up.c prepares SQL, which only results/ may
 	sql: web/made-up.h includes sqlite3.h, which only results/ may
 	EOF
 	diff -u want out

@@ -84,7 +84,7 @@ test_expect_success 'a misspelled section in lab.conf' '
 	printf "[core]\n\tdb = lab.db\n[rnu]\n\tmem = 4G\n" >lab.conf &&
 	rc=0 && "$LAB" run --runner local --guest "$GUEST" --workload zeroing 2>err || rc=$? &&
 	test "$rc" = 2 &&
-	expect_one_line_naming err "^lab: unknown section .rnu. in config lab.conf line 3 (known: core, qemu, run, build, libvirt, nightly, ssh, target, workload)$" &&
+	expect_one_line_naming err "^lab: unknown section .rnu. in config lab.conf line 3 (known: core, qemu, run, build, libvirt, report, nightly, ssh, target, workload)$" &&
 	check_intact && rm lab.conf
 '
 

@@ -45,7 +45,7 @@ struct exec_state {
 	int nmetrics;
 	long bad_lines;
 	int shown;
-	/* a [workload] section's settings (lab/workload.h), over lab.iters and lab.exec_timeout */
+	/* a [workload] section's settings (lab/config/workload.h), over lab.iters and lab.exec_timeout */
 	long iters, deadline;
 	int deadline_own;
 	char directions[2048];		/* "metric higher|lower" lines */

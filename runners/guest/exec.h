@@ -10,7 +10,7 @@
  *            "stress-ng STRESSOR" (its --yaml output, to a file the guest
  *            names with --yaml)
  *
- * and, for a [workload] section's settings (lab/workload.h), each only
+ * and, for a [workload] section's settings (lab/config/workload.h), each only
  * when the section says it:
  *
  *   iters       runs of the program, instead of lab.iters

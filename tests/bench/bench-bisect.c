@@ -4,7 +4,7 @@
  * samples per boot. Counts builds, boots and samples to the culprit and
  * how often it was right over 100 runs, for the lab's schedule (2 -> 16
  * boots per step) and two baselines: a fixed 2 boots, and doubling to 32.
- * The bisection compares per-boot medians (lab/bisect.h).
+ * The bisection compares per-boot medians (lab/plans/bisect.h).
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * lab/bisect.c on the synthetic model of tests/bisect-sim.h: N
+ * lab/plans/bisect.c on the synthetic model of tests/bisect-sim.h: N
  * commits in a line, CV 3 %, 10 samples per boot, a fixed seed. The
  * culprit check must not cry "more than one commit" on single-culprit
  * histories, and must on a history with two. Boots can have an effect of

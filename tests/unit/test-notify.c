@@ -1,5 +1,5 @@
 /*
- * lab/notify.c's credentials file: read when only its owner may, refused
+ * lab/plans/notify.c's credentials file: read when only its owner may, refused
  * otherwise, and never echoed in a message.
  */
 #include <stdio.h>

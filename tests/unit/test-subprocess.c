@@ -1,5 +1,5 @@
 /*
- * lab/subprocess.c with real programs: exit statuses as the header says
+ * lib/subprocess.c with real programs: exit statuses as the header says
  * them (the code, 128 + a signal, -1 when the program could not start, a
  * deadline), stdout and stderr merged, stdin from /dev/null, the cwd, and
  * the process group: killed at a deadline, at the end of the program,

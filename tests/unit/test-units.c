@@ -1,5 +1,5 @@
 /*
- * lab/units.c's choice of units with targets: a target effect, like a
+ * results/units.c's choice of units with targets: a target effect, like a
  * boot effect, makes per-boot medians (per target and boot) the units.
  */
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #define BISECT_GIT_H
 /*
  * The git side of a bisection, apart from its builds and boots: the
- * candidates of good..bad as the graph lab/bisect.c walks, and where git
+ * candidates of good..bad as the graph lab/plans/bisect.c walks, and where git
  * bisect run stands after a step of `lab bisect-step`, from the steps
  * stored and the marks git holds in the repository. The caller owns what
  * these return.

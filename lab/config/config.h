@@ -27,7 +27,7 @@
  *       runner = qemu                    qemu, local, libvirt or ssh
  *       iters = 100                      a positive integer
  *       clock = auto                     wall, icount or auto: icount under
- *                                        TCG, wall under KVM (lab/boot.h)
+ *                                        TCG, wall under KVM (lab/plans/boot.h)
  *   [core]
  *       repo = ~/linux                   kernel repository for refs
  *   [build]
@@ -47,7 +47,7 @@
  *       reset = ipmitool ... power cycle run when the host does not come back
  *       restore = reboot                 or kexec:IMAGE[,INITRD]: back to the default kernel
  *       deadline = 300                   seconds for the host to come back
- *   [nightly "NAME"]                     lab nightly NAME (lab/nightly.h)
+ *   [nightly "NAME"]                     lab nightly NAME (lab/plans/nightly.h)
  *       repository = URL or path         fetched into the lab's own mirror
  *       branch = master                  the branch followed
  *       workloads = zeroing              zeroing, demote, boot (comma-separated)
@@ -78,7 +78,7 @@
  *       host, port, identity,            runner ssh: as in [ssh], for this host;
  *       knownHosts, reset, restore,      what is not given is [ssh]'s, but for
  *       deadline                         host, port and reset when host is given
- *   [workload "pf"]                      --workload pf (any number; lab/workload.h)
+ *   [workload "pf"]                      --workload pf (any number; lab/config/workload.h)
  *       program = bench/pf               a program (relative to this file), or
  *                                        stress-ng:STRESSOR
  *       arg = -n 64                      one argument, as written; repeat the key
@@ -148,7 +148,7 @@ struct lab_nightly {
 };
 
 /*
- * A [target "NAME"] section: where boots may run (lab/boot.h's --target and
+ * A [target "NAME"] section: where boots may run (lab/plans/boot.h's --target and
  * --targets). NULL strings and 0 limits were not given.
  */
 struct lab_target {
@@ -241,7 +241,7 @@ int config_target_class(const struct lab_config *cfg, const char *class,
 
 /*
  * "workload.NAME.key" of a config or a recipe, or the header "workload.NAME"
- * (value NULL), into *all (lab/config-workload.c); a relative program is
+ * (value NULL), into *all (lab/config/config-workload.c); a relative program is
  * taken from the file's folder. -1 after one line naming the entry.
  * config_workloads_check(): each has a program, or -1 naming the section
  * and the line of its header.

@@ -36,7 +36,7 @@ int context_opt_progress(const struct parse_option *opt, const char *arg);
 
 /*
  * Load config_path (NULL: default search), override the db when db_path,
- * and settle cfg.state and cfg.db (lab/config.h says how). The database
+ * and settle cfg.state and cfg.db (lab/config/config.h says how). The database
  * must be a regular file or absent, and one named by db_path (--db) in a
  * directory that exists; anything else is refused here, for every command.
  */

@@ -4,9 +4,9 @@
  * The bisect driver: a whole bisection of a kernel repository, from a
  * struct to a stored outcome, for any command that has a lab_context
  * (`lab bisect`, `lab nightly`). It resolves the ends, walks the commit
- * graph, builds each commit it needs (lab/refbuild.c), boots it
- * (lab/boot.c), stores every run, step and the outcome, and leaves the
- * decisions to lab/bisect.c. Printing the result is the caller's: the
+ * graph, builds each commit it needs (lab/plans/refbuild.c), boots it
+ * (lab/plans/boot.c), stores every run, step and the outcome, and leaves the
+ * decisions to lab/plans/bisect.c. Printing the result is the caller's: the
  * driver only reports progress on stderr (each boot and step, the metric
  * chosen, "bisection E<n> started").
  *

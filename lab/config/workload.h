@@ -90,7 +90,7 @@ int workloads_resolve(struct strvec *specs, const struct strvec *args,
 		      const struct lab_workload *cfg, size_t ncfg);
 
 /*
- * workloads_parse() of lab/boot.h: "zeroing,exec:pf -n 5" into specs, a
+ * workloads_parse() of lab/plans/boot.h: "zeroing,exec:pf -n 5" into specs, a
  * user's in canonical spelling; a plain name that is no built-in workload
  * is kept for workloads_resolve(), anything else refused.
  */

@@ -1,6 +1,6 @@
 /*
  * The bisect driver (bisect-run.h): git, builds, boots and storage around
- * the algorithm of lab/bisect.c.
+ * the algorithm of lab/plans/bisect.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -74,7 +74,7 @@ static int variant_for(struct bisector *bs, struct who *w)
 	return store_variant_record(&bs->ctx->st, &w->variant_id, bs->exp_id, w->name, hex);
 }
 
-/* Always per-boot medians: lab/bisect.c compares boots, with their spread pooled. */
+/* Always per-boot medians: lab/plans/bisect.c compares boots, with their spread pooled. */
 static int op_boots(void *data, int who, double **v, size_t *n)
 {
 	struct bisector *bs = data;
@@ -526,7 +526,7 @@ static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
 		if (store_bisection_set_metric(st, bs->exp_id, bs->metric))
 			return -1;
 	}
-	/* every decision of lab/bisect.c compares per-boot medians */
+	/* every decision of lab/plans/bisect.c compares per-boot medians */
 	bs->per_boot = 1;
 	return store_bisection_set_per_boot(st, bs->exp_id, bs->per_boot);
 }

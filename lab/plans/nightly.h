@@ -10,16 +10,16 @@
  *     (<state>/mirrors/<NAME>.git), from a path or any URL libgit2 speaks;
  *  3. queue the new commits (the head, or up to maxCommits new since the
  *     last night, oldest first) and measure each commit still queued: built
- *     (lab/refbuild.c), booted `boots` times per memory size and command
+ *     (lab/plans/refbuild.c), booted `boots` times per memory size and command
  *     line, one point per series (workload.metric, target, memory, command
  *     line, clock): the median of the commit's per-boot medians;
  *  4. per series, change points and a suspect among the newest points
  *     (results/changepoint.h) since the last confirmed change, each
- *     confirmed by an interleaved A/B (lab/ab.h) of the last ordinary commit
+ *     confirmed by an interleaved A/B (lab/plans/ab.h) of the last ordinary commit
  *     before it against the first after it; a confirmed REGRESSION is
- *     bisected (lab/bisect-run.h) within bisectBudget boots;
+ *     bisected (lab/plans/bisect-run.h) within bisectBudget boots;
  *  5. one mail for the night's confirmed regressions, one webhook POST for
- *     its confirmed changes (lab/notify.h); a regression told before its
+ *     its confirmed changes (lab/plans/notify.h); a regression told before its
  *     bisection ended (stopped, and finished a later night) gets a
  *     follow-up mail and POST entry with the outcome the night it ends;
  *     an infrastructure failure (the fetch, a build tool, a boot the lab

@@ -68,7 +68,7 @@ struct boot_opts {
 	 * uri, accel and clock unless the command line gave them, its arch,
 	 * cpus and mem as limits; each run records it and its class.
 	 * targets: a class whose targets share the boots, at the same time
-	 * (lab/pool.h); the plans of the pool set target.
+	 * (lab/plans/pool.h); the plans of the pool set target.
 	 */
 	const char *target, *targets;
 };

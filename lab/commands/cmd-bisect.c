@@ -1,6 +1,6 @@
 /*
  * lab bisect and lab bisect-step: their options, and what they print. The
- * bisection itself is the driver's (lab/bisect-run.c).
+ * bisection itself is the driver's (lab/plans/bisect-run.c).
  */
 #include <errno.h>
 #include <limits.h>

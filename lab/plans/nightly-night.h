@@ -1,8 +1,8 @@
 #ifndef NIGHTLY_NIGHT_H
 #define NIGHTLY_NIGHT_H
 /*
- * One night as lab/nightly.c runs it, shared with lab/nightly-changes.c
- * (change points, confirmation, bisection) and lab/nightly-notify.c (what
+ * One night as lab/plans/nightly.c runs it, shared with lab/plans/nightly-changes.c
+ * (change points, confirmation, bisection) and lab/plans/nightly-notify.c (what
  * the night tells by mail and webhook). Only these include it.
  */
 #include <git2.h>
