@@ -5,6 +5,7 @@
 
 #include <curl/curl.h>
 
+#include "curlutil.h"
 #include "fetch.h"
 #include "log.h"
 #include "mbox.h"
@@ -53,10 +54,7 @@ static int fetch_error(const char *url, CURL *curl, CURLcode rc, const char *err
 		   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK) {
 		strbuf_addf(&why, "HTTP %ld", status);
 	} else {
-		strbuf_addstr(&why, errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
-		strbuf_trim(&why);
-		while (why.len && why.buf[why.len - 1] == '.')
-			strbuf_setlen(&why, why.len - 1);
+		lab_curl_reason(&why, rc, errbuf);
 	}
 	ret = error("cannot fetch '%s': %s", url, why.buf);
 	strbuf_release(&why);
@@ -65,18 +63,14 @@ static int fetch_error(const char *url, CURL *curl, CURLcode rc, const char *err
 
 static int fetch_url(struct strbuf *out, const char *url, size_t max)
 {
-	static int curl_ready;
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct fetch_sink sink = { out, max, 0 };
 	CURLcode rc = CURLE_OK;
 	CURL *curl;
 	int ret;
 
-	if (!curl_ready) {
-		if (curl_global_init(CURL_GLOBAL_DEFAULT))
-			return error("cannot fetch '%s': cannot initialise libcurl", url);
-		curl_ready = 1;
-	}
+	if (lab_curl_init())
+		return -1;
 	curl = curl_easy_init();
 	if (!curl)
 		return error("cannot fetch '%s': cannot initialise libcurl", url);

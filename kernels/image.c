@@ -7,6 +7,7 @@
 
 #include <git2.h>
 
+#include "gitutil.h"
 #include "host.h"
 #include "image.h"
 #include "log.h"
@@ -151,11 +152,8 @@ int kernel_image_resolve(struct kernel_image *k, const char *path, int boots)
 	kernel_image_init(k);
 	if (boots && read_header(&arch, &pvh, path))
 		return -1;
-	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB)) {
-		const git_error *e = git_error_last();
-		return error("cannot read kernel '%s': %s", path,
-			     e && e->message ? e->message : strerror(errno));
-	}
+	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB))
+		return error("cannot read kernel '%s': %s", path, lab_git_message(strerror(errno)));
 	k->path = xstrdup(path);
 	k->arch = arch;
 	k->pvh = pvh;

@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <git2.h>
@@ -18,14 +19,23 @@ void lab_git_shutdown(void)
 	git_libgit2_shutdown();
 }
 
+const char *lab_git_message(const char *fallback)
+{
+	static _Thread_local char buf[1024];
+	const git_error *e = git_error_last();
+	size_t len;
+
+	if (!e || !e->message || !*e->message)
+		return fallback;
+	len = strlen(e->message);
+	/* House style has no full stop; a few libgit2 messages end in one. */
+	while (len && (e->message[len - 1] == '.' || isspace((unsigned char)e->message[len - 1])))
+		len--;
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, e->message);
+	return buf;
+}
+
 int lab_git_error(const char *what)
 {
-	const git_error *e = git_error_last();
-	const char *msg = e && e->message && *e->message ? e->message : "unknown error";
-	size_t len = strlen(msg);
-
-	/* House style has no full stop; a few libgit2 messages end in one. */
-	while (len && (msg[len - 1] == '.' || isspace((unsigned char)msg[len - 1])))
-		len--;
-	return error("%s: %.*s", what, (int)len, msg);
+	return error("%s: %s", what, lab_git_message("unknown error"));
 }

@@ -23,5 +23,10 @@ void lab_git_shutdown(void);
  * write `return lab_git_error("cannot resolve 'v6.10-rc1'");`.
  */
 int lab_git_error(const char *what);
+/*
+ * libgit2's last message on this thread without its full stop, or
+ * fallback when it has none; valid until this thread's next call here.
+ */
+const char *lab_git_message(const char *fallback);
 
 #endif

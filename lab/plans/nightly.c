@@ -78,13 +78,6 @@ static int nightly_lock(int *fd, struct lab_context *ctx, const char *name)
 	return r;
 }
 
-static const char *git_why(void)
-{
-	const git_error *e = git_error_last();
-
-	return e && e->message ? e->message : "unknown error";
-}
-
 /*
  * Fetch the branch into the mirror; *head its commit. A failure is the
  * infrastructure's: said in the summary, and tried again next night.
@@ -112,7 +105,7 @@ static int fetch(struct night *nt, git_oid *head)
 		url = resolved;
 	if (git_repository_open_bare(&repo, nt->mirror.buf) &&
 	    git_repository_init(&repo, nt->mirror.buf, 1)) {
-		night_infra(nt, "cannot make mirror '%s': %s", nt->mirror.buf, git_why());
+		night_infra(nt, "cannot make mirror '%s': %s", nt->mirror.buf, lab_git_message("unknown error"));
 		goto out;
 	}
 	strbuf_addf(&ref, "refs/heads/%s", n->branch);
@@ -125,12 +118,12 @@ static int fetch(struct night *nt, git_oid *head)
 	if (git_remote_create_anonymous(&remote, repo, url) ||
 	    git_remote_fetch(remote, &specs, &fo, "lab nightly")) {
 		night_infra(nt, "cannot fetch branch '%s' of '%s': %s", n->branch, n->repository,
-		      git_why());
+		      lab_git_message("unknown error"));
 		goto out;
 	}
 	if (git_reference_name_to_id(head, repo, ref.buf)) {
 		night_infra(nt, "no branch '%s' in '%s' after fetching it: %s", n->branch, n->repository,
-		      git_why());
+		      lab_git_message("unknown error"));
 		goto out;
 	}
 	ret = 0;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "curlutil.h"
 #include "host.h"
 #include "log.h"
 #include "notify.h"
@@ -144,15 +145,6 @@ static size_t discard(char *ptr, size_t size, size_t nmemb, void *data)
 	return size * nmemb;
 }
 
-static int curl_ready(void)
-{
-	static int ready;
-
-	if (!ready && curl_global_init(CURL_GLOBAL_DEFAULT))
-		return error("cannot initialise libcurl");
-	ready = 1;
-	return 0;
-}
 
 /*
  * The one place curl's failures become lab messages: what was tried and
@@ -160,8 +152,13 @@ static int curl_ready(void)
  */
 static int curl_failed(const char *what, const char *url, CURLcode rc, const char *errbuf)
 {
-	return error("%s through '%s' failed: %s", what, url,
-		     errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	lab_curl_reason(&why, rc, errbuf);
+	ret = error("%s through '%s' failed: %s", what, url, why.buf);
+	strbuf_release(&why);
+	return ret;
 }
 
 /* Header lines are one line each: no line break may come from the config. */
@@ -188,7 +185,7 @@ int notify_mail(const struct lab_nightly *n, const struct notify_creds *c, const
 
 	if (!n->smtp || !n->mail_to)
 		return error("nightly '%s' has no smtp or mailTo: cannot mail", n->name);
-	if (curl_ready())
+	if (lab_curl_init())
 		return -1;
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", gmtime(&now));
 	host_name(host, sizeof(host));
@@ -264,7 +261,7 @@ int notify_webhook(const struct lab_nightly *n, const struct notify_creds *c, co
 
 	if (!n->webhook)
 		return error("nightly '%s' has no webhook", n->name);
-	if (curl_ready())
+	if (lab_curl_init())
 		return -1;
 	headers = curl_slist_append(headers, "Content-Type: application/json");
 	if (c->token.len) {

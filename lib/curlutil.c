@@ -1,0 +1,23 @@
+/* libcurl's start and its failures in lab's words (curlutil.h). */
+#include "curlutil.h"
+#include "log.h"
+
+int lab_curl_init(void)
+{
+	static int ready;
+
+	if (!ready && curl_global_init(CURL_GLOBAL_DEFAULT))
+		return error("cannot initialise libcurl");
+	ready = 1;
+	return 0;
+}
+
+void lab_curl_reason(struct strbuf *out, CURLcode rc, const char *errbuf)
+{
+	size_t start = out->len;
+
+	strbuf_addstr(out, errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
+	while (out->len > start && (out->buf[out->len - 1] == '.' || out->buf[out->len - 1] == ' ' ||
+				    out->buf[out->len - 1] == '\n' || out->buf[out->len - 1] == '\r'))
+		strbuf_setlen(out, out->len - 1);
+}

@@ -1,0 +1,22 @@
+#ifndef CURLUTIL_H
+#define CURLUTIL_H
+/*
+ * The one place where libcurl is started and where its failures become the
+ * words of a lab message.
+ *
+ * lab_curl_init() calls curl_global_init() once for the process, before
+ * the first transfer (the lab transfers from one thread at a time).
+ * lab_curl_reason() appends why a transfer failed: the error buffer curl
+ * filled (CURLOPT_ERRORBUFFER, which names hosts and codes, never
+ * credentials) or, when it is empty, the text of the code; trimmed, with
+ * no full stop, as house style has it.
+ */
+#include <curl/curl.h>
+
+#include "strbuf.h"
+
+/* 0, or -1 after "cannot initialise libcurl". */
+int lab_curl_init(void);
+void lab_curl_reason(struct strbuf *out, CURLcode rc, const char *errbuf);
+
+#endif
