@@ -19,13 +19,17 @@ test_expect_success TCG 'a kernel that panics is stored BOOT_FAILED with its con
 # A thousand passes over 100 MB cannot end in 2 s, however fast the host.
 test_expect_success TCG 'a boot past its deadline ends TIMEOUT with no qemu left behind' '
 	start=$(date +%s) &&
-	rc=0 && { "$LAB" run --db lab.db --accel tcg --kernel "$KERNEL" --workload zeroing \
-		--iters 1000 --mem 512M --timeout 2 --cmdline "lab.mark=$MARK" 2>err >out || rc=$?; } &&
+	{ "$LAB" run --db lab.db --accel tcg --kernel "$KERNEL" --workload zeroing \
+		--iters 1000 --mem 512M --timeout 2 --cmdline "lab.mark=$MARK" 2>err >out &
+	  pid=$!; } &&
+	# the qemu to be killed is seen running first, so that its absence later means something
+	test_wait_until 20 "pgrep -f \"qemu-system.*lab.mark=$MARK\" >/dev/null" &&
+	rc=0 && wait $pid || rc=$? &&
+	! pgrep -f "qemu-system.*lab.mark=$MARK" &&
 	end=$(date +%s) &&
 	cat err && test "$rc" = 1 &&
 	test $((end - start)) -lt 30 &&
-	test "$(sql lab.db "SELECT status FROM runs WHERE id = 2")" = TIMEOUT &&
-	sleep 1 && ! pgrep -f "lab.mark=$MARK"
+	test "$(sql lab.db "SELECT status FROM runs WHERE id = 2")" = TIMEOUT
 '
 
 test_expect_success KERNEL 'a missing qemu binary is INFRA, not a kernel verdict' '

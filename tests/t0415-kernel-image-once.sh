@@ -48,8 +48,11 @@ test_expect_success TCG 'qemu: a 3-point A/B hashes the kernel once and writes o
 	test "$(sql qemu.db "SELECT count(DISTINCT kernel_id) FROM runs")" = 1
 '
 
-test_expect_success TCG 'qemu: the one initramfs is gone when the lab is done' '
-	test -z "$(find . -name "initramfs-*")"
+test_expect_success TCG 'qemu: the one initramfs, written where the lab said, is gone when it is done' '
+	path=$(sed -n "s/^lab: debug: initramfs .\(.*\). written.*/\1/p" err) &&
+	test -n "$path" && case $path in /*) ;; *) false ;; esac &&
+	test -d "$(dirname "$path")" && test ! -e "$path" &&
+	test -z "$(find . "$(dirname "$path")" -name "initramfs-*")"
 '
 
 test_expect_success 'a garbage file as --kernel: one line naming it, exit 2, nothing booted' '

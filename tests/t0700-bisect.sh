@@ -94,9 +94,16 @@ test_expect_success 'a skipped step shows no ratio, neither nan nor 0' '
 	! grep "0\.0000" skips
 '
 
-test_expect_success 'lab bisect --status shows the steps' '
+test_expect_success 'lab bisect --status shows the steps, each as stored' '
 	"$LAB" bisect --db lab.db --status >status &&
-	grep -q "^bisection E1: FOUND" status && grep -q "BAD" status && grep -q "GOOD" status
+	grep -q "^bisection E1: FOUND" status &&
+	grep -qx "  culprit $(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 1")" status &&
+	sql lab.db "SELECT seq, substr(git_commit, 1, 12), mark FROM bisect_steps
+		WHERE experiment_id = 1 ORDER BY seq" | tr "|" " " >want &&
+	grep -q " GOOD$" want && grep -q " BAD$" want &&
+	sed -n "s/^  *\([0-9][0-9]*\)  \([0-9a-f][0-9a-f]*\) *  \([A-Z][A-Z]*\)  .*/\1 \2 \3/p" status |
+		awk "{ print \$1, substr(\$2, 1, 12), \$3 }" >got &&
+	diff -u want got
 '
 
 test_expect_success 'good and bad without a real difference: stop and say so' '

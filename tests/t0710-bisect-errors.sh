@@ -216,9 +216,14 @@ test_expect_success 'a bisection stored without its spec (an older lab) is refus
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id")" = "$runs"
 '
 
-test_expect_success 'lab bisect --status ID, as the usage says' '
+test_expect_success 'lab bisect --status ID, as the usage says: the stored outcome, ends, culprit and boots' '
+	b() { sql lab.db "SELECT $1 FROM bisections WHERE experiment_id = 1"; } &&
 	"$LAB" bisect --db lab.db --status 1 >out &&
-	grep -q "^bisection E1: " out
+	test "$(head -n 1 out)" = "bisection E1: $(sql lab.db "SELECT COALESCE(b.outcome, e.status)
+		FROM bisections b JOIN experiments e ON e.id = b.experiment_id WHERE e.id = 1")" &&
+	grep -qx "  good $(b good)" out && grep -qx "  bad  $(b bad)" out &&
+	culprit=$(b culprit) && grep -qx "  culprit ${culprit:--}" out &&
+	grep -q "^  $(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 1") boots, " out
 '
 
 test_expect_success 'good and bad the same commit: refused, nothing stored' '

@@ -94,9 +94,14 @@ test_expect_success 'lab report writes every page' '
 	test -s site/logs/r1.txt && cmp site/logs/r1.txt "$(sql lab.db "SELECT console_log FROM runs WHERE id = 1")"
 '
 
-test_expect_success 'the default site is site/ beside the database' '
+test_expect_success 'the default site is site/ beside the database, the same pages as --out' '
 	mkdir -p elsewhere && cp lab.db elsewhere/ &&
-	"$LAB" report --db elsewhere/lab.db >out 2>err && test -s elsewhere/site/index.html
+	"$LAB" report --db elsewhere/lab.db >out 2>err &&
+	grep -q "^elsewhere/site/index.html: [0-9]* file(s) written" out &&
+	(cd site && find . -name "*.html" | sort) >pages.out &&
+	(cd elsewhere/site && find . -name "*.html" | sort) >pages.default &&
+	test "$(wc -l <pages.out)" -gt 3 && diff -u pages.out pages.default &&
+	cmp site/index.html elsewhere/site/index.html && cmp site/e1.html elsewhere/site/e1.html
 '
 
 test_expect_success 'a version 1 database (no bisection tables) is upgraded, then reported' '
