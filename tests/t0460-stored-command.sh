@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 
 # typed_as DB ID WORD...: experiment ID's stored command is lab WORD...,
 # word for word when a shell reads it, and runs nothing else.
@@ -36,7 +37,8 @@ test_expect_success 'setup: a project with a base and a slower commit, a recipe 
 test_expect_success 'lab ab: the stored command is the one typed' '
 	set -- ab --iters 3 --db ab.db --a base --repo repo --b slow --workload zeroing \
 		--cmdline "x=1 y='\''2'\''" --boots 2 &&
-	test_expect_code 1 "$LAB" "$@" >out 2>err &&
+	# what is stored matters here, not the verdict two boots a side reach
+	rc=0 && "$LAB" "$@" >out 2>err || rc=$? && test "$rc" -le 1 &&
 	typed_as ab.db 1 "$@"
 '
 
