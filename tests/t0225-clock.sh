@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 KERNEL=$(debian_kernel)
 # QEMU that logs its arguments and refuses KVM, so that a KVM probe shows.
 cat >qemu-logged <<SH

@@ -7,6 +7,7 @@
 
 KERNEL=$(debian_kernel)
 FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 test_lazy_prereq STRACE 'strace -o /dev/null true'
 
 # count PATTERN FILE: lines of FILE matching PATTERN (grep -F), 0 when none

@@ -4,6 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 test_expect_success '--a with --a-kernel, --b with --b-kernel, --patch with --b-kernel: refused' '
 	echo kernel >img &&
 	test_expect_code 2 "$LAB" ab --db lab.db --a v1 --a-kernel img --b v2 --workload zeroing 2>err &&

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 KERNEL=$(debian_kernel)
 
 # refused PATTERN ARGS...: lab ab ARGS exits 2 with one line matching

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 export PIDS=$TRASH/pids
 cat >hang.sh <<'EOF'
 #!/bin/sh

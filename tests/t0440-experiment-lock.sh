@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 # an array, not a function: "${ab[@]}" & is the lab itself, so $! is its pid
 ab=("$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing
 	--a-cmdline "scale=1.0 sleep=0.3" --b-cmdline "scale=1.1 sleep=0.3" --boots 6 --iters 5)

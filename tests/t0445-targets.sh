@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 
 cat >lab.conf <<EOF
 [target "l1"]

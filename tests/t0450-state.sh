@@ -4,6 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 run() {
 	"$LAB" run --runner local --guest "$FAKE" --workload zeroing --iters 5 "$@"
 }

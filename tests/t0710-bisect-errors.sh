@@ -4,6 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 
 commit() {
 	git -C repo add -A && git -C repo commit -q -m "$1"

@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 RECIPES=$TOP/kernels/recipes
 FILES="arch/arm64/mm/mmu.c arch/x86/kernel/setup.c include/linux/highmem.h"
 

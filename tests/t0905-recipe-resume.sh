@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
 
 test_expect_success 'setup: a repository with a base and a slower commit, a recipe' '
 	scaled_project repo "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s sleep=0.3\n" &&
