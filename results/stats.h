@@ -241,8 +241,12 @@ double stats_schedule_alpha(const struct stats_schedule *s);
 
 /*
  * Given n_a and n_b samples so far and the verdict at this look, how many
- * more samples each side needs. Returns 1 to sample more, 0 to stop:
- * a verdict other than INCONCLUSIVE, or the smaller side at the cap.
+ * more samples each side needs: both sides up to the level above the
+ * smaller one, which is when to look next. Returns 1 to sample more, 0 to
+ * stop: a verdict other than INCONCLUSIVE, or the smaller side at the cap.
+ * Nothing seen yet is inconclusive: 0, 0 and INCONCLUSIVE give the first
+ * look, start a side. The plans (lab ab, lab bisect's ends) ask it at
+ * every look instead of counting levels of their own.
  */
 int stats_schedule_next(size_t *more_a, size_t *more_b,
 			const struct stats_schedule *s, size_t n_a, size_t n_b,

@@ -342,12 +342,15 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 {
 	struct stats_schedule sched = { opt->start, opt->effect_cap, opt->alpha };
 	double alpha = stats_schedule_alpha(&sched);
-	size_t level = opt->start, have;
+	size_t level, have, more_g, more_b;
 
 	if (variant_for(bs, &bs->g) || variant_for(bs, &bs->b) ||
 	    units_common_boots(&have, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
 			       bs->b.variant_id))
 		return -1;
+	/* nothing seen is inconclusive: the schedule's first look */
+	stats_schedule_next(&more_g, &more_b, &sched, 0, 0, VERDICT_INCONCLUSIVE);
+	level = more_g;
 	for (;;) {
 		int unclear, r;
 
@@ -359,9 +362,11 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 		r = compare_ends(bs, alpha, &unclear);
 		if (r)
 			return r < 0 ? -1 : 0;
-		if (!unclear || level >= opt->effect_cap)
+		/* no metric regressed: the schedule goes on while one is still unclear */
+		if (!stats_schedule_next(&more_g, &more_b, &sched, level, level,
+					 unclear ? VERDICT_INCONCLUSIVE : VERDICT_SAME))
 			return 0;
-		level = level * 2 < opt->effect_cap ? level * 2 : opt->effect_cap;
+		level += more_g;
 	}
 }
 

@@ -646,6 +646,28 @@ static void test_schedule(void)
 	   "schedule: failed boots: top the short side up to the level");
 	ok(stats_schedule_next(&ma, &mb, &s, 40, 10, VERDICT_INCONCLUSIVE) && ma == 0 && mb == 10,
 	   "schedule: pooled baseline: double only the side with fewer samples");
+	ok(stats_schedule_next(&ma, &mb, &s, 0, 0, VERDICT_INCONCLUSIVE) && ma == 5 && mb == 5,
+	   "schedule: nothing seen yet: the first look is at 5 a side");
+	ok(stats_schedule_next(&ma, &mb, &s, 24, 26, VERDICT_INCONCLUSIVE) && ma == 16 && mb == 14,
+	   "schedule: 24/26 units (samples of boots) inconclusive: both up to the level of 40");
+
+	/* lab bisect's ends: 2, 4, 8, 16 boots a side */
+	s.start = 2;
+	s.cap = 16;
+	ok(stats_schedule_next(&ma, &mb, &s, 0, 0, VERDICT_INCONCLUSIVE) && ma == 2 && mb == 2,
+	   "schedule 2..16: first look at 2 a side");
+	ok(stats_schedule_next(&ma, &mb, &s, 4, 4, VERDICT_INCONCLUSIVE) && ma == 4 && mb == 4,
+	   "schedule 2..16: 4/4 inconclusive: 4 more each");
+	ok(stats_schedule_next(&ma, &mb, &s, 8, 8, VERDICT_INCONCLUSIVE) && ma == 8 && mb == 8,
+	   "schedule 2..16: 8/8 inconclusive: 8 more each, to the cap");
+	ok(!stats_schedule_next(&ma, &mb, &s, 16, 16, VERDICT_INCONCLUSIVE),
+	   "schedule 2..16: stop at 16");
+	ok(!stats_schedule_next(&ma, &mb, &s, 2, 2, VERDICT_IMPROVEMENT) && !ma && !mb,
+	   "schedule 2..16: stop on IMPROVEMENT at the first look");
+	s.start = 10;
+	s.cap = 100;
+	ok(stats_schedule_next(&ma, &mb, &s, 80, 80, VERDICT_INCONCLUSIVE) && ma == 20 && mb == 20,
+	   "schedule 10..100: 80/80 inconclusive: the last look is at the cap, 20 more");
 }
 
 static void test_boot_units(void)
