@@ -1247,8 +1247,13 @@ const char *verdict_name(enum verdict v)
 
 enum verdict stats_verdict(const struct stats_comparison *c)
 {
+	return stats_verdict_at(c, c->p);
+}
+
+enum verdict stats_verdict_at(const struct stats_comparison *c, double p)
+{
 	double up = 1 + c->delta, down = 1 / (1 + c->delta);
-	int significant = c->p <= c->alpha;
+	int significant = p <= c->alpha;
 	int higher_is_worse = c->direction == STATS_LOWER_IS_BETTER;
 
 	if (significant && c->lo > up)

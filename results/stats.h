@@ -188,6 +188,12 @@ int stats_compare(struct stats_comparison *out, const double *a, size_t m,
 
 /* The verdict rules applied to c's p, CIs, alpha, delta and direction. */
 enum verdict stats_verdict(const struct stats_comparison *c);
+/*
+ * The same rules with p for c's own: the p that decides when several
+ * metrics are judged at once, adjusted by stats_bh_adjust(). A NaN p is
+ * never significant. c is not changed.
+ */
+enum verdict stats_verdict_at(const struct stats_comparison *c, double p);
 
 /*
  * Benjamini-Hochberg adjusted p-values, in the input's order. adj may be p

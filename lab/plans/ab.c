@@ -354,9 +354,7 @@ static int evaluate(struct store *st, long long exp_id, const long long vid[2],
 			continue;
 		all[i].p_adjusted = adj[np++];
 		/* the verdict's significance is the false-discovery-rate adjusted p */
-		all[i].c.p = all[i].p_adjusted;
-		all[i].c.verdict = stats_verdict(&all[i].c);
-		all[i].c.p = p[np - 1];
+		all[i].c.verdict = stats_verdict_at(&all[i].c, all[i].p_adjusted);
 	}
 	if (store_begin(st))
 		goto out;

@@ -602,6 +602,52 @@ static void test_verdicts(void)
 	   "compare: NaN is refused (EINVAL)");
 }
 
+/*
+ * The verdict at a p adjusted over many metrics: Benjamini and Hochberg's
+ * 1995 example, whose 4th and 5th p (0.0095, 0.0201) adjust to 0.035625
+ * and 0.0603, on either side of alpha 0.05.
+ */
+static void test_verdict_at(void)
+{
+	static const double p[] = { 0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298,
+				    0.0344, 0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590,
+				    1.0 };
+	struct stats_comparison c = { 0 };
+	double adj[15];
+
+	ok(!stats_bh_adjust(adj, p, 15), "verdict at: BH adjusted");
+	is_double(adj[3], 0.035625, 1e-12, "verdict at: 0.0095 adjusts to 0.035625");
+	is_double(adj[4], 0.0603, 1e-12, "verdict at: 0.0201 adjusts to 0.0603");
+	c.alpha = 0.05;
+	c.delta = 0.02;
+	c.direction = STATS_LOWER_IS_BETTER;
+	c.lo = 1.03;
+	c.hi = 1.09;
+	c.lo90 = 1.035;
+	c.hi90 = 1.085;
+	c.p = 0.0201;
+	c.verdict = VERDICT_REGRESSION;
+	is_int(stats_verdict_at(&c, adj[3]), VERDICT_REGRESSION,
+	       "verdict at: CI above the band, adjusted p 0.035625: REGRESSION");
+	is_int(stats_verdict_at(&c, adj[4]), VERDICT_INCONCLUSIVE,
+	       "verdict at: the same CI, adjusted p 0.0603: INCONCLUSIVE");
+	is_int(stats_verdict(&c), VERDICT_REGRESSION, "verdict at: its raw p 0.0201 alone: REGRESSION");
+	ok(c.p == 0.0201 && c.verdict == VERDICT_REGRESSION, "verdict at: c is left as it was");
+	is_int(stats_verdict_at(&c, 0.05), VERDICT_REGRESSION, "verdict at: p equal to alpha is significant");
+	is_int(stats_verdict_at(&c, NAN), VERDICT_INCONCLUSIVE, "verdict at: a NaN p is not significant");
+	c.direction = STATS_HIGHER_IS_BETTER;
+	is_int(stats_verdict_at(&c, adj[3]), VERDICT_IMPROVEMENT,
+	       "verdict at: higher is better, adjusted p 0.035625: IMPROVEMENT");
+	/* a 90 % CI inside [0.98039, 1.02]: SMALL when significant, else SAME */
+	c.direction = STATS_LOWER_IS_BETTER;
+	c.lo = 0.99;
+	c.hi = 1.019;
+	c.lo90 = 0.995;
+	c.hi90 = 1.015;
+	is_int(stats_verdict_at(&c, adj[3]), VERDICT_SMALL, "verdict at: inside the band, adjusted p 0.035625: SMALL");
+	is_int(stats_verdict_at(&c, adj[4]), VERDICT_SAME, "verdict at: inside the band, adjusted p 0.0603: SAME");
+}
+
 /* ---- schedule and boot-to-boot ---- */
 
 static void test_schedule(void)
@@ -1156,6 +1202,7 @@ int main(void)
 	test_hl_ci();
 	test_pairdiff_select();
 	test_verdicts();
+	test_verdict_at();
 	test_schedule();
 	test_boot_units();
 	test_kruskal();
