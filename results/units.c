@@ -241,15 +241,21 @@ int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boo
 			   long long variant_b, double alpha)
 {
 	struct unit_side a, b;
+	struct strvec higher = STRVEC_INIT;
 	size_t alloc = 0;
 
 	*out = NULL;
 	*n = 0;
 	*boots_a = 0;
-	if (units_side_load(&a, st, exp_id, variant_a, -1, -1, NULL))
+	if (store_experiment_higher_better(st, exp_id, &higher))
 		return -1;
+	if (units_side_load(&a, st, exp_id, variant_a, -1, -1, NULL)) {
+		strvec_release(&higher);
+		return -1;
+	}
 	if (units_side_load(&b, st, exp_id, variant_b, -1, -1, NULL)) {
 		units_side_release(&a);
+		strvec_release(&higher);
 		return -1;
 	}
 	*boots_a = a.n ? a.m[0].nboots : 0;
@@ -263,6 +269,8 @@ int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boo
 			if (strcmp(a.m[i].metric, b.m[j].metric) || strcmp(a.m[i].workload, b.m[j].workload))
 				continue;
 			so.alpha = alpha;
+			/* a rate regresses downwards */
+			so.direction = units_direction(&higher, a.m[i].workload, a.m[i].metric);
 			memset(&uc, 0, sizeof(uc));
 			uc.per_boot = units_boot_effect(&a.m[i]) || units_boot_effect(&b.m[j]);
 			ua = units_values(&a.m[i], uc.per_boot, &na);
@@ -283,5 +291,6 @@ int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boo
 	}
 	units_side_release(&a);
 	units_side_release(&b);
+	strvec_release(&higher);
 	return 0;
 }

@@ -71,8 +71,9 @@ struct units_comparison {
 };
 /*
  * Every metric both variants measured, compared a -> b at alpha, in a's
- * order; metrics with a value not above 0 are left out (the ratios are of
- * logs). *out is an array the caller frees; *boots_a is the boots of a's
+ * order, each the way it is better (units_direction() of what the
+ * experiment's runs said), so that its verdict is lab ab's; metrics with a
+ * value not above 0 are left out (the ratios are of logs). *out is an array the caller frees; *boots_a is the boots of a's
  * first metric, 0 when a has none.
  */
 int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boots_a,
