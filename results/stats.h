@@ -46,6 +46,20 @@ double stats_quantile(const double *sorted, size_t n, double q);
  */
 double stats_median(double *x, size_t n);
 
+/*
+ * Samples that come boot after boot: v holds ngroups boots one after
+ * another, len[g] of them boot g's; v is not modified.
+ * stats_boot_medians() writes each boot's median (as stats_median()) to
+ * out, which has room for ngroups, in boot order; a boot without samples
+ * gives none, and *n counts those written. stats_boot_median() is the
+ * median of those medians: the one value of a kernel whose boots are the
+ * units (a recipe's side, a nightly point); EINVAL when no boot has a
+ * sample, *out NaN. Either fails with ENOMEM.
+ */
+int stats_boot_medians(double *out, size_t *n, const double *v, const size_t *len,
+		       size_t ngroups);
+int stats_boot_median(double *out, const double *v, const size_t *len, size_t ngroups);
+
 /* Distributions. Tails are computed directly, not as 1 - cdf. */
 double stats_norm_cdf(double x);
 double stats_norm_quantile(double p);		/* inverse of stats_norm_cdf */

@@ -87,17 +87,10 @@ int units_side_load(struct unit_side *s, struct store *st, long long exp_id,
 	return ret;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The units to compare for one side: samples, or per-boot medians. */
 double *units_values(const struct unit_metric *m, int per_boot, size_t *n)
 {
 	double *out;
-	size_t off = 0;
 
 	if (!per_boot) {
 		out = xrealloc(NULL, m->n * sizeof(*out));
@@ -106,15 +99,12 @@ double *units_values(const struct unit_metric *m, int per_boot, size_t *n)
 		return out;
 	}
 	out = xrealloc(NULL, m->nboots * sizeof(*out));
-	for (size_t b = 0; b < m->nboots; b++) {
-		double *g = xrealloc(NULL, m->len[b] * sizeof(*g));
-		memcpy(g, m->v + off, m->len[b] * sizeof(*g));
-		qsort(g, m->len[b], sizeof(*g), cmp_double);
-		out[b] = stats_quantile(g, m->len[b], 0.5);
-		off += m->len[b];
-		free(g);
+	if (stats_boot_medians(out, n, m->v, m->len, m->nboots)) {
+		/* out of memory: no units, which nothing compares */
+		free(out);
+		*n = 0;
+		return NULL;
 	}
-	*n = m->nboots;
 	return out;
 }
 

@@ -40,7 +40,10 @@ void units_side_release(struct unit_side *s);
  * (per target and boot: a boot runs on one target) are the units.
  */
 int units_boot_effect(const struct unit_metric *m);
-/* The values to compare: samples, or per-boot medians. */
+/*
+ * The values to compare: samples, or per-boot medians (stats_boot_medians());
+ * NULL with *n 0 when there is no memory for those.
+ */
 double *units_values(const struct unit_metric *m, int per_boot, size_t *n);
 int units_all_positive(const double *v, size_t n);
 

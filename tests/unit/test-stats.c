@@ -261,6 +261,32 @@ static void test_median(void)
 	ok(same, "median: equal to the sorted data's 0.5 quantile, n = 1..101");
 }
 
+/*
+ * Four boots, one without samples: medians 2, 15 and 6.5 (the pair 6, 7),
+ * whose median is 6.5; a fifth boot of one sample, 4, makes the medians
+ * 2, 15, 6.5, 4 and their median (4 + 6.5) / 2 = 5.25.
+ */
+static void test_boot_median(void)
+{
+	static const double v[] = { 3, 1, 2, 20, 10, 8, 5, 7, 6, 4 };
+	const double copy[] = { 3, 1, 2, 20, 10, 8, 5, 7, 6, 4 };
+	size_t len[] = { 3, 2, 0, 4, 1 }, n = 0, none[] = { 0, 0 };
+	double m[5], med = 0;
+
+	ok(!stats_boot_medians(m, &n, v, len, 4), "boot medians: four boots");
+	is_int((int)n, 3, "boot medians: the boot without samples gives none");
+	ok(n == 3 && m[0] == 2 && m[1] == 15 && m[2] == 6.5, "boot medians: 2, 15, 6.5 in boot order");
+	ok(!stats_boot_median(&med, v, len, 4), "boot median: four boots");
+	is_double(med, 6.5, 0, "boot median: of 2, 15, 6.5 is 6.5");
+	ok(!stats_boot_median(&med, v, len, 5), "boot median: five boots");
+	is_double(med, 5.25, 0, "boot median: of 2, 15, 6.5, 4 is 5.25");
+	ok(!memcmp(v, copy, sizeof(copy)), "boot median: the samples are left as they were");
+	errno = 0;
+	ok(stats_boot_median(&med, v, none, 2) && errno == EINVAL && isnan(med),
+	   "boot median: no boot with a sample is EINVAL, NaN");
+	ok(!stats_boot_medians(m, &n, v, none, 2) && n == 0, "boot medians: none of empty boots");
+}
+
 static void test_outliers(void)
 {
 	static const double tukey[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 40, -30 };
@@ -1198,6 +1224,7 @@ int main(void)
 	test_bh();
 	test_summary();
 	test_median();
+	test_boot_median();
 	test_outliers();
 	test_hl_ci();
 	test_pairdiff_select();
