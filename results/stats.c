@@ -236,6 +236,55 @@ double stats_median(double *x, size_t n)
 	return lo + 0.5 * (select_kth(x, n, n / 2, &rng) - lo);
 }
 
+int stats_boot_medians(double *out, size_t *n, const double *v, const size_t *len,
+		       size_t ngroups)
+{
+	size_t most = 0, off = 0, g;
+	double *x;
+
+	*n = 0;
+	for (g = 0; g < ngroups; g++)
+		most = len[g] > most ? len[g] : most;
+	x = malloc((most ? most : 1) * sizeof(*x));
+	if (!x) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (g = 0; g < ngroups; g++) {
+		if (len[g]) {
+			memcpy(x, v + off, len[g] * sizeof(*x));
+			out[(*n)++] = stats_median(x, len[g]);
+		}
+		off += len[g];
+	}
+	free(x);
+	return 0;
+}
+
+int stats_boot_median(double *out, const double *v, const size_t *len, size_t ngroups)
+{
+	double *m = malloc((ngroups ? ngroups : 1) * sizeof(*m));
+	size_t n;
+	int ret = -1;
+
+	*out = NAN;
+	if (!m) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (stats_boot_medians(m, &n, v, len, ngroups))
+		goto out;
+	if (!n) {
+		errno = EINVAL;
+		goto out;
+	}
+	*out = stats_median(m, n);
+	ret = 0;
+out:
+	free(m);
+	return ret;
+}
+
 /*
  * Deviations are taken from x[0] first, so that identical values give a
  * mean equal to them and an sd of exactly 0: a sum of ten 3.3s divided by
@@ -1247,8 +1296,13 @@ const char *verdict_name(enum verdict v)
 
 enum verdict stats_verdict(const struct stats_comparison *c)
 {
+	return stats_verdict_at(c, c->p);
+}
+
+enum verdict stats_verdict_at(const struct stats_comparison *c, double p)
+{
 	double up = 1 + c->delta, down = 1 / (1 + c->delta);
-	int significant = c->p <= c->alpha;
+	int significant = p <= c->alpha;
 	int higher_is_worse = c->direction == STATS_LOWER_IS_BETTER;
 
 	if (significant && c->lo > up)

@@ -46,6 +46,20 @@ double stats_quantile(const double *sorted, size_t n, double q);
  */
 double stats_median(double *x, size_t n);
 
+/*
+ * Samples that come boot after boot: v holds ngroups boots one after
+ * another, len[g] of them boot g's; v is not modified.
+ * stats_boot_medians() writes each boot's median (as stats_median()) to
+ * out, which has room for ngroups, in boot order; a boot without samples
+ * gives none, and *n counts those written. stats_boot_median() is the
+ * median of those medians: the one value of a kernel whose boots are the
+ * units (a recipe's side, a nightly point); EINVAL when no boot has a
+ * sample, *out NaN. Either fails with ENOMEM.
+ */
+int stats_boot_medians(double *out, size_t *n, const double *v, const size_t *len,
+		       size_t ngroups);
+int stats_boot_median(double *out, const double *v, const size_t *len, size_t ngroups);
+
 /* Distributions. Tails are computed directly, not as 1 - cdf. */
 double stats_norm_cdf(double x);
 double stats_norm_quantile(double p);		/* inverse of stats_norm_cdf */
@@ -188,6 +202,12 @@ int stats_compare(struct stats_comparison *out, const double *a, size_t m,
 
 /* The verdict rules applied to c's p, CIs, alpha, delta and direction. */
 enum verdict stats_verdict(const struct stats_comparison *c);
+/*
+ * The same rules with p for c's own: the p that decides when several
+ * metrics are judged at once, adjusted by stats_bh_adjust(). A NaN p is
+ * never significant. c is not changed.
+ */
+enum verdict stats_verdict_at(const struct stats_comparison *c, double p);
 
 /*
  * Benjamini-Hochberg adjusted p-values, in the input's order. adj may be p
@@ -241,8 +261,12 @@ double stats_schedule_alpha(const struct stats_schedule *s);
 
 /*
  * Given n_a and n_b samples so far and the verdict at this look, how many
- * more samples each side needs. Returns 1 to sample more, 0 to stop:
- * a verdict other than INCONCLUSIVE, or the smaller side at the cap.
+ * more samples each side needs: both sides up to the level above the
+ * smaller one, which is when to look next. Returns 1 to sample more, 0 to
+ * stop: a verdict other than INCONCLUSIVE, or the smaller side at the cap.
+ * Nothing seen yet is inconclusive: 0, 0 and INCONCLUSIVE give the first
+ * look, start a side. The plans (lab ab, lab bisect's ends) ask it at
+ * every look instead of counting levels of their own.
  */
 int stats_schedule_next(size_t *more_a, size_t *more_b,
 			const struct stats_schedule *s, size_t n_a, size_t n_b,

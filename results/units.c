@@ -87,17 +87,10 @@ int units_side_load(struct unit_side *s, struct store *st, long long exp_id,
 	return ret;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The units to compare for one side: samples, or per-boot medians. */
 double *units_values(const struct unit_metric *m, int per_boot, size_t *n)
 {
 	double *out;
-	size_t off = 0;
 
 	if (!per_boot) {
 		out = xrealloc(NULL, m->n * sizeof(*out));
@@ -106,15 +99,12 @@ double *units_values(const struct unit_metric *m, int per_boot, size_t *n)
 		return out;
 	}
 	out = xrealloc(NULL, m->nboots * sizeof(*out));
-	for (size_t b = 0; b < m->nboots; b++) {
-		double *g = xrealloc(NULL, m->len[b] * sizeof(*g));
-		memcpy(g, m->v + off, m->len[b] * sizeof(*g));
-		qsort(g, m->len[b], sizeof(*g), cmp_double);
-		out[b] = stats_quantile(g, m->len[b], 0.5);
-		off += m->len[b];
-		free(g);
+	if (stats_boot_medians(out, n, m->v, m->len, m->nboots)) {
+		/* out of memory: no units, which nothing compares */
+		free(out);
+		*n = 0;
+		return NULL;
 	}
-	*n = m->nboots;
 	return out;
 }
 
@@ -241,15 +231,21 @@ int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boo
 			   long long variant_b, double alpha)
 {
 	struct unit_side a, b;
+	struct strvec higher = STRVEC_INIT;
 	size_t alloc = 0;
 
 	*out = NULL;
 	*n = 0;
 	*boots_a = 0;
-	if (units_side_load(&a, st, exp_id, variant_a, -1, -1, NULL))
+	if (store_experiment_higher_better(st, exp_id, &higher))
 		return -1;
+	if (units_side_load(&a, st, exp_id, variant_a, -1, -1, NULL)) {
+		strvec_release(&higher);
+		return -1;
+	}
 	if (units_side_load(&b, st, exp_id, variant_b, -1, -1, NULL)) {
 		units_side_release(&a);
+		strvec_release(&higher);
 		return -1;
 	}
 	*boots_a = a.n ? a.m[0].nboots : 0;
@@ -263,6 +259,8 @@ int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boo
 			if (strcmp(a.m[i].metric, b.m[j].metric) || strcmp(a.m[i].workload, b.m[j].workload))
 				continue;
 			so.alpha = alpha;
+			/* a rate regresses downwards */
+			so.direction = units_direction(&higher, a.m[i].workload, a.m[i].metric);
 			memset(&uc, 0, sizeof(uc));
 			uc.per_boot = units_boot_effect(&a.m[i]) || units_boot_effect(&b.m[j]);
 			ua = units_values(&a.m[i], uc.per_boot, &na);
@@ -283,5 +281,6 @@ int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boo
 	}
 	units_side_release(&a);
 	units_side_release(&b);
+	strvec_release(&higher);
 	return 0;
 }

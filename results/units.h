@@ -40,7 +40,10 @@ void units_side_release(struct unit_side *s);
  * (per target and boot: a boot runs on one target) are the units.
  */
 int units_boot_effect(const struct unit_metric *m);
-/* The values to compare: samples, or per-boot medians. */
+/*
+ * The values to compare: samples, or per-boot medians (stats_boot_medians());
+ * NULL with *n 0 when there is no memory for those.
+ */
 double *units_values(const struct unit_metric *m, int per_boot, size_t *n);
 int units_all_positive(const double *v, size_t n);
 
@@ -71,8 +74,9 @@ struct units_comparison {
 };
 /*
  * Every metric both variants measured, compared a -> b at alpha, in a's
- * order; metrics with a value not above 0 are left out (the ratios are of
- * logs). *out is an array the caller frees; *boots_a is the boots of a's
+ * order, each the way it is better (units_direction() of what the
+ * experiment's runs said), so that its verdict is lab ab's; metrics with a
+ * value not above 0 are left out (the ratios are of logs). *out is an array the caller frees; *boots_a is the boots of a's
  * first metric, 0 when a has none.
  */
 int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boots_a,

@@ -292,11 +292,8 @@ static int side_median(double *out, char unit[16], struct store *st, long long e
 		       const char *side, const char *metric, long long mem, long long cpus)
 {
 	struct unit_side us = { 0 };
-	struct stats_summary sum;
 	const char *dot = strchr(metric, '.');
 	long long vid = 0;
-	double *v = NULL;
-	size_t n = 0;
 	int found = 0;
 
 	if (store_variant_id(st, &vid, exp, side) || !vid ||
@@ -304,18 +301,18 @@ static int side_median(double *out, char unit[16], struct store *st, long long e
 		goto out;
 	for (size_t k = 0; k < us.n && !found; k++) {
 		const struct unit_metric *m = &us.m[k];
+		double median;
+
 		if (strncmp(m->workload, metric, (size_t)(dot - metric)) ||
 		    m->workload[dot - metric])
 			continue;
-		v = units_values(m, 1, &n);
-		if (v && n && !stats_summarize(&sum, v, n)) {
-			*out = sum.median;
+		if (!stats_boot_median(&median, m->v, m->len, m->nboots)) {
+			*out = median;
 			snprintf(unit, 16, "%s", m->unit);
 			found = 1;
 		}
 	}
 out:
-	free(v);
 	units_side_release(&us);
 	return found;
 }

@@ -90,28 +90,21 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 	return 0;
 }
 
-static const struct stats_schedule default_schedule = STATS_SCHEDULE_INIT;
-
-/* The schedule's look reached with n units per side: 0 before the first. */
-static size_t look_level(size_t n)
-{
-	size_t level = 0;
-	for (size_t l = default_schedule.start; l <= default_schedule.cap; l *= 2)
-		if (n >= l)
-			level = l;
-	return level;
-}
+/* The adaptive schedule's looks; its alpha is the A/B's, set in ab_run(). */
+static const struct stats_schedule ab_schedule = STATS_SCHEDULE_INIT;
 
 struct decision {
 	char workload[32], metric[64];
-	size_t level;		/* last look evaluated */
+	size_t next;		/* units both sides have at the next look */
 	int done;
 };
 
 /*
  * After a round: does any metric still want samples? A metric is looked
- * at once per schedule level it reaches; it is done with a verdict other
- * than INCONCLUSIVE, or at the cap.
+ * at once both sides have the units the schedule tops them up to (the
+ * side with fewer sets the level); it is done when the schedule stops (a
+ * verdict other than INCONCLUSIVE, or the cap), or when its sides cannot
+ * be compared.
  */
 static int want_more(struct decision **dec, size_t *ndec, const struct metric_result *r,
 		     size_t nr)
@@ -120,8 +113,7 @@ static int want_more(struct decision **dec, size_t *ndec, const struct metric_re
 
 	for (size_t i = 0; i < nr; i++) {
 		struct decision *d = NULL;
-		size_t n = r[i].c.a.n < r[i].c.b.n ? r[i].c.a.n : r[i].c.b.n;
-		size_t level = look_level(n);
+		size_t na = r[i].c.a.n, nb = r[i].c.b.n, add_a, add_b;
 
 		for (size_t j = 0; j < *ndec && !d; j++)
 			if (!strcmp((*dec)[j].workload, r[i].workload) &&
@@ -133,14 +125,18 @@ static int want_more(struct decision **dec, size_t *ndec, const struct metric_re
 			memset(d, 0, sizeof(*d));
 			memcpy(d->workload, r[i].workload, sizeof(d->workload));
 			memcpy(d->metric, r[i].metric, sizeof(d->metric));
+			/* nothing seen is inconclusive: the schedule's first look */
+			stats_schedule_next(&add_a, &add_b, &ab_schedule, 0, 0, VERDICT_INCONCLUSIVE);
+			d->next = add_a;
 		}
 		if (d->done)
 			continue;
-		if (level > d->level) {
-			d->level = level;
-			if (!r[i].comparable || r[i].c.verdict != VERDICT_INCONCLUSIVE ||
-			    level >= default_schedule.cap)
-				d->done = 1;
+		if (na >= d->next && nb >= d->next) {
+			d->done = !r[i].comparable ||
+				  !stats_schedule_next(&add_a, &add_b, &ab_schedule, na, nb,
+						       r[i].c.verdict);
+			if (!d->done)
+				d->next = na + add_a < nb + add_b ? na + add_a : nb + add_b;
 		}
 		if (!d->done)
 			more = 1;
@@ -358,9 +354,7 @@ static int evaluate(struct store *st, long long exp_id, const long long vid[2],
 			continue;
 		all[i].p_adjusted = adj[np++];
 		/* the verdict's significance is the false-discovery-rate adjusted p */
-		all[i].c.p = all[i].p_adjusted;
-		all[i].c.verdict = stats_verdict(&all[i].c);
-		all[i].c.p = p[np - 1];
+		all[i].c.verdict = stats_verdict_at(&all[i].c, all[i].p_adjusted);
 	}
 	if (store_begin(st))
 		goto out;
@@ -658,7 +652,7 @@ out:
 
 enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct ab_opts *o)
 {
-	struct stats_schedule sched = STATS_SCHEDULE_INIT;
+	struct stats_schedule sched = ab_schedule;
 	struct strbuf workloads = STRBUF_INIT;
 	/* the caller's guests (a recipe's A/Bs share them), else the plan's own */
 	struct boot_guests own, *guests = o->boot.guests ? o->boot.guests : &own;

@@ -295,27 +295,18 @@ out:
 static int compare_ends(struct bisector *bs, double alpha, int *unclear)
 {
 	struct units_comparison *c;
-	struct strvec higher = STRVEC_INIT;
 	size_t n, boots;
 	double best = 0;
 	char ci[32];
 
 	*unclear = 0;
-	if (store_experiment_higher_better(&bs->ctx->st, bs->exp_id, &higher))
-		return -1;
+	/* each metric judged the way it is better, as lab ab judges it */
 	if (units_compare_variants(&c, &n, &boots, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
-				   bs->b.variant_id, alpha)) {
-		strvec_release(&higher);
+				   bs->b.variant_id, alpha))
 		return -1;
-	}
 	fprintf(stderr, "good -> bad, per metric (%zu boots a side):\n", boots);
 	stats_ci_label(ci, sizeof(ci), alpha);
 	for (size_t i = 0; i < n; i++) {
-		/* a rate regresses downwards: the verdict as lab ab gives it */
-		if (units_direction(&higher, c[i].workload, c[i].metric) == STATS_HIGHER_IS_BETTER) {
-			c[i].c.direction = STATS_HIGHER_IS_BETTER;
-			c[i].c.verdict = stats_verdict(&c[i].c);
-		}
 		fprintf(stderr, "  %-32s %.4f, %s [%.4f, %.4f] %s\n", term_safe(c[i].metric),
 			c[i].c.ratio, ci, c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
 		/* the largest either way: a halving is as large as a doubling */
@@ -327,7 +318,6 @@ static int compare_ends(struct bisector *bs, double alpha, int *unclear)
 		*unclear |= c[i].c.verdict == VERDICT_INCONCLUSIVE;
 	}
 	free(c);
-	strvec_release(&higher);
 	return best > 0;
 }
 
@@ -342,12 +332,15 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 {
 	struct stats_schedule sched = { opt->start, opt->effect_cap, opt->alpha };
 	double alpha = stats_schedule_alpha(&sched);
-	size_t level = opt->start, have;
+	size_t level, have, more_g, more_b;
 
 	if (variant_for(bs, &bs->g) || variant_for(bs, &bs->b) ||
 	    units_common_boots(&have, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
 			       bs->b.variant_id))
 		return -1;
+	/* nothing seen is inconclusive: the schedule's first look */
+	stats_schedule_next(&more_g, &more_b, &sched, 0, 0, VERDICT_INCONCLUSIVE);
+	level = more_g;
 	for (;;) {
 		int unclear, r;
 
@@ -359,9 +352,11 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 		r = compare_ends(bs, alpha, &unclear);
 		if (r)
 			return r < 0 ? -1 : 0;
-		if (!unclear || level >= opt->effect_cap)
+		/* no metric regressed: the schedule goes on while one is still unclear */
+		if (!stats_schedule_next(&more_g, &more_b, &sched, level, level,
+					 unclear ? VERDICT_INCONCLUSIVE : VERDICT_SAME))
 			return 0;
-		level = level * 2 < opt->effect_cap ? level * 2 : opt->effect_cap;
+		level += more_g;
 	}
 }
 

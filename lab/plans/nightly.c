@@ -207,21 +207,22 @@ struct points {
 	long mem;
 	struct strbuf workload, metric, unit, target, clock;
 	long long run;
-	double *vals, *medians;
-	size_t nvals, nmedians, alloc_vals, alloc_medians;
+	double *vals;		/* the series' samples, boot after boot */
+	size_t *len;		/* of each boot with one */
+	size_t nvals, nboots, run_start, alloc_vals, alloc_boots;
 	int ret;
 };
 
 static void points_end_run(struct points *p)
 {
-	if (!p->nvals)
+	if (p->nvals == p->run_start)
 		return;
-	if (p->nmedians == p->alloc_medians) {
-		p->alloc_medians = p->alloc_medians ? 2 * p->alloc_medians : 8;
-		p->medians = xrealloc(p->medians, p->alloc_medians * sizeof(*p->medians));
+	if (p->nboots == p->alloc_boots) {
+		p->alloc_boots = p->alloc_boots ? 2 * p->alloc_boots : 8;
+		p->len = xrealloc(p->len, p->alloc_boots * sizeof(*p->len));
 	}
-	p->medians[p->nmedians++] = stats_median(p->vals, p->nvals);
-	p->nvals = 0;
+	p->len[p->nboots++] = p->nvals - p->run_start;
+	p->run_start = p->nvals;
 }
 
 static int points_end_series(struct points *p)
@@ -232,20 +233,22 @@ static int points_end_series(struct points *p)
 	int ret;
 
 	points_end_run(p);
-	if (!p->nmedians)
+	if (!p->nboots)
 		return 0;
-	v = stats_median(p->medians, p->nmedians);
+	/* a night's point: the median of its boots' medians */
+	if (stats_boot_median(&v, p->vals, p->len, p->nboots))
+		return error("cannot take the median of %zu boots", p->nboots);
 	series_key(&key, p->workload.buf, p->metric.buf, p->target.buf, p->mem, p->clock.buf,
 		   p->cmdline);
 	s = (struct nightly_series){ key.buf, p->workload.buf, p->metric.buf, p->unit.buf,
 				     p->target.buf, p->cmdline, p->clock.buf, p->mem };
 	ret = store_nightly_point_add(&p->nt->ctx->st, p->nt->n->name, &s, p->commit, v,
-				      (long)p->nmedians);
+				      (long)p->nboots);
 	if (!ret)
 		fprintf(p->nt->out, "  %s.%s %ldM: %g %s (%zu boot%s)\n",
 			term_safe(p->workload.buf), term_safe(p->metric.buf), p->mem, v,
-			term_safe(p->unit.buf), p->nmedians, p->nmedians == 1 ? "" : "s");
-	p->nmedians = 0;
+			term_safe(p->unit.buf), p->nboots, p->nboots == 1 ? "" : "s");
+	p->nvals = p->run_start = p->nboots = 0;
 	strbuf_release(&key);
 	return ret;
 }
@@ -303,7 +306,7 @@ static int store_points(struct night *nt, const char *commit, long mem, const ch
 	strbuf_release(&p.target);
 	strbuf_release(&p.clock);
 	free(p.vals);
-	free(p.medians);
+	free(p.len);
 	return ret;
 }
 

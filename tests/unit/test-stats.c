@@ -261,6 +261,32 @@ static void test_median(void)
 	ok(same, "median: equal to the sorted data's 0.5 quantile, n = 1..101");
 }
 
+/*
+ * Four boots, one without samples: medians 2, 15 and 6.5 (the pair 6, 7),
+ * whose median is 6.5; a fifth boot of one sample, 4, makes the medians
+ * 2, 15, 6.5, 4 and their median (4 + 6.5) / 2 = 5.25.
+ */
+static void test_boot_median(void)
+{
+	static const double v[] = { 3, 1, 2, 20, 10, 8, 5, 7, 6, 4 };
+	const double copy[] = { 3, 1, 2, 20, 10, 8, 5, 7, 6, 4 };
+	size_t len[] = { 3, 2, 0, 4, 1 }, n = 0, none[] = { 0, 0 };
+	double m[5], med = 0;
+
+	ok(!stats_boot_medians(m, &n, v, len, 4), "boot medians: four boots");
+	is_int((int)n, 3, "boot medians: the boot without samples gives none");
+	ok(n == 3 && m[0] == 2 && m[1] == 15 && m[2] == 6.5, "boot medians: 2, 15, 6.5 in boot order");
+	ok(!stats_boot_median(&med, v, len, 4), "boot median: four boots");
+	is_double(med, 6.5, 0, "boot median: of 2, 15, 6.5 is 6.5");
+	ok(!stats_boot_median(&med, v, len, 5), "boot median: five boots");
+	is_double(med, 5.25, 0, "boot median: of 2, 15, 6.5, 4 is 5.25");
+	ok(!memcmp(v, copy, sizeof(copy)), "boot median: the samples are left as they were");
+	errno = 0;
+	ok(stats_boot_median(&med, v, none, 2) && errno == EINVAL && isnan(med),
+	   "boot median: no boot with a sample is EINVAL, NaN");
+	ok(!stats_boot_medians(m, &n, v, none, 2) && n == 0, "boot medians: none of empty boots");
+}
+
 static void test_outliers(void)
 {
 	static const double tukey[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 40, -30 };
@@ -602,6 +628,52 @@ static void test_verdicts(void)
 	   "compare: NaN is refused (EINVAL)");
 }
 
+/*
+ * The verdict at a p adjusted over many metrics: Benjamini and Hochberg's
+ * 1995 example, whose 4th and 5th p (0.0095, 0.0201) adjust to 0.035625
+ * and 0.0603, on either side of alpha 0.05.
+ */
+static void test_verdict_at(void)
+{
+	static const double p[] = { 0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298,
+				    0.0344, 0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590,
+				    1.0 };
+	struct stats_comparison c = { 0 };
+	double adj[15];
+
+	ok(!stats_bh_adjust(adj, p, 15), "verdict at: BH adjusted");
+	is_double(adj[3], 0.035625, 1e-12, "verdict at: 0.0095 adjusts to 0.035625");
+	is_double(adj[4], 0.0603, 1e-12, "verdict at: 0.0201 adjusts to 0.0603");
+	c.alpha = 0.05;
+	c.delta = 0.02;
+	c.direction = STATS_LOWER_IS_BETTER;
+	c.lo = 1.03;
+	c.hi = 1.09;
+	c.lo90 = 1.035;
+	c.hi90 = 1.085;
+	c.p = 0.0201;
+	c.verdict = VERDICT_REGRESSION;
+	is_int(stats_verdict_at(&c, adj[3]), VERDICT_REGRESSION,
+	       "verdict at: CI above the band, adjusted p 0.035625: REGRESSION");
+	is_int(stats_verdict_at(&c, adj[4]), VERDICT_INCONCLUSIVE,
+	       "verdict at: the same CI, adjusted p 0.0603: INCONCLUSIVE");
+	is_int(stats_verdict(&c), VERDICT_REGRESSION, "verdict at: its raw p 0.0201 alone: REGRESSION");
+	ok(c.p == 0.0201 && c.verdict == VERDICT_REGRESSION, "verdict at: c is left as it was");
+	is_int(stats_verdict_at(&c, 0.05), VERDICT_REGRESSION, "verdict at: p equal to alpha is significant");
+	is_int(stats_verdict_at(&c, NAN), VERDICT_INCONCLUSIVE, "verdict at: a NaN p is not significant");
+	c.direction = STATS_HIGHER_IS_BETTER;
+	is_int(stats_verdict_at(&c, adj[3]), VERDICT_IMPROVEMENT,
+	       "verdict at: higher is better, adjusted p 0.035625: IMPROVEMENT");
+	/* a 90 % CI inside [0.98039, 1.02]: SMALL when significant, else SAME */
+	c.direction = STATS_LOWER_IS_BETTER;
+	c.lo = 0.99;
+	c.hi = 1.019;
+	c.lo90 = 0.995;
+	c.hi90 = 1.015;
+	is_int(stats_verdict_at(&c, adj[3]), VERDICT_SMALL, "verdict at: inside the band, adjusted p 0.035625: SMALL");
+	is_int(stats_verdict_at(&c, adj[4]), VERDICT_SAME, "verdict at: inside the band, adjusted p 0.0603: SAME");
+}
+
 /* ---- schedule and boot-to-boot ---- */
 
 static void test_schedule(void)
@@ -646,6 +718,28 @@ static void test_schedule(void)
 	   "schedule: failed boots: top the short side up to the level");
 	ok(stats_schedule_next(&ma, &mb, &s, 40, 10, VERDICT_INCONCLUSIVE) && ma == 0 && mb == 10,
 	   "schedule: pooled baseline: double only the side with fewer samples");
+	ok(stats_schedule_next(&ma, &mb, &s, 0, 0, VERDICT_INCONCLUSIVE) && ma == 5 && mb == 5,
+	   "schedule: nothing seen yet: the first look is at 5 a side");
+	ok(stats_schedule_next(&ma, &mb, &s, 24, 26, VERDICT_INCONCLUSIVE) && ma == 16 && mb == 14,
+	   "schedule: 24/26 units (samples of boots) inconclusive: both up to the level of 40");
+
+	/* lab bisect's ends: 2, 4, 8, 16 boots a side */
+	s.start = 2;
+	s.cap = 16;
+	ok(stats_schedule_next(&ma, &mb, &s, 0, 0, VERDICT_INCONCLUSIVE) && ma == 2 && mb == 2,
+	   "schedule 2..16: first look at 2 a side");
+	ok(stats_schedule_next(&ma, &mb, &s, 4, 4, VERDICT_INCONCLUSIVE) && ma == 4 && mb == 4,
+	   "schedule 2..16: 4/4 inconclusive: 4 more each");
+	ok(stats_schedule_next(&ma, &mb, &s, 8, 8, VERDICT_INCONCLUSIVE) && ma == 8 && mb == 8,
+	   "schedule 2..16: 8/8 inconclusive: 8 more each, to the cap");
+	ok(!stats_schedule_next(&ma, &mb, &s, 16, 16, VERDICT_INCONCLUSIVE),
+	   "schedule 2..16: stop at 16");
+	ok(!stats_schedule_next(&ma, &mb, &s, 2, 2, VERDICT_IMPROVEMENT) && !ma && !mb,
+	   "schedule 2..16: stop on IMPROVEMENT at the first look");
+	s.start = 10;
+	s.cap = 100;
+	ok(stats_schedule_next(&ma, &mb, &s, 80, 80, VERDICT_INCONCLUSIVE) && ma == 20 && mb == 20,
+	   "schedule 10..100: 80/80 inconclusive: the last look is at the cap, 20 more");
 }
 
 static void test_boot_units(void)
@@ -1130,10 +1224,12 @@ int main(void)
 	test_bh();
 	test_summary();
 	test_median();
+	test_boot_median();
 	test_outliers();
 	test_hl_ci();
 	test_pairdiff_select();
 	test_verdicts();
+	test_verdict_at();
 	test_schedule();
 	test_boot_units();
 	test_kruskal();

@@ -2,6 +2,7 @@
  * results/units.c's choice of units with targets: a target effect, like a
  * boot effect, makes per-boot medians (per target and boot) the units.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,8 @@ int main(void)
 {
 	struct unit_metric m;
 	struct strvec higher = STRVEC_INIT;
+	double *v, med;
+	size_t n;
 
 	fill(&m, 0, 2);
 	ok(!units_boot_effect(&m), "no target effect, no boot effect: samples are the units");
@@ -50,6 +53,17 @@ int main(void)
 	ok(units_boot_effect(&m), "the same shift between two targets is a target effect: per-boot medians");
 	fill(&m, 3, 1);
 	ok(units_boot_effect(&m), "a shift of 3 sd is a boot effect without targets");
+	/* each boot's 20 samples are symmetric about 100, or 103 for boots 4-6 */
+	v = units_values(&m, 1, &n);
+	ok(v && n == BOOTS && fabs(v[0] - 100) < 1e-12 && fabs(v[2] - 100) < 1e-12 &&
+	   fabs(v[3] - 103) < 1e-12 && fabs(v[5] - 103) < 1e-12,
+	   "per-boot medians: 100 for boots 1-3, 103 for boots 4-6");
+	free(v);
+	ok(!stats_boot_median(&med, m.v, m.len, m.nboots) && fabs(med - 101.5) < 1e-12,
+	   "the median of the boots' medians: (100 + 103) / 2 = 101.5");
+	v = units_values(&m, 0, &n);
+	ok(v && n == BOOTS * PER_BOOT && v[PER_BOOT] == m.v[PER_BOOT], "samples: all 120 of them");
+	free(v);
 
 	strvec_push(&higher, "pf.ops");
 	strvec_push(&higher, "stress-ng-mmap.bogo_ops_s");
