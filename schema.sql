@@ -6,11 +6,12 @@
 -- run_owners, commits; version 4: runs.clock; version 5:
 -- bisections.effect_alpha; version 6: bisect_specs, nightly_*; version 7:
 -- nightly_notices; version 8: bisect_specs.config_fragments; version 9:
--- nightly_followups) and keeps its rows. A column added to an existing
--- table cannot be written idempotently here: the lab adds those columns
--- itself when a table lacks them (results/store.c).
+-- nightly_followups; version 10: bisect_specs.delta) and keeps its rows.
+-- A column added to an existing table cannot be written idempotently here:
+-- the lab adds those columns itself when a table lacks them
+-- (results/store.c).
 
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -223,6 +224,7 @@ CREATE TABLE IF NOT EXISTS bisect_specs (
 	target_class	TEXT,			-- --targets
 	config_fragments TEXT,			-- --fragment: "BLOB-ID PATH" a line
 	alpha		REAL,			-- NULL: 0.05
+	delta		REAL,			-- --delta; NULL: 0.02
 	max_boots	INTEGER			-- NULL: from the number of commits
 );
 

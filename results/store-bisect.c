@@ -30,7 +30,7 @@ void bisect_spec_row_release(struct bisect_spec_row *r)
  */
 #define SPEC_KEY_COLUMNS "good_ref, bad_ref, repo, arch, metric, workload_list, " \
 	"guest_params, kernel_cmdline, iters, mem_mib, cpus, numa, timeout_s, runner, accel, " \
-	"boot_clock, guest, target_name, target_class, config_fragments, alpha"
+	"boot_clock, guest, target_name, target_class, config_fragments, alpha, delta"
 #define SPEC_COLUMNS SPEC_KEY_COLUMNS ", max_boots"
 
 static const char *text_or_null(const struct strbuf *sb)
@@ -39,7 +39,7 @@ static const char *text_or_null(const struct strbuf *sb)
 }
 
 /* The key columns, bound from ?first on. */
-#define SPEC_KEYS 21
+#define SPEC_KEYS 22
 
 /* The key columns, as args[0] to args[SPEC_KEYS - 1]. */
 static void spec_args(struct store_arg *args, const struct bisect_spec_row *r)
@@ -57,7 +57,8 @@ static void spec_args(struct store_arg *args, const struct bisect_spec_row *r)
 		args[i++] = STORE_ID(num[k]);
 	for (size_t k = 0; k < sizeof(text2) / sizeof(text2[0]); k++)
 		args[i++] = STORE_TEXT(text_or_null(text2[k]));
-	args[i] = STORE_NUM(r->alpha > 0 ? r->alpha : NAN);
+	args[i++] = STORE_NUM(r->alpha > 0 ? r->alpha : NAN);
+	args[i] = STORE_NUM(r->delta > 0 ? r->delta : NAN);
 }
 
 int store_bisection_create(struct store *st, long long *exp_id, const char *command,
@@ -88,7 +89,8 @@ int store_bisection_create(struct store *st, long long *exp_id, const char *comm
 	args[SPEC_KEYS + 1] = STORE_ID(spec->max_boots);
 	if (store_rows(st, NULL, "INSERT INTO bisect_specs(experiment_id, " SPEC_COLUMNS
 		       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-		       "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)", args, SPEC_KEYS + 2, NULL, NULL))
+		       "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)", args, SPEC_KEYS + 2,
+		       NULL, NULL))
 		goto fail;
 	strbuf_release(&first);
 	if (store_commit(st))
@@ -129,6 +131,7 @@ static int spec_row(sqlite3_stmt *q, void *data)
 	for (size_t k = 0; k < sizeof(text2) / sizeof(text2[0]); k++)
 		strbuf_addstr(text2[k], store_text(q, i++));
 	r->alpha = sqlite3_column_double(q, i++);
+	r->delta = sqlite3_column_double(q, i++);
 	r->max_boots = sqlite3_column_int64(q, i);
 	strbuf_addstr(&r->good, store_text(q, SPEC_KEYS + 2));
 	strbuf_addstr(&r->bad, store_text(q, SPEC_KEYS + 3));
@@ -239,9 +242,9 @@ int store_bisection_by_spec(struct store *st, long long *exp_id,
 	args[SPEC_KEYS + 1] = STORE_TEXT(bad);
 	return store_rows(st, "cannot read bisections", "SELECT COALESCE(max(experiment_id), 0) "
 			  "FROM bisect_specs WHERE (" SPEC_KEY_COLUMNS ") IS (?1, ?2, ?3, ?4, ?5, ?6, "
-			  "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21) AND "
-			  "experiment_id IN (SELECT experiment_id FROM bisections WHERE good = ?22 AND "
-			  "bad = ?23)",
+			  "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22) "
+			  "AND experiment_id IN (SELECT experiment_id FROM bisections WHERE good = ?23 "
+			  "AND bad = ?24)",
 			  args, SPEC_KEYS + 2, store_row_int, exp_id);
 }
 

@@ -23,6 +23,7 @@ struct bisect_spec_row {
 	struct strbuf good, bad;		/* read back: the commits the refs were then */
 	long iters, mem_mib, cpus, numa, timeout_s;
 	double alpha;
+	double delta;				/* 0: 2 % (the band of a verdict) */
 	long long max_boots;
 };
 void bisect_spec_row_init(struct bisect_spec_row *r);

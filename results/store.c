@@ -95,8 +95,9 @@ static int check_intact(struct store *st)
  * NOT EXISTS leaves those alone, and ADD COLUMN fails when run twice, so
  * each is added only when the table lacks it. Runs from before version 4
  * were all measured in wall time; bisections from before version 5 did not
- * record the level of their effect's interval, and those from before
- * version 8 were built without config fragments.
+ * record the level of their effect's interval, those from before
+ * version 8 were built without config fragments, and those from before
+ * version 10 decided with the default band of 2 %.
  */
 static const struct added_column {
 	const char *table, *column, *definition;
@@ -104,6 +105,7 @@ static const struct added_column {
 	{ "runs", "clock", "clock TEXT NOT NULL DEFAULT 'wall'" },
 	{ "bisections", "effect_alpha", "effect_alpha REAL" },
 	{ "bisect_specs", "config_fragments", "config_fragments TEXT" },
+	{ "bisect_specs", "delta", "delta REAL" },
 };
 
 static int add_column(struct store *st, const struct added_column *c)

@@ -228,7 +228,7 @@ int units_common_boots(size_t *n, struct store *st, long long exp_id, long long 
 
 int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boots_a,
 			   struct store *st, long long exp_id, long long variant_a,
-			   long long variant_b, double alpha)
+			   long long variant_b, double alpha, double delta)
 {
 	struct unit_side a, b;
 	struct strvec higher = STRVEC_INIT;
@@ -259,6 +259,7 @@ int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boo
 			if (strcmp(a.m[i].metric, b.m[j].metric) || strcmp(a.m[i].workload, b.m[j].workload))
 				continue;
 			so.alpha = alpha;
+			so.delta = delta;
 			/* a rate regresses downwards */
 			so.direction = units_direction(&higher, a.m[i].workload, a.m[i].metric);
 			memset(&uc, 0, sizeof(uc));

@@ -73,14 +73,15 @@ struct units_comparison {
 	struct stats_comparison c;
 };
 /*
- * Every metric both variants measured, compared a -> b at alpha, in a's
- * order, each the way it is better (units_direction() of what the
- * experiment's runs said), so that its verdict is lab ab's; metrics with a
- * value not above 0 are left out (the ratios are of logs). *out is an array the caller frees; *boots_a is the boots of a's
- * first metric, 0 when a has none.
+ * Every metric both variants measured, compared a -> b at alpha with the
+ * band delta, in a's order, each the way it is better (units_direction()
+ * of what the experiment's runs said), so that its verdict is lab ab's;
+ * metrics with a value not above 0 are left out (the ratios are of logs).
+ * *out is an array the caller frees; *boots_a is the boots of a's first
+ * metric, 0 when a has none.
  */
 int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boots_a,
 			   struct store *st, long long exp_id, long long variant_a,
-			   long long variant_b, double alpha);
+			   long long variant_b, double alpha, double delta);
 
 #endif

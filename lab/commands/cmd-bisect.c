@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab-spec.h"
 #include "bisect-run.h"
 #include "commands.h"
 #include "escape.h"
@@ -106,6 +107,7 @@ struct bisect_args {
 	const char *cmd, *usage;	/* "lab bisect" or "lab bisect-step" */
 	const char *good, *bad, *metric, *repo, *arch, *db, *config;
 	long long resume, status, max_boots;
+	double delta;			/* 0: the default band */
 	int want_status;
 };
 
@@ -171,6 +173,9 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			   "argument of the exec: or stress-ng: workload (repeatable)"),
 		OPT_STRING(0, "metric", &a->metric, "M",
 			   "default: the largest significant regression G->B"),
+		OPT_CALLBACK(0, "delta", &a->delta, "D",
+			     "smallest change that matters: 0.5% or 0.005 (default 2%);\n"
+			     "virtual time resolves far less", ab_opt_delta),
 		OPT_STRING(0, "repo", &a->repo, "PATH", "kernel repository (default core.repo)"),
 		OPT_CALLBACK(0, "arch", &a->arch, "A", "x86_64 or aarch64 (default: this host)",
 			     refbuild_opt_arch),
@@ -212,6 +217,7 @@ static void spec_from_args(struct bisect_spec *spec, struct bisector *bs,
 	spec->metric = a->metric;
 	spec->boot = bs->bo;
 	spec->max_boots = a->max_boots;
+	spec->delta = a->delta;
 	spec->resume = a->resume;
 	spec->command = command;
 }
@@ -355,7 +361,8 @@ int cmd_bisect(int argc, char **argv)
 	if (bisect_run(&ctx, &spec, &id, &o))
 		goto out;
 	if (o.verdict == BISECT_NO_REGRESSION && !o.metric[0]) {
-		printf("no significant regression from good to bad in any metric: nothing to bisect\n");
+		printf("no metric regressed beyond the %g %% band from good to bad (--delta sets it): "
+		       "nothing to bisect\n", 100 * o.delta);
 		ret = 1;
 		goto out;
 	}

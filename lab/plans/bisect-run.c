@@ -292,7 +292,7 @@ out:
  * (the largest is kept in bs->metric), 0 when none did, with *unclear
  * set when some metric could still turn out to.
  */
-static int compare_ends(struct bisector *bs, double alpha, int *unclear)
+static int compare_ends(struct bisector *bs, double alpha, double delta, int *unclear)
 {
 	struct units_comparison *c;
 	size_t n, boots;
@@ -302,7 +302,7 @@ static int compare_ends(struct bisector *bs, double alpha, int *unclear)
 	*unclear = 0;
 	/* each metric judged the way it is better, as lab ab judges it */
 	if (units_compare_variants(&c, &n, &boots, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
-				   bs->b.variant_id, alpha))
+				   bs->b.variant_id, alpha, delta))
 		return -1;
 	fprintf(stderr, "good -> bad, per metric (%zu boots a side):\n", boots);
 	stats_ci_label(ci, sizeof(ci), alpha);
@@ -349,7 +349,7 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 			for (int k = 0; k < 2; k++)
 				if (op_measure(bs, (k ^ (int)(have & 1)) ? BISECT_B : BISECT_G))
 					return -1;
-		r = compare_ends(bs, alpha, &unclear);
+		r = compare_ends(bs, alpha, opt->delta, &unclear);
 		if (r)
 			return r < 0 ? -1 : 0;
 		/* no metric regressed: the schedule goes on while one is still unclear */
@@ -574,6 +574,11 @@ static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 			return error("bad alpha %g for a bisection (between 0 and 1)", spec->alpha);
 		opt->alpha = spec->alpha;
 	}
+	if (spec->delta) {
+		if (!(spec->delta > 0 && spec->delta < 1))
+			return error("bad delta %g for a bisection (between 0 and 1)", spec->delta);
+		opt->delta = spec->delta;
+	}
 	bs->ctx = ctx;
 	bs->bo = spec->boot;
 	/* kept with the bisection even when it came from lab.conf: a resume measures in it */
@@ -629,6 +634,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 		goto out;
 	take_candidates(&bs, ids, g.n);
 	bs.max_boots = spec->max_boots ? spec->max_boots : default_budget(bs.ncand, &opt);
+	out->delta = opt.delta;
 	switch (settle_metric(&bs, &opt)) {
 	case 0:
 		break;
@@ -759,7 +765,9 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 	case 0:
 		break;
 	case 1:
-		error("no significant regression from good to bad: nothing to bisect");
+		error("no metric regressed beyond the %g %% band from good to bad (--delta sets it): "
+		      "nothing to bisect",
+		      100 * opt.delta);
 		goto out;
 	default:
 		goto out;

@@ -61,6 +61,12 @@ struct bisect_spec {
 	 */
 	struct boot_opts boot;
 	double alpha;			/* good -> bad over all its looks; 0: 0.05 */
+	/*
+	 * The band of a verdict (STATS.md's delta): good -> bad must regress
+	 * beyond it to be bisected, and a step is judged against it; 0: 0.02.
+	 * Under virtual time an effect far below 2 % is resolved exactly.
+	 */
+	double delta;
 	long long max_boots;		/* budget of boots in all; 0: from the number of commits */
 	/*
 	 * Non-zero: continue that bisection with the spec stored when it
@@ -99,6 +105,7 @@ struct bisect_outcome {
 	struct stats_hl effect;
 	double effect_alpha;
 	size_t effect_boots;
+	double delta;			/* the band good -> bad was judged with */
 	int confirmed;			/* culprit^ against the culprit was measured: */
 	struct bisect_confirmation confirmation;
 	size_t steps, builds, boots;	/* of this call; boots include the confirmation's */

@@ -46,6 +46,7 @@ int bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec
 	r->numa = bo->numa;
 	r->timeout_s = bo->timeout_s;
 	r->alpha = spec->alpha;
+	r->delta = spec->delta;
 	r->max_boots = spec->max_boots;
 	for (size_t i = 0; spec->fragments && i < spec->fragments->nr; i++) {
 		if (fragment_id(hex, spec->fragments->v[i]))
@@ -117,6 +118,7 @@ int bisect_spec_load(struct bisect_stored_spec *s, struct store *st, long long i
 	spec->boot.numa = r->numa;
 	spec->boot.timeout_s = r->timeout_s;
 	spec->alpha = r->alpha;
+	spec->delta = r->delta;
 	spec->max_boots = r->max_boots;
 	spec->resume = id;
 	return 0;
