@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config-values.h"
 #include "config.h"
 #include "log.h"
 #include "runner.h"

@@ -1,11 +1,10 @@
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config-values.h"
 #include "config.h"
 #include "log.h"
 #include "strbuf.h"
@@ -18,139 +17,6 @@ static void set_string(char **field, const char *value)
 	char *p = xstrdup(value);
 	free(*field);
 	*field = p;
-}
-
-/*
- * Leading digits only: strtol() alone would also take leading spaces and a
- * sign, so " 5", "+5" and "-5" would slip through.
- */
-static int parse_digits(const char **s, long *out)
-{
-	const char *p = *s;
-	char *end;
-	long v;
-
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	errno = 0;
-	v = strtol(p, &end, 10);
-	if (errno == ERANGE)
-		return -1;
-	*out = v;
-	*s = end;
-	return 0;
-}
-
-static int parse_scaled(const char *s, long *out, const char *suffixes,
-			const long *multipliers, long max)
-{
-	long v, mult = 1;
-
-	if (!s || parse_digits(&s, &v) < 0)
-		return -1;
-	if (*s) {
-		const char *hit = strchr(suffixes, tolower((unsigned char)*s));
-		if (!hit || s[1])
-			return -1;
-		mult = multipliers[hit - suffixes];
-	}
-	if (v < 1 || v > max / mult)
-		return -1;
-	*out = v * mult;
-	return 0;
-}
-
-int parse_size_mib(const char *s, long *out_mib)
-{
-	static const long mult[] = { 1, 1024, 1024L * 1024 };
-	return parse_scaled(s, out_mib, "mgt", mult, LAB_MAX_MEM_MIB);
-}
-
-int parse_positive_int(const char *s, long *out)
-{
-	static const long mult[] = { 1 };
-	return parse_scaled(s, out, "", mult, INT_MAX);
-}
-
-int parse_cpus(const char *s, long *out)
-{
-	static const long mult[] = { 1 };
-	return parse_scaled(s, out, "", mult, LAB_MAX_CPUS);
-}
-
-int parse_seconds(const char *s, long *out_s)
-{
-	static const long mult[] = { 1, 60, 3600 };
-	return parse_scaled(s, out_s, "smh", mult, LAB_MAX_SECONDS);
-}
-
-static const char *accel_names[] = {
-	[LAB_ACCEL_AUTO] = "auto",
-	[LAB_ACCEL_KVM] = "kvm",
-	[LAB_ACCEL_TCG] = "tcg",
-};
-
-static const char *clock_names[] = {
-	[LAB_CLOCK_AUTO] = "auto",
-	[LAB_CLOCK_WALL] = "wall",
-	[LAB_CLOCK_ICOUNT] = "icount",
-};
-
-static const char *runner_names[] = {
-	[LAB_RUNNER_QEMU] = "qemu",
-	[LAB_RUNNER_LOCAL] = "local",
-	[LAB_RUNNER_LIBVIRT] = "libvirt",
-	[LAB_RUNNER_SSH] = "ssh",
-};
-
-const char *config_accel_name(enum lab_accel accel)
-{
-	if ((unsigned)accel >= sizeof(accel_names) / sizeof(*accel_names))
-		return "unknown";
-	return accel_names[accel];
-}
-
-const char *config_runner_name(enum lab_runner runner)
-{
-	if ((unsigned)runner >= sizeof(runner_names) / sizeof(*runner_names))
-		return "unknown";
-	return runner_names[runner];
-}
-
-static int lookup_name(const char *const *names, size_t nr, const char *value)
-{
-	size_t i;
-	for (i = 0; i < nr; i++)
-		if (!strcmp(names[i], value))
-			return (int)i;
-	return -1;
-}
-
-const char *config_clock_name(enum lab_clock clock)
-{
-	if ((unsigned)clock >= sizeof(clock_names) / sizeof(*clock_names))
-		return "unknown";
-	return clock_names[clock];
-}
-
-int parse_clock(const char *s, enum lab_clock *out)
-{
-	int i = s ? lookup_name(clock_names, sizeof(clock_names) / sizeof(*clock_names), s) : -1;
-	if (i < 0)
-		return -1;
-	*out = (enum lab_clock)i;
-	return 0;
-}
-
-int parse_icount_shift(const char *s, long *out)
-{
-	long v;
-
-	/* not parse_scaled(): 0 is a good shift */
-	if (!s || parse_digits(&s, &v) < 0 || *s || v > LAB_MAX_ICOUNT_SHIFT)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 /* Setters validate and store one value; they return -1 without printing. */
@@ -211,11 +77,7 @@ static int set_build_timeout(struct lab_config *cfg, const char *v)
 
 static int set_accel(struct lab_config *cfg, const char *v)
 {
-	int i = lookup_name(accel_names, sizeof(accel_names) / sizeof(*accel_names), v);
-	if (i < 0)
-		return -1;
-	cfg->accel = (enum lab_accel)i;
-	return 0;
+	return parse_accel(v, &cfg->accel);
 }
 
 static int set_clock(struct lab_config *cfg, const char *v)
@@ -230,11 +92,7 @@ static int set_icount_shift(struct lab_config *cfg, const char *v)
 
 static int set_runner(struct lab_config *cfg, const char *v)
 {
-	int i = lookup_name(runner_names, sizeof(runner_names) / sizeof(*runner_names), v);
-	if (i < 0)
-		return -1;
-	cfg->runner = (enum lab_runner)i;
-	return 0;
+	return parse_runner(v, &cfg->runner);
 }
 
 static int set_mem(struct lab_config *cfg, const char *v)
@@ -452,12 +310,10 @@ static int set_target_name(char **field, const char *v)
 	return 0;
 }
 
-#define LAB_NAMES(a) (sizeof(a) / sizeof(*(a)))
-static const char *const arch_names[] = { "x86_64", "aarch64" };
-
-static int set_choice(char **field, const char *v, const char *const *names, size_t n)
+/* v into *field when ok is 0: a value parse_*() took, kept as written */
+static int set_checked(char **field, const char *v, int ok)
 {
-	if (lookup_name(names, n, v) < 0)
+	if (ok)
 		return -1;
 	set_string(field, v);
 	return 0;
@@ -482,7 +338,7 @@ static int apply_target(struct lab_config *cfg, const struct config_entry *e)
 			     (int)(key - 1 - name), name, e->kind, e->path, e->line);
 	t = target_named(cfg, name, (size_t)(key - 1 - name));
 	if (!strcmp(key, "runner")) {
-		bad = set_choice(&t->runner, v, runner_names, LAB_NAMES(runner_names));
+		bad = set_checked(&t->runner, v, parse_runner(v, &(enum lab_runner){ 0 }));
 		expected = "qemu, local, libvirt or ssh";
 	} else if (!strcmp(key, "uri")) {
 		bad = !*v;
@@ -490,7 +346,7 @@ static int apply_target(struct lab_config *cfg, const struct config_entry *e)
 			set_string(&t->uri, v);
 		expected = "a libvirt connection URI such as qemu+ssh://host/system";
 	} else if (!strcmp(key, "arch")) {
-		bad = set_choice(&t->arch, v, arch_names, LAB_NAMES(arch_names));
+		bad = set_checked(&t->arch, v, strcmp(v, "x86_64") && strcmp(v, "aarch64"));
 		expected = "x86_64 or aarch64";
 	} else if (!strcmp(key, "cpus")) {
 		bad = parse_cpus(v, &t->cpus);
@@ -499,10 +355,10 @@ static int apply_target(struct lab_config *cfg, const struct config_entry *e)
 		bad = parse_size_mib(v, &t->mem_mib);
 		expected = SIZE_EXPECTED;
 	} else if (!strcmp(key, "accel")) {
-		bad = set_choice(&t->accel, v, accel_names, LAB_NAMES(accel_names));
+		bad = set_checked(&t->accel, v, parse_accel(v, &(enum lab_accel){ 0 }));
 		expected = "kvm, tcg or auto";
 	} else if (!strcmp(key, "clock")) {
-		bad = set_choice(&t->clock, v, clock_names, LAB_NAMES(clock_names));
+		bad = set_checked(&t->clock, v, parse_clock(v, &(enum lab_clock){ 0 }));
 		expected = "wall, icount or auto";
 	} else if (!strcmp(key, "class")) {
 		bad = set_target_name(&t->class, v);
@@ -552,25 +408,6 @@ static int apply_entry(struct lab_config *cfg, const struct config_entry *e)
 	      e->line, known.buf);
 	strbuf_release(&known);
 	return -1;
-}
-
-int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *, long *))
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *save = NULL, *w;
-	int ret = 0;
-
-	free(*out);
-	*out = NULL;
-	*n = 0;
-	strbuf_addstr(&sb, arg);
-	for (w = strtok_r(sb.buf, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		ret = parse(w, &(*out)[*n]);
-		*n += !ret;
-	}
-	strbuf_release(&sb);
-	return ret || !*n ? -1 : 0;
 }
 
 static int read_entry(const struct config_entry *e, void *data)
