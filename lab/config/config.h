@@ -224,10 +224,13 @@ int config_target_class(const struct lab_config *cfg, const char *class,
  * (value NULL), into *all (lab/config/config-workload.c); a relative program is
  * taken from the file's folder. -1 after one line naming the entry.
  * config_workloads_check(): each has a program, or -1 naming the section
- * and the line of its header.
+ * and the line of its header. config_workload_section is its key table
+ * (config-keys.h), for lab.conf's list of sections.
  */
 #define CONFIG_WORKLOAD_REPEATABLE "workload.arg", "workload.higher", "workload.lower"
 struct config_entry;
+struct config_section;
+extern const struct config_section config_workload_section;
 int config_workload_apply(struct lab_workload **all, size_t *n, const struct config_entry *e);
 int config_workloads_check(const struct lab_workload *all, size_t n);
 void config_workloads_release(struct lab_workload **all, size_t *n);
