@@ -146,7 +146,8 @@ CREATE TABLE IF NOT EXISTS bisections (
 	workload	TEXT NOT NULL,
 	metric		TEXT,			-- chosen once G and B are measured
 	per_boot	INTEGER,		-- units: per-boot medians (1) or samples (0)
-	args		TEXT NOT NULL,		-- the options, one per line, for --resume
+	args		TEXT NOT NULL,		-- unused: the spec is in bisect_specs; always '',
+					-- as sqlite cannot drop a column's NOT NULL
 	effect		REAL,			-- R(G->B), Hodges-Lehmann
 	effect_lo	REAL,
 	effect_hi	REAL,

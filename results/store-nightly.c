@@ -77,15 +77,6 @@ int store_nightly_commits_pending(struct store *st, struct strvec *out, const ch
 			  STORE_ARGS(STORE_TEXT(nightly)), store_row_strvec, out);
 }
 
-int store_nightly_commit_seq(struct store *st, long long *seq, const char *nightly,
-			     const char *commit)
-{
-	*seq = 0;
-	return store_rows(st, "cannot read nightly commits", "SELECT seq FROM nightly_commits "
-			  "WHERE nightly = ?1 AND git_commit = ?2",
-			  STORE_ARGS(STORE_TEXT(nightly), STORE_TEXT(commit)), store_row_int, seq);
-}
-
 struct commit_info {
 	struct strbuf *subject, *author;
 };

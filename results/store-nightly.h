@@ -33,9 +33,6 @@ int store_nightly_commit_last(struct store *st, struct strbuf *out, const char *
 /* The commits still PENDING, oldest first, pushed onto out. */
 struct strvec;
 int store_nightly_commits_pending(struct store *st, struct strvec *out, const char *nightly);
-/* *seq of a queued commit; 0 when it is not queued. */
-int store_nightly_commit_seq(struct store *st, long long *seq, const char *nightly,
-			     const char *commit);
 
 /* A measured commit's subject and author as the commits table has them; "" when unknown. */
 int store_nightly_commit_info(struct store *st, struct strbuf *subject, struct strbuf *author,

@@ -143,11 +143,6 @@ int store_clear_owner(struct store *st, long long run_id)
 			  STORE_ARGS(STORE_INT(run_id)), NULL, NULL);
 }
 
-/*
- * Runs left RUNNING by a lab of this host that is gone become INFRA, with
- * the pid named; owners of runs that ended are forgotten. A lab still
- * running keeps its runs.
- */
 struct orphans {
 	char host[256];
 	long long *ids;

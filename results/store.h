@@ -93,7 +93,8 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 		     const char *console_log);
 
 /*
- * Clocks; defined in store-experiment.c, beside the runs they read.
+ * Clocks, beside what they read: an experiment's in store-experiment.c, a
+ * run's in store-runs.c.
  * The clocks an experiment's runs were measured with (runs.clock), the
  * distinct values in the order first used, pushed onto out: one for any
  * experiment the lab compared.

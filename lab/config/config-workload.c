@@ -2,93 +2,52 @@
  * [workload "NAME"] sections, of lab.conf and of recipes (config.h): a
  * user's program, its arguments and settings under a name of its own.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+#include "config-keys.h"
+#include "config-values.h"
 #include "config.h"
 #include "log.h"
 #include "runner.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
-#define WORKLOAD_KEYS "program, arg, iters, deadline, higher, lower"
 /* a stored workload name is a protocol word of at most 31 bytes (workload.c) */
 #define NAME_MAX_LEN 31
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 
-static int name_ok(const char *s, size_t len)
+static int name_ok(const char *name, size_t len, const struct config_entry *e)
 {
-	if (!len || len > NAME_MAX_LEN)
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", s[i]))
-			return 0;
-	return 1;
+	char copy[NAME_MAX_LEN + 1];
+	size_t i;
+
+	for (i = 0; i < len && i < NAME_MAX_LEN && strchr(NAME_CHARS, name[i]); i++)
+		;
+	if (i < len)
+		return error("bad workload name '%.*s' in %s %s line %d: expected at most %d "
+			     "letters, digits, '-' and '_'", (int)len, name, e->kind, e->path,
+			     e->line, NAME_MAX_LEN);
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	if (workload_known(copy))
+		return error("workload section '%s' in %s %s line %d has the name of a built-in "
+			     "workload: rename it", copy, e->kind, e->path, e->line);
+	return 0;
 }
 
-/* a metric name, as the plain format allows it (runners/userwork.h) */
-static int metric_ok(const char *s)
+static void init(void *one, const struct config_entry *e)
 {
-	size_t n = strlen(s);
+	struct lab_workload *w = one;
 
-	if (!n || n > 63)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.", s[i]))
-			return 0;
-	return 1;
-}
-
-static struct lab_workload *named(struct lab_workload **all, size_t *n, const char *name,
-				  size_t len, const struct config_entry *e)
-{
-	struct lab_workload *w;
-
-	for (size_t i = 0; i < *n; i++)
-		if (strlen((*all)[i].name) == len && !memcmp((*all)[i].name, name, len))
-			return &(*all)[i];
-	*all = xrealloc(*all, (*n + 1) * sizeof(**all));
-	w = &(*all)[(*n)++];
-	memset(w, 0, sizeof(*w));
-	w->name = xrealloc(NULL, len + 1);
-	memcpy(w->name, name, len);
-	w->name[len] = '\0';
 	strvec_init(&w->args);
 	strvec_init(&w->higher);
 	strvec_init(&w->lower);
 	w->file = xstrdup(e->path);
 	w->kind = e->kind;
 	w->line = e->section_line;
-	return w;
-}
-
-/* The section of e (a key or a header), its name checked; NULL after one line. */
-static struct lab_workload *section_of(struct lab_workload **all, size_t *n,
-				       const struct config_entry *e)
-{
-	const char *name = e->name + strlen("workload");
-	const char *end = e->value ? strrchr(e->name, '.') : e->name + strlen(e->name);
-	size_t len = end > name ? (size_t)(end - name - 1) : 0;
-	struct lab_workload *w;
-
-	name += *name == '.';
-	if (!len) {
-		error("a workload section needs a name: [workload \"NAME\"] in %s %s line %d",
-		      e->kind, e->path, e->line);
-		return NULL;
-	}
-	if (!name_ok(name, len)) {
-		error("bad workload name '%.*s' in %s %s line %d: expected at most %d "
-		      "letters, digits, '-' and '_'", (int)len, name, e->kind, e->path,
-		      e->line, NAME_MAX_LEN);
-		return NULL;
-	}
-	w = named(all, n, name, len, e);
-	if (workload_known(w->name)) {
-		error("workload section '%s' in %s %s line %d has the name of a built-in "
-		      "workload: rename it", w->name, e->kind, e->path, e->line);
-		return NULL;
-	}
-	return w;
 }
 
 /* Text for a path: no control character (the guest reads a line, a message prints it). */
@@ -100,59 +59,73 @@ static int plain_text(const char *s)
 	return 1;
 }
 
+static int set_program(void *workload, const struct config_entry *e, const char **expected)
+{
+	struct lab_workload *w = workload;
+	struct strbuf p = STRBUF_INIT;
+	const char *v = e->value, *slash = strrchr(e->path, '/');
+
+	(void)expected;
+	/* a path is the file's own: as a recipe's exec: is the recipe's */
+	if (!strncmp(v, "stress-ng:", 10) || v[0] == '/' || !slash || !*v)
+		strbuf_addstr(&p, v);
+	else
+		strbuf_addf(&p, "%.*s/%s", (int)(slash - e->path), e->path, v);
+	free(w->program);
+	w->program = strbuf_detach(&p);
+	w->program_line = e->line;
+	return !*v || !strcmp(v, "stress-ng:") || !plain_text(v) ? -1 : 0;
+}
+
+/* a metric name, as the plain format allows it (runners/userwork.h) */
+static int metric_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= 63 && !s[strspn(s, NAME_CHARS ".")];
+}
+
+/* higher or lower: a metric on one side only */
+static int set_direction(void *workload, const struct config_entry *e, const char **expected)
+{
+	struct lab_workload *w = workload;
+	int higher = !strcmp(strrchr(e->name, '.') + 1, "higher");
+	const struct strvec *other = higher ? &w->lower : &w->higher;
+
+	if (!metric_ok(e->value))
+		return -1;
+	for (size_t i = 0; i < other->nr; i++) {
+		if (strcmp(other->v[i], e->value))
+			continue;
+		*expected = NULL;
+		return error("metric '%s' of workload section '%s' is both higher and lower in "
+			     "%s %s line %d", e->value, w->name, e->kind, e->path, e->line);
+	}
+	strvec_push(higher ? &w->higher : &w->lower, e->value);
+	return 0;
+}
+
+#define WORKLOAD(field) offsetof(struct lab_workload, field)
+
+static const struct config_key keys[] = {
+	{ "program", 0, NULL, set_program, "a program's path or stress-ng:STRESSOR" },
+	{ "arg", WORKLOAD(args), config_set_strvec, NULL, NULL },
+	{ "iters", WORKLOAD(iters), config_set_positive, NULL, "a positive integer" },
+	{ "deadline", WORKLOAD(deadline_s), config_set_seconds, NULL, SECONDS_EXPECTED },
+	{ "higher", 0, NULL, set_direction, "a metric name the program prints" },
+	{ "lower", 0, NULL, set_direction, "a metric name the program prints" },
+};
+
+_Static_assert(offsetof(struct lab_workload, name) == 0, "a workload section starts with its name");
+
+const struct config_section config_workload_section = {
+	"workload", keys, ARRAY_SIZE(keys), "a workload section", sizeof(struct lab_workload),
+	1, name_ok, init,
+};
+
 int config_workload_apply(struct lab_workload **all, size_t *n, const struct config_entry *e)
 {
-	const char *key = strrchr(e->name, '.') + 1, *v = e->value, *expected = NULL;
-	struct lab_workload *w = section_of(all, n, e);
-
-	if (!w)
-		return -1;
-	if (!v)
-		return 0;
-	if (!strcmp(key, "program")) {
-		struct strbuf p = STRBUF_INIT;
-
-		const char *slash = strrchr(e->path, '/');
-
-		/* a path is the file's own: as a recipe's exec: is the recipe's */
-		if (!strncmp(v, "stress-ng:", 10) || v[0] == '/' || !slash || !*v)
-			strbuf_addstr(&p, v);
-		else
-			strbuf_addf(&p, "%.*s/%s", (int)(slash - e->path), e->path, v);
-		free(w->program);
-		w->program = strbuf_detach(&p);
-		w->program_line = e->line;
-		if (!*v || !strcmp(v, "stress-ng:") || !plain_text(v))
-			expected = "a program's path or stress-ng:STRESSOR";
-	} else if (!strcmp(key, "arg")) {
-		strvec_push(&w->args, v);
-	} else if (!strcmp(key, "iters")) {
-		if (parse_positive_int(v, &w->iters))
-			expected = "a positive integer";
-	} else if (!strcmp(key, "deadline")) {
-		if (parse_seconds(v, &w->deadline_s))
-			expected = SECONDS_EXPECTED;
-	} else if (!strcmp(key, "higher") || !strcmp(key, "lower")) {
-		int higher = !strcmp(key, "higher");
-		const struct strvec *other = higher ? &w->lower : &w->higher;
-
-		if (!metric_ok(v))
-			expected = "a metric name the program prints";
-		for (size_t i = 0; !expected && i < other->nr; i++)
-			if (!strcmp(other->v[i], v))
-				return error("metric '%s' of workload section '%s' is both higher "
-					     "and lower in %s %s line %d", v, w->name, e->kind,
-					     e->path, e->line);
-		if (!expected)
-			strvec_push(higher ? &w->higher : &w->lower, v);
-	} else {
-		return error("unknown key '%s' in %s %s line %d (known: " WORKLOAD_KEYS ")",
-			     e->name, e->kind, e->path, e->line);
-	}
-	if (expected)
-		return error("bad value '%s' for '%s' in %s %s line %d: expected %s", v, e->name,
-			     e->kind, e->path, e->line, expected);
-	return 0;
+	return config_section_apply_named(&config_workload_section, all, n, e);
 }
 
 int config_workloads_check(const struct lab_workload *all, size_t n)

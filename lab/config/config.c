@@ -1,11 +1,17 @@
-#include <ctype.h>
+/*
+ * lab.conf (config.h): a key table per section, applied by the one loop of
+ * config-keys.c; [workload "NAME"]'s is config-workload.c's.
+ */
 #include <errno.h>
-#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "array.h"
+#include "config-keys.h"
+#include "config-values.h"
 #include "config.h"
 #include "log.h"
 #include "strbuf.h"
@@ -13,310 +19,212 @@
 
 #define DEFAULT_CONFIG "lab.conf"
 
-static void set_string(char **field, const char *value)
+/* Setters of config_key.set for the fields below: -1 for a bad value, nothing printed. */
+
+static int set_accel(void *field, const char *v)
 {
-	char *p = xstrdup(value);
-	free(*field);
-	*field = p;
+	return parse_accel(v, field);
 }
 
-/*
- * Leading digits only: strtol() alone would also take leading spaces and a
- * sign, so " 5", "+5" and "-5" would slip through.
- */
-static int parse_digits(const char **s, long *out)
+static int set_runner(void *field, const char *v)
 {
-	const char *p = *s;
-	char *end;
-	long v;
+	return parse_runner(v, field);
+}
 
-	if (!isdigit((unsigned char)*p))
+static int set_clock(void *field, const char *v)
+{
+	return parse_clock(v, field);
+}
+
+static int set_icount_shift(void *field, const char *v)
+{
+	return parse_icount_shift(v, field);
+}
+
+/* A [target] or [nightly] keeps these as written, once parse_*() took them. */
+static int set_accel_name(void *field, const char *v)
+{
+	enum lab_accel a;
+	return parse_accel(v, &a) ? -1 : config_set_string(field, v);
+}
+
+static int set_runner_name(void *field, const char *v)
+{
+	enum lab_runner r;
+	return parse_runner(v, &r) ? -1 : config_set_string(field, v);
+}
+
+static int set_clock_name(void *field, const char *v)
+{
+	enum lab_clock c;
+	return parse_clock(v, &c) ? -1 : config_set_string(field, v);
+}
+
+static int set_arch(void *field, const char *v)
+{
+	if (strcmp(v, "x86_64") && strcmp(v, "aarch64"))
 		return -1;
-	errno = 0;
-	v = strtol(p, &end, 10);
-	if (errno == ERANGE)
-		return -1;
-	*out = v;
-	*s = end;
-	return 0;
+	return config_set_string(field, v);
 }
 
-static int parse_scaled(const char *s, long *out, const char *suffixes,
-			const long *multipliers, long max)
+static int has_scheme(const char *v, const char *a, const char *b)
 {
-	long v, mult = 1;
-
-	if (!s || parse_digits(&s, &v) < 0)
-		return -1;
-	if (*s) {
-		const char *hit = strchr(suffixes, tolower((unsigned char)*s));
-		if (!hit || s[1])
-			return -1;
-		mult = multipliers[hit - suffixes];
-	}
-	if (v < 1 || v > max / mult)
-		return -1;
-	*out = v * mult;
-	return 0;
+	return !strncmp(v, a, strlen(a)) || !strncmp(v, b, strlen(b));
 }
-
-int parse_size_mib(const char *s, long *out_mib)
-{
-	static const long mult[] = { 1, 1024, 1024L * 1024 };
-	return parse_scaled(s, out_mib, "mgt", mult, LAB_MAX_MEM_MIB);
-}
-
-int parse_positive_int(const char *s, long *out)
-{
-	static const long mult[] = { 1 };
-	return parse_scaled(s, out, "", mult, INT_MAX);
-}
-
-int parse_cpus(const char *s, long *out)
-{
-	static const long mult[] = { 1 };
-	return parse_scaled(s, out, "", mult, LAB_MAX_CPUS);
-}
-
-int parse_seconds(const char *s, long *out_s)
-{
-	static const long mult[] = { 1, 60, 3600 };
-	return parse_scaled(s, out_s, "smh", mult, LAB_MAX_SECONDS);
-}
-
-static const char *accel_names[] = {
-	[LAB_ACCEL_AUTO] = "auto",
-	[LAB_ACCEL_KVM] = "kvm",
-	[LAB_ACCEL_TCG] = "tcg",
-};
-
-static const char *clock_names[] = {
-	[LAB_CLOCK_AUTO] = "auto",
-	[LAB_CLOCK_WALL] = "wall",
-	[LAB_CLOCK_ICOUNT] = "icount",
-};
-
-static const char *runner_names[] = {
-	[LAB_RUNNER_QEMU] = "qemu",
-	[LAB_RUNNER_LOCAL] = "local",
-	[LAB_RUNNER_LIBVIRT] = "libvirt",
-	[LAB_RUNNER_SSH] = "ssh",
-};
-
-const char *config_accel_name(enum lab_accel accel)
-{
-	if ((unsigned)accel >= sizeof(accel_names) / sizeof(*accel_names))
-		return "unknown";
-	return accel_names[accel];
-}
-
-const char *config_runner_name(enum lab_runner runner)
-{
-	if ((unsigned)runner >= sizeof(runner_names) / sizeof(*runner_names))
-		return "unknown";
-	return runner_names[runner];
-}
-
-static int lookup_name(const char *const *names, size_t nr, const char *value)
-{
-	size_t i;
-	for (i = 0; i < nr; i++)
-		if (!strcmp(names[i], value))
-			return (int)i;
-	return -1;
-}
-
-const char *config_clock_name(enum lab_clock clock)
-{
-	if ((unsigned)clock >= sizeof(clock_names) / sizeof(*clock_names))
-		return "unknown";
-	return clock_names[clock];
-}
-
-int parse_clock(const char *s, enum lab_clock *out)
-{
-	int i = s ? lookup_name(clock_names, sizeof(clock_names) / sizeof(*clock_names), s) : -1;
-	if (i < 0)
-		return -1;
-	*out = (enum lab_clock)i;
-	return 0;
-}
-
-int parse_icount_shift(const char *s, long *out)
-{
-	long v;
-
-	/* not parse_scaled(): 0 is a good shift */
-	if (!s || parse_digits(&s, &v) < 0 || *s || v > LAB_MAX_ICOUNT_SHIFT)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* Setters validate and store one value; they return -1 without printing. */
-
-/* A non-empty string stored at a field of struct lab_config. */
-#define STRING_SETTER(field) \
-static int set_##field(struct lab_config *cfg, const char *v) \
-{ \
-	if (!*v) \
-		return -1; \
-	set_string(&cfg->field, v); \
-	return 0; \
-}
-STRING_SETTER(db)
-STRING_SETTER(state)
-STRING_SETTER(qemu_x86_64)
-STRING_SETTER(qemu_aarch64)
-STRING_SETTER(repo)
-STRING_SETTER(build_command)
-STRING_SETTER(build_artifact)
-STRING_SETTER(build_config)
-STRING_SETTER(libvirt_uri)
-
-#define SSH_SETTER(key) \
-static int set_ssh_##key(struct lab_config *cfg, const char *v) \
-{ \
-	const char *expected; \
-	return ssh_config_set(&cfg->ssh, #key, v, &expected); \
-}
-SSH_SETTER(host)
-SSH_SETTER(port)
-SSH_SETTER(identity)
-SSH_SETTER(knownhosts)
-SSH_SETTER(reset)
-SSH_SETTER(restore)
-SSH_SETTER(deadline)
 
 /* An http(s) address with one %H, where the report puts a commit's full id. */
-static int set_report_commit_url(struct lab_config *cfg, const char *v)
+static int set_commit_url(void *field, const char *v)
 {
 	const char *h = strstr(v, "%H");
 
-	if ((strncmp(v, "https://", 8) && strncmp(v, "http://", 7)) || !h || strstr(h + 2, "%H"))
+	if (!has_scheme(v, "https://", "http://") || !h || strstr(h + 2, "%H"))
 		return -1;
-	set_string(&cfg->report_commit_url, v);
-	return 0;
+	return config_set_string(field, v);
 }
 
-static int set_build_jobs(struct lab_config *cfg, const char *v)
+static int set_smtp(void *field, const char *v)
 {
-	return parse_positive_int(v, &cfg->build_jobs);
+	return has_scheme(v, "smtp://", "smtps://") ? config_set_string(field, v) : -1;
 }
 
-static int set_build_timeout(struct lab_config *cfg, const char *v)
+static int set_webhook(void *field, const char *v)
 {
-	return parse_seconds(v, &cfg->build_timeout_s);
+	return has_scheme(v, "http://", "https://") ? config_set_string(field, v) : -1;
 }
 
-static int set_accel(struct lab_config *cfg, const char *v)
+/*
+ * The ssh runner's keys, of [ssh] and of a [target]: runners/ssh.c checks
+ * them and says what it expected, unless the table says it for itself.
+ */
+static int set_ssh(void *field, const struct config_entry *e, const char **expected)
 {
-	int i = lookup_name(accel_names, sizeof(accel_names) / sizeof(*accel_names), v);
-	if (i < 0)
-		return -1;
-	cfg->accel = (enum lab_accel)i;
-	return 0;
+	const char *theirs = NULL;
+	int ret = ssh_config_set(field, strrchr(e->name, '.') + 1, e->value, &theirs);
+
+	if (!*expected)
+		*expected = theirs;
+	return ret;
 }
 
-static int set_clock(struct lab_config *cfg, const char *v)
-{
-	return parse_clock(v, &cfg->clock);
-}
+#define CFG(field) offsetof(struct lab_config, field)
 
-static int set_icount_shift(struct lab_config *cfg, const char *v)
-{
-	return parse_icount_shift(v, &cfg->icount_shift);
-}
-
-static int set_runner(struct lab_config *cfg, const char *v)
-{
-	int i = lookup_name(runner_names, sizeof(runner_names) / sizeof(*runner_names), v);
-	if (i < 0)
-		return -1;
-	cfg->runner = (enum lab_runner)i;
-	return 0;
-}
-
-static int set_mem(struct lab_config *cfg, const char *v)
-{
-	return parse_size_mib(v, &cfg->mem_mib);
-}
-
-static int set_cpus(struct lab_config *cfg, const char *v)
-{
-	return parse_cpus(v, &cfg->cpus);
-}
-
-static int set_timeout(struct lab_config *cfg, const char *v)
-{
-	return parse_seconds(v, &cfg->timeout_s);
-}
-
-static int set_iters(struct lab_config *cfg, const char *v)
-{
-	return parse_positive_int(v, &cfg->iters);
-}
-
-static const struct config_key {
-	const char *name;	/* as libgit2 reports it: section and key lower case */
-	int (*set)(struct lab_config *cfg, const char *value);
-	const char *expected;
-} keys[] = {
-	{ "core.db", set_db, "a path" },
-	{ "core.state", set_state, "a path" },
-	{ "core.repo", set_repo, "a path to a git repository" },
-	{ "build.command", set_build_command, "a command line" },
-	{ "build.artifact", set_build_artifact, "a path inside the work tree" },
-	{ "build.config", set_build_config, "tinyconfig, defconfig or a config file" },
-	{ "build.jobs", set_build_jobs, "a positive integer" },
-	{ "build.timeout", set_build_timeout, SECONDS_EXPECTED " such as 3600 or 1h" },
-	{ "qemu.x86_64.binary", set_qemu_x86_64, "a program name or path" },
-	{ "qemu.aarch64.binary", set_qemu_aarch64, "a program name or path" },
-	{ "qemu.accel", set_accel, "kvm, tcg or auto" },
-	/* git config keys have no '_': qemu.icountShift, read case-insensitively */
-	{ "qemu.icountshift", set_icount_shift, "a shift from 0 to 10 (2^N ns per instruction)" },
-	{ "run.mem", set_mem, SIZE_EXPECTED },
-	{ "run.cpus", set_cpus, CPUS_EXPECTED },
-	{ "run.timeout", set_timeout, SECONDS_EXPECTED " such as 300, 300s or 5m" },
-	{ "run.runner", set_runner, "qemu, local, libvirt or ssh" },
-	{ "run.iters", set_iters, "a positive integer" },
-	{ "run.clock", set_clock, "wall, icount or auto" },
-	{ "libvirt.uri", set_libvirt_uri, "a libvirt connection URI such as qemu:///system" },
-	{ "report.commiturl", set_report_commit_url,
-	  "an http(s) address with %H for the commit, such as https://git.kernel.org/linus/%H" },
-	{ "ssh.host", set_ssh_host, "an ssh destination such as root@arm1" },
-	{ "ssh.port", set_ssh_port, "a port number from 1 to 65535" },
-	{ "ssh.identity", set_ssh_identity, "a path" },
-	{ "ssh.knownhosts", set_ssh_knownhosts, "a path" },
-	{ "ssh.reset", set_ssh_reset, "a shell command" },
-	{ "ssh.restore", set_ssh_restore, "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
-	{ "ssh.deadline", set_ssh_deadline, "seconds from 1 to 86400" },
+static const struct config_key core_keys[] = {
+	{ "db", CFG(db), config_set_text, NULL, "a path" },
+	{ "state", CFG(state), config_set_text, NULL, "a path" },
+	{ "repo", CFG(repo), config_set_text, NULL, "a path to a git repository" },
 };
 
-static const char *const config_sections[] = { "core", "qemu", "run", "build", "libvirt",
-						 "report", "nightly", "ssh", "target", "workload",
-						 NULL };
-/* keys that add one more of something each time; every other is set once */
-static const char *const config_repeatable[] = { "nightly.cmdline", CONFIG_WORKLOAD_REPEATABLE,
-						   NULL };
+static const struct config_key qemu_keys[] = {
+	{ "x86_64.binary", CFG(qemu_x86_64), config_set_text, NULL, "a program name or path" },
+	{ "aarch64.binary", CFG(qemu_aarch64), config_set_text, NULL, "a program name or path" },
+	{ "accel", CFG(accel), set_accel, NULL, "kvm, tcg or auto" },
+	/* git config keys have no '_': qemu.icountShift, read case-insensitively */
+	{ "icountshift", CFG(icount_shift), set_icount_shift, NULL,
+	  "a shift from 0 to 10 (2^N ns per instruction)" },
+};
 
-static struct lab_nightly *nightly_get(struct lab_config *cfg, const char *name, size_t len)
+static const struct config_key run_keys[] = {
+	{ "mem", CFG(mem_mib), config_set_size, NULL, SIZE_EXPECTED },
+	{ "cpus", CFG(cpus), config_set_cpus, NULL, CPUS_EXPECTED },
+	{ "timeout", CFG(timeout_s), config_set_seconds, NULL,
+	  SECONDS_EXPECTED " such as 300, 300s or 5m" },
+	{ "runner", CFG(runner), set_runner, NULL, "qemu, local, libvirt or ssh" },
+	{ "iters", CFG(iters), config_set_positive, NULL, "a positive integer" },
+	{ "clock", CFG(clock), set_clock, NULL, "wall, icount or auto" },
+};
+
+static const struct config_key build_keys[] = {
+	{ "command", CFG(build_command), config_set_text, NULL, "a command line" },
+	{ "artifact", CFG(build_artifact), config_set_text, NULL, "a path inside the work tree" },
+	{ "config", CFG(build_config), config_set_text, NULL,
+	  "tinyconfig, defconfig or a config file" },
+	{ "jobs", CFG(build_jobs), config_set_positive, NULL, "a positive integer" },
+	{ "timeout", CFG(build_timeout_s), config_set_seconds, NULL,
+	  SECONDS_EXPECTED " such as 3600 or 1h" },
+};
+
+static const struct config_key libvirt_keys[] = {
+	{ "uri", CFG(libvirt_uri), config_set_text, NULL,
+	  "a libvirt connection URI such as qemu:///system" },
+};
+
+static const struct config_key report_keys[] = {
+	{ "commiturl", CFG(report_commit_url), set_commit_url, NULL,
+	  "an http(s) address with %H for the commit, such as https://git.kernel.org/linus/%H" },
+};
+
+static const struct config_key ssh_keys[] = {
+	{ "host", CFG(ssh), NULL, set_ssh, "an ssh destination such as root@arm1" },
+	{ "port", CFG(ssh), NULL, set_ssh, "a port number from 1 to 65535" },
+	{ "identity", CFG(ssh), NULL, set_ssh, "a path" },
+	{ "knownhosts", CFG(ssh), NULL, set_ssh, "a path" },
+	{ "reset", CFG(ssh), NULL, set_ssh, "a shell command" },
+	{ "restore", CFG(ssh), NULL, set_ssh, "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
+	{ "deadline", CFG(ssh), NULL, set_ssh, "seconds from 1 to 86400" },
+};
+
+static int set_mems(void *nightly, const char *v)
 {
-	struct lab_nightly *n;
+	struct lab_nightly *n = nightly;
+	return parse_list(&n->mems, &n->nmems, v, parse_size_mib);
+}
 
-	for (size_t i = 0; i < cfg->nnightlies; i++)
-		if (strlen(cfg->nightlies[i].name) == len && !strncmp(cfg->nightlies[i].name, name, len))
-			return &cfg->nightlies[i];
-	cfg->nightlies = xrealloc(cfg->nightlies, (cfg->nnightlies + 1) * sizeof(*cfg->nightlies));
-	n = &cfg->nightlies[cfg->nnightlies++];
-	memset(n, 0, sizeof(*n));
-	n->name = xcalloc(len + 1, 1);
-	memcpy(n->name, name, len);
+static int set_cmdline(void *nightly, const char *v)
+{
+	struct lab_nightly *n = nightly;
+
+	n->cmdlines = xrealloc(n->cmdlines, (n->ncmdlines + 1) * sizeof(*n->cmdlines));
+	n->cmdlines[n->ncmdlines++] = xstrdup(v);
+	return 0;
+}
+
+static int set_policy(void *field, const char *v)
+{
+	enum nightly_policy *p = field;
+
+	if (!strcmp(v, "head"))
+		*p = NIGHTLY_HEAD;
+	else if (!strcmp(v, "new"))
+		*p = NIGHTLY_NEW;
+	else
+		return -1;
+	return 0;
+}
+
+#define NIGHTLY(field) offsetof(struct lab_nightly, field)
+
+static const struct config_key nightly_keys[] = {
+	{ "repository", NIGHTLY(repository), config_set_text, NULL,
+	  "a path or URL of a git repository" },
+	{ "branch", NIGHTLY(branch), config_set_text, NULL, "a branch name" },
+	{ "workloads", NIGHTLY(workloads), config_set_text, NULL,
+	  "workloads such as zeroing,demote" },
+	{ "mem", 0, set_mems, NULL, "sizes such as 2G or 1G,4G" },
+	{ "cmdline", 0, set_cmdline, NULL, NULL },
+	{ "clock", NIGHTLY(clock), set_clock_name, NULL, "wall, icount or auto" },
+	{ "boots", NIGHTLY(boots), config_set_positive, NULL, "a positive integer" },
+	{ "iters", NIGHTLY(iters), config_set_positive, NULL, "a positive integer" },
+	{ "policy", NIGHTLY(policy), set_policy, NULL, "head or new" },
+	{ "maxcommits", NIGHTLY(max_commits), config_set_positive, NULL, "a positive integer" },
+	{ "bisectbudget", NIGHTLY(bisect_budget), config_set_positive, NULL,
+	  "a positive number of boots" },
+	{ "mailto", NIGHTLY(mail_to), config_set_string, NULL, NULL },
+	{ "mailfrom", NIGHTLY(mail_from), config_set_string, NULL, NULL },
+	{ "smtp", NIGHTLY(smtp), set_smtp, NULL, "an smtp:// or smtps:// URL" },
+	{ "webhook", NIGHTLY(webhook), set_webhook, NULL, "an http:// or https:// URL" },
+	{ "credentials", NIGHTLY(credentials), config_set_string, NULL, NULL },
+	{ "baseurl", NIGHTLY(base_url), config_set_string, NULL, NULL },
+};
+
+static void nightly_init(void *nightly, const struct config_entry *e)
+{
+	struct lab_nightly *n = nightly;
+
+	(void)e;
 	n->branch = xstrdup("master");
 	n->workloads = xstrdup("zeroing");
 	n->boots = 3;
 	n->max_commits = 10;
-	return n;
 }
 
 static void nightly_release(struct lab_nightly *n)
@@ -346,245 +254,119 @@ const struct lab_nightly *config_nightly(const struct lab_config *cfg, const cha
 	return NULL;
 }
 
-static const char nightly_keys[] = "repository, branch, workloads, mem, cmdline, clock, boots, "
-	"iters, policy, maxcommits, bisectbudget, mailto, mailfrom, smtp, webhook, credentials, "
-	"baseurl";
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 
-/* nightly.NAME.key: NAME may hold dots, the key cannot. */
-static int apply_nightly(struct lab_config *cfg, const struct config_entry *e)
+static int set_class(void *field, const char *v)
 {
-	const char *sub = e->name + strlen("nightly."), *key = strrchr(e->name, '.') + 1;
-	const char *v = e->value, *expected = NULL;
-	struct lab_nightly *n;
-	enum lab_clock clock;
-
-	if (key <= sub)
-		return error("a nightly needs a name: [nightly \"NAME\"] in %s %s line %d",
-			     e->kind, e->path, e->line);
-	n = nightly_get(cfg, sub, (size_t)(key - 1 - sub));
-	if (!strcmp(key, "repository")) {
-		set_string(&n->repository, v);
-		expected = *v ? NULL : "a path or URL of a git repository";
-	} else if (!strcmp(key, "branch")) {
-		set_string(&n->branch, v);
-		expected = *v ? NULL : "a branch name";
-	} else if (!strcmp(key, "workloads")) {
-		set_string(&n->workloads, v);
-		expected = *v ? NULL : "workloads such as zeroing,demote";
-	} else if (!strcmp(key, "mem")) {
-		if (parse_list(&n->mems, &n->nmems, v, parse_size_mib))
-			expected = "sizes such as 2G or 1G,4G";
-	} else if (!strcmp(key, "cmdline")) {
-		n->cmdlines = xrealloc(n->cmdlines, (n->ncmdlines + 1) * sizeof(*n->cmdlines));
-		n->cmdlines[n->ncmdlines++] = xstrdup(v);
-	} else if (!strcmp(key, "clock")) {
-		if (parse_clock(v, &clock))
-			expected = "wall, icount or auto";
-		else
-			set_string(&n->clock, v);
-	} else if (!strcmp(key, "boots")) {
-		if (parse_positive_int(v, &n->boots))
-			expected = "a positive integer";
-	} else if (!strcmp(key, "iters")) {
-		if (parse_positive_int(v, &n->iters))
-			expected = "a positive integer";
-	} else if (!strcmp(key, "policy")) {
-		if (!strcmp(v, "head"))
-			n->policy = NIGHTLY_HEAD;
-		else if (!strcmp(v, "new"))
-			n->policy = NIGHTLY_NEW;
-		else
-			expected = "head or new";
-	} else if (!strcmp(key, "maxcommits")) {
-		if (parse_positive_int(v, &n->max_commits))
-			expected = "a positive integer";
-	} else if (!strcmp(key, "bisectbudget")) {
-		if (parse_positive_int(v, &n->bisect_budget))
-			expected = "a positive number of boots";
-	} else if (!strcmp(key, "mailto")) {
-		set_string(&n->mail_to, v);
-	} else if (!strcmp(key, "mailfrom")) {
-		set_string(&n->mail_from, v);
-	} else if (!strcmp(key, "smtp")) {
-		set_string(&n->smtp, v);
-		if (strncmp(v, "smtp://", 7) && strncmp(v, "smtps://", 8))
-			expected = "an smtp:// or smtps:// URL";
-	} else if (!strcmp(key, "webhook")) {
-		set_string(&n->webhook, v);
-		if (strncmp(v, "http://", 7) && strncmp(v, "https://", 8))
-			expected = "an http:// or https:// URL";
-	} else if (!strcmp(key, "credentials")) {
-		set_string(&n->credentials, v);
-	} else if (!strcmp(key, "baseurl")) {
-		set_string(&n->base_url, v);
-	} else {
-		return error("unknown key '%s' in %s %s line %d (known: %s)", e->name, e->kind,
-			     e->path, e->line, nightly_keys);
-	}
-	if (expected)
-		return error("bad value '%s' for '%s' in %s %s line %d: expected %s", v, e->name,
-			     e->kind, e->path, e->line, expected);
-	return 0;
-}
-
-
-static struct lab_target *target_named(struct lab_config *cfg, const char *name, size_t len)
-{
-	struct lab_target *t;
-
-	for (size_t i = 0; i < cfg->ntargets; i++)
-		if (strlen(cfg->targets[i].name) == len && !memcmp(cfg->targets[i].name, name, len))
-			return &cfg->targets[i];
-	cfg->targets = xrealloc(cfg->targets, (cfg->ntargets + 1) * sizeof(*cfg->targets));
-	t = &cfg->targets[cfg->ntargets++];
-	memset(t, 0, sizeof(*t));
-	t->name = xrealloc(NULL, len + 1);
-	memcpy(t->name, name, len);
-	t->name[len] = '\0';
-	return t;
-}
-
-static int set_target_name(char **field, const char *v)
-{
-	if (!*v || v[strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")])
+	if (!*v || v[strspn(v, NAME_CHARS ".")])
 		return -1;
-	set_string(field, v);
+	return config_set_string(field, v);
+}
+
+static int target_name_ok(const char *name, size_t len, const struct config_entry *e)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(NAME_CHARS, name[i]))
+			return error("bad target name '%.*s' in %s %s line %d: expected letters, "
+				     "digits, '-' and '_'", (int)len, name, e->kind, e->path, e->line);
 	return 0;
 }
 
-#define LAB_NAMES(a) (sizeof(a) / sizeof(*(a)))
-static const char *const arch_names[] = { "x86_64", "aarch64" };
+#define TARGET(field) offsetof(struct lab_target, field)
 
-static int set_choice(char **field, const char *v, const char *const *names, size_t n)
-{
-	if (lookup_name(names, n, v) < 0)
-		return -1;
-	set_string(field, v);
-	return 0;
-}
+static const struct config_key target_keys[] = {
+	{ "runner", TARGET(runner), set_runner_name, NULL, "qemu, local, libvirt or ssh" },
+	{ "uri", TARGET(uri), config_set_text, NULL,
+	  "a libvirt connection URI such as qemu+ssh://host/system" },
+	{ "arch", TARGET(arch), set_arch, NULL, "x86_64 or aarch64" },
+	{ "cpus", TARGET(cpus), config_set_cpus, NULL, CPUS_EXPECTED },
+	{ "mem", TARGET(mem_mib), config_set_size, NULL, SIZE_EXPECTED },
+	{ "accel", TARGET(accel), set_accel_name, NULL, "kvm, tcg or auto" },
+	{ "clock", TARGET(clock), set_clock_name, NULL, "wall, icount or auto" },
+	{ "class", TARGET(class), set_class, NULL, "a name of letters, digits, '-', '_' and '.'" },
+	/* the ssh runner's keys, as in [ssh]; what a bad one needs is ssh.c's */
+	{ "host", TARGET(ssh), NULL, set_ssh, NULL },
+	{ "port", TARGET(ssh), NULL, set_ssh, NULL },
+	{ "identity", TARGET(ssh), NULL, set_ssh, NULL },
+	{ "knownhosts", TARGET(ssh), NULL, set_ssh, NULL },
+	{ "reset", TARGET(ssh), NULL, set_ssh, NULL },
+	{ "restore", TARGET(ssh), NULL, set_ssh, NULL },
+	{ "deadline", TARGET(ssh), NULL, set_ssh, NULL },
+};
 
-#define TARGET_KEYS "runner, uri, arch, cpus, mem, accel, clock, class, " \
-	"host, port, identity, knownhosts, reset, restore, deadline"
+/* config_section_apply_named() finds each by its name, first in its struct */
+_Static_assert(offsetof(struct lab_nightly, name) == 0 && offsetof(struct lab_target, name) == 0,
+	       "a named section's struct starts with its name");
 
-/* "target.<name>.<key>": a target's key; its name is as written, the key lower case. */
-static int apply_target(struct lab_config *cfg, const struct config_entry *e)
-{
-	const char *name = e->name + strlen("target."), *key = strrchr(e->name, '.') + 1;
-	const char *expected = NULL, *v = e->value;
-	struct lab_target *t;
-	int bad = 0;
+#define PLAIN(name, keys) { name, keys, ARRAY_SIZE(keys), NULL, 0, 0, NULL, NULL }
 
-	if (key <= name + 1)
-		return error("a target needs a name: [target \"NAME\"] in %s %s line %d",
-			     e->kind, e->path, e->line);
-	if (name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] != '.')
-		return error("bad target name '%.*s' in %s %s line %d: expected letters, digits, '-' and '_'",
-			     (int)(key - 1 - name), name, e->kind, e->path, e->line);
-	t = target_named(cfg, name, (size_t)(key - 1 - name));
-	if (!strcmp(key, "runner")) {
-		bad = set_choice(&t->runner, v, runner_names, LAB_NAMES(runner_names));
-		expected = "qemu, local, libvirt or ssh";
-	} else if (!strcmp(key, "uri")) {
-		bad = !*v;
-		if (!bad)
-			set_string(&t->uri, v);
-		expected = "a libvirt connection URI such as qemu+ssh://host/system";
-	} else if (!strcmp(key, "arch")) {
-		bad = set_choice(&t->arch, v, arch_names, LAB_NAMES(arch_names));
-		expected = "x86_64 or aarch64";
-	} else if (!strcmp(key, "cpus")) {
-		bad = parse_cpus(v, &t->cpus);
-		expected = CPUS_EXPECTED;
-	} else if (!strcmp(key, "mem")) {
-		bad = parse_size_mib(v, &t->mem_mib);
-		expected = SIZE_EXPECTED;
-	} else if (!strcmp(key, "accel")) {
-		bad = set_choice(&t->accel, v, accel_names, LAB_NAMES(accel_names));
-		expected = "kvm, tcg or auto";
-	} else if (!strcmp(key, "clock")) {
-		bad = set_choice(&t->clock, v, clock_names, LAB_NAMES(clock_names));
-		expected = "wall, icount or auto";
-	} else if (!strcmp(key, "class")) {
-		bad = set_target_name(&t->class, v);
-		expected = "a name of letters, digits, '-', '_' and '.'";
-	} else {
-		/* the ssh runner's keys, as in [ssh] */
-		bad = ssh_config_set(&t->ssh, key, v, &expected);
-		if (bad && !expected)
-			return error("unknown key '%s' in %s %s line %d (known: " TARGET_KEYS ")",
-				     e->name, e->kind, e->path, e->line);
-	}
-	if (bad)
-		return error("bad value '%s' for '%s' in %s %s line %d: expected %s",
-			     v, e->name, e->kind, e->path, e->line, expected);
-	return 0;
-}
+static const struct config_section core = PLAIN("core", core_keys);
+static const struct config_section qemu = PLAIN("qemu", qemu_keys);
+static const struct config_section run = PLAIN("run", run_keys);
+static const struct config_section build = PLAIN("build", build_keys);
+static const struct config_section libvirt = PLAIN("libvirt", libvirt_keys);
+static const struct config_section report = PLAIN("report", report_keys);
+static const struct config_section ssh = PLAIN("ssh", ssh_keys);
+static const struct config_section nightly = {
+	"nightly", nightly_keys, ARRAY_SIZE(nightly_keys), "a nightly",
+	sizeof(struct lab_nightly), 0, NULL, nightly_init,
+};
+static const struct config_section target = {
+	"target", target_keys, ARRAY_SIZE(target_keys), "a target",
+	sizeof(struct lab_target), 0, target_name_ok, NULL,
+};
 
-static int apply_entry(struct lab_config *cfg, const struct config_entry *e)
-{
-	struct strbuf known = STRBUF_INIT;
-	size_t i, section = strcspn(e->name, ".");
-
-	/* a workload is made by its header, so that one without a key is refused too */
-	if (section == 8 && !strncmp(e->name, "workload", 8))
-		return config_workload_apply(&cfg->workloads, &cfg->nworkloads, e);
-	/* no other header says anything: git keeps no empty sections */
-	if (!e->value)
-		return 0;
-	if (!strncmp(e->name, "nightly.", 8))
-		return apply_nightly(cfg, e);
-	if (!strncmp(e->name, "target.", 7))
-		return apply_target(cfg, e);
-
-	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
-		if (strcmp(keys[i].name, e->name))
-			continue;
-		if (keys[i].set(cfg, e->value) < 0)
-			return error("bad value '%s' for '%s' in %s %s line %d: expected %s",
-				     e->value, e->name, e->kind, e->path, e->line,
-				     keys[i].expected);
-		return 0;
-	}
-	for (i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		if (!strncmp(keys[i].name, e->name, section + 1))
-			strbuf_addf(&known, "%s%s", known.len ? ", " : "", keys[i].name);
-	error("unknown key '%s' in %s %s line %d (known: %s)", e->name, e->kind, e->path,
-	      e->line, known.buf);
-	strbuf_release(&known);
-	return -1;
-}
-
-int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *, long *))
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *save = NULL, *w;
-	int ret = 0;
-
-	free(*out);
-	*out = NULL;
-	*n = 0;
-	strbuf_addstr(&sb, arg);
-	for (w = strtok_r(sb.buf, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		ret = parse(w, &(*out)[*n]);
-		*n += !ret;
-	}
-	strbuf_release(&sb);
-	return ret || !*n ? -1 : 0;
-}
+/*
+ * The sections of lab.conf, in the order an unknown one's message lists
+ * them; a named one with where its array and count are in struct lab_config.
+ */
+static const struct lab_section {
+	const struct config_section *s;
+	size_t array, count;
+} sections[] = {
+	{ &core, 0, 0 },
+	{ &qemu, 0, 0 },
+	{ &run, 0, 0 },
+	{ &build, 0, 0 },
+	{ &libvirt, 0, 0 },
+	{ &report, 0, 0 },
+	{ &nightly, CFG(nightlies), CFG(nnightlies) },
+	{ &ssh, 0, 0 },
+	{ &target, CFG(targets), CFG(ntargets) },
+	{ &config_workload_section, CFG(workloads), CFG(nworkloads) },
+};
+/* keys that add one more of something each time; every other is set once */
+static const char *const config_repeatable[] = { "nightly.cmdline", CONFIG_WORKLOAD_REPEATABLE,
+						   NULL };
 
 static int read_entry(const struct config_entry *e, void *data)
 {
-	return apply_entry(data, e);
+	struct lab_config *cfg = data;
+	size_t len = strcspn(e->name, ".");
+
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
+		const struct lab_section *ls = &sections[i];
+
+		if (strlen(ls->s->name) != len || strncmp(ls->s->name, e->name, len))
+			continue;
+		if (!ls->s->what)
+			return config_section_apply(ls->s, cfg, e);
+		return config_section_apply_named(ls->s, (char *)cfg + ls->array,
+						  (size_t *)((char *)cfg + ls->count), e);
+	}
+	return 0;	/* the reader passes no other section */
 }
 
 static int read_file(struct lab_config *cfg, const char *path)
 {
-	if (config_file_foreach(path, "config", config_sections, config_repeatable, read_entry,
-				cfg))
+	const char *names[ARRAY_SIZE(sections) + 1];
+
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++)
+		names[i] = sections[i].s->name;
+	names[ARRAY_SIZE(sections)] = NULL;
+	if (config_file_foreach(path, "config", names, config_repeatable, read_entry, cfg))
 		return -1;
-	set_string(&cfg->path, path);
-	return 0;
+	return config_set_string(&cfg->path, path);
 }
 
 void config_init(struct lab_config *cfg)

@@ -103,29 +103,9 @@
  */
 #include <stddef.h>
 
+#include "config-values.h"
 #include "ssh.h"
 #include "strvec.h"
-
-enum lab_accel {
-	LAB_ACCEL_AUTO = 0,	/* kvm when /dev/kvm is usable, else tcg */
-	LAB_ACCEL_KVM,
-	LAB_ACCEL_TCG,
-};
-
-enum lab_clock {
-	LAB_CLOCK_AUTO = 0,	/* icount under TCG, wall under KVM */
-	LAB_CLOCK_WALL,
-	LAB_CLOCK_ICOUNT,	/* QEMU -icount: virtual time, TCG only */
-};
-
-#define LAB_MAX_ICOUNT_SHIFT 10L	/* QEMU's own bound */
-
-enum lab_runner {
-	LAB_RUNNER_QEMU = 0,
-	LAB_RUNNER_LOCAL,	/* the guest program as a plain process */
-	LAB_RUNNER_LIBVIRT,	/* a transient libvirt domain per boot */
-	LAB_RUNNER_SSH,		/* a remote host, kexec per boot (runners/ssh.h) */
-};
 
 enum nightly_policy {
 	NIGHTLY_HEAD = 0,	/* the branch's head only */
@@ -244,51 +224,19 @@ int config_target_class(const struct lab_config *cfg, const char *class,
  * (value NULL), into *all (lab/config/config-workload.c); a relative program is
  * taken from the file's folder. -1 after one line naming the entry.
  * config_workloads_check(): each has a program, or -1 naming the section
- * and the line of its header.
+ * and the line of its header. config_workload_section is its key table
+ * (config-keys.h), for lab.conf's list of sections.
  */
 #define CONFIG_WORKLOAD_REPEATABLE "workload.arg", "workload.higher", "workload.lower"
 struct config_entry;
+struct config_section;
+extern const struct config_section config_workload_section;
 int config_workload_apply(struct lab_workload **all, size_t *n, const struct config_entry *e);
 int config_workloads_check(const struct lab_workload *all, size_t n);
 void config_workloads_release(struct lab_workload **all, size_t *n);
 /* The section called name (case-sensitive), or NULL. */
 const struct lab_workload *config_workload_find(const struct lab_workload *all, size_t n,
 						const char *name);
-
-const char *config_accel_name(enum lab_accel accel);
-const char *config_runner_name(enum lab_runner runner);
-const char *config_clock_name(enum lab_clock clock);
-/* "wall", "icount" or "auto" into *out; -1 for anything else (nothing printed). */
-int parse_clock(const char *s, enum lab_clock *out);
-/* A decimal integer from 0 to LAB_MAX_ICOUNT_SHIFT. */
-int parse_icount_shift(const char *s, long *out);
-
-/*
- * Value parsers shared by the config, recipes and the command line. Each
- * takes the whole string (no surrounding spaces), returns 0 and stores the
- * value, or returns -1 without printing and leaves *out alone. Zero,
- * negative numbers, junk after the number and values beyond the maximum
- * are rejected: the maximum keeps every product and cast in range and
- * stops a typo (99999999999999G) before it reaches QEMU.
- */
-#define LAB_MAX_MEM_MIB (16L << 20)		/* 16 TiB */
-#define LAB_MAX_CPUS 1024L			/* a bound; QEMU refuses beyond its own */
-#define LAB_MAX_SECONDS (7L * 24 * 3600)	/* a week */
-#define SIZE_EXPECTED "a size from 1M to 16T such as 512M, 4G or 2048 (MiB)"
-#define CPUS_EXPECTED "a CPU count from 1 to 1024"
-#define SECONDS_EXPECTED "a number of seconds up to a week (168h)"
-
-/* "512M", "4G", "1T" (case-insensitive), or a plain number of MiB; <= 16T. */
-int parse_size_mib(const char *s, long *out_mib);
-/* A decimal integer from 1 to LAB_MAX_CPUS. */
-int parse_cpus(const char *s, long *out);
-
-/*
- * "4G,16G,64G" with parse for each item into a new array *out (caller
- * frees; an earlier one is freed) of *n values; -1 for an empty list or a
- * bad item.
- */
-int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *, long *));
 
 /*
  * The reader of lab.conf and of recipes: git-config syntax ("[section]",
@@ -330,9 +278,5 @@ int config_parse(const char *buf, size_t len, const char *path, const char *kind
  */
 int config_file_foreach(const char *path, const char *kind, const char *const *sections,
 			const char *const *repeatable, config_fn *fn, void *data);
-/* A decimal integer from 1 to INT_MAX. */
-int parse_positive_int(const char *s, long *out);
-/* "300", "300s", "5m", "1h": a positive number of seconds, at most a week. */
-int parse_seconds(const char *s, long *out_s);
 
 #endif

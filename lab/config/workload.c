@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config-values.h"
 #include "config.h"
 #include "escape.h"
 #include "log.h"

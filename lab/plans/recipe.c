@@ -110,7 +110,7 @@ static int apply_entry(struct recipe *r, const struct config_entry *e)
 {
 	const char *name = e->name, *value = e->value, *key;
 
-	/* a workload is made by its header, as in lab.conf (config.c) */
+	/* a workload is made by its header, as in lab.conf (config-workload.c) */
 	if (!strncmp(name, "workload", 8) && (!name[8] || name[8] == '.'))
 		return config_workload_apply(&r->sections, &r->nsections, e);
 	/* a variant by its first key, as git keeps no empty section; the reader knows no others */

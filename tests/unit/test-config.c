@@ -500,6 +500,8 @@ static void test_nightly(void)
 	} bad[] = {
 		{ "[nightly]\n\tbranch = x\n",
 		  "lab: a nightly needs a name: [nightly \"NAME\"] in config bad.conf line 2\n" },
+		{ "[nightly \"\"]\n\tbranch = x\n",
+		  "lab: a nightly needs a name: [nightly \"NAME\"] in config bad.conf line 2\n" },
 		{ "[nightly \"a\"]\n\tpolicy = all\n",
 		  "lab: bad value 'all' for 'nightly.a.policy' in config bad.conf line 2: expected head or new\n" },
 		{ "[nightly \"a\"]\n\tsmtp = mail.example.org\n",
@@ -597,6 +599,11 @@ static void test_targets(void)
 	config_release(&cfg);
 	strbuf_reset(&err);
 	ok(load_text(&cfg, "[target \"a b\"]\n\tclass = c\n", &err) < 0, "a target name with a blank is refused");
+	config_release(&cfg);
+	strbuf_reset(&err);
+	ok(load_text(&cfg, "[target \"arm1.lab\"]\n\tclass = c\n", &err) < 0, "... so is one with a dot");
+	is_str(err.buf, "lab: bad target name 'arm1.lab' in config bad.conf line 2: expected letters, "
+	       "digits, '-' and '_'\n", "... naming it");
 	config_release(&cfg);
 	strbuf_release(&err);
 }
