@@ -500,14 +500,8 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 	snprintf(out->accel, sizeof(out->accel), "%s", settled.accel);
 	run_spec_cmdline(spec, out->full_cmdline, sizeof(out->full_cmdline));
 	out->status = RUN_INFRA;
-	if (spec->console_log) {
-		log_fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (log_fd < 0) {
-			strbuf_addf(&out->error, "cannot write console log '%s': %s",
-				    spec->console_log, strerror(errno));
-			goto out;
-		}
-	}
+	if (console_log_open(&log_fd, spec, out))
+		goto out;
 	if (lv_init()) {
 		strbuf_addf(&out->error, "cannot start libvirt's event loop: %s", lv_error());
 		goto out;

@@ -332,18 +332,11 @@ static int boot_once(const struct run_spec *spec, struct run_result *out, int lo
 static int qemu_run(const struct run_spec *spec, struct run_result *out)
 {
 	struct run_spec settled = *spec;
-	int log_fd = -1, ret;
+	int log_fd, ret;
 
 	qemu_prepare(&settled);
-	if (spec->console_log) {
-		log_fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (log_fd < 0) {
-			out->status = RUN_INFRA;
-			strbuf_addf(&out->error, "cannot write console log '%s': %s",
-				    spec->console_log, strerror(errno));
-			return 0;
-		}
-	}
+	if (console_log_open(&log_fd, spec, out))
+		return 0;
 	ret = boot_once(&settled, out, log_fd);
 	if (ret < 0) {
 		out->status = RUN_INFRA;
