@@ -591,4 +591,10 @@ static void libvirt_check(const struct run_spec *spec, struct strbuf *missing)
 	virConnectClose(conn);
 }
 
-const struct runner runner_libvirt = { "libvirt", libvirt_run, libvirt_prepare, libvirt_check };
+const struct runner runner_libvirt = {
+	.name = "libvirt",
+	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS,
+	.run = libvirt_run,
+	.prepare = libvirt_prepare,
+	.check = libvirt_check,
+};

@@ -82,4 +82,8 @@ out:
 	return 0;
 }
 
-const struct runner runner_local = { "local", local_run, NULL, NULL };
+const struct runner runner_local = {
+	.name = "local",
+	.flags = RUNNER_THIS_HOST,
+	.run = local_run,
+};

@@ -403,4 +403,10 @@ static void qemu_check(const struct run_spec *spec, struct strbuf *missing)
 	strbuf_release(&out);
 }
 
-const struct runner runner_qemu = { "qemu", qemu_run, qemu_prepare, qemu_check };
+const struct runner runner_qemu = {
+	.name = "qemu",
+	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS,
+	.run = qemu_run,
+	.prepare = qemu_prepare,
+	.check = qemu_check,
+};

@@ -35,10 +35,6 @@ void runner_missing(struct strbuf *missing, const char *fmt, ...)
 	va_end(ap);
 }
 
-int runner_boots_kernel(const struct runner *r)
-{
-	return r == &runner_qemu || r == &runner_libvirt;
-}
 
 /* As runners/guest/{zeroing,demote,boot}.c emit them, and lab/plans/boot.c host_to_init. */
 static const struct {

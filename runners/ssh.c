@@ -345,4 +345,10 @@ out:
 	return 0;
 }
 
-const struct runner runner_ssh = { "ssh", ssh_run, ssh_prepare, ssh_check };
+const struct runner runner_ssh = {
+	.name = "ssh",
+	.flags = RUNNER_KEXECS_HOST,
+	.run = ssh_run,
+	.prepare = ssh_prepare,
+	.check = ssh_check,
+};
