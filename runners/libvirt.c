@@ -99,6 +99,12 @@ static const char *lv_error(void)
 }
 
 /* XML text and attribute values: nothing from the command line is markup. */
+/* The connection spec's boots use. */
+static const char *lv_uri(const struct run_spec *spec)
+{
+	return spec->libvirt_uri ? spec->libvirt_uri : "qemu:///system";
+}
+
 static void xml_add(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
@@ -490,7 +496,7 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 	char *kernel = NULL, *initrd = NULL;
 	static int seq, swept;
 	char host[256] = "";
-	const char *uri = spec->libvirt_uri ? spec->libvirt_uri : "qemu:///system";
+	const char *uri = lv_uri(spec);
 	virConnectPtr conn = NULL;
 	unsigned long version;
 	double t0 = now_monotonic();
@@ -576,7 +582,7 @@ out:
 
 static void libvirt_check(const struct run_spec *spec, struct strbuf *missing)
 {
-	const char *uri = spec->libvirt_uri ? spec->libvirt_uri : "qemu:///system";
+	const char *uri = lv_uri(spec);
 	virConnectPtr conn;
 
 	if (lv_init()) {
@@ -591,10 +597,16 @@ static void libvirt_check(const struct run_spec *spec, struct strbuf *missing)
 	virConnectClose(conn);
 }
 
+static void libvirt_where(const struct run_spec *spec, struct strbuf *sb)
+{
+	strbuf_addstr(sb, lv_uri(spec));
+}
+
 const struct runner runner_libvirt = {
 	.name = "libvirt",
 	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS,
 	.run = libvirt_run,
 	.prepare = libvirt_prepare,
 	.check = libvirt_check,
+	.where = libvirt_where,
 };

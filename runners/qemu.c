@@ -403,10 +403,16 @@ static void qemu_check(const struct run_spec *spec, struct strbuf *missing)
 	strbuf_release(&out);
 }
 
+static void qemu_where(const struct run_spec *spec, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s, accel %s", spec->qemu ? spec->qemu : "(no binary)", spec->accel);
+}
+
 const struct runner runner_qemu = {
 	.name = "qemu",
 	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS,
 	.run = qemu_run,
 	.prepare = qemu_prepare,
 	.check = qemu_check,
+	.where = qemu_where,
 };

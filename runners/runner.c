@@ -35,6 +35,13 @@ void runner_missing(struct strbuf *missing, const char *fmt, ...)
 	va_end(ap);
 }
 
+void runner_where(const struct runner *r, const struct run_spec *spec, struct strbuf *sb)
+{
+	if (r && r->where)
+		r->where(spec, sb);
+	else
+		strbuf_addstr(sb, "this machine");
+}
 
 /* As runners/guest/{zeroing,demote,boot}.c emit them, and lab/plans/boot.c host_to_init. */
 static const struct {

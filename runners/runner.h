@@ -106,6 +106,12 @@ struct runner {
 	 * boots nothing. NULL: there is nothing to ask.
 	 */
 	void (*check)(const struct run_spec *spec, struct strbuf *missing);
+	/*
+	 * Where spec's boots run, in a few words, added to *sb (lab target
+	 * list): the ssh host, the libvirt connection, the QEMU binary and
+	 * its accelerator. NULL: on this machine.
+	 */
+	void (*where)(const struct run_spec *spec, struct strbuf *sb);
 };
 
 /* One more item of a list of what is missing: "a, b, c". */
@@ -125,6 +131,8 @@ const char *const *workload_metrics(const char *name);
 /* NULL when there is no runner of that name. */
 const struct runner *runner_find(const char *name);
 extern const struct runner runner_qemu, runner_local, runner_libvirt, runner_ssh;
+/* Where spec's boots run on r (its where(), or this machine), added to *sb. */
+void runner_where(const struct runner *r, const struct run_spec *spec, struct strbuf *sb);
 /*
  * The kernel command line of a qemu or libvirt boot, as stored with the
  * run: without the nonce, which differs per boot (runs of one kernel and

@@ -345,10 +345,19 @@ out:
 	return 0;
 }
 
+static void ssh_where(const struct run_spec *spec, struct strbuf *sb)
+{
+	const struct ssh_config *c = spec->ssh;
+
+	strbuf_addf(sb, "%s%s%s", c && c->host ? c->host : "(no host)",
+		    c && c->port ? ":" : "", c && c->port ? c->port : "");
+}
+
 const struct runner runner_ssh = {
 	.name = "ssh",
 	.flags = RUNNER_KEXECS_HOST,
 	.run = ssh_run,
 	.prepare = ssh_prepare,
 	.check = ssh_check,
+	.where = ssh_where,
 };

@@ -1,8 +1,9 @@
 /*
- * The runners by name, and what each says it can do: the plans branch on
- * these flags alone.
+ * The runners by name, what each says it can do (the plans branch on
+ * these flags alone), and where each says a target's boots run.
  */
 #include "runner.h"
+#include "ssh.h"
 #include "tap.h"
 
 static void test_flags(void)
@@ -20,8 +21,38 @@ static void test_flags(void)
 	is_int(s->flags, RUNNER_KEXECS_HOST, "ssh kexecs a host");
 }
 
+static void test_where(void)
+{
+	struct ssh_config c = { .host = "root@arm", .port = "2222" };
+	struct run_spec spec = { .qemu = "/usr/bin/qemu-system-x86_64", .accel = "tcg",
+				 .libvirt_uri = "qemu+ssh://h/system", .ssh = &c };
+	struct strbuf sb = STRBUF_INIT;
+
+	runner_where(runner_find("qemu"), &spec, &sb);
+	is_str(sb.buf, "/usr/bin/qemu-system-x86_64, accel tcg", "qemu: its binary and accelerator");
+	strbuf_reset(&sb);
+	runner_where(runner_find("libvirt"), &spec, &sb);
+	is_str(sb.buf, "qemu+ssh://h/system", "libvirt: its connection");
+	strbuf_reset(&sb);
+	runner_where(runner_find("ssh"), &spec, &sb);
+	is_str(sb.buf, "root@arm:2222", "ssh: its host and port");
+	strbuf_reset(&sb);
+	c.host = NULL;
+	c.port = NULL;
+	runner_where(runner_find("ssh"), &spec, &sb);
+	is_str(sb.buf, "(no host)", "ssh without a host");
+	strbuf_reset(&sb);
+	runner_where(runner_find("local"), &spec, &sb);
+	is_str(sb.buf, "this machine", "local: this machine");
+	strbuf_reset(&sb);
+	runner_where(NULL, &spec, &sb);
+	is_str(sb.buf, "this machine", "no runner: this machine, as lab target list said");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	test_flags();
+	test_where();
 	return done_testing();
 }
