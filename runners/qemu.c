@@ -410,7 +410,7 @@ static void qemu_where(const struct run_spec *spec, struct strbuf *sb)
 
 const struct runner runner_qemu = {
 	.name = "qemu",
-	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS,
+	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS | RUNNER_RUNS_QEMU,
 	.run = qemu_run,
 	.prepare = qemu_prepare,
 	.check = qemu_check,

@@ -87,6 +87,8 @@ enum runner_flags {
 	 * kernel.
 	 */
 	RUNNER_THIS_HOST = 1 << 3,
+	/* Starts spec->qemu on this host: its version is the runs' provenance. */
+	RUNNER_RUNS_QEMU = 1 << 4,
 };
 
 struct runner {

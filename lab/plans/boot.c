@@ -437,7 +437,8 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		p->spec.workdir = p->guest->workdir.buf;
 	}
 
-	host_info_get(&p->host, p->runner->name, config_qemu_binary(&ctx->cfg, arch));
+	host_info_get(&p->host, p->runner->flags & RUNNER_RUNS_QEMU ?
+		      config_qemu_binary(&ctx->cfg, arch) : NULL);
 	p->spec.kernel = o->kernel;
 	p->spec.initrd = p->guest->initrd.buf;
 	p->spec.arch = arch;

@@ -15,7 +15,8 @@ static void test_flags(void)
 	ok(!runner_find("lava") && !runner_find(""), "no runner of another name");
 	if (!q || !v || !l || !s)
 		return;
-	is_int(q->flags, RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS, "qemu boots a kernel with the initramfs");
+	is_int(q->flags, RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS | RUNNER_RUNS_QEMU,
+	       "qemu boots a kernel with the initramfs, in a QEMU of this host");
 	is_int(v->flags, RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS, "libvirt as well");
 	is_int(l->flags, RUNNER_THIS_HOST, "local runs on this host");
 	is_int(s->flags, RUNNER_KEXECS_HOST, "ssh kexecs a host");
