@@ -50,7 +50,7 @@ BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
 
 # The guest program is static: it is /init of a VM, or a plain process.
 GUEST_SRCS := $(wildcard runners/guest/*.c) runners/protocol.c runners/userwork.c
-GUEST_CFLAGS := -std=c11 $(WARN) -O2 -g -D_GNU_SOURCE -Irunners -static
+GUEST_CFLAGS := -std=c11 $(WARN) -O2 -g -D_GNU_SOURCE -Irunners -Iresults -static
 GUEST_X86 := $(B)/guest/x86_64/lab-guest
 GUEST_ARM := $(B)/guest/aarch64/lab-guest
 GUESTS := $(GUEST_X86)
@@ -115,11 +115,13 @@ $(B)/bench/%: tests/bench/%.c $(B)/liblab.a
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/liblab.a $(LDLIBS)
 
-$(GUEST_X86): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h runners/userwork.h
+$(GUEST_X86): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h runners/userwork.h \
+	results/sample.h
 	@mkdir -p $(dir $@)
 	$(call say,GUEST,$@)gcc $(GUEST_CFLAGS) -o $@ $(GUEST_SRCS)
 
-$(GUEST_ARM): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h runners/userwork.h
+$(GUEST_ARM): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h runners/userwork.h \
+	results/sample.h
 	@mkdir -p $(dir $@)
 	$(call say,GUEST,$@)aarch64-linux-gnu-gcc $(GUEST_CFLAGS) -o $@ $(GUEST_SRCS)
 

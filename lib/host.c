@@ -41,12 +41,12 @@ static void cpu_model(char *out, size_t size)
 	fclose(f);
 }
 
-void host_info_get(struct host_info *h, const char *runner, const char *qemu)
+void host_info_get(struct host_info *h, const char *qemu)
 {
 	memset(h, 0, sizeof(*h));
 	host_name(h->name, sizeof(h->name));
 	cpu_model(h->cpu, sizeof(h->cpu));
-	if (!strcmp(runner, "qemu") && qemu) {
+	if (qemu) {
 		struct strvec av = STRVEC_INIT;
 		struct strbuf out = STRBUF_INIT;
 		strvec_push(&av, qemu);

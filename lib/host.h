@@ -16,8 +16,8 @@ struct host_info {
 	char qemu_version[128];	/* "" for runners without QEMU */
 };
 
-/* Fills *h; the QEMU version is asked of qemu only for the qemu runner. */
-void host_info_get(struct host_info *h, const char *runner, const char *qemu);
+/* Fills *h; the QEMU version is asked of the binary qemu, none when it is NULL. */
+void host_info_get(struct host_info *h, const char *qemu);
 /* This machine's name, "unknown" when it has none; always terminated. */
 void host_name(char *out, size_t size);
 /*

@@ -10,6 +10,15 @@
  */
 #include <stddef.h>
 
+/*
+ * What a sample is besides its value, stored with it. Also on the wire: a
+ * guest's sample line says "warmup" (runners/protocol.h), so the static
+ * guest program includes this header too, and uses nothing else of it.
+ */
+enum sample_flags {
+	SAMPLE_WARMUP = 1 << 0,	/* measured, stored, left out of verdicts */
+};
+
 /* A sample as it is added and read back; the names belong to the caller or the set. */
 struct sample {
 	const char *workload;
@@ -17,7 +26,7 @@ struct sample {
 	const char *unit;
 	long iteration;
 	double value;
-	unsigned flags;		/* enum sample_flags (protocol.h) */
+	unsigned flags;		/* enum sample_flags */
 };
 
 struct sample_series {

@@ -1,3 +1,5 @@
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +14,21 @@
 static const char *const kernel_failures[] = {
 	"Kernel panic", "BUG:", "Oops:", "Oops ", NULL,
 };
+
+int console_log_open(int *fd, const struct run_spec *spec, struct run_result *out)
+{
+	*fd = -1;
+	if (!spec->console_log)
+		return 0;
+	*fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (*fd >= 0)
+		return 0;
+	out->status = RUN_INFRA;
+	strbuf_reset(&out->error);
+	strbuf_addf(&out->error, "cannot write console log '%s': %s", spec->console_log,
+		    strerror(errno));
+	return -1;
+}
 
 void console_init(struct console *c, const struct run_spec *spec, struct run_result *res,
 		  int log_fd, unsigned proto_flags, double start)

@@ -42,6 +42,13 @@ struct console {
 	char second_done_text[64];	/* ... its words: "ok 3" */
 };
 
+/*
+ * The console log of spec, opened (truncated) for writing: *fd is -1 when
+ * spec asks for none. -1 when it cannot be written: out is RUN_INFRA then,
+ * its error naming the file.
+ */
+int console_log_open(int *fd, const struct run_spec *spec, struct run_result *out);
+
 /* spec gives the nonce and the workloads asked for; proto_flags: enum protocol_flags. */
 void console_init(struct console *c, const struct run_spec *spec, struct run_result *res,
 		  int log_fd, unsigned proto_flags, double start);

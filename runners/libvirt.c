@@ -99,6 +99,12 @@ static const char *lv_error(void)
 }
 
 /* XML text and attribute values: nothing from the command line is markup. */
+/* The connection spec's boots use. */
+static const char *lv_uri(const struct run_spec *spec)
+{
+	return spec->libvirt_uri ? spec->libvirt_uri : "qemu:///system";
+}
+
 static void xml_add(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
@@ -490,7 +496,7 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 	char *kernel = NULL, *initrd = NULL;
 	static int seq, swept;
 	char host[256] = "";
-	const char *uri = spec->libvirt_uri ? spec->libvirt_uri : "qemu:///system";
+	const char *uri = lv_uri(spec);
 	virConnectPtr conn = NULL;
 	unsigned long version;
 	double t0 = now_monotonic();
@@ -500,14 +506,8 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 	snprintf(out->accel, sizeof(out->accel), "%s", settled.accel);
 	run_spec_cmdline(spec, out->full_cmdline, sizeof(out->full_cmdline));
 	out->status = RUN_INFRA;
-	if (spec->console_log) {
-		log_fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (log_fd < 0) {
-			strbuf_addf(&out->error, "cannot write console log '%s': %s",
-				    spec->console_log, strerror(errno));
-			goto out;
-		}
-	}
+	if (console_log_open(&log_fd, spec, out))
+		goto out;
 	if (lv_init()) {
 		strbuf_addf(&out->error, "cannot start libvirt's event loop: %s", lv_error());
 		goto out;
@@ -582,7 +582,7 @@ out:
 
 static void libvirt_check(const struct run_spec *spec, struct strbuf *missing)
 {
-	const char *uri = spec->libvirt_uri ? spec->libvirt_uri : "qemu:///system";
+	const char *uri = lv_uri(spec);
 	virConnectPtr conn;
 
 	if (lv_init()) {
@@ -597,4 +597,16 @@ static void libvirt_check(const struct run_spec *spec, struct strbuf *missing)
 	virConnectClose(conn);
 }
 
-const struct runner runner_libvirt = { "libvirt", libvirt_run, libvirt_prepare, libvirt_check };
+static void libvirt_where(const struct run_spec *spec, struct strbuf *sb)
+{
+	strbuf_addstr(sb, lv_uri(spec));
+}
+
+const struct runner runner_libvirt = {
+	.name = "libvirt",
+	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS,
+	.run = libvirt_run,
+	.prepare = libvirt_prepare,
+	.check = libvirt_check,
+	.where = libvirt_where,
+};

@@ -7,8 +7,6 @@
  * given, the nonce left out as for the qemu runner; the host's own
  * /proc/cmdline goes into the run's metadata.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,15 +37,8 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 		}
 		fclose(f);
 	}
-	if (spec->console_log) {
-		log_fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (log_fd < 0) {
-			out->status = RUN_INFRA;
-			strbuf_addf(&out->error, "cannot write console log '%s': %s",
-				    spec->console_log, strerror(errno));
-			return 0;
-		}
-	}
+	if (console_log_open(&log_fd, spec, out))
+		return 0;
 	strvec_split(&av, spec->guest);
 	if (spec->params)
 		strvec_split(&av, spec->params);
@@ -91,4 +82,8 @@ out:
 	return 0;
 }
 
-const struct runner runner_local = { "local", local_run, NULL, NULL };
+const struct runner runner_local = {
+	.name = "local",
+	.flags = RUNNER_THIS_HOST,
+	.run = local_run,
+};

@@ -42,9 +42,12 @@
  * anything else.
  *
  * This file is shared by the lab and by the static guest program: it
- * needs nothing but libc and allocates nothing.
+ * needs nothing but libc (and results/sample.h, for the flags a sample
+ * line carries) and allocates nothing.
  */
 #include <stddef.h>
+
+#include "sample.h"
 
 #define PROTOCOL_VERSION 2
 #define PROTOCOL_MIN_VERSION 1
@@ -64,10 +67,6 @@ enum protocol_kind {
 enum protocol_flags {
 	PROTOCOL_CHECKSUM_OPTIONAL = 1 << 0,	/* a line may lack its checksum */
 	PROTOCOL_NONCE_OPTIONAL = 1 << 1,	/* a line may lack the nonce */
-};
-
-enum sample_flags {
-	SAMPLE_WARMUP = 1 << 0,	/* measured, stored, left out of verdicts */
 };
 
 struct protocol_msg {

@@ -332,18 +332,11 @@ static int boot_once(const struct run_spec *spec, struct run_result *out, int lo
 static int qemu_run(const struct run_spec *spec, struct run_result *out)
 {
 	struct run_spec settled = *spec;
-	int log_fd = -1, ret;
+	int log_fd, ret;
 
 	qemu_prepare(&settled);
-	if (spec->console_log) {
-		log_fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (log_fd < 0) {
-			out->status = RUN_INFRA;
-			strbuf_addf(&out->error, "cannot write console log '%s': %s",
-				    spec->console_log, strerror(errno));
-			return 0;
-		}
-	}
+	if (console_log_open(&log_fd, spec, out))
+		return 0;
 	ret = boot_once(&settled, out, log_fd);
 	if (ret < 0) {
 		out->status = RUN_INFRA;
@@ -410,4 +403,16 @@ static void qemu_check(const struct run_spec *spec, struct strbuf *missing)
 	strbuf_release(&out);
 }
 
-const struct runner runner_qemu = { "qemu", qemu_run, qemu_prepare, qemu_check };
+static void qemu_where(const struct run_spec *spec, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s, accel %s", spec->qemu ? spec->qemu : "(no binary)", spec->accel);
+}
+
+const struct runner runner_qemu = {
+	.name = "qemu",
+	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS | RUNNER_RUNS_QEMU,
+	.run = qemu_run,
+	.prepare = qemu_prepare,
+	.check = qemu_check,
+	.where = qemu_where,
+};

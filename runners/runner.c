@@ -35,9 +35,12 @@ void runner_missing(struct strbuf *missing, const char *fmt, ...)
 	va_end(ap);
 }
 
-int runner_boots_kernel(const struct runner *r)
+void runner_where(const struct runner *r, const struct run_spec *spec, struct strbuf *sb)
 {
-	return r == &runner_qemu || r == &runner_libvirt;
+	if (r && r->where)
+		r->where(spec, sb);
+	else
+		strbuf_addstr(sb, "this machine");
 }
 
 /* As runners/guest/{zeroing,demote,boot}.c emit them, and lab/plans/boot.c host_to_init. */

@@ -66,8 +66,34 @@ struct run_spec {
 	struct run_watch *watch;	/* NULL: nobody watches */
 };
 
+/*
+ * What a runner can do. The plans and commands ask these, and never
+ * compare a runner's name or address: a new runner says what it is here.
+ */
+enum runner_flags {
+	/*
+	 * Every run boots a kernel image in a machine of its own (a VM): a
+	 * kernel is required, and the runner gives the guest its NUMA nodes
+	 * and its clock (icount).
+	 */
+	RUNNER_BOOTS_KERNEL = 1 << 0,
+	/* The guest and the user's workloads go in the lab's initramfs; else they are staged. */
+	RUNNER_INITRAMFS = 1 << 1,
+	/* Kexecs its host into the kernel given; given none, it runs on the host's own. */
+	RUNNER_KEXECS_HOST = 1 << 2,
+	/*
+	 * Runs on this host, in the kernel running here: an image it is
+	 * given is a program to run (a build.command's artifact), not a
+	 * kernel.
+	 */
+	RUNNER_THIS_HOST = 1 << 3,
+	/* Starts spec->qemu on this host: its version is the runs' provenance. */
+	RUNNER_RUNS_QEMU = 1 << 4,
+};
+
 struct runner {
 	const char *name;
+	unsigned flags;		/* enum runner_flags */
 	int (*run)(const struct run_spec *spec, struct run_result *out);
 	/*
 	 * Settle, before the first boot of a plan, what all its boots must
@@ -82,6 +108,12 @@ struct runner {
 	 * boots nothing. NULL: there is nothing to ask.
 	 */
 	void (*check)(const struct run_spec *spec, struct strbuf *missing);
+	/*
+	 * Where spec's boots run, in a few words, added to *sb (lab target
+	 * list): the ssh host, the libvirt connection, the QEMU binary and
+	 * its accelerator. NULL: on this machine.
+	 */
+	void (*where)(const struct run_spec *spec, struct strbuf *sb);
 };
 
 /* One more item of a list of what is missing: "a, b, c". */
@@ -101,8 +133,8 @@ const char *const *workload_metrics(const char *name);
 /* NULL when there is no runner of that name. */
 const struct runner *runner_find(const char *name);
 extern const struct runner runner_qemu, runner_local, runner_libvirt, runner_ssh;
-/* The runner boots a kernel image with the lab's initramfs (qemu, libvirt). */
-int runner_boots_kernel(const struct runner *r);
+/* Where spec's boots run on r (its where(), or this machine), added to *sb. */
+void runner_where(const struct runner *r, const struct run_spec *spec, struct strbuf *sb);
 /*
  * The kernel command line of a qemu or libvirt boot, as stored with the
  * run: without the nonce, which differs per boot (runs of one kernel and

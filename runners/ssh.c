@@ -5,7 +5,6 @@
  * of ssh-remote.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -263,14 +262,8 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 
 	snprintf(out->accel, sizeof(out->accel), "none");
 	remote_init(&r, c);
-	if (spec->console_log) {
-		log_fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (log_fd < 0) {
-			infra(out, "cannot write console log '%s': %s", spec->console_log,
-			      strerror(errno));
-			goto out;
-		}
-	}
+	if (console_log_open(&log_fd, spec, out))
+		goto out;
 	sample_set_meta(&out->set, "ssh.host", c->host);
 	if (remote_connect(&r, host_was_reset ? (double)c->deadline_s : 0) ||
 	    host_state_get(&r, &before)) {
@@ -352,4 +345,19 @@ out:
 	return 0;
 }
 
-const struct runner runner_ssh = { "ssh", ssh_run, ssh_prepare, ssh_check };
+static void ssh_where(const struct run_spec *spec, struct strbuf *sb)
+{
+	const struct ssh_config *c = spec->ssh;
+
+	strbuf_addf(sb, "%s%s%s", c && c->host ? c->host : "(no host)",
+		    c && c->port ? ":" : "", c && c->port ? c->port : "");
+}
+
+const struct runner runner_ssh = {
+	.name = "ssh",
+	.flags = RUNNER_KEXECS_HOST,
+	.run = ssh_run,
+	.prepare = ssh_prepare,
+	.check = ssh_check,
+	.where = ssh_where,
+};

@@ -10,7 +10,7 @@
 #include "html.h"
 #include "log.h"
 #include "pages.h"
-#include "protocol.h"
+#include "sample.h"
 #include "store-experiment.h"
 #include "store-report.h"
 #include "xalloc.h"

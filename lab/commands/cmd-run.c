@@ -68,7 +68,7 @@ int cmd_run(int argc, char **argv)
 	/* read once here; every boot, on every target, takes it as it is */
 	if (kernel) {
 		if (kernel_image_resolve(&image, kernel,
-					 strcmp(boot_opts_runner(&o, &ctx.cfg), "local") != 0))
+					 !(boot_opts_runner_flags(&o, &ctx.cfg) & RUNNER_THIS_HOST)))
 			goto out;
 		o.kernel = &image;
 	}

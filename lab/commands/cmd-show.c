@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "ab-spec.h"
 #include "log.h"
+#include "sample.h"
 #include "store-experiment.h"
 #include "table.h"
 

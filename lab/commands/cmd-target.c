@@ -34,23 +34,26 @@ static const char *target_runner(const struct lab_target *t, const struct lab_co
 	return t->runner ? t->runner : config_runner_name(cfg->runner);
 }
 
+/* What the target's runner is told of it: its QEMU binary, accelerator, connection, host. */
+static void target_spec(struct run_spec *spec, const struct lab_target *t,
+			const struct lab_config *cfg)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->arch = t->arch;
+	spec->qemu = config_qemu_binary(cfg, t->arch ? t->arch : host_arch());
+	spec->accel = t->accel ? t->accel : config_accel_name(cfg->accel);
+	spec->libvirt_uri = t->uri ? t->uri : cfg->libvirt_uri;
+	spec->ssh = &t->ssh;
+}
+
 /* Where the target boots, in a word: the ssh host, the libvirt connection. */
 static void target_where(struct strbuf *sb, const struct lab_target *t,
 			 const struct lab_config *cfg)
 {
-	const char *runner = target_runner(t, cfg);
+	struct run_spec spec;
 
-	if (!strcmp(runner, "ssh"))
-		strbuf_addf(sb, "%s%s%s", t->ssh.host ? t->ssh.host : "(no host)",
-			    t->ssh.port ? ":" : "", t->ssh.port ? t->ssh.port : "");
-	else if (!strcmp(runner, "libvirt"))
-		strbuf_addstr(sb, t->uri ? t->uri : cfg->libvirt_uri);
-	else if (!strcmp(runner, "qemu"))
-		strbuf_addf(sb, "%s, accel %s",
-			    config_qemu_binary(cfg, t->arch ? t->arch : host_arch()),
-			    t->accel ? t->accel : config_accel_name(cfg->accel));
-	else
-		strbuf_addstr(sb, "this machine");
+	target_spec(&spec, t, cfg);
+	runner_where(runner_find(target_runner(t, cfg)), &spec, sb);
 }
 
 static int target_list(const struct lab_config *cfg)
@@ -90,16 +93,11 @@ static int target_check_one(const struct lab_target *t, const struct lab_config 
 	struct run_spec spec;
 	int ret;
 
-	memset(&spec, 0, sizeof(spec));
-	spec.arch = t->arch;
-	spec.qemu = config_qemu_binary(cfg, t->arch ? t->arch : host_arch());
-	spec.accel = t->accel ? t->accel : config_accel_name(cfg->accel);
-	spec.libvirt_uri = t->uri ? t->uri : cfg->libvirt_uri;
-	spec.ssh = &t->ssh;
+	target_spec(&spec, t, cfg);
 	spec.kvm_note = kvm_note;
 	if (r && r->check)
 		r->check(&spec, &missing);
-	target_where(&where, t, cfg);
+	runner_where(r, &spec, &where);
 	printf("target '%s' (%s, %s): %s%s\n", term_safe(t->name),
 	       r ? r->name : term_safe(target_runner(t, cfg)), term_safe(where.buf),
 	       missing.len ? "missing " : "ready", missing.len ? term_safe(missing.buf) : "");

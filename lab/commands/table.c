@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boot.h"
 #include "escape.h"
 #include "log.h"
+#include "sample.h"
 #include "stats.h"
 #include "store-experiment.h"
 #include "strbuf.h"

@@ -175,7 +175,7 @@ static int check_one_kernel_each(const char *kernel, const char *const side_kern
  */
 static int check_sides(const struct ab_spec *s, const struct lab_context *ctx)
 {
-	const char *runner = boot_opts_runner(&s->o.boot, &ctx->cfg);
+	const char *runner = boot_opts_runner_name(&s->o.boot, &ctx->cfg);
 	const struct runner *r = runner_find(runner);
 	int has[2];
 
@@ -190,7 +190,7 @@ static int check_sides(const struct ab_spec *s, const struct lab_context *ctx)
 	if (has[0] != has[1])
 		return error("no kernel for %c: give %s IMG (or --kernel IMG for both sides)",
 			     has[0] ? 'B' : 'A', has[0] ? "--b-kernel" : "--a-kernel");
-	if (!has[0] && runner_boots_kernel(r))
+	if (!has[0] && (r->flags & RUNNER_BOOTS_KERNEL))
 		return error("no kernels: the %s runner boots one on each side: give --a-kernel IMG "
 			     "and --b-kernel IMG, --kernel IMG for both, or --a REF and --b REF "
 			     "to build them", runner);
@@ -199,12 +199,12 @@ static int check_sides(const struct ab_spec *s, const struct lab_context *ctx)
 
 /*
  * The images the user named, each read once here: a file both sides name
- * is one image. A runner other than the local one boots it, so it must be
- * a kernel image; the local runner runs it as a program.
+ * is one image. A runner of this host (the local one) runs it as a
+ * program; any other boots it, so it must be a kernel image.
  */
 static int resolve_images(struct ab_spec *s, struct lab_context *ctx)
 {
-	int boots = strcmp(boot_opts_runner(&s->o.boot, &ctx->cfg), "local") != 0;
+	int boots = !(boot_opts_runner_flags(&s->o.boot, &ctx->cfg) & RUNNER_THIS_HOST);
 
 	for (int i = 0; i < 2; i++) {
 		const char *path = s->side_kernel[i] ? s->side_kernel[i] : s->kernel;

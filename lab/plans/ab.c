@@ -472,7 +472,7 @@ out:
 
 static const char *runner_of(const struct lab_context *ctx, const struct ab_opts *o)
 {
-	return boot_opts_runner(&o->boot, &ctx->cfg);
+	return boot_opts_runner_name(&o->boot, &ctx->cfg);
 }
 
 static void join_workloads(struct strbuf *sb, const struct ab_opts *o)

@@ -86,7 +86,7 @@ int boot_opts_check_targets(const struct boot_opts *o, const struct lab_config *
 	return 0;
 }
 
-const char *boot_opts_runner(const struct boot_opts *o, const struct lab_config *cfg)
+const char *boot_opts_runner_name(const struct boot_opts *o, const struct lab_config *cfg)
 {
 	const char *name = o->target ? o->target : NULL;
 
@@ -101,10 +101,17 @@ const char *boot_opts_runner(const struct boot_opts *o, const struct lab_config 
 	return config_runner_name(cfg->runner);
 }
 
+unsigned boot_opts_runner_flags(const struct boot_opts *o, const struct lab_config *cfg)
+{
+	const struct runner *r = runner_find(boot_opts_runner_name(o, cfg));
+
+	return r ? r->flags : 0;
+}
+
 int boot_opts_lab_guest(const struct boot_opts *o, const struct lab_config *cfg)
 {
 	/* as boot_plan_prepare() picks the program */
-	return !o->guest && strcmp(boot_opts_runner(o, cfg), "local");
+	return !o->guest && !(boot_opts_runner_flags(o, cfg) & RUNNER_THIS_HOST);
 }
 
 int target_fits(const struct lab_target *t, long mem_mib, long cpus)
@@ -125,7 +132,7 @@ int target_fits(const struct lab_target *t, long mem_mib, long cpus)
 static int clock_before_prepare(struct boot_plan *p, const char *clock)
 {
 	if (!strcmp(clock, "icount")) {
-		if (!runner_boots_kernel(p->runner))
+		if (!(p->runner->flags & RUNNER_BOOTS_KERNEL))
 			return error("clock 'icount' needs the qemu runner or the libvirt runner: the %s runner "
 				     "measures in wall time (use --clock wall)", p->runner->name);
 		if (!strcmp(p->spec.accel, "kvm"))
@@ -145,7 +152,7 @@ static void clock_after_prepare(struct boot_plan *p, const char *clock, long shi
 	 * vCPUs stalled here in "Booting SMP configuration" past 240 s.
 	 */
 	int icount = !strcmp(clock, "icount") ||
-		     (!strcmp(clock, "auto") && runner_boots_kernel(p->runner) &&
+		     (!strcmp(clock, "auto") && (p->runner->flags & RUNNER_BOOTS_KERNEL) &&
 		      !strcmp(p->spec.accel, "tcg") && p->spec.cpus == 1);
 
 	p->spec.clock = icount ? "icount" : "wall";
@@ -304,7 +311,8 @@ void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workl
 /*
  * What a plan refuses before it writes anything: the targets, the runner,
  * the workloads, the clock, a kernel where the runner boots one and its
- * arch on the target, the guest program, the NUMA nodes. Fills p->runner and
+ * arch on the target, the guest program, the NUMA nodes. Fills p->runner
+ * (decided here, once: the plan asks its flags from then on) and
  * p->spec.accel, *t, *clock, *arch and program. -1 after one line.
  */
 static int check_opts(struct boot_plan *p, const struct lab_target **t, const char **clock,
@@ -320,8 +328,7 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 		return -1;
 	if (o->target)
 		*t = config_target(&ctx->cfg, o->target);
-	runner_name = o->runner ? o->runner : *t && (*t)->runner ? (*t)->runner :
-		      config_runner_name(ctx->cfg.runner);
+	runner_name = boot_opts_runner_name(o, &ctx->cfg);
 	p->runner = runner_find(runner_name);
 	if (!p->runner)
 		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh)", runner_name);
@@ -334,7 +341,8 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 		 config_clock_name(ctx->cfg.clock);
 	if (clock_before_prepare(p, *clock))
 		return -1;
-	if (runner_boots_kernel(p->runner) || (p->runner == &runner_ssh && o->kernel)) {
+	if ((p->runner->flags & RUNNER_BOOTS_KERNEL) ||
+	    ((p->runner->flags & RUNNER_KEXECS_HOST) && o->kernel)) {
 		if (!o->kernel)
 			return error("no kernel given (--kernel IMAGE)");
 		/* read once, when it was resolved */
@@ -345,7 +353,7 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 	}
 	if (o->guest)
 		strbuf_addstr(program, o->guest);
-	else if (!strcmp(p->runner->name, "local") && o->kernel)
+	else if ((p->runner->flags & RUNNER_THIS_HOST) && o->kernel)
 		/* what was built is the program to run (build.command projects) */
 		strbuf_addstr(program, o->kernel->path);
 	else
@@ -354,7 +362,7 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 		return error("cannot find guest program '%s' (run 'make')", program->buf);
 	mem = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	/* Linux ignores nodes this small, and the guest would not be what was asked */
-	if (o->numa && runner_boots_kernel(p->runner) && mem / o->numa < BOOT_MIN_NODE_MIB)
+	if (o->numa && (p->runner->flags & RUNNER_BOOTS_KERNEL) && mem / o->numa < BOOT_MIN_NODE_MIB)
 		return error("--numa %ld splits %ldM into nodes below %dM: give more --mem or fewer nodes",
 			     o->numa, mem, BOOT_MIN_NODE_MIB);
 	return 0;
@@ -371,7 +379,7 @@ int boot_opts_check(const struct lab_context *ctx, const struct boot_opts *o)
 
 	if (boot_opts_check_targets(o, &ctx->cfg))
 		return -1;
-	/* the first target of a class speaks for it, as in boot_opts_runner() */
+	/* the first target of a class speaks for it, as in boot_opts_runner_name() */
 	for (size_t i = 0; b.targets && i < ctx->cfg.ntargets; i++) {
 		if (!strcmp(ctx->cfg.targets[i].class, b.targets)) {
 			b.target = ctx->cfg.targets[i].name;
@@ -402,8 +410,8 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	memset(p, 0, sizeof(*p));
 	if (check_opts(p, &t, &clock, &arch, &program, ctx, o))
 		goto out;
-	if (guest_find(&guest, o->guests ? o->guests : &p->own, runner_boots_kernel(p->runner),
-		       arch, program.buf, o->workloads))
+	if (guest_find(&guest, o->guests ? o->guests : &p->own,
+		       !!(p->runner->flags & RUNNER_INITRAMFS), arch, program.buf, o->workloads))
 		goto out;
 	p->guest = guest;
 
@@ -422,14 +430,15 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
 	if (o->kernel && store_kernel(&ctx->st, &p->row.kernel_id, o->kernel))
 		goto out;
-	if (runner_boots_kernel(p->runner)) {
+	if (p->runner->flags & RUNNER_BOOTS_KERNEL) {
 		strbuf_addf(&p->kvm_note, "%s/kvm-hangs", cachedir);
 		p->spec.kvm_note = p->kvm_note.buf;
 	} else if (p->guest->workdir.len) {
 		p->spec.workdir = p->guest->workdir.buf;
 	}
 
-	host_info_get(&p->host, p->runner->name, config_qemu_binary(&ctx->cfg, arch));
+	host_info_get(&p->host, p->runner->flags & RUNNER_RUNS_QEMU ?
+		      config_qemu_binary(&ctx->cfg, arch) : NULL);
 	p->spec.kernel = o->kernel;
 	p->spec.initrd = p->guest->initrd.buf;
 	p->spec.arch = arch;

@@ -145,8 +145,17 @@ void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workl
  * both: else -1 after one line naming the bad name and the known ones.
  */
 int boot_opts_check_targets(const struct boot_opts *o, const struct lab_config *cfg);
-/* The runner o's boots take: --runner, its target's, or run.runner. */
-const char *boot_opts_runner(const struct boot_opts *o, const struct lab_config *cfg);
+/*
+ * The runner o's boots take: --runner, its target's (a class's first
+ * target's), or run.runner. A name: a plan finds the runner once, when it
+ * is made, and refuses a name that is none.
+ */
+const char *boot_opts_runner_name(const struct boot_opts *o, const struct lab_config *cfg);
+/*
+ * What that runner can do (enum runner_flags), for what is decided before
+ * a plan is made; 0 when there is no runner of that name.
+ */
+unsigned boot_opts_runner_flags(const struct boot_opts *o, const struct lab_config *cfg);
 /*
  * Does the lab's guest program report the samples of o's boots of a
  * kernel? 0 when a program of the user's does: o->guest, or what the

@@ -4,7 +4,7 @@
  * why, lines however their bytes arrive, and how a run ends: each outcome
  * console_conclude() promises, with its one-line error. Also the sample
  * set underneath: names kept once per series, a repeated iteration
- * refused however late it comes.
+ * refused however late it comes, and the console log each runner opens.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -343,6 +343,39 @@ static void test_log_cap(void)
 	unlink(path);
 }
 
+/* Every runner opens its console log by console_log_open(): truncated, or an INFRA run naming it. */
+static void test_log_open(void)
+{
+	char path[] = "/tmp/lab-console-XXXXXX";
+	struct run_spec where = spec;
+	struct run_result r;
+	struct stat st;
+	int fd = mkstemp(path);
+
+	if (fd < 0) {
+		skip("no temporary file");
+		return;
+	}
+	ok(write(fd, "an older boot's\n", 16) == 16, "a log from before");
+	close(fd);
+	run_result_init(&r);
+	fd = 0;
+	ok(!console_log_open(&fd, &spec, &r) && fd == -1, "no log asked for: none opened");
+	where.console_log = path;
+	ok(!console_log_open(&fd, &where, &r) && fd >= 0, "the log opened");
+	ok(fd >= 0 && !fstat(fd, &st) && st.st_size == 0, "... and truncated");
+	if (fd >= 0)
+		close(fd);
+	ok(r.status == RUN_RUNNING && !r.error.len, "the run still as it was");
+	where.console_log = "/nonexistent-dir/run-1.log";
+	ok(console_log_open(&fd, &where, &r) < 0 && fd == -1, "an unwritable log refused");
+	is_str(run_status_name(r.status), "INFRA", "... as an infrastructure failure");
+	is_str(r.error.buf, "cannot write console log '/nonexistent-dir/run-1.log': "
+	       "No such file or directory", "... naming the file");
+	run_result_release(&r);
+	unlink(path);
+}
+
 static void test_sample_set(void)
 {
 	struct sample_set set = SAMPLE_SET_INIT;
@@ -384,6 +417,7 @@ int main(void)
 	test_conclude();
 	test_tail();
 	test_log_cap();
+	test_log_open();
 	test_sample_set();
 	return done_testing();
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
+#include "sample.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
 #include "store-private.h"
