@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "config-values.h"
 #include "escape.h"
 #include "log.h"
 #include "parse-options.h"
@@ -144,27 +145,6 @@ out:
 	return ret;
 }
 
-static int parse_fraction(double *out, const char *s, int percent_ok)
-{
-	char *end;
-	double x;
-
-	errno = 0;
-	x = strtod(s, &end);
-	if (end == s || errno || !isfinite(x))
-		return -1;
-	if (percent_ok && *end == '%') {
-		x /= 100;
-		end++;
-	} else if (percent_ok && x >= 1) {
-		return -1;	/* "2" is ambiguous: 2 % or 200 %? */
-	}
-	if (*end)
-		return -1;
-	*out = x;
-	return 0;
-}
-
 static int plot_col(double x, double lo, double hi)
 {
 	long c;
@@ -268,14 +248,14 @@ static int opt_alpha(const struct parse_option *opt, const char *arg)
 {
 	double *alpha = opt->value;
 
-	return parse_fraction(alpha, arg, 0) || !(*alpha > 0 && *alpha < 1) ? PARSE_OPT_BAD : 0;
+	return parse_fraction(arg, alpha, 0) || !(*alpha > 0) ? PARSE_OPT_BAD : 0;
 }
 
 static int opt_delta(const struct parse_option *opt, const char *arg)
 {
 	double *delta = opt->value;
 
-	return parse_fraction(delta, arg, 1) || !(*delta >= 0 && *delta < 1) ? PARSE_OPT_BAD : 0;
+	return parse_fraction(arg, delta, 1) ? PARSE_OPT_BAD : 0;
 }
 
 static int opt_higher(const struct parse_option *opt, const char *arg)

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,4 +178,23 @@ int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *
 	}
 	strbuf_release(&sb);
 	return ret || !*n ? -1 : 0;
+}
+
+int parse_fraction(const char *s, double *out, int percent_ok)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s || errno || !isfinite(x))
+		return -1;
+	if (percent_ok && *end == '%') {
+		x /= 100;
+		end++;
+	}
+	if (*end || x < 0 || x >= 1)
+		return -1;
+	*out = x;
+	return 0;
 }

@@ -62,6 +62,11 @@ int parse_cpus(const char *s, long *out);
 int parse_positive_int(const char *s, long *out);
 /* "300", "300s", "5m", "1h": a positive number of seconds, at most a week. */
 int parse_seconds(const char *s, long *out_s);
+/*
+ * A fraction from 0 up to (not including) 1: "0.05", or with percent_ok
+ * also "2%"; a bare number of 1 or more is refused then (2 % or 200 %?).
+ */
+int parse_fraction(const char *s, double *out, int percent_ok);
 
 /*
  * "4G,16G,64G" with parse for each item into a new array *out (caller

@@ -178,6 +178,13 @@ static int set_cmdline(void *nightly, const char *v)
 	return 0;
 }
 
+static int set_delta(void *field, const char *v)
+{
+	double *d = field;
+
+	return parse_fraction(v, d, 1) || !(*d > 0) ? -1 : 0;
+}
+
 static int set_policy(void *field, const char *v)
 {
 	enum nightly_policy *p = field;
@@ -208,6 +215,7 @@ static const struct config_key nightly_keys[] = {
 	{ "maxcommits", NIGHTLY(max_commits), config_set_positive, NULL, "a positive integer" },
 	{ "bisectbudget", NIGHTLY(bisect_budget), config_set_positive, NULL,
 	  "a positive number of boots" },
+	{ "delta", NIGHTLY(delta), set_delta, NULL, "a fraction such as 0.5% or 0.005" },
 	{ "mailto", NIGHTLY(mail_to), config_set_string, NULL, NULL },
 	{ "mailfrom", NIGHTLY(mail_from), config_set_string, NULL, NULL },
 	{ "smtp", NIGHTLY(smtp), set_smtp, NULL, "an smtp:// or smtps:// URL" },

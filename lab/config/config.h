@@ -124,6 +124,7 @@ struct lab_nightly {
 	enum nightly_policy policy;
 	long max_commits;
 	long bisect_budget;	/* 0: the bisect driver's default */
+	double delta;		/* the band of its changes, A/Bs and bisections; 0: 2 % */
 	char *mail_to, *mail_from, *smtp, *webhook, *credentials, *base_url;
 };
 

@@ -39,18 +39,12 @@ void ab_spec_release(struct ab_spec *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int parse_fraction(const char *s, double *out, int percent_ok)
+/* alpha and delta: above 0, below 1 */
+static int positive_fraction(const char *s, double *out, int percent_ok)
 {
-	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (end == s)
-		return -1;
-	if (percent_ok && *end == '%') {
-		v /= 100;
-		end++;
-	}
-	if (*end || !(v > 0) || v >= 1)
+	if (parse_fraction(s, &v, percent_ok) || !(v > 0))
 		return -1;
 	*out = v;
 	return 0;
@@ -72,12 +66,12 @@ int ab_opt_cpus(const struct parse_option *opt, const char *arg)
 
 int ab_opt_alpha(const struct parse_option *opt, const char *arg)
 {
-	return parse_fraction(arg, opt->value, 0) ? PARSE_OPT_BAD : 0;
+	return positive_fraction(arg, opt->value, 0) ? PARSE_OPT_BAD : 0;
 }
 
 int ab_opt_delta(const struct parse_option *opt, const char *arg)
 {
-	return parse_fraction(arg, opt->value, 1) ? PARSE_OPT_BAD : 0;
+	return positive_fraction(arg, opt->value, 1) ? PARSE_OPT_BAD : 0;
 }
 
 int ab_opt_format(const struct parse_option *opt, const char *arg)

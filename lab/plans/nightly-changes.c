@@ -109,7 +109,7 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 	o.ncpus = 1;
 	o.max_boots = CONFIRM_MAX_BOOTS;
 	o.alpha = 0.05;
-	o.delta = 0.02;
+	o.delta = nt->n->delta ? nt->n->delta : 0.02;
 	o.command = cmd.buf;
 	if (ab_find(&exp_id, &done, nt->ctx, &o))
 		goto out;
@@ -211,6 +211,7 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	spec.metric = s->metric;
 	night_boot_opts(&spec.boot, nt, &wl, NULL, s->cmdline, s->mem_mib);
 	spec.max_boots = nt->n->bisect_budget;
+	spec.delta = nt->n->delta;
 	spec.command = cmd.buf;
 	/* a resume reads the rest of the spec back from the bisection's row */
 	if (bisection_find(&id, nt, &spec))
@@ -264,6 +265,8 @@ int night_analyse(const struct nightly_series *s, void *data)
 	double *x = NULL;
 	int ret = -1, r;
 
+	if (nt->n->delta)
+		opt.delta = nt->n->delta;
 	if (store_nightly_points(&nt->ctx->st, &x, &n, &commits, nt->n->name, s->series) ||
 	    store_nightly_change_last(&nt->ctx->st, &last, nt->n->name, s->series, 1) ||
 	    store_nightly_change_last(&nt->ctx->st, &last_refuted, nt->n->name, s->series, 0))

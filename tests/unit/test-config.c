@@ -489,6 +489,7 @@ static void test_nightly(void)
 		"\tpolicy = new\n"
 		"\tmaxCommits = 4\n"
 		"\tbisectBudget = 40\n"
+		"\tdelta = 0.5%\n"
 		"\tmailTo = mm@example.org\n"
 		"\tsmtp = smtp://127.0.0.1:2525\n"
 		"\twebhook = http://127.0.0.1:8080/hook\n"
@@ -507,12 +508,15 @@ static void test_nightly(void)
 		{ "[nightly \"a\"]\n\tsmtp = mail.example.org\n",
 		  "lab: bad value 'mail.example.org' for 'nightly.a.smtp' in config bad.conf line 2: "
 		  "expected an smtp:// or smtps:// URL\n" },
+		{ "[nightly \"a\"]\n\tdelta = 2\n",
+		  "lab: bad value '2' for 'nightly.a.delta' in config bad.conf line 2: "
+		  "expected a fraction such as 0.5% or 0.005\n" },
 		{ "[nightly \"a\"]\n\tboots = 0\n",
 		  "lab: bad value '0' for 'nightly.a.boots' in config bad.conf line 2: expected a positive integer\n" },
 		{ "[nightly \"a\"]\n\tbranches = x\n",
 		  "lab: unknown key 'nightly.a.branches' in config bad.conf line 2 (known: repository, "
 		  "branch, workloads, mem, cmdline, clock, boots, iters, policy, maxcommits, bisectbudget, "
-		  "mailto, mailfrom, smtp, webhook, credentials, baseurl)\n" },
+		  "delta, mailto, mailfrom, smtp, webhook, credentials, baseurl)\n" },
 	};
 	struct lab_config cfg;
 	struct strbuf err = STRBUF_INIT;
@@ -536,6 +540,7 @@ static void test_nightly(void)
 		is_int(n->policy, NIGHTLY_NEW, "policy new");
 		is_int(n->max_commits, 4, "maxCommits, case-insensitive");
 		is_int(n->bisect_budget, 40, "bisectBudget");
+		ok(n->delta == 0.005, "delta 0.5 percent is 0.005");
 		is_str(n->smtp, "smtp://127.0.0.1:2525", "smtp");
 		is_str(n->credentials, "/etc/lab/secret", "credentials");
 	}
