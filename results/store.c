@@ -132,7 +132,7 @@ out:
 
 static int add_columns(struct store *st)
 {
-	for (size_t i = 0; i < sizeof(added_columns) / sizeof(added_columns[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(added_columns); i++)
 		if (add_column(st, &added_columns[i]))
 			return -1;
 	return 0;
