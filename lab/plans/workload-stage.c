@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "log.h"
 #include "runner.h"
 #include "sha256.h"
 #include "subprocess.h"
 #include "tempfile.h"
-#include "xalloc.h"
 #include "workload.h"
 
 #define BUSYBOX "/bin/busybox"
@@ -398,6 +398,8 @@ void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, 
 
 int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs)
 {
+	size_t alloc = *n;	/* all *out is known to hold */
+
 	for (size_t i = 0; i < specs->nr; i++) {
 		struct user_workload *w;
 
@@ -408,7 +410,7 @@ int user_workloads_load(struct user_workload **out, size_t *n, const struct strv
 					     "stress-ng:STRESSOR)", specs->v[i], WORKLOAD_NAMES);
 			continue;
 		}
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		ALLOC_GROW(*out, *n + 1, alloc);
 		w = &(*out)[(*n)++];
 		user_workload_init(w);
 		if (user_workload_parse(w, specs->v[i]) || user_workload_stage(w))
