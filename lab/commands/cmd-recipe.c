@@ -200,7 +200,7 @@ static int verdict_row(struct verdict_row *v, struct store *st, long long exp,
 	if (store_verdict_get(st, v, &found, exp, workload.buf, dot + 1, mem, cpus))
 		found = 0;
 	strbuf_release(&workload);
-	for (size_t k = 0; found && k < sizeof(nums) / sizeof(nums[0]); k++)
+	for (size_t k = 0; found && k < ARRAY_SIZE(nums); k++)
 		if (isnan(*nums[k]))
 			*nums[k] = 0;
 	return found;

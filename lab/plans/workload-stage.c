@@ -383,7 +383,7 @@ void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, 
 	struct strbuf path = STRBUF_INIT;
 
 	for (size_t k = 0; k < n; k++) {
-		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s/%s", dir, w[k].name.buf, files[i]);
 			tempfile_delete(path.buf);
