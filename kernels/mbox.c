@@ -8,9 +8,9 @@
 #include <strings.h>
 #include <time.h>
 
+#include "array.h"
 #include "mbox.h"
 #include "strbuf.h"
-#include "xalloc.h"
 
 /* ---- lines ---- */
 
@@ -682,10 +682,7 @@ static int parse_mail(struct patch_series *series, const char *s, size_t len,
 	if (diff.buf[diff.len - 1] != '\n')
 		strbuf_addch(&diff, '\n');
 
-	if (series->nr == series->alloc) {
-		series->alloc = series->alloc ? 2 * series->alloc : 8;
-		series->v = xrealloc(series->v, series->alloc * sizeof(*series->v));
-	}
+	ALLOC_GROW(series->v, series->nr + 1, series->alloc);
 	p = &series->v[series->nr++];
 	memset(p, 0, sizeof(*p));
 	if (!h.date.len || parse_date(&p->date, h.date.buf)) {

@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "array.h"
 #include "escape.h"
 
 void escape_json(FILE *f, const char *s)
@@ -187,7 +188,7 @@ const char *term_safe(const char *s)
 
 	if (!s || !s[term_plain(s, 0)])
 		return s;
-	sb = &ring[next++ % (sizeof(ring) / sizeof(ring[0]))];
+	sb = &ring[next++ % ARRAY_SIZE(ring)];
 	strbuf_reset(sb);
 	escape_term(sb, s, 0);
 	return sb->buf;

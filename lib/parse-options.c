@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "log.h"
 #include "parse-options.h"
 #include "strbuf.h"
@@ -76,10 +77,7 @@ static int refuse_long(const struct option_parser *p, const char *word, size_t l
 	for (const struct parse_option *o = p->options; o->type != OPTION_END; o++) {
 		if (o->type == OPTION_TEXT || !o->long_name)
 			continue;
-		if (nr == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			all = xrealloc(all, alloc * sizeof(*all));
-		}
+		ALLOC_GROW(all, nr + 1, alloc);
 		all[nr++] = o->long_name;
 		if (len && !strncmp(o->long_name, word, len)) {
 			strbuf_addf(&names, "%s--%s", hits ? ", " : "", o->long_name);

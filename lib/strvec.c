@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "strbuf.h"
 #include "strvec.h"
-#include "xalloc.h"
 
 void strvec_init(struct strvec *sv)
 {
@@ -22,11 +22,7 @@ void strvec_release(struct strvec *sv)
 
 static void strvec_push_owned(struct strvec *sv, char *s)
 {
-	if (sv->nr + 2 > sv->alloc) {
-		size_t n = sv->alloc ? sv->alloc * 2 : 8;
-		sv->v = xrealloc(sv->v, n * sizeof(*sv->v));
-		sv->alloc = n;
-	}
+	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
 	sv->v[sv->nr++] = s;
 	sv->v[sv->nr] = NULL;
 }

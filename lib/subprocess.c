@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "log.h"
 #include "strbuf.h"
 #include "subprocess.h"
@@ -145,7 +146,7 @@ static void watch(char *const *argv, const char *cwd, unsigned flags, int out_fd
 	/* the lab's files (its database, its experiment's lock) are not the watcher's to hold */
 	close_other_fds(keep, 3);
 	/* the lab's handlers are the lab's; what it was started ignoring stays ignored */
-	for (size_t i = 0; i < sizeof(lab_signals) / sizeof(lab_signals[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(lab_signals); i++) {
 		struct sigaction old;
 		if (!sigaction(lab_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
 			signal(lab_signals[i], SIG_DFL);

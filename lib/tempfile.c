@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "log.h"
 #include "strbuf.h"
 #include "tempfile.h"
@@ -58,7 +59,7 @@ static void install(void)
 	sa.sa_handler = fatal_handler;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fatal_signals); i++) {
 		/* a signal the lab was started with ignored (nohup) stays ignored */
 		if (sigaction(fatal_signals[i], NULL, &old) || old.sa_handler != SIG_DFL)
 			continue;

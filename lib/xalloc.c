@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,15 @@ static void *checked(void *p)
 void *xrealloc(void *p, size_t n)
 {
 	return checked(realloc(p, n ? n : 1));
+}
+
+void *xreallocarray(void *p, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size) {
+		fprintf(stderr, "lab: size overflow: %zu * %zu bytes\n", nmemb, size);
+		abort();
+	}
+	return xrealloc(p, nmemb * size);
 }
 
 void *xcalloc(size_t n, size_t size)

@@ -8,6 +8,12 @@
 #include <stddef.h>
 
 void *xrealloc(void *p, size_t n);
+/*
+ * xrealloc() of nmemb elements of size bytes each: a product that does
+ * not fit in a size_t aborts with a message, as exhaustion does, rather
+ * than wrapping round to a small block written past its end.
+ */
+void *xreallocarray(void *p, size_t nmemb, size_t size);
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 

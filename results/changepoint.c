@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "changepoint.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -107,10 +108,7 @@ struct sizes {
 
 static void sizes_add(struct sizes *s, size_t v)
 {
-	if (s->n == s->alloc) {
-		s->alloc = s->alloc ? 2 * s->alloc : 16;
-		s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
-	}
+	ALLOC_GROW(s->v, s->n + 1, s->alloc);
 	s->v[s->n++] = v;
 }
 

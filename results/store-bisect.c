@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "array.h"
 #include "log.h"
 #include "store-bisect.h"
 #include "store-private.h"
@@ -18,7 +19,7 @@ void bisect_spec_row_release(struct bisect_spec_row *r)
 				 &r->clock, &r->guest, &r->target, &r->targets, &r->fragments,
 				 &r->good, &r->bad };
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		strbuf_release(all[i]);
 	memset(r, 0, sizeof(*r));
 }
@@ -51,11 +52,11 @@ static void spec_args(struct store_arg *args, const struct bisect_spec_row *r)
 					 &r->target, &r->targets, &r->fragments };
 	int i = 0;
 
-	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(text); k++)
 		args[i++] = STORE_TEXT(text_or_null(text[k]));
-	for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(num); k++)
 		args[i++] = STORE_ID(num[k]);
-	for (size_t k = 0; k < sizeof(text2) / sizeof(text2[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(text2); k++)
 		args[i++] = STORE_TEXT(text_or_null(text2[k]));
 	args[i++] = STORE_NUM(r->alpha > 0 ? r->alpha : NAN);
 	args[i] = STORE_NUM(r->delta > 0 ? r->delta : NAN);
@@ -124,11 +125,11 @@ static int spec_row(sqlite3_stmt *q, void *data)
 	sr->stored = sqlite3_column_type(q, 0) != SQLITE_NULL;
 	if (!sr->found || !sr->stored)
 		return 0;
-	for (size_t k = 0; k < sizeof(text) / sizeof(text[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(text); k++)
 		strbuf_addstr(text[k], store_text(q, i++));
-	for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(num); k++)
 		*num[k] = (long)sqlite3_column_int64(q, i++);
-	for (size_t k = 0; k < sizeof(text2) / sizeof(text2[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(text2); k++)
 		strbuf_addstr(text2[k], store_text(q, i++));
 	r->alpha = sqlite3_column_double(q, i++);
 	r->delta = sqlite3_column_double(q, i++);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array.h"
 #include "log.h"
 #include "store-experiment.h"
 #include "store-private.h"
@@ -324,7 +325,7 @@ int store_experiment_provenance(struct store *st, long long exp_id, store_proven
 	struct provenance_reader r = { .first = STRBUF_INIT, .fn = fn, .data = data };
 	int ret = 0;
 
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]) && !ret; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cols) && !ret; i++) {
 		r.column = cols[i].name;
 		r.rows = 0;
 		strbuf_reset(&r.first);

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "log.h"
 #include "store-nightly.h"
 #include "store-private.h"
 #include "strvec.h"
-#include "xalloc.h"
 
 #define NOW "((julianday('now') - 2440587.5) * 86400.0)"
 
@@ -216,10 +216,7 @@ static int point_row(sqlite3_stmt *q, void *data)
 {
 	struct points *p = data;
 
-	if (*p->n == p->alloc) {
-		p->alloc = p->alloc ? 2 * p->alloc : 64;
-		*p->values = xrealloc(*p->values, p->alloc * sizeof(**p->values));
-	}
+	ALLOC_GROW(*p->values, *p->n + 1, p->alloc);
 	(*p->values)[(*p->n)++] = sqlite3_column_double(q, 1);
 	strvec_push(p->commits, store_text(q, 0));
 	return 0;

@@ -8,6 +8,7 @@
  */
 #include <sqlite3.h>
 
+#include "array.h"
 #include "store.h"
 
 struct store_conn {
@@ -53,7 +54,7 @@ struct store_arg {
 #define STORE_NUM(v)	((struct store_arg){ .type = STORE_ARG_NUM, .d = (v) })
 /* The args and nargs of store_rows(): STORE_ARGS(STORE_INT(id), STORE_TEXT(name)). */
 #define STORE_ARGS(...) (const struct store_arg[]){ __VA_ARGS__ }, \
-	sizeof((const struct store_arg[]){ __VA_ARGS__ }) / sizeof(struct store_arg)
+	ARRAY_SIZE(((const struct store_arg[]){ __VA_ARGS__ }))
 typedef int store_row_fn(sqlite3_stmt *q, void *data);
 int store_rows(struct store *st, const char *what, const char *sql,
 	       const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data);

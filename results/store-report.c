@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "store-report.h"
 #include "store-private.h"
-#include "xalloc.h"
 
 /* The reader's callback and its data, for the row functions below. */
 struct reader {
@@ -242,10 +242,7 @@ static int id_row(sqlite3_stmt *q, void *data)
 {
 	struct ids *ids = data;
 
-	if (ids->n == ids->alloc) {
-		ids->alloc = ids->alloc ? 2 * ids->alloc : 16;
-		ids->v = xrealloc(ids->v, ids->alloc * sizeof(*ids->v));
-	}
+	ALLOC_GROW(ids->v, ids->n + 1, ids->alloc);
 	ids->v[ids->n++] = sqlite3_column_int64(q, 0);
 	return 0;
 }

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "store-verdict.h"
 #include "store-private.h"
-#include "xalloc.h"
 
 /* Every column of a verdict but its experiment, in the order of the row's reader and writer. */
 #define VERDICT_COLUMNS \
@@ -70,10 +70,7 @@ static int verdict_row(sqlite3_stmt *q, void *data)
 {
 	struct verdict_list *out = data;
 
-	if (out->nr == out->alloc) {
-		out->alloc = out->alloc ? 2 * out->alloc : 16;
-		out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
-	}
+	ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 	read_row(&out->v[out->nr++], q);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "host.h"
 #include "log.h"
 #include "strbuf.h"
@@ -131,7 +132,7 @@ out:
 
 static int add_columns(struct store *st)
 {
-	for (size_t i = 0; i < sizeof(added_columns) / sizeof(added_columns[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(added_columns); i++)
 		if (add_column(st, &added_columns[i]))
 			return -1;
 	return 0;
@@ -147,7 +148,7 @@ struct orphans {
 	char host[256];
 	long long *ids;
 	long *pids;
-	size_t n, alloc;
+	size_t n, ids_alloc, pids_alloc;
 };
 
 /* An owner whose lab is gone: its pid no longer runs, or runs another program. */
@@ -161,11 +162,8 @@ static int orphan_row(sqlite3_stmt *q, void *data)
 	if (running && !host_process_start(now, sizeof(now), pid) &&
 	    !strcmp(now, store_text(q, 2)))
 		return 0;
-	if (o->n == o->alloc) {
-		o->alloc = o->alloc ? 2 * o->alloc : 8;
-		o->ids = xrealloc(o->ids, o->alloc * sizeof(*o->ids));
-		o->pids = xrealloc(o->pids, o->alloc * sizeof(*o->pids));
-	}
+	ALLOC_GROW(o->ids, o->n + 1, o->ids_alloc);
+	ALLOC_GROW(o->pids, o->n + 1, o->pids_alloc);
 	o->ids[o->n] = sqlite3_column_int64(q, 0);
 	o->pids[o->n++] = pid;
 	return 0;

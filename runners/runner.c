@@ -3,13 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "runner.h"
 
 const struct runner *runner_find(const char *name)
 {
 	static const struct runner *const all[] = { &runner_qemu, &runner_local,
 							     &runner_libvirt, &runner_ssh };
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];
 	return NULL;
@@ -62,7 +63,7 @@ int workload_known(const char *name)
 
 const char *const *workload_metrics(const char *name)
 {
-	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++)
 		if (!strcmp(builtin[i].name, name))
 			return builtin[i].metrics;
 	return NULL;

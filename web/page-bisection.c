@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "escape.h"
 #include "html.h"
 #include "pages.h"
@@ -17,7 +18,7 @@ struct bisection_page {
 	double effect;
 	struct svg_step *steps;
 	char **labels;
-	size_t nsteps, alloc;
+	size_t nsteps, steps_alloc, labels_alloc;
 };
 
 static int bisection_header(const struct store_report_bisection *b, void *data)
@@ -83,13 +84,8 @@ static int bisection_step(const struct bisect_step_row *row, void *data)
 	struct strbuf *sb = &bp->p.sb;
 	struct svg_step *st;
 
-	if (bp->nsteps == bp->alloc) {
-		size_t na = bp->alloc ? 2 * bp->alloc : 16;
-
-		bp->steps = xrealloc(bp->steps, na * sizeof(*bp->steps));
-		bp->labels = xrealloc(bp->labels, na * sizeof(*bp->labels));
-		bp->alloc = na;
-	}
+	ALLOC_GROW(bp->steps, bp->nsteps + 1, bp->steps_alloc);
+	ALLOC_GROW(bp->labels, bp->nsteps + 1, bp->labels_alloc);
 	bp->labels[bp->nsteps] = xstrdup(row->commit);
 	if (strlen(row->commit) > 12)
 		bp->labels[bp->nsteps][12] = '\0';

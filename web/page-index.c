@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "escape.h"
 #include "html.h"
 #include "pages.h"
@@ -70,10 +71,7 @@ static struct series *series_for(struct series_set *set, size_t kernel, const st
 		if (set->s[i].kernel == kernel && !strcmp(set->s[i].metric, m->metric) &&
 		    !strcmp(set->s[i].workload, m->workload))
 			return &set->s[i];
-	if (set->n == set->alloc) {
-		set->alloc = set->alloc ? 2 * set->alloc : 16;
-		set->s = xrealloc(set->s, set->alloc * sizeof(*set->s));
-	}
+	ALLOC_GROW(set->s, set->n + 1, set->alloc);
 	sr = &set->s[set->n++];
 	memset(sr, 0, sizeof(*sr));
 	sr->workload = xstrdup(m->workload);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "escape.h"
 #include "html.h"
 #include "pages.h"
@@ -114,10 +115,7 @@ static int nightly_change(const struct store_report_nightly_change *row, void *d
 	struct nightly_page *np = data;
 	struct change *c;
 
-	if (np->nc == np->alloc) {
-		np->alloc = np->alloc ? 2 * np->alloc : 16;
-		np->c = xrealloc(np->c, np->alloc * sizeof(*np->c));
-	}
+	ALLOC_GROW(np->c, np->nc + 1, np->alloc);
 	c = &np->c[np->nc++];
 	c->ab_experiment = row->ab_experiment;
 	c->bisection = row->bisection;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "atomicfile.h"
 #include "escape.h"
 #include "html.h"
@@ -66,10 +67,7 @@ out:
 
 void doubles_push(struct doubles *d, double x)
 {
-	if (d->n == d->alloc) {
-		d->alloc = d->alloc ? 2 * d->alloc : 64;
-		d->v = xrealloc(d->v, d->alloc * sizeof(*d->v));
-	}
+	ALLOC_GROW(d->v, d->n + 1, d->alloc);
 	d->v[d->n++] = x;
 }
 
@@ -173,10 +171,7 @@ static int run_metric_sample(const struct sample *smp, void *data)
 				cur = &rm->m[i];
 	}
 	if (!cur) {
-		if (rm->n == rm->alloc) {
-			rm->alloc = rm->alloc ? 2 * rm->alloc : 8;
-			rm->m = xrealloc(rm->m, rm->alloc * sizeof(*rm->m));
-		}
+		ALLOC_GROW(rm->m, rm->n + 1, rm->alloc);
 		cur = &rm->m[rm->n++];
 		memset(cur, 0, sizeof(*cur));
 		cur->workload = xstrdup(smp->workload);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ab-spec.h"
+#include "array.h"
 #include "commands.h"
 #include "config.h"
 #include "context.h"
@@ -199,7 +200,7 @@ static int verdict_row(struct verdict_row *v, struct store *st, long long exp,
 	if (store_verdict_get(st, v, &found, exp, workload.buf, dot + 1, mem, cpus))
 		found = 0;
 	strbuf_release(&workload);
-	for (size_t k = 0; found && k < sizeof(nums) / sizeof(nums[0]); k++)
+	for (size_t k = 0; found && k < ARRAY_SIZE(nums); k++)
 		if (isnan(*nums[k]))
 			*nums[k] = 0;
 	return found;
@@ -407,7 +408,7 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 	struct strbuf clock = STRBUF_INIT;
 	struct verdict_list l = { 0 };
 	long long *mem = NULL, *cpus = NULL;
-	size_t npts = 0;
+	size_t npts = 0, mem_alloc = 0, cpus_alloc = 0;
 	int ret = -1;
 
 	/* the sweep points, the same for every metric: CPU counts, then sizes */
@@ -417,8 +418,8 @@ static int print_table(FILE *f, struct store *st, const struct recipe *r, const 
 	for (size_t i = 0; i < l.nr; i++) {
 		if (npts && cpus[npts - 1] == l.v[i].cpus && mem[npts - 1] == l.v[i].mem_mib)
 			continue;
-		cpus = xrealloc(cpus, (npts + 1) * sizeof(*cpus));
-		mem = xrealloc(mem, (npts + 1) * sizeof(*mem));
+		ALLOC_GROW(cpus, npts + 1, cpus_alloc);
+		ALLOC_GROW(mem, npts + 1, mem_alloc);
 		cpus[npts] = l.v[i].cpus;
 		mem[npts++] = l.v[i].mem_mib;
 	}

@@ -71,7 +71,7 @@ static void *find_or_append(const struct config_section *s, void *array, size_t 
 		if (strlen(copy) == len && !memcmp(copy, name, len))
 			return one;
 	}
-	all = xrealloc(all, (*n + 1) * s->size);
+	all = xreallocarray(all, *n + 1, s->size);
 	memcpy(array, &all, sizeof(all));
 	one = all + (*n)++ * s->size;
 	memset(one, 0, s->size);

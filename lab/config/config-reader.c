@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "config.h"
 #include "log.h"
 #include "strbuf.h"
@@ -30,7 +31,7 @@ struct reader {
 	struct strbuf section;	/* "run" or "qemu.x86_64": lower case but the subsection */
 	int section_line;
 	struct seen_key *seen;	/* the keys read so far, but the repeatable ones */
-	size_t nseen;
+	size_t nseen, seen_alloc;
 };
 
 /* "<what> in <kind> <path> line <n><more>" */
@@ -322,7 +323,7 @@ static int check_repeated(struct reader *rd, const char *name)
 	for (i = 0; i < rd->nseen && strcmp(rd->seen[i].name, name); i++)
 		;
 	if (i == rd->nseen) {
-		rd->seen = xrealloc(rd->seen, (rd->nseen + 1) * sizeof(*rd->seen));
+		ALLOC_GROW(rd->seen, rd->nseen + 1, rd->seen_alloc);
 		rd->seen[rd->nseen].name = xstrdup(name);
 		rd->seen[rd->nseen++].line = rd->line;
 		return 0;
@@ -391,7 +392,7 @@ int config_parse(const char *buf, size_t len, const char *path, const char *kind
 		 void *data)
 {
 	struct reader rd = { buf, path, kind, len, 0, 1, sections, repeatable, STRBUF_INIT, 0,
-			     NULL, 0 };
+			     NULL, 0, 0 };
 	int ret = -1, c;
 
 	if (check_text(&rd) < 0)

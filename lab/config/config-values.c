@@ -9,7 +9,6 @@
 #include "array.h"
 #include "config-values.h"
 #include "strbuf.h"
-#include "xalloc.h"
 
 /*
  * Leading digits only: strtol() alone would also take leading spaces and a
@@ -165,6 +164,7 @@ int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *save = NULL, *w;
+	size_t alloc = 0;
 	int ret = 0;
 
 	free(*out);
@@ -172,7 +172,7 @@ int parse_list(long **out, size_t *n, const char *arg, int (*parse)(const char *
 	*n = 0;
 	strbuf_addstr(&sb, arg);
 	for (w = strtok_r(sb.buf, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		ALLOC_GROW(*out, *n + 1, alloc);
 		ret = parse(w, &(*out)[*n]);
 		*n += !ret;
 	}

@@ -173,7 +173,7 @@ static int set_cmdline(void *nightly, const char *v)
 {
 	struct lab_nightly *n = nightly;
 
-	n->cmdlines = xrealloc(n->cmdlines, (n->ncmdlines + 1) * sizeof(*n->cmdlines));
+	ALLOC_GROW(n->cmdlines, n->ncmdlines + 1, n->cmdlines_alloc);
 	n->cmdlines[n->ncmdlines++] = xstrdup(v);
 	return 0;
 }
@@ -498,13 +498,14 @@ int config_target_class(const struct lab_config *cfg, const char *class,
 			const struct lab_target ***out, size_t *n)
 {
 	struct strbuf known = STRBUF_INIT;
+	size_t alloc = 0;
 
 	*out = NULL;
 	*n = 0;
 	for (size_t i = 0; i < cfg->ntargets; i++) {
 		if (strcmp(cfg->targets[i].class, class))
 			continue;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		ALLOC_GROW(*out, *n + 1, alloc);
 		(*out)[(*n)++] = &cfg->targets[i];
 	}
 	if (*n)

@@ -118,7 +118,7 @@ struct lab_nightly {
 	long *mems;		/* MiB; nmems 0: run.mem */
 	size_t nmems;
 	char **cmdlines;	/* ncmdlines 0: one empty command line */
-	size_t ncmdlines;
+	size_t ncmdlines, cmdlines_alloc;
 	char *clock;		/* NULL: run.clock */
 	long boots, iters;	/* iters 0: run.iters */
 	enum nightly_policy policy;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "bisect-run.h"
 #include "gitutil.h"
 #include "log.h"
@@ -33,7 +34,7 @@ int bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec
 				&r->cmdline, &r->runner, &r->accel, &r->clock, &r->guest,
 				&r->target, &r->targets };
 
-	for (size_t i = 0; i < sizeof(to) / sizeof(to[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(to); i++)
 		if (text[i])
 			strbuf_addstr(to[i], text[i]);
 	for (size_t i = 0; i < bo->workloads->nr; i++)

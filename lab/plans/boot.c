@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "boot.h"
 #include "cpio.h"
 #include "log.h"
@@ -264,7 +265,7 @@ static int guest_find(struct boot_guest **out, struct boot_guests *gs, int boots
 		guest_free(g);
 		return -1;
 	}
-	gs->g = xrealloc(gs->g, (gs->n + 1) * sizeof(*gs->g));
+	ALLOC_GROW(gs->g, gs->n + 1, gs->alloc);
 	gs->g[gs->n++] = g;
 	*out = g;
 	return 0;

@@ -43,7 +43,7 @@ struct boot_guest {
 /* The guests a command made, each once; the plans point into it. */
 struct boot_guests {
 	struct boot_guest **g;
-	size_t n;
+	size_t n, alloc;
 };
 
 void boot_guests_init(struct boot_guests *gs);

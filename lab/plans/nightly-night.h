@@ -51,7 +51,7 @@ int night_analyse(const struct nightly_series *s, void *data);
 struct series_copy {
 	struct strvec key, workload, metric, unit, target, cmdline, clock;
 	long *mem;
-	size_t nr;
+	size_t nr, mem_alloc;
 };
 void series_copy_release(struct series_copy *sc);
 struct nightly_series series_at(const struct series_copy *sc, size_t i);

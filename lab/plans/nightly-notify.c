@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ab.h"
+#include "array.h"
 #include "escape.h"
 #include "log.h"
 #include "nightly-night.h"
@@ -17,7 +18,6 @@
 #include "store-bisect.h"
 #include "store-nightly.h"
 #include "strbuf.h"
-#include "xalloc.h"
 
 enum channel { MAIL, WEBHOOK, NCHANNELS };
 static const char *const channel_name[NCHANNELS] = { "mail", "webhook" };
@@ -58,9 +58,9 @@ struct outbox {
 	char *json_buf;
 	size_t json_len;
 	struct untold *ch;
-	size_t nch, nmail, nfollowup, npost;
+	size_t nch, ch_alloc, nmail, nfollowup, npost;
 	long long *tables;	/* the A/Bs whose table the mail has */
-	size_t ntables;
+	size_t ntables, tables_alloc;
 };
 
 static void json_str(FILE *f, const char *key, const char *value)
@@ -226,7 +226,7 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 		ab_report(f, &nt->ctx->st, c->ab_experiment, AB_TEXT, AB_REPORT_VERBOSE);
 		fclose(f);
 		strbuf_addstr(&ob->mail, table ? table : "");
-		ob->tables = xrealloc(ob->tables, (ob->ntables + 1) * sizeof(*ob->tables));
+		ALLOC_GROW(ob->tables, ob->ntables + 1, ob->tables_alloc);
 		ob->tables[ob->ntables++] = c->ab_experiment;
 	}
 	free(table);
@@ -301,7 +301,7 @@ static int outbox_add(const struct nightly_change *c, const char *series, void *
 		add_mail(ob, c, &s, &f);
 	else if (u.ch[MAIL].now == CARRY_FOLLOWUP)
 		add_followup(ob, c, &s, &f);
-	ob->ch = xrealloc(ob->ch, (ob->nch + 1) * sizeof(*ob->ch));
+	ALLOC_GROW(ob->ch, ob->nch + 1, ob->ch_alloc);
 	ob->ch[ob->nch++] = u;
 	ret = 0;
 out:

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "array.h"
 #include "bisect-run.h"
 #include "boot.h"
 #include "changepoint.h"
@@ -217,10 +218,7 @@ static void points_end_run(struct points *p)
 {
 	if (p->nvals == p->run_start)
 		return;
-	if (p->nboots == p->alloc_boots) {
-		p->alloc_boots = p->alloc_boots ? 2 * p->alloc_boots : 8;
-		p->len = xrealloc(p->len, p->alloc_boots * sizeof(*p->len));
-	}
+	ALLOC_GROW(p->len, p->nboots + 1, p->alloc_boots);
 	p->len[p->nboots++] = p->nvals - p->run_start;
 	p->run_start = p->nvals;
 }
@@ -278,10 +276,7 @@ static int points_sample(const struct nightly_sample *s, void *data)
 	}
 	if (!(s->value > 0))
 		return 0;	/* a ratio needs positive values: such a metric has no series */
-	if (p->nvals == p->alloc_vals) {
-		p->alloc_vals = p->alloc_vals ? 2 * p->alloc_vals : 64;
-		p->vals = xrealloc(p->vals, p->alloc_vals * sizeof(*p->vals));
-	}
+	ALLOC_GROW(p->vals, p->nvals + 1, p->alloc_vals);
 	p->vals[p->nvals++] = s->value;
 	return 0;
 }
@@ -477,7 +472,7 @@ static int copy_series(const struct nightly_series *s, void *data)
 	strvec_push(&sc->target, s->target);
 	strvec_push(&sc->cmdline, s->cmdline);
 	strvec_push(&sc->clock, s->clock);
-	sc->mem = xrealloc(sc->mem, (sc->nr + 1) * sizeof(*sc->mem));
+	ALLOC_GROW(sc->mem, sc->nr + 1, sc->mem_alloc);
 	sc->mem[sc->nr++] = s->mem_mib;
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "boot.h"
 #include "config.h"
 #include "log.h"
@@ -51,7 +52,7 @@ static struct recipe_variant *variant(struct recipe *r, const char *name, size_t
 	for (size_t i = 0; i < r->nv; i++)
 		if (strlen(r->v[i].name) == len && !strncmp(r->v[i].name, name, len))
 			return &r->v[i];
-	r->v = xrealloc(r->v, (r->nv + 1) * sizeof(*r->v));
+	ALLOC_GROW(r->v, r->nv + 1, r->v_alloc);
 	v = &r->v[r->nv++];
 	memset(v, 0, sizeof(*v));
 	strvec_init(&v->configs);

@@ -62,7 +62,7 @@ struct recipe {
 	long boots, iters;		/* 0: lab ab's defaults */
 	struct strvec arches, workloads, metrics, params, probes;
 	struct recipe_variant *v;
-	size_t nv;
+	size_t nv, v_alloc;
 	struct lab_workload *sections;	/* [workload "NAME"], before lab.conf's */
 	size_t nsections;
 	int line;			/* of the (first) [recipe] header; 0: none */

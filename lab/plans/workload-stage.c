@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "log.h"
 #include "runner.h"
 #include "sha256.h"
 #include "subprocess.h"
 #include "tempfile.h"
-#include "xalloc.h"
 #include "workload.h"
 
 #define BUSYBOX "/bin/busybox"
@@ -383,7 +383,7 @@ void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, 
 	struct strbuf path = STRBUF_INIT;
 
 	for (size_t k = 0; k < n; k++) {
-		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/%s/%s", dir, w[k].name.buf, files[i]);
 			tempfile_delete(path.buf);
@@ -398,6 +398,8 @@ void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, 
 
 int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs)
 {
+	size_t alloc = *n;	/* all *out is known to hold */
+
 	for (size_t i = 0; i < specs->nr; i++) {
 		struct user_workload *w;
 
@@ -408,7 +410,7 @@ int user_workloads_load(struct user_workload **out, size_t *n, const struct strv
 					     "stress-ng:STRESSOR)", specs->v[i], WORKLOAD_NAMES);
 			continue;
 		}
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		ALLOC_GROW(*out, *n + 1, alloc);
 		w = &(*out)[(*n)++];
 		user_workload_init(w);
 		if (user_workload_parse(w, specs->v[i]) || user_workload_stage(w))

@@ -1,0 +1,81 @@
+/*
+ * lib/array.h and xreallocarray(): the room ALLOC_GROW makes, worked by
+ * hand, the elements kept across a move, and a size that overflows dying
+ * with its message rather than wrapping round.
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "tap.h"
+
+/* xreallocarray(NULL, nmemb, size) in a child: its stderr into msg, its wait status */
+static int child_alloc(char *msg, size_t len, size_t nmemb, size_t size)
+{
+	int fd[2], status = 0;
+	ssize_t got, n = 0;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		dup2(fd[1], 2);
+		close(fd[0]);
+		free(xreallocarray(NULL, nmemb, size));
+		_exit(0);
+	}
+	close(fd[1]);
+	while (n + 1 < (ssize_t)len && (got = read(fd[0], msg + n, len - 1 - n)) > 0)
+		n += got;
+	msg[n] = '\0';
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+int main(void)
+{
+	static const int fixed[7];
+	int *v = NULL, *was;
+	size_t nr = 0, alloc = 0, i;
+	char msg[256];
+	int status;
+
+	is_int(ARRAY_SIZE(fixed), 7, "ARRAY_SIZE counts elements, not bytes");
+
+	ALLOC_GROW(v, nr + 1, alloc);
+	is_int(alloc, ALLOC_GROW_MIN, "the first element: room for the minimum");
+	for (i = 0; i < 40; i++) {
+		ALLOC_GROW(v, nr + 1, alloc);
+		v[nr++] = (int)i * 3;
+	}
+	is_int(alloc, 4 * ALLOC_GROW_MIN, "40 elements one at a time: 16, 32, 64");
+	was = v;
+	ALLOC_GROW(v, 64, alloc);
+	ok(v == was && alloc == 64, "room enough: nothing moves");
+	ALLOC_GROW(v, 1000, alloc);
+	is_int(alloc, 1000, "more than double: exactly n");
+	ALLOC_GROW(v, 1001, alloc);
+	is_int(alloc, 2000, "one more: doubled");
+	for (i = 0; i < nr && v[i] == (int)i * 3; i++)
+		;
+	is_int(i, 40, "the elements kept through every move");
+	free(v);
+
+	is_int(alloc_grow_nr(SIZE_MAX / 2 + 1, 1), SIZE_MAX, "doubling does not wrap");
+	is_int(alloc_grow_nr(8, 3), 16, "an alloc below the minimum still doubles");
+
+	status = child_alloc(msg, sizeof(msg), 3, 5);
+	ok(WIFEXITED(status) && !WEXITSTATUS(status) && !*msg, "3 * 5 bytes: allocated, no word");
+	status = child_alloc(msg, sizeof(msg), SIZE_MAX / 4 + 1, 4);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "a size past SIZE_MAX aborts");
+	ok(!strncmp(msg, "lab: size overflow: ", 20) && strstr(msg, " * 4 bytes\n"),
+	   "and says so");
+	return done_testing();
+}
