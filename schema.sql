@@ -98,6 +98,24 @@ CREATE TABLE IF NOT EXISTS samples (
 CREATE INDEX IF NOT EXISTS samples_run ON samples(run_id);
 CREATE INDEX IF NOT EXISTS samples_metric ON samples(workload, metric);
 
+-- What the kernel counted around each iteration (page faults, THP
+-- allocations, context switches: metrics "ev.*", unit "events"), shaped as
+-- samples and kept apart from them, so that no verdict, schedule,
+-- bisection or nightly series ever reads one (results/events.h). A
+-- database of version 9 made before the table gains it when the lab opens
+-- it to write.
+CREATE TABLE IF NOT EXISTS events (
+	id		INTEGER PRIMARY KEY,
+	run_id		INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	workload	TEXT NOT NULL,
+	metric		TEXT NOT NULL,
+	iteration	INTEGER NOT NULL,
+	value		REAL NOT NULL,
+	unit		TEXT NOT NULL,
+	flags		INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS events_run ON events(run_id);
+
 -- The samples a statistic may use: those of runs that ended OK, warm-ups
 -- (flags & 1) left out. Verdicts and bisect steps read samples through it.
 -- A database of version 5 made before the view gains it when the lab
