@@ -1,11 +1,13 @@
 /*
- * Event counts beside times: the prefix that tells an event count from a
- * measurement (the same on both sides of the protocol, refused in a
- * user's output), and, on a real
+ * Event counts beside times: the guest's reading of /proc/vmstat, the
+ * prefix that tells an event count from a measurement (the same on both
+ * sides of the protocol, refused in a user's output), and, on a real
  * database, that events are stored apart from samples, that nothing a
  * verdict reads sees them, that the report's medians and what its runs
  * measured come back as stored, and when an emulated verdict gets the
  * warning.
+ *
+ * liblab.a does not hold the guest's sources, so parse.c is included.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +21,34 @@
 #include "units.h"
 #include "userwork.h"
 #include "tap.h"
+
+#include "../../runners/guest/parse.c"
+
+static const char vmstat[] =
+	"nr_free_pages 224081\n"
+	"pgfault 1234567\n"
+	"pgmajfault 12\n"
+	"pgfault_extra 5\n"
+	"thp_fault_alloc 50\n"
+	"thp_fault_fallback\n"
+	"pgalloc_normal 99";
+
+static void test_vmstat(void)
+{
+	const char *const names[] = { "pgfault", "pgmajfault", "thp_fault_alloc",
+				      "thp_fault_fallback", "nr_tlb_remote_flush", "pgalloc_normal" };
+	long long v[6] = { -1, -1, -1, -1, -1, -1 };
+	unsigned have = parse_vmstat(v, names, 6, vmstat);
+
+	is_int(have, 0x27, "the counters there are found, a name without a value and a missing one not");
+	is_int(v[0], 1234567, "pgfault, not pgfault_extra");
+	is_int(v[1], 12, "pgmajfault");
+	is_int(v[2], 50, "thp_fault_alloc");
+	is_int(v[3], -1, "a line without a value leaves its counter alone");
+	is_int(v[4], -1, "nr_tlb_remote_flush: a kernel without CONFIG_DEBUG_TLBFLUSH has none");
+	is_int(v[5], 99, "the last line without its newline");
+	is_int(parse_vmstat(v, names, 6, ""), 0, "an empty file: nothing");
+}
 
 static void test_prefix(void)
 {
@@ -195,6 +225,7 @@ static void test_store(void)
 
 int main(void)
 {
+	test_vmstat();
 	test_prefix();
 	test_measured();
 	test_store();
