@@ -6,7 +6,8 @@
 -- run_owners, commits; version 4: runs.clock; version 5:
 -- bisections.effect_alpha; version 6: bisect_specs, nightly_*; version 7:
 -- nightly_notices; version 8: bisect_specs.config_fragments; version 9:
--- nightly_followups; version 10: bisect_specs.delta) and keeps its rows.
+-- nightly_followups; version 10: bisect_specs.delta, events) and keeps its
+-- rows.
 -- A column added to an existing table cannot be written idempotently here:
 -- the lab adds those columns itself when a table lacks them
 -- (results/store.c).
@@ -98,6 +99,22 @@ CREATE TABLE IF NOT EXISTS samples (
 );
 CREATE INDEX IF NOT EXISTS samples_run ON samples(run_id);
 CREATE INDEX IF NOT EXISTS samples_metric ON samples(workload, metric);
+
+-- What the kernel counted around each iteration (page faults, THP
+-- allocations, context switches: metrics "ev.*", unit "events"), shaped as
+-- samples and kept apart from them, so that no verdict, schedule,
+-- bisection or nightly series ever reads one (results/events.h).
+CREATE TABLE IF NOT EXISTS events (
+	id		INTEGER PRIMARY KEY,
+	run_id		INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	workload	TEXT NOT NULL,
+	metric		TEXT NOT NULL,
+	iteration	INTEGER NOT NULL,
+	value		REAL NOT NULL,
+	unit		TEXT NOT NULL,
+	flags		INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS events_run ON events(run_id);
 
 -- The samples a statistic may use: those of runs that ended OK, warm-ups
 -- (flags & 1) left out. Verdicts and bisect steps read samples through it.

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "host.h"
 #include "log.h"
 #include "store-private.h"
@@ -147,6 +148,30 @@ static void sample_args(struct store_arg *args, size_t i, const void *data)
 	args[6] = STORE_INT((int)s.flags);
 }
 
+/*
+ * Samples into samples, event counts (metric_is_event()) into events:
+ * the one place they part, so that no reader of samples sees an event.
+ */
+static int insert_samples(struct store *st, long long run_id, const struct sample_set *set)
+{
+	struct store_arg args[ROW_ARGS];
+
+	for (size_t i = 0; i < set->nr; i++) {
+		struct sample s;
+
+		sample_set_get(set, i, &s);
+		args[0] = STORE_INT(run_id);
+		sample_args(args, i, set);
+		if (store_rows(st, NULL, metric_is_event(s.metric) ?
+			       "INSERT INTO events(run_id, workload, metric, iteration, value, "
+			       "unit, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" :
+			       "INSERT INTO samples(run_id, workload, metric, iteration, value, "
+			       "unit, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", args, 7, NULL, NULL))
+			return -1;
+	}
+	return 0;
+}
+
 static void dropped_args(struct store_arg *args, size_t i, const void *data)
 {
 	const struct run_result *res = data;
@@ -171,9 +196,7 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 		       "id = (SELECT kernel_id FROM runs WHERE id = ?1) AND EXISTS (SELECT 1 FROM "
 		       "run_meta WHERE run_id = ?1 AND key = 'kernel.release' AND "
 		       "value NOT LIKE 'unavailable:%')", STORE_ARGS(STORE_INT(run_id)), NULL, NULL) ||
-	    insert_rows(st, "INSERT INTO samples(run_id, workload, metric, iteration, value, "
-			"unit, flags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", run_id, res->set.nr,
-			sample_args, 7, &res->set) ||
+	    insert_samples(st, run_id, &res->set) ||
 	    insert_rows(st, "INSERT INTO dropped_lines(run_id, seq, reason, line) "
 			"VALUES (?1, ?2, ?3, ?4)", run_id, res->dropped_nr, dropped_args, 4, res)) {
 		store_error(st, "cannot store run");

@@ -44,19 +44,21 @@ static int schema_version(struct store *st, int *out)
 
 /*
  * Whether the schema must be applied: an older version, or one of this
- * version made before its views were added (a view changes no table, so
- * it came without a new version). 1 yes, 0 no, -1 error.
+ * version that lacks its view or its events table (neither changes a table
+ * there was, so a file can be missing one without being of another
+ * version). 1 yes, 0 no, -1 error.
  */
 static int schema_stale(struct store *st, int version)
 {
-	long long views = 0;
+	long long have = 0;
 
 	if (version < STORE_SCHEMA_VERSION)
 		return 1;
 	if (store_rows(st, "cannot read schema", "SELECT count(*) FROM sqlite_master WHERE "
-		       "type = 'view' AND name = 'counted_samples'", NULL, 0, store_row_int, &views))
+		       "(type = 'view' AND name = 'counted_samples') OR "
+		       "(type = 'table' AND name = 'events')", NULL, 0, store_row_int, &have))
 		return -1;
-	return !views;
+	return have < 2;
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "console.h"
+#include "events.h"
 #include "protocol.h"
 #include "subprocess.h"
 
@@ -121,7 +122,9 @@ static void add_sample(struct console *c, const struct protocol_msg *m, const ch
 	}
 	switch (sample_set_add(&c->res->set, &s)) {
 	case SAMPLE_ADDED:
-		tell_sample(c, m->workload);
+		/* the progress counts measurements; event counts ride along */
+		if (!metric_is_event(m->metric))
+			tell_sample(c, m->workload);
 		break;
 	case SAMPLE_REPEATED:
 		drop(c, line, len, "iteration %ld of %s.%s repeated", m->iteration, m->workload,

@@ -69,6 +69,17 @@ enum protocol_flags {
 	PROTOCOL_NONCE_OPTIONAL = 1 << 1,	/* a line may lack the nonce */
 };
 
+/*
+ * A sample whose metric starts with PROTOCOL_EVENT_PREFIX is an event
+ * count, in unit PROTOCOL_EVENT_UNIT: what the kernel counted around one
+ * iteration (page faults, THP allocations, context switches; the guest's
+ * events.h). The lab stores it beside the times and never gives it a
+ * verdict (results/events.h); a user's program may not name a metric so
+ * (userwork.h).
+ */
+#define PROTOCOL_EVENT_PREFIX "ev."
+#define PROTOCOL_EVENT_UNIT "events"
+
 struct protocol_msg {
 	enum protocol_kind kind;
 	char why[96];			/* bad: what was wrong with the line */

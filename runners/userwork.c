@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "protocol.h"
 #include "userwork.h"
 
 static int name_char(int c)
@@ -46,6 +47,11 @@ enum userwork_line userwork_parse_line(struct userwork_sample *out, const char *
 		return USERWORK_BAD;
 	}
 	memcpy(out->name, s, n);
+	if (!strncmp(out->name, PROTOCOL_EVENT_PREFIX, strlen(PROTOCOL_EVENT_PREFIX))) {
+		snprintf(why, whysize, "name '%s' starts with '%s', which the guest's event "
+			 "counts have", out->name, PROTOCOL_EVENT_PREFIX);
+		return USERWORK_BAD;
+	}
 	s += n;
 
 	n = next_word(&s);

@@ -10,7 +10,8 @@
  *
  *   name value unit [higher|lower]
  *
- * name: letters, digits, '_', '-' and '.', at most USERWORK_NAME_MAX - 1;
+ * name: letters, digits, '_', '-' and '.', at most USERWORK_NAME_MAX - 1,
+ * not starting with "ev." (the guest's event counts, protocol.h);
  * value: a finite number (strtod); unit: letters, digits, '_', '/', '%',
  * '.' and '-', at most USERWORK_UNIT_MAX - 1 (us, ms, s, ops/s, pages);
  * the direction says which way is better, lower when left out. Blank

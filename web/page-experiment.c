@@ -1,9 +1,13 @@
-/* An A/B experiment's page: provenance, a section per verdict, the sweep, the runs. */
+/*
+ * An A/B experiment's page: provenance, a section per verdict, the event
+ * counts that differ, the sweep, the runs.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
+#include "events.h"
 #include "html.h"
 #include "log.h"
 #include "pages.h"
@@ -121,8 +125,52 @@ static void add_ab_row(struct strbuf *sb, const char *label, double a, double b)
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
+/* An emulated verdict the page faults contradict says so under its facts. */
+static void add_warning(struct strbuf *sb, const struct events_report *ev,
+			const struct verdict_row *v)
+{
+	const struct event_row *e = events_disagree(ev, v);
+	struct strbuf words = STRBUF_INIT;
+
+	if (!e)
+		return;
+	events_disagree_words(&words, v, e);
+	strbuf_addstr(sb, "<p class=\"warning\">warning: ");
+	escape_html(sb, words.buf);
+	strbuf_addstr(sb, "</p>\n");
+	strbuf_release(&words);
+}
+
+/* The event counts whose median an iteration differs between A and B; none: nothing. */
+static void add_events(struct strbuf *sb, const struct events_report *ev)
+{
+	if (!ev->nr)
+		return;
+	strbuf_addstr(sb, "<section>\n<h2>Events</h2>\n<p>What the kernel counted, median an "
+		      "iteration, where A and B differ: counted, never judged.</p>\n");
+	html_table_begin(sb, "<th>Event</th><th>Point</th><th>A</th><th>B</th><th>B/A</th>");
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct event_row *e = &ev->v[i];
+
+		strbuf_addstr(sb, "<tr><td>");
+		escape_html(sb, e->workload);
+		strbuf_addch(sb, '.');
+		escape_html(sb, e->metric);
+		strbuf_addf(sb, "</td><td>%lldM, %d cpu(s)</td><td class=\"num\">%.15g</td>"
+			    "<td class=\"num\">%.15g</td><td class=\"num\">", e->mem_mib, e->cpus,
+			    e->median_a, e->median_b);
+		if (e->median_a > 0)
+			strbuf_addf(sb, "%.3g", e->median_b / e->median_a);
+		else
+			strbuf_addstr(sb, "&#8211;");
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	html_table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+}
+
 static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_samples *es,
-		       const struct verdict_row *v)
+		       const struct events_report *ev, const struct verdict_row *v)
 {
 	struct side_samples a = { 0 }, b = { 0 };
 	struct strbuf title = STRBUF_INIT;
@@ -169,6 +217,7 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	strbuf_addf(sb, "</dd>\n<dt>verdict</dt><dd class=\"verdict\">");
 	html_badge(sb, "v-", v->verdict);
 	strbuf_addf(sb, " (alpha %.3g, delta %.3g %%)</dd>\n</dl>\n", v->alpha, 100 * v->delta);
+	add_warning(sb, ev, v);
 	if (isfinite(v->ratio)) {
 		char ci[32];
 		size_t len = title.len;
@@ -348,9 +397,16 @@ static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 	return 0;
 }
 
+/* The page and the experiment's events, which its header and its verdicts show. */
+struct exp_page {
+	struct page p;
+	struct events_report ev;
+};
+
 static int experiment_header(const struct store_report_experiment *e, void *data)
 {
-	struct page *p = data;
+	struct exp_page *ep = data;
+	struct page *p = &ep->p;
 	struct strbuf *sb = &p->sb, title = STRBUF_INIT;
 	int ret;
 
@@ -370,13 +426,18 @@ static int experiment_header(const struct store_report_experiment *e, void *data
 	html_text(sb, e->command);
 	strbuf_addstr(sb, "</code></dd>\n");
 	ret = add_clock(sb, p->s->st, p->id, 0);
-	strbuf_addstr(sb, "</dl>\n");
+	strbuf_addstr(sb, "<dt>measured</dt><dd class=\"measured\">");
+	measured_words(&title, events_measured_all(&ep->ev));
+	escape_html(sb, title.buf);
+	strbuf_release(&title);
+	strbuf_addstr(sb, "</dd>\n</dl>\n");
 	return ret;
 }
 
 int page_experiment(struct site *s, long long id)
 {
-	struct page p = { .s = s, .sb = STRBUF_INIT, .id = id };
+	struct exp_page ep = { .p = { .s = s, .sb = STRBUF_INIT, .id = id } };
+	struct page *p = &ep.p;
 	struct strbuf name = STRBUF_INIT;
 	struct exp_samples es = { 0 };
 	struct verdict_list verdicts = { 0 };
@@ -384,37 +445,40 @@ int page_experiment(struct site *s, long long id)
 
 	if (store_read_begin(s->st))
 		return -1;
-	if (store_report_experiment(s->st, id, experiment_header, &p))
+	if (events_report_load(&ep.ev, s->st, id) ||
+	    store_report_experiment(s->st, id, experiment_header, &ep))
 		goto out;
-	if (!p.found) {
+	if (!p->found) {
 		ret = 0;
 		goto out;
 	}
-	if (add_provenance(s, &p.sb, id) ||
+	if (add_provenance(s, &p->sb, id) ||
 	    store_experiment_ab_samples(s->st, id, exp_sample, &es) ||
 	    store_verdicts_read(s->st, &verdicts, id))
 		goto out;
-	strbuf_addstr(&p.sb, "<section>\n<h2>Verdicts</h2>\n");
+	strbuf_addstr(&p->sb, "<section>\n<h2>Verdicts</h2>\n");
 	for (size_t i = 0; i < verdicts.nr; i++)
-		if (add_verdict(&p.sb, id, &es, &verdicts.v[i]))
+		if (add_verdict(&p->sb, id, &es, &ep.ev, &verdicts.v[i]))
 			goto out;
 	if (!verdicts.nr)
-		strbuf_addstr(&p.sb, "<p>No verdicts: the experiment has not finished.</p>\n");
-	strbuf_addstr(&p.sb, "</section>\n");
+		strbuf_addstr(&p->sb, "<p>No verdicts: the experiment has not finished.</p>\n");
+	strbuf_addstr(&p->sb, "</section>\n");
+	add_events(&p->sb, &ep.ev);
 	if (sweep_points(&verdicts) > 1)
-		add_sweep(&p.sb, &verdicts);
-	if (add_runs_table(s, &p.sb, id))
+		add_sweep(&p->sb, &verdicts);
+	if (add_runs_table(s, &p->sb, id))
 		goto out;
-	html_page_end(&p.sb);
+	html_page_end(&p->sb);
 	strbuf_addf(&name, "e%lld.html", id);
 	ret = 1;
 out:
 	store_read_end(s->st);
 	if (ret == 1)
-		ret = site_put(s, name.buf, p.sb.buf, p.sb.len);
+		ret = site_put(s, name.buf, p->sb.buf, p->sb.len);
 	exp_samples_release(&es);
 	verdict_list_release(&verdicts);
-	strbuf_release(&p.sb);
+	events_report_release(&ep.ev);
+	strbuf_release(&p->sb);
 	strbuf_release(&name);
 	return ret;
 }

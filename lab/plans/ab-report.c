@@ -7,6 +7,7 @@
 #include "ab.h"
 #include "ab-table.h"
 #include "escape.h"
+#include "events.h"
 #include "log.h"
 #include "store-experiment.h"
 #include "store-verdict.h"
@@ -216,14 +217,60 @@ int ab_format_parse(enum ab_format *out, const char *name)
 	return -1;
 }
 
+/* A verdict's JSON after its columns: what it measured, and the warning it carries or null. */
+static void json_measured(FILE *f, const struct verdict_row *v, const struct events_report *ev)
+{
+	const struct event_row *e = events_disagree(ev, v);
+	struct strbuf sb = STRBUF_INIT;
+
+	measured_words(&sb, events_measured_at(ev, v->mem_mib, v->cpus));
+	fputs(", \"measured\": ", f);
+	escape_json(f, sb.buf);
+	fputs(", \"warning\": ", f);
+	if (e) {
+		strbuf_reset(&sb);
+		events_disagree_words(&sb, v, e);
+		escape_json(f, sb.buf);
+	} else {
+		fputs("null", f);
+	}
+	strbuf_release(&sb);
+}
+
+/* The event counts that differ between A and B: "events": [...]. */
+static void json_events(FILE *f, const struct events_report *ev)
+{
+	fputs(",\n\"events\": [", f);
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct event_row *e = &ev->v[i];
+
+		fputs(i ? ",\n  {\"workload\": " : "\n  {\"workload\": ", f);
+		escape_json(f, e->workload);
+		fputs(", \"metric\": ", f);
+		escape_json(f, e->metric);
+		fprintf(f, ", \"mem_mib\": %lld, \"cpus\": %d, \"n_a\": %zu, \"n_b\": %zu, "
+			"\"median_a\": ", e->mem_mib, e->cpus, e->n_a, e->n_b);
+		json_number(f, e->median_a);
+		fputs(", \"median_b\": ", f);
+		json_number(f, e->median_b);
+		fputs(", \"ratio\": ", f);
+		json_number(f, e->median_a > 0 ? e->median_b / e->median_a : NAN);
+		fputc('}', f);
+	}
+	fputs("\n]", f);
+}
+
 int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 	      enum ab_report_flags flags)
 {
 	struct strbuf clock = STRBUF_INIT;
 	struct verdict_list l = { 0 };
+	struct events_report ev = { 0 };
 	int ret = -1, points = 0;
 
 	if (store_experiment_clock_words(st, &clock, exp_id))
+		goto out;
+	if (fmt != AB_CSV && events_report_load(&ev, st, exp_id))
 		goto out;
 	if (fmt != AB_CSV && print_header(f, st, exp_id, &points, clock.buf, fmt))
 		goto out;
@@ -237,7 +284,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 	} else if (fmt == AB_JSON) {
 		fputs(", \"verdicts\": [", f);
 	} else {
-		ab_table_print(f, &l);
+		ab_table_print(f, &l, &ev);
 	}
 	for (size_t r = 0; r < l.nr; r++) {
 		const struct verdict_row *v = &l.v[r];
@@ -268,17 +315,22 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 				else
 					json_number(f, num);
 			}
+			json_measured(f, v, &ev);
 			fputc('}', f);
 		}
 	}
-	if (fmt == AB_JSON)
-		fputs("\n]}\n", f);
+	if (fmt == AB_JSON) {
+		fputs("\n]", f);
+		json_events(f, &ev);
+		fputs("}\n", f);
+	}
 	if (fmt == AB_TEXT && !l.nr)
 		fputs("\n(no verdicts: the experiment has not finished)\n", f);
 	if (fmt == AB_TEXT && points > 1)
 		ab_table_print_sweep(f, &l, clock.buf);
 	ret = 0;
 out:
+	events_report_release(&ev);
 	verdict_list_release(&l);
 	strbuf_release(&clock);
 	return ret;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ab-table.h"
+#include "events.h"
 #include "escape.h"
 #include "stats.h"
 #include "textfmt.h"
@@ -141,6 +142,89 @@ static void print_point(FILE *f, const struct verdict_row *const *r, size_t n)
 	free(rows);
 }
 
+/* A count as it is, exactly: 25600, or 25600.5 for the median of an even number. */
+static void count_cell(char *buf, size_t size, double v)
+{
+	snprintf(buf, size, "%.15g", v);
+}
+
+static void event_ratio_cell(char *buf, size_t size, double a, double b)
+{
+	char x[32];
+	double r = b / a;
+
+	if (!(a > 0) || !isfinite(r)) {
+		snprintf(buf, size, "-");
+	} else if (r > 10 || r < 0.1) {
+		textfmt_multiple(x, sizeof(x), r);
+		snprintf(buf, size, "%s×", x);
+	} else {
+		snprintf(buf, size, "%+.1f %%", 100 * (r - 1));
+	}
+}
+
+/* The event counts of one point that differ between A and B, a row each. */
+static void print_point_events(FILE *f, const struct events_report *ev, long long mem, int cpus)
+{
+	enum { E_NAME, E_A, E_B, E_RATIO, NR_E };
+	struct cells *rows = xrealloc(NULL, (ev->nr + 1) * sizeof(*rows));
+	size_t n = 1, width[NR_E] = { 0 };
+
+	snprintf(rows[0].c[E_NAME], sizeof(rows[0].c[0]), "event");
+	snprintf(rows[0].c[E_A], sizeof(rows[0].c[0]), "A");
+	snprintf(rows[0].c[E_B], sizeof(rows[0].c[0]), "B");
+	snprintf(rows[0].c[E_RATIO], sizeof(rows[0].c[0]), "B/A");
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct event_row *e = &ev->v[i];
+		struct cells *c = &rows[n];
+
+		if (e->mem_mib != mem || e->cpus != cpus)
+			continue;
+		snprintf(c->c[E_NAME], sizeof(c->c[0]), "%s.%s", term_safe(e->workload),
+			 term_safe(e->metric));
+		count_cell(c->c[E_A], sizeof(c->c[0]), e->median_a);
+		count_cell(c->c[E_B], sizeof(c->c[0]), e->median_b);
+		event_ratio_cell(c->c[E_RATIO], sizeof(c->c[0]), e->median_a, e->median_b);
+		n++;
+	}
+	if (n == 1) {
+		free(rows);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < NR_E; k++)
+			if (textfmt_width(rows[i].c[k]) > width[k])
+				width[k] = textfmt_width(rows[i].c[k]);
+	fputs("\nevents, median an iteration (counted, never judged)\n", f);
+	for (size_t i = 0; i < n; i++) {
+		textfmt_pad(f, rows[i].c[E_NAME], width[E_NAME]);
+		fprintf(f, "  %*s  %*s  %s\n", (int)width[E_A], rows[i].c[E_A], (int)width[E_B],
+			rows[i].c[E_B], rows[i].c[E_RATIO]);
+	}
+	free(rows);
+}
+
+/* Under a point's table: what it measured, and the verdicts real hardware may not share. */
+static void print_point_notes(FILE *f, const struct verdict_row *const *r, size_t n,
+			      const struct events_report *ev)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	measured_words(&sb, events_measured_at(ev, r[0]->mem_mib, r[0]->cpus));
+	fprintf(f, "measured: %s\n", sb.buf);
+	for (size_t i = 0; i < n; i++) {
+		const struct event_row *e = events_disagree(ev, r[i]);
+
+		if (!e)
+			continue;
+		strbuf_reset(&sb);
+		events_disagree_words(&sb, r[i], e);
+		textfmt_wrap(f, "warning: ", "  ", term_safe(sb.buf));
+	}
+	strbuf_release(&sb);
+	print_point_events(f, ev, r[0]->mem_mib, r[0]->cpus);
+}
+
 static int point_order(const void *a, const void *b)
 {
 	const struct verdict_row *x = *(const struct verdict_row *const *)a;
@@ -154,7 +238,7 @@ static int point_order(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void ab_table_print(FILE *f, const struct verdict_list *l)
+void ab_table_print(FILE *f, const struct verdict_list *l, const struct events_report *ev)
 {
 	const struct verdict_row **r = xrealloc(NULL, (l->nr + 1) * sizeof(*r));
 
@@ -166,6 +250,8 @@ void ab_table_print(FILE *f, const struct verdict_list *l)
 			if (r[j]->mem_mib != r[i]->mem_mib || r[j]->cpus != r[i]->cpus)
 				break;
 		print_point(f, r + i, j - i);
+		if (ev)
+			print_point_notes(f, r + i, j - i, ev);
 	}
 	free(r);
 }

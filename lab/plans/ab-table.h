@@ -5,13 +5,17 @@
  * per sweep point, one row per metric (A and B as median ±relative
  * standard deviation, the change B/A with its confidence interval, the
  * verdict), with what was compared said once above it; and, for a sweep,
- * a table per metric with a column per memory size. Prints only.
+ * a table per metric with a column per memory size. Under each point's
+ * table, from ev (NULL: nothing): what its runs measured, a warning for
+ * each emulated verdict its page faults contradict, and the event counts
+ * that differ between A and B. Prints only.
  */
 #include <stdio.h>
 
+#include "events.h"
 #include "store-verdict.h"
 
-void ab_table_print(FILE *f, const struct verdict_list *l);
+void ab_table_print(FILE *f, const struct verdict_list *l, const struct events_report *ev);
 void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clock);
 
 #endif

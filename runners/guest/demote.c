@@ -6,6 +6,7 @@
 
 #include "demote.h"
 #include "emit.h"
+#include "events.h"
 #include "kmsg.h"
 #include "parse.h"
 #include "sysfs.h"
@@ -181,15 +182,23 @@ struct totals {
 static int demote_pages(struct totals *t, long first, long pages)
 {
 	for (long i = 0; i < pages; i++) {
-		long long w0 = timing_ns(CLOCK_MONOTONIC), s0 = timing_sys_ns(), w1, s1;
-		int err = sysfs_write(POOL_1G "/demote", "1");
+		struct events ev;
+		long long w0, s0, w1, s1;
+		int err;
+
+		events_begin(&ev, EVENTS_SELF);
+		w0 = timing_ns(CLOCK_MONOTONIC);
+		s0 = timing_sys_ns();
+		err = sysfs_write(POOL_1G "/demote", "1");
 		w1 = timing_ns(CLOCK_MONOTONIC);
 		s1 = timing_sys_ns();
+		events_end(&ev);
 		if (err)
 			return emit_error("demote", "demoting 1 GiB page %ld of %ld failed: %s",
 					  first + i + 1, first + pages, strerror(-err));
 		emit_sample("demote", "demote_page_wall", first + i, (double)(w1 - w0) / 1e6, "ms", 0);
 		emit_sample("demote", "demote_page_sys", first + i, (double)(s1 - s0) / 1e6, "ms", 0);
+		events_emit(&ev, "demote", first + i, 0);
 		t->wall += w1 - w0;
 		t->sys += s1 - s0;
 	}

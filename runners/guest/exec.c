@@ -13,6 +13,7 @@
 
 #include "contain.h"
 #include "emit.h"
+#include "events.h"
 #include "exec.h"
 #include "sysfs.h"
 #include "userwork.h"
@@ -433,14 +434,19 @@ int exec_run(const struct params *p, const char *name)
 	if (load(s, p))
 		goto done;
 	for (long i = 1; i <= s->iters; i++) {
+		struct events ev;
+
 		out.len = err.len = 0;
 		out.cut = err.cut = 0;
 		if (out.buf)
 			out.buf[0] = '\0';
+		events_begin(&ev, EVENTS_CHILDREN);
 		if (run_once(s, i, &out, &err))
 			goto done;
+		events_end(&ev);
 		if (s->stressor[0] ? read_stressng(s, i) : read_plain(s, i, &out))
 			goto done;
+		events_emit(&ev, name, i, 0);
 	}
 	ret = 0;
 done:

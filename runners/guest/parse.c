@@ -484,3 +484,27 @@ int parse_list_next(char *item, size_t size, const char **s)
 	item[n] = '\0';
 	return 1;
 }
+
+unsigned parse_vmstat(long long *out, const char *const *names, size_t n, const char *buf)
+{
+	unsigned have = 0;
+
+	while (*buf) {
+		size_t len = strcspn(buf, " \t\n");
+		const char *v = buf + len;
+		char *end;
+
+		if (*v == ' ' || *v == '\t') {
+			long long x = strtoll(v, &end, 10);
+
+			for (size_t i = 0; i < n && i < 32 && end != v; i++)
+				if (strlen(names[i]) == len && !strncmp(buf, names[i], len)) {
+					out[i] = x;
+					have |= 1u << i;
+				}
+		}
+		buf += strcspn(buf, "\n");
+		buf += *buf == '\n';
+	}
+	return have;
+}

@@ -130,6 +130,14 @@ int parse_lab_param(char *key, size_t ksize, char *value, size_t vsize,
 int parse_field(char *value, size_t size, const char *line, const char *key);
 
 /*
+ * /proc/vmstat, "name value" a line: the value of each of names[0..n)
+ * into out[i], with bit i of the result set when the file has that name
+ * (n at most 32). A counter the kernel was built without, such as
+ * CONFIG_DEBUG_TLBFLUSH's nr_tlb_*, keeps its bit clear.
+ */
+unsigned parse_vmstat(long long *out, const char *const *names, size_t n, const char *buf);
+
+/*
  * Iterate over a comma-separated list: copies the next non-empty item to
  * item and advances *s. Returns 1 per item, 0 at the end, -1 for an item
  * that does not fit (it is skipped).

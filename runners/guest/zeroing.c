@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "events.h"
 #include "parse.h"
 #include "sysfs.h"
 #include "timing.h"
@@ -227,19 +228,24 @@ int zeroing_run(const struct params *p, int pid1)
 	for (long i = 0; i < p->iters; i++) {
 		char mark[32];
 		long long ns = 0;
+		struct events ev;
 		int ret;
 
 		if (tracing) {
 			snprintf(mark, sizeof(mark), "lab iter %ld", i);
 			trace_mark(&t, mark);
 		}
-		if ((ret = touch(&ns, size, !strcmp(mode, "madvise")))) {
+		events_begin(&ev, EVENTS_SELF);
+		ret = touch(&ns, size, !strcmp(mode, "madvise"));
+		events_end(&ev);
+		if (ret) {
 			emit_error("zeroing", "cannot map %ld MiB: %s", p->zeroing_mb,
 				   strerror(-ret));
 			break;
 		}
 		emit_sample("zeroing", "touch", i, (double)ns / 1e3, "us",
 			    i == 0 ? SAMPLE_WARMUP : 0);
+		events_emit(&ev, "zeroing", i, i == 0 ? SAMPLE_WARMUP : 0);
 	}
 	if (tracing)
 		trace_end(&t);

@@ -1,0 +1,229 @@
+/* Event counts beside times: what they are, what was measured, what they contradict (events.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "stats.h"
+#include "store-events.h"
+#include "textfmt.h"
+#include "xalloc.h"
+
+int metric_is_event(const char *metric)
+{
+	return metric && !strncmp(metric, EVENT_METRIC_PREFIX, strlen(EVENT_METRIC_PREFIX));
+}
+
+enum measured measured_of(const char *accel, const char *clock)
+{
+	if (!accel || !*accel)
+		return MEASURED_UNKNOWN;
+	if (strcmp(accel, "tcg"))
+		return MEASURED_HARDWARE;
+	return clock && !strncmp(clock, "icount", 6) ? MEASURED_EMULATED_VIRTUAL :
+	       MEASURED_EMULATED_WALL;
+}
+
+void measured_words(struct strbuf *out, unsigned kinds)
+{
+	static const struct {
+		enum measured kind;
+		const char *words;
+	} names[] = {
+		{ MEASURED_EMULATED_VIRTUAL, "emulated, virtual time" },
+		{ MEASURED_EMULATED_WALL, "emulated, wall time" },
+		{ MEASURED_HARDWARE, "hardware (KVM, this host or a remote host)" },
+		{ MEASURED_UNKNOWN, "not recorded (runs without an accelerator)" },
+	};
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (kinds & names[i].kind)
+			strbuf_addf(out, "%s%s", n++ ? " and " : "", names[i].words);
+	if (!n)
+		strbuf_addstr(out, "nothing yet (no run ended OK)");
+}
+
+void events_report_release(struct events_report *r)
+{
+	free(r->v);
+	free(r->points);
+	memset(r, 0, sizeof(*r));
+}
+
+/* One side's values of the metric being read. */
+struct values {
+	double *v;
+	size_t n, alloc;
+};
+
+static void values_push(struct values *x, double v)
+{
+	if (x->n == x->alloc) {
+		x->alloc = x->alloc ? 2 * x->alloc : 64;
+		x->v = xrealloc(x->v, x->alloc * sizeof(*x->v));
+	}
+	x->v[x->n++] = v;
+}
+
+/* The events of one metric at one point while they are read: each side's values. */
+struct loading {
+	struct events_report *r;
+	struct event_row cur;
+	struct values side[2];
+	int started;
+};
+
+static void finish_metric(struct loading *l)
+{
+	struct events_report *r = l->r;
+	struct event_row *e = &l->cur;
+
+	if (!l->started)
+		return;
+	e->n_a = l->side[0].n;
+	e->n_b = l->side[1].n;
+	e->median_a = stats_median(l->side[0].v, l->side[0].n);
+	e->median_b = stats_median(l->side[1].v, l->side[1].n);
+	/* a count that did not move, or one side that has none, says nothing */
+	if (e->n_a && e->n_b && e->median_a != e->median_b) {
+		if (r->nr == r->alloc) {
+			r->alloc = r->alloc ? 2 * r->alloc : 16;
+			r->v = xrealloc(r->v, r->alloc * sizeof(*r->v));
+		}
+		r->v[r->nr++] = *e;
+	}
+	l->side[0].n = l->side[1].n = 0;
+	l->started = 0;
+}
+
+static int add_event(const struct store_event *x, void *data)
+{
+	struct loading *l = data;
+	struct event_row *e = &l->cur;
+	int side;
+
+	if (!strcmp(x->variant, "A"))
+		side = 0;
+	else if (!strcmp(x->variant, "B"))
+		side = 1;
+	else
+		return 0;
+	if (!l->started || e->mem_mib != x->mem_mib || e->cpus != x->cpus ||
+	    strcmp(e->workload, x->workload) || strcmp(e->metric, x->metric)) {
+		finish_metric(l);
+		memset(e, 0, sizeof(*e));
+		snprintf(e->workload, sizeof(e->workload), "%s", x->workload);
+		snprintf(e->metric, sizeof(e->metric), "%s", x->metric);
+		e->mem_mib = x->mem_mib;
+		e->cpus = x->cpus;
+		l->started = 1;
+	}
+	values_push(&l->side[side], x->value);
+	return 0;
+}
+
+static int add_accel(long long mem_mib, int cpus, const char *accel, const char *clock,
+		     void *data)
+{
+	struct events_report *r = data;
+	struct measured_point *p = NULL;
+
+	for (size_t i = 0; i < r->npoints && !p; i++)
+		if (r->points[i].mem_mib == mem_mib && r->points[i].cpus == cpus)
+			p = &r->points[i];
+	if (!p) {
+		if (r->npoints == r->points_alloc) {
+			r->points_alloc = r->points_alloc ? 2 * r->points_alloc : 8;
+			r->points = xrealloc(r->points, r->points_alloc * sizeof(*r->points));
+		}
+		p = &r->points[r->npoints++];
+		p->mem_mib = mem_mib;
+		p->cpus = cpus;
+		p->kinds = 0;
+	}
+	p->kinds |= measured_of(accel, clock);
+	return 0;
+}
+
+int events_report_load(struct events_report *r, struct store *st, long long exp_id)
+{
+	struct loading l = { .r = r };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = store_experiment_events(st, exp_id, add_event, &l);
+	if (!ret)
+		finish_metric(&l);
+	free(l.side[0].v);
+	free(l.side[1].v);
+	if (!ret)
+		ret = store_experiment_accels(st, exp_id, add_accel, r);
+	if (ret)
+		events_report_release(r);
+	return ret;
+}
+
+unsigned events_measured_at(const struct events_report *r, long long mem_mib, int cpus)
+{
+	for (size_t i = 0; i < r->npoints; i++)
+		if (r->points[i].mem_mib == mem_mib && r->points[i].cpus == cpus)
+			return r->points[i].kinds;
+	return 0;
+}
+
+unsigned events_measured_all(const struct events_report *r)
+{
+	unsigned kinds = 0;
+
+	for (size_t i = 0; i < r->npoints; i++)
+		kinds |= r->points[i].kinds;
+	return kinds;
+}
+
+#define EMULATED (MEASURED_EMULATED_VIRTUAL | MEASURED_EMULATED_WALL)
+
+const struct event_row *events_disagree(const struct events_report *r,
+					const struct verdict_row *v)
+{
+	unsigned kinds = events_measured_at(r, v->mem_mib, v->cpus);
+	double cost;
+
+	/* only where every run was emulated: hardware pays for its faults */
+	if (!kinds || (kinds & ~EMULATED) || !isfinite(v->ratio) || v->ratio <= 0 ||
+	    (strcmp(v->verdict, "REGRESSION") && strcmp(v->verdict, "IMPROVEMENT")))
+		return NULL;
+	/* time B/A: for a rate, higher is less time */
+	cost = strcmp(v->direction, "higher") ? v->ratio : 1 / v->ratio;
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct event_row *e = &r->v[i];
+
+		if (e->mem_mib != v->mem_mib || e->cpus != v->cpus ||
+		    strcmp(e->workload, v->workload) ||
+		    strcmp(e->metric, EVENT_METRIC_PREFIX "pgfault"))
+			continue;
+		if ((cost > 1 && e->median_b * EVENTS_DISAGREE_FACTOR < e->median_a) ||
+		    (cost < 1 && e->median_a * EVENTS_DISAGREE_FACTOR < e->median_b))
+			return e;
+	}
+	return NULL;
+}
+
+void events_disagree_words(struct strbuf *out, const struct verdict_row *v,
+			   const struct event_row *e)
+{
+	char change[32];
+	double r = v->ratio;
+
+	strbuf_addf(out, "%s.%s: emulated %s ", v->workload, v->metric,
+		    strcmp(v->direction, "higher") ? "time" : "rate");
+	if (r > 10 || r < 0.1) {
+		textfmt_multiple(change, sizeof(change), r);
+		strbuf_addf(out, "%s×", change);
+	} else {
+		strbuf_addf(out, "%+.1f %%", 100 * (r - 1));
+	}
+	strbuf_addf(out, ", %s %.15g -> %.15g: real hardware may disagree",
+		    e->metric + strlen(EVENT_METRIC_PREFIX), e->median_a, e->median_b);
+}

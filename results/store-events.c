@@ -1,0 +1,78 @@
+/* Event counts and what an experiment's runs measured, as typed rows (store-events.h). */
+#include "store-events.h"
+#include "store-private.h"
+
+/* Whether the database has the events table: one made before it has none. */
+static int have_events(struct store *st, int *have)
+{
+	long long n = 0;
+
+	if (store_rows(st, "cannot read schema", "SELECT count(*) FROM sqlite_master WHERE "
+		       "type = 'table' AND name = 'events'", NULL, 0, store_row_int, &n))
+		return -1;
+	*have = n > 0;
+	return 0;
+}
+
+struct event_reader {
+	store_event_fn *fn;
+	void *data;
+};
+
+static int event_row(sqlite3_stmt *q, void *data)
+{
+	struct event_reader *r = data;
+	struct store_event e = {
+		.variant = store_text(q, 0),
+		.mem_mib = sqlite3_column_int64(q, 1),
+		.cpus = sqlite3_column_int(q, 2),
+		.workload = store_text(q, 3),
+		.metric = store_text(q, 4),
+		.value = sqlite3_column_double(q, 5),
+	};
+
+	return r->fn(&e, r->data);
+}
+
+int store_experiment_events(struct store *st, long long exp_id, store_event_fn *fn,
+			    void *data)
+{
+	struct event_reader r = { fn, data };
+	int have;
+
+	if (have_events(st, &have))
+		return -1;
+	if (!have)
+		return 0;
+	return store_rows(st, "cannot read events", "SELECT v.name, r.mem_mib, r.cpus, "
+			  "e.workload, e.metric, e.value FROM events e JOIN runs r ON r.id = e.run_id "
+			  "JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = ?1 AND "
+			  "r.status = 'OK' AND (e.flags & 1) = 0 ORDER BY r.mem_mib, r.cpus, "
+			  "e.workload, e.metric, v.name, e.id",
+			  STORE_ARGS(STORE_INT(exp_id)), event_row, &r);
+}
+
+struct accel_reader {
+	store_accel_fn *fn;
+	void *data;
+};
+
+static int accel_row(sqlite3_stmt *q, void *data)
+{
+	struct accel_reader *r = data;
+
+	return r->fn(sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1), store_text(q, 2),
+		     store_text(q, 3), r->data);
+}
+
+int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *fn,
+			    void *data)
+{
+	struct accel_reader r = { fn, data };
+
+	return store_rows(st, "cannot read the accelerators of an experiment",
+			  "SELECT mem_mib, cpus, COALESCE(accel, ''), clock FROM runs WHERE "
+			  "experiment_id = ?1 AND status = 'OK' GROUP BY mem_mib, cpus, accel, clock "
+			  "ORDER BY mem_mib, cpus, min(id)",
+			  STORE_ARGS(STORE_INT(exp_id)), accel_row, &r);
+}
