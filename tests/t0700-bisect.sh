@@ -64,11 +64,11 @@ test_expect_success 'the culprit line counts every boot, the confirmation'\''s t
 test_expect_success 'every interval says its level; the effect'\''s is stored with it' '
 	alpha=$(sql lab.db "SELECT effect_alpha FROM bisections WHERE experiment_id = 1") &&
 	level=$(awk -v a="$alpha" "BEGIN { printf \"%.3g\", 100 * (1 - a) }") &&
-	grep -q "^  good -> bad t: [0-9.]* ([-+][0-9.]* %), $level% CI \[" out &&
+	grep -q "^  good -> bad t: +[0-9.]* % \[+[0-9.]*, +[0-9.]*\] ($level% CI), " out &&
 	grep -q "^confirmation, culprit^ vs culprit .*, 99% CI \[" out &&
 	grep -q "^step [0-9]*: .* is BAD (n [0-9]*, M/G [0-9.]*, 99% CI \[" err &&
 	"$LAB" bisect --db lab.db --status 1 >status &&
-	grep -q "^  effect good -> bad: .*, $level% CI \[" status
+	grep -q "^  effect good -> bad: +[0-9.]* % \[+[0-9.]*, +[0-9.]*\] ($level% CI)$" status
 '
 
 test_expect_success 'the broken build and the failing run were visited and skipped, never good or bad' '

@@ -17,6 +17,7 @@
 #include "refbuild.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
+#include "textfmt.h"
 
 /* the lines above the options of 'lab bisect --help' */
 static const char bisect_usage[] =
@@ -76,8 +77,11 @@ static int print_bisection(const struct bisection_status *b, void *data)
 
 		if (!isnan(b->effect_alpha))
 			stats_ci_label(ci, sizeof(ci), b->effect_alpha);
-		printf("  effect good -> bad: %.4f (%+.1f %%), %s [%.4f, %.4f]\n", b->effect,
-		       100 * (b->effect - 1), ci, or0(b->effect_lo), or0(b->effect_hi));
+		char change[64];
+
+		textfmt_change(change, sizeof(change), b->effect, or0(b->effect_lo),
+			       or0(b->effect_hi));
+		printf("  effect good -> bad: %s (%s)\n", change, ci);
 	}
 	printf("  culprit %s\n  %d boots, %d kernels built or found\n", b->culprit, b->boots,
 	       b->kernels);
@@ -262,7 +266,7 @@ static int resume_alone(const struct bisect_args *a, const struct strbuf *given)
 static void print_outcome(const struct bisect_outcome *o)
 {
 	const struct bisect_confirmation *conf = o->confirmed ? &o->confirmation : NULL;
-	char ci[32];
+	char ci[32], change[64];
 
 	stats_ci_label(ci, sizeof(ci), o->effect_alpha);
 	switch (o->verdict) {
@@ -290,9 +294,9 @@ static void print_outcome(const struct bisect_outcome *o)
 		printf("  subject: %s\n  author: %s\n", term_safe(o->subject.buf),
 		       term_safe(o->author.buf));
 	/* the boots include the confirmation's, made before this is printed */
-	printf("  good -> bad %s: %.4f (%+.1f %%), %s [%.4f, %.4f], %zu steps, %zu builds, %zu boots\n",
-	       term_safe(o->metric), o->effect.estimate, 100 * (o->effect.estimate - 1), ci,
-	       o->effect.lo, o->effect.hi, o->steps, o->builds, o->boots);
+	textfmt_change(change, sizeof(change), o->effect.estimate, o->effect.lo, o->effect.hi);
+	printf("  good -> bad %s: %s (%s), %zu steps, %zu builds, %zu boots\n",
+	       term_safe(o->metric), change, ci, o->steps, o->builds, o->boots);
 	if (!conf)
 		return;
 	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %.4f, 99%% CI [%.4f, %.4f], z %.2f against good -> bad\n",
