@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "sample.h"
 #include "xalloc.h"
 
@@ -65,16 +66,6 @@ static int iter_set_put(struct iter_set *s, long v)
 	return 0;
 }
 
-static void *grow(void *p, size_t *alloc, size_t need, size_t size)
-{
-	if (need <= *alloc)
-		return p;
-	*alloc = *alloc ? *alloc * 2 : 16;
-	if (*alloc < need)
-		*alloc = need;
-	return xrealloc(p, *alloc * size);
-}
-
 static long find_series(const struct sample_set *set, const char *workload, const char *metric)
 {
 	const struct sample_series *h = set->series_nr ? &set->series[set->hint] : NULL;
@@ -125,8 +116,7 @@ enum sample_added sample_set_add(struct sample_set *set, const struct sample *s)
 	if (i < 0) {
 		struct sample_series *sr;
 
-		set->series = grow(set->series, &set->series_alloc, set->series_nr + 1,
-				   sizeof(*set->series));
+		ALLOC_GROW(set->series, set->series_nr + 1, set->series_alloc);
 		i = (long)set->series_nr++;
 		sr = &set->series[i];
 		sr->workload = xstrdup(s->workload);
@@ -140,7 +130,7 @@ enum sample_added sample_set_add(struct sample_set *set, const struct sample *s)
 		return SAMPLE_REPEATED;
 	}
 	set->hint = (size_t)i;
-	set->v = grow(set->v, &set->alloc, set->nr + 1, sizeof(*set->v));
+	ALLOC_GROW(set->v, set->nr + 1, set->alloc);
 	r = &set->v[set->nr++];
 	r->series = (unsigned)i;
 	r->flags = s->flags;
@@ -171,8 +161,7 @@ void sample_set_meta(struct sample_set *set, const char *key, const char *value)
 			return;
 		}
 	}
-	set->meta = grow(set->meta, &set->meta_alloc, set->meta_nr + 1,
-			 sizeof(*set->meta));
+	ALLOC_GROW(set->meta, set->meta_nr + 1, set->meta_alloc);
 	set->meta[set->meta_nr].key = xstrdup(key);
 	set->meta[set->meta_nr].value = xstrdup(value);
 	set->meta_nr++;

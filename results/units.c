@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "stats.h"
 #include "store-experiment.h"
 #include "units.h"
@@ -42,10 +43,7 @@ static int add_sample(const struct store_counted_sample *x, void *data)
 
 	if (!cur || strcmp(cur->workload, x->workload) || strcmp(cur->metric, x->metric) ||
 	    strcmp(cur->unit, x->unit)) {
-		if (s->n == s->alloc) {
-			s->alloc = s->alloc ? 2 * s->alloc : 16;
-			s->m = xrealloc(s->m, s->alloc * sizeof(*s->m));
-		}
+		ALLOC_GROW(s->m, s->n + 1, s->alloc);
 		cur = l->cur = &s->m[s->n++];
 		memset(cur, 0, sizeof(*cur));
 		snprintf(cur->workload, sizeof(cur->workload), "%s", x->workload);
@@ -54,19 +52,18 @@ static int add_sample(const struct store_counted_sample *x, void *data)
 		l->last_run = -1;
 	}
 	if (x->run_id != l->last_run) {
+		/* len and target, a boot each: grown together, to one size */
 		if (cur->nboots == cur->boots_alloc) {
-			cur->boots_alloc = cur->boots_alloc ? 2 * cur->boots_alloc : 16;
-			cur->len = xrealloc(cur->len, cur->boots_alloc * sizeof(*cur->len));
+			size_t alloc = cur->boots_alloc;
+
+			ALLOC_GROW(cur->len, cur->nboots + 1, cur->boots_alloc);
+			ALLOC_GROW(cur->target, cur->nboots + 1, alloc);
 		}
-		cur->target = xrealloc(cur->target, cur->boots_alloc * sizeof(*cur->target));
 		cur->target[cur->nboots] = target_index(s, x->target);
 		cur->len[cur->nboots++] = 0;
 		l->last_run = x->run_id;
 	}
-	if (cur->n == cur->alloc) {
-		cur->alloc = cur->alloc ? 2 * cur->alloc : 64;
-		cur->v = xrealloc(cur->v, cur->alloc * sizeof(*cur->v));
-	}
+	ALLOC_GROW(cur->v, cur->n + 1, cur->alloc);
 	cur->v[cur->n++] = x->value;
 	cur->len[cur->nboots - 1]++;
 	return 0;
@@ -270,10 +267,7 @@ int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boo
 			    !stats_compare(&uc.c, ua, na, ub, nb, &so)) {
 				snprintf(uc.workload, sizeof(uc.workload), "%s", a.m[i].workload);
 				snprintf(uc.metric, sizeof(uc.metric), "%s", a.m[i].metric);
-				if (*n == alloc) {
-					alloc = alloc ? 2 * alloc : 16;
-					*out = xrealloc(*out, alloc * sizeof(**out));
-				}
+				ALLOC_GROW(*out, *n + 1, alloc);
 				(*out)[(*n)++] = uc;
 			}
 			free(ua);

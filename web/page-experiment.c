@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "escape.h"
 #include "events.h"
 #include "html.h"
@@ -44,10 +45,7 @@ static const char *intern(struct exp_samples *es, const char *name)
 	for (size_t i = 0; i < es->nnames; i++)
 		if (!strcmp(es->names[i], name))
 			return es->names[i];
-	if (es->nnames == es->names_alloc) {
-		es->names_alloc = es->names_alloc ? 2 * es->names_alloc : 8;
-		es->names = xrealloc(es->names, es->names_alloc * sizeof(*es->names));
-	}
+	ALLOC_GROW(es->names, es->nnames + 1, es->names_alloc);
 	return es->names[es->nnames++] = xstrdup(name);
 }
 
@@ -65,10 +63,7 @@ static int exp_sample(const struct store_ab_sample *smp, void *data)
 	struct exp_samples *es = data;
 	struct exp_sample *e;
 
-	if (es->n == es->alloc) {
-		es->alloc = es->alloc ? 2 * es->alloc : 256;
-		es->v = xrealloc(es->v, es->alloc * sizeof(*es->v));
-	}
+	ALLOC_GROW(es->v, es->n + 1, es->alloc);
 	e = &es->v[es->n++];
 	e->side = smp->side;
 	e->workload = intern(es, smp->workload);
@@ -104,10 +99,12 @@ static void exp_samples_side(struct side_samples *out, const struct exp_samples 
 
 		if (e->side == side && e->mem == v->mem_mib && e->cpus == v->cpus &&
 		    !strcmp(e->metric, v->metric) && !strcmp(e->workload, v->workload)) {
+			/* run and iter, a sample each: grown together, to one size */
 			if (out->x.n == out->alloc) {
-				out->alloc = out->alloc ? 2 * out->alloc : 64;
-				out->run = xrealloc(out->run, out->alloc * sizeof(*out->run));
-				out->iter = xrealloc(out->iter, out->alloc * sizeof(*out->iter));
+				size_t alloc = out->alloc;
+
+				ALLOC_GROW(out->run, out->x.n + 1, out->alloc);
+				ALLOC_GROW(out->iter, out->x.n + 1, alloc);
 			}
 			out->run[out->x.n] = e->run;
 			out->iter[out->x.n] = e->iter;

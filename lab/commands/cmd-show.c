@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "commands.h"
 #include "config.h"
 #include "context.h"
@@ -50,8 +51,8 @@ static const struct {
 	{ "bad lines", "bad_lines", 1 },
 	{ "console log", "console_log", 0 },
 };
-#define NR_RUN_FIELDS (int)(sizeof(run_fields) / sizeof(run_fields[0]))
-_Static_assert(sizeof(run_fields) / sizeof(run_fields[0]) == RUN_STARTED,
+#define NR_RUN_FIELDS (int)ARRAY_SIZE(run_fields)
+_Static_assert(ARRAY_SIZE(run_fields) == RUN_STARTED,
 	       "run_fields follows enum store_run_field up to the start time");
 
 /*
