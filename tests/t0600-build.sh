@@ -27,6 +27,7 @@ test_expect_success 'a ref builds and prints the cached image' '
 	"$LAB" build --db lab.db base >path 2>err && cat err &&
 	test -f "$(cat path)" &&
 	grep -q "int a = 1;" "$(cat path)" &&
+	! grep -q "compiler cache" err &&
 	test "$(wc -l <"$BUILD_COUNT")" = 1 &&
 	test "$(sql lab.db "SELECT git_commit FROM kernels")" = "$(git -C repo rev-parse base)"
 '
@@ -113,6 +114,60 @@ test_expect_success 'two labs asking for one build: one builds, the other waits 
 	grep -q "waiting for another lab (pid $pid): building in " second.err &&
 	grep -q CACHED second.err && cmp first.path second.path &&
 	test "$(wc -l <"$BUILD_COUNT")" = $((before + 1))
+'
+
+# The lab's compiler cache, with a build command that compiles through ccache
+# as make would: absolute paths and -g, so that without CCACHE_BASEDIR and
+# CCACHE_NOHASHDIR a tree at another path would miss every object.
+test_lazy_prereq CCACHE 'test -x /usr/bin/ccache'
+
+test_expect_success CCACHE 'setup: a project compiled through ccache, and its copy at another path' '
+	git init -q -b main cc && cd cc &&
+	git config user.name "A U Thor" && git config user.email author@example.com &&
+	cat >build.sh <<-\EOS &&
+	#!/bin/sh
+	env | grep "^CCACHE_" | sort >"$CC_ENV"
+	mkdir -p out &&
+	for f in src/*.c; do ccache gcc -g -O2 -c -o "out/$(basename "$f" .c).o" "$PWD/$f" || exit 1; done &&
+	cat out/*.o >out/image
+	EOS
+	chmod +x build.sh && mkdir src &&
+	for i in 1 2 3; do echo "int f$i(int x) { return x * $i; }" >src/f$i.c; done &&
+	git add . && git commit -q -m base &&
+	cd .. && mkdir elsewhere && git clone -q cc elsewhere/cc-copy &&
+	echo "the same source" >elsewhere/cc-copy/README &&
+	git -C elsewhere/cc-copy add README &&
+	git -C elsewhere/cc-copy -c user.name=A -c user.email=a@example.com commit -q -m readme &&
+	mkdir ccstate &&
+	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n\tccacheSize = 64M\n" >cc.conf
+'
+export CC_ENV=$TRASH/cc-env
+
+test_expect_success CCACHE 'the build command gets the lab'\''s cache: its directory under the state root, the root as base' '
+	"$LAB" build --config cc.conf --db ccstate/lab.db --repo cc main >path 2>err && cat err &&
+	root=$(cd ccstate && pwd -P) &&
+	cat >expect <<-EOF &&
+	CCACHE_BASEDIR=$root
+	CCACHE_DIR=$root/ccache
+	CCACHE_MAXSIZE=64Mi
+	CCACHE_NOHASHDIR=1
+	EOF
+	grep -v "^CCACHE_STATSLOG=" "$CC_ENV" >got && diff -u expect got &&
+	log=$(sed -n "s/^CCACHE_STATSLOG=//p" "$CC_ENV") &&
+	case $log in "$root/ccache/"*) ;; *) echo "stats log $log"; false ;; esac &&
+	test ! -e "$log" && test -d "$root/ccache"
+'
+
+test_expect_success CCACHE 'a build says its own hits and misses: the first tree missed each object' '
+	grep -x "  compiler cache: 0 hits, 3 misses, 0.0 % hits" err &&
+	test "$(grep -c "compiler cache" err)" = 1
+'
+
+test_expect_success CCACHE 'the same source at another path finds every object in the cache' '
+	"$LAB" build --config cc.conf --db ccstate/lab.db --repo elsewhere/cc-copy main >path2 2>err &&
+	cat err && grep -q BUILT err &&
+	test "$(dirname "$(cat path)")" != "$(dirname "$(cat path2)")" &&
+	grep -x "  compiler cache: 3 hits, 0 misses, 100.0 % hits" err
 '
 
 test_done

@@ -209,6 +209,11 @@ static int set_build_timeout(struct lab_config *cfg, const char *v)
 	return parse_seconds(v, &cfg->build_timeout_s);
 }
 
+static int set_build_ccache_size(struct lab_config *cfg, const char *v)
+{
+	return parse_size_mib(v, &cfg->build_ccache_mib);
+}
+
 static int set_accel(struct lab_config *cfg, const char *v)
 {
 	int i = lookup_name(accel_names, sizeof(accel_names) / sizeof(*accel_names), v);
@@ -270,6 +275,7 @@ static const struct config_key {
 	{ "build.config", set_build_config, "tinyconfig, defconfig or a config file" },
 	{ "build.jobs", set_build_jobs, "a positive integer" },
 	{ "build.timeout", set_build_timeout, SECONDS_EXPECTED " such as 3600 or 1h" },
+	{ "build.ccachesize", set_build_ccache_size, SIZE_EXPECTED },
 	{ "qemu.x86_64.binary", set_qemu_x86_64, "a program name or path" },
 	{ "qemu.aarch64.binary", set_qemu_aarch64, "a program name or path" },
 	{ "qemu.accel", set_accel, "kvm, tcg or auto" },
