@@ -606,8 +606,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	hash_hex(out->key, &key);
 
 	artifacts = subdir(env->dir, "artifacts");
-	kbuild = subdir(env->dir, "kbuild");
-	if (!artifacts || !kbuild)
+	if (!artifacts)
 		goto out;
 	strbuf_addf(&dir, "%s/%.20s", artifacts, out->key);
 	strbuf_addf(&image, "%s/image", dir.buf);
@@ -623,8 +622,8 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	 * the work trees and build directories. The lab before us may have
 	 * built this very entry.
 	 */
-	strbuf_addf(&lockp, "%s.lock", kbuild);
-	strbuf_addf(&what, "building in %s", kbuild);
+	strbuf_addf(&lockp, "%s/kbuild.lock", env->dir ? env->dir : ".");
+	strbuf_addf(&what, "building in %s", env->dir ? env->dir : ".");
 	if ((lock_fd = lock_wait(lockp.buf, what.buf)) < 0)
 		goto out;
 	if (cached(out, &image, &pvh, spec, dir.buf)) {
@@ -670,6 +669,9 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		strbuf_addf(&obj, "%s/%s", t->workdir,
 			    env->artifact ? env->artifact : "image");
 	} else {
+		/* the tree's own build directories: its sources are ../../src from each */
+		if (!(kbuild = subdir(t->dir, "kbuild")))
+			goto out;
 		strbuf_addf(&obj, "%s/%s-%.12s", kbuild, spec->arch, conf_hash);
 		cold = !mkdir(obj.buf, 0755);
 		if (!cold && errno != EEXIST) {

@@ -56,7 +56,7 @@ test_expect_success 'a cache hit takes the kept hash: the image is not read' '
 '
 
 test_expect_success 'moving to the next commit rewrites only the file that differs' '
-	tree=$TRASH/trees/repo &&
+	tree=$TRASH/trees/repo/src &&
 	test -f "$tree/src/f1.c" &&
 	find "$tree" -path "$tree/out" -prune -o -type f -exec touch -d "2001-01-01" {} + &&
 	"$LAB" build --db lab.db main~2 >/dev/null 2>err &&
@@ -64,6 +64,22 @@ test_expect_success 'moving to the next commit rewrites only the file that diffe
 	changed=$(find "$tree" -path "$tree/out" -prune -o -type f -newermt "2001-01-02" -print | sed "s|$tree/||" | sort | tr "\n" " ") &&
 	echo "changed: $changed" &&
 	test "$changed" = "src/a.c "
+'
+
+test_expect_success 'a work tree of the layout before trees/<repo>/src is moved there, not checked out again' '
+	tree=$TRASH/trees/repo &&
+	mv "$tree/src" "$TRASH/trees/old" && mv "$tree/index" "$TRASH/trees/old.index" &&
+	rmdir "$tree" && mv "$TRASH/trees/old" "$tree" && mv "$TRASH/trees/old.index" "$tree.index" &&
+	find "$tree" -path "$tree/out" -prune -o -type f -exec touch -d "2001-01-01" {} + &&
+	git -C repo checkout -q -b moved base && echo "int m;" >repo/src/m.c &&
+	git -C repo add src/m.c && git -C repo commit -q -m "add m" && git -C repo checkout -q main &&
+	"$LAB" build --db lab.db moved >/dev/null 2>err && cat err &&
+	grep -q "moved the work tree '\''$tree'\'' to '\''$tree/src'\''" err &&
+	test ! -e "$tree.index" && test -f "$tree/index" && test ! -e "$tree.moving" &&
+	changed=$(find "$tree/src" -path "$tree/src/out" -prune -o -type f -newermt "2001-01-02" -print |
+		sed "s|$tree/src/||" | sort | tr "\n" " ") &&
+	echo "changed: $changed" &&
+	test "$changed" = "src/a.c src/m.c "
 '
 
 test_expect_success 'the user'\''s repository is untouched' '
@@ -74,7 +90,7 @@ test_expect_success 'the user'\''s repository is untouched' '
 '
 
 test_expect_success 'dirty and foreign files in the lab'\''s work tree are reset' '
-	tree=$TRASH/trees/repo &&
+	tree=$TRASH/trees/repo/src &&
 	echo junk >"$tree/src/foreign.c" && echo "int a = 99;" >"$tree/src/a.c" &&
 	"$LAB" build --db lab.db main~1 >path3 2>err && cat err &&
 	test ! -e "$tree/src/foreign.c" && test "$(cat "$tree/src/a.c")" = "int a = 2;" &&

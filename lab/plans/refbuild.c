@@ -129,7 +129,7 @@ int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const c
 		free(trees);
 		return error("out of memory");
 	}
-	/* one work tree per repository name */
+	/* one tree per repository name: its work tree, index and build directories */
 	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
 		copy[strlen(copy) - 1] = '\0';
 	strbuf_addf(&wd, "%s/%s", trees, basename(copy));
