@@ -8,6 +8,7 @@
 
 #include "atomicfile.h"
 #include "build.h"
+#include "ccache.h"
 #include "gitutil.h"
 #include "host.h"
 #include "image.h"
@@ -169,8 +170,9 @@ static int infra_failure(const char *output, int st)
  * -1 when it failed (out->why says how), -2 when the failure is the lab's
  * (said in an error message; out->why untouched).
  */
-static int logged_watched(struct build_result *out, char *const *argv, const char *cwd,
-			  int log_fd, double timeout_s, struct subprocess_watch *watch)
+static int logged_watched(struct build_result *out, char *const *argv, char *const *env,
+			  const char *cwd, int log_fd, double timeout_s,
+			  struct subprocess_watch *watch)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int st, ret = 0;
@@ -181,7 +183,7 @@ static int logged_watched(struct build_result *out, char *const *argv, const cha
 	if (write(log_fd, sb.buf, sb.len) < 0)
 		warning("cannot write build log");
 	strbuf_reset(&sb);
-	st = subprocess_run_watched(argv, cwd, &sb, timeout_s, watch);
+	st = subprocess_run_env(argv, env, cwd, &sb, timeout_s, watch);
 	if (sb.len && write(log_fd, sb.buf, sb.len) < 0)
 		warning("cannot write build log");
 	strbuf_add(&out->tail, strbuf_str(&sb), sb.len);
@@ -206,17 +208,16 @@ static int logged_watched(struct build_result *out, char *const *argv, const cha
 	return ret;
 }
 
-static int logged(struct build_result *out, char *const *argv, const char *cwd,
-		  int log_fd, double timeout_s)
+static int logged(struct build_result *out, char *const *argv, char *const *env,
+		  const char *cwd, int log_fd, double timeout_s)
 {
-	return logged_watched(out, argv, cwd, log_fd, timeout_s, NULL);
+	return logged_watched(out, argv, env, cwd, log_fd, timeout_s, NULL);
 }
 
+/* make in the tree for obj; through the lab's compiler cache when there is one. */
 static void make_argv(struct strvec *av, struct kernel_tree *t, const char *obj,
-		      const char *arch, long jobs)
+		      const char *arch, long jobs, const struct ccache *cc)
 {
-	int have_ccache = !access("/usr/bin/ccache", X_OK);
-
 	strvec_push(av, "make");
 	strvec_push(av, "-C");
 	strvec_push(av, t->workdir);
@@ -224,8 +225,11 @@ static void make_argv(struct strvec *av, struct kernel_tree *t, const char *obj,
 	strvec_pushf(av, "ARCH=%s", make_arch(arch));
 	if (cross(arch))
 		strvec_push(av, "CROSS_COMPILE=aarch64-linux-gnu-");
-	if (have_ccache)
+	if (cc->program) {
 		strvec_pushf(av, "CC=ccache %s", cross(arch) ? "aarch64-linux-gnu-gcc" : "gcc");
+		/* the programs the build runs (objtool, kconfig) are compiled too */
+		strvec_push(av, "HOSTCC=ccache gcc");
+	}
 	strvec_pushf(av, "-j%ld", jobs);
 }
 
@@ -356,7 +360,7 @@ out:
 
 static int configure(struct build_result *out, const struct build_env *env, struct kernel_tree *t,
 		     const struct build_spec *spec, const char *obj, const char *config_hash,
-		     int log_fd, long jobs)
+		     int log_fd, long jobs, struct ccache *cc)
 {
 	struct strvec av = STRVEC_INIT;
 	struct strbuf stamp = STRBUF_INIT, have = STRBUF_INIT, frag = STRBUF_INIT;
@@ -369,10 +373,10 @@ static int configure(struct build_result *out, const struct build_env *env, stru
 		ret = 0;
 		goto out;
 	}
-	make_argv(&av, t, obj, spec->arch, jobs);
+	make_argv(&av, t, obj, spec->arch, jobs, cc);
 	if (!strcmp(base, "tinyconfig") || !strcmp(base, "defconfig")) {
 		strvec_push(&av, base);
-		if (logged(out, strvec_argv(&av), NULL, log_fd, timeout))
+		if (logged(out, strvec_argv(&av), strvec_argv(&cc->env), NULL, log_fd, timeout))
 			goto out;
 	} else {
 		struct strbuf dst = STRBUF_INIT;
@@ -413,9 +417,9 @@ static int configure(struct build_result *out, const struct build_env *env, stru
 		strbuf_release(&dst);
 	}
 	strvec_release(&av);
-	make_argv(&av, t, obj, spec->arch, jobs);
+	make_argv(&av, t, obj, spec->arch, jobs, cc);
 	strvec_push(&av, "olddefconfig");
-	if (logged(out, strvec_argv(&av), NULL, log_fd, timeout) ||
+	if (logged(out, strvec_argv(&av), strvec_argv(&cc->env), NULL, log_fd, timeout) ||
 	    check_required(out, obj, spec))
 		goto out;
 	fd = open(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -482,7 +486,7 @@ static int apply_patches(struct build_result *out, struct kernel_tree *t,
 		strvec_pushl(&av, "patch", "-p1", "--forward", "--no-backup-if-mismatch",
 			     "--reject-file=-", "-i", abs ? abs : spec->patches->v[i], NULL);
 		free(abs);
-		ret = logged(out, strvec_argv(&av), t->workdir, log_fd, 120);
+		ret = logged(out, strvec_argv(&av), NULL, t->workdir, log_fd, 120);
 		if (ret == -1) {
 			strbuf_reset(&out->why);
 			strbuf_addf(&out->why, "patch '%s' does not apply to %.12s",
@@ -580,8 +584,10 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	double t0 = now_monotonic();
 	int ret = -1, log_fd = -1, lock_fd = -1, r, cold = 0;
 	struct make_watch mw;
+	struct ccache cc;
 
 	make_watch_init(&mw, env->meter);
+	memset(&cc, 0, sizeof(cc));
 	if (git_commit_lookup(&c, t->repo, commit))
 		return lab_git_error("cannot find commit");
 	git_oid_tostr(tree_hex, sizeof(tree_hex), git_commit_tree_id(c));
@@ -600,8 +606,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	hash_hex(out->key, &key);
 
 	artifacts = subdir(env->dir, "artifacts");
-	kbuild = subdir(env->dir, "kbuild");
-	if (!artifacts || !kbuild)
+	if (!artifacts)
 		goto out;
 	strbuf_addf(&dir, "%s/%.20s", artifacts, out->key);
 	strbuf_addf(&image, "%s/image", dir.buf);
@@ -617,8 +622,8 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	 * the work trees and build directories. The lab before us may have
 	 * built this very entry.
 	 */
-	strbuf_addf(&lockp, "%s.lock", kbuild);
-	strbuf_addf(&what, "building in %s", kbuild);
+	strbuf_addf(&lockp, "%s/kbuild.lock", env->dir ? env->dir : ".");
+	strbuf_addf(&what, "building in %s", env->dir ? env->dir : ".");
 	if ((lock_fd = lock_wait(lockp.buf, what.buf)) < 0)
 		goto out;
 	if (cached(out, &image, &pvh, spec, dir.buf)) {
@@ -626,6 +631,8 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		goto out;
 	}
 
+	if (ccache_init(&cc, env->dir, env->ccache_mib))
+		goto out;
 	if (env->meter)
 		meter_phase(env->meter, "checking out");
 	if (kernel_tree_checkout(t, commit, &out->files_written))
@@ -649,7 +656,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		strvec_split(&av, env->command);
 		if (env->meter)
 			meter_phase(env->meter, "running %s", av.v[0] ? av.v[0] : "");
-		r = logged_watched(out, strvec_argv(&av), t->workdir, log_fd,
+		r = logged_watched(out, strvec_argv(&av), strvec_argv(&cc.env), t->workdir, log_fd,
 				   (double)env->timeout_s, env->meter ? &mw.w : NULL);
 		if (r == -2)
 			goto out;
@@ -662,6 +669,9 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		strbuf_addf(&obj, "%s/%s", t->workdir,
 			    env->artifact ? env->artifact : "image");
 	} else {
+		/* the tree's own build directories: its sources are ../../src from each */
+		if (!(kbuild = subdir(t->dir, "kbuild")))
+			goto out;
 		strbuf_addf(&obj, "%s/%s-%.12s", kbuild, spec->arch, conf_hash);
 		cold = !mkdir(obj.buf, 0755);
 		if (!cold && errno != EEXIST) {
@@ -670,22 +680,22 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		}
 		if (env->meter)
 			meter_phase(env->meter, "configuring");
-		if (configure(out, env, t, spec, obj.buf, conf_hash, log_fd, jobs)) {
+		if (configure(out, env, t, spec, obj.buf, conf_hash, log_fd, jobs, &cc)) {
 			if (!out->why.len)
 				goto out;
 			out->status = BUILD_FAILED;
 			ret = 0;
 			goto out;
 		}
-		make_argv(&av, t, obj.buf, spec->arch, jobs);
+		make_argv(&av, t, obj.buf, spec->arch, jobs, &cc);
 		strvec_push(&av, image_target(spec->arch));
 		/* the count of a build from scratch says how far a new one is */
 		if (env->meter) {
 			meter_set_total(env->meter, cold ? build_objects_expected(obj.buf) : 0);
 			meter_phase(env->meter, "compiling");
 		}
-		r = logged_watched(out, strvec_argv(&av), NULL, log_fd, (double)env->timeout_s,
-				   env->meter ? &mw.w : NULL);
+		r = logged_watched(out, strvec_argv(&av), strvec_argv(&cc.env), NULL, log_fd,
+				   (double)env->timeout_s, env->meter ? &mw.w : NULL);
 		if (r == -2)
 			goto out;
 		if (r) {
@@ -729,6 +739,8 @@ out:
 		memcpy(out->image.build_key, out->key, KERNEL_IMAGE_HASH_LEN + 1);
 	}
 	out->seconds = now_monotonic() - t0;
+	ccache_stats_read(&out->ccache, &cc);
+	ccache_release(&cc);
 	if (log_fd >= 0)
 		close(log_fd);
 	if (lock_fd >= 0)

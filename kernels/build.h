@@ -20,6 +20,11 @@
  * build.command in lab.conf replaces make for any project: it runs in the
  * work tree and leaves build.artifact there.
  *
+ * Both compile through the lab's compiler cache (ccache.h): make gets
+ * CC="ccache gcc", and make or build.command the cache's environment
+ * (CCACHE_DIR under the state root, CCACHE_BASEDIR, CCACHE_NOHASHDIR, the
+ * size cap); build_result says what the build found in it.
+ *
  * The image a build names is a resolved struct kernel_image: its hash is
  * taken from the bytes copied into the cache entry and kept there ("hash"),
  * so neither a build nor a cache hit reads the file again.
@@ -28,6 +33,7 @@
  */
 #include <git2.h>
 
+#include "ccache.h"
 #include "checkout.h"
 #include "kernel-image.h"
 #include "strbuf.h"
@@ -62,6 +68,7 @@ struct build_env {
 	const char *artifact;		/* build.artifact, in the work tree; NULL: "image" */
 	long jobs;			/* build.jobs; 0: the number of CPUs */
 	long timeout_s;			/* build.timeout */
+	long ccache_mib;		/* build.ccacheSize; 0: CCACHE_DEFAULT_MIB */
 	struct meter *meter;		/* begun by the caller, told each phase; NULL: none */
 };
 
@@ -72,6 +79,7 @@ struct build_result {
 	char key[41];
 	double seconds;
 	size_t files_written;	/* by the checkout */
+	struct ccache_stats ccache;	/* this build's compilations; 0 and 0: none */
 	struct strbuf why;	/* BUILD_FAILED: one line */
 	struct strbuf tail;	/* BUILD_FAILED: the log's end */
 };

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "checkout.h"
 #include "escape.h"
@@ -12,7 +13,46 @@
 #include "strbuf.h"
 #include "xalloc.h"
 
-int kernel_tree_open(struct kernel_tree *t, const char *repo_path, const char *workdir)
+/*
+ * The layout before a directory per tree: the work tree at dir, its index
+ * at dir.index. Both are renamed into dir/src and dir/index, files and
+ * mtimes as they are, so that make sees no change. They go by way of
+ * dir.moving and dir.moving.index: a move cut short is finished by the
+ * next lab, whichever step it stopped at.
+ */
+static int move_old_tree(const struct kernel_tree *t)
+{
+	struct strbuf old_index = STRBUF_INIT, moving = STRBUF_INIT, moving_index = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&old_index, "%s.index", t->dir);
+	strbuf_addf(&moving, "%s.moving", t->dir);
+	strbuf_addf(&moving_index, "%s.moving.index", t->dir);
+	if (!access(old_index.buf, F_OK)) {
+		if ((access(moving.buf, F_OK) && rename(t->dir, moving.buf) && errno != ENOENT) ||
+		    rename(old_index.buf, moving_index.buf)) {
+			ret = error("cannot move the work tree '%s': %s", t->dir, strerror(errno));
+			goto out;
+		}
+	} else if (access(moving.buf, F_OK)) {
+		goto out;
+	}
+	if ((mkdir(t->dir, 0755) && errno != EEXIST) ||
+	    (rename(moving_index.buf, t->index_path) && errno != ENOENT) ||
+	    (rename(moving.buf, t->workdir) && errno != ENOENT)) {
+		ret = error("cannot move the work tree '%s' to '%s': %s", moving.buf, t->workdir,
+			    strerror(errno));
+		goto out;
+	}
+	info("moved the work tree '%s' to '%s'", t->dir, t->workdir);
+out:
+	strbuf_release(&old_index);
+	strbuf_release(&moving);
+	strbuf_release(&moving_index);
+	return ret;
+}
+
+int kernel_tree_open(struct kernel_tree *t, const char *repo_path, const char *dir)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -23,16 +63,20 @@ int kernel_tree_open(struct kernel_tree *t, const char *repo_path, const char *w
 		strbuf_release(&sb);
 		return -1;
 	}
-	if (mkdir(workdir, 0755) && errno != EEXIST) {
-		error("cannot create work tree '%s': %s", workdir, strerror(errno));
+	t->repo_path = xstrdup(repo_path);
+	t->dir = xstrdup(dir);
+	strbuf_addf(&sb, "%s/src", dir);
+	t->workdir = strbuf_detach(&sb);
+	strbuf_addf(&sb, "%s/index", dir);
+	t->index_path = strbuf_detach(&sb);
+	if (move_old_tree(t))
+		goto fail;
+	if ((mkdir(t->dir, 0755) && errno != EEXIST) || (mkdir(t->workdir, 0755) && errno != EEXIST)) {
+		error("cannot create work tree '%s': %s", t->workdir, strerror(errno));
 		goto fail;
 	}
-	t->repo_path = xstrdup(repo_path);
-	t->workdir = xstrdup(workdir);
-	strbuf_addf(&sb, "%s.index", workdir);
-	t->index_path = strbuf_detach(&sb);
 	/* in memory only: the repository's own config keeps its work tree */
-	if (git_repository_set_workdir(t->repo, workdir, 0) ||
+	if (git_repository_set_workdir(t->repo, t->workdir, 0) ||
 	    git_index_open(&t->index, t->index_path) ||
 	    git_repository_set_index(t->repo, t->index)) {
 		lab_git_error("cannot set up the lab's work tree");
@@ -49,6 +93,7 @@ void kernel_tree_close(struct kernel_tree *t)
 	git_index_free(t->index);
 	git_repository_free(t->repo);
 	free(t->repo_path);
+	free(t->dir);
 	free(t->workdir);
 	free(t->index_path);
 	memset(t, 0, sizeof(*t));

@@ -11,6 +11,11 @@
  * Files in that directory that are dirty or not in the commit are reset or
  * removed, never merged.
  *
+ * Each tree has a directory of its own: the work tree is <dir>/src, its
+ * index <dir>/index, and its build directories go in <dir>/kbuild/. Every
+ * tree's sources are then "../../src" from its build directories, and the
+ * compiler cache (ccache.h) finds one tree's objects for another's.
+ *
  * struct kernel_tree owns the repository handle and the index;
  * kernel_tree_close() frees them.
  */
@@ -20,12 +25,18 @@ struct kernel_tree {
 	git_repository *repo;
 	git_index *index;
 	char *repo_path;
-	char *workdir;
-	char *index_path;
+	char *dir;		/* the tree's own directory */
+	char *workdir;		/* <dir>/src */
+	char *index_path;	/* <dir>/index */
 };
 
-/* Open repo_path (any path inside a repository) with workdir as the lab's tree. */
-int kernel_tree_open(struct kernel_tree *t, const char *repo_path, const char *workdir);
+/*
+ * Open repo_path (any path inside a repository) with dir as the lab's
+ * tree. A work tree from before dir held it, at dir itself with its index
+ * at dir.index, is moved into dir/src as it is: nothing is checked out
+ * again.
+ */
+int kernel_tree_open(struct kernel_tree *t, const char *repo_path, const char *dir);
 void kernel_tree_close(struct kernel_tree *t);
 
 /*

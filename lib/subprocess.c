@@ -14,6 +14,7 @@
 #include "strbuf.h"
 #include "subprocess.h"
 #include "tempfile.h"
+#include "xalloc.h"
 
 /*
  * Children run in their own process groups, so a ^C or kill of the lab
@@ -97,8 +98,8 @@ static void close_other_fds(int *keep, int n)
 
 /* In the program's process, between fork and exec. */
 __attribute__((noreturn))
-static void exec_program(char *const *argv, const char *cwd, unsigned flags, int out_fd,
-			 int err_fd, pid_t watcher)
+static void exec_program(char *const *argv, char *const *envp, const char *cwd, unsigned flags,
+			 int out_fd, int err_fd, pid_t watcher)
 {
 	int null_fd;
 
@@ -115,7 +116,7 @@ static void exec_program(char *const *argv, const char *cwd, unsigned flags, int
 		goto fail;
 	if (cwd && chdir(cwd))
 		goto fail;
-	execvp(argv[0], argv);
+	execvpe(argv[0], argv, envp);
 fail:
 	report_errno(err_fd);
 	_exit(127);
@@ -131,8 +132,8 @@ fail:
  * watcher while the lab lives.
  */
 __attribute__((noreturn))
-static void watch(char *const *argv, const char *cwd, unsigned flags, int out_fd, int err_fd,
-		  int status_fd, pid_t lab)
+static void watch(char *const *argv, char *const *envp, const char *cwd, unsigned flags,
+		  int out_fd, int err_fd, int status_fd, pid_t lab)
 {
 	static const int lab_signals[] = { SIGINT, SIGHUP, SIGQUIT, SIGPIPE };
 	int keep[] = { out_fd, err_fd, status_fd };
@@ -163,7 +164,7 @@ static void watch(char *const *argv, const char *cwd, unsigned flags, int out_fd
 	prog = fork();
 	if (prog == 0) {
 		close(status_fd);
-		exec_program(argv, cwd, flags, out_fd, err_fd, self);
+		exec_program(argv, envp, cwd, flags, out_fd, err_fd, self);
 	}
 	if (prog < 0) {
 		report_errno(err_fd);
@@ -182,12 +183,42 @@ static void watch(char *const *argv, const char *cwd, unsigned flags, int out_fd
 		pause();
 }
 
-int subprocess_start(struct child *c, char *const *argv, const char *cwd,
-		     unsigned flags)
+/*
+ * The lab's environment with env ("NAME=VALUE", NULL-terminated) set on top:
+ * a name env sets is dropped from the lab's. Made before fork, so that the
+ * child only reads it. The array is the caller's to free, not its strings.
+ */
+static char **merge_environ(char *const *env)
+{
+	size_t n = 0, extra = 0, k = 0;
+	char **out;
+
+	while (environ[n])
+		n++;
+	while (env && env[extra])
+		extra++;
+	out = xcalloc(n + extra + 1, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strcspn(environ[i], "=");
+		int overridden = 0;
+
+		for (size_t j = 0; j < extra && !overridden; j++)
+			overridden = !strncmp(environ[i], env[j], len) && env[j][len] == '=';
+		if (!overridden)
+			out[k++] = environ[i];
+	}
+	for (size_t j = 0; j < extra; j++)
+		out[k++] = env[j];
+	return out;
+}
+
+static int start(struct child *c, char *const *argv, char *const *env, const char *cwd,
+		 unsigned flags)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, statusp[2] = { -1, -1 };
 	int ret = -1, child_errno = 0;
 	pid_t lab = getpid();
+	char **envp = merge_environ(env);
 	ssize_t got;
 
 	c->pid = -1;
@@ -205,7 +236,7 @@ int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 		goto out;
 	}
 	if (c->pid == 0)
-		watch(argv, cwd, flags, outp[1], errp[1], statusp[1], lab);
+		watch(argv, envp, cwd, flags, outp[1], errp[1], statusp[1], lab);
 	/* either side may run first: the group exists before anyone signals it */
 	setpgid(c->pid, c->pid);
 	track(c->pid, 1);
@@ -240,7 +271,14 @@ out:
 		if (statusp[i] >= 0)
 			close(statusp[i]);
 	}
+	free(envp);
 	return ret;
+}
+
+int subprocess_start(struct child *c, char *const *argv, const char *cwd,
+		     unsigned flags)
+{
+	return start(c, argv, NULL, cwd, flags);
 }
 
 void subprocess_kill(struct child *c)
@@ -296,11 +334,17 @@ int subprocess_run(char *const *argv, const char *cwd, struct strbuf *out,
 int subprocess_run_watched(char *const *argv, const char *cwd, struct strbuf *out,
 			   double timeout_s, struct subprocess_watch *watch)
 {
+	return subprocess_run_env(argv, NULL, cwd, out, timeout_s, watch);
+}
+
+int subprocess_run_env(char *const *argv, char *const *env, const char *cwd, struct strbuf *out,
+		       double timeout_s, struct subprocess_watch *watch)
+{
 	struct child c;
 	double deadline = timeout_s > 0 ? now_monotonic() + timeout_s : 0;
 	int timed_out = 0, status;
 
-	if (subprocess_start(&c, argv, cwd, SUBPROCESS_CAPTURE))
+	if (start(&c, argv, env, cwd, SUBPROCESS_CAPTURE))
 		return -1;
 	for (;;) {
 		char buf[8192];

@@ -66,6 +66,14 @@ struct subprocess_watch {
 int subprocess_run_watched(char *const *argv, const char *cwd, struct strbuf *out,
 			   double timeout_s, struct subprocess_watch *watch);
 
+/*
+ * subprocess_run_watched() with env, "NAME=VALUE" strings up to a NULL, set
+ * in the program's environment over the lab's own (NULL: the lab's alone).
+ * The lab's environment is never changed.
+ */
+int subprocess_run_env(char *const *argv, char *const *env, const char *cwd, struct strbuf *out,
+		       double timeout_s, struct subprocess_watch *watch);
+
 /* Seconds on a monotonic clock. */
 double now_monotonic(void);
 /* Seconds since the epoch. */

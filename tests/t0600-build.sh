@@ -27,6 +27,7 @@ test_expect_success 'a ref builds and prints the cached image' '
 	"$LAB" build --db lab.db base >path 2>err && cat err &&
 	test -f "$(cat path)" &&
 	grep -q "int a = 1;" "$(cat path)" &&
+	! grep -q "compiler cache" err &&
 	test "$(wc -l <"$BUILD_COUNT")" = 1 &&
 	test "$(sql lab.db "SELECT git_commit FROM kernels")" = "$(git -C repo rev-parse base)"
 '
@@ -55,7 +56,7 @@ test_expect_success 'a cache hit takes the kept hash: the image is not read' '
 '
 
 test_expect_success 'moving to the next commit rewrites only the file that differs' '
-	tree=$TRASH/trees/repo &&
+	tree=$TRASH/trees/repo/src &&
 	test -f "$tree/src/f1.c" &&
 	find "$tree" -path "$tree/out" -prune -o -type f -exec touch -d "2001-01-01" {} + &&
 	"$LAB" build --db lab.db main~2 >/dev/null 2>err &&
@@ -63,6 +64,22 @@ test_expect_success 'moving to the next commit rewrites only the file that diffe
 	changed=$(find "$tree" -path "$tree/out" -prune -o -type f -newermt "2001-01-02" -print | sed "s|$tree/||" | sort | tr "\n" " ") &&
 	echo "changed: $changed" &&
 	test "$changed" = "src/a.c "
+'
+
+test_expect_success 'a work tree of the layout before trees/<repo>/src is moved there, not checked out again' '
+	tree=$TRASH/trees/repo &&
+	mv "$tree/src" "$TRASH/trees/old" && mv "$tree/index" "$TRASH/trees/old.index" &&
+	rmdir "$tree" && mv "$TRASH/trees/old" "$tree" && mv "$TRASH/trees/old.index" "$tree.index" &&
+	find "$tree" -path "$tree/out" -prune -o -type f -exec touch -d "2001-01-01" {} + &&
+	git -C repo checkout -q -b moved base && echo "int m;" >repo/src/m.c &&
+	git -C repo add src/m.c && git -C repo commit -q -m "add m" && git -C repo checkout -q main &&
+	"$LAB" build --db lab.db moved >/dev/null 2>err && cat err &&
+	grep -q "moved the work tree '\''$tree'\'' to '\''$tree/src'\''" err &&
+	test ! -e "$tree.index" && test -f "$tree/index" && test ! -e "$tree.moving" &&
+	changed=$(find "$tree/src" -path "$tree/src/out" -prune -o -type f -newermt "2001-01-02" -print |
+		sed "s|$tree/src/||" | sort | tr "\n" " ") &&
+	echo "changed: $changed" &&
+	test "$changed" = "src/a.c src/m.c "
 '
 
 test_expect_success 'the user'\''s repository is untouched' '
@@ -73,7 +90,7 @@ test_expect_success 'the user'\''s repository is untouched' '
 '
 
 test_expect_success 'dirty and foreign files in the lab'\''s work tree are reset' '
-	tree=$TRASH/trees/repo &&
+	tree=$TRASH/trees/repo/src &&
 	echo junk >"$tree/src/foreign.c" && echo "int a = 99;" >"$tree/src/a.c" &&
 	"$LAB" build --db lab.db main~1 >path3 2>err && cat err &&
 	test ! -e "$tree/src/foreign.c" && test "$(cat "$tree/src/a.c")" = "int a = 2;" &&
@@ -113,6 +130,60 @@ test_expect_success 'two labs asking for one build: one builds, the other waits 
 	grep -q "waiting for another lab (pid $pid): building in " second.err &&
 	grep -q CACHED second.err && cmp first.path second.path &&
 	test "$(wc -l <"$BUILD_COUNT")" = $((before + 1))
+'
+
+# The lab's compiler cache, with a build command that compiles through ccache
+# as make would: absolute paths and -g, so that without CCACHE_BASEDIR and
+# CCACHE_NOHASHDIR a tree at another path would miss every object.
+test_lazy_prereq CCACHE 'test -x /usr/bin/ccache'
+
+test_expect_success CCACHE 'setup: a project compiled through ccache, and its copy at another path' '
+	git init -q -b main cc && cd cc &&
+	git config user.name "A U Thor" && git config user.email author@example.com &&
+	cat >build.sh <<-\EOS &&
+	#!/bin/sh
+	env | grep "^CCACHE_" | sort >"$CC_ENV"
+	mkdir -p out &&
+	for f in src/*.c; do ccache gcc -g -O2 -c -o "out/$(basename "$f" .c).o" "$PWD/$f" || exit 1; done &&
+	cat out/*.o >out/image
+	EOS
+	chmod +x build.sh && mkdir src &&
+	for i in 1 2 3; do echo "int f$i(int x) { return x * $i; }" >src/f$i.c; done &&
+	git add . && git commit -q -m base &&
+	cd .. && mkdir elsewhere && git clone -q cc elsewhere/cc-copy &&
+	echo "the same source" >elsewhere/cc-copy/README &&
+	git -C elsewhere/cc-copy add README &&
+	git -C elsewhere/cc-copy -c user.name=A -c user.email=a@example.com commit -q -m readme &&
+	mkdir ccstate &&
+	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n\tccacheSize = 64M\n" >cc.conf
+'
+export CC_ENV=$TRASH/cc-env
+
+test_expect_success CCACHE 'the build command gets the lab'\''s cache: its directory under the state root, the root as base' '
+	"$LAB" build --config cc.conf --db ccstate/lab.db --repo cc main >path 2>err && cat err &&
+	root=$(cd ccstate && pwd -P) &&
+	cat >expect <<-EOF &&
+	CCACHE_BASEDIR=$root
+	CCACHE_DIR=$root/ccache
+	CCACHE_MAXSIZE=64Mi
+	CCACHE_NOHASHDIR=1
+	EOF
+	grep -v "^CCACHE_STATSLOG=" "$CC_ENV" >got && diff -u expect got &&
+	log=$(sed -n "s/^CCACHE_STATSLOG=//p" "$CC_ENV") &&
+	case $log in "$root/ccache/"*) ;; *) echo "stats log $log"; false ;; esac &&
+	test ! -e "$log" && test -d "$root/ccache"
+'
+
+test_expect_success CCACHE 'a build says its own hits and misses: the first tree missed each object' '
+	grep -x "  compiler cache: 0 hits, 3 misses, 0.0 % hits" err &&
+	test "$(grep -c "compiler cache" err)" = 1
+'
+
+test_expect_success CCACHE 'the same source at another path finds every object in the cache' '
+	"$LAB" build --config cc.conf --db ccstate/lab.db --repo elsewhere/cc-copy main >path2 2>err &&
+	cat err && grep -q BUILT err &&
+	test "$(dirname "$(cat path)")" != "$(dirname "$(cat path2)")" &&
+	grep -x "  compiler cache: 3 hits, 0 misses, 100.0 % hits" err
 '
 
 test_done

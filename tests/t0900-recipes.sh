@@ -215,7 +215,7 @@ test_expect_success LINUX_TARBALL 'a probe that does not apply is BUILD_FAILED n
 	rc=0 && "$LAB" build --db lab5.db --repo repo --arch aarch64 --probe map_mem moved >/dev/null 2>err || rc=$? &&
 	cat err && test "$rc" = 1 && grep -q "(aarch64): BUILD_FAILED" err &&
 	grep -q "patch .*/kernels/probes/arm64/map_mem.patch. does not apply to" err &&
-	test ! -e .lab/trees/repo/arch/arm64/mm/mmu.c.rej
+	test ! -e .lab/trees/repo/src/arch/arm64/mm/mmu.c.rej
 '
 
 test_expect_success LINUX_TARBALL 'the probe is in the cache key, and the next build without it has no probe' '

@@ -141,6 +141,7 @@ static const struct config_key build_keys[] = {
 	{ "jobs", CFG(build_jobs), config_set_positive, NULL, "a positive integer" },
 	{ "timeout", CFG(build_timeout_s), config_set_seconds, NULL,
 	  SECONDS_EXPECTED " such as 3600 or 1h" },
+	{ "ccachesize", CFG(build_ccache_mib), config_set_size, NULL, SIZE_EXPECTED },
 };
 
 static const struct config_key libvirt_keys[] = {

@@ -175,6 +175,7 @@ struct lab_config {
 	char *build_config;	/* tinyconfig, defconfig or a file */
 	long build_jobs;	/* 0: the number of CPUs */
 	long build_timeout_s;
+	long build_ccache_mib;	/* build.ccacheSize: the compiler cache's cap; 0: 5 GiB */
 	char *libvirt_uri;
 	char *report_commit_url;	/* report.commitUrl; NULL: commits are not links */
 	struct lab_nightly *nightlies;	/* in the order of their first key */

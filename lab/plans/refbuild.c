@@ -44,6 +44,7 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 		.artifact = ctx->cfg.build_artifact,
 		.jobs = ctx->cfg.build_jobs,
 		.timeout_s = ctx->cfg.build_timeout_s,
+		.ccache_mib = ctx->cfg.build_ccache_mib,
 		.meter = &meter,
 	};
 	char *desc = kernel_tree_describe(t, commit);
@@ -66,6 +67,10 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 		strbuf_addf(&line, ", %zu file%s checked out", res.files_written,
 			    res.files_written == 1 ? "" : "s");
 	meter_done(&meter, "%s", line.buf);
+	if (res.ccache.hits || res.ccache.misses)
+		fprintf(stderr, "  compiler cache: %ld hits, %ld misses, %.1f %% hits\n",
+			res.ccache.hits, res.ccache.misses,
+			100.0 * (double)res.ccache.hits / (double)(res.ccache.hits + res.ccache.misses));
 	if (res.status == BUILD_FAILED) {
 		fprintf(stderr, "  %s\n  log: %s\n", term_safe(strbuf_str(&res.why)),
 			term_safe(res.log));
@@ -124,7 +129,7 @@ int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const c
 		free(trees);
 		return error("out of memory");
 	}
-	/* one work tree per repository name */
+	/* one tree per repository name: its work tree, index and build directories */
 	while (strlen(copy) > 1 && copy[strlen(copy) - 1] == '/')
 		copy[strlen(copy) - 1] = '\0';
 	strbuf_addf(&wd, "%s/%s", trees, basename(copy));

@@ -10,7 +10,7 @@
 
 : "${FIXTURE:?make check-kernel sets FIXTURE}"
 # The nights' own database, made afresh, beside k0100's so that the build
-# cache (state/artifacts, state/kbuild) and the mirror are shared.
+# caches (state/artifacts, state/ccache) and the mirror are shared.
 DB=$TOP/state/nightly-kernel.db
 . "$TOP/tests/lib-nightly.sh"
 start=$(date +%s)

@@ -1,8 +1,8 @@
 /*
  * lib/subprocess.c with real programs: exit statuses as the header says
  * them (the code, 128 + a signal, -1 when the program could not start, a
- * deadline), stdout and stderr merged, stdin from /dev/null, the cwd, and
- * the process group: killed at a deadline, at the end of the program,
+ * deadline), stdout and stderr merged, stdin from /dev/null, the cwd, an
+ * environment set for one program, and the process group: killed at a deadline, at the end of the program,
  * and when the lab itself dies of SIGTERM or SIGKILL.
  */
 #include <errno.h>
@@ -188,11 +188,32 @@ static void test_lab_dies(int sig, const char *name)
 	ok(group > 0 && gone_within(-group, 5), what);
 }
 
+static void test_environment(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *argv[] = { "sh", "-c", "echo \"$LAB_T_A|$LAB_T_B|$LAB_T_C\"", NULL };
+	char *env[] = { "LAB_T_A=set", "LAB_T_B=over", "LAB_T_C=", NULL };
+
+	setenv("LAB_T_B", "lab's", 1);
+	setenv("LAB_T_D", "kept", 1);
+	is_int(subprocess_run_env(argv, env, NULL, &out, 10, NULL), 0, "a program with an environment");
+	is_str(strbuf_str(&out), "set|over|\n", "... gets its names, over the lab's own");
+	ok(!strcmp(getenv("LAB_T_B"), "lab's") && !getenv("LAB_T_A"), "... and the lab's is unchanged");
+	strbuf_reset(&out);
+	argv[2] = "echo \"$LAB_T_B $LAB_T_D\"";
+	is_int(subprocess_run_env(argv, NULL, NULL, &out, 10, NULL), 0, "no environment given");
+	is_str(strbuf_str(&out), "lab's kept\n", "... is the lab's");
+	unsetenv("LAB_T_B");
+	unsetenv("LAB_T_D");
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	test_statuses();
 	test_output();
+	test_environment();
 	test_deadline();
 	test_start_finish();
 	test_lab_dies(SIGTERM, "SIGTERM");
