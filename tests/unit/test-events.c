@@ -17,6 +17,7 @@
 #include "events.h"
 #include "protocol.h"
 #include "store-experiment.h"
+#include "store-fixture.h"
 #include "store-private.h"
 #include "units.h"
 #include "userwork.h"
@@ -87,18 +88,6 @@ static void test_measured(void)
 	strbuf_release(&sb);
 }
 
-static long long one_int(struct store *st, const char *sql)
-{
-	sqlite3_stmt *q = NULL;
-	long long v = -1;
-
-	if (sqlite3_prepare_v2(st->conn->db, sql, -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		v = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return v;
-}
-
 /*
  * A boot of variant vid: n iterations of zeroing.touch (base us) with
  * ev.pgfault (faults) and ev.ctxsw (3), the first iteration a warm-up
@@ -165,11 +154,11 @@ static void test_store(void)
 	ok(boot(&st, exp, vid[0], "tcg", 100, 25600, 4) && boot(&st, exp, vid[1], "tcg", 120, 50, 4) &&
 	   boot(&st, exp, vid[0], "tcg", 100, 25601, 4) && boot(&st, exp, vid[1], "tcg", 120, 51, 4),
 	   "four boots stored");
-	is_int(one_int(&st, "SELECT count(*) FROM samples"), 16, "the samples table: the times alone");
-	is_int(one_int(&st, "SELECT count(*) FROM samples WHERE metric LIKE 'ev.%'"), 0,
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM samples"), 16, "the samples table: the times alone");
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM samples WHERE metric LIKE 'ev.%'"), 0,
 	       "no event among them");
-	is_int(one_int(&st, "SELECT count(*) FROM events"), 32, "every event count in events");
-	is_int(one_int(&st, "SELECT count(*) FROM events WHERE flags & 1"), 8,
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM events"), 32, "every event count in events");
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM events WHERE flags & 1"), 8,
 	       "the warm-ups' flagged as the times' are");
 	ok(units_side_load(&side, &st, exp, vid[0], -1, -1, NULL) == 0, "a side loaded for a verdict");
 	ok(side.n == 1 && !strcmp(side.m[0].metric, "touch"), "it has the time, and no event");
@@ -214,8 +203,8 @@ static void test_store(void)
 	events_report_release(&r);
 	store_close(&st);
 	ok(store_open(&st, path) == 0, "the database opens to write");
-	is_int(one_int(&st, "SELECT count(*) FROM events"), 0, "and has the table again");
-	is_int(one_int(&st, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "at the same version");
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM events"), 0, "and has the table again");
+	is_int(store_fixture_int(&st, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "at the same version");
 	store_close(&st);
 	strbuf_release(&sb);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);

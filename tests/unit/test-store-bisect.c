@@ -11,20 +11,9 @@
 
 #include "capture.h"
 #include "store-bisect.h"
+#include "store-fixture.h"
 #include "store-private.h"
 #include "tap.h"
-
-static long long one_int(struct store *st, const char *sql)
-{
-	sqlite3_stmt *q = NULL;
-	long long v = -1;
-
-	if (sqlite3_prepare_v2(st->conn->db, sql, -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		v = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return v;
-}
 
 static void fill(struct bisect_spec_row *r)
 {
@@ -64,10 +53,10 @@ int main(void)
 	fill(&w);
 	ok(store_bisection_create(&st, &id, "lab bisect --good v6.1", "aaaa", "bbbb", &w) == 0 &&
 	   id > 0, "a bisection created with its spec");
-	is_int(one_int(&st, "SELECT count(*) FROM bisect_specs WHERE arch IS NULL AND metric IS "
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM bisect_specs WHERE arch IS NULL AND metric IS "
 		       "NULL AND cpus IS NULL AND runner IS NULL AND accel IS NULL AND guest IS NULL"),
 	       1, "what was not given is stored as NULL");
-	is_int(one_int(&st, "SELECT count(*) FROM bisections WHERE workload = 'demote' AND "
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM bisections WHERE workload = 'demote' AND "
 		       "good = 'aaaa' AND metric IS NULL"), 1,
 	       "the bisection's row names its first workload and the commit ids");
 

@@ -14,20 +14,9 @@
 #include "sample.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
+#include "store-fixture.h"
 #include "store-private.h"
 #include "tap.h"
-
-static long long one_int(struct store *st, const char *sql)
-{
-	sqlite3_stmt *q = NULL;
-	long long v = -1;
-
-	if (sqlite3_prepare_v2(st->conn->db, sql, -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		v = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return v;
-}
 
 /* A boot of variant vid at mem MiB: n samples of zeroing.touch, the first a warm-up. */
 static long long boot(struct store *st, long long exp, long long vid, long mem,
@@ -125,14 +114,14 @@ int main(void)
 	boot(&st, exp, vid[0], 2048, RUN_OK, 400, 3);
 	ok(ok1 && failed && ok2 && other, "five boots stored");
 
-	is_int(one_int(&st, "SELECT count(*) FROM samples"), 17, "every sample is stored");
-	is_int(one_int(&st, "SELECT count(*) FROM counted_samples"), 9,
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM samples"), 17, "every sample is stored");
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM counted_samples"), 9,
 	       "the view counts 9: no warm-up, nothing of the FAILED run");
-	is_int(one_int(&st, "SELECT count(*) FROM counted_samples WHERE flags & 1"), 0,
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM counted_samples WHERE flags & 1"), 0,
 	       "no warm-up in the view");
 	snprintf(buf, sizeof(buf), "SELECT count(*) FROM counted_samples WHERE run_id = %lld",
 		 failed);
-	is_int(one_int(&st, buf), 0, "nothing of the FAILED run in the view");
+	is_int(store_fixture_int(&st, buf), 0, "nothing of the FAILED run in the view");
 
 	memset(&seen, 0, sizeof(seen));
 	ok(store_counted_samples(&st, exp, vid[0], 1024, 1, NULL, collect, &seen) == 0,
@@ -157,8 +146,8 @@ int main(void)
 	   "the view dropped");
 	store_close(&st);
 	ok(store_open(&st, path) == 0, "the database opens to write");
-	is_int(one_int(&st, "SELECT count(*) FROM counted_samples"), 9, "and has the view again");
-	is_int(one_int(&st, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "at the same version");
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM counted_samples"), 9, "and has the view again");
+	is_int(store_fixture_int(&st, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "at the same version");
 
 	bisect_spec_row_init(&bspec);
 	strbuf_addstr(&bspec.good_ref, "a");
@@ -169,7 +158,7 @@ int main(void)
 	   id > exp, "a bisection created");
 	bisect_spec_row_release(&bspec);
 	ok(store_bisect_step(&st, id, &step) == 0, "a skipped step written");
-	is_int(one_int(&st, "SELECT count(*) FROM bisect_steps WHERE ratio IS NULL AND "
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM bisect_steps WHERE ratio IS NULL AND "
 		       "ci_low IS NULL AND ci_high IS NULL"), 1, "without a ratio");
 	buf[0] = '\0';
 	ok(store_bisect_steps(&st, id, step_of, buf) == 0, "steps read");

@@ -11,21 +11,10 @@
 #include <string.h>
 
 #include "store-experiment.h"
+#include "store-fixture.h"
 #include "store-private.h"
 #include "store-verdict.h"
 #include "tap.h"
-
-static long long one_int(struct store *st, const char *sql)
-{
-	sqlite3_stmt *q = NULL;
-	long long v = -1;
-
-	if (sqlite3_prepare_v2(st->conn->db, sql, -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		v = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return v;
-}
 
 static void fill(struct verdict_row *v, const char *metric, long long mem, int cpus)
 {
@@ -81,8 +70,8 @@ int main(void)
 	snprintf(w[1].verdict, sizeof(w[1].verdict), "UNCOMPARABLE");
 	fill(&w[2], "demote_page_wall", 1024, 2);
 	ok(store_verdicts_write(&st, exp, w, 3) == 0, "three verdicts written");
-	is_int(one_int(&st, "SELECT count(*) FROM verdicts"), 3, "three rows");
-	is_int(one_int(&st, "SELECT count(*) FROM verdicts WHERE metric = 'demote_page_sys' AND "
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM verdicts"), 3, "three rows");
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM verdicts WHERE metric = 'demote_page_sys' AND "
 		       "std_a IS NULL AND ratio IS NULL AND ci_low IS NULL AND ci_high IS NULL AND "
 		       "p IS NULL AND p_adjusted IS NULL AND mde IS NULL AND mean_a = 1.5"), 1,
 	       "numbers that are not finite are stored as NULL");
@@ -105,7 +94,7 @@ int main(void)
 	snprintf(w[2].verdict, sizeof(w[2].verdict), "SAME");
 	w[2].ratio = 1.001;
 	ok(store_verdicts_write(&st, exp, &w[2], 1) == 0, "a verdict written again");
-	is_int(one_int(&st, "SELECT count(*) FROM verdicts"), 3, "replaces the first");
+	is_int(store_fixture_int(&st, "SELECT count(*) FROM verdicts"), 3, "replaces the first");
 	ok(store_verdict_regressions(&st, &n, exp) == 0 && n == 1, "one regression left");
 
 	ok(store_verdicts_read(&st, &l, exp) == 0 && l.nr == 3, "an experiment's verdicts read");
