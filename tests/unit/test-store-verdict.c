@@ -47,7 +47,7 @@ static void fill(struct verdict_row *v, const char *metric, long long mem, int c
 
 int main(void)
 {
-	char dir[] = "/tmp/lab-store-verdict-XXXXXX", path[256];
+	struct store_fixture fx;
 	const struct store_variant_spec spec[2] = { { 0, "a=1", NULL }, { 0, "b=1", NULL } };
 	struct verdict_row w[3], r;
 	struct verdict_list l = { 0 };
@@ -55,10 +55,7 @@ int main(void)
 	long long exp = 0, vid[2], n = -1;
 	int found = -1;
 
-	if (!mkdtemp(dir))
-		return 1;
-	snprintf(path, sizeof(path), "%s/lab.db", dir);
-	if (store_open(&st, path) ||
+	if (store_fixture_open(&fx, &st) ||
 	    store_experiment_create_ab(&st, &exp, vid, "lab ab", "demote", spec))
 		return 1;
 
@@ -108,8 +105,7 @@ int main(void)
 	verdict_list_release(&l);
 
 	store_close(&st);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path))
+	if (store_fixture_remove(&fx))
 		return 1;
 	return done_testing();
 }
