@@ -35,14 +35,16 @@ test_expect_success TCG 'demote: one 1 GiB page demoted, pool counts verified, H
 	test "$(sql lab.db "SELECT count(*) FROM samples WHERE run_id = 2 AND metric = '\''demote_page_wall'\'' AND value > 0")" = 1
 '
 
-test_expect_success TCG 'boot: to_init below the boot'\''s wall time, host_to_init recorded' '
+test_expect_success TCG 'boot: to_init of the order of the host'\''s, host_to_init below the boot'\''s wall time' '
 	run --workload boot --mem 1G >out &&
 	cat out &&
 	to_init=$(sql lab.db "SELECT value FROM samples WHERE run_id = 3 AND metric = '\''to_init'\''") &&
 	host=$(sql lab.db "SELECT value FROM samples WHERE run_id = 3 AND metric = '\''host_to_init'\''") &&
 	wall=$(sql lab.db "SELECT wall_s FROM runs WHERE id = 3") &&
 	echo "to_init $to_init host_to_init $host wall $wall" &&
-	test "$(echo "$to_init > 0 && $to_init < $host && $host < $wall" | bc)" = 1 &&
+	# the guest calibrates its clock against a host that may be loaded: its
+	# time to init can run ahead of the host time, never by a factor of two
+	test "$(echo "$to_init > 0 && $to_init < 2 * $host && $host < $wall" | bc)" = 1 &&
 	test "$(sql lab.db "SELECT count(*) FROM samples WHERE run_id = 3 AND metric LIKE '\''deferred_init_%'\''")" -ge 1
 '
 
