@@ -26,12 +26,17 @@ test_expect_success 'local runner: a 3-point sweep resolves the program once' '
 '
 
 test_expect_success STRACE 'local runner: the lab opens the program once, whatever the points' '
-	strace -o trace -e trace=openat "$LAB" ab --db lab2.db --runner local --kernel "$FAKE" \
-		--workload zeroing --mem 1G,2G,3G --boots 2 --iters 5 \
-		--a-cmdline scale=1.0 --b-cmdline scale=1.0 >out 2>err &&
+	{
+		strace -o trace -e trace=openat "$LAB" ab --db lab2.db --runner local \
+			--kernel "$FAKE" --workload zeroing --mem 1G,2G,3G --boots 2 --iters 5 \
+			--a-cmdline scale=1.0 --b-cmdline scale=1.0 >out 2>err || {
+			rc=$? && cat err && test "$rc" = 1
+		}
+	} &&
 	{ grep -F "\"$FAKE\"" trace >opens || :; } &&
 	cat opens &&
-	test "$(wc -l <opens)" = 1
+	test "$(wc -l <opens)" = 1 &&
+	test "$(sql lab2.db "SELECT count(*) FROM runs WHERE experiment_id = 1")" -ge 12
 '
 
 test_expect_success TCG 'qemu: a 3-point A/B hashes the kernel once and writes one initramfs' '
