@@ -22,7 +22,12 @@
 	"[ \"$(id -u)\" = 0 ] || echo \"@ssh missing a root login (kexec needs root)\"; " \
 	"PATH=$PATH:/usr/sbin:/sbin; command -v kexec >/dev/null || echo \"@ssh missing kexec-tools\"; " \
 	"[ \"$(cat /proc/sys/kernel/kexec_load_disabled 2>/dev/null)\" != 1 ] || " \
-	"echo \"@ssh missing kexec allowed (kernel.kexec_load_disabled is 1)\"; "
+	"echo \"@ssh missing kexec allowed (kernel.kexec_load_disabled is 1)\"; " \
+	"lockdown=$(sed -n 's/.*\\[\\(.*\\)\\].*/\\1/p' /sys/kernel/security/lockdown 2>/dev/null); " \
+	"sb=$(od -An -tu1 /sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e0e2c5ad7e8c " \
+	"2>/dev/null | awk '{ print $NF }'); [ \"$sb\" = 1 ] && sb=', Secure Boot on' || sb=; " \
+	"case ${lockdown:-none} in none) ;; *) echo \"@ssh missing kexec_load outside lockdown " \
+	"(lockdown is $lockdown$sb: kexec_load is refused)\";; esac; "
 
 static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch,
 			   struct strbuf *missing)
