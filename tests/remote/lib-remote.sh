@@ -3,20 +3,26 @@
 # root, booted here under TCG with ssh on a loopback port. It is target
 # arm1 (class arm) of $TRASH/lab.conf; hssh runs a command on it as root;
 # DEFAULT is its own kernel's release. A host that cannot be made or booted
-# skips the file, saying why.
+# fails the file (TAP's Bail out!, exit 1), saying why: nothing passes untested.
 : "${FIXTURE:?make check-remote sets FIXTURE}"
 DB=$TOP/state/check-remote.db
 INIT=init=/usr/local/sbin/lab-ssh-init
 FRAG=$TOP/tests/remote/arm64-host.config
 
 start=$(date +%s)
-IMG=$("$TOP/tests/remote/make-host.sh" arm64 "$TOP/state") || { echo "1..0 # SKIP no test host: make-host.sh failed"; exit 0; }
+bail() { echo "Bail out! $*"; exit 1; }
+[ "$(id -u)" = 0 ] || bail "the test host is made as root (debootstrap, mkfs.ext4): run make check-remote as root"
+IMG=$("$TOP/tests/remote/make-host.sh" arm64 "$TOP/state") ||
+	bail "no test host: make-host.sh failed (it needs the Debian mirror; its log is under $TOP/state/remote-host/arm64.tmp)"
 echo "# host image: $IMG ($(cat "$IMG/build-times" 2>/dev/null || echo cached), $(( $(date +%s) - start )) s here)"
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 HOST=$TRASH/host
 stop_host() { [ -s "$HOST/qemu.pid" ] && kill "$(cat "$HOST/qemu.pid")" 2>/dev/null; }
 trap stop_host EXIT
-secs=$("$TOP/tests/remote/start-host.sh" "$IMG" "$HOST" "$PORT") || { echo "1..0 # SKIP the test host does not boot"; exit 0; }
+secs=$("$TOP/tests/remote/start-host.sh" "$IMG" "$HOST" "$PORT") || {
+	tail -n 20 "$HOST/console.log" 2>/dev/null | sed 's/^/# /'
+	bail "the test host made in $IMG does not boot to ssh (its console's last lines above)"
+}
 echo "# boot to ssh: $secs s"
 
 hssh() { # CMD on the host
