@@ -2,18 +2,6 @@
 #include "store-events.h"
 #include "store-private.h"
 
-/* Whether the database has the events table: one made before it has none. */
-static int have_events(struct store *st, int *have)
-{
-	long long n = 0;
-
-	if (store_rows(st, "cannot read schema", "SELECT count(*) FROM sqlite_master WHERE "
-		       "type = 'table' AND name = 'events'", NULL, 0, store_row_int, &n))
-		return -1;
-	*have = n > 0;
-	return 0;
-}
-
 struct event_reader {
 	store_event_fn *fn;
 	void *data;
@@ -40,7 +28,7 @@ int store_experiment_events(struct store *st, long long exp_id, store_event_fn *
 	struct event_reader r = { fn, data };
 	int have;
 
-	if (have_events(st, &have))
+	if (store_have_table(st, "events", &have))
 		return -1;
 	if (!have)
 		return 0;

@@ -501,6 +501,18 @@ long long store_last_id(struct store *st)
 	return sqlite3_last_insert_rowid(st->conn->db);
 }
 
+int store_have_table(struct store *st, const char *name, int *have)
+{
+	long long n = 0;
+
+	if (store_rows(st, "cannot read schema", "SELECT count(*) FROM sqlite_master WHERE "
+		       "type = 'table' AND name = ?1", STORE_ARGS(STORE_TEXT(name)),
+		       store_row_int, &n))
+		return -1;
+	*have = n > 0;
+	return 0;
+}
+
 int store_changes(struct store *st)
 {
 	return sqlite3_changes(st->conn->db);

@@ -111,4 +111,24 @@ test_expect_success 'two databases side by side keep their console logs apart' '
 	grep -q " done ok 2$" "$one" && grep -q " done ok 3$" "$two"
 '
 
+test_expect_success 'lab show RUN lists the run'\''s event counts apart from its samples' '
+	"$LAB" run --db ev.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
+		--cmdline "metrics=t,ev.pgfault" >/dev/null 2>err &&
+	test "$(sql ev.db "SELECT count(*) FROM events WHERE run_id = 1")" = 5 &&
+	test "$(sql ev.db "SELECT count(*) FROM samples WHERE metric = '\''ev.pgfault'\''")" = 0 &&
+	"$LAB" show --db ev.db 1 >show &&
+	grep -q "^events, counted an iteration" show &&
+	med=$(sql ev.db "SELECT value FROM events WHERE run_id = 1 ORDER BY value LIMIT 1 OFFSET 2") &&
+	row=$(grep "^zeroing\.ev\.pgfault " show) &&
+	set -- $row && test "$2" = 5 &&
+	awk -v a="$3" -v b="$med" "BEGIN { exit !(a / b > 0.999 && a / b < 1.001) }" &&
+	"$LAB" show --db ev.db 1 --format json >show.json &&
+	python3 -c "
+import json, sys
+d = json.load(open(\"show.json\"))
+assert len(d[\"events\"]) == 5 and all(e[\"metric\"] == \"ev.pgfault\" for e in d[\"events\"])
+assert all(s[\"metric\"] == \"t\" for s in d[\"samples\"])
+"
+'
+
 test_done

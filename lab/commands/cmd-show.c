@@ -1,4 +1,4 @@
-/* lab show RUN: one run's provenance, metadata, samples and console log. */
+/* lab show RUN: one run's provenance, metadata, samples, event counts and console log. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +11,17 @@
 #include "ab-spec.h"
 #include "log.h"
 #include "sample.h"
+#include "stats.h"
 #include "store-experiment.h"
 #include "table.h"
+#include "textfmt.h"
+#include "xalloc.h"
 
 static const char *const show_usage[] = {
 	"usage: lab show RUN|EXP [--format text|csv|json] [--db PATH] [--config FILE]",
 	"  RUN is a run id (12), EXP an experiment id (E3)",
 	"  a run as csv is its samples, one a row; as json its fields, metadata,",
-	"  samples and dropped lines",
+	"  samples, event counts and dropped lines",
 	"",
 	parse_options_here,
 	NULL,
@@ -111,6 +114,78 @@ static int show_sample(const struct sample *s, void *data)
 	return 0;
 }
 
+/* One event metric of a run: its counts, an iteration each. */
+struct event_series {
+	char *workload, *metric;
+	double *v;
+	size_t n, alloc;
+};
+
+struct event_table {
+	struct event_series *s;
+	size_t nr, alloc;
+};
+
+static int collect_event(const struct sample *e, void *data)
+{
+	struct event_table *t = data;
+	struct event_series *s = NULL;
+	size_t i;
+
+	if (e->flags & SAMPLE_WARMUP)
+		return 0;
+	for (i = 0; i < t->nr && !s; i++)
+		if (!strcmp(t->s[i].workload, e->workload) && !strcmp(t->s[i].metric, e->metric))
+			s = &t->s[i];
+	if (!s) {
+		ALLOC_GROW(t->s, t->nr + 1, t->alloc);
+		s = &t->s[t->nr++];
+		memset(s, 0, sizeof(*s));
+		s->workload = xstrdup(e->workload);
+		s->metric = xstrdup(e->metric);
+	}
+	ALLOC_GROW(s->v, s->n + 1, s->alloc);
+	s->v[s->n++] = e->value;
+	return 0;
+}
+
+/* "events": each counted metric's median, smallest and largest an iteration. */
+static int show_events_text(struct store *st, long long id)
+{
+	struct event_table t = { 0 };
+	char med[32], lo[32], hi[32], name[100];
+	size_t i, j;
+	int ret = store_run_events(st, id, collect_event, &t);
+
+	for (i = 0; !ret && i < t.nr; i++) {
+		struct event_series *s = &t.s[i];
+		double min = s->v[0], max = s->v[0];
+
+		for (j = 1; j < s->n; j++) {
+			min = s->v[j] < min ? s->v[j] : min;
+			max = s->v[j] > max ? s->v[j] : max;
+		}
+		textfmt_value(lo, sizeof(lo), min);
+		textfmt_value(hi, sizeof(hi), max);
+		textfmt_value(med, sizeof(med), stats_median(s->v, s->n));
+		if (!i)
+			printf("\nevents, counted an iteration (exact in any clock)\n"
+			       "%-30s %7s %10s %10s %10s\n", "metric", "n", "median", "min", "max");
+		snprintf(name, sizeof(name), "%s.%s", s->workload, s->metric);
+		put_escaped(stdout, name);
+		printf("%*s %7zu %10s %10s %10s\n",
+		       (int)(30 > textfmt_width(name) ? 30 - textfmt_width(name) : 0), "", s->n,
+		       med, lo, hi);
+	}
+	for (i = 0; i < t.nr; i++) {
+		free(t.s[i].workload);
+		free(t.s[i].metric);
+		free(t.s[i].v);
+	}
+	free(t.s);
+	return ret;
+}
+
 static int show_dropped(long long seq, const char *reason, const char *line, void *data)
 {
 	struct show_out *o = data;
@@ -196,6 +271,10 @@ static int show_run_row(const struct store_run_view *r, void *data)
 		fputs("},\n  \"samples\": [", stdout);
 		if (store_run_samples(st, id, show_sample, o))
 			return -1;
+		fputs("],\n  \"events\": [", stdout);
+		o->n = 0;
+		if (store_run_events(st, id, show_sample, o))
+			return -1;
 		fputs("],\n  \"dropped_lines\": [", stdout);
 		o->n = 0;
 		if (store_dropped_lines(st, id, show_dropped, o))
@@ -204,7 +283,7 @@ static int show_run_row(const struct store_run_view *r, void *data)
 		return 0;
 	}
 	printf("\n");
-	if (table_print_runs(stdout, st, &id, 1) ||
+	if (table_print_runs(stdout, st, &id, 1) || show_events_text(st, id) ||
 	    store_dropped_lines(st, id, show_dropped, o))
 		return -1;
 	if (r->text[RUN_CONSOLE_TAIL]) {
