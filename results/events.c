@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "events.h"
 #include "stats.h"
 #include "store-events.h"
@@ -60,10 +61,7 @@ struct values {
 
 static void values_push(struct values *x, double v)
 {
-	if (x->n == x->alloc) {
-		x->alloc = x->alloc ? 2 * x->alloc : 64;
-		x->v = xrealloc(x->v, x->alloc * sizeof(*x->v));
-	}
+	ALLOC_GROW(x->v, x->n + 1, x->alloc);
 	x->v[x->n++] = v;
 }
 
@@ -88,10 +86,7 @@ static void finish_metric(struct loading *l)
 	e->median_b = stats_median(l->side[1].v, l->side[1].n);
 	/* a count that did not move, or one side that has none, says nothing */
 	if (e->n_a && e->n_b && e->median_a != e->median_b) {
-		if (r->nr == r->alloc) {
-			r->alloc = r->alloc ? 2 * r->alloc : 16;
-			r->v = xrealloc(r->v, r->alloc * sizeof(*r->v));
-		}
+		ALLOC_GROW(r->v, r->nr + 1, r->alloc);
 		r->v[r->nr++] = *e;
 	}
 	l->side[0].n = l->side[1].n = 0;
@@ -134,10 +129,7 @@ static int add_accel(long long mem_mib, int cpus, const char *accel, const char 
 		if (r->points[i].mem_mib == mem_mib && r->points[i].cpus == cpus)
 			p = &r->points[i];
 	if (!p) {
-		if (r->npoints == r->points_alloc) {
-			r->points_alloc = r->points_alloc ? 2 * r->points_alloc : 8;
-			r->points = xrealloc(r->points, r->points_alloc * sizeof(*r->points));
-		}
+		ALLOC_GROW(r->points, r->npoints + 1, r->points_alloc);
 		p = &r->points[r->npoints++];
 		p->mem_mib = mem_mib;
 		p->cpus = cpus;
@@ -147,13 +139,15 @@ static int add_accel(long long mem_mib, int cpus, const char *accel, const char 
 	return 0;
 }
 
-int events_report_load(struct events_report *r, struct store *st, long long exp_id)
+/* The events of exp_id, as read by culprit's store call (NULL: an A/B's). */
+static int load(struct events_report *r, struct store *st, long long exp_id, const char *culprit)
 {
 	struct loading l = { .r = r };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = store_experiment_events(st, exp_id, add_event, &l);
+	ret = culprit ? store_culprit_events(st, exp_id, culprit, add_event, &l) :
+	      store_experiment_events(st, exp_id, add_event, &l);
 	if (!ret)
 		finish_metric(&l);
 	free(l.side[0].v);
@@ -163,6 +157,17 @@ int events_report_load(struct events_report *r, struct store *st, long long exp_
 	if (ret)
 		events_report_release(r);
 	return ret;
+}
+
+int events_report_load(struct events_report *r, struct store *st, long long exp_id)
+{
+	return load(r, st, exp_id, NULL);
+}
+
+int events_report_load_culprit(struct events_report *r, struct store *st, long long exp_id,
+			       const char *culprit)
+{
+	return load(r, st, exp_id, culprit);
 }
 
 unsigned events_measured_at(const struct events_report *r, long long mem_mib, int cpus)

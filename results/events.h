@@ -67,6 +67,9 @@ struct events_report {
 };
 
 int events_report_load(struct events_report *r, struct store *st, long long exp_id);
+/* The same of a bisection: its culprit's parent as A, the culprit (hex id) as B. */
+int events_report_load_culprit(struct events_report *r, struct store *st, long long exp_id,
+			       const char *culprit);
 void events_report_release(struct events_report *r);
 /* What the runs at a point measured: a set of enum measured, 0 when it has none. */
 unsigned events_measured_at(const struct events_report *r, long long mem_mib, int cpus);

@@ -25,6 +25,14 @@ typedef int store_event_fn(const struct store_event *e, void *data);
 int store_experiment_events(struct store *st, long long exp_id, store_event_fn *fn,
 			    void *data);
 
+/*
+ * The events of a bisection's (exp_id) OK runs of its culprit (variant
+ * "B") and of the culprit's parent, as its confirmation measured it
+ * (variant "A"), warm-ups left out, ordered as above.
+ */
+int store_culprit_events(struct store *st, long long exp_id, const char *culprit,
+			 store_event_fn *fn, void *data);
+
 /* Each distinct accelerator and clock of an experiment's OK runs at each point. */
 typedef int store_accel_fn(long long mem_mib, int cpus, const char *accel, const char *clock,
 			   void *data);

@@ -252,6 +252,20 @@ scaled_base() {
 	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf
 }
 
+# scaled_history DIR IMAGE N AT SCALE: scaled_base DIR IMAGE, then N commits
+# "change I", the scale SCALE from change AT on (that commit tagged culprit);
+# lab.conf's core.repo is DIR.
+scaled_history() {
+	scaled_base "$1" "$2" &&
+	for i in $(seq 1 "$3"); do
+		echo "change $i" >"$1/notes.txt"
+		if [ "$i" = "$4" ]; then echo "$5" >"$1/scale"; fi
+		git -C "$1" add -A && git -C "$1" commit -q -m "change $i" || return 1
+		if [ "$i" = "$4" ]; then git -C "$1" tag culprit; fi
+	done &&
+	printf "[core]\n\trepo = %s\n" "$(realpath "$1")" >>lab.conf
+}
+
 # sql DB QUERY: one sqlite3 answer.
 sql() {
 	sqlite3 -batch -noheader "$1" "$2"

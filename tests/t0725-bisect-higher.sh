@@ -11,22 +11,10 @@ commit() {
 	git -C repo add -A && git -C repo commit -q -m "$1"
 }
 
+IMAGE='#!/bin/sh\nexec "$FAKE" "$@" scale=%s metrics=ops higher=1\n'
+
 test_expect_success 'setup: 12 commits, 10 % fewer ops/s from change 7 on' '
-	git init -q -b main repo &&
-	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
-	cat >repo/build.sh <<-\EOS &&
-	#!/bin/sh
-	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s metrics=ops higher=1\n" "$(cat scale)" >out/image &&
-	chmod +x out/image
-	EOS
-	chmod +x repo/build.sh && echo 1.00 >repo/scale && commit base && git -C repo tag base &&
-	for i in $(seq 1 12); do
-		echo "change $i" >repo/notes.txt
-		if [ $i = 7 ]; then echo 0.90 >repo/scale; fi
-		commit "change $i" || exit 1
-		if [ $i = 7 ]; then git -C repo tag culprit; fi
-	done &&
-	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf
+	scaled_history repo "$IMAGE" 12 7 0.90
 '
 
 test_expect_success 'bisect --metric: the drop of a higher-is-better metric is the regression' '

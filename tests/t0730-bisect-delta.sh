@@ -8,26 +8,10 @@
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
 export FAKE_SEED_FILE=$TRASH/seed
 
-commit() {
-	git -C repo add -A && git -C repo commit -q -m "$1"
-}
+IMAGE='#!/bin/sh\nexec "$FAKE" "$@" scale=%s cv=0.0005\n'
 
 test_expect_success 'setup: 12 commits, 0.5 % slower from change 7 on, a spread of 0.05 %' '
-	git init -q -b main repo &&
-	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
-	cat >repo/build.sh <<-\EOS &&
-	#!/bin/sh
-	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s cv=0.0005\n" "$(cat scale)" >out/image &&
-	chmod +x out/image
-	EOS
-	chmod +x repo/build.sh && echo 1.000 >repo/scale && commit base && git -C repo tag base &&
-	for i in $(seq 1 12); do
-		echo "change $i" >repo/notes.txt
-		if [ $i = 7 ]; then echo 1.005 >repo/scale; fi
-		commit "change $i" || exit 1
-		if [ $i = 7 ]; then git -C repo tag culprit; fi
-	done &&
-	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf
+	scaled_history repo "$IMAGE" 12 7 1.005
 '
 
 test_expect_success 'the default band: 0.5 % is SMALL, and the message names the band and --delta' '

@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include "ab-spec.h"
+#include "ab-table.h"
 #include "bisect-run.h"
 #include "commands.h"
 #include "escape.h"
+#include "events.h"
 #include "log.h"
 #include "refbuild.h"
 #include "store-bisect.h"
@@ -64,9 +66,16 @@ static double or0(double v)
 	return isnan(v) ? 0 : v;
 }
 
+/* What print_status() reads of a bisection: its id, and its culprit once found. */
+struct status_read {
+	long long id;
+	char culprit[GIT_OID_HEXSZ + 1];
+};
+
 static int print_bisection(const struct bisection_status *b, void *data)
 {
-	long long id = *(const long long *)data;
+	struct status_read *sr = data;
+	long long id = sr->id;
 
 	printf("bisection E%lld: %s\n  good %s\n  bad  %s\n  workload %s, metric %s (%s)\n", id,
 	       b->outcome, term_safe(b->good), term_safe(b->bad), term_safe(b->workload),
@@ -85,6 +94,8 @@ static int print_bisection(const struct bisection_status *b, void *data)
 	}
 	printf("  culprit %s\n  %d boots, %d kernels built or found\n", b->culprit, b->boots,
 	       b->kernels);
+	if (b->culprit && strlen(b->culprit) == GIT_OID_HEXSZ)
+		memcpy(sr->culprit, b->culprit, sizeof(sr->culprit));
 	return 0;
 }
 
@@ -99,12 +110,31 @@ static int print_step(const struct bisect_step_row *s, void *data)
 	return 0;
 }
 
+/* The event counts that differ between the culprit's parent and the culprit, by point. */
+static int print_culprit_events(struct store *st, long long id, const char *culprit)
+{
+	struct events_report ev;
+
+	if (events_report_load_culprit(&ev, st, id, culprit))
+		return -1;
+	for (size_t i = 0; i < ev.nr; i++)
+		if (!i || ev.v[i].mem_mib != ev.v[i - 1].mem_mib || ev.v[i].cpus != ev.v[i - 1].cpus)
+			ab_table_print_events(stdout, &ev, ev.v[i].mem_mib, ev.v[i].cpus, "culprit^",
+					      "culprit");
+	events_report_release(&ev);
+	return 0;
+}
+
 static int print_status(struct store *st, long long id)
 {
-	if (store_bisection_read(st, id, print_bisection, &id) || print_clock(st, id))
+	struct status_read sr = { .id = id };
+
+	if (store_bisection_read(st, id, print_bisection, &sr) || print_clock(st, id))
 		return -1;
 	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "boots", "M/G [99% CI]");
-	return store_bisect_steps(st, id, print_step, NULL);
+	if (store_bisect_steps(st, id, print_step, NULL))
+		return -1;
+	return sr.culprit[0] ? print_culprit_events(st, id, sr.culprit) : 0;
 }
 
 struct bisect_args {

@@ -163,17 +163,17 @@ static void event_ratio_cell(char *buf, size_t size, double a, double b)
 	}
 }
 
-/* The event counts of one point that differ between A and B, a row each. */
-static void print_point_events(FILE *f, const struct events_report *ev, long long mem, int cpus)
+void ab_table_print_events(FILE *f, const struct events_report *ev, long long mem, int cpus,
+			   const char *a, const char *b)
 {
 	enum { E_NAME, E_A, E_B, E_RATIO, NR_E };
 	struct cells *rows = xrealloc(NULL, (ev->nr + 1) * sizeof(*rows));
 	size_t n = 1, width[NR_E] = { 0 };
 
 	snprintf(rows[0].c[E_NAME], sizeof(rows[0].c[0]), "event");
-	snprintf(rows[0].c[E_A], sizeof(rows[0].c[0]), "A");
-	snprintf(rows[0].c[E_B], sizeof(rows[0].c[0]), "B");
-	snprintf(rows[0].c[E_RATIO], sizeof(rows[0].c[0]), "B/A");
+	snprintf(rows[0].c[E_A], sizeof(rows[0].c[0]), "%s", a);
+	snprintf(rows[0].c[E_B], sizeof(rows[0].c[0]), "%s", b);
+	snprintf(rows[0].c[E_RATIO], sizeof(rows[0].c[0]), "%s/%s", b, a);
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct event_row *e = &ev->v[i];
 		struct cells *c = &rows[n];
@@ -222,7 +222,7 @@ static void print_point_notes(FILE *f, const struct verdict_row *const *r, size_
 		textfmt_wrap(f, "warning: ", "  ", term_safe(sb.buf));
 	}
 	strbuf_release(&sb);
-	print_point_events(f, ev, r[0]->mem_mib, r[0]->cpus);
+	ab_table_print_events(f, ev, r[0]->mem_mib, r[0]->cpus, "A", "B");
 }
 
 static int point_order(const void *a, const void *b)

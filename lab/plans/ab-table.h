@@ -17,5 +17,11 @@
 
 void ab_table_print(FILE *f, const struct verdict_list *l, const struct events_report *ev);
 void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clock);
+/*
+ * The event counts of one point that differ between ev's two sides, a row
+ * each, the sides' columns headed a and b: nothing when none differ.
+ */
+void ab_table_print_events(FILE *f, const struct events_report *ev, long long mem, int cpus,
+			   const char *a, const char *b);
 
 #endif
