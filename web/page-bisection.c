@@ -141,6 +141,14 @@ int page_bisection(struct site *s, long long id)
 		svg_bisect_steps(sb, bp.steps, bp.nsteps, bp.effect,
 				 "ratio M/G of each step in order, the culprit ringed");
 	strbuf_addstr(sb, "</section>\n");
+	if (bp.culprit.len) {
+		struct events_report ev;
+
+		if (events_report_load_culprit(&ev, s->st, id, bp.culprit.buf))
+			goto out;
+		add_events(sb, &ev, "culprit^", "culprit");
+		events_report_release(&ev);
+	}
 	if (add_runs_table(s, sb, id))
 		goto out;
 	html_page_end(sb);

@@ -138,34 +138,6 @@ static void add_warning(struct strbuf *sb, const struct events_report *ev,
 	strbuf_release(&words);
 }
 
-/* The event counts whose median an iteration differs between A and B; none: nothing. */
-static void add_events(struct strbuf *sb, const struct events_report *ev)
-{
-	if (!ev->nr)
-		return;
-	strbuf_addstr(sb, "<section>\n<h2>Events</h2>\n<p>What the kernel counted, median an "
-		      "iteration, where A and B differ: counted, never judged.</p>\n");
-	html_table_begin(sb, "<th>Event</th><th>Point</th><th>A</th><th>B</th><th>B/A</th>");
-	for (size_t i = 0; i < ev->nr; i++) {
-		const struct event_row *e = &ev->v[i];
-
-		strbuf_addstr(sb, "<tr><td>");
-		escape_html(sb, e->workload);
-		strbuf_addch(sb, '.');
-		escape_html(sb, e->metric);
-		strbuf_addf(sb, "</td><td>%lldM, %d cpu(s)</td><td class=\"num\">%.15g</td>"
-			    "<td class=\"num\">%.15g</td><td class=\"num\">", e->mem_mib, e->cpus,
-			    e->median_a, e->median_b);
-		if (e->median_a > 0)
-			strbuf_addf(sb, "%.3g", e->median_b / e->median_a);
-		else
-			strbuf_addstr(sb, "&#8211;");
-		strbuf_addstr(sb, "</td></tr>\n");
-	}
-	html_table_end(sb);
-	strbuf_addstr(sb, "</section>\n");
-}
-
 static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_samples *es,
 		       const struct events_report *ev, const struct verdict_row *v)
 {
@@ -460,7 +432,7 @@ int page_experiment(struct site *s, long long id)
 	if (!verdicts.nr)
 		strbuf_addstr(&p->sb, "<p>No verdicts: the experiment has not finished.</p>\n");
 	strbuf_addstr(&p->sb, "</section>\n");
-	add_events(&p->sb, &ep.ev);
+	add_events(&p->sb, &ep.ev, "A", "B");
 	if (sweep_points(&verdicts) > 1)
 		add_sweep(&p->sb, &verdicts);
 	if (add_runs_table(s, &p->sb, id))

@@ -248,3 +248,35 @@ int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id)
 	strbuf_addstr(sb, "</section>\n");
 	return 0;
 }
+
+void add_events(struct strbuf *sb, const struct events_report *ev, const char *a, const char *b)
+{
+	if (!ev->nr)
+		return;
+	struct strbuf head = STRBUF_INIT;
+
+	strbuf_addf(sb, "<section>\n<h2>Events</h2>\n<p>What the kernel counted, median an "
+		    "iteration, where %s and %s differ: counted, never judged.</p>\n", a, b);
+	strbuf_addf(&head, "<th>Event</th><th>Point</th><th>%s</th><th>%s</th><th>%s/%s</th>", a,
+		    b, b, a);
+	html_table_begin(sb, head.buf);
+	strbuf_release(&head);
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct event_row *e = &ev->v[i];
+
+		strbuf_addstr(sb, "<tr><td>");
+		escape_html(sb, e->workload);
+		strbuf_addch(sb, '.');
+		escape_html(sb, e->metric);
+		strbuf_addf(sb, "</td><td>%lldM, %d cpu(s)</td><td class=\"num\">%.15g</td>"
+			    "<td class=\"num\">%.15g</td><td class=\"num\">", e->mem_mib, e->cpus,
+			    e->median_a, e->median_b);
+		if (e->median_a > 0)
+			strbuf_addf(sb, "%.3g", e->median_b / e->median_a);
+		else
+			strbuf_addstr(sb, "&#8211;");
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	html_table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+}

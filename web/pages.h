@@ -9,6 +9,7 @@
  */
 #include <pthread.h>
 
+#include "events.h"
 #include "report.h"
 #include "store.h"
 #include "strbuf.h"
@@ -97,5 +98,10 @@ void add_subject(struct site *s, struct strbuf *sb, const char *commit);
 int add_clock(struct strbuf *sb, struct store *st, long long exp_id, long long run_id);
 /* The runs of an experiment, each linked to its page. */
 int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id);
+/*
+ * The event counts whose median an iteration differs between ev's sides,
+ * headed a and b (escaped by the caller), a section; none: nothing.
+ */
+void add_events(struct strbuf *sb, const struct events_report *ev, const char *a, const char *b);
 
 #endif
