@@ -10,11 +10,9 @@
 #include <string.h>
 
 #include "ab-spec.h"
-#include "ab-table.h"
 #include "bisect-run.h"
 #include "commands.h"
 #include "escape.h"
-#include "events.h"
 #include "log.h"
 #include "refbuild.h"
 #include "store-bisect.h"
@@ -110,21 +108,6 @@ static int print_step(const struct bisect_step_row *s, void *data)
 	return 0;
 }
 
-/* The event counts that differ between the culprit's parent and the culprit, by point. */
-static int print_culprit_events(struct store *st, long long id, const char *culprit)
-{
-	struct events_report ev;
-
-	if (events_report_load_culprit(&ev, st, id, culprit))
-		return -1;
-	for (size_t i = 0; i < ev.nr; i++)
-		if (!i || ev.v[i].mem_mib != ev.v[i - 1].mem_mib || ev.v[i].cpus != ev.v[i - 1].cpus)
-			ab_table_print_events(stdout, &ev, ev.v[i].mem_mib, ev.v[i].cpus, "culprit^",
-					      "culprit");
-	events_report_release(&ev);
-	return 0;
-}
-
 static int print_status(struct store *st, long long id)
 {
 	struct status_read sr = { .id = id };
@@ -134,7 +117,7 @@ static int print_status(struct store *st, long long id)
 	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "boots", "M/G [99% CI]");
 	if (store_bisect_steps(st, id, print_step, NULL))
 		return -1;
-	return sr.culprit[0] ? print_culprit_events(st, id, sr.culprit) : 0;
+	return sr.culprit[0] ? ab_report_culprit_events(stdout, st, id, sr.culprit) : 0;
 }
 
 struct bisect_args {

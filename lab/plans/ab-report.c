@@ -260,6 +260,21 @@ static void json_events(FILE *f, const struct events_report *ev)
 	fputs("\n]", f);
 }
 
+int ab_report_culprit_events(FILE *f, struct store *st, long long bisection,
+			     const char *culprit)
+{
+	struct events_report ev;
+
+	if (events_report_load_culprit(&ev, st, bisection, culprit))
+		return -1;
+	for (size_t i = 0; i < ev.nr; i++)
+		if (!i || ev.v[i].mem_mib != ev.v[i - 1].mem_mib || ev.v[i].cpus != ev.v[i - 1].cpus)
+			ab_table_print_events(f, &ev, ev.v[i].mem_mib, ev.v[i].cpus, "culprit^",
+					      "culprit");
+	events_report_release(&ev);
+	return 0;
+}
+
 int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 	      enum ab_report_flags flags)
 {

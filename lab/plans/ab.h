@@ -71,6 +71,14 @@ enum ab_report_flags {
 int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 	      enum ab_report_flags flags);
 
+/*
+ * Print the event counts that differ between a bisection's culprit (hex id)
+ * and its parent, as its confirmation measured them, a table per point:
+ * nothing when none differ. -1 when they cannot be read.
+ */
+int ab_report_culprit_events(FILE *f, struct store *st, long long bisection,
+			     const char *culprit);
+
 /* AB_REGRESSION when any stored verdict of the experiment is REGRESSION. */
 enum ab_outcome ab_outcome_of(struct store *st, long long exp_id);
 

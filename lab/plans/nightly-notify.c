@@ -183,6 +183,18 @@ static void add_bisection(struct strbuf *sb, struct outbox *ob, const struct nig
 			strbuf_addf(sb, ", %s [%.4f, %.4f]", ci, f->lo, f->hi);
 		strbuf_addstr(sb, "\n");
 	}
+	if (*c->culprit && c->bisection) {
+		char *ev = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&ev, &len);
+
+		if (mem) {
+			ab_report_culprit_events(mem, &ob->nt->ctx->st, c->bisection, c->culprit);
+			fclose(mem);
+			strbuf_addstr(sb, ev ? ev : "");
+		}
+		free(ev);
+	}
 	if (base) {
 		strbuf_addf(sb, "\nA/B: %s/e%lld.html\n", base, c->ab_experiment);
 		if (c->bisection)
