@@ -369,11 +369,12 @@ posts_of() {
 	grep -l "\"nightly\":\"$1\"" sink/post-*.json 2>/dev/null | wc -l
 }
 
-# Two metrics, t and u, both 10 % slower from change 13 on: one A/B, one bisection.
+# Two metrics, t and u, both 10 % slower from change 13 on: one A/B, one bisection;
+# the page faults counted rise with them, in the A/B's table and under each culprit.
 test_expect_success AIOSMTPD,GIT_DAEMON 'the mail server down on the regression night: the POST goes, the mail alone the next night' '
 	nightly_ports &&
 	down=$(free_port) &&
-	printf "#!/bin/sh\n./build.sh && sed -i \"s/ cv=/ metrics=t,u cv=/\" out/image\n" >build-two.sh &&
+	printf "#!/bin/sh\n./build.sh && sed -i \"s/ cv=/ metrics=t,u,ev.pgfault cv=/\" out/image\n" >build-two.sh &&
 	chmod +x build-two.sh &&
 	for smtp in $down $smtp; do
 		sed -e "s/again/down/g" -e "s|smtp://127.0.0.1:[0-9]*|smtp://127.0.0.1:$smtp|" \
@@ -402,6 +403,8 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the mail server down on the regression 
 	tr -d "\\r" <"$(grep -l "^Subject: \[lab nightly down\]" sink/mail-*.eml)" >down.mail &&
 	test "$(grep -c "^culprit: $(git -C up rev-parse c13)$" down.mail)" = 2 &&
 	test "$(grep -c "^zeroing.t (ms" down.mail)" = 1 && grep -q "^  (the table of E1 above)$" down.mail &&
+	test "$(grep -c "^event  *culprit^  *culprit  *culprit/culprit^$" down.mail)" = 2 &&
+	test "$(grep -c "^zeroing\.ev\.pgfault  *[0-9.]*  *[0-9.]*  *+[0-9.]* %$" down.mail)" = 3 &&
 	test "$(sql down.db "SELECT channel, count(*) FROM nightly_notices GROUP BY channel" | tr "\n" " ")" = "mail|2 webhook|2 " &&
 	test "$(sql down.db "SELECT DISTINCT notified FROM nightly_changes")" = 1 &&
 	night --config down-$smtp.conf && test "$rc" = 0 &&
