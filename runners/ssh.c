@@ -23,7 +23,13 @@
 void ssh_config_init(struct ssh_config *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->deadline_s = SSH_DEFAULT_DEADLINE_S;
+}
+
+long ssh_deadline_s(const struct ssh_config *c, int firmware)
+{
+	if (c->deadline_s)
+		return c->deadline_s;
+	return firmware ? SSH_FIRMWARE_DEADLINE_S : SSH_DEFAULT_DEADLINE_S;
 }
 
 void ssh_config_release(struct ssh_config *c)
@@ -188,7 +194,7 @@ static void run_reset(const struct ssh_config *c, struct run_result *out)
 		sample_set_meta(&out->set, "ssh.reset", "none configured");
 		return;
 	}
-	st = subprocess_run(argv, NULL, NULL, (double)c->deadline_s);
+	st = subprocess_run(argv, NULL, NULL, (double)ssh_deadline_s(c, 1));
 	snprintf(buf, sizeof(buf), "exit %d", st);
 	sample_set_meta(&out->set, "ssh.reset", buf);
 }
@@ -265,7 +271,7 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	if (console_log_open(&log_fd, spec, out))
 		goto out;
 	sample_set_meta(&out->set, "ssh.host", c->host);
-	if (remote_connect(&r, host_was_reset ? (double)c->deadline_s : 0) ||
+	if (remote_connect(&r, host_was_reset ? (double)ssh_deadline_s(c, 1) : 0) ||
 	    host_state_get(&r, &before)) {
 		infra(out, "%s", r.why.buf);
 		goto out;
@@ -301,9 +307,10 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 		strbuf_release(&kpath);
 		remote_disconnect(&r);
 		start = now_monotonic();
-		if (wait_for_new_boot(&r, before.boot_id, start + (double)c->deadline_s, &booted)) {
+		if (wait_for_new_boot(&r, before.boot_id, start + (double)ssh_deadline_s(c, 0),
+				      &booted)) {
 			infra(out, "host '%s' did not come back within %lds of kexec (last: %s)",
-			      c->host, c->deadline_s, r.why.buf);
+			      c->host, ssh_deadline_s(c, 0), r.why.buf);
 			run_reset(c, out);
 			goto out;
 		}

@@ -16,6 +16,8 @@
 #include "strbuf.h"
 
 #define SSH_DEFAULT_DEADLINE_S 300L
+/* after a reboot through firmware (restore = reboot, a reset): a server's POST takes minutes */
+#define SSH_FIRMWARE_DEADLINE_S 900L
 #define SSH_REMOTE_DIR "/var/tmp"	/* each boot's files go in a directory of their own here */
 
 struct ssh_config {
@@ -25,7 +27,7 @@ struct ssh_config {
 	char *known_hosts;	/* NULL: ssh's own */
 	char *reset;		/* shell command that power-cycles the host; NULL: none */
 	char *restore;		/* "reboot" (default) or "kexec:IMAGE[,INITRD]" */
-	long deadline_s;	/* for the host to come back after a kexec, reboot or reset */
+	long deadline_s;	/* for the host to come back; 0: ssh_deadline_s()'s default */
 };
 
 void ssh_config_init(struct ssh_config *c);
@@ -43,6 +45,12 @@ int ssh_config_set(struct ssh_config *c, const char *key, const char *value,
  * them from dflt, so that a reset never power-cycles another host.
  */
 void ssh_config_default(struct ssh_config *c, const struct ssh_config *dflt);
+/*
+ * Seconds to wait for the host to come back: the deadline set, or the
+ * default for the way it went down, SSH_DEFAULT_DEADLINE_S after a kexec,
+ * SSH_FIRMWARE_DEADLINE_S through firmware (firmware 1: a reboot, a reset).
+ */
+long ssh_deadline_s(const struct ssh_config *c, int firmware);
 
 /*
  * What the host lacks to be used, asked of it in one connection: the

@@ -109,7 +109,8 @@ static void check_defaults(const struct lab_config *cfg, const char *what)
 	CHECK(cfg->timeout_s == 900, "run.timeout");
 	CHECK(cfg->runner == LAB_RUNNER_QEMU, "run.runner");
 	CHECK(cfg->iters == 100, "run.iters");
-	CHECK(!cfg->ssh.host && !cfg->ssh.restore && cfg->ssh.deadline_s == 300, "ssh");
+	CHECK(!cfg->ssh.host && !cfg->ssh.restore && !cfg->ssh.deadline_s &&
+	      ssh_deadline_s(&cfg->ssh, 0) == 300 && ssh_deadline_s(&cfg->ssh, 1) == 900, "ssh");
 #undef CHECK
 }
 
@@ -637,13 +638,18 @@ static void test_ssh_targets(void)
 	ok(t && !t->ssh.reset, "... but not [ssh]'s reset: it power-cycles another host");
 	t = config_target(&cfg, "arm2");
 	ok(t && !t->ssh.port && !strcmp(t->ssh.known_hosts, "/k2") &&
-	   !strcmp(t->ssh.reset, "pdu 2") && t->ssh.deadline_s == 300,
-	   "... nor [ssh]'s port; [ssh]'s deadline is its default's");
+	   !strcmp(t->ssh.reset, "pdu 2") && !t->ssh.deadline_s &&
+	   ssh_deadline_s(&t->ssh, 0) == 300 && ssh_deadline_s(&t->ssh, 1) == 900,
+	   "... nor [ssh]'s port; [ssh]'s deadline is its default's: 300 s after a kexec, "
+	   "900 s through firmware");
 	t = config_target(&cfg, "dflt");
 	ok(t && !strcmp(t->ssh.host, "root@arm0") && !strcmp(t->ssh.port, "2200") &&
 	   !strcmp(t->ssh.reset, "pdu 0") && t->ssh.deadline_s == 30,
 	   "a target without a host is [ssh]'s host, with its own keys over it");
-	ok(!strcmp(cfg.ssh.host, "root@arm0") && cfg.ssh.deadline_s == 300, "[ssh] stays as it was");
+	ok(!strcmp(cfg.ssh.host, "root@arm0") && !cfg.ssh.deadline_s, "[ssh] stays as it was");
+	t = config_target(&cfg, "arm1");
+	ok(t && ssh_deadline_s(&t->ssh, 0) == 60 && ssh_deadline_s(&t->ssh, 1) == 60,
+	   "a deadline set is the deadline after a kexec and through firmware");
 	config_release(&cfg);
 
 	strbuf_reset(&err);
