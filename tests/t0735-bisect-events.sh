@@ -64,7 +64,7 @@ test_expect_success 'the report'\''s bisection page has the same counts in its E
 	grep -q "<th>culprit^</th><th>culprit</th><th>culprit/culprit^</th>" site/b1.html &&
 	set -- $(grep "^zeroing\.ev\.pgfault " out) &&
 	grep -q "<td>zeroing\.ev\.pgfault</td><td>[^<]*</td><td class=\"num\">$2</td><td class=\"num\">$3</td>" site/b1.html &&
-	! grep -q "<h2>Events</h2>" site/b2.html
+	test -s site/b2.html && ! grep -q "<h2>Events</h2>" site/b2.html
 '
 
 test_done
