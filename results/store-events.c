@@ -22,44 +22,37 @@ static int event_row(sqlite3_stmt *q, void *data)
 	return r->fn(&e, r->data);
 }
 
-/* The rows of sql (its ?1 exp_id, its ?2 text) as events; none before the table was made. */
-static int event_rows(struct store *st, const char *what, const char *sql, long long exp_id,
-		      const char *text, store_event_fn *fn, void *data)
-{
-	struct event_reader r = { fn, data };
-	int have;
-
-	if (store_have_table(st, "events", &have))
-		return -1;
-	if (!have)
-		return 0;
-	return text ? store_rows(st, what, sql, STORE_ARGS(STORE_INT(exp_id), STORE_TEXT(text)),
-				 event_row, &r) :
-		      store_rows(st, what, sql, STORE_ARGS(STORE_INT(exp_id)), event_row, &r);
-}
-
 int store_experiment_events(struct store *st, long long exp_id, store_event_fn *fn,
 			    void *data)
 {
-	return event_rows(st, "cannot read events", "SELECT v.name, r.mem_mib, r.cpus, "
-			  "e.workload, e.metric, e.value FROM events e JOIN runs r ON r.id = e.run_id "
-			  "JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = ?1 AND "
-			  "r.status = 'OK' AND (e.flags & 1) = 0 ORDER BY r.mem_mib, r.cpus, "
-			  "e.workload, e.metric, v.name, e.id", exp_id, NULL, fn, data);
+	struct event_reader r = { fn, data };
+
+	return store_rows_if_table(st, "events", "cannot read events", "SELECT v.name, "
+				   "r.mem_mib, r.cpus, e.workload, e.metric, e.value FROM events e "
+				   "JOIN runs r ON r.id = e.run_id JOIN variants v ON "
+				   "v.id = r.variant_id WHERE r.experiment_id = ?1 AND "
+				   "r.status = 'OK' AND (e.flags & 1) = 0 ORDER BY r.mem_mib, "
+				   "r.cpus, e.workload, e.metric, v.name, e.id",
+				   STORE_ARGS(STORE_INT(exp_id)), event_row, &r);
 }
 
 int store_culprit_events(struct store *st, long long exp_id, const char *culprit,
 			 store_event_fn *fn, void *data)
 {
-	return event_rows(st, "cannot read the culprit's events", "SELECT CASE WHEN "
-			  "k.git_commit = ?2 THEN 'B' ELSE 'A' END AS side, r.mem_mib, r.cpus, "
-			  "e.workload, e.metric, e.value FROM events e JOIN runs r ON r.id = e.run_id "
-			  "JOIN kernels k ON k.id = r.kernel_id WHERE r.experiment_id = ?1 AND "
-			  "r.status = 'OK' AND (e.flags & 1) = 0 AND (k.git_commit = ?2 OR "
-			  "k.git_commit = (SELECT pk.git_commit FROM runs pr JOIN variants pv ON "
-			  "pv.id = pr.variant_id JOIN kernels pk ON pk.id = pr.kernel_id WHERE "
-			  "pr.experiment_id = ?1 AND pv.name = 'P' LIMIT 1)) ORDER BY r.mem_mib, "
-			  "r.cpus, e.workload, e.metric, side, e.id", exp_id, culprit, fn, data);
+	struct event_reader r = { fn, data };
+
+	return store_rows_if_table(st, "events", "cannot read the culprit's events", "SELECT "
+				   "CASE WHEN k.git_commit = ?2 THEN 'B' ELSE 'A' END AS side, "
+				   "r.mem_mib, r.cpus, e.workload, e.metric, e.value FROM events e "
+				   "JOIN runs r ON r.id = e.run_id JOIN kernels k ON "
+				   "k.id = r.kernel_id WHERE r.experiment_id = ?1 AND "
+				   "r.status = 'OK' AND (e.flags & 1) = 0 AND (k.git_commit = ?2 OR "
+				   "k.git_commit = (SELECT pk.git_commit FROM runs pr JOIN variants "
+				   "pv ON pv.id = pr.variant_id JOIN kernels pk ON "
+				   "pk.id = pr.kernel_id WHERE pr.experiment_id = ?1 AND "
+				   "pv.name = 'P' LIMIT 1)) ORDER BY r.mem_mib, r.cpus, "
+				   "e.workload, e.metric, side, e.id",
+				   STORE_ARGS(STORE_INT(exp_id), STORE_TEXT(culprit)), event_row, &r);
 }
 
 struct accel_reader {

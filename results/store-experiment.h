@@ -178,7 +178,7 @@ int store_dropped_lines(struct store *st, long long run_id, store_dropped_fn *fn
 /* Each sample of a run, in the order stored. */
 typedef int store_sample_fn(const struct sample *s, void *data);
 int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, void *data);
-/* Each event count of a run (store-events.h's table), shaped as a sample, in the order stored. */
+/* Each event count of a run (store-events.h's table) as a sample, by workload and metric. */
 int store_run_events(struct store *st, long long run_id, store_sample_fn *fn, void *data);
 /* Each sample of these runs, warm-ups included, by workload, metric and unit. */
 int store_runs_samples(struct store *st, const long long *run_ids, size_t nr,

@@ -65,8 +65,12 @@ store_row_fn store_row_strvec;	/* struct strvec *: pushed onto it */
 
 /* The rowid of the last row inserted, and how many rows the last statement changed. */
 long long store_last_id(struct store *st);
-/* *have 1 when the database has table name (one made before it was added has not). */
-int store_have_table(struct store *st, const char *name, int *have);
+/*
+ * store_rows() of sql, which reads table: no rows when the database has no
+ * such table (one made before the table was added).
+ */
+int store_rows_if_table(struct store *st, const char *table, const char *what, const char *sql,
+			const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data);
 int store_changes(struct store *st);
 
 /* A column of a row being read: "" for NULL text, NaN for a NULL number. */

@@ -61,15 +61,11 @@ int store_run_samples(struct store *st, long long run_id, store_sample_fn *fn, v
 int store_run_events(struct store *st, long long run_id, store_sample_fn *fn, void *data)
 {
 	struct sample_reader r = { fn, data };
-	int have;
 
-	if (store_have_table(st, "events", &have))
-		return -1;
-	if (!have)
-		return 0;
-	return store_rows(st, "cannot read events", "SELECT workload, metric, unit, iteration, "
-			  "value, flags FROM events WHERE run_id = ?1 ORDER BY id",
-			  STORE_ARGS(STORE_INT(run_id)), sample_row, &r);
+	return store_rows_if_table(st, "events", "cannot read events", "SELECT workload, metric, "
+				   "unit, iteration, value, flags FROM events WHERE run_id = ?1 "
+				   "ORDER BY workload, metric, unit, id",
+				   STORE_ARGS(STORE_INT(run_id)), sample_row, &r);
 }
 
 int store_run_metrics(struct store *st, struct strvec *out, long long run_id)

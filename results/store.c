@@ -501,16 +501,16 @@ long long store_last_id(struct store *st)
 	return sqlite3_last_insert_rowid(st->conn->db);
 }
 
-int store_have_table(struct store *st, const char *name, int *have)
+int store_rows_if_table(struct store *st, const char *table, const char *what, const char *sql,
+			const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data)
 {
 	long long n = 0;
 
 	if (store_rows(st, "cannot read schema", "SELECT count(*) FROM sqlite_master WHERE "
-		       "type = 'table' AND name = ?1", STORE_ARGS(STORE_TEXT(name)),
+		       "type = 'table' AND name = ?1", STORE_ARGS(STORE_TEXT(table)),
 		       store_row_int, &n))
 		return -1;
-	*have = n > 0;
-	return 0;
+	return n ? store_rows(st, what, sql, args, nargs, fn, data) : 0;
 }
 
 int store_changes(struct store *st)
