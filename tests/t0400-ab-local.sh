@@ -120,8 +120,8 @@ test_expect_success 'lab show RUN lists the run'\''s event counts apart from its
 	grep -q "^events, counted an iteration" show &&
 	med=$(sql ev.db "SELECT value FROM events WHERE run_id = 1 ORDER BY value LIMIT 1 OFFSET 2") &&
 	row=$(grep "^zeroing\.ev\.pgfault " show) &&
-	set -- $row && test "$2" = 5 &&
-	awk -v a="$3" -v b="$med" "BEGIN { exit !(a / b > 0.999 && a / b < 1.001) }" &&
+	set -- $row && test "$3" = 5 &&
+	awk -v a="$4" -v b="$med" "BEGIN { exit !(a / b > 0.999 && a / b < 1.001) }" &&
 	"$LAB" show --db ev.db 1 --format json >show.json &&
 	python3 -c "
 import json, sys

@@ -11,11 +11,8 @@
 #include "ab-spec.h"
 #include "log.h"
 #include "sample.h"
-#include "stats.h"
 #include "store-experiment.h"
 #include "table.h"
-#include "textfmt.h"
-#include "xalloc.h"
 
 static const char *const show_usage[] = {
 	"usage: lab show RUN|EXP [--format text|csv|json] [--db PATH] [--config FILE]",
@@ -112,78 +109,6 @@ static int show_sample(const struct sample *s, void *data)
 		fprintf(o->f, ", \"warmup\": %s}", (s->flags & SAMPLE_WARMUP) ? "true" : "false");
 	}
 	return 0;
-}
-
-/* One event metric of a run: its counts, an iteration each. */
-struct event_series {
-	char *workload, *metric;
-	double *v;
-	size_t n, alloc;
-};
-
-struct event_table {
-	struct event_series *s;
-	size_t nr, alloc;
-};
-
-static int collect_event(const struct sample *e, void *data)
-{
-	struct event_table *t = data;
-	struct event_series *s = NULL;
-	size_t i;
-
-	if (e->flags & SAMPLE_WARMUP)
-		return 0;
-	for (i = 0; i < t->nr && !s; i++)
-		if (!strcmp(t->s[i].workload, e->workload) && !strcmp(t->s[i].metric, e->metric))
-			s = &t->s[i];
-	if (!s) {
-		ALLOC_GROW(t->s, t->nr + 1, t->alloc);
-		s = &t->s[t->nr++];
-		memset(s, 0, sizeof(*s));
-		s->workload = xstrdup(e->workload);
-		s->metric = xstrdup(e->metric);
-	}
-	ALLOC_GROW(s->v, s->n + 1, s->alloc);
-	s->v[s->n++] = e->value;
-	return 0;
-}
-
-/* "events": each counted metric's median, smallest and largest an iteration. */
-static int show_events_text(struct store *st, long long id)
-{
-	struct event_table t = { 0 };
-	char med[32], lo[32], hi[32], name[100];
-	size_t i, j;
-	int ret = store_run_events(st, id, collect_event, &t);
-
-	for (i = 0; !ret && i < t.nr; i++) {
-		struct event_series *s = &t.s[i];
-		double min = s->v[0], max = s->v[0];
-
-		for (j = 1; j < s->n; j++) {
-			min = s->v[j] < min ? s->v[j] : min;
-			max = s->v[j] > max ? s->v[j] : max;
-		}
-		textfmt_value(lo, sizeof(lo), min);
-		textfmt_value(hi, sizeof(hi), max);
-		textfmt_value(med, sizeof(med), stats_median(s->v, s->n));
-		if (!i)
-			printf("\nevents, counted an iteration (exact in any clock)\n"
-			       "%-30s %7s %10s %10s %10s\n", "metric", "n", "median", "min", "max");
-		snprintf(name, sizeof(name), "%s.%s", s->workload, s->metric);
-		put_escaped(stdout, name);
-		printf("%*s %7zu %10s %10s %10s\n",
-		       (int)(30 > textfmt_width(name) ? 30 - textfmt_width(name) : 0), "", s->n,
-		       med, lo, hi);
-	}
-	for (i = 0; i < t.nr; i++) {
-		free(t.s[i].workload);
-		free(t.s[i].metric);
-		free(t.s[i].v);
-	}
-	free(t.s);
-	return ret;
 }
 
 static int show_dropped(long long seq, const char *reason, const char *line, void *data)
@@ -283,7 +208,9 @@ static int show_run_row(const struct store_run_view *r, void *data)
 		return 0;
 	}
 	printf("\n");
-	if (table_print_runs(stdout, st, &id, 1) || show_events_text(st, id) ||
+	if (table_print_runs(stdout, st, &id, 1) ||
+	    table_print_run_events(stdout, st, id, "\nevents, counted an iteration (exact in any "
+				   "clock)") ||
 	    store_dropped_lines(st, id, show_dropped, o))
 		return -1;
 	if (r->text[RUN_CONSOLE_TAIL]) {

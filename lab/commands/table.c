@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "escape.h"
-#include "log.h"
 #include "sample.h"
 #include "stats.h"
 #include "store-experiment.h"
@@ -87,6 +87,7 @@ struct table {
 	FILE *f;
 	struct group g;
 	int rows;
+	const char *title;	/* printed with the header above the first row; NULL: none */
 };
 
 static int add_sample(const struct sample *s, void *data)
@@ -94,6 +95,9 @@ static int add_sample(const struct sample *s, void *data)
 	struct table *t = data;
 	struct group *g = &t->g;
 
+	if (!t->rows && t->title)
+		fprintf(t->f, "%s\n" ROW_FMT "\n", t->title, NAME_W, "metric", "unit", "n", "median",
+			"spread", "min", "max");
 	if (strcmp(g->workload, s->workload) || strcmp(g->metric, s->metric) ||
 	    strcmp(g->unit, s->unit)) {
 		if (t->rows++)
@@ -108,14 +112,7 @@ static int add_sample(const struct sample *s, void *data)
 		g->warmups++;
 		return 0;
 	}
-	if (g->nr == g->alloc) {
-		size_t n = g->alloc ? g->alloc * 2 : 64;
-		double *v = realloc(g->v, n * sizeof(*v));
-		if (!v)
-			return error("out of memory");
-		g->v = v;
-		g->alloc = n;
-	}
+	ALLOC_GROW(g->v, g->nr + 1, g->alloc);
 	g->v[g->nr++] = s->value;
 	return 0;
 }
@@ -138,6 +135,17 @@ int table_print_runs(FILE *f, struct store *st, const long long *run_ids, size_t
 		fprintf(f, "(no samples)\n");
 	ret = 0;
 out:
+	free(t.g.v);
+	return ret;
+}
+
+int table_print_run_events(FILE *f, struct store *st, long long run_id, const char *title)
+{
+	struct table t = { .f = f, .title = title };
+	int ret = store_run_events(st, run_id, add_sample, &t);
+
+	if (!ret && t.rows)
+		print_group(f, &t.g);
 	free(t.g.v);
 	return ret;
 }

@@ -11,5 +11,7 @@
 #include "store.h"
 
 int table_print_runs(FILE *f, struct store *st, const long long *run_ids, size_t nr);
+/* The same of a run's event counts, under title: nothing when it has none. */
+int table_print_run_events(FILE *f, struct store *st, long long run_id, const char *title);
 
 #endif
