@@ -125,13 +125,13 @@ int restore_host(struct remote *r, const struct host_state *booted,
 		 const struct host_state *before, struct run_result *out)
 {
 	const char *how = r->cfg->restore ? r->cfg->restore : "reboot";
-	double deadline = now_monotonic() +
-			  (double)ssh_deadline_s(r->cfg, strncmp(how, "kexec:", 6) != 0);
+	int by_kexec = !strncmp(how, "kexec:", 6);
+	double deadline = now_monotonic() + (double)ssh_deadline_s(r->cfg, !by_kexec);
 	struct strbuf out_buf = STRBUF_INIT;
 	struct host_state hs = { 0 };
 	int ret = -1;
 
-	if (!strncmp(how, "kexec:", 6)) {
+	if (by_kexec) {
 		char image[PATH_MAX];
 		const char *comma;
 
