@@ -6,13 +6,14 @@
 -- run_owners, commits; version 4: runs.clock; version 5:
 -- bisections.effect_alpha; version 6: bisect_specs, nightly_*; version 7:
 -- nightly_notices; version 8: bisect_specs.config_fragments; version 9:
--- nightly_followups; version 10: bisect_specs.delta, events) and keeps its
+-- nightly_followups; version 10: bisect_specs.delta, events; version 11:
+-- profiles, explanations, counted_samples without profiled runs) and keeps its
 -- rows.
 -- A column added to an existing table cannot be written idempotently here:
 -- the lab adds those columns itself when a table lacks them
 -- (results/store.c).
 
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -116,14 +117,45 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_run ON events(run_id);
 
+-- What the kernel's function profiler counted in a profiled boot (the
+-- guest's lab.profile=1; lab explain): per workload and function, its
+-- calls and the nanoseconds spent in it, callees and sleep included, with
+-- the profiler's own cost. Such a boot's samples never reach a statistic.
+CREATE TABLE IF NOT EXISTS profiles (
+	id		INTEGER PRIMARY KEY,
+	run_id		INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	workload	TEXT NOT NULL,
+	function	TEXT NOT NULL,
+	calls		INTEGER NOT NULL,
+	ns		REAL NOT NULL,
+	UNIQUE (run_id, workload, function)
+);
+
+-- An explanation: a profiled boot of A and one of B, on one workload, and
+-- the metric whose change it explains; of an experiment (an A/B, or a
+-- bisection's culprit against its parent), or of none.
+CREATE TABLE IF NOT EXISTS explanations (
+	id		INTEGER PRIMARY KEY,
+	experiment_id	INTEGER REFERENCES experiments(id) ON DELETE CASCADE,
+	a_run_id	INTEGER NOT NULL REFERENCES runs(id),
+	b_run_id	INTEGER NOT NULL REFERENCES runs(id),
+	workload	TEXT NOT NULL,
+	metric		TEXT NOT NULL,
+	created		REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS explanations_experiment ON explanations(experiment_id);
+
 -- The samples a statistic may use: those of runs that ended OK, warm-ups
--- (flags & 1) left out. Verdicts and bisect steps read samples through it.
--- A database of version 5 made before the view gains it when the lab
--- opens it to write.
-CREATE VIEW IF NOT EXISTS counted_samples AS
+-- (flags & 1) left out, and no profiled boot's (lab.profile=1: its times
+-- are inflated). Verdicts and bisect steps read samples through it. It is
+-- made again whenever the schema is applied, so an older database gets
+-- this definition.
+DROP VIEW IF EXISTS counted_samples;
+CREATE VIEW counted_samples AS
 	SELECT s.id, s.run_id, s.workload, s.metric, s.iteration, s.value, s.unit, s.flags
 	FROM samples s JOIN runs r ON r.id = s.run_id
-	WHERE r.status = 'OK' AND (s.flags & 1) = 0;
+	WHERE r.status = 'OK' AND (s.flags & 1) = 0 AND
+		' ' || r.params || ' ' NOT LIKE '% lab.profile=1 %';
 
 -- One verdict per metric and sweep point of an experiment. The summaries
 -- are of the units compared (samples, or per-boot medians).

@@ -2,6 +2,7 @@
 
 #include "array.h"
 #include "escape.h"
+#include "strvec.h"
 
 void escape_json(FILE *f, const char *s)
 {
@@ -63,6 +64,50 @@ void escape_shell_words(struct strbuf *sb, int argc, char *const *argv)
 			strbuf_addch(sb, ' ');
 		escape_shell(sb, argv[i]);
 	}
+}
+
+int split_shell_words(struct strvec *out, const char *s)
+{
+	struct strbuf w = STRBUF_INIT;
+	int in_word = 0, ret = 0;
+
+	for (;; s++) {
+		if (!*s || *s == ' ' || *s == '\t' || *s == '\n') {
+			if (in_word)
+				strvec_push(out, w.buf);
+			strbuf_reset(&w);
+			in_word = 0;
+			if (!*s)
+				break;
+			continue;
+		}
+		in_word = 1;
+		if (*s == '\\' && s[1]) {
+			strbuf_addch(&w, *++s);
+		} else if (*s == '\'') {
+			const char *end = strchr(s + 1, '\'');
+			if (!end)
+				goto unclosed;
+			strbuf_add(&w, s + 1, (size_t)(end - s - 1));
+			s = end;
+		} else if (*s == '"') {
+			for (s++; *s && *s != '"'; s++) {
+				if (*s == '\\' && s[1] && strchr("\\\"$`", s[1]))
+					s++;
+				strbuf_addch(&w, *s);
+			}
+			if (!*s)
+				goto unclosed;
+		} else {
+			strbuf_addch(&w, *s);
+		}
+	}
+	goto out;
+unclosed:
+	ret = -1;
+out:
+	strbuf_release(&w);
+	return ret;
 }
 
 void escape_html(struct strbuf *sb, const char *s)

@@ -29,6 +29,13 @@ void escape_shell_quoted(struct strbuf *sb, const char *word);
  */
 void escape_shell_words(struct strbuf *sb, int argc, char *const *argv);
 /*
+ * Split a command line as a POSIX shell would, quoting only (single and
+ * double quotes, backslashes; no expansions): the words of
+ * escape_shell_words() back. Pushed onto out; -1 for an unclosed quote.
+ */
+struct strvec;
+int split_shell_words(struct strvec *out, const char *s);
+/*
  * Append s (NULL: nothing) to sb with &, <, >, " and ' as character
  * references; control characters other than tab and newline become spaces.
  */

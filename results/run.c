@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "run.h"
 #include "xalloc.h"
 
@@ -43,8 +44,31 @@ void run_result_drop(struct run_result *r, const char *reason, const char *line,
 	memcpy(d->line, line, len);
 }
 
+int run_result_add_profile(struct run_result *r, const char *workload, const char *function,
+			   long long calls, double ns)
+{
+	struct profile_fn *f;
+
+	for (size_t i = 0; i < r->profile_nr; i++)
+		if (!strcmp(r->profile[i].function, function) &&
+		    !strcmp(r->profile[i].workload, workload))
+			return 1;
+	ALLOC_GROW(r->profile, r->profile_nr + 1, r->profile_alloc);
+	f = &r->profile[r->profile_nr++];
+	f->workload = xstrdup(workload);
+	f->function = xstrdup(function);
+	f->calls = calls;
+	f->ns = ns;
+	return 0;
+}
+
 void run_result_release(struct run_result *r)
 {
+	for (size_t i = 0; i < r->profile_nr; i++) {
+		free(r->profile[i].workload);
+		free(r->profile[i].function);
+	}
+	free(r->profile);
 	for (size_t i = 0; i < r->dropped_nr; i++) {
 		free(r->dropped[i].reason);
 		free(r->dropped[i].line);

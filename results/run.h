@@ -29,6 +29,18 @@ struct dropped_line {
 	char *line;		/* cut to RUN_DROPPED_LINE_MAX bytes */
 };
 
+/*
+ * What the kernel's function profiler counted for one function over one
+ * workload of a profiled boot (the profiles table): calls, and the time in
+ * it, callees and sleep included, with the profiler's cost.
+ */
+struct profile_fn {
+	char *workload;
+	char *function;
+	long long calls;
+	double ns;
+};
+
 #define RUN_DROPPED_KEEP 100	/* lines kept with their reason; all are counted */
 #define RUN_DROPPED_LINE_MAX 300
 
@@ -45,11 +57,19 @@ struct run_result {
 	struct dropped_line *dropped;	/* the first RUN_DROPPED_KEEP of them */
 	size_t dropped_nr;
 	long done_count;		/* samples the guest said it sent; -1 if no done */
+	struct profile_fn *profile;	/* a profiled boot's functions */
+	size_t profile_nr, profile_alloc;
 };
 
 void run_result_init(struct run_result *r);
 /* Count a dropped line, and keep it with its reason while there is room. */
 void run_result_drop(struct run_result *r, const char *reason, const char *line, size_t len);
+/*
+ * Add a copy of one function's profile; 1 when workload already had that
+ * function (nothing added), 0 when added.
+ */
+int run_result_add_profile(struct run_result *r, const char *workload, const char *function,
+			   long long calls, double ns);
 void run_result_release(struct run_result *r);
 
 #endif

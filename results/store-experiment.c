@@ -495,3 +495,19 @@ int store_experiment_classes(struct store *st, struct strvec *out, long long exp
 			  "WHERE r.experiment_id = ?1 AND r.status = 'OK' ORDER BY r.id",
 			  STORE_ARGS(STORE_INT(exp_id)), store_row_strvec, out);
 }
+
+int store_experiment_command(struct store *st, struct strbuf *out, long long exp_id)
+{
+	size_t len = out->len;
+	long long n = 0;
+
+	if (store_rows(st, "cannot read an experiment", "SELECT count(*) FROM experiments WHERE "
+		       "id = ?1", STORE_ARGS(STORE_INT(exp_id)), store_row_int, &n))
+		return -1;
+	if (!n)
+		return error("no experiment E%lld in database '%s'", exp_id, st->path);
+	if (store_rows(st, "cannot read an experiment", "SELECT command FROM experiments WHERE "
+		       "id = ?1", STORE_ARGS(STORE_INT(exp_id)), store_row_text, out))
+		return -1;
+	return out->len > len ? 0 : error("E%lld has no recorded command", exp_id);
+}

@@ -115,6 +115,9 @@ int store_experiment_provenance(struct store *st, long long exp_id, store_proven
  */
 int store_experiment_higher_better(struct store *st, long long exp_id, struct strvec *out);
 
+/* The command experiment exp_id was started with, added to out; -1 when there is none. */
+int store_experiment_command(struct store *st, struct strbuf *out, long long exp_id);
+
 /* An experiment as the report's header shows it. */
 struct store_experiment {
 	const char *status, *workloads, *command, *kind;

@@ -181,6 +181,16 @@ static void dropped_args(struct store_arg *args, size_t i, const void *data)
 	args[3] = STORE_TEXT(res->dropped[i].line);
 }
 
+static void profile_args(struct store_arg *args, size_t i, const void *data)
+{
+	const struct run_result *res = data;
+
+	args[1] = STORE_TEXT(res->profile[i].workload);
+	args[2] = STORE_TEXT(res->profile[i].function);
+	args[3] = STORE_INT(res->profile[i].calls);
+	args[4] = STORE_NUM(res->profile[i].ns);
+}
+
 int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
 		     const char *console_log)
 {
@@ -198,7 +208,9 @@ int store_run_finish(struct store *st, long long run_id, const struct run_result
 		       "value NOT LIKE 'unavailable:%')", STORE_ARGS(STORE_INT(run_id)), NULL, NULL) ||
 	    insert_samples(st, run_id, &res->set) ||
 	    insert_rows(st, "INSERT INTO dropped_lines(run_id, seq, reason, line) "
-			"VALUES (?1, ?2, ?3, ?4)", run_id, res->dropped_nr, dropped_args, 4, res)) {
+			"VALUES (?1, ?2, ?3, ?4)", run_id, res->dropped_nr, dropped_args, 4, res) ||
+	    insert_rows(st, "INSERT INTO profiles(run_id, workload, function, calls, ns) "
+			"VALUES (?1, ?2, ?3, ?4, ?5)", run_id, res->profile_nr, profile_args, 5, res)) {
 		store_error(st, "cannot store run");
 		store_rollback(st);
 		return -1;

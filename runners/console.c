@@ -137,6 +137,16 @@ static void add_sample(struct console *c, const struct protocol_msg *m, const ch
 	}
 }
 
+static void add_profile(struct console *c, const struct protocol_msg *m, const char *line,
+			size_t len)
+{
+	if (c->workloads && !workload_asked(c->workloads, m->workload))
+		drop(c, line, len, "workload '%s' was not asked for (asked: %s)", m->workload,
+		     c->workloads);
+	else if (run_result_add_profile(c->res, m->workload, m->metric, m->count, m->value))
+		drop(c, line, len, "profile of %s in %s repeated", m->metric, m->workload);
+}
+
 static void handle_line(struct console *c, const char *line, size_t len)
 {
 	struct protocol_msg m;
@@ -199,6 +209,9 @@ static void handle_line(struct console *c, const char *line, size_t len)
 		break;
 	case PROTOCOL_SAMPLE:
 		add_sample(c, &m, line, len);
+		break;
+	case PROTOCOL_PROFILE:
+		add_profile(c, &m, line, len);
 		break;
 	case PROTOCOL_ERROR:
 		if (!c->res->error.len)

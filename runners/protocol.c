@@ -200,6 +200,16 @@ static enum protocol_kind parse_body(struct protocol_msg *m, const char *s)
 		}
 		return PROTOCOL_SAMPLE;
 	}
+	if (!strcmp(kind, "profile")) {
+		if (take_word(m, m->workload, sizeof(m->workload), &s, "workload") ||
+		    take_word(m, m->metric, sizeof(m->metric), &s, "function") ||
+		    take_long(m, &m->count, &s, "calls") ||
+		    take_double(m, &m->value, &s, "time") || !only_spaces(m, s, "profile"))
+			return PROTOCOL_BAD;
+		if (m->count < 0 || m->value < 0)
+			return bad(m, "negative calls or time for '%.40s'", m->metric);
+		return PROTOCOL_PROFILE;
+	}
 	if (!strcmp(kind, "error")) {
 		if (take_word(m, m->workload, sizeof(m->workload), &s, "workload") ||
 		    take_rest(m, m->text, sizeof(m->text), s, "message"))

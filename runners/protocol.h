@@ -11,6 +11,7 @@
  *   @lab <nonce> hello <version> <program>
  *   @lab <nonce> meta <key> <value, may contain spaces>
  *   @lab <nonce> sample <workload> <metric> <iteration> <value> <unit> [warmup]
+ *   @lab <nonce> profile <workload> <function> <calls> <nanoseconds>
  *   @lab <nonce> error <workload> <message, may contain spaces>
  *   @lab <nonce> done <ok|error> <number of samples sent>
  *
@@ -41,6 +42,10 @@
  * PROTOCOL_MIN_VERSION to PROTOCOL_VERSION and fails a run that says
  * anything else.
  *
+ * A profile line is what the kernel's function profiler counted for one
+ * function over one workload (the guest's profile.h): never a sample, and
+ * not in the done line's count.
+ *
  * This file is shared by the lab and by the static guest program: it
  * needs nothing but libc (and results/sample.h, for the flags a sample
  * line carries) and allocates nothing.
@@ -62,6 +67,7 @@ enum protocol_kind {
 	PROTOCOL_SAMPLE,
 	PROTOCOL_ERROR,
 	PROTOCOL_DONE,
+	PROTOCOL_PROFILE,
 };
 
 enum protocol_flags {
@@ -87,14 +93,14 @@ struct protocol_msg {
 	int version;			/* hello */
 	char program[32];		/* hello */
 	char workload[32];		/* sample, error */
-	char metric[64];		/* sample */
+	char metric[64];		/* sample; profile: the function */
 	char unit[16];			/* sample */
 	char key[64];			/* meta */
 	char text[1024];		/* meta value, error message, done status */
 	long iteration;			/* sample */
-	double value;			/* sample */
+	double value;			/* sample; profile: nanoseconds */
 	unsigned flags;			/* sample: enum sample_flags */
-	long count;			/* done: samples sent */
+	long count;			/* done: samples sent; profile: calls */
 };
 
 unsigned protocol_crc32(const void *data, size_t len);

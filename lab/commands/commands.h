@@ -10,6 +10,7 @@ int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);

@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "bisect", cmd_bisect, "find the commit that made a metric worse" },
 	{ "bisect-step", cmd_bisect_step, "for git bisect run: HEAD against stored good/bad ends" },
 	{ "ab", cmd_ab, "A/B two kernels or command lines: interleaved boots, verdicts" },
+	{ "explain", cmd_explain, "where the time went: A and B under the function profiler" },
 	{ "compare", cmd_compare, "compare two files of numbers (ministat-like)" },
 	{ "report", cmd_report, "write a static HTML site of the results" },
 	{ "nightly", cmd_nightly, "one night of a followed branch: measure, confirm, bisect, mail" },

@@ -135,6 +135,16 @@ void emit_sample(const char *workload, const char *metric, long iteration,
 	samples_sent++;
 }
 
+void emit_profile(const char *workload, const char *function, unsigned long long calls,
+		  double ns)
+{
+	char w[32], f[64];
+
+	clean(w, sizeof(w), workload, sizeof(w) - 1, 1);
+	clean(f, sizeof(f), function, sizeof(f) - 1, 1);
+	send_line("profile %s %s %llu %.0f", w, f, calls, isfinite(ns) && ns > 0 ? ns : 0.0);
+}
+
 int emit_error(const char *workload, const char *fmt, ...)
 {
 	va_list ap;

@@ -26,6 +26,10 @@ void emit_meta(const char *key, const char *fmt, ...);
 void emit_sample(const char *workload, const char *metric, long iteration,
 		 double value, const char *unit, unsigned flags);
 
+/* One function of a workload's profile (profile.h); not a sample. */
+void emit_profile(const char *workload, const char *function, unsigned long long calls,
+		  double ns);
+
 /* Report a failure; returns -1 so that callers can `return emit_error(...)`. */
 __attribute__((format(printf, 2, 3)))
 int emit_error(const char *workload, const char *fmt, ...);

@@ -29,6 +29,7 @@
 #include "meta.h"
 #include "params.h"
 #include "parse.h"
+#include "profile.h"
 #include "sysfs.h"
 #include "trace.h"
 #include "zeroing.h"
@@ -55,6 +56,7 @@ static const char usage[] =
 	"  lab.thp=MODE      zeroing: set THP to always, never or madvise\n"
 	"  lab.pages=K       demote: 1 GiB pages, overriding lab.iters\n"
 	"  lab.trace=F1,F2   boot: functions traced by ftrace_graph_filter=\n"
+	"  lab.profile=1     the kernel's function profiler around each workload\n"
 	"  lab.nonce=HEX     the boot's nonce, put in every output line\n"
 	"  lab.workdir=PATH  user workloads: PATH/NAME/{run,args,format} (/lab/work)\n"
 	"  lab.exec_timeout=S  user workloads: kill a run longer than S seconds\n"
@@ -305,7 +307,7 @@ static int list_has(const char *list, const char *name)
 static void run_workloads(const struct params *p, int pid1)
 {
 	const char *s = p->workloads;
-	char name[64];
+	char name[64], why[256];
 	int ret;
 
 	if (!p->workloads[0]) {
@@ -322,12 +324,18 @@ static void run_workloads(const struct params *p, int pid1)
 			continue;
 		}
 		w = find_workload(name);
+		if (!w && !exec_known(p, name)) {
+			emit_error(name, "unknown workload");
+			continue;
+		}
+		/* boot measured what happened before init: nothing to profile */
+		if (p->profile && strcmp(name, "boot") && profile_begin(why, sizeof(why)))
+			emit_error(name, "profile: %s", why);
 		if (w)
 			w->run(p, pid1);
-		else if (exec_known(p, name))
-			exec_run(p, name);
 		else
-			emit_error(name, "unknown workload");
+			exec_run(p, name);
+		profile_end(name);
 	}
 }
 

@@ -12,6 +12,7 @@
  *   lab.thp=MODE         zeroing: always, never or madvise (default: leave as is)
  *   lab.pages=K          demote: 1 GiB pages, overriding lab.iters
  *   lab.trace=f1,f2      boot: functions traced by the kernel command line
+ *   lab.profile=1        the function profiler around each workload (profile.h)
  *   lab.nonce=HEX        the boot's nonce, put in every protocol line
  *   lab.workdir=PATH     where the user's workloads are staged (/lab/work)
  *   lab.exec_timeout=S   a user's program run longer than S s is killed (0: never)
@@ -32,6 +33,7 @@ struct params {
 	char workdir[256];
 	long exec_timeout;	/* seconds; 0: none */
 	long exec_pids;		/* 0: not bounded */
+	long profile;		/* 1: profile each workload */
 };
 
 void params_init(struct params *p);

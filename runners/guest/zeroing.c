@@ -10,6 +10,7 @@
 #include "emit.h"
 #include "events.h"
 #include "parse.h"
+#include "profile.h"
 #include "sysfs.h"
 #include "timing.h"
 #include "trace.h"
@@ -124,6 +125,11 @@ static int trace_begin(struct trace *t, const struct params *p, int pid1)
 	char why[512], name[PARSE_FUNC_MAX], tracer[64];
 	int ret;
 
+	if (profile_active()) {
+		snprintf(why, sizeof(why), "the function profiler holds the function_graph "
+			 "machinery in a profiled boot");
+		goto unavailable;
+	}
 	if (trace_open(t, 1, why, sizeof(why)))
 		goto unavailable;
 	ret = trace_find_function(t, TRACED, name, sizeof(name));

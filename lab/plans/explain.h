@@ -1,0 +1,39 @@
+#ifndef EXPLAIN_H
+#define EXPLAIN_H
+/*
+ * Where the time went: one boot of each side with the kernel's function
+ * profiler on around the workload (the guest's lab.profile=1), every
+ * function's calls and time stored (profiles), and an explanation row
+ * tying the two boots to the metric they explain. The profiled boots
+ * belong to no experiment's variants and never reach a statistic
+ * (counted_samples leaves them out): the verdict stays the one of the
+ * boots without the profiler.
+ */
+#include <stdio.h>
+
+#include "ab.h"
+#include "boot.h"
+#include "context.h"
+
+struct explain_opts {
+	struct ab_variant v[2];		/* A, B */
+	struct boot_opts boot;		/* shared; kernel, cmdline, mem, cpus unused */
+	long mem_mib, cpus;		/* 0: the configuration's */
+	const char *workload, *metric;	/* the metric whose change is explained */
+	long long experiment_id;	/* the A/B or bisection it explains; 0: none */
+};
+
+/* Boot both sides profiled and store the explanation, its id in *id. -1 after a message. */
+int explain_run(long long *id, struct lab_context *ctx, const struct explain_opts *o);
+
+/*
+ * Print explanation id: the metric in the two profiled boots, then the
+ * top functions whose time or calls changed most (all with top 0). -1
+ * when it cannot be read.
+ */
+int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_format fmt);
+
+/* The functions explain_report() shows by default. */
+#define EXPLAIN_TOP 10
+
+#endif

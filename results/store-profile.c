@@ -1,0 +1,99 @@
+/* Profiles and explanations as typed rows (store-profile.h). */
+#include "log.h"
+#include "subprocess.h"
+#include "store-private.h"
+#include "store-profile.h"
+
+int store_explanation_add(struct store *st, long long *id, const struct store_explanation *e)
+{
+	if (store_rows(st, "cannot store the explanation", "INSERT INTO explanations("
+		       "experiment_id, a_run_id, b_run_id, workload, metric, created) "
+		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		       STORE_ARGS(STORE_ID(e->experiment_id),
+				  STORE_INT(e->a_run_id), STORE_INT(e->b_run_id),
+				  STORE_TEXT(e->workload), STORE_TEXT(e->metric),
+				  STORE_NUM(now_wall())), NULL, NULL))
+		return -1;
+	*id = store_last_id(st);
+	return 0;
+}
+
+struct explanation_reader {
+	store_explanation_fn *fn;
+	void *data;
+	int rows;
+};
+
+static int explanation_row(sqlite3_stmt *q, void *data)
+{
+	struct explanation_reader *r = data;
+	struct store_explanation e = {
+		.id = sqlite3_column_int64(q, 0),
+		.experiment_id = sqlite3_column_int64(q, 1),
+		.a_run_id = sqlite3_column_int64(q, 2),
+		.b_run_id = sqlite3_column_int64(q, 3),
+		.workload = store_text(q, 4),
+		.metric = store_text(q, 5),
+		.created = sqlite3_column_double(q, 6),
+	};
+
+	r->rows++;
+	return r->fn(&e, r->data);
+}
+
+#define EXPLANATION_COLUMNS "SELECT id, COALESCE(experiment_id, 0), a_run_id, b_run_id, " \
+	"workload, metric, created FROM explanations "
+
+int store_explanations(struct store *st, long long experiment_id, store_explanation_fn *fn,
+		       void *data)
+{
+	struct explanation_reader r = { fn, data, 0 };
+
+	return store_rows_if_table(st, "explanations", "cannot read explanations",
+				   EXPLANATION_COLUMNS "WHERE experiment_id = ?1 ORDER BY id",
+				   STORE_ARGS(STORE_INT(experiment_id)), explanation_row, &r);
+}
+
+int store_explanation_read(struct store *st, long long id, store_explanation_fn *fn,
+			   void *data)
+{
+	struct explanation_reader r = { fn, data, 0 };
+
+	if (store_rows_if_table(st, "explanations", "cannot read explanations",
+				EXPLANATION_COLUMNS "WHERE id = ?1", STORE_ARGS(STORE_INT(id)),
+				explanation_row, &r))
+		return -1;
+	return r.rows ? 0 : error("no explanation X%lld", id);
+}
+
+struct profile_reader {
+	store_profile_fn *fn;
+	void *data;
+};
+
+static int profile_row(sqlite3_stmt *q, void *data)
+{
+	struct profile_reader *r = data;
+
+	return r->fn(store_text(q, 0), sqlite3_column_int64(q, 1), sqlite3_column_double(q, 2),
+		     r->data);
+}
+
+int store_run_profile(struct store *st, long long run_id, const char *workload,
+		      store_profile_fn *fn, void *data)
+{
+	struct profile_reader r = { fn, data };
+
+	return store_rows_if_table(st, "profiles", "cannot read a profile", "SELECT function, "
+				   "calls, ns FROM profiles WHERE run_id = ?1 AND workload = ?2 "
+				   "ORDER BY function", STORE_ARGS(STORE_INT(run_id),
+				   STORE_TEXT(workload)), profile_row, &r);
+}
+
+int store_run_kernel_label(struct store *st, struct strbuf *out, long long run_id)
+{
+	return store_rows(st, "cannot read a run's kernel", "SELECT COALESCE(substr(k.git_commit, "
+			  "1, 12), k.path, '(no kernel)') FROM runs r LEFT JOIN kernels k ON "
+			  "k.id = r.kernel_id WHERE r.id = ?1", STORE_ARGS(STORE_INT(run_id)),
+			  store_row_text, out);
+}

@@ -1,0 +1,26 @@
+#ifndef GUEST_PROFILE_H
+#define GUEST_PROFILE_H
+/*
+ * The kernel's function profiler (CONFIG_FUNCTION_PROFILER) around one
+ * workload, its setup and every iteration: each traceable function called
+ * on any CPU while it runs (in the VM the workload is all that runs; the
+ * profiler heeds no set_ftrace_pid), with its number of calls and the
+ * time spent in it, callees and time asleep included (the profiler's
+ * graph-time and sleep-time), sent as one PROTOCOL_PROFILE line per
+ * function. Times are the profiler's, inflated by its own cost on every
+ * call; the counts are exact. The profiler takes the function_graph machinery: a workload
+ * that traces with it (zeroing's clear_huge_page) loses that metric in a
+ * profiled boot and says so.
+ *
+ * profile_begin() resets and starts it (0, or -1 with a reason in why);
+ * profile_end() stops it and sends what it counted, summed over the CPUs.
+ */
+#include <stddef.h>
+
+int profile_begin(char *why, size_t whysize);
+void profile_end(const char *workload);
+
+/* Whether a profile is being taken now: tracers that would fail stay off. */
+int profile_active(void);
+
+#endif
