@@ -312,7 +312,7 @@ static void print_text(FILE *f, const struct report *r, long long id, int top)
 		fprintf(f, "  %s is not a time measured in the profiled boots: no share given\n",
 			term_safe(e->metric));
 	}
-	fprintf(f, "\n%-30s %10s %10s %10s %10s %10s %8s\n", "function", "calls A", "calls B",
+	fprintf(f, "\n%-30s %9s %9s %9s %9s %9s %7s\n", "function", "calls A", "calls B",
 		"time A", "time B", "change", "share");
 	for (size_t i = 0; i < r->t.nr && (!top || (int)i < top); i++) {
 		const struct fn_row *row = &r->t.v[i];
@@ -329,7 +329,7 @@ static void print_text(FILE *f, const struct report *r, long long id, int top)
 			snprintf(share, sizeof(share), "%.1f %%", 100 * dn / change);
 		else
 			snprintf(share, sizeof(share), "-");
-		fprintf(f, "%-30s %10s %10s %10s %10s %10s %8s%s\n", term_safe(name), ca, cb, a, b,
+		fprintf(f, "%-30s %9s %9s %9s %9s %9s %7s%s\n", term_safe(name), ca, cb, a, b,
 			d, share, !row->have[0] ? "  new" : !row->have[1] ? "  gone" : "");
 	}
 }
