@@ -13,10 +13,12 @@
 #include "bisect-run.h"
 #include "commands.h"
 #include "escape.h"
+#include "explain.h"
 #include "log.h"
 #include "refbuild.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
+#include "store-profile.h"
 #include "textfmt.h"
 
 /* the lines above the options of 'lab bisect --help' */
@@ -57,6 +59,9 @@ static int print_clock(struct store *st, long long id)
 	strbuf_release(&words);
 	return ret;
 }
+
+/* The functions a bisection's explanation shows. */
+#define BISECT_EXPLAIN_TOP 5
 
 /* A number stored as NULL reads as 0 here, as it always has. */
 static double or0(double v)
@@ -108,6 +113,13 @@ static int print_step(const struct bisect_step_row *s, void *data)
 	return 0;
 }
 
+/* The culprit against its parent under the function profiler: its first functions. */
+static int print_explanation(const struct store_explanation *e, void *data)
+{
+	putchar('\n');
+	return explain_report(stdout, data, e->id, BISECT_EXPLAIN_TOP, AB_TEXT);
+}
+
 static int print_status(struct store *st, long long id)
 {
 	struct status_read sr = { .id = id };
@@ -117,7 +129,9 @@ static int print_status(struct store *st, long long id)
 	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "boots", "M/G [99% CI]");
 	if (store_bisect_steps(st, id, print_step, NULL))
 		return -1;
-	return sr.culprit[0] ? ab_report_culprit_events(stdout, st, id, sr.culprit) : 0;
+	if (sr.culprit[0] && ab_report_culprit_events(stdout, st, id, sr.culprit))
+		return -1;
+	return store_explanations(st, id, print_explanation, st);
 }
 
 struct bisect_args {

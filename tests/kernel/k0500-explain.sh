@@ -23,9 +23,29 @@ test_expect_success 'the call counts printed are the stored ones, B calls the wa
 	x=$(sql "$DB" "SELECT max(id) FROM explanations") &&
 	b=$(sql "$DB" "SELECT b_run_id FROM explanations WHERE id = $x") &&
 	a=$(sql "$DB" "SELECT a_run_id FROM explanations WHERE id = $x") &&
-	f=$(awk "{ print \$1; exit }" rcu) &&
+	f=$(awk "{ print \$1; exit }" rcu) && calls=$(awk "{ print \$3; exit }" rcu) &&
 	test "$(sql "$DB" "SELECT calls FROM profiles WHERE run_id = $b AND function = '\''$f'\''")" = "$calls" &&
 	test "$(sql "$DB" "SELECT count(*) FROM profiles WHERE run_id = $a AND function = '\''$f'\''")" = 0
+'
+
+# Good and bad one commit apart: the culprit is bad itself, its parent is
+# good, and the explanation adds two boots to the bisection.
+test_expect_success 'a FOUND bisection explains its culprit against its parent: two boots more' '
+	good=$(git -C "$FIXTURE" rev-parse fixture-regression~1) &&
+	start=$(date +%s) &&
+	"$LAB" bisect --db "$DB" --repo "$FIXTURE" --good "$good" --bad fixture-regression \
+		$DEMOTE --clock icount --metric demote_page_wall >bout 2>berr &&
+	cat bout && echo "bisected and explained in $(( $(date +%s) - start )) s" &&
+	grep -q "^culprit: $(git -C "$FIXTURE" rev-parse fixture-regression)" bout &&
+	e=$(sql "$DB" "SELECT max(id) FROM experiments WHERE kind = '\''bisect'\''") &&
+	test "$(sql "$DB" "SELECT count(*) FROM explanations WHERE experiment_id = $e")" = 1 &&
+	x=$(sql "$DB" "SELECT id FROM explanations WHERE experiment_id = $e") &&
+	a=$(sql "$DB" "SELECT a_run_id FROM explanations WHERE id = $x") &&
+	test "$(sql "$DB" "SELECT experiment_id IS NULL FROM runs WHERE id = $a")" = 1 &&
+	grep -q "^explanation X$x: demote.demote_page_wall of E$e$" bout &&
+	sed -n "/^explanation X$x/,\$p" bout | sed -n "/^function /,\$p" | sed -n 2,4p >btop3 &&
+	grep -qE "^(synchronize_rcu|__wait_rcu_gp) " btop3 &&
+	"$LAB" bisect --db "$DB" --status >status && grep -q "^explanation X$x" status
 '
 
 test_done
