@@ -141,6 +141,18 @@ int main(void)
 	protocol_format(line, sizeof(line), NONCE, "sample zeroing touch 1 inf us");
 	is_int(parse(&m, line, 0), PROTOCOL_BAD, "infinite value");
 
+	/* a function's profile: calls and nanoseconds, never a sample */
+	protocol_format(line, sizeof(line), NONCE, "profile demote synchronize_rcu 2052 24313860123");
+	is_int(parse(&m, line, 0), PROTOCOL_PROFILE, "a profile line");
+	is_str(m.workload, "demote", "its workload");
+	is_str(m.metric, "synchronize_rcu", "its function");
+	is_int(m.count, 2052, "its calls");
+	is_double(m.value, 24313860123.0, 0, "its nanoseconds");
+	protocol_format(line, sizeof(line), NONCE, "profile demote f -1 10");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "negative calls");
+	protocol_format(line, sizeof(line), NONCE, "profile demote f 1 10 more");
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, "a word after the time");
+
 	n = protocol_format(line, 40, NONCE, "meta long %0100d", 1);
 	is_int(n, -1, "format refuses a line that does not fit");
 	return done_testing();
