@@ -440,38 +440,6 @@ static struct bisection_outcome stored_outcome(const struct bisector *bs,
 }
 
 /* The outcome, as stored and as the caller reads it. */
-/*
- * A FOUND culprit explained against its parent in virtual time, where one
- * profiled boot a side is exact: lab explain's boots, stored with the
- * bisection. A kernel without the profiler, or a boot that fails, leaves
- * the bisection as it is, with a line saying why.
- */
-static void explain_culprit(struct bisector *bs, const struct bisect_result *r)
-{
-	struct who *c = &bs->cand[r->culprit];
-	struct explain_opts o;
-	long long id;
-
-	if (!bs->p.image.path || !c->nplans || strncmp(c->plans[0].clock.buf, "icount", 6) ||
-	    !boot_opts_lab_guest(&bs->bo, &bs->ctx->cfg))
-		return;
-	memset(&o, 0, sizeof(o));
-	o.v[0].kernel = &bs->p.image;
-	o.v[1].kernel = &c->image;
-	o.v[0].cmdline = o.v[1].cmdline = bs->bo.cmdline;
-	o.boot = bs->bo;
-	o.boot.guests = &bs->guests;
-	o.mem_mib = bs->bo.mem_mib;
-	o.cpus = bs->bo.cpus;
-	o.workload = workload_of(bs);
-	o.metric = bs->metric;
-	o.experiment_id = bs->exp_id;
-	fprintf(stderr, "explaining the culprit against its parent: one profiled boot each\n");
-	if (explain_run(&id, bs->ctx, &o))
-		fprintf(stderr, "the culprit is not explained (lab explain needs "
-			"CONFIG_FUNCTION_PROFILER=y)\n");
-}
-
 static int finish(struct bisector *bs, const struct bisect_result *r, struct bisect_outcome *out)
 {
 	struct bisection_outcome o = stored_outcome(bs, r, r->found ? out->culprit : NULL);
@@ -697,8 +665,9 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	}
 	if (finish(&bs, &r, out))
 		goto out;
-	if (out->verdict == BISECT_FOUND)
-		explain_culprit(&bs, &r);
+	if (out->verdict == BISECT_FOUND && bs.p.image.path && bs.cand[r.culprit].nplans)
+		explain_culprit(ctx, &bs.p.image, &bs.cand[r.culprit].image, &bs.bo,
+				bs.cand[r.culprit].plans[0].clock.buf, bs.metric, bs.exp_id);
 	ret = 0;
 out:
 	free(ids);

@@ -92,6 +92,26 @@ out:
 	return ret;
 }
 
+void explain_culprit(struct lab_context *ctx, const struct kernel_image *parent,
+		     const struct kernel_image *culprit, const struct boot_opts *bo,
+		     const char *clock, const char *metric, long long bisection)
+{
+	struct explain_opts o = {
+		.v = { { .kernel = parent, .cmdline = bo->cmdline },
+		       { .kernel = culprit, .cmdline = bo->cmdline } },
+		.boot = *bo, .mem_mib = bo->mem_mib, .cpus = bo->cpus,
+		.workload = bo->workloads->v[0], .metric = metric, .experiment_id = bisection,
+	};
+	long long id;
+
+	if (strncmp(clock, "icount", 6) || !boot_opts_lab_guest(bo, &ctx->cfg))
+		return;
+	fprintf(stderr, "explaining the culprit against its parent: one profiled boot each\n");
+	if (explain_run(&id, ctx, &o))
+		fprintf(stderr, "the culprit is not explained (lab explain needs "
+			"CONFIG_FUNCTION_PROFILER=y)\n");
+}
+
 /* One function on both sides. */
 struct fn_row {
 	char *name;

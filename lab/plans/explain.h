@@ -27,6 +27,17 @@ struct explain_opts {
 int explain_run(long long *id, struct lab_context *ctx, const struct explain_opts *o);
 
 /*
+ * A bisection's culprit against its parent, when its boots ran in virtual
+ * time (clock "icount ...") with the lab's guest, where one profiled boot
+ * a side is exact: stored with the bisection. A kernel without the
+ * profiler, or a boot that fails, leaves the bisection as it is, with a
+ * line saying why.
+ */
+void explain_culprit(struct lab_context *ctx, const struct kernel_image *parent,
+		     const struct kernel_image *culprit, const struct boot_opts *bo,
+		     const char *clock, const char *metric, long long bisection);
+
+/*
  * Print explanation id: the metric in the two profiled boots, then the
  * top functions whose time or calls changed most (all with top 0). -1
  * when it cannot be read.

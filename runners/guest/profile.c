@@ -29,10 +29,7 @@ int profile_active(void)
 
 int profile_begin(char *why, size_t whysize)
 {
-	const struct {
-		const char *file, *value;
-		int optional;
-	} steps[] = {
+	const struct trace_step steps[] = {
 		{ "function_profile_enabled", "0", 0 },
 		{ "current_tracer", "nop", 0 },
 		{ "set_ftrace_filter", "", 0 },
@@ -41,21 +38,16 @@ int profile_begin(char *why, size_t whysize)
 		/* 0 to 1 empties the counts */
 		{ "function_profile_enabled", "1", 0 },
 	};
+	char probe[8];
 
 	if (trace_open(&tr, 1, why, whysize))
 		return -1;
-	if (!sysfs_exists("/sys/kernel/tracing/function_profile_enabled") &&
-	    !sysfs_exists("/sys/kernel/debug/tracing/function_profile_enabled")) {
+	if (trace_read(&tr, "function_profile_enabled", probe, sizeof(probe)) < 0) {
 		snprintf(why, whysize, "this kernel has no function profiler "
 			 "(CONFIG_FUNCTION_PROFILER is not set)");
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		int ret = trace_write(&tr, steps[i].file, steps[i].value);
-		if (!ret || steps[i].optional)
-			continue;
-		snprintf(why, whysize, "cannot write '%s' to %s/%s: %s", steps[i].value, tr.dir,
-			 steps[i].file, strerror(-ret));
+	if (trace_write_steps(&tr, steps, sizeof(steps) / sizeof(steps[0]), why, whysize)) {
 		trace_write(&tr, "function_profile_enabled", "0");
 		return -1;
 	}

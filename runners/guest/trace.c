@@ -127,14 +127,25 @@ int trace_find_function(const struct trace *t, const char *func, char *name,
 	return found ? 1 : 0;
 }
 
+int trace_write_steps(const struct trace *t, const struct trace_step *steps, size_t n,
+		      char *why, size_t whysize)
+{
+	for (size_t i = 0; i < n; i++) {
+		int ret = trace_write(t, steps[i].file, steps[i].value);
+		if (!ret || steps[i].optional)
+			continue;
+		snprintf(why, whysize, "cannot write '%s' to %s/%s: %s", steps[i].value,
+			 t->dir, steps[i].file, strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
 int trace_graph_start(const struct trace *t, const char *func, int pid,
 		      char *why, size_t whysize)
 {
 	char pidstr[16];
-	const struct {
-		const char *file, *value;
-		int optional;
-	} steps[] = {
+	const struct trace_step steps[] = {
 		{ "tracing_on", "0", 0 },
 		{ "current_tracer", "nop", 0 },
 		{ "set_ftrace_filter", func, 0 },
@@ -149,12 +160,7 @@ int trace_graph_start(const struct trace *t, const char *func, int pid,
 	};
 
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		int ret = trace_write(t, steps[i].file, steps[i].value);
-		if (!ret || steps[i].optional)
-			continue;
-		snprintf(why, whysize, "cannot write '%s' to %s/%s: %s", steps[i].value,
-			 t->dir, steps[i].file, strerror(-ret));
+	if (trace_write_steps(t, steps, sizeof(steps) / sizeof(steps[0]), why, whysize)) {
 		trace_reset(t);
 		return -1;
 	}

@@ -31,6 +31,19 @@ int trace_open(struct trace *t, int may_mount, char *why, size_t whysize);
 int trace_read(const struct trace *t, const char *file, char *buf, size_t size);
 int trace_write(const struct trace *t, const char *file, const char *value);
 
+/* One file of the tracefs directory and the value written to it; an optional one may fail. */
+struct trace_step {
+	const char *file, *value;
+	int optional;
+};
+
+/*
+ * Write n steps in order. Returns 0, or -1 at the first required one that
+ * fails, with a reason in why; what was written stays.
+ */
+int trace_write_steps(const struct trace *t, const struct trace_step *steps, size_t n,
+		      char *why, size_t whysize);
+
 /*
  * Is func traceable (in available_filter_functions)? Returns 1 and the
  * name to trace in name (func itself, or a compiler-made "func.isra.0"
