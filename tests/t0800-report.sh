@@ -108,7 +108,7 @@ test_expect_success 'a version 1 database (no bisection tables) is upgraded, the
 	mkdir old && sqlite3 lab.db ".backup old/lab.db" &&
 	sql old/lab.db "DROP TABLE bisect_steps; DROP TABLE bisections; PRAGMA user_version = 1" &&
 	"$LAB" report --db old/lab.db --out old/site >/dev/null 2>err &&
-	test "$(sql old/lab.db "PRAGMA user_version")" = 10 &&
+	test "$(sql old/lab.db "PRAGMA user_version")" = "$(sql lab.db "PRAGMA user_version")" &&
 	test -s old/site/e1.html
 '
 
