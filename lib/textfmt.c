@@ -1,7 +1,9 @@
 /* Numbers and lines for a terminal of 100 columns. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "array.h"
 #include "textfmt.h"
 
 const char *textfmt_si_prefix(int e3)
@@ -49,6 +51,23 @@ int textfmt_ci_decimals(double lo, double hi)
 		return 1;
 	d = -(int)floor(log10(half) + 1e-9);	/* 0.0001 is stored as 9.99...e-5 */
 	return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
+void textfmt_duration(char *buf, size_t size, double ns, const char *sign)
+{
+	static const struct {
+		double ns;
+		const char *unit;
+	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" } };
+	double a = fabs(ns);
+
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (a >= units[i].ns) {
+			snprintf(buf, size, "%s%.4g %s", sign, a / units[i].ns, units[i].unit);
+			return;
+		}
+	}
+	snprintf(buf, size, "%s%.0f ns", sign, a);
 }
 
 void textfmt_multiple(char *buf, size_t size, double x)

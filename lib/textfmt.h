@@ -25,6 +25,12 @@ const char *textfmt_si_prefix(int e3);
 void textfmt_multiple(char *buf, size_t size, double x);
 
 /*
+ * ns as a duration in about four digits and the unit that suits it, sign
+ * before it: "812 ns", "61.43 ms", "+24.31 s".
+ */
+void textfmt_duration(char *buf, size_t size, double ns, const char *sign);
+
+/*
  * How many decimals a percentage inside the interval [lo, hi] (in
  * percent) can be told with: down to the leading digit of the interval's
  * half-width, so [+1.9, +2.3] gives 1 (+2.1) and a half-width of 0.00005

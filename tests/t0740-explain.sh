@@ -39,10 +39,10 @@ test_expect_success 'the profiled boots reach no statistic: counted_samples leav
 '
 
 # The table: the carriers of the change, those that moved by at least half
-# the most (entry +300 us, helper +200 us), the largest factor first
-# (helper is new, entry x1.15); then the rest by how much they moved
+# the most (entry +300 us, helper +200 us), the least time first
+# (helper is new, entry 2 ms); then the rest by how much they moved
 # (work_fn, old_fn, tick); schedule, which only waits, last.
-test_expect_success 'the order: new carriers, then by factor, the rest by size, waits last' '
+test_expect_success 'the order: new carriers, then by least time, the rest by size, waits last' '
 	sed -n "/^function /,\$p" out | awk "NR > 1 { print \$1 }" >order &&
 	printf "%s\n" helper entry work_fn old_fn tick schedule >want &&
 	cmp want order
@@ -73,6 +73,25 @@ test_expect_success 'lab explain E1 again prints the stored explanation without 
 	cmp out again &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = "$runs" &&
 	"$LAB" explain --db lab.db X1 >x1 && cmp out x1
+'
+
+test_expect_success 'json and csv: every function with its calls, times, change, share and mark' '
+	"$LAB" explain --db lab.db X1 --top 0 --format json >x.json &&
+	python3 -c "
+import json, sys
+d = json.load(open(\"x.json\"))
+assert d[\"explanation\"] == 1 and d[\"experiment\"] == 1 and d[\"metric\"] == \"touch\", d
+f = {x[\"function\"]: x for x in d[\"functions\"]}
+assert [x[\"function\"] for x in d[\"functions\"]][0] == \"helper\", d
+assert f[\"helper\"][\"calls_a\"] is None and f[\"helper\"][\"calls_b\"] == 1000 and f[\"helper\"][\"mark\"] == \"new\"
+assert f[\"old_fn\"][\"ns_b\"] is None and f[\"old_fn\"][\"mark\"] == \"gone\"
+assert f[\"work_fn\"][\"change_ns\"] == 100000 and f[\"work_fn\"][\"mark\"] == \"\"
+assert len(f) == 6, f
+" &&
+	"$LAB" explain --db lab.db X1 --top 0 --format csv >x.csv &&
+	head -n 1 x.csv | grep -q "^explanation,workload,metric,function,calls_a,calls_b,ns_a,ns_b,change_ns,share,mark$" &&
+	test "$(wc -l <x.csv)" = 7 &&
+	grep -q "^X1,zeroing,touch,helper,,1000,,200000,200000,.*,new$" x.csv
 '
 
 test_expect_success '--again boots again, a new explanation; --top bounds the rows' '

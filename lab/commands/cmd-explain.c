@@ -151,6 +151,7 @@ int cmd_explain(int argc, char **argv)
 	const char *db = NULL, *config = NULL, *ignored = NULL;
 	long long exp_id = 0, id = 0;
 	int ignored_flag = 0, n, ret = 2;
+	enum ab_format fmt = AB_TEXT;
 	const struct parse_option options[] = {
 		OPT_STRING(0, "metric", &c.metric, "M",
 			   "the metric whose change is explained: METRIC or WORKLOAD.METRIC\n"
@@ -170,6 +171,7 @@ int cmd_explain(int argc, char **argv)
 	n = parse_command_options(&parser, argc, argv, 1);
 	if (n < 0)
 		goto out;
+	fmt = c.s.fmt;	/* the experiment's stored command may name its own */
 	if (context_load_config(&ctx, config, db))
 		goto out;
 	if (n == 1 && (argv[0][0] == 'X' || argv[0][0] == 'x')) {
@@ -179,7 +181,7 @@ int cmd_explain(int argc, char **argv)
 			goto out;
 		}
 		if (!context_open_store_read(&ctx))
-			ret = explain_report(stdout, &ctx.st, v, (int)c.top, AB_TEXT) ? 2 : 0;
+			ret = explain_report(stdout, &ctx.st, v, (int)c.top, fmt) ? 2 : 0;
 		goto out;
 	}
 	if (n == 1) {
@@ -237,7 +239,7 @@ int cmd_explain(int argc, char **argv)
 		if (explain_run(&id, &ctx, &o))
 			goto out;
 	}
-	ret = explain_report(stdout, &ctx.st, id, (int)c.top, AB_TEXT) ? 2 : 0;
+	ret = explain_report(stdout, &ctx.st, id, (int)c.top, fmt) ? 2 : 0;
 out:
 	ab_spec_release(&c.s);
 	context_release(&ctx);
