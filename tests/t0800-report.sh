@@ -632,4 +632,34 @@ test_expect_success CHROMIUM 'chromium: a 455x A/B spreads each side over its ax
 	done
 '
 
+test_expect_success 'an explained A/B: where the time went, its functions in a table and their changes as bars' '
+	mkdir explained &&
+	prof_a=prof=entry:10:2000000,work_fn:1000:1000000,old_fn:5:50000,schedule:10:10 &&
+	prof_b=prof=entry:10:2300000,work_fn:1000:1100000,helper:1000:200000,schedule:20:900000000 &&
+	test_expect_code 1 "$LAB" ab --db explained/lab.db --runner local --guest "$FAKE" \
+		--workload zeroing --iters 5 --boots 3 --a-cmdline "scale=1.0 metrics=touch $prof_a" \
+		--b-cmdline "scale=1.3 metrics=touch $prof_b" >out 2>err &&
+	"$LAB" explain --db explained/lab.db E1 >out 2>err &&
+	"$LAB" report --db explained/lab.db >out 2>err && test ! -s err &&
+	xmllint --noout explained/site/e1.html &&
+	cat >check-explained.py <<-\EOF &&
+	import re, sqlite3
+	page = open("explained/site/e1.html").read()
+	part = page[page.index("<h2>Where the time went</h2>"):]
+	part = part[:part.index("</section>")]
+	rows = re.findall(r"<tr><td>([^<]*)</td>", part)
+	assert rows == ["helper", "entry", "work_fn", "old_fn", "schedule"], rows
+	assert re.search(r"<tr><td>helper</td><td class=\"num\">&#8211;</td><td class=\"num\">1000</td>", part)
+	bars = re.findall(r"<g class=\"bar (up|down)\"><title>([^<]*)</title>", part)
+	# schedule only waits: in the table, not among the bars
+	assert [t.split(":")[0] for _, t in bars] == rows[:4], bars
+	assert [k for k, _ in bars] == ["up", "up", "up", "down"], bars
+	assert bars[0][1] == "helper: A not called, B 200 us in 1000 calls", bars
+	db = sqlite3.connect("explained/lab.db")
+	(a, b) = db.execute("SELECT a_run_id, b_run_id FROM explanations").fetchone()
+	assert "href=\"r%d.html\"" % a in part and "href=\"r%d.html\"" % b in part
+	EOF
+	python3 check-explained.py
+'
+
 test_done

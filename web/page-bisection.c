@@ -149,6 +149,8 @@ int page_bisection(struct site *s, long long id)
 		add_events(sb, &ev, "culprit^", "culprit");
 		events_report_release(&ev);
 	}
+	if (add_explanations(sb, s->st, id))
+		goto out;
 	if (add_runs_table(s, sb, id))
 		goto out;
 	html_page_end(sb);

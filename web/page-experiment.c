@@ -435,7 +435,7 @@ int page_experiment(struct site *s, long long id)
 	add_events(&p->sb, &ep.ev, "A", "B");
 	if (sweep_points(&verdicts) > 1)
 		add_sweep(&p->sb, &verdicts);
-	if (add_runs_table(s, &p->sb, id))
+	if (add_explanations(&p->sb, s->st, id) || add_runs_table(s, &p->sb, id))
 		goto out;
 	html_page_end(&p->sb);
 	strbuf_addf(&name, "e%lld.html", id);

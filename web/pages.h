@@ -103,5 +103,10 @@ int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id);
  * headed a and b (escaped by the caller), a section; none: nothing.
  */
 void add_events(struct strbuf *sb, const struct events_report *ev, const char *a, const char *b);
+/*
+ * The explanations of an experiment (lab explain's profiled boots), a
+ * section with a table and a chart of changes each; none: nothing.
+ */
+int add_explanations(struct strbuf *sb, struct store *st, long long exp_id);
 
 #endif

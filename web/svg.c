@@ -559,6 +559,59 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 	strbuf_addstr(sb, "</svg>\n");
 }
 
+void svg_changes(struct strbuf *sb, const struct svg_bar *bars, size_t n, const char *unit,
+		 const char *title)
+{
+	const double row = 20, top = 22, label_w = 196, value_w = 84;
+	const double x0 = label_w + 8, x1 = W - PAD_R - value_w, h = top + row * (double)n + 30;
+	double lo = 0, hi = 0, zero;
+	struct svg_axis ax;
+
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, bars[i].value);
+		hi = fmax(hi, bars[i].value);
+	}
+	if (!(hi > lo))
+		hi = lo + 1;
+	axis_init(&ax, lo, hi, 0);
+	zero = scale(0, lo, hi, x0, x1);
+	strbuf_addf(sb, "<svg class=\"plot changes\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
+	escape_html(sb, title);
+	strbuf_addstr(sb, "</title>\n");
+	for (size_t i = 0; i < ax.nticks; i++) {
+		double x = scale(ax.tick[i], lo, hi, x0, x1);
+
+		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			    "y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s"
+			    "</text>\n", x, top - 4, x, top + row * (double)n, x, h - 14,
+			    ax.label[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct svg_bar *b = &bars[i];
+		double y = top + row * (double)i, x = scale(b->value, lo, hi, x0, x1);
+		char label[64];
+
+		textfmt_cut(label, sizeof(label), b->label, 32, 0);
+		strbuf_addf(sb, "<g class=\"bar %s\"><title>", b->value > 0 ? "up" : "down");
+		escape_html(sb, b->title);
+		strbuf_addf(sb, "</title><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+			    label_w, y + 14);
+		escape_html(sb, label);
+		strbuf_addf(sb, "</text><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", fmin(x, zero),
+			    y + 3, fmax(fabs(x - zero), 1), row - 6, W - PAD_R, y + 14);
+		escape_html(sb, b->text);
+		strbuf_addstr(sb, "</text></g>\n");
+	}
+	strbuf_addf(sb, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		    zero, top - 4, zero, top + row * (double)n);
+	strbuf_addf(sb, "<text class=\"axis-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+		    "change in time, B &#8722; A (", (x0 + x1) / 2, h - 2);
+	escape_html(sb, unit);
+	strbuf_addstr(sb, ")</text>\n</svg>\n");
+}
+
 /* The significant digits (3 to 10) that write a and b apart. */
 static int apart(double a, double b)
 {

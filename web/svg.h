@@ -84,6 +84,23 @@ struct svg_step {
 void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		      double effect, const char *title);
 
+/* One bar of a chart of changes: a function's change in time. */
+struct svg_bar {
+	const char *label;		/* the function */
+	double value;			/* its change, in the chart's unit */
+	const char *text;		/* the value as written beside its bar */
+	const char *title;		/* the bar's tooltip: both sides, the change */
+};
+
+/*
+ * Horizontal bars from a zero line, one row each in the order given, a
+ * rise to the right in the colour of a regression and a fall to the left
+ * in that of an improvement, each labelled with its function at the left
+ * and its value at the right. The axis is linear and holds zero.
+ */
+void svg_changes(struct strbuf *sb, const struct svg_bar *bars, size_t n, const char *unit,
+		 const char *title);
+
 /*
  * A sparkline: y against x (a time) as a line a few words wide, the last
  * point marked, its largest and smallest value written at its right as

@@ -1,0 +1,172 @@
+/* Where the time went: the explanations of an experiment, a table and a chart each. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "array.h"
+#include "html.h"
+#include "pages.h"
+#include "profile-diff.h"
+#include "svg.h"
+#include "textfmt.h"
+
+/* Functions a page shows of each explanation. */
+#define PAGE_EXPLAIN_TOP 10
+
+static void add_duration(struct strbuf *sb, double ns, int have, int sign)
+{
+	char buf[40];
+
+	if (!have) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	textfmt_duration(buf, sizeof(buf), ns, !sign ? "" : ns < 0 ? "-" : "+");
+	html_text(sb, buf);
+}
+
+static void add_calls(struct strbuf *sb, long long calls, int have)
+{
+	if (have)
+		html_count(sb, calls);
+	else
+		strbuf_addstr(sb, "&#8211;");
+}
+
+/* The unit, and its ns, that writes the largest change in a few digits. */
+static double chart_unit(const struct profile_diff *d, size_t n, const char **unit)
+{
+	static const struct {
+		double ns;
+		const char *unit;
+	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" } };
+	double most = 0;
+
+	for (size_t i = 0; i < n; i++)
+		most = fmax(most, fabs(d->fn[i].ns[1] - d->fn[i].ns[0]));
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (most >= units[i].ns) {
+			*unit = units[i].unit;
+			return units[i].ns;
+		}
+	*unit = "ns";
+	return 1;
+}
+
+/* The chart of the rows shown but those that only wait, whose time would dwarf the rest. */
+static void add_chart(struct strbuf *sb, const struct profile_diff *d, size_t n)
+{
+	struct svg_bar bars[PAGE_EXPLAIN_TOP];
+	char text[PAGE_EXPLAIN_TOP][40], title[PAGE_EXPLAIN_TOP][160];
+	const char *unit;
+	double per;
+	size_t nb = 0;
+
+	while (n && !d->fn[n - 1].tier)
+		n--;
+	if (!n)
+		return;
+	per = chart_unit(d, n, &unit);
+	for (size_t i = 0; i < n; i++, nb++) {
+		const struct profile_change *f = &d->fn[i];
+		double change = f->ns[1] - f->ns[0];
+		char side[2][48];
+
+		for (int s = 0; s < 2; s++) {
+			char t[32];
+			textfmt_duration(t, sizeof(t), f->ns[s], "");
+			if (f->have[s])
+				snprintf(side[s], sizeof(side[s]), "%s in %lld calls", t, f->calls[s]);
+			else
+				snprintf(side[s], sizeof(side[s]), "not called");
+		}
+		textfmt_duration(text[i], sizeof(text[i]), change, change < 0 ? "-" : "+");
+		snprintf(title[i], sizeof(title[i]), "%s: A %s, B %s", f->name, side[0], side[1]);
+		bars[i] = (struct svg_bar){ .label = f->name, .value = change / per,
+					    .text = text[i], .title = title[i] };
+	}
+	svg_changes(sb, bars, nb, unit, "the change in time of the functions above, B minus A, "
+		    "in the profiled boots; those that only wait left out");
+}
+
+static void add_explanation(struct strbuf *sb, const struct profile_diff *d)
+{
+	size_t n = d->nr < PAGE_EXPLAIN_TOP ? d->nr : PAGE_EXPLAIN_TOP;
+
+	strbuf_addf(sb, "<h3>X%lld: ", d->e.id);
+	html_text(sb, d->e.workload);
+	strbuf_addch(sb, '.');
+	html_text(sb, d->e.metric);
+	strbuf_addstr(sb, ", A ");
+	html_text(sb, d->label[0].buf);
+	strbuf_addstr(sb, " against B ");
+	html_text(sb, d->label[1].buf);
+	strbuf_addstr(sb, "</h3>\n<p>One boot a side with the kernel's function profiler on "
+		      "(runs ");
+	strbuf_addf(sb, "<a href=\"r%lld.html\">%lld</a> and <a href=\"r%lld.html\">%lld</a>), "
+		    "clock ", d->e.a_run_id, d->e.a_run_id, d->e.b_run_id, d->e.b_run_id);
+	html_text(sb, d->clock.buf);
+	strbuf_addstr(sb, ": calls are exact, times include the profiler's cost. The verdict "
+		      "and its effect come from the boots without it.</p>\n");
+	html_table_begin(sb, "<th>Function</th><th>Calls A</th><th>Calls B</th><th>Time A</th>"
+			 "<th>Time B</th><th>Change</th><th>Share</th><th></th>");
+	for (size_t i = 0; i < n; i++) {
+		const struct profile_change *f = &d->fn[i];
+		double share = profile_change_share(d, f);
+
+		strbuf_addstr(sb, "<tr><td>");
+		html_text(sb, f->name);
+		for (int s = 0; s < 2; s++) {
+			strbuf_addstr(sb, "</td><td class=\"num\">");
+			add_calls(sb, f->calls[s], f->have[s]);
+		}
+		for (int s = 0; s < 2; s++) {
+			strbuf_addstr(sb, "</td><td class=\"num\">");
+			add_duration(sb, f->ns[s], f->have[s], 0);
+		}
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		add_duration(sb, f->ns[1] - f->ns[0], 1, 1);
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		if (isfinite(share))
+			strbuf_addf(sb, "%.1f %%", 100 * share);
+		else
+			strbuf_addstr(sb, "&#8211;");
+		strbuf_addf(sb, "</td><td>%s</td></tr>\n", profile_change_mark(f));
+	}
+	html_table_end(sb);
+	if (n)
+		add_chart(sb, d, n);
+}
+
+struct explanations {
+	struct strbuf *sb;
+	struct store *st;
+	int n;
+};
+
+static int explanation_section(const struct store_explanation *e, void *data)
+{
+	struct explanations *x = data;
+	struct profile_diff d;
+	int ret = -1;
+
+	if (!x->n++)
+		strbuf_addstr(x->sb, "<section>\n<h2>Where the time went</h2>\n");
+	if (!profile_diff_load(&d, x->st, e->id)) {
+		add_explanation(x->sb, &d);
+		ret = 0;
+	}
+	profile_diff_release(&d);
+	return ret;
+}
+
+int add_explanations(struct strbuf *sb, struct store *st, long long exp_id)
+{
+	struct explanations x = { sb, st, 0 };
+
+	if (store_explanations(st, exp_id, explanation_section, &x))
+		return -1;
+	if (x.n)
+		strbuf_addstr(sb, "</section>\n");
+	return 0;
+}
