@@ -94,6 +94,12 @@ assert len(f) == 6, f
 	grep -q "^X1,zeroing,touch,helper,,1000,,200000,200000,.*,new$" x.csv
 '
 
+test_expect_success 'lab show E1 ends with its explanation' '
+	"$LAB" show --db lab.db E1 >show &&
+	sed -n "/^explanation X1: zeroing.touch of E1$/,\$p" show >tail &&
+	grep -qE "^helper +- +1000 " tail && grep -q "^zeroing.touch " show
+'
+
 test_expect_success '--again boots again, a new explanation; --top bounds the rows' '
 	"$LAB" explain --db lab.db E1 --again --top 2 >out2 2>err &&
 	grep -q "^explanation X2: " out2 &&

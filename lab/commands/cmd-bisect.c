@@ -113,13 +113,6 @@ static int print_step(const struct bisect_step_row *s, void *data)
 	return 0;
 }
 
-/* The culprit against its parent under the function profiler: its first functions. */
-static int print_explanation(const struct store_explanation *e, void *data)
-{
-	putchar('\n');
-	return explain_report(stdout, data, e->id, BISECT_EXPLAIN_TOP, AB_TEXT);
-}
-
 static int print_status(struct store *st, long long id)
 {
 	struct status_read sr = { .id = id };
@@ -131,7 +124,7 @@ static int print_status(struct store *st, long long id)
 		return -1;
 	if (sr.culprit[0] && ab_report_culprit_events(stdout, st, id, sr.culprit))
 		return -1;
-	return store_explanations(st, id, print_explanation, st);
+	return explain_report_all(stdout, st, id, BISECT_EXPLAIN_TOP);
 }
 
 struct bisect_args {

@@ -9,6 +9,7 @@
 #include "context.h"
 #include "escape.h"
 #include "ab-spec.h"
+#include "explain.h"
 #include "log.h"
 #include "sample.h"
 #include "store-experiment.h"
@@ -262,7 +263,8 @@ int cmd_show(int argc, char **argv)
 	if (context_load_config(&ctx, config, db) || context_open_store_read(&ctx))
 		goto out;
 	if (experiment)
-		ret = ab_report(stdout, &ctx.st, id, fmt, AB_REPORT_VERBOSE) ? 2 : 0;
+		ret = ab_report(stdout, &ctx.st, id, fmt, AB_REPORT_VERBOSE) ||
+		      (fmt == AB_TEXT && explain_report_all(stdout, &ctx.st, id, EXPLAIN_TOP)) ? 2 : 0;
 	else
 		ret = show_run(&ctx.st, id, fmt) ? 2 : 0;
 out:

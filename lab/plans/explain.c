@@ -284,3 +284,24 @@ out:
 	profile_diff_release(&d);
 	return ret;
 }
+
+struct report_all {
+	FILE *f;
+	struct store *st;
+	int top;
+};
+
+static int report_one(const struct store_explanation *e, void *data)
+{
+	struct report_all *r = data;
+
+	fputc('\n', r->f);
+	return explain_report(r->f, r->st, e->id, r->top, AB_TEXT);
+}
+
+int explain_report_all(FILE *f, struct store *st, long long exp_id, int top)
+{
+	struct report_all r = { f, st, top };
+
+	return store_explanations(st, exp_id, report_one, &r);
+}

@@ -44,6 +44,9 @@ void explain_culprit(struct lab_context *ctx, const struct kernel_image *parent,
  */
 int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_format fmt);
 
+/* Every explanation of experiment exp_id, each after an empty line, top functions each. */
+int explain_report_all(FILE *f, struct store *st, long long exp_id, int top);
+
 /* The functions explain_report() shows by default. */
 #define EXPLAIN_TOP 10
 

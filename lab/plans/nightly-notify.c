@@ -11,6 +11,7 @@
 #include "ab.h"
 #include "array.h"
 #include "escape.h"
+#include "explain.h"
 #include "log.h"
 #include "nightly-night.h"
 #include "notify.h"
@@ -18,6 +19,9 @@
 #include "store-bisect.h"
 #include "store-nightly.h"
 #include "strbuf.h"
+
+/* The functions a mail shows of the culprit's explanation. */
+#define NIGHTLY_EXPLAIN_TOP 5
 
 enum channel { MAIL, WEBHOOK, NCHANNELS };
 static const char *const channel_name[NCHANNELS] = { "mail", "webhook" };
@@ -190,6 +194,7 @@ static void add_bisection(struct strbuf *sb, struct outbox *ob, const struct nig
 
 		if (mem) {
 			ab_report_culprit_events(mem, &ob->nt->ctx->st, c->bisection, c->culprit);
+			explain_report_all(mem, &ob->nt->ctx->st, c->bisection, NIGHTLY_EXPLAIN_TOP);
 			fclose(mem);
 			strbuf_addstr(sb, ev ? ev : "");
 		}

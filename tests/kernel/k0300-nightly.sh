@@ -69,6 +69,8 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the night that brings bd225530a4c7'\''s
 	test "$(mails)" = 1 && test "$(posts)" = 1 &&
 	tr -d "\\r" <sink/mail-1.eml >mail &&
 	grep -q "^culprit: $reg$" mail &&
+	grep -q "^explanation X[0-9]*: demote\\.demote_[a-z_]* of E[0-9]*$" mail &&
+	grep -qE "^(synchronize_rcu|__wait_rcu_gp) " mail &&
 	grep -q "^subject: $(git -C "$FIXTURE" log -1 --format=%s "$reg")$" mail &&
 	grep -q "^author: $(git -C "$FIXTURE" log -1 --format="%an <%ae>" "$reg")$" mail &&
 	grep -q "^Subject: \\[lab nightly next\\] REGRESSION in demote\\.demote_[a-z_]*: ${reg:0:12} " mail &&

@@ -48,4 +48,14 @@ test_expect_success 'a FOUND bisection explains its culprit against its parent: 
 	"$LAB" bisect --db "$DB" --status >status && grep -q "^explanation X$x" status
 '
 
+test_expect_success 'lab show and the report carry the bisection'\''s explanation' '
+	e=$(sql "$DB" "SELECT max(id) FROM experiments WHERE kind = '\''bisect'\''") &&
+	x=$(sql "$DB" "SELECT id FROM explanations WHERE experiment_id = $e") &&
+	"$LAB" show --db "$DB" "E$e" >show && grep -q "^explanation X$x: demote.demote_page_wall of E$e$" show &&
+	"$LAB" report --db "$DB" --out site >/dev/null &&
+	sed -n "/<h2>Where the time went<\/h2>/,/<\/section>/p" site/b$e.html >where &&
+	grep -qE "<tr><td>(synchronize_rcu|__wait_rcu_gp)</td>" where &&
+	grep -q "<g class=\"bar up\"><title>" where
+'
+
 test_done
