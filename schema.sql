@@ -7,13 +7,13 @@
 -- bisections.effect_alpha; version 6: bisect_specs, nightly_*; version 7:
 -- nightly_notices; version 8: bisect_specs.config_fragments; version 9:
 -- nightly_followups; version 10: bisect_specs.delta, events; version 11:
--- profiles, explanations, counted_samples without profiled runs) and keeps its
--- rows.
+-- profiles, explanations, counted_samples without profiled runs; version 12:
+-- explanation_runs) and keeps its rows.
 -- A column added to an existing table cannot be written idempotently here:
 -- the lab adds those columns itself when a table lacks them
 -- (results/store.c).
 
-PRAGMA user_version = 11;
+PRAGMA user_version = 12;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -131,9 +131,10 @@ CREATE TABLE IF NOT EXISTS profiles (
 	UNIQUE (run_id, workload, function)
 );
 
--- An explanation: a profiled boot of A and one of B, on one workload, and
--- the metric whose change it explains; of an experiment (an A/B, or a
--- bisection's culprit against its parent), or of none.
+-- An explanation: profiled boots of A and of B, on one workload, and the
+-- metric whose change it explains; of an experiment (an A/B, or a
+-- bisection's culprit against its parent), or of none. a_run_id and
+-- b_run_id are each side's first boot; explanation_runs holds them all.
 CREATE TABLE IF NOT EXISTS explanations (
 	id		INTEGER PRIMARY KEY,
 	experiment_id	INTEGER REFERENCES experiments(id) ON DELETE CASCADE,
@@ -144,6 +145,17 @@ CREATE TABLE IF NOT EXISTS explanations (
 	created		REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS explanations_experiment ON explanations(experiment_id);
+
+-- Every profiled boot of an explanation, side 0 A and 1 B: one a side in
+-- virtual time, where a boot repeats to the nanosecond; several in wall
+-- time, whose functions' changes then carry an interval. An explanation
+-- without rows here (version 11) has its two runs above.
+CREATE TABLE IF NOT EXISTS explanation_runs (
+	explanation_id	INTEGER NOT NULL REFERENCES explanations(id) ON DELETE CASCADE,
+	side		INTEGER NOT NULL CHECK (side IN (0, 1)),
+	run_id		INTEGER NOT NULL REFERENCES runs(id),
+	PRIMARY KEY (explanation_id, run_id)
+);
 
 -- The samples a statistic may use: those of runs that ended OK, warm-ups
 -- (flags & 1) left out, and no profiled boot's (lab.profile=1: its times

@@ -6,51 +6,66 @@
 
 #include "array.h"
 #include "profile-diff.h"
+#include "stats.h"
 #include "store-experiment.h"
 #include "xalloc.h"
 
+/* What one profiled boot's rows are read with. */
+struct boot_reader {
+	struct profile_diff *d;
+	size_t sorted;		/* d->fn[0, sorted) sorted by name */
+	size_t slot, nslots;	/* this boot's index in each function's v */
+	int side;
+	double sum;		/* the metric's samples in this boot */
+	long n;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct profile_change *)a)->name,
+		      ((const struct profile_change *)b)->name);
+}
+
 static int fn_take(const char *function, long long calls, double ns, void *data)
 {
-	struct profile_diff *d = data;
-	struct profile_change *r = NULL;
+	struct boot_reader *br = data;
+	struct profile_diff *d = br->d;
+	struct profile_change key = { .name = (char *)function }, *r;
 
-	/* both sides come sorted by name: B's rows are found among A's */
-	if (d->side) {
-		size_t lo = 0, hi = d->na;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			int c = strcmp(d->fn[mid].name, function);
-			if (!c) {
-				r = &d->fn[mid];
-				break;
-			}
-			if (c < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-	}
+	r = bsearch(&key, d->fn, br->sorted, sizeof(*d->fn), by_name);
 	if (!r) {
 		ALLOC_GROW(d->fn, d->nr + 1, d->alloc);
 		r = &d->fn[d->nr++];
 		memset(r, 0, sizeof(*r));
 		r->name = xstrdup(function);
+		r->v = xcalloc(br->nslots * 2, sizeof(*r->v));
 	}
-	r->calls[d->side] = calls;
-	r->ns[d->side] = ns;
-	r->have[d->side] = 1;
+	/* v holds each boot's ns, then each boot's calls */
+	r->v[br->slot] = ns;
+	r->v[br->nslots + br->slot] = (double)calls;
+	r->have[br->side] = 1;
 	return 0;
 }
 
 static int metric_take(const struct sample *s, void *data)
 {
-	struct profile_diff *d = data;
+	struct boot_reader *br = data;
+	struct profile_diff *d = br->d;
 
 	if (strcmp(s->workload, d->e.workload) || strcmp(s->metric, d->e.metric))
 		return 0;
-	d->metric_sum[d->side] += s->value;
-	d->metric_n[d->side]++;
+	br->sum += s->value;
+	br->n++;
 	snprintf(d->unit, sizeof(d->unit), "%s", s->unit);
+	return 0;
+}
+
+static int run_take(int side, long long run_id, void *data)
+{
+	struct profile_diff *d = data;
+
+	ALLOC_GROW(d->runs[side], d->nruns[side] + 1, d->runs_alloc[side]);
+	d->runs[side][d->nruns[side]++] = run_id;
 	return 0;
 }
 
@@ -72,7 +87,7 @@ static int by_rank(const void *a, const void *b)
 {
 	const struct profile_change *x = a, *y = b;
 	double bx = fmin(x->ns[0], x->ns[1]), by = fmin(y->ns[0], y->ns[1]);
-	double dx = fabs(x->ns[1] - x->ns[0]), dy = fabs(y->ns[1] - y->ns[0]);
+	double dx = fabs(x->change), dy = fabs(y->change);
 
 	if (x->tier != y->tier)
 		return y->tier - x->tier;
@@ -115,13 +130,13 @@ static void rank(struct profile_diff *d)
 
 	for (size_t i = 0; i < d->nr; i++) {
 		struct profile_change *r = &d->fn[i];
-		double x = fabs(r->ns[1] - r->ns[0]);
+		double x = fabs(r->change);
 		if (!waits(r->name) && x > most)
 			most = x;
 	}
 	for (size_t i = 0; i < d->nr; i++) {
 		struct profile_change *r = &d->fn[i];
-		double x = fabs(r->ns[1] - r->ns[0]);
+		double x = fabs(r->change);
 		r->tier = waits(r->name) ? 0 : most > 0 && x >= most / 2 ? 2 : 1;
 	}
 	qsort(d->fn, d->nr, sizeof(*d->fn), by_rank);
@@ -137,24 +152,68 @@ static int explanation_take(const struct store_explanation *e, void *data)
 	return 0;
 }
 
+/* Each side's medians of the boots' values, and the change with its interval. */
+static void summarize(struct profile_diff *d, struct profile_change *r, size_t nslots)
+{
+	size_t na = d->nruns[0], nb = d->nruns[1];
+	double *tmp = xcalloc(nslots, sizeof(*tmp));
+
+	/* stats_median() reorders what it is given: each median from a copy */
+	for (int s = 0; s < 2; s++) {
+		size_t from = s ? na : 0, n = s ? nb : na;
+		memcpy(tmp, r->v + from, n * sizeof(*tmp));
+		r->ns[s] = stats_median(tmp, n);
+		memcpy(tmp, r->v + nslots + from, n * sizeof(*tmp));
+		r->calls[s] = llround(stats_median(tmp, n));
+	}
+	free(tmp);
+	r->change = r->ns[1] - r->ns[0];
+	r->lo = r->hi = NAN;
+	if (na > 1 && nb > 1) {
+		struct stats_hl hl;
+		if (!stats_hl_shift(&hl, r->v, na, r->v + na, nb, 0.05)) {
+			r->change = hl.estimate;
+			r->lo = hl.lo;
+			r->hi = hl.hi;
+		}
+	}
+	free(r->v);
+	r->v = NULL;
+}
+
 int profile_diff_load(struct profile_diff *d, struct store *st, long long id)
 {
+	size_t nslots, slot = 0;
+	double sums[2][64];
+	size_t nsums[2] = { 0, 0 };
+
 	memset(d, 0, sizeof(*d));
 	strbuf_init(&d->clock, 0);
 	strbuf_init(&d->label[0], 0);
 	strbuf_init(&d->label[1], 0);
-	if (store_explanation_read(st, id, explanation_take, &d->e))
+	if (store_explanation_read(st, id, explanation_take, &d->e) ||
+	    store_explanation_runs(st, &d->e, run_take, d))
 		return -1;
-	for (d->side = 0; d->side < 2; d->side++) {
-		long long run_id = d->side ? d->e.b_run_id : d->e.a_run_id;
-		if (store_run_profile(st, run_id, d->e.workload, fn_take, d) ||
-		    store_run_samples(st, run_id, metric_take, d) ||
-		    store_run_kernel_label(st, &d->label[d->side], run_id))
+	nslots = d->nruns[0] + d->nruns[1];
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < d->nruns[s]; i++, slot++) {
+			struct boot_reader br = { .d = d, .sorted = d->nr, .slot = slot,
+						  .nslots = nslots, .side = s };
+			if (store_run_profile(st, d->runs[s][i], d->e.workload, fn_take, &br) ||
+			    store_run_samples(st, d->runs[s][i], metric_take, &br))
+				return -1;
+			qsort(d->fn, d->nr, sizeof(*d->fn), by_name);
+			if (br.n && nsums[s] < ARRAY_SIZE(sums[s]))
+				sums[s][nsums[s]++] = br.sum;
+			d->metric_n[s] += br.n;
+		}
+		if (store_run_kernel_label(st, &d->label[s], d->runs[s][0]))
 			return -1;
-		if (!d->side)
-			d->na = d->nr;
+		d->metric_sum[s] = nsums[s] ? stats_median(sums[s], nsums[s]) : 0;
 	}
-	if (store_run_clock(st, &d->clock, d->e.a_run_id))
+	for (size_t i = 0; i < d->nr; i++)
+		summarize(d, &d->fn[i], nslots);
+	if (store_run_clock(st, &d->clock, d->runs[0][0]))
 		return -1;
 	d->unit_ns = unit_ns(d->unit);
 	rank(d);
@@ -163,15 +222,24 @@ int profile_diff_load(struct profile_diff *d, struct store *st, long long id)
 
 void profile_diff_release(struct profile_diff *d)
 {
-	for (size_t i = 0; i < d->nr; i++)
+	for (size_t i = 0; i < d->nr; i++) {
 		free(d->fn[i].name);
+		free(d->fn[i].v);
+	}
 	free(d->fn);
+	free(d->runs[0]);
+	free(d->runs[1]);
 	free((char *)d->e.workload);
 	free((char *)d->e.metric);
 	strbuf_release(&d->clock);
 	strbuf_release(&d->label[0]);
 	strbuf_release(&d->label[1]);
 	memset(d, 0, sizeof(*d));
+}
+
+int profile_diff_repeated(const struct profile_diff *d)
+{
+	return d->nruns[0] > 1 || d->nruns[1] > 1;
 }
 
 double profile_diff_change_ns(const struct profile_diff *d)
@@ -185,7 +253,7 @@ double profile_change_share(const struct profile_diff *d, const struct profile_c
 {
 	double change = profile_diff_change_ns(d);
 
-	return change != 0 ? (f->ns[1] - f->ns[0]) / change : NAN;
+	return change != 0 ? f->change / change : NAN;
 }
 
 const char *profile_change_mark(const struct profile_change *f)

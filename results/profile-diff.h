@@ -9,12 +9,20 @@
 #include "store-profile.h"
 #include "strbuf.h"
 
-/* One function on both sides; have[s] 0 when side s never called it. */
+/*
+ * One function on both sides: each side's median over its boots (a boot
+ * that never called it counting 0), have[s] 0 when no boot of side s
+ * called it. The change in time is B - A, or with two boots a side and
+ * more their Hodges-Lehmann shift, with its 95 % interval [lo, hi] (NAN
+ * with one boot a side).
+ */
 struct profile_change {
 	char *name;
 	long long calls[2];
 	double ns[2];
 	int have[2];
+	double change, lo, hi;
+	double *v;			/* while loading: ns of each boot, A's then B's */
 	int tier;			/* 2 carries the change, 1 other, 0 waits */
 };
 
@@ -22,9 +30,9 @@ struct profile_diff {
 	struct store_explanation e;	/* workload and metric owned */
 	struct profile_change *fn;
 	size_t nr, alloc;
-	size_t na;			/* while loading: A's rows, sorted by name */
-	int side;
-	/* the metric's samples in each profiled boot, warm-ups included */
+	long long *runs[2];		/* each side's boots */
+	size_t nruns[2], runs_alloc[2];
+	/* the metric's samples in the profiled boots, warm-ups included: the median boot's sum */
 	double metric_sum[2];
 	long metric_n[2];
 	char unit[16];
@@ -35,6 +43,9 @@ struct profile_diff {
 /* Explanation id read and ranked into d (released by the caller either way). */
 int profile_diff_load(struct profile_diff *d, struct store *st, long long id);
 void profile_diff_release(struct profile_diff *d);
+
+/* Whether more than one boot a side was profiled (wall time): the changes carry intervals. */
+int profile_diff_repeated(const struct profile_diff *d);
 
 /* The metric's change B - A in ns in the profiled boots; 0 when not a time or not measured. */
 double profile_diff_change_ns(const struct profile_diff *d);

@@ -6,6 +6,8 @@
 
 int store_explanation_add(struct store *st, long long *id, const struct store_explanation *e)
 {
+	if (store_begin(st))
+		return -1;
 	if (store_rows(st, "cannot store the explanation", "INSERT INTO explanations("
 		       "experiment_id, a_run_id, b_run_id, workload, metric, created) "
 		       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -13,9 +15,48 @@ int store_explanation_add(struct store *st, long long *id, const struct store_ex
 				  STORE_INT(e->a_run_id), STORE_INT(e->b_run_id),
 				  STORE_TEXT(e->workload), STORE_TEXT(e->metric),
 				  STORE_NUM(now_wall())), NULL, NULL))
-		return -1;
+		goto fail;
 	*id = store_last_id(st);
-	return 0;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < e->nruns[s]; i++)
+			if (store_rows(st, "cannot store the explanation's runs", "INSERT INTO "
+				       "explanation_runs(explanation_id, side, run_id) VALUES "
+				       "(?1, ?2, ?3)", STORE_ARGS(STORE_INT(*id), STORE_INT(s),
+				       STORE_INT(e->runs[s][i])), NULL, NULL))
+				goto fail;
+	return store_commit(st);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+struct run_reader {
+	store_explanation_run_fn *fn;
+	void *data;
+	int rows;
+};
+
+static int explanation_run_row(sqlite3_stmt *q, void *data)
+{
+	struct run_reader *r = data;
+
+	r->rows++;
+	return r->fn((int)sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), r->data);
+}
+
+int store_explanation_runs(struct store *st, const struct store_explanation *e,
+			   store_explanation_run_fn *fn, void *data)
+{
+	struct run_reader r = { fn, data, 0 };
+
+	if (store_rows_if_table(st, "explanation_runs", "cannot read an explanation's runs",
+				"SELECT side, run_id FROM explanation_runs WHERE explanation_id = ?1 "
+				"ORDER BY side, run_id", STORE_ARGS(STORE_INT(e->id)),
+				explanation_run_row, &r))
+		return -1;
+	if (r.rows)
+		return 0;
+	return fn(0, e->a_run_id, data) || fn(1, e->b_run_id, data) ? -1 : 0;
 }
 
 struct explanation_reader {

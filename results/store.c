@@ -44,9 +44,9 @@ static int schema_version(struct store *st, int *out)
 
 /*
  * Whether the schema must be applied: an older version, or one of this
- * version that lacks its view or its events, profiles or explanations
- * table (none changes a table there was, so a file can be missing one
- * without being of another version). 1 yes, 0 no, -1 error.
+ * version that lacks its view or its events, profiles, explanations or
+ * explanation_runs table (none changes a table there was, so a file can
+ * be missing one without being of another version). 1 yes, 0 no, -1 error.
  */
 static int schema_stale(struct store *st, int version)
 {
@@ -56,10 +56,10 @@ static int schema_stale(struct store *st, int version)
 		return 1;
 	if (store_rows(st, "cannot read schema", "SELECT count(*) FROM sqlite_master WHERE "
 		       "(type = 'view' AND name = 'counted_samples') OR "
-		       "(type = 'table' AND name IN ('events', 'profiles', 'explanations'))", NULL,
-		       0, store_row_int, &have))
+		       "(type = 'table' AND name IN ('events', 'profiles', 'explanations', "
+		       "'explanation_runs'))", NULL, 0, store_row_int, &have))
 		return -1;
-	return have < 4;
+	return have < 5;
 }
 
 /*

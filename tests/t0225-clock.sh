@@ -28,7 +28,7 @@ chmod +x build.sh
 test_expect_success 'a run stores its clock: the local runner measures wall time' '
 	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 >out 2>err &&
 	test "$(sql lab.db "SELECT clock FROM runs")" = wall &&
-	test "$(sql lab.db "PRAGMA user_version")" = 11
+	test "$(sql lab.db "PRAGMA user_version")" = 12
 '
 
 test_expect_success 'lab run and lab show say the clock above the table' '
@@ -76,12 +76,12 @@ test_expect_success 'run.clock = icount in lab.conf is the clock of every boot' 
 # A database as version 3 left it: runs without the clock column (and
 # bisections without the columns added later).
 test_expect_success 'a version 3 database is upgraded: its runs are wall time' '
-	sed -e "/^	clock	/d" -e "/^	effect_alpha	/d" -e "/^	config_fragments /d" -e "/^	delta		REAL,/d" -e "s/user_version = 11/user_version = 3/" "$TOP/schema.sql" |
+	sed -e "/^	clock	/d" -e "/^	effect_alpha	/d" -e "/^	config_fragments /d" -e "/^	delta		REAL,/d" -e "s/user_version = 12/user_version = 3/" "$TOP/schema.sql" |
 		sqlite3 old.db &&
 	sql old.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"local\", \"zeroing\", \"\", 1, \"OK\")" &&
 	! sql old.db "SELECT clock FROM runs" 2>/dev/null &&
 	"$LAB" list --db old.db >out &&
-	test "$(sql old.db "PRAGMA user_version")" = 11 &&
+	test "$(sql old.db "PRAGMA user_version")" = 12 &&
 	test "$(sql old.db "SELECT clock FROM runs")" = wall &&
 	sql old.db "SELECT effect_alpha FROM bisections" &&
 	sql old.db "SELECT config_fragments, delta FROM bisect_specs" &&
@@ -91,11 +91,11 @@ test_expect_success 'a version 3 database is upgraded: its runs are wall time' '
 '
 
 test_expect_success 'a version 3 database read by lab report is upgraded once' '
-	sed -e "/^	clock	/d" -e "/^	effect_alpha	/d" -e "/^	config_fragments /d" -e "/^	delta		REAL,/d" -e "s/user_version = 11/user_version = 3/" "$TOP/schema.sql" |
+	sed -e "/^	clock	/d" -e "/^	effect_alpha	/d" -e "/^	config_fragments /d" -e "/^	delta		REAL,/d" -e "s/user_version = 12/user_version = 3/" "$TOP/schema.sql" |
 		sqlite3 old2.db &&
 	sql old2.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"local\", \"zeroing\", \"\", 1, \"OK\")" &&
 	"$LAB" report --db old2.db --out site2 >/dev/null &&
-	test "$(sql old2.db "PRAGMA user_version")" = 11 &&
+	test "$(sql old2.db "PRAGMA user_version")" = 12 &&
 	grep -q "<dt>clock</dt><dd class=\"clock\">wall time</dd>" site2/r1.html
 '
 

@@ -22,7 +22,7 @@ test_expect_success 'an A/B of the stand-in guest: a REGRESSION' '
 '
 
 test_expect_success 'lab explain E1: one profiled boot a side, stored, the explanation printed' '
-	"$LAB" explain --db lab.db E1 >out 2>err && cat out &&
+	"$LAB" explain --db lab.db --boots 1 E1 >out 2>err && cat out &&
 	grep -q "^explanation X1: zeroing.touch of E1$" out &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE params LIKE '\''%lab.profile=1%'\''")" = 2 &&
 	test "$(sql lab.db "SELECT experiment_id || \" \" || workload || \" \" || metric FROM explanations")" = "1 zeroing touch" &&
@@ -89,9 +89,9 @@ assert f[\"work_fn\"][\"change_ns\"] == 100000 and f[\"work_fn\"][\"mark\"] == \
 assert len(f) == 6, f
 " &&
 	"$LAB" explain --db lab.db X1 --top 0 --format csv >x.csv &&
-	head -n 1 x.csv | grep -q "^explanation,workload,metric,function,calls_a,calls_b,ns_a,ns_b,change_ns,share,mark$" &&
+	head -n 1 x.csv | grep -q "^explanation,workload,metric,function,calls_a,calls_b,ns_a,ns_b,change_ns,change_lo_ns,change_hi_ns,share,mark$" &&
 	test "$(wc -l <x.csv)" = 7 &&
-	grep -q "^X1,zeroing,touch,helper,,1000,,200000,200000,.*,new$" x.csv
+	grep -q "^X1,zeroing,touch,helper,,1000,,200000,200000,,,[0-9.e-]*,new$" x.csv
 '
 
 test_expect_success 'lab show E1 ends with its explanation' '
@@ -101,16 +101,24 @@ test_expect_success 'lab show E1 ends with its explanation' '
 '
 
 test_expect_success '--again boots again, a new explanation; --top bounds the rows' '
-	"$LAB" explain --db lab.db E1 --again --top 2 >out2 2>err &&
+	"$LAB" explain --db lab.db E1 --again --boots 1 --top 2 >out2 2>err &&
 	grep -q "^explanation X2: " out2 &&
 	test "$(sed -n "/^function /,\$p" out2 | wc -l)" = 3
 '
 
-test_expect_success 'explain by the options of lab ab, no experiment' '
+# The local runner's clock is the wall's: five boots a side unless told,
+# A and B in turn, each change with its interval, the table marked noisy.
+test_expect_success 'explain by the options of lab ab, no experiment: in wall time five boots a side' '
 	"$LAB" explain --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
 		--a-cmdline "metrics=touch $A_PROF" --b-cmdline "metrics=touch $B_PROF" >out3 2>err &&
-	grep -q "^explanation X3: zeroing.touch$" out3 &&
-	test "$(sql lab.db "SELECT experiment_id IS NULL FROM explanations WHERE id = 3")" = 1
+	cat out3 && grep -q "^explanation X3: zeroing.touch$" out3 &&
+	test "$(sql lab.db "SELECT experiment_id IS NULL FROM explanations WHERE id = 3")" = 1 &&
+	test "$(sql lab.db "SELECT group_concat(side) FROM (SELECT side FROM explanation_runs WHERE explanation_id = 3 ORDER BY run_id)")" = 0,1,0,1,0,1,0,1,0,1 &&
+	grep -q "^  NOISY: 5 and 5 boots with the function profiler on, in wall time" out3 &&
+	grep -q "^function .*change \[95% CI\] " out3 &&
+	grep -E "^work_fn +1000 +1000 +1 ms +1.1 ms +\+100 us \[\+100, \+100\] " out3 &&
+	awk "length > 100 { exit 1 }" out3 &&
+	grep -q "boot 10 of 10" err
 '
 
 test_expect_success 'a guest that sends no profile: an error naming the side, nothing stored' '

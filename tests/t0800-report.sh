@@ -649,6 +649,8 @@ test_expect_success 'an explained A/B: where the time went, its functions in a t
 	part = part[:part.index("</section>")]
 	rows = re.findall(r"<tr><td>([^<]*)</td>", part)
 	assert rows == ["helper", "entry", "work_fn", "old_fn", "schedule"], rows
+	# wall time: five boots a side, each change with its interval
+	assert "<th>95% CI</th>" in part and "<strong>Noisy</strong>: wall time, 5 and 5 boots" in part
 	assert re.search(r"<tr><td>helper</td><td class=\"num\">&#8211;</td><td class=\"num\">1000</td>", part)
 	bars = re.findall(r"<g class=\"bar (up|down)\"><title>([^<]*)</title>", part)
 	# schedule only waits: in the table, not among the bars

@@ -43,7 +43,7 @@ static double chart_unit(const struct profile_diff *d, size_t n, const char **un
 	double most = 0;
 
 	for (size_t i = 0; i < n; i++)
-		most = fmax(most, fabs(d->fn[i].ns[1] - d->fn[i].ns[0]));
+		most = fmax(most, fabs(d->fn[i].change));
 	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
 		if (most >= units[i].ns) {
 			*unit = units[i].unit;
@@ -69,7 +69,7 @@ static void add_chart(struct strbuf *sb, const struct profile_diff *d, size_t n)
 	per = chart_unit(d, n, &unit);
 	for (size_t i = 0; i < n; i++, nb++) {
 		const struct profile_change *f = &d->fn[i];
-		double change = f->ns[1] - f->ns[0];
+		double change = f->change;
 		char side[2][48];
 
 		for (int s = 0; s < 2; s++) {
@@ -92,6 +92,7 @@ static void add_chart(struct strbuf *sb, const struct profile_diff *d, size_t n)
 static void add_explanation(struct strbuf *sb, const struct profile_diff *d)
 {
 	size_t n = d->nr < PAGE_EXPLAIN_TOP ? d->nr : PAGE_EXPLAIN_TOP;
+	int repeated = profile_diff_repeated(d);
 
 	strbuf_addf(sb, "<h3>X%lld: ", d->e.id);
 	html_text(sb, d->e.workload);
@@ -101,14 +102,26 @@ static void add_explanation(struct strbuf *sb, const struct profile_diff *d)
 	html_text(sb, d->label[0].buf);
 	strbuf_addstr(sb, " against B ");
 	html_text(sb, d->label[1].buf);
-	strbuf_addstr(sb, "</h3>\n<p>One boot a side with the kernel's function profiler on "
-		      "(runs ");
-	strbuf_addf(sb, "<a href=\"r%lld.html\">%lld</a> and <a href=\"r%lld.html\">%lld</a>), "
-		    "clock ", d->e.a_run_id, d->e.a_run_id, d->e.b_run_id, d->e.b_run_id);
+	strbuf_addstr(sb, "</h3>\n<p>Boots with the kernel's function profiler on (");
+	for (int s = 0; s < 2; s++) {
+		strbuf_addf(sb, "%s: run%s", s ? "; B" : "A", d->nruns[s] > 1 ? "s" : "");
+		for (size_t i = 0; i < d->nruns[s]; i++)
+			strbuf_addf(sb, "%s <a href=\"r%lld.html\">%lld</a>", i ? "," : "",
+				    d->runs[s][i], d->runs[s][i]);
+	}
+	strbuf_addstr(sb, "), clock ");
 	html_text(sb, d->clock.buf);
-	strbuf_addstr(sb, ": calls are exact, times include the profiler's cost. The verdict "
-		      "and its effect come from the boots without it.</p>\n");
-	html_table_begin(sb, "<th>Function</th><th>Calls A</th><th>Calls B</th><th>Time A</th>"
+	if (repeated)
+		strbuf_addf(sb, ". <strong>Noisy</strong>: wall time, %zu and %zu boots, their "
+			    "medians, each change with its 95%% interval (Hodges-Lehmann); times "
+			    "include the profiler's cost", d->nruns[0], d->nruns[1]);
+	else
+		strbuf_addstr(sb, ": calls are exact, times include the profiler's cost");
+	strbuf_addstr(sb, ". The verdict and its effect come from the boots without it.</p>\n");
+	html_table_begin(sb, repeated ?
+			 "<th>Function</th><th>Calls A</th><th>Calls B</th><th>Time A</th>"
+			 "<th>Time B</th><th>Change</th><th>95% CI</th><th>Share</th><th></th>" :
+			 "<th>Function</th><th>Calls A</th><th>Calls B</th><th>Time A</th>"
 			 "<th>Time B</th><th>Change</th><th>Share</th><th></th>");
 	for (size_t i = 0; i < n; i++) {
 		const struct profile_change *f = &d->fn[i];
@@ -125,7 +138,17 @@ static void add_explanation(struct strbuf *sb, const struct profile_diff *d)
 			add_duration(sb, f->ns[s], f->have[s], 0);
 		}
 		strbuf_addstr(sb, "</td><td class=\"num\">");
-		add_duration(sb, f->ns[1] - f->ns[0], 1, 1);
+		add_duration(sb, f->change, 1, 1);
+		if (repeated) {
+			strbuf_addstr(sb, "</td><td class=\"num\">");
+			if (isfinite(f->lo)) {
+				add_duration(sb, f->lo, 1, 1);
+				strbuf_addstr(sb, ", ");
+				add_duration(sb, f->hi, 1, 1);
+			} else {
+				strbuf_addstr(sb, "&#8211;");
+			}
+		}
 		strbuf_addstr(sb, "</td><td class=\"num\">");
 		if (isfinite(share))
 			strbuf_addf(sb, "%.1f %%", 100 * share);

@@ -23,7 +23,8 @@ static const char *const explain_usage[] = {
 	"workload and prints the functions whose time and calls changed most. EXP is",
 	"an A/B (E12): its kernels, command lines and workload, booted again; an",
 	"explanation already stored for it is printed instead, unless --again. XN",
-	"prints stored explanation N. The profiled boots never reach a verdict.",
+	"prints stored explanation N. The profiled boots never reach a verdict. In",
+	"wall time each side boots 5 times (--boots N) and each change has its interval.",
 	"",
 	parse_options_here,
 	"",
@@ -152,6 +153,7 @@ int cmd_explain(int argc, char **argv)
 	long long exp_id = 0, id = 0;
 	int ignored_flag = 0, n, ret = 2;
 	enum ab_format fmt = AB_TEXT;
+	long boots = 0;
 	const struct parse_option options[] = {
 		OPT_STRING(0, "metric", &c.metric, "M",
 			   "the metric whose change is explained: METRIC or WORKLOAD.METRIC\n"
@@ -171,7 +173,9 @@ int cmd_explain(int argc, char **argv)
 	n = parse_command_options(&parser, argc, argv, 1);
 	if (n < 0)
 		goto out;
-	fmt = c.s.fmt;	/* the experiment's stored command may name its own */
+	/* the experiment's stored command may name its own */
+	fmt = c.s.fmt;
+	boots = c.s.o.boots;
 	if (context_load_config(&ctx, config, db))
 		goto out;
 	if (n == 1 && (argv[0][0] == 'X' || argv[0][0] == 'x')) {
@@ -233,6 +237,7 @@ int cmd_explain(int argc, char **argv)
 		o.workload = workload.buf;
 		o.metric = metric.buf;
 		o.experiment_id = exp_id;
+		o.boots = (int)boots;
 		if (c.s.nmems > 1 || c.s.ncpus > 1)
 			fprintf(stderr, "explaining at the first point of the sweep: %ldM, %ld "
 				"cpu%s\n", o.mem_mib, o.cpus, o.cpus == 1 ? "" : "s");

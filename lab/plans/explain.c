@@ -14,9 +14,14 @@
 #include "textfmt.h"
 #include "xalloc.h"
 
-/* One profiled boot of one side: its run id, -1 after a message. */
+/*
+ * One profiled boot of one side, boot k of the progress: its run id, -1
+ * after a message. *boots 0: the boots a side, decided by the clock this
+ * boot settles on.
+ */
 static int profiled_boot(long long *run_id, struct lab_context *ctx, const struct explain_opts *o,
-			 int side, struct boot_guests *guests, struct progress *pr)
+			 int side, long k, int *boots, struct boot_guests *guests,
+			 struct progress *pr)
 {
 	struct boot_opts b = o->boot;
 	struct strvec params = STRVEC_INIT;
@@ -38,11 +43,18 @@ static int profiled_boot(long long *run_id, struct lab_context *ctx, const struc
 	run_result_init(&res);
 	if (boot_plan_prepare(&plan, ctx, &b))
 		goto out;
+	if (!*boots) {
+		*boots = strncmp(plan.clock.buf, "icount", 6) ? EXPLAIN_WALL_BOOTS : 1;
+		pr->total = 2L * *boots;
+		if (*boots > 1)
+			fprintf(stderr, "wall time: %d profiled boots a side, for intervals\n",
+				*boots);
+	}
 	plan.spec.watch = progress_watch(pr);
-	progress_update(pr, side + 1, side ? "(B, profiled)" : "(A, profiled)");
+	progress_update(pr, k, side ? "(B, profiled)" : "(A, profiled)");
 	if (boot_plan_run(&plan, ctx, run_id, &res))
 		goto out;
-	progress_boot_done(pr, side + 1, *run_id, &res, plan.log_path.buf);
+	progress_boot_done(pr, k, *run_id, &res, plan.log_path.buf);
 	if (res.status != RUN_OK) {
 		error("%c's profiled boot ended %s: %s (lab show %lld)", 'A' + side,
 		      run_status_name(res.status), res.error.len ? res.error.buf : "no error given",
@@ -73,18 +85,25 @@ int explain_run(long long *id, struct lab_context *ctx, const struct explain_opt
 	};
 	struct boot_guests guests;
 	struct progress pr = { 0 };
-	long long run[2];
-	int ret = -1;
+	long long run[2][EXPLAIN_MAX_BOOTS];
+	int boots = o->boots, ret = -1;
 
 	if (context_need_store(ctx))
 		return -1;
+	if (boots > EXPLAIN_MAX_BOOTS)
+		return error("at most %d profiled boots a side, not %d", EXPLAIN_MAX_BOOTS, boots);
 	boot_guests_init(&guests);
-	progress_start(&pr, 2);
-	for (int s = 0; s < 2; s++)
-		if (profiled_boot(&run[s], ctx, o, s, &guests, &pr))
-			goto out;
-	e.a_run_id = run[0];
-	e.b_run_id = run[1];
+	progress_start(&pr, 2L * (boots ? boots : 1));
+	for (int i = 0; !i || i < boots; i++)
+		for (int s = 0; s < 2; s++)
+			if (profiled_boot(&run[s][i], ctx, o, s, 2 * i + s + 1, &boots, &guests,
+					  &pr))
+				goto out;
+	e.a_run_id = run[0][0];
+	e.b_run_id = run[1][0];
+	e.runs[0] = run[0];
+	e.runs[1] = run[1];
+	e.nruns[0] = e.nruns[1] = (size_t)boots;
 	ret = store_explanation_add(&ctx->st, id, &e);
 out:
 	progress_release(&pr);
@@ -128,11 +147,26 @@ static void calls_text(char *buf, size_t size, long long calls, int have)
 		snprintf(buf, size, "-");
 }
 
+/* "[+40.1, +47.2]" of [lo, hi] ns in the unit textfmt_duration() gives ref. */
+static void ci_text(char *buf, size_t size, double lo, double hi, double ref)
+{
+	static const double units[] = { 1e9, 1e6, 1e3 };
+	double per = 1;
+
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (fabs(ref) >= units[i]) {
+			per = units[i];
+			break;
+		}
+	snprintf(buf, size, "[%+.3g, %+.3g]", lo / per, hi / per);
+}
+
 static void print_text(FILE *f, const struct profile_diff *d, int top)
 {
 	const struct store_explanation *e = &d->e;
 	double change = profile_diff_change_ns(d);
-	char a[32], b[32], c[40], ca[24], cb[24], share[16];
+	int repeated = profile_diff_repeated(d), w = repeated ? 22 : 30;
+	char a[32], b[32], c[72], ca[24], cb[24], share[16];
 
 	fprintf(f, "explanation X%lld: %s.%s", e->id, term_safe(e->workload), term_safe(e->metric));
 	if (e->experiment_id)
@@ -140,9 +174,15 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 	fprintf(f, "\n  A %s (run %lld), B %s (run %lld); clock %s\n",
 		term_safe(d->label[0].buf), e->a_run_id, term_safe(d->label[1].buf), e->b_run_id,
 		term_safe(d->clock.buf));
-	fprintf(f, "  one boot a side with the function profiler on, over the whole workload:\n"
-		"  times include the profiler's cost, calls are exact; verdicts come from boots "
-		"without it\n");
+	if (repeated)
+		fprintf(f, "  NOISY: %zu and %zu boots with the function profiler on, in wall time: "
+			"medians,\n  each change with its 95 %% interval (Hodges-Lehmann); times "
+			"include the profiler's\n  cost; verdicts come from boots without it\n",
+			d->nruns[0], d->nruns[1]);
+	else
+		fprintf(f, "  one boot a side with the function profiler on, over the whole workload:\n"
+			"  times include the profiler's cost, calls are exact; verdicts come from "
+			"boots without it\n");
 	if (d->unit_ns && d->metric_n[0] && d->metric_n[1]) {
 		textfmt_duration(a, sizeof(a), d->metric_sum[0] * d->unit_ns, "");
 		textfmt_duration(b, sizeof(b), d->metric_sum[1] * d->unit_ns, "");
@@ -154,26 +194,35 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 		fprintf(f, "  %s is not a time measured in the profiled boots: no share given\n",
 			term_safe(e->metric));
 	}
-	fprintf(f, "\n%-30s %9s %9s %9s %9s %9s %7s\n", "function", "calls A", "calls B",
-		"time A", "time B", "change", "share");
+	fprintf(f, "\n%-*s %*s %*s %9s %9s %*s %7s\n", w, "function", repeated ? 8 : 9, "calls A",
+		repeated ? 8 : 9, "calls B", "time A", "time B", repeated ? -25 : 9,
+		repeated ? "change [95% CI]" : "change", "share");
 	for (size_t i = 0; i < d->nr && (!top || (int)i < top); i++) {
 		const struct profile_change *row = &d->fn[i];
-		double dn = row->ns[1] - row->ns[0], sh = profile_change_share(d, row);
+		double sh = profile_change_share(d, row);
 		const char *mark = profile_change_mark(row);
 		char name[64];
 
-		textfmt_cut(name, sizeof(name), row->name, 30, 0);
+		textfmt_cut(name, sizeof(name), row->name, (size_t)w, 0);
 		calls_text(ca, sizeof(ca), row->calls[0], row->have[0]);
 		calls_text(cb, sizeof(cb), row->calls[1], row->have[1]);
 		time_text(a, sizeof(a), row->ns[0], row->have[0]);
 		time_text(b, sizeof(b), row->ns[1], row->have[1]);
-		textfmt_duration(c, sizeof(c), dn, dn < 0 ? "-" : "+");
-		if (isfinite(sh))
+		textfmt_duration(c, sizeof(c), row->change, row->change < 0 ? "-" : "+");
+		if (repeated && isfinite(row->lo)) {
+			char ci[40];
+			ci_text(ci, sizeof(ci), row->lo, row->hi, row->change);
+			snprintf(c + strlen(c), sizeof(c) - strlen(c), " %s", ci);
+		}
+		if (!isfinite(sh))
+			snprintf(share, sizeof(share), "-");
+		else if (fabs(sh) < 10)
 			snprintf(share, sizeof(share), "%.1f %%", 100 * sh);
 		else
-			snprintf(share, sizeof(share), "-");
-		fprintf(f, "%-30s %9s %9s %9s %9s %9s %7s%s%s\n", term_safe(name), ca, cb, a, b,
-			c, share, *mark ? "  " : "", mark);
+			snprintf(share, sizeof(share), "%s999 %%", sh < 0 ? "<-" : ">");
+		fprintf(f, "%-*s %*s %*s %9s %9s %*s %7s%s%s\n", w, term_safe(name),
+			repeated ? 8 : 9, ca, repeated ? 8 : 9, cb, a, b, repeated ? -25 : 9, c,
+			share, *mark ? "  " : "", mark);
 	}
 }
 
@@ -200,7 +249,8 @@ static void print_json(FILE *f, const struct profile_diff *d, int top)
 	escape_json(f, e->metric);
 	fputs(", \"clock\": ", f);
 	escape_json(f, d->clock.buf);
-	fputs(", \"profiled\": true", f);
+	fprintf(f, ", \"profiled\": true, \"boots_a\": %zu, \"boots_b\": %zu, \"noisy\": %s",
+		d->nruns[0], d->nruns[1], profile_diff_repeated(d) ? "true" : "false");
 	for (int s = 0; s < 2; s++) {
 		fprintf(f, ", \"%c\": {\"run\": %lld, \"kernel\": ", 'a' + s,
 			s ? e->b_run_id : e->a_run_id);
@@ -225,7 +275,11 @@ static void print_json(FILE *f, const struct profile_diff *d, int top)
 			json_number(f, r->have[s] ? r->ns[s] : NAN);
 		}
 		fputs(", \"change_ns\": ", f);
-		json_number(f, r->ns[1] - r->ns[0]);
+		json_number(f, r->change);
+		fputs(", \"change_lo_ns\": ", f);
+		json_number(f, r->lo);
+		fputs(", \"change_hi_ns\": ", f);
+		json_number(f, r->hi);
 		fputs(", \"share\": ", f);
 		json_number(f, profile_change_share(d, r));
 		fputs(", \"mark\": ", f);
@@ -237,8 +291,8 @@ static void print_json(FILE *f, const struct profile_diff *d, int top)
 
 static void print_csv(FILE *f, const struct profile_diff *d, int top)
 {
-	fputs("explanation,workload,metric,function,calls_a,calls_b,ns_a,ns_b,change_ns,share,"
-	      "mark\n", f);
+	fputs("explanation,workload,metric,function,calls_a,calls_b,ns_a,ns_b,change_ns,"
+	      "change_lo_ns,change_hi_ns,share,mark\n", f);
 	for (size_t i = 0; i < d->nr && (!top || (int)i < top); i++) {
 		const struct profile_change *r = &d->fn[i];
 		double sh = profile_change_share(d, r);
@@ -259,7 +313,12 @@ static void print_csv(FILE *f, const struct profile_diff *d, int top)
 				fprintf(f, ",%.10g", r->ns[s]);
 			else
 				fputc(',', f);
-		fprintf(f, ",%.10g,", r->ns[1] - r->ns[0]);
+		fprintf(f, ",%.10g,", r->change);
+		if (isfinite(r->lo))
+			fprintf(f, "%.10g,%.10g", r->lo, r->hi);
+		else
+			fputc(',', f);
+		fputc(',', f);
 		if (isfinite(sh))
 			fprintf(f, "%.6g", sh);
 		fprintf(f, ",%s\n", profile_change_mark(r));

@@ -21,9 +21,17 @@ struct explain_opts {
 	long mem_mib, cpus;		/* 0: the configuration's */
 	const char *workload, *metric;	/* the metric whose change is explained */
 	long long experiment_id;	/* the A/B or bisection it explains; 0: none */
+	int boots;			/* a side; 0: one in virtual time, else EXPLAIN_WALL_BOOTS */
 };
 
-/* Boot both sides profiled and store the explanation, its id in *id. -1 after a message. */
+/* Profiled boots a side in wall time unless told, where one boot's times are noise. */
+#define EXPLAIN_WALL_BOOTS 5
+#define EXPLAIN_MAX_BOOTS 20
+
+/*
+ * Boot both sides profiled, A and B in turn, and store the explanation,
+ * its id in *id. -1 after a message.
+ */
 int explain_run(long long *id, struct lab_context *ctx, const struct explain_opts *o);
 
 /*
