@@ -15,12 +15,12 @@
 #include "strvec.h"
 
 static const char *const explain_usage[] = {
-	"usage: lab explain EXP [--metric M] [--top N] [--again]",
+	"usage: lab explain EXP [--metric M] [--top N] [--again] [--boots N] [--format F]",
 	"       lab explain --a REF --b REF --workload W [A/B options] [--metric M]",
-	"       lab explain XN",
+	"       lab explain XN [--top N] [--format F]",
 	"",
-	"Boots A and B once each with the kernel's function profiler on around the",
-	"workload and prints the functions whose time and calls changed most. EXP is",
+	"Boots A and B with the kernel's function profiler on around the workload and",
+	"prints the functions whose time and calls changed most. EXP is",
 	"an A/B (E12): its kernels, command lines and workload, booted again; an",
 	"explanation already stored for it is printed instead, unless --again. XN",
 	"prints stored explanation N. The profiled boots never reach a verdict. In",
