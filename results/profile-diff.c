@@ -181,6 +181,17 @@ static void summarize(struct profile_diff *d, struct profile_change *r, size_t n
 	r->v = NULL;
 }
 
+static int graph_take(const char *key, const char *value, void *data)
+{
+	struct strbuf *graph = data;
+	const char *colon = strchr(value, ':');
+
+	/* "zeroing: function_graph on f1 f2: 812 calls, 0 lost, 0 overwritten" */
+	if (!strcmp(key, "guest.profile_graph") && !graph->len)
+		strbuf_addstr(graph, colon ? colon + 2 : value);
+	return 0;
+}
+
 int profile_diff_load(struct profile_diff *d, struct store *st, long long id)
 {
 	size_t nslots, slot = 0;
@@ -191,6 +202,7 @@ int profile_diff_load(struct profile_diff *d, struct store *st, long long id)
 	strbuf_init(&d->clock, 0);
 	strbuf_init(&d->label[0], 0);
 	strbuf_init(&d->label[1], 0);
+	strbuf_init(&d->graph, 0);
 	if (store_explanation_read(st, id, explanation_take, &d->e) ||
 	    store_explanation_runs(st, &d->e, run_take, d))
 		return -1;
@@ -213,7 +225,8 @@ int profile_diff_load(struct profile_diff *d, struct store *st, long long id)
 	}
 	for (size_t i = 0; i < d->nr; i++)
 		summarize(d, &d->fn[i], nslots);
-	if (store_run_clock(st, &d->clock, d->runs[0][0]))
+	if (store_run_clock(st, &d->clock, d->runs[0][0]) ||
+	    store_run_meta(st, d->runs[0][0], graph_take, &d->graph))
 		return -1;
 	d->unit_ns = unit_ns(d->unit);
 	rank(d);
@@ -234,6 +247,7 @@ void profile_diff_release(struct profile_diff *d)
 	strbuf_release(&d->clock);
 	strbuf_release(&d->label[0]);
 	strbuf_release(&d->label[1]);
+	strbuf_release(&d->graph);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -38,6 +38,8 @@ struct profile_diff {
 	char unit[16];
 	double unit_ns;			/* ns in one unit of the metric; 0: not a time */
 	struct strbuf clock, label[2];	/* the boots' clock; each side's kernel */
+	/* by function_graph on chosen functions (no profiler): A's first boot's meta, else "" */
+	struct strbuf graph;
 };
 
 /* Explanation id read and ranked into d (released by the caller either way). */

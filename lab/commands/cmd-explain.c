@@ -34,7 +34,7 @@ static const char *const explain_usage[] = {
 
 struct explain_cli {
 	struct ab_spec s;
-	const char *metric;
+	const char *metric, *functions;
 	long top;
 	int again;
 };
@@ -161,6 +161,9 @@ int cmd_explain(int argc, char **argv)
 		OPT_INT(0, "top", &c.top, 0, 100000, "N",
 			"functions shown, 0 for all (default 10)"),
 		OPT_BOOL(0, "again", &c.again, "EXP: boot again even when it was explained"),
+		OPT_STRING(0, "functions", &c.functions, "F1,F2",
+			   "a kernel without the function profiler: time these functions\n"
+			   "by function_graph instead (callees included)"),
 		EXPLAIN_SPEC_OPTIONS(&c, &ignored, &ignored_flag),
 		CONTEXT_OPTIONS(&db, &config),
 		OPT_END(),
@@ -238,6 +241,7 @@ int cmd_explain(int argc, char **argv)
 		o.metric = metric.buf;
 		o.experiment_id = exp_id;
 		o.boots = (int)boots;
+		o.functions = c.functions;
 		if (c.s.nmems > 1 || c.s.ncpus > 1)
 			fprintf(stderr, "explaining at the first point of the sweep: %ldM, %ld "
 				"cpu%s\n", o.mem_mib, o.cpus, o.cpus == 1 ? "" : "s");

@@ -32,6 +32,8 @@ static int profiled_boot(long long *run_id, struct lab_context *ctx, const struc
 	for (size_t i = 0; o->boot.params && i < o->boot.params->nr; i++)
 		strvec_push(&params, o->boot.params->v[i]);
 	strvec_push(&params, "profile=1");
+	if (o->functions)
+		strvec_pushf(&params, "profile_functions=%s", o->functions);
 	b.params = &params;
 	b.guests = guests;
 	b.kernel = o->v[side].kernel;
@@ -61,7 +63,8 @@ static int profiled_boot(long long *run_id, struct lab_context *ctx, const struc
 		      *run_id);
 		if (strstr(res.error.buf, "CONFIG_FUNCTION_PROFILER"))
 			fprintf(stderr, "hint: build the kernel with CONFIG_FUNCTION_PROFILER=y "
-				"(the lab's kernels/configs enable it)\n");
+				"(the lab's kernels/configs enable it), or time chosen functions "
+				"by function_graph: --functions F1,F2\n");
 		goto out;
 	}
 	if (!res.profile_nr) {
@@ -166,23 +169,28 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 	const struct store_explanation *e = &d->e;
 	double change = profile_diff_change_ns(d);
 	int repeated = profile_diff_repeated(d), w = repeated ? 22 : 30;
-	char a[32], b[32], c[72], ca[24], cb[24], share[16];
+	char a[32], b[32], c[72], ca[24], cb[24], share[16], la[96], lb[96];
 
 	fprintf(f, "explanation X%lld: %s.%s", e->id, term_safe(e->workload), term_safe(e->metric));
 	if (e->experiment_id)
 		fprintf(f, " of E%lld", e->experiment_id);
-	fprintf(f, "\n  A %s (run %lld), B %s (run %lld); clock %s\n",
-		term_safe(d->label[0].buf), e->a_run_id, term_safe(d->label[1].buf), e->b_run_id,
-		term_safe(d->clock.buf));
+	textfmt_cut(la, sizeof(la), d->label[0].buf, 24, 1);
+	textfmt_cut(lb, sizeof(lb), d->label[1].buf, 24, 1);
+	fprintf(f, "\n  A %s (run %lld), B %s (run %lld); clock %s\n", term_safe(la),
+		e->a_run_id, term_safe(lb), e->b_run_id, term_safe(d->clock.buf));
+	if (d->graph.len)
+		textfmt_wrap(f, "  this kernel has no function profiler: by ", "  ",
+			     term_safe(d->graph.buf));
 	if (repeated)
 		fprintf(f, "  NOISY: %zu and %zu boots with the function profiler on, in wall time: "
 			"medians,\n  each change with its 95 %% interval (Hodges-Lehmann); times "
 			"include the profiler's\n  cost; verdicts come from boots without it\n",
 			d->nruns[0], d->nruns[1]);
 	else
-		fprintf(f, "  one boot a side with the function profiler on, over the whole workload:\n"
-			"  times include the profiler's cost, calls are exact; verdicts come from "
-			"boots without it\n");
+		fprintf(f, "  one boot a side with the %s on, over the whole workload:\n"
+			"  times include its cost, calls are exact%s; verdicts come from boots "
+			"without it\n", d->graph.len ? "tracer" : "function profiler",
+			d->graph.len ? " unless lost" : "");
 	if (d->unit_ns && d->metric_n[0] && d->metric_n[1]) {
 		textfmt_duration(a, sizeof(a), d->metric_sum[0] * d->unit_ns, "");
 		textfmt_duration(b, sizeof(b), d->metric_sum[1] * d->unit_ns, "");

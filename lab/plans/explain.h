@@ -22,6 +22,7 @@ struct explain_opts {
 	const char *workload, *metric;	/* the metric whose change is explained */
 	long long experiment_id;	/* the A/B or bisection it explains; 0: none */
 	int boots;			/* a side; 0: one in virtual time, else EXPLAIN_WALL_BOOTS */
+	const char *functions;		/* "f1,f2": by function_graph where no profiler; NULL */
 };
 
 /* Profiled boots a side in wall time unless told, where one boot's times are noise. */

@@ -57,6 +57,7 @@ static const char usage[] =
 	"  lab.pages=K       demote: 1 GiB pages, overriding lab.iters\n"
 	"  lab.trace=F1,F2   boot: functions traced by ftrace_graph_filter=\n"
 	"  lab.profile=1     the kernel's function profiler around each workload\n"
+	"  lab.profile_functions=f1,f2  without that profiler: f1 and f2 by function_graph\n"
 	"  lab.nonce=HEX     the boot's nonce, put in every output line\n"
 	"  lab.workdir=PATH  user workloads: PATH/NAME/{run,args,format} (/lab/work)\n"
 	"  lab.exec_timeout=S  user workloads: kill a run longer than S seconds\n"
@@ -329,7 +330,7 @@ static void run_workloads(const struct params *p, int pid1)
 			continue;
 		}
 		/* boot measured what happened before init: nothing to profile */
-		if (p->profile && strcmp(name, "boot") && profile_begin(why, sizeof(why)))
+		if (p->profile && strcmp(name, "boot") && profile_begin(p->profile_functions, why, sizeof(why)))
 			emit_error(name, "profile: %s", why);
 		if (w)
 			w->run(p, pid1);

@@ -84,6 +84,9 @@ int params_apply(struct params *p, const char *word, char *why, size_t whysize)
 		return set_long(&p->exec_timeout, key, value, 0, 7 * 24 * 3600, why, whysize);
 	if (!strcmp(key, "profile"))
 		return set_long(&p->profile, key, value, 0, 1, why, whysize);
+	if (!strcmp(key, "profile_functions"))
+		return set_string(p->profile_functions, sizeof(p->profile_functions), key, value,
+				  "_.,", why, whysize);
 	if (!strcmp(key, "exec_pids"))
 		return set_long(&p->exec_pids, key, value, 0, 1L << 22, why, whysize);
 	if (!strcmp(key, "nonce")) {

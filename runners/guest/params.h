@@ -13,6 +13,7 @@
  *   lab.pages=K          demote: 1 GiB pages, overriding lab.iters
  *   lab.trace=f1,f2      boot: functions traced by the kernel command line
  *   lab.profile=1        the function profiler around each workload (profile.h)
+ *   lab.profile_functions=f1,f2  without the profiler: these functions, by function_graph
  *   lab.nonce=HEX        the boot's nonce, put in every protocol line
  *   lab.workdir=PATH     where the user's workloads are staged (/lab/work)
  *   lab.exec_timeout=S   a user's program run longer than S s is killed (0: never)
@@ -34,6 +35,7 @@ struct params {
 	long exec_timeout;	/* seconds; 0: none */
 	long exec_pids;		/* 0: not bounded */
 	long profile;		/* 1: profile each workload */
+	char profile_functions[512];	/* the profile by function_graph when no profiler */
 };
 
 void params_init(struct params *p);

@@ -19,6 +19,8 @@ struct fn {
 
 static struct trace tr;
 static int active;
+static int graph;		/* by function_graph on chosen functions, not the profiler */
+static char graph_functions[512];
 static struct fn *table;
 static long kept, dropped;
 
@@ -27,7 +29,63 @@ int profile_active(void)
 	return active;
 }
 
-int profile_begin(char *why, size_t whysize)
+/*
+ * function_graph on functions ("f1,f2"), for a kernel without the
+ * profiler: each name as available_filter_functions has it.
+ */
+static int graph_begin(const char *functions, char *why, size_t whysize)
+{
+	char filter[sizeof(graph_functions)] = "", name[128], func[128];
+	const char *p = functions;
+	const struct trace_step steps[] = {
+		{ "tracing_on", "0", 0 },
+		{ "current_tracer", "nop", 0 },
+		{ "set_ftrace_filter", filter, 0 },
+		{ "set_graph_function", "", 0 },
+		{ "set_ftrace_pid", "", 0 },
+		{ "max_graph_depth", "0", 0 },
+		{ "options/funcgraph-tail", "1", 1 },
+		{ "options/sleep-time", "1", 1 },
+		{ "buffer_size_kb", "65536", 1 },
+		{ "trace", "", 0 },
+		{ "current_tracer", "function_graph", 0 },
+		{ "tracing_on", "1", 0 },
+	};
+	size_t len = 0;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		if (n && n < sizeof(func)) {
+			memcpy(func, p, n);
+			func[n] = '\0';
+			if (trace_find_function(&tr, func, name, sizeof(name)) != 1) {
+				snprintf(why, whysize, "%s is not a traceable function of this kernel",
+					 func);
+				return -1;
+			}
+			len += (size_t)snprintf(filter + len, sizeof(filter) - len, "%s%s",
+						len ? " " : "", name);
+			if (len >= sizeof(filter)) {
+				snprintf(why, whysize, "too many functions to trace");
+				return -1;
+			}
+		}
+		p += n + (p[n] == ',');
+	}
+	if (!len) {
+		snprintf(why, whysize, "no function to trace");
+		return -1;
+	}
+	if (trace_write_steps(&tr, steps, sizeof(steps) / sizeof(steps[0]), why, whysize)) {
+		trace_reset(&tr);
+		return -1;
+	}
+	snprintf(graph_functions, sizeof(graph_functions), "%s", filter);
+	graph = active = 1;
+	return 0;
+}
+
+int profile_begin(const char *functions, char *why, size_t whysize)
 {
 	const struct trace_step steps[] = {
 		{ "function_profile_enabled", "0", 0 },
@@ -43,14 +101,18 @@ int profile_begin(char *why, size_t whysize)
 	if (trace_open(&tr, 1, why, whysize))
 		return -1;
 	if (trace_read(&tr, "function_profile_enabled", probe, sizeof(probe)) < 0) {
+		if (functions && *functions)
+			return graph_begin(functions, why, whysize);
 		snprintf(why, whysize, "this kernel has no function profiler "
-			 "(CONFIG_FUNCTION_PROFILER is not set)");
+			 "(CONFIG_FUNCTION_PROFILER is not set); function_graph can time "
+			 "chosen functions (lab.profile_functions)");
 		return -1;
 	}
 	if (trace_write_steps(&tr, steps, sizeof(steps) / sizeof(steps[0]), why, whysize)) {
 		trace_write(&tr, "function_profile_enabled", "0");
 		return -1;
 	}
+	graph = 0;
 	active = 1;
 	return 0;
 }
@@ -118,19 +180,47 @@ static void read_cpu(int cpu)
 	free(r);
 }
 
+static int graph_call(const char *func, double usecs, const char *comment, void *ctx)
+{
+	(void)ctx;
+	if (func && !comment)
+		add(func, 1, usecs * 1000.0);
+	return 0;
+}
+
+/* What function_graph timed, into the table; the meta says what was traced and what was lost. */
+static void graph_end(const char *workload)
+{
+	struct trace_stats st = { 0 };
+	char why[160];
+
+	trace_stop(&tr);
+	if (trace_collect(&tr, graph_call, NULL, &st, why, sizeof(why)))
+		emit_error(workload, "profile: %s", why);
+	emit_meta("guest.profile_graph", "%s: function_graph on %s: %ld calls, %ld lost, "
+		  "%ld overwritten", workload, graph_functions, st.calls, st.lost, st.overrun);
+	trace_reset(&tr);
+}
+
 void profile_end(const char *workload)
 {
 	if (!active)
 		return;
 	active = 0;
-	trace_write(&tr, "function_profile_enabled", "0");
+	if (!graph)
+		trace_write(&tr, "function_profile_enabled", "0");
 	table = calloc(PROFILE_SLOTS, sizeof(*table));
 	kept = dropped = 0;
 	if (!table) {
 		emit_error(workload, "profile: out of memory");
+		if (graph)
+			trace_reset(&tr);
 	} else {
-		for (int cpu = 0; cpu < PROFILE_CPUS; cpu++)
-			read_cpu(cpu);
+		if (graph)
+			graph_end(workload);
+		else
+			for (int cpu = 0; cpu < PROFILE_CPUS; cpu++)
+				read_cpu(cpu);
 		for (long i = 0; i < PROFILE_SLOTS; i++)
 			if (table[i].name[0])
 				emit_profile(workload, table[i].name, table[i].hits, table[i].ns);
@@ -139,4 +229,5 @@ void profile_end(const char *workload)
 	}
 	free(table);
 	table = NULL;
+	graph = 0;
 }

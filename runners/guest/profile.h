@@ -12,12 +12,18 @@
  * that traces with it (zeroing's clear_huge_page) loses that metric in a
  * profiled boot and says so.
  *
+ * A kernel without the profiler (Debian's) still has function_graph:
+ * given functions ("f1,f2"), those alone are traced, each call's
+ * duration summed, callees included and sleep too, and sent the same way;
+ * nested calls of two of them both count. A ring buffer that overflowed
+ * is said in the meta (guest.profile), its counts then short.
+ *
  * profile_begin() resets and starts it (0, or -1 with a reason in why);
  * profile_end() stops it and sends what it counted, summed over the CPUs.
  */
 #include <stddef.h>
 
-int profile_begin(char *why, size_t whysize);
+int profile_begin(const char *functions, char *why, size_t whysize);
 void profile_end(const char *workload);
 
 /* Whether a profile is being taken now: tracers that would fail stay off. */

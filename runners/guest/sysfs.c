@@ -54,19 +54,25 @@ int sysfs_read_long(const char *path, long *out)
 
 int sysfs_write(const char *path, const char *value)
 {
-	size_t len = strlen(value);
-	ssize_t n;
+	size_t len = strlen(value), done = 0;
+	ssize_t n = 0;
 	int fd, ret = 0;
 
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	do
-		n = write(fd, value, len);
-	while (n < 0 && errno == EINTR);
+	/* a short write goes on: set_ftrace_filter takes one name a write */
+	while (done < len) {
+		n = write(fd, value + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
 	if (n < 0)
 		ret = -errno;
-	else if ((size_t)n != len)
+	else if (done != len)
 		ret = -EIO;
 	if (close(fd) && !ret)
 		ret = -errno;

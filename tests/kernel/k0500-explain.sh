@@ -37,6 +37,11 @@ test_expect_success 'a FOUND bisection explains its culprit against its parent: 
 		$DEMOTE --clock icount --metric demote_page_wall >bout 2>berr &&
 	cat bout && echo "bisected and explained in $(( $(date +%s) - start )) s" &&
 	grep -q "^culprit: $(git -C "$FIXTURE" rev-parse fixture-regression)" bout &&
+	sed -n "/^explaining the culprit/,\$p" berr |
+		sed -n "s/^boot [0-9]* of [0-9]*: OK (run [0-9]*, \([0-9.]*\) s)$/\1/p" >xboots &&
+	test "$(wc -l <xboots)" = 2 &&
+	secs=$(awk "{ s += \$1 } END { printf \"%d\", s + 0.5 }" xboots) &&
+	echo "the explanation: 2 boots, $secs s" && test "$secs" -le 180 &&
 	e=$(sql "$DB" "SELECT max(id) FROM experiments WHERE kind = '\''bisect'\''") &&
 	test "$(sql "$DB" "SELECT count(*) FROM explanations WHERE experiment_id = $e")" = 1 &&
 	x=$(sql "$DB" "SELECT id FROM explanations WHERE experiment_id = $e") &&

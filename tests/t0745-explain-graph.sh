@@ -1,0 +1,40 @@
+#!/bin/bash
+# lab explain on Debian's prebuilt kernel, which has no function profiler:
+# the boot fails saying so and offering --functions, and with --functions
+# the chosen functions are timed by function_graph instead. THP never (A)
+# against always (B) on zeroing, in virtual time: the page-fault path runs
+# once a 4 KiB page in A and once a 2 MiB page in B, and the calls say so.
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=$(debian_kernel)
+PAGES=$((100 * 1024 * 1024 / 4096))
+THP="--a-cmdline transparent_hugepage=never --b-cmdline transparent_hugepage=always"
+explain() {
+	"$LAB" explain --db lab.db --accel tcg --clock icount --kernel "$KERNEL" --workload zeroing \
+		--mem 1G --iters 3 --timeout 600 $THP "$@"
+}
+
+test_expect_success TCG 'no function profiler: the boot fails naming it, --functions offered, nothing stored' '
+	test_expect_code 2 explain >out 2>err &&
+	grep -q "^lab: A.s profiled boot ended FAILED: .*CONFIG_FUNCTION_PROFILER is not set" err &&
+	grep -q "^hint: .*--functions F1,F2" err &&
+	test "$(sql lab.db "SELECT count(*) FROM explanations")" = 0
+'
+
+test_expect_success TCG 'with --functions: function_graph times them, 4 KiB faults in A, 2 MiB ones in B' '
+	explain --functions handle_mm_fault,clear_huge_page,vma_alloc_folio --top 0 >out 2>err &&
+	cat out && awk "length > 100 { exit 1 }" out &&
+	grep -q "^  this kernel has no function profiler: by function_graph on handle_mm_fault" out &&
+	sed -n "/^function /,\$p" out | sed 1d >rows &&
+	test "$(wc -l <rows)" = 3 &&
+	grep -qE "^clear_huge_page +- +[0-9]+ .* new$" rows &&
+	set -- $(grep "^handle_mm_fault " rows) &&
+	# A faults once a 4 KiB page of each of the three iterations, B once a 2 MiB page
+	test "$2" -ge $((3 * PAGES * 9 / 10)) && test "$3" -le $((3 * PAGES / 100)) &&
+	x=$(sql lab.db "SELECT id FROM explanations") &&
+	a=$(sql lab.db "SELECT a_run_id FROM explanations WHERE id = $x") &&
+	test "$(sql lab.db "SELECT calls FROM profiles WHERE run_id = $a AND function = '\''handle_mm_fault'\''")" = "$2" &&
+	test "$(sql lab.db "SELECT count(*) FROM run_meta WHERE run_id = $a AND key = '\''guest.profile_graph'\''")" = 1
+'
+
+test_done
