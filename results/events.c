@@ -139,21 +139,28 @@ static int add_accel(long long mem_mib, int cpus, const char *accel, const char 
 	return 0;
 }
 
-/* The events of exp_id, as read by culprit's store call (NULL: an A/B's). */
-static int load(struct events_report *r, struct store *st, long long exp_id, const char *culprit)
+enum source { OF_AB, OF_CULPRIT, OF_EXPLANATION };
+
+/* The events of id (an A/B, a bisection's culprit, an explanation); but an explanation's, its points. */
+static int load(struct events_report *r, struct store *st, long long id, const char *culprit,
+		enum source src)
 {
 	struct loading l = { .r = r };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = culprit ? store_culprit_events(st, exp_id, culprit, add_event, &l) :
-	      store_experiment_events(st, exp_id, add_event, &l);
+	if (src == OF_CULPRIT)
+		ret = store_culprit_events(st, id, culprit, add_event, &l);
+	else if (src == OF_AB)
+		ret = store_experiment_events(st, id, add_event, &l);
+	else
+		ret = store_explanation_events(st, id, add_event, &l);
 	if (!ret)
 		finish_metric(&l);
 	free(l.side[0].v);
 	free(l.side[1].v);
-	if (!ret)
-		ret = store_experiment_accels(st, exp_id, add_accel, r);
+	if (!ret && src != OF_EXPLANATION)
+		ret = store_experiment_accels(st, id, add_accel, r);
 	if (ret)
 		events_report_release(r);
 	return ret;
@@ -161,13 +168,19 @@ static int load(struct events_report *r, struct store *st, long long exp_id, con
 
 int events_report_load(struct events_report *r, struct store *st, long long exp_id)
 {
-	return load(r, st, exp_id, NULL);
+	return load(r, st, exp_id, NULL, OF_AB);
 }
 
 int events_report_load_culprit(struct events_report *r, struct store *st, long long exp_id,
 			       const char *culprit)
 {
-	return load(r, st, exp_id, culprit);
+	return load(r, st, exp_id, culprit, OF_CULPRIT);
+}
+
+int events_report_load_explanation(struct events_report *r, struct store *st,
+				   long long explanation_id)
+{
+	return load(r, st, explanation_id, NULL, OF_EXPLANATION);
 }
 
 unsigned events_measured_at(const struct events_report *r, long long mem_mib, int cpus)

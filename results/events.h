@@ -70,6 +70,9 @@ int events_report_load(struct events_report *r, struct store *st, long long exp_
 /* The same of a bisection: its culprit's parent as A, the culprit (hex id) as B. */
 int events_report_load_culprit(struct events_report *r, struct store *st, long long exp_id,
 			       const char *culprit);
+/* The same of an explanation's profiled boots, A's against B's (no points: nothing judged). */
+int events_report_load_explanation(struct events_report *r, struct store *st,
+				   long long explanation_id);
 void events_report_release(struct events_report *r);
 /* What the runs at a point measured: a set of enum measured, 0 when it has none. */
 unsigned events_measured_at(const struct events_report *r, long long mem_mib, int cpus);

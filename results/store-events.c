@@ -55,6 +55,27 @@ int store_culprit_events(struct store *st, long long exp_id, const char *culprit
 				   STORE_ARGS(STORE_INT(exp_id), STORE_TEXT(culprit)), event_row, &r);
 }
 
+int store_explanation_events(struct store *st, long long explanation_id, store_event_fn *fn,
+			     void *data)
+{
+	struct event_reader r = { fn, data };
+
+	/* an explanation of version 11 has no explanation_runs: its two runs */
+	return store_rows_if_table(st, "explanation_runs", "cannot read the explanation's events",
+				   "WITH x(side, run_id) AS (SELECT side, run_id FROM explanation_runs "
+				   "WHERE explanation_id = ?1 UNION ALL SELECT 0, a_run_id FROM "
+				   "explanations WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM "
+				   "explanation_runs WHERE explanation_id = ?1) UNION ALL SELECT 1, "
+				   "b_run_id FROM explanations WHERE id = ?1 AND NOT EXISTS (SELECT 1 "
+				   "FROM explanation_runs WHERE explanation_id = ?1)) "
+				   "SELECT CASE WHEN x.side = 1 THEN 'B' ELSE 'A' END AS side, "
+				   "r.mem_mib, r.cpus, e.workload, e.metric, e.value FROM events e "
+				   "JOIN runs r ON r.id = e.run_id JOIN x ON x.run_id = r.id WHERE "
+				   "r.status = 'OK' AND (e.flags & 1) = 0 ORDER BY r.mem_mib, r.cpus, "
+				   "e.workload, e.metric, side, e.id",
+				   STORE_ARGS(STORE_INT(explanation_id)), event_row, &r);
+}
+
 struct accel_reader {
 	store_accel_fn *fn;
 	void *data;

@@ -33,6 +33,14 @@ int store_experiment_events(struct store *st, long long exp_id, store_event_fn *
 int store_culprit_events(struct store *st, long long exp_id, const char *culprit,
 			 store_event_fn *fn, void *data);
 
+/*
+ * The events of an explanation's profiled boots (store-profile.h), its A
+ * boots as variant "A" and its B boots as "B", warm-ups left out, ordered
+ * as above.
+ */
+int store_explanation_events(struct store *st, long long explanation_id, store_event_fn *fn,
+			     void *data);
+
 /* Each distinct accelerator and clock of an experiment's OK runs at each point. */
 typedef int store_accel_fn(long long mem_mib, int cpus, const char *accel, const char *clock,
 			   void *data);

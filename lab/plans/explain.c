@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "array.h"
+#include "ab-table.h"
 #include "escape.h"
+#include "events.h"
 #include "explain.h"
 #include "log.h"
 #include "progress.h"
@@ -333,6 +335,20 @@ static void print_csv(FILE *f, const struct profile_diff *d, int top)
 	}
 }
 
+/* The event counts of the profiled boots that differ, each point's under the table. */
+static int print_events(FILE *f, struct store *st, long long id)
+{
+	struct events_report ev;
+
+	if (events_report_load_explanation(&ev, st, id))
+		return -1;
+	for (size_t i = 0; i < ev.nr; i++)
+		if (!i || ev.v[i].mem_mib != ev.v[i - 1].mem_mib || ev.v[i].cpus != ev.v[i - 1].cpus)
+			ab_table_print_events(f, &ev, ev.v[i].mem_mib, ev.v[i].cpus, "A", "B");
+	events_report_release(&ev);
+	return 0;
+}
+
 int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_format fmt)
 {
 	struct profile_diff d;
@@ -344,8 +360,11 @@ int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_for
 		print_json(f, &d, top);
 	else if (fmt == AB_CSV)
 		print_csv(f, &d, top);
-	else
+	else {
 		print_text(f, &d, top);
+		if (print_events(f, st, id))
+			goto out;
+	}
 	ret = 0;
 out:
 	profile_diff_release(&d);

@@ -27,7 +27,7 @@ explained() {
 	"$LAB" explain --db "$DB" --repo "$PWD/linux" --a fixture-base --b "$1" $ZEROING \
 		>"$1.out" 2>"$1.err" || { cat "$1.err"; return 1; }
 	cat "$1.out" && echo "$1: built and explained in $(( $(date +%s) - start )) s" &&
-	sed -n "/^function /,\$p" "$1.out" | sed 1d | awk "{ print \$1 }" >"$1.top3" &&
+	sed -n "/^function /,/^\$/p" "$1.out" | sed 1d | grep . | awk "{ print \$1 }" >"$1.top3" &&
 	test "$(wc -l <"$1.top3")" = 3 &&
 	grep -qx "$2" "$1.top3"
 }
