@@ -1,8 +1,17 @@
+#include <math.h>
 #include <string.h>
 
 #include "array.h"
 #include "escape.h"
 #include "strvec.h"
+
+void escape_json_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+	else
+		fputs("null", f);
+}
 
 void escape_json(FILE *f, const char *s)
 {

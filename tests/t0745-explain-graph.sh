@@ -40,7 +40,15 @@ test_expect_success TCG 'with --functions: function_graph times them, 4 KiB faul
 	# the kernel counters of the same boots, under the table: a fault a page, a fault a 2 MiB page
 	fa=$(awk "/^zeroing.ev.pgfault / { print \$2 }" out) &&
 	fb=$(awk "/^zeroing.ev.pgfault / { print \$3 }" out) &&
-	test "$fa" -ge $((PAGES * 9 / 10)) && test "$fb" -le $((PAGES / 100))
+	test "$fa" -ge $((PAGES * 9 / 10)) && test "$fb" -le $((PAGES / 100)) &&
+	"$LAB" explain --db lab.db "X$x" --format json >x.json &&
+	python3 -c "
+import json
+d = json.load(open(\"x.json\"))
+e = {x[\"metric\"]: x for x in d[\"events\"]}
+assert e[\"ev.pgfault\"][\"median_a\"] == $fa and e[\"ev.pgfault\"][\"median_b\"] == $fb, e
+assert d[\"boots_a\"] == 1 and not d[\"noisy\"], d
+"
 '
 
 test_done

@@ -15,14 +15,6 @@
 #include "textfmt.h"
 #include "xalloc.h"
 
-static void json_number(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.10g", v);
-	else
-		fputs("null", f);
-}
-
 enum { C_WORKLOAD, C_METRIC, C_UNIT, C_MEM, C_CPUS, C_DIRECTION, C_COMPARED, C_NA, C_NB,
        C_MEAN_A, C_MEAN_B, C_STD_A, C_STD_B, C_MEDIAN_A, C_MEDIAN_B, C_RATIO, C_LO, C_HI,
        C_P, C_PADJ, C_ALPHA, C_DELTA, C_MDE, C_VERDICT, C_COUNT };
@@ -238,7 +230,7 @@ static void json_measured(FILE *f, const struct verdict_row *v, const struct eve
 }
 
 /* The event counts that differ between A and B: "events": [...]. */
-static void json_events(FILE *f, const struct events_report *ev)
+void ab_report_json_events(FILE *f, const struct events_report *ev)
 {
 	fputs(",\n\"events\": [", f);
 	for (size_t i = 0; i < ev->nr; i++) {
@@ -250,11 +242,11 @@ static void json_events(FILE *f, const struct events_report *ev)
 		escape_json(f, e->metric);
 		fprintf(f, ", \"mem_mib\": %lld, \"cpus\": %d, \"n_a\": %zu, \"n_b\": %zu, "
 			"\"median_a\": ", e->mem_mib, e->cpus, e->n_a, e->n_b);
-		json_number(f, e->median_a);
+		escape_json_number(f, e->median_a);
 		fputs(", \"median_b\": ", f);
-		json_number(f, e->median_b);
+		escape_json_number(f, e->median_b);
 		fputs(", \"ratio\": ", f);
-		json_number(f, e->median_a > 0 ? e->median_b / e->median_a : NAN);
+		escape_json_number(f, e->median_a > 0 ? e->median_b / e->median_a : NAN);
 		fputc('}', f);
 	}
 	fputs("\n]", f);
@@ -328,7 +320,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 				if (text)
 					escape_json(f, text);
 				else
-					json_number(f, num);
+					escape_json_number(f, num);
 			}
 			json_measured(f, v, &ev);
 			fputc('}', f);
@@ -336,7 +328,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 	}
 	if (fmt == AB_JSON) {
 		fputs("\n]", f);
-		json_events(f, &ev);
+		ab_report_json_events(f, &ev);
 		fputs("}\n", f);
 	}
 	if (fmt == AB_TEXT && !l.nr)

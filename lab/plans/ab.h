@@ -79,6 +79,10 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 int ab_report_culprit_events(FILE *f, struct store *st, long long bisection,
 			     const char *culprit);
 
+struct events_report;
+/* ',\n"events": [...]': the rows of ev, as the A/B's json has them. */
+void ab_report_json_events(FILE *f, const struct events_report *ev);
+
 /* AB_REGRESSION when any stored verdict of the experiment is REGRESSION. */
 enum ab_outcome ab_outcome_of(struct store *st, long long exp_id);
 

@@ -236,15 +236,8 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 	}
 }
 
-static void json_number(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.10g", v);
-	else
-		fputs("null", f);
-}
-
-static void print_json(FILE *f, const struct profile_diff *d, int top)
+static void print_json(FILE *f, const struct profile_diff *d, int top,
+		       const struct events_report *ev)
 {
 	const struct store_explanation *e = &d->e;
 
@@ -266,7 +259,7 @@ static void print_json(FILE *f, const struct profile_diff *d, int top)
 			s ? e->b_run_id : e->a_run_id);
 		escape_json(f, d->label[s].buf);
 		fputs(", \"metric_ns\": ", f);
-		json_number(f, d->unit_ns && d->metric_n[s] ? d->metric_sum[s] * d->unit_ns : NAN);
+		escape_json_number(f, d->unit_ns && d->metric_n[s] ? d->metric_sum[s] * d->unit_ns : NAN);
 		fputc('}', f);
 	}
 	fputs(", \"functions\": [", f);
@@ -282,21 +275,23 @@ static void print_json(FILE *f, const struct profile_diff *d, int top)
 			else
 				fputs("null", f);
 			fprintf(f, ", \"ns_%c\": ", 'a' + s);
-			json_number(f, r->have[s] ? r->ns[s] : NAN);
+			escape_json_number(f, r->have[s] ? r->ns[s] : NAN);
 		}
 		fputs(", \"change_ns\": ", f);
-		json_number(f, r->change);
+		escape_json_number(f, r->change);
 		fputs(", \"change_lo_ns\": ", f);
-		json_number(f, r->lo);
+		escape_json_number(f, r->lo);
 		fputs(", \"change_hi_ns\": ", f);
-		json_number(f, r->hi);
+		escape_json_number(f, r->hi);
 		fputs(", \"share\": ", f);
-		json_number(f, profile_change_share(d, r));
+		escape_json_number(f, profile_change_share(d, r));
 		fputs(", \"mark\": ", f);
 		escape_json(f, profile_change_mark(r));
 		fputc('}', f);
 	}
-	fputs("]}\n", f);
+	fputc(']', f);
+	ab_report_json_events(f, ev);
+	fputs("}\n", f);
 }
 
 static void print_csv(FILE *f, const struct profile_diff *d, int top)
@@ -336,37 +331,33 @@ static void print_csv(FILE *f, const struct profile_diff *d, int top)
 }
 
 /* The event counts of the profiled boots that differ, each point's under the table. */
-static int print_events(FILE *f, struct store *st, long long id)
+static void print_events(FILE *f, const struct events_report *ev)
 {
-	struct events_report ev;
-
-	if (events_report_load_explanation(&ev, st, id))
-		return -1;
-	for (size_t i = 0; i < ev.nr; i++)
-		if (!i || ev.v[i].mem_mib != ev.v[i - 1].mem_mib || ev.v[i].cpus != ev.v[i - 1].cpus)
-			ab_table_print_events(f, &ev, ev.v[i].mem_mib, ev.v[i].cpus, "A", "B");
-	events_report_release(&ev);
-	return 0;
+	for (size_t i = 0; i < ev->nr; i++)
+		if (!i || ev->v[i].mem_mib != ev->v[i - 1].mem_mib ||
+		    ev->v[i].cpus != ev->v[i - 1].cpus)
+			ab_table_print_events(f, ev, ev->v[i].mem_mib, ev->v[i].cpus, "A", "B");
 }
 
 int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_format fmt)
 {
 	struct profile_diff d;
+	struct events_report ev = { 0 };
 	int ret = -1;
 
-	if (profile_diff_load(&d, st, id))
+	if (profile_diff_load(&d, st, id) || events_report_load_explanation(&ev, st, id))
 		goto out;
-	if (fmt == AB_JSON)
-		print_json(f, &d, top);
-	else if (fmt == AB_CSV)
+	if (fmt == AB_JSON) {
+		print_json(f, &d, top, &ev);
+	} else if (fmt == AB_CSV) {
 		print_csv(f, &d, top);
-	else {
+	} else {
 		print_text(f, &d, top);
-		if (print_events(f, st, id))
-			goto out;
+		print_events(f, &ev);
 	}
 	ret = 0;
 out:
+	events_report_release(&ev);
 	profile_diff_release(&d);
 	return ret;
 }
