@@ -32,7 +32,7 @@ static int fn_take(const char *function, long long calls, double ns, void *data)
 	struct profile_diff *d = br->d;
 	struct profile_change key = { .name = (char *)function }, *r;
 
-	r = bsearch(&key, d->fn, br->sorted, sizeof(*d->fn), by_name);
+	r = br->sorted ? bsearch(&key, d->fn, br->sorted, sizeof(*d->fn), by_name) : NULL;
 	if (!r) {
 		ALLOC_GROW(d->fn, d->nr + 1, d->alloc);
 		r = &d->fn[d->nr++];
