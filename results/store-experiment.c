@@ -61,6 +61,17 @@ int store_experiment_clock_words(struct store *st, struct strbuf *out, long long
 	return ret;
 }
 
+int store_experiment_virtual(struct store *st, long long exp_id)
+{
+	struct strvec clocks = STRVEC_INIT;
+	int ret = store_experiment_clocks(st, &clocks, exp_id);
+
+	if (!ret)
+		ret = clocks.nr == 1 && !strncmp(clocks.v[0], "icount", 6);
+	strvec_release(&clocks);
+	return ret;
+}
+
 int store_experiment_refused(struct store *st, long long exp_id)
 {
 	return store_exec(st, "cannot record refusal",

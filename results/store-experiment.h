@@ -54,6 +54,9 @@ int store_experiment_find_ab(struct store *st, long long *id, int *done,
  */
 int store_experiment_clock_words(struct store *st, struct strbuf *out, long long exp_id);
 
+/* 1 when the experiment has runs and all of them ran in virtual time (icount), else 0; -1 error. */
+int store_experiment_virtual(struct store *st, long long exp_id);
+
 /* What a new variant is built from; kernel_id 0: none (the local runner). */
 struct store_variant_spec {
 	long long kernel_id;

@@ -42,6 +42,7 @@ struct sim {
 	enum bisect_mark *mark;	/* per candidate: as last decided */
 	size_t boots, samples, builds, decided;
 	int fail_decided;	/* decided() fails: the bisection must stop */
+	int exact;		/* boots in virtual time (bisect_ops.exact) */
 };
 
 static inline double sim_uniform(struct sim *s)
@@ -180,6 +181,22 @@ static inline int sim_decided(void *data, int who, enum bisect_mark mark, size_t
 	if (who >= 0 && (size_t)who < s->n)
 		s->mark[who] = mark;
 	return s->fail_decided ? -1 : 0;
+}
+
+/* bisect_ops.exact */
+static inline int sim_exact(void *data)
+{
+	return ((struct sim *)data)->exact;
+}
+
+/* Boots of the candidates (not of G, B or the culprit's parent). */
+static inline size_t sim_candidate_boots(const struct sim *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		n += s->len[i];
+	return n;
 }
 
 /* n commits in a line: i - 1 is the parent of i. */

@@ -17,6 +17,7 @@
 #include "refbuild.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
+#include "subprocess.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -47,6 +48,10 @@ struct bisector {
 	struct who g, b, p, *cand;
 	size_t ncand, builds, boots, seq;
 	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
+	/* the step under way: from its commit's first measurement, its boots and time */
+	int step_open;
+	size_t step_boots;
+	double step_start;
 };
 
 static struct who *who_of(struct bisector *bs, int who)
@@ -73,6 +78,14 @@ static int variant_for(struct bisector *bs, struct who *w)
 		return 0;
 	git_oid_tostr(hex, sizeof(hex), &w->commit);
 	return store_variant_record(&bs->ctx->st, &w->variant_id, bs->exp_id, w->name, hex);
+}
+
+/* Virtual time: the bisection's boots so far all ran in icount. */
+static int op_exact(void *data)
+{
+	struct bisector *bs = data;
+
+	return store_experiment_virtual(&bs->ctx->st, bs->exp_id) == 1;
 }
 
 /* Always per-boot medians: lab/plans/bisect.c compares boots, with their spread pooled. */
@@ -176,6 +189,11 @@ static int op_measure(void *data, int who)
 
 	if (variant_for(bs, w))
 		return -1;
+	if (who >= 0 && !bs->step_open) {
+		bs->step_open = 1;
+		bs->step_boots = bs->boots;
+		bs->step_start = now_monotonic();
+	}
 	/* before the build: a budget used up builds nothing more */
 	if (bs->max_boots && bs->boots_before + (long long)bs->boots >= bs->max_boots)
 		return error("boot budget of %lld boots used up (--max-boots)", bs->max_boots);
@@ -230,13 +248,19 @@ static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
 	struct bisect_step_row step = { 0, hex, bisect_mark_name(mark), (long long)n, NAN, NAN,
 					NAN };
 
+	size_t boots = bs->step_open ? bs->boots - bs->step_boots : 0;
+	double secs = bs->step_open ? now_monotonic() - bs->step_start : 0;
+
 	/* a skipped step was not measured: no ratio to show */
 	if (isfinite(hl->estimate))
-		fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f])\n",
-			bs->seq + 1, desc, bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi);
+		fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f]; "
+			"%zu boot%s, %.0f s)\n", bs->seq + 1, desc, bisect_mark_name(mark), n,
+			hl->estimate, hl->lo, hl->hi, boots, boots == 1 ? "" : "s", secs);
 	else
-		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio)\n", bs->seq + 1, desc,
-			bisect_mark_name(mark), n);
+		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio; %zu boot%s, %.0f s)\n",
+			bs->seq + 1, desc, bisect_mark_name(mark), n, boots, boots == 1 ? "" : "s",
+			secs);
+	bs->step_open = 0;
 	free(desc);
 	git_oid_tostr(hex, sizeof(hex), &w->commit);
 	step.seq = (long long)++bs->seq;
@@ -527,40 +551,6 @@ static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
 	return store_bisection_set_per_boot(st, bs->exp_id, bs->per_boot);
 }
 
-/*
- * Every boot counts against a budget, so that no loop boots forever: enough
- * for G->B at its largest, twice the steps the candidates need at their
- * largest (skips; each boot of a candidate brings one of an end), and the
- * confirmation with its re-tests.
- */
-static long long default_budget(size_t ncand, const struct bisect_options *opt)
-{
-	long long steps = 4;
-
-	for (size_t n = ncand; n; n >>= 1)
-		steps += 2;
-	return 2 * (long long)opt->effect_cap + steps * 2 * (long long)opt->cap +
-	       2 * BISECT_CONFIRM_CAP;
-}
-
-/*
- * A metric the workloads cannot report is refused before anything is
- * built or stored, where the lab's guest runs them (workload_metric()).
- * An exec: program's own names, or what the local runner's build.command
- * artifact prints in the guest's stead, only the good end's first boot tells.
- */
-static int metric_check(struct bisector *bs, struct lab_context *ctx,
-			const struct bisect_spec *spec)
-{
-	enum workload_metric m = WORKLOAD_METRIC_UNKNOWN;
-
-	if (boot_opts_lab_guest(&spec->boot, &ctx->cfg) &&
-	    workloads_metric_check(&m, spec->boot.workloads, spec->metric))
-		return -1;
-	bs->metric_unknown = m == WORKLOAD_METRIC_UNKNOWN;
-	return 0;
-}
-
 /* What both bisect_run() and bisect_run_step() check and set up first. */
 static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 			  const struct bisect_spec *spec, struct bisect_options *opt)
@@ -568,7 +558,7 @@ static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 	if (!spec->good || !spec->bad || !spec->boot.workloads || !spec->boot.workloads->nr)
 		return error("a bisection needs a good and a bad ref and a workload");
 	if (boot_opts_check_targets(&spec->boot, &ctx->cfg) ||
-	    (spec->metric && metric_check(bs, ctx, spec)))
+	    (spec->metric && bisect_spec_metric_check(&bs->metric_unknown, ctx, spec)))
 		return -1;
 	if (spec->alpha) {
 		if (!(spec->alpha > 0 && spec->alpha < 1))
@@ -596,7 +586,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	       long long *bisection_id, struct bisect_outcome *out)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { op_boots, op_measure, op_decided, NULL };
+	struct bisect_ops ops = { op_boots, op_measure, op_decided, NULL, op_exact };
 	struct bisector bs;
 	struct bisect_graph g;
 	struct bisect_result r;
@@ -634,7 +624,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 			       spec->bad))
 		goto out;
 	take_candidates(&bs, ids, g.n);
-	bs.max_boots = spec->max_boots ? spec->max_boots : default_budget(bs.ncand, &opt);
+	bs.max_boots = spec->max_boots ? spec->max_boots : bisect_default_budget(bs.ncand, &opt);
 	out->delta = opt.delta;
 	switch (settle_metric(&bs, &opt)) {
 	case 0:
@@ -728,7 +718,7 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		    long long *bisection_id, struct bisect_step_outcome *out)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { op_boots, op_measure, NULL, NULL };
+	struct bisect_ops ops = { op_boots, op_measure, NULL, NULL, op_exact };
 	struct bisector bs;
 	struct bisect_result r;
 	struct bisect_spec_row row;
@@ -756,7 +746,7 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		goto out;
 	/* each step of git bisect run has a budget of its own */
 	bs.boots_before = 0;
-	bs.max_boots = spec->max_boots ? spec->max_boots : default_budget(1, &opt);
+	bs.max_boots = spec->max_boots ? spec->max_boots : bisect_default_budget(1, &opt);
 	bs.cand = calloc(1, sizeof(*bs.cand));
 	if (!bs.cand)
 		goto out;

@@ -143,6 +143,16 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		    long long *bisection_id, struct bisect_step_outcome *out);
 
 /*
+ * A metric the workloads cannot report is refused (-1 after a message)
+ * before anything is built or stored, where the lab's guest runs them
+ * (workload_metric()). An exec: program's own names, or what the local
+ * runner's build.command artifact prints in the guest's stead, only the
+ * good end's first boot tells: *unknown is 1 then.
+ */
+int bisect_spec_metric_check(int *unknown, struct lab_context *ctx,
+			     const struct bisect_spec *spec);
+
+/*
  * The spec as bisect_specs stores it (results/store-bisect.h): written
  * from a spec and the boots as the driver settled them (the clock), read
  * back for a resume into a spec whose strings the stored spec owns. Both

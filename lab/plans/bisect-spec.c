@@ -23,6 +23,18 @@ static int fragment_id(char hex[GIT_OID_HEXSZ + 1], const char *path)
 	return 0;
 }
 
+int bisect_spec_metric_check(int *unknown, struct lab_context *ctx,
+			     const struct bisect_spec *spec)
+{
+	enum workload_metric m = WORKLOAD_METRIC_UNKNOWN;
+
+	if (boot_opts_lab_guest(&spec->boot, &ctx->cfg) &&
+	    workloads_metric_check(&m, spec->boot.workloads, spec->metric))
+		return -1;
+	*unknown = m == WORKLOAD_METRIC_UNKNOWN;
+	return 0;
+}
+
 int bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec,
 		       const struct boot_opts *bo)
 {

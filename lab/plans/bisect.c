@@ -167,6 +167,7 @@ static int measure_effect(struct bisect_result *out, const struct bisect_options
 	struct stats_boot_ratio br;
 	size_t level = opt->start;
 
+	out->delta = opt->delta;
 	for (;;) {
 		const double *pool[2];
 		size_t npool[2];
@@ -208,13 +209,13 @@ static int measure_effect(struct bisect_result *out, const struct bisect_options
  * uncertainty is part of d's, se = s sqrt(1/n_M + 1/(4 n_G) + 1/(4 n_B)).
  * hl is M/G with its CI, for the record.
  */
-static int step_compare(double *lo, double *hi, struct stats_hl *hl, const struct sides *s,
-			double alpha)
+static int step_compare(double *lo, double *hi, double *d, double *l, struct stats_hl *hl,
+			const struct sides *s, double alpha)
 {
 	const double *pool[3] = { s->g, s->b, s->m };
 	size_t npool[3] = { s->ng, s->nb, s->nm };
 	struct stats_boot_ratio mg, bg;
-	double d, se, q;
+	double se, q;
 
 	if (stats_boot_ratio(&mg, s->g, s->ng, s->m, s->nm, pool, npool, 3, alpha) ||
 	    stats_boot_ratio(&bg, s->g, s->ng, s->b, s->nb, pool, npool, 3, alpha))
@@ -222,31 +223,37 @@ static int step_compare(double *lo, double *hi, struct stats_hl *hl, const struc
 	hl->estimate = mg.estimate;
 	hl->lo = mg.lo;
 	hl->hi = mg.hi;
-	d = mg.log_diff - bg.log_diff / 2;
+	*l = bg.log_diff;
+	*d = mg.log_diff - bg.log_diff / 2;
 	se = mg.sd * sqrt(1 / (double)s->nm + 0.25 / (double)s->ng + 0.25 / (double)s->nb);
 	q = se > 0 ? stats_t_quantile(1 - alpha / 2, mg.df) : 0;
-	*lo = d - q * se;
-	*hi = d + q * se;
+	*lo = *d - q * se;
+	*hi = *d + q * se;
 	return 0;
 }
 
 /*
- * Classify one candidate against the midpoint of G and B; fresh G and B
- * boots interleave. M is never decided on fewer than opt->start boots:
- * one boot cannot show whether the host made it fast or slow. up: the
- * effect G->B is upwards (L > 0).
+ * Classify one candidate against the midpoint of G and B. In wall time
+ * fresh G and B boots interleave with M's, and M is never decided on
+ * fewer than opt->start boots: one boot cannot show whether the host made
+ * it fast or slow. In virtual time (ops->exact) the ends cannot drift, so
+ * none is booted again, and one boot of M decides when it lands clearly
+ * on one side: more than a quarter of L from the midpoint, with an
+ * interval (the spread pooled over every boot so far) narrower than an
+ * eighth of L. Otherwise M gets a second boot and the usual doubling.
+ * up: the effect G->B is upwards (L > 0).
  */
 static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 		    const struct bisect_options *opt, const struct bisect_ops *ops,
 		    struct sides *s, int who, int up)
 {
-	int round = 0;
+	int round = 0, exact = ops->exact && ops->exact(ops->data);
 
 	*mark = BISECT_SKIP;
 	*n = 0;
 	hl->estimate = hl->lo = hl->hi = NAN;
-	for (size_t level = opt->start; level <= opt->cap; level *= 2) {
-		double lo, hi;
+	for (size_t level = exact ? 1 : opt->start; level <= opt->cap; level *= 2) {
+		double lo, hi, d, l;
 
 		for (;;) {
 			int r;
@@ -260,14 +267,18 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 				return -1;
 			if (r > 0)
 				return 0;	/* does not build or boot: skip */
+			if (exact)
+				continue;
 			r = ops->measure(ops->data, round++ & 1 ? BISECT_B : BISECT_G);
 			if (r)
 				return -1;
 		}
 		if (load(ops, BISECT_G, &s->g, &s->ng) || load(ops, BISECT_B, &s->b, &s->nb) ||
-		    step_compare(&lo, &hi, hl, s, opt->step_alpha))
+		    step_compare(&lo, &hi, &d, &l, hl, s, opt->step_alpha))
 			return -1;
 		*n = s->nm;
+		if (s->nm < 2 && (fabs(d) <= fabs(l) / 4 || hi - lo >= fabs(l) / 4))
+			continue;
 		if (up ? lo > 0 : hi < 0) {
 			*mark = BISECT_BAD;
 			return 0;
@@ -278,6 +289,22 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 		}
 	}
 	return 0;
+}
+
+/*
+ * Every boot counts against a budget, so that no loop boots forever: enough
+ * for G->B at its largest, twice the steps the candidates need at their
+ * largest (skips; each boot of a candidate brings one of an end), and the
+ * confirmation with its re-tests.
+ */
+long long bisect_default_budget(size_t ncand, const struct bisect_options *opt)
+{
+	long long steps = 4;
+
+	for (size_t n = ncand; n; n >>= 1)
+		steps += 2;
+	return 2 * (long long)opt->effect_cap + steps * 2 * (long long)opt->cap +
+	       2 * BISECT_CONFIRM_CAP;
 }
 
 int bisect_effect(struct bisect_result *out, const struct bisect_options *opt,
@@ -401,9 +428,9 @@ int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *
 	struct sides s;
 	double *vg = NULL, *vb = NULL;
 	size_t ng = 0, nb = 0;
+	double band = r->delta > 0 ? r->delta : BISECT_CONFIRM_DELTA;
 	int ret = -1;
 
-	(void)r;
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
 	out->ratio.estimate = out->ratio.lo = out->ratio.hi = out->z = NAN;
@@ -459,7 +486,7 @@ int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *
 		 * significant; a rest smaller than a change that matters is none.
 		 */
 		out->more_than_one = !(fabs(out->z) <= stats_t_quantile(1 - 0.01 / 2, c.df)) &&
-				     fabs(c.log_diff - e.log_diff) > log(1 + BISECT_CONFIRM_DELTA);
+				     fabs(c.log_diff - e.log_diff) > log(1 + band);
 		if (!out->more_than_one)
 			break;
 	}

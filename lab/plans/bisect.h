@@ -17,7 +17,8 @@
  * ln M - (ln G + ln B) / 2 lies on B's side of 0 (beyond half of
  * L = ln R(G->B), with G and B as they measure now), GOOD when it lies on
  * G's, more boots (2, 4, 8, 16) while unclear, and a skip when still
- * unclear or when the commit does not build or boot.
+ * unclear or when the commit does not build or boot. In virtual time
+ * (bisect_ops.exact) a step starts at one boot of M and boots no end.
  *
  * Measurements come through struct bisect_ops; everything the ops return
  * is taken as already stored, so running the same bisection again with
@@ -51,6 +52,12 @@ struct bisect_ops {
 	int (*decided)(void *data, int who, enum bisect_mark mark, size_t n,
 		       const struct stats_hl *ratio_vs_good);
 	void *data;
+	/*
+	 * 1 when the boots are in virtual time (icount), where a kernel's
+	 * boots repeat and nothing drifts: a step then boots M once and the
+	 * ends never again (classify() in bisect.c). NULL: wall time.
+	 */
+	int (*exact)(void *data);
 };
 
 struct bisect_graph {
@@ -69,6 +76,7 @@ struct bisect_result {
 	double effect_alpha;		/* that CI is at 1 - effect_alpha */
 	double effect_se, effect_df;	/* of L, from the boots' spread */
 	size_t effect_boots;		/* boots a side G->B was decided on */
+	double delta;			/* the band it was decided with; 0: BISECT_CONFIRM_DELTA */
 	size_t steps;
 	int no_regression;		/* G->B showed no regression: stopped */
 	int inconclusive;		/* ... because it stayed unclear at the cap */
@@ -84,6 +92,9 @@ struct bisect_options {
 };
 
 #define BISECT_OPTIONS_INIT { 0.05, 0.01, 0.02, 2, 16, 16, STATS_LOWER_IS_BETTER }
+
+/* The boots a bisection of ncand candidates may take at most, when not told (its budget). */
+long long bisect_default_budget(size_t ncand, const struct bisect_options *opt);
 
 /* Pick the next candidate to test: -1 when none is left to test. */
 long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks);
@@ -110,8 +121,9 @@ void bisect_result_release(struct bisect_result *r);
  * the four kernels' boots: the effects differ when
  * z = (ln R(culprit^->culprit) - ln R(G->B)) / sqrt(se^2 + se_GB^2) lies
  * beyond the 99 % quantile of t on the pooled degrees of freedom, and
- * by more than BISECT_CONFIRM_DELTA (the smallest change that matters,
- * as in a verdict). A culprit that fails is re-tested with twice the
+ * by more than the bisection's band (bisect_result.delta, by default
+ * BISECT_CONFIRM_DELTA: the smallest change that matters, as in a
+ * verdict). A culprit that fails is re-tested with twice the
  * boots, up to BISECT_CONFIRM_CAP each, before more_than_one is final.
  */
 #define BISECT_CONFIRM_BOOTS 4

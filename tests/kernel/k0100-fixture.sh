@@ -50,9 +50,16 @@ test_expect_success 'bisect finds the seeded commit in virtual time (icount)' '
 	rc=0 && "$LAB" bisect --db "$DB" --repo "$FIXTURE" --good fixture-base --bad fixture-fix~1 \
 		$DEMOTE --clock icount --metric demote_page_wall >out 2>err || rc=$? &&
 	cat out && echo "$(( $(date +%s) - start ))" >icount.s && cp out icount.out &&
+	cp err icount.err &&
 	test "$rc" = 0 &&
 	grep -q "^culprit: $(git -C "$FIXTURE" rev-parse fixture-regression)" out &&
 	test -n "$(bisect_boots out)"
+'
+
+test_expect_success 'in virtual time a step takes at most 1.5 boots, each printed with its wall time' '
+	sed -n "s/^step [0-9]*: .*; \([0-9]*\) boots*, \([0-9]*\) s)$/\1 \2/p" icount.err >steps &&
+	grep "^step " icount.err && test -s steps &&
+	awk "{ b += \$1; t += \$2; n++ } END { printf \"%d steps, %.2f boots and %.0f s a step\\n\", n, b / n, t / n; exit !(b <= 1.5 * n) }" steps
 '
 
 test_expect_success 'the same bisect in wall time, for its boot count' '

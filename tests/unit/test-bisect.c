@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "bisect-sim.h"
 #include "bisect.h"
 #include "tap.h"
@@ -22,22 +23,27 @@ struct tally {
 	size_t found, right, flagged, flagged_old, confirmed, retested;
 	size_t wrong_unflagged;		/* a wrong culprit its own check let through */
 	size_t boots;
+	size_t steps, step_boots;	/* steps decided, and the candidates' boots they took */
 };
 
 /* Bisect one history, then check the culprit as lab bisect does. */
-static void one(struct tally *t, struct sim *s, const struct bisect_graph *g)
+static void one_at(struct tally *t, struct sim *s, const struct bisect_graph *g, double delta)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, s };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, s, sim_exact };
 	struct bisect_result res;
 	struct bisect_confirmation conf;
 	int right;
 
+	if (delta > 0)
+		opt.delta = delta;
 	if (bisect_search(&res, g, &opt, &ops) || !res.found) {
 		t->boots += s->boots;
 		bisect_result_release(&res);
 		return;
 	}
+	t->steps += res.steps;
+	t->step_boots += sim_candidate_boots(s);
 	t->found++;
 	right = res.culprit == s->culprit[0] || (s->shift[1] && res.culprit == s->culprit[1]);
 	t->right += right;
@@ -53,6 +59,11 @@ static void one(struct tally *t, struct sim *s, const struct bisect_graph *g)
 	}
 	t->boots += s->boots;
 	bisect_result_release(&res);
+}
+
+static void one(struct tally *t, struct sim *s, const struct bisect_graph *g)
+{
+	one_at(t, s, g, 0);
 }
 
 static void test_single_culprit(void)
@@ -163,6 +174,43 @@ static void test_near_deterministic(void)
 }
 
 /*
+ * The same in virtual time (bisect_ops.exact): a step boots its commit
+ * once and no end, so the whole bisection takes about half the boots;
+ * and a 0.3 % step, below the default band, is found with --delta 0.1 %.
+ */
+static void test_virtual_time(void)
+{
+	static const double shifts[] = { 0.03, 0.003 };
+	struct bisect_graph g;
+	size_t n = 64;
+
+	sim_line_graph(&g, n);
+	for (size_t k = 0; k < ARRAY_SIZE(shifts); k++) {
+		struct tally t = { 0 };
+		for (size_t r = 0; r < 20; r++) {
+			struct sim s;
+			sim_init(&s, n, 0x853c49e6748fea9bull ^ (r * 1442695040888963407ull + n));
+			s.cv = 0.0000005;
+			s.exact = 1;
+			s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(n - 1));
+			s.shift[0] = shifts[k];
+			one_at(&t, &s, &g, shifts[k] < 0.02 ? 0.001 : 0);
+			sim_release(&s);
+		}
+		printf("# virtual time, %g %% step: right %zu, flagged %zu, %zu boots, %zu of them "
+		       "in %zu steps\n", 100 * shifts[k], t.right, t.flagged, t.boots, t.step_boots,
+		       t.steps);
+		is_int(t.right, 20, "virtual time: the right commit every time");
+		is_int(t.flagged, 0, "virtual time: every culprit explains the whole effect");
+		ok(t.steps && t.step_boots * 2 <= t.steps * 3,
+		   "virtual time: at most 1.5 boots a step");
+		/* 2 + 2 for G->B, 6 steps of about one boot, 4 + 4 to confirm */
+		ok(t.boots <= 20 * 24, "virtual time: at most 24 boots a bisection of 64 commits");
+	}
+	sim_graph_release(&g);
+}
+
+/*
  * G->B unclear at 2 boots a side (an 8 % effect, boots spread 3 %) is not
  * given up: more boots on the adaptive schedule find it.
  */
@@ -171,7 +219,7 @@ static void test_effect_takes_more_boots(void)
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact };
 	size_t more = 0, found = 0;
 
 	for (size_t r = 0; r < 20; r++) {
@@ -206,7 +254,7 @@ static void test_decided_error_stops(void)
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact };
 
 	sim_line_graph(&g, 16);
 	sim_init(&s, 16, 12345);
@@ -341,7 +389,7 @@ static void test_run_graph(void)
 	struct bisect_graph g;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact };
 
 	graph_of(&g, 7, merged);
 	sim_init(&s, 7, 0x6a09e667f3bcc909ull);
@@ -426,7 +474,7 @@ static int fixed_measure(void *data, int who)
 static void test_confirm_small_rest(void)
 {
 	struct fixed f = { { 13.539, 6158.183, 13.5658, 6158.183 }, { 6, 6, 0, 2 } };
-	struct bisect_ops ops = { fixed_boots, fixed_measure, NULL, &f };
+	struct bisect_ops ops = { fixed_boots, fixed_measure, NULL, &f, NULL };
 	struct bisect_result res;
 	struct bisect_confirmation conf;
 
@@ -448,6 +496,7 @@ int main(void)
 	test_two_culprits();
 	test_boot_effect();
 	test_near_deterministic();
+	test_virtual_time();
 	test_effect_takes_more_boots();
 	test_decided_error_stops();
 	test_next_line();
