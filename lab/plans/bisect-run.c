@@ -8,271 +8,18 @@
 #include <string.h>
 
 #include "bisect-git.h"
+#include "bisect-ops.h"
 #include "bisect-run.h"
 #include "escape.h"
 #include "explain.h"
 #include "gitutil.h"
 #include "host.h"
 #include "log.h"
-#include "refbuild.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
-#include "subprocess.h"
 #include "units.h"
 #include "xalloc.h"
 
-/* The culprit's parent, measured to confirm. */
-#define BISECT_PARENT (-3)
-
-struct who {
-	git_oid commit;
-	char name[16];
-	long long variant_id;
-	struct kernel_image image;	/* built (or found) once, booted by every plan */
-	int build_failed, prepared, failures;
-	/* one plan, or one per target of --targets, taken in turn boot by boot */
-	struct boot_plan *plans;
-	size_t nplans, turn;
-};
-
-struct bisector {
-	struct lab_context *ctx;
-	struct kernel_tree t;
-	struct build_spec spec;
-	struct boot_opts bo;
-	struct boot_guests guests;	/* one initramfs for every commit's plans */
-	long long exp_id;
-	char metric[64];
-	int per_boot, locked;
-	int metric_unknown;		/* only the good end's first boot tells whether it has it */
-	struct who g, b, p, *cand;
-	size_t ncand, builds, boots, seq;
-	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
-	/* the step under way: from its commit's first measurement, its boots and time */
-	int step_open;
-	size_t step_boots;
-	double step_start;
-};
-
-static struct who *who_of(struct bisector *bs, int who)
-{
-	if (who == BISECT_G)
-		return &bs->g;
-	if (who == BISECT_B)
-		return &bs->b;
-	if (who == BISECT_PARENT)
-		return &bs->p;
-	return &bs->cand[who];
-}
-
-static const char *workload_of(struct bisector *bs)
-{
-	return bs->bo.workloads->v[0];
-}
-
-static int variant_for(struct bisector *bs, struct who *w)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-
-	if (w->variant_id)
-		return 0;
-	git_oid_tostr(hex, sizeof(hex), &w->commit);
-	return store_variant_record(&bs->ctx->st, &w->variant_id, bs->exp_id, w->name, hex);
-}
-
-/* Virtual time: the bisection's boots so far all ran in icount. */
-static int op_exact(void *data)
-{
-	struct bisector *bs = data;
-
-	return store_experiment_virtual(&bs->ctx->st, bs->exp_id) == 1;
-}
-
-/* Always per-boot medians: lab/plans/bisect.c compares boots, with their spread pooled. */
-static int op_boots(void *data, int who, double **v, size_t *n)
-{
-	struct bisector *bs = data;
-	struct who *w = who_of(bs, who);
-
-	*v = NULL;
-	*n = 0;
-	if (variant_for(bs, w))
-		return -1;
-	return units_boot_medians(v, n, &bs->ctx->st, bs->exp_id, w->variant_id, bs->metric);
-}
-
-/*
- * A boot that went well but reported no sample of the metric would be
- * measured again and again: the good end's first such boot is an unknown
- * metric, the bad end's an error, a candidate's a failed boot.
- */
-static int check_reported(struct bisector *bs, struct who *w, int who, long long run_id)
-{
-	struct strvec have = STRVEC_INIT;
-	struct strbuf list = STRBUF_INIT;
-	int ret = 0, found = 0;
-
-	if (!bs->metric[0])
-		return 0;
-	if (store_run_metrics(&bs->ctx->st, &have, run_id))
-		return -1;
-	for (size_t i = 0; i < have.nr; i++) {
-		found |= !strcmp(have.v[i], bs->metric);
-		strbuf_addf(&list, "%s%s", i ? ", " : "", have.v[i]);
-	}
-	if (found)
-		goto out;
-	if (who == BISECT_G && bs->metric_unknown)
-		ret = error("unknown metric '%s' for workload '%s' (the good end reported: %s)",
-			    bs->metric, workload_of(bs), list.len ? list.buf : "nothing");
-	else if (who == BISECT_G)
-		/* a metric of the guest this kernel cannot give (no tracing, say) */
-		ret = error("the good end (%s) reported no '%s' (it reported: %s); see 'lab show %lld'",
-			    w->name, bs->metric, list.len ? list.buf : "nothing", run_id);
-	else if (who == BISECT_B)
-		ret = error("the bad end (%s) reported no '%s'; see 'lab show %lld'", w->name,
-			    bs->metric, run_id);
-	else if (++w->failures >= 3)
-		ret = 1;
-out:
-	strvec_release(&have);
-	strbuf_release(&list);
-	return ret;
-}
-
-/*
- * A commit's plans: with --targets one per target of the class, used in
- * turn, so that every commit's boots spread over the same targets alike
- * and no target stands for one commit.
- */
-static int prepare_plans(struct bisector *bs, struct who *w)
-{
-	struct boot_opts o = bs->bo;
-	const struct lab_target **all = NULL;
-	size_t n = 1;
-	int ret = -1;
-
-	o.kernel = &w->image;
-	o.guests = &bs->guests;
-	o.experiment_id = bs->exp_id;
-	o.variant_id = w->variant_id;
-	if (o.targets && config_target_class(&bs->ctx->cfg, o.targets, &all, &n))
-		return -1;
-	w->plans = xcalloc(n, sizeof(*w->plans));
-	w->prepared = 1;
-	for (size_t i = 0; i < n; i++) {
-		int rc;
-
-		if (all) {
-			o.target = all[i]->name;
-			o.targets = NULL;
-		}
-		rc = boot_plan_prepare(&w->plans[i], bs->ctx, &o);
-		/* released even when it failed half-way: it may hold an initramfs */
-		w->nplans++;
-		if (rc)
-			goto out;
-	}
-	ret = 0;
-out:
-	free(all);
-	return ret;
-}
-
-static int op_measure(void *data, int who)
-{
-	struct bisector *bs = data;
-	struct who *w = who_of(bs, who);
-	struct run_result res;
-	long long run_id, kernel_id;
-	int end = who == BISECT_G || who == BISECT_B;
-
-	if (variant_for(bs, w))
-		return -1;
-	if (who >= 0 && !bs->step_open) {
-		bs->step_open = 1;
-		bs->step_boots = bs->boots;
-		bs->step_start = now_monotonic();
-	}
-	/* before the build: a budget used up builds nothing more */
-	if (bs->max_boots && bs->boots_before + (long long)bs->boots >= bs->max_boots)
-		return error("boot budget of %lld boots used up (--max-boots)", bs->max_boots);
-	if (!w->image.path && !w->build_failed) {
-		switch (refbuild_commit(&w->image, &kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
-		case REFBUILD_OK:
-			bs->builds++;
-			if (store_variant_kernel(&bs->ctx->st, w->variant_id, kernel_id))
-				return -1;
-			break;
-		case REFBUILD_FAILED:
-			w->build_failed = 1;
-			break;
-		default:
-			return -1;
-		}
-	}
-	if (w->build_failed) {
-		if (end)
-			return error("the %s end (%s) does not build", who == BISECT_G ? "good" : "bad",
-				     w->name);
-		return 1;
-	}
-	if (!w->prepared && prepare_plans(bs, w))
-		return -1;
-	if (boot_plan_run(&w->plans[w->turn++ % w->nplans], bs->ctx, &run_id, &res)) {
-		run_result_release(&res);
-		return -1;
-	}
-	bs->boots++;
-	fprintf(stderr, "  boot %s: %s (run %lld, %.1f s)%s%s\n", w->name, run_status_name(res.status),
-		run_id, res.wall_s, res.status == RUN_OK ? "" : ": ", res.status == RUN_OK ? "" :
-		term_safe(strbuf_str(&res.error)));
-	if (res.status != RUN_OK) {
-		run_result_release(&res);
-		if (++w->failures >= 3)
-			return end ? error("the %s end failed to boot 3 times; see 'lab show %lld'",
-					   who == BISECT_G ? "good" : "bad", run_id) : 1;
-		return 0;
-	}
-	run_result_release(&res);
-	return check_reported(bs, w, who, run_id);
-}
-
-static int op_decided(void *data, int who, enum bisect_mark mark, size_t n,
-		      const struct stats_hl *hl)
-{
-	struct bisector *bs = data;
-	struct who *w = who_of(bs, who);
-	char hex[GIT_OID_HEXSZ + 1];
-	char *desc = kernel_tree_describe(&bs->t, &w->commit);
-	struct bisect_step_row step = { 0, hex, bisect_mark_name(mark), (long long)n, NAN, NAN,
-					NAN };
-
-	size_t boots = bs->step_open ? bs->boots - bs->step_boots : 0;
-	double secs = bs->step_open ? now_monotonic() - bs->step_start : 0;
-
-	/* a skipped step was not measured: no ratio to show */
-	if (isfinite(hl->estimate))
-		fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f]; "
-			"%zu boot%s, %.0f s)\n", bs->seq + 1, desc, bisect_mark_name(mark), n,
-			hl->estimate, hl->lo, hl->hi, boots, boots == 1 ? "" : "s", secs);
-	else
-		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio; %zu boot%s, %.0f s)\n",
-			bs->seq + 1, desc, bisect_mark_name(mark), n, boots, boots == 1 ? "" : "s",
-			secs);
-	bs->step_open = 0;
-	free(desc);
-	git_oid_tostr(hex, sizeof(hex), &w->commit);
-	step.seq = (long long)++bs->seq;
-	if (isfinite(hl->estimate)) {
-		step.ratio = hl->estimate;
-		step.ci_low = hl->lo;
-		step.ci_high = hl->hi;
-	}
-	return store_bisect_step(&bs->ctx->st, bs->exp_id, &step);
-}
-
-/* The commits of the graph as the bisection's candidates. */
 static void take_candidates(struct bisector *bs, const git_oid *ids, size_t n)
 {
 	bs->cand = xcalloc(n, sizeof(*bs->cand));
@@ -295,9 +42,9 @@ static int settle_direction(struct bisector *bs, struct bisect_options *opt)
 	size_t n = 0;
 	int ret = -1;
 
-	if (op_boots(bs, BISECT_G, &v, &n))
+	if (bisector_boots(bs, BISECT_G, &v, &n))
 		goto out;
-	if (!n && op_measure(bs, BISECT_G))
+	if (!n && bisector_measure(bs, BISECT_G))
 		goto out;
 	if (store_experiment_higher_better(&bs->ctx->st, bs->exp_id, &higher))
 		goto out;
@@ -359,7 +106,7 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 	double alpha = stats_schedule_alpha(&sched);
 	size_t level, have, more_g, more_b;
 
-	if (variant_for(bs, &bs->g) || variant_for(bs, &bs->b) ||
+	if (bisector_variant(bs, &bs->g) || bisector_variant(bs, &bs->b) ||
 	    units_common_boots(&have, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
 			       bs->b.variant_id))
 		return -1;
@@ -372,7 +119,7 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 		/* ABBA, as every other comparison */
 		for (; have < level; have++)
 			for (int k = 0; k < 2; k++)
-				if (op_measure(bs, (k ^ (int)(have & 1)) ? BISECT_B : BISECT_G))
+				if (bisector_measure(bs, (k ^ (int)(have & 1)) ? BISECT_B : BISECT_G))
 					return -1;
 		r = compare_ends(bs, alpha, opt->delta, &unclear);
 		if (r)
@@ -507,28 +254,6 @@ static int finish(struct bisector *bs, const struct bisect_result *r, struct bis
 	return store_experiment_done(&bs->ctx->st, bs->exp_id);
 }
 
-static void bisector_release(struct bisector *bs)
-{
-	struct who *all[3] = { &bs->g, &bs->b, &bs->p };
-	for (int i = 0; i < 3; i++) {
-		for (size_t k = 0; k < all[i]->nplans; k++)
-			boot_plan_release(&all[i]->plans[k]);
-		free(all[i]->plans);
-		kernel_image_release(&all[i]->image);
-	}
-	for (size_t i = 0; i < bs->ncand; i++) {
-		for (size_t k = 0; k < bs->cand[i].nplans; k++)
-			boot_plan_release(&bs->cand[i].plans[k]);
-		free(bs->cand[i].plans);
-		kernel_image_release(&bs->cand[i].image);
-	}
-	free(bs->cand);
-	boot_guests_release(&bs->guests);
-	kernel_tree_close(&bs->t);
-	if (bs->locked)
-		experiment_unlock(bs->ctx);
-}
-
 /*
  * The metric to bisect and its unit of comparison, chosen once (when not
  * given) and kept with the bisection. 1: no metric regressed.
@@ -586,7 +311,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	       long long *bisection_id, struct bisect_outcome *out)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { op_boots, op_measure, op_decided, NULL, op_exact };
+	struct bisect_ops ops = { bisector_boots, bisector_measure, bisector_decided, NULL, bisector_exact };
 	struct bisector bs;
 	struct bisect_graph g;
 	struct bisect_result r;
@@ -718,7 +443,7 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		    long long *bisection_id, struct bisect_step_outcome *out)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { op_boots, op_measure, NULL, NULL, op_exact };
+	struct bisect_ops ops = { bisector_boots, bisector_measure, NULL, NULL, bisector_exact };
 	struct bisector bs;
 	struct bisect_result r;
 	struct bisect_spec_row row;

@@ -1,0 +1,63 @@
+#ifndef BISECT_OPS_H
+#define BISECT_OPS_H
+/*
+ * What lab bisect measures with (bisect-run.c's two drivers): the state
+ * of a bisection in progress, each kernel in it (the ends, the
+ * candidates, the culprit's parent) with its build and boot plans, and
+ * struct bisect_ops' callbacks over them: stored boots read back, one
+ * more boot built and run, a step recorded.
+ */
+#include "bisect.h"
+#include "boot.h"
+#include "context.h"
+#include "gitutil.h"
+#include "kernel-image.h"
+#include "refbuild.h"
+
+/* The culprit's parent, measured to confirm. */
+#define BISECT_PARENT (-3)
+
+struct who {
+	git_oid commit;
+	char name[16];
+	long long variant_id;
+	struct kernel_image image;	/* built (or found) once, booted by every plan */
+	int build_failed, prepared, failures;
+	/* one plan, or one per target of --targets, taken in turn boot by boot */
+	struct boot_plan *plans;
+	size_t nplans, turn;
+};
+
+struct bisector {
+	struct lab_context *ctx;
+	struct kernel_tree t;
+	struct build_spec spec;
+	struct boot_opts bo;
+	struct boot_guests guests;	/* one initramfs for every commit's plans */
+	long long exp_id;
+	char metric[64];
+	int per_boot, locked;
+	int metric_unknown;		/* only the good end's first boot tells whether it has it */
+	struct who g, b, p, *cand;
+	size_t ncand, builds, boots, seq;
+	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
+	/* the step under way: from its commit's first measurement, its boots and time */
+	int step_open;
+	size_t step_boots;
+	double step_start;
+};
+
+struct who *bisector_who(struct bisector *bs, int who);
+const char *bisector_workload(struct bisector *bs);
+/* who's variant, recorded once. */
+int bisector_variant(struct bisector *bs, struct who *w);
+void bisector_release(struct bisector *bs);
+
+/* struct bisect_ops over a struct bisector (data). */
+int bisector_exact(void *data);
+int bisector_boots(void *data, int who, double **v, size_t *n);
+int bisector_measure(void *data, int who);
+int bisector_decided(void *data, int who, enum bisect_mark mark, size_t n,
+		     const struct stats_hl *hl);
+
+#endif
