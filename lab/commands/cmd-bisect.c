@@ -198,8 +198,8 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 		OPT_STRING(0, "metric", &a->metric, "M",
 			   "default: the largest significant regression G->B"),
 		OPT_CALLBACK(0, "delta", &a->delta, "D",
-			     "smallest change that matters: 0.5% or 0.005 (default 2%);\n"
-			     "virtual time resolves far less", ab_opt_delta),
+			     "smallest change that matters: 0.5% or 0.005 (default 2%,\n"
+			     "0.1% in virtual time)", ab_opt_delta),
 		OPT_STRING(0, "repo", &a->repo, "PATH", "kernel repository (default core.repo)"),
 		OPT_CALLBACK(0, "arch", &a->arch, "A", "x86_64 or aarch64 (default: this host)",
 			     refbuild_opt_arch),

@@ -194,7 +194,29 @@ int bisector_measure(void *data, int who)
 		return 0;
 	}
 	run_result_release(&res);
+	if (bisector_settle_band(bs))
+		return -1;
 	return check_reported(bs, w, who, run_id);
+}
+
+int bisector_settle_band(struct bisector *bs)
+{
+	long long runs = 0;
+	int virt;
+
+	if (bs->band_settled || bs->band_given || !bs->opt)
+		return 0;
+	if (store_experiment_runs(&bs->ctx->st, &runs, bs->exp_id))
+		return -1;
+	if (!runs)
+		return 0;
+	virt = store_experiment_virtual(&bs->ctx->st, bs->exp_id);
+	if (virt < 0)
+		return -1;
+	if (virt)
+		bs->opt->delta = BISECT_VIRTUAL_DELTA;
+	bs->band_settled = 1;
+	return 0;
 }
 
 int bisector_decided(void *data, int who, enum bisect_mark mark, size_t n,

@@ -41,6 +41,9 @@ struct bisector {
 	struct who g, b, p, *cand;
 	size_t ncand, builds, boots, seq;
 	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
+	/* the band of its verdicts: --delta, else settled by the clock of its first boot */
+	struct bisect_options *opt;
+	int band_given, band_settled;
 	/* the step under way: from its commit's first measurement, its boots and time */
 	int step_open;
 	size_t step_boots;
@@ -52,6 +55,12 @@ const char *bisector_workload(struct bisector *bs);
 /* who's variant, recorded once. */
 int bisector_variant(struct bisector *bs, struct who *w);
 void bisector_release(struct bisector *bs);
+/*
+ * Without --delta, once the bisection has a boot: BISECT_VIRTUAL_DELTA
+ * into bs->opt when its boots are in virtual time, the wall's default
+ * otherwise. -1 when the store cannot be read.
+ */
+int bisector_settle_band(struct bisector *bs);
 
 /* struct bisect_ops over a struct bisector (data). */
 int bisector_exact(void *data);

@@ -295,6 +295,8 @@ static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 			return error("bad delta %g for a bisection (between 0 and 1)", spec->delta);
 		opt->delta = spec->delta;
 	}
+	bs->opt = opt;
+	bs->band_given = spec->delta > 0;
 	bs->ctx = ctx;
 	bs->bo = spec->boot;
 	/* kept with the bisection even when it came from lab.conf: a resume measures in it */
@@ -350,11 +352,13 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 		goto out;
 	take_candidates(&bs, ids, g.n);
 	bs.max_boots = spec->max_boots ? spec->max_boots : bisect_default_budget(bs.ncand, &opt);
-	out->delta = opt.delta;
+	if (bisector_settle_band(&bs))
+		goto out;
 	switch (settle_metric(&bs, &opt)) {
 	case 0:
 		break;
 	case 1:
+		out->delta = opt.delta;
 		out->verdict = BISECT_NO_REGRESSION;
 		out->boots = bs.boots;
 		if (store_bisection_no_regression(&ctx->st, bs.exp_id) ||
@@ -367,6 +371,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	}
 	if (settle_direction(&bs, &opt) || bisect_search(&r, &g, &opt, &ops))
 		goto out;
+	out->delta = opt.delta;
 	/* the outcome is stored after the check: FOUND only for a confirmed culprit */
 	if (r.found) {
 		if ((c = confirm(&out->confirmation, &bs, &ops, &r)) < 0)
@@ -467,7 +472,7 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
 	    bisect_git_ends(&bs.g.commit, &bs.b.commit, good, bad, &bs.t, spec->good, spec->bad) ||
 	    store_bisection_by_spec(&ctx->st, &id, &row, good, bad) ||
-	    start(&bs, spec, &row, good, bad, id, bisection_id))
+	    start(&bs, spec, &row, good, bad, id, bisection_id) || bisector_settle_band(&bs))
 		goto out;
 	/* each step of git bisect run has a budget of its own */
 	bs.boots_before = 0;

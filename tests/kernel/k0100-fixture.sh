@@ -35,7 +35,9 @@ test_expect_success 'A/B: the batching fix is an IMPROVEMENT over the regression
 	rc=0 && "$LAB" ab --db "$DB" --repo "$FIXTURE" --a fixture-regression --b fixture-fix \
 		$DEMOTE --boots 5 >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&
-	grep -q "^demote.demote_page_wall .* IMPROVEMENT$" out
+	exp=$(sed -n "s/^experiment E\([0-9]*\).*/\1/p" out | head -n 1) &&
+	test "$(sql "$DB" "SELECT verdict FROM verdicts WHERE experiment_id = $exp AND
+		metric = '\''demote_page_wall'\''")" = IMPROVEMENT
 '
 
 # The bisect decides on per-boot medians, so the clock's spread between
