@@ -209,6 +209,27 @@ test_expect_success LINUX_TARBALL 'a metric only the base reports: its stored me
 	awk "/^boot.deferred_init_total,/ { t = 1 } t && \$1 == \"off\" { print; exit }" t | grep -q "^  off  *-  *- *$"
 '
 
+test_expect_success LINUX_TARBALL 'delta in the recipe is its verdicts'\'' band; --delta overrides it' '
+	cat >band.recipe <<-\EOF &&
+	[recipe]
+		ref = fixture-base
+		workload = boot
+		metric = boot.to_init
+		delta = 0.5%
+	[variant "a"]
+		cmdline = quiet
+	[variant "b"]
+		cmdline = quiet
+	EOF
+	run_recipe band.recipe lab7.db --boots 2 --iters 2 &&
+	test "$(sql lab7.db "SELECT DISTINCT delta FROM verdicts")" = 0.005 &&
+	run_recipe band.recipe lab8.db --boots 2 --iters 2 --delta 3% &&
+	test "$(sql lab8.db "SELECT DISTINCT delta FROM verdicts")" = 0.03 &&
+	printf "[recipe]\n\tdelta = 2\n" >bad-band.recipe &&
+	test_expect_code 2 "$LAB" recipe bad-band.recipe 2>err &&
+	expect_one_line_naming err "bad value .2. for .recipe.delta."
+'
+
 test_expect_success LINUX_TARBALL 'a probe that does not apply is BUILD_FAILED naming the probe' '
 	cd repo && sed -i "s/^	map_mem(pgdp);$/	map_mem(pgdp); \/* moved *\//" arch/arm64/mm/mmu.c &&
 	git commit -q -am "touch map_mem" && git tag moved && cd .. &&

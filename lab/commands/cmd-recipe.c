@@ -116,6 +116,8 @@ static int recipe_spec(struct ab_spec *s, const struct recipe *r, size_t i, cons
 	s->o.boot.numa = r->numa;
 	s->o.boot.iters = r->iters;
 	s->o.boots = r->boots;
+	if (r->delta)
+		s->o.delta = r->delta;
 	return 0;
 }
 

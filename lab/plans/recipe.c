@@ -159,6 +159,9 @@ static int apply_entry(struct recipe *r, const struct config_entry *e)
 	} else if (!strcmp(key, "boots") || !strcmp(key, "iters")) {
 		if (parse_positive_int(value, !strcmp(key, "boots") ? &r->boots : &r->iters))
 			return bad(e, "a positive integer");
+	} else if (!strcmp(key, "delta")) {
+		if (parse_fraction(value, &r->delta, 1) || !(r->delta > 0))
+			return bad(e, "a fraction above 0 and below 1 such as 0.5% or 0.005");
 	} else if (!strcmp(key, "cmdline")) {
 		set(&r->cmdline, value);
 	} else if (!strcmp(key, "param")) {
@@ -169,7 +172,7 @@ static int apply_entry(struct recipe *r, const struct config_entry *e)
 		strvec_push(&r->probes, value);
 	} else {
 		return unknown(e, "title, repo, ref, arch, workload, metric, mem, cpus, numa, boots, "
-			       "iters, cmdline, param, probe");
+			       "iters, delta, cmdline, param, probe");
 	}
 	return 0;
 }

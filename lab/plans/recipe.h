@@ -60,6 +60,7 @@ struct recipe {
 	long numa;			/* NUMA nodes per guest; 0: none */
 	char *cmdline;
 	long boots, iters;		/* 0: lab ab's defaults */
+	double delta;			/* the verdicts' band; 0: lab ab's */
 	struct strvec arches, workloads, metrics, params, probes;
 	struct recipe_variant *v;
 	size_t nv, v_alloc;
