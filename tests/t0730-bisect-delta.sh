@@ -24,6 +24,13 @@ test_expect_success 'the default band: 0.5 % is SMALL, and the message names the
 	test "$(sql lab.db "SELECT delta IS NULL FROM bisect_specs WHERE experiment_id = 1")" = 1
 '
 
+test_expect_success 'with --metric too: no regression beyond the band, named with the effect' '
+	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 \
+		--metric t >out 2>err || rc=$? &&
+	cat out && test "$rc" = 1 &&
+	grep -q "^no regression beyond the 2 % band between good and bad: t 1.00[45][0-9]*, .* (--delta sets the band); nothing to bisect$" out
+'
+
 test_expect_success '--delta 0.2%: the culprit, its effect, the band stored' '
 	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 \
 		--delta 0.2% >out 2>err || rc=$? &&
@@ -48,7 +55,7 @@ test_expect_success 'a band that is no fraction is refused, naming it, before an
 			--delta "$bad" >out 2>err &&
 		expect_one_line_naming err "delta" || return 1
 	done &&
-	test "$(sql lab.db "SELECT count(*) FROM bisections")" = 2
+	test "$(sql lab.db "SELECT count(*) FROM bisections")" = 3
 '
 
 test_done

@@ -296,7 +296,8 @@ static void print_outcome(const struct bisect_outcome *o)
 		       term_safe(o->metric), o->effect.estimate, ci, o->effect.lo, o->effect.hi);
 		return;
 	case BISECT_NO_REGRESSION:
-		printf("no regression between good and bad: %s %.4f, %s [%.4f, %.4f]; nothing to bisect\n",
+		printf("no regression beyond the %g %% band between good and bad: %s %.4f, %s "
+		       "[%.4f, %.4f] (--delta sets the band); nothing to bisect\n", 100 * o->delta,
 		       term_safe(o->metric), o->effect.estimate, ci, o->effect.lo, o->effect.hi);
 		return;
 	case BISECT_CANDIDATES:

@@ -62,7 +62,7 @@ struct bisect_spec {
 	struct boot_opts boot;
 	double alpha;			/* good -> bad over all its looks; 0: 0.05 */
 	/*
-	 * The band of a verdict (STATS.md's delta): good -> bad must regress
+	 * The band of a verdict (docs/statistics.md): good -> bad must regress
 	 * beyond it to be bisected, and a step is judged against it; 0: 0.02.
 	 * Under virtual time an effect far below 2 % is resolved exactly.
 	 */
