@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "log.h"
 #include "pages.h"
 #include "report.h"
@@ -31,24 +32,13 @@ static int ensure_dir(const char *path)
 struct page_ids {
 	long long *id;
 	char *kind;		/* 'e', 'b', 'n' or 'r' */
-	size_t n, alloc;
+	size_t n, id_alloc, kind_alloc;
 };
 
 static int page_ids_push(struct page_ids *p, long long id, char kind)
 {
-	if (p->n == p->alloc) {
-		size_t alloc = p->alloc ? 2 * p->alloc : 64;
-		long long *ni = realloc(p->id, alloc * sizeof(*ni));
-		char *nk = ni ? realloc(p->kind, alloc) : NULL;
-
-		if (ni)
-			p->id = ni;
-		if (nk)
-			p->kind = nk;
-		if (!ni || !nk)
-			return error("out of memory");
-		p->alloc = alloc;
-	}
+	ALLOC_GROW(p->id, p->n + 1, p->id_alloc);
+	ALLOC_GROW(p->kind, p->n + 1, p->kind_alloc);
 	p->id[p->n] = id;
 	p->kind[p->n++] = kind;
 	return 0;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab-spec.h"
+#include "array.h"
 #include "commands.h"
 #include "config-values.h"
 #include "escape.h"
@@ -38,15 +40,7 @@ struct numbers {
 
 static int numbers_push(struct numbers *nb, double x)
 {
-	if (nb->nr == nb->alloc) {
-		size_t alloc = nb->alloc ? 2 * nb->alloc : 64;
-		double *v = realloc(nb->v, alloc * sizeof(*v));
-
-		if (!v)
-			return error("out of memory");
-		nb->v = v;
-		nb->alloc = alloc;
-	}
+	ALLOC_GROW(nb->v, nb->nr + 1, nb->alloc);
 	nb->v[nb->nr++] = x;
 	return 0;
 }
@@ -244,20 +238,6 @@ static void print_report(const char *path_a, const struct numbers *a,
 	strbuf_release(&sb);
 }
 
-static int opt_alpha(const struct parse_option *opt, const char *arg)
-{
-	double *alpha = opt->value;
-
-	return parse_fraction(arg, alpha, 0) || !(*alpha > 0) ? PARSE_OPT_BAD : 0;
-}
-
-static int opt_delta(const struct parse_option *opt, const char *arg)
-{
-	double *delta = opt->value;
-
-	return parse_fraction(arg, delta, 1) ? PARSE_OPT_BAD : 0;
-}
-
 static int opt_higher(const struct parse_option *opt, const char *arg)
 {
 	(void)arg;
@@ -278,11 +258,11 @@ int cmd_compare(int argc, char **argv)
 		  .help = "read the N-th whitespace-separated column (default 1)",
 		  .expect = "a column number from 1" },
 		{ .type = OPTION_CALLBACK, .short_name = 'a', .long_name = "alpha", .value = &opt.alpha,
-		  .argh = "ALPHA", .help = "significance level (default 0.05)", .cb = opt_alpha,
+		  .argh = "ALPHA", .help = "significance level (default 0.05)", .cb = ab_opt_alpha,
 		  .expect = "a number between 0 and 1" },
 		{ .type = OPTION_CALLBACK, .short_name = 'd', .long_name = "delta", .value = &opt.delta,
 		  .argh = "DELTA", .help = "smallest change that matters: 2% or 0.02 (default 2%)",
-		  .cb = opt_delta, .expect = "a percentage like 2% or a fraction like 0.02" },
+		  .cb = ab_opt_delta, .expect = "a percentage like 2% or a fraction like 0.02" },
 		{ .type = OPTION_CALLBACK, .long_name = "higher-is-better", .value = &opt.direction,
 		  .help = "the numbers are throughputs, not times", .cb = opt_higher,
 		  .flags = PARSE_OPT_NOARG },

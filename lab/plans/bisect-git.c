@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "bisect-git.h"
 #include "gitutil.h"
 #include "log.h"
@@ -48,12 +49,7 @@ int bisect_graph_build(struct bisect_graph *g, git_oid **out, git_repository *re
 		goto out;
 	}
 	while (!git_revwalk_next(&oid, walk)) {
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 64;
-			ids = realloc(ids, alloc * sizeof(*ids));
-			if (!ids)
-				goto out;
-		}
+		ALLOC_GROW(ids, n + 1, alloc);
 		ids[n++] = oid;
 	}
 	if (!n || !git_oid_equal(&ids[n - 1], bad)) {
