@@ -101,19 +101,23 @@ static int by_rank(const void *a, const void *b)
 /*
  * Functions that wait rather than work: with sleep counted, their time is
  * whatever their callers waited for, so they head every profile in which
- * something waits longer. Ranked after the others.
+ * something waits longer; a kernel thread's loop (RCU's grace-period
+ * kthread, a worker) sleeps between rounds that shift with any change.
+ * Ranked after the others.
  */
 static int waits(const char *name)
 {
 	static const char *const prefixes[] = {
 		"schedule", "io_schedule", "wait_for_completion", "__wait_for_common",
 		"do_nanosleep", "msleep", "usleep", "cpu_startup_entry", "rest_init",
+		"__cond_resched", "rcu_gp_", "worker_thread", "kthread",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return 1;
-	return strstr(name, "idle") != NULL;
+	/* a kernel thread's main loop sleeps between its rounds */
+	return strstr(name, "idle") != NULL || strstr(name, "_thread_fn") != NULL;
 }
 
 /*
