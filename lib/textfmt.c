@@ -53,21 +53,32 @@ int textfmt_ci_decimals(double lo, double hi)
 	return d < 0 ? 0 : d > 6 ? 6 : d;
 }
 
-void textfmt_duration(char *buf, size_t size, double ns, const char *sign)
+double textfmt_duration_unit(double ns, const char **unit)
 {
 	static const struct {
 		double ns;
 		const char *unit;
 	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" } };
-	double a = fabs(ns);
 
 	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
-		if (a >= units[i].ns) {
-			snprintf(buf, size, "%s%.4g %s", sign, a / units[i].ns, units[i].unit);
-			return;
+		if (fabs(ns) >= units[i].ns) {
+			*unit = units[i].unit;
+			return units[i].ns;
 		}
 	}
-	snprintf(buf, size, "%s%.0f ns", sign, a);
+	*unit = "ns";
+	return 1;
+}
+
+void textfmt_duration(char *buf, size_t size, double ns, const char *sign)
+{
+	const char *unit;
+	double per = textfmt_duration_unit(ns, &unit);
+
+	if (per > 1)
+		snprintf(buf, size, "%s%.4g %s", sign, fabs(ns) / per, unit);
+	else
+		snprintf(buf, size, "%s%.0f ns", sign, fabs(ns));
 }
 
 void textfmt_multiple(char *buf, size_t size, double x)

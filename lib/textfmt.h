@@ -29,6 +29,8 @@ void textfmt_multiple(char *buf, size_t size, double x);
  * before it: "812 ns", "61.43 ms", "+24.31 s".
  */
 void textfmt_duration(char *buf, size_t size, double ns, const char *sign);
+/* The unit textfmt_duration() writes ns in ("s", "ms", "us", "ns"), and ns in one of it. */
+double textfmt_duration_unit(double ns, const char **unit);
 
 /*
  * How many decimals a percentage inside the interval [lo, hi] (in

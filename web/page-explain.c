@@ -36,21 +36,11 @@ static void add_calls(struct strbuf *sb, long long calls, int have)
 /* The unit, and its ns, that writes the largest change in a few digits. */
 static double chart_unit(const struct profile_diff *d, size_t n, const char **unit)
 {
-	static const struct {
-		double ns;
-		const char *unit;
-	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" } };
 	double most = 0;
 
 	for (size_t i = 0; i < n; i++)
 		most = fmax(most, fabs(d->fn[i].change));
-	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
-		if (most >= units[i].ns) {
-			*unit = units[i].unit;
-			return units[i].ns;
-		}
-	*unit = "ns";
-	return 1;
+	return textfmt_duration_unit(most, unit);
 }
 
 /* The chart of the rows shown but those that only wait, whose time would dwarf the rest. */

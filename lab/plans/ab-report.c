@@ -252,6 +252,15 @@ void ab_report_json_events(FILE *f, const struct events_report *ev)
 	fputs("\n]", f);
 }
 
+void ab_report_print_events(FILE *f, const struct events_report *ev, const char *a,
+			    const char *b)
+{
+	for (size_t i = 0; i < ev->nr; i++)
+		if (!i || ev->v[i].mem_mib != ev->v[i - 1].mem_mib ||
+		    ev->v[i].cpus != ev->v[i - 1].cpus)
+			ab_table_print_events(f, ev, ev->v[i].mem_mib, ev->v[i].cpus, a, b);
+}
+
 int ab_report_culprit_events(FILE *f, struct store *st, long long bisection,
 			     const char *culprit)
 {
@@ -259,10 +268,7 @@ int ab_report_culprit_events(FILE *f, struct store *st, long long bisection,
 
 	if (events_report_load_culprit(&ev, st, bisection, culprit))
 		return -1;
-	for (size_t i = 0; i < ev.nr; i++)
-		if (!i || ev.v[i].mem_mib != ev.v[i - 1].mem_mib || ev.v[i].cpus != ev.v[i - 1].cpus)
-			ab_table_print_events(f, &ev, ev.v[i].mem_mib, ev.v[i].cpus, "culprit^",
-					      "culprit");
+	ab_report_print_events(f, &ev, "culprit^", "culprit");
 	events_report_release(&ev);
 	return 0;
 }

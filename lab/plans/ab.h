@@ -80,6 +80,9 @@ int ab_report_culprit_events(FILE *f, struct store *st, long long bisection,
 			     const char *culprit);
 
 struct events_report;
+/* The event counts of ev that differ, a table per point, the sides headed a and b. */
+void ab_report_print_events(FILE *f, const struct events_report *ev, const char *a,
+			    const char *b);
 /* ',\n"events": [...]': the rows of ev, as the A/B's json has them. */
 void ab_report_json_events(FILE *f, const struct events_report *ev);
 

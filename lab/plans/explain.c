@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "array.h"
-#include "ab-table.h"
 #include "escape.h"
 #include "events.h"
 #include "explain.h"
@@ -155,14 +154,9 @@ static void calls_text(char *buf, size_t size, long long calls, int have)
 /* "[+40.1, +47.2]" of [lo, hi] ns in the unit textfmt_duration() gives ref. */
 static void ci_text(char *buf, size_t size, double lo, double hi, double ref)
 {
-	static const double units[] = { 1e9, 1e6, 1e3 };
-	double per = 1;
+	const char *unit;
+	double per = textfmt_duration_unit(ref, &unit);
 
-	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
-		if (fabs(ref) >= units[i]) {
-			per = units[i];
-			break;
-		}
 	snprintf(buf, size, "[%+.3g, %+.3g]", lo / per, hi / per);
 }
 
@@ -330,15 +324,6 @@ static void print_csv(FILE *f, const struct profile_diff *d, int top)
 	}
 }
 
-/* The event counts of the profiled boots that differ, each point's under the table. */
-static void print_events(FILE *f, const struct events_report *ev)
-{
-	for (size_t i = 0; i < ev->nr; i++)
-		if (!i || ev->v[i].mem_mib != ev->v[i - 1].mem_mib ||
-		    ev->v[i].cpus != ev->v[i - 1].cpus)
-			ab_table_print_events(f, ev, ev->v[i].mem_mib, ev->v[i].cpus, "A", "B");
-}
-
 int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_format fmt)
 {
 	struct profile_diff d;
@@ -353,7 +338,7 @@ int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_for
 		print_csv(f, &d, top);
 	} else {
 		print_text(f, &d, top);
-		print_events(f, &ev);
+		ab_report_print_events(f, &ev, "A", "B");
 	}
 	ret = 0;
 out:
