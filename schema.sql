@@ -13,7 +13,7 @@
 -- the lab adds those columns itself when a table lacks them
 -- (results/store.c).
 
-PRAGMA user_version = 12;
+PRAGMA user_version = 13;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -287,7 +287,8 @@ CREATE TABLE IF NOT EXISTS bisect_specs (
 	config_fragments TEXT,			-- --fragment: "BLOB-ID PATH" a line
 	alpha		REAL,			-- NULL: 0.05
 	delta		REAL,			-- --delta; NULL: 0.02
-	max_boots	INTEGER			-- NULL: from the number of commits
+	max_boots	INTEGER,		-- NULL: from the number of commits
+	seed_experiment	INTEGER			-- the A/B whose boots of the ends it starts from
 );
 
 -- Nightly (lab nightly): the nights, the commits each followed branch

@@ -150,6 +150,12 @@ int kernel_tree_checkout(struct kernel_tree *t, const git_oid *commit, size_t *w
 		strbuf_release(&sb);
 		return -1;
 	}
+	/* another lab (or a build ahead) may have checked out since: its index is on disk */
+	if (git_index_read(t->index, 1)) {
+		lab_git_error("cannot read the work tree's index");
+		git_commit_free(c);
+		return -1;
+	}
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED |
 				 GIT_CHECKOUT_REMOVE_IGNORED;

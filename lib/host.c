@@ -61,20 +61,36 @@ void host_info_get(struct host_info *h, const char *qemu)
 	}
 }
 
+const char *lab_program(void)
+{
+	static char exe[PATH_MAX];
+	ssize_t n;
+
+	if (exe[0])
+		return exe;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		exe[0] = '\0';
+		return NULL;
+	}
+	exe[n] = '\0';
+	return exe;
+}
+
 const char *lab_source_dir(void)
 {
 	static char dir[PATH_MAX];
 	char exe[PATH_MAX];
+	const char *self;
 	ssize_t n;
 
 	if (dir[0])
 		return dir;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
+	if (!(self = lab_program())) {
 		snprintf(dir, sizeof(dir), ".");
 		return dir;
 	}
-	exe[n] = '\0';
+	snprintf(exe, sizeof(exe), "%s", self);
 	/*
 	 * The binary is <checkout>/lab/lab, or <prefix>/bin/lab after make
 	 * install, with the rest under <prefix>/share/lab.

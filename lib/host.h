@@ -33,5 +33,7 @@ const char *host_arch(void);
  * web/style.css): its checkout, or <prefix>/share/lab once installed.
  */
 const char *lab_source_dir(void);
+/* The running lab's own binary (to start another lab command), NULL when unknown. */
+const char *lab_program(void);
 
 #endif

@@ -287,6 +287,15 @@ void subprocess_kill(struct child *c)
 		kill(-c->pid, SIGKILL);
 }
 
+int subprocess_ended(struct child *c)
+{
+	struct pollfd p = { .fd = c->status_fd, .events = POLLIN };
+
+	if (c->pid <= 0)
+		return 1;
+	return poll(&p, 1, 0) > 0;
+}
+
 int subprocess_finish(struct child *c)
 {
 	int status = -1, wstatus;

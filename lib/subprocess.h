@@ -41,6 +41,8 @@ int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 		     unsigned flags);
 /* SIGKILL the child's whole process group. */
 void subprocess_kill(struct child *c);
+/* 1 once the program has ended (subprocess_finish() then does not wait), else 0. */
+int subprocess_ended(struct child *c);
 /* Close out_fd, reap the child, return its exit status. */
 int subprocess_finish(struct child *c);
 

@@ -32,7 +32,7 @@ void bisect_spec_row_release(struct bisect_spec_row *r)
 #define SPEC_KEY_COLUMNS "good_ref, bad_ref, repo, arch, metric, workload_list, " \
 	"guest_params, kernel_cmdline, iters, mem_mib, cpus, numa, timeout_s, runner, accel, " \
 	"boot_clock, guest, target_name, target_class, config_fragments, alpha, delta"
-#define SPEC_COLUMNS SPEC_KEY_COLUMNS ", max_boots"
+#define SPEC_COLUMNS SPEC_KEY_COLUMNS ", max_boots, seed_experiment"
 
 static const char *text_or_null(const struct strbuf *sb)
 {
@@ -66,7 +66,7 @@ int store_bisection_create(struct store *st, long long *exp_id, const char *comm
 			   const char *good, const char *bad, const struct bisect_spec_row *spec)
 {
 	struct strbuf first = STRBUF_INIT;
-	struct store_arg args[SPEC_KEYS + 2];
+	struct store_arg args[SPEC_KEYS + 3];
 	long long id;
 
 	/* the experiment's workload is the first: the one the metric is looked up in */
@@ -88,9 +88,11 @@ int store_bisection_create(struct store *st, long long *exp_id, const char *comm
 	args[0] = STORE_INT(id);
 	spec_args(args + 1, spec);
 	args[SPEC_KEYS + 1] = STORE_ID(spec->max_boots);
+	args[SPEC_KEYS + 2] = STORE_ID(spec->seed);
 	if (store_rows(st, NULL, "INSERT INTO bisect_specs(experiment_id, " SPEC_COLUMNS
 		       ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-		       "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)", args, SPEC_KEYS + 2,
+		       "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)", args,
+		       SPEC_KEYS + 3,
 		       NULL, NULL))
 		goto fail;
 	strbuf_release(&first);
@@ -121,7 +123,7 @@ static int spec_row(sqlite3_stmt *q, void *data)
 				   &r->target, &r->targets, &r->fragments };
 	int i = 0;
 
-	sr->found = sqlite3_column_int(q, SPEC_KEYS + 1);
+	sr->found = sqlite3_column_int(q, SPEC_KEYS + 2);
 	sr->stored = sqlite3_column_type(q, 0) != SQLITE_NULL;
 	if (!sr->found || !sr->stored)
 		return 0;
@@ -133,9 +135,10 @@ static int spec_row(sqlite3_stmt *q, void *data)
 		strbuf_addstr(text2[k], store_text(q, i++));
 	r->alpha = sqlite3_column_double(q, i++);
 	r->delta = sqlite3_column_double(q, i++);
-	r->max_boots = sqlite3_column_int64(q, i);
-	strbuf_addstr(&r->good, store_text(q, SPEC_KEYS + 2));
-	strbuf_addstr(&r->bad, store_text(q, SPEC_KEYS + 3));
+	r->max_boots = sqlite3_column_int64(q, i++);
+	r->seed = sqlite3_column_int64(q, i);
+	strbuf_addstr(&r->good, store_text(q, SPEC_KEYS + 3));
+	strbuf_addstr(&r->bad, store_text(q, SPEC_KEYS + 4));
 	return 0;
 }
 

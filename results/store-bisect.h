@@ -25,6 +25,7 @@ struct bisect_spec_row {
 	double alpha;
 	double delta;				/* 0: 2 % (the band of a verdict) */
 	long long max_boots;
+	long long seed;				/* the A/B whose boots of the ends it starts from */
 };
 void bisect_spec_row_init(struct bisect_spec_row *r);
 void bisect_spec_row_release(struct bisect_spec_row *r);
@@ -42,7 +43,7 @@ int store_bisection_create(struct store *st, long long *exp_id, const char *comm
  */
 int store_bisect_spec_read(struct store *st, long long exp_id, struct bisect_spec_row *r);
 /*
- * The newest bisection stored with this spec, its budget aside, of these
+ * The newest bisection stored with this spec, its budget and seed aside, of these
  * commits (a ref that moved since makes another bisection): *exp_id 0
  * when none.
  */

@@ -101,7 +101,8 @@ static int check_intact(struct store *st)
  * were all measured in wall time; bisections from before version 5 did not
  * record the level of their effect's interval, those from before
  * version 8 were built without config fragments, and those from before
- * version 10 decided with the default band of 2 %.
+ * version 10 decided with the default band of 2 %; those from before
+ * version 13 booted their own ends.
  */
 static const struct added_column {
 	const char *table, *column, *definition;
@@ -110,6 +111,7 @@ static const struct added_column {
 	{ "bisections", "effect_alpha", "effect_alpha REAL" },
 	{ "bisect_specs", "config_fragments", "config_fragments TEXT" },
 	{ "bisect_specs", "delta", "delta REAL" },
+	{ "bisect_specs", "seed_experiment", "seed_experiment INTEGER" },
 };
 
 static int add_column(struct store *st, const struct added_column *c)

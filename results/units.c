@@ -187,13 +187,13 @@ int units_all_positive(const double *v, size_t n)
 
 
 int units_boot_medians(double **v, size_t *n, struct store *st, long long exp_id,
-		       long long variant_id, const char *metric)
+		       long long variant_id, long mem, long cpus, const char *metric)
 {
 	struct unit_side side;
 
 	*v = NULL;
 	*n = 0;
-	if (units_side_load(&side, st, exp_id, variant_id, -1, -1, metric))
+	if (units_side_load(&side, st, exp_id, variant_id, mem, cpus, metric))
 		return -1;
 	for (size_t i = 0; i < side.n; i++)
 		if (!strcmp(side.m[i].metric, metric)) {

@@ -58,10 +58,11 @@ enum stats_direction units_direction(const struct strvec *higher, const char *wo
 
 /*
  * The per-boot medians of one metric of a variant, in boot order (*v
- * NULL and *n 0 when it has none); the caller frees *v.
+ * NULL and *n 0 when it has none), of its boots of mem MiB and cpus CPUs
+ * (-1: any); the caller frees *v.
  */
 int units_boot_medians(double **v, size_t *n, struct store *st, long long exp_id,
-		       long long variant_id, const char *metric);
+		       long long variant_id, long mem, long cpus, const char *metric);
 /* Boots a side two variants both have: the fewer of the two, 0 when either has none. */
 int units_common_boots(size_t *n, struct store *st, long long exp_id, long long variant_a,
 		       long long variant_b);

@@ -39,6 +39,8 @@ struct sim {
 	double **v;		/* per-boot medians: per candidate, then G, B, SIM_PARENT */
 	size_t *len, *cap;
 	unsigned char *built;	/* per slot: measured once already */
+	unsigned char *told;	/* per candidate: named by bisect_ops.ahead */
+	size_t first_boots, told_first;	/* candidates' first boots, and of those told ahead */
 	enum bisect_mark *mark;	/* per candidate: as last decided */
 	size_t boots, samples, builds, decided;
 	int fail_decided;	/* decided() fails: the bisection must stop */
@@ -96,6 +98,7 @@ static inline void sim_init(struct sim *s, size_t n, unsigned long long seed)
 	s->len = calloc(n + 3, sizeof(size_t));
 	s->cap = calloc(n + 3, sizeof(size_t));
 	s->built = calloc(n + 3, 1);
+	s->told = calloc(n, 1);
 	s->mark = calloc(n, sizeof(*s->mark));
 }
 
@@ -107,6 +110,7 @@ static inline void sim_release(struct sim *s)
 	free(s->len);
 	free(s->cap);
 	free(s->built);
+	free(s->told);
 	free(s->mark);
 	free(s->broken);
 	memset(s, 0, sizeof(*s));
@@ -146,6 +150,10 @@ static inline int sim_measure(void *data, int who)
 	if (!s->built[k]) {
 		s->built[k] = 1;
 		s->builds++;
+		if (who >= 0 && (size_t)who < s->n) {
+			s->first_boots++;
+			s->told_first += s->told[who];
+		}
 	}
 	for (int i = 0; i < 2; i++)
 		if (s->shift[i] && sim_contains(s, c, s->culprit[i]))
@@ -181,6 +189,17 @@ static inline int sim_decided(void *data, int who, enum bisect_mark mark, size_t
 	if (who >= 0 && (size_t)who < s->n)
 		s->mark[who] = mark;
 	return s->fail_decided ? -1 : 0;
+}
+
+/* bisect_ops.ahead: which candidates were named before their first boot */
+static inline void sim_ahead(void *data, int who, const int *next, size_t n)
+{
+	struct sim *s = data;
+
+	(void)who;
+	for (size_t i = 0; i < n; i++)
+		if (next[i] >= 0 && (size_t)next[i] < s->n)
+			s->told[next[i]] = 1;
 }
 
 /* bisect_ops.exact */

@@ -28,7 +28,7 @@ chmod +x build.sh
 test_expect_success 'a run stores its clock: the local runner measures wall time' '
 	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 >out 2>err &&
 	test "$(sql lab.db "SELECT clock FROM runs")" = wall &&
-	test "$(sql lab.db "PRAGMA user_version")" = 12
+	test "$(sql lab.db "PRAGMA user_version")" = 13
 '
 
 test_expect_success 'lab run and lab show say the clock above the table' '
@@ -75,27 +75,34 @@ test_expect_success 'run.clock = icount in lab.conf is the clock of every boot' 
 
 # A database as version 3 left it: runs without the clock column (and
 # bisections without the columns added later).
+version3_schema () {
+	sed -e "/^	clock	/d" -e "/^	effect_alpha	/d" -e "/^	config_fragments /d" \
+		-e "/^	delta		REAL,/d" -e "/^	seed_experiment	/d" \
+		-e "s/^\(	max_boots	INTEGER\),/\1/" \
+		-e "s/user_version = [0-9]*/user_version = 3/" "$TOP/schema.sql"
+}
+
 test_expect_success 'a version 3 database is upgraded: its runs are wall time' '
-	sed -e "/^	clock	/d" -e "/^	effect_alpha	/d" -e "/^	config_fragments /d" -e "/^	delta		REAL,/d" -e "s/user_version = 12/user_version = 3/" "$TOP/schema.sql" |
+	version3_schema |
 		sqlite3 old.db &&
 	sql old.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"local\", \"zeroing\", \"\", 1, \"OK\")" &&
 	! sql old.db "SELECT clock FROM runs" 2>/dev/null &&
 	"$LAB" list --db old.db >out &&
-	test "$(sql old.db "PRAGMA user_version")" = 12 &&
+	test "$(sql old.db "PRAGMA user_version")" = 13 &&
 	test "$(sql old.db "SELECT clock FROM runs")" = wall &&
 	sql old.db "SELECT effect_alpha FROM bisections" &&
-	sql old.db "SELECT config_fragments, delta FROM bisect_specs" &&
+	sql old.db "SELECT config_fragments, delta, seed_experiment FROM bisect_specs" &&
 	"$LAB" run --db old.db --runner local --guest "$FAKE" --workload zeroing --iters 3 >out &&
 	"$LAB" run --db old.db --runner local --guest "$FAKE" --workload zeroing --iters 3 >out &&
 	test "$(sql old.db "SELECT group_concat(clock) FROM runs")" = wall,wall,wall
 '
 
 test_expect_success 'a version 3 database read by lab report is upgraded once' '
-	sed -e "/^	clock	/d" -e "/^	effect_alpha	/d" -e "/^	config_fragments /d" -e "/^	delta		REAL,/d" -e "s/user_version = 12/user_version = 3/" "$TOP/schema.sql" |
+	version3_schema |
 		sqlite3 old2.db &&
 	sql old2.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"local\", \"zeroing\", \"\", 1, \"OK\")" &&
 	"$LAB" report --db old2.db --out site2 >/dev/null &&
-	test "$(sql old2.db "PRAGMA user_version")" = 12 &&
+	test "$(sql old2.db "PRAGMA user_version")" = 13 &&
 	grep -q "<dt>clock</dt><dd class=\"clock\">wall time</dd>" site2/r1.html
 '
 

@@ -140,7 +140,41 @@ test_expect_success 'killed in the middle, --resume finds the same culprit with 
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''RUNNING'\''")" = 0 &&
 	test "$(sql lab.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment_id = $id AND r.status = '\''OK'\''")" = \
 	     "$(sql lab.db "SELECT 10 * count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''")" &&
-	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''")" -gt "$runs_before"
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''")" -gt "$runs_before" &&
+	# a build ahead dies with the lab that started it
+	! pgrep -f "lab build --db lab.db" >/dev/null
+'
+
+# Wall time: while a commit boots, the commits that can come after it are
+# built by a lab build of their own; each is built once, the bisection
+# finding in the cache what was built ahead.
+test_expect_success 'the candidates after a step are built while it boots, each once' '
+	mkdir ahead &&
+	printf "#!/bin/sh\necho built >>%s/ahead/builds\nexec ./build.sh\n" "$TRASH" >ahead/build &&
+	chmod +x ahead/build &&
+	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = %s/ahead/build\n\tartifact = out/image\n[run]\n\trunner = local\n" \
+		"$TRASH" "$TRASH" >ahead/lab.conf &&
+	git -C repo checkout -q main &&
+	rc=0 && "$LAB" bisect --config ahead/lab.conf --db ahead/lab.db --good base --bad main \
+		--workload zeroing --iters 10 >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -q "^culprit: $(git -C repo rev-parse side-culprit)" out &&
+	grep "^  building ahead: " err >told &&
+	test -s told &&
+	# one build a kernel: what was built ahead was found, not built again
+	test "$(wc -l <ahead/builds)" = "$(sql ahead/lab.db "SELECT count(*) FROM kernels")" &&
+	# what was named ahead was built: its kernel is in the database
+	for c in $(sed -e "s/^  building ahead: //" -e "s/ and / /" told); do
+		test "$(sql ahead/lab.db "SELECT count(*) FROM kernels WHERE git_commit LIKE '\''$c%'\''")" = 1 ||
+			{ echo "$c was not built"; exit 1; }
+	done &&
+	# each step but the first and the last took a commit named before it, the step before
+	sed -n "s/^step \([0-9]*\): \([0-9a-f]*\) .*/\1 \2/p" err >steps &&
+	test "$(wc -l <steps)" -ge 3 &&
+	while read -r k c; do
+		test "$k" = 1 && continue
+		grep -q "$c" told || { echo "step $k ($c) was not named ahead"; cat err; exit 1; }
+	done <steps
 '
 
 test_expect_success 'lab bisect-step drives git bisect run to the same culprit' '

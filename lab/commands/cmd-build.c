@@ -1,4 +1,4 @@
-/* lab build REF: build a commit (or find it in the cache), print the image path. */
+/* lab build REF...: build commits (or find them in the cache), print each image's path. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,17 +9,17 @@
 #include "refbuild.h"
 
 static const char *const build_usage[] = {
-	"usage: lab build REF [--arch x86_64|aarch64] [--repo PATH] [--fragment FILE]...",
-	"                     [--apply FILE]... [--probe NAME]... [--db PATH] [--config FILE]",
+	"usage: lab build REF... [--arch x86_64|aarch64] [--repo PATH] [--fragment FILE]...",
+	"                        [--apply FILE]... [--probe NAME]... [--db PATH] [--config FILE]",
 	"",
-	"Checks REF out into the lab's own work tree (never yours), builds it with",
+	"Checks each REF out into the lab's own work tree (never yours), builds it with",
 	"make O=<build dir>, or finds it in the artifact cache, and prints the image.",
 	"--apply patches the work tree for this build only; --probe does the same",
 	"with kernels/probes/<arch>/NAME.patch. Both are part of the cache key.",
 	"",
 	parse_options_here,
 	"",
-	"exit status: 0 built or cached, 1 BUILD_FAILED, 2 error",
+	"exit status: 0 all built or cached, 1 a BUILD_FAILED, 2 error",
 	NULL,
 };
 
@@ -54,24 +54,30 @@ int cmd_build(int argc, char **argv)
 	n = parse_command_options(&parser, argc, argv, PARSE_OPT_ANY_ARGS);
 	if (n < 0)
 		goto out;
-	if (n != 1) {
-		error("'lab build' takes one ref (see 'lab build --help')");
+	if (n < 1) {
+		error("'lab build' takes a ref (see 'lab build --help')");
 		goto out;
 	}
 	if (build_add_probes(&patches, &probes, spec.arch))
 		goto out;
 	if (context_load_config(&ctx, config, db) || kernel_tree_open_for(&t, &ctx, repo))
 		goto out;
-	switch (refbuild(&image, &commit, &kernel_id, &ctx, &t, argv[0], &spec)) {
-	case REFBUILD_OK:
-		printf("%s\n", image.path);
-		ret = 0;
-		break;
-	case REFBUILD_FAILED:
-		ret = 1;
-		break;
-	default:
-		break;
+	ret = 0;
+	for (int i = 0; i < n && ret < 2; i++) {
+		kernel_image_release(&image);
+		kernel_image_init(&image);
+		switch (refbuild(&image, &commit, &kernel_id, &ctx, &t, argv[i], &spec)) {
+		case REFBUILD_OK:
+			printf("%s\n", image.path);
+			fflush(stdout);
+			break;
+		case REFBUILD_FAILED:
+			ret = 1;
+			break;
+		default:
+			ret = 2;
+			break;
+		}
 	}
 out:
 	kernel_image_release(&image);

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "bisect-ops.h"
 #include "escape.h"
+#include "host.h"
 #include "log.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
@@ -39,11 +41,26 @@ int bisector_variant(struct bisector *bs, struct who *w)
 	return store_variant_record(&bs->ctx->st, &w->variant_id, bs->exp_id, w->name, hex);
 }
 
-/* Virtual time: the bisection's boots so far all ran in icount. */
+/* 1 while the seed's boots count: the bisection's own all ran in its clock. */
+static int seed_holds(struct bisector *bs)
+{
+	struct strvec clocks = STRVEC_INIT;
+	int ret;
+
+	if (store_experiment_clocks(&bs->ctx->st, &clocks, bs->exp_id))
+		return -1;
+	ret = !clocks.nr || (clocks.nr == 1 && !strcmp(clocks.v[0], bs->seed_clock));
+	strvec_release(&clocks);
+	return ret;
+}
+
+/* Virtual time: the bisection's boots so far (and its seed's) all ran in icount. */
 int bisector_exact(void *data)
 {
 	struct bisector *bs = data;
 
+	if (bs->seed)
+		return seed_holds(bs) == 1;
 	return store_experiment_virtual(&bs->ctx->st, bs->exp_id) == 1;
 }
 
@@ -52,12 +69,164 @@ int bisector_boots(void *data, int who, double **v, size_t *n)
 {
 	struct bisector *bs = data;
 	struct who *w = bisector_who(bs, who);
+	double *seeded;
+	size_t nseeded;
+	int holds;
 
 	*v = NULL;
 	*n = 0;
-	if (bisector_variant(bs, w))
+	if (bisector_variant(bs, w) ||
+	    units_boot_medians(v, n, &bs->ctx->st, bs->exp_id, w->variant_id, -1, -1, bs->metric))
 		return -1;
-	return units_boot_medians(v, n, &bs->ctx->st, bs->exp_id, w->variant_id, bs->metric);
+	if (!bs->seed || !w->seed_variant)
+		return 0;
+	if ((holds = seed_holds(bs)) <= 0)
+		return holds;
+	if (units_boot_medians(&seeded, &nseeded, &bs->ctx->st, bs->seed, w->seed_variant,
+			       bs->seed_mem, bs->seed_cpus, bs->metric))
+		return -1;
+	*v = xrealloc(*v, (*n + nseeded) * sizeof(**v));
+	if (nseeded)
+		memcpy(*v + *n, seeded, nseeded * sizeof(*seeded));
+	*n += nseeded;
+	free(seeded);
+	return 0;
+}
+
+/* who's kernel, built (or found) once: 0, 1 when it does not build, -1 error. */
+static int build(struct bisector *bs, struct who *w)
+{
+	if (w->image.path || w->build_failed)
+		return w->build_failed;
+	switch (refbuild_commit(&w->image, &w->kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
+	case REFBUILD_OK:
+		bs->builds++;
+		return store_variant_kernel(&bs->ctx->st, w->variant_id, w->kernel_id) ? -1 : 0;
+	case REFBUILD_FAILED:
+		w->build_failed = 1;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+struct seed_reader {
+	const char *kind, *status, *workloads;
+	struct who *ends[2];
+	const char *cmdline;
+};
+
+static int seed_experiment(const struct store_experiment *e, void *data)
+{
+	struct seed_reader *r = data;
+
+	r->kind = xstrdup(e->kind);
+	r->status = xstrdup(e->status);
+	r->workloads = xstrdup(e->workloads ? e->workloads : "");
+	return 0;
+}
+
+static int seed_variant(const struct store_variant *v, void *data)
+{
+	struct seed_reader *r = data;
+
+	for (int i = 0; i < 2; i++)
+		if (!r->ends[i]->seed_variant && v->kernel_id == r->ends[i]->kernel_id &&
+		    !strcmp(v->cmdline ? v->cmdline : "", r->cmdline))
+			r->ends[i]->seed_variant = v->id;
+	return 0;
+}
+
+/* Why seed cannot stand for the ends, into why; "" when it can. -1 error. */
+static int seed_check(struct bisector *bs, long long seed, struct strbuf *why)
+{
+	struct seed_reader r = { .ends = { &bs->g, &bs->b }, .cmdline = bs->bo.cmdline ?
+				 bs->bo.cmdline : "" };
+	struct strbuf want = STRBUF_INIT;
+	struct strvec clocks = STRVEC_INIT;
+	int ret = -1;
+
+	for (size_t i = 0; i < bs->bo.workloads->nr; i++)
+		strbuf_addf(&want, "%s%s", i ? "," : "", bs->bo.workloads->v[i]);
+	if (store_experiment_read(&bs->ctx->st, seed, seed_experiment, &r) ||
+	    store_experiment_clocks(&bs->ctx->st, &clocks, seed))
+		goto out;
+	if (strcmp(r.kind, "ab") || strcmp(r.status, "DONE"))
+		strbuf_addf(why, "E%lld is not a finished A/B", seed);
+	else if (strcmp(r.workloads, want.buf))
+		strbuf_addf(why, "E%lld ran other workloads (%s)", seed, r.workloads);
+	else if (clocks.nr != 1 || strncmp(clocks.v[0], "icount", 6))
+		strbuf_addf(why, "E%lld did not run in virtual time alone", seed);
+	if (why->len) {
+		ret = 0;
+		goto out;
+	}
+	snprintf(bs->seed_clock, sizeof(bs->seed_clock), "%s", clocks.v[0]);
+	for (int i = 0; i < 2; i++) {
+		struct who *w = r.ends[i];
+		long ok = 0, failed = 0;
+		int b;
+
+		if (bisector_variant(bs, w) || (b = build(bs, w)) < 0)
+			goto out;
+		/* an end that does not build is said when it is measured */
+		if (b > 0) {
+			strbuf_addf(why, "the %s end does not build", i ? "bad" : "good");
+			break;
+		}
+		w->seed_variant = 0;
+		if (store_experiment_variants(&bs->ctx->st, seed, "ab", seed_variant, &r))
+			goto out;
+		if (w->seed_variant && store_variant_boots(&bs->ctx->st, w->seed_variant,
+							   bs->seed_mem, bs->seed_cpus, &ok, &failed))
+			goto out;
+		if (!ok) {
+			strbuf_addf(why, "E%lld has no boot of the %s end's kernel with this "
+				    "command line at %ld MiB and %ld CPUs", seed, i ? "bad" : "good",
+				    bs->seed_mem, bs->seed_cpus);
+			break;
+		}
+	}
+	ret = 0;
+out:
+	free((char *)r.kind);
+	free((char *)r.status);
+	free((char *)r.workloads);
+	strbuf_release(&want);
+	strvec_release(&clocks);
+	return ret;
+}
+
+int bisector_take_seed(struct bisector *bs, long long seed)
+{
+	struct strbuf why = STRBUF_INIT;
+	long ok[2] = { 0, 0 }, failed;
+	int ret = -1;
+
+	if (!seed)
+		return 0;
+	bs->seed_mem = bs->bo.mem_mib ? bs->bo.mem_mib : bs->ctx->cfg.mem_mib;
+	bs->seed_cpus = bs->bo.cpus ? bs->bo.cpus : bs->ctx->cfg.cpus;
+	if (seed_check(bs, seed, &why))
+		goto out;
+	ret = 0;
+	if (why.len) {
+		bs->g.seed_variant = bs->b.seed_variant = 0;
+		fprintf(stderr, "the ends are booted: %s\n", term_safe(why.buf));
+		goto out;
+	}
+	bs->seed = seed;
+	if (store_variant_boots(&bs->ctx->st, bs->g.seed_variant, bs->seed_mem, bs->seed_cpus,
+				&ok[0], &failed) ||
+	    store_variant_boots(&bs->ctx->st, bs->b.seed_variant, bs->seed_mem, bs->seed_cpus,
+				&ok[1], &failed))
+		ret = -1;
+	else
+		fprintf(stderr, "the ends start from E%lld's boots (%ld and %ld, in virtual time)\n",
+			seed, ok[0], ok[1]);
+out:
+	strbuf_release(&why);
+	return ret;
 }
 
 /*
@@ -138,12 +307,83 @@ out:
 	return ret;
 }
 
+static void builder_finish(struct bisector *bs)
+{
+	if (!bs->building)
+		return;
+	subprocess_finish(&bs->builder);
+	bs->building = 0;
+}
+
+void bisector_ahead(void *data, int who, const int *next, size_t n)
+{
+	struct bisector *bs = data;
+
+	bs->ahead_of = who;
+	bs->nahead = 0;
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(bs->ahead); i++)
+		bs->ahead[bs->nahead++] = next[i];
+}
+
+/*
+ * Before w's first boot, once w is built: a lab build of the candidates
+ * after it, in wall time only. There a step takes several boots of the
+ * commit and of both ends; in virtual time it takes one, shorter than a
+ * build, and the next step would wait for the build of a candidate it
+ * does not need.
+ */
+static void start_ahead(struct bisector *bs, struct who *w)
+{
+	const char *self = lab_program();
+	struct strvec av = STRVEC_INIT;
+	struct strbuf names = STRBUF_INIT;
+	size_t refs;
+
+	if (!bs->nahead || bisector_who(bs, bs->ahead_of) != w)
+		return;
+	if (bs->building) {
+		if (!subprocess_ended(&bs->builder))
+			return;
+		builder_finish(bs);
+	}
+	if (!self || (bs->spec.patches && bs->spec.patches->nr) || bisector_exact(bs))
+		goto out;
+	strvec_pushl(&av, self, "build", "--db", bs->ctx->st.path, "--arch", bs->spec.arch, NULL);
+	if (bs->ctx->cfg.path)
+		strvec_pushl(&av, "--config", bs->ctx->cfg.path, NULL);
+	if (bs->repo)
+		strvec_pushl(&av, "--repo", bs->repo, NULL);
+	for (size_t i = 0; bs->spec.fragments && i < bs->spec.fragments->nr; i++)
+		strvec_pushl(&av, "--fragment", bs->spec.fragments->v[i], NULL);
+	refs = av.nr;
+	for (size_t i = 0; i < bs->nahead; i++) {
+		struct who *c = bisector_who(bs, bs->ahead[i]);
+		char hex[GIT_OID_HEXSZ + 1];
+
+		if (c->image.path || c->build_failed || c->ahead)
+			continue;
+		c->ahead = 1;
+		git_oid_tostr(hex, sizeof(hex), &c->commit);
+		strvec_push(&av, hex);
+		strbuf_addf(&names, "%s%.12s", names.len ? " and " : "", hex);
+	}
+	if (av.nr > refs && !subprocess_start(&bs->builder, strvec_argv(&av), NULL,
+					      SUBPROCESS_SILENT)) {
+		bs->building = 1;
+		fprintf(stderr, "  building ahead: %s\n", names.buf);
+	}
+out:
+	bs->nahead = 0;
+	strvec_release(&av);
+	strbuf_release(&names);
+}
+
 int bisector_measure(void *data, int who)
 {
 	struct bisector *bs = data;
 	struct who *w = bisector_who(bs, who);
 	struct run_result res;
-	long long run_id, kernel_id;
+	long long run_id;
 	int end = who == BISECT_G || who == BISECT_B;
 
 	if (bisector_variant(bs, w))
@@ -156,20 +396,8 @@ int bisector_measure(void *data, int who)
 	/* before the build: a budget used up builds nothing more */
 	if (bs->max_boots && bs->boots_before + (long long)bs->boots >= bs->max_boots)
 		return error("boot budget of %lld boots used up (--max-boots)", bs->max_boots);
-	if (!w->image.path && !w->build_failed) {
-		switch (refbuild_commit(&w->image, &kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
-		case REFBUILD_OK:
-			bs->builds++;
-			if (store_variant_kernel(&bs->ctx->st, w->variant_id, kernel_id))
-				return -1;
-			break;
-		case REFBUILD_FAILED:
-			w->build_failed = 1;
-			break;
-		default:
-			return -1;
-		}
-	}
+	if (build(bs, w) < 0)
+		return -1;
 	if (w->build_failed) {
 		if (end)
 			return error("the %s end (%s) does not build", who == BISECT_G ? "good" : "bad",
@@ -178,6 +406,7 @@ int bisector_measure(void *data, int who)
 	}
 	if (!w->prepared && prepare_plans(bs, w))
 		return -1;
+	start_ahead(bs, w);
 	if (boot_plan_run(&w->plans[w->turn++ % w->nplans], bs->ctx, &run_id, &res)) {
 		run_result_release(&res);
 		return -1;
@@ -208,9 +437,9 @@ int bisector_settle_band(struct bisector *bs)
 		return 0;
 	if (store_experiment_runs(&bs->ctx->st, &runs, bs->exp_id))
 		return -1;
-	if (!runs)
+	if (!runs && !bs->seed)
 		return 0;
-	virt = store_experiment_virtual(&bs->ctx->st, bs->exp_id);
+	virt = runs ? store_experiment_virtual(&bs->ctx->st, bs->exp_id) : 1;
 	if (virt < 0)
 		return -1;
 	if (virt)
@@ -256,6 +485,9 @@ int bisector_decided(void *data, int who, enum bisect_mark mark, size_t n,
 /* The commits of the graph as the bisection's candidates. */
 void bisector_release(struct bisector *bs)
 {
+	if (bs->building)
+		fprintf(stderr, "waiting for the build ahead to end\n");
+	builder_finish(bs);
 	struct who *all[3] = { &bs->g, &bs->b, &bs->p };
 	for (int i = 0; i < 3; i++) {
 		for (size_t k = 0; k < all[i]->nplans; k++)

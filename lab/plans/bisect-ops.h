@@ -13,6 +13,7 @@
 #include "gitutil.h"
 #include "kernel-image.h"
 #include "refbuild.h"
+#include "subprocess.h"
 
 /* The culprit's parent, measured to confirm. */
 #define BISECT_PARENT (-3)
@@ -22,7 +23,10 @@ struct who {
 	char name[16];
 	long long variant_id;
 	struct kernel_image image;	/* built (or found) once, booted by every plan */
+	long long kernel_id;
+	long long seed_variant;		/* an end's variant in the seed A/B; 0: none */
 	int build_failed, prepared, failures;
+	int ahead;			/* handed to a build ahead (bisector_ahead) */
 	/* one plan, or one per target of --targets, taken in turn boot by boot */
 	struct boot_plan *plans;
 	size_t nplans, turn;
@@ -38,7 +42,17 @@ struct bisector {
 	char metric[64];
 	int per_boot, locked;
 	int metric_unknown;		/* only the good end's first boot tells whether it has it */
+	const char *repo;		/* --repo; NULL: core.repo */
 	struct who g, b, p, *cand;
+	/* a lab build of the candidates that may come next, while a boot runs */
+	struct child builder;
+	int building;
+	int ahead_of, ahead[2];
+	size_t nahead;
+	/* the A/B whose boots of the ends count as theirs (bisect_spec.seed); 0: none */
+	long long seed;
+	char seed_clock[64];
+	long seed_mem, seed_cpus;
 	size_t ncand, builds, boots, seq;
 	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
 	/* the band of its verdicts: --delta, else settled by the clock of its first boot */
@@ -62,11 +76,29 @@ void bisector_release(struct bisector *bs);
  */
 int bisector_settle_band(struct bisector *bs);
 
+/*
+ * Start the ends from the boots of A/B seed (0: none) when it can stand
+ * for them: done, in virtual time, of these workloads, and each end a
+ * variant of it with the same kernel (the bisection builds the ends
+ * here to know) and command line, booted at the bisection's memory and
+ * CPUs. Otherwise a line says why and the ends are booted as usual.
+ * They count while the bisection's own boots run in the seed's clock.
+ */
+int bisector_take_seed(struct bisector *bs, long long seed);
+
 /* struct bisect_ops over a struct bisector (data). */
 int bisector_exact(void *data);
 int bisector_boots(void *data, int who, double **v, size_t *n);
 int bisector_measure(void *data, int who);
 int bisector_decided(void *data, int who, enum bisect_mark mark, size_t n,
 		     const struct stats_hl *hl);
+/*
+ * The candidates after who, built while who boots (wall time only) by a
+ * `lab build` of this lab's binary, database, config, repository and
+ * build spec, its output in the build logs; the bisection's own build of
+ * one then waits for it (the builds' lock) and finds it in the cache.
+ * One such build at a time; bisector_release() waits for it to end.
+ */
+void bisector_ahead(void *data, int who, const int *next, size_t n);
 
 #endif

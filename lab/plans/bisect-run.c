@@ -304,6 +304,7 @@ static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 		bs->bo.clock = config_clock_name(ctx->cfg.clock);
 	bs->spec.arch = spec->arch ? spec->arch : host_arch();
 	bs->spec.fragments = spec->fragments;
+	bs->repo = spec->repo;
 	snprintf(bs->g.name, sizeof(bs->g.name), "G");
 	snprintf(bs->b.name, sizeof(bs->b.name), "B");
 	return kernel_tree_open_for(&bs->t, ctx, spec->repo);
@@ -313,7 +314,8 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	       long long *bisection_id, struct bisect_outcome *out)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { bisector_boots, bisector_measure, bisector_decided, NULL, bisector_exact };
+	struct bisect_ops ops = { bisector_boots, bisector_measure, bisector_decided, NULL,
+				  bisector_exact, bisector_ahead };
 	struct bisector bs;
 	struct bisect_graph g;
 	struct bisect_result r;
@@ -352,7 +354,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 		goto out;
 	take_candidates(&bs, ids, g.n);
 	bs.max_boots = spec->max_boots ? spec->max_boots : bisect_default_budget(bs.ncand, &opt);
-	if (bisector_settle_band(&bs))
+	if (bisector_take_seed(&bs, spec->seed) || bisector_settle_band(&bs))
 		goto out;
 	switch (settle_metric(&bs, &opt)) {
 	case 0:
@@ -448,7 +450,8 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		    long long *bisection_id, struct bisect_step_outcome *out)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { bisector_boots, bisector_measure, NULL, NULL, bisector_exact };
+	struct bisect_ops ops = { bisector_boots, bisector_measure, NULL, NULL, bisector_exact,
+				  NULL };
 	struct bisector bs;
 	struct bisect_result r;
 	struct bisect_spec_row row;

@@ -69,6 +69,13 @@ struct bisect_spec {
 	double delta;
 	long long max_boots;		/* budget of boots in all; 0: from the number of commits */
 	/*
+	 * Non-zero: an A/B of the two ends (the nightly's confirming one)
+	 * whose boots the ends start from, taken when it ran in virtual time
+	 * with the same kernels, command line, workloads, memory and CPUs
+	 * (bisector_take_seed()); otherwise the ends are booted as usual.
+	 */
+	long long seed;
+	/*
 	 * Non-zero: continue that bisection with the spec stored when it
 	 * started (results/store-bisect.h, table bisect_specs); of this
 	 * spec only max_boots counts, raising the budget when non-zero. A

@@ -61,6 +61,7 @@ int bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec
 	r->alpha = spec->alpha;
 	r->delta = spec->delta;
 	r->max_boots = spec->max_boots;
+	r->seed = spec->seed;
 	for (size_t i = 0; spec->fragments && i < spec->fragments->nr; i++) {
 		if (fragment_id(hex, spec->fragments->v[i]))
 			return -1;
@@ -133,6 +134,7 @@ int bisect_spec_load(struct bisect_stored_spec *s, struct store *st, long long i
 	spec->alpha = r->alpha;
 	spec->delta = r->delta;
 	spec->max_boots = r->max_boots;
+	spec->seed = r->seed;
 	spec->resume = id;
 	return 0;
 }

@@ -333,6 +333,26 @@ int bisect_classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 	return ret;
 }
 
+/* What comes after candidate who, were it GOOD or BAD, told to ops->ahead. */
+static void tell_ahead(const struct bisect_graph *g, enum bisect_mark *marks, long who,
+		       const struct bisect_ops *ops)
+{
+	const enum bisect_mark as[2] = { BISECT_GOOD, BISECT_BAD };
+	int next[2];
+	size_t n = 0;
+
+	for (int i = 0; i < 2; i++) {
+		long c;
+
+		marks[who] = as[i];
+		c = bisect_next(g, marks);
+		if (c >= 0 && (!n || next[0] != (int)c))
+			next[n++] = (int)c;
+	}
+	marks[who] = BISECT_UNKNOWN;
+	ops->ahead(ops->data, (int)who, next, n);
+}
+
 int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		  const struct bisect_options *opt, const struct bisect_ops *ops)
 {
@@ -353,6 +373,9 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 	while ((next = bisect_next(g, marks)) >= 0) {
 		struct stats_hl hl = { NAN, NAN, NAN };
 		size_t n = 0;
+
+		if (ops->ahead)
+			tell_ahead(g, marks, next, ops);
 		if (classify(&marks[next], &hl, &n, opt, ops, &s, (int)next, out->log_effect > 0))
 			goto out;
 		out->steps++;
@@ -429,12 +452,14 @@ int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *
 	double *vg = NULL, *vb = NULL;
 	size_t ng = 0, nb = 0;
 	double band = r->delta > 0 ? r->delta : BISECT_CONFIRM_DELTA;
+	/* in virtual time a boot repeats: the culprit's step boot and one of its parent's may do */
+	size_t first = ops->exact && ops->exact(ops->data) ? 1 : BISECT_CONFIRM_BOOTS;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
 	out->ratio.estimate = out->ratio.lo = out->ratio.hi = out->z = NAN;
-	for (size_t level = BISECT_CONFIRM_BOOTS; level <= BISECT_CONFIRM_CAP; level *= 2) {
+	for (size_t level = first; level <= BISECT_CONFIRM_CAP; level *= 2) {
 		struct stats_boot_ratio c, e;
 		const double *pool[4];
 		size_t npool[4];

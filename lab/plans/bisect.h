@@ -58,6 +58,12 @@ struct bisect_ops {
 	 * ends never again (classify() in bisect.c). NULL: wall time.
 	 */
 	int (*exact)(void *data);
+	/*
+	 * Before who is measured: the candidates that come next, one for
+	 * each mark it may get (n of them, 0 to 2), so that they can be built
+	 * while who boots. A hint only: it decides nothing. NULL: none.
+	 */
+	void (*ahead)(void *data, int who, const int *next, size_t n);
 };
 
 struct bisect_graph {

@@ -212,6 +212,8 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	night_boot_opts(&spec.boot, nt, &wl, NULL, s->cmdline, s->mem_mib);
 	spec.max_boots = nt->n->bisect_budget;
 	spec.delta = nt->n->delta;
+	/* the ends as the confirming A/B booted them, when in virtual time */
+	spec.seed = c->ab_experiment;
 	spec.command = cmd.buf;
 	/* a resume reads the rest of the spec back from the bisection's row */
 	if (bisection_find(&id, nt, &spec))

@@ -83,7 +83,16 @@ w = c[\"demote_page_wall\"]
 assert w[\"verdict\"] == \"REGRESSION\" and w[\"outcome\"] == \"FOUND\", w
 assert w[\"culprit\"] == sys.argv[1] and w[\"subject\"] == sys.argv[2], w
 " "$reg" "$(git -C "$FIXTURE" log -1 --format=%s "$reg")" &&
-	test "$(sqlite3 "$DB" "SELECT count(*) FROM experiments WHERE kind = '\''bisect'\''")" = 1
+	test "$(sqlite3 "$DB" "SELECT count(*) FROM experiments WHERE kind = '\''bisect'\''")" = 1 &&
+	# the bisection starts from the confirming A/B'\''s boots of its ends: none of its own
+	ab=$(sqlite3 "$DB" "SELECT ab_experiment FROM nightly_changes WHERE bisection IS NOT NULL LIMIT 1") &&
+	test "$(sqlite3 "$DB" "SELECT DISTINCT s.seed_experiment FROM bisect_specs s JOIN nightly_changes c
+		ON c.bisection = s.experiment_id")" = "$ab" &&
+	grep -q "^the ends start from E$ab'\''s boots ([1-9][0-9]* and [1-9][0-9]*, in virtual time)$" err.4 &&
+	test "$(sqlite3 "$DB" "SELECT count(*) FROM runs r JOIN variants v ON v.id = r.variant_id
+		JOIN experiments e ON e.id = v.experiment_id WHERE e.kind = '\''bisect'\''
+		AND v.name IN ('\''G'\'', '\''B'\'')")" = 0 &&
+	grep "^step\|^culprit\|confirm" err.4
 '
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'the night that brings the fix: IMPROVEMENT, no regression mail' '

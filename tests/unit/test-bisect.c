@@ -24,13 +24,14 @@ struct tally {
 	size_t wrong_unflagged;		/* a wrong culprit its own check let through */
 	size_t boots;
 	size_t steps, step_boots;	/* steps decided, and the candidates' boots they took */
+	size_t first_boots, told_first;	/* candidates first booted, and of those told ahead */
 };
 
 /* Bisect one history, then check the culprit as lab bisect does. */
 static void one_at(struct tally *t, struct sim *s, const struct bisect_graph *g, double delta)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, s, sim_exact };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, s, sim_exact, sim_ahead };
 	struct bisect_result res;
 	struct bisect_confirmation conf;
 	int right;
@@ -44,6 +45,8 @@ static void one_at(struct tally *t, struct sim *s, const struct bisect_graph *g,
 	}
 	t->steps += res.steps;
 	t->step_boots += sim_candidate_boots(s);
+	t->first_boots += s->first_boots;
+	t->told_first += s->told_first;
 	t->found++;
 	right = res.culprit == s->culprit[0] || (s->shift[1] && res.culprit == s->culprit[1]);
 	t->right += right;
@@ -204,8 +207,11 @@ static void test_virtual_time(void)
 		is_int(t.flagged, 0, "virtual time: every culprit explains the whole effect");
 		ok(t.steps && t.step_boots * 2 <= t.steps * 3,
 		   "virtual time: at most 1.5 boots a step");
-		/* 2 + 2 for G->B, 6 steps of about one boot, 4 + 4 to confirm */
-		ok(t.boots <= 20 * 24, "virtual time: at most 24 boots a bisection of 64 commits");
+		/* 2 + 2 for G->B, 6 steps of about one boot, one of the parent to confirm */
+		ok(t.boots <= 20 * 12, "virtual time: at most 12 boots a bisection of 64 commits");
+		/* all but the first step's commit could be built while the step before booted */
+		is_int(t.told_first, t.first_boots - 20, "each step's commit was named ahead, "
+		       "but the first");
 	}
 	sim_graph_release(&g);
 }
@@ -219,7 +225,7 @@ static void test_effect_takes_more_boots(void)
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact, NULL };
 	size_t more = 0, found = 0;
 
 	for (size_t r = 0; r < 20; r++) {
@@ -254,7 +260,7 @@ static void test_decided_error_stops(void)
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact, NULL };
 
 	sim_line_graph(&g, 16);
 	sim_init(&s, 16, 12345);
@@ -389,7 +395,7 @@ static void test_run_graph(void)
 	struct bisect_graph g;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact, NULL };
 
 	graph_of(&g, 7, merged);
 	sim_init(&s, 7, 0x6a09e667f3bcc909ull);
@@ -474,7 +480,7 @@ static int fixed_measure(void *data, int who)
 static void test_confirm_small_rest(void)
 {
 	struct fixed f = { { 13.539, 6158.183, 13.5658, 6158.183 }, { 6, 6, 0, 2 } };
-	struct bisect_ops ops = { fixed_boots, fixed_measure, NULL, &f, NULL };
+	struct bisect_ops ops = { fixed_boots, fixed_measure, NULL, &f, NULL, NULL };
 	struct bisect_result res;
 	struct bisect_confirmation conf;
 

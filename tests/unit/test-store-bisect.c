@@ -32,6 +32,7 @@ static void fill(struct bisect_spec_row *r)
 	r->timeout_s = 600;
 	r->alpha = 0.01;
 	r->max_boots = 40;
+	r->seed = 12;
 }
 
 int main(void)
@@ -74,13 +75,15 @@ int main(void)
 	ok(r.iters == 3 && r.mem_mib == 4096 && r.cpus == 0 && r.numa == 2 && r.timeout_s == 600,
 	   "the numbers, 0 for NULL");
 	ok(r.alpha == 0.01 && r.max_boots == 40, "alpha and the budget");
+	is_int(r.seed, 12, "the A/B its ends start from");
 	is_str(r.good.buf, "aaaa", "the good commit it started with");
 	is_str(r.bad.buf, "bbbb", "the bad commit it started with");
 	bisect_spec_row_release(&r);
 
 	w.max_boots = 7;
+	w.seed = 0;
 	ok(store_bisection_by_spec(&st, &found, &w, "aaaa", "bbbb") == 0 && found == id,
-	   "found again by its spec, whatever the budget");
+	   "found again by its spec, whatever the budget and the seed");
 	ok(store_bisection_by_spec(&st, &found, &w, "aaaa", "cccc") == 0 && found == 0,
 	   "not when bad is another commit now");
 	strbuf_addstr(&w.metric, "demote_page_wall");
