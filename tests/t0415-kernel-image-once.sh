@@ -1,6 +1,6 @@
 #!/bin/bash
-# A kernel image is read once, when the command resolves it, and the guest's
-# initramfs written once per content: an A/B over a sweep of three points
+# A kernel image is read once, when the command resolves it, and recorded
+# in the database once, and the guest's initramfs written once per content: an A/B over a sweep of three points
 # re-reads neither at each point, side or boot (LAB_DEBUG=1 says what the
 # lab read and wrote; strace, where it is installed, counts the opens).
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +20,7 @@ test_expect_success 'local runner: a 3-point sweep resolves the program once' '
 		--mem 1G,2G,3G --boots 2 --iters 5 --a-cmdline scale=1.0 --b-cmdline scale=1.0 \
 		>out 2>err &&
 	test "$(count "lab: debug: kernel '\''$FAKE'\'' resolved" err)" = 1 &&
+	test "$(count "lab: debug: kernel '\''$FAKE'\'' recorded as row 1" err)" = 1 &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = 1")" = 12 &&
 	test "$(sql lab.db "SELECT count(DISTINCT kernel_id) FROM runs")" = 1 &&
 	test "$(sql lab.db "SELECT hash FROM kernels")" = "$(git hash-object "$FAKE")"
@@ -47,6 +48,7 @@ test_expect_success TCG 'qemu: a 3-point A/B hashes the kernel once and writes o
 	} &&
 	test "$(count "lab: debug: kernel '\''$KERNEL'\'' resolved: x86_64" err)" = 1 &&
 	test "$(count "lab: debug: initramfs '\''" err)" = 1 &&
+	test "$(count "lab: debug: kernel '\''$KERNEL'\'' recorded as row" err)" = 1 &&
 	test "$(sql qemu.db "SELECT count(*) FROM runs WHERE experiment_id = 1")" = 6 &&
 	test "$(sql qemu.db "SELECT count(DISTINCT mem_mib) FROM runs")" = 3 &&
 	test "$(sql qemu.db "SELECT count(*) FROM kernels")" = 1 &&
