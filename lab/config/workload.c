@@ -68,44 +68,6 @@ void workload_quote(struct strbuf *out, const char *word)
 		escape_shell_quoted(out, word);
 }
 
-/* Words as workload_quote() writes them; -1 for a quote left open. */
-static int split_words(struct strvec *out, const char *s)
-{
-	struct strbuf word = STRBUF_INIT;
-	int ret = 0;
-
-	for (;;) {
-		int any = 0;
-
-		s += strspn(s, " \t\n");
-		if (!*s)
-			break;
-		strbuf_reset(&word);
-		while (*s && !strchr(" \t\n", *s)) {
-			any = 1;
-			if (*s == '\'') {
-				const char *end = strchr(s + 1, '\'');
-				if (!end) {
-					ret = -1;
-					goto out;
-				}
-				strbuf_add(&word, s + 1, (size_t)(end - s - 1));
-				s = end + 1;
-			} else if (*s == '\\' && s[1]) {
-				strbuf_addch(&word, s[1]);
-				s += 2;
-			} else {
-				strbuf_addch(&word, *s++);
-			}
-		}
-		if (any)
-			strvec_push(out, word.buf);
-	}
-out:
-	strbuf_release(&word);
-	return ret;
-}
-
 static void quote_all(struct strbuf *out, const struct strvec *words, size_t from)
 {
 	for (size_t i = from; i < words->nr; i++) {
@@ -337,7 +299,7 @@ int user_workload_parse(struct user_workload *w, const char *spec)
 		error("workload '%s' runs neither exec:PATH nor stress-ng:STRESSOR", spec);
 		goto out;
 	}
-	if (split_words(&w->args, body + (stressng ? 10 : 5))) {
+	if (split_shell_words(&w->args, body + (stressng ? 10 : 5))) {
 		error("unterminated quote in workload '%s'", spec);
 		goto out;
 	}
