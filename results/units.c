@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,59 +224,85 @@ int units_common_boots(size_t *n, struct store *st, long long exp_id, long long 
 	return 0;
 }
 
-int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boots_a,
-			   struct store *st, long long exp_id, long long variant_a,
-			   long long variant_b, double alpha, double delta)
+int units_compare_point(struct units_comparison **out, size_t *n, struct store *st,
+			long long exp_id, long long variant_a, long long variant_b, long mem,
+			long cpus, double alpha, double delta)
 {
 	struct unit_side a, b;
+	struct stats_options opt = STATS_OPTIONS_INIT;
 	struct strvec higher = STRVEC_INIT;
 	size_t alloc = 0;
 
 	*out = NULL;
 	*n = 0;
-	*boots_a = 0;
 	if (store_experiment_higher_better(st, exp_id, &higher))
 		return -1;
-	if (units_side_load(&a, st, exp_id, variant_a, -1, -1, NULL)) {
+	if (units_side_load(&a, st, exp_id, variant_a, mem, cpus, NULL)) {
 		strvec_release(&higher);
 		return -1;
 	}
-	if (units_side_load(&b, st, exp_id, variant_b, -1, -1, NULL)) {
+	if (units_side_load(&b, st, exp_id, variant_b, mem, cpus, NULL)) {
 		units_side_release(&a);
 		strvec_release(&higher);
 		return -1;
 	}
-	*boots_a = a.n ? a.m[0].nboots : 0;
+	opt.alpha = alpha;
+	opt.delta = delta;
 	for (size_t i = 0; i < a.n; i++) {
-		for (size_t j = 0; j < b.n; j++) {
-			struct stats_options so = STATS_OPTIONS_INIT;
-			struct units_comparison uc;
-			double *ua, *ub;
-			size_t na, nb;
+		const struct unit_metric *ma = &a.m[i], *mb = NULL;
+		struct units_comparison *r;
+		double *ua, *ub;
+		size_t na, nb;
 
-			if (strcmp(a.m[i].metric, b.m[j].metric) || strcmp(a.m[i].workload, b.m[j].workload))
-				continue;
-			so.alpha = alpha;
-			so.delta = delta;
-			/* a rate regresses downwards */
-			so.direction = units_direction(&higher, a.m[i].workload, a.m[i].metric);
-			memset(&uc, 0, sizeof(uc));
-			uc.per_boot = units_boot_effect(&a.m[i]) || units_boot_effect(&b.m[j]);
-			ua = units_values(&a.m[i], uc.per_boot, &na);
-			ub = units_values(&b.m[j], uc.per_boot, &nb);
-			if (units_all_positive(ua, na) && units_all_positive(ub, nb) &&
-			    !stats_compare(&uc.c, ua, na, ub, nb, &so)) {
-				snprintf(uc.workload, sizeof(uc.workload), "%s", a.m[i].workload);
-				snprintf(uc.metric, sizeof(uc.metric), "%s", a.m[i].metric);
-				ALLOC_GROW(*out, *n + 1, alloc);
-				(*out)[(*n)++] = uc;
-			}
-			free(ua);
-			free(ub);
+		for (size_t j = 0; j < b.n && !mb; j++)
+			if (!strcmp(b.m[j].workload, ma->workload) &&
+			    !strcmp(b.m[j].metric, ma->metric) && !strcmp(b.m[j].unit, ma->unit))
+				mb = &b.m[j];
+		if (!mb)
+			continue;
+		ALLOC_GROW(*out, *n + 1, alloc);
+		r = &(*out)[(*n)++];
+		memset(r, 0, sizeof(*r));
+		memcpy(r->workload, ma->workload, sizeof(r->workload));
+		memcpy(r->metric, ma->metric, sizeof(r->metric));
+		memcpy(r->unit, ma->unit, sizeof(r->unit));
+		/* a user's workload says which of its metrics are rates */
+		opt.direction = units_direction(&higher, ma->workload, ma->metric);
+		/* one unit for both sides, so that like is compared with like */
+		r->per_boot = units_boot_effect(ma) || units_boot_effect(mb);
+		ua = units_values(ma, r->per_boot, &na);
+		ub = units_values(mb, r->per_boot, &nb);
+		r->comparable = units_all_positive(ua, na) && units_all_positive(ub, nb) &&
+				!stats_compare(&r->c, ua, na, ub, nb, &opt);
+		if (!r->comparable) {
+			memset(&r->c, 0, sizeof(r->c));
+			stats_summarize(&r->c.a, ua, na);
+			stats_summarize(&r->c.b, ub, nb);
+			r->c.p = NAN;
+			r->c.verdict = VERDICT_INCONCLUSIVE;
 		}
+		free(ua);
+		free(ub);
 	}
 	units_side_release(&a);
 	units_side_release(&b);
 	strvec_release(&higher);
+	return 0;
+}
+
+int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boots_a,
+			   struct store *st, long long exp_id, long long variant_a,
+			   long long variant_b, double alpha, double delta)
+{
+	size_t kept = 0;
+
+	*boots_a = 0;
+	if (units_compare_point(out, n, st, exp_id, variant_a, variant_b, -1, -1, alpha, delta) ||
+	    units_common_boots(boots_a, st, exp_id, variant_a, variant_a))
+		return -1;
+	for (size_t i = 0; i < *n; i++)
+		if ((*out)[i].comparable)
+			(*out)[kept++] = (*out)[i];
+	*n = kept;
 	return 0;
 }

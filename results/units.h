@@ -69,17 +69,28 @@ int units_common_boots(size_t *n, struct store *st, long long exp_id, long long 
 
 /* One metric compared a -> b on its units (samples, or per-boot medians). */
 struct units_comparison {
-	char workload[32], metric[64];
+	char workload[32], metric[64], unit[16];
 	int per_boot;
+	/*
+	 * 0: a side has a value not above 0 (the ratios are of logs) or too
+	 * few units: c holds each side's summary, p NaN, INCONCLUSIVE.
+	 */
+	int comparable;
 	struct stats_comparison c;
 };
 /*
- * Every metric both variants measured, compared a -> b at alpha with the
- * band delta, in a's order, each the way it is better (units_direction()
- * of what the experiment's runs said), so that its verdict is lab ab's;
- * metrics with a value not above 0 are left out (the ratios are of logs).
- * *out is an array the caller frees; *boots_a is the boots of a's first
- * metric, 0 when a has none.
+ * Every metric both variants measured (the same workload, metric and
+ * unit) at mem MiB and cpus CPUs (-1: any), compared a -> b at alpha with
+ * the band delta, in a's order, each the way it is better
+ * (units_direction() of what the experiment's runs said): lab ab's
+ * verdicts. *out is an array the caller frees.
+ */
+int units_compare_point(struct units_comparison **out, size_t *n, struct store *st,
+			long long exp_id, long long variant_a, long long variant_b, long mem,
+			long cpus, double alpha, double delta);
+/*
+ * The comparable ones of units_compare_point() over all points; *boots_a
+ * is the boots of a's first metric, 0 when a has none.
  */
 int units_compare_variants(struct units_comparison **out, size_t *n, size_t *boots_a,
 			   struct store *st, long long exp_id, long long variant_a,

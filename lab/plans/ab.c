@@ -23,70 +23,32 @@ struct metric_result {
 	double p_adjusted;
 };
 
-/* Compare every metric both sides have; *out is owned by the caller. */
+/* Compare every metric both sides have (units_compare_point()); *out is owned by the caller. */
 static int compare_point(struct metric_result **out, size_t *nout, struct store *st,
 			 long long exp_id, const long long vid[2], long mem, long cpus,
 			 double alpha, double delta)
 {
-	struct unit_side a, b;
-	struct stats_options opt = STATS_OPTIONS_INIT;
-	struct strvec higher = STRVEC_INIT;
+	struct units_comparison *u;
+	size_t n;
 
 	*out = NULL;
 	*nout = 0;
-	if (store_experiment_higher_better(st, exp_id, &higher))
+	if (units_compare_point(&u, &n, st, exp_id, vid[0], vid[1], mem, cpus, alpha, delta))
 		return -1;
-	if (units_side_load(&a, st, exp_id, vid[0], mem, cpus, NULL)) {
-		strvec_release(&higher);
-		return -1;
-	}
-	if (units_side_load(&b, st, exp_id, vid[1], mem, cpus, NULL)) {
-		units_side_release(&a);
-		strvec_release(&higher);
-		return -1;
-	}
-	opt.alpha = alpha;
-	opt.delta = delta;
-	*out = xrealloc(NULL, (a.n ? a.n : 1) * sizeof(**out));
-	for (size_t i = 0; i < a.n; i++) {
-		const struct unit_metric *ma = &a.m[i], *mb = NULL;
-		struct metric_result *r;
-		double *ua, *ub;
-		size_t na, nb;
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		struct metric_result *r = &(*out)[i];
 
-		for (size_t j = 0; j < b.n && !mb; j++)
-			if (!strcmp(b.m[j].workload, ma->workload) &&
-			    !strcmp(b.m[j].metric, ma->metric) && !strcmp(b.m[j].unit, ma->unit))
-				mb = &b.m[j];
-		if (!mb)
-			continue;
-		r = &(*out)[(*nout)++];
-		memset(r, 0, sizeof(*r));
-		memcpy(r->workload, ma->workload, sizeof(r->workload));
-		memcpy(r->metric, ma->metric, sizeof(r->metric));
-		memcpy(r->unit, ma->unit, sizeof(r->unit));
-		/* a user's workload says which of its metrics are rates */
-		opt.direction = units_direction(&higher, ma->workload, ma->metric);
-		/* one unit for both sides, so that like is compared with like */
-		r->per_boot = units_boot_effect(ma) || units_boot_effect(mb);
-		ua = units_values(ma, r->per_boot, &na);
-		ub = units_values(mb, r->per_boot, &nb);
-		r->comparable = units_all_positive(ua, na) && units_all_positive(ub, nb) &&
-				!stats_compare(&r->c, ua, na, ub, nb, &opt);
-		if (!r->comparable) {
-			memset(&r->c, 0, sizeof(r->c));
-			stats_summarize(&r->c.a, ua, na);
-			stats_summarize(&r->c.b, ub, nb);
-			r->c.p = NAN;
-			r->c.verdict = VERDICT_INCONCLUSIVE;
-		}
+		memcpy(r->workload, u[i].workload, sizeof(r->workload));
+		memcpy(r->metric, u[i].metric, sizeof(r->metric));
+		memcpy(r->unit, u[i].unit, sizeof(r->unit));
+		r->per_boot = u[i].per_boot;
+		r->comparable = u[i].comparable;
+		r->c = u[i].c;
 		r->p_adjusted = r->c.p;
-		free(ua);
-		free(ub);
 	}
-	units_side_release(&a);
-	units_side_release(&b);
-	strvec_release(&higher);
+	*nout = n;
+	free(u);
 	return 0;
 }
 
