@@ -1493,8 +1493,7 @@ static size_t schedule_start(const struct stats_schedule *s)
 	return s->start ? s->start : 1;
 }
 
-/* The next level above n: start, 2 start, 4 start, ..., cap; 0 past the cap. */
-static size_t schedule_level_above(const struct stats_schedule *s, size_t n)
+size_t stats_schedule_level(const struct stats_schedule *s, size_t n)
 {
 	size_t level = schedule_start(s);
 
@@ -1591,7 +1590,7 @@ int stats_schedule_next(size_t *more_a, size_t *more_b,
 	*more_a = *more_b = 0;
 	if (v != VERDICT_INCONCLUSIVE)
 		return 0;
-	target = schedule_level_above(s, n_a < n_b ? n_a : n_b);
+	target = stats_schedule_level(s, n_a < n_b ? n_a : n_b);
 	if (!target)
 		return 0;
 	*more_a = target > n_a ? target - n_a : 0;

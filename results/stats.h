@@ -260,6 +260,13 @@ int stats_schedule_looks(const struct stats_schedule *s);
 double stats_schedule_alpha(const struct stats_schedule *s);
 
 /*
+ * The level of the look after n units a side: start, 2 start, 4 start,
+ * ..., cap; 0 once n is at the cap. stats_schedule_level(s, 0) is the
+ * first look. Loops that look at levels (lab bisect's) step through it.
+ */
+size_t stats_schedule_level(const struct stats_schedule *s, size_t n);
+
+/*
  * Given n_a and n_b samples so far and the verdict at this look, how many
  * more samples each side needs: both sides up to the level above the
  * smaller one, which is when to look next. Returns 1 to sample more, 0 to

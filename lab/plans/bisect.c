@@ -165,10 +165,10 @@ static int measure_effect(struct bisect_result *out, const struct bisect_options
 	struct stats_schedule sched = { opt->start, opt->effect_cap, opt->alpha };
 	double alpha = stats_schedule_alpha(&sched);
 	struct stats_boot_ratio br;
-	size_t level = opt->start;
 
 	out->delta = opt->delta;
-	for (;;) {
+	for (size_t level = stats_schedule_level(&sched, 0); level;
+	     level = stats_schedule_level(&sched, level)) {
 		const double *pool[2];
 		size_t npool[2];
 
@@ -184,9 +184,6 @@ static int measure_effect(struct bisect_result *out, const struct bisect_options
 		if ((br.p <= alpha && worse(opt, br.lo, br.hi)) || not_worse(opt, br.lo, br.hi))
 			break;
 		out->inconclusive = 1;
-		if (level >= opt->effect_cap)
-			break;
-		level = level * 2 < opt->effect_cap ? level * 2 : opt->effect_cap;
 	}
 	out->effect.estimate = br.estimate;
 	out->effect.lo = br.lo;
@@ -248,11 +245,13 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 		    struct sides *s, int who, int up)
 {
 	int round = 0, exact = ops->exact && ops->exact(ops->data);
+	struct stats_schedule sched = { exact ? 1 : opt->start, opt->cap, opt->step_alpha };
 
 	*mark = BISECT_SKIP;
 	*n = 0;
 	hl->estimate = hl->lo = hl->hi = NAN;
-	for (size_t level = exact ? 1 : opt->start; level <= opt->cap; level *= 2) {
+	for (size_t level = stats_schedule_level(&sched, 0); level;
+	     level = stats_schedule_level(&sched, level)) {
 		double lo, hi, d, l;
 
 		for (;;) {
@@ -453,13 +452,15 @@ int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *
 	size_t ng = 0, nb = 0;
 	double band = r->delta > 0 ? r->delta : BISECT_CONFIRM_DELTA;
 	/* in virtual time a boot repeats: the culprit's step boot and one of its parent's may do */
-	size_t first = ops->exact && ops->exact(ops->data) ? 1 : BISECT_CONFIRM_BOOTS;
+	struct stats_schedule sched = { ops->exact && ops->exact(ops->data) ? 1 : BISECT_CONFIRM_BOOTS,
+					BISECT_CONFIRM_CAP, 0.01 };
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
 	out->ratio.estimate = out->ratio.lo = out->ratio.hi = out->z = NAN;
-	for (size_t level = first; level <= BISECT_CONFIRM_CAP; level *= 2) {
+	for (size_t level = stats_schedule_level(&sched, 0); level;
+	     level = stats_schedule_level(&sched, level)) {
 		struct stats_boot_ratio c, e;
 		const double *pool[4];
 		size_t npool[4];
