@@ -5,6 +5,7 @@
 #include "ab-spec.h"
 #include "commands.h"
 #include "escape.h"
+#include "options.h"
 #include "store-experiment.h"
 #include "strbuf.h"
 

@@ -15,6 +15,7 @@
 #include "escape.h"
 #include "explain.h"
 #include "log.h"
+#include "options.h"
 #include "refbuild.h"
 #include "store-bisect.h"
 #include "store-experiment.h"

@@ -16,6 +16,7 @@
 #include "config-values.h"
 #include "escape.h"
 #include "log.h"
+#include "options.h"
 #include "parse-options.h"
 #include "stats.h"
 #include "strbuf.h"

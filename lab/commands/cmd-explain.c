@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "explain.h"
 #include "log.h"
+#include "options.h"
 #include "store-experiment.h"
 #include "store-profile.h"
 #include "store-verdict.h"

@@ -11,6 +11,7 @@
 #include "context.h"
 #include "escape.h"
 #include "log.h"
+#include "options.h"
 #include "recipe.h"
 #include "stats.h"
 #include "store-experiment.h"

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "image.h"
 #include "log.h"
+#include "options.h"
 #include "pool.h"
 #include "progress.h"
 #include "subprocess.h"

@@ -11,6 +11,7 @@
 #include "ab-spec.h"
 #include "explain.h"
 #include "log.h"
+#include "options.h"
 #include "sample.h"
 #include "store-experiment.h"
 #include "table.h"

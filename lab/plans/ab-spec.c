@@ -39,46 +39,6 @@ void ab_spec_release(struct ab_spec *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* alpha and delta: above 0, below 1 */
-static int positive_fraction(const char *s, double *out, int percent_ok)
-{
-	double v;
-
-	if (parse_fraction(s, &v, percent_ok) || !(v > 0))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int ab_opt_mems(const struct parse_option *opt, const char *arg)
-{
-	struct ab_spec *s = opt->value;
-
-	return parse_list(&s->mems, &s->nmems, arg, parse_size_mib) ? PARSE_OPT_BAD : 0;
-}
-
-int ab_opt_cpus(const struct parse_option *opt, const char *arg)
-{
-	struct ab_spec *s = opt->value;
-
-	return parse_list(&s->cpus, &s->ncpus, arg, parse_cpus) ? PARSE_OPT_BAD : 0;
-}
-
-int ab_opt_alpha(const struct parse_option *opt, const char *arg)
-{
-	return positive_fraction(arg, opt->value, 0) ? PARSE_OPT_BAD : 0;
-}
-
-int ab_opt_delta(const struct parse_option *opt, const char *arg)
-{
-	return positive_fraction(arg, opt->value, 1) ? PARSE_OPT_BAD : 0;
-}
-
-int ab_opt_format(const struct parse_option *opt, const char *arg)
-{
-	return ab_format_parse(opt->value, arg) ? PARSE_OPT_BAD : 0;
-}
-
 /*
  * Build A and B from git: refs, or A plus a patch series applied as
  * commits. Either failing to build ends the experiment before any boot.

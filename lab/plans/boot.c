@@ -24,52 +24,6 @@ int parse_numa(const char *s, long *out)
 	return parse_positive_int(s, out) || *out > BOOT_MAX_NUMA ? -1 : 0;
 }
 
-int boot_opt_param(const struct parse_option *opt, const char *arg)
-{
-	if (!strchr(arg, '=') || strchr(arg, ' '))
-		return PARSE_OPT_BAD;
-	strvec_push(opt->value, arg);
-	return 0;
-}
-
-int boot_opt_accel(const struct parse_option *opt, const char *arg)
-{
-	if (strcmp(arg, "kvm") && strcmp(arg, "tcg") && strcmp(arg, "auto"))
-		return PARSE_OPT_BAD;
-	*(const char **)opt->value = arg;
-	return 0;
-}
-
-int boot_opt_clock(const struct parse_option *opt, const char *arg)
-{
-	enum lab_clock c;
-
-	if (parse_clock(arg, &c))
-		return PARSE_OPT_BAD;
-	*(const char **)opt->value = arg;
-	return 0;
-}
-
-int boot_opt_seconds(const struct parse_option *opt, const char *arg)
-{
-	return parse_seconds(arg, opt->value) ? PARSE_OPT_BAD : 0;
-}
-
-int boot_opt_size(const struct parse_option *opt, const char *arg)
-{
-	return parse_size_mib(arg, opt->value) ? PARSE_OPT_BAD : 0;
-}
-
-int boot_opt_cpus(const struct parse_option *opt, const char *arg)
-{
-	return parse_cpus(arg, opt->value) ? PARSE_OPT_BAD : 0;
-}
-
-int boot_opt_workloads(const struct parse_option *opt, const char *arg)
-{
-	return workloads_parse(opt->value, arg);
-}
-
 int boot_opts_check_targets(const struct boot_opts *o, const struct lab_config *cfg)
 {
 	const struct lab_target **all;

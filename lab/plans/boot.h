@@ -15,11 +15,8 @@
  * boot_guests_release().
  */
 #include "context.h"
-#include <limits.h>
-
 #include "host.h"
 #include "kernel-image.h"
-#include "parse-options.h"
 #include "protocol.h"
 #include "runner.h"
 #include "store.h"
@@ -90,51 +87,6 @@ struct boot_plan {
 /* A guest's NUMA node count: 1 to BOOT_MAX_NUMA; -1 when s is not one. */
 #define BOOT_MAX_NUMA 64
 int parse_numa(const char *s, long *out);
-
-/*
- * The options every booting command shares, as entries of its option
- * table (lib/parse-options.h), filling a struct boot_opts o; --param
- * pushes K=V onto the strvec params. A new option of the boots goes here,
- * and run, ab, bisect and recipe have it.
- */
-#define BOOT_OPTIONS(o, params) \
-	OPT_INT(0, "iters", &(o)->iters, 1, INT_MAX, "N", \
-		"iterations per workload in a boot (default run.iters)"), \
-	OPT_CALLBACK(0, "param", (params), "K=V", \
-		     "extra guest parameter lab.K=V (repeatable)", boot_opt_param), \
-	OPT_STRING(0, "runner", &(o)->runner, "R", \
-		   "qemu, local, libvirt or ssh (default run.runner)"), \
-	OPT_STRING(0, "target", &(o)->target, "NAME", \
-		   "boot on the [target \"NAME\"] of lab.conf"), \
-	OPT_STRING(0, "targets", &(o)->targets, "CLASS", \
-		   "boot on every target of CLASS at once"), \
-	OPT_CALLBACK(0, "accel", &(o)->accel, "A", "kvm, tcg or auto (default qemu.accel)", \
-		     boot_opt_accel), \
-	OPT_CALLBACK(0, "clock", &(o)->clock, "C", \
-		     "wall, icount or auto: QEMU's -icount makes guest time count\n" \
-		     "instructions, 2^qemu.icountShift ns each, TCG only; auto is\n" \
-		     "icount under TCG, wall under KVM (default run.clock)", boot_opt_clock), \
-	OPT_CALLBACK(0, "timeout", &(o)->timeout_s, "S", \
-		     "deadline per boot in seconds (default run.timeout)", boot_opt_seconds), \
-	OPT_INT(0, "numa", &(o)->numa, 1, BOOT_MAX_NUMA, "N", \
-		"N NUMA nodes sharing the memory and CPUs (qemu)")
-
-/* What one guest is, for the commands that boot one shape of guest (run, bisect). */
-#define BOOT_GUEST_OPTIONS(o) \
-	OPT_CALLBACK(0, "mem", &(o)->mem_mib, "SIZE", \
-		     "guest memory: 512M, 4G, 64G (default run.mem)", boot_opt_size), \
-	OPT_CALLBACK(0, "cpus", &(o)->cpus, "N", "guest CPUs (default run.cpus)", boot_opt_cpus), \
-	OPT_STRING(0, "cmdline", &(o)->cmdline, "STR", "extra kernel command line")
-
-/* The option callbacks behind them, for other tables too: opt->value is the field. */
-int boot_opt_param(const struct parse_option *opt, const char *arg);
-int boot_opt_accel(const struct parse_option *opt, const char *arg);
-int boot_opt_clock(const struct parse_option *opt, const char *arg);
-int boot_opt_seconds(const struct parse_option *opt, const char *arg);
-int boot_opt_size(const struct parse_option *opt, const char *arg);
-int boot_opt_cpus(const struct parse_option *opt, const char *arg);
-/* --workload W1,W2 onto the strvec opt->value, refusing unknown ones. */
-int boot_opt_workloads(const struct parse_option *opt, const char *arg);
 
 /* The guest's lab.* parameters of these options, as runs store them. */
 void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workloads,

@@ -1,0 +1,92 @@
+/* The option callbacks the commands share (options.h). */
+#include <string.h>
+
+#include "config-values.h"
+#include "options.h"
+#include "strvec.h"
+
+int boot_opt_param(const struct parse_option *opt, const char *arg)
+{
+	if (!strchr(arg, '=') || strchr(arg, ' '))
+		return PARSE_OPT_BAD;
+	strvec_push(opt->value, arg);
+	return 0;
+}
+
+int boot_opt_accel(const struct parse_option *opt, const char *arg)
+{
+	if (strcmp(arg, "kvm") && strcmp(arg, "tcg") && strcmp(arg, "auto"))
+		return PARSE_OPT_BAD;
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int boot_opt_clock(const struct parse_option *opt, const char *arg)
+{
+	enum lab_clock c;
+
+	if (parse_clock(arg, &c))
+		return PARSE_OPT_BAD;
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int boot_opt_seconds(const struct parse_option *opt, const char *arg)
+{
+	return parse_seconds(arg, opt->value) ? PARSE_OPT_BAD : 0;
+}
+
+int boot_opt_size(const struct parse_option *opt, const char *arg)
+{
+	return parse_size_mib(arg, opt->value) ? PARSE_OPT_BAD : 0;
+}
+
+int boot_opt_cpus(const struct parse_option *opt, const char *arg)
+{
+	return parse_cpus(arg, opt->value) ? PARSE_OPT_BAD : 0;
+}
+
+int boot_opt_workloads(const struct parse_option *opt, const char *arg)
+{
+	return workloads_parse(opt->value, arg);
+}
+
+/* alpha and delta: above 0, below 1 */
+static int positive_fraction(const char *s, double *out, int percent_ok)
+{
+	double v;
+
+	if (parse_fraction(s, &v, percent_ok) || !(v > 0))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int ab_opt_mems(const struct parse_option *opt, const char *arg)
+{
+	struct ab_spec *s = opt->value;
+
+	return parse_list(&s->mems, &s->nmems, arg, parse_size_mib) ? PARSE_OPT_BAD : 0;
+}
+
+int ab_opt_cpus(const struct parse_option *opt, const char *arg)
+{
+	struct ab_spec *s = opt->value;
+
+	return parse_list(&s->cpus, &s->ncpus, arg, parse_cpus) ? PARSE_OPT_BAD : 0;
+}
+
+int ab_opt_alpha(const struct parse_option *opt, const char *arg)
+{
+	return positive_fraction(arg, opt->value, 0) ? PARSE_OPT_BAD : 0;
+}
+
+int ab_opt_delta(const struct parse_option *opt, const char *arg)
+{
+	return positive_fraction(arg, opt->value, 1) ? PARSE_OPT_BAD : 0;
+}
+
+int ab_opt_format(const struct parse_option *opt, const char *arg)
+{
+	return ab_format_parse(opt->value, arg) ? PARSE_OPT_BAD : 0;
+}
