@@ -13,7 +13,6 @@
 #include "log.h"
 #include "options.h"
 #include "pool.h"
-#include "progress.h"
 #include "subprocess.h"
 #include "table.h"
 
@@ -30,8 +29,6 @@ int cmd_run(int argc, char **argv)
 	struct boot_opts o = { .workloads = &workloads, .params = &params };
 	struct lab_context ctx;
 	struct kernel_image image;
-	struct boot_plan plan;
-	struct progress pr = { 0 };
 	const char *db = NULL, *config = NULL, *kernel = NULL;
 	long long *run_ids = NULL;
 	long boots = 1;
@@ -55,7 +52,6 @@ int cmd_run(int argc, char **argv)
 	long bad_boots = 0;
 	int ret = 2;
 
-	memset(&plan, 0, sizeof(plan));
 	kernel_image_init(&image);
 	if (context_start(&ctx, &parser, argc, argv, &db, &config, CONTEXT_NO_STORE))
 		goto out;
@@ -73,34 +69,12 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		o.kernel = &image;
 	}
-	if (o.targets) {
-		if (pool_run_boots(&ctx, &o, boots, run_ids, &bad_boots))
-			goto out;
-		goto print;
-	}
-	if (boot_plan_prepare(&plan, &ctx, &o))
+	if (boots_run(&ctx, &o, boots, run_ids, &bad_boots))
 		goto out;
-	progress_start(&pr, boots);
-	plan.spec.watch = progress_watch(&pr);
-	for (long k = 0; k < boots; k++) {
-		struct run_result res;
-
-		progress_update(&pr, k + 1, NULL);
-		if (boot_plan_run(&plan, &ctx, &run_ids[k], &res)) {
-			run_result_release(&res);
-			goto out;
-		}
-		progress_boot_done(&pr, k + 1, run_ids[k], &res, plan.log_path.buf);
-		bad_boots += res.status != RUN_OK;
-		run_result_release(&res);
-	}
-print:
 	if (table_print_runs(stdout, &ctx.st, run_ids, (size_t)boots))
 		goto out;
 	ret = bad_boots ? 1 : 0;
 out:
-	progress_release(&pr);
-	boot_plan_release(&plan);
 	kernel_image_release(&image);
 	context_release(&ctx);
 	free(run_ids);

@@ -12,6 +12,7 @@
 #include "escape.h"
 #include "log.h"
 #include "pool.h"
+#include "progress.h"
 #include "xalloc.h"
 
 int pool_init(struct pool *p, const struct lab_config *cfg, const char *class, long mem_mib,
@@ -337,5 +338,39 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 	ret = 0;
 out:
 	pool_release(&pool);
+	return ret;
+}
+
+int boots_run(struct lab_context *ctx, const struct boot_opts *o, long boots,
+	      long long *run_ids, long *bad_boots)
+{
+	struct boot_plan plan;
+	struct progress pr = { 0 };
+	int ret = -1;
+
+	*bad_boots = 0;
+	if (o->targets)
+		return pool_run_boots(ctx, o, boots, run_ids, bad_boots);
+	memset(&plan, 0, sizeof(plan));
+	if (boot_plan_prepare(&plan, ctx, o))
+		goto out;
+	progress_start(&pr, boots);
+	plan.spec.watch = progress_watch(&pr);
+	for (long k = 0; k < boots; k++) {
+		struct run_result res;
+
+		progress_update(&pr, k + 1, NULL);
+		if (boot_plan_run(&plan, ctx, &run_ids[k], &res)) {
+			run_result_release(&res);
+			goto out;
+		}
+		progress_boot_done(&pr, k + 1, run_ids[k], &res, plan.log_path.buf);
+		*bad_boots += res.status != RUN_OK;
+		run_result_release(&res);
+	}
+	ret = 0;
+out:
+	progress_release(&pr);
+	boot_plan_release(&plan);
 	return ret;
 }

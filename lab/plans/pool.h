@@ -85,6 +85,12 @@ int pool_wait(struct pool *p, struct pool_done *d, int *taken_out);
  */
 int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boots,
 		   long long *run_ids, long *bad_boots);
+/*
+ * lab run's boots: on the targets of o->targets at once (pool_run_boots()),
+ * else boots of one plan in turn, each shown on stderr as it goes.
+ */
+int boots_run(struct lab_context *ctx, const struct boot_opts *o, long boots,
+	      long long *run_ids, long *bad_boots);
 /* Stop the workers (a busy one is killed) and release the plans. */
 void pool_release(struct pool *p);
 
