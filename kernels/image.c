@@ -136,13 +136,6 @@ static int read_header(const char **arch, int *is_pvh, const char *path)
 		     "the PVH entry point, nor an arm64 Image)", path);
 }
 
-int kernel_image_arch(const char **arch, const char *path)
-{
-	int pvh;
-
-	return read_header(arch, &pvh, path);
-}
-
 int kernel_image_resolve(struct kernel_image *k, const char *path, int boots)
 {
 	const char *arch = host_arch();

@@ -10,9 +10,6 @@
  */
 #include "kernel-image.h"
 
-/* *arch is a static string ("x86_64", "aarch64"); -1 with an error line. */
-int kernel_image_arch(const char **arch, const char *path);
-
 /*
  * 1 when path is an x86_64 ELF vmlinux with the PVH entry point, 0 when it
  * is anything else (a bzImage, an ELF without the note), -1 with an error

@@ -1231,26 +1231,6 @@ static void t_finish(struct stats_ttest *out, double diff, double se, double df)
 	}
 }
 
-int stats_student(struct stats_ttest *out, const double *a, size_t m,
-		  const double *b, size_t n)
-{
-	double ma, sa, mb, sb, sp2;
-
-	if (check_finite(a, m) || check_finite(b, n))
-		return -1;
-	if (m + n < 3) {
-		errno = EINVAL;
-		return -1;
-	}
-	mean_sd(&ma, &sa, a, m);
-	mean_sd(&mb, &sb, b, n);
-	sp2 = ((m > 1 ? (double)(m - 1) * sa * sa : 0) +
-	       (n > 1 ? (double)(n - 1) * sb * sb : 0)) / (double)(m + n - 2);
-	t_finish(out, ma - mb, sqrt(sp2 * (1.0 / (double)m + 1.0 / (double)n)),
-		 (double)(m + n - 2));
-	return 0;
-}
-
 int stats_welch(struct stats_ttest *out, const double *a, size_t m,
 		const double *b, size_t n)
 {

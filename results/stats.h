@@ -132,8 +132,6 @@ struct stats_ttest {
 	double t, df, p;
 };
 
-int stats_student(struct stats_ttest *out, const double *a, size_t m,
-		  const double *b, size_t n);
 int stats_welch(struct stats_ttest *out, const double *a, size_t m,
 		const double *b, size_t n);
 

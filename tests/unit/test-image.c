@@ -188,17 +188,21 @@ static void test_resolve(void)
 	strbuf_release(&want);
 }
 
-/* kernel_image_arch's status, its arch, and what it printed. */
+/* kernel_image_resolve()'s status, the arch it read, and what it printed. */
 static int arch_of(const char *path, const char **arch, struct strbuf *err)
 {
+	struct kernel_image k;
 	struct capture cap;
 	int ret;
 
 	*arch = NULL;
 	capture_start(&cap);
-	ret = kernel_image_arch(arch, path);
+	ret = kernel_image_resolve(&k, path, 1);
 	capture_end(&cap, err);
 	strbuf_trim(err);
+	if (!ret)
+		*arch = k.arch;
+	kernel_image_release(&k);
 	return ret;
 }
 

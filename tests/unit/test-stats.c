@@ -137,16 +137,9 @@ static void test_ttests_and_hl(void)
 	struct stats_ttest t;
 	struct stats_hl h;
 
-	ok(!stats_student(&t, wa, 6, wb, 7), "student: runs");
-	is_double(t.t, -4.459465264697087, 1e-12, "student t = -4.459465264697087");
-	is_double(t.df, 11, 0, "student df = 11");
-	is_double(t.p, 0.0009635076921010831, 1e-15, "student p = 0.0009635076921010831");
 	ok(!stats_welch(&t, wa, 6, wb, 7), "welch: runs");
 	is_double(t.t, -4.564058112044148, 1e-12, "welch t = -4.564058112044148");
 	is_double(t.p, 0.0008383211436620034, 1e-15, "welch p = 0.0008383211436620034");
-
-	ok(!stats_student(&t, (const double[]){ 1, 1, 1 }, 3, (const double[]){ 2, 2 }, 2) &&
-	   isinf(t.t) && t.t < 0 && t.p == 0, "student: no spread, different means: t = -inf, p = 0");
 
 	ok(!stats_hl_shift(&h, wa, 6, wb, 7, 0.05), "hl shift: runs");
 	is_double(h.estimate, 0.60, 1e-12, "hl shift = 0.60");
@@ -909,10 +902,6 @@ static void test_zero_variance(void)
 	   "zero variance welch: one side constant, same mean: p 1");
 	ok(!stats_welch(&t, k100, 5, hi_spread, 5) && isfinite(t.t) && t.p < 0.001 && t.df == 4,
 	   "zero variance welch: one side constant: the other's variance alone, df 4");
-	ok(!stats_student(&t, k100, 5, k100, 5) && t.t == 0 && t.p == 1,
-	   "zero variance student: both constant and equal: p 1");
-	ok(!stats_student(&t, k90, 5, k110, 5) && isinf(t.t) && t.p == 0,
-	   "zero variance student: both constant, different: p 0");
 
 	/* summaries and outliers; ten times 33.0261 summed and divided by ten is not 33.0261 */
 	for (i = 0; i < 10; i++)
