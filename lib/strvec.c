@@ -66,6 +66,12 @@ char *const *strvec_argv(struct strvec *sv)
 	return sv->nr ? sv->v : empty;
 }
 
+void strvec_push_all(struct strvec *sv, const struct strvec *from)
+{
+	for (size_t i = 0; i < from->nr; i++)
+		strvec_push(sv, from->v[i]);
+}
+
 void strvec_pushl(struct strvec *sv, ...)
 {
 	const char *s;

@@ -22,6 +22,8 @@ void strvec_pushf(struct strvec *sv, const char *fmt, ...);
 /* Push each argument up to a NULL: strvec_pushl(sv, "--mem", "4G", NULL). */
 __attribute__((sentinel))
 void strvec_pushl(struct strvec *sv, ...);
+/* Push a copy of each string of from, in order. */
+void strvec_push_all(struct strvec *sv, const struct strvec *from);
 /* Split on runs of spaces and push each word (no quoting rules). */
 void strvec_split(struct strvec *sv, const char *s);
 /* argv view; never NULL, always NULL-terminated. */

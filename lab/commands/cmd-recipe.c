@@ -19,7 +19,6 @@
 #include "strbuf.h"
 #include "strvec.h"
 #include "units.h"
-#include "workload.h"
 #include "xalloc.h"
 
 static const char *const recipe_usage[] = {
@@ -76,104 +75,25 @@ static int parse_args(struct recipe_args *a, struct ab_spec *s, struct strvec *a
 	return parse_command_options(&parser, (int)av->nr, av->v, PARSE_OPT_ANY_ARGS);
 }
 
-static void push_all(struct strvec *to, const struct strvec *from)
-{
-	for (size_t k = 0; k < from->nr; k++)
-		strvec_push(to, from->v[k]);
-}
-
-/* The A/B of variant i against the base on arch, as the recipe says it. */
-static int recipe_spec(struct ab_spec *s, const struct recipe *r, size_t i, const char *arch)
-{
-	const struct recipe_variant *side[2] = { &r->v[0], &r->v[i] };
-
-	s->repo = r->repo;
-	s->arch = arch;
-	s->cmdline = r->cmdline;
-	for (int k = 0; k < 2; k++) {
-		s->ref[k] = side[k]->ref ? side[k]->ref : r->ref;
-		s->side_cmdline[k] = side[k]->cmdline;
-		push_all(&s->frags[k], &side[k]->configs);
-		push_all(&s->apply[k], &side[k]->applies);
-	}
-	for (size_t k = 0; k < r->workloads.nr; k++)
-		if (workloads_parse(&s->workloads, r->workloads.v[k]))
-			return -1;
-	/* ab_spec_prepare() resolves its [workload] sections' names */
-	s->sections = r->sections;
-	s->nsections = r->nsections;
-	for (size_t k = 0; k < r->params.nr; k++) {
-		const char *kv = r->params.v[k];
-		if (!strchr(kv, '=') || strchr(kv, ' '))
-			return error("bad value '%s' for 'recipe.param' in recipe %s: expected K=V",
-				     kv, r->path);
-		strvec_push(&s->params, kv);
-	}
-	push_all(&s->probes, &r->probes);
-	/* recipe_read() checked the lists */
-	if ((r->mem && parse_list(&s->mems, &s->nmems, r->mem, parse_size_mib)) ||
-	    (r->cpus && parse_list(&s->cpus, &s->ncpus, r->cpus, parse_cpus)))
-		return error("bad sweep in recipe %s", r->path);
-	s->o.boot.numa = r->numa;
-	s->o.boot.iters = r->iters;
-	s->o.boots = r->boots;
-	if (r->delta)
-		s->o.delta = r->delta;
-	return 0;
-}
-
 /*
- * A table's metric ("workload.metric") that its workload cannot report is
- * refused before anything is built, where the lab's guest runs it and
- * that can be known (workload_metric()); words are the command's options.
+ * A table's metric that its workload cannot report is refused before
+ * anything is built (recipe_check_metrics()); words are the command's
+ * options, over the recipe's first A/B.
  */
 static int check_metrics(const struct recipe *r, struct lab_context *ctx,
 			 const struct strvec *words)
 {
 	struct recipe_args a = { NULL, NULL, NULL, 0 };
 	struct strvec av = STRVEC_INIT;
-	struct strbuf known = STRBUF_INIT;
 	struct ab_spec s;
-	int ret = -1;
+	int ret;
 
 	ab_spec_init(&s);
-	push_all(&av, words);
-	if (recipe_spec(&s, r, 1, r->arches.v[0]) || parse_args(&a, &s, &av) < 0 ||
-	    workloads_resolve(&s.workloads, &s.args, s.sections, s.nsections, ctx->cfg.workloads,
-			      ctx->cfg.nworkloads))
-		goto out;
-	for (size_t k = 0; boot_opts_lab_guest(&s.o.boot, &ctx->cfg) && k < r->metrics.nr; k++) {
-		const char *wm = r->metrics.v[k], *metric = strchr(wm, '.') + 1;
-		size_t wlen = (size_t)(metric - 1 - wm);
-
-		for (size_t i = 0; i < s.workloads.nr; i++) {
-			const char *spec = s.workloads.v[i];
-			struct user_workload w;
-			int same;
-
-			user_workload_init(&w);
-			/* the name its samples are stored under */
-			if (workload_is_user(spec) && user_workload_parse(&w, spec)) {
-				user_workload_release(&w);
-				goto out;
-			}
-			if (!workload_is_user(spec))
-				strbuf_addstr(&w.name, spec);
-			same = w.name.len == wlen && !strncmp(w.name.buf, wm, wlen);
-			user_workload_release(&w);
-			strbuf_reset(&known);
-			if (same && workload_metric(spec, metric, &known) == WORKLOAD_METRIC_NO) {
-				error("unknown metric '%s' for workload '%.*s' in recipe %s (known: %s)",
-				      metric, (int)wlen, wm, r->path, known.buf);
-				goto out;
-			}
-		}
-	}
-	ret = 0;
-out:
+	strvec_push_all(&av, words);
+	ret = recipe_ab_spec(&s, r, 1, r->arches.v[0]) || parse_args(&a, &s, &av) < 0 ||
+	      recipe_check_metrics(r, ctx, &s) ? -1 : 0;
 	ab_spec_release(&s);
 	strvec_release(&av);
-	strbuf_release(&known);
 	return ret;
 }
 
@@ -482,10 +402,10 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe 
 	enum ab_outcome rc;
 
 	ab_spec_init(&s);
-	push_all(&av, words);
+	strvec_push_all(&av, words);
 	fprintf(stderr, "recipe %s: %s against %s on %s\n", term_safe(r->path),
 		term_safe(r->v[i].name), term_safe(r->v[0].name), term_safe(arch));
-	if (recipe_spec(&s, r, i, arch) || parse_args(&a, &s, &av) < 0 ||
+	if (recipe_ab_spec(&s, r, i, arch) || parse_args(&a, &s, &av) < 0 ||
 	    ab_spec_prepare(&s, ctx))
 		goto out;
 	s.o.command = command;
@@ -540,7 +460,7 @@ int cmd_recipe(int argc, char **argv)
 	strbuf_addstr(&command, "lab ");
 	escape_shell_words(&command, (int)shown.nr, shown.v);
 	/* every option is checked once, before anything is built */
-	push_all(&av, &words);
+	strvec_push_all(&av, &words);
 	n = parse_args(&a, &check, &av);
 	if (n < 0)
 		goto out;

@@ -6,10 +6,12 @@
 
 #include "array.h"
 #include "boot.h"
+#include "config-values.h"
 #include "config.h"
 #include "log.h"
 #include "recipe.h"
 #include "strbuf.h"
+#include "workload.h"
 #include "xalloc.h"
 
 static void set(char **field, const char *value)
@@ -253,4 +255,84 @@ void recipe_release(struct recipe *r)
 	strvec_release(&r->probes);
 	config_workloads_release(&r->sections, &r->nsections);
 	memset(r, 0, sizeof(*r));
+}
+
+int recipe_ab_spec(struct ab_spec *s, const struct recipe *r, size_t i, const char *arch)
+{
+	const struct recipe_variant *side[2] = { &r->v[0], &r->v[i] };
+
+	s->repo = r->repo;
+	s->arch = arch;
+	s->cmdline = r->cmdline;
+	for (int k = 0; k < 2; k++) {
+		s->ref[k] = side[k]->ref ? side[k]->ref : r->ref;
+		s->side_cmdline[k] = side[k]->cmdline;
+		strvec_push_all(&s->frags[k], &side[k]->configs);
+		strvec_push_all(&s->apply[k], &side[k]->applies);
+	}
+	for (size_t k = 0; k < r->workloads.nr; k++)
+		if (workloads_parse(&s->workloads, r->workloads.v[k]))
+			return -1;
+	/* ab_spec_prepare() resolves its [workload] sections' names */
+	s->sections = r->sections;
+	s->nsections = r->nsections;
+	for (size_t k = 0; k < r->params.nr; k++) {
+		const char *kv = r->params.v[k];
+		if (!strchr(kv, '=') || strchr(kv, ' '))
+			return error("bad value '%s' for 'recipe.param' in recipe %s: expected K=V",
+				     kv, r->path);
+		strvec_push(&s->params, kv);
+	}
+	strvec_push_all(&s->probes, &r->probes);
+	/* recipe_read() checked the lists */
+	if ((r->mem && parse_list(&s->mems, &s->nmems, r->mem, parse_size_mib)) ||
+	    (r->cpus && parse_list(&s->cpus, &s->ncpus, r->cpus, parse_cpus)))
+		return error("bad sweep in recipe %s", r->path);
+	s->o.boot.numa = r->numa;
+	s->o.boot.iters = r->iters;
+	s->o.boots = r->boots;
+	if (r->delta)
+		s->o.delta = r->delta;
+	return 0;
+}
+
+int recipe_check_metrics(const struct recipe *r, struct lab_context *ctx, struct ab_spec *s)
+{
+	struct strbuf known = STRBUF_INIT;
+	int ret = -1;
+
+	if (workloads_resolve(&s->workloads, &s->args, s->sections, s->nsections,
+			      ctx->cfg.workloads, ctx->cfg.nworkloads))
+		goto out;
+	for (size_t k = 0; boot_opts_lab_guest(&s->o.boot, &ctx->cfg) && k < r->metrics.nr; k++) {
+		const char *wm = r->metrics.v[k], *metric = strchr(wm, '.') + 1;
+		size_t wlen = (size_t)(metric - 1 - wm);
+
+		for (size_t i = 0; i < s->workloads.nr; i++) {
+			const char *spec = s->workloads.v[i];
+			struct user_workload w;
+			int same;
+
+			user_workload_init(&w);
+			/* the name its samples are stored under */
+			if (workload_is_user(spec) && user_workload_parse(&w, spec)) {
+				user_workload_release(&w);
+				goto out;
+			}
+			if (!workload_is_user(spec))
+				strbuf_addstr(&w.name, spec);
+			same = w.name.len == wlen && !strncmp(w.name.buf, wm, wlen);
+			user_workload_release(&w);
+			strbuf_reset(&known);
+			if (same && workload_metric(spec, metric, &known) == WORKLOAD_METRIC_NO) {
+				error("unknown metric '%s' for workload '%.*s' in recipe %s (known: %s)",
+				      metric, (int)wlen, wm, r->path, known.buf);
+				goto out;
+			}
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&known);
+	return ret;
 }

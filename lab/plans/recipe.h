@@ -39,7 +39,9 @@
  * those marked repeatable above.
  * struct recipe owns everything in it; recipe_release() frees it.
  */
+#include "ab-spec.h"
 #include "config.h"
+#include "context.h"
 #include "strvec.h"
 
 struct recipe_variant {
@@ -72,5 +74,16 @@ struct recipe {
 /* Read path into r; -1 after a message naming the file and the bad key. */
 int recipe_read(struct recipe *r, const char *path);
 void recipe_release(struct recipe *r);
+
+/* The A/B of variant i against the base (variant 0) on arch, as r says it, into s. */
+int recipe_ab_spec(struct ab_spec *s, const struct recipe *r, size_t i, const char *arch);
+/*
+ * A table's metric ("workload.metric") that its workload cannot report,
+ * refused before anything is built, where the lab's guest runs it and
+ * that can be known (workload_metric()): s is one of r's A/Bs with the
+ * command's options over it, its workloads resolved here. -1 after a
+ * message.
+ */
+int recipe_check_metrics(const struct recipe *r, struct lab_context *ctx, struct ab_spec *s);
 
 #endif
