@@ -370,6 +370,13 @@ static int all_told(const struct untold *u)
 	return 1;
 }
 
+/* Where the nightly's mail and POST go; who names it in messages ("nightly 'mm'"). */
+static struct notify_to notify_to_of(const struct lab_nightly *n, struct strbuf *who)
+{
+	strbuf_addf(who, "nightly '%s'", n->name);
+	return (struct notify_to){ who->buf, n->smtp, n->mail_from, n->mail_to, n->webhook };
+}
+
 /*
  * Mail subject and body (the footer added here) of what carried; a mail
  * that could not be sent is the night's infrastructure failure, and is
@@ -381,15 +388,18 @@ static int send_mail(struct outbox *ob, const struct notify_creds *creds, const 
 	struct night *nt = ob->nt;
 	const struct lab_nightly *n = nt->n;
 	const char *what = carried == CARRY_FOLLOWUP ? "follow-up" : "regression";
-	struct strbuf safe = STRBUF_INIT;
+	struct strbuf safe = STRBUF_INIT, who = STRBUF_INIT;
+	struct notify_to to;
 	int failed;
 
 	strbuf_addf(body, "-- \nlab nightly %s, night %lld: branch %s of %s at %.12s\n", n->name,
 		    nt->id, n->branch, n->repository, nt->head);
 	/* a culprit's subject or a command line is read in a terminal's mail reader too */
 	escape_term(&safe, body->buf, ESCAPE_TERM_LINES);
-	failed = notify_mail(n, creds, term_safe(subject), safe.buf);
+	to = notify_to_of(n, &who);
+	failed = notify_mail(&to, creds, term_safe(subject), safe.buf);
 	strbuf_release(&safe);
+	strbuf_release(&who);
 	if (failed) {
 		night_infra(nt, "the %s mail to %s was not sent", what, n->mail_to);
 		return 0;
@@ -445,7 +455,12 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 				       CARRY_FOLLOWUP)))
 		goto out;
 	if (ob.npost) {
-		if (notify_webhook(n, &creds, ob.json_buf)) {
+		struct strbuf who = STRBUF_INIT;
+		struct notify_to to = notify_to_of(n, &who);
+		int failed = notify_webhook(&to, &creds, ob.json_buf);
+
+		strbuf_release(&who);
+		if (failed) {
 			night_infra(nt, "the webhook POST was not sent");
 		} else {
 			fprintf(nt->out, "webhook: posted %zu change%s\n", ob.npost,

@@ -168,14 +168,14 @@ static void add_header_value(struct strbuf *sb, const char *s)
 		strbuf_addch(sb, *s == '\r' || *s == '\n' ? ' ' : *s);
 }
 
-int notify_mail(const struct lab_nightly *n, const struct notify_creds *c, const char *subject,
+int notify_mail(const struct notify_to *to, const struct notify_creds *c, const char *subject,
 		const char *body)
 {
 	char errbuf[CURL_ERROR_SIZE] = "", date[64], host[256] = "localhost";
 	struct strbuf msg = STRBUF_INIT, rcpt_list = STRBUF_INIT;
 	struct curl_slist *rcpt = NULL;
 	struct upload up;
-	const char *from = n->mail_from && *n->mail_from ? n->mail_from : "lab@localhost";
+	const char *from = to->mail_from && *to->mail_from ? to->mail_from : "lab@localhost";
 	const char *p;
 	char *save = NULL, *addr;
 	time_t now = time(NULL);
@@ -183,23 +183,23 @@ int notify_mail(const struct lab_nightly *n, const struct notify_creds *c, const
 	CURL *curl = NULL;
 	int ret = -1;
 
-	if (!n->smtp || !n->mail_to)
-		return error("nightly '%s' has no smtp or mailTo: cannot mail", n->name);
+	if (!to->smtp || !to->mail_to)
+		return error("%s has no smtp or mailTo: cannot mail", to->who);
 	if (lab_curl_init())
 		return -1;
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", gmtime(&now));
 	host_name(host, sizeof(host));
-	strbuf_addstr(&rcpt_list, n->mail_to);
+	strbuf_addstr(&rcpt_list, to->mail_to);
 	for (addr = strtok_r(rcpt_list.buf, ", ", &save); addr; addr = strtok_r(NULL, ", ", &save))
 		rcpt = curl_slist_append(rcpt, addr);
 	if (!rcpt) {
-		error("nightly '%s' has no address in mailTo '%s'", n->name, n->mail_to);
+		error("%s has no address in mailTo '%s'", to->who, to->mail_to);
 		goto out;
 	}
 	strbuf_addf(&msg, "Date: %s\r\nFrom: ", date);
 	add_header_value(&msg, from);
 	strbuf_addstr(&msg, "\r\nTo: ");
-	add_header_value(&msg, n->mail_to);
+	add_header_value(&msg, to->mail_to);
 	strbuf_addstr(&msg, "\r\nSubject: ");
 	add_header_value(&msg, subject);
 	strbuf_addf(&msg, "\r\nMessage-ID: <lab-nightly.%ld.%ld@%s>\r\n", (long)now, (long)getpid(),
@@ -219,7 +219,7 @@ int notify_mail(const struct lab_nightly *n, const struct notify_creds *c, const
 		goto out;
 	}
 	if ((rc = curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_URL, n->smtp)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_URL, to->smtp)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps")) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from)) ||
@@ -236,7 +236,7 @@ int notify_mail(const struct lab_nightly *n, const struct notify_creds *c, const
 	rc = curl_easy_perform(curl);
 failed:
 	if (rc != CURLE_OK) {
-		curl_failed("mail", n->smtp, rc, errbuf);
+		curl_failed("mail", to->smtp, rc, errbuf);
 		goto out;
 	}
 	ret = 0;
@@ -249,7 +249,7 @@ out:
 	return ret;
 }
 
-int notify_webhook(const struct lab_nightly *n, const struct notify_creds *c, const char *json)
+int notify_webhook(const struct notify_to *to, const struct notify_creds *c, const char *json)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *headers = NULL;
@@ -259,8 +259,8 @@ int notify_webhook(const struct lab_nightly *n, const struct notify_creds *c, co
 	long status = 0;
 	int ret = -1;
 
-	if (!n->webhook)
-		return error("nightly '%s' has no webhook", n->name);
+	if (!to->webhook)
+		return error("%s has no webhook", to->who);
 	if (lab_curl_init())
 		return -1;
 	headers = curl_slist_append(headers, "Content-Type: application/json");
@@ -275,7 +275,7 @@ int notify_webhook(const struct lab_nightly *n, const struct notify_creds *c, co
 		goto out;
 	}
 	if ((rc = curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_URL, n->webhook)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_URL, to->webhook)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https")) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, json)) ||
@@ -286,12 +286,12 @@ int notify_webhook(const struct lab_nightly *n, const struct notify_creds *c, co
 	rc = curl_easy_perform(curl);
 failed:
 	if (rc != CURLE_OK) {
-		curl_failed("webhook POST", n->webhook, rc, errbuf);
+		curl_failed("webhook POST", to->webhook, rc, errbuf);
 		goto out;
 	}
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
 	if (status < 200 || status > 299) {
-		error("webhook POST through '%s' failed: HTTP status %ld", n->webhook, status);
+		error("webhook POST through '%s' failed: HTTP status %ld", to->webhook, status);
 		goto out;
 	}
 	ret = 0;
