@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "config-values.h"
 #include "config.h"
 #include "escape.h"
@@ -27,33 +28,6 @@
 
 /* a stored workload name is a protocol word of at most 31 bytes */
 #define NAME_MAX_LEN 31
-
-void user_workload_init(struct user_workload *w)
-{
-	memset(w, 0, sizeof(*w));
-	strbuf_init(&w->spec, 0);
-	strbuf_init(&w->name, 0);
-	strbuf_init(&w->program, 0);
-	strbuf_init(&w->format, 0);
-	strbuf_init(&w->version, 0);
-	strvec_init(&w->args);
-	strvec_init(&w->libs);
-	strvec_init(&w->higher);
-	strvec_init(&w->lower);
-}
-
-void user_workload_release(struct user_workload *w)
-{
-	strbuf_release(&w->spec);
-	strbuf_release(&w->name);
-	strbuf_release(&w->program);
-	strbuf_release(&w->format);
-	strbuf_release(&w->version);
-	strvec_release(&w->args);
-	strvec_release(&w->libs);
-	strvec_release(&w->higher);
-	strvec_release(&w->lower);
-}
 
 int workload_is_user(const char *spec)
 {
@@ -615,4 +589,32 @@ void user_workloads_meta(struct sample_set *set, const struct user_workload *w, 
 	}
 	strbuf_release(&key);
 	strbuf_release(&text);
+}
+
+int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs)
+{
+	size_t alloc = *n;	/* all *out is known to hold */
+
+	for (size_t i = 0; i < specs->nr; i++) {
+		struct user_workload *w;
+
+		if (!workload_is_user(specs->v[i])) {
+			/* a section's name reaches here only when nothing resolved it */
+			if (!workload_known(specs->v[i]))
+				return error("unknown workload '%s' (known: %s, exec:PATH, "
+					     "stress-ng:STRESSOR)", specs->v[i], WORKLOAD_NAMES);
+			continue;
+		}
+		ALLOC_GROW(*out, *n + 1, alloc);
+		w = &(*out)[(*n)++];
+		user_workload_init(w);
+		if (user_workload_parse(w, specs->v[i]) || user_workload_stage(w))
+			return -1;
+		for (size_t k = 0; k + 1 < *n; k++)
+			if (!strcmp((*out)[k].name.buf, w->name.buf))
+				return error("workloads '%s' and '%s' would both be stored as '%s': "
+					     "rename one program", (*out)[k].spec.buf,
+					     w->spec.buf, w->name.buf);
+	}
+	return 0;
 }

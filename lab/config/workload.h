@@ -26,38 +26,15 @@
  * is better for metrics the program prints no direction for. An ARG with
  * a space, a quote, a comma or a backslash is in single quotes ('it'\''s'),
  * so that a spec is one word of a comma-separated list and reads back the
- * same (a bisection's stored spec, `lab list`). The lab stages it for the guest (exec.h there):
- * in the initramfs under /lab/work/NAME, with the shared libraries ldd
- * names and, for a script, busybox and its applets in /bin; for the local
- * runner in a directory of the same layout. Its provenance (the program's
+ * same (a bisection's stored spec, `lab list`). The lab stages it for the
+ * guest (runners/workload-stage.h). Its provenance (the program's
  * sha256, stress-ng's version) becomes the run's meta entries
  * workload.NAME.sha256, .program and .version, which an A/B compares.
  */
-#include "cpio.h"
 #include "sample.h"
 #include "strbuf.h"
 #include "strvec.h"
-
-/* the stress-ng the lab runs for stress-ng: workloads (Debian's package) */
-#define WORKLOAD_STRESSNG "/usr/bin/stress-ng"
-
-struct user_workload {
-	struct strbuf spec;		/* canonical: "exec:/abs/path arg..." */
-	struct strbuf name;		/* stored workload name */
-	struct strbuf program;		/* absolute path of what runs */
-	struct strbuf format;		/* "plain" | "stress-ng STRESSOR" */
-	struct strbuf version;		/* stress-ng's; empty for exec */
-	struct strvec args;
-	struct strvec libs;		/* shared objects to stage (ldd) */
-	char sha256[65];
-	int script;			/* "#!": staged with busybox */
-	/* a [workload] section's: 0 for none */
-	long iters, deadline_s;
-	struct strvec higher, lower;	/* metrics and their direction */
-};
-
-void user_workload_init(struct user_workload *w);
-void user_workload_release(struct user_workload *w);
+#include "workload-stage.h"
 
 /* Does spec name a user's workload (exec:..., stress-ng:...)? */
 int workload_is_user(const char *spec);
@@ -125,9 +102,6 @@ int workloads_metric_check(enum workload_metric *answer, const struct strvec *sp
 /* word in single quotes onto out when it needs them (see above). */
 void workload_quote(struct strbuf *out, const char *word);
 
-/* Hash the program, ask stress-ng its version, list the libraries. */
-int user_workload_stage(struct user_workload *w);
-
 /*
  * The user's workloads among specs (as workloads_parse() keeps them), in
  * order: parsed, staged, and refused when two would be stored under one
@@ -135,25 +109,8 @@ int user_workload_stage(struct user_workload *w);
  * failure.
  */
 int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs);
-void user_workloads_free(struct user_workload **w, size_t *n);
 
 /* The run's provenance of each: workload.NAME.program, .args, .sha256, .version. */
 void user_workloads_meta(struct sample_set *set, const struct user_workload *w, size_t n);
-
-/* initramfs_write() with them (and nothing more when n is 0). */
-int user_workloads_initramfs(const char *out_path, const char *init_binary,
-			     struct user_workload *w, size_t n);
-
-/* Add /lab/work/NAME, the libraries and busybox to an initramfs. */
-int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n);
-
-/*
- * The local runner's staging: dir/NAME/{run,args,format,iters,deadline,
- * directions} (the last three for a section's settings), run a symlink
- * to the program. The files are temp files; user_workloads_unstage()
- * removes them and the directories.
- */
-int user_workloads_stage_dir(const char *dir, const struct user_workload *w, size_t n);
-void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, size_t n);
 
 #endif

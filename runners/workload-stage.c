@@ -1,7 +1,7 @@
 /*
  * A user's workload on its way into the guest: hashed, its libraries and
  * interpreter found, staged into the initramfs or, for the local runner,
- * into a directory (workload.h).
+ * into a directory (workload-stage.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,10 +18,38 @@
 #include "sha256.h"
 #include "subprocess.h"
 #include "tempfile.h"
-#include "workload.h"
+#include "workload-stage.h"
 
 #define BUSYBOX "/bin/busybox"
 #define WORKDIR "lab/work"
+
+void user_workload_init(struct user_workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	strbuf_init(&w->spec, 0);
+	strbuf_init(&w->name, 0);
+	strbuf_init(&w->program, 0);
+	strbuf_init(&w->format, 0);
+	strbuf_init(&w->version, 0);
+	strvec_init(&w->args);
+	strvec_init(&w->libs);
+	strvec_init(&w->higher);
+	strvec_init(&w->lower);
+}
+
+void user_workload_release(struct user_workload *w)
+{
+	strbuf_release(&w->spec);
+	strbuf_release(&w->name);
+	strbuf_release(&w->program);
+	strbuf_release(&w->format);
+	strbuf_release(&w->version);
+	strvec_release(&w->args);
+	strvec_release(&w->libs);
+	strvec_release(&w->higher);
+	strvec_release(&w->lower);
+}
+
 
 static int list_libs(struct user_workload *w)
 {
@@ -394,34 +422,6 @@ void user_workloads_unstage_dir(const char *dir, const struct user_workload *w, 
 	}
 	rmdir(dir);
 	strbuf_release(&path);
-}
-
-int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs)
-{
-	size_t alloc = *n;	/* all *out is known to hold */
-
-	for (size_t i = 0; i < specs->nr; i++) {
-		struct user_workload *w;
-
-		if (!workload_is_user(specs->v[i])) {
-			/* a section's name reaches here only when nothing resolved it */
-			if (!workload_known(specs->v[i]))
-				return error("unknown workload '%s' (known: %s, exec:PATH, "
-					     "stress-ng:STRESSOR)", specs->v[i], WORKLOAD_NAMES);
-			continue;
-		}
-		ALLOC_GROW(*out, *n + 1, alloc);
-		w = &(*out)[(*n)++];
-		user_workload_init(w);
-		if (user_workload_parse(w, specs->v[i]) || user_workload_stage(w))
-			return -1;
-		for (size_t k = 0; k + 1 < *n; k++)
-			if (!strcmp((*out)[k].name.buf, w->name.buf))
-				return error("workloads '%s' and '%s' would both be stored as '%s': "
-					     "rename one program", (*out)[k].spec.buf,
-					     w->spec.buf, w->name.buf);
-	}
-	return 0;
 }
 
 void user_workloads_free(struct user_workload **w, size_t *n)
