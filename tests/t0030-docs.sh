@@ -140,7 +140,7 @@ test_expect_success 'every recipe key is in docs/lab-config.md' '
 		known_words <err >known &&
 		test -s known || { echo "no known keys for [$s] of a recipe: $(cat err)"; return 1; }
 		while read -r k; do
-			if test "$s" = recipe; then k="recipe.$k"; else k="$s.<name>.$k"; fi &&
+			if test "$s" != recipe; then k="$s.<name>.$k"; fi &&
 			grep -qiF "\`$k\`" "$DOCS/lab-config.md" ||
 			{ echo "docs/lab-config.md lacks the recipe key $k"; return 1; }
 		done <known

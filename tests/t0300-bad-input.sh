@@ -104,7 +104,7 @@ test_expect_success 'a recipe with a misspelled section or key names its line' '
 	expect_one_line_naming err "^lab: unknown section .varient. in recipe typo.recipe line 3 (known: recipe, variant, workload)$" &&
 	printf "[recipe]\n\tworkload = demote\n\n\tmetirc = demote.x\n" >typo.recipe &&
 	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
-	expect_one_line_naming err "^lab: unknown key .recipe.metirc. in recipe typo.recipe line 4 (known: title, " &&
+	expect_one_line_naming err "^lab: unknown key .recipe.metirc. in recipe typo.recipe line 4 (known: recipe.title, " &&
 	printf "[recipe]\n\ttitle = \"open\n" >typo.recipe &&
 	rc=0 && "$LAB" recipe typo.recipe 2>err || rc=$? && test "$rc" = 2 &&
 	expect_one_line_naming err "^lab: unterminated quote in recipe typo.recipe line 2$" &&

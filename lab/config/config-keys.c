@@ -102,7 +102,7 @@ int config_section_apply_named(const struct config_section *s, void *array, size
 	len = key > name ? (size_t)(key - name) : 0;
 	if (!len)
 		return error("%s needs a name: [%s \"NAME\"] in %s %s line %d", s->what, s->name,
-			     e->kind, e->path, e->line);
+			     e->kind, e->path, e->section_line);
 	if (s->name_ok && s->name_ok(name, len, e) < 0)
 		return -1;
 	one = find_or_append(s, array, n, name, len, e);

@@ -1,11 +1,13 @@
 #include <errno.h>
 #include <libgen.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "boot.h"
+#include "config-keys.h"
 #include "config-values.h"
 #include "config.h"
 #include "log.h"
@@ -13,13 +15,6 @@
 #include "strbuf.h"
 #include "workload.h"
 #include "xalloc.h"
-
-static void set(char **field, const char *value)
-{
-	char *p = xstrdup(value);
-	free(*field);
-	*field = p;
-}
 
 /* A path from the recipe, relative to the recipe's directory. */
 static char *recipe_path(const char *recipe, const char *value)
@@ -35,35 +30,136 @@ static char *recipe_path(const char *recipe, const char *value)
 	return strbuf_detach(&sb);
 }
 
+static int set_path(void *field, const struct config_entry *e, const char **expected)
+{
+	(void)expected;
+	free(*(char **)field);
+	*(char **)field = recipe_path(e->path, e->value);
+	return 0;
+}
+
+static int push_path(void *field, const struct config_entry *e, const char **expected)
+{
+	char *p = recipe_path(e->path, e->value);
+
+	(void)expected;
+	strvec_push(field, p);
+	free(p);
+	return 0;
+}
+
+/* a program beside the recipe, like its repo; any other workload as written */
+static int push_workload(void *field, const struct config_entry *e, const char **expected)
+{
+	char *p;
+
+	(void)expected;
+	if (strncmp(e->value, "exec:", 5))
+		return config_set_strvec(field, e->value);
+	p = recipe_path(e->path, e->value + 5);
+	strvec_pushf(field, "exec:%s", p);
+	free(p);
+	return 0;
+}
+
+static int push_arch(void *field, const char *v)
+{
+	if (strcmp(v, "x86_64") && strcmp(v, "aarch64"))
+		return -1;
+	return config_set_strvec(field, v);
+}
+
+static int push_metric(void *field, const char *v)
+{
+	if (!strchr(v, '.') || v[0] == '.')
+		return -1;
+	return config_set_strvec(field, v);
+}
+
+static int push_param(void *field, const char *v)
+{
+	return strchr(v, '=') ? config_set_strvec(field, v) : -1;
+}
+
 /* a valid list such as "4G,16G", checked here so the error names the recipe */
-static int each_item(const char *list, int (*parse)(const char *, long *))
+static int set_list(void *field, const char *v, int (*parse)(const char *, long *))
 {
-	long *v = NULL;
+	long *items = NULL;
 	size_t n;
-	int ret = parse_list(&v, &n, list, parse);
+	int ret = parse_list(&items, &n, v, parse);
 
-	free(v);
-	return ret;
+	free(items);
+	return ret ? ret : config_set_string(field, v);
 }
 
-static struct recipe_variant *variant(struct recipe *r, const char *name, size_t len,
-				      int line)
+static int set_mems(void *field, const char *v)
 {
-	struct recipe_variant *v;
-
-	for (size_t i = 0; i < r->nv; i++)
-		if (strlen(r->v[i].name) == len && !strncmp(r->v[i].name, name, len))
-			return &r->v[i];
-	ALLOC_GROW(r->v, r->nv + 1, r->v_alloc);
-	v = &r->v[r->nv++];
-	memset(v, 0, sizeof(*v));
-	strvec_init(&v->configs);
-	strvec_init(&v->applies);
-	v->name = xstrdup(name);
-	v->name[len] = '\0';
-	v->line = line;
-	return v;
+	return set_list(field, v, parse_size_mib);
 }
+
+static int set_cpus(void *field, const char *v)
+{
+	return set_list(field, v, parse_cpus);
+}
+
+static int set_numa(void *field, const char *v)
+{
+	return parse_numa(v, field);
+}
+
+static int set_delta(void *field, const char *v)
+{
+	double *d = field;
+
+	return parse_fraction(v, d, 1) || !(*d > 0) ? -1 : 0;
+}
+
+#define RECIPE(field) offsetof(struct recipe, field)
+
+static const struct config_key recipe_keys[] = {
+	{ "title", RECIPE(title), config_set_string, NULL, NULL },
+	{ "repo", RECIPE(repo), NULL, set_path, NULL },
+	{ "ref", RECIPE(ref), config_set_string, NULL, NULL },
+	{ "arch", RECIPE(arches), push_arch, NULL, "x86_64 or aarch64" },
+	{ "workload", RECIPE(workloads), NULL, push_workload, NULL },
+	{ "metric", RECIPE(metrics), push_metric, NULL,
+	  "WORKLOAD.METRIC such as demote.demote_page_wall" },
+	{ "mem", RECIPE(mem), set_mems, NULL, "sizes from 1M to 16T such as 4G or 4G,16G,64G" },
+	{ "cpus", RECIPE(cpus), set_cpus, NULL, "CPU counts from 1 to 1024 such as 2 or 1,2,4" },
+	{ "numa", RECIPE(numa), set_numa, NULL, "a NUMA node count from 1 to 64" },
+	{ "boots", RECIPE(boots), config_set_positive, NULL, "a positive integer" },
+	{ "iters", RECIPE(iters), config_set_positive, NULL, "a positive integer" },
+	{ "delta", RECIPE(delta), set_delta, NULL,
+	  "a fraction above 0 and below 1 such as 0.5% or 0.005" },
+	{ "cmdline", RECIPE(cmdline), config_set_string, NULL, NULL },
+	{ "param", RECIPE(params), push_param, NULL, "K=V" },
+	{ "probe", RECIPE(probes), config_set_strvec, NULL, NULL },
+};
+
+#define VARIANT(field) offsetof(struct recipe_variant, field)
+
+static const struct config_key variant_keys[] = {
+	{ "ref", VARIANT(ref), config_set_string, NULL, NULL },
+	{ "cmdline", VARIANT(cmdline), config_set_string, NULL, NULL },
+	{ "config", VARIANT(configs), NULL, push_path, NULL },
+	{ "apply", VARIANT(applies), NULL, push_path, NULL },
+};
+
+/* the line of a variant's (first) header, for the messages that name it */
+static void variant_init(void *one, const struct config_entry *e)
+{
+	((struct recipe_variant *)one)->line = e->section_line;
+}
+
+_Static_assert(offsetof(struct recipe_variant, name) == 0, "a variant starts with its name");
+
+static const struct config_section recipe_section = {
+	"recipe", recipe_keys, ARRAY_SIZE(recipe_keys), NULL, 0, 0, NULL, NULL,
+};
+static const struct config_section variant_section = {
+	"variant", variant_keys, ARRAY_SIZE(variant_keys), "a variant",
+	sizeof(struct recipe_variant), 0, NULL, variant_init,
+};
 
 static const char *const sections[] = { "recipe", "variant", "workload", NULL };
 /* the keys recipe.h calls repeatable; every other is set once */
@@ -71,112 +167,25 @@ static const char *const repeatable[] = { "recipe.arch", "recipe.workload", "rec
 					  "recipe.param", "recipe.probe", "variant.config",
 					  "variant.apply", CONFIG_WORKLOAD_REPEATABLE, NULL };
 
-static int bad(const struct config_entry *e, const char *expected)
+/* the section an entry is in: its name's first word */
+static int in(const struct config_entry *e, const char *section)
 {
-	return error("bad value '%s' for '%s' in recipe %s line %d: expected %s", e->value,
-		     e->name, e->path, e->line, expected);
-}
+	size_t len = strlen(section);
 
-static int unknown(const struct config_entry *e, const char *known)
-{
-	return error("unknown key '%s' in recipe %s line %d (known: %s)", e->name, e->path,
-		     e->line, known);
-}
-
-static int apply_variant(struct recipe *r, const struct config_entry *e)
-{
-	const char *name = e->name, *value = e->value;
-	const char *sub = name + strlen("variant."), *key = strrchr(name, '.');
-	struct recipe_variant *v;
-	char *p;
-
-	if (key <= sub)
-		return error("unknown key '%s' in recipe %s line %d: variants are "
-			     "[variant \"NAME\"]", name, e->path, e->line);
-	v = variant(r, sub, (size_t)(key - sub), e->section_line);
-	key++;
-	if (!strcmp(key, "ref")) {
-		set(&v->ref, value);
-	} else if (!strcmp(key, "cmdline")) {
-		set(&v->cmdline, value);
-	} else if (!strcmp(key, "config") || !strcmp(key, "apply")) {
-		p = recipe_path(r->path, value);
-		strvec_push(!strcmp(key, "config") ? &v->configs : &v->applies, p);
-		free(p);
-	} else {
-		return unknown(e, "ref, cmdline, config, apply");
-	}
-	return 0;
+	return !strncmp(e->name, section, len) && (!e->name[len] || e->name[len] == '.');
 }
 
 static int apply_entry(struct recipe *r, const struct config_entry *e)
 {
-	const char *name = e->name, *value = e->value, *key;
-
 	/* a workload is made by its header, as in lab.conf (config-workload.c) */
-	if (!strncmp(name, "workload", 8) && (!name[8] || name[8] == '.'))
+	if (in(e, "workload"))
 		return config_workload_apply(&r->sections, &r->nsections, e);
 	/* a variant by its first key, as git keeps no empty section; the reader knows no others */
-	if (!value) {
-		if (!strcmp(name, "recipe") && !r->line)
-			r->line = e->line;
-		return 0;
-	}
-	if (!strncmp(name, "variant.", 8))
-		return apply_variant(r, e);
-	key = name + strlen("recipe.");
-	if (!strcmp(key, "title")) {
-		set(&r->title, value);
-	} else if (!strcmp(key, "repo")) {
-		free(r->repo);
-		r->repo = recipe_path(r->path, value);
-	} else if (!strcmp(key, "ref")) {
-		set(&r->ref, value);
-	} else if (!strcmp(key, "arch")) {
-		if (strcmp(value, "x86_64") && strcmp(value, "aarch64"))
-			return bad(e, "x86_64 or aarch64");
-		strvec_push(&r->arches, value);
-	} else if (!strcmp(key, "workload") && !strncmp(value, "exec:", 5)) {
-		/* a program beside the recipe, like its repo */
-		char *p = recipe_path(r->path, value + 5);
-		strvec_pushf(&r->workloads, "exec:%s", p);
-		free(p);
-	} else if (!strcmp(key, "workload")) {
-		strvec_push(&r->workloads, value);
-	} else if (!strcmp(key, "metric")) {
-		if (!strchr(value, '.') || value[0] == '.')
-			return bad(e, "WORKLOAD.METRIC such as demote.demote_page_wall");
-		strvec_push(&r->metrics, value);
-	} else if (!strcmp(key, "mem")) {
-		if (each_item(value, parse_size_mib))
-			return bad(e, "sizes from 1M to 16T such as 4G or 4G,16G,64G");
-		set(&r->mem, value);
-	} else if (!strcmp(key, "cpus")) {
-		if (each_item(value, parse_cpus))
-			return bad(e, "CPU counts from 1 to 1024 such as 2 or 1,2,4");
-		set(&r->cpus, value);
-	} else if (!strcmp(key, "numa")) {
-		if (parse_numa(value, &r->numa))
-			return bad(e, "a NUMA node count from 1 to 64");
-	} else if (!strcmp(key, "boots") || !strcmp(key, "iters")) {
-		if (parse_positive_int(value, !strcmp(key, "boots") ? &r->boots : &r->iters))
-			return bad(e, "a positive integer");
-	} else if (!strcmp(key, "delta")) {
-		if (parse_fraction(value, &r->delta, 1) || !(r->delta > 0))
-			return bad(e, "a fraction above 0 and below 1 such as 0.5% or 0.005");
-	} else if (!strcmp(key, "cmdline")) {
-		set(&r->cmdline, value);
-	} else if (!strcmp(key, "param")) {
-		if (!strchr(value, '='))
-			return bad(e, "K=V");
-		strvec_push(&r->params, value);
-	} else if (!strcmp(key, "probe")) {
-		strvec_push(&r->probes, value);
-	} else {
-		return unknown(e, "title, repo, ref, arch, workload, metric, mem, cpus, numa, boots, "
-			       "iters, delta, cmdline, param, probe");
-	}
-	return 0;
+	if (in(e, "variant"))
+		return config_section_apply_named(&variant_section, &r->v, &r->nv, e);
+	if (!e->value && !r->line)
+		r->line = e->line;
+	return config_section_apply(&recipe_section, r, e);
 }
 
 static int check(struct recipe *r)
@@ -215,11 +224,6 @@ int recipe_read(struct recipe *r, const char *path)
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
-	strvec_init(&r->arches);
-	strvec_init(&r->workloads);
-	strvec_init(&r->metrics);
-	strvec_init(&r->params);
-	strvec_init(&r->probes);
 	r->path = xstrdup(path);
 	if (access(path, R_OK))
 		error("cannot read recipe '%s': %s", path, strerror(errno));

@@ -65,7 +65,7 @@ struct recipe {
 	double delta;			/* the verdicts' band; 0: lab ab's */
 	struct strvec arches, workloads, metrics, params, probes;
 	struct recipe_variant *v;
-	size_t nv, v_alloc;
+	size_t nv;
 	struct lab_workload *sections;	/* [workload "NAME"], before lab.conf's */
 	size_t nsections;
 	int line;			/* of the (first) [recipe] header; 0: none */

@@ -501,9 +501,9 @@ static void test_nightly(void)
 		const char *text, *err;
 	} bad[] = {
 		{ "[nightly]\n\tbranch = x\n",
-		  "lab: a nightly needs a name: [nightly \"NAME\"] in config bad.conf line 2\n" },
+		  "lab: a nightly needs a name: [nightly \"NAME\"] in config bad.conf line 1\n" },
 		{ "[nightly \"\"]\n\tbranch = x\n",
-		  "lab: a nightly needs a name: [nightly \"NAME\"] in config bad.conf line 2\n" },
+		  "lab: a nightly needs a name: [nightly \"NAME\"] in config bad.conf line 1\n" },
 		{ "[nightly \"a\"]\n\tpolicy = all\n",
 		  "lab: bad value 'all' for 'nightly.a.policy' in config bad.conf line 2: expected head or new\n" },
 		{ "[nightly \"a\"]\n\tsmtp = mail.example.org\n",
