@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ab-report.h"
 #include "ab-spec.h"
 #include "commands.h"
 #include "escape.h"
@@ -38,8 +39,10 @@ int cmd_ab(int argc, char **argv)
 	const char *db = NULL, *config = NULL;
 	long long exp_id = 0;
 	int verbose = 0;
+	enum ab_format fmt = AB_TEXT;
 	const struct parse_option options[] = {
 		AB_SPEC_OPTIONS(&s),
+		FORMAT_OPTION(&fmt),
 		OPT_CALLBACK(0, "arch", &s.arch, "A",
 			     "x86_64 or aarch64 for builds (default: this host)", refbuild_opt_arch),
 		OPT_CALLBACK(0, "resume", &s.o.resume, "EXP",
@@ -62,7 +65,7 @@ int cmd_ab(int argc, char **argv)
 	s.o.command = command.buf;
 
 	ret = (int)ab_run(&exp_id, &ctx, &s.o);
-	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, s.fmt,
+	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, fmt,
 					 verbose ? AB_REPORT_VERBOSE : 0))
 		ret = AB_ERROR;
 	if (exp_id && !s.o.resume && ret == AB_ERROR && store_is_open(&ctx.st)) {

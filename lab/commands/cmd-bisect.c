@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab-report.h"
 #include "ab-spec.h"
 #include "bisect-run.h"
 #include "commands.h"

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab-report.h"
 #include "ab-spec.h"
 #include "commands.h"
 #include "escape.h"
@@ -41,8 +42,9 @@ struct explain_cli {
 };
 
 /* The options an A/B is given by, and the ones lab ab's recorded command may carry. */
-#define EXPLAIN_SPEC_OPTIONS(c, ignored, ignored_flag) \
+#define EXPLAIN_SPEC_OPTIONS(c, fmt, ignored, ignored_flag) \
 	AB_SPEC_OPTIONS(&(c)->s), \
+	FORMAT_OPTION(fmt), \
 	OPT_CALLBACK(0, "arch", &(c)->s.arch, "A", \
 		     "x86_64 or aarch64 for builds (default: this host)", refbuild_opt_arch), \
 	{ .type = OPTION_STRING, .long_name = "resume", .value = (ignored), .argh = "EXP", \
@@ -57,8 +59,9 @@ static int spec_of_experiment(struct explain_cli *c, struct strvec *words,
 	struct strbuf command = STRBUF_INIT;
 	const char *ignored = NULL, *db = NULL, *config = NULL;
 	int ignored_flag = 0, n, ret = -1;
+	enum ab_format ignored_fmt;
 	const struct parse_option options[] = {
-		EXPLAIN_SPEC_OPTIONS(c, &ignored, &ignored_flag),
+		EXPLAIN_SPEC_OPTIONS(c, &ignored_fmt, &ignored, &ignored_flag),
 		CONTEXT_OPTIONS(&db, &config),
 		OPT_END(),
 	};
@@ -165,7 +168,7 @@ int cmd_explain(int argc, char **argv)
 		OPT_STRING(0, "functions", &c.functions, "F1,F2",
 			   "a kernel without the function profiler: time these functions\n"
 			   "by function_graph instead (callees included)"),
-		EXPLAIN_SPEC_OPTIONS(&c, &ignored, &ignored_flag),
+		EXPLAIN_SPEC_OPTIONS(&c, &fmt, &ignored, &ignored_flag),
 		CONTEXT_OPTIONS(&db, &config),
 		OPT_END(),
 	};
@@ -177,8 +180,6 @@ int cmd_explain(int argc, char **argv)
 	n = parse_command_options(&parser, argc, argv, 1);
 	if (n < 0)
 		goto out;
-	/* the experiment's stored command may name its own */
-	fmt = c.s.fmt;
 	boots = c.s.o.boots;
 	if (context_load_config(&ctx, config, db))
 		goto out;

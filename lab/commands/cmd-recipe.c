@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab-report.h"
 #include "ab-spec.h"
 #include "array.h"
 #include "commands.h"
@@ -49,6 +50,7 @@ static const char *const recipe_usage[] = {
 struct recipe_args {
 	const char *arch, *db, *config;
 	int resume;
+	enum ab_format fmt;
 };
 
 /*
@@ -68,6 +70,7 @@ static int parse_args(struct recipe_args *a, struct ab_spec *s, struct strvec *a
 		OPT_TEXT(""),
 		OPT_TEXT("the options of 'lab ab', for every A/B:"),
 		AB_SPEC_OPTIONS(s),
+		FORMAT_OPTION(&a->fmt),
 		OPT_END(),
 	};
 	struct option_parser parser = { "lab recipe", recipe_usage, options, NULL };
@@ -83,7 +86,7 @@ static int parse_args(struct recipe_args *a, struct ab_spec *s, struct strvec *a
 static int check_metrics(const struct recipe *r, struct lab_context *ctx,
 			 const struct strvec *words)
 {
-	struct recipe_args a = { NULL, NULL, NULL, 0 };
+	struct recipe_args a = { .fmt = AB_TEXT };
 	struct strvec av = STRVEC_INIT;
 	struct ab_spec s;
 	int ret;
@@ -394,7 +397,7 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe 
 		   const char *arch, const struct strvec *words, const char *command,
 		   struct boot_guests *guests)
 {
-	struct recipe_args a = { NULL, NULL, NULL, 0 };
+	struct recipe_args a = { .fmt = AB_TEXT };
 	struct strvec av = STRVEC_INIT;
 	struct ab_spec s;
 	long long earlier = 0;
@@ -428,7 +431,7 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe 
 				*exp);
 		goto out;
 	}
-	ret = ab_report(stdout, &ctx->st, *exp, s.fmt, 0);
+	ret = ab_report(stdout, &ctx->st, *exp, a.fmt, 0);
 out:
 	ab_spec_release(&s);
 	strvec_release(&av);
@@ -439,7 +442,7 @@ int cmd_recipe(int argc, char **argv)
 {
 	struct strvec words = STRVEC_INIT, av = STRVEC_INIT, shown = STRVEC_INIT;
 	struct strbuf command = STRBUF_INIT;
-	struct recipe_args a = { NULL, NULL, NULL, 0 };
+	struct recipe_args a = { .fmt = AB_TEXT };
 	struct lab_context ctx;
 	struct ab_spec check;
 	struct boot_guests guests;	/* one initramfs for all the recipe's A/Bs */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab-report.h"
 #include "array.h"
 #include "commands.h"
 #include "config.h"

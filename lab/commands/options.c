@@ -1,6 +1,7 @@
 /* The option callbacks the commands share (options.h). */
 #include <string.h>
 
+#include "ab-report.h"
 #include "config-values.h"
 #include "options.h"
 #include "strvec.h"

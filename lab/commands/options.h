@@ -67,6 +67,10 @@ int ab_opt_format(const struct parse_option *opt, const char *arg);
  * --arch (lab recipe's picks one of the recipe's), --resume, --db and
  * --config, which each command says in its own way.
  */
+/* how a command prints what it reports: its own, never the plan's */
+#define FORMAT_OPTION(fmt) \
+	OPT_CALLBACK(0, "format", (fmt), "F", "text, csv or json (default text)", ab_opt_format)
+
 #define AB_SPEC_OPTIONS(s) \
 	OPT_STRING(0, "a", &(s)->ref[0], "REF, --b REF", \
 		   "git refs to build (or find in the cache) as A and B"), \
@@ -110,8 +114,6 @@ int ab_opt_format(const struct parse_option *opt, const char *arg);
 		     ab_opt_alpha), \
 	OPT_CALLBACK(0, "delta", &(s)->o.delta, "D", \
 		     "smallest change that matters: 2% or 0.02 (default 2%)", ab_opt_delta), \
-	OPT_CALLBACK(0, "format", &(s)->fmt, "F", "text, csv or json (default text)", \
-		     ab_opt_format), \
 	OPT_BOOL(0, "force", &(s)->o.force, "compare even when runs differ in provenance"), \
 	BOOT_OPTIONS(&(s)->o.boot, &(s)->params), \
 	OPT_STRING(0, "guest", &(s)->o.boot.guest, "PATH", \

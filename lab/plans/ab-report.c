@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ab.h"
+#include "ab-report.h"
 #include "ab-table.h"
 #include "escape.h"
 #include "events.h"

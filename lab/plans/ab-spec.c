@@ -18,7 +18,6 @@ void ab_spec_init(struct ab_spec *s)
 	s->o.alpha = 0.05;
 	s->o.delta = 0.02;
 	s->o.max_boots = 20;
-	s->fmt = AB_TEXT;
 }
 
 void ab_spec_release(struct ab_spec *s)

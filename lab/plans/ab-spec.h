@@ -30,7 +30,6 @@ struct ab_spec {
 	size_t nsections;
 	long *mems, *cpus;		/* NULL: the config's */
 	size_t nmems, ncpus;
-	enum ab_format fmt;
 	struct ab_opts o;		/* the plan: boots, alpha, boot options... */
 
 	/* what ab_spec_prepare() made */

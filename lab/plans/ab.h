@@ -54,38 +54,6 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx,
  */
 int ab_find(long long *id, int *done, struct lab_context *ctx, const struct ab_opts *o);
 
-enum ab_format { AB_TEXT, AB_CSV, AB_JSON };
-
-/* "text", "csv" or "json"; -1 for anything else (nothing printed). */
-int ab_format_parse(enum ab_format *out, const char *name);
-
-enum ab_report_flags {
-	/* text: after the table, each metric's block (means, deviations, p, MDE) */
-	AB_REPORT_VERBOSE = 1 << 0,
-};
-
-/*
- * Print an experiment's stored verdicts; -1 when it does not exist. As
- * text: what the experiment is, then a table of one row per metric.
- */
-int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
-	      enum ab_report_flags flags);
-
-/*
- * Print the event counts that differ between a bisection's culprit (hex id)
- * and its parent, as its confirmation measured them, a table per point:
- * nothing when none differ. -1 when they cannot be read.
- */
-int ab_report_culprit_events(FILE *f, struct store *st, long long bisection,
-			     const char *culprit);
-
-struct events_report;
-/* The event counts of ev that differ, a table per point, the sides headed a and b. */
-void ab_report_print_events(FILE *f, const struct events_report *ev, const char *a,
-			    const char *b);
-/* ',\n"events": [...]': the rows of ev, as the A/B's json has them. */
-void ab_report_json_events(FILE *f, const struct events_report *ev);
-
 /* AB_REGRESSION when any stored verdict of the experiment is REGRESSION. */
 enum ab_outcome ab_outcome_of(struct store *st, long long exp_id);
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "ab.h"
+#include "ab-report.h"
 #include "boot.h"
 #include "context.h"
 

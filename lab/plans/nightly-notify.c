@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ab.h"
+#include "ab-report.h"
 #include "array.h"
 #include "escape.h"
 #include "explain.h"
