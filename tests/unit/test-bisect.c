@@ -28,7 +28,7 @@ struct tally {
 };
 
 /* Bisect one history, then check the culprit as lab bisect does. */
-static void one_at(struct tally *t, struct sim *s, const struct bisect_graph *g, double delta)
+static void one(struct tally *t, struct sim *s, const struct bisect_graph *g, double delta)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, s, sim_exact, sim_ahead };
@@ -64,58 +64,71 @@ static void one_at(struct tally *t, struct sim *s, const struct bisect_graph *g,
 	bisect_result_release(&res);
 }
 
-static void one(struct tally *t, struct sim *s, const struct bisect_graph *g)
+/* How a scenario's histories differ from the model's defaults (CV 3 %, no boot effect). */
+struct scenario {
+	size_t n, histories;
+	unsigned long long seed, stride;	/* history r's seed: seed ^ (r * stride + n) */
+	double cv, boot_cv, slow;		/* cv 0: the model's */
+	size_t slow_every;
+	int exact;
+	size_t culprit[2];			/* culprit[0] 0: drawn at random */
+	double shift[2];
+	double delta;				/* 0: bisect's default */
+};
+
+/* Bisect each history of a scenario on a line of commits, into t. */
+static void histories(struct tally *t, const struct scenario *sc)
 {
-	one_at(t, s, g, 0);
+	struct bisect_graph g;
+
+	sim_line_graph(&g, sc->n);
+	for (size_t r = 0; r < sc->histories; r++) {
+		struct sim s;
+		sim_init(&s, sc->n, sc->seed ^ (r * sc->stride + sc->n));
+		if (sc->cv)
+			s.cv = sc->cv;
+		s.boot_cv = sc->boot_cv;
+		s.slow_every = sc->slow_every;
+		s.slow = sc->slow;
+		s.exact = sc->exact;
+		memcpy(s.culprit, sc->culprit, sizeof(s.culprit));
+		memcpy(s.shift, sc->shift, sizeof(s.shift));
+		if (!s.culprit[0])
+			s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(sc->n - 1));
+		one(t, &s, &g, sc->delta);
+		sim_release(&s);
+	}
+	sim_graph_release(&g);
 }
 
 static void test_single_culprit(void)
 {
-	struct bisect_graph g;
+	const struct scenario sc = { .n = 64, .histories = 100, .seed = 0x9e3779b97f4a7c15ull,
+				     .stride = 7919, .shift = { 0.08 } };
 	struct tally t = { 0 };
-	size_t n = 64;
 
-	sim_line_graph(&g, n);
-	for (size_t r = 0; r < 100; r++) {
-		struct sim s;
-		sim_init(&s, n, 0x9e3779b97f4a7c15ull ^ (r * 7919 + n));
-		s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(n - 1));
-		s.shift[0] = 0.08;
-		one(&t, &s, &g);
-		sim_release(&s);
-	}
+	histories(&t, &sc);
 	printf("# single culprit: found %zu, right %zu, confirmed %zu, flagged %zu (the old rule: %zu)\n",
 	       t.found, t.right, t.confirmed, t.flagged, t.flagged_old);
 	ok(t.right >= 90, "single culprit: the right commit in at least 90 of 100 histories");
 	ok(t.confirmed == t.found, "single culprit: every culprit found was confirmed");
 	ok(t.flagged <= 2, "single culprit: 'more than one commit' in at most 2 of 100 histories");
-	sim_graph_release(&g);
 }
 
 static void test_two_culprits(void)
 {
-	struct bisect_graph g;
+	/* +10 % at 20, +16 % more at 44: the second is the culprit, the first a part */
+	const struct scenario sc = { .n = 64, .histories = 20, .seed = 0x2545f4914f6cdd1dull,
+				     .stride = 104729, .culprit = { 20, 44 },
+				     .shift = { 0.10, 0.16 } };
 	struct tally t = { 0 };
-	size_t n = 64;
 
-	sim_line_graph(&g, n);
-	for (size_t r = 0; r < 20; r++) {
-		struct sim s;
-		sim_init(&s, n, 0x2545f4914f6cdd1dull ^ (r * 104729 + n));
-		/* +10 % at 20, +16 % more at 44: the second is the culprit, the first a part */
-		s.culprit[0] = 20;
-		s.shift[0] = 0.10;
-		s.culprit[1] = 44;
-		s.shift[1] = 0.16;
-		one(&t, &s, &g);
-		sim_release(&s);
-	}
+	histories(&t, &sc);
 	printf("# two culprits: found %zu, right %zu, confirmed %zu, flagged %zu, re-tested %zu\n",
 	       t.found, t.right, t.confirmed, t.flagged, t.retested);
 	ok(t.found >= 15 && t.flagged >= t.found * 9 / 10,
 	   "two culprits: 'more than one commit' in at least 9 of 10 histories with a culprit");
 	ok(t.retested >= t.flagged, "two culprits: a culprit is flagged only after a re-test with more boots");
-	sim_graph_release(&g);
 }
 
 /*
@@ -126,54 +139,34 @@ static void test_two_culprits(void)
  */
 static void test_boot_effect(void)
 {
-	struct bisect_graph g;
+	const struct scenario sc = { .n = 32, .histories = 40, .seed = 0x5851f42d4c957f2dull,
+				     .stride = 6364136223846793005ull, .cv = 0.002,
+				     .boot_cv = 0.04, .slow_every = 7, .slow = 0.15,
+				     .shift = { 0.20 } };
 	struct tally t = { 0 };
-	size_t n = 32;
 
-	sim_line_graph(&g, n);
-	for (size_t r = 0; r < 40; r++) {
-		struct sim s;
-		sim_init(&s, n, 0x5851f42d4c957f2dull ^ (r * 6364136223846793005ull + n));
-		s.cv = 0.002;
-		s.boot_cv = 0.04;
-		s.slow_every = 7;
-		s.slow = 0.15;
-		s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(n - 1));
-		s.shift[0] = 0.20;
-		one(&t, &s, &g);
-		sim_release(&s);
-	}
+	histories(&t, &sc);
 	printf("# boot effect: found %zu, right %zu, confirmed %zu, flagged %zu, wrong and unflagged %zu, %zu boots\n",
 	       t.found, t.right, t.confirmed, t.flagged, t.wrong_unflagged, t.boots);
 	ok(t.right >= 36, "boot effect: the right commit in at least 36 of 40 histories");
 	is_int(t.wrong_unflagged, 0, "boot effect: no wrong culprit passes its own check");
-	sim_graph_release(&g);
 }
 
 /* Near-deterministic boots (icount): a 3 % step, found in few boots. */
 static void test_near_deterministic(void)
 {
-	struct bisect_graph g;
+	const struct scenario sc = { .n = 64, .histories = 20, .seed = 0x853c49e6748fea9bull,
+				     .stride = 1442695040888963407ull, .cv = 0.0000005,
+				     .shift = { 0.03 } };
 	struct tally t = { 0 };
-	size_t n = 64;
 
-	sim_line_graph(&g, n);
-	for (size_t r = 0; r < 20; r++) {
-		struct sim s;
-		sim_init(&s, n, 0x853c49e6748fea9bull ^ (r * 1442695040888963407ull + n));
-		s.cv = 0.0000005;
-		s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(n - 1));
-		s.shift[0] = 0.03;
-		one(&t, &s, &g);
-		sim_release(&s);
-	}
+	histories(&t, &sc);
 	printf("# near-deterministic 3 %% step: found %zu, right %zu, flagged %zu, %zu boots in 20 bisections\n",
 	       t.found, t.right, t.flagged, t.boots);
 	is_int(t.right, 20, "near-deterministic: the right commit every time");
 	is_int(t.flagged, 0, "near-deterministic: every culprit explains the whole effect");
 	/* 2 + 2 boots for G->B, 6 steps of 2 boots and their 2 of the ends, 4 + 4 to confirm */
 	ok(t.boots <= 20 * 36, "near-deterministic: at most 36 boots a bisection of 64 commits");
-	sim_graph_release(&g);
 }
 
 /*
@@ -184,22 +177,16 @@ static void test_near_deterministic(void)
 static void test_virtual_time(void)
 {
 	static const double shifts[] = { 0.03, 0.003 };
-	struct bisect_graph g;
-	size_t n = 64;
 
-	sim_line_graph(&g, n);
 	for (size_t k = 0; k < ARRAY_SIZE(shifts); k++) {
+		const struct scenario sc = { .n = 64, .histories = 20,
+					     .seed = 0x853c49e6748fea9bull,
+					     .stride = 1442695040888963407ull, .cv = 0.0000005,
+					     .exact = 1, .shift = { shifts[k] },
+					     .delta = shifts[k] < 0.02 ? 0.001 : 0 };
 		struct tally t = { 0 };
-		for (size_t r = 0; r < 20; r++) {
-			struct sim s;
-			sim_init(&s, n, 0x853c49e6748fea9bull ^ (r * 1442695040888963407ull + n));
-			s.cv = 0.0000005;
-			s.exact = 1;
-			s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(n - 1));
-			s.shift[0] = shifts[k];
-			one_at(&t, &s, &g, shifts[k] < 0.02 ? 0.001 : 0);
-			sim_release(&s);
-		}
+
+		histories(&t, &sc);
 		printf("# virtual time, %g %% step: right %zu, flagged %zu, %zu boots, %zu of them "
 		       "in %zu steps\n", 100 * shifts[k], t.right, t.flagged, t.boots, t.step_boots,
 		       t.steps);
@@ -213,7 +200,6 @@ static void test_virtual_time(void)
 		is_int(t.told_first, t.first_boots - 20, "each step's commit was named ahead, "
 		       "but the first");
 	}
-	sim_graph_release(&g);
 }
 
 /*
