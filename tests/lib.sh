@@ -252,6 +252,13 @@ scaled_base() {
 	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf
 }
 
+# local_conf REPO: the lab.conf of the project at REPO whose ./build.sh
+# makes out/image, a program the local runner boots.
+local_conf() {
+	printf "[core]\n\trepo = %s\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n" "$1" &&
+	printf "[run]\n\trunner = local\n"
+}
+
 # scaled_history DIR IMAGE N AT SCALE: scaled_base DIR IMAGE, then N commits
 # "change I", the scale SCALE from change AT on (that commit tagged culprit);
 # lab.conf's core.repo is DIR.

@@ -26,7 +26,7 @@ test_expect_success 'setup: a history whose slower commit has a subject with esc
 	echo 1.20 >repo/scale && git -C repo commit -q -am "$EVIL" && git -C repo tag culprit &&
 	echo two >repo/notes && git -C repo commit -q -am "change 3" &&
 	test "$(git -C repo log -1 --format=%s culprit)" = "$EVIL" &&
-	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf
+	local_conf "$PWD/repo" >lab.conf
 '
 
 test_expect_success 'lab bisect: the culprit'\''s subject, build and step lines show the escapes' '

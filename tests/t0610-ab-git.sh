@@ -19,7 +19,7 @@ test_expect_success 'setup: a project whose build makes a measurable program' '
 	git checkout -q -b fix && echo 1.00 >scale &&
 	git -c user.name="Pat Cher" -c user.email=pat@example.com commit -q -am "mm: speed it up again" &&
 	git format-patch -q -1 --stdout >../fix.mbox && git checkout -q main && cd .. &&
-	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf
+	local_conf "$PWD/repo" >lab.conf
 '
 
 test_expect_success 'refs: the slower commit is a REGRESSION' '

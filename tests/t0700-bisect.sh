@@ -34,7 +34,7 @@ test_expect_success 'setup: 30 commits, a shift at 12, a broken build at 15, a f
 		commit "change $i" || exit 1
 		if [ $i = 12 ]; then git -C repo tag culprit; fi
 	done &&
-	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf
+	local_conf "$PWD/repo" >lab.conf
 '
 
 test_expect_success 'bisect finds the commit that shifted the metric' '

@@ -31,7 +31,7 @@ test_expect_success 'setup: 8 commits, a shift at 4, a broken build at 2, the la
 		commit "change $i" || exit 1
 		git -C repo tag c$i
 	done &&
-	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf &&
+	local_conf "$PWD/repo" >lab.conf &&
 	printf "[core]\n\trepo = %s/repo\n" "$PWD" >qemu.conf
 '
 

@@ -48,7 +48,7 @@ write_host() {
 export SLOW=$TRASH/slow.sh
 
 test_expect_success 'setup' '
-	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf
+	local_conf "$PWD/repo" >lab.conf
 '
 
 # Every third boot after the first four runs 25 % slow: more than half of the

@@ -47,7 +47,7 @@ test_expect_success 'setup: a bisection whose culprit has a hostile subject' '
 		if [ $i = 4 ]; then echo 1.10 >repo/scale; subject=$HOSTILE; fi
 		commit "$subject" || exit 1
 	done &&
-	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" "$PWD" >lab.conf &&
+	local_conf "$PWD/repo" >lab.conf &&
 	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&
 	test "$(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 2")" = \

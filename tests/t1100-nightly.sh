@@ -31,6 +31,30 @@ advance() {
 	git -C up update-ref refs/heads/next "c$1"
 }
 
+# The config of nightly $2 of repository $3, branch $4, into database $1:
+# three boots of zeroing on each of up to three new commits, its mail and
+# posts to the ports of nightly_ports. Its [nightly] section ends it.
+nightly_conf() {
+	cat <<-EOF
+	[core]
+		db = $PWD/$1
+	[build]
+		command = ./build.sh
+		artifact = out/image
+	[run]
+		runner = local
+		iters = 5
+	[nightly "$2"]
+		repository = $3
+		branch = $4
+		workloads = zeroing
+		boots = 3
+		policy = new
+		maxCommits = 3
+	$(nightly_notify_conf)
+	EOF
+}
+
 conf_of() {
 	while [ $# -gt 1 ] && [ "$1" != --config ]; do shift; done
 	echo "${2:-none}"
@@ -59,27 +83,11 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'setup: a project with 30 commits, a git
 	advance 1 &&
 	nightly_serve up &&
 	printf "token = s3cr3t-t0ken\n" >secret && chmod 600 secret &&
-	cat >lab.conf <<-EOF
-	[core]
-		db = $PWD/lab.db
-	[build]
-		command = ./build.sh
-		artifact = out/image
-	[run]
-		runner = local
-		iters = 5
-	[nightly "next"]
-		repository = git://127.0.0.1:$port/up
-		branch = next
-		workloads = zeroing
-		boots = 3
-		policy = new
-		maxCommits = 3
-	$(nightly_notify_conf)
-		mailFrom = lab@example.org
-		credentials = $PWD/secret
-		baseUrl = https://lab.example.org/site
-	EOF
+	{
+		nightly_conf lab.db next "git://127.0.0.1:$port/up" next &&
+		printf "\tmailFrom = lab@example.org\n\tcredentials = %s\n" "$PWD/secret" &&
+		printf "\tbaseUrl = https://lab.example.org/site\n"
+	} >lab.conf
 '
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'the first night measures the head: three boots, one point' '
@@ -301,24 +309,7 @@ kill_during() {
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'killed during the confirming A/B and during the bisection: each continued, nothing measured twice' '
 	nightly_ports &&
-	cat >again.conf <<-EOF &&
-	[core]
-		db = $PWD/again.db
-	[build]
-		command = ./build.sh
-		artifact = out/image
-	[run]
-		runner = local
-		iters = 5
-	[nightly "again"]
-		repository = up
-		branch = again
-		workloads = zeroing
-		boots = 3
-		policy = new
-		maxCommits = 3
-	$(nightly_notify_conf)
-	EOF
+	nightly_conf again.db again up again >again.conf &&
 	for c in 1 7 10; do
 		git -C up update-ref refs/heads/again c$c &&
 		night --config again.conf && test "$rc" = 0 || return 1
@@ -423,25 +414,7 @@ last_post_of() {
 # The config of nightly $1 on branch $1: a bisection budget of $2 boots,
 # mail to the SMTP port $3.
 stop_conf() {
-	cat <<-EOF
-	[core]
-		db = $PWD/$1.db
-	[build]
-		command = ./build.sh
-		artifact = out/image
-	[run]
-		runner = local
-		iters = 5
-	[nightly "$1"]
-		repository = up
-		branch = $1
-		workloads = zeroing
-		boots = 3
-		policy = new
-		maxCommits = 3
-		bisectBudget = $2
-	$(smtp=$3 nightly_notify_conf)
-	EOF
+	smtp=$3 nightly_conf "$1.db" "$1" up "$1" && printf "\tbisectBudget = %s\n" "$2"
 }
 
 # Three quiet nights of nightly $1, then the regression night, whose
