@@ -45,6 +45,9 @@ struct sim {
 	size_t boots, samples, builds, decided;
 	int fail_decided;	/* decided() fails: the bisection must stop */
 	int exact;		/* boots in virtual time (bisect_ops.exact) */
+	size_t width;		/* targets booting at once (bisect_ops.width) */
+	size_t elapsed;		/* boot times gone by: a batch takes one per width boots */
+	int in_batch;
 };
 
 static inline double sim_uniform(struct sim *s)
@@ -161,6 +164,7 @@ static inline int sim_measure(void *data, int who)
 	if (s->boot_cv)
 		scale *= exp(s->boot_cv * sim_gauss(s));
 	s->boots++;
+	s->elapsed += !s->in_batch;
 	s->samples += SIM_PER_BOOT;
 	if (s->slow_every && s->boots % s->slow_every == 0)
 		scale *= 1 + s->slow;
@@ -175,6 +179,23 @@ static inline int sim_measure(void *data, int who)
 		x[i] = 100 * scale * exp(s->cv * sim_gauss(s));
 	qsort(x, SIM_PER_BOOT, sizeof(x[0]), sim_cmp_double);
 	s->v[k][s->len[k]++] = (x[SIM_PER_BOOT / 2 - 1] + x[SIM_PER_BOOT / 2]) / 2;
+	return 0;
+}
+
+/* bisect_ops.measure_many: each in turn, the batch taking a boot time per width boots. */
+static inline int sim_measure_many(void *data, const int *who, size_t n, int *rc)
+{
+	struct sim *s = data;
+	size_t booted = s->boots;
+
+	s->in_batch = 1;
+	for (size_t i = 0; i < n; i++) {
+		rc[i] = sim_measure(s, who[i]);
+		if (rc[i] < 0)
+			break;
+	}
+	s->in_batch = 0;
+	s->elapsed += (s->boots - booted + s->width - 1) / s->width;
 	return 0;
 }
 

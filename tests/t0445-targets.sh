@@ -171,4 +171,17 @@ test_expect_success 'bisect --targets: every commit'\''s boots go to the class'\
 	test "$(awk -F"|" "\$3 >= 2 && \$2 != 2" per-commit | wc -l)" = 0
 '
 
+test_expect_success 'bisect --targets: a step boots as many commits as there are targets, at once' '
+	rc=0 && "$LAB" bisect --config bisect.conf --db k.db --good base --bad main --workload zeroing \
+		--iters 10 --mem 1G --targets fake --cmdline sleep=0.3 >out 2>err || rc=$? &&
+	test $rc = 0 && grep -q "^culprit: $(git -C repo rev-parse culprit)" out &&
+	grep -q "^  boot .* on l1)" err && grep -q "^  boot .* on l2)" err &&
+	# two candidates (neither end) booting at the same time, one on each target
+	test "$(sql k.db "SELECT count(*) FROM runs a JOIN run_targets ta ON ta.run_id = a.id
+		JOIN variants va ON va.id = a.variant_id, runs b JOIN run_targets tb ON tb.run_id = b.id
+		JOIN variants vb ON vb.id = b.variant_id WHERE ta.target = '\''l1'\'' AND tb.target = '\''l2'\''
+		AND va.id != vb.id AND va.name NOT IN ('\''G'\'', '\''B'\'') AND vb.name NOT IN ('\''G'\'', '\''B'\'')
+		AND a.started < b.ended AND b.started < a.ended")" -ge 1
+'
+
 test_done

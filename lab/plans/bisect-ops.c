@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "host.h"
 #include "log.h"
+#include "pool.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
 #include "subprocess.h"
@@ -378,12 +379,12 @@ out:
 	strbuf_release(&names);
 }
 
-int bisector_measure(void *data, int who)
+/*
+ * Before who's boot: its variant, the step it opens, the budget, its
+ * build. 0 to boot, 1 when it does not build (a candidate), -1 error.
+ */
+static int before_boot(struct bisector *bs, struct who *w, int who, size_t queued)
 {
-	struct bisector *bs = data;
-	struct who *w = bisector_who(bs, who);
-	struct run_result res;
-	long long run_id;
 	int end = who == BISECT_G || who == BISECT_B;
 
 	if (bisector_variant(bs, w))
@@ -394,7 +395,7 @@ int bisector_measure(void *data, int who)
 		bs->step_start = now_monotonic();
 	}
 	/* before the build: a budget used up builds nothing more */
-	if (bs->max_boots && bs->boots_before + (long long)bs->boots >= bs->max_boots)
+	if (bs->max_boots && bs->boots_before + (long long)(bs->boots + queued) >= bs->max_boots)
 		return error("boot budget of %lld boots used up (--max-boots)", bs->max_boots);
 	if (build(bs, w) < 0)
 		return -1;
@@ -404,6 +405,41 @@ int bisector_measure(void *data, int who)
 				     w->name);
 		return 1;
 	}
+	return 0;
+}
+
+/* A boot of who ended: said, and taken as measure() returns it. */
+static int after_boot(struct bisector *bs, struct who *w, int who, long long run_id,
+		      enum run_status status, double wall_s, const char *err, const char *target)
+{
+	int end = who == BISECT_G || who == BISECT_B;
+
+	bs->boots++;
+	fprintf(stderr, "  boot %s: %s (run %lld, %.1f s%s%s)%s%s\n", w->name,
+		run_status_name(status), run_id, wall_s, target ? " on " : "",
+		target ? term_safe(target) : "", status == RUN_OK ? "" : ": ",
+		status == RUN_OK ? "" : term_safe(err));
+	if (status != RUN_OK) {
+		if (++w->failures >= 3)
+			return end ? error("the %s end failed to boot 3 times; see 'lab show %lld'",
+					   who == BISECT_G ? "good" : "bad", run_id) : 1;
+		return 0;
+	}
+	if (bisector_settle_band(bs))
+		return -1;
+	return check_reported(bs, w, who, run_id);
+}
+
+int bisector_measure(void *data, int who)
+{
+	struct bisector *bs = data;
+	struct who *w = bisector_who(bs, who);
+	struct run_result res;
+	long long run_id;
+	int ret = before_boot(bs, w, who, 0);
+
+	if (ret)
+		return ret;
 	if (!w->prepared && prepare_plans(bs, w))
 		return -1;
 	start_ahead(bs, w);
@@ -411,21 +447,119 @@ int bisector_measure(void *data, int who)
 		run_result_release(&res);
 		return -1;
 	}
-	bs->boots++;
-	fprintf(stderr, "  boot %s: %s (run %lld, %.1f s)%s%s\n", w->name, run_status_name(res.status),
-		run_id, res.wall_s, res.status == RUN_OK ? "" : ": ", res.status == RUN_OK ? "" :
-		term_safe(strbuf_str(&res.error)));
-	if (res.status != RUN_OK) {
-		run_result_release(&res);
-		if (++w->failures >= 3)
-			return end ? error("the %s end failed to boot 3 times; see 'lab show %lld'",
-					   who == BISECT_G ? "good" : "bad", run_id) : 1;
-		return 0;
-	}
+	ret = after_boot(bs, w, who, run_id, res.status, res.wall_s, strbuf_str(&res.error), NULL);
 	run_result_release(&res);
-	if (bisector_settle_band(bs))
+	return ret;
+}
+
+int bisector_width(struct bisector *bs)
+{
+	const struct lab_target **all = NULL;
+	size_t n = 0;
+
+	if (!bs->bo.targets)
+		return 1;
+	if (config_target_class(&bs->ctx->cfg, bs->bo.targets, &all, &n))
 		return -1;
-	return check_reported(bs, w, who, run_id);
+	free(all);
+	return n > POOL_MAX_SIDES ? POOL_MAX_SIDES : (int)n;
+}
+
+/*
+ * Boots of several commits at once on the targets of --targets, a pool
+ * whose sides are this batch's commits (each booted as soon as a target
+ * is idle), each boot taken as bisector_measure() takes one.
+ */
+int bisector_measure_many(void *data, const int *who, size_t n, int *rc)
+{
+	struct bisector *bs = data;
+	struct boot_opts opts[POOL_MAX_SIDES];
+	size_t side[POOL_MAX_SIDES + 2], *running = NULL;
+	size_t nsides = 0, todo[POOL_MAX_SIDES + 2], ntodo = 0, on[POOL_MAX_SIDES + 2];
+	unsigned char started[POOL_MAX_SIDES + 2] = { 0 };
+	struct pool p;
+	int ret = -1;
+
+	memset(&p, 0, sizeof(p));
+	if (n > ARRAY_SIZE(side))
+		return error("more than %zu boots to start at once", ARRAY_SIZE(side));
+	for (size_t i = 0; i < n; i++) {
+		struct who *w = bisector_who(bs, who[i]);
+
+		rc[i] = before_boot(bs, w, who[i], ntodo);
+		if (rc[i] < 0)
+			return -1;
+		if (rc[i])
+			continue;
+		side[i] = nsides;
+		for (size_t k = 0; k < i; k++)
+			if (!rc[k] && who[k] == who[i])
+				side[i] = side[k];
+		if (side[i] == nsides) {
+			if (nsides == POOL_MAX_SIDES)
+				return error("more than %d commits to boot at once", POOL_MAX_SIDES);
+			opts[nsides] = bs->bo;
+			opts[nsides].kernel = &w->image;
+			opts[nsides].guests = &bs->guests;
+			opts[nsides].experiment_id = bs->exp_id;
+			opts[nsides].variant_id = w->variant_id;
+			nsides++;
+		}
+		todo[ntodo++] = i;
+	}
+	if (!ntodo)
+		return 0;
+	/* a batch of several candidates boots for the steps from the next one on */
+	for (size_t j = 0, cands = 0; j < ntodo; j++)
+		if (who[todo[j]] >= 0 && ++cands == 2)
+			bs->batch_first = bs->seq + 1;
+	if (pool_init(&p, &bs->ctx->cfg, bs->bo.targets, bs->bo.mem_mib ? bs->bo.mem_mib :
+		      bs->ctx->cfg.mem_mib, bs->bo.cpus ? bs->bo.cpus : bs->ctx->cfg.cpus) ||
+	    pool_start(&p, bs->ctx, opts, (int)nsides))
+		goto out;
+	running = xcalloc(p.n, sizeof(*running));
+	/* boot j on target j + turn: over the batches, each commit's boots go round the targets */
+	for (size_t j = 0; j < ntodo; j++)
+		on[j] = (j + bs->turn) % p.n;
+	bs->turn++;
+	for (size_t done = 0; done < ntodo;) {
+		struct pool_done d;
+		int taken_out;
+		size_t i;
+
+		for (size_t t = 0; t < p.n; t++) {
+			size_t j = 0;
+
+			if (p.t[t].busy || p.t[t].out)
+				continue;
+			/* its own next boot, else one of a target taken out */
+			while (j < ntodo && (started[j] || (on[j] != t && !p.t[on[j]].out)))
+				j++;
+			if (j == ntodo)
+				continue;
+			if (pool_boot(&p, t, (int)side[todo[j]]))
+				goto out;
+			started[j] = 1;
+			running[t] = todo[j];
+		}
+		if (pool_wait(&p, &d, &taken_out))
+			goto out;
+		done++;
+		i = running[d.target];
+		rc[i] = after_boot(bs, bisector_who(bs, who[i]), who[i], d.run_id, d.status,
+				   d.wall_s, d.error, p.t[d.target].t->name);
+		if (rc[i] < 0)
+			goto out;
+		if (taken_out && !pool_live(&p)) {
+			error("no target of class '%s' is left", p.class);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(running);
+	pool_release(&p);
+	return ret;
 }
 
 int bisector_settle_band(struct bisector *bs)
@@ -460,16 +594,21 @@ int bisector_decided(void *data, int who, enum bisect_mark mark, size_t n,
 
 	size_t boots = bs->step_open ? bs->boots - bs->step_boots : 0;
 	double secs = bs->step_open ? now_monotonic() - bs->step_start : 0;
+	char how[96];
 
+	/* a batch's boots are its first step's; the other steps were booted with it */
+	if (!bs->step_open && bs->batch_first && bs->seq + 1 > bs->batch_first)
+		snprintf(how, sizeof(how), "booted with step %zu", bs->batch_first);
+	else
+		snprintf(how, sizeof(how), "%zu boot%s, %.0f s", boots, boots == 1 ? "" : "s", secs);
 	/* a skipped step was not measured: no ratio to show */
 	if (isfinite(hl->estimate))
-		fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f]; "
-			"%zu boot%s, %.0f s)\n", bs->seq + 1, desc, bisect_mark_name(mark), n,
-			hl->estimate, hl->lo, hl->hi, boots, boots == 1 ? "" : "s", secs);
+		fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f]; %s)\n",
+			bs->seq + 1, desc, bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi,
+			how);
 	else
-		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio; %zu boot%s, %.0f s)\n",
-			bs->seq + 1, desc, bisect_mark_name(mark), n, boots, boots == 1 ? "" : "s",
-			secs);
+		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio; %s)\n", bs->seq + 1, desc,
+			bisect_mark_name(mark), n, how);
 	bs->step_open = 0;
 	free(desc);
 	git_oid_tostr(hex, sizeof(hex), &w->commit);

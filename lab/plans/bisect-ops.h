@@ -54,6 +54,9 @@ struct bisector {
 	char seed_clock[64];
 	long seed_mem, seed_cpus;
 	size_t ncand, builds, boots, seq;
+	size_t width;			/* commits booted at once: the targets of --targets */
+	size_t turn;			/* batches booted on the targets (bisector_measure_many) */
+	size_t batch_first;		/* the first step the last batch of candidates booted for */
 	long long max_boots, boots_before;	/* the budget, and boots stored by earlier runs */
 	/* the band of its verdicts: --delta, else settled by the clock of its first boot */
 	struct bisect_options *opt;
@@ -90,6 +93,9 @@ int bisector_take_seed(struct bisector *bs, long long seed);
 int bisector_exact(void *data);
 int bisector_boots(void *data, int who, double **v, size_t *n);
 int bisector_measure(void *data, int who);
+/* Commits boot at once on the targets of --targets: how many (1 without). */
+int bisector_width(struct bisector *bs);
+int bisector_measure_many(void *data, const int *who, size_t n, int *rc);
 int bisector_decided(void *data, int who, enum bisect_mark mark, size_t n,
 		     const struct stats_hl *hl);
 /*

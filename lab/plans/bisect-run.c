@@ -116,11 +116,15 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 	for (;;) {
 		int unclear, r;
 
-		/* ABBA, as every other comparison */
-		for (; have < level; have++)
-			for (int k = 0; k < 2; k++)
-				if (bisector_measure(bs, (k ^ (int)(have & 1)) ? BISECT_B : BISECT_G))
-					return -1;
+		/* ABBA, as every other comparison; on two targets or more, both at once */
+		for (; have < level; have++) {
+			int who[2] = { have & 1 ? BISECT_B : BISECT_G, have & 1 ? BISECT_G : BISECT_B };
+			int rc[2];
+
+			if (bs->width > 1 ? bisector_measure_many(bs, who, 2, rc) || rc[0] || rc[1] :
+			    bisector_measure(bs, who[0]) || bisector_measure(bs, who[1]))
+				return -1;
+		}
 		r = compare_ends(bs, alpha, opt->delta, &unclear);
 		if (r)
 			return r < 0 ? -1 : 0;
@@ -315,7 +319,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_ops ops = { bisector_boots, bisector_measure, bisector_decided, NULL,
-				  bisector_exact, bisector_ahead };
+				  bisector_exact, bisector_ahead, NULL, 0 };
 	struct bisector bs;
 	struct bisect_graph g;
 	struct bisect_result r;
@@ -353,6 +357,15 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 			       spec->bad))
 		goto out;
 	take_candidates(&bs, ids, g.n);
+	c = bisector_width(&bs);
+	if (c < 0)
+		goto out;
+	/* with --targets, a step tests as many commits as there are targets */
+	bs.width = (size_t)c;
+	if (c > 1) {
+		ops.measure_many = bisector_measure_many;
+		ops.width = bs.width;
+	}
 	bs.max_boots = spec->max_boots ? spec->max_boots : bisect_default_budget(bs.ncand, &opt);
 	if (bisector_take_seed(&bs, spec->seed) || bisector_settle_band(&bs))
 		goto out;
@@ -451,7 +464,7 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_ops ops = { bisector_boots, bisector_measure, NULL, NULL, bisector_exact,
-				  NULL };
+				  NULL, NULL, 0 };
 	struct bisector bs;
 	struct bisect_result r;
 	struct bisect_spec_row row;

@@ -95,6 +95,70 @@ long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks)
 	return best;
 }
 
+size_t bisect_next_many(const struct bisect_graph *g, const enum bisect_mark *marks, size_t k,
+			long *out)
+{
+	size_t wpr, left, n = 0;
+	uint64_t *anc = ancestors(g, &wpr), *r = remaining(g, marks, anc, wpr);
+	size_t *below = xcalloc(k ? k : 1, sizeof(*below));
+
+	left = popcount_and(r, r, wpr);
+	for (size_t j = 1; j <= k && left > 1; j++) {
+		double want = (double)left * (double)j / (double)(k + 1);
+		long best = -1;
+		double best_gap = 0;
+		size_t best_w = 0, at;
+
+		for (size_t i = 0; i < g->n; i++) {
+			size_t w;
+			double gap;
+			int taken = 0;
+
+			if (!(r[i / 64] >> (i % 64) & 1) || marks[i] != BISECT_UNKNOWN)
+				continue;
+			for (size_t m = 0; m < n; m++)
+				taken |= out[m] == (long)i;
+			w = popcount_and(anc + i * wpr, r, wpr);
+			if (taken || w >= left)
+				continue;
+			gap = fabs((double)w - want);
+			if (best < 0 || gap < best_gap) {
+				best = (long)i;
+				best_gap = gap;
+				best_w = w;
+			}
+		}
+		if (best < 0)
+			break;
+		/* kept in order of what each leaves below it */
+		at = n;
+		while (at > 0 && below[at - 1] > best_w) {
+			out[at] = out[at - 1];
+			below[at] = below[at - 1];
+			at--;
+		}
+		out[at] = best;
+		below[at] = best_w;
+		n++;
+	}
+	free(below);
+	free(anc);
+	free(r);
+	return n;
+}
+
+/* Is candidate i still in question (an ancestor of every bad, of no good)? */
+static int in_question(const struct bisect_graph *g, const enum bisect_mark *marks, size_t i)
+{
+	size_t wpr;
+	uint64_t *anc = ancestors(g, &wpr), *r = remaining(g, marks, anc, wpr);
+	int in = (int)(r[i / 64] >> (i % 64) & 1);
+
+	free(anc);
+	free(r);
+	return in;
+}
+
 struct sides {
 	double *g, *b, *m;
 	size_t ng, nb, nm;
@@ -116,25 +180,43 @@ static int load(const struct bisect_ops *ops, int who, double **v, size_t *n)
 	return ops->boots(ops->data, who, v, n);
 }
 
-/* Bring G and B to at least level boots each, alternately (ABBA). */
-static int top_up_ends(const struct bisect_ops *ops, struct sides *s, size_t level)
+/*
+ * Bring x and y to at least level boots each: alternately (ABBA), or at
+ * once on two targets. 0, or what the measure() that failed returned.
+ */
+static int top_up(const struct bisect_ops *ops, int x, double **vx, size_t *nx, int y,
+		  double **vy, size_t *ny, size_t level)
 {
 	for (int round = 0;; round++) {
-		if (load(ops, BISECT_G, &s->g, &s->ng) || load(ops, BISECT_B, &s->b, &s->nb))
+		int who[2], rc[2];
+		size_t m = 0;
+
+		if (load(ops, x, vx, nx) || load(ops, y, vy, ny))
 			return -1;
-		if (s->ng >= level && s->nb >= level)
+		if (*nx >= level && *ny >= level)
 			return 0;
 		for (int k = 0; k < 2; k++) {
-			int who = (k ^ (round & 1)) ? BISECT_B : BISECT_G;
-			size_t have = who == BISECT_G ? s->ng : s->nb;
-			int r;
-			if (have >= level)
-				continue;
-			r = ops->measure(ops->data, who);
-			if (r)
-				return -1;
+			int one = (k ^ (round & 1)) ? y : x;
+			if ((one == x ? *nx : *ny) < level)
+				who[m++] = one;
 		}
+		if (ops->measure_many && ops->width > 1) {
+			if (ops->measure_many(ops->data, who, m, rc))
+				return -1;
+		} else {
+			for (size_t k = 0; k < m; k++)
+				if ((rc[k] = ops->measure(ops->data, who[k])))
+					break;
+		}
+		for (size_t k = 0; k < m; k++)
+			if (rc[k])
+				return rc[k];
 	}
+}
+
+static int top_up_ends(const struct bisect_ops *ops, struct sides *s, size_t level)
+{
+	return top_up(ops, BISECT_G, &s->g, &s->ng, BISECT_B, &s->b, &s->nb, level) ? -1 : 0;
 }
 
 static int worse(const struct bisect_options *opt, double lo, double hi)
@@ -352,6 +434,59 @@ static void tell_ahead(const struct bisect_graph *g, enum bisect_mark *marks, lo
 	ops->ahead(ops->data, (int)who, next, n);
 }
 
+/*
+ * A batch's first looks, all at once: each candidate's first boot in
+ * virtual time, its first opt->start in wall time, where a boot of G and
+ * one of B go with each round as they would with the candidates' boots
+ * one at a time. A candidate that does not build or boot leaves its
+ * rounds; classify() then skips it. What is stored is not booted again.
+ */
+static int first_looks(const struct bisect_ops *ops, const struct bisect_options *opt,
+		       const long *picks, size_t n)
+{
+	int exact = ops->exact && ops->exact(ops->data);
+	size_t rounds = exact ? 1 : opt->start;
+	int who[BISECT_MAX_WIDTH + 2], rc[BISECT_MAX_WIDTH + 2];
+	size_t of[BISECT_MAX_WIDTH + 2];	/* who[i] is picks[of[i]] */
+	unsigned char out[BISECT_MAX_WIDTH] = { 0 };
+
+	for (size_t round = 0; round < rounds; round++) {
+		size_t m = 0;
+
+		/* what is stored already is not booted again: a resumed batch goes on */
+		for (size_t k = 0; k < n; k++) {
+			double *v = NULL;
+			size_t have = 0;
+
+			if (!out[k] && load(ops, (int)picks[k], &v, &have)) {
+				free(v);
+				return -1;
+			}
+			free(v);
+			if (!out[k] && have <= round) {
+				of[m] = k;
+				who[m++] = (int)picks[k];
+			}
+		}
+		if (!m)
+			continue;
+		if (!exact) {
+			who[m++] = BISECT_G;
+			who[m++] = BISECT_B;
+		}
+		if (ops->measure_many(ops->data, who, m, rc))
+			return -1;
+		for (size_t i = 0; i < m; i++) {
+			/* an end that cannot be measured stops the bisection, as in classify() */
+			if (rc[i] < 0 || (who[i] < 0 && rc[i]))
+				return -1;
+			if (who[i] >= 0)
+				out[of[i]] = rc[i] > 0;
+		}
+	}
+	return 0;
+}
+
 int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		  const struct bisect_options *opt, const struct bisect_ops *ops)
 {
@@ -370,16 +505,32 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 	}
 	marks[g->n - 1] = BISECT_BAD;
 	while ((next = bisect_next(g, marks)) >= 0) {
-		struct stats_hl hl = { NAN, NAN, NAN };
-		size_t n = 0;
+		long picks[BISECT_MAX_WIDTH];
+		size_t npicks = 1;
 
-		if (ops->ahead)
+		picks[0] = next;
+		if (ops->measure_many && ops->width > 1) {
+			npicks = bisect_next_many(g, marks, ops->width < BISECT_MAX_WIDTH ?
+						  ops->width : BISECT_MAX_WIDTH, picks);
+			if (first_looks(ops, opt, picks, npicks))
+				goto out;
+		} else if (ops->ahead) {
 			tell_ahead(g, marks, next, ops);
-		if (classify(&marks[next], &hl, &n, opt, ops, &s, (int)next, out->log_effect > 0))
-			goto out;
-		out->steps++;
-		if (ops->decided && ops->decided(ops->data, (int)next, marks[next], n, &hl))
-			goto out;
+		}
+		for (size_t k = 0; k < npicks; k++) {
+			struct stats_hl hl = { NAN, NAN, NAN };
+			size_t n = 0;
+			long c = picks[k];
+
+			/* a mark of the batch can leave another out of question: its boots stay */
+			if (k && !in_question(g, marks, (size_t)c))
+				continue;
+			if (classify(&marks[c], &hl, &n, opt, ops, &s, (int)c, out->log_effect > 0))
+				goto out;
+			out->steps++;
+			if (ops->decided && ops->decided(ops->data, (int)c, marks[c], n, &hl))
+				goto out;
+		}
 	}
 	bisect_conclude(out, g, marks);
 	ret = 0;
@@ -422,28 +573,6 @@ void bisect_result_release(struct bisect_result *r)
 	r->nremaining = 0;
 }
 
-/* Bring parent and culprit to level boots each, interleaved (ABBA). */
-static int top_up_pair(const struct bisect_ops *ops, struct sides *s, int parent, int culprit,
-		       size_t level)
-{
-	for (int round = 0;; round++) {
-		if (load(ops, parent, &s->m, &s->nm) || load(ops, culprit, &s->b, &s->nb))
-			return -1;
-		if (s->nm >= level && s->nb >= level)
-			return 0;
-		for (int k = 0; k < 2; k++) {
-			int who = (k ^ (round & 1)) ? culprit : parent;
-			size_t have = who == parent ? s->nm : s->nb;
-			int m;
-			if (have >= level)
-				continue;
-			m = ops->measure(ops->data, who);
-			if (m)
-				return m;
-		}
-	}
-}
-
 int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *r,
 		   const struct bisect_ops *ops, int parent, int culprit)
 {
@@ -467,7 +596,7 @@ int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *
 		double se;
 		int m;
 
-		m = top_up_pair(ops, &s, parent, culprit, level);
+		m = top_up(ops, parent, &s.m, &s.nm, culprit, &s.b, &s.nb, level);
 		if (m) {
 			ret = m > 0 ? 1 : -1;
 			goto out;

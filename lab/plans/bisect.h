@@ -19,6 +19,8 @@
  * G's, more boots (2, 4, 8, 16) while unclear, and a skip when still
  * unclear or when the commit does not build or boot. In virtual time
  * (bisect_ops.exact) a step starts at one boot of M and boots no end.
+ * With several targets (bisect_ops.width) a step boots the first look of
+ * several candidates at once, then classifies each still in question.
  *
  * Measurements come through struct bisect_ops; everything the ops return
  * is taken as already stored, so running the same bisection again with
@@ -43,6 +45,9 @@ const char *bisect_mark_name(enum bisect_mark m);
 #define BISECT_G (-1)
 #define BISECT_B (-2)
 
+/* The most candidates a step tests at once (bisect_ops.width). */
+#define BISECT_MAX_WIDTH 8
+
 struct bisect_ops {
 	/* The per-boot medians of the metric stored so far for who, one per good boot. */
 	int (*boots)(void *data, int who, double **v, size_t *n);
@@ -64,6 +69,14 @@ struct bisect_ops {
 	 * while who boots. A hint only: it decides nothing. NULL: none.
 	 */
 	void (*ahead)(void *data, int who, const int *next, size_t n);
+	/*
+	 * Measure each of who[0..n-1] once, as many at once as there are
+	 * targets (width): rc[i] as measure() would return for who[i]. With
+	 * it and width > 1 a step tests width candidates together (a k-ary
+	 * search, bisect_next_many()). NULL: one candidate a step.
+	 */
+	int (*measure_many)(void *data, const int *who, size_t n, int *rc);
+	size_t width;
 };
 
 struct bisect_graph {
@@ -112,6 +125,15 @@ long long bisect_default_budget(size_t ncand, const struct bisect_options *opt);
 
 /* Pick the next candidate to test: -1 when none is left to test. */
 long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks);
+
+/*
+ * Up to k candidates to test at once, into out: those whose ancestors in
+ * question come nearest to splitting what is left into k + 1 equal parts
+ * (on a line, its quantiles), ordered by how much each leaves below it.
+ * Returns how many (0 when none is left to test).
+ */
+size_t bisect_next_many(const struct bisect_graph *g, const enum bisect_mark *marks, size_t k,
+			long *out);
 
 /*
  * Where marks leave the search, as git bisect sees it: 0 while a candidate

@@ -23,15 +23,17 @@
 #include "context.h"
 
 #define POOL_MAX_INFRA 3
+/* Plans a target holds at once: an A/B's two sides, a bisection's batch of commits. */
+#define POOL_MAX_SIDES 10
 
 struct pool_target {
 	const struct lab_target *t;
-	struct boot_plan plan[2];
+	struct boot_plan plan[POOL_MAX_SIDES];
 	int nplans;
 	pid_t pid;
 	int cmd_fd, res_fd;
 	int busy, side;		/* the side it is booting */
-	long ok[2];		/* boots that ended OK here, per side */
+	long ok[POOL_MAX_SIDES];	/* boots that ended OK here, per side */
 	long infra_row;		/* INFRA boots in a row */
 	int out;		/* taken out of the pool */
 };

@@ -33,7 +33,7 @@ static size_t run(const char *name, size_t n, size_t start, size_t cap, const st
 	for (size_t r = 0; r < runs; r++) {
 		struct sim s;
 		struct bisect_options opt = BISECT_OPTIONS_INIT;
-		struct bisect_ops ops = { sim_boots, sim_measure, NULL, &s, sim_exact, NULL };
+		struct bisect_ops ops = { sim_boots, sim_measure, NULL, &s, sim_exact, NULL, NULL, 0 };
 		struct bisect_result res;
 
 		sim_init(&s, n, 0x9e3779b97f4a7c15ull ^ (r * 7919 + n));

@@ -25,13 +25,15 @@ struct tally {
 	size_t boots;
 	size_t steps, step_boots;	/* steps decided, and the candidates' boots they took */
 	size_t first_boots, told_first;	/* candidates first booted, and of those told ahead */
+	size_t elapsed;			/* boot times, boots on several targets at once counted once */
 };
 
 /* Bisect one history, then check the culprit as lab bisect does. */
 static void one(struct tally *t, struct sim *s, const struct bisect_graph *g, double delta)
 {
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, s, sim_exact, sim_ahead };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, s, sim_exact, sim_ahead,
+				  s->width > 1 ? sim_measure_many : NULL, s->width };
 	struct bisect_result res;
 	struct bisect_confirmation conf;
 	int right;
@@ -40,6 +42,7 @@ static void one(struct tally *t, struct sim *s, const struct bisect_graph *g, do
 		opt.delta = delta;
 	if (bisect_search(&res, g, &opt, &ops) || !res.found) {
 		t->boots += s->boots;
+		t->elapsed += s->elapsed;
 		bisect_result_release(&res);
 		return;
 	}
@@ -61,6 +64,7 @@ static void one(struct tally *t, struct sim *s, const struct bisect_graph *g, do
 				    res.effect.estimate <= conf.ratio.hi);
 	}
 	t->boots += s->boots;
+	t->elapsed += s->elapsed;
 	bisect_result_release(&res);
 }
 
@@ -69,7 +73,7 @@ struct scenario {
 	size_t n, histories;
 	unsigned long long seed, stride;	/* history r's seed: seed ^ (r * stride + n) */
 	double cv, boot_cv, slow;		/* cv 0: the model's */
-	size_t slow_every;
+	size_t slow_every, width;
 	int exact;
 	size_t culprit[2];			/* culprit[0] 0: drawn at random */
 	double shift[2];
@@ -91,6 +95,7 @@ static void histories(struct tally *t, const struct scenario *sc)
 		s.slow_every = sc->slow_every;
 		s.slow = sc->slow;
 		s.exact = sc->exact;
+		s.width = sc->width;
 		memcpy(s.culprit, sc->culprit, sizeof(s.culprit));
 		memcpy(s.shift, sc->shift, sizeof(s.shift));
 		if (!s.culprit[0])
@@ -203,6 +208,98 @@ static void test_virtual_time(void)
 }
 
 /*
+ * Three targets test three candidates a step (a k-ary search): in virtual
+ * time each step splits what is left in four, so the bisection takes
+ * about half the boot times of one target's; in wall time (CV 3 %) the
+ * culprit is as right as one at a time.
+ */
+static void test_several_targets(void)
+{
+	const struct scenario one_target = { .n = 64, .histories = 20,
+					     .seed = 0x853c49e6748fea9bull,
+					     .stride = 1442695040888963407ull, .cv = 0.0000005,
+					     .exact = 1, .shift = { 0.03 } };
+	struct scenario sc = one_target;
+	struct tally t1 = { 0 }, t3 = { 0 }, wall = { 0 };
+
+	histories(&t1, &one_target);
+	sc.width = 3;
+	histories(&t3, &sc);
+	printf("# virtual time on 3 targets: right %zu, %zu boots in %zu boot times "
+	       "(one target: %zu in %zu)\n", t3.right, t3.boots, t3.elapsed, t1.boots, t1.elapsed);
+	is_int(t3.right, 20, "3 targets, virtual time: the right commit every time");
+	is_int(t3.flagged, 0, "3 targets, virtual time: every culprit explains the whole effect");
+	ok(t3.elapsed * 10 <= t1.elapsed * 6,
+	   "3 targets, virtual time: at most 60 % of one target's boot times");
+
+	sc = (struct scenario){ .n = 64, .histories = 50, .seed = 0x9e3779b97f4a7c15ull,
+				.stride = 7919, .shift = { 0.08 }, .width = 3 };
+	histories(&wall, &sc);
+	printf("# wall time on 3 targets: found %zu, right %zu, flagged %zu, %zu boots in %zu "
+	       "boot times\n", wall.found, wall.right, wall.flagged, wall.boots, wall.elapsed);
+	ok(wall.right >= 45, "3 targets, wall time: the right commit in at least 45 of 50 histories");
+	ok(wall.flagged <= 1, "3 targets, wall time: 'more than one commit' in at most 1 of 50");
+}
+
+/* A k-ary bisection run again on what it stored boots nothing more and finds the same. */
+static void test_several_targets_resume(void)
+{
+	for (int exact = 0; exact < 2; exact++) {
+		struct bisect_options opt = BISECT_OPTIONS_INIT;
+		struct bisect_graph g;
+		struct sim s;
+		struct bisect_ops ops = { sim_boots, sim_measure, NULL, &s, sim_exact, NULL,
+					  sim_measure_many, 3 };
+		struct bisect_result first, again;
+		size_t boots;
+
+		sim_line_graph(&g, 64);
+		sim_init(&s, 64, 0x510e527fade682d1ull + (unsigned long long)exact);
+		s.exact = exact;
+		s.cv = exact ? 0.0000005 : 0.01;
+		s.width = 3;
+		s.culprit[0] = 40;
+		s.shift[0] = 0.08;
+		ok(!bisect_search(&first, &g, &opt, &ops) && first.found && first.culprit == 40,
+		   exact ? "3 targets, virtual time: commit 40 found" :
+			   "3 targets, wall time: commit 40 found");
+		boots = s.boots;
+		ok(!bisect_search(&again, &g, &opt, &ops) && again.found && again.culprit == 40 &&
+		   s.boots == boots, "... and again on its stored boots, none booted more");
+		bisect_result_release(&first);
+		bisect_result_release(&again);
+		sim_release(&s);
+		sim_graph_release(&g);
+	}
+}
+
+/* On a line, the quantiles of what is left; fewer when fewer are left. */
+static void test_next_many(void)
+{
+	struct bisect_graph g;
+	enum bisect_mark marks[64] = { 0 };
+	long picks[BISECT_MAX_WIDTH];
+	size_t n;
+
+	sim_line_graph(&g, 64);
+	marks[63] = BISECT_BAD;
+	n = bisect_next_many(&g, marks, 3, picks);
+	ok(n == 3 && picks[0] == 15 && picks[1] == 31 && picks[2] == 47,
+	   "a line of 64: commits 15, 31 and 47 split it in four");
+	marks[15] = BISECT_GOOD;
+	marks[31] = BISECT_BAD;
+	n = bisect_next_many(&g, marks, 3, picks);
+	ok(n == 3 && picks[0] == 19 && picks[1] == 23 && picks[2] == 27,
+	   "16 left: 19, 23 and 27");
+	memset(marks, 0, sizeof(marks));
+	marks[63] = BISECT_BAD;
+	marks[60] = BISECT_GOOD;
+	n = bisect_next_many(&g, marks, 5, picks);
+	ok(n == 2 && picks[0] == 61 && picks[1] == 62, "3 left, 5 asked: the 2 untested");
+	sim_graph_release(&g);
+}
+
+/*
  * G->B unclear at 2 boots a side (an 8 % effect, boots spread 3 %) is not
  * given up: more boots on the adaptive schedule find it.
  */
@@ -211,7 +308,7 @@ static void test_effect_takes_more_boots(void)
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact, NULL };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact, NULL, NULL, 0 };
 	size_t more = 0, found = 0;
 
 	for (size_t r = 0; r < 20; r++) {
@@ -246,7 +343,7 @@ static void test_decided_error_stops(void)
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact, NULL };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact, NULL, NULL, 0 };
 
 	sim_line_graph(&g, 16);
 	sim_init(&s, 16, 12345);
@@ -381,7 +478,7 @@ static void test_run_graph(void)
 	struct bisect_graph g;
 	struct bisect_result res;
 	struct sim s;
-	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact, NULL };
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, sim_exact, NULL, NULL, 0 };
 
 	graph_of(&g, 7, merged);
 	sim_init(&s, 7, 0x6a09e667f3bcc909ull);
@@ -466,7 +563,7 @@ static int fixed_measure(void *data, int who)
 static void test_confirm_small_rest(void)
 {
 	struct fixed f = { { 13.539, 6158.183, 13.5658, 6158.183 }, { 6, 6, 0, 2 } };
-	struct bisect_ops ops = { fixed_boots, fixed_measure, NULL, &f, NULL, NULL };
+	struct bisect_ops ops = { fixed_boots, fixed_measure, NULL, &f, NULL, NULL, NULL, 0 };
 	struct bisect_result res;
 	struct bisect_confirmation conf;
 
@@ -489,6 +586,9 @@ int main(void)
 	test_boot_effect();
 	test_near_deterministic();
 	test_virtual_time();
+	test_several_targets();
+	test_several_targets_resume();
+	test_next_many();
 	test_effect_takes_more_boots();
 	test_decided_error_stops();
 	test_next_line();
