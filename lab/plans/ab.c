@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ab.h"
+#include "array.h"
 #include "boot.h"
 #include "escape.h"
 #include "log.h"
@@ -61,6 +62,12 @@ struct decision {
 	int done;
 };
 
+/* Each metric's decision so far. */
+struct decisions {
+	struct decision *v;
+	size_t n, alloc;
+};
+
 /*
  * After a round: does any metric still want samples? A metric is looked
  * at once both sides have the units the schedule tops them up to (the
@@ -68,8 +75,7 @@ struct decision {
  * verdict other than INCONCLUSIVE, or the cap), or when its sides cannot
  * be compared.
  */
-static int want_more(struct decision **dec, size_t *ndec, const struct metric_result *r,
-		     size_t nr)
+static int want_more(struct decisions *dec, const struct metric_result *r, size_t nr)
 {
 	int more = nr == 0;
 
@@ -77,13 +83,13 @@ static int want_more(struct decision **dec, size_t *ndec, const struct metric_re
 		struct decision *d = NULL;
 		size_t na = r[i].c.a.n, nb = r[i].c.b.n, add_a, add_b;
 
-		for (size_t j = 0; j < *ndec && !d; j++)
-			if (!strcmp((*dec)[j].workload, r[i].workload) &&
-			    !strcmp((*dec)[j].metric, r[i].metric))
-				d = &(*dec)[j];
+		for (size_t j = 0; j < dec->n && !d; j++)
+			if (!strcmp(dec->v[j].workload, r[i].workload) &&
+			    !strcmp(dec->v[j].metric, r[i].metric))
+				d = &dec->v[j];
 		if (!d) {
-			*dec = xrealloc(*dec, (*ndec + 1) * sizeof(**dec));
-			d = &(*dec)[(*ndec)++];
+			ALLOC_GROW(dec->v, dec->n + 1, dec->alloc);
+			d = &dec->v[dec->n++];
 			memset(d, 0, sizeof(*d));
 			memcpy(d->workload, r[i].workload, sizeof(d->workload));
 			memcpy(d->metric, r[i].metric, sizeof(d->metric));
@@ -354,9 +360,8 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 		     struct boot_guests *guests)
 {
 	struct boot_plan plan[2];
-	struct decision *dec = NULL;
+	struct decisions dec = { NULL, 0, 0 };
 	struct progress pr = { 0 };
-	size_t ndec = 0;
 	long ok[2], failed[2], limit = o->boots ? o->boots : o->max_boots;
 	long long last_failed = 0;
 	int ret = -1, prepared = 0;
@@ -390,7 +395,7 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 			if (compare_point(&r, &nr, &ctx->st, exp_id, vid, mem, cpus, alpha,
 					  o->delta))
 				goto out;
-			more = want_more(&dec, &ndec, r, nr);
+			more = want_more(&dec, r, nr);
 			free(r);
 			if (!more || ok[0] >= o->max_boots)
 				break;
@@ -428,7 +433,7 @@ out:
 	progress_release(&pr);
 	for (int s = 0; s < prepared; s++)
 		boot_plan_release(&plan[s]);
-	free(dec);
+	free(dec.v);
 	return ret;
 }
 
@@ -493,7 +498,7 @@ out:
  * The adaptive schedule's look, once the smaller side reached a new count:
  * 1 when more boots are wanted, 0 to stop, -1 on error.
  */
-static int pool_look(struct decision **dec, size_t *ndec, struct lab_context *ctx,
+static int pool_look(struct decisions *dec, struct lab_context *ctx,
 		     const struct ab_opts *o, long long exp_id, const long long vid[2],
 		     long mem, long cpus, double alpha)
 {
@@ -503,7 +508,7 @@ static int pool_look(struct decision **dec, size_t *ndec, struct lab_context *ct
 
 	if (compare_point(&r, &nr, &ctx->st, exp_id, vid, mem, cpus, alpha, o->delta))
 		return -1;
-	more = want_more(dec, ndec, r, nr);
+	more = want_more(dec, r, nr);
 	free(r);
 	return more;
 }
@@ -524,8 +529,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 {
 	struct boot_opts b[2];
 	struct pool pool;
-	struct decision *dec = NULL;
-	size_t ndec = 0;
+	struct decisions dec = { NULL, 0, 0 };
 	long ok[2], failed[2], busy[2] = { 0, 0 }, looked = 0, *rounds = NULL;
 	int ret = -1, stop = 0;
 
@@ -549,7 +553,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 		int taken_out;
 
 		if (!o->boots && !stop && min >= 2 && min > looked) {
-			int more = pool_look(&dec, &ndec, ctx, o, exp_id, vid, mem, cpus, alpha);
+			int more = pool_look(&dec, ctx, o, exp_id, vid, mem, cpus, alpha);
 			if (more < 0)
 				goto out;
 			looked = min;
@@ -608,7 +612,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 out:
 	pool_release(&pool);
 	free(rounds);
-	free(dec);
+	free(dec.v);
 	return ret;
 }
 
