@@ -16,6 +16,14 @@ static const char *const kernel_failures[] = {
 	"Kernel panic", "BUG:", "Oops:", "Oops ", NULL,
 };
 
+int console_kernel_failure(const char *line)
+{
+	for (int i = 0; kernel_failures[i]; i++)
+		if (strstr(line, kernel_failures[i]))
+			return 1;
+	return 0;
+}
+
 int console_log_open(int *fd, const struct run_spec *spec, struct run_result *out)
 {
 	*fd = -1;
@@ -160,9 +168,8 @@ static void handle_line(struct console *c, const char *line, size_t len)
 		/* a kernel without a power-off handler halts and QEMU stays up */
 		if (strstr(line, "reboot: System halted") || strstr(line, "reboot: Power down"))
 			c->halted = 1;
-		for (int i = 0; kernel_failures[i]; i++)
-			if (strstr(line, kernel_failures[i]))
-				note_failure(c, line);
+		if (console_kernel_failure(line))
+			note_failure(c, line);
 		return;
 	case PROTOCOL_BAD:
 		drop(c, line, len, "%s", m.why);

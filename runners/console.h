@@ -49,6 +49,9 @@ struct console {
  */
 int console_log_open(int *fd, const struct run_spec *spec, struct run_result *out);
 
+/* 1 when a console line is the kernel's own failure: a panic, a BUG, an oops. */
+int console_kernel_failure(const char *line);
+
 /* spec gives the nonce and the workloads asked for; proto_flags: enum protocol_flags. */
 void console_init(struct console *c, const struct run_spec *spec, struct run_result *res,
 		  int log_fd, unsigned proto_flags, double start);

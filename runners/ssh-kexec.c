@@ -3,12 +3,16 @@
  * root, waited for within the deadline, and left again for the host's
  * default kernel (restore).
  */
+#include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "console.h"
 #include "host.h"
+#include "log.h"
 #include "ssh-remote.h"
 
 #define STATE_SCRIPT \
@@ -16,6 +20,90 @@
 	"echo \"@ssh cmdline $(cat /proc/cmdline)\"; " \
 	"echo \"@ssh version $(cat /proc/version)\"; " \
 	"echo \"@ssh hostname $(uname -n)\""
+
+int host_console_start(struct host_console *hc, const char *command, int log_fd,
+		       struct run_watch *watch)
+{
+	char *argv[] = { "/bin/sh", "-c", (char *)command, NULL };
+
+	memset(hc, 0, sizeof(*hc));
+	strbuf_init(&hc->line, 256);
+	hc->log_fd = log_fd;
+	hc->watch = watch;
+	if (subprocess_start(&hc->child, argv, NULL, SUBPROCESS_CAPTURE))
+		return error("cannot start the host's console command '%s'", command);
+	hc->on = 1;
+	return 0;
+}
+
+static void console_line(struct host_console *hc)
+{
+	const char *l = hc->line.buf;
+
+	while (*l == ' ' || *l == '\t' || *l == '\r')
+		l++;
+	if (!*l)
+		return;
+	snprintf(hc->last, sizeof(hc->last), "%s", l);
+	hc->last[strcspn(hc->last, "\r")] = '\0';
+	if (!hc->saw_kernel && strstr(l, "Linux version")) {
+		hc->saw_kernel = 1;
+		if (hc->watch && hc->watch->phase)
+			hc->watch->phase(hc->watch, "kernel booting");
+	}
+	if (!hc->failure[0] && console_kernel_failure(l))
+		snprintf(hc->failure, sizeof(hc->failure), "%s", hc->last);
+}
+
+void host_console_pump(struct host_console *hc, double seconds)
+{
+	double until = now_monotonic() + seconds;
+	char buf[4096];
+
+	while (hc->on) {
+		struct pollfd p = { hc->child.out_fd, POLLIN, 0 };
+		double left = until - now_monotonic();
+		ssize_t got;
+		int ready = poll(&p, 1, left > 0 ? (int)(left * 1000) : 0);
+
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready <= 0)
+			return;
+		got = read(hc->child.out_fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			/* the command ended: what it printed stays */
+			host_console_stop(hc);
+			return;
+		}
+		if (hc->log_fd >= 0 && hc->logged < CONSOLE_LOG_MAX &&
+		    write(hc->log_fd, buf, (size_t)got) == got)
+			hc->logged += (size_t)got;
+		for (ssize_t i = 0; i < got; i++) {
+			if (buf[i] != '\n') {
+				if (hc->line.len < 4096)
+					strbuf_addch(&hc->line, buf[i]);
+				continue;
+			}
+			console_line(hc);
+			strbuf_reset(&hc->line);
+		}
+	}
+}
+
+void host_console_stop(struct host_console *hc)
+{
+	if (hc->on) {
+		subprocess_kill(&hc->child);
+		subprocess_finish(&hc->child);
+		hc->on = 0;
+	}
+	if (hc->line.len)
+		console_line(hc);
+	strbuf_release(&hc->line);
+}
 
 int host_state_get(struct remote *r, struct host_state *hs)
 {
@@ -48,22 +136,34 @@ int host_state_get(struct remote *r, struct host_state *hs)
  * with the last failure in r->why.
  */
 int wait_for_new_boot(struct remote *r, const char *old_boot_id, double deadline,
-		      struct host_state *hs)
+		      struct host_state *hs, struct host_console *hc)
 {
 	for (;;) {
 		double left = deadline - now_monotonic();
 
+		if (hc)
+			host_console_pump(hc, 0);
 		if (left <= 0)
 			return -1;
-		if (remote_connect(r, left)) {
+		/* a host still down: one try, then its console, until the deadline */
+		if (remote_connect(r, hc ? 0 : left)) {
 			if (strstr(r->why.buf, "host key"))
 				return -1;
+			if (hc)
+				host_console_pump(hc, 1);
 			continue;
 		}
-		if (!host_state_get(r, hs) && strcmp(hs->boot_id, old_boot_id))
-			return 0;
+		if (!host_state_get(r, hs)) {
+			if (strcmp(hs->boot_id, old_boot_id))
+				return 0;
+			strbuf_reset(&r->why);
+			strbuf_addstr(&r->why, "host answered, still in the boot it was in");
+		}
 		remote_disconnect(r);
-		sleep(1);
+		if (hc)
+			host_console_pump(hc, 1);
+		else
+			sleep(1);
 	}
 }
 
@@ -149,7 +249,7 @@ int restore_host(struct remote *r, const struct host_state *booted,
 		goto out;
 	}
 	remote_disconnect(r);
-	if (wait_for_new_boot(r, booted->boot_id, deadline, &hs))
+	if (wait_for_new_boot(r, booted->boot_id, deadline, &hs, NULL))
 		goto out;
 	if (strcmp(hs.version, before->version)) {
 		strbuf_reset(&r->why);

@@ -49,6 +49,32 @@ void ssh_last_line(const struct strbuf *out, char *buf, size_t size);
 /* The value after "@ssh KEY " in a command's output, or "". */
 void ssh_field(const struct strbuf *out, const char *key, char *buf, size_t size);
 
+/*
+ * The host's console while it boots a kernel the lab sent (console =
+ * COMMAND: an IPMI serial-over-LAN or conserver command, a serial file's
+ * tail): the command's output goes to the run's console log as it comes,
+ * its lines scanned for the kernel's failure lines (console.c's), so
+ * that a kernel that never answers ssh again is said by what it printed.
+ * The command dies with host_console_stop(), or with the lab.
+ */
+struct host_console {
+	struct child child;
+	int on, log_fd;
+	size_t logged;
+	struct strbuf line;
+	char failure[256];	/* the first failure line; "": none */
+	char last[256];		/* the last non-empty line */
+	int saw_kernel;
+	struct run_watch *watch;
+};
+
+/* Start command; -1 when it cannot be started (said). */
+int host_console_start(struct host_console *hc, const char *command, int log_fd,
+		       struct run_watch *watch);
+/* Take what the console printed, waiting for it up to seconds. */
+void host_console_pump(struct host_console *hc, double seconds);
+void host_console_stop(struct host_console *hc);
+
 /* What a host is running, as its /proc says. */
 struct host_state {
 	char boot_id[64];
@@ -61,11 +87,12 @@ struct host_state {
 int host_state_get(struct remote *r, struct host_state *hs);
 /*
  * Wait until the host is up in another boot than old_boot_id (it may take
- * a while to go down), at most until deadline. 0 with *hs filled, or -1
- * with the last failure in r->why.
+ * a while to go down), at most until deadline, its console (hc, NULL:
+ * none) taken meanwhile. 0 with *hs filled, or -1 with the last failure
+ * in r->why.
  */
 int wait_for_new_boot(struct remote *r, const char *old_boot_id, double deadline,
-		      struct host_state *hs);
+		      struct host_state *hs, struct host_console *hc);
 /* Load a kernel and start it once this ssh command has returned; -1 with r->why. */
 int remote_kexec(struct remote *r, const char *image, const char *initrd, const char *cmdline);
 /*

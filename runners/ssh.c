@@ -39,6 +39,7 @@ void ssh_config_release(struct ssh_config *c)
 	free(c->identity);
 	free(c->known_hosts);
 	free(c->reset);
+	free(c->console);
 	free(c->restore);
 	ssh_config_init(c);
 }
@@ -76,9 +77,9 @@ int ssh_config_set(struct ssh_config *c, const char *key, const char *value,
 			return -1;
 		return set_string(key[0] == 'i' ? &c->identity : &c->known_hosts, value);
 	}
-	if (!strcmp(key, "reset")) {
+	if (!strcmp(key, "reset") || !strcmp(key, "console")) {
 		*expected = "a shell command";
-		return *value ? set_string(&c->reset, value) : -1;
+		return *value ? set_string(key[0] == 'r' ? &c->reset : &c->console, value) : -1;
 	}
 	if (!strcmp(key, "restore")) {
 		*expected = "reboot or kexec:IMAGE[,INITRD] (paths on the host)";
@@ -112,6 +113,7 @@ void ssh_config_default(struct ssh_config *c, const struct ssh_config *dflt)
 		default_string(&c->host, dflt->host);
 		default_string(&c->port, dflt->port);
 		default_string(&c->reset, dflt->reset);
+		default_string(&c->console, dflt->console);
 	}
 	default_string(&c->identity, dflt->identity);
 	default_string(&c->known_hosts, dflt->known_hosts);
@@ -199,6 +201,28 @@ static void run_reset(const struct ssh_config *c, struct run_result *out)
 	sample_set_meta(&out->set, "ssh.reset", buf);
 }
 
+/*
+ * The kernel sent never answered ssh: a kernel failure when its console
+ * printed one (BOOT_FAILED, a verdict on the kernel), else INFRA with the
+ * console's last line, if there is a console.
+ */
+static void not_back(const struct ssh_config *c, struct host_console *hc, const char *why,
+		     struct run_result *out)
+{
+	if (c->console)
+		host_console_stop(hc);
+	if (c->console && hc->failure[0]) {
+		out->status = RUN_BOOT_FAILED;
+		strbuf_reset(&out->error);
+		strbuf_addf(&out->error, "kernel failed: %s (host '%s' did not come back within "
+			    "%lds of kexec)", hc->failure, c->host, ssh_deadline_s(c, 0));
+		return;
+	}
+	infra(out, "host '%s' did not come back within %lds of kexec (last: %s)%s%s", c->host,
+	      ssh_deadline_s(c, 0), why, c->console ? "; its console's last line: " : "",
+	      c->console ? (hc->last[0] ? hc->last : "none") : "");
+}
+
 /* The guest on the host, its output into the console as it comes. */
 static void run_guest(struct remote *r, const struct run_spec *spec, const char *guest,
 		      double start, int log_fd, struct run_result *out)
@@ -263,6 +287,7 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, cmd = STRBUF_INIT,
 		      kcmd = STRBUF_INIT;
 	struct remote r;
+	struct host_console hc = { .on = 0 };
 	int log_fd = -1, in_test_kernel = 0;
 	double start = now_monotonic();
 
@@ -298,8 +323,18 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 		snprintf(out->full_cmdline, sizeof(out->full_cmdline), "%s", kcmd.buf);
 		if (spec->nonce)
 			strbuf_addf(&kcmd, " lab.nonce=%s", spec->nonce);
-		if (remote_copy(&r, spec->kernel->path, kpath.buf) ||
-		    remote_kexec(&r, kpath.buf, NULL, kcmd.buf)) {
+		if (remote_copy(&r, spec->kernel->path, kpath.buf)) {
+			strbuf_release(&kpath);
+			infra(out, "%s", r.why.buf);
+			goto out;
+		}
+		/* from before the kexec: the old kernel going down, the new one's first lines */
+		if (c->console && host_console_start(&hc, c->console, log_fd, spec->watch)) {
+			strbuf_release(&kpath);
+			infra(out, "cannot start the console command of host '%s'", c->host);
+			goto out;
+		}
+		if (remote_kexec(&r, kpath.buf, NULL, kcmd.buf)) {
 			strbuf_release(&kpath);
 			infra(out, "%s", r.why.buf);
 			goto out;
@@ -308,12 +343,13 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 		remote_disconnect(&r);
 		start = now_monotonic();
 		if (wait_for_new_boot(&r, before.boot_id, start + (double)ssh_deadline_s(c, 0),
-				      &booted)) {
-			infra(out, "host '%s' did not come back within %lds of kexec (last: %s)",
-			      c->host, ssh_deadline_s(c, 0), r.why.buf);
+				      &booted, c->console ? &hc : NULL)) {
+			not_back(c, &hc, strbuf_str(&r.why), out);
 			run_reset(c, out);
 			goto out;
 		}
+		if (c->console)
+			host_console_stop(&hc);
 		sample_set_meta(&out->set, "ssh.kernel", booted.version);
 		strbuf_reset(&cmd);
 		strbuf_addf(&cmd, "lab.nonce=%s", spec->nonce ? spec->nonce : "");
@@ -340,6 +376,8 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 		run_reset(c, out);
 	}
 out:
+	if (hc.on)
+		host_console_stop(&hc);
 	if (!out->wall_s)
 		out->wall_s = now_monotonic() - start;
 	if (log_fd >= 0)

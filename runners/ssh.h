@@ -26,6 +26,7 @@ struct ssh_config {
 	char *identity;		/* key file; NULL: ssh's own */
 	char *known_hosts;	/* NULL: ssh's own */
 	char *reset;		/* shell command that power-cycles the host; NULL: none */
+	char *console;		/* shell command printing the host's console; NULL: none */
 	char *restore;		/* "reboot" (default) or "kexec:IMAGE[,INITRD]" */
 	long deadline_s;	/* for the host to come back; 0: ssh_deadline_s()'s default */
 };
@@ -33,15 +34,16 @@ struct ssh_config {
 void ssh_config_init(struct ssh_config *c);
 void ssh_config_release(struct ssh_config *c);
 /*
- * Set one key (host, port, identity, knownhosts, reset, restore, deadline)
+ * Set one key (host, port, identity, knownhosts, reset, console, restore,
+ * deadline)
  * from a config value. Returns 0, or -1 for a bad value with *expected
  * saying what was expected (nothing printed).
  */
 int ssh_config_set(struct ssh_config *c, const char *key, const char *value,
 		   const char **expected);
 /*
- * What c (a [target]'s keys) did not set, from dflt ([ssh]'s). host, port
- * and reset name one machine: a c with a host of its own takes none of
+ * What c (a [target]'s keys) did not set, from dflt ([ssh]'s). host, port,
+ * reset and console name one machine: a c with a host of its own takes none of
  * them from dflt, so that a reset never power-cycles another host.
  */
 void ssh_config_default(struct ssh_config *c, const struct ssh_config *dflt);

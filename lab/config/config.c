@@ -160,6 +160,7 @@ static const struct config_key ssh_keys[] = {
 	{ "identity", CFG(ssh), NULL, set_ssh, "a path" },
 	{ "knownhosts", CFG(ssh), NULL, set_ssh, "a path" },
 	{ "reset", CFG(ssh), NULL, set_ssh, "a shell command" },
+	{ "console", CFG(ssh), NULL, set_ssh, "a shell command" },
 	{ "restore", CFG(ssh), NULL, set_ssh, "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
 	{ "deadline", CFG(ssh), NULL, set_ssh, "seconds from 1 to 86400" },
 };
@@ -299,6 +300,7 @@ static const struct config_key target_keys[] = {
 	{ "identity", TARGET(ssh), NULL, set_ssh, NULL },
 	{ "knownhosts", TARGET(ssh), NULL, set_ssh, NULL },
 	{ "reset", TARGET(ssh), NULL, set_ssh, NULL },
+	{ "console", TARGET(ssh), NULL, set_ssh, NULL },
 	{ "restore", TARGET(ssh), NULL, set_ssh, NULL },
 	{ "deadline", TARGET(ssh), NULL, set_ssh, NULL },
 };
