@@ -42,5 +42,6 @@ cat >"$TRASH/lab.conf" <<EOC
 	host = root@127.0.0.1
 	port = $PORT
 	reset = $HOST/reset.sh
+	console = tail -n0 -F $HOST/console.log
 	restore = reboot
 EOC
