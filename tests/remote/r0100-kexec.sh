@@ -69,6 +69,9 @@ test_expect_success 'a kexec boot stores zeroing and boot samples, and the host 
 	test "$(sql "$DB" "SELECT target || \" \" || class FROM run_targets WHERE run_id = $id")" = "arm1 arm" &&
 	test "$(sql "$DB" "SELECT count(*) FROM samples WHERE run_id = $id AND metric = \"touch\"")" = 5 &&
 	test "$(sql "$DB" "SELECT count(*) FROM samples WHERE run_id = $id AND metric = \"to_init\"")" = 1 &&
+	# the kernel measured is the image the lab built: its own banner, release and build
+	LC_ALL=C grep -a -m1 -o "Linux version [0-9][^%]* #[0-9].*" "$(cat path)" >banner &&
+	test "$(meta $id ssh.kernel)" = "$(cat banner)" &&
 	meta $id ssh.kernel >kernel && ! grep -q "$DEFAULT" kernel &&
 	test "$(meta $id kernel.release)" != "$DEFAULT" &&
 	test "$(meta $id ssh.restore)" = reboot &&
@@ -76,5 +79,24 @@ test_expect_success 'a kexec boot stores zeroing and boot samples, and the host 
 	! hssh grep -q lab.nonce /proc/cmdline
 '
 took "a kexec boot, measured, and the restore"
+
+test_expect_success 'a host that comes back in another kernel than the one sent: INFRA, nothing measured' '
+	# a kexec that loads nothing and reboots through firmware: the default kernel comes back
+	hssh "cat >/usr/local/sbin/kexec && chmod 755 /usr/local/sbin/kexec" <<-\EOS &&
+	#!/bin/sh
+	case $1 in -e) exec systemctl reboot ;; esac
+	exit 0
+	EOS
+	test_when_finished "hssh rm -f /usr/local/sbin/kexec" &&
+	test_expect_code 1 lab run --target arm1 --kernel "$(cat path)" --workload zeroing --iters 1 \
+		--param zeroing_mb=16 --cmdline "$INIT" >out 2>err &&
+	id=$(sql "$DB" "SELECT max(id) FROM runs") &&
+	test "$(sql "$DB" "SELECT status FROM runs WHERE id = $id")" = INFRA &&
+	sql "$DB" "SELECT error FROM runs WHERE id = $id" >error && cat error &&
+	grep -q "came back in another kernel than the one sent: Linux version $DEFAULT " error &&
+	test "$(sql "$DB" "SELECT count(*) FROM samples WHERE run_id = $id")" = 0 &&
+	test "$(hssh uname -r)" = "$DEFAULT"
+'
+took "a host back in another kernel"
 
 test_done
