@@ -29,6 +29,27 @@
 	"case ${lockdown:-none} in none) ;; *) echo \"@ssh missing kexec_load outside lockdown " \
 	"(lockdown is $lockdown$sb: kexec_load is refused)\";; esac; "
 
+/* restore = kexec:IMAGE[,INITRD]: the host must have both, or it cannot kexec back. */
+static void check_restore_files(struct strbuf *cmd, const char *files)
+{
+	char path[4096];
+
+	for (const char *p = files; *p;) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(path, sizeof(path), "%.*s", (int)len, p);
+		strbuf_addstr(cmd, "[ -r ");
+		escape_shell(cmd, path);
+		strbuf_addstr(cmd, " ] || echo \"@ssh missing the restore ");
+		strbuf_addstr(cmd, p == files ? "kernel " : "initramfs ");
+		strbuf_addstr(cmd, "\"");
+		escape_shell(cmd, path);
+		strbuf_addstr(cmd, "; ");
+		p += len;
+		p += *p == ',';
+	}
+}
+
 static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch,
 			   struct strbuf *missing)
 {
@@ -39,6 +60,8 @@ static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch
 	strbuf_addf(&cmd, CHECK_SCRIPT, SSH_MIN_FREE_KIB, SSH_MIN_FREE_KIB / 1024);
 	if (with_kexec)
 		strbuf_addstr(&cmd, CHECK_KEXEC);
+	if (with_kexec && r->cfg->restore && !strncmp(r->cfg->restore, "kexec:", 6))
+		check_restore_files(&cmd, r->cfg->restore + 6);
 	st = remote_command(r, cmd.buf, &out, SSH_COMMAND_TIMEOUT_S);
 	ssh_field(&out, "arch", buf, sizeof(buf));
 	if (st || !*buf) {

@@ -104,6 +104,33 @@ test_expect_success 'a host without kexec-tools: exit 1, one line saying so' '
 	test ! -s err
 '
 
+test_expect_success 'restore = kexec: whose kernel or initramfs the host lacks: named, as it cannot kexec back' '
+	: >restore-Image &&
+	cat >restore.conf <<-EOC &&
+	[core]
+		state = $TRASH/state
+	[ssh]
+		identity = $TRASH/id
+		knownHosts = $TRASH/known_hosts
+		host = root@127.0.0.1
+		port = $P1
+	[target "back"]
+		runner = ssh
+		restore = kexec:$TRASH/restore-Image,/nonexistent/initrd.img
+	[target "none"]
+		runner = ssh
+		restore = kexec:/nonexistent/Image
+	[target "both"]
+		runner = ssh
+		restore = kexec:$TRASH/restore-Image
+	EOC
+	test_expect_code 1 "$LAB" target check --config restore.conf >out 2>err &&
+	cat out err &&
+	test "$(sed -n 1p out)" = "target '\''back'\'' (ssh, root@127.0.0.1:$P1): missing the restore initramfs /nonexistent/initrd.img" &&
+	test "$(sed -n 2p out)" = "target '\''none'\'' (ssh, root@127.0.0.1:$P1): missing the restore kernel /nonexistent/Image" &&
+	test "$(sed -n 3p out)" = "target '\''both'\'' (ssh, root@127.0.0.1:$P1): ready"
+'
+
 test_expect_success 'a host key not accepted, a host of another arch, a host that refuses' '
 	test_expect_code 1 "$LAB" target check armkey armother >out &&
 	cat out &&
