@@ -49,13 +49,17 @@ BENCH_SRCS := $(wildcard tests/bench/bench-*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
 
 # The guest program is static: it is /init of a VM, or a plain process.
-GUEST_SRCS := $(wildcard runners/guest/*.c) runners/protocol.c runners/userwork.c
+GUEST_SRCS := $(filter-out runners/guest/rootinit.c,$(wildcard runners/guest/*.c)) \
+	runners/protocol.c runners/userwork.c
 GUEST_CFLAGS := -std=c11 $(WARN) -O2 -g -D_GNU_SOURCE -Irunners -Iresults -static
 GUEST_X86 := $(B)/guest/x86_64/lab-guest
 GUEST_ARM := $(B)/guest/aarch64/lab-guest
-GUESTS := $(GUEST_X86)
+# /init of the initramfs a kernel kexec'd on a host boots with: it mounts the host's root
+ROOTINIT_X86 := $(B)/guest/x86_64/lab-rootinit
+ROOTINIT_ARM := $(B)/guest/aarch64/lab-rootinit
+GUESTS := $(GUEST_X86) $(ROOTINIT_X86)
 ifneq ($(shell command -v aarch64-linux-gnu-gcc 2>/dev/null),)
-GUESTS += $(GUEST_ARM)
+GUESTS += $(GUEST_ARM) $(ROOTINIT_ARM)
 endif
 
 # The manual pages, from docs/ by go-md2man (make deps installs it): a
@@ -124,6 +128,14 @@ $(GUEST_ARM): $(GUEST_SRCS) $(wildcard runners/guest/*.h) runners/protocol.h run
 	results/sample.h
 	@mkdir -p $(dir $@)
 	$(call say,GUEST,$@)aarch64-linux-gnu-gcc $(GUEST_CFLAGS) -o $@ $(GUEST_SRCS)
+
+$(ROOTINIT_X86): runners/guest/rootinit.c
+	@mkdir -p $(dir $@)
+	$(call say,GUEST,$@)gcc $(GUEST_CFLAGS) -o $@ $<
+
+$(ROOTINIT_ARM): runners/guest/rootinit.c
+	@mkdir -p $(dir $@)
+	$(call say,GUEST,$@)aarch64-linux-gnu-gcc $(GUEST_CFLAGS) -o $@ $<
 
 # Debian 12 packages the lab and its tests need.
 DEB_PKGS := build-essential pkg-config libgit2-dev libsqlite3-dev sqlite3 libcurl4-openssl-dev \

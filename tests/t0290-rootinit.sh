@@ -1,0 +1,97 @@
+#!/bin/bash
+# lab-rootinit, /init of the initramfs a kernel kexec'd on a host boots
+# with, under real boots (TCG) of Debian's kernel: the host's root found as
+# its command line names it (UUID=, LABEL=, PARTUUID= and PARTLABEL= of a
+# GPT disk), mounted ro or rw, the modules of /modules loaded first (virtio
+# is modular in Debian's kernel: each listed after what it needs), init=
+# started on it; a root it cannot find said on the console with the
+# devices it saw.
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=$(debian_kernel)
+KVER=${KERNEL##*/vmlinuz-}
+MODS=/lib/modules/$KVER
+ROOTINIT=$TOP/build/guest/$(uname -m)/lab-rootinit
+UUID=6b1b2a5e-7c55-4f37-9a0e-3f1c2d4e5f60
+PARTGUID=0f7e8d9c-1b2a-4c3d-8e5f-a1b2c3d4e5f6
+
+test_lazy_prereq MODULES 'test -r "$MODS/modules.dep"'
+
+# The root's init: says what it got, then powers off.
+cat >init.c <<'EOC'
+#include <stdio.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	struct statvfs s;
+	FILE *f = fopen("/etc/which-root", "r");
+	char which[64] = "?";
+
+	if (f && fgets(which, sizeof(which), f))
+		which[strcspn(which, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	statvfs("/", &s);
+	printf("@root %s %s %s\n", argv[0], which, s.f_flag & ST_RDONLY ? "ro" : "rw");
+	fflush(stdout);
+	sync();
+	reboot(RB_POWER_OFF);
+	return argc;
+}
+EOC
+
+test_expect_success TCG,MODULES 'setup: an initramfs of lab-rootinit and the virtio modules, root filesystems' '
+	gcc -static -O2 -o root-init init.c &&
+	mkdir -p rd rootfs/sbin rootfs/etc rootfs/dev rootfs/proc rootfs/bin &&
+	cp "$ROOTINIT" rd/init &&
+	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk; do
+		rel=$(awk -F: -v m="$m.ko" "{ n = split(\$1, p, \"/\") } p[n] == m { print \$1; exit }" "$MODS/modules.dep") &&
+		if [ -n "$rel" ]; then
+			mkdir -p "rd/$(dirname "$rel")" && cp "$MODS/$rel" "rd/$rel" && echo "/$rel" >>rd/modules
+		fi || return 1
+	done &&
+	(cd rd && find . | cpio -o -H newc --quiet) >init.cpio &&
+	cp root-init rootfs/sbin/init && cp root-init rootfs/bin/other &&
+	echo plain >rootfs/etc/which-root &&
+	mkfs.ext4 -q -F -U $UUID -L labroot -d rootfs plain.img 32M &&
+	# a GPT disk whose one partition holds the filesystem
+	echo partition >rootfs/etc/which-root &&
+	python3 "$TOP/tests/fixtures/gpt-image.py" gpt.img 64 2048 "$PARTGUID" lab-root &&
+	mkfs.ext4 -q -F -E offset=1048576 -d rootfs gpt.img 32M
+'
+
+boot() { # IMAGE CMDLINE...: the console in console.log
+	timeout 180 qemu-system-x86_64 -M pc -accel tcg -m 512 -nographic -no-reboot \
+		-kernel "$KERNEL" -initrd init.cpio -append "console=ttyS0 panic=-1 $*" \
+		-drive "file=$IMAGE,if=virtio,format=raw,snapshot=on" </dev/null >console.log 2>&1
+	tr -d "\r" <console.log >console.txt
+}
+
+test_expect_success TCG,MODULES 'root=UUID=: found, mounted read-write, /sbin/init started' '
+	IMAGE=plain.img boot root=UUID=$UUID rw &&
+	grep -qx "@root /sbin/init plain rw" console.txt
+'
+
+test_expect_success TCG,MODULES 'root=LABEL= ro and init=: mounted read-only, that init started' '
+	IMAGE=plain.img boot root=LABEL=labroot ro init=/bin/other &&
+	grep -qx "@root /bin/other plain ro" console.txt
+'
+
+test_expect_success TCG,MODULES 'root=PARTUUID= and root=PARTLABEL= of a GPT partition' '
+	IMAGE=gpt.img boot root=PARTUUID=$PARTGUID &&
+	grep -qx "@root /sbin/init partition rw" console.txt &&
+	IMAGE=gpt.img boot root=PARTLABEL=lab-root ro &&
+	grep -qx "@root /sbin/init partition ro" console.txt
+'
+
+test_expect_success TCG,MODULES 'a root no device answers: said with the devices seen, and the kernel stops' '
+	IMAGE=plain.img boot root=UUID=00000000-0000-0000-0000-000000000000 rootdelay=2 &&
+	grep -q "^lab-rootinit: no block device is root=UUID=00000000-0000-0000-0000-000000000000 (seen: .*vda.*)$" console.txt &&
+	grep -q "Kernel panic - not syncing: Attempted to kill init" console.txt &&
+	! grep -q "^@root" console.txt
+'
+
+test_done
