@@ -12,12 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpio.h"
 #include "drive.h"
 #include "host.h"
 #include "log.h"
 #include "protocol.h"
 #include "runner.h"
 #include "ssh-remote.h"
+#include "tempfile.h"
 #include "xalloc.h"
 
 void ssh_config_init(struct ssh_config *c)
@@ -147,6 +149,13 @@ static int ssh_prepare(struct run_spec *spec)
 		      spec->kernel->path, spec->arch);
 		goto out;
 	}
+	strbuf_addf(&want, "%s/build/guest/%s/lab-rootinit", lab_source_dir(), arch.buf);
+	if (spec->kernel && access(want.buf, X_OK)) {
+		error("cannot find '%s', the init of a kexec'd kernel's initramfs (run 'make')",
+		      want.buf);
+		goto out;
+	}
+	strbuf_reset(&want);
 	/* the guest built for this machine is the default: the host's instead */
 	strbuf_addf(&want, "%s/build/guest/%s/lab-guest", lab_source_dir(), spec->arch);
 	if (strcmp(arch.buf, spec->arch) && !strcmp(spec->guest, want.buf)) {
@@ -199,6 +208,36 @@ static void run_reset(const struct ssh_config *c, struct run_result *out)
 	st = subprocess_run(argv, NULL, NULL, (double)ssh_deadline_s(c, 1));
 	snprintf(buf, sizeof(buf), "exit %d", st);
 	sample_set_meta(&out->set, "ssh.reset", buf);
+}
+
+/*
+ * The kernel under test boots with the lab's initramfs, lab-rootinit as
+ * its /init: it mounts the host's root as the host's command line names
+ * it (root=UUID=, say), which the kernel alone cannot.
+ */
+static int send_initramfs(struct remote *r, const struct run_spec *spec, const char *to,
+			  struct run_result *out)
+{
+	struct strbuf init = STRBUF_INIT, local = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_addf(&init, "%s/build/guest/%s/lab-rootinit", lab_source_dir(), spec->arch);
+	strbuf_addf(&local, "/tmp/lab-initramfs-%d-%s.cpio", (int)getpid(),
+		    spec->nonce ? spec->nonce : "run");
+	if (tempfile_register(local.buf) || initramfs_write(local.buf, init.buf)) {
+		infra(out, "cannot write the initramfs of host '%s'", r->cfg->host);
+		goto out;
+	}
+	if (remote_copy(r, local.buf, to)) {
+		infra(out, "%s", r->why.buf);
+		goto out;
+	}
+	ret = 0;
+out:
+	tempfile_delete(local.buf);
+	strbuf_release(&init);
+	strbuf_release(&local);
+	return ret;
 }
 
 /*
@@ -285,7 +324,7 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	const struct ssh_config *c = spec->ssh;
 	struct host_state before = { 0 }, booted = { 0 };
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, cmd = STRBUF_INIT,
-		      kcmd = STRBUF_INIT;
+		      kcmd = STRBUF_INIT, rdpath = STRBUF_INIT;
 	struct remote r;
 	struct host_console hc = { .on = 0 };
 	int log_fd = -1, in_test_kernel = 0;
@@ -318,6 +357,9 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	if (spec->kernel) {
 		struct strbuf kpath = STRBUF_INIT;
 
+		strbuf_addf(&rdpath, "%s/initramfs", dir.buf);
+		if (send_initramfs(&r, spec, rdpath.buf, out))
+			goto out;
 		strbuf_addf(&kpath, "%s/kernel", dir.buf);
 		kexec_cmdline(&kcmd, before.cmdline, spec->cmdline);
 		snprintf(out->full_cmdline, sizeof(out->full_cmdline), "%s", kcmd.buf);
@@ -334,7 +376,7 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 			infra(out, "cannot start the console command of host '%s'", c->host);
 			goto out;
 		}
-		if (remote_kexec(&r, kpath.buf, NULL, kcmd.buf)) {
+		if (remote_kexec(&r, kpath.buf, rdpath.buf, kcmd.buf)) {
 			strbuf_release(&kpath);
 			infra(out, "%s", r.why.buf);
 			goto out;
@@ -387,6 +429,7 @@ out:
 	strbuf_release(&path);
 	strbuf_release(&cmd);
 	strbuf_release(&kcmd);
+	strbuf_release(&rdpath);
 	return 0;
 }
 

@@ -8,7 +8,8 @@
 # Leaves in STATE/remote-host/ARCH (STATE: ./state):
 #   rootfs.img   ext4, the host's disk (boot it with snapshot=on)
 #   vmlinuz      Debian's kernel, the host's default kernel
-#   initrd.cpio  what mounts /dev/vda with that kernel's modules
+#   initrd.cpio  what mounts its root with that kernel's modules (lab-rootinit);
+#                initrd/ its contents, which start-host.sh packs again
 #   id_ed25519   the key root logs in with
 #   host_key.pub the host's ssh key, for known_hosts
 #   ready        written last: the image is complete
@@ -66,7 +67,7 @@ for rel in $order; do
 	cp "$mods/$rel" "initrd/$rel"
 	echo "/$rel" >>initrd/modules
 done
-"$cc" -static -O2 -o initrd/init "$src/tests/remote/host-init.c"
+cp "$src/build/guest/$([ "$arch" = arm64 ] && echo aarch64 || echo x86_64)/lab-rootinit" initrd/init
 (cd initrd && find . | cpio -o -H newc --quiet) >initrd.cpio
 
 ssh-keygen -q -t ed25519 -N '' -C lab-remote-test -f id_ed25519
@@ -88,7 +89,7 @@ Name=e*
 [Network]
 DHCP=yes
 EOC
-echo "/dev/vda / ext4 defaults 0 1" >root/etc/fstab
+echo "LABEL=root / ext4 defaults 0 1" >root/etc/fstab
 echo remote-host >root/etc/hostname
 cat >root/firstboot.sh <<'EOC'
 #!/bin/sh

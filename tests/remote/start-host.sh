@@ -5,17 +5,28 @@
 # (its system_reset is the host's power cycle). Waits until ssh answers.
 #   tests/remote/start-host.sh IMAGE_DIR WORK_DIR PORT
 # Leaves in WORK_DIR: qemu.pid, console.log, monitor.sock, known_hosts,
-# ssh_config (Host remote-host), reset.sh. Prints the seconds to ssh.
+# ssh_config (Host remote-host), reset.sh, initrd.cpio. Prints the seconds
+# to ssh.
 set -eu
 img=$1 work=$2 port=$3
 arch=$(basename "$img")
 case $arch in
-arm64) qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on); console=ttyAMA0 ;;
-amd64) qemu=(qemu-system-x86_64 -M q35 -cpu max); console=ttyS0 ;;
+arm64) qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on); console=ttyAMA0 karch=aarch64 ;;
+amd64) qemu=(qemu-system-x86_64 -M q35 -cpu max); console=ttyS0 karch=x86_64 ;;
 *) echo "unknown arch '$arch' in '$img'" >&2; exit 2 ;;
 esac
 [ -e "$img/ready" ] || { echo "no host image in '$img' (tests/remote/make-host.sh)" >&2; exit 1; }
 mkdir -p "$work"
+# The host's own initramfs: its kernel's virtio modules and the lab's
+# lab-rootinit, which finds its root by UUID as a server's initramfs would
+# (the kernels the lab kexecs there get root=UUID= from its command line).
+src=$(cd "$(dirname "$0")/../.." && pwd)
+rootinit=$src/build/guest/$karch/lab-rootinit
+[ -x "$rootinit" ] || { echo "no '$rootinit' (make)" >&2; exit 1; }
+uuid=$(blkid -o value -s UUID "$img/rootfs.img")
+[ -n "$uuid" ] || { echo "no filesystem UUID on '$img/rootfs.img'" >&2; exit 1; }
+rm -rf "$work/initrd" && cp -r "$img/initrd" "$work/initrd" && cp "$rootinit" "$work/initrd/init" &&
+	(cd "$work/initrd" && find . | cpio -o -H newc --quiet) >"$work/initrd.cpio"
 echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$img/host_key.pub")" >"$work/known_hosts"
 cat >"$work/reset.sh" <<EOC
 #!/bin/sh
@@ -43,8 +54,8 @@ start=$(date +%s)
 	-pidfile "$work/qemu.pid" \
 	-serial "file:$work/console.log" \
 	-monitor "unix:$work/monitor.sock,server,nowait" \
-	-kernel "$img/vmlinuz" -initrd "$img/initrd.cpio" \
-	-append "console=$console root=/dev/vda rw" \
+	-kernel "$img/vmlinuz" -initrd "$work/initrd.cpio" \
+	-append "console=$console root=UUID=$uuid rw" \
 	-drive "file=$img/rootfs.img,if=virtio,format=raw,snapshot=on" \
 	-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:22" -device virtio-net-pci,netdev=n0
 for _ in $(seq 600); do
