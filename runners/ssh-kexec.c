@@ -51,6 +51,8 @@ static void console_line(struct host_console *hc)
 		if (hc->watch && hc->watch->phase)
 			hc->watch->phase(hc->watch, "kernel booting");
 	}
+	if (!hc->failure[0] && !strncmp(l, "lab-rootinit: ", 14))
+		snprintf(hc->cause, sizeof(hc->cause), "%s", hc->last);
 	if (!hc->failure[0] && console_kernel_failure(l))
 		snprintf(hc->failure, sizeof(hc->failure), "%s", hc->last);
 }

@@ -63,6 +63,7 @@ struct host_console {
 	size_t logged;
 	struct strbuf line;
 	char failure[256];	/* the first failure line; "": none */
+	char cause[256];	/* the lab's initramfs's last word before it: why init ended */
 	char last[256];		/* the last non-empty line */
 	int saw_kernel;
 	struct run_watch *watch;

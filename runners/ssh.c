@@ -253,8 +253,10 @@ static void not_back(const struct ssh_config *c, struct host_console *hc, const 
 	if (c->console && hc->failure[0]) {
 		out->status = RUN_BOOT_FAILED;
 		strbuf_reset(&out->error);
-		strbuf_addf(&out->error, "kernel failed: %s (host '%s' did not come back within "
-			    "%lds of kexec)", hc->failure, c->host, ssh_deadline_s(c, 0));
+		strbuf_addf(&out->error, "kernel failed: %s%s%s (host '%s' did not come back "
+			    "within %lds of kexec)", hc->cause[0] ? hc->cause : hc->failure,
+			    hc->cause[0] ? ", then " : "", hc->cause[0] ? hc->failure : "", c->host,
+			    ssh_deadline_s(c, 0));
 		return;
 	}
 	infra(out, "host '%s' did not come back within %lds of kexec (last: %s)%s%s", c->host,

@@ -22,7 +22,7 @@ cat >console.sh <<'EOS'
 #!/bin/sh
 printf '[    0.000000] Linux version 6.1.0-lab (lab@example.org) #1 SMP\n'
 printf '[    0.000000] Kernel command line: console=ttyAMA0 root=/dev/vda\n'
-printf '%s\n' "$CONSOLE_END"
+printf '%b\n' "$CONSOLE_END"
 exec sh -c "sleep 300" "$1"
 EOS
 chmod +x console.sh
@@ -62,11 +62,19 @@ test_expect_success 'its console command runs while the host is awaited, and is 
 	! pgrep -f "lab-console-$$"
 '
 
+test_expect_success 'the lab'\''s initramfs found no root: its line first, then the panic' '
+	write_conf "lab-rootinit: no block device is root=UUID=4f1c (seen: sda sda1)\\\\n[    3.000000] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100" &&
+	run >out 2>err; cat err &&
+	id=$(sql lab.db "SELECT max(id) FROM runs") &&
+	test "$(sql lab.db "SELECT status FROM runs WHERE id = $id")" = BOOT_FAILED &&
+	test "$(sql lab.db "SELECT error FROM runs WHERE id = $id")" = "kernel failed: lab-rootinit: no block device is root=UUID=4f1c (seen: sda sda1), then [    3.000000] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100 (host '\''root@127.0.0.1'\'' did not come back within 3s of kexec)"
+'
+
 test_expect_success 'a console that shows no failure: INFRA, its last line in the error' '
 	write_conf "[    2.000000] virtio_blk virtio1: [vda] 6291456 512-byte logical blocks" &&
 	run >out 2>err; cat err &&
-	test "$(sql lab.db "SELECT status FROM runs WHERE id = 3")" = INFRA &&
-	sql lab.db "SELECT error FROM runs WHERE id = 3" >error &&
+	test "$(sql lab.db "SELECT status FROM runs WHERE id = 4")" = INFRA &&
+	sql lab.db "SELECT error FROM runs WHERE id = 4" >error &&
 	grep -q "did not come back within 3s of kexec (last: host answered, still in the boot it was in); its console.s last line: \[    2.000000\] virtio_blk virtio1: \[vda\] 6291456 512-byte logical blocks$" error &&
 	! pgrep -f "lab-console-$$"
 '
