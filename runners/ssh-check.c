@@ -32,22 +32,24 @@
 /* restore = kexec:IMAGE[,INITRD]: the host must have both, or it cannot kexec back. */
 static void check_restore_files(struct strbuf *cmd, const char *files)
 {
-	char path[4096];
+	struct strbuf path = STRBUF_INIT;
 
 	for (const char *p = files; *p;) {
 		size_t len = strcspn(p, ",");
 
-		snprintf(path, sizeof(path), "%.*s", (int)len, p);
+		strbuf_reset(&path);
+		strbuf_add(&path, p, len);
 		strbuf_addstr(cmd, "[ -r ");
-		escape_shell(cmd, path);
+		escape_shell(cmd, path.buf);
 		strbuf_addstr(cmd, " ] || echo \"@ssh missing the restore ");
 		strbuf_addstr(cmd, p == files ? "kernel " : "initramfs ");
 		strbuf_addstr(cmd, "\"");
-		escape_shell(cmd, path);
+		escape_shell(cmd, path.buf);
 		strbuf_addstr(cmd, "; ");
 		p += len;
 		p += *p == ',';
 	}
+	strbuf_release(&path);
 }
 
 static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch,
