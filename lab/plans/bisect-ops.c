@@ -468,7 +468,8 @@ int bisector_width(struct bisector *bs)
 /*
  * Boots of several commits at once on the targets of --targets, a pool
  * whose sides are this batch's commits (each booted as soon as a target
- * is idle), each boot taken as bisector_measure() takes one.
+ * is idle), each boot taken as bisector_measure() takes one; without
+ * several targets, one bisector_measure() after the other.
  */
 int bisector_measure_many(void *data, const int *who, size_t n, int *rc)
 {
@@ -481,6 +482,13 @@ int bisector_measure_many(void *data, const int *who, size_t n, int *rc)
 	int ret = -1;
 
 	memset(&p, 0, sizeof(p));
+	/* one target, or none: one boot after the other */
+	if (bs->width <= 1) {
+		for (size_t i = 0; i < n; i++)
+			if ((rc[i] = bisector_measure(bs, who[i])) < 0)
+				return -1;
+		return 0;
+	}
 	if (n > ARRAY_SIZE(side))
 		return error("more than %zu boots to start at once", ARRAY_SIZE(side));
 	for (size_t i = 0; i < n; i++) {

@@ -121,8 +121,7 @@ static int choose_metric(struct bisector *bs, const struct bisect_options *opt)
 			int who[2] = { have & 1 ? BISECT_B : BISECT_G, have & 1 ? BISECT_G : BISECT_B };
 			int rc[2];
 
-			if (bs->width > 1 ? bisector_measure_many(bs, who, 2, rc) || rc[0] || rc[1] :
-			    bisector_measure(bs, who[0]) || bisector_measure(bs, who[1]))
+			if (bisector_measure_many(bs, who, 2, rc) || rc[0] || rc[1])
 				return -1;
 		}
 		r = compare_ends(bs, alpha, opt->delta, &unclear);

@@ -180,6 +180,25 @@ static int load(const struct bisect_ops *ops, int who, double **v, size_t *n)
 	return ops->boots(ops->data, who, v, n);
 }
 
+/* Several targets: measure_many() boots a batch at once. */
+static int several(const struct bisect_ops *ops)
+{
+	return ops->measure_many && ops->width > 1;
+}
+
+/* Measure each of who once: at once on several targets, else in turn up to a failure. */
+static int measure_all(const struct bisect_ops *ops, const int *who, size_t n, int *rc)
+{
+	if (several(ops))
+		return ops->measure_many(ops->data, who, n, rc);
+	for (size_t k = 0; k < n; k++)
+		rc[k] = 0;
+	for (size_t k = 0; k < n; k++)
+		if ((rc[k] = ops->measure(ops->data, who[k])))
+			break;
+	return 0;
+}
+
 /*
  * Bring x and y to at least level boots each: alternately (ABBA), or at
  * once on two targets. 0, or what the measure() that failed returned.
@@ -200,14 +219,8 @@ static int top_up(const struct bisect_ops *ops, int x, double **vx, size_t *nx, 
 			if ((one == x ? *nx : *ny) < level)
 				who[m++] = one;
 		}
-		if (ops->measure_many && ops->width > 1) {
-			if (ops->measure_many(ops->data, who, m, rc))
-				return -1;
-		} else {
-			for (size_t k = 0; k < m; k++)
-				if ((rc[k] = ops->measure(ops->data, who[k])))
-					break;
-		}
+		if (measure_all(ops, who, m, rc))
+			return -1;
 		for (size_t k = 0; k < m; k++)
 			if (rc[k])
 				return rc[k];
@@ -457,13 +470,15 @@ static int first_looks(const struct bisect_ops *ops, const struct bisect_options
 		for (size_t k = 0; k < n; k++) {
 			double *v = NULL;
 			size_t have = 0;
+			int err;
 
-			if (!out[k] && load(ops, (int)picks[k], &v, &have)) {
-				free(v);
-				return -1;
-			}
+			if (out[k])
+				continue;
+			err = load(ops, (int)picks[k], &v, &have);
 			free(v);
-			if (!out[k] && have <= round) {
+			if (err)
+				return -1;
+			if (have <= round) {
 				of[m] = k;
 				who[m++] = (int)picks[k];
 			}
@@ -509,7 +524,7 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		size_t npicks = 1;
 
 		picks[0] = next;
-		if (ops->measure_many && ops->width > 1) {
+		if (several(ops)) {
 			npicks = bisect_next_many(g, marks, ops->width < BISECT_MAX_WIDTH ?
 						  ops->width : BISECT_MAX_WIDTH, picks);
 			if (first_looks(ops, opt, picks, npicks))
