@@ -213,30 +213,35 @@ static void run_reset(const struct ssh_config *c, struct run_result *out)
 /*
  * The kernel under test boots with the lab's initramfs, lab-rootinit as
  * its /init: it mounts the host's root as the host's command line names
- * it (root=UUID=, say), which the kernel alone cannot.
+ * it (root=UUID=, say), which the kernel alone cannot. Its content is the
+ * same every boot: written once a process for each arch, copied each boot.
  */
 static int send_initramfs(struct remote *r, const struct run_spec *spec, const char *to,
 			  struct run_result *out)
 {
-	struct strbuf init = STRBUF_INIT, local = STRBUF_INIT;
+	static char written[2][64];
+	char *local = written[strcmp(spec->arch, "aarch64") == 0];
+	struct strbuf init = STRBUF_INIT;
 	int ret = -1;
 
-	strbuf_addf(&init, "%s/build/guest/%s/lab-rootinit", lab_source_dir(), spec->arch);
-	strbuf_addf(&local, "/tmp/lab-initramfs-%d-%s.cpio", (int)getpid(),
-		    spec->nonce ? spec->nonce : "run");
-	if (tempfile_register(local.buf) || initramfs_write(local.buf, init.buf)) {
-		infra(out, "cannot write the initramfs of host '%s'", r->cfg->host);
-		goto out;
+	if (!local[0]) {
+		strbuf_addf(&init, "%s/build/guest/%s/lab-rootinit", lab_source_dir(), spec->arch);
+		snprintf(local, sizeof(written[0]), "/tmp/lab-initramfs-%d-%s.cpio", (int)getpid(),
+			 spec->arch);
+		if (tempfile_register(local) || initramfs_write(local, init.buf)) {
+			tempfile_delete(local);
+			local[0] = '\0';
+			infra(out, "cannot write the initramfs of host '%s'", r->cfg->host);
+			goto out;
+		}
 	}
-	if (remote_copy(r, local.buf, to)) {
+	if (remote_copy(r, local, to)) {
 		infra(out, "%s", r->why.buf);
 		goto out;
 	}
 	ret = 0;
 out:
-	tempfile_delete(local.buf);
 	strbuf_release(&init);
-	strbuf_release(&local);
 	return ret;
 }
 

@@ -38,6 +38,9 @@ write_conf() { # CONSOLE_END
 		console = CONSOLE_END='$1' $TRASH/console.sh lab-console-$$
 	EOC
 }
+field() { # RUN COLUMN: the run's value
+	sql lab.db "SELECT $2 FROM runs WHERE id = $1"
+}
 run() {
 	"$LAB" run --config lab.conf --db lab.db --runner ssh --kernel "$(debian_kernel)" \
 		--workload zeroing --iters 2 "$@"
@@ -46,10 +49,10 @@ run() {
 test_expect_success 'a kernel that panics and never comes back: BOOT_FAILED with the panic line' '
 	write_conf "[    1.234567] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)" &&
 	run >out 2>err; cat err &&
-	test "$(sql lab.db "SELECT status FROM runs WHERE id = 1")" = BOOT_FAILED &&
-	sql lab.db "SELECT error FROM runs WHERE id = 1" >error &&
+	test "$(field 1 status)" = BOOT_FAILED &&
+	field 1 error >error &&
 	grep -q "^kernel failed: \[    1.234567\] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0) (host .root@127.0.0.1. did not come back within 3s of kexec)$" error &&
-	log=$(sql lab.db "SELECT console_log FROM runs WHERE id = 1") &&
+	log=$(field 1 console_log) &&
 	grep -q "Linux version 6.1.0-lab" "$log" && grep -q "Kernel panic - not syncing" "$log" &&
 	test "$(sql lab.db "SELECT count(*) FROM samples WHERE run_id = 1")" = 0
 '
@@ -58,7 +61,7 @@ test_expect_success 'its console command runs while the host is awaited, and is 
 	{ run >out 2>err & echo $! >run.pid; } &&
 	test_wait_until 20 "pgrep -f lab-console-$$ >/dev/null" &&
 	{ wait "$(cat run.pid)" || true; } &&
-	test "$(sql lab.db "SELECT status FROM runs WHERE id = 2")" = BOOT_FAILED &&
+	test "$(field 2 status)" = BOOT_FAILED &&
 	! pgrep -f "lab-console-$$"
 '
 
@@ -66,15 +69,15 @@ test_expect_success 'the lab'\''s initramfs found no root: its line first, then 
 	write_conf "lab-rootinit: no block device is root=UUID=4f1c (seen: sda sda1)\\\\n[    3.000000] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100" &&
 	run >out 2>err; cat err &&
 	id=$(sql lab.db "SELECT max(id) FROM runs") &&
-	test "$(sql lab.db "SELECT status FROM runs WHERE id = $id")" = BOOT_FAILED &&
-	test "$(sql lab.db "SELECT error FROM runs WHERE id = $id")" = "kernel failed: lab-rootinit: no block device is root=UUID=4f1c (seen: sda sda1), then [    3.000000] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100 (host '\''root@127.0.0.1'\'' did not come back within 3s of kexec)"
+	test "$(field $id status)" = BOOT_FAILED &&
+	test "$(field $id error)" = "kernel failed: lab-rootinit: no block device is root=UUID=4f1c (seen: sda sda1), then [    3.000000] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100 (host '\''root@127.0.0.1'\'' did not come back within 3s of kexec)"
 '
 
 test_expect_success 'a console that shows no failure: INFRA, its last line in the error' '
 	write_conf "[    2.000000] virtio_blk virtio1: [vda] 6291456 512-byte logical blocks" &&
 	run >out 2>err; cat err &&
-	test "$(sql lab.db "SELECT status FROM runs WHERE id = 4")" = INFRA &&
-	sql lab.db "SELECT error FROM runs WHERE id = 4" >error &&
+	test "$(field 4 status)" = INFRA &&
+	field 4 error >error &&
 	grep -q "did not come back within 3s of kexec (last: host answered, still in the boot it was in); its console.s last line: \[    2.000000\] virtio_blk virtio1: \[vda\] 6291456 512-byte logical blocks$" error &&
 	! pgrep -f "lab-console-$$"
 '
