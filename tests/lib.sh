@@ -153,7 +153,8 @@ test_expect_success() {
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $1"
-		sed 's/^/#   /' "$TRASH/.out" | tail -n 40
+		# on stderr too: prove shows it without -v, so a CI log says why
+		sed 's/^/#   /' "$TRASH/.out" | tail -n 40 | tee /dev/stderr
 	fi
 }
 
