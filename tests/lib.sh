@@ -154,7 +154,9 @@ test_expect_success() {
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $1"
 		# on stderr too: prove shows it without -v, so a CI log says why
-		sed 's/^/#   /' "$TRASH/.out" | tail -n 40 | tee /dev/stderr
+		sed 's/^/#   /' "$TRASH/.out" | tail -n 40 >"$TRASH/.why"
+		cat "$TRASH/.why"
+		cat "$TRASH/.why" >&2
 	fi
 }
 
