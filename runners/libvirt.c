@@ -580,8 +580,10 @@ out:
 	return 0;
 }
 
-static void libvirt_check(const struct run_spec *spec, struct strbuf *missing)
+static void libvirt_check(const struct run_spec *spec, struct strbuf *missing,
+			  struct strbuf *found)
 {
+	(void)found;
 	const char *uri = lv_uri(spec);
 	virConnectPtr conn;
 

@@ -374,8 +374,10 @@ static int program_found(const char *name)
 	return found;
 }
 
-static void qemu_check(const struct run_spec *spec, struct strbuf *missing)
+static void qemu_check(const struct run_spec *spec, struct strbuf *missing,
+		       struct strbuf *found)
 {
+	(void)found;
 	const char *arch = spec->arch ? spec->arch : host_arch();
 	struct strbuf out = STRBUF_INIT;
 	char *argv[] = { (char *)spec->qemu, "-accel", "help", NULL };

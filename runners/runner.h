@@ -105,9 +105,11 @@ struct runner {
 	/*
 	 * What the machine of spec lacks to boot there (lab target check),
 	 * added to *missing with runner_missing(); it asks the machine and
-	 * boots nothing. NULL: there is nothing to ask.
+	 * boots nothing. What it learned on the way that a kernel for it must
+	 * fit (its firmware, the drivers of its root and network) goes to
+	 * *found, a line each. NULL: there is nothing to ask.
 	 */
-	void (*check)(const struct run_spec *spec, struct strbuf *missing);
+	void (*check)(const struct run_spec *spec, struct strbuf *missing, struct strbuf *found);
 	/*
 	 * Where spec's boots run, in a few words, added to *sb (lab target
 	 * list): the ssh host, the libvirt connection, the QEMU binary and

@@ -29,6 +29,36 @@
 	"case ${lockdown:-none} in none) ;; *) echo \"@ssh missing kexec_load outside lockdown " \
 	"(lockdown is $lockdown$sb: kexec_load is refused)\";; esac; "
 
+/*
+ * What the host booted with, "@ssh has KEY: VALUE" a line: the firmware,
+ * then the device under / and under the default route, with the modules
+ * of the drivers from it up to its bus (the kernel under test builds
+ * them in: the lab's initramfs loads none).
+ */
+#define CHECK_BOOTED \
+	"drivers() { d=$(readlink -f \"$1\"); o=; while [ -n \"$d\" ] && [ \"$d\" != /sys ]; do " \
+	"  if [ -e \"$d/driver\" ]; then m=$(readlink -f \"$d/driver/module\"); " \
+	"    [ -e \"$d/driver/module\" ] || m=$(readlink -f \"$d/driver\"); m=${m##*/}; " \
+	"    case \" $o \" in *\" $m \"*) ;; *) o=\"$o $m\";; esac; fi; d=${d%/*}; done; " \
+	"  echo \"${o:+, drivers}$o\"; }; " \
+	"[ -d /sys/firmware/acpi/tables ] && fw=ACPI || fw='a device tree'; " \
+	"sb=$(od -An -tu1 /sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e0e2c5ad7e8c " \
+	"2>/dev/null | awk '{ print $NF }'); " \
+	"case $sb in 1) sb=on;; 0) sb=off;; *) sb=unknown;; esac; " \
+	"[ -d /sys/firmware/efi ] && fw=\"UEFI with $fw, Secure Boot $sb\" || fw=\"$fw, no UEFI\"; " \
+	"lockdown=$(sed -n 's/.*\\[\\(.*\\)\\].*/\\1/p' /sys/kernel/security/lockdown 2>/dev/null); " \
+	"echo \"@ssh has firmware: $fw; lockdown ${lockdown:-none}\"; " \
+	"case \" $(cat /proc/cmdline) \" in *' root=UUID='*) by='by UUID';; " \
+	"  *' root=LABEL='*) by='by label';; *' root=/dev/'*) by='by device name';; *) by='';; esac; " \
+	"fs=$(awk '$2 == \"/\" { t = $3 } END { print t }' /proc/mounts); " \
+	"dev=/sys/dev/block/$(mountpoint -d /); " \
+	"echo \"@ssh has root: $fs on $(basename \"$(readlink -f \"$dev\")\")${by:+ ($by)}$(drivers \"$dev\")\"; " \
+	"nic=$(ip route show default 2>/dev/null | " \
+	"awk '{ for (i = 1; i < NF; i++) if ($i == \"dev\") { print $(i + 1); exit } }'); " \
+	"if [ -n \"$nic\" ]; then ip -4 -o addr show dev \"$nic\" | grep -q dynamic && how=DHCP || how=static; " \
+	"  echo \"@ssh has network: $nic ($how)$(drivers \"/sys/class/net/$nic/device\")\"; " \
+	"else echo '@ssh has network: no default route'; fi; "
+
 /* restore = kexec:IMAGE[,INITRD]: the host must have both, or it cannot kexec back. */
 static void check_restore_files(struct strbuf *cmd, const char *files)
 {
@@ -52,8 +82,20 @@ static void check_restore_files(struct strbuf *cmd, const char *files)
 	strbuf_release(&path);
 }
 
+/* the lines of out that begin with "@ssh WHAT ", without it, to *sb: joined by sep */
+static void ssh_lines(const struct strbuf *out, const char *what, const char *sep,
+		      struct strbuf *sb)
+{
+	size_t n = strlen(what);
+
+	for (const char *p = out->buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, "@ssh ", 5) && !strncmp(p + 5, what, n) && p[5 + n] == ' ')
+			strbuf_addf(sb, "%s%.*s", sb->len ? sep : "", (int)strcspn(p + 6 + n, "\n"),
+				    p + 6 + n);
+}
+
 static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch,
-			   struct strbuf *missing)
+			   struct strbuf *missing, struct strbuf *found)
 {
 	struct strbuf cmd = STRBUF_INIT, out = STRBUF_INIT;
 	char buf[256];
@@ -64,6 +106,8 @@ static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch
 		strbuf_addstr(&cmd, CHECK_KEXEC);
 	if (with_kexec && r->cfg->restore && !strncmp(r->cfg->restore, "kexec:", 6))
 		check_restore_files(&cmd, r->cfg->restore + 6);
+	if (found)
+		strbuf_addstr(&cmd, CHECK_BOOTED);
 	st = remote_command(r, cmd.buf, &out, SSH_COMMAND_TIMEOUT_S);
 	ssh_field(&out, "arch", buf, sizeof(buf));
 	if (st || !*buf) {
@@ -75,10 +119,9 @@ static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch
 	strbuf_reset(arch);
 	strbuf_addstr(arch, buf);
 	strbuf_reset(missing);
-	for (const char *p = out.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, "@ssh missing ", 13))
-			strbuf_addf(missing, "%s%.*s", missing->len ? ", " : "",
-				    (int)strcspn(p + 13, "\n"), p + 13);
+	ssh_lines(&out, "missing", ", ", missing);
+	if (found)
+		ssh_lines(&out, "has", "\n", found);
 	ret = 0;
 out:
 	strbuf_release(&cmd);
@@ -87,7 +130,7 @@ out:
 }
 
 int ssh_host_check(const struct ssh_config *c, int with_kexec, struct strbuf *arch,
-		   struct strbuf *missing)
+		   struct strbuf *missing, struct strbuf *found)
 {
 	struct remote r;
 	int ret = -1;
@@ -103,18 +146,18 @@ int ssh_host_check(const struct ssh_config *c, int with_kexec, struct strbuf *ar
 	if (remote_connect(&r, 0))
 		strbuf_add(missing, r.why.buf, r.why.len);
 	else
-		ret = check_connected(&r, with_kexec, arch, missing);
+		ret = check_connected(&r, with_kexec, arch, missing, found);
 	remote_release(&r);
 	return ret;
 }
 
-void ssh_check(const struct run_spec *spec, struct strbuf *missing)
+void ssh_check(const struct run_spec *spec, struct strbuf *missing, struct strbuf *found)
 {
 	struct strbuf arch = STRBUF_INIT, lacks = STRBUF_INIT;
 	char guest[4096];
 
 	/* a target is for kernels: kexec counts */
-	if (ssh_host_check(spec->ssh, 1, &arch, &lacks)) {
+	if (ssh_host_check(spec->ssh, 1, &arch, &lacks, found)) {
 		runner_missing(missing, "an ssh connection (%s)", lacks.buf);
 		goto out;
 	}

@@ -110,6 +110,6 @@ int restore_host(struct remote *r, const struct host_state *booted,
 		 const struct host_state *before, struct run_result *out);
 
 /* runner_ssh's check: ssh_host_check() with kexec, the arch, the guest program. */
-void ssh_check(const struct run_spec *spec, struct strbuf *missing);
+void ssh_check(const struct run_spec *spec, struct strbuf *missing, struct strbuf *found);
 
 #endif

@@ -133,7 +133,7 @@ static int ssh_prepare(struct run_spec *spec)
 	if (!spec->ssh || !spec->ssh->host)
 		return error("no host for the ssh runner (host in the [ssh] section of lab.conf, "
 			     "or in the target's)");
-	if (ssh_host_check(spec->ssh, spec->kernel != NULL, &arch, &missing)) {
+	if (ssh_host_check(spec->ssh, spec->kernel != NULL, &arch, &missing, NULL)) {
 		error("%s", missing.buf);
 		goto out;
 	}

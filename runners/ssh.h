@@ -61,8 +61,11 @@ long ssh_deadline_s(const struct ssh_config *c, int firmware);
  * -m) and *missing with a comma-separated list, empty when nothing is.
  * Returns -1 when the host cannot be asked at all (no host, ssh refused,
  * a host key not accepted), the reason in *missing; prints nothing.
+ * found, when not NULL, gets what the host booted with, a line each: its
+ * firmware (UEFI, ACPI or a device tree, Secure Boot, lockdown), and its
+ * root's and network's device with the drivers (modules) under them.
  */
 int ssh_host_check(const struct ssh_config *c, int with_kexec, struct strbuf *arch,
-		   struct strbuf *missing);
+		   struct strbuf *missing, struct strbuf *found);
 
 #endif

@@ -92,7 +92,29 @@ test_expect_success 'lab target list: each target, its class, runner, arch and w
 test_expect_success 'an ssh host with all it needs is ready, exit 0' '
 	"$LAB" target check arm1 arm2 >out &&
 	cat out &&
-	test "$(cat out)" = "$(printf "target '\''arm1'\'' (ssh, root@127.0.0.1:%s): ready\ntarget '\''arm2'\'' (ssh, root@127.0.0.2:%s): ready" $P1 $P2)"
+	grep "^target" out >targets &&
+	test "$(cat targets)" = "$(printf "target '\''arm1'\'' (ssh, root@127.0.0.1:%s): ready\ntarget '\''arm2'\'' (ssh, root@127.0.0.2:%s): ready" $P1 $P2)"
+'
+
+test_expect_success 'under each ssh target: its firmware, and the device and drivers of its root and network' '
+	"$LAB" target check arm1 >out &&
+	cat out &&
+	test "$(wc -l <out)" = 4 &&
+	if test -d /sys/firmware/acpi/tables; then fw=ACPI; else fw="a device tree"; fi &&
+	if test -d /sys/firmware/efi; then fw="UEFI with $fw, Secure Boot .*"; else fw="$fw, no UEFI"; fi &&
+	grep -qx "  firmware: $fw; lockdown .*" out &&
+	root=$(basename "$(readlink -f /sys/dev/block/$(mountpoint -d /))") &&
+	grep -qx "  root: $(findmnt -no FSTYPE /) on $root.*" out &&
+	nic=$(ip route show default | sed -n "s/.* dev \([^ ]*\).*/\1/p" | head -n 1) &&
+	if test -n "$nic"; then
+		grep -qx "  network: $nic (\(DHCP\|static\))\(, drivers .*\)\?" out
+	else
+		grep -qx "  network: no default route" out
+	fi &&
+	# each driver named is a module or a driver of this kernel
+	for d in $(sed -n "s/^  [a-z]*: .*, drivers //p" out); do
+		test -e "/sys/module/$d" || ls -d /sys/bus/*/drivers/"$d" >/dev/null || return 1
+	done
 '
 
 test_expect_success 'a host without kexec-tools: exit 1, one line saying so' '
@@ -100,7 +122,7 @@ test_expect_success 'a host without kexec-tools: exit 1, one line saying so' '
 	test_when_finished "logins_with_path $TRASH/kexec-bin:/usr/bin:/bin" &&
 	test_expect_code 1 "$LAB" target check arm2 >out 2>err &&
 	cat out err &&
-	test "$(cat out)" = "target '\''arm2'\'' (ssh, root@127.0.0.2:$P2): missing kexec-tools" &&
+	test "$(grep "^target" out)" = "target '\''arm2'\'' (ssh, root@127.0.0.2:$P2): missing kexec-tools" &&
 	test ! -s err
 '
 
@@ -126,9 +148,10 @@ test_expect_success 'restore = kexec: whose kernel or initramfs the host lacks: 
 	EOC
 	test_expect_code 1 "$LAB" target check --config restore.conf >out 2>err &&
 	cat out err &&
-	test "$(sed -n 1p out)" = "target '\''back'\'' (ssh, root@127.0.0.1:$P1): missing the restore initramfs /nonexistent/initrd.img" &&
-	test "$(sed -n 2p out)" = "target '\''none'\'' (ssh, root@127.0.0.1:$P1): missing the restore kernel /nonexistent/Image" &&
-	test "$(sed -n 3p out)" = "target '\''both'\'' (ssh, root@127.0.0.1:$P1): ready"
+	grep "^target" out >targets &&
+	test "$(sed -n 1p targets)" = "target '\''back'\'' (ssh, root@127.0.0.1:$P1): missing the restore initramfs /nonexistent/initrd.img" &&
+	test "$(sed -n 2p targets)" = "target '\''none'\'' (ssh, root@127.0.0.1:$P1): missing the restore kernel /nonexistent/Image" &&
+	test "$(sed -n 3p targets)" = "target '\''both'\'' (ssh, root@127.0.0.1:$P1): ready"
 '
 
 test_expect_success 'a host key not accepted, a host of another arch, a host that refuses' '
@@ -173,7 +196,7 @@ test_expect_success 'libvirt: a connection that opens is ready, one that does no
 test_expect_success 'every target without a name; a bad name checks none, exit 2' '
 	test_expect_code 1 "$LAB" target check >out &&
 	cat out &&
-	test "$(wc -l <out)" = 9 &&
+	test "$(grep -c "^target" out)" = 9 &&
 	test "$(grep -c ": ready$" out)" = 3 &&
 	test_expect_code 2 "$LAB" target check arm1 nosuch >out 2>err &&
 	test ! -s out &&

@@ -89,22 +89,29 @@ static int target_check_one(const struct lab_target *t, const struct lab_config 
 			    const char *kvm_note)
 {
 	const struct runner *r = runner_find(target_runner(t, cfg));
-	struct strbuf missing = STRBUF_INIT, where = STRBUF_INIT;
+	struct strbuf missing = STRBUF_INIT, where = STRBUF_INIT, found = STRBUF_INIT;
 	struct run_spec spec;
 	int ret;
 
 	target_spec(&spec, t, cfg);
 	spec.kvm_note = kvm_note;
 	if (r && r->check)
-		r->check(&spec, &missing);
+		r->check(&spec, &missing, &found);
 	runner_where(r, &spec, &where);
 	printf("target '%s' (%s, %s): %s%s\n", term_safe(t->name),
 	       r ? r->name : term_safe(target_runner(t, cfg)), term_safe(where.buf),
 	       missing.len ? "missing " : "ready", missing.len ? term_safe(missing.buf) : "");
+	/* a line each, under the target's */
+	for (char *p = found.len ? found.buf : "", *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		if ((nl = strchr(p, '\n')))
+			*nl = '\0';
+		printf("  %s\n", term_safe(p));
+	}
 	fflush(stdout);
 	ret = missing.len ? 1 : 0;
 	strbuf_release(&missing);
 	strbuf_release(&where);
+	strbuf_release(&found);
 	return ret;
 }
 
