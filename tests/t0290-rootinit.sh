@@ -72,11 +72,13 @@ boot() { # IMAGE CMDLINE...: the console in console.log
 
 test_expect_success TCG,MODULES 'root=UUID=: found, mounted read-write, /sbin/init started' '
 	IMAGE=plain.img boot root=UUID=$UUID rw &&
+	grep -qx "lab-rootinit: root=UUID=$UUID is /dev/vda, mounted rw; starting /sbin/init" console.txt &&
 	grep -qx "@root /sbin/init plain rw" console.txt
 '
 
 test_expect_success TCG,MODULES 'root=LABEL= ro and init=: mounted read-only, that init started' '
 	IMAGE=plain.img boot root=LABEL=labroot ro init=/bin/other &&
+	grep -qx "lab-rootinit: root=LABEL=labroot is /dev/vda, mounted ro; starting /bin/other" console.txt &&
 	grep -qx "@root /bin/other plain ro" console.txt
 '
 

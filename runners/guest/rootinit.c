@@ -9,6 +9,7 @@
  *     rootflags=, ro or rw, waiting up to rootdelay= seconds (default 30)
  *     for the device;
  *   - then init= from the command line, else /sbin/init, on the new root.
+ * Says on the console which device the root is, before starting init.
  * A root it cannot find or mount is said on the console, with the block
  * devices it saw, and the kernel panics when this init exits: the lab
  * reads the line through the host's console. Static, no library but libc.
@@ -293,6 +294,7 @@ int main(void)
 		say("cannot switch to %s: %s", dev, strerror(errno));
 		stop();
 	}
+	say("root=%s is %s, mounted %s; starting %s", o.root, dev, o.ro ? "ro" : "rw", o.init);
 	execl(o.init, o.init, (char *)NULL);
 	say("cannot start %s: %s", o.init, strerror(errno));
 	stop();
