@@ -1,0 +1,52 @@
+/*
+ * lib/json: one key of a JSON object, as LAVA's REST API answers and its
+ * log lines are: strings unescaped, other values as their text, nested
+ * and quoted look-alikes never taken for the key.
+ */
+#include <string.h>
+
+#include "json.h"
+#include "strbuf.h"
+#include "tap.h"
+
+int main(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *job = "{\"id\": 12, \"description\": \"lab boot\", \"state\": \"Finished\", "
+			  "\"health\": \"Incomplete\", \"actual_device\": null, "
+			  "\"tags\": [1, {\"state\": \"not this\"}], \"failure_comment\": "
+			  "\"deploy \\\"tmpfs\\\" failed: \\u00e9\\ud83d\\udc27\\n\"}";
+
+	ok(json_get(job, "id", &sb) == JSON_OTHER && !strcmp(sb.buf, "12"), "a number: its text");
+	ok(json_get(job, "state", &sb) == JSON_STRING && !strcmp(sb.buf, "Finished"),
+	   "a string after a nested object's look-alike key: the object's own");
+	ok(json_get(job, "actual_device", &sb) == JSON_OTHER && !strcmp(sb.buf, "null"),
+	   "null: its text");
+	ok(json_get(job, "tags", &sb) == JSON_OTHER &&
+	   !strcmp(sb.buf, "[1, {\"state\": \"not this\"}]"), "an array: its JSON text");
+	ok(!json_get_string(job, "failure_comment", &sb) &&
+	   !strcmp(sb.buf, "deploy \"tmpfs\" failed: \xc3\xa9\xf0\x9f\x90\xa7\n"),
+	   "escapes: quotes, \\u00e9 and a surrogate pair as UTF-8, \\n");
+	ok(json_get(job, "nosuch", &sb) == JSON_NONE && sb.len == 0, "no such key: none, empty");
+	ok(json_get_string(job, "id", &sb) == -1 && sb.len == 0, "a number is not a string");
+	ok(json_get("{\"a\": \"x\\\", \\\"state\\\": \\\"y\", \"state\": \"z\"}", "state", &sb) ==
+	   JSON_STRING && !strcmp(sb.buf, "z"), "a key inside a string is not a key");
+
+	/* a LAVA log line, less its "- " */
+	ok(!json_get_string("{\"dt\": \"2023-01-01T00:00:00.1\", \"lvl\": \"target\", "
+			    "\"msg\": \"[    0.000000] Linux version 6.1\"}", "msg", &sb) &&
+	   !strcmp(sb.buf, "[    0.000000] Linux version 6.1"), "a log line's message");
+
+	/* not an object, malformed, truncated */
+	ok(json_get("[1, 2]", "a", &sb) == JSON_NONE, "an array is no object");
+	ok(json_get("", "a", &sb) == JSON_NONE, "nothing");
+	ok(json_get("{\"a\" 1}", "a", &sb) == JSON_NONE, "no colon");
+	ok(json_get("{\"b\": [1, 2, \"a\": 3}", "a", &sb) == JSON_NONE,
+	   "a bad value before the key: none");
+	ok(json_get("{\"a\": \"unterminated", "a", &sb) == JSON_NONE && sb.len == 0,
+	   "an unterminated string: none, empty");
+	ok(json_get(" \n{ } ", "a", &sb) == JSON_NONE, "an empty object");
+
+	strbuf_release(&sb);
+	return done_testing();
+}
