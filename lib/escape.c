@@ -13,19 +13,28 @@ void escape_json_number(FILE *f, double v)
 		fputs("null", f);
 }
 
-void escape_json(FILE *f, const char *s)
+void escape_json_sb(struct strbuf *sb, const char *s)
 {
-	fputc('"', f);
+	strbuf_addch(sb, '"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
+			strbuf_addf(sb, "\\%c", c);
 		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
+			strbuf_addf(sb, "\\u%04x", c);
 		else
-			fputc(c, f);
+			strbuf_addch(sb, c);
 	}
-	fputc('"', f);
+	strbuf_addch(sb, '"');
+}
+
+void escape_json(FILE *f, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	escape_json_sb(&sb, s);
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
 }
 
 void escape_csv(FILE *f, const char *s)

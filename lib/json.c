@@ -171,3 +171,27 @@ int json_get_string(const char *doc, const char *key, struct strbuf *out)
 	strbuf_reset(out);
 	return -1;
 }
+
+int json_array_item(const char *doc, size_t i, struct strbuf *out)
+{
+	const char *p = skip_space(doc), *end;
+
+	strbuf_reset(out);
+	if (*p++ != '[')
+		return -1;
+	p = skip_space(p);
+	if (*p == ']')
+		return -1;
+	for (size_t k = 0;; k++) {
+		p = skip_space(p);
+		if (!(end = value(p, 0)))
+			return -1;
+		if (k == i) {
+			strbuf_add(out, p, (size_t)(end - p));
+			return 0;
+		}
+		p = skip_space(end);
+		if (*p++ != ',')
+			return -1;
+	}
+}

@@ -26,4 +26,11 @@ enum json_kind json_get(const char *doc, const char *key, struct strbuf *out);
 /* json_get() of a key whose value must be a string: 0, or -1 (out empty). */
 int json_get_string(const char *doc, const char *key, struct strbuf *out);
 
+/*
+ * Element i (from 0) of the array that doc is, as its JSON text, into
+ * *out: 0, or -1 when doc is no array, is malformed before it, or is
+ * shorter.
+ */
+int json_array_item(const char *doc, size_t i, struct strbuf *out);
+
 #endif

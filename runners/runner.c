@@ -8,8 +8,8 @@
 
 const struct runner *runner_find(const char *name)
 {
-	static const struct runner *const all[] = { &runner_qemu, &runner_local,
-							     &runner_libvirt, &runner_ssh };
+	static const struct runner *const all[] = { &runner_qemu, &runner_local, &runner_libvirt,
+						    &runner_ssh, &runner_lava };
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];

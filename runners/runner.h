@@ -19,6 +19,7 @@
 #include "kernel-image.h"
 #include "run.h"
 
+struct lava_config;
 struct ssh_config;
 
 /*
@@ -35,7 +36,7 @@ struct run_watch {
 };
 
 struct run_spec {
-	const struct kernel_image *kernel;	/* resolved image (qemu, libvirt, ssh); NULL: none */
+	const struct kernel_image *kernel;	/* resolved image (qemu, libvirt, ssh, lava); NULL: none */
 	const char *initrd;	/* initramfs with the guest as /init (qemu) */
 	const char *arch;	/* x86_64 | aarch64 */
 	const char *guest;	/* guest program (local) */
@@ -48,6 +49,8 @@ struct run_spec {
 	const char *accel;	/* kvm | tcg | auto */
 	const char *libvirt_uri;	/* the libvirt runner's connection */
 	const struct ssh_config *ssh;	/* the ssh runner's host (ssh.h) */
+	const struct lava_config *lava;	/* the lava runner's server (lava.h) */
+	const char *cache;	/* the state root's cache folder: what outlives a lab; NULL: none */
 	/*
 	 * wall | icount | auto. With icount, QEMU (TCG only) runs the guest's
 	 * clocks on executed instructions, 2^icount_shift ns each: a second
@@ -134,7 +137,7 @@ const char *const *workload_metrics(const char *name);
 
 /* NULL when there is no runner of that name. */
 const struct runner *runner_find(const char *name);
-extern const struct runner runner_qemu, runner_local, runner_libvirt, runner_ssh;
+extern const struct runner runner_qemu, runner_local, runner_libvirt, runner_ssh, runner_lava;
 /* Where spec's boots run on r (its where(), or this machine), added to *sb. */
 void runner_where(const struct runner *r, const struct run_spec *spec, struct strbuf *sb);
 /*

@@ -44,6 +44,7 @@ static void target_spec(struct run_spec *spec, const struct lab_target *t,
 	spec->accel = t->accel ? t->accel : config_accel_name(cfg->accel);
 	spec->libvirt_uri = t->uri ? t->uri : cfg->libvirt_uri;
 	spec->ssh = &t->ssh;
+	spec->lava = &t->lava;
 }
 
 /* Where the target boots, in a word: the ssh host, the libvirt connection. */

@@ -22,7 +22,7 @@
 	OPT_CALLBACK(0, "param", (params), "K=V", \
 		     "extra guest parameter lab.K=V (repeatable)", boot_opt_param), \
 	OPT_STRING(0, "runner", &(o)->runner, "R", \
-		   "qemu, local, libvirt or ssh (default run.runner)"), \
+		   "qemu, local, libvirt, ssh or lava (default run.runner)"), \
 	OPT_STRING(0, "target", &(o)->target, "NAME", \
 		   "boot on the [target \"NAME\"] of lab.conf"), \
 	OPT_STRING(0, "targets", &(o)->targets, "CLASS", \

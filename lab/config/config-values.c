@@ -91,6 +91,7 @@ static const char *const runner_names[] = {
 	[LAB_RUNNER_LOCAL] = "local",
 	[LAB_RUNNER_LIBVIRT] = "libvirt",
 	[LAB_RUNNER_SSH] = "ssh",
+	[LAB_RUNNER_LAVA] = "lava",
 };
 
 static const char *name_of(const char *const *names, size_t nr, unsigned i)

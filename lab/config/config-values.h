@@ -28,6 +28,7 @@ enum lab_runner {
 	LAB_RUNNER_LOCAL,	/* the guest program as a plain process */
 	LAB_RUNNER_LIBVIRT,	/* a transient libvirt domain per boot */
 	LAB_RUNNER_SSH,		/* a remote host, kexec per boot (runners/ssh.h) */
+	LAB_RUNNER_LAVA,	/* a job per boot on a LAVA server (runners/lava.h) */
 };
 
 const char *config_accel_name(enum lab_accel accel);

@@ -106,6 +106,17 @@ static int set_ssh(void *field, const struct config_entry *e, const char **expec
 	return ret;
 }
 
+/* The lava runner's keys of a [target]: runners/lava.c checks them. */
+static int set_lava(void *field, const struct config_entry *e, const char **expected)
+{
+	const char *theirs = NULL;
+	int ret = lava_config_set(field, strrchr(e->name, '.') + 1, e->value, &theirs);
+
+	if (!*expected)
+		*expected = theirs;
+	return ret;
+}
+
 #define CFG(field) offsetof(struct lab_config, field)
 
 static const struct config_key core_keys[] = {
@@ -128,7 +139,7 @@ static const struct config_key run_keys[] = {
 	{ "cpus", CFG(cpus), config_set_cpus, NULL, CPUS_EXPECTED },
 	{ "timeout", CFG(timeout_s), config_set_seconds, NULL,
 	  SECONDS_EXPECTED " such as 300, 300s or 5m" },
-	{ "runner", CFG(runner), set_runner, NULL, "qemu, local, libvirt or ssh" },
+	{ "runner", CFG(runner), set_runner, NULL, "qemu, local, libvirt, ssh or lava" },
 	{ "iters", CFG(iters), config_set_positive, NULL, "a positive integer" },
 	{ "clock", CFG(clock), set_clock, NULL, "wall, icount or auto" },
 };
@@ -285,7 +296,7 @@ static int target_name_ok(const char *name, size_t len, const struct config_entr
 #define TARGET(field) offsetof(struct lab_target, field)
 
 static const struct config_key target_keys[] = {
-	{ "runner", TARGET(runner), set_runner_name, NULL, "qemu, local, libvirt or ssh" },
+	{ "runner", TARGET(runner), set_runner_name, NULL, "qemu, local, libvirt, ssh or lava" },
 	{ "uri", TARGET(uri), config_set_text, NULL,
 	  "a libvirt connection URI such as qemu+ssh://host/system" },
 	{ "arch", TARGET(arch), set_arch, NULL, "x86_64 or aarch64" },
@@ -303,6 +314,14 @@ static const struct config_key target_keys[] = {
 	{ "console", TARGET(ssh), NULL, set_ssh, NULL },
 	{ "restore", TARGET(ssh), NULL, set_ssh, NULL },
 	{ "deadline", TARGET(ssh), NULL, set_ssh, NULL },
+	/* the lava runner's */
+	{ "url", TARGET(lava), NULL, set_lava, NULL },
+	{ "token", TARGET(lava), NULL, set_lava, NULL },
+	{ "devicetype", TARGET(lava), NULL, set_lava, NULL },
+	{ "tags", TARGET(lava), NULL, set_lava, NULL },
+	{ "imagedir", TARGET(lava), NULL, set_lava, NULL },
+	{ "imageurl", TARGET(lava), NULL, set_lava, NULL },
+	{ "queue", TARGET(lava), NULL, set_lava, NULL },
 };
 
 /* config_section_apply_named() finds each by its name, first in its struct */
@@ -426,6 +445,7 @@ void config_release(struct lab_config *cfg)
 		free(t->accel);
 		free(t->clock);
 		ssh_config_release(&t->ssh);
+		lava_config_release(&t->lava);
 	}
 	free(cfg->targets);
 	config_workloads_release(&cfg->workloads, &cfg->nworkloads);

@@ -24,7 +24,7 @@
  *       cpus = 1                         1 to 1024
  *       timeout = 900                    seconds: 300, 300s, 5m, 1h; <= a week;
  *                                        CPU-bound work runs ~4x slower in icount
- *       runner = qemu                    qemu, local, libvirt or ssh
+ *       runner = qemu                    qemu, local, libvirt, ssh or lava
  *       iters = 100                      a positive integer
  *       clock = auto                     wall, icount or auto: icount under
  *                                        TCG, wall under KVM (lab/plans/boot.h)
@@ -66,7 +66,7 @@
  *       credentials = /path              "user = U", "password = P" lines, mode 0600
  *       baseUrl = https://...            where lab report's site is served, for links
  *   [target "vm1"]                       a machine boots can run on (any number)
- *       runner = libvirt                 qemu, local, libvirt or ssh (default run.runner)
+ *       runner = libvirt                 qemu, local, libvirt, ssh or lava (default run.runner)
  *       uri = qemu+ssh://host/system     libvirt's connection (default libvirt.uri)
  *       arch = x86_64                    the kernels it boots (default: any)
  *       cpus = 4                         the largest guest it takes, in CPUs
@@ -78,6 +78,8 @@
  *       host, port, identity,            runner ssh: as in [ssh], for this host;
  *       knownHosts, reset, restore,      what is not given is [ssh]'s, but for
  *       deadline                         host, port and reset when host is given
+ *       url, token, deviceType, tags,    runner lava: the server, the API token's
+ *       imageDir, imageUrl, queue        file, the device, where the images go
  *   [workload "pf"]                      --workload pf (any number; lab/config/workload.h)
  *       program = bench/pf               a program (relative to this file), or
  *                                        stress-ng:STRESSOR
@@ -104,6 +106,7 @@
 #include <stddef.h>
 
 #include "config-values.h"
+#include "lava.h"
 #include "ssh.h"
 #include "strvec.h"
 
@@ -137,6 +140,7 @@ struct lab_target {
 	char *runner, *uri, *arch, *accel, *clock;
 	long cpus, mem_mib;	/* the largest guest it takes; 0: no limit */
 	struct ssh_config ssh;	/* its host for the ssh runner; completed from [ssh] */
+	struct lava_config lava;	/* its server for the lava runner */
 };
 
 /*

@@ -135,7 +135,7 @@ static int check_sides(const struct ab_spec *s, const struct lab_context *ctx)
 	if (boot_opts_check_targets(&s->o.boot, &ctx->cfg))
 		return -1;
 	if (!r)
-		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh)", runner);
+		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh, lava)", runner);
 	if (s->ref[0] || s->ref[1] || s->patch)
 		return 0;
 	for (int i = 0; i < 2; i++)

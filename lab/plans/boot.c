@@ -286,7 +286,7 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 	runner_name = boot_opts_runner_name(o, &ctx->cfg);
 	p->runner = runner_find(runner_name);
 	if (!p->runner)
-		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh)", runner_name);
+		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh, lava)", runner_name);
 	if (!o->workloads || !o->workloads->nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
 	/* a clock the runner cannot give is refused before anything is started or written */
@@ -404,6 +404,9 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	p->spec.qemu = config_qemu_binary(&ctx->cfg, arch);
 	p->spec.libvirt_uri = t && t->uri ? t->uri : ctx->cfg.libvirt_uri;
 	p->spec.ssh = t ? &t->ssh : &ctx->cfg.ssh;
+	p->spec.lava = t ? &t->lava : NULL;
+	strbuf_addstr(&p->cache, cachedir);
+	p->spec.cache = p->cache.buf;
 	p->spec.mem_mib = o->mem_mib ? o->mem_mib : ctx->cfg.mem_mib;
 	p->spec.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus);
 	p->spec.timeout_s = (double)(o->timeout_s ? o->timeout_s : ctx->cfg.timeout_s);
@@ -512,6 +515,7 @@ void boot_plan_release(struct boot_plan *p)
 	strbuf_release(&p->log_path);
 	strbuf_release(&p->cpu);
 	strbuf_release(&p->kvm_note);
+	strbuf_release(&p->cache);
 	strbuf_release(&p->clock);
 	free(p->logdir);
 	p->logdir = NULL;

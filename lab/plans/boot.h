@@ -76,6 +76,7 @@ struct boot_plan {
 	struct run_row row;
 	struct host_info host;
 	struct strbuf workloads, params, log_path, cpu, kvm_note;
+	struct strbuf cache;		/* the state root's cache folder (spec.cache) */
 	struct strbuf clock;		/* as stored: "wall", "icount shift=0" */
 	char *logdir;
 	char nonce[PROTOCOL_NONCE_LEN + 1];	/* the current boot's */

@@ -308,7 +308,7 @@ static void test_bad_values(void)
 		  "a shift from 0 to 10 (2^N ns per instruction)" },
 		{ "[run]\ntimeout = -1\n", "run.timeout", "-1",
 		  "a number of seconds up to a week (168h) such as 300, 300s or 5m" },
-		{ "[run]\nrunner = rsh\n", "run.runner", "rsh", "qemu, local, libvirt or ssh" },
+		{ "[run]\nrunner = rsh\n", "run.runner", "rsh", "qemu, local, libvirt, ssh or lava" },
 		{ "[run]\niters = 1e3\n", "run.iters", "1e3", "a positive integer" },
 		{ "[ssh]\nport = 0\n", "ssh.port", "0", "a port number from 1 to 65535" },
 		{ "[ssh]\ndeadline = 5m\n", "ssh.deadline", "5m", "seconds from 1 to 86400" },

@@ -37,6 +37,15 @@ int main(void)
 			    "\"msg\": \"[    0.000000] Linux version 6.1\"}", "msg", &sb) &&
 	   !strcmp(sb.buf, "[    0.000000] Linux version 6.1"), "a log line's message");
 
+	/* an array's elements */
+	ok(!json_array_item("[{\"health\": \"Good\"}, 2 , \"x,]\"]", 0, &sb) &&
+	   !strcmp(sb.buf, "{\"health\": \"Good\"}"), "an array's first element: an object");
+	ok(!json_array_item("[{\"health\": \"Good\"}, 2 , \"x,]\"]", 2, &sb) &&
+	   !strcmp(sb.buf, "\"x,]\""), "its third: a string holding , and ]");
+	ok(json_array_item("[1, 2]", 2, &sb) == -1 && sb.len == 0, "past its end: none");
+	ok(json_array_item("[]", 0, &sb) == -1, "an empty array has none");
+	ok(json_array_item("{\"a\": 1}", 0, &sb) == -1, "an object is no array");
+
 	/* not an object, malformed, truncated */
 	ok(json_get("[1, 2]", "a", &sb) == JSON_NONE, "an array is no object");
 	ok(json_get("", "a", &sb) == JSON_NONE, "nothing");

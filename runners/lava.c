@@ -1,0 +1,863 @@
+/*
+ * The lava runner (lava.h): its config, the REST requests, the job
+ * definition, and a boot: the job submitted, waited for while it queues,
+ * its log read into the console as it grows, its end told apart (the
+ * kernel's, LAVA's, the deadline's).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "curlutil.h"
+#include "drive.h"
+#include "escape.h"
+#include "host.h"
+#include "json.h"
+#include "lava.h"
+#include "log.h"
+#include "runner.h"
+#include "subprocess.h"
+#include "xalloc.h"
+
+#define LAVA_REQUEST_TIMEOUT_S 60L
+#define LAVA_POLL_MS 1000
+#define LAVA_CANCEL_WAIT_S 120.0
+
+void lava_config_init(struct lava_config *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void lava_config_release(struct lava_config *c)
+{
+	free(c->url);
+	free(c->token);
+	free(c->device_type);
+	free(c->tags);
+	free(c->image_dir);
+	free(c->image_url);
+	lava_config_init(c);
+}
+
+static int set_string(char **field, const char *value)
+{
+	free(*field);
+	*field = xstrdup(value);
+	return 0;
+}
+
+static int has_http(const char *v)
+{
+	return (!strncmp(v, "http://", 7) && v[7]) || (!strncmp(v, "https://", 8) && v[8]);
+}
+
+int lava_config_set(struct lava_config *c, const char *key, const char *value,
+		    const char **expected)
+{
+	if (!strcmp(key, "url")) {
+		*expected = "the LAVA server's http:// or https:// URL";
+		if (!has_http(value) || strpbrk(value, " \t\"'?#"))
+			return -1;
+		set_string(&c->url, value);
+		/* http://lava/ and http://lava are one server */
+		while (strlen(c->url) > 8 && c->url[strlen(c->url) - 1] == '/')
+			c->url[strlen(c->url) - 1] = '\0';
+		return 0;
+	}
+	if (!strcmp(key, "token") || !strcmp(key, "imagedir")) {
+		*expected = "a path";
+		if (!*value)
+			return -1;
+		return set_string(key[0] == 't' ? &c->token : &c->image_dir, value);
+	}
+	if (!strcmp(key, "devicetype") || !strcmp(key, "tags")) {
+		*expected = key[0] == 'd' ? "a LAVA device type such as qemu" :
+			    "LAVA device tags, comma-separated";
+		if (!*value || strpbrk(value, " \t\"'\\:{}[]#"))
+			return -1;
+		return set_string(key[0] == 'd' ? &c->device_type : &c->tags, value);
+	}
+	if (!strcmp(key, "imageurl")) {
+		*expected = "the http://, https:// or file:// URL of imageDir for the worker";
+		if ((!has_http(value) && strncmp(value, "file:///", 8)) || strpbrk(value, " \t\"'"))
+			return -1;
+		return set_string(&c->image_url, value);
+	}
+	if (!strcmp(key, "queue")) {
+		char *end;
+		long n;
+
+		*expected = "seconds from 1 to 604800";
+		errno = 0;
+		n = strtol(value, &end, 10);
+		if (errno || end == value || (*end && strcmp(end, "s")) || n < 1 || n > 604800)
+			return -1;
+		c->queue_s = n;
+		return 0;
+	}
+	*expected = NULL;
+	return -1;
+}
+
+int lava_token(const struct lava_config *c, struct strbuf *token, struct strbuf *why)
+{
+	struct stat st;
+	int fd;
+
+	strbuf_reset(token);
+	if (!c->token) {
+		strbuf_addstr(why, "no token file (token = PATH in the target's section)");
+		return -1;
+	}
+	fd = open(c->token, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		strbuf_addf(why, "cannot read token file '%s': %s", c->token, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (st.st_mode & 077) {
+		close(fd);
+		strbuf_addf(why, "token file '%s' is readable by others (mode %04o): chmod 600 it",
+			    c->token, (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	if (strbuf_read_fd(token, fd, 4096)) {
+		strbuf_addf(why, "cannot read token file '%s': %s", c->token, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	strbuf_trim(token);
+	if (!token->len || strpbrk(token->buf, " \t\r\n")) {
+		strbuf_addf(why, "token file '%s' holds no token (one word)", c->token);
+		return -1;
+	}
+	return 0;
+}
+
+/* A connection's worth of what every request needs. */
+struct lava {
+	const struct lava_config *cfg;
+	struct strbuf token;
+	struct strbuf why;	/* the last failure */
+};
+
+static size_t keep_body(char *data, size_t size, size_t n, void *sb)
+{
+	strbuf_add(sb, data, size * n);
+	return size * n;
+}
+
+/*
+ * method path (from /api/v0.2/) with body (JSON; NULL: none): the answer
+ * into *resp and its HTTP status; -1 when there was no answer (l->why).
+ */
+static int request(struct lava *l, const char *method, const char *path, const char *body,
+		   struct strbuf *resp, long *status)
+{
+	struct strbuf url = STRBUF_INIT, auth = STRBUF_INIT;
+	struct curl_slist *headers = NULL;
+	char errbuf[CURL_ERROR_SIZE] = "";
+	CURL *curl = NULL;
+	CURLcode rc;
+	int ret = -1;
+
+	strbuf_reset(resp);
+	*status = 0;
+	if (lab_curl_init())
+		return -1;
+	strbuf_addf(&url, "%s/api/v0.2/%s", l->cfg->url, path);
+	strbuf_addf(&auth, "Authorization: Token %s", l->token.buf);
+	headers = curl_slist_append(headers, auth.buf);
+	headers = curl_slist_append(headers, "Accept: application/json");
+	if (body)
+		headers = curl_slist_append(headers, "Content-Type: application/json");
+	curl = curl_easy_init();
+	if (!curl || !headers) {
+		strbuf_reset(&l->why);
+		strbuf_addstr(&l->why, "cannot initialise libcurl");
+		goto out;
+	}
+	if ((rc = curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_URL, url.buf)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https")) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEDATA, resp)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_TIMEOUT, LAVA_REQUEST_TIMEOUT_S)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L)) ||
+	    (body && (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body))) ||
+	    (rc = curl_easy_perform(curl))) {
+		strbuf_reset(&l->why);
+		strbuf_addf(&l->why, "cannot reach LAVA server '%s': ", l->cfg->url);
+		lab_curl_reason(&l->why, rc, errbuf);
+		goto out;
+	}
+	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+	ret = 0;
+out:
+	if (curl)
+		curl_easy_cleanup(curl);
+	curl_slist_free_all(headers);
+	strbuf_release(&url);
+	strbuf_release(&auth);
+	return ret;
+}
+
+/* The words of a refused request: its status and the server's detail, if any. */
+static void refused(struct lava *l, const char *what, long status, const struct strbuf *resp)
+{
+	struct strbuf detail = STRBUF_INIT;
+
+	strbuf_reset(&l->why);
+	strbuf_addf(&l->why, "LAVA server '%s' refused %s: HTTP %ld", l->cfg->url, what, status);
+	if (!json_get_string(resp->buf ? resp->buf : "", "detail", &detail) ||
+	    !json_get_string(resp->buf ? resp->buf : "", "message", &detail)) {
+		strbuf_addf(&l->why, " (%.200s)", detail.buf);
+	} else if (resp->len && resp->len < 300 && !strchr(resp->buf, '<')) {
+		struct strbuf one = STRBUF_INIT;
+
+		strbuf_add(&one, resp->buf, resp->len);
+		strbuf_trim(&one);
+		strbuf_addf(&l->why, " (%s)", one.buf);
+		strbuf_release(&one);
+	}
+	strbuf_release(&detail);
+}
+
+/* GET path, 2xx expected, into *resp: -1 with l->why. */
+static int get_ok(struct lava *l, const char *what, const char *path, struct strbuf *resp)
+{
+	long status;
+
+	if (request(l, "GET", path, NULL, resp, &status))
+		return -1;
+	if (status / 100 != 2) {
+		refused(l, what, status, resp);
+		return -1;
+	}
+	return 0;
+}
+
+static int lava_open(struct lava *l, const struct lava_config *cfg)
+{
+	memset(l, 0, sizeof(*l));
+	l->cfg = cfg;
+	if (!cfg->url) {
+		strbuf_addstr(&l->why, "no LAVA server (url = http://... in the target's section)");
+		return -1;
+	}
+	if (!cfg->device_type) {
+		strbuf_addstr(&l->why, "no device type (deviceType = ... in the target's section)");
+		return -1;
+	}
+	return lava_token(cfg, &l->token, &l->why);
+}
+
+static void lava_close(struct lava *l)
+{
+	strbuf_release(&l->token);
+	strbuf_release(&l->why);
+}
+
+/* The jobs of this state root not known to have ended: a file each, "<pid start> <server>". */
+static void job_note_path(struct strbuf *sb, const char *cache, long id)
+{
+	strbuf_addf(sb, "%s/lava-jobs", cache);
+	if (id)
+		strbuf_addf(sb, "/%ld", id);
+}
+
+static void job_note(const char *cache, const struct lava_config *c, long id)
+{
+	struct strbuf path = STRBUF_INIT;
+	char start[128];
+	FILE *f;
+
+	if (!cache)
+		return;
+	job_note_path(&path, cache, 0);
+	mkdir(path.buf, 0755);
+	strbuf_reset(&path);
+	job_note_path(&path, cache, id);
+	if (host_process_start(start, sizeof(start), getpid()))
+		snprintf(start, sizeof(start), "unknown");
+	f = fopen(path.buf, "w");
+	if (f) {
+		fprintf(f, "%d %s\n%s\n", (int)getpid(), start, c->url);
+		fclose(f);
+	}
+	strbuf_release(&path);
+}
+
+static void job_unnote(const char *cache, long id)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	if (!cache)
+		return;
+	job_note_path(&path, cache, id);
+	unlink(path.buf);
+	strbuf_release(&path);
+}
+
+/* POST cancel; then wait, within LAVA_CANCEL_WAIT_S, for the job to be Finished. */
+static int cancel_job(struct lava *l, long id)
+{
+	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, state = STRBUF_INIT;
+	double until = now_monotonic() + LAVA_CANCEL_WAIT_S;
+	long status;
+	int ret = -1;
+
+	strbuf_addf(&path, "jobs/%ld/cancel/", id);
+	if (request(l, "POST", path.buf, NULL, &resp, &status))
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "jobs/%ld/", id);
+	while (now_monotonic() < until) {
+		if (!get_ok(l, "the job's state", path.buf, &resp) &&
+		    !json_get_string(resp.buf, "state", &state) && !strcmp(state.buf, "Finished")) {
+			ret = 0;
+			break;
+		}
+		usleep(LAVA_POLL_MS * 1000);
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&resp);
+	strbuf_release(&state);
+	return ret;
+}
+
+/* Cancel the noted jobs of labs no longer running: each said in one line. */
+static void cancel_orphans(struct lava *l, const char *cache)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, note = STRBUF_INIT;
+	struct dirent *d;
+	DIR *dp;
+
+	if (!cache)
+		return;
+	job_note_path(&dir, cache, 0);
+	dp = opendir(dir.buf);
+	while (dp && (d = readdir(dp))) {
+		char *end, now[128];
+		long id = strtol(d->d_name, &end, 10);
+		int pid;
+
+		if (id <= 0 || *end)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir.buf, d->d_name);
+		strbuf_reset(&note);
+		if (strbuf_read_file(&note, path.buf, 4096))
+			continue;
+		/* a job of a lab still running is its own; of another server, not ours to end */
+		pid = atoi(note.buf);
+		if (pid > 0 && !host_process_start(now, sizeof(now), pid) &&
+		    !strncmp(strchr(note.buf, ' ') ? strchr(note.buf, ' ') + 1 : "", now, strlen(now)))
+			continue;
+		if (!strstr(note.buf, l->cfg->url))
+			continue;
+		info("cancelling LAVA job %ld of a lab that ended before it did", id);
+		if (!cancel_job(l, id))
+			unlink(path.buf);
+		else
+			warning("cannot cancel LAVA job %ld: %s", id, l->why.buf);
+	}
+	if (dp)
+		closedir(dp);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	strbuf_release(&note);
+}
+
+/*
+ * The URL the worker fetches file from: where it is (file://), or its
+ * copy as name in imageDir, by imageUrl (file:// of imageDir without one).
+ */
+static int image_url(struct strbuf *url, const struct lava_config *c, const char *file,
+		     const char *name, const char *nonce, struct strbuf *why)
+{
+	struct strbuf dst = STRBUF_INIT, data = STRBUF_INIT;
+	char real[PATH_MAX];
+	FILE *f = NULL;
+	int ret = -1;
+
+	if (!c->image_dir) {
+		if (!realpath(file, real)) {
+			strbuf_addf(why, "cannot resolve '%s': %s", file, strerror(errno));
+			return -1;
+		}
+		strbuf_addf(url, "file://%s", real);
+		return 0;
+	}
+	strbuf_addf(&dst, "%s/lab-%s-%s", c->image_dir, nonce, name);
+	if (strbuf_read_file(&data, file, (size_t)1 << 31)) {
+		strbuf_addf(why, "cannot read '%s': %s", file, strerror(errno));
+		goto out;
+	}
+	if (!(f = fopen(dst.buf, "w")) || fwrite(data.buf, 1, data.len, f) != data.len) {
+		strbuf_addf(why, "cannot write '%s' (imageDir): %s", dst.buf, strerror(errno));
+		goto out;
+	}
+	if (c->image_url)
+		strbuf_addf(url, "%s/lab-%s-%s", c->image_url, nonce, name);
+	else
+		strbuf_addf(url, "file://%s", dst.buf);
+	ret = 0;
+out:
+	if (f && fclose(f) && !ret) {
+		strbuf_addf(why, "cannot write '%s' (imageDir): %s", dst.buf, strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&dst);
+	strbuf_release(&data);
+	return ret;
+}
+
+static void remove_images(const struct lava_config *c, const char *nonce)
+{
+	static const char *const names[] = { "kernel", "initramfs" };
+	struct strbuf p = STRBUF_INIT;
+
+	for (size_t i = 0; c->image_dir && i < 2; i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/lab-%s-%s", c->image_dir, nonce, names[i]);
+		unlink(p.buf);
+	}
+	strbuf_release(&p);
+}
+
+/* A YAML scalar in single quotes: nothing is special there but the quote, doubled. */
+static void yaml_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addch(sb, '\'');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/*
+ * The job: deploy the kernel and the lab's initramfs to tmpfs, boot them
+ * with QEMU (the device's) and the lab's command line, done when the
+ * kernel powers the machine off (the guest's last act).
+ */
+static void job_definition(struct strbuf *y, const struct run_spec *spec, const char *kernel_url,
+			   const char *initrd_url)
+{
+	const struct lava_config *c = spec->lava;
+	char cmdline[4096];
+	struct strbuf arg = STRBUF_INIT;
+	long minutes = (long)ceil(spec->timeout_s / 60.0) + 1;
+	int arm = !strcmp(spec->arch, "aarch64");
+	int tcg = spec->accel && !strcmp(spec->accel, "tcg");
+
+	run_spec_cmdline(spec, cmdline, sizeof(cmdline));
+	strbuf_addf(y, "device_type: %s\n", c->device_type);
+	strbuf_addf(y, "job_name: lab boot %s\n", spec->nonce ? spec->nonce : "");
+	strbuf_addstr(y, "priority: medium\nvisibility: public\n");
+	if (c->tags) {
+		strbuf_addstr(y, "tags:\n");
+		for (const char *p = c->tags; *p;) {
+			size_t n = strcspn(p, ",");
+
+			strbuf_addf(y, "- %.*s\n", (int)n, p);
+			p += n + (p[n] == ',');
+		}
+	}
+	strbuf_addf(y, "timeouts:\n  job:\n    minutes: %ld\n  action:\n    minutes: %ld\n",
+		    minutes + 5, minutes + 5);
+	strbuf_addstr(y, "  connection:\n    minutes: 2\n");
+	/* the qemu runner's machine, as far as the device type lets the job say */
+	strbuf_addf(y, "context:\n  arch: %s\n", arm ? "arm64" : "amd64");
+	strbuf_addf(y, "  memory: %ld\n", spec->mem_mib);
+	if (arm)
+		strbuf_addstr(y, "  cpu: max\n");
+	if (tcg && !arm)
+		strbuf_addstr(y, "  no_kvm: true\n");
+	strbuf_addf(y, "  extra_options:\n  - -no-reboot\n  - -smp %d\n", spec->cpus > 0 ? spec->cpus : 1);
+	if (tcg && !arm)
+		strbuf_addstr(y, "  - -cpu max\n");
+	if (spec->clock && !strcmp(spec->clock, "icount"))
+		strbuf_addf(y, "  - -icount shift=%d,sleep=off\n", spec->icount_shift);
+	strbuf_addstr(y, "actions:\n- deploy:\n    to: tmpfs\n    timeout:\n      minutes: 5\n"
+		      "    images:\n      kernel:\n        image_arg: ");
+	strbuf_addf(&arg, "-kernel {kernel} -append \"%s%s%s\"", cmdline,
+		    spec->nonce ? " lab.nonce=" : "", spec->nonce ? spec->nonce : "");
+	yaml_quote(y, arg.buf);
+	strbuf_addstr(y, "\n        url: ");
+	yaml_quote(y, kernel_url);
+	strbuf_addstr(y, "\n      initrd:\n        image_arg: '-initrd {initrd}'\n        url: ");
+	yaml_quote(y, initrd_url);
+	strbuf_addf(y, "\n- boot:\n    method: qemu\n    media: tmpfs\n    timeout:\n"
+		    "      minutes: %ld\n    prompts:\n    - 'reboot: Power down'\n", minutes);
+	strbuf_release(&arg);
+}
+
+/* The job's log as the console reads it, and how the job stands. */
+struct lava_boot {
+	struct drive_source src;
+	struct lava *l;
+	long id;
+	long lines;		/* log lines read so far */
+	int ended;		/* the job is Finished */
+	int finished;		/* ... and its log read to the end */
+	int cancelled;		/* by the lab: its deadline */
+	struct strbuf pending;	/* console bytes not handed out yet */
+	struct strbuf health, comment, device;
+};
+
+/* The job's state (and health, failure comment, device) into b: -1 with l->why. */
+static int job_state(struct lava_boot *b, struct strbuf *state)
+{
+	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&path, "jobs/%ld/", b->id);
+	ret = get_ok(b->l, "the job's state", path.buf, &resp);
+	if (!ret) {
+		json_get_string(resp.buf, "state", state);
+		json_get_string(resp.buf, "health", &b->health);
+		json_get_string(resp.buf, "failure_comment", &b->comment);
+		if (json_get(resp.buf, "actual_device", &b->device) != JSON_STRING)
+			strbuf_reset(&b->device);
+	}
+	strbuf_release(&path);
+	strbuf_release(&resp);
+	return ret;
+}
+
+/*
+ * The log lines after b->lines: each "- {...}" of level target is a line
+ * of the device's console, into b->pending. The count of lines read.
+ */
+static long read_log(struct lava_boot *b)
+{
+	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, lvl = STRBUF_INIT, msg = STRBUF_INIT;
+	long n = 0, status;
+
+	strbuf_addf(&path, "jobs/%ld/logs/?start=%ld", b->id, b->lines);
+	if (request(b->l, "GET", path.buf, NULL, &resp, &status) || status / 100 != 2)
+		goto out;
+	for (char *p = resp.len ? resp.buf : "", *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		if ((nl = strchr(p, '\n')))
+			*nl = '\0';
+		if (strncmp(p, "- ", 2))
+			continue;
+		n++;
+		if (!json_get_string(p + 2, "lvl", &lvl) && !strcmp(lvl.buf, "target") &&
+		    !json_get_string(p + 2, "msg", &msg)) {
+			strbuf_add(&b->pending, msg.buf, msg.len);
+			strbuf_addch(&b->pending, '\n');
+		}
+	}
+	b->lines += n;
+out:
+	strbuf_release(&path);
+	strbuf_release(&resp);
+	strbuf_release(&lvl);
+	strbuf_release(&msg);
+	return n;
+}
+
+static ssize_t lava_read(struct drive_source *src, char *buf, size_t len, int timeout_ms)
+{
+	struct lava_boot *b = (struct lava_boot *)src;
+	struct strbuf state = STRBUF_INIT;
+	size_t n;
+
+	if (!b->pending.len && !b->finished && !read_log(b)) {
+		if (b->ended)
+			b->finished = 1;	/* nothing came after it ended: the log is whole */
+		else if (!job_state(b, &state) && !strcmp(state.buf, "Finished"))
+			b->ended = 1;		/* its last lines may follow */
+		else
+			usleep((useconds_t)(timeout_ms < LAVA_POLL_MS ? timeout_ms : LAVA_POLL_MS) *
+			       1000);
+	}
+	strbuf_release(&state);
+	if (!b->pending.len)
+		return b->finished ? 0 : -1;
+	n = b->pending.len < len ? b->pending.len : len;
+	memcpy(buf, b->pending.buf, n);
+	memmove(b->pending.buf, b->pending.buf + n, b->pending.len - n);
+	strbuf_setlen(&b->pending, b->pending.len - n);
+	return (ssize_t)n;
+}
+
+static void lava_stop(struct drive_source *src)
+{
+	struct lava_boot *b = (struct lava_boot *)src;
+
+	b->cancelled = 1;
+	if (cancel_job(b->l, b->id))
+		warning("cannot cancel LAVA job %ld: %s", b->id, b->l->why.buf);
+}
+
+/* Submit y: the job's id, or 0 with l->why. */
+static long submit(struct lava *l, const char *y)
+{
+	struct strbuf body = STRBUF_INIT, resp = STRBUF_INIT, ids = STRBUF_INIT;
+	long status, id = 0;
+
+	strbuf_addstr(&body, "{\"definition\": ");
+	escape_json_sb(&body, y);
+	strbuf_addch(&body, '}');
+	if (request(l, "POST", "jobs/", body.buf, &resp, &status))
+		goto out;
+	if (status / 100 != 2 || json_get(resp.buf, "job_ids", &ids) != JSON_OTHER ||
+	    ids.buf[0] != '[' || (id = strtol(ids.buf + 1, NULL, 10)) <= 0) {
+		refused(l, "the job", status, &resp);
+		id = 0;
+	}
+out:
+	strbuf_release(&body);
+	strbuf_release(&resp);
+	strbuf_release(&ids);
+	return id;
+}
+
+/* Until the job runs (or ends), within the queue's bound: -1 when it never did. */
+static int wait_running(struct lava_boot *b, long queue_s, struct run_watch *watch)
+{
+	struct strbuf state = STRBUF_INIT;
+	double until = now_monotonic() + (double)queue_s;
+	int ret = -1, said = 0;
+
+	while (now_monotonic() < until) {
+		if (job_state(b, &state))
+			break;
+		if (!strcmp(state.buf, "Running") || !strcmp(state.buf, "Finished") ||
+		    !strcmp(state.buf, "Canceling")) {
+			ret = 0;
+			break;
+		}
+		if (watch && !said++)
+			watch->phase(watch, "queued in LAVA");
+		if (watch)
+			watch->tick(watch);
+		usleep(LAVA_POLL_MS * 1000);
+	}
+	if (ret && !b->l->why.len) {
+		strbuf_addf(&b->l->why, "LAVA job %ld waited %lds for a %s device (queue)", b->id,
+			    queue_s, b->l->cfg->device_type);
+	}
+	strbuf_release(&state);
+	return ret;
+}
+
+static void infra(struct run_result *out, const char *fmt, const char *what)
+{
+	out->status = RUN_INFRA;
+	strbuf_reset(&out->error);
+	strbuf_addf(&out->error, fmt, what);
+}
+
+static int lava_run(const struct run_spec *spec, struct run_result *out)
+{
+	struct lava l;
+	struct lava_boot b = { .src = { lava_read, lava_stop } };
+	struct strbuf kurl = STRBUF_INIT, iurl = STRBUF_INIT, y = STRBUF_INIT,
+		      why = STRBUF_INIT, meta = STRBUF_INIT;
+	struct console con;
+	int log_fd = -1;
+	double start = now_monotonic();
+	enum drive_end end;
+
+	snprintf(out->accel, sizeof(out->accel), "%s", spec->accel ? spec->accel : "auto");
+	run_spec_cmdline(spec, out->full_cmdline, sizeof(out->full_cmdline));
+	if (lava_open(&l, spec->lava)) {
+		infra(out, "%s", l.why.buf);
+		goto done;
+	}
+	if (console_log_open(&log_fd, spec, out))
+		goto done;
+	if (!spec->kernel || !spec->initrd) {
+		infra(out, "%s", "the lava runner boots a kernel with the lab's initramfs");
+		goto done;
+	}
+	if (image_url(&kurl, spec->lava, spec->kernel->path, "kernel", spec->nonce, &why) ||
+	    image_url(&iurl, spec->lava, spec->initrd, "initramfs", spec->nonce, &why)) {
+		infra(out, "%s", why.buf);
+		goto done;
+	}
+	job_definition(&y, spec, kurl.buf, iurl.buf);
+	b.l = &l;
+	b.id = submit(&l, y.buf);
+	if (!b.id) {
+		infra(out, "%s", l.why.buf);
+		goto done;
+	}
+	job_note(spec->cache, spec->lava, b.id);
+	strbuf_addf(&meta, "%ld", b.id);
+	sample_set_meta(&out->set, "lava.job", meta.buf);
+	strbuf_reset(&meta);
+	strbuf_addf(&meta, "%s/scheduler/job/%ld", spec->lava->url, b.id);
+	sample_set_meta(&out->set, "lava.url", meta.buf);
+	if (wait_running(&b, spec->lava->queue_s ? spec->lava->queue_s : LAVA_DEFAULT_QUEUE_S,
+			 spec->watch)) {
+		if (cancel_job(&l, b.id))
+			warning("cannot cancel LAVA job %ld: %s", b.id, l.why.buf);
+		infra(out, "%s", l.why.buf);
+		goto unnote;
+	}
+	/* the deadline counts from the device's start: a farm's queue is not the kernel's */
+	start = now_monotonic();
+	console_init(&con, spec, out, log_fd, 0, start);
+	end = drive_source(&b.src, &con, start + spec->timeout_s);
+	out->wall_s = now_monotonic() - start;
+	console_conclude(&con, end == DRIVE_TIMEOUT);
+	{
+		struct strbuf state = STRBUF_INIT;
+
+		job_state(&b, &state);
+		strbuf_release(&state);
+	}
+	if (b.device.len)
+		sample_set_meta(&out->set, "lava.device", b.device.buf);
+	if (b.health.len)
+		sample_set_meta(&out->set, "lava.health", b.health.buf);
+	/* LAVA's own failure before the kernel spoke says nothing of the kernel */
+	if (!b.cancelled && out->status == RUN_BOOT_FAILED && !con.saw_kernel) {
+		strbuf_reset(&why);
+		strbuf_addf(&why, "LAVA job %ld ended %s before the kernel spoke%s%s", b.id,
+			    b.health.len ? b.health.buf : "unknown", b.comment.len ? ": " : "",
+			    b.comment.len ? b.comment.buf : "");
+		infra(out, "%s", why.buf);
+	}
+	console_release(&con);
+unnote:
+	job_unnote(spec->cache, b.id);
+done:
+	if (spec->lava && spec->nonce)
+		remove_images(spec->lava, spec->nonce);
+	if (!out->wall_s)
+		out->wall_s = now_monotonic() - start;
+	if (log_fd >= 0)
+		close(log_fd);
+	lava_close(&l);
+	strbuf_release(&b.pending);
+	strbuf_release(&b.health);
+	strbuf_release(&b.comment);
+	strbuf_release(&b.device);
+	strbuf_release(&kurl);
+	strbuf_release(&iurl);
+	strbuf_release(&y);
+	strbuf_release(&why);
+	strbuf_release(&meta);
+	return 0;
+}
+
+/* Before the first boot: the target can be used, and jobs of labs that died are cancelled. */
+static int lava_prepare(struct run_spec *spec)
+{
+	struct lava l;
+	int ret = 0;
+
+	if (!spec->lava || lava_open(&l, spec->lava)) {
+		ret = error("%s", spec->lava ? l.why.buf : "no LAVA server for the lava runner");
+		if (spec->lava)
+			lava_close(&l);
+		return ret;
+	}
+	cancel_orphans(&l, spec->cache);
+	lava_close(&l);
+	return 0;
+}
+
+/* A device of the type that is online: "Good" health and not "Retired"/"Maintenance". */
+static void check_devices(struct lava *l, struct strbuf *missing)
+{
+	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, results = STRBUF_INIT,
+		      item = STRBUF_INIT;
+	int good = 0, all = 0;
+
+	strbuf_addf(&path, "devices/?device_type=%s&limit=100", l->cfg->device_type);
+	if (get_ok(l, "the device list", path.buf, &resp)) {
+		runner_missing(missing, "a device list (%s)", l->why.buf);
+		goto out;
+	}
+	if (json_get(resp.buf, "results", &results) != JSON_OTHER || results.buf[0] != '[') {
+		runner_missing(missing, "a device list (no results in the server's answer)");
+		goto out;
+	}
+	for (size_t i = 0; !json_array_item(results.buf, i, &item); i++) {
+		struct strbuf health = STRBUF_INIT;
+
+		all++;
+		if (!json_get_string(item.buf, "health", &health) && !strcmp(health.buf, "Good"))
+			good++;
+		strbuf_release(&health);
+	}
+	if (!all)
+		runner_missing(missing, "a device of type '%s' (the server has none)",
+			       l->cfg->device_type);
+	else if (!good)
+		runner_missing(missing, "a device of type '%s' online (%d, none of Good health)",
+			       l->cfg->device_type, all);
+out:
+	strbuf_release(&path);
+	strbuf_release(&resp);
+	strbuf_release(&results);
+	strbuf_release(&item);
+}
+
+static void lava_check(const struct run_spec *spec, struct strbuf *missing, struct strbuf *found)
+{
+	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, user = STRBUF_INIT;
+	struct lava l;
+
+	if (!spec->lava || lava_open(&l, spec->lava)) {
+		runner_missing(missing, "%s", spec->lava ? l.why.buf : "a LAVA server");
+		if (spec->lava)
+			lava_close(&l);
+		return;
+	}
+	/* the token: the server says whose it is */
+	if (get_ok(&l, "the token", "system/whoami/", &resp) ||
+	    json_get_string(resp.buf, "user", &user) || !user.len) {
+		runner_missing(missing, "a token the server accepts (%s)",
+			       l.why.len ? l.why.buf : "it names no user");
+		goto out;
+	}
+	strbuf_addf(found, "user: %s", user.buf);
+	strbuf_addf(&path, "devicetypes/%s/", spec->lava->device_type);
+	if (get_ok(&l, "the device type", path.buf, &resp)) {
+		runner_missing(missing, "device type '%s' (%s)", spec->lava->device_type, l.why.buf);
+		goto out;
+	}
+	check_devices(&l, missing);
+out:
+	strbuf_release(&path);
+	strbuf_release(&resp);
+	strbuf_release(&user);
+	lava_close(&l);
+}
+
+static void lava_where(const struct run_spec *spec, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s, %s", spec->lava && spec->lava->url ? spec->lava->url : "no server",
+		    spec->lava && spec->lava->device_type ? spec->lava->device_type : "no device type");
+}
+
+const struct runner runner_lava = {
+	.name = "lava",
+	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS,
+	.run = lava_run,
+	.prepare = lava_prepare,
+	.check = lava_check,
+	.where = lava_where,
+};
