@@ -1,385 +1,24 @@
 /*
- * The lava runner (lava.h): its config, the REST requests, the job
- * definition, and a boot: the job submitted, waited for while it queues,
- * its log read into the console as it grows, its end told apart (the
- * kernel's, LAVA's, the deadline's).
+ * The lava runner (lava.h): the job definition, and a boot: the job
+ * submitted, waited for while it queues, its log read into the console
+ * as it grows, its end told apart (the kernel's, LAVA's, the deadline's).
+ * The server's side is lava-api.c.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "curlutil.h"
 #include "drive.h"
 #include "escape.h"
-#include "host.h"
 #include "json.h"
-#include "lava.h"
+#include "lava-api.h"
 #include "log.h"
 #include "runner.h"
 #include "subprocess.h"
-#include "xalloc.h"
-
-#define LAVA_REQUEST_TIMEOUT_S 60L
-#define LAVA_POLL_MS 1000
-#define LAVA_CANCEL_WAIT_S 120.0
-
-void lava_config_init(struct lava_config *c)
-{
-	memset(c, 0, sizeof(*c));
-}
-
-void lava_config_release(struct lava_config *c)
-{
-	free(c->url);
-	free(c->token);
-	free(c->device_type);
-	free(c->tags);
-	free(c->image_dir);
-	free(c->image_url);
-	lava_config_init(c);
-}
-
-static int set_string(char **field, const char *value)
-{
-	free(*field);
-	*field = xstrdup(value);
-	return 0;
-}
-
-static int has_http(const char *v)
-{
-	return (!strncmp(v, "http://", 7) && v[7]) || (!strncmp(v, "https://", 8) && v[8]);
-}
-
-int lava_config_set(struct lava_config *c, const char *key, const char *value,
-		    const char **expected)
-{
-	if (!strcmp(key, "url")) {
-		*expected = "the LAVA server's http:// or https:// URL";
-		if (!has_http(value) || strpbrk(value, " \t\"'?#"))
-			return -1;
-		set_string(&c->url, value);
-		/* http://lava/ and http://lava are one server */
-		while (strlen(c->url) > 8 && c->url[strlen(c->url) - 1] == '/')
-			c->url[strlen(c->url) - 1] = '\0';
-		return 0;
-	}
-	if (!strcmp(key, "token") || !strcmp(key, "imagedir")) {
-		*expected = "a path";
-		if (!*value)
-			return -1;
-		return set_string(key[0] == 't' ? &c->token : &c->image_dir, value);
-	}
-	if (!strcmp(key, "devicetype") || !strcmp(key, "tags")) {
-		*expected = key[0] == 'd' ? "a LAVA device type such as qemu" :
-			    "LAVA device tags, comma-separated";
-		if (!*value || strpbrk(value, " \t\"'\\:{}[]#"))
-			return -1;
-		return set_string(key[0] == 'd' ? &c->device_type : &c->tags, value);
-	}
-	if (!strcmp(key, "imageurl")) {
-		*expected = "the http://, https:// or file:// URL of imageDir for the worker";
-		if ((!has_http(value) && strncmp(value, "file:///", 8)) || strpbrk(value, " \t\"'"))
-			return -1;
-		return set_string(&c->image_url, value);
-	}
-	if (!strcmp(key, "queue")) {
-		char *end;
-		long n;
-
-		*expected = "seconds from 1 to 604800";
-		errno = 0;
-		n = strtol(value, &end, 10);
-		if (errno || end == value || (*end && strcmp(end, "s")) || n < 1 || n > 604800)
-			return -1;
-		c->queue_s = n;
-		return 0;
-	}
-	*expected = NULL;
-	return -1;
-}
-
-int lava_token(const struct lava_config *c, struct strbuf *token, struct strbuf *why)
-{
-	struct stat st;
-	int fd;
-
-	strbuf_reset(token);
-	if (!c->token) {
-		strbuf_addstr(why, "no token file (token = PATH in the target's section)");
-		return -1;
-	}
-	fd = open(c->token, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		strbuf_addf(why, "cannot read token file '%s': %s", c->token, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (st.st_mode & 077) {
-		close(fd);
-		strbuf_addf(why, "token file '%s' is readable by others (mode %04o): chmod 600 it",
-			    c->token, (unsigned)(st.st_mode & 07777));
-		return -1;
-	}
-	if (strbuf_read_fd(token, fd, 4096)) {
-		strbuf_addf(why, "cannot read token file '%s': %s", c->token, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	strbuf_trim(token);
-	if (!token->len || strpbrk(token->buf, " \t\r\n")) {
-		strbuf_addf(why, "token file '%s' holds no token (one word)", c->token);
-		return -1;
-	}
-	return 0;
-}
-
-/* A connection's worth of what every request needs. */
-struct lava {
-	const struct lava_config *cfg;
-	struct strbuf token;
-	struct strbuf why;	/* the last failure */
-};
-
-static size_t keep_body(char *data, size_t size, size_t n, void *sb)
-{
-	strbuf_add(sb, data, size * n);
-	return size * n;
-}
-
-/*
- * method path (from /api/v0.2/) with body (JSON; NULL: none): the answer
- * into *resp and its HTTP status; -1 when there was no answer (l->why).
- */
-static int request(struct lava *l, const char *method, const char *path, const char *body,
-		   struct strbuf *resp, long *status)
-{
-	struct strbuf url = STRBUF_INIT, auth = STRBUF_INIT;
-	struct curl_slist *headers = NULL;
-	char errbuf[CURL_ERROR_SIZE] = "";
-	CURL *curl = NULL;
-	CURLcode rc;
-	int ret = -1;
-
-	strbuf_reset(resp);
-	*status = 0;
-	if (lab_curl_init())
-		return -1;
-	strbuf_addf(&url, "%s/api/v0.2/%s", l->cfg->url, path);
-	strbuf_addf(&auth, "Authorization: Token %s", l->token.buf);
-	headers = curl_slist_append(headers, auth.buf);
-	headers = curl_slist_append(headers, "Accept: application/json");
-	if (body)
-		headers = curl_slist_append(headers, "Content-Type: application/json");
-	curl = curl_easy_init();
-	if (!curl || !headers) {
-		strbuf_reset(&l->why);
-		strbuf_addstr(&l->why, "cannot initialise libcurl");
-		goto out;
-	}
-	if ((rc = curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_URL, url.buf)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https")) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEDATA, resp)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_TIMEOUT, LAVA_REQUEST_TIMEOUT_S)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L)) ||
-	    (body && (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body))) ||
-	    (rc = curl_easy_perform(curl))) {
-		strbuf_reset(&l->why);
-		strbuf_addf(&l->why, "cannot reach LAVA server '%s': ", l->cfg->url);
-		lab_curl_reason(&l->why, rc, errbuf);
-		goto out;
-	}
-	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
-	ret = 0;
-out:
-	if (curl)
-		curl_easy_cleanup(curl);
-	curl_slist_free_all(headers);
-	strbuf_release(&url);
-	strbuf_release(&auth);
-	return ret;
-}
-
-/* The words of a refused request: its status and the server's detail, if any. */
-static void refused(struct lava *l, const char *what, long status, const struct strbuf *resp)
-{
-	struct strbuf detail = STRBUF_INIT;
-
-	strbuf_reset(&l->why);
-	strbuf_addf(&l->why, "LAVA server '%s' refused %s: HTTP %ld", l->cfg->url, what, status);
-	if (!json_get_string(resp->buf ? resp->buf : "", "detail", &detail) ||
-	    !json_get_string(resp->buf ? resp->buf : "", "message", &detail)) {
-		strbuf_addf(&l->why, " (%.200s)", detail.buf);
-	} else if (resp->len && resp->len < 300 && !strchr(resp->buf, '<')) {
-		struct strbuf one = STRBUF_INIT;
-
-		strbuf_add(&one, resp->buf, resp->len);
-		strbuf_trim(&one);
-		strbuf_addf(&l->why, " (%s)", one.buf);
-		strbuf_release(&one);
-	}
-	strbuf_release(&detail);
-}
-
-/* GET path, 2xx expected, into *resp: -1 with l->why. */
-static int get_ok(struct lava *l, const char *what, const char *path, struct strbuf *resp)
-{
-	long status;
-
-	if (request(l, "GET", path, NULL, resp, &status))
-		return -1;
-	if (status / 100 != 2) {
-		refused(l, what, status, resp);
-		return -1;
-	}
-	return 0;
-}
-
-static int lava_open(struct lava *l, const struct lava_config *cfg)
-{
-	memset(l, 0, sizeof(*l));
-	l->cfg = cfg;
-	if (!cfg->url) {
-		strbuf_addstr(&l->why, "no LAVA server (url = http://... in the target's section)");
-		return -1;
-	}
-	if (!cfg->device_type) {
-		strbuf_addstr(&l->why, "no device type (deviceType = ... in the target's section)");
-		return -1;
-	}
-	return lava_token(cfg, &l->token, &l->why);
-}
-
-static void lava_close(struct lava *l)
-{
-	strbuf_release(&l->token);
-	strbuf_release(&l->why);
-}
-
-/* The jobs of this state root not known to have ended: a file each, "<pid start> <server>". */
-static void job_note_path(struct strbuf *sb, const char *cache, long id)
-{
-	strbuf_addf(sb, "%s/lava-jobs", cache);
-	if (id)
-		strbuf_addf(sb, "/%ld", id);
-}
-
-static void job_note(const char *cache, const struct lava_config *c, long id)
-{
-	struct strbuf path = STRBUF_INIT;
-	char start[128];
-	FILE *f;
-
-	if (!cache)
-		return;
-	job_note_path(&path, cache, 0);
-	mkdir(path.buf, 0755);
-	strbuf_reset(&path);
-	job_note_path(&path, cache, id);
-	if (host_process_start(start, sizeof(start), getpid()))
-		snprintf(start, sizeof(start), "unknown");
-	f = fopen(path.buf, "w");
-	if (f) {
-		fprintf(f, "%d %s\n%s\n", (int)getpid(), start, c->url);
-		fclose(f);
-	}
-	strbuf_release(&path);
-}
-
-static void job_unnote(const char *cache, long id)
-{
-	struct strbuf path = STRBUF_INIT;
-
-	if (!cache)
-		return;
-	job_note_path(&path, cache, id);
-	unlink(path.buf);
-	strbuf_release(&path);
-}
-
-/* POST cancel; then wait, within LAVA_CANCEL_WAIT_S, for the job to be Finished. */
-static int cancel_job(struct lava *l, long id)
-{
-	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, state = STRBUF_INIT;
-	double until = now_monotonic() + LAVA_CANCEL_WAIT_S;
-	long status;
-	int ret = -1;
-
-	strbuf_addf(&path, "jobs/%ld/cancel/", id);
-	if (request(l, "POST", path.buf, NULL, &resp, &status))
-		goto out;
-	strbuf_reset(&path);
-	strbuf_addf(&path, "jobs/%ld/", id);
-	while (now_monotonic() < until) {
-		if (!get_ok(l, "the job's state", path.buf, &resp) &&
-		    !json_get_string(resp.buf, "state", &state) && !strcmp(state.buf, "Finished")) {
-			ret = 0;
-			break;
-		}
-		usleep(LAVA_POLL_MS * 1000);
-	}
-out:
-	strbuf_release(&path);
-	strbuf_release(&resp);
-	strbuf_release(&state);
-	return ret;
-}
-
-/* Cancel the noted jobs of labs no longer running: each said in one line. */
-static void cancel_orphans(struct lava *l, const char *cache)
-{
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, note = STRBUF_INIT;
-	struct dirent *d;
-	DIR *dp;
-
-	if (!cache)
-		return;
-	job_note_path(&dir, cache, 0);
-	dp = opendir(dir.buf);
-	while (dp && (d = readdir(dp))) {
-		char *end, now[128];
-		long id = strtol(d->d_name, &end, 10);
-		int pid;
-
-		if (id <= 0 || *end)
-			continue;
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", dir.buf, d->d_name);
-		strbuf_reset(&note);
-		if (strbuf_read_file(&note, path.buf, 4096))
-			continue;
-		/* a job of a lab still running is its own; of another server, not ours to end */
-		pid = atoi(note.buf);
-		if (pid > 0 && !host_process_start(now, sizeof(now), pid) &&
-		    !strncmp(strchr(note.buf, ' ') ? strchr(note.buf, ' ') + 1 : "", now, strlen(now)))
-			continue;
-		if (!strstr(note.buf, l->cfg->url))
-			continue;
-		info("cancelling LAVA job %ld of a lab that ended before it did", id);
-		if (!cancel_job(l, id))
-			unlink(path.buf);
-		else
-			warning("cannot cancel LAVA job %ld: %s", id, l->why.buf);
-	}
-	if (dp)
-		closedir(dp);
-	strbuf_release(&dir);
-	strbuf_release(&path);
-	strbuf_release(&note);
-}
 
 /*
  * The URL the worker fetches file from: where it is (file://), or its
@@ -527,7 +166,7 @@ static int job_state(struct lava_boot *b, struct strbuf *state)
 	int ret;
 
 	strbuf_addf(&path, "jobs/%ld/", b->id);
-	ret = get_ok(b->l, "the job's state", path.buf, &resp);
+	ret = lava_get(b->l, "the job's state", path.buf, &resp);
 	if (!ret) {
 		json_get_string(resp.buf, "state", state);
 		json_get_string(resp.buf, "health", &b->health);
@@ -550,7 +189,7 @@ static long read_log(struct lava_boot *b)
 	long n = 0, status;
 
 	strbuf_addf(&path, "jobs/%ld/logs/?start=%ld", b->id, b->lines);
-	if (request(b->l, "GET", path.buf, NULL, &resp, &status) || status / 100 != 2)
+	if (lava_request(b->l, "GET", path.buf, NULL, &resp, &status) || status / 100 != 2)
 		goto out;
 	for (char *p = resp.len ? resp.buf : "", *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		if ((nl = strchr(p, '\n')))
@@ -603,7 +242,7 @@ static void lava_stop(struct drive_source *src)
 	struct lava_boot *b = (struct lava_boot *)src;
 
 	b->cancelled = 1;
-	if (cancel_job(b->l, b->id))
+	if (lava_cancel_job(b->l, b->id))
 		warning("cannot cancel LAVA job %ld: %s", b->id, b->l->why.buf);
 }
 
@@ -616,11 +255,11 @@ static long submit(struct lava *l, const char *y)
 	strbuf_addstr(&body, "{\"definition\": ");
 	escape_json_sb(&body, y);
 	strbuf_addch(&body, '}');
-	if (request(l, "POST", "jobs/", body.buf, &resp, &status))
+	if (lava_request(l, "POST", "jobs/", body.buf, &resp, &status))
 		goto out;
 	if (status / 100 != 2 || json_get(resp.buf, "job_ids", &ids) != JSON_OTHER ||
 	    ids.buf[0] != '[' || (id = strtol(ids.buf + 1, NULL, 10)) <= 0) {
-		refused(l, "the job", status, &resp);
+		lava_refused(l, "the job", status, &resp);
 		id = 0;
 	}
 out:
@@ -701,7 +340,7 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 		infra(out, "%s", l.why.buf);
 		goto done;
 	}
-	job_note(spec->cache, spec->lava, b.id);
+	lava_job_note(spec->cache, spec->lava, b.id);
 	strbuf_addf(&meta, "%ld", b.id);
 	sample_set_meta(&out->set, "lava.job", meta.buf);
 	strbuf_reset(&meta);
@@ -709,11 +348,13 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	sample_set_meta(&out->set, "lava.url", meta.buf);
 	if (wait_running(&b, spec->lava->queue_s ? spec->lava->queue_s : LAVA_DEFAULT_QUEUE_S,
 			 spec->watch)) {
-		if (cancel_job(&l, b.id))
+		if (lava_cancel_job(&l, b.id))
 			warning("cannot cancel LAVA job %ld: %s", b.id, l.why.buf);
 		infra(out, "%s", l.why.buf);
 		goto unnote;
 	}
+	if (spec->watch)
+		spec->watch->phase(spec->watch, "LAVA job running: deploying");
 	/* the deadline counts from the device's start: a farm's queue is not the kernel's */
 	start = now_monotonic();
 	console_init(&con, spec, out, log_fd, 0, start);
@@ -740,7 +381,7 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	}
 	console_release(&con);
 unnote:
-	job_unnote(spec->cache, b.id);
+	lava_job_unnote(spec->cache, b.id);
 done:
 	if (spec->lava && spec->nonce)
 		remove_images(spec->lava, spec->nonce);
@@ -773,7 +414,7 @@ static int lava_prepare(struct run_spec *spec)
 			lava_close(&l);
 		return ret;
 	}
-	cancel_orphans(&l, spec->cache);
+	lava_cancel_orphans(&l, spec->cache);
 	lava_close(&l);
 	return 0;
 }
@@ -786,7 +427,7 @@ static void check_devices(struct lava *l, struct strbuf *missing)
 	int good = 0, all = 0;
 
 	strbuf_addf(&path, "devices/?device_type=%s&limit=100", l->cfg->device_type);
-	if (get_ok(l, "the device list", path.buf, &resp)) {
+	if (lava_get(l, "the device list", path.buf, &resp)) {
 		runner_missing(missing, "a device list (%s)", l->why.buf);
 		goto out;
 	}
@@ -827,7 +468,7 @@ static void lava_check(const struct run_spec *spec, struct strbuf *missing, stru
 		return;
 	}
 	/* the token: the server says whose it is */
-	if (get_ok(&l, "the token", "system/whoami/", &resp) ||
+	if (lava_get(&l, "the token", "system/whoami/", &resp) ||
 	    json_get_string(resp.buf, "user", &user) || !user.len) {
 		runner_missing(missing, "a token the server accepts (%s)",
 			       l.why.len ? l.why.buf : "it names no user");
@@ -835,7 +476,7 @@ static void lava_check(const struct run_spec *spec, struct strbuf *missing, stru
 	}
 	strbuf_addf(found, "user: %s", user.buf);
 	strbuf_addf(&path, "devicetypes/%s/", spec->lava->device_type);
-	if (get_ok(&l, "the device type", path.buf, &resp)) {
+	if (lava_get(&l, "the device type", path.buf, &resp)) {
 		runner_missing(missing, "device type '%s' (%s)", spec->lava->device_type, l.why.buf);
 		goto out;
 	}

@@ -1,0 +1,368 @@
+/*
+ * The lava runner's side of the server (lava-api.h): its config and
+ * token, a REST request and the words of a refused one, and the jobs
+ * noted under the state root until they end.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "curlutil.h"
+#include "host.h"
+#include "json.h"
+#include "lava-api.h"
+#include "log.h"
+#include "subprocess.h"
+#include "xalloc.h"
+
+#define LAVA_REQUEST_TIMEOUT_S 60L
+#define LAVA_CANCEL_WAIT_S 120.0
+
+void lava_config_init(struct lava_config *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void lava_config_release(struct lava_config *c)
+{
+	free(c->url);
+	free(c->token);
+	free(c->device_type);
+	free(c->tags);
+	free(c->image_dir);
+	free(c->image_url);
+	lava_config_init(c);
+}
+
+static int set_string(char **field, const char *value)
+{
+	free(*field);
+	*field = xstrdup(value);
+	return 0;
+}
+
+static int has_http(const char *v)
+{
+	return (!strncmp(v, "http://", 7) && v[7]) || (!strncmp(v, "https://", 8) && v[8]);
+}
+
+int lava_config_set(struct lava_config *c, const char *key, const char *value,
+		    const char **expected)
+{
+	if (!strcmp(key, "url")) {
+		*expected = "the LAVA server's http:// or https:// URL";
+		if (!has_http(value) || strpbrk(value, " \t\"'?#"))
+			return -1;
+		set_string(&c->url, value);
+		/* http://lava/ and http://lava are one server */
+		while (strlen(c->url) > 8 && c->url[strlen(c->url) - 1] == '/')
+			c->url[strlen(c->url) - 1] = '\0';
+		return 0;
+	}
+	if (!strcmp(key, "token") || !strcmp(key, "imagedir")) {
+		*expected = "a path";
+		if (!*value)
+			return -1;
+		return set_string(key[0] == 't' ? &c->token : &c->image_dir, value);
+	}
+	if (!strcmp(key, "devicetype") || !strcmp(key, "tags")) {
+		*expected = key[0] == 'd' ? "a LAVA device type such as qemu" :
+			    "LAVA device tags, comma-separated";
+		if (!*value || strpbrk(value, " \t\"'\\:{}[]#"))
+			return -1;
+		return set_string(key[0] == 'd' ? &c->device_type : &c->tags, value);
+	}
+	if (!strcmp(key, "imageurl")) {
+		*expected = "the http://, https:// or file:// URL of imageDir for the worker";
+		if ((!has_http(value) && strncmp(value, "file:///", 8)) || strpbrk(value, " \t\"'"))
+			return -1;
+		return set_string(&c->image_url, value);
+	}
+	if (!strcmp(key, "queue")) {
+		char *end;
+		long n;
+
+		*expected = "seconds from 1 to 604800";
+		errno = 0;
+		n = strtol(value, &end, 10);
+		if (errno || end == value || (*end && strcmp(end, "s")) || n < 1 || n > 604800)
+			return -1;
+		c->queue_s = n;
+		return 0;
+	}
+	*expected = NULL;
+	return -1;
+}
+
+int lava_token(const struct lava_config *c, struct strbuf *token, struct strbuf *why)
+{
+	struct stat st;
+	int fd;
+
+	strbuf_reset(token);
+	if (!c->token) {
+		strbuf_addstr(why, "no token file (token = PATH in the target's section)");
+		return -1;
+	}
+	fd = open(c->token, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		strbuf_addf(why, "cannot read token file '%s': %s", c->token, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (st.st_mode & 077) {
+		close(fd);
+		strbuf_addf(why, "token file '%s' is readable by others (mode %04o): chmod 600 it",
+			    c->token, (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	if (strbuf_read_fd(token, fd, 4096)) {
+		strbuf_addf(why, "cannot read token file '%s': %s", c->token, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	strbuf_trim(token);
+	if (!token->len || strpbrk(token->buf, " \t\r\n")) {
+		strbuf_addf(why, "token file '%s' holds no token (one word)", c->token);
+		return -1;
+	}
+	return 0;
+}
+
+static size_t keep_body(char *data, size_t size, size_t n, void *sb)
+{
+	strbuf_add(sb, data, size * n);
+	return size * n;
+}
+
+/*
+ * method path (from /api/v0.2/) with body (JSON; NULL: none): the answer
+ * into *resp and its HTTP status; -1 when there was no answer (l->why).
+ */
+int lava_request(struct lava *l, const char *method, const char *path, const char *body,
+		   struct strbuf *resp, long *status)
+{
+	struct strbuf url = STRBUF_INIT, auth = STRBUF_INIT;
+	struct curl_slist *headers = NULL;
+	char errbuf[CURL_ERROR_SIZE] = "";
+	CURL *curl = NULL;
+	CURLcode rc;
+	int ret = -1;
+
+	strbuf_reset(resp);
+	*status = 0;
+	if (lab_curl_init())
+		return -1;
+	strbuf_addf(&url, "%s/api/v0.2/%s", l->cfg->url, path);
+	strbuf_addf(&auth, "Authorization: Token %s", l->token.buf);
+	headers = curl_slist_append(headers, auth.buf);
+	headers = curl_slist_append(headers, "Accept: application/json");
+	if (body)
+		headers = curl_slist_append(headers, "Content-Type: application/json");
+	curl = curl_easy_init();
+	if (!curl || !headers) {
+		strbuf_reset(&l->why);
+		strbuf_addstr(&l->why, "cannot initialise libcurl");
+		goto out;
+	}
+	if ((rc = curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_URL, url.buf)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https")) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEDATA, resp)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_TIMEOUT, LAVA_REQUEST_TIMEOUT_S)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L)) ||
+	    (body && (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body))) ||
+	    (rc = curl_easy_perform(curl))) {
+		strbuf_reset(&l->why);
+		strbuf_addf(&l->why, "cannot reach LAVA server '%s': ", l->cfg->url);
+		lab_curl_reason(&l->why, rc, errbuf);
+		goto out;
+	}
+	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+	ret = 0;
+out:
+	if (curl)
+		curl_easy_cleanup(curl);
+	curl_slist_free_all(headers);
+	strbuf_release(&url);
+	strbuf_release(&auth);
+	return ret;
+}
+
+/* The words of a refused request: its status and the server's detail, if any. */
+void lava_refused(struct lava *l, const char *what, long status, const struct strbuf *resp)
+{
+	struct strbuf detail = STRBUF_INIT;
+
+	strbuf_reset(&l->why);
+	strbuf_addf(&l->why, "LAVA server '%s' refused %s: HTTP %ld", l->cfg->url, what, status);
+	if (!json_get_string(resp->buf ? resp->buf : "", "detail", &detail) ||
+	    !json_get_string(resp->buf ? resp->buf : "", "message", &detail)) {
+		strbuf_addf(&l->why, " (%.200s)", detail.buf);
+	} else if (resp->len && resp->len < 300 && !strchr(resp->buf, '<')) {
+		struct strbuf one = STRBUF_INIT;
+
+		strbuf_add(&one, resp->buf, resp->len);
+		strbuf_trim(&one);
+		strbuf_addf(&l->why, " (%s)", one.buf);
+		strbuf_release(&one);
+	}
+	strbuf_release(&detail);
+}
+
+/* GET path, 2xx expected, into *resp: -1 with l->why. */
+int lava_get(struct lava *l, const char *what, const char *path, struct strbuf *resp)
+{
+	long status;
+
+	if (lava_request(l, "GET", path, NULL, resp, &status))
+		return -1;
+	if (status / 100 != 2) {
+		lava_refused(l, what, status, resp);
+		return -1;
+	}
+	return 0;
+}
+
+int lava_open(struct lava *l, const struct lava_config *cfg)
+{
+	memset(l, 0, sizeof(*l));
+	l->cfg = cfg;
+	if (!cfg->url) {
+		strbuf_addstr(&l->why, "no LAVA server (url = http://... in the target's section)");
+		return -1;
+	}
+	if (!cfg->device_type) {
+		strbuf_addstr(&l->why, "no device type (deviceType = ... in the target's section)");
+		return -1;
+	}
+	return lava_token(cfg, &l->token, &l->why);
+}
+
+void lava_close(struct lava *l)
+{
+	strbuf_release(&l->token);
+	strbuf_release(&l->why);
+}
+
+/* The jobs of this state root not known to have ended: a file each, "<pid start> <server>". */
+static void job_note_path(struct strbuf *sb, const char *cache, long id)
+{
+	strbuf_addf(sb, "%s/lava-jobs", cache);
+	if (id)
+		strbuf_addf(sb, "/%ld", id);
+}
+
+void lava_job_note(const char *cache, const struct lava_config *c, long id)
+{
+	struct strbuf path = STRBUF_INIT;
+	char start[128];
+	FILE *f;
+
+	if (!cache)
+		return;
+	job_note_path(&path, cache, 0);
+	mkdir(path.buf, 0755);
+	strbuf_reset(&path);
+	job_note_path(&path, cache, id);
+	if (host_process_start(start, sizeof(start), getpid()))
+		snprintf(start, sizeof(start), "unknown");
+	f = fopen(path.buf, "w");
+	if (f) {
+		fprintf(f, "%d %s\n%s\n", (int)getpid(), start, c->url);
+		fclose(f);
+	}
+	strbuf_release(&path);
+}
+
+void lava_job_unnote(const char *cache, long id)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	if (!cache)
+		return;
+	job_note_path(&path, cache, id);
+	unlink(path.buf);
+	strbuf_release(&path);
+}
+
+/* POST cancel; then wait, within LAVA_CANCEL_WAIT_S, for the job to be Finished. */
+int lava_cancel_job(struct lava *l, long id)
+{
+	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, state = STRBUF_INIT;
+	double until = now_monotonic() + LAVA_CANCEL_WAIT_S;
+	long status;
+	int ret = -1;
+
+	strbuf_addf(&path, "jobs/%ld/cancel/", id);
+	if (lava_request(l, "POST", path.buf, NULL, &resp, &status))
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "jobs/%ld/", id);
+	while (now_monotonic() < until) {
+		if (!lava_get(l, "the job's state", path.buf, &resp) &&
+		    !json_get_string(resp.buf, "state", &state) && !strcmp(state.buf, "Finished")) {
+			ret = 0;
+			break;
+		}
+		usleep(LAVA_POLL_MS * 1000);
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&resp);
+	strbuf_release(&state);
+	return ret;
+}
+
+/* Cancel the noted jobs of labs no longer running: each said in one line. */
+void lava_cancel_orphans(struct lava *l, const char *cache)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, note = STRBUF_INIT;
+	struct dirent *d;
+	DIR *dp;
+
+	if (!cache)
+		return;
+	job_note_path(&dir, cache, 0);
+	dp = opendir(dir.buf);
+	while (dp && (d = readdir(dp))) {
+		char *end, now[128];
+		long id = strtol(d->d_name, &end, 10);
+		int pid;
+
+		if (id <= 0 || *end)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir.buf, d->d_name);
+		strbuf_reset(&note);
+		if (strbuf_read_file(&note, path.buf, 4096))
+			continue;
+		/* a job of a lab still running is its own; of another server, not ours to end */
+		pid = atoi(note.buf);
+		if (pid > 0 && !host_process_start(now, sizeof(now), pid) &&
+		    !strncmp(strchr(note.buf, ' ') ? strchr(note.buf, ' ') + 1 : "", now, strlen(now)))
+			continue;
+		if (!strstr(note.buf, l->cfg->url))
+			continue;
+		info("cancelling LAVA job %ld of a lab that ended before it did", id);
+		if (!lava_cancel_job(l, id))
+			unlink(path.buf);
+		else
+			warning("cannot cancel LAVA job %ld: %s", id, l->why.buf);
+	}
+	if (dp)
+		closedir(dp);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	strbuf_release(&note);
+}

@@ -1,0 +1,45 @@
+#ifndef LAVA_API_H
+#define LAVA_API_H
+/*
+ * The lava runner's requests to its server (lava-api.c), for lava.c
+ * alone: each -1 leaves the reason in the struct lava's why.
+ */
+#include "lava.h"
+#include "strbuf.h"
+
+#define LAVA_POLL_MS 1000	/* between two looks at a job */
+
+/* A connection's worth of what every request needs. */
+struct lava {
+	const struct lava_config *cfg;
+	struct strbuf token;
+	struct strbuf why;	/* the last failure */
+};
+
+/* cfg's server, device type and token: -1 when one is missing or the token unusable. */
+int lava_open(struct lava *l, const struct lava_config *cfg);
+void lava_close(struct lava *l);
+/*
+ * method path (from /api/v0.2/) with body (JSON; NULL: none): the answer
+ * into *resp and its HTTP status; -1 when there was no answer.
+ */
+int lava_request(struct lava *l, const char *method, const char *path, const char *body,
+	    struct strbuf *resp, long *status);
+/* why = the words of a refused request: its status and the server's detail, if any. */
+void lava_refused(struct lava *l, const char *what, long status, const struct strbuf *resp);
+/* GET path, 2xx expected, into *resp. */
+int lava_get(struct lava *l, const char *what, const char *path, struct strbuf *resp);
+/* POST cancel; then wait, a bounded time, for the job to be Finished. */
+int lava_cancel_job(struct lava *l, long id);
+
+/*
+ * The jobs of a state root not known to have ended, a file each under
+ * cache/lava-jobs (cache NULL: none kept): noted when submitted,
+ * unnoted when ended; lava_cancel_orphans() cancels those of labs no longer
+ * running, each said in one line.
+ */
+void lava_job_note(const char *cache, const struct lava_config *c, long id);
+void lava_job_unnote(const char *cache, long id);
+void lava_cancel_orphans(struct lava *l, const char *cache);
+
+#endif
