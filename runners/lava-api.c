@@ -296,7 +296,7 @@ void lava_job_unnote(const char *cache, long id)
 	strbuf_release(&path);
 }
 
-/* POST cancel; then wait, within LAVA_CANCEL_WAIT_S, for the job to be Finished. */
+/* Cancel; then wait, within LAVA_CANCEL_WAIT_S, for the job to be Finished. */
 int lava_cancel_job(struct lava *l, long id)
 {
 	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, state = STRBUF_INIT;
@@ -305,7 +305,8 @@ int lava_cancel_job(struct lava *l, long id)
 	int ret = -1;
 
 	strbuf_addf(&path, "jobs/%ld/cancel/", id);
-	if (lava_request(l, "POST", path.buf, NULL, &resp, &status))
+	/* LAVA's cancel is a GET (a POST is 405) */
+	if (lava_request(l, "GET", path.buf, NULL, &resp, &status))
 		goto out;
 	strbuf_reset(&path);
 	strbuf_addf(&path, "jobs/%ld/", id);

@@ -157,6 +157,7 @@ struct lava_boot {
 	int cancelled;		/* by the lab: its deadline */
 	struct strbuf pending;	/* console bytes not handed out yet */
 	struct strbuf health, comment, device;
+	struct strbuf error_type;	/* of LAVA's result of the job: Job, Infrastructure, ... */
 };
 
 /* The job's state (and health, failure comment, device) into b: -1 with l->why. */
@@ -170,13 +171,30 @@ static int job_state(struct lava_boot *b, struct strbuf *state)
 	if (!ret) {
 		json_get_string(resp.buf, "state", state);
 		json_get_string(resp.buf, "health", &b->health);
-		json_get_string(resp.buf, "failure_comment", &b->comment);
+		if (!b->comment.len)
+			json_get_string(resp.buf, "failure_comment", &b->comment);
 		if (json_get(resp.buf, "actual_device", &b->device) != JSON_STRING)
 			strbuf_reset(&b->device);
 	}
 	strbuf_release(&path);
 	strbuf_release(&resp);
 	return ret;
+}
+
+/* A results line: the job's own (case job) says why it failed. */
+static void job_result(struct lava_boot *b, const char *line, struct strbuf *tmp)
+{
+	struct strbuf result = STRBUF_INIT;
+
+	if (json_get(line, "msg", &result) == JSON_OTHER &&
+	    !json_get_string(result.buf, "case", tmp) && !strcmp(tmp->buf, "job")) {
+		json_get_string(result.buf, "error_type", &b->error_type);
+		if (!json_get_string(result.buf, "error_msg", tmp) && !b->comment.len) {
+			strbuf_trim(tmp);
+			strbuf_add(&b->comment, tmp->buf, tmp->len);
+		}
+	}
+	strbuf_release(&result);
 }
 
 /*
@@ -197,10 +215,16 @@ static long read_log(struct lava_boot *b)
 		if (strncmp(p, "- ", 2))
 			continue;
 		n++;
-		if (!json_get_string(p + 2, "lvl", &lvl) && !strcmp(lvl.buf, "target") &&
-		    !json_get_string(p + 2, "msg", &msg)) {
-			strbuf_add(&b->pending, msg.buf, msg.len);
+		if (json_get_string(p + 2, "lvl", &lvl))
+			continue;
+		if (!strcmp(lvl.buf, "target") && !json_get_string(p + 2, "msg", &msg)) {
+			/* the dispatcher writes each " of the console as \" */
+			for (const char *m = msg.buf; *m; m++)
+				if (!(m[0] == '\\' && m[1] == '"'))
+					strbuf_addch(&b->pending, *m);
 			strbuf_addch(&b->pending, '\n');
+		} else if (!strcmp(lvl.buf, "results")) {
+			job_result(b, p + 2, &msg);
 		}
 	}
 	b->lines += n;
@@ -312,7 +336,7 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	struct strbuf kurl = STRBUF_INIT, iurl = STRBUF_INIT, y = STRBUF_INIT,
 		      why = STRBUF_INIT, meta = STRBUF_INIT;
 	struct console con;
-	int log_fd = -1;
+	int log_fd = -1, lava_side;
 	double start = now_monotonic();
 	enum drive_end end;
 
@@ -371,12 +395,23 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 		sample_set_meta(&out->set, "lava.device", b.device.buf);
 	if (b.health.len)
 		sample_set_meta(&out->set, "lava.health", b.health.buf);
-	/* LAVA's own failure before the kernel spoke says nothing of the kernel */
-	if (!b.cancelled && out->status == RUN_BOOT_FAILED && !con.saw_kernel) {
+	/*
+	 * LAVA's own failure before the kernel spoke says nothing of the
+	 * kernel; nor does one of LAVA's side (not a Job error: the
+	 * infrastructure, a bug, someone's cancel) after it, unless the
+	 * kernel said it failed.
+	 */
+	lava_side = b.error_type.len && strcmp(b.error_type.buf, "Job");
+	if (!b.cancelled && out->status == RUN_BOOT_FAILED &&
+	    (!con.saw_kernel || (lava_side && !con.kernel_failed))) {
 		strbuf_reset(&why);
-		strbuf_addf(&why, "LAVA job %ld ended %s before the kernel spoke%s%s", b.id,
-			    b.health.len ? b.health.buf : "unknown", b.comment.len ? ": " : "",
-			    b.comment.len ? b.comment.buf : "");
+		strbuf_addf(&why, "LAVA job %ld ended %s %s", b.id,
+			    b.health.len ? b.health.buf : "unknown",
+			    con.saw_kernel ? "with the kernel not done" : "before the kernel spoke");
+		if (b.error_type.len || b.comment.len)
+			strbuf_addf(&why, ": %s%s%s", b.error_type.buf ? b.error_type.buf : "",
+				    b.error_type.len ? " error: " : "",
+				    b.comment.len ? b.comment.buf : "no reason given");
 		infra(out, "%s", why.buf);
 	}
 	console_release(&con);
@@ -394,6 +429,7 @@ done:
 	strbuf_release(&b.health);
 	strbuf_release(&b.comment);
 	strbuf_release(&b.device);
+	strbuf_release(&b.error_type);
 	strbuf_release(&kurl);
 	strbuf_release(&iurl);
 	strbuf_release(&y);
