@@ -4,6 +4,7 @@
 #   make demo       install what is missing, then run the main job
 #   make check-kernel   real kernel builds and bisection of the fixture history
 #   make check-remote   the ssh runner: a fixture kernel kexec'd on an arm64 VM over ssh
+#   make check-lava     the lava runner against a LAVA instance built on this machine
 #   make seeds      run the four seed recipes (kernels/recipes/), print their tables
 #   make bench      benchmarks (not timed tests)
 #   make deps       install the Debian packages the lab needs
@@ -142,7 +143,7 @@ DEB_PKGS := build-essential pkg-config libgit2-dev libsqlite3-dev sqlite3 libcur
 	libvirt-dev libvirt-daemon-system qemu-system-x86 qemu-system-arm qemu-utils \
 	linux-image-cloud-amd64 linux-source-6.1 cpio libxml2-utils ccache flex bison bc libelf-dev libssl-dev git curl \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross chromium python3 openssh-server \
-	stress-ng busybox-static python3-aiosmtpd debootstrap go-md2man man-db
+	stress-ng busybox-static python3-aiosmtpd debootstrap go-md2man man-db qemu-efi-aarch64
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 deps:
@@ -201,6 +202,13 @@ check-remote: deps
 	@echo "check-remote: needs root and the Debian mirror (debootstrap makes the arm64 test host once, about 45 min)"
 	$(Q)$(MAKE) --no-print-directory all fixture
 	$(Q)FIXTURE=$(abspath $(FIXTURE)) prove $(PROVE_FLAGS) $(wildcard tests/remote/r[0-9]*.sh)
+
+# The lava runner against a LAVA instance built here (tests/lava/start-lava.sh:
+# Debian's lava-server and lava-dispatcher, PostgreSQL, a qemu device).
+check-lava: deps
+	@echo "check-lava: needs root and the Debian mirror (LAVA installed and started here; about 30 min)"
+	$(Q)$(MAKE) --no-print-directory all fixture
+	$(Q)FIXTURE=$(abspath $(FIXTURE)) prove $(PROVE_FLAGS) $(wildcard tests/lava/l[0-9]*.sh)
 
 # Real kernel builds and boots of the fixture: longer than CI allows.
 check-kernel: deps
@@ -280,7 +288,7 @@ clean:
 	rm -rf $(B) lab/lab
 
 FORCE:
-.PHONY: all man install deps check check-kernel check-remote demo fixture seeds bench clean fuzz fuzz-deps FORCE
+.PHONY: all man install deps check check-kernel check-remote check-lava demo fixture seeds bench clean fuzz fuzz-deps FORCE
 .DELETE_ON_ERROR:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
