@@ -6,8 +6,7 @@
 # fails the file (TAP's Bail out!, exit 1), saying why: nothing passes untested.
 : "${FIXTURE:?make check-remote sets FIXTURE}"
 DB=$TOP/state/check-remote.db
-INIT=init=/usr/local/sbin/lab-ssh-init
-FRAG=$TOP/tests/remote/arm64-host.config
+FRAG=$TOP/kernels/configs/arm64-server.config
 
 start=$(date +%s)
 bail() { echo "Bail out! $*"; exit 1; }

@@ -120,25 +120,6 @@ echo o >/proc/sysrq-trigger
 sleep 60
 EOC
 chmod 755 root/firstboot.sh
-mkdir -p root/usr/local/sbin
-cat >root/usr/local/sbin/lab-ssh-init <<'EOC'
-#!/bin/sh
-# init= for a kernel under test too small for systemd (the lab's fixture
-# kernels): enough of a system to be reached over ssh and rebooted
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /run
-mount -o remount,rw /
-mkdir -p /run/sshd
-ip link set lo up
-ip link set eth0 up
-ip addr add 10.0.2.15/24 dev eth0
-ip route add default via 10.0.2.2
-exec /usr/sbin/sshd -D -e
-EOC
-chmod 755 root/usr/local/sbin/lab-ssh-init
 t1=$(date +%s)
 mkfs.ext4 -q -L root -d root rootfs.img 3G
 rm -rf root kpkg

@@ -1,14 +1,15 @@
 #!/bin/bash
 # The ssh runner on a real arm64 host, target arm1 of lab.conf: Debian
-# bookworm under qemu-system-aarch64 (TCG), made once by make-host.sh and
-# cached. lab target check finds nothing missing; the fixture kernel,
-# cross-built with what it needs to mount that host's root, is kexec'd
-# there with the lab's initramfs (its root found by UUID), measured, checked
-# to be the image built, and the host goes back to its default kernel; a
-# kernel that does not boot (Debian's own, whose virtio is modular) is
-# BOOT_FAILED by what the target's console showed the lab, and the reset
-# brings the host back; a host back in another kernel is INFRA. Each
-# stage's seconds are printed.
+# bookworm under qemu-system-aarch64 (TCG) booted by UEFI firmware with
+# ACPI, made once by make-host.sh and cached. lab target check finds
+# nothing missing; the fixture kernel, cross-built with the server fragment
+# (kernels/configs/arm64-server.config), is kexec'd there with the lab's
+# initramfs (its root found by UUID, then the host's own systemd and
+# network), measured, checked to be the image built, and the host goes
+# back to its default kernel; a kernel that does not boot (Debian's own,
+# whose virtio is modular) is BOOT_FAILED by what the target's console
+# showed the lab, and the reset brings the host back; a host back in
+# another kernel is INFRA. Each stage's seconds are printed.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/remote/lib-remote.sh"
 lab() { "$LAB" "$1" --config "$TRASH/lab.conf" --db "$DB" "${@:2}"; }
@@ -16,10 +17,14 @@ lab() { "$LAB" "$1" --config "$TRASH/lab.conf" --db "$DB" "${@:2}"; }
 stage=$(date +%s)
 took() { echo "# $1: $(( $(date +%s) - stage )) s"; stage=$(date +%s); }
 
-test_expect_success 'lab target check: the host lacks nothing' '
+test_expect_success 'lab target check: the host lacks nothing, and booted as a server does' '
 	lab target check arm1 >out &&
 	cat out &&
-	test "$(cat out)" = "target '\''arm1'\'' (ssh, root@127.0.0.1:$PORT): ready"
+	test "$(sed -n 1p out)" = "target '\''arm1'\'' (ssh, root@127.0.0.1:$PORT): ready" &&
+	# UEFI firmware with ACPI, not a device tree; its root by UUID; its network by DHCP
+	grep -qx "  firmware: UEFI with ACPI, Secure Boot \(off\|unknown\); lockdown none" out &&
+	grep -qx "  root: ext4 on vda (by UUID), drivers virtio_blk virtio_pci" out &&
+	grep -qx "  network: e[a-z0-9]* (DHCP), drivers virtio_net virtio_pci" out
 '
 took "target check"
 meta() { # RUN KEY
@@ -56,7 +61,7 @@ test_expect_success 'a kernel that panics: BOOT_FAILED with its console'\''s pan
 took "a kernel that does not boot, the reset, the host back"
 
 test_expect_success 'the fixture kernel builds for arm64 with the host fragment' '
-	lab build --repo "$FIXTURE" --arch aarch64 --fragment "$TOP/tests/remote/arm64-host.config" \
+	lab build --repo "$FIXTURE" --arch aarch64 --fragment "$FRAG" \
 		fixture-base >path 2>err && cat err &&
 	test -s "$(cat path)"
 '
@@ -64,7 +69,7 @@ took "the arm64 fixture kernel (built or cached)"
 
 test_expect_success 'a kexec boot stores zeroing and boot samples, and the host is back in its default kernel' '
 	lab run --target arm1 --kernel "$(cat path)" --workload zeroing,boot --iters 5 \
-		--param zeroing_mb=16 --cmdline "$INIT" >out 2>err &&
+		--param zeroing_mb=16 >out 2>err &&
 	cat out err &&
 	id=$(sql "$DB" "SELECT max(id) FROM runs") &&
 	test "$(sql "$DB" "SELECT status || \" \" || runner FROM runs WHERE id = $id")" = "OK ssh" &&
@@ -78,7 +83,13 @@ test_expect_success 'a kexec boot stores zeroing and boot samples, and the host 
 	test "$(meta $id kernel.release)" != "$DEFAULT" &&
 	test "$(meta $id ssh.restore)" = reboot &&
 	test "$(hssh uname -r)" = "$DEFAULT" &&
-	! hssh grep -q lab.nonce /proc/cmdline
+	! hssh grep -q lab.nonce /proc/cmdline &&
+	# the lab'\''s kernel came up as the host had: ACPI from the UEFI firmware, the root
+	# the lab'\''s initramfs found by UUID, the host'\''s own systemd and its DHCP network
+	log=$(sql "$DB" "SELECT console_log FROM runs WHERE id = $id") &&
+	grep -q "ACPI: RSDP" "$log" && grep -q "efi: EFI v" "$log" &&
+	grep -q "^lab-rootinit: root=UUID=[0-9a-f-]* is /dev/vda, mounted rw; starting /sbin/init" "$log" &&
+	grep -q "Welcome to .*Debian" "$log"
 '
 took "a kexec boot, measured, and the restore"
 
@@ -91,7 +102,7 @@ test_expect_success 'a host that comes back in another kernel than the one sent:
 	EOS
 	test_when_finished "hssh rm -f /usr/local/sbin/kexec" &&
 	test_expect_code 1 lab run --target arm1 --kernel "$(cat path)" --workload zeroing --iters 1 \
-		--param zeroing_mb=16 --cmdline "$INIT" >out 2>err &&
+		--param zeroing_mb=16 >out 2>err &&
 	id=$(sql "$DB" "SELECT max(id) FROM runs") &&
 	test "$(sql "$DB" "SELECT status FROM runs WHERE id = $id")" = INFRA &&
 	sql "$DB" "SELECT error FROM runs WHERE id = $id" >error && cat error &&

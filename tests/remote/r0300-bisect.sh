@@ -47,7 +47,7 @@ test_expect_success 'lab bisect --targets arm --fragment: kexec'\''d on the host
 	rc=0 && "$LAB" bisect --config "$TRASH/lab.conf" --db "$DB" --targets arm --arch aarch64 \
 		--repo "$fork" --good fixture-base --bad remote-bad --fragment "$FRAG" \
 		--workload zeroing --iters 3 --param zeroing_mb=16 --metric clear_huge_page \
-		--cmdline "$INIT" >out 2>err || rc=$? &&
+		>out 2>err || rc=$? &&
 	cat out err &&
 	echo "# the bisection: $(( $(date +%s) - start )) s" &&
 	test $rc = 0 &&

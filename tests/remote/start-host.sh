@@ -11,7 +11,12 @@ set -eu
 img=$1 work=$2 port=$3
 arch=$(basename "$img")
 case $arch in
-arm64) qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on); console=ttyAMA0 karch=aarch64 ;;
+arm64)	# UEFI firmware (edk2) with ACPI, as an arm64 server boots: the kernel
+	# is an EFI application the firmware starts, not a device tree's guest
+	fw=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+	[ -r "$fw" ] || { echo "no UEFI firmware '$fw' (make deps: qemu-efi-aarch64)" >&2; exit 1; }
+	qemu=(qemu-system-aarch64 -M virt,acpi=on -cpu max,pauth-impdef=on -bios "$fw")
+	console=ttyAMA0 karch=aarch64 ;;
 amd64) qemu=(qemu-system-x86_64 -M q35 -cpu max); console=ttyS0 karch=x86_64 ;;
 *) echo "unknown arch '$arch' in '$img'" >&2; exit 2 ;;
 esac
