@@ -20,6 +20,9 @@
 #include "runner.h"
 #include "subprocess.h"
 
+/* after the guest's done, for LAVA to end the job itself */
+#define LAVA_FINISH_WAIT_S 60.0
+
 /*
  * The URL the worker fetches file from: where it is (file://), or its
  * copy as name in imageDir, by imageUrl (file:// of imageDir without one).
@@ -158,6 +161,7 @@ struct lava_boot {
 	struct strbuf pending;	/* console bytes not handed out yet */
 	struct strbuf health, comment, device;
 	struct strbuf error_type;	/* of LAVA's result of the job: Job, Infrastructure, ... */
+	const struct console *con;	/* what the console read so far */
 };
 
 /* The job's state (and health, failure comment, device) into b: -1 with l->why. */
@@ -261,10 +265,36 @@ static ssize_t lava_read(struct drive_source *src, char *buf, size_t len, int ti
 	return (ssize_t)n;
 }
 
+/* Until the job is Finished by itself, within s seconds: 0, or -1 when it was not. */
+static int wait_finished(struct lava_boot *b, double s)
+{
+	struct strbuf state = STRBUF_INIT;
+	double until = now_monotonic() + s;
+	int ret = -1;
+
+	while (now_monotonic() < until) {
+		if (!job_state(b, &state) && !strcmp(state.buf, "Finished")) {
+			ret = 0;
+			break;
+		}
+		usleep(LAVA_POLL_MS * 1000);
+	}
+	strbuf_release(&state);
+	return ret;
+}
+
+/*
+ * The deadline, or the guest done (or its kernel failed) a while ago: a
+ * job whose guest is done is let finish as LAVA finishes it (it powers
+ * the device off, its result Complete); any other is cancelled.
+ */
 static void lava_stop(struct drive_source *src)
 {
 	struct lava_boot *b = (struct lava_boot *)src;
 
+	if (b->con && (b->con->saw_done || b->con->kernel_failed) &&
+	    !wait_finished(b, LAVA_FINISH_WAIT_S))
+		return;
 	b->cancelled = 1;
 	if (lava_cancel_job(b->l, b->id))
 		warning("cannot cancel LAVA job %ld: %s", b->id, b->l->why.buf);
@@ -382,6 +412,7 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	/* the deadline counts from the device's start: a farm's queue is not the kernel's */
 	start = now_monotonic();
 	console_init(&con, spec, out, log_fd, 0, start);
+	b.con = &con;
 	end = drive_source(&b.src, &con, start + spec->timeout_s);
 	out->wall_s = now_monotonic() - start;
 	console_conclude(&con, end == DRIVE_TIMEOUT);

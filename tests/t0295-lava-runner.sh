@@ -121,8 +121,9 @@ test_expect_success BOOT 'a lab killed mid-job: the next cancels its job, saying
 	"$LAB" run --target lava1 --kernel "$KERNEL" --workload zeroing --iters 100000 \
 		--param zeroing_mb=64 --mem 1G >killed.out 2>&1 &
 	pid=$! &&
+	# every job before this one ended: its note is the only one
 	test_wait_until 60 "ls state/cache/lava-jobs/ 2>/dev/null | grep -q ." &&
-	job=$(ls state/cache/lava-jobs/) &&
+	job=$(ls state/cache/lava-jobs/) && test "$(echo $job | wc -w)" = 1 &&
 	test_wait_until 60 "test \"\$(api jobs/$job/ | field state)\" = Running" &&
 	# a lab still running: its job is its own
 	"$LAB" run --target lava1 --kernel "$KERNEL" --workload zeroing --iters 1 \

@@ -115,7 +115,8 @@ test_expect_success 'a hang: TIMEOUT at the lab'\''s deadline, and its LAVA job 
 	test "$(sql state/lab.db "SELECT status FROM runs WHERE id = $id")" = TIMEOUT &&
 	job=$(meta $id lava.job) &&
 	test "$(api "jobs/$job/" | field health)" = Canceled &&
-	test "$(api "jobs/$job/" | field state)" = Finished
+	test "$(api "jobs/$job/" | field state)" = Finished &&
+	test ! -e state/cache/lava-jobs/$job
 '
 took "a hang, its job cancelled"
 
@@ -123,9 +124,10 @@ test_expect_success 'a lab killed mid-job: the next lab cancels that job, saying
 	"$LAB" run --config "$TRASH/lab.conf" --target lava1 --kernel "$KERNEL" --workload zeroing \
 		--iters 100000 --param zeroing_mb=64 --mem 1G >killed.out 2>&1 &
 	pid=$! &&
+	# every job before this one ended: its note is the only one
 	test_wait_until 300 "ls state/cache/lava-jobs/ 2>/dev/null | grep -q ." &&
-	job=$(ls state/cache/lava-jobs/) &&
-	test_wait_until 600 "sleep 1; test \"\$(api jobs/$job/ | field state)\" = Running" &&
+	job=$(ls state/cache/lava-jobs/) && test "$(echo $job | wc -w)" = 1 &&
+	test_wait_until 600 "test \"\$(api jobs/$job/ | field state)\" = Running" &&
 	{ kill -9 $pid; wait $pid 2>/dev/null; true; } &&
 	test "$(api "jobs/$job/" | field state)" = Running &&
 	lab run --target lava1 --kernel "$KERNEL" --workload zeroing --iters 1 --param zeroing_mb=16 \
@@ -137,16 +139,19 @@ test_expect_success 'a lab killed mid-job: the next lab cancels that job, saying
 '
 took "a killed lab'\''s job"
 
-# the A/B of make demo's step 3, in virtual time, through each runner
+# the A/B of make demo's step 3, in virtual time, through each runner: the
+# fixture kernels built (or found) in the checkout's state, as make demo has them
 ab() { # RUNNER-OPTIONS...
-	lab ab --repo "$FIXTURE" --workload demote --mem 4G --boots 2 \
-		--cmdline "hugetlb_free_vmemmap=on nokaslr" --a fixture-base --b fixture-regression "$@"
+	lab ab --a-kernel "$(cat base)" --b-kernel "$(cat regression)" --workload demote --mem 4G \
+		--max-boots 8 --cmdline "hugetlb_free_vmemmap=on nokaslr" "$@"
 }
 verdict() { # EXPERIMENT
 	sql state/lab.db "SELECT verdict FROM verdicts WHERE experiment_id = $1 AND metric = 'demote_total_wall'"
 }
 
 test_expect_success 'an A/B through LAVA: the fixture'\''s regression, the verdict the qemu runner gives' '
+	(cd "$TOP" && "$LAB" build --repo "$FIXTURE" fixture-base) >base &&
+	(cd "$TOP" && "$LAB" build --repo "$FIXTURE" fixture-regression) >regression &&
 	rc=0 && ab --targets lava1 >lava.out 2>lava.err || rc=$? &&
 	cat lava.out && test $rc = 1 &&
 	e=$(sql state/lab.db "SELECT max(id) FROM experiments") &&
