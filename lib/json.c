@@ -128,10 +128,11 @@ static const char *value(const char *p, int depth)
 enum json_kind json_get(const char *doc, const char *key, struct strbuf *out)
 {
 	struct strbuf name = STRBUF_INIT;
-	const char *p = skip_space(doc), *end;
+	const char *p = skip_space(doc ? doc : ""), *end;
 	enum json_kind kind = JSON_NONE;
 
 	strbuf_reset(out);
+	strbuf_grow(out, 1);	/* a C string even when empty */
 	if (*p++ != '{')
 		return JSON_NONE;
 	for (p = skip_space(p); *p == '"';) {
@@ -174,9 +175,10 @@ int json_get_string(const char *doc, const char *key, struct strbuf *out)
 
 int json_array_item(const char *doc, size_t i, struct strbuf *out)
 {
-	const char *p = skip_space(doc), *end;
+	const char *p = skip_space(doc ? doc : ""), *end;
 
 	strbuf_reset(out);
+	strbuf_grow(out, 1);
 	if (*p++ != '[')
 		return -1;
 	p = skip_space(p);

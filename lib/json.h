@@ -18,8 +18,9 @@ enum json_kind {
 
 /*
  * The value of key in the object that doc is (leading and trailing space
- * allowed), into *out (reset first). JSON_NONE when doc is no object, is
- * malformed before the key, or has no such key; out is then empty.
+ * allowed), into *out (reset first; out->buf is a C string, "" at least).
+ * JSON_NONE when doc is no object (NULL is none), is malformed before the
+ * key, or has no such key; out is then empty.
  */
 enum json_kind json_get(const char *doc, const char *key, struct strbuf *out);
 

@@ -157,6 +157,7 @@ int lava_request(struct lava *l, const char *method, const char *path, const cha
 	int ret = -1;
 
 	strbuf_reset(resp);
+	strbuf_grow(resp, 1);	/* a C string, empty when the answer is */
 	*status = 0;
 	if (lab_curl_init())
 		return -1;

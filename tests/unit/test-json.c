@@ -32,6 +32,18 @@ int main(void)
 	ok(json_get("{\"a\": \"x\\\", \\\"state\\\": \\\"y\", \"state\": \"z\"}", "state", &sb) ==
 	   JSON_STRING && !strcmp(sb.buf, "z"), "a key inside a string is not a key");
 
+	/* an empty string (a blank console line) is a C string, as is what a miss leaves */
+	{
+		struct strbuf fresh = STRBUF_INIT;
+
+		ok(!json_get_string("{\"msg\": \"\"}", "msg", &fresh) && fresh.buf && !*fresh.buf,
+		   "an empty string: \"\", not NULL");
+		strbuf_release(&fresh);
+		ok(json_get(NULL, "msg", &fresh) == JSON_NONE && fresh.buf && !*fresh.buf,
+		   "no document: none, out a C string");
+		strbuf_release(&fresh);
+	}
+
 	/* a LAVA log line, less its "- " */
 	ok(!json_get_string("{\"dt\": \"2023-01-01T00:00:00.1\", \"lvl\": \"target\", "
 			    "\"msg\": \"[    0.000000] Linux version 6.1\"}", "msg", &sb) &&
