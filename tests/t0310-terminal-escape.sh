@@ -40,7 +40,8 @@ test_expect_success 'lab bisect: the culprit'\''s subject, build and step lines 
 '
 
 test_expect_success 'lab ab: a refs A/B builds the subject'\''s commit, its build line escaped' '
-	rc=0 && "$LAB" ab --db lab.db --a base --b culprit --workload zeroing --boots 2 --iters 10 >out 2>err || rc=$? &&
+	rc=0 && "$LAB" ab --db lab.db --a base --b culprit --workload zeroing --max-boots 8 --iters 10 \
+		>out 2>err || rc=$? &&
 	cat out err && test "$rc" = 1 &&
 	grep -q " REGRESSION$" out &&
 	grep -qF "build $(git -C repo rev-parse --short=12 culprit) $SHOWN (" err &&

@@ -9,12 +9,15 @@
 static void test_flags(void)
 {
 	const struct runner *q = runner_find("qemu"), *v = runner_find("libvirt"),
-			    *l = runner_find("local"), *s = runner_find("ssh");
+			    *l = runner_find("local"), *s = runner_find("ssh"),
+			    *a = runner_find("lava");
 
-	ok(q && v && l && s, "four runners by name");
-	ok(!runner_find("lava") && !runner_find(""), "no runner of another name");
-	if (!q || !v || !l || !s)
+	ok(q && v && l && s && a, "five runners by name");
+	ok(!runner_find("lxc") && !runner_find(""), "no runner of another name");
+	if (!q || !v || !l || !s || !a)
 		return;
+	is_int(a->flags, RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS,
+	       "lava boots a kernel with the initramfs, in a farm's device");
 	is_int(q->flags, RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS | RUNNER_RUNS_QEMU,
 	       "qemu boots a kernel with the initramfs, in a QEMU of this host");
 	is_int(v->flags, RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS, "libvirt as well");
