@@ -239,6 +239,10 @@ int lava_open(struct lava *l, const struct lava_config *cfg)
 {
 	memset(l, 0, sizeof(*l));
 	l->cfg = cfg;
+	if (!cfg) {
+		strbuf_addstr(&l->why, "no LAVA server: the lava runner boots on a [target] of its own");
+		return -1;
+	}
 	if (!cfg->url) {
 		strbuf_addstr(&l->why, "no LAVA server (url = http://... in the target's section)");
 		return -1;

@@ -20,6 +20,8 @@
 #include "runner.h"
 #include "subprocess.h"
 
+#define NO_TARGET "the lava runner boots on a target: --target NAME, a [target] with runner = lava"
+
 /* after the guest's done, for LAVA to end the job itself */
 #define LAVA_FINISH_WAIT_S 60.0
 
@@ -352,11 +354,11 @@ static int wait_running(struct lava_boot *b, long queue_s, struct run_watch *wat
 	return ret;
 }
 
-static void infra(struct run_result *out, const char *fmt, const char *what)
+static void infra(struct run_result *out, const char *why)
 {
 	out->status = RUN_INFRA;
 	strbuf_reset(&out->error);
-	strbuf_addf(&out->error, fmt, what);
+	strbuf_addstr(&out->error, why);
 }
 
 static int lava_run(const struct run_spec *spec, struct run_result *out)
@@ -373,25 +375,25 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	snprintf(out->accel, sizeof(out->accel), "%s", spec->accel ? spec->accel : "auto");
 	run_spec_cmdline(spec, out->full_cmdline, sizeof(out->full_cmdline));
 	if (lava_open(&l, spec->lava)) {
-		infra(out, "%s", l.why.buf);
+		infra(out, l.why.buf);
 		goto done;
 	}
 	if (console_log_open(&log_fd, spec, out))
 		goto done;
 	if (!spec->kernel || !spec->initrd) {
-		infra(out, "%s", "the lava runner boots a kernel with the lab's initramfs");
+		infra(out, "the lava runner boots a kernel with the lab's initramfs");
 		goto done;
 	}
 	if (image_url(&kurl, spec->lava, spec->kernel->path, "kernel", spec->nonce, &why) ||
 	    image_url(&iurl, spec->lava, spec->initrd, "initramfs", spec->nonce, &why)) {
-		infra(out, "%s", why.buf);
+		infra(out, why.buf);
 		goto done;
 	}
 	job_definition(&y, spec, kurl.buf, iurl.buf);
 	b.l = &l;
 	b.id = submit(&l, y.buf);
 	if (!b.id) {
-		infra(out, "%s", l.why.buf);
+		infra(out, l.why.buf);
 		goto done;
 	}
 	lava_job_note(spec->cache, spec->lava, b.id);
@@ -404,7 +406,7 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 			 spec->watch)) {
 		if (lava_cancel_job(&l, b.id))
 			warning("cannot cancel LAVA job %ld: %s", b.id, l.why.buf);
-		infra(out, "%s", l.why.buf);
+		infra(out, l.why.buf);
 		goto unnote;
 	}
 	if (spec->watch)
@@ -443,7 +445,7 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 			strbuf_addf(&why, ": %s%s%s", b.error_type.buf ? b.error_type.buf : "",
 				    b.error_type.len ? " error: " : "",
 				    b.comment.len ? b.comment.buf : "no reason given");
-		infra(out, "%s", why.buf);
+		infra(out, why.buf);
 	}
 	console_release(&con);
 unnote:
@@ -476,7 +478,7 @@ static int lava_prepare(struct run_spec *spec)
 	int ret = 0;
 
 	if (!spec->lava || lava_open(&l, spec->lava)) {
-		ret = error("%s", spec->lava ? l.why.buf : "no LAVA server for the lava runner");
+		ret = error("%s", spec->lava ? l.why.buf : NO_TARGET);
 		if (spec->lava)
 			lava_close(&l);
 		return ret;
@@ -529,7 +531,7 @@ static void lava_check(const struct run_spec *spec, struct strbuf *missing, stru
 	struct lava l;
 
 	if (!spec->lava || lava_open(&l, spec->lava)) {
-		runner_missing(missing, "%s", spec->lava ? l.why.buf : "a LAVA server");
+		runner_missing(missing, "%s", spec->lava ? l.why.buf : NO_TARGET);
 		if (spec->lava)
 			lava_close(&l);
 		return;
