@@ -7,6 +7,7 @@
 # the job cancelled), a killed lab's job cancelled by the next. make
 # check-lava runs the same against a real LAVA server.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/lib-lava.sh"
 
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 URL=http://127.0.0.1:$PORT
@@ -16,33 +17,14 @@ FAKE=$!
 trap 'kill $FAKE 2>/dev/null; rm -rf "$TRASH"' EXIT
 for _ in $(seq 50); do curl -s "$URL/" >/dev/null && break; sleep 0.1; done
 
-mkdir img
-cat >lab.conf <<EOC
-[core]
-	state = $TRASH/state
-[target "lava1"]
-	runner = lava
-	url = $URL/
-	token = $TRASH/token
-	deviceType = qemu
-	arch = x86_64
-	accel = tcg
-[target "lavabad"]
-	runner = lava
-	url = $URL
-	token = $TRASH/token
-	deviceType = qemu
-	accel = tcg
-	imageDir = $TRASH/img
-	imageUrl = file:///nonexistent
-EOC
+lava_conf "$URL/" "$TRASH/token" file:///nonexistent
 export LAB_CONFIG=$TRASH/lab.conf
 KERNEL=$(debian_kernel)
-api() { # PATH: GET of the API
-	curl -sf -H "Authorization: Token lab-test-token" "$URL/api/v0.2/$1"
+api() { # PATH
+	lava_api "$URL" "$TRASH/token" "$1"
 }
-field() { # KEY: of the JSON object on stdin
-	python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
+field() {
+	json_field "$1"
 }
 run_field() { # RUN COLUMN
 	sql state/lab.db "SELECT $2 FROM runs WHERE id = $1"

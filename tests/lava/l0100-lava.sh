@@ -9,6 +9,7 @@
 # gives. Each stage's seconds are printed. A LAVA that cannot be made
 # fails the file (Bail out!), saying why: nothing passes untested.
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/lib-lava.sh"
 : "${FIXTURE:?make check-lava sets FIXTURE}"
 
 bail() { echo "Bail out! $*"; exit 1; }
@@ -24,32 +25,13 @@ took "LAVA up"
 URL=$(cat "$LSTATE/url")
 KERNEL=$(debian_kernel)
 [ -n "$KERNEL" ] || bail "no Debian kernel in /boot (make deps)"
-mkdir img
-cat >lab.conf <<EOC
-[core]
-	state = $TRASH/state
-[target "lava1"]
-	runner = lava
-	url = $URL
-	token = $LSTATE/token
-	deviceType = qemu
-	arch = x86_64
-	accel = tcg
-[target "lavabad"]
-	runner = lava
-	url = $URL
-	token = $LSTATE/token
-	deviceType = qemu
-	accel = tcg
-	imageDir = $TRASH/img
-	imageUrl = $URL/no-such-folder
-EOC
+lava_conf "$URL" "$LSTATE/token" "$URL/no-such-folder"
 lab() { "$LAB" "$1" --config "$TRASH/lab.conf" "${@:2}"; }
-api() { # PATH: GET of LAVA's REST API
-	curl -sf -H "Authorization: Token $(cat "$LSTATE/token")" "$URL/api/v0.2/$1"
+api() { # PATH
+	lava_api "$URL" "$LSTATE/token" "$1"
 }
-field() { # KEY: of the JSON object on stdin
-	python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
+field() {
+	json_field "$1"
 }
 last_run() {
 	sql state/lab.db "SELECT max(id) FROM runs"
