@@ -301,19 +301,12 @@ void lava_job_unnote(const char *cache, long id)
 	strbuf_release(&path);
 }
 
-/* Cancel; then wait, within LAVA_CANCEL_WAIT_S, for the job to be Finished. */
-int lava_cancel_job(struct lava *l, long id)
+int lava_wait_finished(struct lava *l, long id, double s)
 {
 	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, state = STRBUF_INIT;
-	double until = now_monotonic() + LAVA_CANCEL_WAIT_S;
-	long status;
+	double until = now_monotonic() + s;
 	int ret = -1;
 
-	strbuf_addf(&path, "jobs/%ld/cancel/", id);
-	/* LAVA's cancel is a GET (a POST is 405) */
-	if (lava_request(l, "GET", path.buf, NULL, &resp, &status))
-		goto out;
-	strbuf_reset(&path);
 	strbuf_addf(&path, "jobs/%ld/", id);
 	while (now_monotonic() < until) {
 		if (!lava_get(l, "the job's state", path.buf, &resp) &&
@@ -323,10 +316,25 @@ int lava_cancel_job(struct lava *l, long id)
 		}
 		usleep(LAVA_POLL_MS * 1000);
 	}
-out:
 	strbuf_release(&path);
 	strbuf_release(&resp);
 	strbuf_release(&state);
+	return ret;
+}
+
+/* Cancel; then wait, within LAVA_CANCEL_WAIT_S, for the job to be Finished. */
+int lava_cancel_job(struct lava *l, long id)
+{
+	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT;
+	long status;
+	int ret;
+
+	strbuf_addf(&path, "jobs/%ld/cancel/", id);
+	/* LAVA's cancel is a GET (a POST is 405) */
+	ret = lava_request(l, "GET", path.buf, NULL, &resp, &status) ? -1 :
+	      lava_wait_finished(l, id, LAVA_CANCEL_WAIT_S);
+	strbuf_release(&path);
+	strbuf_release(&resp);
 	return ret;
 }
 

@@ -29,6 +29,8 @@ int lava_request(struct lava *l, const char *method, const char *path, const cha
 void lava_refused(struct lava *l, const char *what, long status, const struct strbuf *resp);
 /* GET path, 2xx expected, into *resp. */
 int lava_get(struct lava *l, const char *what, const char *path, struct strbuf *resp);
+/* Until the job is Finished, within s seconds: 0, or -1 when it was not. */
+int lava_wait_finished(struct lava *l, long id, double s);
 /* Cancel (a GET, as LAVA has it); then wait, a bounded time, for the job to be Finished. */
 int lava_cancel_job(struct lava *l, long id);
 

@@ -267,24 +267,6 @@ static ssize_t lava_read(struct drive_source *src, char *buf, size_t len, int ti
 	return (ssize_t)n;
 }
 
-/* Until the job is Finished by itself, within s seconds: 0, or -1 when it was not. */
-static int wait_finished(struct lava_boot *b, double s)
-{
-	struct strbuf state = STRBUF_INIT;
-	double until = now_monotonic() + s;
-	int ret = -1;
-
-	while (now_monotonic() < until) {
-		if (!job_state(b, &state) && !strcmp(state.buf, "Finished")) {
-			ret = 0;
-			break;
-		}
-		usleep(LAVA_POLL_MS * 1000);
-	}
-	strbuf_release(&state);
-	return ret;
-}
-
 /*
  * The deadline, or the guest done (or its kernel failed) a while ago: a
  * job whose guest is done is let finish as LAVA finishes it (it powers
@@ -295,7 +277,7 @@ static void lava_stop(struct drive_source *src)
 	struct lava_boot *b = (struct lava_boot *)src;
 
 	if (b->con && (b->con->saw_done || b->con->kernel_failed) &&
-	    !wait_finished(b, LAVA_FINISH_WAIT_S))
+	    !lava_wait_finished(b->l, b->id, LAVA_FINISH_WAIT_S))
 		return;
 	b->cancelled = 1;
 	if (lava_cancel_job(b->l, b->id))
