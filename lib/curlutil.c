@@ -1,4 +1,6 @@
 /* libcurl's start and its failures in lab's words (curlutil.h). */
+#include <string.h>
+
 #include "curlutil.h"
 #include "log.h"
 
@@ -20,4 +22,16 @@ void lab_curl_reason(struct strbuf *out, CURLcode rc, const char *errbuf)
 	while (out->len > start && (out->buf[out->len - 1] == '.' || out->buf[out->len - 1] == ' ' ||
 				    out->buf[out->len - 1] == '\n' || out->buf[out->len - 1] == '\r'))
 		strbuf_setlen(out, out->len - 1);
+}
+
+int lab_url_scheme(const char *url, const char *scheme)
+{
+	size_t n = strlen(scheme);
+
+	if (strncmp(url, scheme, n))
+		return 0;
+	url += n;
+	if (*url == 's')
+		url++;
+	return !strncmp(url, "://", 3) && url[3];
 }

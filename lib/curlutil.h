@@ -18,5 +18,11 @@
 /* 0, or -1 after "cannot initialise libcurl". */
 int lab_curl_init(void);
 void lab_curl_reason(struct strbuf *out, CURLcode rc, const char *errbuf);
+/*
+ * 1 when url is scheme:// or its secure form (scheme + "s") followed by
+ * something: "http" takes http:// and https:// addresses, "smtp" smtp://
+ * and smtps:// ones.
+ */
+int lab_url_scheme(const char *url, const char *scheme);
 
 #endif

@@ -39,7 +39,7 @@ void measured_words(struct strbuf *out, unsigned kinds)
 	};
 	int n = 0;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (kinds & names[i].kind)
 			strbuf_addf(out, "%s%s", n++ ? " and " : "", names[i].words);
 	if (!n)

@@ -46,17 +46,12 @@ static int set_string(char **field, const char *value)
 	return 0;
 }
 
-static int has_http(const char *v)
-{
-	return (!strncmp(v, "http://", 7) && v[7]) || (!strncmp(v, "https://", 8) && v[8]);
-}
-
 int lava_config_set(struct lava_config *c, const char *key, const char *value,
 		    const char **expected)
 {
 	if (!strcmp(key, "url")) {
 		*expected = "the LAVA server's http:// or https:// URL";
-		if (!has_http(value) || strpbrk(value, " \t\"'?#"))
+		if (!lab_url_scheme(value, "http") || strpbrk(value, " \t\"'?#"))
 			return -1;
 		set_string(&c->url, value);
 		/* http://lava/ and http://lava are one server */
@@ -79,7 +74,7 @@ int lava_config_set(struct lava_config *c, const char *key, const char *value,
 	}
 	if (!strcmp(key, "imageurl")) {
 		*expected = "the http://, https:// or file:// URL of imageDir for the worker";
-		if ((!has_http(value) && strncmp(value, "file:///", 8)) || strpbrk(value, " \t\"'"))
+		if ((!lab_url_scheme(value, "http") && strncmp(value, "file:///", 8)) || strpbrk(value, " \t\"'"))
 			return -1;
 		return set_string(&c->image_url, value);
 	}

@@ -44,7 +44,7 @@ int cmd_ab(int argc, char **argv)
 		AB_SPEC_OPTIONS(&s),
 		FORMAT_OPTION(&fmt),
 		OPT_CALLBACK(0, "arch", &s.arch, "A",
-			     "x86_64 or aarch64 for builds (default: this host)", refbuild_opt_arch),
+			     "x86_64 or aarch64 for builds (default: this host)", boot_opt_arch),
 		OPT_CALLBACK(0, "resume", &s.o.resume, "EXP",
 			     "continue experiment EXP (same options as when it started)", opt_resume),
 		OPT_BOOL(0, "verbose", &verbose,

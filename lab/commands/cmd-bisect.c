@@ -204,7 +204,7 @@ static int parse_args(struct bisect_args *a, struct bisector *bs, struct strbuf 
 			     "0.1% in virtual time)", ab_opt_delta),
 		OPT_STRING(0, "repo", &a->repo, "PATH", "kernel repository (default core.repo)"),
 		OPT_CALLBACK(0, "arch", &a->arch, "A", "x86_64 or aarch64 (default: this host)",
-			     refbuild_opt_arch),
+			     boot_opt_arch),
 		OPT_STRVEC(0, "fragment", &bs->fragments, "FILE",
 			   "config fragment every commit is built with (repeatable)"),
 		OPT_INT(0, "max-boots", &max_boots, 1, INT_MAX, "N",

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "host.h"
 #include "log.h"
+#include "options.h"
 #include "refbuild.h"
 
 static const char *const build_usage[] = {
@@ -35,7 +36,7 @@ int cmd_build(int argc, char **argv)
 	long long kernel_id;
 	const struct parse_option options[] = {
 		{ .type = OPTION_CALLBACK, .long_name = "arch", .value = &spec.arch, .argh = "A",
-		  .help = "x86_64 or aarch64 (default: this host)", .cb = refbuild_opt_arch,
+		  .help = "x86_64 or aarch64 (default: this host)", .cb = boot_opt_arch,
 		  .expect = "x86_64 or aarch64" },
 		OPT_STRING(0, "repo", &repo, "PATH", "kernel repository (default core.repo)"),
 		OPT_STRVEC(0, "fragment", &fragments, "FILE", "config fragment (repeatable)"),

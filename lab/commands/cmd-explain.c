@@ -46,7 +46,7 @@ struct explain_cli {
 	AB_SPEC_OPTIONS(&(c)->s), \
 	FORMAT_OPTION(fmt), \
 	OPT_CALLBACK(0, "arch", &(c)->s.arch, "A", \
-		     "x86_64 or aarch64 for builds (default: this host)", refbuild_opt_arch), \
+		     "x86_64 or aarch64 for builds (default: this host)", boot_opt_arch), \
 	{ .type = OPTION_STRING, .long_name = "resume", .value = (ignored), .argh = "EXP", \
 	  .flags = PARSE_OPT_HIDDEN }, \
 	{ .type = OPTION_BOOL, .long_name = "verbose", .value = (ignored_flag), \

@@ -16,7 +16,17 @@ int boot_opt_param(const struct parse_option *opt, const char *arg)
 
 int boot_opt_accel(const struct parse_option *opt, const char *arg)
 {
-	if (strcmp(arg, "kvm") && strcmp(arg, "tcg") && strcmp(arg, "auto"))
+	enum lab_accel a;
+
+	if (parse_accel(arg, &a))
+		return PARSE_OPT_BAD;
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int boot_opt_arch(const struct parse_option *opt, const char *arg)
+{
+	if (parse_arch(arg))
 		return PARSE_OPT_BAD;
 	*(const char **)opt->value = arg;
 	return 0;

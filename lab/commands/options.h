@@ -48,6 +48,8 @@
 /* The option callbacks behind them, for other tables too: opt->value is the field. */
 int boot_opt_param(const struct parse_option *opt, const char *arg);
 int boot_opt_accel(const struct parse_option *opt, const char *arg);
+/* --arch of the commands that build: x86_64 or aarch64 into the const char *opt->value. */
+int boot_opt_arch(const struct parse_option *opt, const char *arg);
 int boot_opt_clock(const struct parse_option *opt, const char *arg);
 int boot_opt_seconds(const struct parse_option *opt, const char *arg);
 int boot_opt_size(const struct parse_option *opt, const char *arg);

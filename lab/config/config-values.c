@@ -132,6 +132,11 @@ int parse_accel(const char *s, enum lab_accel *out)
 	return 0;
 }
 
+int parse_arch(const char *s)
+{
+	return strcmp(s, "x86_64") && strcmp(s, "aarch64") ? -1 : 0;
+}
+
 int parse_runner(const char *s, enum lab_runner *out)
 {
 	int i = lookup_name(runner_names, ARRAY_SIZE(runner_names), s);

@@ -38,6 +38,8 @@ const char *config_clock_name(enum lab_clock clock);
 int parse_accel(const char *s, enum lab_accel *out);
 /* "qemu", "local", "libvirt" or "ssh" into *out. */
 int parse_runner(const char *s, enum lab_runner *out);
+/* 0 for an architecture the lab builds and boots: "x86_64" or "aarch64". */
+int parse_arch(const char *s);
 /* "wall", "icount" or "auto" into *out. */
 int parse_clock(const char *s, enum lab_clock *out);
 /* A decimal integer from 0 to LAB_MAX_ICOUNT_SHIFT. */

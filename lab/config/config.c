@@ -13,6 +13,7 @@
 #include "config-keys.h"
 #include "config-values.h"
 #include "config.h"
+#include "curlutil.h"
 #include "log.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -62,14 +63,7 @@ static int set_clock_name(void *field, const char *v)
 
 static int set_arch(void *field, const char *v)
 {
-	if (strcmp(v, "x86_64") && strcmp(v, "aarch64"))
-		return -1;
-	return config_set_string(field, v);
-}
-
-static int has_scheme(const char *v, const char *a, const char *b)
-{
-	return !strncmp(v, a, strlen(a)) || !strncmp(v, b, strlen(b));
+	return parse_arch(v) ? -1 : config_set_string(field, v);
 }
 
 /* An http(s) address with one %H, where the report puts a commit's full id. */
@@ -77,19 +71,19 @@ static int set_commit_url(void *field, const char *v)
 {
 	const char *h = strstr(v, "%H");
 
-	if (!has_scheme(v, "https://", "http://") || !h || strstr(h + 2, "%H"))
+	if (!lab_url_scheme(v, "http") || !h || strstr(h + 2, "%H"))
 		return -1;
 	return config_set_string(field, v);
 }
 
 static int set_smtp(void *field, const char *v)
 {
-	return has_scheme(v, "smtp://", "smtps://") ? config_set_string(field, v) : -1;
+	return lab_url_scheme(v, "smtp") ? config_set_string(field, v) : -1;
 }
 
 static int set_webhook(void *field, const char *v)
 {
-	return has_scheme(v, "http://", "https://") ? config_set_string(field, v) : -1;
+	return lab_url_scheme(v, "http") ? config_set_string(field, v) : -1;
 }
 
 /*

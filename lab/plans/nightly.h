@@ -19,7 +19,7 @@
  *     before it against the first after it; a confirmed REGRESSION is
  *     bisected (lab/plans/bisect-run.h) within bisectBudget boots;
  *  5. one mail for the night's confirmed regressions, one webhook POST for
- *     its confirmed changes (lab/plans/notify.h); a regression told before its
+ *     its confirmed changes (lib/notify.h); a regression told before its
  *     bisection ended (stopped, and finished a later night) gets a
  *     follow-up mail and POST entry with the outcome the night it ends;
  *     an infrastructure failure (the fetch, a build tool, a boot the lab

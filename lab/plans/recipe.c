@@ -64,9 +64,7 @@ static int push_workload(void *field, const struct config_entry *e, const char *
 
 static int push_arch(void *field, const char *v)
 {
-	if (strcmp(v, "x86_64") && strcmp(v, "aarch64"))
-		return -1;
-	return config_set_strvec(field, v);
+	return parse_arch(v) ? -1 : config_set_strvec(field, v);
 }
 
 static int push_metric(void *field, const char *v)

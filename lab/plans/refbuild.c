@@ -140,10 +140,3 @@ int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const c
 	return ret;
 }
 
-int refbuild_opt_arch(const struct parse_option *opt, const char *arg)
-{
-	if (strcmp(arg, "x86_64") && strcmp(arg, "aarch64"))
-		return PARSE_OPT_BAD;
-	*(const char **)opt->value = arg;
-	return 0;
-}

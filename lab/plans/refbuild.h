@@ -11,7 +11,6 @@
 
 #include "build.h"
 #include "context.h"
-#include "parse-options.h"
 
 enum refbuild_outcome {
 	REFBUILD_OK = 0,
@@ -32,9 +31,6 @@ enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit, long
 enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *kernel_id,
 				      struct lab_context *ctx, struct kernel_tree *t,
 				      const git_oid *commit, const struct build_spec *spec);
-
-/* --arch of the commands that build: x86_64 or aarch64 into the const char *opt->value. */
-int refbuild_opt_arch(const struct parse_option *opt, const char *arg);
 
 /* Open the repository named by --repo or core.repo with the lab's work tree. */
 int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo);

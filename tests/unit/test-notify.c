@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "curlutil.h"
 #include "notify.h"
 #include "tap.h"
 
@@ -73,6 +74,15 @@ int main(void)
 	notify_creds_release(&c);
 	is_int(read_creds(&c, NULL, &err), 0, "no file: no credentials");
 	notify_creds_release(&c);
+
+	ok(lab_url_scheme("http://h/x", "http") && lab_url_scheme("https://h", "http"),
+	   "http and https addresses are http ones");
+	ok(!lab_url_scheme("http://", "http") && !lab_url_scheme("https://", "http"),
+	   "... but not a scheme with nothing after it");
+	ok(!lab_url_scheme("file:///x", "http") && !lab_url_scheme("httpx://h", "http") &&
+	   !lab_url_scheme("smtp://h", "http"), "... nor another scheme");
+	ok(lab_url_scheme("smtps://mail:465", "smtp") && !lab_url_scheme("mail.example.org", "smtp"),
+	   "smtp and smtps addresses, and a bare host is none");
 
 	unlink("ok");
 	unlink("open");
