@@ -18,10 +18,20 @@
 
 extern const char lab_schema_sql[];
 
+/*
+ * sqlite's words for the connection's last failure: the one place they are
+ * read. A connection sqlite could not allocate has no handle to ask.
+ */
+static const char *store_errmsg(const struct store *st)
+{
+	if (!st->conn)
+		return "not open";
+	return st->conn->db ? sqlite3_errmsg(st->conn->db) : "out of memory";
+}
+
 int store_error(struct store *st, const char *what)
 {
-	return error("%s in database '%s': %s", what, st->path,
-		     store_is_open(st) ? sqlite3_errmsg(st->conn->db) : "not open");
+	return error("%s in database '%s': %s", what, st->path, store_errmsg(st));
 }
 
 static int exec(struct store *st, const char *sql, const char *what)
@@ -37,7 +47,7 @@ static int schema_version(struct store *st, int *out)
 
 	/* sqlite says "file is not a database" here for a corrupt file */
 	if (store_rows(st, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) || v < 0)
-		return error("cannot open database '%s': %s", st->path, sqlite3_errmsg(st->conn->db));
+		return error("cannot open database '%s': %s", st->path, store_errmsg(st));
 	*out = (int)v;
 	return 0;
 }
@@ -75,7 +85,7 @@ static int check_intact(struct store *st)
 
 	/* a damaged schema or page fails the statement itself */
 	if (store_rows(st, NULL, "PRAGMA quick_check(1)", NULL, 0, store_row_text, &result))
-		why = sqlite3_errmsg(st->conn->db);
+		why = store_errmsg(st);
 	else if (strcmp(result.buf, "ok"))
 		why = result.buf;
 	if (why) {
@@ -224,8 +234,7 @@ int store_open(struct store *st, const char *path)
 	st->conn = xcalloc(1, sizeof(*st->conn));
 	if (sqlite3_open_v2(path, &st->conn->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 			    NULL) != SQLITE_OK) {
-		error("cannot open database '%s': %s", path,
-		      st->conn->db ? sqlite3_errmsg(st->conn->db) : "out of memory");
+		error("cannot open database '%s': %s", path, store_errmsg(st));
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->conn->db, 10000);
@@ -274,7 +283,7 @@ static void explain_unreadable(struct strbuf *why, struct store *st)
 	char *copy = strdup(st->path);
 	int err = st->conn->db ? sqlite3_system_errno(st->conn->db) : 0;
 
-	strbuf_addstr(why, st->conn->db ? sqlite3_errmsg(st->conn->db) : "out of memory");
+	strbuf_addstr(why, store_errmsg(st));
 	if (err)
 		strbuf_addf(why, ": %s", strerror(err));
 	strbuf_addf(&shm, "%s-shm", st->path);

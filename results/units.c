@@ -91,12 +91,12 @@ double *units_values(const struct unit_metric *m, int per_boot, size_t *n)
 	double *out;
 
 	if (!per_boot) {
-		out = xrealloc(NULL, m->n * sizeof(*out));
+		out = xreallocarray(NULL, m->n, sizeof(*out));
 		memcpy(out, m->v, m->n * sizeof(*out));
 		*n = m->n;
 		return out;
 	}
-	out = xrealloc(NULL, m->nboots * sizeof(*out));
+	out = xreallocarray(NULL, m->nboots, sizeof(*out));
 	if (stats_boot_medians(out, n, m->v, m->len, m->nboots)) {
 		/* out of memory: no units, which nothing compares */
 		free(out);
@@ -115,11 +115,11 @@ static int target_effect(const struct unit_metric *m)
 {
 	struct stats_boot_units u;
 	const double **groups;
-	double *v = xrealloc(NULL, (m->n + 1) * sizeof(*v));
-	size_t *len = xrealloc(NULL, m->ntargets * sizeof(*len)), n = 0, used = 0;
+	double *v = xreallocarray(NULL, m->n + 1, sizeof(*v));
+	size_t *len = xreallocarray(NULL, m->ntargets, sizeof(*len)), n = 0, used = 0;
 	int per_target = 0;
 
-	groups = xrealloc(NULL, m->ntargets * sizeof(*groups));
+	groups = xreallocarray(NULL, m->ntargets, sizeof(*groups));
 	for (size_t t = 0; t < m->ntargets; t++) {
 		size_t off = 0;
 		groups[used] = v + n;
@@ -147,7 +147,7 @@ static int target_effect(const struct unit_metric *m)
 int units_boot_effect(const struct unit_metric *m)
 {
 	struct stats_boot_units u;
-	const double **groups = xrealloc(NULL, m->nboots * sizeof(*groups));
+	const double **groups = xreallocarray(NULL, m->nboots, sizeof(*groups));
 	size_t off = 0;
 	int per_boot = 0;
 

@@ -13,6 +13,7 @@
 #include "store-experiment.h"
 #include "store-verdict.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "textfmt.h"
 #include "xalloc.h"
 
@@ -81,39 +82,36 @@ static void print_metric_text(FILE *f, const struct verdict_row *v, const char *
 static void print_command(FILE *f, const char *cmd)
 {
 	const char *lead = "  command: ";
-	size_t col = 0;
+	struct strvec words = STRVEC_INIT;
+	struct strbuf w = STRBUF_INIT;
+	size_t col = textfmt_width(lead);
 
-	while (*cmd) {
-		const char *w = cmd;
-		int quoted = 0;
+	fputs(lead, f);
+	/* a line the shell cannot split is shown as it was stored */
+	if (split_shell_words(&words, cmd)) {
+		fprintf(f, "%s\n", cmd);
+		goto out;
+	}
+	for (size_t i = 0; i < words.nr; i++) {
 		size_t ww;
 
-		/* a word ends at a space outside quotes; '\'' is a quote within one */
-		for (; *cmd && (quoted || *cmd != ' '); cmd++) {
-			if (*cmd == '\'')
-				quoted = !quoted;
-			else if (*cmd == '\\' && !quoted && cmd[1])
-				cmd++;
-		}
-		ww = 0;
-		for (const char *c = w; c < cmd; c++)
-			ww += ((unsigned char)*c & 0xc0) != 0x80;
-		if (!col) {
-			fputs(lead, f);
-			col = textfmt_width(lead);
-		} else if (col + 1 + ww + 2 > TEXTFMT_COLUMNS) {
+		strbuf_reset(&w);
+		escape_shell(&w, words.v[i]);
+		ww = textfmt_width(w.buf);
+		if (i && col + 1 + ww + 2 > TEXTFMT_COLUMNS) {
 			fputs(" \\\n    ", f);
 			col = 4;
-		} else {
+		} else if (i) {
 			fputc(' ', f);
 			col++;
 		}
-		fprintf(f, "%.*s", (int)(cmd - w), w);
+		fputs(w.buf, f);
 		col += ww;
-		while (*cmd == ' ')
-			cmd++;
 	}
 	fputc('\n', f);
+out:
+	strvec_release(&words);
+	strbuf_release(&w);
 }
 
 struct header {

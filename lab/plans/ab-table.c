@@ -72,7 +72,7 @@ static void print_point_header(FILE *f, const struct verdict_row *const *r, size
 
 static void print_point(FILE *f, const struct verdict_row *const *r, size_t n)
 {
-	struct cells *rows = xrealloc(NULL, (n + 1) * sizeof(*rows));
+	struct cells *rows = xreallocarray(NULL, n + 1, sizeof(*rows));
 	size_t width[NR_COLS] = { 0 }, others = 0, sep = 2, mw;
 	char ci[32];
 	int mixed_dir = 0, same_alpha = 1;
@@ -167,7 +167,7 @@ void ab_table_print_events(FILE *f, const struct events_report *ev, long long me
 			   const char *a, const char *b)
 {
 	enum { E_NAME, E_A, E_B, E_RATIO, NR_E };
-	struct cells *rows = xrealloc(NULL, (ev->nr + 1) * sizeof(*rows));
+	struct cells *rows = xreallocarray(NULL, ev->nr + 1, sizeof(*rows));
 	size_t n = 1, width[NR_E] = { 0 };
 
 	snprintf(rows[0].c[E_NAME], sizeof(rows[0].c[0]), "event");
@@ -240,7 +240,7 @@ static int point_order(const void *a, const void *b)
 
 void ab_table_print(FILE *f, const struct verdict_list *l, const struct events_report *ev)
 {
-	const struct verdict_row **r = xrealloc(NULL, (l->nr + 1) * sizeof(*r));
+	const struct verdict_row **r = xreallocarray(NULL, l->nr + 1, sizeof(*r));
 
 	for (size_t i = 0; i < l->nr; i++)
 		r[i] = &l->v[i];
@@ -325,8 +325,8 @@ static void print_sweep_block(FILE *f, const struct verdict_row *const *cols, si
 /* Seed 004's layout: a row per variant, a column per memory size, % against A. */
 void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clock)
 {
-	const struct verdict_row **tables = xrealloc(NULL, (l->nr + 1) * sizeof(*tables));
-	const struct verdict_row **cols = xrealloc(NULL, (l->nr + 1) * sizeof(*cols));
+	const struct verdict_row **tables = xreallocarray(NULL, l->nr + 1, sizeof(*tables));
+	const struct verdict_row **cols = xreallocarray(NULL, l->nr + 1, sizeof(*cols));
 	size_t nt = 0;
 
 	for (size_t i = 0; i < l->nr; i++)

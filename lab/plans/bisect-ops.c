@@ -86,7 +86,7 @@ int bisector_boots(void *data, int who, double **v, size_t *n)
 	if (units_boot_medians(&seeded, &nseeded, &bs->ctx->st, bs->seed, w->seed_variant,
 			       bs->seed_mem, bs->seed_cpus, bs->metric))
 		return -1;
-	*v = xrealloc(*v, (*n + nseeded) * sizeof(**v));
+	*v = xreallocarray(*v, *n + nseeded, sizeof(**v));
 	if (nseeded)
 		memcpy(*v + *n, seeded, nseeded * sizeof(*seeded));
 	*n += nseeded;

@@ -24,7 +24,7 @@ int pool_init(struct pool *p, const struct lab_config *cfg, const char *class, l
 	memset(p, 0, sizeof(*p));
 	if (config_target_class(cfg, class, &all, &n))
 		return -1;
-	p->t = xrealloc(NULL, n * sizeof(*p->t));
+	p->t = xreallocarray(NULL, n, sizeof(*p->t));
 	for (size_t i = 0; i < n; i++) {
 		if (target_fits(all[i], mem_mib, cpus)) {
 			fprintf(stderr, "target '%s' left out of class '%s' for this guest\n",
@@ -233,8 +233,8 @@ static int read_answer(struct pool *p, size_t i, struct pool_done *d, int *taken
 
 int pool_wait(struct pool *p, struct pool_done *d, int *taken_out)
 {
-	struct pollfd *fds = xrealloc(NULL, (p->n + 1) * sizeof(*fds));
-	size_t *which = xrealloc(NULL, (p->n + 1) * sizeof(*which));
+	struct pollfd *fds = xreallocarray(NULL, p->n + 1, sizeof(*fds));
+	size_t *which = xreallocarray(NULL, p->n + 1, sizeof(*which));
 	size_t n = 0;
 	int ret = -1;
 
