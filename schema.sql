@@ -8,12 +8,13 @@
 -- nightly_notices; version 8: bisect_specs.config_fragments; version 9:
 -- nightly_followups; version 10: bisect_specs.delta, events; version 11:
 -- profiles, explanations, counted_samples without profiled runs; version 12:
--- explanation_runs) and keeps its rows.
--- A column added to an existing table cannot be written idempotently here:
--- the lab adds those columns itself when a table lacks them
+-- explanation_runs; version 13: bisect_specs.seed_experiment; version 14:
+-- bisections without args) and keeps its rows.
+-- A column added to or dropped from an existing table cannot be written
+-- idempotently here: the lab adds and drops those columns itself
 -- (results/store.c).
 
-PRAGMA user_version = 13;
+PRAGMA user_version = 14;
 
 -- A kernel image the lab has booted, identified by its content.
 CREATE TABLE IF NOT EXISTS kernels (
@@ -207,8 +208,6 @@ CREATE TABLE IF NOT EXISTS bisections (
 	workload	TEXT NOT NULL,
 	metric		TEXT,			-- chosen once G and B are measured
 	per_boot	INTEGER,		-- units: per-boot medians (1) or samples (0)
-	args		TEXT NOT NULL,		-- unused: the spec is in bisect_specs; always '',
-					-- as sqlite cannot drop a column's NOT NULL
 	effect		REAL,			-- R(G->B), Hodges-Lehmann
 	effect_lo	REAL,
 	effect_hi	REAL,

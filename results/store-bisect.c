@@ -78,9 +78,8 @@ int store_bisection_create(struct store *st, long long *exp_id, const char *comm
 	}
 	if (store_insert_experiment(st, &id, "bisect", command, first.buf))
 		goto fail;
-	/* args is unused (schema.sql) but NOT NULL, in older databases too: '' */
 	if (store_rows(st, NULL, "INSERT INTO bisections(experiment_id, good, bad, workload, "
-		       "metric, args) VALUES (?1, ?2, ?3, ?4, ?5, '')",
+		       "metric) VALUES (?1, ?2, ?3, ?4, ?5)",
 		       STORE_ARGS(STORE_INT(id), STORE_TEXT(good), STORE_TEXT(bad),
 				  STORE_TEXT(first.buf), STORE_TEXT(text_or_null(&spec->metric))),
 		       NULL, NULL))

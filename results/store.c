@@ -112,32 +112,39 @@ static int check_intact(struct store *st)
  * record the level of their effect's interval, those from before
  * version 8 were built without config fragments, and those from before
  * version 10 decided with the default band of 2 %; those from before
- * version 13 booted their own ends.
+ * version 13 booted their own ends. A column dropped (definition NULL) is
+ * dropped only where the table still has it: bisections.args, before
+ * version 14 always '', the spec being in bisect_specs.
  */
-static const struct added_column {
+static const struct column_change {
 	const char *table, *column, *definition;
-} added_columns[] = {
+} column_changes[] = {
 	{ "runs", "clock", "clock TEXT NOT NULL DEFAULT 'wall'" },
 	{ "bisections", "effect_alpha", "effect_alpha REAL" },
 	{ "bisect_specs", "config_fragments", "config_fragments TEXT" },
 	{ "bisect_specs", "delta", "delta REAL" },
 	{ "bisect_specs", "seed_experiment", "seed_experiment INTEGER" },
+	{ "bisections", "args", NULL },
 };
 
-static int add_column(struct store *st, const struct added_column *c)
+static int change_column(struct store *st, const struct column_change *c)
 {
 	struct strbuf sql = STRBUF_INIT;
 	struct strvec have = STRVEC_INIT;
-	int ret = -1;
+	int ret = -1, found = 0;
 
 	if (store_rows(st, "cannot upgrade schema", "SELECT name FROM pragma_table_info(?1)",
 		       STORE_ARGS(STORE_TEXT(c->table)), store_row_strvec, &have))
 		goto out;
 	ret = 0;
-	for (size_t i = 0; i < have.nr; i++)
-		if (!strcmp(have.v[i], c->column))
-			goto out;
-	strbuf_addf(&sql, "ALTER TABLE %s ADD COLUMN %s", c->table, c->definition);
+	for (size_t i = 0; i < have.nr && !found; i++)
+		found = !strcmp(have.v[i], c->column);
+	if (found == !!c->definition)
+		goto out;
+	if (c->definition)
+		strbuf_addf(&sql, "ALTER TABLE %s ADD COLUMN %s", c->table, c->definition);
+	else
+		strbuf_addf(&sql, "ALTER TABLE %s DROP COLUMN %s", c->table, c->column);
 	ret = exec(st, sql.buf, "cannot upgrade schema");
 out:
 	strvec_release(&have);
@@ -145,10 +152,10 @@ out:
 	return ret;
 }
 
-static int add_columns(struct store *st)
+static int change_columns(struct store *st)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(added_columns); i++)
-		if (add_column(st, &added_columns[i]))
+	for (size_t i = 0; i < ARRAY_SIZE(column_changes); i++)
+		if (change_column(st, &column_changes[i]))
 			return -1;
 	return 0;
 }
@@ -261,7 +268,7 @@ int store_open(struct store *st, const char *path)
 			goto fail;
 		stale = schema_stale(st, version);
 		if (stale && (stale < 0 || exec(st, lab_schema_sql, "cannot create schema") ||
-			      add_columns(st))) {
+			      change_columns(st))) {
 			store_rollback(st);
 			goto fail;
 		}

@@ -20,7 +20,7 @@
 #include "strbuf.h"
 #include "strvec.h"
 
-#define STORE_SCHEMA_VERSION 13
+#define STORE_SCHEMA_VERSION 14
 
 /* The connection and its statements: results/ alone sees them (store-private.h). */
 struct store_conn;

@@ -28,7 +28,7 @@ chmod +x build.sh
 test_expect_success 'a run stores its clock: the local runner measures wall time' '
 	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 >out 2>err &&
 	test "$(sql lab.db "SELECT clock FROM runs")" = wall &&
-	test "$(sql lab.db "PRAGMA user_version")" = 13
+	test "$(sql lab.db "PRAGMA user_version")" = 14
 '
 
 test_expect_success 'lab run and lab show say the clock above the table' '
@@ -88,7 +88,7 @@ test_expect_success 'a version 3 database is upgraded: its runs are wall time' '
 	sql old.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"local\", \"zeroing\", \"\", 1, \"OK\")" &&
 	! sql old.db "SELECT clock FROM runs" 2>/dev/null &&
 	"$LAB" list --db old.db >out &&
-	test "$(sql old.db "PRAGMA user_version")" = 13 &&
+	test "$(sql old.db "PRAGMA user_version")" = 14 &&
 	test "$(sql old.db "SELECT clock FROM runs")" = wall &&
 	sql old.db "SELECT effect_alpha FROM bisections" &&
 	sql old.db "SELECT config_fragments, delta, seed_experiment FROM bisect_specs" &&
@@ -102,7 +102,7 @@ test_expect_success 'a version 3 database read by lab report is upgraded once' '
 		sqlite3 old2.db &&
 	sql old2.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"local\", \"zeroing\", \"\", 1, \"OK\")" &&
 	"$LAB" report --db old2.db --out site2 >/dev/null &&
-	test "$(sql old2.db "PRAGMA user_version")" = 13 &&
+	test "$(sql old2.db "PRAGMA user_version")" = 14 &&
 	grep -q "<dt>clock</dt><dd class=\"clock\">wall time</dd>" site2/r1.html
 '
 

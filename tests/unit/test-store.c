@@ -137,6 +137,15 @@ int main(void)
 	ok(store_open(&st, path) == 0, "an upgrade that finds the column there adds nothing");
 	is_int(one_int(st.conn->db, "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'clock'"),
 	       1, "one clock column");
+	/* a version 13 database: bisections with their unused args column */
+	ok(sqlite3_exec(st.conn->db, "ALTER TABLE bisections ADD COLUMN args TEXT NOT NULL "
+			"DEFAULT ''; PRAGMA user_version = 13", NULL, NULL, NULL) == SQLITE_OK,
+	   "a version 13 database made");
+	store_close(&st);
+	ok(store_open(&st, path) == 0, "a version 13 database opens");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM pragma_table_info('bisections') "
+		       "WHERE name = 'args'"), 0, "and loses bisections.args");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 100, "and keeps its samples");
 	sqlite3_exec(st.conn->db, "PRAGMA user_version = 99", NULL, NULL, NULL);
 	store_close(&st);
 	ok(store_open(&st, path) != 0, "a newer schema version is refused");
