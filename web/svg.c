@@ -162,6 +162,29 @@ double svg_axis_place(const struct svg_axis *ax, double v, double from, double t
  * about 6.2px wide. Used to keep a label at an end of the axis inside the
  * plot by anchoring it at its start or end instead of its middle.
  */
+/* An <svg> element of class cls, w by h, opened with its title (escaped). */
+static void svg_open(struct strbuf *sb, const char *cls, double w, double h, const char *title)
+{
+	strbuf_addf(sb, "<svg class=\"%s\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", cls, w, h);
+	escape_html(sb, title);
+	strbuf_addstr(sb, "</title>\n");
+}
+
+/* A linear axis from lo to hi, drawn upwards as grid lines labelled at the left. */
+static void y_grid(struct strbuf *sb, struct svg_axis *ax, double lo, double hi, double bottom,
+		   double top)
+{
+	axis_init(ax, lo, hi, 0);
+	for (size_t i = 0; i < ax->nticks; i++) {
+		double y = scale(ax->tick[i], lo, hi, bottom, top);
+
+		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+			    PAD_L, y, W - PAD_R, y, PAD_L - 4, y + 4, ax->label[i]);
+	}
+}
+
 static double label_width(const char *s)
 {
 	double w = 0;
@@ -385,10 +408,7 @@ int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
 	for (size_t i = 0; i < ns; i++)
 		h += points_height(&s[i]) + 36 + (separate ? 36 : 0);
 	h += separate ? 0 : 36;
-	strbuf_addf(sb, "<svg class=\"plot\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
-	escape_html(sb, title);
-	strbuf_addstr(sb, "</title>\n");
+	svg_open(sb, "plot", W, h, title);
 	if (separate)
 		strbuf_addf(sb, "<text class=\"note\" x=\"%.1f\" y=\"12\">each side on a scale of its "
 			    "own: their values lie too far apart for one</text>\n", PAD_L);
@@ -453,10 +473,7 @@ void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double del
 		b += pad;
 	}
 	svg_axis_init(&ax, a, b);
-	strbuf_addf(sb, "<svg class=\"plot ratio\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
-	escape_html(sb, title);
-	strbuf_addstr(sb, "</title>\n");
+	svg_open(sb, "plot ratio", W, h, title);
 	xa = svg_axis_place(&ax, down, PAD_L, W - PAD_R);
 	xb = svg_axis_place(&ax, up, PAD_L, W - PAD_R);
 	strbuf_addf(sb, "<rect class=\"same-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
@@ -508,19 +525,9 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 	}
 	lo -= (hi - lo) * 0.05 + 0.005;
 	hi += (hi - lo) * 0.05 + 0.005;
-	strbuf_addf(sb, "<svg class=\"plot\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
-	escape_html(sb, title);
-	strbuf_addstr(sb, "</title>\n");
+	svg_open(sb, "plot", W, h, title);
 	/* linear: the steps sit near 1 or near the effect, a log scale would part neither */
-	axis_init(&ax, lo, hi, 0);
-	for (size_t i = 0; i < ax.nticks; i++) {
-		double y = scale(ax.tick[i], lo, hi, bottom, top);
-
-		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			    PAD_L, y, W - PAD_R, y, PAD_L - 4, y + 4, ax.label[i]);
-	}
+	y_grid(sb, &ax, lo, hi, bottom, top);
 	strbuf_addstr(sb, "<text class=\"axis-label\" x=\"4\" y=\"12\">ratio to good (M/G)</text>\n");
 	strbuf_addf(sb, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		    PAD_L, scale(1, lo, hi, bottom, top), W - PAD_R, scale(1, lo, hi, bottom, top));
@@ -575,10 +582,7 @@ void svg_changes(struct strbuf *sb, const struct svg_bar *bars, size_t n, const 
 		hi = lo + 1;
 	axis_init(&ax, lo, hi, 0);
 	zero = scale(0, lo, hi, x0, x1);
-	strbuf_addf(sb, "<svg class=\"plot changes\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
-	escape_html(sb, title);
-	strbuf_addstr(sb, "</title>\n");
+	svg_open(sb, "plot changes", W, h, title);
 	for (size_t i = 0; i < ax.nticks; i++) {
 		double x = scale(ax.tick[i], lo, hi, x0, x1);
 
@@ -642,10 +646,8 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 	}
 	/* scale() draws an empty range in the middle */
 	is_flat = n && !(y1 - y0 >= flat);
-	strbuf_addf(sb, "<svg class=\"spark\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", w + 80, h);
-	escape_html(sb, title);
-	strbuf_addstr(sb, "</title>\n<polyline points=\"");
+	svg_open(sb, "spark", w + 80, h, title);
+	strbuf_addstr(sb, "<polyline points=\"");
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			strbuf_addch(sb, ' ');
@@ -696,18 +698,8 @@ void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *l
 		lo -= pad;
 		hi += pad;
 	}
-	strbuf_addf(sb, "<svg class=\"plot nightly\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\">\n<title>", W, h);
-	escape_html(sb, title);
-	strbuf_addstr(sb, "</title>\n");
-	axis_init(&ax, lo, hi, 0);
-	for (size_t i = 0; i < ax.nticks; i++) {
-		double yy = scale(ax.tick[i], lo, hi, bottom, top);
-
-		strbuf_addf(sb, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			    PAD_L, yy, W - PAD_R, yy, PAD_L - 4, yy + 4, ax.label[i]);
-	}
+	svg_open(sb, "plot nightly", W, h, title);
+	y_grid(sb, &ax, lo, hi, bottom, top);
 	for (size_t i = 0; i < nc; i++) {
 		const struct svg_change *c = &changes[i];
 		double x = scale(((double)c->before + (double)c->after) / 2, -0.5, (double)n - 0.5,
