@@ -656,18 +656,6 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		strvec_split(&av, env->command);
 		if (env->meter)
 			meter_phase(env->meter, "running %s", av.v[0] ? av.v[0] : "");
-		r = logged_watched(out, strvec_argv(&av), strvec_argv(&cc.env), t->workdir, log_fd,
-				   (double)env->timeout_s, env->meter ? &mw.w : NULL);
-		if (r == -2)
-			goto out;
-		if (r) {
-			out->status = BUILD_FAILED;
-			ret = 0;
-			goto out;
-		}
-		strbuf_reset(&obj);
-		strbuf_addf(&obj, "%s/%s", t->workdir,
-			    env->artifact ? env->artifact : "image");
 	} else {
 		/* the tree's own build directories: its sources are ../../src from each */
 		if (!(kbuild = subdir(t->dir, "kbuild")))
@@ -694,15 +682,22 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 			meter_set_total(env->meter, cold ? build_objects_expected(obj.buf) : 0);
 			meter_phase(env->meter, "compiling");
 		}
-		r = logged_watched(out, strvec_argv(&av), strvec_argv(&cc.env), NULL, log_fd,
-				   (double)env->timeout_s, env->meter ? &mw.w : NULL);
-		if (r == -2)
-			goto out;
-		if (r) {
-			out->status = BUILD_FAILED;
-			ret = 0;
-			goto out;
-		}
+	}
+	/* build.command runs in the work tree, make from anywhere (its -C and O= say where) */
+	r = logged_watched(out, strvec_argv(&av), strvec_argv(&cc.env),
+			   env->command ? t->workdir : NULL, log_fd, (double)env->timeout_s,
+			   env->meter ? &mw.w : NULL);
+	if (r == -2)
+		goto out;
+	if (r) {
+		out->status = BUILD_FAILED;
+		ret = 0;
+		goto out;
+	}
+	if (env->command) {
+		strbuf_reset(&obj);
+		strbuf_addf(&obj, "%s/%s", t->workdir, env->artifact ? env->artifact : "image");
+	} else {
 		if (cold && mw.lines)
 			build_objects_keep(obj.buf, mw.lines);
 		strbuf_addf(&obj, "/%s", image_path(spec->arch));
