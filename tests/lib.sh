@@ -235,23 +235,65 @@ test_done() {
 	exit $?
 }
 
-# scaled_project DIR IMAGE: a git project in DIR whose ./build.sh writes
-# out/image as printf IMAGE SCALE does, SCALE read from its file scale
-# (IMAGE: a printf format with one %s, put in single quotes in build.sh);
-# commits tagged base (scale 1.00) and slow (1.50). ./lab.conf builds it
-# and runs its image on the local runner. scaled_base makes base alone.
+# The IMAGE of fake_project that runs the stand-in guest, $FAKE, at SCALE.
+FAKE_IMAGE='#!/bin/sh\nexec "$FAKE" "$@" scale=%s\n'
+
+# fake_project DIR IMAGE [BUILD]: a git project made in DIR whose ./build.sh
+# runs the shell lines BUILD, then writes out/image as printf IMAGE SCALE
+# [EXTRA] does: SCALE read from its file scale, EXTRA what BUILD left in
+# $extra, if anything (IMAGE: a printf format, put in single quotes in
+# build.sh). Its one commit, base (scale 1.00), is tagged base.
+fake_project() {
+	mkdir "$1" && git -C "$1" init -q -b main &&
+	git -C "$1" config user.name "A U Thor" && git -C "$1" config user.email author@example.com &&
+	{
+		printf "#!/bin/sh\nextra=\n" &&
+		{ [ -z "${3:-}" ] || printf "%s\n" "$3"; } &&
+		printf "mkdir -p out &&\nprintf '%s' \"\$(cat scale)\" \${extra:+\"\$extra\"} >out/image &&\n" "$2" &&
+		printf "chmod +x out/image\n"
+	} >"$1/build.sh" &&
+	chmod +x "$1/build.sh" && echo 1.00 >"$1/scale" &&
+	commit "$1" base && git -C "$1" tag base
+}
+
+# commit DIR SUBJECT: all of DIR's work tree committed as SUBJECT.
+commit() {
+	git -C "$1" add -A && git -C "$1" commit -q -m "$2"
+}
+
+# fake_history DIR N [CMD [ARG...]]: N commits on the project in DIR,
+# commit I writing "change I" to its notes.txt, its subject "change I".
+# Before each, CMD ARG... runs with $i set to I: it may change the
+# project's files, set subject to another and tag to a name for the
+# commit. Its failure fails the history.
+fake_history() {
+	local dir=$1 n=$2 i subject tag
+
+	shift 2
+	for i in $(seq 1 "$n"); do
+		echo "change $i" >"$dir/notes.txt" && subject="change $i" && tag= &&
+		{ [ $# = 0 ] || "$@"; } &&
+		commit "$dir" "$subject" &&
+		{ [ -z "$tag" ] || git -C "$dir" tag "$tag"; } || return 1
+	done
+}
+
+# scale_from DIR AT SCALE: a step of fake_history, the scale SCALE from
+# commit AT on, that commit tagged culprit.
+scale_from() {
+	if [ "$i" = "$2" ]; then echo "$3" >"$1/scale" && tag=culprit; fi
+}
+
+# scaled_project DIR IMAGE: fake_project DIR IMAGE, then a commit slow
+# (scale 1.50), tagged. ./lab.conf builds it and runs its image on the
+# local runner. scaled_base makes base alone.
 scaled_project() {
 	scaled_base "$@" &&
-	echo 1.50 >"$1/scale" && git -C "$1" commit -q -am slow && git -C "$1" tag slow
+	echo 1.50 >"$1/scale" && commit "$1" slow && git -C "$1" tag slow
 }
 
 scaled_base() {
-	mkdir "$1" && git -C "$1" init -q -b main &&
-	git -C "$1" config user.name "A U Thor" && git -C "$1" config user.email author@example.com &&
-	printf "#!/bin/sh\nmkdir -p out &&\nprintf '%s' \"\$(cat scale)\" >out/image &&\nchmod +x out/image\n" \
-		"$2" >"$1/build.sh" &&
-	chmod +x "$1/build.sh" && echo 1.00 >"$1/scale" &&
-	git -C "$1" add . && git -C "$1" commit -q -m base && git -C "$1" tag base &&
+	fake_project "$1" "$2" &&
 	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf
 }
 
@@ -263,16 +305,11 @@ local_conf() {
 }
 
 # scaled_history DIR IMAGE N AT SCALE: scaled_base DIR IMAGE, then N commits
-# "change I", the scale SCALE from change AT on (that commit tagged culprit);
-# lab.conf's core.repo is DIR.
+# of fake_history, the scale SCALE from change AT on (that commit tagged
+# culprit); lab.conf's core.repo is DIR.
 scaled_history() {
 	scaled_base "$1" "$2" &&
-	for i in $(seq 1 "$3"); do
-		echo "change $i" >"$1/notes.txt"
-		if [ "$i" = "$4" ]; then echo "$5" >"$1/scale"; fi
-		git -C "$1" add -A && git -C "$1" commit -q -m "change $i" || return 1
-		if [ "$i" = "$4" ]; then git -C "$1" tag culprit; fi
-	done &&
+	fake_history "$1" "$3" scale_from "$1" "$4" "$5" &&
 	printf "[core]\n\trepo = %s\n" "$(realpath "$1")" >>lab.conf
 }
 

@@ -2,12 +2,13 @@
 #define STORE_FIXTURE_H
 /*
  * What the C tests of the store share: a new database in a directory of
- * its own, one number read back with plain SQL, and the directory gone at
- * the end.
+ * its own, a boot stored through the store's own writers, one number read
+ * back with plain SQL, and the directory gone at the end.
  *
  *   struct store_fixture fx;
  *   if (store_fixture_open(&fx, &st)) return 1;
- *   is_int(store_fixture_int(&st, "SELECT count(*) FROM runs"), 2, "...");
+ *   id = store_fixture_boot(&st, exp, vid, 0, "", 1024, RUN_OK, 100, 3);
+ *   is_int(store_fixture_int(&st, "SELECT count(*) FROM runs"), 1, "...");
  *   store_close(&st); store_fixture_remove(&fx);
  */
 #include <sqlite3.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sample.h"
 #include "store-private.h"
 #include "store.h"
 
@@ -31,6 +33,38 @@ static inline int store_fixture_open(struct store_fixture *fx, struct store *st)
 		return -1;
 	snprintf(fx->path, sizeof(fx->path), "%s/lab.db", fx->dir);
 	return store_open(st, fx->path);
+}
+
+/*
+ * A boot of variant vid (0 and 0: of no experiment) on kernel (0: none) at
+ * mem MiB, ended with status: n samples of zeroing.touch (base, base + 1,
+ * ...), the first a warm-up, and the release 6.1.0-test. Its run id; 0 when
+ * it could not be stored.
+ */
+static inline long long store_fixture_boot(struct store *st, long long exp, long long vid,
+					   long long kernel, const char *cmdline, long mem,
+					   enum run_status status, double base, int n)
+{
+	struct run_row row = { .kernel_id = kernel, .experiment_id = exp, .variant_id = vid,
+			       .runner = "local", .workloads = "zeroing", .cmdline = cmdline,
+			       .mem_mib = mem, .cpus = 1 };
+	struct sample s = { "zeroing", "touch", "us", 0, 0, 0 };
+	struct run_result res;
+	long long id = 0;
+
+	run_result_init(&res);
+	res.status = status;
+	for (int i = 0; i < n; i++) {
+		s.iteration = i;
+		s.value = base + i;
+		s.flags = i ? 0 : SAMPLE_WARMUP;
+		sample_set_add(&res.set, &s);
+	}
+	sample_set_meta(&res.set, "kernel.release", "6.1.0-test");
+	if (store_run_begin(st, &id, &row) || store_run_finish(st, id, &res, NULL))
+		id = 0;
+	run_result_release(&res);
+	return id;
 }
 
 /* The first column of the first row of sql; -1 when there is none. */

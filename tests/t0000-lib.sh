@@ -147,4 +147,30 @@ test_expect_success 'scaled_project: base and slow tagged, each built to its own
 	grep -qx "	command = ./build.sh" lab.conf && grep -qx "	runner = local" lab.conf
 '
 
+# fake_history's step in the test below: the scale 2.00 from change 2 on,
+# change 3 tagged and not building, change 4 with a subject of its own
+history_step() {
+	case $i in
+	2) echo 2.00 >fake/scale ;;
+	3) touch fake/broken && tag=three ;;
+	4) rm fake/broken && subject=four ;;
+	esac
+}
+
+test_expect_success 'fake_project, fake_history, commit: a build that runs its lines, a commit a step' '
+	fake_project fake "echo scale=%s%s\n" "test -e broken && exit 3
+test -e more && extra=\" more\"" &&
+	fake_history fake 4 history_step &&
+	test "$(git -C fake log --format=%s | tr "\n" ,)" = "four,change 3,change 2,change 1,base," &&
+	test "$(git -C fake tag | tr "\n" ,)" = "base,three," &&
+	test "$(git -C fake show three:notes.txt)" = "change 3" &&
+	(cd fake && git checkout -q base && ./build.sh) && test "$(cat fake/out/image)" = "echo scale=1.00" &&
+	test -x fake/out/image &&
+	(cd fake && git checkout -q three && test_expect_code 3 ./build.sh) &&
+	(cd fake && git checkout -q main && touch more && ./build.sh) &&
+	test "$(cat fake/out/image)" = "echo scale=2.00 more" &&
+	commit fake more &&
+	test "$(git -C fake log -1 --format=%s)" = more && git -C fake ls-files --error-unmatch more out/image
+'
+
 test_done

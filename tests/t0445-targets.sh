@@ -144,21 +144,7 @@ test_expect_success 'kill -9 of the lab: every worker and guest dies; the resume
 # A project whose build makes the stand-in guest, 10 % slower from change 5.
 test_expect_success 'bisect --targets: every commit'\''s boots go to the class'\''s targets in turn' '
 	rm -rf lab.db* &&
-	git init -q -b main repo &&
-	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
-	cat >repo/build.sh <<-\EOS &&
-	#!/bin/sh
-	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s\n" "$(cat scale)" >out/image &&
-	chmod +x out/image
-	EOS
-	chmod +x repo/build.sh && echo 1.00 >repo/scale &&
-	git -C repo add -A && git -C repo commit -q -m base && git -C repo tag base &&
-	for i in 1 2 3 4 5 6 7 8; do
-		echo "change $i" >repo/notes.txt
-		if [ $i = 5 ]; then echo 1.10 >repo/scale; fi
-		git -C repo add -A && git -C repo commit -q -m "change $i" || return 1
-		if [ $i = 5 ]; then git -C repo tag culprit; fi
-	done &&
+	fake_project repo "$FAKE_IMAGE" && fake_history repo 8 scale_from repo 5 1.10 &&
 	cat lab.conf >bisect.conf &&
 	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n" "$PWD" >>bisect.conf &&
 	rc=0 && "$LAB" bisect --config bisect.conf --db lab.db --good base --bad main --workload zeroing \

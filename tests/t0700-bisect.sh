@@ -6,34 +6,26 @@
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
 export FAKE_SEED_FILE=$TRASH/seed
 
-commit() {
-	git -C repo add -A && git -C repo commit -q -m "$1"
+IMAGE='#!/bin/sh\nexec "$FAKE" "$@" scale=%s %s\n'
+# a commit with the file broken does not build; one with runfail, its run fails
+BUILD='test -e broken && { echo "error: broken" >&2; exit 1; }
+test -e runfail && extra=fail=1'
+
+# fake_history's step: 10 % slower from change 12 on (tagged culprit), the
+# run of change 14 failing, change 15 not building
+history_step() {
+	case $i in
+	12) echo 1.10 >repo/scale && tag=culprit ;;
+	14) touch repo/runfail ;;
+	15) rm repo/runfail && touch repo/broken ;;
+	16) rm repo/broken ;;
+	esac
 }
 
 # The first step of 30 is the midpoint, change 15; with it skipped, the
 # next is change 14: both are visited before anything is measured.
 test_expect_success 'setup: 30 commits, a shift at 12, a broken build at 15, a failing run at 14' '
-	git init -q -b main repo &&
-	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
-	cat >repo/build.sh <<-\EOS &&
-	#!/bin/sh
-	test -e broken && { echo "error: broken" >&2; exit 1; }
-	extra=; test -e runfail && extra=fail=1
-	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s %s\n" "$(cat scale)" "$extra" >out/image &&
-	chmod +x out/image
-	EOS
-	chmod +x repo/build.sh && echo 1.00 >repo/scale && commit base && git -C repo tag base &&
-	for i in $(seq 1 30); do
-		echo "change $i" >repo/notes.txt
-		case $i in
-		12) echo 1.10 >repo/scale ;;
-		14) touch repo/runfail ;;
-		15) rm repo/runfail && touch repo/broken ;;
-		16) rm repo/broken ;;
-		esac
-		commit "change $i" || exit 1
-		if [ $i = 12 ]; then git -C repo tag culprit; fi
-	done &&
+	fake_project repo "$IMAGE" "$BUILD" && fake_history repo 30 history_step &&
 	local_conf "$PWD/repo" >lab.conf
 '
 
@@ -113,13 +105,13 @@ test_expect_success 'good and bad without a real difference: stop and say so' '
 
 test_expect_success 'a shift inside a merged side branch is found' '
 	git -C repo checkout -q -b side main~24 &&
-	echo 1.00 >repo/scale && echo side1 >repo/side.txt && commit "side 1" &&
-	echo 1.12 >repo/scale && commit "side 2 slows" && git -C repo tag side-culprit &&
-	echo side3 >repo/side.txt && commit "side 3" &&
+	echo 1.00 >repo/scale && echo side1 >repo/side.txt && commit repo "side 1" &&
+	echo 1.12 >repo/scale && commit repo "side 2 slows" && git -C repo tag side-culprit &&
+	echo side3 >repo/side.txt && commit repo "side 3" &&
 	git -C repo checkout -q main && git -C repo reset -q --hard base &&
-	for i in 1 2 3 4; do echo "m $i" >repo/notes.txt; commit "main $i" || exit 1; done &&
+	for i in 1 2 3 4; do echo "m $i" >repo/notes.txt; commit repo "main $i" || exit 1; done &&
 	git -C repo merge -q --no-edit -X theirs side -m "merge side" &&
-	for i in 5 6 7; do echo "m $i" >repo/notes.txt; commit "main $i" || exit 1; done &&
+	for i in 5 6 7; do echo "m $i" >repo/notes.txt; commit repo "main $i" || exit 1; done &&
 	test "$(cat repo/scale)" = 1.12 &&
 	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&

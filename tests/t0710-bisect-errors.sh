@@ -6,31 +6,24 @@
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
 export FAKE_SEED_FILE=$TRASH/seed
 
-commit() {
-	git -C repo add -A && git -C repo commit -q -m "$1"
+# a commit with the file broken does not build; with nospace, its build runs
+# out of disk space; with slow, it takes 30 s
+BUILD='test -e broken && { echo "error: broken" >&2; exit 1; }
+test -e nospace && { echo "cc1: error: out/x.o: No space left on device" >&2; exit 1; }
+test -e slow && sleep 30'
+
+# fake_history's step: change 2 not building, 30 % slower from change 4
+# on, each commit tagged cI
+history_step() {
+	case $i in
+	2) touch repo/broken ;; 3) rm repo/broken ;;
+	4) echo 1.30 >repo/scale ;;
+	esac
+	tag=c$i
 }
 
 test_expect_success 'setup: 8 commits, a shift at 4, a broken build at 2, the lab failing at 6' '
-	git init -q -b main repo &&
-	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
-	cat >repo/build.sh <<-\EOS &&
-	#!/bin/sh
-	test -e broken && { echo "error: broken" >&2; exit 1; }
-	test -e nospace && { echo "cc1: error: out/x.o: No space left on device" >&2; exit 1; }
-	test -e slow && sleep 30
-	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s\n" "$(cat scale)" >out/image &&
-	chmod +x out/image
-	EOS
-	chmod +x repo/build.sh && echo 1.00 >repo/scale && commit base && git -C repo tag base &&
-	for i in $(seq 1 8); do
-		echo "change $i" >repo/notes.txt
-		case $i in
-		2) touch repo/broken ;; 3) rm repo/broken ;;
-		4) echo 1.30 >repo/scale ;;
-		esac
-		commit "change $i" || exit 1
-		git -C repo tag c$i
-	done &&
+	fake_project repo "$FAKE_IMAGE" "$BUILD" && fake_history repo 8 history_step &&
 	local_conf "$PWD/repo" >lab.conf &&
 	printf "[core]\n\trepo = %s/repo\n" "$PWD" >qemu.conf
 '
@@ -272,7 +265,7 @@ test_expect_success 'a build that runs out of disk space is the lab'\''s failure
 	for i in 1 2 3; do
 		echo "infra $i" >repo/notes.txt
 		case $i in 1) touch repo/nospace ;; 3) rm repo/nospace; echo 1.30 >repo/scale ;; esac
-		commit "infra $i" || exit 1
+		commit repo "infra $i" || exit 1
 	done &&
 	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&
 	rc=0 && timeout 300 "$LAB" bisect --db lab.db --good base --bad infra --workload zeroing \
@@ -288,7 +281,7 @@ test_expect_success 'a build past its deadline is the lab'\''s failure too' '
 	for i in 1 2 3; do
 		echo "slow $i" >repo/notes.txt
 		case $i in 1) touch repo/slow ;; 3) rm repo/slow; echo 1.30 >repo/scale ;; esac
-		commit "slow $i" || exit 1
+		commit repo "slow $i" || exit 1
 	done &&
 	git -C repo checkout -q main &&
 	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n\ttimeout = 2\n[run]\n\trunner = local\n" "$PWD" >slow.conf &&

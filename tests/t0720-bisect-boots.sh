@@ -8,29 +8,20 @@ export FAKE=$TOP/tests/fixtures/fake-guest.sh
 export FAKE_SEED_FILE=$TRASH/seed
 export BOOT_COUNT=$TRASH/boots
 
-commit() {
-	git -C repo add -A && git -C repo commit -q -m "$1"
+# A history of 30 commits, each tagged cI; "scale" is the kernel's speed,
+# changed at the commits named (I:SCALE...); the program's boot factor
+# comes from slow.sh, the host.
+make_repo() {
+	rm -rf repo && fake_project repo '#!/bin/sh\nexec "$SLOW" %s "$@"\n' &&
+	fake_history repo 30 history_step "$@"
 }
 
-# A history of 30 commits; "scale" is the kernel's speed, changed at the
-# commits named; the program's boot factor comes from slow.sh, the host.
-make_repo() {
-	rm -rf repo && git init -q -b main repo &&
-	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
-	cat >repo/build.sh <<-\EOS &&
-	#!/bin/sh
-	mkdir -p out && printf "#!/bin/sh\nexec \"\$SLOW\" %s \"\$@\"\n" "$(cat scale)" >out/image &&
-	chmod +x out/image
-	EOS
-	chmod +x repo/build.sh && echo 1.00 >repo/scale && commit base && git -C repo tag base &&
-	for i in $(seq 1 30); do
-		echo "change $i" >repo/notes.txt
-		for change in "$@"; do
-			test "${change%%:*}" = $i && echo "${change#*:}" >repo/scale
-		done
-		commit "change $i" || return 1
-		git -C repo tag c$i
+# fake_history's step: the scale of each I:SCALE at commit I, the commit tagged cI
+history_step() {
+	for change in "$@"; do
+		test "${change%%:*}" = $i && echo "${change#*:}" >repo/scale
 	done
+	tag=c$i
 }
 
 # The host: boot n of the whole test runs its kernel at factor f(n).

@@ -7,10 +7,6 @@
 export FAKE=$TOP/tests/fixtures/fake-guest.sh
 export FAKE_SEED_FILE=$TRASH/seed
 
-commit() {
-	git -C repo add -A && git -C repo commit -q -m "$1"
-}
-
 IMAGE='#!/bin/sh\nexec "$FAKE" "$@" scale=%s metrics=ops higher=1\n'
 
 test_expect_success 'setup: 12 commits, 10 % fewer ops/s from change 7 on' '
@@ -36,7 +32,7 @@ test_expect_success 'without --metric the drop is chosen as the regression to bi
 
 test_expect_success 'a rise of the rate is an improvement: nothing to bisect' '
 	git -C repo checkout -q -b up base &&
-	echo 1.10 >repo/scale && commit "faster" && echo more >repo/notes.txt && commit "after" &&
+	echo 1.10 >repo/scale && commit repo faster && echo more >repo/notes.txt && commit repo after &&
 	git -C repo checkout -q main &&
 	rc=0 && "$LAB" bisect --db lab.db --good base --bad up --workload zeroing --iters 10 \
 		--metric ops >out 2>err || rc=$? &&
@@ -45,21 +41,10 @@ test_expect_success 'a rise of the rate is an improvement: nothing to bisect' '
 
 # The lab's own guest program as what the commits build, running a
 # [workload] section's program whose rate drops at the culprit.
+GUEST_IMAGE='#!/bin/sh\nLAB_SCALE=%s exec "$GUEST_BIN" "$@"\n'
+
 test_expect_success 'bisect --workload NAME of a section, stored as its spec: a resume needs the section no more' '
-	git init -q -b main sec &&
-	git -C sec config user.name "A U Thor" && git -C sec config user.email author@example.com &&
-	cat >sec/build.sh <<-\EOS &&
-	#!/bin/sh
-	mkdir -p out && printf "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" "$(cat scale)" >out/image &&
-	chmod +x out/image
-	EOS
-	chmod +x sec/build.sh && echo 1.00 >sec/scale && git -C sec add -A && git -C sec commit -q -m base &&
-	git -C sec tag base &&
-	for i in 1 2 3 4 5 6; do
-		echo $i >sec/n && if [ $i = 4 ]; then echo 0.80 >sec/scale; fi &&
-		git -C sec add -A && git -C sec commit -q -m "c$i" || exit 1
-	done &&
-	git -C sec tag culprit main~2 &&
+	fake_project sec "$GUEST_IMAGE" && fake_history sec 6 scale_from sec 4 0.80 &&
 	cat >rate.sh <<-\EOS &&
 	#!/bin/sh
 	awk -v s="${LAB_SCALE:-1}" -v seed="$$" "BEGIN { srand(seed); printf \"ops %.3f ops/s\\n\", 1000 * s * (1 + rand() / 100) }"

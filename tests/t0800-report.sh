@@ -10,10 +10,6 @@ export FAKE_SEED_FILE=$TRASH/seed
 SHOTS=$TOP/tests/out/t0800
 HOSTILE='<script>alert(1)</script>'
 
-commit() {
-	git -C repo add -A && git -C repo commit -q -m "$1"
-}
-
 # Tags HTML5 and SVG have that libxml2's HTML 4 parser does not know; it
 # names them and goes on. Anything else it says fails the test.
 html5_tags='header|nav|main|section|svg|g|title|text|circle|line|rect|polyline'
@@ -32,21 +28,13 @@ test_expect_success 'setup: an A/B experiment with a regression' '
 	test "$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = 1")" = REGRESSION
 '
 
+# fake_history's step: 10 % slower from change 4 on, whose subject is hostile
+history_step() {
+	if [ $i = 4 ]; then echo 1.10 >repo/scale; subject=$HOSTILE; fi
+}
+
 test_expect_success 'setup: a bisection whose culprit has a hostile subject' '
-	git init -q -b main repo &&
-	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
-	cat >repo/build.sh <<-\EOS &&
-	#!/bin/sh
-	mkdir -p out && printf "#!/bin/sh\nexec \"\$FAKE\" \"\$@\" scale=%s\n" "$(cat scale)" >out/image &&
-	chmod +x out/image
-	EOS
-	chmod +x repo/build.sh && echo 1.00 >repo/scale && commit base && git -C repo tag base &&
-	for i in 1 2 3 4 5 6 7; do
-		echo "change $i" >repo/notes.txt
-		subject="change $i"
-		if [ $i = 4 ]; then echo 1.10 >repo/scale; subject=$HOSTILE; fi
-		commit "$subject" || exit 1
-	done &&
+	fake_project repo "$FAKE_IMAGE" && fake_history repo 7 history_step &&
 	local_conf "$PWD/repo" >lab.conf &&
 	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&

@@ -135,20 +135,17 @@ static void verdict(struct verdict_row *v, const char *verdict, double ratio)
 
 static void test_store(void)
 {
-	char dir[] = "/tmp/lab-events-XXXXXX", path[256];
 	const struct store_variant_spec spec[2] = { { 0, NULL, NULL }, { 0, NULL, NULL } };
 	struct events_report r;
 	struct unit_side side;
 	struct verdict_row v;
 	struct strbuf sb = STRBUF_INIT;
 	const struct event_row *e;
+	struct store_fixture fx;
 	struct store st;
 	long long exp = 0, vid[2];
 
-	if (!mkdtemp(dir) || !freopen("/dev/null", "w", stderr))
-		return;
-	snprintf(path, sizeof(path), "%s/lab.db", dir);
-	if (store_open(&st, path) ||
+	if (!freopen("/dev/null", "w", stderr) || store_fixture_open(&fx, &st) ||
 	    store_experiment_create_ab(&st, &exp, vid, "lab ab", "zeroing", spec))
 		return;
 	ok(boot(&st, exp, vid[0], "tcg", 100, 25600, 4) && boot(&st, exp, vid[1], "tcg", 120, 50, 4) &&
@@ -202,14 +199,13 @@ static void test_store(void)
 	ok(events_report_load(&r, &st, exp) == 0 && r.nr == 0, "read as one without events");
 	events_report_release(&r);
 	store_close(&st);
-	ok(store_open(&st, path) == 0, "the database opens to write");
+	ok(store_open(&st, fx.path) == 0, "the database opens to write");
 	is_int(store_fixture_int(&st, "SELECT count(*) FROM events"), 0, "and has the table again");
 	is_int(store_fixture_int(&st, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "at the same version");
 	store_close(&st);
 	strbuf_release(&sb);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path))
-		fprintf(stdout, "# cannot remove %s\n", dir);
+	if (store_fixture_remove(&fx))
+		fprintf(stdout, "# cannot remove %s\n", fx.dir);
 }
 
 int main(void)

@@ -37,18 +37,16 @@ static void fill(struct bisect_spec_row *r)
 
 int main(void)
 {
-	char dir[] = "/tmp/lab-store-bisect-XXXXXX", path[256], want[512];
+	char want[512];
 	struct bisect_spec_row w, r;
 	struct strbuf err = STRBUF_INIT;
 	struct capture cap;
+	struct store_fixture fx;
 	struct store st;
 	long long id = 0, found = -1;
 	int rc;
 
-	if (!mkdtemp(dir))
-		return 1;
-	snprintf(path, sizeof(path), "%s/lab.db", dir);
-	if (store_open(&st, path))
+	if (store_fixture_open(&fx, &st))
 		return 1;
 
 	fill(&w);
@@ -109,21 +107,20 @@ int main(void)
 	capture_end(&cap, &err);
 	ok(rc == -1, "an older bisection is refused");
 	snprintf(want, sizeof(want), "lab: bisection E%lld in database '%s' was stored by an older "
-		 "lab without its spec and cannot be resumed: start it again\n", id, path);
+		 "lab without its spec and cannot be resumed: start it again\n", id, fx.path);
 	is_str(err.buf, want, "in one line naming it and its database");
 	bisect_spec_row_release(&r);
 	capture_start(&cap);
 	rc = store_bisect_spec_read(&st, id + 1, &r);
 	capture_end(&cap, &err);
 	ok(rc == -1, "so is one that does not exist");
-	snprintf(want, sizeof(want), "lab: no bisection %lld in database '%s'\n", id + 1, path);
+	snprintf(want, sizeof(want), "lab: no bisection %lld in database '%s'\n", id + 1, fx.path);
 	is_str(err.buf, want, "named");
 	bisect_spec_row_release(&r);
 	strbuf_release(&err);
 
 	store_close(&st);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path))
+	if (store_fixture_remove(&fx))
 		return 1;
 	return done_testing();
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "store-experiment.h"
+#include "store-fixture.h"
 #include "store-nightly.h"
 #include "tap.h"
 
@@ -29,19 +30,17 @@ static int seen_change(const struct nightly_change *c, const char *series, void 
 
 int main(void)
 {
-	char dir[] = "/tmp/lab-store-nightly-XXXXXX", path[256];
 	const struct store_variant_spec spec[2] = { { 0, "a=1", NULL }, { 0, "b=1", NULL } };
 	struct nightly_change c;
 	struct seen seen;
+	struct store_fixture fx;
 	struct store st;
 	long long night = 0, ab = 0, bis = 0, vid[2];
 	int interrupted = -1, owed = -1, sent = -1;
 
-	if (!mkdtemp(dir))
-		return 1;
-	snprintf(path, sizeof(path), "%s/lab.db", dir);
 	/* two experiments, for the change's A/B and bisection to refer to */
-	if (store_open(&st, path) || store_nightly_night_begin(&st, &night, &interrupted, "mm") ||
+	if (store_fixture_open(&fx, &st) ||
+	    store_nightly_night_begin(&st, &night, &interrupted, "mm") ||
 	    store_experiment_create_ab(&st, &ab, vid, "lab ab", "zeroing", spec) ||
 	    store_experiment_create_ab(&st, &bis, vid, "lab ab", "zeroing", spec))
 		return 1;
@@ -82,8 +81,7 @@ int main(void)
 	   "and no longer read");
 
 	store_close(&st);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path))
+	if (store_fixture_remove(&fx))
 		return 1;
 	return done_testing();
 }

@@ -16,6 +16,7 @@
 #include "sample.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
+#include "store-fixture.h"
 #include "store-nightly.h"
 #include "store-private.h"
 #include "store-report.h"
@@ -23,32 +24,6 @@
 #include "tap.h"
 
 #define CULPRIT "0123456789abcdef0123456789abcdef01234567"
-
-/* A boot: n samples of zeroing.touch (base, base + 1, ...), the first a warm-up. */
-static long long boot(struct store *st, long long exp, long long vid, long long kernel,
-		      const char *cmdline, long mem, enum run_status status, double base, int n)
-{
-	struct run_row row = { .kernel_id = kernel, .experiment_id = exp, .variant_id = vid,
-			       .runner = "local", .workloads = "zeroing", .cmdline = cmdline,
-			       .mem_mib = mem, .cpus = 1 };
-	struct sample s = { "zeroing", "touch", "us", 0, 0, 0 };
-	struct run_result res;
-	long long id = 0;
-
-	run_result_init(&res);
-	res.status = status;
-	for (int i = 0; i < n; i++) {
-		s.iteration = i;
-		s.value = base + i;
-		s.flags = i ? 0 : SAMPLE_WARMUP;
-		sample_set_add(&res.set, &s);
-	}
-	sample_set_meta(&res.set, "kernel.release", "6.1.0-test");
-	if (store_run_begin(st, &id, &row) || store_run_finish(st, id, &res, NULL))
-		id = 0;
-	run_result_release(&res);
-	return id;
-}
 
 static void verdict(struct verdict_row *v, const char *metric, const char *word)
 {
@@ -249,8 +224,9 @@ static int stop(char kind, long long id, void *data)
 
 int main(void)
 {
-	char dir[] = "/tmp/lab-store-report-XXXXXX", path[256], image[256];
+	char image[256], want[256];
 	const struct store_variant_spec spec[2] = { { 0, "a=1", NULL }, { 0, "b=1", NULL } };
+	struct store_fixture fx;
 	struct store st, again, mem;
 	struct store_conn mem_conn;
 	struct verdict_row v[2];
@@ -266,28 +242,27 @@ int main(void)
 	FILE *f;
 
 	git_libgit2_init();
-	if (!mkdtemp(dir))
+	if (store_fixture_open(&fx, &st))
 		return 1;
-	snprintf(path, sizeof(path), "%s/lab.db", dir);
-	snprintf(image, sizeof(image), "%s/bzImage", dir);
+	snprintf(image, sizeof(image), "%s/bzImage", fx.dir);
 	f = fopen(image, "w");
 	if (!f || fputs("a kernel image\n", f) == EOF || fclose(f))
 		return 1;
 	img.path = image;
 	img.arch = "x86_64";
 	memcpy(img.hash, "0f5a2d4b2b1b8c3e2c1a4d5e6f708192a3b4c5d6", KERNEL_IMAGE_HASH_LEN + 1);
-	if (store_open(&st, path) ||
-	    store_experiment_create_ab(&st, &exp, vid, "lab ab --boots 2", "zeroing", spec) ||
+	if (store_experiment_create_ab(&st, &exp, vid, "lab ab --boots 2", "zeroing", spec) ||
 	    store_kernel(&st, &kernel, &img))
 		return 1;
-	r[0] = boot(&st, exp, vid[0], 0, "a=1", 1024, RUN_OK, 100, 3);
-	r[1] = boot(&st, exp, vid[0], 0, "a=1", 1024, RUN_FAILED, 500, 3);
-	r[2] = boot(&st, exp, vid[1], 0, "b=1", 1024, RUN_OK, 200, 3);
-	r[3] = boot(&st, exp, vid[1], 0, "b=1", 2048, RUN_OK, 300, 2);
+	r[0] = store_fixture_boot(&st, exp, vid[0], 0, "a=1", 1024, RUN_OK, 100, 3);
+	r[1] = store_fixture_boot(&st, exp, vid[0], 0, "a=1", 1024, RUN_FAILED, 500, 3);
+	r[2] = store_fixture_boot(&st, exp, vid[1], 0, "b=1", 1024, RUN_OK, 200, 3);
+	r[3] = store_fixture_boot(&st, exp, vid[1], 0, "b=1", 2048, RUN_OK, 300, 2);
 	/* a kernel run twice on its own, and once on another command line */
-	r[4] = boot(&st, 0, 0, kernel, "x", 512, RUN_OK, 10, 2);
-	r[5] = boot(&st, 0, 0, kernel, "x", 512, RUN_OK, 20, 2);
-	ok(r[0] == 1 && r[5] == 6 && boot(&st, 0, 0, kernel, "y", 512, RUN_OK, 30, 2) == 7,
+	r[4] = store_fixture_boot(&st, 0, 0, kernel, "x", 512, RUN_OK, 10, 2);
+	r[5] = store_fixture_boot(&st, 0, 0, kernel, "x", 512, RUN_OK, 20, 2);
+	ok(r[0] == 1 && r[5] == 6 &&
+	   store_fixture_boot(&st, 0, 0, kernel, "y", 512, RUN_OK, 30, 2) == 7,
 	   "seven boots stored");
 	verdict(&v[0], "touch", "SAME");
 	verdict(&v[1], "fault", "REGRESSION");
@@ -332,8 +307,8 @@ int main(void)
 
 	o.buf[0] = '\0';
 	ok(store_report_series_kernels(&st, 12, series_kernel, &o) == 0, "series read");
-	snprintf(path, sizeof(path), "k%lld 'x' 512 1 2 6.1.0-test:", kernel);
-	is_str(o.buf, path, "the one kernel and command line with more than one OK run, "
+	snprintf(want, sizeof(want), "k%lld 'x' 512 1 2 6.1.0-test:", kernel);
+	is_str(o.buf, want, "the one kernel and command line with more than one OK run, "
 	       "its release as its first boot said");
 	o.buf[0] = '\0';
 	{
@@ -436,9 +411,9 @@ int main(void)
 	       "in commit order, not in the order stored");
 	o.buf[0] = '\0';
 	ok(store_report_nightly_changes(&st, "mm", nightly_change, &o) == 0, "changes read");
-	snprintf(path, sizeof(path), "zeroing.t local SUSPECT c222..c333 1.1 REGRESSION E%lld E%lld "
-		 "0123 FOUND;zeroing.t local CHANGEPOINT c333..c444 0.9  E0 E0  ;", exp, bis);
-	is_str(o.buf, path, "as found: confirmed and bisected, and one not yet");
+	snprintf(want, sizeof(want), "zeroing.t local SUSPECT c222..c333 1.1 REGRESSION E%lld "
+		 "E%lld 0123 FOUND;zeroing.t local CHANGEPOINT c333..c444 0.9  E0 E0  ;", exp, bis);
+	is_str(o.buf, want, "as found: confirmed and bisected, and one not yet");
 	o.buf[0] = '\0';
 	ok(store_report_nightly_changes(&st, "aa", nightly_change, &o) == 0 && !o.buf[0],
 	   "a nightly with no change has none");
@@ -446,8 +421,7 @@ int main(void)
 	strbuf_release(&sb);
 	bisect_spec_row_release(&bspec);
 	store_close(&st);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path))
+	if (store_fixture_remove(&fx))
 		return 1;
 	git_libgit2_shutdown();
 	return done_testing();

@@ -18,30 +18,6 @@
 #include "store-private.h"
 #include "tap.h"
 
-/* A boot of variant vid at mem MiB: n samples of zeroing.touch, the first a warm-up. */
-static long long boot(struct store *st, long long exp, long long vid, long mem,
-		      enum run_status status, double base, int n)
-{
-	struct run_row row = { .experiment_id = exp, .variant_id = vid, .runner = "local",
-			       .workloads = "zeroing", .cmdline = "", .mem_mib = mem, .cpus = 1 };
-	struct sample s = { "zeroing", "touch", "us", 0, 0, 0 };
-	struct run_result res;
-	long long id = 0;
-
-	run_result_init(&res);
-	res.status = status;
-	for (int i = 0; i < n; i++) {
-		s.iteration = i;
-		s.value = base + i;
-		s.flags = i ? 0 : SAMPLE_WARMUP;
-		sample_set_add(&res.set, &s);
-	}
-	if (store_run_begin(st, &id, &row) || store_run_finish(st, id, &res, NULL))
-		id = 0;
-	run_result_release(&res);
-	return id;
-}
-
 struct seen {
 	double v[64];
 	long long run[64];
@@ -87,9 +63,10 @@ static int step_of(const struct bisect_step_row *s, void *data)
 
 int main(void)
 {
-	char dir[] = "/tmp/lab-store-samples-XXXXXX", path[256], buf[256];
+	char buf[256];
 	const struct store_variant_spec spec[2] = { { 0, NULL, NULL }, { 0, NULL, NULL } };
 	struct seen seen;
+	struct store_fixture fx;
 	struct store st;
 	long long exp = 0, vid[2], ok1, failed, ok2, other, id = 0;
 	long nok = -1, nfailed = -1;
@@ -99,19 +76,16 @@ int main(void)
 					NAN, NAN, NAN };
 	struct bisect_spec_row bspec;
 
-	if (!mkdtemp(dir))
-		return 1;
 	if (!freopen("/dev/null", "w", stderr))
 		return 1;
-	snprintf(path, sizeof(path), "%s/lab.db", dir);
-	if (store_open(&st, path) ||
+	if (store_fixture_open(&fx, &st) ||
 	    store_experiment_create_ab(&st, &exp, vid, "lab ab", "zeroing", spec))
 		return 1;
-	ok1 = boot(&st, exp, vid[0], 1024, RUN_OK, 100, 4);
-	failed = boot(&st, exp, vid[0], 1024, RUN_FAILED, 500, 4);
-	ok2 = boot(&st, exp, vid[0], 1024, RUN_OK, 200, 3);
-	other = boot(&st, exp, vid[1], 1024, RUN_OK, 300, 3);
-	boot(&st, exp, vid[0], 2048, RUN_OK, 400, 3);
+	ok1 = store_fixture_boot(&st, exp, vid[0], 0, "", 1024, RUN_OK, 100, 4);
+	failed = store_fixture_boot(&st, exp, vid[0], 0, "", 1024, RUN_FAILED, 500, 4);
+	ok2 = store_fixture_boot(&st, exp, vid[0], 0, "", 1024, RUN_OK, 200, 3);
+	other = store_fixture_boot(&st, exp, vid[1], 0, "", 1024, RUN_OK, 300, 3);
+	store_fixture_boot(&st, exp, vid[0], 0, "", 2048, RUN_OK, 400, 3);
 	ok(ok1 && failed && ok2 && other, "five boots stored");
 
 	is_int(store_fixture_int(&st, "SELECT count(*) FROM samples"), 17, "every sample is stored");
@@ -145,7 +119,7 @@ int main(void)
 	ok(sqlite3_exec(st.conn->db, "DROP VIEW counted_samples", NULL, NULL, NULL) == SQLITE_OK,
 	   "the view dropped");
 	store_close(&st);
-	ok(store_open(&st, path) == 0, "the database opens to write");
+	ok(store_open(&st, fx.path) == 0, "the database opens to write");
 	is_int(store_fixture_int(&st, "SELECT count(*) FROM counted_samples"), 9, "and has the view again");
 	is_int(store_fixture_int(&st, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "at the same version");
 
@@ -172,8 +146,7 @@ int main(void)
 	ok(store_bisection_read(&st, id + 1, status_of, buf) == -1, "no such bisection");
 
 	store_close(&st);
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path))
+	if (store_fixture_remove(&fx))
 		return 1;
 	return done_testing();
 }
