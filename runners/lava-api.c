@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "curlutil.h"
 #include "host.h"
 #include "json.h"
@@ -46,53 +47,67 @@ static int set_string(char **field, const char *value)
 	return 0;
 }
 
-int lava_config_set(struct lava_config *c, const char *key, const char *value,
-		    const char **expected)
+static int set_url(void *obj, const char *v)
 {
-	if (!strcmp(key, "url")) {
-		*expected = "the LAVA server's http:// or https:// URL";
-		if (!lab_url_scheme(value, "http") || strpbrk(value, " \t\"'?#"))
-			return -1;
-		set_string(&c->url, value);
-		/* http://lava/ and http://lava are one server */
-		while (strlen(c->url) > 8 && c->url[strlen(c->url) - 1] == '/')
-			c->url[strlen(c->url) - 1] = '\0';
-		return 0;
-	}
-	if (!strcmp(key, "token") || !strcmp(key, "imagedir")) {
-		*expected = "a path";
-		if (!*value)
-			return -1;
-		return set_string(key[0] == 't' ? &c->token : &c->image_dir, value);
-	}
-	if (!strcmp(key, "devicetype") || !strcmp(key, "tags")) {
-		*expected = key[0] == 'd' ? "a LAVA device type such as qemu" :
-			    "LAVA device tags, comma-separated";
-		if (!*value || strpbrk(value, " \t\"'\\:{}[]#"))
-			return -1;
-		return set_string(key[0] == 'd' ? &c->device_type : &c->tags, value);
-	}
-	if (!strcmp(key, "imageurl")) {
-		*expected = "the http://, https:// or file:// URL of imageDir for the worker";
-		if ((!lab_url_scheme(value, "http") && strncmp(value, "file:///", 8)) || strpbrk(value, " \t\"'"))
-			return -1;
-		return set_string(&c->image_url, value);
-	}
-	if (!strcmp(key, "queue")) {
-		char *end;
-		long n;
+	struct lava_config *c = obj;
 
-		*expected = "seconds from 1 to 604800";
-		errno = 0;
-		n = strtol(value, &end, 10);
-		if (errno || end == value || (*end && strcmp(end, "s")) || n < 1 || n > 604800)
-			return -1;
-		c->queue_s = n;
-		return 0;
-	}
-	*expected = NULL;
-	return -1;
+	if (!lab_url_scheme(v, "http") || strpbrk(v, " \t\"'?#"))
+		return -1;
+	set_string(&c->url, v);
+	/* http://lava/ and http://lava are one server */
+	while (strlen(c->url) > 8 && c->url[strlen(c->url) - 1] == '/')
+		c->url[strlen(c->url) - 1] = '\0';
+	return 0;
 }
+
+static int set_token(void *obj, const char *v)
+{
+	return *v ? set_string(&((struct lava_config *)obj)->token, v) : -1;
+}
+
+static int set_image_dir(void *obj, const char *v)
+{
+	return *v ? set_string(&((struct lava_config *)obj)->image_dir, v) : -1;
+}
+
+/* a word LAVA's YAML takes as it is */
+static int set_word(char **field, const char *v)
+{
+	return !*v || strpbrk(v, " \t\"'\\:{}[]#") ? -1 : set_string(field, v);
+}
+
+static int set_device_type(void *obj, const char *v)
+{
+	return set_word(&((struct lava_config *)obj)->device_type, v);
+}
+
+static int set_tags(void *obj, const char *v)
+{
+	return set_word(&((struct lava_config *)obj)->tags, v);
+}
+
+static int set_image_url(void *obj, const char *v)
+{
+	if ((!lab_url_scheme(v, "http") && strncmp(v, "file:///", 8)) || strpbrk(v, " \t\"'"))
+		return -1;
+	return set_string(&((struct lava_config *)obj)->image_url, v);
+}
+
+static int set_queue(void *obj, const char *v)
+{
+	return key_parse_long(&((struct lava_config *)obj)->queue_s, v, 1, 604800, 1);
+}
+
+const struct key_setter lava_config_keys[] = {
+	{ "url", set_url, "the LAVA server's http:// or https:// URL" },
+	{ "token", set_token, "a path" },
+	{ "devicetype", set_device_type, "a LAVA device type such as qemu" },
+	{ "tags", set_tags, "LAVA device tags, comma-separated" },
+	{ "imagedir", set_image_dir, "a path" },
+	{ "imageurl", set_image_url, "the http://, https:// or file:// URL of imageDir for the worker" },
+	{ "queue", set_queue, "seconds from 1 to 604800" },
+};
+const size_t lava_config_nkeys = ARRAY_SIZE(lava_config_keys);
 
 int lava_token(const struct lava_config *c, struct strbuf *token, struct strbuf *why)
 {

@@ -15,6 +15,7 @@
  * noted under the state root until it ends, so that a lab that was killed
  * has its jobs cancelled by the next lab to use the runner.
  */
+#include "keys.h"
 #include "strbuf.h"
 
 /* how long a job may wait for a device before it is cancelled: INFRA */
@@ -33,12 +34,11 @@ struct lava_config {
 void lava_config_init(struct lava_config *c);
 void lava_config_release(struct lava_config *c);
 /*
- * Set one key (url, token, devicetype, tags, imagedir, imageurl, queue)
- * from a config value. 0, or -1 for a bad value with *expected saying
- * what was expected; *expected NULL: no such key.
+ * The keys of a lava [target] (url, token, devicetype, tags, imagedir,
+ * imageurl, queue), each set into a struct lava_config and checked here.
  */
-int lava_config_set(struct lava_config *c, const char *key, const char *value,
-		    const char **expected);
+extern const struct key_setter lava_config_keys[];
+extern const size_t lava_config_nkeys;
 
 /*
  * The token of c, read from its file, into *token: -1 with the reason in

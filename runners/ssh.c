@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cpio.h"
 #include "drive.h"
 #include "host.h"
@@ -53,55 +54,64 @@ static int set_string(char **field, const char *value)
 	return 0;
 }
 
-int ssh_config_set(struct ssh_config *c, const char *key, const char *value,
-		   const char **expected)
+static int set_host(void *obj, const char *v)
 {
-	char *end;
+	struct ssh_config *c = obj;
+
+	return !*v || *v == '-' || strpbrk(v, " \t'\"") ? -1 : set_string(&c->host, v);
+}
+
+static int set_port(void *obj, const char *v)
+{
+	struct ssh_config *c = obj;
 	long n;
 
-	if (!strcmp(key, "host")) {
-		*expected = "an ssh destination such as root@arm1 or a Host of ~/.ssh/config";
-		if (!*value || *value == '-' || strpbrk(value, " \t'\""))
-			return -1;
-		return set_string(&c->host, value);
-	}
-	if (!strcmp(key, "port")) {
-		*expected = "a port number from 1 to 65535";
-		errno = 0;
-		n = strtol(value, &end, 10);
-		if (errno || end == value || *end || n < 1 || n > 65535)
-			return -1;
-		return set_string(&c->port, value);
-	}
-	if (!strcmp(key, "identity") || !strcmp(key, "knownhosts")) {
-		*expected = "a path";
-		if (!*value)
-			return -1;
-		return set_string(key[0] == 'i' ? &c->identity : &c->known_hosts, value);
-	}
-	if (!strcmp(key, "reset") || !strcmp(key, "console")) {
-		*expected = "a shell command";
-		return *value ? set_string(key[0] == 'r' ? &c->reset : &c->console, value) : -1;
-	}
-	if (!strcmp(key, "restore")) {
-		*expected = "reboot or kexec:IMAGE[,INITRD] (paths on the host)";
-		if (strcmp(value, "reboot") && (strncmp(value, "kexec:/", 7) ||
-						strpbrk(value, " \t'\"")))
-			return -1;
-		return set_string(&c->restore, value);
-	}
-	if (!strcmp(key, "deadline")) {
-		*expected = "seconds from 1 to 86400";
-		errno = 0;
-		n = strtol(value, &end, 10);
-		if (errno || end == value || (*end && strcmp(end, "s")) || n < 1 || n > 86400)
-			return -1;
-		c->deadline_s = n;
-		return 0;
-	}
-	*expected = NULL;
-	return -1;
+	return key_parse_long(&n, v, 1, 65535, 0) ? -1 : set_string(&c->port, v);
 }
+
+static int set_identity(void *obj, const char *v)
+{
+	return *v ? set_string(&((struct ssh_config *)obj)->identity, v) : -1;
+}
+
+static int set_known_hosts(void *obj, const char *v)
+{
+	return *v ? set_string(&((struct ssh_config *)obj)->known_hosts, v) : -1;
+}
+
+static int set_reset(void *obj, const char *v)
+{
+	return *v ? set_string(&((struct ssh_config *)obj)->reset, v) : -1;
+}
+
+static int set_console(void *obj, const char *v)
+{
+	return *v ? set_string(&((struct ssh_config *)obj)->console, v) : -1;
+}
+
+static int set_restore(void *obj, const char *v)
+{
+	if (strcmp(v, "reboot") && (strncmp(v, "kexec:/", 7) || strpbrk(v, " \t'\"")))
+		return -1;
+	return set_string(&((struct ssh_config *)obj)->restore, v);
+}
+
+static int set_deadline(void *obj, const char *v)
+{
+	return key_parse_long(&((struct ssh_config *)obj)->deadline_s, v, 1, 86400, 1);
+}
+
+const struct key_setter ssh_config_keys[] = {
+	{ "host", set_host, "an ssh destination such as root@arm1 or a Host of ~/.ssh/config" },
+	{ "port", set_port, "a port number from 1 to 65535" },
+	{ "identity", set_identity, "a path" },
+	{ "knownhosts", set_known_hosts, "a path" },
+	{ "reset", set_reset, "a shell command" },
+	{ "console", set_console, "a shell command" },
+	{ "restore", set_restore, "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
+	{ "deadline", set_deadline, "seconds from 1 to 86400" },
+};
+const size_t ssh_config_nkeys = ARRAY_SIZE(ssh_config_keys);
 
 static void default_string(char **field, const char *dflt)
 {

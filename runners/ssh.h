@@ -13,6 +13,7 @@
  * back in another kernel, is RUN_INFRA; the reset command (a power cycle)
  * runs then, before the host is used again.
  */
+#include "keys.h"
 #include "strbuf.h"
 
 #define SSH_DEFAULT_DEADLINE_S 300L
@@ -34,13 +35,12 @@ struct ssh_config {
 void ssh_config_init(struct ssh_config *c);
 void ssh_config_release(struct ssh_config *c);
 /*
- * Set one key (host, port, identity, knownhosts, reset, console, restore,
- * deadline)
- * from a config value. Returns 0, or -1 for a bad value with *expected
- * saying what was expected (nothing printed).
+ * The keys of [ssh] and of an ssh [target] (host, port, identity,
+ * knownhosts, reset, console, restore, deadline), each set into a struct
+ * ssh_config and checked here; nothing printed.
  */
-int ssh_config_set(struct ssh_config *c, const char *key, const char *value,
-		   const char **expected);
+extern const struct key_setter ssh_config_keys[];
+extern const size_t ssh_config_nkeys;
 /*
  * What c (a [target]'s keys) did not set, from dflt ([ssh]'s). host, port,
  * reset and console name one machine: a c with a host of its own takes none of

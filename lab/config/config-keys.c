@@ -14,11 +14,23 @@
 #include "xalloc.h"
 
 /* The key of s called key, into obj (a plain section's struct or a named one's). */
+static int bad_value(const struct config_entry *e, const char *expected)
+{
+	return error("bad value '%s' for '%s' in %s %s line %d: expected %s", e->value, e->name,
+		     e->kind, e->path, e->line, expected);
+}
+
+static void add_known(struct strbuf *known, const struct config_section *s, const char *key)
+{
+	strbuf_addf(known, "%s%s%s%s", known->len ? ", " : "", s->what ? "" : s->name,
+		    s->what ? "" : ".", key);
+}
+
 static int set_key(const struct config_section *s, void *obj, const char *key,
 		   const struct config_entry *e)
 {
 	struct strbuf known = STRBUF_INIT;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < s->nkeys; i++) {
 		const struct config_key *k = &s->keys[i];
@@ -29,14 +41,21 @@ static int set_key(const struct config_section *s, void *obj, const char *key,
 			continue;
 		if (!(k->set ? k->set(field, e->value) : k->set_entry(field, e, &expected)))
 			return 0;
-		if (!expected)
-			return -1;
-		return error("bad value '%s' for '%s' in %s %s line %d: expected %s", e->value,
-			     e->name, e->kind, e->path, e->line, expected);
+		return expected ? bad_value(e, expected) : -1;
+	}
+	for (i = 0; i < s->nborrowed; i++) {
+		const struct config_borrowed *b = &s->borrowed[i];
+
+		for (j = 0; j < *b->nkeys; j++)
+			if (!strcmp(b->keys[j].name, key))
+				return b->keys[j].set((char *)obj + b->offset, e->value) ?
+				       bad_value(e, b->keys[j].expected) : 0;
 	}
 	for (i = 0; i < s->nkeys; i++)
-		strbuf_addf(&known, "%s%s%s%s", i ? ", " : "", s->what ? "" : s->name,
-			    s->what ? "" : ".", s->keys[i].name);
+		add_known(&known, s, s->keys[i].name);
+	for (i = 0; i < s->nborrowed; i++)
+		for (j = 0; j < *s->borrowed[i].nkeys; j++)
+			add_known(&known, s, s->borrowed[i].keys[j].name);
 	error("unknown key '%s' in %s %s line %d (known: %s)", e->name, e->kind, e->path,
 	      e->line, known.buf);
 	strbuf_release(&known);

@@ -16,6 +16,8 @@
  */
 #include <stddef.h>
 
+#include "keys.h"
+
 struct config_entry;
 
 struct config_key {
@@ -32,6 +34,13 @@ struct config_key {
 	const char *expected;
 };
 
+/* A table of keys a lower floor names and checks (a runner's), for the struct at offset. */
+struct config_borrowed {
+	size_t offset;
+	const struct key_setter *keys;
+	const size_t *nkeys;
+};
+
 struct config_section {
 	const char *name;		/* "run", "nightly" */
 	const struct config_key *keys;	/* in the order "known: ..." lists them */
@@ -44,6 +53,9 @@ struct config_section {
 	int (*name_ok)(const char *name, size_t len, const struct config_entry *e);
 	/* NULL: all zero but the name; else a new one's defaults */
 	void (*init)(void *one, const struct config_entry *e);
+	/* keys after its own, named, set and checked by their owners */
+	const struct config_borrowed *borrowed;
+	size_t nborrowed;
 };
 
 /* e, of the plain section s, into obj; a header is nothing. 0, or -1 after one line. */

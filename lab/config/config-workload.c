@@ -120,7 +120,7 @@ _Static_assert(offsetof(struct lab_workload, name) == 0, "a workload section sta
 
 const struct config_section config_workload_section = {
 	"workload", keys, ARRAY_SIZE(keys), "a workload section", sizeof(struct lab_workload),
-	1, name_ok, init,
+	1, name_ok, init, NULL, 0,
 };
 
 int config_workload_apply(struct lab_workload **all, size_t *n, const struct config_entry *e)

@@ -86,31 +86,6 @@ static int set_webhook(void *field, const char *v)
 	return lab_url_scheme(v, "http") ? config_set_string(field, v) : -1;
 }
 
-/*
- * The ssh runner's keys, of [ssh] and of a [target]: runners/ssh.c checks
- * them and says what it expected, unless the table says it for itself.
- */
-static int set_ssh(void *field, const struct config_entry *e, const char **expected)
-{
-	const char *theirs = NULL;
-	int ret = ssh_config_set(field, strrchr(e->name, '.') + 1, e->value, &theirs);
-
-	if (!*expected)
-		*expected = theirs;
-	return ret;
-}
-
-/* The lava runner's keys of a [target]: runners/lava.c checks them. */
-static int set_lava(void *field, const struct config_entry *e, const char **expected)
-{
-	const char *theirs = NULL;
-	int ret = lava_config_set(field, strrchr(e->name, '.') + 1, e->value, &theirs);
-
-	if (!*expected)
-		*expected = theirs;
-	return ret;
-}
-
 #define CFG(field) offsetof(struct lab_config, field)
 
 static const struct config_key core_keys[] = {
@@ -159,15 +134,9 @@ static const struct config_key report_keys[] = {
 	  "an http(s) address with %H for the commit, such as https://git.kernel.org/linus/%H" },
 };
 
-static const struct config_key ssh_keys[] = {
-	{ "host", CFG(ssh), NULL, set_ssh, "an ssh destination such as root@arm1" },
-	{ "port", CFG(ssh), NULL, set_ssh, "a port number from 1 to 65535" },
-	{ "identity", CFG(ssh), NULL, set_ssh, "a path" },
-	{ "knownhosts", CFG(ssh), NULL, set_ssh, "a path" },
-	{ "reset", CFG(ssh), NULL, set_ssh, "a shell command" },
-	{ "console", CFG(ssh), NULL, set_ssh, "a shell command" },
-	{ "restore", CFG(ssh), NULL, set_ssh, "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
-	{ "deadline", CFG(ssh), NULL, set_ssh, "seconds from 1 to 86400" },
+/* the ssh runner's keys, as runners/ssh.c names and checks them */
+static const struct config_borrowed ssh_keys[] = {
+	{ CFG(ssh), ssh_config_keys, &ssh_config_nkeys },
 };
 
 static int set_mems(void *nightly, const char *v)
@@ -299,30 +268,19 @@ static const struct config_key target_keys[] = {
 	{ "accel", TARGET(accel), set_accel_name, NULL, "kvm, tcg or auto" },
 	{ "clock", TARGET(clock), set_clock_name, NULL, "wall, icount or auto" },
 	{ "class", TARGET(class), set_class, NULL, "a name of letters, digits, '-', '_' and '.'" },
-	/* the ssh runner's keys, as in [ssh]; what a bad one needs is ssh.c's */
-	{ "host", TARGET(ssh), NULL, set_ssh, NULL },
-	{ "port", TARGET(ssh), NULL, set_ssh, NULL },
-	{ "identity", TARGET(ssh), NULL, set_ssh, NULL },
-	{ "knownhosts", TARGET(ssh), NULL, set_ssh, NULL },
-	{ "reset", TARGET(ssh), NULL, set_ssh, NULL },
-	{ "console", TARGET(ssh), NULL, set_ssh, NULL },
-	{ "restore", TARGET(ssh), NULL, set_ssh, NULL },
-	{ "deadline", TARGET(ssh), NULL, set_ssh, NULL },
-	/* the lava runner's */
-	{ "url", TARGET(lava), NULL, set_lava, NULL },
-	{ "token", TARGET(lava), NULL, set_lava, NULL },
-	{ "devicetype", TARGET(lava), NULL, set_lava, NULL },
-	{ "tags", TARGET(lava), NULL, set_lava, NULL },
-	{ "imagedir", TARGET(lava), NULL, set_lava, NULL },
-	{ "imageurl", TARGET(lava), NULL, set_lava, NULL },
-	{ "queue", TARGET(lava), NULL, set_lava, NULL },
+};
+
+/* an ssh or lava target's keys, as their runners name and check them */
+static const struct config_borrowed target_borrowed[] = {
+	{ TARGET(ssh), ssh_config_keys, &ssh_config_nkeys },
+	{ TARGET(lava), lava_config_keys, &lava_config_nkeys },
 };
 
 /* config_section_apply_named() finds each by its name, first in its struct */
 _Static_assert(offsetof(struct lab_nightly, name) == 0 && offsetof(struct lab_target, name) == 0,
 	       "a named section's struct starts with its name");
 
-#define PLAIN(name, keys) { name, keys, ARRAY_SIZE(keys), NULL, 0, 0, NULL, NULL }
+#define PLAIN(name, keys) { name, keys, ARRAY_SIZE(keys), NULL, 0, 0, NULL, NULL, NULL, 0 }
 
 static const struct config_section core = PLAIN("core", core_keys);
 static const struct config_section qemu = PLAIN("qemu", qemu_keys);
@@ -330,14 +288,17 @@ static const struct config_section run = PLAIN("run", run_keys);
 static const struct config_section build = PLAIN("build", build_keys);
 static const struct config_section libvirt = PLAIN("libvirt", libvirt_keys);
 static const struct config_section report = PLAIN("report", report_keys);
-static const struct config_section ssh = PLAIN("ssh", ssh_keys);
+static const struct config_section ssh = {
+	"ssh", NULL, 0, NULL, 0, 0, NULL, NULL, ssh_keys, ARRAY_SIZE(ssh_keys),
+};
 static const struct config_section nightly = {
 	"nightly", nightly_keys, ARRAY_SIZE(nightly_keys), "a nightly",
-	sizeof(struct lab_nightly), 0, NULL, nightly_init,
+	sizeof(struct lab_nightly), 0, NULL, nightly_init, NULL, 0,
 };
 static const struct config_section target = {
 	"target", target_keys, ARRAY_SIZE(target_keys), "a target",
-	sizeof(struct lab_target), 0, target_name_ok, NULL,
+	sizeof(struct lab_target), 0, target_name_ok, NULL, target_borrowed,
+	ARRAY_SIZE(target_borrowed),
 };
 
 /*

@@ -152,11 +152,11 @@ static void variant_init(void *one, const struct config_entry *e)
 _Static_assert(offsetof(struct recipe_variant, name) == 0, "a variant starts with its name");
 
 static const struct config_section recipe_section = {
-	"recipe", recipe_keys, ARRAY_SIZE(recipe_keys), NULL, 0, 0, NULL, NULL,
+	"recipe", recipe_keys, ARRAY_SIZE(recipe_keys), NULL, 0, 0, NULL, NULL, NULL, 0,
 };
 static const struct config_section variant_section = {
 	"variant", variant_keys, ARRAY_SIZE(variant_keys), "a variant",
-	sizeof(struct recipe_variant), 0, NULL, variant_init,
+	sizeof(struct recipe_variant), 0, NULL, variant_init, NULL, 0,
 };
 
 static const char *const sections[] = { "recipe", "variant", "workload", NULL };

@@ -315,7 +315,7 @@ static void test_bad_values(void)
 		{ "[ssh]\nrestore = kexec:vmlinuz\n", "ssh.restore", "kexec:vmlinuz",
 		  "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
 		{ "[ssh]\nhost = -oProxyCommand=x\n", "ssh.host", "-oProxyCommand=x",
-		  "an ssh destination such as root@arm1" },
+		  "an ssh destination such as root@arm1 or a Host of ~/.ssh/config" },
 		{ "[core]\ndb =\n", "core.db", "", "a path" },
 		{ "[run]\ncpus\n", "run.cpus", "", "a CPU count from 1 to 1024" },
 		{ "[qemu \"x86_64\"]\nbinary = \"\"\n", "qemu.x86_64.binary", "",
