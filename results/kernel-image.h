@@ -29,6 +29,8 @@ struct kernel_image {
 	char commit[KERNEL_IMAGE_HASH_LEN + 1];
 	char config_hash[KERNEL_IMAGE_HASH_LEN + 1];
 	char build_key[KERNEL_IMAGE_HASH_LEN + 1];
+	/* its row in the database's kernels, once recorded (store_kernel_once()); 0: not yet */
+	long long id;
 };
 
 void kernel_image_init(struct kernel_image *k);

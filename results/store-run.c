@@ -56,6 +56,13 @@ int store_kernel(struct store *st, long long *id, const struct kernel_image *k)
 	return 0;
 }
 
+int store_kernel_once(struct store *st, struct kernel_image *k)
+{
+	if (!k || k->id)
+		return 0;
+	return store_kernel(st, &k->id, k);
+}
+
 static int insert_owner(struct store *st, long long run_id)
 {
 	char host[256], start[128];

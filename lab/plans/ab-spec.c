@@ -50,7 +50,6 @@ static int build_variants(struct kernel_image image[2], struct kernel_tree *t, s
 	struct strbuf mbox = STRBUF_INIT;
 	struct strvec patches[2] = { STRVEC_INIT, STRVEC_INIT };
 	git_oid commit[2];
-	long long kernel_id;
 	int ret = -1;
 
 	if (!arch)
@@ -84,9 +83,9 @@ static int build_variants(struct kernel_image image[2], struct kernel_tree *t, s
 			if (patch_apply_series(&commit[1], t->repo, &commit[0], mbox.buf, mbox.len,
 					       patch))
 				goto out;
-			r = refbuild_commit(&image[s], &kernel_id, ctx, t, &commit[1], &spec);
+			r = refbuild_commit(&image[s], ctx, t, &commit[1], &spec);
 		} else {
-			r = refbuild(&image[s], &commit[s], &kernel_id, ctx, t, ref[s], &spec);
+			r = refbuild(&image[s], &commit[s], ctx, t, ref[s], &spec);
 		}
 		if (r != REFBUILD_OK)
 			goto out;

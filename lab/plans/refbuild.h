@@ -21,17 +21,17 @@ enum refbuild_outcome {
 
 /*
  * *image (the caller releases it) and *commit are set on REFBUILD_OK: the
- * image resolved by the build, with its commit, config and hash, which the
- * boots take as it is.
+ * image resolved by the build, with its commit, config and hash, and its
+ * row in the database (image->id), which the boots take as it is.
  */
-enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit, long long *kernel_id,
+enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit,
 			       struct lab_context *ctx, struct kernel_tree *t,
 			       const char *ref, const struct build_spec *spec);
 
 /* The same for a commit already resolved (bisect, patch series). */
-enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *kernel_id,
-				      struct lab_context *ctx, struct kernel_tree *t,
-				      const git_oid *commit, const struct build_spec *spec);
+enum refbuild_outcome refbuild_commit(struct kernel_image *image, struct lab_context *ctx,
+				      struct kernel_tree *t, const git_oid *commit,
+				      const struct build_spec *spec);
 
 /* --arch of the commands that build: x86_64 or aarch64 into the const char *opt->value. */
 int refbuild_opt_arch(const struct parse_option *opt, const char *arg);
