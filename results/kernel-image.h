@@ -35,8 +35,6 @@ struct kernel_image {
 
 void kernel_image_init(struct kernel_image *k);
 void kernel_image_release(struct kernel_image *k);
-/* A copy of src that owns its own path. */
-void kernel_image_copy(struct kernel_image *dst, const struct kernel_image *src);
 
 /* "file", "built", "cached" */
 const char *kernel_origin_name(enum kernel_origin o);

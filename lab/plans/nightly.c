@@ -306,7 +306,7 @@ static int store_points(struct night *nt, const char *commit, long mem, const ch
 }
 
 void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
-		     const struct kernel_image *kernel, const char *cmdline, long mem)
+		     struct kernel_image *kernel, const char *cmdline, long mem)
 {
 	memset(o, 0, sizeof(*o));
 	o->kernel = kernel;
