@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "kernel-image.h"
-#include "xalloc.h"
 
 void kernel_image_init(struct kernel_image *k)
 {
@@ -13,12 +12,6 @@ void kernel_image_release(struct kernel_image *k)
 {
 	free(k->path);
 	kernel_image_init(k);
-}
-
-void kernel_image_copy(struct kernel_image *dst, const struct kernel_image *src)
-{
-	*dst = *src;
-	dst->path = src->path ? xstrdup(src->path) : NULL;
 }
 
 const char *kernel_origin_name(enum kernel_origin o)

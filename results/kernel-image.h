@@ -29,12 +29,12 @@ struct kernel_image {
 	char commit[KERNEL_IMAGE_HASH_LEN + 1];
 	char config_hash[KERNEL_IMAGE_HASH_LEN + 1];
 	char build_key[KERNEL_IMAGE_HASH_LEN + 1];
+	/* its row in the database's kernels, once recorded (store_kernel_once()); 0: not yet */
+	long long id;
 };
 
 void kernel_image_init(struct kernel_image *k);
 void kernel_image_release(struct kernel_image *k);
-/* A copy of src that owns its own path. */
-void kernel_image_copy(struct kernel_image *dst, const struct kernel_image *src);
 
 /* "file", "built", "cached" */
 const char *kernel_origin_name(enum kernel_origin o);

@@ -11,17 +11,9 @@
 #include "array.h"
 #include "store.h"
 
-/* A kernels row this connection wrote and saw committed: recorded once. */
-struct store_kernel_row {
-	char *path, *hash, *commit;
-	long long id;
-};
-
 struct store_conn {
 	sqlite3 *db;
 	struct store_cache *cache;	/* statements of store_rows(), kept until store_close() */
-	struct store_kernel_row *kernels;
-	size_t nkernels, kernels_alloc;
 };
 
 /* Report sqlite's last error on this store; returns -1. */

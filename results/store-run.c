@@ -6,34 +6,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "array.h"
 #include "events.h"
 #include "host.h"
 #include "log.h"
 #include "store-private.h"
 #include "strbuf.h"
 #include "subprocess.h"
-#include "xalloc.h"
 
 int store_kernel(struct store *st, long long *id, const struct kernel_image *k)
 {
-	struct store_conn *c = st->conn;
-	const char *commit = k->commit[0] ? k->commit : "";
-	struct store_kernel_row *row;
 	long long got = 0;
 
-	/*
-	 * An A/B's image reaches the store from its build, its variant and
-	 * each boot's plan: one row, written once a connection, and not
-	 * again while it stands (a row written inside a transaction may yet
-	 * be rolled back: it is remembered once committed).
-	 */
-	for (size_t i = 0; c && i < c->nkernels; i++)
-		if (!strcmp(c->kernels[i].path, k->path) && !strcmp(c->kernels[i].hash, k->hash) &&
-		    !strcmp(c->kernels[i].commit, commit)) {
-			*id = c->kernels[i].id;
-			return 0;
-		}
 	/* the image was hashed once, when it was resolved or built: not here */
 	if (store_rows(st, "cannot record kernel", "INSERT INTO kernels(path, hash, arch, git_commit, created) "
 		       "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(hash, path) DO UPDATE SET "
@@ -45,15 +28,14 @@ int store_kernel(struct store *st, long long *id, const struct kernel_image *k)
 		return -1;
 	*id = got;
 	debug("kernel '%s' recorded as row %lld", k->path, got);
-	if (sqlite3_get_autocommit(c->db)) {
-		ALLOC_GROW(c->kernels, c->nkernels + 1, c->kernels_alloc);
-		row = &c->kernels[c->nkernels++];
-		row->path = xstrdup(k->path);
-		row->hash = xstrdup(k->hash);
-		row->commit = xstrdup(commit);
-		row->id = got;
-	}
 	return 0;
+}
+
+int store_kernel_once(struct store *st, struct kernel_image *k)
+{
+	if (!k || k->id)
+		return 0;
+	return store_kernel(st, &k->id, k);
 }
 
 static int insert_owner(struct store *st, long long run_id)

@@ -564,12 +564,6 @@ void store_close(struct store *st)
 {
 	if (st->conn) {
 		cache_release(st);
-		for (size_t i = 0; i < st->conn->nkernels; i++) {
-			free(st->conn->kernels[i].path);
-			free(st->conn->kernels[i].hash);
-			free(st->conn->kernels[i].commit);
-		}
-		free(st->conn->kernels);
 		if (st->conn->db)
 			sqlite3_close(st->conn->db);
 		free(st->conn);

@@ -79,9 +79,16 @@ void store_read_end(struct store *st);
 
 /*
  * Find or add a resolved kernel image (by its hash and path), with the
- * commit it was built from when it was.
+ * commit it was built from when it was: its row id into *id.
  */
 int store_kernel(struct store *st, long long *id, const struct kernel_image *k);
+/*
+ * k recorded where it is first stored, its row id into k->id: by its
+ * build, or by the plan that first opens the store for an image the user
+ * named. An image that has its id is not written again, and the boots
+ * read k->id. k NULL (a runner that boots no kernel): nothing.
+ */
+int store_kernel_once(struct store *st, struct kernel_image *k);
 
 /*
  * The run is recorded with its owner, this process (run_owners), until it

@@ -33,7 +33,6 @@ int cmd_build(int argc, char **argv)
 	const char *repo = NULL, *db = NULL, *config = NULL;
 	struct kernel_image image;
 	git_oid commit;
-	long long kernel_id;
 	const struct parse_option options[] = {
 		{ .type = OPTION_CALLBACK, .long_name = "arch", .value = &spec.arch, .argh = "A",
 		  .help = "x86_64 or aarch64 (default: this host)", .cb = boot_opt_arch,
@@ -67,7 +66,7 @@ int cmd_build(int argc, char **argv)
 	for (int i = 0; i < n && ret < 2; i++) {
 		kernel_image_release(&image);
 		kernel_image_init(&image);
-		switch (refbuild(&image, &commit, &kernel_id, &ctx, &t, argv[i], &spec)) {
+		switch (refbuild(&image, &commit, &ctx, &t, argv[i], &spec)) {
 		case REFBUILD_OK:
 			printf("%s\n", image.path);
 			fflush(stdout);

@@ -50,7 +50,6 @@ static int build_variants(struct kernel_image image[2], struct kernel_tree *t, s
 	struct strbuf mbox = STRBUF_INIT;
 	struct strvec patches[2] = { STRVEC_INIT, STRVEC_INIT };
 	git_oid commit[2];
-	long long kernel_id;
 	int ret = -1;
 
 	if (!arch)
@@ -84,9 +83,9 @@ static int build_variants(struct kernel_image image[2], struct kernel_tree *t, s
 			if (patch_apply_series(&commit[1], t->repo, &commit[0], mbox.buf, mbox.len,
 					       patch))
 				goto out;
-			r = refbuild_commit(&image[s], &kernel_id, ctx, t, &commit[1], &spec);
+			r = refbuild_commit(&image[s], ctx, t, &commit[1], &spec);
 		} else {
-			r = refbuild(&image[s], &commit[s], &kernel_id, ctx, t, ref[s], &spec);
+			r = refbuild(&image[s], &commit[s], ctx, t, ref[s], &spec);
 		}
 		if (r != REFBUILD_OK)
 			goto out;
@@ -152,8 +151,9 @@ static int check_sides(const struct ab_spec *s, const struct lab_context *ctx)
 
 /*
  * The images the user named, each read once here: a file both sides name
- * is one image. A runner of this host (the local one) runs it as a
- * program; any other boots it, so it must be a kernel image.
+ * is one image, image[0], which both sides point at (and which is recorded
+ * once). A runner of this host (the local one) runs it as a program; any
+ * other boots it, so it must be a kernel image.
  */
 static int resolve_images(struct ab_spec *s, struct lab_context *ctx)
 {
@@ -166,9 +166,11 @@ static int resolve_images(struct ab_spec *s, struct lab_context *ctx)
 		kernel_image_release(&s->image[i]);
 		if (!path)
 			continue;
-		if (i && s->image[0].path && !strcmp(s->image[0].path, path))
-			kernel_image_copy(&s->image[1], &s->image[0]);
-		else if (kernel_image_resolve(&s->image[i], path, boots))
+		if (i && s->image[0].path && !strcmp(s->image[0].path, path)) {
+			s->o.v[i].kernel = &s->image[0];
+			continue;
+		}
+		if (kernel_image_resolve(&s->image[i], path, boots))
 			return -1;
 		s->o.v[i].kernel = &s->image[i];
 	}

@@ -33,7 +33,7 @@ struct ab_spec {
 	struct ab_opts o;		/* the plan: boots, alpha, boot options... */
 
 	/* what ab_spec_prepare() made */
-	struct kernel_image image[2];	/* each side's, built or resolved once */
+	struct kernel_image image[2];	/* each side's, built or resolved once (one file: [0]) */
 	struct strbuf side_line[2];
 	struct kernel_tree tree;
 };

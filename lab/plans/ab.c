@@ -448,14 +448,18 @@ static void join_workloads(struct strbuf *sb, const struct ab_opts *o)
 		strbuf_addf(sb, "%s%s", i ? "," : "", o->boot.workloads->v[i]);
 }
 
-/* Each side's kernel as the database knows it; 0 for none. */
+/*
+ * Each side's kernel as the database knows it; 0 for none. A built one
+ * has its row; a file the user named is recorded here, once, and its
+ * boots read the row it carries from then on.
+ */
 static int variant_kernels(long long kid[2], struct lab_context *ctx, const struct ab_opts *o)
 {
 	for (int s = 0; s < 2; s++) {
-		kid[s] = 0;
 		/* resolved once, by the command: nothing is read here */
-		if (o->v[s].kernel && store_kernel(&ctx->st, &kid[s], o->v[s].kernel))
+		if (store_kernel_once(&ctx->st, o->v[s].kernel))
 			return -1;
+		kid[s] = o->v[s].kernel ? o->v[s].kernel->id : 0;
 	}
 	return 0;
 }

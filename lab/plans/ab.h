@@ -17,7 +17,11 @@
 #include "strvec.h"
 
 struct ab_variant {
-	const struct kernel_image *kernel;	/* resolved once, by the command or its build */
+	/*
+	 * resolved once, by the command or its build, and recorded once:
+	 * by its build, else by the plan's first look at the store (kernel->id)
+	 */
+	struct kernel_image *kernel;
 	const char *cmdline;
 	const char *git_ref;	/* what the kernel was built from, if anything */
 };

@@ -99,10 +99,10 @@ static int build(struct bisector *bs, struct who *w)
 {
 	if (w->image.path || w->build_failed)
 		return w->build_failed;
-	switch (refbuild_commit(&w->image, &w->kernel_id, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
+	switch (refbuild_commit(&w->image, bs->ctx, &bs->t, &w->commit, &bs->spec)) {
 	case REFBUILD_OK:
 		bs->builds++;
-		return store_variant_kernel(&bs->ctx->st, w->variant_id, w->kernel_id) ? -1 : 0;
+		return store_variant_kernel(&bs->ctx->st, w->variant_id, w->image.id) ? -1 : 0;
 	case REFBUILD_FAILED:
 		w->build_failed = 1;
 		return 1;
@@ -132,7 +132,7 @@ static int seed_variant(const struct store_variant *v, void *data)
 	struct seed_reader *r = data;
 
 	for (int i = 0; i < 2; i++)
-		if (!r->ends[i]->seed_variant && v->kernel_id == r->ends[i]->kernel_id &&
+		if (!r->ends[i]->seed_variant && v->kernel_id == r->ends[i]->image.id &&
 		    !strcmp(v->cmdline ? v->cmdline : "", r->cmdline))
 			r->ends[i]->seed_variant = v->id;
 	return 0;

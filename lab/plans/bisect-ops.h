@@ -22,8 +22,7 @@ struct who {
 	git_oid commit;
 	char name[16];
 	long long variant_id;
-	struct kernel_image image;	/* built (or found) once, booted by every plan */
-	long long kernel_id;
+	struct kernel_image image;	/* built (or found) once, booted by every plan; image.id its row */
 	long long seed_variant;		/* an end's variant in the seed A/B; 0: none */
 	int build_failed, prepared, failures;
 	int ahead;			/* handed to a build ahead (bisector_ahead) */

@@ -383,8 +383,6 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		p->has_boot |= !strcmp(name, "boot");
 	}
 	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
-	if (o->kernel && store_kernel(&ctx->st, &p->row.kernel_id, o->kernel))
-		goto out;
 	if (p->runner->flags & RUNNER_BOOTS_KERNEL) {
 		strbuf_addf(&p->kvm_note, "%s/kvm-hangs", cachedir);
 		p->spec.kvm_note = p->kvm_note.buf;
@@ -467,6 +465,11 @@ int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_i
 	double cpu0;
 
 	run_result_init(res);
+	/* recorded once, by its build or the plan that prepared its first boot: not here */
+	p->row.kernel_id = p->spec.kernel ? p->spec.kernel->id : 0;
+	if (p->spec.kernel && !p->row.kernel_id)
+		return error("kernel '%s' has no row in database '%s'", p->spec.kernel->path,
+			     ctx->st.path);
 	if (store_run_begin(&ctx->st, run_id, &p->row))
 		return -1;
 	strbuf_reset(&p->log_path);

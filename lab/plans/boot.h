@@ -48,7 +48,11 @@ void boot_guests_init(struct boot_guests *gs);
 void boot_guests_release(struct boot_guests *gs);
 
 struct boot_opts {
-	const struct kernel_image *kernel;	/* resolved, for the runners that boot one */
+	/*
+	 * resolved, for the runners that boot one; recorded once (kernel->id),
+	 * by its build or by the plan that first prepares a boot of it
+	 */
+	struct kernel_image *kernel;
 	struct boot_guests *guests;	/* shared guests; NULL: the plan makes its own */
 	const char *cmdline;		/* extra kernel command line */
 	const char *runner;		/* NULL: run.runner */

@@ -45,7 +45,8 @@ static int profiled_boot(long long *run_id, struct lab_context *ctx, const struc
 	b.experiment_id = b.variant_id = 0;
 	memset(&plan, 0, sizeof(plan));
 	run_result_init(&res);
-	if (boot_plan_prepare(&plan, ctx, &b))
+	/* a file the user named is recorded with its first plan, once */
+	if (boot_plan_prepare(&plan, ctx, &b) || store_kernel_once(&ctx->st, b.kernel))
 		goto out;
 	if (!*boots) {
 		*boots = strncmp(plan.clock.buf, "icount", 6) ? EXPLAIN_WALL_BOOTS : 1;
@@ -116,8 +117,8 @@ out:
 	return ret;
 }
 
-void explain_culprit(struct lab_context *ctx, const struct kernel_image *parent,
-		     const struct kernel_image *culprit, const struct boot_opts *bo,
+void explain_culprit(struct lab_context *ctx, struct kernel_image *parent,
+		     struct kernel_image *culprit, const struct boot_opts *bo,
 		     const char *clock, const char *metric, long long bisection)
 {
 	struct explain_opts o = {

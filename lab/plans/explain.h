@@ -43,8 +43,8 @@ int explain_run(long long *id, struct lab_context *ctx, const struct explain_opt
  * profiler, or a boot that fails, leaves the bisection as it is, with a
  * line saying why.
  */
-void explain_culprit(struct lab_context *ctx, const struct kernel_image *parent,
-		     const struct kernel_image *culprit, const struct boot_opts *bo,
+void explain_culprit(struct lab_context *ctx, struct kernel_image *parent,
+		     struct kernel_image *culprit, const struct boot_opts *bo,
 		     const char *clock, const char *metric, long long bisection);
 
 /*

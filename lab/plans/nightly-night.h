@@ -35,7 +35,7 @@ void night_infra(struct night *nt, const char *fmt, ...) __attribute__((format(p
 
 /* Boot options of the night's boots: its clock, iters and parameters. */
 void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
-		     const struct kernel_image *kernel, const char *cmdline, long mem);
+		     struct kernel_image *kernel, const char *cmdline, long mem);
 /*
  * Build commit: 0 with *image, 1 when it does not build (the commit's
  * problem, said), -1 when the lab failed (infrastructure, said).

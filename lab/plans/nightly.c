@@ -306,7 +306,7 @@ static int store_points(struct night *nt, const char *commit, long mem, const ch
 }
 
 void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
-		     const struct kernel_image *kernel, const char *cmdline, long mem)
+		     struct kernel_image *kernel, const char *cmdline, long mem)
 {
 	memset(o, 0, sizeof(*o));
 	o->kernel = kernel;
@@ -328,7 +328,6 @@ int night_build(struct night *nt, struct kernel_image *image, const char *commit
 	struct strvec none = STRVEC_INIT;
 	struct build_spec spec = { host_arch(), &none, &none };
 	struct kernel_tree t;
-	long long kernel_id;
 	git_oid oid;
 	enum refbuild_outcome r;
 
@@ -339,7 +338,7 @@ int night_build(struct night *nt, struct kernel_image *image, const char *commit
 		night_infra(nt, "cannot open the mirror '%s'", nt->mirror.buf);
 		return -1;
 	}
-	r = refbuild_commit(image, &kernel_id, nt->ctx, &t, &oid, &spec);
+	r = refbuild_commit(image, nt->ctx, &t, &oid, &spec);
 	kernel_tree_close(&t);
 	if (r == REFBUILD_OK)
 		return 0;

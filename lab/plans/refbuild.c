@@ -30,9 +30,9 @@ static int record_commit(struct lab_context *ctx, struct kernel_tree *t, const g
 	return ret;
 }
 
-enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *kernel_id,
-				      struct lab_context *ctx, struct kernel_tree *t,
-				      const git_oid *commit, const struct build_spec *spec)
+enum refbuild_outcome refbuild_commit(struct kernel_image *image, struct lab_context *ctx,
+				      struct kernel_tree *t, const git_oid *commit,
+				      const struct build_spec *spec)
 {
 	struct build_result res;
 	struct meter meter;
@@ -84,7 +84,7 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *ker
 		ret = REFBUILD_FAILED;
 		goto out;
 	}
-	if (store_kernel(&ctx->st, kernel_id, &res.image))
+	if (store_kernel(&ctx->st, &res.image.id, &res.image))
 		goto out;
 	debug("kernel '%s' %s from %.12s, config %.12s: %s, hash %s", res.image.path,
 	      kernel_origin_name(res.image.origin), hex, res.image.config_hash, res.image.arch,
@@ -101,7 +101,7 @@ out:
 	return ret;
 }
 
-enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit, long long *kernel_id,
+enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit,
 			       struct lab_context *ctx, struct kernel_tree *t,
 			       const char *ref, const struct build_spec *spec)
 {
@@ -109,7 +109,7 @@ enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit, long
 
 	if (kernel_tree_resolve(commit, &tree, t, ref))
 		return REFBUILD_ERROR;
-	return refbuild_commit(image, kernel_id, ctx, t, commit, spec);
+	return refbuild_commit(image, ctx, t, commit, spec);
 }
 
 int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo)

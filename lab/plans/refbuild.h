@@ -20,17 +20,17 @@ enum refbuild_outcome {
 
 /*
  * *image (the caller releases it) and *commit are set on REFBUILD_OK: the
- * image resolved by the build, with its commit, config and hash, which the
- * boots take as it is.
+ * image resolved by the build, with its commit, config and hash, and its
+ * row in the database (image->id), which the boots take as it is.
  */
-enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit, long long *kernel_id,
+enum refbuild_outcome refbuild(struct kernel_image *image, git_oid *commit,
 			       struct lab_context *ctx, struct kernel_tree *t,
 			       const char *ref, const struct build_spec *spec);
 
 /* The same for a commit already resolved (bisect, patch series). */
-enum refbuild_outcome refbuild_commit(struct kernel_image *image, long long *kernel_id,
-				      struct lab_context *ctx, struct kernel_tree *t,
-				      const git_oid *commit, const struct build_spec *spec);
+enum refbuild_outcome refbuild_commit(struct kernel_image *image, struct lab_context *ctx,
+				      struct kernel_tree *t, const git_oid *commit,
+				      const struct build_spec *spec);
 
 /* Open the repository named by --repo or core.repo with the lab's work tree. */
 int kernel_tree_open_for(struct kernel_tree *t, struct lab_context *ctx, const char *repo);

@@ -71,6 +71,12 @@ int main(void)
 	ok(store_kernel(&st, &kid2, &k) == 0 && kid == kid2, "built from a commit: still the same id");
 	is_str(one_text(st.conn->db, "SELECT git_commit FROM kernels", buf, sizeof(buf)),
 	       "0123456789abcdef0123456789abcdef01234567", "the commit it was built from recorded");
+	ok(store_kernel_once(&st, &k) == 0 && k.id == kid, "recorded once: its row into the image");
+	/* a write now would be a second row: the id it carries is read instead */
+	k.hash[0] = 'f';
+	ok(store_kernel_once(&st, &k) == 0 && k.id == kid, "an image with its row keeps it");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM kernels"), 1, "and is not written again");
+	ok(store_kernel_once(&st, NULL) == 0, "no image: nothing recorded");
 	kernel_image_release(&k);
 
 	row.kernel_id = kid;
