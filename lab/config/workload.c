@@ -61,24 +61,34 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-static int stressor_known(const char *stressor, struct strbuf *list)
+/*
+ * Is stressor one of stress-ng's? Its list is asked once a process: a
+ * recipe's or a resumed experiment's stress-ng: workloads each parse.
+ */
+static int stressor_known(const char *stressor)
 {
-	char *argv[] = { WORKLOAD_STRESSNG, "--stressors", NULL };
-	struct strvec names = STRVEC_INIT;
+	static struct strvec names = STRVEC_INIT;
 	int found = 0;
 
-	if (subprocess_run(argv, NULL, list, 30) != 0)
-		return -1;
-	strvec_split(&names, strbuf_str(list));
+	if (!names.nr) {
+		char *argv[] = { WORKLOAD_STRESSNG, "--stressors", NULL };
+		struct strbuf list = STRBUF_INIT;
+		int st = subprocess_run(argv, NULL, &list, 30);
+
+		if (!st)
+			strvec_split(&names, strbuf_str(&list));
+		strbuf_release(&list);
+		if (st)
+			return -1;
+	}
 	for (size_t i = 0; i < names.nr; i++)
 		found |= !strcmp(names.v[i], stressor);
-	strvec_release(&names);
 	return found;
 }
 
 static int parse_stressng(struct user_workload *w, const char *spec)
 {
-	struct strbuf list = STRBUF_INIT, name = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT;
 	const char *stressor;
 	int has_timeout = 0, known, ret = -1;
 
@@ -95,7 +105,7 @@ static int parse_stressng(struct user_workload *w, const char *spec)
 		      stressor, spec);
 		goto out;
 	}
-	known = stressor_known(stressor, &list);
+	known = stressor_known(stressor);
 	if (known < 0) {
 		error("cannot list the stressors of %s for workload '%s'", WORKLOAD_STRESSNG, spec);
 		goto out;
@@ -133,7 +143,6 @@ static int parse_stressng(struct user_workload *w, const char *spec)
 	}
 	ret = 0;
 out:
-	strbuf_release(&list);
 	strbuf_release(&name);
 	return ret;
 }
