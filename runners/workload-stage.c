@@ -50,6 +50,24 @@ void user_workload_release(struct user_workload *w)
 	strvec_release(&w->lower);
 }
 
+void user_workload_copy(struct user_workload *dst, const struct user_workload *src)
+{
+	const struct strbuf *from[] = { &src->spec, &src->name, &src->program, &src->format,
+					&src->version };
+	struct strbuf *to[] = { &dst->spec, &dst->name, &dst->program, &dst->format,
+				&dst->version };
+
+	for (size_t i = 0; i < ARRAY_SIZE(to); i++)
+		strbuf_addstr(to[i], strbuf_str(from[i]));
+	strvec_push_all(&dst->args, &src->args);
+	strvec_push_all(&dst->libs, &src->libs);
+	strvec_push_all(&dst->higher, &src->higher);
+	strvec_push_all(&dst->lower, &src->lower);
+	memcpy(dst->sha256, src->sha256, sizeof(dst->sha256));
+	dst->script = src->script;
+	dst->iters = src->iters;
+	dst->deadline_s = src->deadline_s;
+}
 
 static int list_libs(struct user_workload *w)
 {
