@@ -50,6 +50,24 @@ void user_workload_release(struct user_workload *w)
 	strvec_release(&w->lower);
 }
 
+void user_workload_copy(struct user_workload *dst, const struct user_workload *src)
+{
+	const struct strbuf *from[] = { &src->spec, &src->name, &src->program, &src->format,
+					&src->version };
+	struct strbuf *to[] = { &dst->spec, &dst->name, &dst->program, &dst->format,
+				&dst->version };
+
+	for (size_t i = 0; i < ARRAY_SIZE(to); i++)
+		strbuf_addstr(to[i], strbuf_str(from[i]));
+	strvec_push_all(&dst->args, &src->args);
+	strvec_push_all(&dst->libs, &src->libs);
+	strvec_push_all(&dst->higher, &src->higher);
+	strvec_push_all(&dst->lower, &src->lower);
+	memcpy(dst->sha256, src->sha256, sizeof(dst->sha256));
+	dst->script = src->script;
+	dst->iters = src->iters;
+	dst->deadline_s = src->deadline_s;
+}
 
 static int list_libs(struct user_workload *w)
 {
@@ -82,6 +100,33 @@ out:
 	return ret;
 }
 
+/* stress-ng's version onto out, asked once a process: each guest stages its workloads. */
+static int stressng_version(struct strbuf *out)
+{
+	static struct strbuf num = STRBUF_INIT;
+
+	if (!num.len) {
+		char *argv[] = { WORKLOAD_STRESSNG, "--version", NULL };
+		struct strbuf text = STRBUF_INIT;
+		const char *v;
+
+		if (subprocess_run(argv, NULL, &text, 30)) {
+			strbuf_release(&text);
+			return -1;
+		}
+		/* "stress-ng, version 0.15.06 (gcc ..., x86_64 Linux <host's kernel>)": the number */
+		v = strstr(strbuf_str(&text), "version ");
+		if (v)
+			strbuf_add(&num, v + 8, strcspn(v + 8, " \n"));
+		if (!num.len)
+			strbuf_addstr(&num, "unknown");
+		strbuf_release(&text);
+	}
+	strbuf_reset(out);
+	strbuf_addstr(out, num.buf);
+	return 0;
+}
+
 int user_workload_stage(struct user_workload *w)
 {
 	char head[4] = { 0 };
@@ -99,22 +144,9 @@ int user_workload_stage(struct user_workload *w)
 	}
 	close(fd);
 	w->script = head[0] == '#' && head[1] == '!';
-	if (!strncmp(w->format.buf, "stress-ng ", 10)) {
-		char *argv[] = { WORKLOAD_STRESSNG, "--version", NULL };
-		if (subprocess_run(argv, NULL, &w->version, 30))
-			return error("cannot ask %s its version for workload '%s'", WORKLOAD_STRESSNG,
-				     w->spec.buf);
-		/* "stress-ng, version 0.15.06 (gcc ..., x86_64 Linux <host's kernel>)": the number */
-		{
-			const char *v = strstr(strbuf_str(&w->version), "version ");
-			struct strbuf num = STRBUF_INIT;
-			if (v)
-				strbuf_add(&num, v + 8, strcspn(v + 8, " \n"));
-			strbuf_reset(&w->version);
-			strbuf_addstr(&w->version, num.len ? num.buf : "unknown");
-			strbuf_release(&num);
-		}
-	}
+	if (!strncmp(w->format.buf, "stress-ng ", 10) && stressng_version(&w->version))
+		return error("cannot ask %s its version for workload '%s'", WORKLOAD_STRESSNG,
+			     w->spec.buf);
 	if (!memcmp(head, "\x7f" "ELF", 4))
 		return list_libs(w);
 	if (w->script && access(BUSYBOX, X_OK))

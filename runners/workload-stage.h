@@ -31,6 +31,8 @@ struct user_workload {
 
 void user_workload_init(struct user_workload *w);
 void user_workload_release(struct user_workload *w);
+/* dst (initialized) the same as src, for a guest that stages its own. */
+void user_workload_copy(struct user_workload *dst, const struct user_workload *src);
 
 /* Hash the program, ask stress-ng its version, list the libraries. */
 int user_workload_stage(struct user_workload *w);

@@ -47,7 +47,8 @@ static const char bisect_step_usage[] =
 /* What the options give the spec's boots. */
 struct bisector {
 	struct boot_opts bo;
-	struct strvec workloads, params, args, fragments;
+	struct workload_list workloads;
+	struct strvec params, args, fragments;
 };
 
 /* Which clock the ratios below are in. */
@@ -250,7 +251,7 @@ static void spec_from_args(struct bisect_spec *spec, struct bisector *bs,
 
 static void bisector_release(struct bisector *bs)
 {
-	strvec_release(&bs->workloads);
+	workload_list_release(&bs->workloads);
 	strvec_release(&bs->params);
 	strvec_release(&bs->args);
 	strvec_release(&bs->fragments);
@@ -342,13 +343,13 @@ static int check_ends(const struct bisect_args *a, const struct bisector *bs)
 		strbuf_addstr(&missing, "--good REF");
 	if (!a->bad)
 		strbuf_addf(&missing, "%s--bad REF", missing.len ? ", " : "");
-	if (!bs->workloads.nr)
+	if (!bs->workloads.specs.nr)
 		strbuf_addf(&missing, "%s--workload W", missing.len ? ", " : "");
 	if (missing.len)
 		error("'%s' needs --good REF, --bad REF and --workload W; missing: %s", a->cmd,
 		      missing.buf);
 	strbuf_release(&missing);
-	return !a->good || !a->bad || !bs->workloads.nr ? -1 : 0;
+	return !a->good || !a->bad || !bs->workloads.specs.nr ? -1 : 0;
 }
 
 int cmd_bisect(int argc, char **argv)

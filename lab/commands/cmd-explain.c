@@ -202,7 +202,7 @@ int cmd_explain(int argc, char **argv)
 		}
 		exp_id = v;
 		if (c.s.ref[0] || c.s.ref[1] || c.s.kernel || c.s.side_kernel[0] ||
-		    c.s.side_kernel[1] || c.s.workloads.nr) {
+		    c.s.side_kernel[1] || c.s.workloads.specs.nr) {
 			error("E%lld names its kernels and workload: give no --a, --b, --kernel or "
 			      "--workload with it", exp_id);
 			goto out;
@@ -213,18 +213,18 @@ int cmd_explain(int argc, char **argv)
 	if (ab_spec_prepare(&c.s, &ctx))
 		goto out;
 	if (c.metric) {
-		if (split_metric(&workload, &metric, c.metric, &c.s.workloads))
+		if (split_metric(&workload, &metric, c.metric, &c.s.workloads.specs))
 			goto out;
 	} else if (exp_id) {
 		if (default_metric(&workload, &metric, &ctx.st, exp_id))
 			goto out;
 	} else {
-		const char *const *m = workload_metrics(c.s.workloads.v[0]);
+		const char *const *m = workload_metrics(c.s.workloads.specs.v[0]);
 		if (!m || !m[0] || strchr(m[0], '*')) {
-			error("which metric of %s? give --metric", c.s.workloads.v[0]);
+			error("which metric of %s? give --metric", c.s.workloads.specs.v[0]);
 			goto out;
 		}
-		strbuf_addstr(&workload, c.s.workloads.v[0]);
+		strbuf_addstr(&workload, c.s.workloads.specs.v[0]);
 		strbuf_addstr(&metric, m[0]);
 	}
 	if (exp_id && !c.again) {

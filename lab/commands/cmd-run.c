@@ -25,7 +25,8 @@ static const char *const run_usage[] = {
 
 int cmd_run(int argc, char **argv)
 {
-	struct strvec workloads = STRVEC_INIT, params = STRVEC_INIT, args = STRVEC_INIT;
+	struct workload_list workloads = WORKLOAD_LIST_INIT;
+	struct strvec params = STRVEC_INIT, args = STRVEC_INIT;
 	struct boot_opts o = { .workloads = &workloads, .params = &params };
 	struct lab_context ctx;
 	struct kernel_image image;
@@ -78,7 +79,7 @@ out:
 	kernel_image_release(&image);
 	context_release(&ctx);
 	free(run_ids);
-	strvec_release(&workloads);
+	workload_list_release(&workloads);
 	strvec_release(&params);
 	strvec_release(&args);
 	return ret;

@@ -29,7 +29,8 @@
 /* a stored workload name is a protocol word of at most 31 bytes */
 #define NAME_MAX_LEN 31
 
-int workload_is_user(const char *spec)
+/* Does spec name a user's workload (exec:..., stress-ng:..., a section's)? */
+static int workload_is_user(const char *spec)
 {
 	return !strncmp(spec, "exec:", 5) || !strncmp(spec, "stress-ng:", 10) || spec[0] == '[';
 }
@@ -61,24 +62,34 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-static int stressor_known(const char *stressor, struct strbuf *list)
+/*
+ * Is stressor one of stress-ng's? Its list is asked once a process: a
+ * recipe's or a resumed experiment's stress-ng: workloads each parse.
+ */
+static int stressor_known(const char *stressor)
 {
-	char *argv[] = { WORKLOAD_STRESSNG, "--stressors", NULL };
-	struct strvec names = STRVEC_INIT;
+	static struct strvec names = STRVEC_INIT;
 	int found = 0;
 
-	if (subprocess_run(argv, NULL, list, 30) != 0)
-		return -1;
-	strvec_split(&names, strbuf_str(list));
+	if (!names.nr) {
+		char *argv[] = { WORKLOAD_STRESSNG, "--stressors", NULL };
+		struct strbuf list = STRBUF_INIT;
+		int st = subprocess_run(argv, NULL, &list, 30);
+
+		if (!st)
+			strvec_split(&names, strbuf_str(&list));
+		strbuf_release(&list);
+		if (st)
+			return -1;
+	}
 	for (size_t i = 0; i < names.nr; i++)
 		found |= !strcmp(names.v[i], stressor);
-	strvec_release(&names);
 	return found;
 }
 
 static int parse_stressng(struct user_workload *w, const char *spec)
 {
-	struct strbuf list = STRBUF_INIT, name = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT;
 	const char *stressor;
 	int has_timeout = 0, known, ret = -1;
 
@@ -95,7 +106,7 @@ static int parse_stressng(struct user_workload *w, const char *spec)
 		      stressor, spec);
 		goto out;
 	}
-	known = stressor_known(stressor, &list);
+	known = stressor_known(stressor);
 	if (known < 0) {
 		error("cannot list the stressors of %s for workload '%s'", WORKLOAD_STRESSNG, spec);
 		goto out;
@@ -133,7 +144,6 @@ static int parse_stressng(struct user_workload *w, const char *spec)
 	}
 	ret = 0;
 out:
-	strbuf_release(&list);
 	strbuf_release(&name);
 	return ret;
 }
@@ -252,7 +262,12 @@ static void header_text(struct strbuf *out, const char *name, long iters, long d
 	strbuf_addstr(out, "] ");
 }
 
-int user_workload_parse(struct user_workload *w, const char *spec)
+/*
+ * Parse and check spec (the program exists and runs, the stressor is one
+ * stress-ng has): fills spec, name, program, format and args. Returns 0,
+ * or -1 after a message naming spec.
+ */
+static int user_workload_parse(struct user_workload *w, const char *spec)
 {
 	struct strbuf name = STRBUF_INIT, head = STRBUF_INIT;
 	const char *body = spec;
@@ -328,31 +343,71 @@ int workload_section_spec(struct strbuf *out, const struct lab_workload *s)
 	return 0;
 }
 
-/* A spec in canonical spelling, or -1 after the parser's message. */
-static int canonical(struct strbuf *out, const char *spec)
+static void parsed_free(struct user_workload *w)
 {
-	struct user_workload w;
-	int ret;
-
-	user_workload_init(&w);
-	ret = user_workload_parse(&w, spec);
-	if (!ret)
-		strbuf_addstr(out, w.spec.buf);
-	user_workload_release(&w);
-	return ret;
+	if (w)
+		user_workload_release(w);
+	free(w);
 }
 
-static void replace(struct strvec *v, size_t i, const char *s)
+void workload_list_init(struct workload_list *l)
 {
-	char *copy = xstrdup(s);
-
-	free(v->v[i]);
-	v->v[i] = copy;
+	memset(l, 0, sizeof(*l));
+	strvec_init(&l->specs);
 }
 
-int workloads_parse_list(struct strvec *out, const char *arg)
+void workload_list_release(struct workload_list *l)
 {
-	struct strbuf one = STRBUF_INIT, spec = STRBUF_INIT;
+	for (size_t i = 0; i < l->specs.nr; i++)
+		parsed_free(l->user[i]);
+	free(l->user);
+	strvec_release(&l->specs);
+	workload_list_init(l);
+}
+
+void workload_list_join(struct strbuf *out, const struct workload_list *l)
+{
+	for (size_t i = 0; i < l->specs.nr; i++)
+		strbuf_addf(out, "%s%s", i ? "," : "", l->specs.v[i]);
+}
+
+/* A built-in's or a section's name onto l. */
+static void list_push_name(struct workload_list *l, const char *name)
+{
+	ALLOC_GROW(l->user, l->specs.nr + 1, l->alloc);
+	l->user[l->specs.nr] = NULL;
+	strvec_push(&l->specs, name);
+}
+
+/*
+ * spec parsed into l's i-th (i may be its end): its canonical spelling
+ * becomes the text. -1 after the parser's message, l as it was.
+ */
+static int list_parse(struct workload_list *l, size_t i, const char *spec)
+{
+	struct user_workload *w = xcalloc(1, sizeof(*w));
+
+	user_workload_init(w);
+	if (user_workload_parse(w, spec)) {
+		parsed_free(w);
+		return -1;
+	}
+	if (i == l->specs.nr) {
+		list_push_name(l, w->spec.buf);
+	} else {
+		char *copy = xstrdup(w->spec.buf);
+
+		free(l->specs.v[i]);
+		l->specs.v[i] = copy;
+		parsed_free(l->user[i]);
+	}
+	l->user[i] = w;
+	return 0;
+}
+
+int workloads_parse_list(struct workload_list *out, const char *arg)
+{
+	struct strbuf one = STRBUF_INIT;
 	const char *p = arg;
 	int ret = 0;
 
@@ -373,10 +428,7 @@ int workloads_parse_list(struct strvec *out, const char *arg)
 		if (!one.len)
 			continue;
 		if (workload_is_user(one.buf)) {
-			strbuf_reset(&spec);
-			ret = canonical(&spec, one.buf);
-			if (!ret)
-				strvec_push(out, spec.buf);
+			ret = list_parse(out, out->specs.nr, one.buf);
 			continue;
 		}
 		/* a [workload "NAME"] section's name: workloads_resolve() tells */
@@ -385,10 +437,9 @@ int workloads_parse_list(struct strvec *out, const char *arg)
 				    one.buf, WORKLOAD_NAMES);
 			break;
 		}
-		strvec_push(out, one.buf);
+		list_push_name(out, one.buf);
 	}
 	strbuf_release(&one);
-	strbuf_release(&spec);
 	return ret;
 }
 
@@ -402,21 +453,25 @@ static void sections_known(struct strbuf *sb, const struct lab_workload *a, size
 			strbuf_addf(sb, ", %s", b[i].name);
 }
 
-/* --arg onto the one exec: or stress-ng: workload of specs. */
-static int add_args(struct strvec *specs, const struct strvec *args)
+/*
+ * --arg onto the one exec: or stress-ng: workload of l: its spec with them
+ * is parsed again (the options came after it), stress-ng's stressors known
+ * by then.
+ */
+static int add_args(struct workload_list *l, const struct strvec *args)
 {
 	struct strbuf spec = STRBUF_INIT;
 	size_t n = 0, at = 0;
 	int ret = -1;
 
-	for (size_t i = 0; i < specs->nr; i++)
-		if (workload_is_user(specs->v[i]) && specs->v[i][0] != '[') {
+	for (size_t i = 0; i < l->specs.nr; i++)
+		if (l->user[i] && l->specs.v[i][0] != '[') {
 			at = i;
 			n++;
 		}
 	if (!n) {
-		const char *w = specs->nr ? specs->v[0] : "none";
-		if (specs->nr && w[0] == '[')
+		const char *w = l->specs.nr ? l->specs.v[0] : "none";
+		if (l->specs.nr && w[0] == '[')
 			error("--arg '%s' is for exec: and stress-ng: workloads, not the [workload] "
 			      "section '%.*s' (its arguments are its arg keys)", args->v[0],
 			      (int)strcspn(w + 1, " ]"), w + 1);
@@ -430,54 +485,46 @@ static int add_args(struct strvec *specs, const struct strvec *args)
 		      "in a [workload] section", args->v[0], n);
 		goto out;
 	}
-	strbuf_addstr(&spec, specs->v[at]);
+	strbuf_addstr(&spec, l->specs.v[at]);
 	quote_all(&spec, args, 0);
-	{
-		struct strbuf canon = STRBUF_INIT;
-		ret = canonical(&canon, spec.buf);
-		if (!ret)
-			replace(specs, at, canon.buf);
-		strbuf_release(&canon);
-	}
+	ret = list_parse(l, at, spec.buf);
 out:
 	strbuf_release(&spec);
 	return ret;
 }
 
-int workloads_resolve(struct strvec *specs, const struct strvec *args,
+int workloads_resolve(struct workload_list *l, const struct strvec *args,
 		      const struct lab_workload *extra, size_t nextra,
 		      const struct lab_workload *cfg, size_t ncfg)
 {
-	struct strbuf spec = STRBUF_INIT, canon = STRBUF_INIT, known = STRBUF_INIT;
+	struct strbuf spec = STRBUF_INIT, known = STRBUF_INIT;
 	int ret = -1;
 
-	for (size_t i = 0; i < specs->nr; i++) {
+	for (size_t i = 0; i < l->specs.nr; i++) {
+		const char *name = l->specs.v[i];
 		const struct lab_workload *s;
 
-		if (workload_is_user(specs->v[i]) || workload_known(specs->v[i]))
+		if (l->user[i] || workload_known(name))
 			continue;
-		s = config_workload_find(extra, nextra, specs->v[i]);
+		s = config_workload_find(extra, nextra, name);
 		if (!s)
-			s = config_workload_find(cfg, ncfg, specs->v[i]);
+			s = config_workload_find(cfg, ncfg, name);
 		if (!s) {
 			sections_known(&known, extra, nextra, cfg, ncfg);
 			error("unknown workload '%s' (known: %s, exec:PATH, stress-ng:STRESSOR%s)",
-			      specs->v[i], WORKLOAD_NAMES, strbuf_str(&known));
+			      name, WORKLOAD_NAMES, strbuf_str(&known));
 			goto out;
 		}
 		strbuf_reset(&spec);
-		strbuf_reset(&canon);
-		if (workload_section_spec(&spec, s) || canonical(&canon, spec.buf))
+		if (workload_section_spec(&spec, s) || list_parse(l, i, spec.buf))
 			goto out;
-		replace(specs, i, canon.buf);
 	}
 	/* after the sections, so that a message names one as such */
-	if (args && args->nr && add_args(specs, args))
+	if (args && args->nr && add_args(l, args))
 		goto out;
 	ret = 0;
 out:
 	strbuf_release(&spec);
-	strbuf_release(&canon);
 	strbuf_release(&known);
 	return ret;
 }
@@ -506,53 +553,40 @@ static enum workload_metric among(const char *const *names, size_t n, const char
 	return ret;
 }
 
-enum workload_metric workload_metric(const char *spec, const char *metric, struct strbuf *known)
+enum workload_metric workload_metric(const char *spec, const struct user_workload *w,
+				     const char *metric, struct strbuf *known)
 {
 	const char *stressng[USERWORK_STRESSNG_METRICS];
-	const char *const *builtin = workload_metrics(spec);
-	const char *body = spec;
+	const char *const *builtin = w ? NULL : workload_metrics(spec);
 
 	if (builtin)
 		return among(builtin, SIZE_MAX, metric, known);
-	if (spec[0] == '[') {
-		const char *end = strchr(spec, ']');
-		struct user_workload w;
-		struct strbuf name = STRBUF_INIT;
-		int declared = 0;
-
-		if (!end)
-			return WORKLOAD_METRIC_UNKNOWN;
-		user_workload_init(&w);
-		/* resolved specs parse: a bad one is no declaration */
-		if (!parse_header(&w, &name, spec, spec + 1, (size_t)(end - spec - 1)))
-			declared = among((const char *const *)w.higher.v, w.higher.nr, metric, NULL) ||
-				   among((const char *const *)w.lower.v, w.lower.nr, metric, NULL);
-		user_workload_release(&w);
-		strbuf_release(&name);
-		if (declared)
-			return WORKLOAD_METRIC_YES;
-		body = end + 1 + strspn(end + 1, " ");
-	}
-	if (strncmp(body, "stress-ng:", 10))
+	if (!w)
+		return WORKLOAD_METRIC_UNKNOWN;
+	/* what a [workload] section declares */
+	if (among((const char *const *)w->higher.v, w->higher.nr, metric, NULL) ||
+	    among((const char *const *)w->lower.v, w->lower.nr, metric, NULL))
+		return WORKLOAD_METRIC_YES;
+	if (strncmp(w->format.buf, "stress-ng ", 10))
 		return WORKLOAD_METRIC_UNKNOWN;
 	for (int i = 0; i < USERWORK_STRESSNG_METRICS; i++)
 		stressng[i] = userwork_stressng_metric(i);
 	return among(stressng, USERWORK_STRESSNG_METRICS, metric, known);
 }
 
-int workloads_metric_check(enum workload_metric *answer, const struct strvec *specs,
+int workloads_metric_check(enum workload_metric *answer, const struct workload_list *l,
 			   const char *metric)
 {
 	struct strbuf known = STRBUF_INIT, names = STRBUF_INIT;
 	enum workload_metric all = WORKLOAD_METRIC_NO;
 
-	for (size_t i = 0; i < specs->nr && all != WORKLOAD_METRIC_YES; i++) {
-		enum workload_metric m = workload_metric(specs->v[i], metric, &known);
+	for (size_t i = 0; i < l->specs.nr && all != WORKLOAD_METRIC_YES; i++) {
+		enum workload_metric m = workload_metric(l->specs.v[i], l->user[i], metric, &known);
 
 		if (m != WORKLOAD_METRIC_NO)
 			all = m;
-		strbuf_addf(&names, "%s%s", i ? "," : "", specs->v[i]);
 	}
+	workload_list_join(&names, l);
 	if (answer)
 		*answer = all;
 	if (all == WORKLOAD_METRIC_NO)
@@ -591,24 +625,25 @@ void user_workloads_meta(struct sample_set *set, const struct user_workload *w, 
 	strbuf_release(&text);
 }
 
-int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs)
+int user_workloads_load(struct user_workload **out, size_t *n, const struct workload_list *l)
 {
 	size_t alloc = *n;	/* all *out is known to hold */
 
-	for (size_t i = 0; i < specs->nr; i++) {
+	for (size_t i = 0; i < l->specs.nr; i++) {
 		struct user_workload *w;
 
-		if (!workload_is_user(specs->v[i])) {
+		if (!l->user[i]) {
 			/* a section's name reaches here only when nothing resolved it */
-			if (!workload_known(specs->v[i]))
+			if (!workload_known(l->specs.v[i]))
 				return error("unknown workload '%s' (known: %s, exec:PATH, "
-					     "stress-ng:STRESSOR)", specs->v[i], WORKLOAD_NAMES);
+					     "stress-ng:STRESSOR)", l->specs.v[i], WORKLOAD_NAMES);
 			continue;
 		}
 		ALLOC_GROW(*out, *n + 1, alloc);
 		w = &(*out)[(*n)++];
 		user_workload_init(w);
-		if (user_workload_parse(w, specs->v[i]) || user_workload_stage(w))
+		user_workload_copy(w, l->user[i]);
+		if (user_workload_stage(w))
 			return -1;
 		for (size_t k = 0; k + 1 < *n; k++)
 			if (!strcmp((*out)[k].name.buf, w->name.buf))

@@ -36,15 +36,24 @@
 #include "strvec.h"
 #include "workload-stage.h"
 
-/* Does spec name a user's workload (exec:..., stress-ng:...)? */
-int workload_is_user(const char *spec);
-
 /*
- * Parse and check spec (the program exists and runs, the stressor is one
- * stress-ng has): fills spec, name, program, format and args. Returns 0,
- * or -1 after a message naming spec.
+ * A plan's workloads, each parsed once where the plan learns of it (an
+ * option, a recipe, a stored spec) and passed on parsed: specs as they are
+ * stored and shown (a built-in's name, a user's canonical spec, a
+ * [workload "NAME"]'s name until workloads_resolve()), user[i] the i-th
+ * parsed, NULL for a name. The list owns both.
  */
-int user_workload_parse(struct user_workload *w, const char *spec);
+struct workload_list {
+	struct strvec specs;
+	struct user_workload **user;
+	size_t alloc;
+};
+#define WORKLOAD_LIST_INIT { STRVEC_INIT, NULL, 0 }
+
+void workload_list_init(struct workload_list *l);
+void workload_list_release(struct workload_list *l);
+/* The specs, ',' between them: a variant's or a bisection's stored workloads. */
+void workload_list_join(struct strbuf *out, const struct workload_list *l);
 
 /*
  * A [workload "NAME"]'s canonical spec into out: 0, or -1 after a message
@@ -55,28 +64,29 @@ struct lab_workload;
 int workload_section_spec(struct strbuf *out, const struct lab_workload *s);
 
 /*
- * After the config (and a recipe) is read: each name in specs that is
+ * After the config (and a recipe) is read: each name in l that is
  * neither a built-in workload nor a user's spec becomes the canonical spec
  * of its [workload "NAME"] section, found first in extra, then in the
  * config's; a name found nowhere is "unknown workload 'X' (known: ...)".
  * args (--arg, may be NULL) go to the one exec: or stress-ng: workload of
- * specs, and are refused for built-in workloads and sections.
+ * l, and are refused for built-in workloads and sections. Each spec it
+ * makes is parsed once, into l.
  */
-int workloads_resolve(struct strvec *specs, const struct strvec *args,
+int workloads_resolve(struct workload_list *l, const struct strvec *args,
 		      const struct lab_workload *extra, size_t nextra,
 		      const struct lab_workload *cfg, size_t ncfg);
 
 /*
- * workloads_parse() of lab/plans/boot.h: "zeroing,exec:pf -n 5" into specs, a
- * user's in canonical spelling; a plain name that is no built-in workload
- * is kept for workloads_resolve(), anything else refused.
+ * workloads_parse() of lab/plans/boot.h: "zeroing,exec:pf -n 5" onto out, a
+ * user's parsed and in canonical spelling; a plain name that is no built-in
+ * workload is kept for workloads_resolve(), anything else refused.
  */
-int workloads_parse_list(struct strvec *out, const char *arg);
+int workloads_parse_list(struct workload_list *out, const char *arg);
 
 /*
  * Can a workload report metric, when the lab's guest program runs it (the
  * one question asked before anything is built)? spec is a built-in's name
- * or a canonical spec, as workloads_resolve() leaves it.
+ * (w NULL) or a user's workload w, as workloads_resolve() leaves them.
  */
 enum workload_metric {
 	WORKLOAD_METRIC_NO = 0,		/* never: zeroing has no "nosuch" */
@@ -90,25 +100,26 @@ enum workload_metric {
  * program. exec: UNKNOWN. known (may be NULL) gets the names known, ", "
  * between them.
  */
-enum workload_metric workload_metric(const char *spec, const char *metric, struct strbuf *known);
+enum workload_metric workload_metric(const char *spec, const struct user_workload *w,
+				     const char *metric, struct strbuf *known);
 /*
  * The same for a list of workloads: YES when one of them says YES, NO when
  * all say NO (-1 then, after "unknown metric 'M' for workload 'W' (known:
  * ...)"), else UNKNOWN; 0 with *answer (may be NULL) otherwise.
  */
-int workloads_metric_check(enum workload_metric *answer, const struct strvec *specs,
+int workloads_metric_check(enum workload_metric *answer, const struct workload_list *l,
 			   const char *metric);
 
 /* word in single quotes onto out when it needs them (see above). */
 void workload_quote(struct strbuf *out, const char *word);
 
 /*
- * The user's workloads among specs (as workloads_parse() keeps them), in
- * order: parsed, staged, and refused when two would be stored under one
+ * The user's workloads of l (as workloads_resolve() leaves it), in order:
+ * copied as parsed, staged, and refused when two would be stored under one
  * name. *out (n of them) is freed by user_workloads_free(), also after a
  * failure.
  */
-int user_workloads_load(struct user_workload **out, size_t *n, const struct strvec *specs);
+int user_workloads_load(struct user_workload **out, size_t *n, const struct workload_list *l);
 
 /* The run's provenance of each: workload.NAME.program, .args, .sha256, .version. */
 void user_workloads_meta(struct sample_set *set, const struct user_workload *w, size_t n);

@@ -29,7 +29,7 @@ void ab_spec_release(struct ab_spec *s)
 		strvec_release(&s->apply[i]);
 		strbuf_release(&s->side_line[i]);
 	}
-	strvec_release(&s->workloads);
+	workload_list_release(&s->workloads);
 	strvec_release(&s->args);
 	strvec_release(&s->params);
 	strvec_release(&s->probes);
@@ -189,7 +189,7 @@ static void list_default(long **list, size_t *n, long value)
 
 int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx)
 {
-	if (!s->workloads.nr)
+	if (!s->workloads.specs.nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
 	if (workloads_resolve(&s->workloads, &s->args, s->sections, s->nsections,
 			      ctx->cfg.workloads, ctx->cfg.nworkloads))

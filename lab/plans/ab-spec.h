@@ -24,7 +24,8 @@ struct ab_spec {
 	const char *ref[2];		/* git refs to build */
 	const char *patch;		/* B is A plus this series */
 	const char *repo, *arch;
-	struct strvec workloads, params, frags[2], apply[2], probes;
+	struct workload_list workloads;
+	struct strvec params, frags[2], apply[2], probes;
 	struct strvec args;		/* --arg, for the exec: or stress-ng: workload */
 	const struct lab_workload *sections;	/* a recipe's [workload] sections */
 	size_t nsections;

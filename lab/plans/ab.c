@@ -444,8 +444,7 @@ static const char *runner_of(const struct lab_context *ctx, const struct ab_opts
 
 static void join_workloads(struct strbuf *sb, const struct ab_opts *o)
 {
-	for (size_t i = 0; i < o->boot.workloads->nr; i++)
-		strbuf_addf(sb, "%s%s", i ? "," : "", o->boot.workloads->v[i]);
+	workload_list_join(sb, o->boot.workloads);
 }
 
 /*

@@ -29,7 +29,7 @@ struct who *bisector_who(struct bisector *bs, int who)
 
 const char *bisector_workload(struct bisector *bs)
 {
-	return bs->bo.workloads->v[0];
+	return bs->bo.workloads->specs.v[0];
 }
 
 int bisector_variant(struct bisector *bs, struct who *w)
@@ -147,8 +147,7 @@ static int seed_check(struct bisector *bs, long long seed, struct strbuf *why)
 	struct strvec clocks = STRVEC_INIT;
 	int ret = -1;
 
-	for (size_t i = 0; i < bs->bo.workloads->nr; i++)
-		strbuf_addf(&want, "%s%s", i ? "," : "", bs->bo.workloads->v[i]);
+	workload_list_join(&want, bs->bo.workloads);
 	if (store_experiment_read(&bs->ctx->st, seed, seed_experiment, &r) ||
 	    store_experiment_clocks(&bs->ctx->st, &clocks, seed))
 		goto out;

@@ -283,7 +283,7 @@ static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
 static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 			  const struct bisect_spec *spec, struct bisect_options *opt)
 {
-	if (!spec->good || !spec->bad || !spec->boot.workloads || !spec->boot.workloads->nr)
+	if (!spec->good || !spec->bad || !spec->boot.workloads || !spec->boot.workloads->specs.nr)
 		return error("a bisection needs a good and a bad ref and a workload");
 	if (boot_opts_check_targets(&spec->boot, &ctx->cfg) ||
 	    (spec->metric && bisect_spec_metric_check(&bs->metric_unknown, ctx, spec)))

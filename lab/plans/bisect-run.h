@@ -170,7 +170,8 @@ int bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec
 		       const struct boot_opts *bo);
 struct bisect_stored_spec {
 	struct bisect_spec_row row;
-	struct strvec workloads, params, fragments;
+	struct workload_list workloads;
+	struct strvec params, fragments;
 	struct bisect_spec spec;
 };
 int bisect_spec_load(struct bisect_stored_spec *s, struct store *st, long long id);

@@ -49,8 +49,7 @@ int bisect_spec_to_row(struct bisect_spec_row *r, const struct bisect_spec *spec
 	for (size_t i = 0; i < ARRAY_SIZE(to); i++)
 		if (text[i])
 			strbuf_addstr(to[i], text[i]);
-	for (size_t i = 0; i < bo->workloads->nr; i++)
-		strbuf_addf(&r->workloads, "%s%s", i ? "," : "", bo->workloads->v[i]);
+	workload_list_join(&r->workloads, bo->workloads);
 	for (size_t i = 0; bo->params && i < bo->params->nr; i++)
 		strbuf_addf(&r->params, "%s%s", i ? " " : "", bo->params->v[i]);
 	r->iters = bo->iters;
@@ -142,7 +141,7 @@ int bisect_spec_load(struct bisect_stored_spec *s, struct store *st, long long i
 void bisect_stored_spec_release(struct bisect_stored_spec *s)
 {
 	bisect_spec_row_release(&s->row);
-	strvec_release(&s->workloads);
+	workload_list_release(&s->workloads);
 	strvec_release(&s->params);
 	strvec_release(&s->fragments);
 }

@@ -14,7 +14,7 @@
 
 #define BOOT_MIN_NODE_MIB 128
 
-int workloads_parse(struct strvec *out, const char *arg)
+int workloads_parse(struct workload_list *out, const char *arg)
 {
 	return workloads_parse_list(out, arg);
 }
@@ -188,21 +188,21 @@ void boot_guests_release(struct boot_guests *gs)
 }
 
 /*
- * The guest of this content, from gs or new (its user workloads loaded
- * and checked, nothing written yet): the initramfs is the same bytes for
- * every plan of one arch, program and workloads (cpio archives are
- * reproducible, and nothing of the kernel, memory, CPUs or command line
- * goes in), so guest_write() writes it once.
+ * The guest of this content, from gs or new (its user workloads copied
+ * as parsed and staged, nothing written yet): the initramfs is the same
+ * bytes for every plan of one arch, program and workloads (cpio archives
+ * are reproducible, and nothing of the kernel, memory, CPUs or command
+ * line goes in), so guest_write() writes it once.
  */
 static int guest_find(struct boot_guest **out, struct boot_guests *gs, int boots,
-		      const char *arch, const char *program, const struct strvec *workloads)
+		      const char *arch, const char *program, const struct workload_list *workloads)
 {
 	struct strbuf key = STRBUF_INIT;
 	struct boot_guest *g;
 
 	strbuf_addf(&key, "%s %s %s", boots ? "initramfs" : "staged", arch, program);
-	for (size_t i = 0; i < workloads->nr; i++)
-		strbuf_addf(&key, "\n%s", workloads->v[i]);
+	for (size_t i = 0; i < workloads->specs.nr; i++)
+		strbuf_addf(&key, "\n%s", workloads->specs.v[i]);
 	for (size_t i = 0; i < gs->n; i++)
 		if (!strcmp(gs->g[i]->key.buf, key.buf)) {
 			*out = gs->g[i];
@@ -287,7 +287,7 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 	p->runner = runner_find(runner_name);
 	if (!p->runner)
 		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh, lava)", runner_name);
-	if (!o->workloads || !o->workloads->nr)
+	if (!o->workloads || !o->workloads->specs.nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
 	/* a clock the runner cannot give is refused before anything is started or written */
 	p->spec.accel = o->accel ? o->accel : *t && (*t)->accel ? (*t)->accel :
@@ -376,9 +376,9 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	cachedir = context_subdir(ctx, "cache");
 	if (!p->logdir || !cachedir || guest_write(guest, cachedir))
 		goto out;
-	for (size_t i = 0, k = 0; i < o->workloads->nr; i++) {
-		const char *name = workload_is_user(o->workloads->v[i]) ?
-				   p->guest->user[k++].name.buf : o->workloads->v[i];
+	for (size_t i = 0; i < o->workloads->specs.nr; i++) {
+		const char *name = o->workloads->user[i] ? o->workloads->user[i]->name.buf :
+				   o->workloads->specs.v[i];
 		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", name);
 		p->has_boot |= !strcmp(name, "boot");
 	}

@@ -59,7 +59,7 @@ struct boot_opts {
 	const char *accel;		/* NULL: qemu.accel */
 	const char *clock;		/* wall | icount | auto; NULL: run.clock */
 	const char *guest;		/* NULL: build/guest/<arch>/lab-guest */
-	const struct strvec *workloads;
+	const struct workload_list *workloads;	/* resolved: each parsed once */
 	const struct strvec *params;	/* K=V, passed as lab.K=V */
 	long iters, mem_mib, cpus, timeout_s;	/* 0: from the config */
 	long numa;			/* NUMA nodes of a qemu guest; 0: none */
@@ -123,10 +123,11 @@ int boot_opts_lab_guest(const struct boot_opts *o, const struct lab_config *cfg)
 int target_fits(const struct lab_target *t, long mem_mib, long cpus);
 
 /*
- * Parse "zeroing,demote" into names, refusing unknown ones; a user's
- * workload (workload.h) is checked and kept in its canonical spelling.
+ * Parse "zeroing,demote" onto out, refusing unknown ones; a user's
+ * workload (workload.h) is checked, kept parsed and in its canonical
+ * spelling.
  */
-int workloads_parse(struct strvec *out, const char *arg);
+int workloads_parse(struct workload_list *out, const char *arg);
 
 /*
  * The clock is settled here, once for the plan: "auto" is icount under

@@ -125,7 +125,7 @@ void explain_culprit(struct lab_context *ctx, struct kernel_image *parent,
 		.v = { { .kernel = parent, .cmdline = bo->cmdline },
 		       { .kernel = culprit, .cmdline = bo->cmdline } },
 		.boot = *bo, .mem_mib = bo->mem_mib, .cpus = bo->cpus,
-		.workload = bo->workloads->v[0], .metric = metric, .experiment_id = bisection,
+		.workload = bo->workloads->specs.v[0], .metric = metric, .experiment_id = bisection,
 	};
 	long long id;
 

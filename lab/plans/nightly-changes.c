@@ -76,7 +76,7 @@ static void bisect_command(struct strbuf *sb, struct night *nt, const struct nig
 static int confirm(struct night *nt, const struct nightly_series *s, struct nightly_change *c)
 {
 	struct strbuf cmd = STRBUF_INIT;
-	struct strvec wl = STRVEC_INIT;
+	struct workload_list wl = WORKLOAD_LIST_INIT;
 	struct verdict_row v;
 	struct ab_opts o;
 	struct kernel_image image[2];
@@ -98,7 +98,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		}
 	}
 	confirm_command(&cmd, nt, s, c);
-	strvec_push(&wl, s->workload);
+	if (workloads_parse(&wl, s->workload))
+		goto out;
 	memset(&o, 0, sizeof(o));
 	o.v[0] = (struct ab_variant){ &image[0], s->cmdline, c->before };
 	o.v[1] = (struct ab_variant){ &image[1], s->cmdline, c->after };
@@ -146,7 +147,7 @@ out:
 	kernel_image_release(&image[0]);
 	kernel_image_release(&image[1]);
 	strbuf_release(&cmd);
-	strvec_release(&wl);
+	workload_list_release(&wl);
 	return ret;
 }
 
@@ -177,7 +178,7 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	struct bisect_spec spec = BISECT_SPEC_INIT;
 	struct bisect_outcome out;
 	struct strbuf cmd = STRBUF_INIT;
-	struct strvec wl = STRVEC_INIT;
+	struct workload_list wl = WORKLOAD_LIST_INIT;
 	struct nightly_change done;
 	long long id = 0, bid = 0;
 	int ret = -1, found;
@@ -204,7 +205,8 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 		goto out;
 	}
 	bisect_command(&cmd, nt, s, c);
-	strvec_push(&wl, s->workload);
+	if (workloads_parse(&wl, s->workload))
+		goto out;
 	spec.good = c->before;
 	spec.bad = c->after;
 	spec.repo = nt->mirror.buf;
@@ -244,7 +246,7 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 out:
 	bisect_outcome_release(&out);
 	strbuf_release(&cmd);
-	strvec_release(&wl);
+	workload_list_release(&wl);
 	return ret;
 }
 

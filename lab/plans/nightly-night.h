@@ -20,7 +20,8 @@ struct night {
 	const char *command;		/* the lab nightly command line, as typed */
 	FILE *out;
 	long long id;
-	struct strvec workloads, params, cmdlines;
+	struct workload_list workloads;
+	struct strvec params, cmdlines;
 	long *mems;
 	size_t nmems;
 	struct strbuf mirror;
@@ -34,7 +35,7 @@ struct night {
 void night_infra(struct night *nt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Boot options of the night's boots: its clock, iters and parameters. */
-void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
+void night_boot_opts(struct boot_opts *o, struct night *nt, const struct workload_list *workloads,
 		     struct kernel_image *kernel, const char *cmdline, long mem);
 /*
  * Build commit: 0 with *image, 1 when it does not build (the commit's

@@ -305,7 +305,7 @@ static int store_points(struct night *nt, const char *commit, long mem, const ch
 	return ret;
 }
 
-void night_boot_opts(struct boot_opts *o, struct night *nt, const struct strvec *workloads,
+void night_boot_opts(struct boot_opts *o, struct night *nt, const struct workload_list *workloads,
 		     struct kernel_image *kernel, const char *cmdline, long mem)
 {
 	memset(o, 0, sizeof(*o));
@@ -633,7 +633,7 @@ out:
 		close(lock_fd);
 	series_copy_release(&sc);
 	strvec_release(&pending);
-	strvec_release(&nt.workloads);
+	workload_list_release(&nt.workloads);
 	strvec_release(&nt.params);
 	strvec_release(&nt.cmdlines);
 	strvec_release(&nt.infra);

@@ -310,23 +310,15 @@ int recipe_check_metrics(const struct recipe *r, struct lab_context *ctx, struct
 		const char *wm = r->metrics.v[k], *metric = strchr(wm, '.') + 1;
 		size_t wlen = (size_t)(metric - 1 - wm);
 
-		for (size_t i = 0; i < s->workloads.nr; i++) {
-			const char *spec = s->workloads.v[i];
-			struct user_workload w;
-			int same;
-
-			user_workload_init(&w);
+		for (size_t i = 0; i < s->workloads.specs.nr; i++) {
+			const struct user_workload *w = s->workloads.user[i];
 			/* the name its samples are stored under */
-			if (workload_is_user(spec) && user_workload_parse(&w, spec)) {
-				user_workload_release(&w);
-				goto out;
-			}
-			if (!workload_is_user(spec))
-				strbuf_addstr(&w.name, spec);
-			same = w.name.len == wlen && !strncmp(w.name.buf, wm, wlen);
-			user_workload_release(&w);
+			const char *name = w ? w->name.buf : s->workloads.specs.v[i];
+			int same = strlen(name) == wlen && !strncmp(name, wm, wlen);
+
 			strbuf_reset(&known);
-			if (same && workload_metric(spec, metric, &known) == WORKLOAD_METRIC_NO) {
+			if (same && workload_metric(s->workloads.specs.v[i], w, metric, &known) ==
+				    WORKLOAD_METRIC_NO) {
 				error("unknown metric '%s' for workload '%.*s' in recipe %s (known: %s)",
 				      metric, (int)wlen, wm, r->path, known.buf);
 				goto out;

@@ -769,6 +769,62 @@ static void test_workload_program(void)
 	strbuf_release(&err);
 }
 
+/*
+ * A list of workloads keeps each parsed: the text stored and shown is the
+ * canonical spec, the struct beside it is what the plans read.
+ */
+static void test_workload_list(void)
+{
+	struct workload_list l = WORKLOAD_LIST_INIT, one = WORKLOAD_LIST_INIT;
+	struct strvec args = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT, joined = STRBUF_INIT;
+	struct lab_config cfg;
+	char real[4096];
+
+	if (!realpath("/bin/true", real))
+		snprintf(real, sizeof(real), "/bin/true");
+	ok(!load_text(&cfg, "[workload \"pf\"]\n\tprogram = /bin/true\n\titers = 3\n"
+		      "\thigher = ops\n", &err), "a section to resolve");
+	ok(!workloads_parse_list(&l, "zeroing,exec:/bin/true -n 5,pf"), "a list parses");
+	is_int((int)l.specs.nr, 3, "... into three workloads");
+	ok(!l.user[0] && !l.user[2], "... a built-in and a section's name not parsed");
+	strbuf_addf(&want, "exec:%s -n 5", real);
+	is_str(l.specs.v[1], want.buf, "... an exec: spec in canonical spelling");
+	ok(l.user[1] && !strcmp(l.user[1]->name.buf, "true") && l.user[1]->args.nr == 2,
+	   "... parsed beside it");
+	ok(!workloads_resolve(&l, NULL, NULL, 0, cfg.workloads, cfg.nworkloads),
+	   "the section resolves");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "[pf iters=3 higher=ops] exec:%s", real);
+	is_str(l.specs.v[2], want.buf, "... into its canonical spec");
+	ok(l.user[2] && !strcmp(l.user[2]->name.buf, "pf") && l.user[2]->iters == 3,
+	   "... parsed, with its settings");
+	is_int(workload_metric(l.specs.v[2], l.user[2], "ops", NULL), WORKLOAD_METRIC_YES,
+	       "its declared metric is known");
+	is_int(workload_metric(l.specs.v[1], l.user[1], "ops", NULL), WORKLOAD_METRIC_UNKNOWN,
+	       "an exec: program's are not");
+	workload_list_join(&joined, &l);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "zeroing,exec:%s -n 5,[pf iters=3 higher=ops] exec:%s", real, real);
+	is_str(joined.buf, want.buf, "the list stored as its specs, ',' between them");
+
+	strvec_push(&args, "a b");
+	ok(!workloads_parse_list(&one, "exec:/bin/true") &&
+	   !workloads_resolve(&one, &args, NULL, 0, NULL, 0), "--arg joins the exec: workload");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "exec:%s 'a b'", real);
+	is_str(one.specs.v[0], want.buf, "... quoted in its spec");
+	ok(one.user[0]->args.nr == 1 && !strcmp(one.user[0]->args.v[0], "a b"),
+	   "... and one argument of the parsed workload");
+	workload_list_release(&l);
+	workload_list_release(&one);
+	strvec_release(&args);
+	config_release(&cfg);
+	strbuf_release(&err);
+	strbuf_release(&want);
+	strbuf_release(&joined);
+}
+
 /* Read text as a recipe; recipe_read()'s result, stderr in err. */
 static int recipe_text(struct recipe *r, const char *text, struct strbuf *err)
 {
@@ -864,6 +920,7 @@ int main(void)
 	test_ssh_targets();
 	test_workloads();
 	test_workload_program();
+	test_workload_list();
 	test_recipe_keys();
 
 	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
