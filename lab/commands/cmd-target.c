@@ -29,11 +29,6 @@ static const char *const target_usage[] = {
 	NULL,
 };
 
-static const char *target_runner(const struct lab_target *t, const struct lab_config *cfg)
-{
-	return t->runner ? t->runner : config_runner_name(cfg->runner);
-}
-
 /* What the target's runner is told of it: its QEMU binary, accelerator, connection, host. */
 static void target_spec(struct run_spec *spec, const struct lab_target *t,
 			const struct lab_config *cfg)
@@ -54,7 +49,7 @@ static void target_where(struct strbuf *sb, const struct lab_target *t,
 	struct run_spec spec;
 
 	target_spec(&spec, t, cfg);
-	runner_where(runner_find(target_runner(t, cfg)), &spec, sb);
+	runner_where(t->ops, &spec, sb);
 }
 
 static int target_list(const struct lab_config *cfg)
@@ -78,7 +73,7 @@ static int target_list(const struct lab_config *cfg)
 
 		target_where(&where, t, cfg);
 		printf("%-*s  %-*s  %-7s  %-7s  %s\n", wn, term_safe(t->name), wc,
-		       term_safe(t->class), term_safe(target_runner(t, cfg)),
+		       term_safe(t->class), t->ops->name,
 		       t->arch ? term_safe(t->arch) : "any", term_safe(where.buf));
 		strbuf_release(&where);
 	}
@@ -89,18 +84,18 @@ static int target_list(const struct lab_config *cfg)
 static int target_check_one(const struct lab_target *t, const struct lab_config *cfg,
 			    const char *kvm_note)
 {
-	const struct runner *r = runner_find(target_runner(t, cfg));
+	const struct runner *r = t->ops;
 	struct strbuf missing = STRBUF_INIT, where = STRBUF_INIT, found = STRBUF_INIT;
 	struct run_spec spec;
 	int ret;
 
 	target_spec(&spec, t, cfg);
 	spec.kvm_note = kvm_note;
-	if (r && r->check)
+	if (r->check)
 		r->check(&spec, &missing, &found);
 	runner_where(r, &spec, &where);
 	printf("target '%s' (%s, %s): %s%s\n", term_safe(t->name),
-	       r ? r->name : term_safe(target_runner(t, cfg)), term_safe(where.buf),
+	       r->name, term_safe(where.buf),
 	       missing.len ? "missing " : "ready", missing.len ? term_safe(missing.buf) : "");
 	/* a line each, under the target's */
 	for (char *p = found.len ? found.buf : "", *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {

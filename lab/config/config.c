@@ -435,11 +435,17 @@ int config_load(struct lab_config *cfg, const char *path)
 		config_init(cfg);
 		return -1;
 	}
-	/* a target without a class is a class of its own; [ssh] fills its ssh keys */
+	/*
+	 * a target without a class is a class of its own; [ssh] fills its ssh
+	 * keys; its runner is decided here, once (both names were checked)
+	 */
 	for (size_t i = 0; i < cfg->ntargets; i++) {
-		if (!cfg->targets[i].class)
-			cfg->targets[i].class = xstrdup(cfg->targets[i].name);
-		ssh_config_default(&cfg->targets[i].ssh, &cfg->ssh);
+		struct lab_target *t = &cfg->targets[i];
+
+		if (!t->class)
+			t->class = xstrdup(t->name);
+		ssh_config_default(&t->ssh, &cfg->ssh);
+		t->ops = runner_find(t->runner ? t->runner : config_runner_name(cfg->runner));
 	}
 	return 0;
 }

@@ -107,6 +107,7 @@
 
 #include "config-values.h"
 #include "lava.h"
+#include "runner.h"
 #include "ssh.h"
 #include "strvec.h"
 
@@ -141,6 +142,7 @@ struct lab_target {
 	long cpus, mem_mib;	/* the largest guest it takes; 0: no limit */
 	struct ssh_config ssh;	/* its host for the ssh runner; completed from [ssh] */
 	struct lava_config lava;	/* its server for the lava runner */
+	const struct runner *ops;	/* runner's, or run.runner's: decided once, at load */
 };
 
 /*

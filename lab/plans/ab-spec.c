@@ -127,14 +127,12 @@ static int check_one_kernel_each(const char *kernel, const char *const side_kern
  */
 static int check_sides(const struct ab_spec *s, const struct lab_context *ctx)
 {
-	const char *runner = boot_opts_runner_name(&s->o.boot, &ctx->cfg);
-	const struct runner *r = runner_find(runner);
+	const struct runner *r;
 	int has[2];
 
-	if (boot_opts_check_targets(&s->o.boot, &ctx->cfg))
+	if (boot_opts_check_targets(&s->o.boot, &ctx->cfg) ||
+	    !(r = boot_opts_runner(&s->o.boot, &ctx->cfg)))
 		return -1;
-	if (!r)
-		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh, lava)", runner);
 	if (s->ref[0] || s->ref[1] || s->patch)
 		return 0;
 	for (int i = 0; i < 2; i++)
@@ -145,7 +143,7 @@ static int check_sides(const struct ab_spec *s, const struct lab_context *ctx)
 	if (!has[0] && (r->flags & RUNNER_BOOTS_KERNEL))
 		return error("no kernels: the %s runner boots one on each side: give --a-kernel IMG "
 			     "and --b-kernel IMG, --kernel IMG for both, or --a REF and --b REF "
-			     "to build them", runner);
+			     "to build them", r->name);
 	return 0;
 }
 

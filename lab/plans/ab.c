@@ -437,11 +437,6 @@ out:
 	return ret;
 }
 
-static const char *runner_of(const struct lab_context *ctx, const struct ab_opts *o)
-{
-	return boot_opts_runner_name(&o->boot, &ctx->cfg);
-}
-
 static void join_workloads(struct strbuf *sb, const struct ab_opts *o)
 {
 	workload_list_join(sb, o->boot.workloads);
@@ -467,6 +462,7 @@ int ab_find(long long *id, int *done, struct lab_context *ctx, const struct ab_o
 {
 	struct strbuf workloads = STRBUF_INIT, params = STRBUF_INIT;
 	struct store_ab_spec spec;
+	const struct runner *r;
 	const char *clock = o->boot.clock ? o->boot.clock : config_clock_name(ctx->cfg.clock);
 	int ret = -1;
 
@@ -483,7 +479,9 @@ int ab_find(long long *id, int *done, struct lab_context *ctx, const struct ab_o
 		spec.cmdline[s] = o->v[s].cmdline;
 	spec.workloads = workloads.buf;
 	spec.params = params.buf;
-	spec.runner = runner_of(ctx, o);
+	if (!(r = boot_opts_runner(&o->boot, &ctx->cfg)))
+		goto out;
+	spec.runner = r->name;
 	/* auto settles on a clock only when a plan is made: either will do */
 	spec.clock = strcmp(clock, "auto") ? clock : NULL;
 	spec.mems = o->mems;

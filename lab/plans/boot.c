@@ -41,24 +41,31 @@ int boot_opts_check_targets(const struct boot_opts *o, const struct lab_config *
 	return 0;
 }
 
-const char *boot_opts_runner_name(const struct boot_opts *o, const struct lab_config *cfg)
+/* o's runner, or NULL for a --runner that names none; nothing printed. */
+static const struct runner *runner_of_opts(const struct boot_opts *o, const struct lab_config *cfg)
 {
-	const char *name = o->target ? o->target : NULL;
-
 	if (o->runner)
-		return o->runner;
+		return runner_find(o->runner);
 	/* the first target of a class speaks for it: a class is one kind of machine */
 	for (size_t i = 0; i < cfg->ntargets; i++)
-		if ((name && !strcmp(cfg->targets[i].name, name)) ||
-		    (!name && o->targets && !strcmp(cfg->targets[i].class, o->targets)))
-			return cfg->targets[i].runner ? cfg->targets[i].runner :
-				config_runner_name(cfg->runner);
-	return config_runner_name(cfg->runner);
+		if ((o->target && !strcmp(cfg->targets[i].name, o->target)) ||
+		    (!o->target && o->targets && !strcmp(cfg->targets[i].class, o->targets)))
+			return cfg->targets[i].ops;
+	return runner_find(config_runner_name(cfg->runner));
+}
+
+const struct runner *boot_opts_runner(const struct boot_opts *o, const struct lab_config *cfg)
+{
+	const struct runner *r = runner_of_opts(o, cfg);
+
+	if (!r)
+		error("unknown runner '%s' (known: qemu, local, libvirt, ssh, lava)", o->runner);
+	return r;
 }
 
 unsigned boot_opts_runner_flags(const struct boot_opts *o, const struct lab_config *cfg)
 {
-	const struct runner *r = runner_find(boot_opts_runner_name(o, cfg));
+	const struct runner *r = runner_of_opts(o, cfg);
 
 	return r ? r->flags : 0;
 }
@@ -274,7 +281,6 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 		      const char **arch, struct strbuf *program, const struct lab_context *ctx,
 		      const struct boot_opts *o)
 {
-	const char *runner_name;
 	long mem;
 
 	*t = NULL;
@@ -283,10 +289,8 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 		return -1;
 	if (o->target)
 		*t = config_target(&ctx->cfg, o->target);
-	runner_name = boot_opts_runner_name(o, &ctx->cfg);
-	p->runner = runner_find(runner_name);
-	if (!p->runner)
-		return error("unknown runner '%s' (known: qemu, local, libvirt, ssh, lava)", runner_name);
+	if (!(p->runner = boot_opts_runner(o, &ctx->cfg)))
+		return -1;
 	if (!o->workloads || !o->workloads->specs.nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
 	/* a clock the runner cannot give is refused before anything is started or written */
@@ -334,7 +338,7 @@ int boot_opts_check(const struct lab_context *ctx, const struct boot_opts *o)
 
 	if (boot_opts_check_targets(o, &ctx->cfg))
 		return -1;
-	/* the first target of a class speaks for it, as in boot_opts_runner_name() */
+	/* the first target of a class speaks for it, as in boot_opts_runner() */
 	for (size_t i = 0; b.targets && i < ctx->cfg.ntargets; i++) {
 		if (!strcmp(ctx->cfg.targets[i].class, b.targets)) {
 			b.target = ctx->cfg.targets[i].name;

@@ -104,10 +104,10 @@ void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workl
 int boot_opts_check_targets(const struct boot_opts *o, const struct lab_config *cfg);
 /*
  * The runner o's boots take: --runner, its target's (a class's first
- * target's), or run.runner. A name: a plan finds the runner once, when it
- * is made, and refuses a name that is none.
+ * target's, decided when lab.conf was read), or run.runner. NULL after
+ * one line for a --runner that names none.
  */
-const char *boot_opts_runner_name(const struct boot_opts *o, const struct lab_config *cfg);
+const struct runner *boot_opts_runner(const struct boot_opts *o, const struct lab_config *cfg);
 /*
  * What that runner can do (enum runner_flags), for what is decided before
  * a plan is made; 0 when there is no runner of that name.

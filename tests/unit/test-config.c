@@ -248,6 +248,13 @@ static void test_files(void)
 	   "the same key in two subsections is two keys");
 	config_release(&cfg);
 
+	ret = load_text(&cfg, "[target \"a\"]\n\trunner = ssh\n\thost = arm1\n[target \"b\"]\n"
+			"\tmem = 2G\n[run]\n\trunner = local\n", &err);
+	ok(!ret && cfg.ntargets == 2 && cfg.targets[0].ops == &runner_ssh &&
+	   cfg.targets[1].ops == &runner_local,
+	   "a target's runner is decided at load: its own, else run.runner's, set after it too");
+	config_release(&cfg);
+
 	ret = load_text(&cfg, "[qemu \"aarch64\"]\n\tbinary = a\n[qemu.aarch64]\n\tbinary = b\n", &err);
 	is_int(ret, -1, "the older [section.sub] is the same section");
 	is_str(err.buf, "lab: key 'binary' of [qemu \"aarch64\"] given twice in config bad.conf "
