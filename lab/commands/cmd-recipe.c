@@ -389,53 +389,31 @@ out:
 	return ret;
 }
 
-/*
- * One A/B of the recipe, on ctx: *exp its experiment. With resume, one
- * that finished before is reused, and one that was interrupted continued.
- */
-static int run_one(long long *exp, struct lab_context *ctx, const struct recipe *r, size_t i,
-		   const char *arch, const struct strvec *words, const char *command,
-		   struct boot_guests *guests)
-{
-	struct recipe_args a = { .fmt = AB_TEXT };
-	struct strvec av = STRVEC_INIT;
-	struct ab_spec s;
-	long long earlier = 0;
-	int done = 0, ret = -1;
-	enum ab_outcome rc;
+/* What an A/B of the recipe needs of the command: its options, its output. */
+struct recipe_cmd {
+	const struct recipe *r;
+	const char *arch;
+	const struct strvec *words;	/* the command's, parsed again over each A/B's */
+	struct strvec av;		/* what the last parse's values point into */
+	struct recipe_args a;
+	struct lab_context *ctx;
+};
 
-	ab_spec_init(&s);
-	strvec_push_all(&av, words);
-	fprintf(stderr, "recipe %s: %s against %s on %s\n", term_safe(r->path),
-		term_safe(r->v[i].name), term_safe(r->v[0].name), term_safe(arch));
-	if (recipe_ab_spec(&s, r, i, arch) || parse_args(&a, &s, &av) < 0 ||
-	    ab_spec_prepare(&s, ctx))
-		goto out;
-	s.o.command = command;
-	s.o.boot.guests = guests;
-	if (a.resume && ab_find(&earlier, &done, ctx, &s.o))
-		goto out;
-	if (done) {
-		fprintf(stderr, "experiment E%lld: done before, reused\n", earlier);
-		*exp = earlier;
-		ret = 0;
-		goto out;
-	}
-	s.o.resume = earlier;
-	*exp = 0;
-	rc = ab_run(exp, ctx, &s.o);
-	experiment_unlock(ctx);
-	if (rc == AB_ERROR) {
-		if (*exp)
-			fprintf(stderr, "experiment E%lld stopped: continue with the same command and --resume\n",
-				*exp);
-		goto out;
-	}
-	ret = ab_report(stdout, &ctx->st, *exp, a.fmt, 0);
-out:
-	ab_spec_release(&s);
-	strvec_release(&av);
-	return ret;
+static int one_spec(struct ab_spec *s, size_t i, void *data)
+{
+	struct recipe_cmd *c = data;
+
+	strvec_release(&c->av);
+	strvec_push_all(&c->av, c->words);
+	c->a = (struct recipe_args){ .fmt = AB_TEXT };
+	return recipe_ab_spec(s, c->r, i, c->arch) || parse_args(&c->a, s, &c->av) < 0 ? -1 : 0;
+}
+
+static int one_done(long long exp, void *data)
+{
+	struct recipe_cmd *c = data;
+
+	return ab_report(stdout, &c->ctx->st, exp, c->a.fmt, 0);
 }
 
 int cmd_recipe(int argc, char **argv)
@@ -489,22 +467,20 @@ int cmd_recipe(int argc, char **argv)
 	    context_open_store(&ctx))
 		goto out;
 	for (size_t k = 0; k < r.arches.nr; k++) {
-		const char *arch = r.arches.v[k];
-		if (a.arch && strcmp(arch, a.arch))
-			continue;
-		for (size_t i = 1; i < r.nv; i++) {
-			enum ab_outcome o;
+		struct recipe_cmd c = { &r, r.arches.v[k], &words, STRVEC_INIT, { 0 }, &ctx };
+		struct recipe_run rr = { &r, r.arches.v[k], a.resume, command.buf, &guests,
+					 one_spec, one_done, &c };
+		int rc;
 
-			if (run_one(&exp[i], &ctx, &r, i, arch, &words, command.buf, &guests))
-				goto out;
-			/* a regression anywhere in the table is the command's, as lab ab's is */
-			o = ab_outcome_of(&ctx.st, exp[i]);
-			if (o == AB_ERROR)
-				goto out;
-			regressed |= o == AB_REGRESSION;
-		}
+		if (a.arch && strcmp(rr.arch, a.arch))
+			continue;
+		rc = recipe_run(exp, &ctx, &rr);
+		strvec_release(&c.av);
+		if (rc < 0)
+			goto out;
+		regressed |= rc;
 		fflush(stdout);
-		if (print_table(stdout, &ctx.st, &r, arch, exp))
+		if (print_table(stdout, &ctx.st, &r, rr.arch, exp))
 			goto out;
 		fflush(stdout);
 	}

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "config-keys.h"
 #include "config-values.h"
 #include "config.h"
+#include "escape.h"
 #include "log.h"
 #include "recipe.h"
 #include "strbuf.h"
@@ -329,4 +331,61 @@ int recipe_check_metrics(const struct recipe *r, struct lab_context *ctx, struct
 out:
 	strbuf_release(&known);
 	return ret;
+}
+
+/* One A/B of the recipe: *exp its experiment, reused or continued with rr->resume. */
+static int run_one(long long *exp, struct lab_context *ctx, const struct recipe_run *rr,
+		   size_t i)
+{
+	struct ab_spec s;
+	long long earlier = 0;
+	int done = 0, ret = -1;
+
+	ab_spec_init(&s);
+	fprintf(stderr, "recipe %s: %s against %s on %s\n", term_safe(rr->r->path),
+		term_safe(rr->r->v[i].name), term_safe(rr->r->v[0].name), term_safe(rr->arch));
+	if (rr->spec(&s, i, rr->data) || ab_spec_prepare(&s, ctx))
+		goto out;
+	s.o.command = rr->command;
+	s.o.boot.guests = rr->guests;
+	if (rr->resume && ab_find(&earlier, &done, ctx, &s.o))
+		goto out;
+	if (done) {
+		fprintf(stderr, "experiment E%lld: done before, reused\n", earlier);
+		*exp = earlier;
+		ret = 0;
+		goto out;
+	}
+	s.o.resume = earlier;
+	*exp = 0;
+	if (ab_run(exp, ctx, &s.o) == AB_ERROR) {
+		if (*exp)
+			fprintf(stderr, "experiment E%lld stopped: continue with the same command and --resume\n",
+				*exp);
+		experiment_unlock(ctx);
+		goto out;
+	}
+	experiment_unlock(ctx);
+	ret = rr->done(*exp, rr->data);
+out:
+	ab_spec_release(&s);
+	return ret;
+}
+
+int recipe_run(long long *exp, struct lab_context *ctx, const struct recipe_run *rr)
+{
+	int regressed = 0;
+
+	for (size_t i = 1; i < rr->r->nv; i++) {
+		enum ab_outcome o;
+
+		if (run_one(&exp[i], ctx, rr, i))
+			return -1;
+		/* a regression anywhere in the table is the command's, as lab ab's is */
+		o = ab_outcome_of(&ctx->st, exp[i]);
+		if (o == AB_ERROR)
+			return -1;
+		regressed |= o == AB_REGRESSION;
+	}
+	return regressed;
 }

@@ -86,4 +86,26 @@ int recipe_ab_spec(struct ab_spec *s, const struct recipe *r, size_t i, const ch
  */
 int recipe_check_metrics(const struct recipe *r, struct lab_context *ctx, struct ab_spec *s);
 
+/* How recipe_run() runs a recipe's A/Bs on one of its arches. */
+struct recipe_run {
+	const struct recipe *r;
+	const char *arch;
+	int resume;			/* reuse one finished before, continue one interrupted */
+	const char *command;		/* recorded with each A/B */
+	struct boot_guests *guests;	/* one initramfs for all of them */
+	/* Variant i's A/B into s: the recipe's, with what the command says over it. */
+	int (*spec)(struct ab_spec *s, size_t i, void *data);
+	/* Told each A/B this run ran, once it has its verdicts (not one reused). */
+	int (*done)(long long exp, void *data);
+	void *data;
+};
+
+/*
+ * Each variant of the recipe against the first (the base), on ctx:
+ * exp[i] the experiment of variant i. 1 when one found a REGRESSION, 0
+ * when none did, -1 after a message (an A/B that stopped says how to
+ * continue it).
+ */
+int recipe_run(long long *exp, struct lab_context *ctx, const struct recipe_run *rr);
+
 #endif
