@@ -18,6 +18,7 @@
 
 struct metric_result {
 	char workload[32], metric[64], unit[16];
+	long mem, cpus;			/* the sweep point */
 	int per_boot;
 	int comparable;
 	struct stats_comparison c;
@@ -43,6 +44,8 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 		memcpy(r->workload, u[i].workload, sizeof(r->workload));
 		memcpy(r->metric, u[i].metric, sizeof(r->metric));
 		memcpy(r->unit, u[i].unit, sizeof(r->unit));
+		r->mem = mem;
+		r->cpus = cpus;
 		r->per_boot = u[i].per_boot;
 		r->comparable = u[i].comparable;
 		r->c = u[i].c;
@@ -232,8 +235,7 @@ out:
 	return ret;
 }
 
-static void verdict_of(struct verdict_row *v, const struct metric_result *r, long mem,
-		       long cpus)
+static void verdict_of(struct verdict_row *v, const struct metric_result *r)
 {
 	const struct stats_comparison *c = &r->c;
 
@@ -241,8 +243,8 @@ static void verdict_of(struct verdict_row *v, const struct metric_result *r, lon
 	snprintf(v->workload, sizeof(v->workload), "%s", r->workload);
 	snprintf(v->metric, sizeof(v->metric), "%s", r->metric);
 	snprintf(v->unit, sizeof(v->unit), "%s", r->unit);
-	v->mem_mib = mem;
-	v->cpus = (int)cpus;
+	v->mem_mib = r->mem;
+	v->cpus = (int)r->cpus;
 	snprintf(v->direction, sizeof(v->direction), "%s",
 		 c->direction == STATS_HIGHER_IS_BETTER ? "higher" : "lower");
 	snprintf(v->unit_compared, sizeof(v->unit_compared), "%s",
@@ -269,13 +271,13 @@ static void verdict_of(struct verdict_row *v, const struct metric_result *r, lon
 }
 
 static int store_verdicts(struct store *st, long long exp_id, const struct metric_result *r,
-			  size_t n, const long *mem, const long *cpus)
+			  size_t n)
 {
-	struct verdict_row *v = xrealloc(NULL, (n + 1) * sizeof(*v));
+	struct verdict_row *v = xreallocarray(NULL, n + 1, sizeof(*v));
 	int ret;
 
 	for (size_t i = 0; i < n; i++)
-		verdict_of(&v[i], &r[i], mem[i], cpus[i]);
+		verdict_of(&v[i], &r[i]);
 	ret = store_verdicts_write(st, exp_id, v, n);
 	free(v);
 	return ret;
@@ -286,9 +288,8 @@ static int evaluate(struct store *st, long long exp_id, const long long vid[2],
 		    const struct ab_opts *o, double alpha)
 {
 	struct metric_result *all = NULL;
-	long *mem = NULL, *cpus = NULL;
 	double *p = NULL, *adj = NULL;
-	size_t n = 0, np = 0;
+	size_t n = 0, alloc = 0, np = 0;
 	int ret = -1;
 
 	for (size_t i = 0; i < o->nmems; i++) {
@@ -298,19 +299,14 @@ static int evaluate(struct store *st, long long exp_id, const long long vid[2],
 			if (compare_point(&r, &nr, st, exp_id, vid, o->mems[i], o->cpus[j],
 					  alpha, o->delta))
 				goto out;
-			all = xrealloc(all, (n + nr + 1) * sizeof(*all));
-			mem = xrealloc(mem, (n + nr + 1) * sizeof(*mem));
-			cpus = xrealloc(cpus, (n + nr + 1) * sizeof(*cpus));
-			for (size_t k = 0; k < nr; k++) {
-				all[n] = r[k];
-				mem[n] = o->mems[i];
-				cpus[n++] = o->cpus[j];
-			}
+			ALLOC_GROW(all, n + nr + 1, alloc);
+			memcpy(all + n, r, nr * sizeof(*r));
+			n += nr;
 			free(r);
 		}
 	}
-	p = xrealloc(NULL, (n + 1) * sizeof(*p));
-	adj = xrealloc(NULL, (n + 1) * sizeof(*adj));
+	p = xreallocarray(NULL, n + 1, sizeof(*p));
+	adj = xreallocarray(NULL, n + 1, sizeof(*adj));
 	for (size_t i = 0; i < n; i++)
 		if (all[i].comparable)
 			p[np++] = all[i].c.p;
@@ -326,7 +322,7 @@ static int evaluate(struct store *st, long long exp_id, const long long vid[2],
 	}
 	if (store_begin(st))
 		goto out;
-	if (store_verdicts(st, exp_id, all, n, mem, cpus) ||
+	if (store_verdicts(st, exp_id, all, n) ||
 	    store_experiment_done(st, exp_id)) {
 		store_rollback(st);
 		goto out;
@@ -334,8 +330,6 @@ static int evaluate(struct store *st, long long exp_id, const long long vid[2],
 	ret = store_commit(st);
 out:
 	free(all);
-	free(mem);
-	free(cpus);
 	free(p);
 	free(adj);
 	return ret;
@@ -543,7 +537,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 	for (int s = 0; s < 2; s++)
 		if (store_variant_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
 			goto out;
-	rounds = xrealloc(NULL, pool.n * sizeof(*rounds));
+	rounds = xreallocarray(NULL, pool.n, sizeof(*rounds));
 	memset(rounds, 0, pool.n * sizeof(*rounds));
 	fprintf(stderr, "%zu target%s of class '%s' share%s the boots\n", pool.n,
 		pool.n == 1 ? "" : "s", term_safe(pool.class), pool.n == 1 ? "s" : "");
