@@ -170,7 +170,17 @@ struct stats_options {
 	enum stats_direction direction;
 };
 
-#define STATS_OPTIONS_INIT { 0.05, 0.02, STATS_LOWER_IS_BETTER }
+#define STATS_OPTIONS_INIT { 0.05, STATS_DELTA_WALL, STATS_LOWER_IS_BETTER }
+
+/*
+ * The band when none is given: 2 % in wall time; in virtual time, where
+ * the clock resolves far below that, 0.1 %: an A/A's smallest detectable
+ * effect is at most 0.06 %, and unrelated commits of one history differ
+ * by at most 0.01 % (docs/statistics.md). A/A false alarms stay at alpha
+ * whatever the band: it only parts SMALL from a REGRESSION.
+ */
+#define STATS_DELTA_WALL 0.02
+#define STATS_DELTA_VIRTUAL 0.001
 
 struct stats_comparison {
 	struct stats_summary a, b;	/* of the raw samples */

@@ -140,9 +140,19 @@ test_expect_success 'a bisection whose runs are of another clock is not continue
 	test "$(sql b.db "SELECT count(*) FROM runs")" = 5
 '
 
+test_expect_success 'an A/B in wall time without --delta has the band of 2 %; --delta its own' '
+	"$LAB" ab --db wall.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
+		--boots 2 >out 2>err &&
+	test "$(sql wall.db "SELECT DISTINCT delta FROM verdicts")" = 0.02 &&
+	"$LAB" ab --db wall.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
+		--boots 2 --delta 0.5% >out 2>err &&
+	test "$(sql wall.db "SELECT DISTINCT delta FROM verdicts WHERE experiment_id = 2")" = 0.005
+'
+
 # The icount A/A: Debian's kernel against itself, 3 boots a side. In
 # virtual time the guest's clock counts instructions, so the touch test
-# repeats to far better than 0.1 %, and no verdict of change may come out.
+# repeats to far better than 0.1 %, and no verdict of change may come out,
+# not even with the band of virtual time, 0.1 %.
 test_expect_success TCG 'icount A/A on Debian'\''s kernel: no false verdict, touch CV below 0.1 %' '
 	rm -f qemu.argv &&
 	test_expect_code 0 "$LAB" ab --db aa.db --config logged.conf --kernel "$KERNEL" \
@@ -150,6 +160,7 @@ test_expect_success TCG 'icount A/A on Debian'\''s kernel: no false verdict, tou
 		--timeout 600 >aa.out 2>aa.err &&
 	cat aa.out &&
 	! grep -E " (REGRESSION|IMPROVEMENT)$" aa.out &&
+	test "$(sql aa.db "SELECT DISTINCT delta FROM verdicts")" = 0.001 &&
 	test "$(sql aa.db "SELECT count(*) FROM runs WHERE status = \"OK\" AND clock = \"icount shift=0\" AND accel = \"tcg\"")" = 6 &&
 	sql aa.db "SELECT metric, count(*), avg(value), sqrt(avg(value * value) - avg(value) * avg(value)) / avg(value) FROM samples WHERE metric = \"touch\" AND flags = 0" &&
 	test "$(sql aa.db "SELECT sqrt(avg(value * value) - avg(value) * avg(value)) / avg(value) < 0.001 FROM samples WHERE metric = \"touch\" AND flags = 0")" = 1

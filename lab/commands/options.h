@@ -115,7 +115,8 @@ int ab_opt_format(const struct parse_option *opt, const char *arg);
 	OPT_CALLBACK(0, "alpha", &(s)->o.alpha, "A", "false-positive rate (default 0.05)", \
 		     ab_opt_alpha), \
 	OPT_CALLBACK(0, "delta", &(s)->o.delta, "D", \
-		     "smallest change that matters: 2% or 0.02 (default 2%)", ab_opt_delta), \
+		     "smallest change that matters: 2% or 0.02 (default 2%; virtual time 0.1%)", \
+		     ab_opt_delta), \
 	OPT_BOOL(0, "force", &(s)->o.force, "compare even when runs differ in provenance"), \
 	BOOT_OPTIONS(&(s)->o.boot, &(s)->params), \
 	OPT_STRING(0, "guest", &(s)->o.boot.guest, "PATH", \

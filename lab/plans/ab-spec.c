@@ -16,7 +16,7 @@ void ab_spec_init(struct ab_spec *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->o.alpha = 0.05;
-	s->o.delta = 0.02;
+	s->o.delta = 0;		/* the clock's band, STATS_DELTA_* */
 	s->o.max_boots = 20;
 }
 

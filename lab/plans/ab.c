@@ -35,6 +35,14 @@ static int compare_point(struct metric_result **out, size_t *nout, struct store 
 
 	*out = NULL;
 	*nout = 0;
+	/* without --delta, the band of the clock the experiment's runs were in */
+	if (!(delta > 0)) {
+		int virt = store_experiment_virtual(st, exp_id);
+
+		if (virt < 0)
+			return -1;
+		delta = virt ? STATS_DELTA_VIRTUAL : STATS_DELTA_WALL;
+	}
 	if (units_compare_point(&u, &n, st, exp_id, vid[0], vid[1], mem, cpus, alpha, delta))
 		return -1;
 	*out = xcalloc(n ? n : 1, sizeof(**out));

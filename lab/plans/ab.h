@@ -35,7 +35,8 @@ struct ab_opts {
 	size_t ncpus;
 	long boots;			/* fixed boots per side; 0: adaptive */
 	long max_boots;			/* adaptive: most boots per side per point */
-	double alpha, delta;
+	double alpha;
+	double delta;			/* the band; 0: its clock's (STATS_DELTA_*) */
 	int force;			/* compare despite differing provenance */
 	long long resume;		/* experiment to continue; 0: new */
 	const char *command;		/* recorded with the experiment */

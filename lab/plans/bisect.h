@@ -112,13 +112,8 @@ struct bisect_options {
 
 #define BISECT_OPTIONS_INIT { 0.05, 0.01, 0.02, 2, 16, 16, STATS_LOWER_IS_BETTER }
 
-/*
- * The default band in virtual time, where the clock resolves far below
- * the wall's 2 %: an A/A's smallest detectable effect is at most 0.06 %,
- * and unrelated commits of one history differ by at most 0.01 %
- * (docs/statistics.md).
- */
-#define BISECT_VIRTUAL_DELTA 0.001
+/* The default band in virtual time (results/stats.h) */
+#define BISECT_VIRTUAL_DELTA STATS_DELTA_VIRTUAL
 
 /* The boots a bisection of ncand candidates may take at most, when not told (its budget). */
 long long bisect_default_budget(size_t ncand, const struct bisect_options *opt);

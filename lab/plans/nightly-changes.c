@@ -110,7 +110,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 	o.ncpus = 1;
 	o.max_boots = CONFIRM_MAX_BOOTS;
 	o.alpha = 0.05;
-	o.delta = nt->n->delta ? nt->n->delta : 0.02;
+	/* a night's commits are many: the wall's band unless [nightly] delta says */
+	o.delta = nt->n->delta ? nt->n->delta : STATS_DELTA_WALL;
 	o.command = cmd.buf;
 	if (ab_find(&exp_id, &done, nt->ctx, &o))
 		goto out;
