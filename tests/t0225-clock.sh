@@ -17,14 +17,6 @@ SH
 chmod +x qemu-logged
 printf '[qemu "x86_64"]\n\tbinary = %s/qemu-logged\n' "$TRASH" >logged.conf
 
-# The build of the bisection's project: the stand-in guest, scaled.
-cat >build.sh <<'SH'
-#!/bin/sh
-mkdir -p out && printf '#!/bin/sh\nexec "$FAKE" "$@" scale=%s\n' "$(cat scale)" >out/image &&
-chmod +x out/image
-SH
-chmod +x build.sh
-
 test_expect_success 'a run stores its clock: the local runner measures wall time' '
 	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 >out 2>err &&
 	test "$(sql lab.db "SELECT clock FROM runs")" = wall &&
@@ -109,14 +101,7 @@ test_expect_success 'a version 3 database read by lab report is upgraded once' '
 # A project whose build makes the stand-in guest, 10 % slower from change 3.
 test_expect_success 'a bisection stores the clock of lab.conf with its options' '
 	export FAKE &&
-	git init -q -b main repo &&
-	git -C repo config user.name "A U Thor" && git -C repo config user.email author@example.com &&
-	cp build.sh repo/build.sh && echo 1.00 >repo/scale &&
-	git -C repo add -A && git -C repo commit -q -m base && git -C repo tag base &&
-	for i in 1 2 3 4; do
-		echo $i >repo/n && { test $i != 3 || echo 1.10 >repo/scale; } &&
-		git -C repo add -A && git -C repo commit -q -m "change $i" || exit 1
-	done &&
+	fake_project repo "$FAKE_IMAGE" && fake_history repo 4 scale_from repo 3 1.10 &&
 	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n\tclock = wall\n" "$PWD" >bisect.conf &&
 	test_expect_code 2 "$LAB" bisect --config bisect.conf --db b.db --good base --bad main \
 		--workload zeroing --iters 10 --max-boots 3 >out 2>err &&
