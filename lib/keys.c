@@ -4,6 +4,13 @@
 #include <string.h>
 
 #include "keys.h"
+#include "xalloc.h"
+
+int key_set_string(char **field, const char *value)
+{
+	xstrset(field, value);
+	return 0;
+}
 
 int key_parse_long(long *out, const char *value, long lo, long hi, int seconds)
 {

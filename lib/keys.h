@@ -15,6 +15,8 @@ struct key_setter {
 	const char *expected;	/* "expected <expected>" after a bad value */
 };
 
+/* A key's string value: *field replaced by a copy of value; 0. */
+int key_set_string(char **field, const char *value);
 /*
  * A decimal integer from lo to hi into *out; with seconds, an "s" may
  * follow it (300s). 0, or -1 with *out unchanged.

@@ -37,3 +37,11 @@ char *xstrdup(const char *s)
 {
 	return checked(strdup(s));
 }
+
+void xstrset(char **field, const char *value)
+{
+	char *copy = xstrdup(value);
+
+	free(*field);
+	*field = copy;
+}

@@ -19,7 +19,6 @@
 #include "lava-api.h"
 #include "log.h"
 #include "subprocess.h"
-#include "xalloc.h"
 
 #define LAVA_REQUEST_TIMEOUT_S 60L
 #define LAVA_CANCEL_WAIT_S 120.0
@@ -40,20 +39,13 @@ void lava_config_release(struct lava_config *c)
 	lava_config_init(c);
 }
 
-static int set_string(char **field, const char *value)
-{
-	free(*field);
-	*field = xstrdup(value);
-	return 0;
-}
-
 static int set_url(void *obj, const char *v)
 {
 	struct lava_config *c = obj;
 
 	if (!lab_url_scheme(v, "http") || strpbrk(v, " \t\"'?#"))
 		return -1;
-	set_string(&c->url, v);
+	key_set_string(&c->url, v);
 	/* http://lava/ and http://lava are one server */
 	while (strlen(c->url) > 8 && c->url[strlen(c->url) - 1] == '/')
 		c->url[strlen(c->url) - 1] = '\0';
@@ -62,18 +54,18 @@ static int set_url(void *obj, const char *v)
 
 static int set_token(void *obj, const char *v)
 {
-	return *v ? set_string(&((struct lava_config *)obj)->token, v) : -1;
+	return *v ? key_set_string(&((struct lava_config *)obj)->token, v) : -1;
 }
 
 static int set_image_dir(void *obj, const char *v)
 {
-	return *v ? set_string(&((struct lava_config *)obj)->image_dir, v) : -1;
+	return *v ? key_set_string(&((struct lava_config *)obj)->image_dir, v) : -1;
 }
 
 /* a word LAVA's YAML takes as it is */
 static int set_word(char **field, const char *v)
 {
-	return !*v || strpbrk(v, " \t\"'\\:{}[]#") ? -1 : set_string(field, v);
+	return !*v || strpbrk(v, " \t\"'\\:{}[]#") ? -1 : key_set_string(field, v);
 }
 
 static int set_device_type(void *obj, const char *v)
@@ -90,7 +82,7 @@ static int set_image_url(void *obj, const char *v)
 {
 	if ((!lab_url_scheme(v, "http") && strncmp(v, "file:///", 8)) || strpbrk(v, " \t\"'"))
 		return -1;
-	return set_string(&((struct lava_config *)obj)->image_url, v);
+	return key_set_string(&((struct lava_config *)obj)->image_url, v);
 }
 
 static int set_queue(void *obj, const char *v)

@@ -47,18 +47,11 @@ void ssh_config_release(struct ssh_config *c)
 	ssh_config_init(c);
 }
 
-static int set_string(char **field, const char *value)
-{
-	free(*field);
-	*field = xstrdup(value);
-	return 0;
-}
-
 static int set_host(void *obj, const char *v)
 {
 	struct ssh_config *c = obj;
 
-	return !*v || *v == '-' || strpbrk(v, " \t'\"") ? -1 : set_string(&c->host, v);
+	return !*v || *v == '-' || strpbrk(v, " \t'\"") ? -1 : key_set_string(&c->host, v);
 }
 
 static int set_port(void *obj, const char *v)
@@ -66,34 +59,34 @@ static int set_port(void *obj, const char *v)
 	struct ssh_config *c = obj;
 	long n;
 
-	return key_parse_long(&n, v, 1, 65535, 0) ? -1 : set_string(&c->port, v);
+	return key_parse_long(&n, v, 1, 65535, 0) ? -1 : key_set_string(&c->port, v);
 }
 
 static int set_identity(void *obj, const char *v)
 {
-	return *v ? set_string(&((struct ssh_config *)obj)->identity, v) : -1;
+	return *v ? key_set_string(&((struct ssh_config *)obj)->identity, v) : -1;
 }
 
 static int set_known_hosts(void *obj, const char *v)
 {
-	return *v ? set_string(&((struct ssh_config *)obj)->known_hosts, v) : -1;
+	return *v ? key_set_string(&((struct ssh_config *)obj)->known_hosts, v) : -1;
 }
 
 static int set_reset(void *obj, const char *v)
 {
-	return *v ? set_string(&((struct ssh_config *)obj)->reset, v) : -1;
+	return *v ? key_set_string(&((struct ssh_config *)obj)->reset, v) : -1;
 }
 
 static int set_console(void *obj, const char *v)
 {
-	return *v ? set_string(&((struct ssh_config *)obj)->console, v) : -1;
+	return *v ? key_set_string(&((struct ssh_config *)obj)->console, v) : -1;
 }
 
 static int set_restore(void *obj, const char *v)
 {
 	if (strcmp(v, "reboot") && (strncmp(v, "kexec:/", 7) || strpbrk(v, " \t'\"")))
 		return -1;
-	return set_string(&((struct ssh_config *)obj)->restore, v);
+	return key_set_string(&((struct ssh_config *)obj)->restore, v);
 }
 
 static int set_deadline(void *obj, const char *v)

@@ -132,11 +132,7 @@ int config_section_apply_named(const struct config_section *s, void *array, size
 
 int config_set_string(void *field, const char *value)
 {
-	char **s = field, *p = xstrdup(value);
-
-	free(*s);
-	*s = p;
-	return 0;
+	return key_set_string(field, value);
 }
 
 int config_set_text(void *field, const char *value)
