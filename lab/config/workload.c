@@ -395,10 +395,7 @@ static int list_parse(struct workload_list *l, size_t i, const char *spec)
 	if (i == l->specs.nr) {
 		list_push_name(l, w->spec.buf);
 	} else {
-		char *copy = xstrdup(w->spec.buf);
-
-		free(l->specs.v[i]);
-		l->specs.v[i] = copy;
+		xstrset(&l->specs.v[i], w->spec.buf);
 		parsed_free(l->user[i]);
 	}
 	l->user[i] = w;

@@ -421,6 +421,9 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	clock_after_prepare(p, clock, ctx->cfg.icount_shift);
 	if (o->experiment_id && check_experiment_clock(&ctx->st, o->experiment_id, p->clock.buf))
 		goto out;
+	/* a file the user named is recorded with the first plan that boots it, once */
+	if (store_kernel_once(&ctx->st, o->kernel))
+		goto out;
 
 	p->row.experiment_id = o->experiment_id;
 	p->row.variant_id = o->variant_id;

@@ -46,7 +46,7 @@ static int profiled_boot(long long *run_id, struct lab_context *ctx, const struc
 	memset(&plan, 0, sizeof(plan));
 	run_result_init(&res);
 	/* a file the user named is recorded with its first plan, once */
-	if (boot_plan_prepare(&plan, ctx, &b) || store_kernel_once(&ctx->st, b.kernel))
+	if (boot_plan_prepare(&plan, ctx, &b))
 		goto out;
 	if (!*boots) {
 		*boots = strncmp(plan.clock.buf, "icount", 6) ? EXPLAIN_WALL_BOOTS : 1;

@@ -149,8 +149,7 @@ int pool_start(struct pool *p, struct lab_context *ctx, const struct boot_opts *
 			rc = boot_plan_prepare(&p->t[i].plan[s], ctx, &o);
 			/* released even when it failed half-way: it may hold an initramfs */
 			p->t[i].nplans++;
-			/* recorded with its first plan, before the workers copy it */
-			if (rc || store_kernel_once(&ctx->st, o.kernel))
+			if (rc)
 				return -1;
 		}
 	}
@@ -353,8 +352,7 @@ int boots_run(struct lab_context *ctx, const struct boot_opts *o, long boots,
 	if (o->targets)
 		return pool_run_boots(ctx, o, boots, run_ids, bad_boots);
 	memset(&plan, 0, sizeof(plan));
-	/* a file the user named is recorded with its plan, once */
-	if (boot_plan_prepare(&plan, ctx, o) || store_kernel_once(&ctx->st, o->kernel))
+	if (boot_plan_prepare(&plan, ctx, o))
 		goto out;
 	progress_start(&pr, boots);
 	plan.spec.watch = progress_watch(&pr);
