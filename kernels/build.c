@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -321,12 +322,14 @@ static int check_lines(struct build_result *out, const char *cfg, struct strbuf 
 /*
  * Options that must have survived olddefconfig: required-<arch>.txt, less
  * those an extra fragment sets, plus every line of the extra fragments (a
- * variant that turns DEFERRED_STRUCT_PAGE_INIT off must really be off).
- * Names the ones that did not stick.
+ * variant that turns DEFERRED_STRUCT_PAGE_INIT off must really be off),
+ * less those a later fragment sets again (a fragment making a driver of
+ * the one before a module). Names the ones that did not stick.
  */
 static int check_required(struct build_result *out, const char *obj, const struct build_spec *spec)
 {
 	struct strbuf req = STRBUF_INIT, cfg = STRBUF_INIT, path = STRBUF_INIT, frags = STRBUF_INIT;
+	struct strbuf one = STRBUF_INIT, later = STRBUF_INIT, next = STRBUF_INIT, tmp;
 	int missing = 0;
 
 	strbuf_addf(&path, "%s/kernels/configs/required-%s.txt", lab_source_dir(),
@@ -347,15 +350,90 @@ static int check_required(struct build_result *out, const char *obj, const struc
 		missing = 1;
 		goto out;
 	}
-	/* the required lines a fragment leaves alone, then the fragments' own */
+	/* the required lines a fragment leaves alone, then each fragment's own */
 	missing = check_lines(out, cfg.buf, &req, strbuf_str(&frags), 0);
-	missing = check_lines(out, cfg.buf, &frags, NULL, missing);
+	for (size_t i = spec->fragments ? spec->fragments->nr : 0; i-- > 0;) {
+		strbuf_reset(&one);
+		strbuf_reset(&next);
+		if (append_file(&one, spec->fragments->v[i])) {
+			missing = 1;
+			goto out;
+		}
+		strbuf_addch(&one, '\n');
+		strbuf_add(&next, one.buf, one.len);
+		if (later.len)
+			strbuf_add(&next, later.buf, later.len);
+		missing = check_lines(out, cfg.buf, &one, strbuf_str(&later), missing);
+		tmp = later;
+		later = next;
+		next = tmp;
+	}
 out:
 	strbuf_release(&req);
 	strbuf_release(&cfg);
 	strbuf_release(&path);
 	strbuf_release(&frags);
+	strbuf_release(&one);
+	strbuf_release(&later);
+	strbuf_release(&next);
 	return missing ? -1 : 0;
+}
+
+/* Does the build in obj make modules (CONFIG_MODULES=y)? */
+static int builds_modules(const char *obj)
+{
+	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT;
+	int yes;
+
+	strbuf_addf(&path, "%s/.config", obj);
+	yes = !strbuf_read_file(&cfg, path.buf, 0) && config_has(cfg.buf, "CONFIG_MODULES=y");
+	strbuf_release(&path);
+	strbuf_release(&cfg);
+	return yes;
+}
+
+/*
+ * The modules of the build in obj, stripped, installed under to (modules_install
+ * INSTALL_MOD_PATH: lib/modules/<release>/ with depmod's modules.dep); 0, -2
+ * when the lab failed, or the status a failed make returned.
+ */
+static int install_modules(struct build_result *out, struct kernel_tree *t, const char *obj,
+			   const struct build_spec *spec, long jobs, struct ccache *cc,
+			   const char *to, int log_fd, double timeout)
+{
+	struct strvec av = STRVEC_INIT;
+	struct strbuf dep = STRBUF_INIT;
+	struct dirent *e;
+	DIR *d;
+	int r, found = 0;
+
+	make_argv(&av, t, obj, spec->arch, jobs, cc);
+	strvec_pushf(&av, "INSTALL_MOD_PATH=%s", to);
+	strvec_push(&av, "INSTALL_MOD_STRIP=1");
+	strvec_push(&av, "modules_install");
+	r = logged(out, strvec_argv(&av), strvec_argv(&cc->env), NULL, log_fd, timeout);
+	strvec_release(&av);
+	if (r)
+		return r;
+	/* without depmod (kmod) make only warns: nobody could load them in order */
+	strbuf_addf(&dep, "%s/lib/modules", to);
+	d = opendir(dep.buf);
+	while (d && (e = readdir(d)) && !found) {
+		struct strbuf p = STRBUF_INIT;
+
+		strbuf_addf(&p, "%s/%s/modules.dep", dep.buf, e->d_name);
+		found = e->d_name[0] != '.' && !access(p.buf, R_OK);
+		strbuf_release(&p);
+	}
+	if (d)
+		closedir(d);
+	if (!found) {
+		error("modules_install left no modules.dep under '%s' (is depmod, of kmod, "
+		      "installed?)", dep.buf);
+		r = -2;
+	}
+	strbuf_release(&dep);
+	return r;
 }
 
 static int configure(struct build_result *out, const struct build_env *env, struct kernel_tree *t,
@@ -513,15 +591,22 @@ static char *subdir(const char *dir, const char *sub)
 }
 
 /*
- * What the image of a cache entry is: its arch, its PVH entry, the commit
- * and config it was built from, and its hash, computed once when it was
+ * What the image of a cache entry is: its arch, its PVH entry, its modules,
+ * the commit and config it was built from, and its hash, computed once when it was
  * copied into the entry and kept there beside it ("hash").
  */
 static void fill_image(struct kernel_image *k, struct strbuf *image, struct strbuf *pvh,
 		       const struct build_spec *spec, const char *dir, const char *hash)
 {
+	struct strbuf mods = STRBUF_INIT;
+	struct stat st;
+
 	k->pvh = !access(pvh->buf, R_OK);
 	k->path = strbuf_detach(k->pvh ? pvh : image);
+	strbuf_addf(&mods, "%s/modules", dir);
+	if (!stat(mods.buf, &st) && S_ISDIR(st.st_mode))
+		k->modules = strbuf_detach(&mods);
+	strbuf_release(&mods);
 	k->arch = strcmp(spec->arch, "aarch64") ? "x86_64" : "aarch64";
 	if (hash) {
 		memcpy(k->hash, hash, KERNEL_IMAGE_HASH_LEN);
@@ -575,6 +660,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	struct strbuf key = STRBUF_INIT, conf = STRBUF_INIT, dir = STRBUF_INIT;
 	struct strbuf obj = STRBUF_INIT, image = STRBUF_INIT, logp = STRBUF_INIT;
 	struct strbuf pvh = STRBUF_INIT, lockp = STRBUF_INIT, what = STRBUF_INIT;
+	struct strbuf mods = STRBUF_INIT;
 	struct strvec av = STRVEC_INIT;
 	char conf_hash[41], tree_hex[GIT_OID_HEXSZ + 1], commit_hex[GIT_OID_HEXSZ + 1];
 	char hash[KERNEL_IMAGE_HASH_LEN + 1] = "";
@@ -582,7 +668,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	git_commit *c = NULL;
 	long jobs = env->jobs ? env->jobs : sysconf(_SC_NPROCESSORS_ONLN);
 	double t0 = now_monotonic();
-	int ret = -1, log_fd = -1, lock_fd = -1, r, cold = 0;
+	int ret = -1, log_fd = -1, lock_fd = -1, r, cold = 0, modules = 0;
 	struct make_watch mw;
 	struct ccache cc;
 
@@ -677,6 +763,8 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 		}
 		make_argv(&av, t, obj.buf, spec->arch, jobs, &cc);
 		strvec_push(&av, image_target(spec->arch));
+		if ((modules = builds_modules(obj.buf)))
+			strvec_push(&av, "modules");
 		/* the count of a build from scratch says how far a new one is */
 		if (env->meter) {
 			meter_set_total(env->meter, cold ? build_objects_expected(obj.buf) : 0);
@@ -711,6 +799,25 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	}
 	if (mkdir(dir.buf, 0755) && errno != EEXIST)
 		goto out;
+	if (modules) {
+		strbuf_reset(&obj);
+		strbuf_addf(&obj, "%s/%s-%.12s", kbuild, spec->arch, conf_hash);
+		strbuf_addf(&mods, "%s/modules", dir.buf);
+		if (env->meter)
+			meter_phase(env->meter, "installing modules");
+		r = install_modules(out, t, obj.buf, spec, jobs, &cc, mods.buf, log_fd,
+				    (double)env->timeout_s);
+		if (r == -2)
+			goto out;
+		if (r) {
+			out->status = BUILD_FAILED;
+			ret = 0;
+			goto out;
+		}
+		strbuf_reset(&obj);
+		strbuf_addf(&obj, "%s/%s-%.12s/%s", kbuild, spec->arch, conf_hash,
+			    image_path(spec->arch));
+	}
 	if (!env->command && !strcmp(spec->arch, "x86_64")) {
 		strbuf_reset(&obj);
 		strbuf_addf(&obj, "%s/%s-%.12s/vmlinux", kbuild, spec->arch, conf_hash);
@@ -753,5 +860,6 @@ out:
 	strbuf_release(&logp);
 	strbuf_release(&lockp);
 	strbuf_release(&what);
+	strbuf_release(&mods);
 	return ret;
 }

@@ -11,6 +11,7 @@ void kernel_image_init(struct kernel_image *k)
 void kernel_image_release(struct kernel_image *k)
 {
 	free(k->path);
+	free(k->modules);
 	kernel_image_init(k);
 }
 

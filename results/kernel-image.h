@@ -29,6 +29,11 @@ struct kernel_image {
 	char commit[KERNEL_IMAGE_HASH_LEN + 1];
 	char config_hash[KERNEL_IMAGE_HASH_LEN + 1];
 	char build_key[KERNEL_IMAGE_HASH_LEN + 1];
+	/*
+	 * built with CONFIG_MODULES=y: the folder its modules were installed
+	 * in (INSTALL_MOD_PATH, lib/modules/<release>/ under it); NULL: none
+	 */
+	char *modules;
 	/* its row in the database's kernels, once recorded (store_kernel_once()); 0: not yet */
 	long long id;
 };

@@ -11,6 +11,7 @@
 #include "cpio.h"
 #include "log.h"
 #include "strbuf.h"
+#include "strvec.h"
 
 /*
  * newc layout, as read by the kernel's init/initramfs.c: a 110-byte header
@@ -281,6 +282,30 @@ int cpio_add_file_from_path(struct cpio *c, const char *name, mode_t perm,
 out:
 	if (fd >= 0)
 		close(fd);
+	return ret;
+}
+
+/* Each directory above path, once, parents first. */
+int cpio_add_parents(struct cpio *c, struct strvec *made, const char *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *p = path;
+	int ret = 0;
+
+	while (*p == '/')
+		p++;
+	for (const char *slash = strchr(p, '/'); slash && !ret; slash = strchr(slash + 1, '/')) {
+		int seen = 0;
+		strbuf_reset(&dir);
+		strbuf_add(&dir, p, (size_t)(slash - p));
+		for (size_t i = 0; i < made->nr && !seen; i++)
+			seen = !strcmp(made->v[i], dir.buf);
+		if (seen)
+			continue;
+		strvec_push(made, dir.buf);
+		ret = cpio_add_dir(c, dir.buf, 0755);
+	}
+	strbuf_release(&dir);
 	return ret;
 }
 

@@ -48,6 +48,12 @@ int cpio_add_file(struct cpio *c, const char *name, mode_t perm,
 int cpio_add_file_from_path(struct cpio *c, const char *name, mode_t perm,
 			    const char *path);
 int cpio_add_symlink(struct cpio *c, const char *name, const char *target);
+/*
+ * Each directory above path not yet in made, parents first, each pushed
+ * onto made as it is added: made lists what the archive already has.
+ */
+struct strvec;
+int cpio_add_parents(struct cpio *c, struct strvec *made, const char *path);
 /* mode: S_IFCHR, S_IFBLK, S_IFIFO or S_IFSOCK with permission bits. */
 int cpio_add_node(struct cpio *c, const char *name, mode_t mode,
 		  unsigned major, unsigned minor);

@@ -17,9 +17,11 @@
 #include "drive.h"
 #include "host.h"
 #include "log.h"
+#include "modules.h"
 #include "protocol.h"
 #include "runner.h"
 #include "ssh-remote.h"
+#include "strvec.h"
 #include "tempfile.h"
 #include "xalloc.h"
 
@@ -215,30 +217,55 @@ static void run_reset(const struct ssh_config *c, struct run_result *out)
 
 /*
  * The kernel under test boots with the lab's initramfs, lab-rootinit as
- * its /init: it mounts the host's root as the host's command line names
- * it (root=UUID=, say), which the kernel alone cannot. Its content is the
- * same every boot: written once a process for each arch, copied each boot.
+ * its /init: it loads the build's storage, filesystem and network modules
+ * (modules.h), if it made any, and mounts the host's root as the host's
+ * command line names it (root=UUID=, say), which the kernel alone cannot.
+ * Its content depends on the arch and the modules only: written once a
+ * process for each, copied each boot.
  */
+struct sent_initramfs {
+	char path[64];
+	char *modules;		/* the build's; NULL: none */
+};
+
+static int add_modules(struct cpio *c, void *data)
+{
+	struct strvec made = STRVEC_INIT;
+	int n;
+
+	strvec_pushl(&made, "dev", "proc", "sys", "tmp", NULL);
+	n = initramfs_add_modules(c, &made, data);
+	strvec_release(&made);
+	return n < 0 ? -1 : 0;
+}
+
 static int send_initramfs(struct remote *r, const struct run_spec *spec, const char *to,
 			  struct run_result *out)
 {
-	static char written[2][64];
-	char *local = written[strcmp(spec->arch, "aarch64") == 0];
+	static struct sent_initramfs written[2];
+	struct sent_initramfs *w = &written[strcmp(spec->arch, "aarch64") == 0];
+	const char *mods = spec->kernel->modules;
 	struct strbuf init = STRBUF_INIT;
 	int ret = -1;
 
-	if (!local[0]) {
+	if (w->path[0] && (mods ? !w->modules || strcmp(mods, w->modules) : !!w->modules)) {
+		tempfile_delete(w->path);
+		w->path[0] = '\0';
+	}
+	if (!w->path[0]) {
 		strbuf_addf(&init, "%s/build/guest/%s/lab-rootinit", lab_source_dir(), spec->arch);
-		snprintf(local, sizeof(written[0]), "/tmp/lab-initramfs-%d-%s.cpio", (int)getpid(),
+		snprintf(w->path, sizeof(w->path), "/tmp/lab-initramfs-%d-%s.cpio", (int)getpid(),
 			 spec->arch);
-		if (tempfile_register(local) || initramfs_write(local, init.buf)) {
-			tempfile_delete(local);
-			local[0] = '\0';
+		xstrset(&w->modules, mods);
+		if (tempfile_register(w->path) ||
+		    initramfs_write_with(w->path, init.buf, mods ? add_modules : NULL, (void *)mods)) {
+			tempfile_delete(w->path);
+			w->path[0] = '\0';
 			infra(out, "cannot write the initramfs of host '%s'", r->cfg->host);
 			goto out;
 		}
 	}
-	if (remote_copy(r, local, to)) {
+	if (remote_copy(r, w->path, to)) {
 		infra(out, "%s", r->why.buf);
 		goto out;
 	}

@@ -156,30 +156,6 @@ int user_workload_stage(struct user_workload *w)
 	return 0;
 }
 
-/* Each directory above path, once, parents first. */
-static int add_parents(struct cpio *c, struct strvec *made, const char *path)
-{
-	struct strbuf dir = STRBUF_INIT;
-	const char *p = path;
-	int ret = 0;
-
-	while (*p == '/')
-		p++;
-	for (const char *slash = strchr(p, '/'); slash && !ret; slash = strchr(slash + 1, '/')) {
-		int seen = 0;
-		strbuf_reset(&dir);
-		strbuf_add(&dir, p, (size_t)(slash - p));
-		for (size_t i = 0; i < made->nr && !seen; i++)
-			seen = !strcmp(made->v[i], dir.buf);
-		if (seen)
-			continue;
-		strvec_push(made, dir.buf);
-		ret = cpio_add_dir(c, dir.buf, 0755);
-	}
-	strbuf_release(&dir);
-	return ret;
-}
-
 /* The interpreter of a script: "/bin/sh" of "#!/bin/sh -e". */
 static int script_interpreter(struct strbuf *out, const char *program)
 {
@@ -209,7 +185,7 @@ static int add_busybox(struct cpio *c, struct strvec *made, const struct user_wo
 		goto out;
 	}
 	strvec_split(&applets, strbuf_str(&list));
-	if (add_parents(c, made, "bin/busybox") ||
+	if (cpio_add_parents(c, made, "bin/busybox") ||
 	    cpio_add_file_from_path(c, "bin/busybox", 0755, BUSYBOX))
 		goto fail;
 	for (size_t i = 0; i < applets.nr; i++) {
@@ -248,7 +224,7 @@ static int add_busybox(struct cpio *c, struct strvec *made, const struct user_wo
 		if (seen)
 			continue;
 		strvec_push(&linked, interp.buf + 1);
-		if (add_parents(c, made, interp.buf) ||
+		if (cpio_add_parents(c, made, interp.buf) ||
 		    cpio_add_symlink(c, interp.buf + 1, BUSYBOX))
 			goto fail;
 	}
@@ -307,7 +283,7 @@ int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
 		strbuf_addf(&path, WORKDIR "/%s/run", w[k].name.buf);
 		strbuf_reset(&text);
 		args_text(&text, &w[k]);
-		if (add_parents(c, &made, path.buf))
+		if (cpio_add_parents(c, &made, path.buf))
 			goto fail;
 		/* one copy of a program several workloads run (stress-ng's stressors) */
 		for (same = 0; same < k; same++)
@@ -343,7 +319,7 @@ int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
 			if (seen)
 				continue;
 			strvec_push(&libs, w[k].libs.v[i]);
-			if (add_parents(c, &made, w[k].libs.v[i]) ||
+			if (cpio_add_parents(c, &made, w[k].libs.v[i]) ||
 			    cpio_add_file_from_path(c, w[k].libs.v[i], 0755, w[k].libs.v[i]))
 				goto fail;
 		}

@@ -77,25 +77,43 @@ static void read_cmdline(struct opts *o)
 	}
 }
 
+/* A compressed module the kernel unpacks itself (CONFIG_MODULE_DECOMPRESS). */
+#define COMPRESSED_FILE 4
+
+static int compressed(const char *path)
+{
+	size_t n = strlen(path);
+
+	return (n > 3 && !strcmp(path + n - 3, ".xz")) || (n > 3 && !strcmp(path + n - 3, ".gz")) ||
+	       (n > 4 && !strcmp(path + n - 4, ".zst"));
+}
+
 static void load_modules(void)
 {
 	char line[512];
 	FILE *f = fopen("/modules", "r");
+	int loaded = 0, failed = 0;
 
-	while (f && fgets(line, sizeof(line), f)) {
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
 		int fd;
 
 		line[strcspn(line, "\n")] = '\0';
 		if (!line[0])
 			continue;
 		fd = open(line, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || syscall(SYS_finit_module, fd, "", 0))
+		if (fd >= 0 && !syscall(SYS_finit_module, fd, "", compressed(line) ? COMPRESSED_FILE : 0))
+			loaded++;
+		else if (errno != EEXIST) {
 			say("cannot load module %s: %s", line, strerror(errno));
+			failed++;
+		}
 		if (fd >= 0)
 			close(fd);
 	}
-	if (f)
-		fclose(f);
+	fclose(f);
+	say("loaded %d modules of the build, %d would not load", loaded, failed);
 }
 
 static int read_at(const char *dev, void *buf, size_t len, off_t off)

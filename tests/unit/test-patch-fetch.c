@@ -1,6 +1,5 @@
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ftw.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "strbuf.h"
 #include "subprocess.h"
 #include "capture.h"
+#include "rmtree.h"
 #include "tap.h"
 
 /* patch_fetch() over HTTP from a `python3 -m http.server` on 127.0.0.1. */
@@ -59,12 +59,6 @@ static void write_file(const char *dir, const char *name, const char *text, size
 		exit(2);
 	}
 	strbuf_release(&path);
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
 }
 
 /* A port nobody listens on right now: bound, read back, released. */
@@ -223,7 +217,7 @@ int main(void)
 				 "127.0.0.1", "--directory", dir, NULL };
 		if (subprocess_start(&server, argv, NULL, SUBPROCESS_SILENT)) {
 			printf("1..0 # SKIP cannot start python3 -m http.server\n");
-			nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+			rmtree(dir);
 			return 0;
 		}
 	}
@@ -237,7 +231,7 @@ int main(void)
 
 	subprocess_kill(&server);
 	subprocess_finish(&server);
-	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	rmtree(dir);
 	strbuf_release(&big);
 	strbuf_release(&sub);
 	strbuf_release(&portstr);

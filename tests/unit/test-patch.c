@@ -1,4 +1,3 @@
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "strbuf.h"
 #include "subprocess.h"
 #include "capture.h"
+#include "rmtree.h"
 #include "tap.h"
 
 /*
@@ -240,12 +240,6 @@ static void test_parse(void)
 }
 
 /* ---- against a repository ---- */
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
 
 static void die_git(const char *what)
 {
@@ -504,7 +498,7 @@ int main(void)
 	test_format_patch_roundtrip(repo, &base, dir);
 	git_repository_free(repo);
 	lab_git_shutdown();
-	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+	if (rmtree(dir) < 0)
 		perror(dir);
 	return done_testing();
 }
