@@ -46,6 +46,8 @@ LIB_SRCS  := $(filter-out lab/commands/main.c,$(wildcard lib/*.c results/*.c run
 LIB_OBJS  := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema.o
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+# programs the shell tests run, on the lab's library
+HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(wildcard tests/helpers/*.c))
 BENCH_SRCS := $(wildcard tests/bench/bench-*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
 
@@ -116,6 +118,10 @@ $(B)/tests/%: tests/unit/%.c $(B)/liblab.a
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/liblab.a $(LDLIBS)
 
+$(B)/tests/helpers/%: tests/helpers/%.c $(B)/liblab.a
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/liblab.a $(LDLIBS)
+
 $(B)/bench/%: tests/bench/%.c $(B)/liblab.a
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/liblab.a $(LDLIBS)
@@ -158,7 +164,7 @@ deps:
 # CHECK_TESTS: the shell tests to run (default all); the unit tests always run.
 CHECK_TESTS ?= $(wildcard tests/t[0-9]*.sh)
 check: deps
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS)
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(HELPER_BINS)
 	$(Q)prove $(PROVE_FLAGS) $(UNIT_BINS) $(CHECK_TESTS)
 
 # The main job, on embedded defaults. First Debian's prebuilt kernel runs all

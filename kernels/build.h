@@ -12,6 +12,10 @@
  * gets kernels/configs/<arch>.config and any extra fragments on top; the
  * options in kernels/configs/required-<arch>.txt must survive olddefconfig.
  *
+ * A build with CONFIG_MODULES=y makes its modules with the image and
+ * installs them, stripped, into the entry's modules/ (INSTALL_MOD_PATH,
+ * with depmod's modules.dep), before the image: kernel_image.modules.
+ *
  * An x86 build whose vmlinux has the PVH entry point (CONFIG_PVH) keeps it
  * beside the bzImage, and the image it names is the vmlinux: QEMU boots it
  * without firmware real mode or decompression, a second less per boot

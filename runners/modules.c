@@ -181,3 +181,19 @@ out:
 	strbuf_release(&name);
 	return ret;
 }
+
+static int add_modules(struct cpio *c, void *data)
+{
+	struct strvec made = STRVEC_INIT;
+	int n;
+
+	strvec_pushl(&made, "dev", "proc", "sys", "tmp", NULL);
+	n = initramfs_add_modules(c, &made, data);
+	strvec_release(&made);
+	return n < 0 ? -1 : 0;
+}
+
+int initramfs_write_modules(const char *out_path, const char *init_binary, const char *root)
+{
+	return initramfs_write_with(out_path, init_binary, root ? add_modules : NULL, (void *)root);
+}

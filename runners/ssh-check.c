@@ -33,7 +33,7 @@
  * What the host booted with, "@ssh has KEY: VALUE" a line: the firmware,
  * then the device under / and under the default route, with the modules
  * of the drivers from it up to its bus (the kernel under test builds
- * them in: the lab's initramfs loads none).
+ * them in, or as modules the lab's initramfs loads).
  */
 #define CHECK_BOOTED \
 	"drivers() { d=$(readlink -f \"$1\"); o=; while [ -n \"$d\" ] && [ \"$d\" != /sys ]; do " \

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "array.h"
-#include "cpio.h"
 #include "drive.h"
 #include "host.h"
 #include "log.h"
@@ -21,7 +20,6 @@
 #include "protocol.h"
 #include "runner.h"
 #include "ssh-remote.h"
-#include "strvec.h"
 #include "tempfile.h"
 #include "xalloc.h"
 
@@ -228,17 +226,6 @@ struct sent_initramfs {
 	char *modules;		/* the build's; NULL: none */
 };
 
-static int add_modules(struct cpio *c, void *data)
-{
-	struct strvec made = STRVEC_INIT;
-	int n;
-
-	strvec_pushl(&made, "dev", "proc", "sys", "tmp", NULL);
-	n = initramfs_add_modules(c, &made, data);
-	strvec_release(&made);
-	return n < 0 ? -1 : 0;
-}
-
 static int send_initramfs(struct remote *r, const struct run_spec *spec, const char *to,
 			  struct run_result *out)
 {
@@ -257,8 +244,7 @@ static int send_initramfs(struct remote *r, const struct run_spec *spec, const c
 		snprintf(w->path, sizeof(w->path), "/tmp/lab-initramfs-%d-%s.cpio", (int)getpid(),
 			 spec->arch);
 		xstrset(&w->modules, mods);
-		if (tempfile_register(w->path) ||
-		    initramfs_write_with(w->path, init.buf, mods ? add_modules : NULL, (void *)mods)) {
+		if (tempfile_register(w->path) || initramfs_write_modules(w->path, init.buf, mods)) {
 			tempfile_delete(w->path);
 			w->path[0] = '\0';
 			infra(out, "cannot write the initramfs of host '%s'", r->cfg->host);

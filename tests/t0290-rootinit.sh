@@ -3,8 +3,9 @@
 # with, under real boots (TCG) of Debian's kernel: the host's root found as
 # its command line names it (UUID=, LABEL=, PARTUUID= and PARTLABEL= of a
 # GPT disk), mounted ro or rw, the modules of /modules loaded first (virtio
-# is modular in Debian's kernel: each listed after what it needs), init=
-# started on it; a root it cannot find said on the console with the
+# is modular in Debian's kernel: each listed after what it needs; then the
+# initramfs the ssh runner writes, with all of the kernel's storage,
+# filesystem and network modules in the order it finds), init= started on it; a root it cannot find said on the console with the
 # devices it saw.
 . "$(dirname "$0")/lib.sh"
 
@@ -65,7 +66,7 @@ test_expect_success TCG,MODULES 'setup: an initramfs of lab-rootinit and the vir
 
 boot() { # IMAGE CMDLINE...: the console in console.log
 	timeout 180 qemu-system-x86_64 -M pc -accel tcg -m 512 -nographic -no-reboot \
-		-kernel "$KERNEL" -initrd init.cpio -append "console=ttyS0 panic=-1 $*" \
+		-kernel "$KERNEL" -initrd "${INITRD:-init.cpio}" -append "console=ttyS0 panic=-1 $*" \
 		-drive "file=$IMAGE,if=virtio,format=raw,snapshot=on" </dev/null >console.log 2>&1
 	tr -d "\r" <console.log >console.txt
 }
@@ -87,6 +88,37 @@ test_expect_success TCG,MODULES 'root=PARTUUID= and root=PARTLABEL= of a GPT par
 	grep -qx "@root /sbin/init partition rw" console.txt &&
 	IMAGE=gpt.img boot root=PARTLABEL=lab-root ro &&
 	grep -qx "@root /sbin/init partition ro" console.txt
+'
+
+test_expect_success TCG,MODULES 'the ssh runner'\''s initramfs: the kernel'\''s storage, filesystem and network modules, each after what it needs' '
+	# Debian'\''s modules as a build installs them (INSTALL_MOD_PATH=modroot)
+	mkdir -p modroot/lib/modules && ln -s "$MODS" "modroot/lib/modules/$KVER" &&
+	"$TOP/build/tests/helpers/ssh-initramfs" lab.cpio "$ROOTINIT" modroot &&
+	cpio -i --quiet --to-stdout modules <lab.cpio >list &&
+	grep -qx "/lib/modules/$KVER/kernel/drivers/block/virtio_blk.ko" list &&
+	grep -qx "/lib/modules/$KVER/kernel/drivers/net/virtio_net.ko" list &&
+	grep -qx "/lib/modules/$KVER/kernel/fs/btrfs/btrfs.ko" list &&
+	! grep -q "/kernel/sound/" list &&
+	INITRD=lab.cpio IMAGE=plain.img boot root=UUID=$UUID rw &&
+	grep -qx "lab-rootinit: root=UUID=$UUID is /dev/vda, mounted rw; starting /sbin/init" console.txt &&
+	grep -qx "@root /sbin/init plain rw" console.txt &&
+	grep "^lab-rootinit: loaded" console.txt &&
+	loaded=$(sed -n "s/^lab-rootinit: loaded \([0-9]*\) modules of the build, \([0-9]*\) would not load$/\1/p" console.txt) &&
+	failed=$(sed -n "s/^lab-rootinit: loaded \([0-9]*\) modules of the build, \([0-9]*\) would not load$/\2/p" console.txt) &&
+	# every one tried; Xen'\''s and Hyper-V'\''s find no hypervisor (ENODEV) ...
+	test $((loaded + failed)) = "$(wc -l <list)" &&
+	test "$loaded" -ge 100 &&
+	! grep -q "^lab-rootinit: cannot load module .*/virtio" console.txt &&
+	sed -n "s|^lab-rootinit: cannot load module /lib/modules/$KVER/\(.*\): .*|\1|p" \
+		console.txt >failed &&
+	sed -n "s|^lab-rootinit: cannot load module /lib/modules/$KVER/\(.*\): No such file or directory$|\1|p" \
+		console.txt >unresolved &&
+	# ... and a module that lacks a symbol (ENOENT) lacks it from one of those, never
+	# from one listed after it
+	while read -r m; do
+		grep "^$m:" "$MODS/modules.dep" | tr " " "\n" | tail -n +2 | grep -qxFf failed ||
+			{ echo "# $m: none of what it needs failed" && return 1; }
+	done <unresolved
 '
 
 test_expect_success TCG,MODULES 'a root no device answers: said with the devices seen, and the kernel stops' '

@@ -7,6 +7,8 @@
 : "${FIXTURE:?make check-remote sets FIXTURE}"
 DB=$TOP/state/check-remote.db
 FRAG=$TOP/kernels/configs/arm64-server.config
+# the host's disk and NIC drivers as modules: found only through the lab's initramfs
+MODULAR=$TOP/tests/remote/modular.config
 
 start=$(date +%s)
 bail() { echo "Bail out! $*"; exit 1; }

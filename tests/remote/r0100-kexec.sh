@@ -3,8 +3,9 @@
 # bookworm under qemu-system-aarch64 (TCG) booted by UEFI firmware with
 # ACPI, made once by make-host.sh and cached. lab target check finds
 # nothing missing; the fixture kernel, cross-built with the server fragment
-# (kernels/configs/arm64-server.config), is kexec'd there with the lab's
-# initramfs (its root found by UUID, then the host's own systemd and
+# (kernels/configs/arm64-server.config) and its virtio disk and NIC drivers
+# as modules (modular.config), is kexec'd there with the lab's initramfs
+# (the modules loaded, its root found by UUID, then the host's own systemd and
 # network), measured, checked to be the image built, and the host goes
 # back to its default kernel; a kernel that does not boot (Debian's own,
 # whose virtio is modular) is BOOT_FAILED by what the target's console
@@ -60,10 +61,14 @@ test_expect_success 'a kernel that panics: BOOT_FAILED with its console'\''s pan
 '
 took "a kernel that does not boot, the reset, the host back"
 
-test_expect_success 'the fixture kernel builds for arm64 with the host fragment' '
-	lab build --repo "$FIXTURE" --arch aarch64 --fragment "$FRAG" \
+test_expect_success 'the fixture kernel builds for arm64 with the host fragment, its disk and NIC as modules' '
+	lab build --repo "$FIXTURE" --arch aarch64 --fragment "$FRAG" --fragment "$MODULAR" \
 		fixture-base >path 2>err && cat err &&
-	test -s "$(cat path)"
+	test -s "$(cat path)" &&
+	mods=$(dirname "$(cat path)")/modules/lib/modules &&
+	test -s "$mods"/*/modules.dep &&
+	test -s "$mods"/*/kernel/drivers/block/virtio_blk.ko &&
+	test -s "$mods"/*/kernel/drivers/net/virtio_net.ko
 '
 took "the arm64 fixture kernel (built or cached)"
 
@@ -88,6 +93,9 @@ test_expect_success 'a kexec boot stores zeroing and boot samples, and the host 
 	# the lab'\''s initramfs found by UUID, the host'\''s own systemd and its DHCP network
 	log=$(sql "$DB" "SELECT console_log FROM runs WHERE id = $id") &&
 	grep -q "ACPI: RSDP" "$log" && grep -q "efi: EFI v" "$log" &&
+	# its disk and NIC drivers, modules, loaded from the lab'\''s initramfs
+	grep -q "^lab-rootinit: loaded \([2-9]\|[1-9][0-9]\+\) modules of the build" "$log" &&
+	! grep -q "^lab-rootinit: cannot load module .*/virtio_" "$log" &&
 	grep -q "^lab-rootinit: root=UUID=[0-9a-f-]* is /dev/vda, mounted rw; starting /sbin/init" "$log" &&
 	grep -q "Welcome to .*Debian" "$log"
 '

@@ -11,7 +11,8 @@ test_expect_success 'lab ab --targets arm: base against regression, kexec'\''d o
 	start=$(date +%s) &&
 	rc=0 && "$LAB" ab --config "$TRASH/lab.conf" --db "$DB" --targets arm --arch aarch64 \
 		--repo "$FIXTURE" --a fixture-base --b fixture-regression --a-config "$FRAG" \
-		--b-config "$FRAG" --workload zeroing --iters 5 --param zeroing_mb=16 --boots 2 \
+		--a-config "$MODULAR" --b-config "$FRAG" --b-config "$MODULAR" --workload zeroing \
+		--iters 5 --param zeroing_mb=16 --boots 2 \
 		>out 2>err || rc=$? &&
 	cat out err &&
 	echo "# the A/B: $(( $(date +%s) - start )) s" &&

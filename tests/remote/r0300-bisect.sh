@@ -46,7 +46,7 @@ test_expect_success 'lab bisect --targets arm --fragment: kexec'\''d on the host
 	start=$(date +%s) &&
 	rc=0 && "$LAB" bisect --config "$TRASH/lab.conf" --db "$DB" --targets arm --arch aarch64 \
 		--repo "$fork" --good fixture-base --bad remote-bad --fragment "$FRAG" \
-		--workload zeroing --iters 3 --param zeroing_mb=16 --metric clear_huge_page \
+		--fragment "$MODULAR" --workload zeroing --iters 3 --param zeroing_mb=16 --metric clear_huge_page \
 		>out 2>err || rc=$? &&
 	cat out err &&
 	echo "# the bisection: $(( $(date +%s) - start )) s" &&
@@ -55,7 +55,8 @@ test_expect_success 'lab bisect --targets arm --fragment: kexec'\''d on the host
 	e=$(sql "$DB" "SELECT max(experiment_id) FROM bisections") &&
 	test "$(sql "$DB" "SELECT outcome FROM bisections WHERE experiment_id = $e")" = FOUND &&
 	test "$(sql "$DB" "SELECT config_fragments FROM bisect_specs WHERE experiment_id = $e")" = \
-		"$(git hash-object "$FRAG") $FRAG" &&
+		"$(printf "%s %s\n%s %s" "$(git hash-object "$FRAG")" "$FRAG" \
+			"$(git hash-object "$MODULAR")" "$MODULAR")" &&
 	sql "$DB" "SELECT DISTINCT r.status, r.runner, t.target FROM runs r JOIN run_targets t ON t.run_id = r.id WHERE r.experiment_id = $e" >runs &&
 	test "$(cat runs)" = "OK|ssh|arm1" &&
 	test "$(hssh uname -r)" = "$DEFAULT"
