@@ -775,6 +775,18 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	r = logged_watched(out, strvec_argv(&av), strvec_argv(&cc.env),
 			   env->command ? t->workdir : NULL, log_fd, (double)env->timeout_s,
 			   env->meter ? &mw.w : NULL);
+	if (!r && modules) {
+		/* into the entry, before its image: the entry is complete once "image" is there */
+		if (mkdir(dir.buf, 0755) && errno != EEXIST) {
+			error("cannot create '%s': %s", dir.buf, strerror(errno));
+			goto out;
+		}
+		strbuf_addf(&mods, "%s/modules", dir.buf);
+		if (env->meter)
+			meter_phase(env->meter, "installing modules");
+		r = install_modules(out, t, obj.buf, spec, jobs, &cc, mods.buf, log_fd,
+				    (double)env->timeout_s);
+	}
 	if (r == -2)
 		goto out;
 	if (r) {
@@ -799,25 +811,6 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	}
 	if (mkdir(dir.buf, 0755) && errno != EEXIST)
 		goto out;
-	if (modules) {
-		strbuf_reset(&obj);
-		strbuf_addf(&obj, "%s/%s-%.12s", kbuild, spec->arch, conf_hash);
-		strbuf_addf(&mods, "%s/modules", dir.buf);
-		if (env->meter)
-			meter_phase(env->meter, "installing modules");
-		r = install_modules(out, t, obj.buf, spec, jobs, &cc, mods.buf, log_fd,
-				    (double)env->timeout_s);
-		if (r == -2)
-			goto out;
-		if (r) {
-			out->status = BUILD_FAILED;
-			ret = 0;
-			goto out;
-		}
-		strbuf_reset(&obj);
-		strbuf_addf(&obj, "%s/%s-%.12s/%s", kbuild, spec->arch, conf_hash,
-			    image_path(spec->arch));
-	}
 	if (!env->command && !strcmp(spec->arch, "x86_64")) {
 		strbuf_reset(&obj);
 		strbuf_addf(&obj, "%s/%s-%.12s/vmlinux", kbuild, spec->arch, conf_hash);
