@@ -13,11 +13,13 @@
 #include "gitutil.h"
 #include "host.h"
 #include "image.h"
+#include "kconfig.h"
 #include "lock.h"
 #include "log.h"
 #include "build-progress.h"
 #include "meter.h"
 #include "subprocess.h"
+#include "xalloc.h"
 
 const char *build_status_name(enum build_status s)
 {
@@ -235,147 +237,40 @@ static void make_argv(struct strvec *av, struct kernel_tree *t, const char *obj,
 }
 
 /*
- * The option a .config line sets: "CONFIG_X=v" and "# CONFIG_X is not set"
- * both name CONFIG_X; *len is its length, 0 for any other line.
- */
-static const char *config_option(const char *line, size_t *len)
-{
-	const char *name = line;
-
-	*len = 0;
-	if (!strncmp(line, "# CONFIG_", 9))
-		name = line + 2;
-	else if (strncmp(line, "CONFIG_", 7))
-		return NULL;
-	while (name[*len] && name[*len] != '=' && name[*len] != ' ')
-		(*len)++;
-	if (name == line ? name[*len] != '=' : strcmp(name + *len, " is not set"))
-		*len = 0;
-	return *len ? name : NULL;
-}
-
-/* Does .config text cfg hold what line asks for? */
-static int config_has(const char *cfg, const char *line)
-{
-	struct strbuf want = STRBUF_INIT;
-	size_t len;
-	const char *name = config_option(line, &len);
-	int ok;
-
-	if (name != line && name) {
-		/* "is not set": no assignment at all */
-		strbuf_addf(&want, "\n%.*s=", (int)len, name);
-		ok = !strstr(cfg, want.buf);
-	} else {
-		strbuf_addf(&want, "\n%s\n", line);
-		ok = strstr(cfg, want.buf) != NULL;
-	}
-	strbuf_release(&want);
-	return ok;
-}
-
-/* Does a line of text set the option name (len bytes)? */
-static int sets_option(const char *text, const char *name, size_t len)
-{
-	struct strbuf line = STRBUF_INIT;
-	const char *p = text, *nl;
-	int found = 0;
-
-	for (; !found && *p; p = *nl ? nl + 1 : nl) {
-		const char *other;
-		size_t olen;
-		nl = strchrnul(p, '\n');
-		strbuf_reset(&line);
-		strbuf_add(&line, p, (size_t)(nl - p));
-		other = config_option(line.buf, &olen);
-		found = other && olen == len && !strncmp(other, name, len);
-	}
-	strbuf_release(&line);
-	return found;
-}
-
-/*
- * Names in out->why the option lines of text (split in place) that cfg
- * does not hold, skipping those whose option overrides sets; returns the
- * count of missing lines so far.
- */
-static int check_lines(struct build_result *out, const char *cfg, struct strbuf *text,
-		       const char *overrides, int missing)
-{
-	char *save = NULL, *line;
-
-	if (!text->len)
-		return missing;
-	for (line = strtok_r(text->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		size_t len;
-		const char *name = config_option(line, &len);
-
-		if (!name || (overrides && sets_option(overrides, name, len)) ||
-		    config_has(cfg, line))
-			continue;
-		strbuf_addstr(&out->why, missing++ ? " " : "options did not stick after olddefconfig: ");
-		strbuf_addstr(&out->why, line);
-	}
-	return missing;
-}
-
-/*
- * Options that must have survived olddefconfig: required-<arch>.txt, less
- * those an extra fragment sets, plus every line of the extra fragments (a
- * variant that turns DEFERRED_STRUCT_PAGE_INIT off must really be off),
- * less those a later fragment sets again (a fragment making a driver of
- * the one before a module). Names the ones that did not stick.
+ * Options that must have survived olddefconfig (kconfig_unstuck()):
+ * required-<arch>.txt and the extra fragments. Names the ones that did
+ * not stick in out->why.
  */
 static int check_required(struct build_result *out, const char *obj, const struct build_spec *spec)
 {
-	struct strbuf req = STRBUF_INIT, cfg = STRBUF_INIT, path = STRBUF_INIT, frags = STRBUF_INIT;
-	struct strbuf one = STRBUF_INIT, later = STRBUF_INIT, next = STRBUF_INIT, tmp;
-	int missing = 0;
+	struct strbuf req = STRBUF_INIT, cfg = STRBUF_INIT, path = STRBUF_INIT;
+	size_t n = spec->fragments ? spec->fragments->nr : 0;
+	struct strbuf *frags = xcalloc(n ? n : 1, sizeof(*frags));
+	int missing = 1;
 
 	strbuf_addf(&path, "%s/kernels/configs/required-%s.txt", lab_source_dir(),
 		    make_arch(spec->arch));
-	if (strbuf_read_file(&req, path.buf, 0))
+	if (strbuf_read_file(&req, path.buf, 0)) {
+		missing = 0;
 		goto out;
-	for (size_t i = 0; spec->fragments && i < spec->fragments->nr; i++) {
-		if (append_file(&frags, spec->fragments->v[i])) {
-			missing = 1;
-			goto out;
-		}
-		strbuf_addch(&frags, '\n');
 	}
+	for (size_t i = 0; i < n; i++)
+		if (append_file(&frags[i], spec->fragments->v[i]))
+			goto out;
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/.config", obj);
 	if (strbuf_read_file(&cfg, path.buf, 0)) {
 		strbuf_addf(&out->why, "no .config in '%s'", obj);
-		missing = 1;
 		goto out;
 	}
-	/* the required lines a fragment leaves alone, then each fragment's own */
-	missing = check_lines(out, cfg.buf, &req, strbuf_str(&frags), 0);
-	for (size_t i = spec->fragments ? spec->fragments->nr : 0; i-- > 0;) {
-		strbuf_reset(&one);
-		strbuf_reset(&next);
-		if (append_file(&one, spec->fragments->v[i])) {
-			missing = 1;
-			goto out;
-		}
-		strbuf_addch(&one, '\n');
-		strbuf_add(&next, one.buf, one.len);
-		if (later.len)
-			strbuf_add(&next, later.buf, later.len);
-		missing = check_lines(out, cfg.buf, &one, strbuf_str(&later), missing);
-		tmp = later;
-		later = next;
-		next = tmp;
-	}
+	missing = kconfig_unstuck(&out->why, cfg.buf, &req, frags, n);
 out:
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(&frags[i]);
+	free(frags);
 	strbuf_release(&req);
 	strbuf_release(&cfg);
 	strbuf_release(&path);
-	strbuf_release(&frags);
-	strbuf_release(&one);
-	strbuf_release(&later);
-	strbuf_release(&next);
 	return missing ? -1 : 0;
 }
 
@@ -386,7 +281,7 @@ static int builds_modules(const char *obj)
 	int yes;
 
 	strbuf_addf(&path, "%s/.config", obj);
-	yes = !strbuf_read_file(&cfg, path.buf, 0) && config_has(cfg.buf, "CONFIG_MODULES=y");
+	yes = !strbuf_read_file(&cfg, path.buf, 0) && kconfig_has(cfg.buf, "CONFIG_MODULES=y");
 	strbuf_release(&path);
 	strbuf_release(&cfg);
 	return yes;

@@ -1,0 +1,25 @@
+#ifndef KCONFIG_H
+#define KCONFIG_H
+/*
+ * What a kernel's .config text holds. A line is "CONFIG_X=v" or
+ * "# CONFIG_X is not set"; any other line is no option.
+ */
+#include <stddef.h>
+
+struct strbuf;
+
+/* Does .config text cfg hold line ("is not set": no assignment at all)? */
+int kconfig_has(const char *cfg, const char *line);
+
+/*
+ * The options olddefconfig did not keep: the lines of required that no
+ * fragment sets, and each line of each of the n fragments that no later
+ * fragment sets again (a fragment making a driver of the one before a
+ * module), each named in why after "options did not stick after
+ * olddefconfig: ". Returns their count. The texts of required and of
+ * the fragments are split in place.
+ */
+int kconfig_unstuck(struct strbuf *why, const char *cfg, struct strbuf *required,
+		    struct strbuf *fragments, size_t n);
+
+#endif
