@@ -20,6 +20,8 @@ state=${2:-state}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(realpath -m "$state/remote-host/$arch")
 [ -e "$dir/ready" ] && { echo "$dir"; exit 0; }
+# stdout is the directory alone: what the tools say goes to stderr
+exec 3>&1 >&2
 
 case $arch in
 arm64) cc=aarch64-linux-gnu-gcc; kpkg=linux-image-arm64 ;;
@@ -143,4 +145,4 @@ cd /
 rm -rf "$dir"
 mv "$dir.tmp" "$dir"
 date -u +%FT%TZ >"$dir/ready"
-echo "$dir"
+echo "$dir" >&3
