@@ -40,7 +40,7 @@ char *xstrdup(const char *s)
 
 void xstrset(char **field, const char *value)
 {
-	char *copy = xstrdup(value);
+	char *copy = value ? xstrdup(value) : NULL;
 
 	free(*field);
 	*field = copy;

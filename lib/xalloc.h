@@ -16,7 +16,7 @@ void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t nmemb, size_t size);
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
-/* *field, a string it owns, replaced by a copy of value (value may be *field). */
+/* *field, a string it owns, replaced by a copy of value (value may be *field; NULL: none). */
 void xstrset(char **field, const char *value);
 
 #endif
