@@ -1,7 +1,8 @@
 /*
  * lib/array.h and xreallocarray(): the room ALLOC_GROW makes, worked by
  * hand, the elements kept across a move, and a size that overflows dying
- * with its message rather than wrapping round.
+ * with its message rather than wrapping round; xstrset() of a string, of
+ * itself and of NULL.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -44,7 +45,7 @@ int main(void)
 	static const int fixed[7];
 	int *v = NULL, *was;
 	size_t nr = 0, alloc = 0, i;
-	char msg[256];
+	char msg[256], *field = NULL;
 	int status;
 
 	is_int(ARRAY_SIZE(fixed), 7, "ARRAY_SIZE counts elements, not bytes");
@@ -77,5 +78,12 @@ int main(void)
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "a size past SIZE_MAX aborts");
 	ok(!strncmp(msg, "lab: size overflow: ", 20) && strstr(msg, " * 4 bytes\n"),
 	   "and says so");
+
+	xstrset(&field, "modules");
+	is_str(field, "modules", "xstrset: a copy");
+	xstrset(&field, field);
+	is_str(field, "modules", "... of itself");
+	xstrset(&field, NULL);
+	ok(!field, "... and NULL sets none");
 	return done_testing();
 }
