@@ -493,15 +493,9 @@ static char *subdir(const char *dir, const char *sub)
 static void fill_image(struct kernel_image *k, struct strbuf *image, struct strbuf *pvh,
 		       const struct build_spec *spec, const char *dir, const char *hash)
 {
-	struct strbuf mods = STRBUF_INIT;
-	struct stat st;
-
 	k->pvh = !access(pvh->buf, R_OK);
 	k->path = strbuf_detach(k->pvh ? pvh : image);
-	strbuf_addf(&mods, "%s/modules", dir);
-	if (!stat(mods.buf, &st) && S_ISDIR(st.st_mode))
-		k->modules = strbuf_detach(&mods);
-	strbuf_release(&mods);
+	kernel_image_find_modules(k);
 	k->arch = strcmp(spec->arch, "aarch64") ? "x86_64" : "aarch64";
 	if (hash) {
 		memcpy(k->hash, hash, KERNEL_IMAGE_HASH_LEN);

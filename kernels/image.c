@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <git2.h>
@@ -11,6 +12,7 @@
 #include "host.h"
 #include "image.h"
 #include "log.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 /* XEN_ELFNOTE_PHYS32_ENTRY: the 32-bit entry point QEMU jumps to (PVH) */
@@ -136,6 +138,24 @@ static int read_header(const char **arch, int *is_pvh, const char *path)
 		     "the PVH entry point, nor an arm64 Image)", path);
 }
 
+void kernel_image_find_modules(struct kernel_image *k)
+{
+	struct strbuf mods = STRBUF_INIT;
+	const char *slash = strrchr(k->path, '/');
+	struct stat st;
+
+	if (slash)
+		strbuf_add(&mods, k->path, (size_t)(slash - k->path));
+	else
+		strbuf_addch(&mods, '.');
+	strbuf_addstr(&mods, "/modules/lib/modules");
+	if (!stat(mods.buf, &st) && S_ISDIR(st.st_mode)) {
+		strbuf_setlen(&mods, mods.len - strlen("/lib/modules"));
+		xstrset(&k->modules, mods.buf);
+	}
+	strbuf_release(&mods);
+}
+
 int kernel_image_resolve(struct kernel_image *k, const char *path, int boots)
 {
 	const char *arch = host_arch();
@@ -152,6 +172,7 @@ int kernel_image_resolve(struct kernel_image *k, const char *path, int boots)
 	k->pvh = pvh;
 	k->origin = KERNEL_FILE;
 	git_oid_tostr(k->hash, sizeof(k->hash), &oid);
+	kernel_image_find_modules(k);
 	debug("kernel '%s' resolved: %s%s, hash %s", path, arch, pvh ? " (pvh)" : "", k->hash);
 	return 0;
 }

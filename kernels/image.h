@@ -22,8 +22,18 @@ int kernel_image_pvh(const char *path);
  * read once and its content hashed once. boots: the file is an image a
  * runner boots, so its arch and PVH entry come from its header and
  * anything else is refused with one line naming it; 0: a program the local
- * runner runs (build.command projects), of the host's arch.
+ * runner runs (build.command projects), of the host's arch. Its modules
+ * are found as kernel_image_find_modules() finds them.
  */
 int kernel_image_resolve(struct kernel_image *k, const char *path, int boots);
+
+/*
+ * The modules that go with k's image: a folder modules/ beside it holding
+ * lib/modules/ (an INSTALL_MOD_PATH, as the lab's build cache entries
+ * have), into k->modules; none leaves it NULL. A built image and a file
+ * the user names (the image of a cache entry, or one laid out the same
+ * way) find them alike.
+ */
+void kernel_image_find_modules(struct kernel_image *k);
 
 #endif

@@ -15,6 +15,7 @@
 #include "image.h"
 #include "strbuf.h"
 #include "capture.h"
+#include "rmtree.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/test-image.XXXXXX";
@@ -285,7 +286,36 @@ int main(void)
 		   "naming it");
 	}
 
-	rmdir(dir);
+	{
+		/* a cache entry's layout: the image, and modules/lib/modules/<release> beside it */
+		struct kernel_image k;
+		struct strbuf p = STRBUF_INIT;
+
+		path = write_bzimage();
+		is_int(kernel_image_resolve(&k, path, 1), 0, "an image without modules resolves");
+		ok(!k.modules, "... with none");
+		kernel_image_release(&k);
+		strbuf_addf(&p, "%s/modules", dir);
+		mkdir(p.buf, 0755);
+		is_int(kernel_image_resolve(&k, path, 1), 0, "a modules/ folder without lib/modules");
+		ok(!k.modules, "... is not the build's modules");
+		kernel_image_release(&k);
+		strbuf_addstr(&p, "/lib");
+		mkdir(p.buf, 0755);
+		strbuf_addstr(&p, "/modules");
+		mkdir(p.buf, 0755);
+		is_int(kernel_image_resolve(&k, path, 1), 0, "with modules/lib/modules beside it");
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/modules", dir);
+		is_str(k.modules, p.buf, "... the image brings them: their INSTALL_MOD_PATH");
+		kernel_image_release(&k);
+		unlink(path);
+		free(path);
+		strbuf_release(&p);
+	}
+
+	if (rmtree(dir) < 0)
+		perror(dir);
 	strbuf_release(&err);
 	strbuf_release(&want);
 	return done_testing();
