@@ -329,6 +329,11 @@ struct archive {
 	int extra_failed;
 };
 
+void initramfs_dirs(struct strvec *made)
+{
+	strvec_pushl(made, "dev", "proc", "sys", "tmp", NULL);
+}
+
 static int write_archive(int fd, void *data)
 {
 	struct archive *a = data;

@@ -78,6 +78,8 @@ int initramfs_write(const char *out_path, const char *init_binary);
  * nothing.
  */
 typedef int initramfs_extra_fn(struct cpio *c, void *data);
+/* The directories initramfs_write() adds, for an extra's cpio_add_parents(). */
+void initramfs_dirs(struct strvec *made);
 int initramfs_write_with(const char *out_path, const char *init_binary,
 			 initramfs_extra_fn *extra, void *data);
 

@@ -187,7 +187,7 @@ static int add_modules(struct cpio *c, void *data)
 	struct strvec made = STRVEC_INIT;
 	int n;
 
-	strvec_pushl(&made, "dev", "proc", "sys", "tmp", NULL);
+	initramfs_dirs(&made);
 	n = initramfs_add_modules(c, &made, data);
 	strvec_release(&made);
 	return n < 0 ? -1 : 0;

@@ -277,7 +277,7 @@ int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
 	size_t same;
 
 	/* the archive's own directories (cpio.c) */
-	strvec_pushl(&made, "dev", "proc", "sys", "tmp", NULL);
+	initramfs_dirs(&made);
 	for (size_t k = 0; k < n; k++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, WORKDIR "/%s/run", w[k].name.buf);
