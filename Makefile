@@ -149,7 +149,7 @@ DEB_PKGS := build-essential pkg-config libgit2-dev libsqlite3-dev sqlite3 libcur
 	libvirt-dev libvirt-daemon-system qemu-system-x86 qemu-system-arm qemu-utils \
 	linux-image-cloud-amd64 linux-source-6.1 cpio libxml2-utils ccache flex bison bc libelf-dev libssl-dev git curl \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross chromium python3 openssh-server \
-	stress-ng busybox-static python3-aiosmtpd debootstrap go-md2man man-db qemu-efi-aarch64
+	stress-ng busybox-static python3-aiosmtpd debootstrap go-md2man man-db qemu-efi-aarch64 lvm2
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 deps:

@@ -5,6 +5,7 @@
 
 #include "array.h"
 #include "cpio.h"
+#include "host-root.h"
 #include "log.h"
 #include "modules.h"
 #include "strbuf.h"
@@ -182,18 +183,32 @@ out:
 	return ret;
 }
 
-static int add_modules(struct cpio *c, void *data)
+struct kexec_extras {
+	const char *root;
+	const struct strbuf *host_root;
+	const char *host;
+};
+
+static int add_extras(struct cpio *c, void *data)
 {
+	const struct kexec_extras *x = data;
 	struct strvec made = STRVEC_INIT;
-	int n;
+	int n = 0;
 
 	initramfs_dirs(&made);
-	n = initramfs_add_modules(c, &made, data);
+	if (x->root)
+		n = initramfs_add_modules(c, &made, x->root);
+	if (n >= 0 && x->host_root)
+		n = initramfs_add_host_root(c, &made, x->host_root, x->host);
 	strvec_release(&made);
 	return n < 0 ? -1 : 0;
 }
 
-int initramfs_write_modules(const char *out_path, const char *init_binary, const char *root)
+int initramfs_write_modules(const char *out_path, const char *init_binary, const char *root,
+			    const struct strbuf *host_root, const char *host)
 {
-	return initramfs_write_with(out_path, init_binary, root ? add_modules : NULL, (void *)root);
+	struct kexec_extras x = { root, host_root, host };
+
+	return initramfs_write_with(out_path, init_binary, root || host_root ? add_extras : NULL,
+				    &x);
 }

@@ -26,10 +26,13 @@ int initramfs_add_modules(struct cpio *c, struct strvec *made, const char *root)
 
 /*
  * The initramfs of a host's kexec: cpio.h's initramfs_write() with
- * init_binary (lab-rootinit) as /init and the modules of root, if not
- * NULL. 0, or -1 after an error naming what failed.
+ * init_binary (lab-rootinit) as /init, the modules of root, if not NULL,
+ * and what host sent for its root (host-root.h; NULL: nothing). 0, or -1
+ * after an error naming what failed.
  */
-int initramfs_write_modules(const char *out_path, const char *init_binary, const char *root);
+struct strbuf;
+int initramfs_write_modules(const char *out_path, const char *init_binary, const char *root,
+			    const struct strbuf *host_root, const char *host);
 
 /* Would the initramfs take the module at path (relative to lib/modules/<release>/)? */
 int initramfs_wants_module(const char *path);

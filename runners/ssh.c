@@ -14,6 +14,7 @@
 
 #include "array.h"
 #include "drive.h"
+#include "host-root.h"
 #include "host.h"
 #include "log.h"
 #include "modules.h"
@@ -216,14 +217,17 @@ static void run_reset(const struct ssh_config *c, struct run_result *out)
 /*
  * The kernel under test boots with the lab's initramfs, lab-rootinit as
  * its /init: it loads the build's storage, filesystem and network modules
- * (modules.h), if it made any, and mounts the host's root as the host's
- * command line names it (root=UUID=, say), which the kernel alone cannot.
- * Its content depends on the arch and the modules only: written once a
- * process for each, copied each boot.
+ * (modules.h), if it made any, activates the host's root volume with the
+ * host's own lvm when the root is on LVM (host-root.h), and mounts the
+ * host's root as the host's command line names it (root=UUID=, say),
+ * which the kernel alone cannot. Its content depends on the arch, the
+ * modules and the host only: written once a process for each, copied
+ * each boot.
  */
 struct sent_initramfs {
 	char path[64];
 	char *modules;		/* the build's; NULL: none */
+	char *host;
 };
 
 static int send_initramfs(struct remote *r, const struct run_spec *spec, const char *to,
@@ -232,19 +236,30 @@ static int send_initramfs(struct remote *r, const struct run_spec *spec, const c
 	static struct sent_initramfs written[2];
 	struct sent_initramfs *w = &written[strcmp(spec->arch, "aarch64") == 0];
 	const char *mods = spec->kernel->modules;
-	struct strbuf init = STRBUF_INIT;
+	struct strbuf init = STRBUF_INIT, cmd = STRBUF_INIT, tools = STRBUF_INIT;
 	int ret = -1;
 
-	if (w->path[0] && (mods ? !w->modules || strcmp(mods, w->modules) : !!w->modules)) {
+	if (w->path[0] && ((mods ? !w->modules || strcmp(mods, w->modules) : !!w->modules) ||
+			   strcmp(w->host, r->cfg->host))) {
 		tempfile_delete(w->path);
 		w->path[0] = '\0';
 	}
 	if (!w->path[0]) {
+		host_root_command(&cmd, NULL);
+		if (remote_command(r, cmd.buf, &tools, SSH_COPY_TIMEOUT_S)) {
+			char last[256];
+
+			ssh_last_line(&tools, last, sizeof(last));
+			infra(out, "cannot ask host '%s' what its root needs: %s", r->cfg->host, last);
+			goto out;
+		}
 		strbuf_addf(&init, "%s/build/guest/%s/lab-rootinit", lab_source_dir(), spec->arch);
 		snprintf(w->path, sizeof(w->path), "/tmp/lab-initramfs-%d-%s.cpio", (int)getpid(),
 			 spec->arch);
 		xstrset(&w->modules, mods);
-		if (tempfile_register(w->path) || initramfs_write_modules(w->path, init.buf, mods)) {
+		xstrset(&w->host, r->cfg->host);
+		if (tempfile_register(w->path) ||
+		    initramfs_write_modules(w->path, init.buf, mods, &tools, r->cfg->host)) {
 			tempfile_delete(w->path);
 			w->path[0] = '\0';
 			infra(out, "cannot write the initramfs of host '%s'", r->cfg->host);
@@ -258,6 +273,8 @@ static int send_initramfs(struct remote *r, const struct run_spec *spec, const c
 	ret = 0;
 out:
 	strbuf_release(&init);
+	strbuf_release(&cmd);
+	strbuf_release(&tools);
 	return ret;
 }
 

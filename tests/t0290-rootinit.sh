@@ -17,6 +17,29 @@ UUID=6b1b2a5e-7c55-4f37-9a0e-3f1c2d4e5f60
 PARTGUID=0f7e8d9c-1b2a-4c3d-8e5f-a1b2c3d4e5f6
 
 test_lazy_prereq MODULES 'test -r "$MODS/modules.dep"'
+test_lazy_prereq LVM 'test "$(id -u)" = 0 && command -v pvcreate && losetup -f'
+LVUUID=3c5d7e9f-2a4b-4c6d-8e0f-1a2b3c4d5e6f
+
+# One volume on extents 0-7, as vgcfgrestore reads it: written into the volume
+# group's metadata, not activated (this machine may have no device-mapper).
+cat >lv.meta <<'EOM'
+	logical_volumes {
+		root {
+			id = "LabT02-90Lv-Root-Test-Disk-Lvm0-Volume"
+			status = ["READ", "WRITE", "VISIBLE"]
+			flags = []
+			segment_count = 1
+			segment1 {
+				start_extent = 0
+				extent_count = 8
+				type = "striped"
+				stripe_count = 1
+				stripes = [ "pv0", 0 ]
+			}
+		}
+	}
+}
+EOM
 
 # The root's init: says what it got, then powers off.
 cat >init.c <<'EOC'
@@ -119,6 +142,42 @@ test_expect_success TCG,MODULES 'the ssh runner'\''s initramfs: the kernel'\''s 
 		grep "^$m:" "$MODS/modules.dep" | tr " " "\n" | tail -n +2 | grep -qxFf failed ||
 			{ echo "# $m: none of what it needs failed" && return 1; }
 	done <unresolved
+'
+
+test_expect_success TCG,MODULES,LVM 'setup: a disk whose volume group labtest-vg holds the root as a logical volume' '
+	echo lvm >rootfs/etc/which-root &&
+	truncate -s 64M lvm.img &&
+	loop=$(losetup -f --show lvm.img) &&
+	test_when_finished "losetup -d $loop" &&
+	export LVM_SUPPRESS_FD_WARNINGS=1 &&
+	pvcreate -q --devices "$loop" "$loop" &&
+	vgcreate -q --devices "$loop" -s 4m labtest-vg "$loop" &&
+	vgcfgbackup -q --devices "$loop" -f vg.meta labtest-vg &&
+	test "$(tail -n 1 vg.meta)" = "}" &&
+	{ sed "\$d" vg.meta && cat lv.meta; } >vg.new &&
+	vgcfgrestore -q --devices "$loop" -f vg.new labtest-vg 2>restore.err &&
+	pe_start=$(awk "\$1 == \"pe_start\" { print \$3 }" vg.meta) &&
+	test "$pe_start" -gt 0 &&
+	mkfs.ext4 -q -F -U $LVUUID -E offset=$((pe_start * 512)) -d rootfs lvm.img 32M
+'
+
+test_expect_success TCG,MODULES,LVM 'a root on a logical volume: the host'\''s own lvm activates it; found by its /dev/mapper name and by UUID=' '
+	"$TOP/build/tests/helpers/ssh-initramfs" lvm.cpio "$ROOTINIT" modroot --lvm labtest-vg/root &&
+	INITRD=lvm.cpio IMAGE=lvm.img boot root=/dev/mapper/labtest--vg-root ro &&
+	grep -qx "lab-rootinit: activated labtest-vg/root with the host'\''s lvm" console.txt &&
+	grep -qx "lab-rootinit: root=/dev/mapper/labtest--vg-root is /dev/dm-0, mounted ro; starting /sbin/init" console.txt &&
+	grep -qx "@root /sbin/init lvm ro" console.txt &&
+	INITRD=lvm.cpio IMAGE=lvm.img boot root=UUID=$LVUUID rw &&
+	grep -qx "lab-rootinit: root=UUID=$LVUUID is /dev/dm-0, mounted rw; starting /sbin/init" console.txt &&
+	grep -qx "@root /sbin/init lvm rw" console.txt
+'
+
+test_expect_success TCG,MODULES,LVM 'a volume lvm cannot activate: said with lvm'\''s status, and the devices seen' '
+	"$TOP/build/tests/helpers/ssh-initramfs" nolv.cpio "$ROOTINIT" modroot --lvm labtest-vg/nosuch &&
+	INITRD=nolv.cpio IMAGE=lvm.img boot root=/dev/labtest-vg/nosuch rootdelay=2 &&
+	grep -q "^lab-rootinit: the host'\''s lvm could not activate labtest-vg/nosuch (exit [1-9][0-9]*)$" console.txt &&
+	grep -q "^lab-rootinit: no block device is root=/dev/labtest-vg/nosuch (seen: .*vda.*)$" console.txt &&
+	! grep -q "^@root" console.txt
 '
 
 test_expect_success TCG,MODULES 'a root no device answers: said with the devices seen, and the kernel stops' '

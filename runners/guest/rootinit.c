@@ -4,6 +4,9 @@
  * root as the host's command line names it, as an initramfs-tools one
  * would, and starts the host's own init there:
  *   - the modules listed in /modules (one path a line, in order), if any;
+ *   - the logical volume named in /lvm (VG/LV), if any, activated with the
+ *     host's own lvm at /sbin/lvm, without udev, retried while its disk
+ *     may still be coming;
  *   - root= as a device path, UUID=, LABEL=, PARTUUID= or PARTLABEL= (GPT);
  *     rootfstype= (default: ext4, xfs, btrfs, ext3, ext2 tried in turn),
  *     rootflags=, ro or rw, waiting up to rootdelay= seconds (default 30)
@@ -24,6 +27,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define SECTOR 512
@@ -116,6 +120,39 @@ static void load_modules(void)
 	say("loaded %d modules of the build, %d would not load", loaded, failed);
 }
 
+/* The volume /lvm names ("" when none), activated: 0, else lvm's exit status. */
+static int activate_lvm(const char *lv)
+{
+	static const char conf[] = "devices { obtain_device_list_from_udev = 0 } "
+				   "activation { udev_sync = 0 udev_rules = 0 }";
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (pid == 0) {
+		execl("/sbin/lvm", "lvm", "lvchange", "-ay", "--sysinit", "--config", conf, lv,
+		      (char *)NULL);
+		say("cannot start /sbin/lvm: %s", strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void read_lvm(char *lv, size_t size)
+{
+	FILE *f = fopen("/lvm", "r");
+
+	lv[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(lv, (int)size, f))
+		lv[0] = '\0';
+	lv[strcspn(lv, "\n")] = '\0';
+	fclose(f);
+}
+
 static int read_at(const char *dev, void *buf, size_t len, off_t off)
 {
 	int fd = open(dev, O_RDONLY | O_CLOEXEC);
@@ -204,8 +241,13 @@ static int matches(const char *name, const char *root)
 	int partno = 0;
 
 	snprintf(dev, sizeof(dev), "/dev/%s", name);
-	if (root[0] == '/')
-		return !strcmp(dev, root);
+	if (root[0] == '/') {
+		/* /dev/mapper/vg-root and /dev/vg/root are dm-N's other names */
+		struct stat a, b;
+
+		return !stat(root, &a) && !stat(dev, &b) && S_ISBLK(a.st_mode) &&
+		       S_ISBLK(b.st_mode) && a.st_rdev == b.st_rdev;
+	}
 	if (!strncmp(root, "UUID=", 5) || !strncmp(root, "LABEL=", 6)) {
 		if (fs_identity(dev, uuid, label, sizeof(label)))
 			return 0;
@@ -277,14 +319,16 @@ static void stop(void)
 
 int main(void)
 {
-	char dev[300], seen[1024];
+	char dev[300], seen[1024], lv[256];
 	struct opts o;
-	int tries;
+	int tries, lvm_st = -1;
 
 	mkdir("/proc", 0755);
 	mkdir("/sys", 0755);
 	mkdir("/dev", 0755);
 	mkdir("/root", 0755);
+	mkdir("/run", 0755);
+	mkdir("/run/lock", 0755);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
@@ -294,8 +338,16 @@ int main(void)
 		say("no root= on the kernel command line");
 		stop();
 	}
-	for (tries = 0; find_root(o.root, dev, sizeof(dev), seen, sizeof(seen)); tries++) {
+	read_lvm(lv, sizeof(lv));
+	for (tries = 0;; tries++) {
+		/* once a second until it is active: its disk's driver may still be probing */
+		if (lv[0] && lvm_st && tries % 10 == 0 && !(lvm_st = activate_lvm(lv)))
+			say("activated %s with the host's lvm", lv);
+		if (!find_root(o.root, dev, sizeof(dev), seen, sizeof(seen)))
+			break;
 		if (tries >= o.delay_s * 10) {
+			if (lv[0] && lvm_st)
+				say("the host's lvm could not activate %s (exit %d)", lv, lvm_st);
 			say("no block device is root=%s (seen: %s)", o.root, seen[0] ? seen : "none");
 			stop();
 		}

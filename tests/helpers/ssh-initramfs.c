@@ -1,19 +1,49 @@
 /*
- * ssh-initramfs OUT INIT [MODULES_ROOT]: write the initramfs the ssh
- * runner sends a host with a kernel, as it writes it (runners/modules.h),
- * for tests that boot it: INIT as /init, and the storage, filesystem and
- * network modules under MODULES_ROOT/lib/modules/<release>/ with /modules
- * listing them in load order. Exit 0, or 1 after the lab's error line.
+ * ssh-initramfs OUT INIT [MODULES_ROOT] [--lvm VG/LV]: write the initramfs
+ * the ssh runner sends a host with a kernel, as it writes it
+ * (runners/modules.h), for tests that boot it: INIT as /init, and the
+ * storage, filesystem and network modules under
+ * MODULES_ROOT/lib/modules/<release>/ with /modules listing them in load
+ * order; with --lvm, this machine's lvm and its libraries, to activate
+ * VG/LV as a host whose root it is sends them (runners/host-root.h).
+ * Exit 0, or 1 after the lab's error line.
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "host-root.h"
 #include "modules.h"
+#include "strbuf.h"
+#include "subprocess.h"
 
 int main(int argc, char **argv)
 {
+	struct strbuf cmd = STRBUF_INIT, tools = STRBUF_INIT;
+	const char *lv = NULL;
+	int ret;
+
+	if (argc >= 5 && !strcmp(argv[argc - 2], "--lvm")) {
+		lv = argv[argc - 1];
+		argc -= 2;
+	}
 	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: ssh-initramfs OUT INIT [MODULES_ROOT]\n");
+		fprintf(stderr, "usage: ssh-initramfs OUT INIT [MODULES_ROOT] [--lvm VG/LV]\n");
 		return 2;
 	}
-	return initramfs_write_modules(argv[1], argv[2], argc == 4 ? argv[3] : NULL) ? 1 : 0;
+	if (lv) {
+		char *sh[] = { "sh", "-c", NULL, NULL };
+
+		host_root_command(&cmd, lv);
+		sh[2] = cmd.buf;
+		if (subprocess_run(sh, NULL, &tools, 60)) {
+			fprintf(stderr, "ssh-initramfs: the host's root command failed: %s\n",
+				tools.buf);
+			return 1;
+		}
+	}
+	ret = initramfs_write_modules(argv[1], argv[2], argc == 4 ? argv[3] : NULL,
+				      lv ? &tools : NULL, "this machine");
+	strbuf_release(&cmd);
+	strbuf_release(&tools);
+	return ret ? 1 : 0;
 }
