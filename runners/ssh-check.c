@@ -51,8 +51,14 @@
 	"case \" $(cat /proc/cmdline) \" in *' root=UUID='*) by='by UUID';; " \
 	"  *' root=LABEL='*) by='by label';; *' root=/dev/'*) by='by device name';; *) by='';; esac; " \
 	"fs=$(awk '$2 == \"/\" { t = $3 } END { print t }' /proc/mounts); " \
-	"dev=/sys/dev/block/$(mountpoint -d /); " \
-	"echo \"@ssh has root: $fs on $(basename \"$(readlink -f \"$dev\")\")${by:+ ($by)}$(drivers \"$dev\")\"; " \
+	"dev=/sys/dev/block/$(mountpoint -d /); disk=$dev; lv=; " \
+	"case $(cat \"$dev/dm/uuid\" 2>/dev/null) in LVM-*) " \
+	"  disk=$(ls -d \"$dev\"/slaves/* 2>/dev/null | head -n 1); " \
+	"  lv=\"LVM volume $(cat \"$dev/dm/name\") on ${disk##*/}, \"; " \
+	"  PATH=$PATH:/usr/sbin:/sbin command -v lvm >/dev/null || " \
+	"  echo '@ssh missing lvm (its root is a logical volume)';; esac; " \
+	"by=\"$lv$by\"; " \
+	"echo \"@ssh has root: $fs on $(basename \"$(readlink -f \"$dev\")\")${by:+ (${by%, })}$(drivers \"$disk\")\"; " \
 	"nic=$(ip route show default 2>/dev/null | " \
 	"awk '{ for (i = 1; i < NF; i++) if ($i == \"dev\") { print $(i + 1); exit } }'); " \
 	"if [ -n \"$nic\" ]; then ip -4 -o addr show dev \"$nic\" | grep -q dynamic && how=DHCP || how=static; " \
