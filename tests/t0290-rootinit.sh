@@ -43,6 +43,7 @@ EOM
 
 # The root's init: says what it got, then powers off.
 cat >init.c <<'EOC'
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/reboot.h>
@@ -52,7 +53,21 @@ int main(int argc, char **argv)
 {
 	struct statvfs s;
 	FILE *f = fopen("/etc/which-root", "r");
-	char which[64] = "?";
+	char which[64] = "?", path[300], line[128];
+	DIR *d = opendir("/run/udev/data");
+	struct dirent *e;
+
+	/* the udev records the initramfs left, if any */
+	while (d && (e = readdir(d))) {
+		FILE *r;
+
+		snprintf(path, sizeof(path), "/run/udev/data/%s", e->d_name);
+		r = e->d_name[0] != '.' ? fopen(path, "r") : NULL;
+		if (r && fgets(line, sizeof(line), r))
+			printf("@udev %s %s", e->d_name, line);
+		if (r)
+			fclose(r);
+	}
 
 	if (f && fgets(which, sizeof(which), f))
 		which[strcspn(which, "\n")] = '\0';
@@ -69,7 +84,7 @@ EOC
 
 test_expect_success TCG,MODULES 'setup: an initramfs of lab-rootinit and the virtio modules, root filesystems' '
 	gcc -static -O2 -o root-init init.c &&
-	mkdir -p rd rootfs/sbin rootfs/etc rootfs/dev rootfs/proc rootfs/bin &&
+	mkdir -p rd rootfs/sbin rootfs/etc rootfs/dev rootfs/proc rootfs/bin rootfs/run &&
 	cp "$ROOTINIT" rd/init &&
 	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci virtio_blk; do
 		rel=$(awk -F: -v m="$m.ko" "{ n = split(\$1, p, \"/\") } p[n] == m { print \$1; exit }" "$MODS/modules.dep") &&
@@ -97,7 +112,8 @@ boot() { # IMAGE CMDLINE...: the console in console.log
 test_expect_success TCG,MODULES 'root=UUID=: found, mounted read-write, /sbin/init started' '
 	IMAGE=plain.img boot root=UUID=$UUID rw &&
 	grep -qx "lab-rootinit: root=UUID=$UUID is /dev/vda, mounted rw; starting /sbin/init" console.txt &&
-	grep -qx "@root /sbin/init plain rw" console.txt
+	grep -qx "@root /sbin/init plain rw" console.txt &&
+	! grep -q "^@udev" console.txt
 '
 
 test_expect_success TCG,MODULES 'root=LABEL= ro and init=: mounted read-only, that init started' '
@@ -167,6 +183,8 @@ test_expect_success TCG,MODULES,LVM 'a root on a logical volume: the host'\''s o
 	grep -qx "lab-rootinit: activated labtest-vg/root with the host'\''s lvm" console.txt &&
 	grep -qx "lab-rootinit: root=/dev/mapper/labtest--vg-root is /dev/dm-0, mounted ro; starting /sbin/init" console.txt &&
 	grep -qx "@root /sbin/init lvm ro" console.txt &&
+	# /run moved to the root, with the udev record systemd needs to take dm-0 as ready
+	grep -q "^@udev b[0-9]*:0 E:DM_UDEV_PRIMARY_SOURCE_FLAG=1$" console.txt &&
 	INITRD=lvm.cpio IMAGE=lvm.img boot root=UUID=$LVUUID rw &&
 	grep -qx "lab-rootinit: root=UUID=$LVUUID is /dev/dm-0, mounted rw; starting /sbin/init" console.txt &&
 	grep -qx "@root /sbin/init lvm rw" console.txt

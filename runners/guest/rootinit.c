@@ -11,6 +11,10 @@
  *     rootfstype= (default: ext4, xfs, btrfs, ext3, ext2 tried in turn),
  *     rootflags=, ro or rw, waiting up to rootdelay= seconds (default 30)
  *     for the device;
+ *   - with a volume activated, /run (a tmpfs lvm used) moves to the new
+ *     root with a udev record of each device-mapper device, as an
+ *     initramfs that runs udev leaves them, so that the host's systemd
+ *     takes the volumes for ready rather than waiting on them;
  *   - then init= from the command line, else /sbin/init, on the new root.
  * Says on the console which device the root is, before starting init.
  * A root it cannot find or mount is said on the console, with the block
@@ -151,6 +155,44 @@ static void read_lvm(char *lv, size_t size)
 		lv[0] = '\0';
 	lv[strcspn(lv, "\n")] = '\0';
 	fclose(f);
+}
+
+/*
+ * What udev would have recorded for each device-mapper device had it run
+ * here: without it, the host's udev rules take the devices as never set
+ * up (a coldplug of a device they did not see made), and systemd waits
+ * for them until its timeout.
+ */
+static void udev_record_dm(void)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	char path[300], dev[32];
+
+	mkdir("/run/udev", 0755);
+	mkdir("/run/udev/data", 0755);
+	while (d && (e = readdir(d))) {
+		FILE *f;
+
+		if (strncmp(e->d_name, "dm-", 3))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/dev", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(dev, sizeof(dev), f))
+			dev[0] = '\0';
+		fclose(f);
+		dev[strcspn(dev, "\n")] = '\0';
+		snprintf(path, sizeof(path), "/run/udev/data/b%s", dev);
+		f = fopen(path, "w");
+		if (f) {
+			fputs("E:DM_UDEV_PRIMARY_SOURCE_FLAG=1\n", f);
+			fclose(f);
+		}
+	}
+	if (d)
+		closedir(d);
 }
 
 static int read_at(const char *dev, void *buf, size_t len, off_t off)
@@ -328,7 +370,6 @@ int main(void)
 	mkdir("/dev", 0755);
 	mkdir("/root", 0755);
 	mkdir("/run", 0755);
-	mkdir("/run/lock", 0755);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
@@ -339,6 +380,10 @@ int main(void)
 		stop();
 	}
 	read_lvm(lv, sizeof(lv));
+	if (lv[0]) {
+		mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+		mkdir("/run/lock", 0755);
+	}
 	for (tries = 0;; tries++) {
 		/* once a second until it is active: its disk's driver may still be probing */
 		if (lv[0] && lvm_st && tries % 10 == 0 && !(lvm_st = activate_lvm(lv)))
@@ -356,6 +401,11 @@ int main(void)
 	if (mount_root(&o, dev)) {
 		say("cannot mount %s: %s", dev, strerror(errno));
 		stop();
+	}
+	if (lv[0]) {
+		udev_record_dm();
+		if (mount("/run", "/root/run", NULL, MS_MOVE, NULL))
+			umount2("/run", MNT_DETACH);
 	}
 	mount("/dev", "/root/dev", NULL, MS_MOVE, NULL);
 	umount2("/proc", MNT_DETACH);
