@@ -89,7 +89,7 @@ static int add_sent_file(struct cpio *c, struct strvec *made, struct reader *r,
 	path = space + 1;
 	if (cpio_add_parents(c, made, tool ? "sbin/lvm" : path) ||
 	    cpio_add_file(c, tool ? "sbin/lvm" : path, 0755, r->p, size))
-		return error("cannot add host '%s''s %s to the initramfs: %s", r->host, path,
+		return error("cannot add %s of host '%s' to the initramfs: %s", path, r->host,
 			     strerror(errno));
 	r->p += size;
 	return 0;
@@ -121,8 +121,8 @@ int initramfs_add_host_root(struct cpio *c, struct strvec *made, const struct st
 		if (!strcmp(line.buf, "@end"))
 			break;
 		if (!strcmp(line.buf, "@missing lvm")) {
-			error("host '%s''s root %s is a logical volume, but the host has no lvm command",
-			      host, src.buf);
+			error("the root of host '%s', %s, is a logical volume, but the host has no "
+			      "lvm command", host, src.buf);
 			goto out;
 		}
 		if (!strncmp(line.buf, "@lv ", 4)) {
