@@ -142,6 +142,9 @@ test_expect_success TCG,MODULES 'the ssh runner'\''s initramfs: the kernel'\''s 
 	grep -qx "lab-rootinit: root=UUID=$UUID is /dev/vda, mounted rw; starting /sbin/init" console.txt &&
 	grep -qx "@root /sbin/init plain rw" console.txt &&
 	grep "^lab-rootinit: loaded" console.txt &&
+	# the modules'\'' memory given back before init starts
+	freed=$(sed -n "s/^lab-rootinit: freed the initramfs (\([0-9]*\)\.[0-9] MB)$/\1/p" console.txt) &&
+	test "$freed" -ge "$(xargs stat -Lc %s <list | awk "{ s += \$1 } END { print int(s / 1e6) }")" &&
 	loaded=$(sed -n "s/^lab-rootinit: loaded \([0-9]*\) modules of the build, \([0-9]*\) would not load$/\1/p" console.txt) &&
 	failed=$(sed -n "s/^lab-rootinit: loaded \([0-9]*\) modules of the build, \([0-9]*\) would not load$/\2/p" console.txt) &&
 	# every one tried; Xen'\''s and Hyper-V'\''s find no hypervisor (ENODEV) ...
