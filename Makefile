@@ -205,7 +205,7 @@ fixture: deps
 # The ssh runner on a real arm64 host: a Debian VM made once with debootstrap
 # (state/remote-host/arm64), the fixture kernel cross-built and kexec'd there.
 check-remote: deps
-	@echo "check-remote: needs root and the Debian mirror (from a fresh clone about 2.5 h: the arm64 test host made once, 30 min; the arm64 server kernel cold, 40 min; the tests)"
+	@echo "check-remote: needs root and the Debian mirror (from a fresh clone about 2 h on 2 cores: the arm64 test host made once, 17-30 min; the arm64 server kernel cold, 35-40 min; the tests, 1 h)"
 	$(Q)$(MAKE) --no-print-directory all fixture
 	$(Q)FIXTURE=$(abspath $(FIXTURE)) prove $(PROVE_FLAGS) $(wildcard tests/remote/r[0-9]*.sh)
 
