@@ -55,19 +55,28 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The first line of a file, without its newline, into buf: -1 ("") when there is none. */
+static int first_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f && !fgets(buf, (int)size, f))
+		buf[0] = '\0';
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return f ? 0 : -1;
+}
+
 static void read_cmdline(struct opts *o)
 {
 	char buf[4096], *save = NULL;
-	FILE *f = fopen("/proc/cmdline", "r");
 
 	memset(o, 0, sizeof(*o));
 	snprintf(o->init, sizeof(o->init), "/sbin/init");
 	o->delay_s = 30;
-	if (!f)
-		return;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
+	first_line("/proc/cmdline", buf, sizeof(buf));
 	for (char *p = strtok_r(buf, " \n", &save); p; p = strtok_r(NULL, " \n", &save)) {
 		if (!strncmp(p, "root=", 5))
 			snprintf(o->root, sizeof(o->root), "%s", p + 5);
@@ -145,19 +154,6 @@ static int activate_lvm(const char *lv)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static void read_lvm(char *lv, size_t size)
-{
-	FILE *f = fopen("/lvm", "r");
-
-	lv[0] = '\0';
-	if (!f)
-		return;
-	if (!fgets(lv, (int)size, f))
-		lv[0] = '\0';
-	lv[strcspn(lv, "\n")] = '\0';
-	fclose(f);
-}
-
 /*
  * What udev would have recorded for each device-mapper device had it run
  * here: without it, the host's udev rules take the devices as never set
@@ -178,13 +174,8 @@ static void udev_record_dm(void)
 		if (strncmp(e->d_name, "dm-", 3))
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/%s/dev", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
+		if (first_line(path, dev, sizeof(dev)) || !dev[0])
 			continue;
-		if (!fgets(dev, sizeof(dev), f))
-			dev[0] = '\0';
-		fclose(f);
-		dev[strcspn(dev, "\n")] = '\0';
 		snprintf(path, sizeof(path), "/run/udev/data/b%s", dev);
 		f = fopen(path, "w");
 		if (f) {
@@ -280,7 +271,6 @@ static int same(const char *a, const char *b)
 static int matches(const char *name, const char *root)
 {
 	char dev[300], uuid[40], label[256], sysfs[300], part[32], disk[300], guid[40];
-	FILE *f;
 	int partno = 0;
 
 	snprintf(dev, sizeof(dev), "/dev/%s", name);
@@ -300,12 +290,8 @@ static int matches(const char *name, const char *root)
 		return 0;
 	/* a partition: its number, and the disk its directory sits in */
 	snprintf(sysfs, sizeof(sysfs), "/sys/class/block/%s/partition", name);
-	f = fopen(sysfs, "r");
-	if (!f)
+	if (first_line(sysfs, part, sizeof(part)))
 		return 0;
-	if (!fgets(part, sizeof(part), f))
-		part[0] = '\0';
-	fclose(f);
 	partno = atoi(part);
 	snprintf(sysfs, sizeof(sysfs), "/sys/class/block/%s/..", name);
 	if (!realpath(sysfs, disk))
@@ -416,7 +402,7 @@ int main(void)
 		say("no root= on the kernel command line");
 		stop();
 	}
-	read_lvm(lv, sizeof(lv));
+	first_line("/lvm", lv, sizeof(lv));
 	if (lv[0]) {
 		mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
 		mkdir("/run/lock", 0755);
