@@ -52,7 +52,7 @@ struct reader {
 /* The next line, without its newline, into line: 0, or -1 at the end. */
 static int next_line(struct reader *r, struct strbuf *line)
 {
-	const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+	const char *nl = r->p < r->end ? memchr(r->p, '\n', (size_t)(r->end - r->p)) : NULL;
 
 	if (!nl)
 		return -1;

@@ -57,6 +57,18 @@ int main(void)
 	int nr, n;
 
 	is_int(add(&ar, SENT(""), &err), 0, "a root not on LVM: nothing sent, nothing added");
+	{
+		/* what ssh's capture holds when the host printed nothing at all: no buffer */
+		struct strvec made = STRVEC_INIT;
+		struct cpio c;
+
+		strbuf_reset(&ar);
+		cpio_init_strbuf(&c, &ar);
+		is_int(initramfs_add_host_root(&c, &made, &out, "arm1"), 0,
+		       "... nor when the output was never grown");
+		cpio_finish(&c);
+		strvec_release(&made);
+	}
 	is_int(add(&ar, SENT("Welcome to arm1\n"), &err), 0, "... a login banner alone is not a root");
 
 	n = add(&ar, SENT("banner\n@lab-root /dev/mapper/vg0-root\n@lv vg0/root\n"
