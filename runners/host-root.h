@@ -8,7 +8,7 @@
  * The host says it all in one ssh command (host_root_command()): nothing
  * when its root is not on LVM; else the volume and the files, each as a
  * header line and its bytes:
- *   @lab-root SOURCE       the root's device, as findmnt names it
+ *   @lab-root DEVICE       the root's device, /dev/mapper/NAME
  *   @lv VG/LV              the volume to activate
  *   @tool SIZE PATH        the lvm command (goes to /sbin/lvm)
  *   @file SIZE PATH        a library it needs (goes to PATH)
@@ -19,6 +19,15 @@
 struct cpio;
 struct strbuf;
 struct strvec;
+
+/*
+ * For a POSIX shell on the host: dev= the sysfs directory of the block
+ * device under / (by its number, as the kernel has it, whatever names
+ * /dev gives it), lvm_root=1 when that device is a logical volume.
+ */
+#define HOST_ROOT_SH \
+	"dev=/sys/dev/block/$(mountpoint -d /); lvm_root=; " \
+	"case $(cat \"$dev/dm/uuid\" 2>/dev/null) in LVM-*) lvm_root=1;; esac; "
 
 /*
  * The command, for a POSIX shell: lv "" asks the host for its root's

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host-root.h"
 #include "host.h"
 #include "runner.h"
 
@@ -51,12 +52,12 @@
 	"case \" $(cat /proc/cmdline) \" in *' root=UUID='*) by='by UUID';; " \
 	"  *' root=LABEL='*) by='by label';; *' root=/dev/'*) by='by device name';; *) by='';; esac; " \
 	"fs=$(awk '$2 == \"/\" { t = $3 } END { print t }' /proc/mounts); " \
-	"dev=/sys/dev/block/$(mountpoint -d /); disk=$dev; lv=; " \
-	"case $(cat \"$dev/dm/uuid\" 2>/dev/null) in LVM-*) " \
+	HOST_ROOT_SH "disk=$dev; lv=; " \
+	"if [ -n \"$lvm_root\" ]; then " \
 	"  disk=$(ls -d \"$dev\"/slaves/* 2>/dev/null | head -n 1); " \
 	"  lv=\"LVM volume $(cat \"$dev/dm/name\") on ${disk##*/}, \"; " \
 	"  PATH=$PATH:/usr/sbin:/sbin command -v lvm >/dev/null || " \
-	"  echo '@ssh missing lvm (its root is a logical volume)';; esac; " \
+	"  echo '@ssh missing lvm (its root is a logical volume)'; fi; " \
 	"by=\"$lv$by\"; " \
 	"echo \"@ssh has root: $fs on $(basename \"$(readlink -f \"$dev\")\")${by:+ (${by%, })}$(drivers \"$disk\")\"; " \
 	"nic=$(ip route show default 2>/dev/null | " \

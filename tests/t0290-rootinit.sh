@@ -5,8 +5,10 @@
 # GPT disk), mounted ro or rw, the modules of /modules loaded first (virtio
 # is modular in Debian's kernel: each listed after what it needs; then the
 # initramfs the ssh runner writes, with all of the kernel's storage,
-# filesystem and network modules in the order it finds), init= started on it; a root it cannot find said on the console with the
-# devices it saw.
+# filesystem and network modules in the order it finds), init= started on
+# it; a root on a logical volume activated by the host's lvm, that root
+# asked what the ssh runner asks a host and the initramfs of its answer
+# booted; a root it cannot find said on the console with the devices it saw.
 . "$(dirname "$0")/lib.sh"
 
 KERNEL=$(debian_kernel)
@@ -102,10 +104,11 @@ test_expect_success TCG,MODULES 'setup: an initramfs of lab-rootinit and the vir
 	mkfs.ext4 -q -F -E offset=1048576 -d rootfs gpt.img 32M
 '
 
-boot() { # IMAGE CMDLINE...: the console in console.log
+boot() { # IMAGE [DISK2] CMDLINE...: the console in console.log; DISK2 is /dev/vdb, written
 	timeout 180 qemu-system-x86_64 -M pc -accel tcg -m 512 -nographic -no-reboot \
 		-kernel "$KERNEL" -initrd "${INITRD:-init.cpio}" -append "console=ttyS0 panic=-1 $*" \
-		-drive "file=$IMAGE,if=virtio,format=raw,snapshot=on" </dev/null >console.log 2>&1
+		-drive "file=$IMAGE,if=virtio,format=raw,snapshot=on" \
+		${DISK2:+-drive "file=$DISK2,if=virtio,format=raw"} </dev/null >console.log 2>&1
 	tr -d "\r" <console.log >console.txt
 }
 
@@ -165,6 +168,21 @@ test_expect_success TCG,MODULES 'the ssh runner'\''s initramfs: the kernel'\''s 
 
 test_expect_success TCG,MODULES,LVM 'setup: a disk whose volume group labtest-vg holds the root as a logical volume' '
 	echo lvm >rootfs/etc/which-root &&
+	# what the ssh runner'\''s question to a host uses, from this machine, and
+	# /bin/probe to ask it: the answer on the raw disk vdb, then /sbin/init
+	for t in sh bash ldd mount mountpoint cat wc sed awk lvm; do
+		cp -L "$(command -v $t)" rootfs/bin/$t &&
+		{ ldd "rootfs/bin/$t" 2>/dev/null || true; } |
+		sed -n "s/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p" >libs &&
+		while read -r l; do cp -L --parents "$l" rootfs || return 1; done <libs || return 1
+	done &&
+	cp /etc/ld.so.cache rootfs/etc/ && mkdir -p rootfs/sys rootfs/etc/lvm &&
+	cp /etc/lvm/lvm.conf rootfs/etc/lvm/ &&
+	{
+		printf "#!/bin/sh\nPATH=/bin\nmount -t proc proc /proc && mount -t sysfs sysfs /sys\n" &&
+		printf "%s >/dev/vdb\n" "$("$TOP/build/tests/helpers/ssh-initramfs" --probe)" &&
+		printf "exec /sbin/init\n"
+	} >rootfs/bin/probe && chmod +x rootfs/bin/probe &&
 	truncate -s 64M lvm.img &&
 	loop=$(losetup -f --show lvm.img) &&
 	test_when_finished "losetup -d $loop" &&
@@ -191,6 +209,18 @@ test_expect_success TCG,MODULES,LVM 'a root on a logical volume: the host'\''s o
 	INITRD=lvm.cpio IMAGE=lvm.img boot root=UUID=$LVUUID rw &&
 	grep -qx "lab-rootinit: root=UUID=$LVUUID is /dev/dm-0, mounted rw; starting /sbin/init" console.txt &&
 	grep -qx "@root /sbin/init lvm rw" console.txt
+'
+
+test_expect_success TCG,MODULES,LVM 'the ssh runner'\''s question on that root: its volume named, and the initramfs of the answer boots it' '
+	truncate -s 16M answer.img &&
+	INITRD=lvm.cpio IMAGE=lvm.img DISK2=answer.img boot root=/dev/mapper/labtest--vg-root ro init=/bin/probe &&
+	grep -qx "@root /sbin/init lvm ro" console.txt &&
+	test "$(grep -a -m 1 "^@lab-root " answer.img)" = "@lab-root /dev/mapper/labtest--vg-root" &&
+	test "$(grep -a -m 1 "^@lv " answer.img)" = "@lv labtest-vg/root" &&
+	"$TOP/build/tests/helpers/ssh-initramfs" answer.cpio "$ROOTINIT" modroot --sent answer.img &&
+	INITRD=answer.cpio IMAGE=lvm.img boot root=UUID=$LVUUID ro &&
+	grep -qx "lab-rootinit: activated labtest-vg/root with the host'\''s lvm" console.txt &&
+	grep -qx "@root /sbin/init lvm ro" console.txt
 '
 
 test_expect_success TCG,MODULES,LVM 'a volume lvm cannot activate: said with lvm'\''s status, and the devices seen' '
