@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "host-root.h"
 #include "host.h"
 #include "runner.h"
@@ -65,6 +66,12 @@
 	"if [ -n \"$nic\" ]; then ip -4 -o addr show dev \"$nic\" | grep -q dynamic && how=DHCP || how=static; " \
 	"  echo \"@ssh has network: $nic ($how)$(drivers \"/sys/class/net/$nic/device\")\"; " \
 	"else echo '@ssh has network: no default route'; fi; "
+
+void ssh_check_booted_command(struct strbuf *cmd)
+{
+	strbuf_addstr(cmd, "sh -c ");
+	escape_shell(cmd, CHECK_BOOTED);
+}
 
 /* restore = kexec:IMAGE[,INITRD]: the host must have both, or it cannot kexec back. */
 static void check_restore_files(struct strbuf *cmd, const char *files)

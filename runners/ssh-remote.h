@@ -109,6 +109,12 @@ void kexec_cmdline(struct strbuf *sb, const char *host_cmdline, const char *vari
 int restore_host(struct remote *r, const struct host_state *booted,
 		 const struct host_state *before, struct run_result *out);
 
+/*
+ * The part of ssh_host_check()'s command that says what the host booted
+ * with ("@ssh has firmware|root|network: ..."), as one POSIX shell command.
+ */
+void ssh_check_booted_command(struct strbuf *cmd);
+
 /* runner_ssh's check: ssh_host_check() with kexec, the arch, the guest program. */
 void ssh_check(const struct run_spec *spec, struct strbuf *missing, struct strbuf *found);
 

@@ -7,8 +7,9 @@
 # initramfs the ssh runner writes, with all of the kernel's storage,
 # filesystem and network modules in the order it finds), init= started on
 # it; a root on a logical volume activated by the host's lvm, that root
-# asked what the ssh runner asks a host and the initramfs of its answer
-# booted; a root it cannot find said on the console with the devices it saw.
+# asked what the ssh runner and lab target check ask a host, and the
+# initramfs of its answer booted; a root it cannot find said on the console
+# with the devices it saw.
 . "$(dirname "$0")/lib.sh"
 
 KERNEL=$(debian_kernel)
@@ -168,9 +169,10 @@ test_expect_success TCG,MODULES 'the ssh runner'\''s initramfs: the kernel'\''s 
 
 test_expect_success TCG,MODULES,LVM 'setup: a disk whose volume group labtest-vg holds the root as a logical volume' '
 	echo lvm >rootfs/etc/which-root &&
-	# what the ssh runner'\''s question to a host uses, from this machine, and
-	# /bin/probe to ask it: the answer on the raw disk vdb, then /sbin/init
-	for t in sh bash ldd mount mountpoint cat wc sed awk lvm; do
+	# what the ssh runner'\''s question to a host and lab target check use,
+	# from this machine, and /bin/probe to ask both: the answers on the raw
+	# disk vdb, then /sbin/init
+	for t in sh bash ldd mount mountpoint cat wc sed awk grep ls head readlink basename od lvm; do
 		cp -L "$(command -v $t)" rootfs/bin/$t &&
 		{ ldd "rootfs/bin/$t" 2>/dev/null || true; } |
 		sed -n "s/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p" >libs &&
@@ -180,7 +182,8 @@ test_expect_success TCG,MODULES,LVM 'setup: a disk whose volume group labtest-vg
 	cp /etc/lvm/lvm.conf rootfs/etc/lvm/ &&
 	{
 		printf "#!/bin/sh\nPATH=/bin\nmount -t proc proc /proc && mount -t sysfs sysfs /sys\n" &&
-		printf "%s >/dev/vdb\n" "$("$TOP/build/tests/helpers/ssh-initramfs" --probe)" &&
+		printf "{ %s\n%s\n} >/dev/vdb\n" "$("$TOP/build/tests/helpers/ssh-initramfs" --check)" \
+			"$("$TOP/build/tests/helpers/ssh-initramfs" --probe)" &&
 		printf "exec /sbin/init\n"
 	} >rootfs/bin/probe && chmod +x rootfs/bin/probe &&
 	truncate -s 64M lvm.img &&
@@ -215,6 +218,9 @@ test_expect_success TCG,MODULES,LVM 'the ssh runner'\''s question on that root: 
 	truncate -s 16M answer.img &&
 	INITRD=lvm.cpio IMAGE=lvm.img DISK2=answer.img boot root=/dev/mapper/labtest--vg-root ro init=/bin/probe &&
 	grep -qx "@root /sbin/init lvm ro" console.txt &&
+	# lab target check'\''s line: the volume, the disk under it and its drivers
+	test "$(grep -a -m 1 "^@ssh has root: " answer.img)" = "@ssh has root: ext4 on dm-0 (LVM volume labtest--vg-root on vda, by device name), drivers virtio_blk virtio_pci" &&
+	! grep -a -q "^@ssh missing" answer.img &&
 	test "$(grep -a -m 1 "^@lab-root " answer.img)" = "@lab-root /dev/mapper/labtest--vg-root" &&
 	test "$(grep -a -m 1 "^@lv " answer.img)" = "@lv labtest-vg/root" &&
 	"$TOP/build/tests/helpers/ssh-initramfs" answer.cpio "$ROOTINIT" modroot --sent answer.img &&

@@ -7,6 +7,8 @@
  * order; with --lvm, this machine's lvm and its libraries, to activate
  * VG/LV as a host whose root it is sends them (runners/host-root.h); with
  * --sent, what a host answered to the command ssh-initramfs --probe prints.
+ * ssh-initramfs --check prints the command lab target check asks a host
+ * what it booted with.
  * Exit 0, or 1 after the lab's error line.
  */
 #include <stdio.h>
@@ -14,6 +16,7 @@
 
 #include "host-root.h"
 #include "modules.h"
+#include "ssh-remote.h"
 #include "strbuf.h"
 #include "subprocess.h"
 
@@ -23,8 +26,11 @@ int main(int argc, char **argv)
 	const char *lv = NULL, *sent = NULL;
 	int ret;
 
-	if (argc == 2 && !strcmp(argv[1], "--probe")) {
-		host_root_command(&cmd, NULL);
+	if (argc == 2 && (!strcmp(argv[1], "--probe") || !strcmp(argv[1], "--check"))) {
+		if (argv[1][2] == 'p')
+			host_root_command(&cmd, NULL);
+		else
+			ssh_check_booted_command(&cmd);
 		printf("%s\n", cmd.buf);
 		strbuf_release(&cmd);
 		return 0;
@@ -38,7 +44,7 @@ int main(int argc, char **argv)
 	if (argc < 3 || argc > 4) {
 		fprintf(stderr, "usage: ssh-initramfs OUT INIT [MODULES_ROOT] "
 				"[--lvm VG/LV | --sent FILE]\n"
-				"       ssh-initramfs --probe\n");
+				"       ssh-initramfs --probe | --check\n");
 		return 2;
 	}
 	if (lv) {
