@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc == 2 && (!strcmp(argv[1], "--probe") || !strcmp(argv[1], "--check"))) {
-		if (argv[1][2] == 'p')
+		if (!strcmp(argv[1], "--probe"))
 			host_root_command(&cmd, NULL);
 		else
 			ssh_check_booted_command(&cmd);
