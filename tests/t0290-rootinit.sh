@@ -170,11 +170,13 @@ test_expect_success TCG,MODULES 'the ssh runner'\''s initramfs: the kernel'\''s 
 test_expect_success TCG,MODULES,LVM 'setup: a disk whose volume group labtest-vg holds the root as a logical volume' '
 	echo lvm >rootfs/etc/which-root &&
 	# what the ssh runner'\''s question to a host and lab target check use,
-	# from this machine, and /bin/probe to ask both: the answers on the raw
-	# disk vdb, then /sbin/init
+	# from this machine (lvm in /opt/lvm, off the usual PATH), and /bin/probe
+	# to ask both: the answers on the raw disk vdb, then /sbin/init
+	mkdir -p rootfs/opt/lvm &&
 	for t in sh bash ldd mount mountpoint cat wc sed awk grep ls head readlink basename od lvm; do
-		cp -L "$(command -v $t)" rootfs/bin/$t &&
-		{ ldd "rootfs/bin/$t" 2>/dev/null || true; } |
+		to=rootfs/bin/$t && { [ $t != lvm ] || to=rootfs/opt/lvm/lvm; } &&
+		cp -L "$(command -v $t)" $to &&
+		{ ldd $to 2>/dev/null || true; } |
 		sed -n "s/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p" >libs &&
 		while read -r l; do cp -L --parents "$l" rootfs || return 1; done <libs || return 1
 	done &&
@@ -182,8 +184,9 @@ test_expect_success TCG,MODULES,LVM 'setup: a disk whose volume group labtest-vg
 	cp /etc/lvm/lvm.conf rootfs/etc/lvm/ &&
 	{
 		printf "#!/bin/sh\nPATH=/bin\nmount -t proc proc /proc && mount -t sysfs sysfs /sys\n" &&
-		printf "{ %s\n%s\n} >/dev/vdb\n" "$("$TOP/build/tests/helpers/ssh-initramfs" --check)" \
-			"$("$TOP/build/tests/helpers/ssh-initramfs" --probe)" &&
+		check=$("$TOP/build/tests/helpers/ssh-initramfs" --check) &&
+		printf "{ PATH=/bin %s\necho @lvm-on-path\nPATH=/bin:/opt/lvm %s\nPATH=/bin:/opt/lvm %s\n} >/dev/vdb\n" \
+			"$check" "$check" "$("$TOP/build/tests/helpers/ssh-initramfs" --probe)" &&
 		printf "exec /sbin/init\n"
 	} >rootfs/bin/probe && chmod +x rootfs/bin/probe &&
 	truncate -s 64M lvm.img &&
@@ -218,9 +221,15 @@ test_expect_success TCG,MODULES,LVM 'the ssh runner'\''s question on that root: 
 	truncate -s 16M answer.img &&
 	INITRD=lvm.cpio IMAGE=lvm.img DISK2=answer.img boot root=/dev/mapper/labtest--vg-root ro init=/bin/probe &&
 	grep -qx "@root /sbin/init lvm ro" console.txt &&
-	# lab target check'\''s line: the volume, the disk under it and its drivers
-	test "$(grep -a -m 1 "^@ssh has root: " answer.img)" = "@ssh has root: ext4 on dm-0 (LVM volume labtest--vg-root on vda, by device name), drivers virtio_blk virtio_pci" &&
-	! grep -a -q "^@ssh missing" answer.img &&
+	# lab target check'\''s line: the volume, the disk under it and its drivers;
+	# lvm missing while it is off the PATH
+	sed -n "/^@tool /q; p" answer.img >checks &&
+	sed -n "/^@lvm-on-path$/q; p" checks >without-lvm &&
+	sed -n "/^@lvm-on-path$/,\$p" checks >with-lvm &&
+	root="@ssh has root: ext4 on dm-0 (LVM volume labtest--vg-root on vda, by device name), drivers virtio_blk virtio_pci" &&
+	grep -qxF "$root" without-lvm && grep -qxF "$root" with-lvm &&
+	grep -qx "@ssh missing lvm (its root is a logical volume)" without-lvm &&
+	! grep -q "^@ssh missing" with-lvm &&
 	test "$(grep -a -m 1 "^@lab-root " answer.img)" = "@lab-root /dev/mapper/labtest--vg-root" &&
 	test "$(grep -a -m 1 "^@lv " answer.img)" = "@lv labtest-vg/root" &&
 	"$TOP/build/tests/helpers/ssh-initramfs" answer.cpio "$ROOTINIT" modroot --sent answer.img &&
