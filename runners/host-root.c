@@ -37,10 +37,9 @@ static const char script[] =
 
 void host_root_command(struct strbuf *cmd, const char *lv)
 {
-	strbuf_addstr(cmd, "sh -c ");
-	escape_shell(cmd, script);
-	strbuf_addstr(cmd, " sh ");
-	escape_shell(cmd, lv ? lv : "");
+	char *argv[] = { "sh", "-c", (char *)script, "sh", (char *)(lv ? lv : "") };
+
+	escape_shell_words(cmd, 5, argv);
 }
 
 struct reader {

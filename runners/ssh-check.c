@@ -69,8 +69,9 @@
 
 void ssh_check_booted_command(struct strbuf *cmd)
 {
-	strbuf_addstr(cmd, "sh -c ");
-	escape_shell(cmd, CHECK_BOOTED);
+	char *argv[] = { "sh", "-c", CHECK_BOOTED };
+
+	escape_shell_words(cmd, 3, argv);
 }
 
 /* restore = kexec:IMAGE[,INITRD]: the host must have both, or it cannot kexec back. */
