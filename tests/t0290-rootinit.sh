@@ -105,7 +105,7 @@ test_expect_success TCG,MODULES 'setup: an initramfs of lab-rootinit and the vir
 	mkfs.ext4 -q -F -E offset=1048576 -d rootfs gpt.img 32M
 '
 
-boot() { # IMAGE [DISK2] CMDLINE...: the console in console.log; DISK2 is /dev/vdb, written
+boot() { # CMDLINE...: $IMAGE as vda (and $DISK2 as vdb, written), the console in console.txt
 	timeout 180 qemu-system-x86_64 -M pc -accel tcg -m 512 -nographic -no-reboot \
 		-kernel "$KERNEL" -initrd "${INITRD:-init.cpio}" -append "console=ttyS0 panic=-1 $*" \
 		-drive "file=$IMAGE,if=virtio,format=raw,snapshot=on" \
@@ -176,8 +176,7 @@ test_expect_success TCG,MODULES,LVM 'setup: a disk whose volume group labtest-vg
 	for t in sh bash ldd mount mountpoint cat wc sed awk grep ls head readlink basename od lvm; do
 		to=rootfs/bin/$t && { [ $t != lvm ] || to=rootfs/opt/lvm/lvm; } &&
 		cp -L "$(command -v $t)" $to &&
-		{ ldd $to 2>/dev/null || true; } |
-		sed -n "s/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p" >libs &&
+		{ ldd $to 2>/dev/null | grep -o "/[^ ]*" || true; } >libs &&
 		while read -r l; do cp -L --parents "$l" rootfs || return 1; done <libs || return 1
 	done &&
 	cp /etc/ld.so.cache rootfs/etc/ && mkdir -p rootfs/sys rootfs/etc/lvm &&
