@@ -109,3 +109,55 @@ int atomic_write_buf(const char *path, mode_t mode, unsigned flags, const char *
 
 	return atomic_write(path, mode, flags, what, fill_buf, &b);
 }
+
+int atomic_write_at(int dirfd, const char *name, const char *shown, mode_t mode,
+		    unsigned flags, const char *what, const void *buf, size_t len)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	struct buf b = { buf, len };
+	int fd = -1, ret = -1;
+
+	if (strchr(name, '/')) {
+		fail(shown, what, EINVAL);
+		goto out;
+	}
+	/* mkostemp() takes a path: the name's random part is made here */
+	for (int tries = 0; fd < 0 && tries < 100; tries++) {
+		unsigned int r;
+
+		if (getentropy(&r, sizeof(r)))
+			r = (unsigned int)getpid() * 2654435761u + (unsigned int)tries;
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s.tmp.%08x", name, r);
+		fd = openat(dirfd, tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		fail(shown, what, errno);
+		strbuf_reset(&tmp);
+		goto out;
+	}
+	errno = 0;
+	if (fill_buf(fd, &b) < 0 || fchmod(fd, mode) < 0 ||
+	    ((flags & ATOMIC_DURABLE) && fsync(fd) < 0)) {
+		fail(shown, what, errno ? errno : EIO);
+		goto out;
+	}
+	ret = close(fd);
+	fd = -1;
+	if (ret < 0 || renameat(dirfd, tmp.buf, dirfd, name) < 0) {
+		ret = fail(shown, what, errno);
+		goto out;
+	}
+	strbuf_reset(&tmp);
+	if ((flags & ATOMIC_DURABLE) && fsync(dirfd) < 0 && errno != EINVAL)
+		ret = fail(shown, what, errno);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp.len)
+		unlinkat(dirfd, tmp.buf, 0);
+	strbuf_release(&tmp);
+	return ret;
+}

@@ -32,5 +32,13 @@ int atomic_write(const char *path, mode_t mode, unsigned flags, const char *what
 /* The same with len bytes at buf as the contents. */
 int atomic_write_buf(const char *path, mode_t mode, unsigned flags, const char *what,
 		     const void *buf, size_t len);
+/*
+ * The same for name, a file of the directory open at dirfd (no slash in
+ * it): nothing on the way is looked up again, and no symlink is followed,
+ * the temporary file's included; a symlink at name is replaced, never
+ * written through. shown is the path said in messages.
+ */
+int atomic_write_at(int dirfd, const char *name, const char *shown, mode_t mode,
+		    unsigned flags, const char *what, const void *buf, size_t len);
 
 #endif

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,39 @@ int main(void)
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/page.html", dir);
 	unlink(path.buf);
+
+	/* atomic_write_at: a symlink at the name is replaced, never written through */
+	{
+		struct strbuf target = STRBUF_INIT, link = STRBUF_INIT;
+		int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+
+		strbuf_addf(&target, "%s/target", dir);
+		strbuf_addf(&link, "%s/page.html", dir);
+		ok(dfd >= 0 && !atomic_write_buf(target.buf, 0644, 0, NULL, "theirs\n", 7) &&
+		   !symlink("target", link.buf), "atomic_write_at: a symlink where the page goes");
+		is_int(atomic_write_at(dfd, "page.html", link.buf, 0644, 0, NULL, "page\n", 5), 0,
+		       "... is replaced");
+		strbuf_reset(&got);
+		ok(!lstat(link.buf, &st) && S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0644 &&
+		   !strbuf_read_file(&got, link.buf, 0) && !strcmp(strbuf_str(&got), "page\n"),
+		   "... by a regular file of the contents and mode");
+		strbuf_reset(&got);
+		ok(!strbuf_read_file(&got, target.buf, 0) && !strcmp(strbuf_str(&got), "theirs\n"),
+		   "... its target untouched");
+		is_int(entries(dir), 2, "... and no temporary file is left");
+		capture_start(&cap);
+		ret = atomic_write_at(dfd, "sub/page.html", "shown/sub/page.html", 0644, 0, NULL, "x", 1);
+		capture_end(&cap, &err);
+		is_int(ret, -1, "a name with a slash is refused");
+		is_str(strbuf_str(&err), "lab: cannot write 'shown/sub/page.html': Invalid argument\n",
+		       "... naming it as shown");
+		unlink(link.buf);
+		unlink(target.buf);
+		if (dfd >= 0)
+			close(dfd);
+		strbuf_release(&target);
+		strbuf_release(&link);
+	}
 	rmdir(dir);
 
 	strbuf_release(&path);
