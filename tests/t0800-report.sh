@@ -42,7 +42,7 @@ test_expect_success 'setup: a bisection whose culprit has a hostile subject' '
 	     "$(git -C repo log --format=%H --grep=alert)"
 '
 
-test_expect_success 'two nights of a nightly in a database of its own: its page, linked from the index, pruned when gone' '
+test_expect_success 'two nights of a nightly in a database of its own: its page, linked from the index, pruned when gone, and only its own' '
 	git -C repo branch followed main~4 &&
 	mkdir nightly &&
 	cat >nightly.conf <<-EOF &&
@@ -66,10 +66,14 @@ test_expect_success 'two nights of a nightly in a database of its own: its page,
 	"$LAB" report --db nightly/lab.db >out 2>err && test ! -s err &&
 	test -s nightly/site/n1.html && grep -q "href=\"n1.html\">followed</a>" nightly/site/index.html &&
 	grep -q "<h1>Nightly followed</h1>" nightly/site/n1.html &&
-	echo mine >nightly/site/n7.html && echo mine >nightly/site/n01.html &&
+	grep -qx "file n1.html" nightly/site/.lab-site &&
+	echo mine >nightly/site/n7.html && echo mine >nightly/site/n8.html && echo mine >nightly/site/n01.html &&
+	echo "file n7.html" >>nightly/site/.lab-site &&
 	"$LAB" report --db nightly/lab.db >out 2>err &&
 	grep -q ": 0 file(s) written, .* unchanged, 1 removed" out &&
-	test ! -e nightly/site/n7.html && test -s nightly/site/n1.html && rm nightly/site/n01.html
+	test ! -e nightly/site/n7.html && test -s nightly/site/n1.html &&
+	test "$(cat nightly/site/n8.html nightly/site/n01.html)" = "mine
+mine" && rm nightly/site/n8.html nightly/site/n01.html
 '
 
 test_expect_success 'lab report writes every page' '
@@ -189,7 +193,7 @@ test_expect_success 'a new run rewrites the pages it shows, and only those' '
 	test -s site/r$new.html &&
 	find site -type f -printf "%p %T@\n" | sort >after &&
 	changed=$(diff before after | sed -n "s/^> \([^ ]*\) .*/\1/p" | LC_ALL=C sort | tr "\n" " ") &&
-	test "$changed" = "site/index.html site/logs/r$new.txt site/r$new.html " || { echo "changed: $changed"; exit 1; }
+	test "$changed" = "site/.lab-site site/index.html site/logs/r$new.txt site/r$new.html " || { echo "changed: $changed"; exit 1; }
 '
 
 test_expect_success 'the index draws each kernel measured more than once, with its latest median' '
@@ -322,7 +326,7 @@ test_expect_success 'past 400 samples a side, points even in rank stand for the 
 	grep -F "Number of iterations</th><td class=\"num\">600</td><td class=\"num\">600</td>" big/site/e1.html
 '
 
-test_expect_success 'rows deleted from the database take their pages along, and nothing else' '
+test_expect_success 'rows deleted from the database take their pages along, and nothing else, a copy of the database with --force' '
 	cp lab.db prune.db && cp -a site prune-site &&
 	echo mine >prune-site/notes.html && echo mine >prune-site/e01.html &&
 	echo mine >prune-site/r1.html.orig && echo mine >prune-site/logs/notes.txt &&
@@ -335,17 +339,21 @@ test_expect_success 'rows deleted from the database take their pages along, and 
 	done &&
 	sqlite3 prune.db "PRAGMA foreign_keys = ON; DELETE FROM runs WHERE id = $run OR experiment_id = 1; DELETE FROM experiments WHERE id = 1" &&
 	find prune-site -type f -printf "%p %T@\n" | sort >before &&
-	"$LAB" report --db prune.db --out prune-site >out 2>err &&
-	cat out && test ! -s err &&
+	test_expect_code 2 "$LAB" report --db prune.db --out prune-site >out 2>err &&
+	grep -q "^lab: site '\''prune-site'\'' was written from database '\''$TRASH/lab.db'\'', not '\''$TRASH/prune.db'\''" err &&
+	"$LAB" report --db prune.db --out prune-site --force >out 2>err &&
+	cat out && test ! -s err && grep -qx "database $TRASH/prune.db" prune-site/.lab-site &&
 	grep -q ": 1 file(s) written, .* unchanged, $(echo $gone | wc -w) removed" out &&
 	for f in $gone; do test ! -e $f || { echo "$f is still there"; exit 1; }; done &&
 	for f in notes.html e01.html r1.html.orig logs/notes.txt; do test -f prune-site/$f; done &&
 	test -d prune-site/r999.html &&
 	find prune-site -type f -printf "%p %T@\n" | sort >after &&
 	printf "%s\n" $gone | LC_ALL=C sort >want &&
-	diff before after | sed -n "s/^< \([^ ]*\) .*/\1/p" | grep -v "^prune-site/index.html\$" | LC_ALL=C sort >got &&
+	diff before after | sed -n "s/^< \([^ ]*\) .*/\1/p" |
+		grep -v "^prune-site/\(index.html\|.lab-site\)\$" | LC_ALL=C sort >got &&
 	diff want got &&
-	test "$(diff before after | grep "^>" | cut -d" " -f2)" = prune-site/index.html
+	test "$(diff before after | grep "^>" | cut -d" " -f2 | LC_ALL=C sort | tr "\n" " ")" = \
+		"prune-site/.lab-site prune-site/index.html "
 '
 
 test_expect_success CHROMIUM 'chromium: the bisection DOM holds the subject as text and no script' '

@@ -260,11 +260,10 @@ int page_run(struct site *s, long long id)
 out:
 	store_read_end(s->st);
 	if (ret == 1) {
+		/* a refused log's copy, published before, is not put: the manifest's prune takes it */
 		ret = site_put(s, name.buf, sb->buf, sb->len);
 		if (!ret && rp.have_log)
 			ret = site_put(s, log_name.buf, rp.log.buf, rp.log.len);
-		else if (!ret && rp.refused)
-			ret = site_drop(s, log_name.buf); /* published by a lab before this check */
 	}
 	strbuf_release(sb);
 	strbuf_release(&name);

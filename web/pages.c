@@ -1,12 +1,8 @@
 /* What the pages share (pages.h): their writing, numbers, subjects, clocks, runs, samples. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "array.h"
-#include "atomicfile.h"
 #include "escape.h"
 #include "html.h"
 #include "log.h"
@@ -18,16 +14,11 @@
 
 int site_put(struct site *s, const char *name, const char *data, size_t len)
 {
-	struct strbuf path = STRBUF_INIT, old = STRBUF_INIT;
-	struct stat st;
-	int ret = 0;
+	int ret;
 
-	strbuf_addf(&path, "%s/%s", s->opt->out_dir, name);
-	if (!stat(path.buf, &st) && S_ISREG(st.st_mode) && (size_t)st.st_size == len &&
-	    !strbuf_read_file(&old, path.buf, 0) && old.len == len &&
-	    (!len || !memcmp(old.buf, data, len))) {
+	if (sitedir_unchanged(s->dir, name, data, len)) {
 		s->stats->unchanged++;
-		goto out;
+		return 0;
 	}
 	/*
 	 * The file system serializes creating files in one directory anyway;
@@ -36,32 +27,11 @@ int site_put(struct site *s, const char *name, const char *data, size_t len)
 	 */
 	if (s->work)
 		pthread_mutex_lock(&s->work->files);
-	ret = atomic_write_buf(path.buf, 0644, 0, NULL, data, len);
+	ret = sitedir_write(s->dir, name, data, len);
 	if (s->work)
 		pthread_mutex_unlock(&s->work->files);
 	if (!ret)
 		s->stats->written++;
-out:
-	strbuf_release(&old);
-	strbuf_release(&path);
-	return ret;
-}
-
-int site_drop(struct site *s, const char *name)
-{
-	struct strbuf path = STRBUF_INIT;
-	struct stat st;
-	int ret = 0;
-
-	strbuf_addf(&path, "%s/%s", s->opt->out_dir, name);
-	if (lstat(path.buf, &st) || !S_ISREG(st.st_mode))
-		goto out;
-	if (unlink(path.buf) && errno != ENOENT)
-		ret = error("cannot remove '%s': %s", path.buf, strerror(errno));
-	else
-		s->stats->removed++;
-out:
-	strbuf_release(&path);
 	return ret;
 }
 

@@ -11,6 +11,7 @@
 
 #include "events.h"
 #include "report.h"
+#include "sitedir.h"
 #include "store.h"
 #include "strbuf.h"
 
@@ -32,12 +33,15 @@ struct site {
 	struct report_stats *stats;
 	struct site_work *work;		/* NULL until pages are written in threads */
 	const char *log_root;		/* opt->log_dir resolved; NULL: there is none */
+	struct sitedir *dir;		/* the folder, shared by the threads */
 };
 
-/* Replace out_dir/name with data unless it holds those bytes already. */
+/*
+ * Replace out_dir/name with data unless it holds those bytes already;
+ * either way the file is the site's (its manifest lists it). A file of
+ * the manifest that no page puts is removed at the end.
+ */
 int site_put(struct site *s, const char *name, const char *data, size_t len);
-/* Remove out_dir/name when it is a plain file: a copy the page no longer has. */
-int site_drop(struct site *s, const char *name);
 
 int page_index(struct site *s);
 int page_experiment(struct site *s, long long id);

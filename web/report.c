@@ -1,18 +1,16 @@
 /*
- * The site writer: lists the pages, writes them in up to SITE_THREADS
- * threads (each with its own connection), replaces a file only when its
- * bytes change (site_put(), in pages.c), and removes the pages of rows
+ * The site writer: claims the folder (sitedir.c), lists the pages, writes
+ * them in up to SITE_THREADS threads (each with its own connection),
+ * replaces a file only when its bytes change (site_put(), in pages.c),
+ * and removes the files of its manifest that no page wrote: those of rows
  * that are gone. The pages themselves are in page-*.c.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -20,13 +18,6 @@
 #include "pages.h"
 #include "report.h"
 #include "store-report.h"
-
-static int ensure_dir(const char *path)
-{
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return error("cannot create directory '%s': %s", path, strerror(errno));
-	return 0;
-}
 
 /* The ids to write pages for, read in one go so each page reads its own rows later. */
 struct page_ids {
@@ -57,88 +48,6 @@ static int list_pages(struct site *s, struct page_ids *p)
 		return -1;
 	ret = store_report_pages(s->st, page_id, p);
 	store_read_end(s->st);
-	return ret;
-}
-
-/* A file name the report writes: <kind><id><suffix>, the id as the report prints it. */
-static int page_name(char *kind, long long *id, const char *name, const char *kinds,
-		     const char *suffix)
-{
-	const char *p = name + 1;
-	long long v = 0;
-
-	if (!*name || !strchr(kinds, *name) || *p < '1' || *p > '9')
-		return 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (LLONG_MAX - 9) / 10)
-			return 0;
-		v = 10 * v + (*p - '0');
-	}
-	if (strcmp(p, suffix))
-		return 0;
-	*kind = *name;
-	*id = v;
-	return 1;
-}
-
-/* pages is in list_pages()'s order: by kind, then id. */
-static int page_listed(const struct page_ids *pages, char kind, long long id)
-{
-	size_t lo = 0, hi = pages->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pages->kind[mid] < kind || (pages->kind[mid] == kind && pages->id[mid] < id))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < pages->n && pages->kind[lo] == kind && pages->id[lo] == id;
-}
-
-/*
- * Remove from dir the pages of rows that are gone from the database. Only
- * names the report itself writes are candidates, and only plain files:
- * whatever else the user keeps in the site is left alone.
- */
-static int prune_dir(struct site *s, const struct page_ids *pages, const char *sub,
-		     const char *kinds, const char *suffix)
-{
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
-	struct dirent *de;
-	struct stat st;
-	DIR *d;
-	int ret = 0;
-
-	strbuf_addstr(&dir, s->opt->out_dir);
-	if (sub)
-		strbuf_addf(&dir, "/%s", sub);
-	d = opendir(dir.buf);
-	if (!d) {
-		ret = error("cannot read directory '%s': %s", dir.buf, strerror(errno));
-		goto out;
-	}
-	while ((de = readdir(d))) {
-		long long id;
-		char kind;
-
-		if (!page_name(&kind, &id, de->d_name, kinds, suffix) || page_listed(pages, kind, id))
-			continue;
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", dir.buf, de->d_name);
-		if (lstat(path.buf, &st) || !S_ISREG(st.st_mode))
-			continue;
-		if (unlink(path.buf) && errno != ENOENT) {
-			ret = error("cannot remove '%s': %s", path.buf, strerror(errno));
-			break;
-		}
-		s->stats->removed++;
-	}
-	closedir(d);
-out:
-	strbuf_release(&dir);
-	strbuf_release(&path);
 	return ret;
 }
 
@@ -214,6 +123,7 @@ static int write_pages_threaded(struct site *s, const struct page_ids *pages)
 		th->site.stats = &th->stats;
 		th->site.work = &w;
 		th->site.log_root = s->log_root;
+		th->site.dir = s->dir;
 		if (pthread_create(&th->id, NULL, write_pages, &th->site)) {
 			store_close(&th->st);
 			break;
@@ -230,7 +140,6 @@ static int write_pages_threaded(struct site *s, const struct page_ids *pages)
 			ret = -1;
 		s->stats->written += t[i].stats.written;
 		s->stats->unchanged += t[i].stats.unchanged;
-		s->stats->removed += t[i].stats.removed;
 		store_close(&t[i].st);
 	}
 	s->work = NULL;
@@ -242,18 +151,18 @@ static int write_pages_threaded(struct site *s, const struct page_ids *pages)
 int report_write_site(struct report_stats *out, struct store *st, const struct report_options *opt)
 {
 	struct site s = { .st = st, .opt = opt, .stats = out };
+	struct sitedir dir;
 	struct page_ids pages = { 0 };
-	struct strbuf path = STRBUF_INIT, css = STRBUF_INIT;
+	struct strbuf css = STRBUF_INIT;
 	char *log_root = opt->log_dir ? realpath(opt->log_dir, NULL) : NULL;
-	int ret = -1;
+	int ret = -1, claimed = 0, done = 0;
 
 	memset(out, 0, sizeof(*out));
 	s.log_root = log_root;
-	if (ensure_dir(opt->out_dir))
+	s.dir = &dir;
+	if (sitedir_open(&dir, opt->out_dir, st->path, opt->force))
 		goto out;
-	strbuf_addf(&path, "%s/logs", opt->out_dir);
-	if (ensure_dir(path.buf))
-		goto out;
+	claimed = 1;
 	if (strbuf_read_file(&css, opt->css_path, 0)) {
 		error("cannot read '%s': %s", opt->css_path, strerror(errno));
 		goto out;
@@ -261,14 +170,15 @@ int report_write_site(struct report_stats *out, struct store *st, const struct r
 	if (site_put(&s, "style.css", strbuf_str(&css), css.len) || list_pages(&s, &pages) ||
 	    page_index(&s) || write_pages_threaded(&s, &pages))
 		goto out;
-	if (prune_dir(&s, &pages, NULL, "ebnr", ".html") || prune_dir(&s, &pages, "logs", "r", ".txt"))
-		goto out;
-	ret = 0;
+	done = 1;
 out:
+	/* the pages of gone rows go only after a whole report: a half one keeps what it had */
+	if (claimed && !sitedir_finish(&dir, &out->removed, done) && done)
+		ret = 0;
+	sitedir_release(&dir);
 	free(pages.id);
 	free(pages.kind);
 	free(log_root);
-	strbuf_release(&path);
 	strbuf_release(&css);
 	return ret;
 }

@@ -14,12 +14,16 @@
  * but a regular file, is refused with a warning naming the run; its page
  * says the log is missing and a copy an earlier report made is removed.
  *
- * Every page is built in memory and replaces the file on disk only when
- * its bytes differ, so pages that did not change keep their mtime. Pages
- * (and log copies) of experiments and runs deleted from the database are
- * removed; no other file in the site is touched. Each page's rows are read
- * inside one read transaction, so a lab writing the database at the same
- * time never gives a page half of a change.
+ * The folder is the database's (web/sitedir.h): a marker names the
+ * database and lists the files written; a folder of another database or
+ * of someone else is refused unless opt->force. Every page is built in
+ * memory and replaces the file on disk only when its bytes differ, so
+ * pages that did not change keep their mtime. Files of the manifest that
+ * no page wrote this time (experiments and runs deleted from the
+ * database) are removed; no other file in the site is touched, and no
+ * symlink in it is followed. Each page's rows are read inside one read
+ * transaction, so a lab writing the database at the same time never gives
+ * a page half of a change.
  *
  * Commit subjects come from the commits table, as stored when the lab
  * measured them: the site needs no repository.
@@ -32,6 +36,7 @@
 
 struct report_options {
 	const char *out_dir;		/* created if missing */
+	int force;			/* take out_dir over though another's */
 	const char *css_path;		/* copied to out_dir/style.css */
 	const char *log_dir;		/* where the lab writes console logs; NULL: none */
 	int recent;			/* experiments and runs on the index */
@@ -45,13 +50,14 @@ struct report_options {
 struct report_stats {
 	int written;			/* files replaced or created */
 	int unchanged;			/* files left alone */
-	int removed;			/* pages of rows no longer in the database */
+	int removed;			/* files of the manifest no page wrote */
 };
 
 /*
  * Write the whole site from st (opened read-only by the caller, and used
- * by this thread only). When st is a file, helper threads read it through
- * connections of their own (store_open_again()).
+ * by this thread only), for the database at st->path. When st is a file,
+ * helper threads read it through connections of their own
+ * (store_open_again()).
  */
 int report_write_site(struct report_stats *out, struct store *st, const struct report_options *opt);
 
