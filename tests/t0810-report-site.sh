@@ -3,11 +3,15 @@
 # wrote it and lists the files it wrote. A folder another database wrote,
 # or one with files of someone else, is refused unless --force; nothing in
 # the site is followed through a symlink; only files of the manifest are
-# ever removed.
+# ever removed. Console logs are published capped (their tail), escaped,
+# and only when they are the lab's own: one link, not someone else's
+# private file.
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
 export FAKE_SEED_FILE=$TRASH/seed
+ESC=$(printf '\033')
+CAP=1048576
 
 # runs DB N: N runs of the fake guest stored in DB
 runs() {
@@ -142,6 +146,69 @@ victim" &&
 	ln -sf ../victim.html paged/r3.html &&
 	"$LAB" report --db dbs/gone.db --out paged --force >out 2>err && test ! -s err &&
 	test -L paged/r3.html && test "$(cat victim.html)" = victim
+'
+
+test_expect_success 'a 3 GB sparse log: its last MiB published, memory small, a first line saying what was cut' '
+	big=dbs/logs/a/big.log &&
+	truncate -s 3G $big && seq 1 200000 | sed "s/^/line /" >>$big && echo "THE END" >>$big &&
+	size=$(stat -c %s $big) &&
+	sql dbs/a.db "UPDATE runs SET console_log = '\''$TRASH/$big'\'' WHERE id = 2" &&
+	/usr/bin/time -v -o time.txt "$LAB" report --db dbs/a.db --out sa >out 2>err && test ! -s err &&
+	rss=$(sed -n "s/^[[:space:]]*Maximum resident set size (kbytes): //p" time.txt) &&
+	echo "max RSS $rss KiB" && test "$rss" -lt 100000 &&
+	copy=sa/logs/r2.txt && n=$(stat -c %s $copy) &&
+	test "$n" -le $((CAP + 200)) && test "$n" -ge $((CAP - 100)) &&
+	tail -n +2 $copy >body && test "$(stat -c %s body)" -le $CAP &&
+	cmp body <(tail -c "$(stat -c %s body)" $big) &&
+	test "$(tail -n 1 $copy)" = "THE END" &&
+	cut=$((size - $(stat -c %s body))) &&
+	test "$(head -n 1 $copy)" = "lab: the first $cut of the log'\''s $size bytes are cut; its end follows" &&
+	grep -qF "<p><a href=\"logs/r2.txt\">The console log'\''s last $(stat -c %s body) bytes</a> (of $size); its end:</p>" sa/r2.html
+'
+
+test_expect_success 'a log of control bytes alone still fits the cap, escaped' '
+	ctl=dbs/logs/a/ctl.log &&
+	head -c 3000000 /dev/zero | tr "\0" "\033" >$ctl &&
+	sql dbs/a.db "UPDATE runs SET console_log = '\''$TRASH/$ctl'\'' WHERE id = 2" &&
+	"$LAB" report --db dbs/a.db --out sa >out 2>err && test ! -s err &&
+	copy=sa/logs/r2.txt && test "$(stat -c %s $copy)" -le $((CAP + 200)) &&
+	! grep -q "$ESC" $copy && tail -n +2 $copy >body &&
+	test "$(stat -c %s body)" -ge $((CAP * 3 / 4)) &&
+	test -z "$(tr -d "\\\\x1b" <body)"
+'
+
+test_expect_success 'a hard link to a private file is not published' '
+	echo "SECRET-$$-hard" >secret && chmod 600 secret && ln secret dbs/logs/a/hard.log &&
+	sql dbs/a.db "UPDATE runs SET console_log = '\''$TRASH/dbs/logs/a/hard.log'\'' WHERE id = 1" &&
+	"$LAB" report --db dbs/a.db --out sa >out 2>err &&
+	test "$(cat err)" = "lab: warning: run 1: console log '\''$TRASH/dbs/logs/a/hard.log'\'' has 2 links: not published" &&
+	test ! -e sa/logs/r1.txt && ! grep -r "SECRET-$$" sa &&
+	grep -q "The console log is missing" sa/r1.html
+'
+
+test_lazy_prereq ROOT 'test "$(id -u)" = 0'
+
+test_expect_success ROOT 'another user'"'"'s private log is not published' '
+	echo "SECRET-$$-theirs" >dbs/logs/a/theirs.log && chmod 600 dbs/logs/a/theirs.log &&
+	chown 65534 dbs/logs/a/theirs.log &&
+	sql dbs/a.db "UPDATE runs SET console_log = '\''$TRASH/dbs/logs/a/theirs.log'\'' WHERE id = 3" &&
+	"$LAB" report --db dbs/a.db --out sa >out 2>err &&
+	test "$(wc -l <err)" = 2 &&
+	grep -qx "lab: warning: run 3: console log '\''$TRASH/dbs/logs/a/theirs.log'\'' is another user'\''s and not readable by all: not published" err &&
+	test ! -e sa/logs/r3.txt && ! grep -r "SECRET-$$" sa &&
+	chmod 604 dbs/logs/a/theirs.log &&
+	"$LAB" report --db dbs/a.db --out sa >out 2>err && test "$(wc -l <err)" = 1 &&
+	cmp sa/logs/r3.txt dbs/logs/a/theirs.log
+'
+
+test_expect_success 'a log with escape sequences is published without them' '
+	esc=dbs/logs/b/esc.log &&
+	printf "boot\r\n\033[2J\033]0;title\007 c1 \302\233 nul \000 bad \377 end\n" >$esc &&
+	sql dbs/b.db "UPDATE runs SET console_log = '\''$TRASH/$esc'\'' WHERE id = 1" &&
+	"$LAB" report --db dbs/b.db --out sb >out 2>err && test ! -s err &&
+	printf "%s\n" "boot" "\\x1b[2J\\x1b]0;title\\x07 c1 \\xc2\\x9b nul \\x00 bad \\xff end" >want &&
+	cmp want sb/logs/r1.txt &&
+	! grep -q "$ESC" sb/r1.html
 '
 
 test_done

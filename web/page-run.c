@@ -1,5 +1,7 @@
 /* A run's page: its row, metadata, samples per metric, and the console log copied beside it. */
+#include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,7 +74,8 @@ static const char *log_tail(const struct strbuf *log)
 
 struct run_page {
 	struct page p;
-	struct strbuf log, tail;
+	struct strbuf log, tail;	/* log: the copy published */
+	long long log_size, log_cut;	/* the file's bytes, those of its start not published */
 	int have_log;
 	int refused;		/* the stored path is not one of the lab's logs */
 };
@@ -95,12 +98,104 @@ static void refuse_log(struct run_page *rp, const char *path, const char *real, 
 	rp->refused = 1;
 }
 
+/* Up to want bytes of fd from offset from into sb; a log that shrank gives fewer. */
+static int read_at(struct strbuf *sb, int fd, off_t from, size_t want)
+{
+	char chunk[65536];
+
+	strbuf_grow(sb, want);
+	while (want) {
+		ssize_t n = pread(fd, chunk, want < sizeof(chunk) ? want : sizeof(chunk), from);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		strbuf_add(sb, chunk, (size_t)n);
+		from += n;
+		want -= (size_t)n;
+	}
+	return 0;
+}
+
+/* escape_term() of bytes that may hold NULs, where it would stop. */
+static void escape_log(struct strbuf *sb, const char *p, size_t n)
+{
+	const char *end = p + n;
+
+	while (p < end) {
+		const char *nul = memchr(p, '\0', (size_t)(end - p));
+
+		/* a segment ends at a NUL of the log or at the buffer's own */
+		escape_term(sb, p, ESCAPE_TERM_LINES);
+		if (!nul)
+			break;
+		strbuf_addstr(sb, "\\x00");
+		p = nul + 1;
+	}
+}
+
+/*
+ * The copy of a log the site publishes: its end, at most REPORT_LOG_MAX
+ * bytes once escaped, from a line's start when cut, read from the end of
+ * the file, so that a log of any size (sparse, or a guest that printed for
+ * days) costs no more memory than that. Control bytes are shown as \xHH
+ * (escape_term()): the copy is read in browsers and terminals alike, and
+ * a guest's escape sequences must not drive them.
+ */
+static int copy_log(struct run_page *rp, int fd, off_t size)
+{
+	struct strbuf raw = STRBUF_INIT, esc = STRBUF_INIT;
+	size_t want = size > REPORT_LOG_MAX ? REPORT_LOG_MAX : (size_t)size, start;
+	off_t from;
+	int ret = -1;
+
+	for (;;) {
+		from = size - (off_t)want;
+		strbuf_reset(&raw);
+		strbuf_reset(&esc);
+		if (read_at(&raw, fd, from, want))
+			goto out;
+		start = 0;
+		if (from > 0) {
+			const char *nl = memchr(raw.buf, '\n', raw.len);
+
+			if (nl && (size_t)(nl + 1 - raw.buf) < raw.len)
+				start = (size_t)(nl + 1 - raw.buf);
+		}
+		escape_log(&esc, raw.buf + start, raw.len - start);
+		if (esc.len <= REPORT_LOG_MAX)
+			break;
+		/* control bytes grew it (four times at most): take fewer of the end */
+		want = (size_t)((double)(raw.len - start) * REPORT_LOG_MAX / (double)esc.len);
+		if (want >= raw.len - start)
+			want = raw.len - start - 1;
+	}
+	rp->log_size = (long long)size;
+	rp->log_cut = (long long)from + (long long)start;
+	strbuf_reset(&rp->log);
+	if (rp->log_cut)
+		strbuf_addf(&rp->log, "lab: the first %lld of the log's %lld bytes are cut; its end "
+			    "follows\n", rp->log_cut, rp->log_size);
+	strbuf_add(&rp->log, esc.buf, esc.len);
+	ret = 0;
+out:
+	strbuf_release(&raw);
+	strbuf_release(&esc);
+	return ret;
+}
+
 /*
  * Read the run's console log when it is one the lab wrote: a regular file
- * whose path, symlinks resolved, lies under the site's log root. The path
- * is a database row, and whoever can write the database must not get any
- * file this process can read published. A log that is simply gone is no
- * warning: the stored tail stands in for it.
+ * whose path, symlinks resolved, lies under the site's log root, with one
+ * link (a hard link puts any file this process can read under the root)
+ * and either the lab user's own or readable by all (the site never makes
+ * public what was private to someone else). The path is a database row,
+ * and whoever can write the database must not get any file this process
+ * can read published. A log that is simply gone is no warning: the
+ * stored tail stands in for it.
  */
 static void read_log(struct run_page *rp, const char *path)
 {
@@ -128,7 +223,16 @@ static void read_log(struct run_page *rp, const char *path)
 		refuse_log(rp, path, real, "is not a regular file");
 		goto out;
 	}
-	if (!strbuf_read_fd(&rp->log, fd, 0))
+	if (st.st_nlink != 1) {
+		strbuf_addf(&why, "has %ju links", (uintmax_t)st.st_nlink);
+		refuse_log(rp, path, real, why.buf);
+		goto out;
+	}
+	if (st.st_uid != geteuid() && !(st.st_mode & S_IROTH)) {
+		refuse_log(rp, path, real, "is another user's and not readable by all");
+		goto out;
+	}
+	if (!copy_log(rp, fd, st.st_size))
 		rp->have_log = 1;
 	else
 		strbuf_reset(&rp->log);
@@ -231,8 +335,13 @@ int page_run(struct site *s, long long id)
 	strbuf_addstr(sb, "<section>\n<h2>Console</h2>\n");
 	strbuf_addf(&log_name, "logs/r%lld.txt", id);
 	if (rp.have_log) {
-		strbuf_addf(sb, "<p><a href=\"%s\">The whole console log</a> (%zu bytes); its end:</p>\n",
-			    log_name.buf, rp.log.len);
+		if (rp.log_cut)
+			strbuf_addf(sb, "<p><a href=\"%s\">The console log's last %lld bytes</a> (of "
+				    "%lld); its end:</p>\n", log_name.buf, rp.log_size - rp.log_cut,
+				    rp.log_size);
+		else
+			strbuf_addf(sb, "<p><a href=\"%s\">The whole console log</a> (%lld bytes); "
+				    "its end:</p>\n", log_name.buf, rp.log_size);
 		strbuf_addstr(sb, "<pre class=\"console\">");
 		escape_html(sb, log_tail(&rp.log));
 		strbuf_addstr(sb, "</pre>\n");

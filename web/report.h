@@ -11,8 +11,11 @@
  * A console log is copied only from under log_dir: its stored path is a
  * row anyone who can write the database can change, so the path is
  * resolved (symlinks followed) and one leading elsewhere, or to anything
- * but a regular file, is refused with a warning naming the run; its page
- * says the log is missing and a copy an earlier report made is removed.
+ * but a regular file with one link that is the lab user's or readable by
+ * all, is refused with a warning naming the run; its page says the log is
+ * missing and a copy an earlier report made is removed. A copy holds at
+ * most REPORT_LOG_MAX bytes, the log's end (read from there: a log of any
+ * size costs no more), with control bytes shown as \xHH.
  *
  * The folder is the database's (web/sitedir.h): a marker names the
  * database and lists the files written; a folder of another database or
@@ -33,6 +36,9 @@
  */
 #include "store.h"
 #include "strbuf.h"
+
+/* The most of a console log a site publishes, after escaping: its end. */
+#define REPORT_LOG_MAX (1 << 20)
 
 struct report_options {
 	const char *out_dir;		/* created if missing */
