@@ -285,7 +285,9 @@ static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 {
 	if (!spec->good || !spec->bad || !spec->boot.workloads || !spec->boot.workloads->specs.nr)
 		return error("a bisection needs a good and a bad ref and a workload");
+	/* before a build: what goes on the kernel command line is the same for every commit */
 	if (boot_opts_check_targets(&spec->boot, &ctx->cfg) ||
+	    boot_opts_check_cmdline(&spec->boot, &ctx->cfg) ||
 	    (spec->metric && bisect_spec_metric_check(&bs->metric_unknown, ctx, spec)))
 		return -1;
 	if (spec->alpha) {
