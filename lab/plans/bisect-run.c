@@ -161,6 +161,39 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 	return ret;
 }
 
+/* What over() reads of a stored bisection: its outcome and metric. */
+struct stored_end {
+	struct strbuf outcome, metric;
+};
+
+static int read_end(const struct bisection_status *b, void *data)
+{
+	struct stored_end *e = data;
+
+	strbuf_addstr(&e->outcome, b->outcome ? b->outcome : "");
+	strbuf_addstr(&e->metric, b->metric ? b->metric : "");
+	return 0;
+}
+
+/*
+ * A bisection that ended FAILED is over: a resume would boot an end that
+ * reports no sample of the metric once more, for nothing. -1 after a
+ * line saying so.
+ */
+static int over(struct store *st, long long id)
+{
+	struct stored_end e = { STRBUF_INIT, STRBUF_INIT };
+	int ret = store_bisection_read(st, id, read_end, &e);
+
+	if (!ret && !strcmp(e.outcome.buf, bisect_verdict_name(BISECT_FAILED)))
+		ret = error("bisection E%lld is over: it ended FAILED, a boot of an end reported "
+			    "no '%s' ('lab bisect --status %lld'); start a new one", id,
+			    term_safe(e.metric.buf), id);
+	strbuf_release(&e.outcome);
+	strbuf_release(&e.metric);
+	return ret;
+}
+
 /*
  * Create the bisection of the resolved ends good..bad with its spec (row)
  * or take up the stored one (resume). *bisection_id once this lab owns it.
@@ -173,6 +206,8 @@ static int start(struct bisector *bs, const struct bisect_spec *spec,
 		struct strbuf metric = STRBUF_INIT;
 		int ret;
 
+		if (over(&bs->ctx->st, resume))
+			return -1;
 		bs->exp_id = resume;
 		/* one lab per bisection: claimed before its runs are touched */
 		if (experiment_lock(bs->ctx, bs->exp_id))
@@ -255,6 +290,28 @@ static int finish(struct bisector *bs, const struct bisect_result *r, struct bis
 	if (store_bisection_finish(&bs->ctx->st, bs->exp_id, &o))
 		return -1;
 	return store_experiment_done(&bs->ctx->st, bs->exp_id);
+}
+
+/*
+ * An end that boots well and reports no sample of the metric would do so
+ * at every resume, a boot more each time: the bisection ends FAILED (its
+ * metric kept), never RUNNING, and a resume says it is over (over()).
+ */
+static int end_failed(struct bisector *bs, struct bisect_outcome *out)
+{
+	struct bisect_result none;
+	struct bisection_outcome o;
+
+	memset(&none, 0, sizeof(none));
+	none.effect.estimate = none.effect.lo = none.effect.hi = none.effect_alpha = NAN;
+	o = stored_outcome(bs, &none, NULL);
+	o.outcome = bisect_verdict_name(BISECT_FAILED);
+	if (out) {
+		out->verdict = BISECT_FAILED;
+		snprintf(out->metric, sizeof(out->metric), "%s", bs->metric);
+	}
+	return store_bisection_finish(&bs->ctx->st, bs->exp_id, &o) ||
+	       store_experiment_done(&bs->ctx->st, bs->exp_id) ? -1 : 0;
 }
 
 /*
@@ -406,6 +463,8 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 				bs.cand[r.culprit].plans[0].clock.buf, bs.metric, bs.exp_id);
 	ret = 0;
 out:
+	if (ret && bs.cannot_finish && bs.exp_id && bs.locked)
+		end_failed(&bs, out);
 	free(ids);
 	bisect_result_release(&r);
 	bisect_graph_release(&g);
@@ -530,6 +589,8 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		goto out;
 	ret = 0;
 out:
+	if (ret && bs.cannot_finish && bs.exp_id && bs.locked)
+		end_failed(&bs, NULL);
 	bisect_result_release(&r);
 	bisector_release(&bs);
 	bisect_spec_row_release(&row);
