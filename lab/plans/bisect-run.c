@@ -161,6 +161,22 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 	return ret;
 }
 
+/*
+ * The guest program a resume would run, as the database names it, against
+ * the one the caller names now (NULL both: the default, the lab's guest or
+ * the build's artifact). Whoever can write the database must not choose a
+ * program to run: a difference is refused, naming both.
+ */
+static int same_guest(long long id, const char *stored, const char *now)
+{
+	if (!strcmp(stored ? stored : "", now ? now : ""))
+		return 0;
+	return error("cannot resume bisection E%lld: its guest program is '%s' in the database, "
+		     "'%s' now: a program is run only as lab.conf or the command line names it",
+		     id, stored ? term_safe(stored) : "(the default)",
+		     now ? term_safe(now) : "(the default)");
+}
+
 /* What over() reads of a stored bisection: its outcome and metric. */
 struct stored_end {
 	struct strbuf outcome, metric;
@@ -399,7 +415,8 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	if (spec->resume) {
 		long long raise = spec->max_boots;
 
-		if (bisect_spec_load(&stored, &ctx->st, spec->resume))
+		if (bisect_spec_load(&stored, &ctx->st, spec->resume) ||
+		    same_guest(spec->resume, stored.spec.boot.guest, spec->boot.guest))
 			goto out;
 		spec = &stored.spec;
 		if (raise)
