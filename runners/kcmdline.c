@@ -19,14 +19,15 @@ static const struct {
 	{ "workdir", NULL },
 };
 
-/* The room the lab's fixed words take: "console=ttyAMA0 panic=-1 ", " lab.nonce=" and its digits. */
+/* The room the lab's fixed words take: "console=ttyAMA0 panic=-1 ", " lab.nonce=", its digits. */
 #define FIXED_LEN (sizeof("console=ttyAMA0 panic=-1 ") + sizeof(" lab.nonce=") + 16)
 /* lab.iters's value at its longest (a long) */
 #define ITERS_LEN 20
 
 static int bad_char(char c)
 {
-	return (unsigned char)c <= ' ' || (unsigned char)c >= 0x7f || c == '"' || c == '\'';
+	/* only the double quote means something to the kernel's parser (next_arg()) */
+	return (unsigned char)c <= ' ' || (unsigned char)c >= 0x7f || c == '"';
 }
 
 static const char *bad_byte(const char *s)
@@ -41,7 +42,7 @@ static const char *byte_name(char c)
 {
 	switch (c) {
 	case ' ': return "a blank";
-	case '"': case '\'': return "a quote";
+	case '"': return "a double quote";
 	}
 	return (unsigned char)c >= 0x80 ? "a byte past ASCII" : "a control character";
 }
@@ -155,7 +156,7 @@ static int check_words(const char *cmdline, const char *what, const struct strve
 	for (const char *s = cmdline; *s; s++)
 		if (*s != ' ' && bad_char(*s))
 			return error("%s '%s' holds %s: a kernel command line takes words of "
-				     "printable ASCII without quotes", what, term_safe(cmdline),
+				     "printable ASCII without double quotes", what, term_safe(cmdline),
 				     byte_name(*s));
 	while (*p) {
 		size_t len, key;

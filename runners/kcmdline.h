@@ -9,7 +9,7 @@
  *
  * The kernel splits its command line at blanks and groups a "quoted"
  * value into one parameter, while the guest (and a local or ssh runner's
- * argv) split at spaces only: a value with a blank, a quote or a control
+ * argv) split at spaces only: a value with a blank, a double quote or a control
  * character would be read as other words than the lab meant (a
  * profile_functions value "f lab.workload=demote" runs demote). Bytes
  * past ASCII are refused too: the kernel's isspace() takes 0xa0 for a
@@ -24,7 +24,7 @@
 /* The kernel's COMMAND_LINE_SIZE on x86_64 and arm64, its NUL included. */
 #define KCMDLINE_MAX 2048
 
-/* Is value (what names it in a message) one word: printable ASCII, no blank or quote? */
+/* Is value (what names it in a message) one word: printable ASCII, no blank or double quote? */
 int kcmdline_word_check(const char *what, const char *value);
 
 /*

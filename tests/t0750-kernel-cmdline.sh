@@ -2,7 +2,7 @@
 # What goes on a kernel command line is checked piece by piece before it
 # is joined: a value that would not stay one word (--functions
 # "f lab.workload=demote" ran demote), a user's word that sets a key the
-# lab sets, quotes and control characters are refused, one line naming
+# lab sets, double quotes and control characters are refused, one line naming
 # them, before a database exists or a guest runs.
 . "$(dirname "$0")/lib.sh"
 
@@ -73,7 +73,7 @@ test_expect_success 'the lab'\''s keys from --param, a key given twice, a --para
 test_expect_success 'lab ab: a quoted value or a control character is refused before the experiment exists' '
 	test_expect_code 2 "$LAB" ab --db ab.db --runner local --guest "$TRASH/guest.sh" \
 		--workload zeroing --a-cmdline scale=1 --b-cmdline "dyndbg=\"file a.c +p\"" 2>err &&
-	expect_one_line_naming err "^lab: extra kernel command line .dyndbg=\"file a.c +p\". holds a quote: a kernel command line takes words of printable ASCII without quotes$" &&
+	expect_one_line_naming err "^lab: extra kernel command line .dyndbg=\"file a.c +p\". holds a double quote: a kernel command line takes words of printable ASCII without double quotes$" &&
 	test_expect_code 2 "$LAB" ab --db ab.db --runner local --guest "$TRASH/guest.sh" \
 		--workload zeroing --a-cmdline scale=1 --b-cmdline "$(printf "scale=1\nlab.iters=1")" 2>err &&
 	expect_one_line_naming err "holds a control character" && grep -qF "scale=1\\x0alab.iters=1" err &&
