@@ -99,6 +99,19 @@ test_expect_success 'a metric the good end does not report stops after its first
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1
 '
 
+test_expect_success 'such a bisection ends FAILED, not RUNNING; its resume says it is over and boots nothing' '
+	grep -qx "bisection E1 ended FAILED: no resume can finish it ('\''lab bisect --status 1'\'')" err &&
+	! grep -q "continue it with" err &&
+	test "$(sql lab.db "SELECT outcome || \" \" || metric FROM bisections WHERE experiment_id = 1")" = "FAILED nosuch" &&
+	test "$(sql lab.db "SELECT status FROM experiments WHERE id = 1")" = DONE &&
+	rc=0 && timeout 120 "$LAB" bisect --db lab.db --resume 1 >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	test "$(cat err)" = "lab: bisection E1 is over: it ended FAILED, a boot of an end reported no '\''nosuch'\'' ('\''lab bisect --status 1'\''); start a new one" &&
+	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1 &&
+	"$LAB" bisect --db lab.db --status 1 >out &&
+	grep -qx "bisection E1: FAILED" out
+'
+
 test_expect_success 'every boot counts against a budget: the bisection stops, resumable' '
 	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&
 	rc=0 && timeout 120 "$LAB" bisect --db lab.db --good base --bad main --workload zeroing \

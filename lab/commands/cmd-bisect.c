@@ -293,6 +293,8 @@ static void print_outcome(const struct bisect_outcome *o)
 
 	stats_ci_label(ci, sizeof(ci), o->effect_alpha);
 	switch (o->verdict) {
+	case BISECT_FAILED:
+		return;
 	case BISECT_INCONCLUSIVE:
 		printf("could not tell whether bad is worse than good after %zu boots a side: %s %.4f, "
 		       "%s [%.4f, %.4f]; nothing to bisect\n", o->effect_boots,
@@ -401,7 +403,10 @@ int cmd_bisect(int argc, char **argv)
 	ret = o.verdict == BISECT_UNCLEAR ? 3 : o.verdict == BISECT_FOUND ? 0 : 1;
 out:
 	/* a bisection another lab runs is not this one's to offer */
-	if (ret == 2 && id && !a.want_status)
+	if (ret == 2 && id && o.verdict == BISECT_FAILED)
+		fprintf(stderr, "bisection E%lld ended FAILED: no resume can finish it "
+			"('lab bisect --status %lld')\n", id, id);
+	else if (ret == 2 && id && !a.want_status)
 		fprintf(stderr, "bisection E%lld stopped; continue it with 'lab bisect --resume %lld'\n",
 			id, id);
 	bisect_outcome_release(&o);

@@ -178,7 +178,8 @@ int cmd_explain(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	ab_spec_init(&c.s);
 	n = parse_command_options(&parser, argc, argv, 1);
-	if (n < 0)
+	/* refused before a database or a boot: the names go on a kernel command line */
+	if (n < 0 || (c.functions && explain_functions_check(c.functions)))
 		goto out;
 	boots = c.s.o.boots;
 	if (context_load_config(&ctx, config, db))

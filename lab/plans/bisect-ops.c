@@ -250,6 +250,7 @@ static int check_reported(struct bisector *bs, struct who *w, int who, long long
 	}
 	if (found)
 		goto out;
+	bs->cannot_finish = who == BISECT_G || who == BISECT_B;
 	if (who == BISECT_G && bs->metric_unknown)
 		ret = error("unknown metric '%s' for workload '%s' (the good end reported: %s)",
 			    bs->metric, bisector_workload(bs), list.len ? list.buf : "nothing");

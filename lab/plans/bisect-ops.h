@@ -41,6 +41,11 @@ struct bisector {
 	char metric[64];
 	int per_boot, locked;
 	int metric_unknown;		/* only the good end's first boot tells whether it has it */
+	/*
+	 * an end's boot went well and reported no sample of the metric: every
+	 * boot more would do the same, so the bisection ends FAILED
+	 */
+	int cannot_finish;
 	const char *repo;		/* --repo; NULL: core.repo */
 	struct who g, b, p, *cand;
 	/* a lab build of the candidates that may come next, while a boot runs */

@@ -162,6 +162,55 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 }
 
 /*
+ * The guest program a resume would run, as the database names it, against
+ * the one the caller names now (NULL both: the default, the lab's guest or
+ * the build's artifact). Whoever can write the database must not choose a
+ * program to run: a difference is refused, naming both.
+ */
+static int same_guest(long long id, const char *stored, const char *now)
+{
+	if (!strcmp(stored ? stored : "", now ? now : ""))
+		return 0;
+	return error("cannot resume bisection E%lld: its guest program is '%s' in the database, "
+		     "'%s' now: a program is run only as lab.conf or the command line names it",
+		     id, stored ? term_safe(stored) : "(the default)",
+		     now ? term_safe(now) : "(the default)");
+}
+
+/* What over() reads of a stored bisection: its outcome and metric. */
+struct stored_end {
+	struct strbuf outcome, metric;
+};
+
+static int read_end(const struct bisection_status *b, void *data)
+{
+	struct stored_end *e = data;
+
+	strbuf_addstr(&e->outcome, b->outcome ? b->outcome : "");
+	strbuf_addstr(&e->metric, b->metric ? b->metric : "");
+	return 0;
+}
+
+/*
+ * A bisection that ended FAILED is over: a resume would boot an end that
+ * reports no sample of the metric once more, for nothing. -1 after a
+ * line saying so.
+ */
+static int over(struct store *st, long long id)
+{
+	struct stored_end e = { STRBUF_INIT, STRBUF_INIT };
+	int ret = store_bisection_read(st, id, read_end, &e);
+
+	if (!ret && !strcmp(e.outcome.buf, bisect_verdict_name(BISECT_FAILED)))
+		ret = error("bisection E%lld is over: it ended FAILED, a boot of an end reported "
+			    "no '%s' ('lab bisect --status %lld'); start a new one", id,
+			    term_safe(e.metric.buf), id);
+	strbuf_release(&e.outcome);
+	strbuf_release(&e.metric);
+	return ret;
+}
+
+/*
  * Create the bisection of the resolved ends good..bad with its spec (row)
  * or take up the stored one (resume). *bisection_id once this lab owns it.
  */
@@ -173,6 +222,8 @@ static int start(struct bisector *bs, const struct bisect_spec *spec,
 		struct strbuf metric = STRBUF_INIT;
 		int ret;
 
+		if (over(&bs->ctx->st, resume))
+			return -1;
 		bs->exp_id = resume;
 		/* one lab per bisection: claimed before its runs are touched */
 		if (experiment_lock(bs->ctx, bs->exp_id))
@@ -258,6 +309,28 @@ static int finish(struct bisector *bs, const struct bisect_result *r, struct bis
 }
 
 /*
+ * An end that boots well and reports no sample of the metric would do so
+ * at every resume, a boot more each time: the bisection ends FAILED (its
+ * metric kept), never RUNNING, and a resume says it is over (over()).
+ */
+static int end_failed(struct bisector *bs, struct bisect_outcome *out)
+{
+	struct bisect_result none;
+	struct bisection_outcome o;
+
+	memset(&none, 0, sizeof(none));
+	none.effect.estimate = none.effect.lo = none.effect.hi = none.effect_alpha = NAN;
+	o = stored_outcome(bs, &none, NULL);
+	o.outcome = bisect_verdict_name(BISECT_FAILED);
+	if (out) {
+		out->verdict = BISECT_FAILED;
+		snprintf(out->metric, sizeof(out->metric), "%s", bs->metric);
+	}
+	return store_bisection_finish(&bs->ctx->st, bs->exp_id, &o) ||
+	       store_experiment_done(&bs->ctx->st, bs->exp_id) ? -1 : 0;
+}
+
+/*
  * The metric to bisect and its unit of comparison, chosen once (when not
  * given) and kept with the bisection. 1: no metric regressed.
  */
@@ -285,7 +358,9 @@ static int bisector_setup(struct bisector *bs, struct lab_context *ctx,
 {
 	if (!spec->good || !spec->bad || !spec->boot.workloads || !spec->boot.workloads->specs.nr)
 		return error("a bisection needs a good and a bad ref and a workload");
+	/* before a build: what goes on the kernel command line is the same for every commit */
 	if (boot_opts_check_targets(&spec->boot, &ctx->cfg) ||
+	    boot_opts_check_cmdline(&spec->boot, &ctx->cfg) ||
 	    (spec->metric && bisect_spec_metric_check(&bs->metric_unknown, ctx, spec)))
 		return -1;
 	if (spec->alpha) {
@@ -340,7 +415,8 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	if (spec->resume) {
 		long long raise = spec->max_boots;
 
-		if (bisect_spec_load(&stored, &ctx->st, spec->resume))
+		if (bisect_spec_load(&stored, &ctx->st, spec->resume) ||
+		    same_guest(spec->resume, stored.spec.boot.guest, spec->boot.guest))
 			goto out;
 		spec = &stored.spec;
 		if (raise)
@@ -404,6 +480,8 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 				bs.cand[r.culprit].plans[0].clock.buf, bs.metric, bs.exp_id);
 	ret = 0;
 out:
+	if (ret && bs.cannot_finish && bs.exp_id && bs.locked)
+		end_failed(&bs, out);
 	free(ids);
 	bisect_result_release(&r);
 	bisect_graph_release(&g);
@@ -528,6 +606,8 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		goto out;
 	ret = 0;
 out:
+	if (ret && bs.cannot_finish && bs.exp_id && bs.locked)
+		end_failed(&bs, NULL);
 	bisect_result_release(&r);
 	bisector_release(&bs);
 	bisect_spec_row_release(&row);

@@ -93,6 +93,7 @@ enum bisect_verdict {
 	BISECT_CANDIDATES,	/* several commits left that the boots could not tell apart */
 	BISECT_NO_REGRESSION,	/* bad is not worse than good: nothing bisected */
 	BISECT_INCONCLUSIVE,	/* could not tell whether bad is worse, at the most boots */
+	BISECT_FAILED,		/* cannot finish: an end's boot reported no sample of the metric */
 };
 
 const char *bisect_verdict_name(enum bisect_verdict v);

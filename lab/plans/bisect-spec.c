@@ -154,6 +154,7 @@ const char *bisect_verdict_name(enum bisect_verdict v)
 	case BISECT_CANDIDATES: return "CANDIDATES";
 	case BISECT_NO_REGRESSION: return "NO_REGRESSION";
 	case BISECT_INCONCLUSIVE: return "INCONCLUSIVE";
+	case BISECT_FAILED: return "FAILED";
 	}
 	return "?";
 }

@@ -8,6 +8,7 @@
 #include "array.h"
 #include "boot.h"
 #include "cpio.h"
+#include "kcmdline.h"
 #include "log.h"
 #include "tempfile.h"
 #include "xalloc.h"
@@ -270,6 +271,27 @@ void boot_params(struct strbuf *sb, const struct boot_opts *o, const char *workl
 		strbuf_addf(sb, " lab.%s", o->params->v[i]);
 }
 
+/* lab.workload's value: the workloads' names, as the guest knows them */
+static void workload_names(struct strbuf *sb, const struct workload_list *w)
+{
+	for (size_t i = 0; i < w->specs.nr; i++)
+		strbuf_addf(sb, "%s%s", i ? "," : "",
+			    w->user[i] ? w->user[i]->name.buf : w->specs.v[i]);
+}
+
+int boot_opts_check_cmdline(const struct boot_opts *o, const struct lab_config *cfg)
+{
+	struct strbuf names = STRBUF_INIT;
+	unsigned flags = boot_opts_runner_flags(o, cfg);
+	int ret;
+
+	workload_names(&names, o->workloads);
+	ret = kcmdline_check(names.buf, o->params, o->cmdline, "extra kernel command line",
+			     flags & RUNNER_BOOTS_KERNEL ? KCMDLINE_MAX : 0);
+	strbuf_release(&names);
+	return ret;
+}
+
 /*
  * What a plan refuses before it writes anything: the targets, the runner,
  * the workloads, the clock, a kernel where the runner boots one and its
@@ -293,6 +315,8 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 		return -1;
 	if (!o->workloads || !o->workloads->specs.nr)
 		return error("no workload given (--workload %s)", WORKLOAD_NAMES);
+	if (boot_opts_check_cmdline(o, &ctx->cfg))
+		return -1;
 	/* a clock the runner cannot give is refused before anything is started or written */
 	p->spec.accel = o->accel ? o->accel : *t && (*t)->accel ? (*t)->accel :
 			config_accel_name(ctx->cfg.accel);
@@ -380,12 +404,9 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 	cachedir = context_subdir(ctx, "cache");
 	if (!p->logdir || !cachedir || guest_write(guest, cachedir))
 		goto out;
-	for (size_t i = 0; i < o->workloads->specs.nr; i++) {
-		const char *name = o->workloads->user[i] ? o->workloads->user[i]->name.buf :
-				   o->workloads->specs.v[i];
-		strbuf_addf(&p->workloads, "%s%s", i ? "," : "", name);
-		p->has_boot |= !strcmp(name, "boot");
-	}
+	workload_names(&p->workloads, o->workloads);
+	for (size_t i = 0; i < o->workloads->specs.nr; i++)
+		p->has_boot |= !strcmp(o->workloads->specs.v[i], "boot");
 	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
 	if (p->runner->flags & RUNNER_BOOTS_KERNEL) {
 		strbuf_addf(&p->kvm_note, "%s/kvm-hangs", cachedir);

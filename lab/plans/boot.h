@@ -145,6 +145,11 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
  */
 int boot_opts_check(const struct lab_context *ctx, const struct boot_opts *o);
 /*
+ * The pieces o puts on a kernel command line (workloads, params, cmdline),
+ * each checked by runners/kcmdline.h: -1 after one line naming the bad one.
+ */
+int boot_opts_check_cmdline(const struct boot_opts *o, const struct lab_config *cfg);
+/*
  * Boot once and store the run, its samples and metadata. res is filled
  * (the caller releases it). Returns -1 only when storing failed; a boot
  * that failed is a stored status, not an error.

@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "events.h"
 #include "explain.h"
+#include "kcmdline.h"
 #include "log.h"
 #include "progress.h"
 #include "store-experiment.h"
@@ -15,6 +16,31 @@
 #include "strbuf.h"
 #include "textfmt.h"
 #include "xalloc.h"
+
+/* the guest's lab.profile_functions holds this many bytes, its NUL included */
+#define EXPLAIN_FUNCTIONS_MAX 512
+
+int explain_functions_check(const char *functions)
+{
+	const char *p = functions;
+
+	if (strlen(functions) >= EXPLAIN_FUNCTIONS_MAX)
+		return error("--functions is %zu bytes long: the guest takes at most %d",
+			     strlen(functions), EXPLAIN_FUNCTIONS_MAX - 1);
+	do {
+		size_t n = strcspn(p, ",");
+		char name[EXPLAIN_FUNCTIONS_MAX];
+
+		memcpy(name, p, n);
+		name[n] = '\0';
+		/* no glob or :mod: command: the guest times each function it is told of by name */
+		if (!kcmdline_function_ok(name))
+			return error("--functions: '%s' is not a function name (a C identifier, "
+				     "perhaps with a clone's suffix such as .isra.0)", term_safe(name));
+		p += n;
+	} while (*p++);
+	return 0;
+}
 
 /*
  * One profiled boot of one side, boot k of the progress: its run id, -1
@@ -98,6 +124,8 @@ int explain_run(long long *id, struct lab_context *ctx, const struct explain_opt
 		return -1;
 	if (boots > EXPLAIN_MAX_BOOTS)
 		return error("at most %d profiled boots a side, not %d", EXPLAIN_MAX_BOOTS, boots);
+	if (o->functions && explain_functions_check(o->functions))
+		return -1;
 	boot_guests_init(&guests);
 	progress_start(&pr, 2L * (boots ? boots : 1));
 	for (int i = 0; !i || i < boots; i++)

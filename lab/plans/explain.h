@@ -31,6 +31,13 @@ struct explain_opts {
 #define EXPLAIN_MAX_BOOTS 20
 
 /*
+ * --functions "f1,f2": each a name ftrace knows a function by (a C
+ * identifier, perhaps with a compiler clone's suffix: "f.isra.0"), at most
+ * as many bytes as the guest takes. -1 after one line naming the bad name.
+ */
+int explain_functions_check(const char *functions);
+
+/*
  * Boot both sides profiled, A and B in turn, and store the explanation,
  * its id in *id. -1 after a message.
  */
