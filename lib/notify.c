@@ -49,11 +49,18 @@ int notify_creds_read(struct notify_creds *c, const char *path)
 
 	if (!path)
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* a fifo would block the open and the read for ever, a night's lock held */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return error("cannot read credentials file '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0) {
 		error("cannot read credentials file '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error("credentials file '%s' is %s, not a regular file", path,
+		      S_ISFIFO(st.st_mode) ? "a fifo" : S_ISDIR(st.st_mode) ? "a directory" :
+		      S_ISSOCK(st.st_mode) ? "a socket" : "a device");
 		goto out;
 	}
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {

@@ -18,6 +18,7 @@
 #include "json.h"
 #include "lava-api.h"
 #include "log.h"
+#include "redact.h"
 #include "subprocess.h"
 
 #define LAVA_REQUEST_TIMEOUT_S 60L
@@ -52,9 +53,23 @@ static int set_url(void *obj, const char *v)
 	return 0;
 }
 
+/* token = ~/PATH is in the home directory, as a shell would have it */
 static int set_token(void *obj, const char *v)
 {
-	return *v ? key_set_string(&((struct lava_config *)obj)->token, v) : -1;
+	struct strbuf path = STRBUF_INIT;
+	const char *home = getenv("HOME");
+	int ret;
+
+	if (!*v)
+		return -1;
+	if (strncmp(v, "~/", 2))
+		return key_set_string(&((struct lava_config *)obj)->token, v);
+	if (!home || !*home)
+		return -1;
+	strbuf_addf(&path, "%s%s", home, v + 1);
+	ret = key_set_string(&((struct lava_config *)obj)->token, path.buf);
+	strbuf_release(&path);
+	return ret;
 }
 
 static int set_image_dir(void *obj, const char *v)
@@ -92,7 +107,7 @@ static int set_queue(void *obj, const char *v)
 
 const struct key_setter lava_config_keys[] = {
 	{ "url", set_url, "the LAVA server's http:// or https:// URL" },
-	{ "token", set_token, "a path" },
+	{ "token", set_token, "a path (~/ for $HOME, when HOME is set)" },
 	{ "devicetype", set_device_type, "a LAVA device type such as qemu" },
 	{ "tags", set_tags, "LAVA device tags, comma-separated" },
 	{ "imagedir", set_image_dir, "a path" },
@@ -111,11 +126,19 @@ int lava_token(const struct lava_config *c, struct strbuf *token, struct strbuf 
 		strbuf_addstr(why, "no token file (token = PATH in the target's section)");
 		return -1;
 	}
-	fd = open(c->token, O_RDONLY | O_CLOEXEC);
+	/* a fifo would block the open and the read for ever: not waited for, refused */
+	fd = open(c->token, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0 || fstat(fd, &st)) {
 		strbuf_addf(why, "cannot read token file '%s': %s", c->token, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		strbuf_addf(why, "token file '%s' is %s, not a regular file", c->token,
+			    S_ISFIFO(st.st_mode) ? "a fifo" : S_ISDIR(st.st_mode) ? "a directory" :
+			    S_ISSOCK(st.st_mode) ? "a socket" : "a device");
 		return -1;
 	}
 	if (st.st_mode & 077) {
@@ -187,7 +210,7 @@ int lava_request(struct lava *l, const char *method, const char *path, const cha
 	    (body && (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body))) ||
 	    (rc = curl_easy_perform(curl))) {
 		strbuf_reset(&l->why);
-		strbuf_addf(&l->why, "cannot reach LAVA server '%s': ", l->cfg->url);
+		strbuf_addf(&l->why, "cannot reach LAVA server '%s': ", url_redacted(l->cfg->url));
 		lab_curl_reason(&l->why, rc, errbuf);
 		goto out;
 	}
@@ -208,7 +231,8 @@ void lava_refused(struct lava *l, const char *what, long status, const struct st
 	struct strbuf detail = STRBUF_INIT;
 
 	strbuf_reset(&l->why);
-	strbuf_addf(&l->why, "LAVA server '%s' refused %s: HTTP %ld", l->cfg->url, what, status);
+	strbuf_addf(&l->why, "LAVA server '%s' refused %s: HTTP %ld", url_redacted(l->cfg->url), what,
+		    status);
 	if (!json_get_string(resp->buf ? resp->buf : "", "detail", &detail) ||
 	    !json_get_string(resp->buf ? resp->buf : "", "message", &detail)) {
 		strbuf_addf(&l->why, " (%.200s)", detail.buf);
@@ -286,7 +310,8 @@ void lava_job_note(const char *cache, const struct lava_config *c, long id)
 		snprintf(start, sizeof(start), "unknown");
 	f = fopen(path.buf, "w");
 	if (f) {
-		fprintf(f, "%d %s\n%s\n", (int)getpid(), start, c->url);
+		/* a file that may outlive the lab: the server's address without its secrets */
+		fprintf(f, "%d %s\n%s\n", (int)getpid(), start, url_redacted(c->url));
 		fclose(f);
 	}
 	strbuf_release(&path);
@@ -368,7 +393,7 @@ void lava_cancel_orphans(struct lava *l, const char *cache)
 		if (pid > 0 && !host_process_start(now, sizeof(now), pid) &&
 		    !strncmp(strchr(note.buf, ' ') ? strchr(note.buf, ' ') + 1 : "", now, strlen(now)))
 			continue;
-		if (!strstr(note.buf, l->cfg->url))
+		if (!strstr(note.buf, url_redacted(l->cfg->url)))
 			continue;
 		info("cancelling LAVA job %ld of a lab that ended before it did", id);
 		if (!lava_cancel_job(l, id))

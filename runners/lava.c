@@ -17,6 +17,7 @@
 #include "json.h"
 #include "lava-api.h"
 #include "log.h"
+#include "redact.h"
 #include "runner.h"
 #include "subprocess.h"
 
@@ -382,7 +383,8 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	strbuf_addf(&meta, "%ld", b.id);
 	sample_set_meta(&out->set, "lava.job", meta.buf);
 	strbuf_reset(&meta);
-	strbuf_addf(&meta, "%s/scheduler/job/%ld", spec->lava->url, b.id);
+	/* stored, and shown on the run's page: the address without its secrets */
+	strbuf_addf(&meta, "%s/scheduler/job/%ld", url_redacted(spec->lava->url), b.id);
 	sample_set_meta(&out->set, "lava.url", meta.buf);
 	if (wait_running(&b, spec->lava->queue_s ? spec->lava->queue_s : LAVA_DEFAULT_QUEUE_S,
 			 spec->watch)) {
@@ -541,7 +543,8 @@ out:
 
 static void lava_where(const struct run_spec *spec, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s, %s", spec->lava && spec->lava->url ? spec->lava->url : "no server",
+	strbuf_addf(sb, "%s, %s", spec->lava && spec->lava->url ? url_redacted(spec->lava->url) :
+		    "no server",
 		    spec->lava && spec->lava->device_type ? spec->lava->device_type : "no device type");
 }
 
