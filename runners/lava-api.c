@@ -14,6 +14,7 @@
 
 #include "array.h"
 #include "curlutil.h"
+#include "escape.h"
 #include "host.h"
 #include "json.h"
 #include "lava-api.h"
@@ -161,9 +162,33 @@ int lava_token(const struct lava_config *c, struct strbuf *token, struct strbuf 
 	return 0;
 }
 
-static size_t keep_body(char *data, size_t size, size_t n, void *sb)
+void lava_excerpt(struct strbuf *sb, const char *s)
 {
-	strbuf_add(sb, data, size * n);
+	struct strbuf cut = STRBUF_INIT;
+	size_t n = strlen(s);
+
+	strbuf_add(&cut, s, n > LAVA_EXCERPT_MAX ? LAVA_EXCERPT_MAX : n);
+	strbuf_trim(&cut);
+	escape_term(sb, cut.buf, 0);
+	if (n > LAVA_EXCERPT_MAX)
+		strbuf_addstr(sb, "...");
+	strbuf_release(&cut);
+}
+
+struct answer {
+	struct strbuf *sb;
+	int over;		/* it went past LAVA_ANSWER_MAX */
+};
+
+static size_t keep_body(char *data, size_t size, size_t n, void *arg)
+{
+	struct answer *a = arg;
+
+	if (a->sb->len + size * n > LAVA_ANSWER_MAX) {
+		a->over = 1;
+		return 0;	/* curl stops the transfer */
+	}
+	strbuf_add(a->sb, data, size * n);
 	return size * n;
 }
 
@@ -177,13 +202,17 @@ int lava_request(struct lava *l, const char *method, const char *path, const cha
 	struct strbuf url = STRBUF_INIT, auth = STRBUF_INIT;
 	struct curl_slist *headers = NULL;
 	char errbuf[CURL_ERROR_SIZE] = "";
+	struct answer answer = { resp, 0 };
 	CURL *curl = NULL;
+	char *location = NULL;
 	CURLcode rc;
 	int ret = -1;
 
 	strbuf_reset(resp);
 	strbuf_grow(resp, 1);	/* a C string, empty when the answer is */
 	*status = 0;
+	l->status = 0;
+	strbuf_reset(&l->location);
 	if (lab_curl_init())
 		return -1;
 	strbuf_addf(&url, "%s/api/v0.2/%s", l->cfg->url, path);
@@ -204,17 +233,30 @@ int lava_request(struct lava *l, const char *method, const char *path, const cha
 	    (rc = curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEDATA, resp)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEDATA, &answer)) ||
+	    /* a redirect is said, never followed: the token would go along */
+	    (rc = curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_TIMEOUT, LAVA_REQUEST_TIMEOUT_S)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L)) ||
 	    (body && (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body))) ||
 	    (rc = curl_easy_perform(curl))) {
 		strbuf_reset(&l->why);
+		if (answer.over) {
+			strbuf_addf(&l->why, "LAVA server '%s' answered %s %s with more than %zu MiB: "
+				    "refused (the lab reads at most that)", url_redacted(l->cfg->url),
+				    method, path, LAVA_ANSWER_MAX >> 20);
+			strbuf_reset(resp);
+			goto out;
+		}
 		strbuf_addf(&l->why, "cannot reach LAVA server '%s': ", url_redacted(l->cfg->url));
 		lab_curl_reason(&l->why, rc, errbuf);
 		goto out;
 	}
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+	l->status = *status;
+	if (*status / 100 == 3 && !curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location) &&
+	    location)
+		url_redact(&l->location, location, 0);
 	ret = 0;
 out:
 	if (curl)
@@ -231,18 +273,24 @@ void lava_refused(struct lava *l, const char *what, long status, const struct st
 	struct strbuf detail = STRBUF_INIT;
 
 	strbuf_reset(&l->why);
+	if (status / 100 == 3) {
+		strbuf_addf(&l->why, "LAVA server '%s' redirects %s (HTTP %ld) to '%s': not followed, "
+			    "since the token would go along; set url to the address it leads to",
+			    url_redacted(l->cfg->url), what, status,
+			    l->location.len ? term_safe(l->location.buf) : "nowhere said");
+		return;
+	}
 	strbuf_addf(&l->why, "LAVA server '%s' refused %s: HTTP %ld", url_redacted(l->cfg->url), what,
 		    status);
 	if (!json_get_string(resp->buf ? resp->buf : "", "detail", &detail) ||
 	    !json_get_string(resp->buf ? resp->buf : "", "message", &detail)) {
-		strbuf_addf(&l->why, " (%.200s)", detail.buf);
+		strbuf_addstr(&l->why, " (");
+		lava_excerpt(&l->why, detail.buf);
+		strbuf_addstr(&l->why, ")");
 	} else if (resp->len && resp->len < 300 && !strchr(resp->buf, '<')) {
-		struct strbuf one = STRBUF_INIT;
-
-		strbuf_add(&one, resp->buf, resp->len);
-		strbuf_trim(&one);
-		strbuf_addf(&l->why, " (%s)", one.buf);
-		strbuf_release(&one);
+		strbuf_addstr(&l->why, " (");
+		lava_excerpt(&l->why, resp->buf);
+		strbuf_addstr(&l->why, ")");
 	}
 	strbuf_release(&detail);
 }
@@ -284,6 +332,7 @@ void lava_close(struct lava *l)
 {
 	strbuf_release(&l->token);
 	strbuf_release(&l->why);
+	strbuf_release(&l->location);
 }
 
 /* The jobs of this state root not known to have ended: a file each, "<pid start> <server>". */

@@ -425,10 +425,12 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 		strbuf_addf(&why, "LAVA job %ld ended %s %s", b.id,
 			    b.health.len ? b.health.buf : "unknown",
 			    con.saw_kernel ? "with the kernel not done" : "before the kernel spoke");
-		if (b.error_type.len || b.comment.len)
-			strbuf_addf(&why, ": %s%s%s", b.error_type.buf ? b.error_type.buf : "",
-				    b.error_type.len ? " error: " : "",
-				    b.comment.len ? b.comment.buf : "no reason given");
+		if (b.error_type.len || b.comment.len) {
+			strbuf_addstr(&why, ": ");
+			lava_excerpt(&why, strbuf_str(&b.error_type));
+			strbuf_addstr(&why, b.error_type.len ? " error: " : "");
+			lava_excerpt(&why, b.comment.len ? b.comment.buf : "no reason given");
+		}
 		infra(out, why.buf);
 	}
 	console_release(&con);
@@ -523,11 +525,16 @@ static void lava_check(const struct run_spec *spec, struct strbuf *missing, stru
 	/* the token: the server says whose it is */
 	if (lava_get(&l, "the token", "system/whoami/", &resp) ||
 	    json_get_string(resp.buf, "user", &user) || !user.len) {
-		runner_missing(missing, "a token the server accepts (%s)",
-			       l.why.len ? l.why.buf : "it names no user");
+		/* a redirect or an endless answer says nothing of the token */
+		if (l.why.len && (!l.status || l.status / 100 == 3))
+			runner_missing(missing, "the server's own answer (%s)", l.why.buf);
+		else
+			runner_missing(missing, "a token the server accepts (%s)",
+				       l.why.len ? l.why.buf : "it names no user");
 		goto out;
 	}
-	strbuf_addf(found, "user: %s", user.buf);
+	strbuf_addstr(found, "user: ");
+	lava_excerpt(found, user.buf);
 	strbuf_addf(&path, "devicetypes/%s/", spec->lava->device_type);
 	if (lava_get(&l, "the device type", path.buf, &resp)) {
 		runner_missing(missing, "device type '%s' (%s)", spec->lava->device_type, l.why.buf);
