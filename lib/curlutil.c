@@ -3,6 +3,7 @@
 
 #include "curlutil.h"
 #include "log.h"
+#include "redact.h"
 
 int lab_curl_init(void)
 {
@@ -18,7 +19,8 @@ void lab_curl_reason(struct strbuf *out, CURLcode rc, const char *errbuf)
 {
 	size_t start = out->len;
 
-	strbuf_addstr(out, errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
+	/* curl's words may quote the address it was given, secrets and all */
+	url_redact(out, errbuf && *errbuf ? errbuf : curl_easy_strerror(rc), 0);
 	while (out->len > start && (out->buf[out->len - 1] == '.' || out->buf[out->len - 1] == ' ' ||
 				    out->buf[out->len - 1] == '\n' || out->buf[out->len - 1] == '\r'))
 		strbuf_setlen(out, out->len - 1);

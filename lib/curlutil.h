@@ -7,9 +7,9 @@
  * lab_curl_init() calls curl_global_init() once for the process, before
  * the first transfer (the lab transfers from one thread at a time).
  * lab_curl_reason() appends why a transfer failed: the error buffer curl
- * filled (CURLOPT_ERRORBUFFER, which names hosts and codes, never
- * credentials) or, when it is empty, the text of the code; trimmed, with
- * no full stop, as house style has it.
+ * filled (CURLOPT_ERRORBUFFER, which names hosts and codes, and may quote
+ * an address: its secrets are masked, lib/redact.h) or, when it is empty,
+ * the text of the code; trimmed, with no full stop, as house style has it.
  */
 #include <curl/curl.h>
 

@@ -13,6 +13,7 @@
 #include "host.h"
 #include "log.h"
 #include "notify.h"
+#include "redact.h"
 #include "strvec.h"
 
 /* Notifications must not hold a night up for long. */
@@ -48,11 +49,18 @@ int notify_creds_read(struct notify_creds *c, const char *path)
 
 	if (!path)
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* a fifo would block the open and the read for ever, a night's lock held */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return error("cannot read credentials file '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0) {
 		error("cannot read credentials file '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error("credentials file '%s' is %s, not a regular file", path,
+		      S_ISFIFO(st.st_mode) ? "a fifo" : S_ISDIR(st.st_mode) ? "a directory" :
+		      S_ISSOCK(st.st_mode) ? "a socket" : "a device");
 		goto out;
 	}
 	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
@@ -99,6 +107,13 @@ int notify_creds_read(struct notify_creds *c, const char *path)
 		for (end = value + strlen(value); end > value && strchr(" \t\r", end[-1]); end--)
 			;
 		*end = '\0';
+		/* a value goes into an SMTP command or an HTTP header: one line of text */
+		for (const char *v = value; *v; v++)
+			if ((unsigned char)*v < ' ' || *v == 0x7f) {
+				error("credentials file '%s' line %d: a control character in the "
+				      "value", path, lineno);
+				goto out;
+			}
 		if (!strcmp(key, "user"))
 			field = &c->user;
 		else if (!strcmp(key, "password"))
@@ -148,24 +163,76 @@ static size_t discard(char *ptr, size_t size, size_t nmemb, void *data)
 
 /*
  * The one place curl's failures become lab messages: what was tried and
- * where, and curl's reason (which names hosts and codes, never credentials).
+ * where, with the address's secrets masked (a webhook's path too: many a
+ * service's hook is a secret path), and curl's reason.
  */
-static int curl_failed(const char *what, const char *url, CURLcode rc, const char *errbuf)
+static int curl_failed(const char *what, const char *url, enum url_redact_flags flags,
+		       CURLcode rc, long status, const char *errbuf)
 {
-	struct strbuf why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, where = STRBUF_INIT;
 	int ret;
 
-	lab_curl_reason(&why, rc, errbuf);
-	ret = error("%s through '%s' failed: %s", what, url, why.buf);
+	url_redact(&where, url, flags);
+	if (rc != CURLE_OK)
+		lab_curl_reason(&why, rc, errbuf);
+	else
+		strbuf_addf(&why, "HTTP status %ld", status);
+	ret = error("%s through '%s' failed: %s", what, where.buf, why.buf);
 	strbuf_release(&why);
+	strbuf_release(&where);
 	return ret;
 }
 
-/* Header lines are one line each: no line break may come from the config. */
-static void add_header_value(struct strbuf *sb, const char *s)
+/* A dot-atom (RFC 5322 3.2.3) of the characters in chars, s to end: 1 when it is one. */
+static int dot_atom(const char *s, const char *end, const char *chars)
 {
-	for (; *s; s++)
-		strbuf_addch(sb, *s == '\r' || *s == '\n' ? ' ' : *s);
+	if (s == end || *s == '.' || end[-1] == '.')
+		return 0;
+	for (const char *p = s; p < end; p++) {
+		if (*p == '.' ? p[1] == '.' :
+		    !(((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') || (*p >= '0' && *p <= '9') ||
+		      (*p && strchr(chars, *p))))
+			return 0;
+	}
+	return 1;
+}
+
+int notify_address_ok(const char *addr)
+{
+	const char *at = strchr(addr, '@');
+
+	return at && !strchr(at + 1, '@') && at - addr <= 64 && strlen(at + 1) <= 255 &&
+	       dot_atom(addr, at, "!#$%&'*+-/=?^_`{|}~") &&
+	       dot_atom(at + 1, at + 1 + strlen(at + 1), "-");
+}
+
+int notify_address_list_ok(const char *list)
+{
+	struct strbuf one = STRBUF_INIT;
+	int ok = 1;
+
+	for (const char *p = list;;) {
+		size_t n = strcspn(p, ",");
+
+		strbuf_reset(&one);
+		strbuf_add(&one, p, n);
+		strbuf_trim(&one);
+		if (!notify_address_ok(one.buf)) {
+			ok = 0;
+			break;
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	strbuf_release(&one);
+	return ok;
+}
+
+/* Header lines are one line each: no line break may come from the config. */
+static int one_line(const char *s)
+{
+	return !strpbrk(s, "\r\n");
 }
 
 int notify_mail(const struct notify_to *to, const struct notify_creds *c, const char *subject,
@@ -185,23 +252,26 @@ int notify_mail(const struct notify_to *to, const struct notify_creds *c, const 
 
 	if (!to->smtp || !to->mail_to)
 		return error("%s has no smtp or mailTo: cannot mail", to->who);
+	/* lab.conf's reader refused these already: whoever else calls is held to it */
+	if (!notify_address_ok(from) || !notify_address_list_ok(to->mail_to))
+		return error("%s has an address in mailFrom or mailTo that is not plain: "
+			     "not mailing", to->who);
+	if (!one_line(subject))
+		return error("%s: a mail subject of more than one line: not mailing", to->who);
 	if (lab_curl_init())
 		return -1;
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", gmtime(&now));
 	host_name(host, sizeof(host));
 	strbuf_addstr(&rcpt_list, to->mail_to);
-	for (addr = strtok_r(rcpt_list.buf, ", ", &save); addr; addr = strtok_r(NULL, ", ", &save))
+	for (addr = strtok_r(rcpt_list.buf, ", \t", &save); addr;
+	     addr = strtok_r(NULL, ", \t", &save))
 		rcpt = curl_slist_append(rcpt, addr);
 	if (!rcpt) {
 		error("%s has no address in mailTo '%s'", to->who, to->mail_to);
 		goto out;
 	}
-	strbuf_addf(&msg, "Date: %s\r\nFrom: ", date);
-	add_header_value(&msg, from);
-	strbuf_addstr(&msg, "\r\nTo: ");
-	add_header_value(&msg, to->mail_to);
-	strbuf_addstr(&msg, "\r\nSubject: ");
-	add_header_value(&msg, subject);
+	strbuf_addf(&msg, "Date: %s\r\nFrom: %s\r\nTo: %s\r\nSubject: %s", date, from,
+		    to->mail_to, subject);
 	strbuf_addf(&msg, "\r\nMessage-ID: <lab-nightly.%ld.%ld@%s>\r\n", (long)now, (long)getpid(),
 		    host);
 	strbuf_addstr(&msg, "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -236,7 +306,7 @@ int notify_mail(const struct notify_to *to, const struct notify_creds *c, const 
 	rc = curl_easy_perform(curl);
 failed:
 	if (rc != CURLE_OK) {
-		curl_failed("mail", to->smtp, rc, errbuf);
+		curl_failed("mail", to->smtp, 0, rc, 0, errbuf);
 		goto out;
 	}
 	ret = 0;
@@ -265,8 +335,8 @@ int notify_webhook(const struct notify_to *to, const struct notify_creds *c, con
 		return -1;
 	headers = curl_slist_append(headers, "Content-Type: application/json");
 	if (c->token.len) {
-		strbuf_addstr(&auth, "Authorization: Bearer ");
-		add_header_value(&auth, c->token.buf);
+		/* notify_creds_read() takes a line: a token has none inside */
+		strbuf_addf(&auth, "Authorization: Bearer %s", c->token.buf);
 		headers = curl_slist_append(headers, auth.buf);
 	}
 	curl = curl_easy_init();
@@ -286,12 +356,12 @@ int notify_webhook(const struct notify_to *to, const struct notify_creds *c, con
 	rc = curl_easy_perform(curl);
 failed:
 	if (rc != CURLE_OK) {
-		curl_failed("webhook POST", to->webhook, rc, errbuf);
+		curl_failed("webhook POST", to->webhook, URL_REDACT_PATH, rc, 0, errbuf);
 		goto out;
 	}
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
 	if (status < 200 || status > 299) {
-		error("webhook POST through '%s' failed: HTTP status %ld", to->webhook, status);
+		curl_failed("webhook POST", to->webhook, URL_REDACT_PATH, CURLE_OK, status, errbuf);
 		goto out;
 	}
 	ret = 0;

@@ -22,6 +22,18 @@ void notify_creds_release(struct notify_creds *c);	/* wipes the secrets */
 /* Read path (NULL: no credentials, all empty); -1 after a message naming it. */
 int notify_creds_read(struct notify_creds *c, const char *path);
 
+/*
+ * A plain address (an RFC 5322 addr-spec of dot-atoms: local@domain, no
+ * name, no <>, no quoted or bracketed parts, nothing but printable ASCII):
+ * 1 when addr is one. An address goes into the SMTP dialogue and a mail's
+ * header as it is, so anything else is refused, never mended.
+ */
+int notify_address_ok(const char *addr);
+/* 1 when list is one or more plain addresses, each after a comma (and blanks) but the first. */
+int notify_address_list_ok(const char *list);
+#define NOTIFY_ADDRESSES_EXPECTED \
+	"plain addresses such as lab@example.org, comma-separated (no names, no <>)"
+
 /* Where messages go, as the sender's configuration says; NULL: not set. */
 struct notify_to {
 	const char *who;		/* names the sender in messages: "nightly 'mm'" */
@@ -33,7 +45,8 @@ struct notify_to {
 
 /*
  * Mail subject and body (plain text, lines ending "\n") from to->mail_from
- * to each address of to->mail_to through to->smtp.
+ * to each address of to->mail_to through to->smtp. Addresses that are not
+ * plain and a subject of more than one line are refused (-1, said).
  */
 int notify_mail(const struct notify_to *to, const struct notify_creds *c, const char *subject,
 		const char *body);

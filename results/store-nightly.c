@@ -422,6 +422,23 @@ int store_nightly_followup_sent(struct store *st, long long change_id, const cha
 			  STORE_ARGS(STORE_INT(change_id), STORE_TEXT(channel)), NULL, NULL);
 }
 
+int store_nightly_changes_resumed(struct store *st, const char *nightly, long long night_id,
+				  store_nightly_change_fn *fn, void *data)
+{
+	struct unnotified_reader r = { .series = STRBUF_INIT, .fn = fn, .data = data };
+	int ret;
+
+	ret = store_rows(st, "cannot read nightly changes", "SELECT " CHANGE_COLUMNS ", series "
+			 "FROM nightly_changes WHERE nightly = ?1 AND verdict IN ('REGRESSION', "
+			 "'IMPROVEMENT') AND night_id IN (SELECT id FROM nightly_nights WHERE "
+			 "nightly = ?1 AND status = 'INTERRUPTED' AND id < ?2 AND id > COALESCE(("
+			 "SELECT max(id) FROM nightly_nights WHERE nightly = ?1 AND id < ?2 AND "
+			 "status NOT IN ('RUNNING', 'INTERRUPTED')), 0)) ORDER BY id",
+			 STORE_ARGS(STORE_TEXT(nightly), STORE_INT(night_id)), unnotified_row, &r);
+	strbuf_release(&r.series);
+	return ret;
+}
+
 int store_nightly_changes_unnotified(struct store *st, const char *nightly,
 				     store_nightly_change_fn *fn, void *data)
 {

@@ -139,5 +139,12 @@ typedef int store_nightly_change_fn(const struct nightly_change *c, const char *
 				    void *data);
 int store_nightly_changes_unnotified(struct store *st, const char *nightly,
 				     store_nightly_change_fn *fn, void *data);
+/*
+ * Each confirmed change (REGRESSION, IMPROVEMENT) found by a night of
+ * nightly that was INTERRUPTED after the last night before night_id that
+ * ended: what night_id resumes, whose count no night has given yet.
+ */
+int store_nightly_changes_resumed(struct store *st, const char *nightly, long long night_id,
+				  store_nightly_change_fn *fn, void *data);
 
 #endif

@@ -14,10 +14,12 @@
 
 #include "array.h"
 #include "curlutil.h"
+#include "escape.h"
 #include "host.h"
 #include "json.h"
 #include "lava-api.h"
 #include "log.h"
+#include "redact.h"
 #include "subprocess.h"
 
 #define LAVA_REQUEST_TIMEOUT_S 60L
@@ -52,9 +54,23 @@ static int set_url(void *obj, const char *v)
 	return 0;
 }
 
+/* token = ~/PATH is in the home directory, as a shell would have it */
 static int set_token(void *obj, const char *v)
 {
-	return *v ? key_set_string(&((struct lava_config *)obj)->token, v) : -1;
+	struct strbuf path = STRBUF_INIT;
+	const char *home = getenv("HOME");
+	int ret;
+
+	if (!*v)
+		return -1;
+	if (strncmp(v, "~/", 2))
+		return key_set_string(&((struct lava_config *)obj)->token, v);
+	if (!home || !*home)
+		return -1;
+	strbuf_addf(&path, "%s%s", home, v + 1);
+	ret = key_set_string(&((struct lava_config *)obj)->token, path.buf);
+	strbuf_release(&path);
+	return ret;
 }
 
 static int set_image_dir(void *obj, const char *v)
@@ -92,7 +108,7 @@ static int set_queue(void *obj, const char *v)
 
 const struct key_setter lava_config_keys[] = {
 	{ "url", set_url, "the LAVA server's http:// or https:// URL" },
-	{ "token", set_token, "a path" },
+	{ "token", set_token, "a path (~/ for $HOME, when HOME is set)" },
 	{ "devicetype", set_device_type, "a LAVA device type such as qemu" },
 	{ "tags", set_tags, "LAVA device tags, comma-separated" },
 	{ "imagedir", set_image_dir, "a path" },
@@ -111,11 +127,19 @@ int lava_token(const struct lava_config *c, struct strbuf *token, struct strbuf 
 		strbuf_addstr(why, "no token file (token = PATH in the target's section)");
 		return -1;
 	}
-	fd = open(c->token, O_RDONLY | O_CLOEXEC);
+	/* a fifo would block the open and the read for ever: not waited for, refused */
+	fd = open(c->token, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0 || fstat(fd, &st)) {
 		strbuf_addf(why, "cannot read token file '%s': %s", c->token, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		strbuf_addf(why, "token file '%s' is %s, not a regular file", c->token,
+			    S_ISFIFO(st.st_mode) ? "a fifo" : S_ISDIR(st.st_mode) ? "a directory" :
+			    S_ISSOCK(st.st_mode) ? "a socket" : "a device");
 		return -1;
 	}
 	if (st.st_mode & 077) {
@@ -138,9 +162,33 @@ int lava_token(const struct lava_config *c, struct strbuf *token, struct strbuf 
 	return 0;
 }
 
-static size_t keep_body(char *data, size_t size, size_t n, void *sb)
+void lava_excerpt(struct strbuf *sb, const char *s)
 {
-	strbuf_add(sb, data, size * n);
+	struct strbuf cut = STRBUF_INIT;
+	size_t n = strlen(s);
+
+	strbuf_add(&cut, s, n > LAVA_EXCERPT_MAX ? LAVA_EXCERPT_MAX : n);
+	strbuf_trim(&cut);
+	escape_term(sb, cut.buf, 0);
+	if (n > LAVA_EXCERPT_MAX)
+		strbuf_addstr(sb, "...");
+	strbuf_release(&cut);
+}
+
+struct answer {
+	struct strbuf *sb;
+	int over;		/* it went past LAVA_ANSWER_MAX */
+};
+
+static size_t keep_body(char *data, size_t size, size_t n, void *arg)
+{
+	struct answer *a = arg;
+
+	if (a->sb->len + size * n > LAVA_ANSWER_MAX) {
+		a->over = 1;
+		return 0;	/* curl stops the transfer */
+	}
+	strbuf_add(a->sb, data, size * n);
 	return size * n;
 }
 
@@ -154,13 +202,17 @@ int lava_request(struct lava *l, const char *method, const char *path, const cha
 	struct strbuf url = STRBUF_INIT, auth = STRBUF_INIT;
 	struct curl_slist *headers = NULL;
 	char errbuf[CURL_ERROR_SIZE] = "";
+	struct answer answer = { resp, 0 };
 	CURL *curl = NULL;
+	char *location = NULL;
 	CURLcode rc;
 	int ret = -1;
 
 	strbuf_reset(resp);
 	strbuf_grow(resp, 1);	/* a C string, empty when the answer is */
 	*status = 0;
+	l->status = 0;
+	strbuf_reset(&l->location);
 	if (lab_curl_init())
 		return -1;
 	strbuf_addf(&url, "%s/api/v0.2/%s", l->cfg->url, path);
@@ -181,17 +233,30 @@ int lava_request(struct lava *l, const char *method, const char *path, const cha
 	    (rc = curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEDATA, resp)) ||
+	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEDATA, &answer)) ||
+	    /* a redirect is said, never followed: the token would go along */
+	    (rc = curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_TIMEOUT, LAVA_REQUEST_TIMEOUT_S)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L)) ||
 	    (body && (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body))) ||
 	    (rc = curl_easy_perform(curl))) {
 		strbuf_reset(&l->why);
-		strbuf_addf(&l->why, "cannot reach LAVA server '%s': ", l->cfg->url);
+		if (answer.over) {
+			strbuf_addf(&l->why, "LAVA server '%s' answered %s %s with more than %zu MiB: "
+				    "refused (the lab reads at most that)", url_redacted(l->cfg->url),
+				    method, path, LAVA_ANSWER_MAX >> 20);
+			strbuf_reset(resp);
+			goto out;
+		}
+		strbuf_addf(&l->why, "cannot reach LAVA server '%s': ", url_redacted(l->cfg->url));
 		lab_curl_reason(&l->why, rc, errbuf);
 		goto out;
 	}
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, status);
+	l->status = *status;
+	if (*status / 100 == 3 && !curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location) &&
+	    location)
+		url_redact(&l->location, location, 0);
 	ret = 0;
 out:
 	if (curl)
@@ -208,17 +273,24 @@ void lava_refused(struct lava *l, const char *what, long status, const struct st
 	struct strbuf detail = STRBUF_INIT;
 
 	strbuf_reset(&l->why);
-	strbuf_addf(&l->why, "LAVA server '%s' refused %s: HTTP %ld", l->cfg->url, what, status);
+	if (status / 100 == 3) {
+		strbuf_addf(&l->why, "LAVA server '%s' redirects %s (HTTP %ld) to '%s': not followed, "
+			    "since the token would go along; set url to the address it leads to",
+			    url_redacted(l->cfg->url), what, status,
+			    l->location.len ? term_safe(l->location.buf) : "nowhere said");
+		return;
+	}
+	strbuf_addf(&l->why, "LAVA server '%s' refused %s: HTTP %ld", url_redacted(l->cfg->url), what,
+		    status);
 	if (!json_get_string(resp->buf ? resp->buf : "", "detail", &detail) ||
 	    !json_get_string(resp->buf ? resp->buf : "", "message", &detail)) {
-		strbuf_addf(&l->why, " (%.200s)", detail.buf);
+		strbuf_addstr(&l->why, " (");
+		lava_excerpt(&l->why, detail.buf);
+		strbuf_addstr(&l->why, ")");
 	} else if (resp->len && resp->len < 300 && !strchr(resp->buf, '<')) {
-		struct strbuf one = STRBUF_INIT;
-
-		strbuf_add(&one, resp->buf, resp->len);
-		strbuf_trim(&one);
-		strbuf_addf(&l->why, " (%s)", one.buf);
-		strbuf_release(&one);
+		strbuf_addstr(&l->why, " (");
+		lava_excerpt(&l->why, resp->buf);
+		strbuf_addstr(&l->why, ")");
 	}
 	strbuf_release(&detail);
 }
@@ -260,6 +332,7 @@ void lava_close(struct lava *l)
 {
 	strbuf_release(&l->token);
 	strbuf_release(&l->why);
+	strbuf_release(&l->location);
 }
 
 /* The jobs of this state root not known to have ended: a file each, "<pid start> <server>". */
@@ -286,7 +359,8 @@ void lava_job_note(const char *cache, const struct lava_config *c, long id)
 		snprintf(start, sizeof(start), "unknown");
 	f = fopen(path.buf, "w");
 	if (f) {
-		fprintf(f, "%d %s\n%s\n", (int)getpid(), start, c->url);
+		/* a file that may outlive the lab: the server's address without its secrets */
+		fprintf(f, "%d %s\n%s\n", (int)getpid(), start, url_redacted(c->url));
 		fclose(f);
 	}
 	strbuf_release(&path);
@@ -368,7 +442,7 @@ void lava_cancel_orphans(struct lava *l, const char *cache)
 		if (pid > 0 && !host_process_start(now, sizeof(now), pid) &&
 		    !strncmp(strchr(note.buf, ' ') ? strchr(note.buf, ' ') + 1 : "", now, strlen(now)))
 			continue;
-		if (!strstr(note.buf, l->cfg->url))
+		if (!strstr(note.buf, url_redacted(l->cfg->url)))
 			continue;
 		info("cancelling LAVA job %ld of a lab that ended before it did", id);
 		if (!lava_cancel_job(l, id))

@@ -8,13 +8,25 @@
 #include "strbuf.h"
 
 #define LAVA_POLL_MS 1000	/* between two looks at a job */
+/*
+ * The most of one answer the lab reads (a job's log is read a second's
+ * worth at a time): a server that says more is refused, not held.
+ */
+#define LAVA_ANSWER_MAX ((size_t)16 << 20)
+/* The most of a server's words a message quotes. */
+#define LAVA_EXCERPT_MAX 200
 
 /* A connection's worth of what every request needs. */
 struct lava {
 	const struct lava_config *cfg;
 	struct strbuf token;
 	struct strbuf why;	/* the last failure */
+	long status;		/* of the last answer; 0: none */
+	struct strbuf location;	/* where a 3xx answer leads, secrets masked */
 };
+
+/* Up to LAVA_EXCERPT_MAX bytes of s, made one line safe for a terminal, "..." when cut. */
+void lava_excerpt(struct strbuf *sb, const char *s);
 
 /* cfg's server, device type and token: -1 when one is missing or the token unusable. */
 int lava_open(struct lava *l, const struct lava_config *cfg);

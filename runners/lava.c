@@ -17,6 +17,7 @@
 #include "json.h"
 #include "lava-api.h"
 #include "log.h"
+#include "redact.h"
 #include "runner.h"
 #include "subprocess.h"
 
@@ -382,7 +383,8 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	strbuf_addf(&meta, "%ld", b.id);
 	sample_set_meta(&out->set, "lava.job", meta.buf);
 	strbuf_reset(&meta);
-	strbuf_addf(&meta, "%s/scheduler/job/%ld", spec->lava->url, b.id);
+	/* stored, and shown on the run's page: the address without its secrets */
+	strbuf_addf(&meta, "%s/scheduler/job/%ld", url_redacted(spec->lava->url), b.id);
 	sample_set_meta(&out->set, "lava.url", meta.buf);
 	if (wait_running(&b, spec->lava->queue_s ? spec->lava->queue_s : LAVA_DEFAULT_QUEUE_S,
 			 spec->watch)) {
@@ -423,10 +425,12 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 		strbuf_addf(&why, "LAVA job %ld ended %s %s", b.id,
 			    b.health.len ? b.health.buf : "unknown",
 			    con.saw_kernel ? "with the kernel not done" : "before the kernel spoke");
-		if (b.error_type.len || b.comment.len)
-			strbuf_addf(&why, ": %s%s%s", b.error_type.buf ? b.error_type.buf : "",
-				    b.error_type.len ? " error: " : "",
-				    b.comment.len ? b.comment.buf : "no reason given");
+		if (b.error_type.len || b.comment.len) {
+			strbuf_addstr(&why, ": ");
+			lava_excerpt(&why, strbuf_str(&b.error_type));
+			strbuf_addstr(&why, b.error_type.len ? " error: " : "");
+			lava_excerpt(&why, b.comment.len ? b.comment.buf : "no reason given");
+		}
 		infra(out, why.buf);
 	}
 	console_release(&con);
@@ -521,11 +525,16 @@ static void lava_check(const struct run_spec *spec, struct strbuf *missing, stru
 	/* the token: the server says whose it is */
 	if (lava_get(&l, "the token", "system/whoami/", &resp) ||
 	    json_get_string(resp.buf, "user", &user) || !user.len) {
-		runner_missing(missing, "a token the server accepts (%s)",
-			       l.why.len ? l.why.buf : "it names no user");
+		/* a redirect or an endless answer says nothing of the token */
+		if (l.why.len && (!l.status || l.status / 100 == 3))
+			runner_missing(missing, "the server's own answer (%s)", l.why.buf);
+		else
+			runner_missing(missing, "a token the server accepts (%s)",
+				       l.why.len ? l.why.buf : "it names no user");
 		goto out;
 	}
-	strbuf_addf(found, "user: %s", user.buf);
+	strbuf_addstr(found, "user: ");
+	lava_excerpt(found, user.buf);
 	strbuf_addf(&path, "devicetypes/%s/", spec->lava->device_type);
 	if (lava_get(&l, "the device type", path.buf, &resp)) {
 		runner_missing(missing, "device type '%s' (%s)", spec->lava->device_type, l.why.buf);
@@ -541,7 +550,8 @@ out:
 
 static void lava_where(const struct run_spec *spec, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s, %s", spec->lava && spec->lava->url ? spec->lava->url : "no server",
+	strbuf_addf(sb, "%s, %s", spec->lava && spec->lava->url ? url_redacted(spec->lava->url) :
+		    "no server",
 		    spec->lava && spec->lava->device_type ? spec->lava->device_type : "no device type");
 }
 

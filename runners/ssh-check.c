@@ -126,7 +126,7 @@ static int check_connected(struct remote *r, int with_kexec, struct strbuf *arch
 	st = remote_command(r, cmd.buf, &out, SSH_COMMAND_TIMEOUT_S);
 	ssh_field(&out, "arch", buf, sizeof(buf));
 	if (st || !*buf) {
-		ssh_last_line(&out, buf, sizeof(buf));
+		remote_failure(r, st, &out, buf, sizeof(buf));
 		strbuf_reset(missing);
 		strbuf_addf(missing, "cannot ask host '%s' what it has: %s", r->cfg->host, buf);
 		goto out;
@@ -161,7 +161,7 @@ int ssh_host_check(const struct ssh_config *c, int with_kexec, struct strbuf *ar
 	if (remote_connect(&r, 0))
 		strbuf_add(missing, r.why.buf, r.why.len);
 	else
-		ret = check_connected(&r, with_kexec, arch, missing, found);
+		ret = check_connected(&r, with_kexec, arch, missing, found) ? -2 : 0;
 	remote_release(&r);
 	return ret;
 }
@@ -170,10 +170,17 @@ void ssh_check(const struct run_spec *spec, struct strbuf *missing, struct strbu
 {
 	struct strbuf arch = STRBUF_INIT, lacks = STRBUF_INIT;
 	char guest[4096];
+	int r;
 
 	/* a target is for kernels: kexec counts */
-	if (ssh_host_check(spec->ssh, 1, &arch, &lacks, found)) {
+	r = ssh_host_check(spec->ssh, 1, &arch, &lacks, found);
+	if (r == -1) {
 		runner_missing(missing, "an ssh connection (%s)", lacks.buf);
+		goto out;
+	}
+	if (r < 0) {
+		/* connected, and the answer would not do: not a connection missing */
+		runner_missing(missing, "a usable answer (%s)", lacks.buf);
 		goto out;
 	}
 	if (lacks.len)

@@ -112,9 +112,11 @@ int host_state_get(struct remote *r, struct host_state *hs)
 	struct strbuf out = STRBUF_INIT;
 	int ret = 0;
 
-	if (remote_command(r, STATE_SCRIPT, &out, SSH_COMMAND_TIMEOUT_S)) {
+	int st = remote_command(r, STATE_SCRIPT, &out, SSH_COMMAND_TIMEOUT_S);
+
+	if (st) {
 		char line[512];
-		ssh_last_line(&out, line, sizeof(line));
+		remote_failure(r, st, &out, line, sizeof(line));
 		strbuf_reset(&r->why);
 		strbuf_addf(&r->why, "host '%s' does not answer: %s", r->cfg->host, line);
 		ret = -1;

@@ -86,18 +86,77 @@ void ssh_options(struct strvec *av, const struct remote *r, int scp)
 		strvec_pushl(av, scp ? "-P" : "-p", c->port, NULL);
 }
 
-/* ssh HOST -- CMD through the master; output (merged) into *out */
-int remote_command(struct remote *r, const char *cmd, struct strbuf *out, double timeout_s)
+int remote_command_max(struct remote *r, const char *cmd, struct strbuf *out, double timeout_s,
+		       size_t max)
 {
 	struct strvec av = STRVEC_INIT;
-	int st;
+	double deadline = now_monotonic() + timeout_s;
+	size_t total = 0;
+	struct child c;
+	int st, over = 0, late = 0;
 
 	strvec_push(&av, "ssh");
 	ssh_options(&av, r, 0);
 	strvec_pushl(&av, "-o", "ControlMaster=no", "--", r->cfg->host, cmd, NULL);
-	st = subprocess_run(strvec_argv(&av), NULL, out, timeout_s);
+	st = subprocess_start(&c, strvec_argv(&av), NULL, SUBPROCESS_CAPTURE);
 	strvec_release(&av);
+	if (st)
+		return -1;
+	for (;;) {
+		struct pollfd pfd = { .fd = c.out_fd, .events = POLLIN };
+		double left = deadline - now_monotonic();
+		char buf[8192];
+		ssize_t got;
+		int ready;
+
+		if (timeout_s > 0 && left <= 0) {
+			late = 1;
+			break;
+		}
+		ready = poll(&pfd, 1, timeout_s > 0 ? (int)(left * 1000) + 1 : -1);
+		if (ready <= 0)
+			continue;	/* EINTR, or the deadline, seen above */
+		got = read(c.out_fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		total += (size_t)got;
+		if (out && total > max) {
+			over = 1;
+			break;
+		}
+		if (out)
+			strbuf_add(out, buf, (size_t)got);
+	}
+	if (over || late)
+		subprocess_kill(&c);
+	st = subprocess_finish(&c);
+	if (late)
+		return SUBPROCESS_TIMED_OUT;
+	if (over) {
+		strbuf_reset(&r->why);
+		strbuf_addf(&r->why, "answer over %zu bytes from host '%s': cut off (an endless "
+			    "answer?)", max, r->cfg->host);
+		return SSH_ANSWER_TOO_LONG;
+	}
 	return st;
+}
+
+int remote_command(struct remote *r, const char *cmd, struct strbuf *out, double timeout_s)
+{
+	return remote_command_max(r, cmd, out, timeout_s, SSH_ANSWER_MAX);
+}
+
+void remote_failure(const struct remote *r, int st, const struct strbuf *out, char *buf,
+		    size_t size)
+{
+	if (st == SSH_ANSWER_TOO_LONG)
+		snprintf(buf, size, "%s", r->why.buf);
+	else if (st == SUBPROCESS_TIMED_OUT)
+		snprintf(buf, size, "no end to its answer within the deadline");
+	else
+		ssh_last_line(out, buf, size);
 }
 
 /*

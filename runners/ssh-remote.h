@@ -18,6 +18,14 @@
 #define SSH_COMMAND_TIMEOUT_S 60.0
 #define SSH_COPY_TIMEOUT_S 600.0
 #define SSH_MIN_FREE_KIB 65536
+/*
+ * The most of a command's answer the lab reads: a host that says more (an
+ * endless answer) is cut off and said to have, never held whole. The lvm
+ * tool and its libraries (host-root.h) come as one answer: their own cap.
+ */
+#define SSH_ANSWER_MAX ((size_t)1 << 20)
+#define SSH_FILES_MAX ((size_t)256 << 20)
+#define SSH_ANSWER_TOO_LONG (-3)
 
 struct remote {
 	const struct ssh_config *cfg;
@@ -39,8 +47,22 @@ void remote_disconnect(struct remote *r);
 void remote_release(struct remote *r);
 /* ssh's options for every command: keys checked, one master connection; scp's -P with scp */
 void ssh_options(struct strvec *av, const struct remote *r, int scp);
-/* ssh HOST -- CMD through the master, its output (merged) into *out; the exit status */
+/*
+ * ssh HOST -- CMD through the master, its output (merged) into *out (NULL:
+ * discarded); the exit status, -1 when ssh could not start,
+ * SUBPROCESS_TIMED_OUT, or SSH_ANSWER_TOO_LONG when out would have held
+ * more than SSH_ANSWER_MAX bytes (the command killed, said in r->why).
+ */
 int remote_command(struct remote *r, const char *cmd, struct strbuf *out, double timeout_s);
+/* remote_command() with a cap of its own. */
+int remote_command_max(struct remote *r, const char *cmd, struct strbuf *out, double timeout_s,
+		       size_t max);
+/*
+ * Why a remote_command() that returned st failed, for a message: r->why
+ * for an answer too long, else the last line of out.
+ */
+void remote_failure(const struct remote *r, int st, const struct strbuf *out, char *buf,
+		    size_t size);
 /* scp of a local file to a path on the host; -1 with the reason in r->why */
 int remote_copy(struct remote *r, const char *local, const char *remote);
 

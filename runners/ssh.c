@@ -246,10 +246,12 @@ static int send_initramfs(struct remote *r, const struct run_spec *spec, const c
 	}
 	if (!w->path[0]) {
 		host_root_command(&cmd, NULL);
-		if (remote_command(r, cmd.buf, &tools, SSH_COPY_TIMEOUT_S)) {
+		int st = remote_command_max(r, cmd.buf, &tools, SSH_COPY_TIMEOUT_S, SSH_FILES_MAX);
+
+		if (st) {
 			char last[256];
 
-			ssh_last_line(&tools, last, sizeof(last));
+			remote_failure(r, st, &tools, last, sizeof(last));
 			infra(out, "cannot ask host '%s' what its root needs: %s", r->cfg->host, last);
 			goto out;
 		}

@@ -60,7 +60,9 @@ long ssh_deadline_s(const struct ssh_config *c, int firmware);
  * a writable SSH_REMOTE_DIR with room. Fills *arch with the host's (uname
  * -m) and *missing with a comma-separated list, empty when nothing is.
  * Returns -1 when the host cannot be asked at all (no host, ssh refused,
- * a host key not accepted), the reason in *missing; prints nothing.
+ * a host key not accepted), -2 when it was asked and its answer would not
+ * do (cut off past SSH_ANSWER_MAX, no arch in it), the reason in *missing;
+ * prints nothing.
  * found, when not NULL, gets what the host booted with, a line each: its
  * firmware (UEFI, ACPI or a device tree, Secure Boot, lockdown), and its
  * root's and network's device with the drivers (modules) under them.

@@ -499,6 +499,77 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the follow-up mail not sent: the POST g
 	test "$(mails_of late)" = 2 && test "$(posts_of late)" = 2
 '
 
+test_expect_success AIOSMTPD,GIT_DAEMON 'a night resuming one killed before it mailed: the regression counted, exit 1, mailed once' '
+	nightly_ports &&
+	advance 30 &&
+	sqlite3 lab.db ".backup resumed.db" &&
+	# the regression night, as a kill -9 after its bisection and before its mail leaves it
+	ch=$(sql resumed.db "SELECT id FROM nightly_changes WHERE verdict = '\''REGRESSION'\''") &&
+	last=$(sql resumed.db "SELECT max(id) FROM nightly_nights WHERE nightly = '\''next'\''") &&
+	sql resumed.db "UPDATE nightly_changes SET notified = 0, night_id = $last WHERE id = $ch;
+		DELETE FROM nightly_notices WHERE change_id = $ch;
+		DELETE FROM nightly_followups WHERE change_id = $ch;
+		UPDATE nightly_nights SET status = '\''RUNNING'\'', summary = NULL WHERE id = $last" &&
+	sed -e "s|db = .*|db = $PWD/resumed.db|" -e "s|repository = .*|repository = $PWD/up|" \
+		lab.conf >resumed.conf &&
+	mails0=$(mails_of next) &&
+	night --config resumed.conf && test "$rc" = 1 &&
+	grep -q "^resuming what an interrupted night left$" out &&
+	grep -q "^mail: sent to mm@example.org$" out &&
+	grep -q "^nightly next, night [0-9]*: 0 commits measured, 1 regression, 0 improvements, 0 infrastructure failures$" out &&
+	test "$(sql resumed.db "SELECT status FROM nightly_nights ORDER BY id DESC LIMIT 1")" = REGRESSION &&
+	test "$(( $(mails_of next) - mails0 ))" = 1 &&
+	night --config resumed.conf && test "$rc" = 0 &&
+	grep -q " 0 regressions, " out &&
+	test "$(( $(mails_of next) - mails0 ))" = 1
+'
+
+# A nightly of a repository here, refused before it fetches: its lines after $1.
+refused_conf() {
+	printf "[core]\n\tdb = %s/refused.db\n[run]\n\trunner = local\n[nightly \"r\"]\n\trepository = %s/wl\n\tbranch = main\n" \
+		"$PWD" "$PWD" &&
+	printf "\t%s\n" "$@"
+}
+
+test_expect_success 'mail addresses that are not plain are refused when lab.conf is read, in one line' '
+	git init -q -b main wl && git -C wl commit -q --allow-empty -m x &&
+	refused_conf "smtp = smtp://127.0.0.1:1" "mailTo = \"a@x>\\nRCPT TO:<v@evil\"" >inject.conf &&
+	rc=0 && "$LAB" nightly --config inject.conf >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: bad value .a@x>\\\\x0aRCPT TO:<v@evil. for .nightly\.r\.mailto. in config inject.conf line 9: expected plain addresses such as lab@example.org, comma-separated (no names, no <>)$" &&
+	refused_conf "smtp = smtp://127.0.0.1:1" "mailTo = mm@example.org" \
+		"mailFrom = \"Lab <lab@x>\\nBcc: v@evil\"" >from.conf &&
+	test_expect_code 2 "$LAB" nightly --config from.conf 2>err &&
+	expect_one_line_naming err "^lab: bad value .Lab <lab@x>\\\\x0aBcc: v@evil. for .nightly\.r\.mailfrom. in config from.conf line 10: expected one plain address" &&
+	refused_conf "mailTo = \"a@example.org, Name <b@example.org>\"" >list.conf &&
+	test_expect_code 2 "$LAB" nightly --config list.conf 2>err &&
+	expect_one_line_naming err "nightly\.r\.mailto" &&
+	refused_conf | sed "s/branch = main/branch = \"ma\\\\nin\"/" >branch.conf &&
+	test_expect_code 2 "$LAB" nightly --config branch.conf 2>err &&
+	expect_one_line_naming err "^lab: bad value .ma\\\\x0ain. for .nightly\.r\.branch. in config branch.conf line 7: expected a branch name" &&
+	refused_conf "webhook = \"http://h/\\nX: y\"" >hook.conf &&
+	test_expect_code 2 "$LAB" nightly --config hook.conf 2>err &&
+	expect_one_line_naming err "for .nightly\.r\.webhook. in config hook.conf" &&
+	test ! -e mirrors/r.git && test ! -e refused.db
+'
+
+test_expect_success 'the credentials file is checked when the night starts: a fifo, one open to others, a bad line' '
+	mkfifo creds.fifo &&
+	refused_conf "credentials = $PWD/creds.fifo" >fifo.conf &&
+	rc=0 && timeout 20 "$LAB" nightly --config fifo.conf >out 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: credentials file .$PWD/creds.fifo. is a fifo, not a regular file$" &&
+	printf "token = t\n" >creds.open && chmod 644 creds.open &&
+	refused_conf "credentials = $PWD/creds.open" >open.conf &&
+	test_expect_code 2 "$LAB" nightly --config open.conf 2>err &&
+	expect_one_line_naming err "^lab: credentials file .$PWD/creds.open. is open to group or others (mode 0644): refusing it; chmod 600 it$" &&
+	printf "token\n" >creds.bad && chmod 600 creds.bad &&
+	refused_conf "credentials = $PWD/creds.bad" >badcreds.conf &&
+	test_expect_code 2 "$LAB" nightly --config badcreds.conf 2>err &&
+	expect_one_line_naming err "^lab: credentials file .$PWD/creds.bad. line 1: expected " &&
+	test ! -e mirrors/r.git && test ! -e refused.db
+'
+
 test_expect_success 'bad input: no nightly, an unknown one, a bad key' '
 	printf "[run]\n\titers = 3\n" >none.conf &&
 	test_expect_code 2 "$LAB" nightly --config none.conf 2>err &&
@@ -512,7 +583,7 @@ test_expect_success 'bad input: no nightly, an unknown one, a bad key' '
 '
 
 test_expect_success 'a nightly naming no known workload is refused before it fetches; a section is known' '
-	git init -q -b main wl && git -C wl commit -q --allow-empty -m x &&
+	test -d wl || { git init -q -b main wl && git -C wl commit -q --allow-empty -m x; } &&
 	cat >wl.conf <<-EOF &&
 	[core]
 		db = $PWD/wl.db

@@ -8,7 +8,9 @@
 #include "config-keys.h"
 #include "config-values.h"
 #include "config.h"
+#include "escape.h"
 #include "log.h"
+#include "redact.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "xalloc.h"
@@ -16,8 +18,9 @@
 /* The key of s called key, into obj (a plain section's struct or a named one's). */
 static int bad_value(const struct config_entry *e, const char *expected)
 {
-	return error("bad value '%s' for '%s' in %s %s line %d: expected %s", e->value, e->name,
-		     e->kind, e->path, e->line, expected);
+	/* one line whatever the value holds, an address's secrets masked (lib/redact.h) */
+	return error("bad value '%s' for '%s' in %s %s line %d: expected %s",
+		     term_safe(url_redacted(e->value)), e->name, e->kind, e->path, e->line, expected);
 }
 
 static void add_known(struct strbuf *known, const struct config_section *s, const char *key)

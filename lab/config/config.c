@@ -14,7 +14,9 @@
 #include "config-values.h"
 #include "config.h"
 #include "curlutil.h"
+#include "escape.h"
 #include "log.h"
+#include "notify.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -76,14 +78,60 @@ static int set_commit_url(void *field, const char *v)
 	return config_set_string(field, v);
 }
 
+/* An address of scheme (or its secure form), with no blank or control character in it. */
+static int set_url(void *field, const char *v, const char *scheme)
+{
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			return -1;
+	return lab_url_scheme(v, scheme) ? config_set_string(field, v) : -1;
+}
+
 static int set_smtp(void *field, const char *v)
 {
-	return lab_url_scheme(v, "smtp") ? config_set_string(field, v) : -1;
+	return set_url(field, v, "smtp");
 }
 
 static int set_webhook(void *field, const char *v)
 {
-	return lab_url_scheme(v, "http") ? config_set_string(field, v) : -1;
+	return set_url(field, v, "http");
+}
+
+/* Addresses go into the SMTP dialogue and a mail's header as they are: plain ones only. */
+static int set_mail_to(void *field, const char *v)
+{
+	return notify_address_list_ok(v) ? config_set_string(field, v) : -1;
+}
+
+static int set_mail_from(void *field, const char *v)
+{
+	return notify_address_ok(v) ? config_set_string(field, v) : -1;
+}
+
+/* baseUrl: where the report is served, or "" for nowhere said */
+static int set_base_url(void *field, const char *v)
+{
+	return *v ? set_url(field, v, "http") : config_set_string(field, v);
+}
+
+/* A branch name as git takes it after refs/heads/ (git check-ref-format's rules, the simple ones). */
+static int set_branch(void *field, const char *v)
+{
+	size_t n = strlen(v);
+
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f || strchr("~^:?*[\\", *p))
+			return -1;
+	if (!n || *v == '-' || *v == '/' || v[n - 1] == '/' || v[n - 1] == '.' ||
+	    strstr(v, "..") || strstr(v, "//") || strstr(v, "@{") || strstr(v, "/.") || *v == '.' ||
+	    (n >= 5 && !strcmp(v + n - 5, ".lock")) || !strcmp(v, "@"))
+		return -1;
+	return config_set_string(field, v);
+}
+
+static int set_path(void *field, const char *v)
+{
+	return *v && !strpbrk(v, "\r\n") ? config_set_string(field, v) : -1;
 }
 
 #define CFG(field) offsetof(struct lab_config, field)
@@ -177,9 +225,9 @@ static int set_policy(void *field, const char *v)
 #define NIGHTLY(field) offsetof(struct lab_nightly, field)
 
 static const struct config_key nightly_keys[] = {
-	{ "repository", NIGHTLY(repository), config_set_text, NULL,
+	{ "repository", NIGHTLY(repository), set_path, NULL,
 	  "a path or URL of a git repository" },
-	{ "branch", NIGHTLY(branch), config_set_text, NULL, "a branch name" },
+	{ "branch", NIGHTLY(branch), set_branch, NULL, "a branch name such as master" },
 	{ "workloads", NIGHTLY(workloads), config_set_text, NULL,
 	  "workloads such as zeroing,demote" },
 	{ "mem", 0, set_mems, NULL, "sizes such as 2G or 1G,4G" },
@@ -192,12 +240,13 @@ static const struct config_key nightly_keys[] = {
 	{ "bisectbudget", NIGHTLY(bisect_budget), config_set_positive, NULL,
 	  "a positive number of boots" },
 	{ "delta", NIGHTLY(delta), set_delta, NULL, "a fraction such as 0.5% or 0.005" },
-	{ "mailto", NIGHTLY(mail_to), config_set_string, NULL, NULL },
-	{ "mailfrom", NIGHTLY(mail_from), config_set_string, NULL, NULL },
+	{ "mailto", NIGHTLY(mail_to), set_mail_to, NULL, NOTIFY_ADDRESSES_EXPECTED },
+	{ "mailfrom", NIGHTLY(mail_from), set_mail_from, NULL,
+	  "one plain address such as lab@example.org (no name, no <>)" },
 	{ "smtp", NIGHTLY(smtp), set_smtp, NULL, "an smtp:// or smtps:// URL" },
 	{ "webhook", NIGHTLY(webhook), set_webhook, NULL, "an http:// or https:// URL" },
-	{ "credentials", NIGHTLY(credentials), config_set_string, NULL, NULL },
-	{ "baseurl", NIGHTLY(base_url), config_set_string, NULL, NULL },
+	{ "credentials", NIGHTLY(credentials), set_path, NULL, "a path" },
+	{ "baseurl", NIGHTLY(base_url), set_base_url, NULL, "an http:// or https:// URL" },
 };
 
 static void nightly_init(void *nightly, const struct config_entry *e)
@@ -256,6 +305,22 @@ static int target_name_ok(const char *name, size_t len, const struct config_entr
 	return 0;
 }
 
+/* A nightly's name is in its mail's subject and its summary line: one line of text. */
+static int nightly_name_ok(const char *name, size_t len, const struct config_entry *e)
+{
+	struct strbuf shown = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < len && !ret; i++)
+		if ((unsigned char)name[i] < ' ' || name[i] == 0x7f) {
+			strbuf_add(&shown, name, len);
+			ret = error("bad nightly name '%s' in %s %s line %d: a control character in it",
+				    term_safe(shown.buf), e->kind, e->path, e->line);
+		}
+	strbuf_release(&shown);
+	return ret;
+}
+
 #define TARGET(field) offsetof(struct lab_target, field)
 
 static const struct config_key target_keys[] = {
@@ -293,7 +358,7 @@ static const struct config_section ssh = {
 };
 static const struct config_section nightly = {
 	"nightly", nightly_keys, ARRAY_SIZE(nightly_keys), "a nightly",
-	sizeof(struct lab_nightly), 0, NULL, nightly_init, NULL, 0,
+	sizeof(struct lab_nightly), 0, nightly_name_ok, nightly_init, NULL, 0,
 };
 static const struct config_section target = {
 	"target", target_keys, ARRAY_SIZE(target_keys), "a target",

@@ -299,7 +299,7 @@ int night_analyse(const struct nightly_series *s, void *data)
 				ret = r < 0 ? -1 : 0;
 				goto out;
 			}
-			nt->regressions++;
+			night_count(nt, c.id, c.verdict);
 		}
 	}
 	from = n > NIGHTLY_TAIL && n - NIGHTLY_TAIL > start ? n - NIGHTLY_TAIL : start;
@@ -345,8 +345,7 @@ int night_analyse(const struct nightly_series *s, void *data)
 				ret = r < 0 ? -1 : 0;
 				goto out;
 			}
-			nt->regressions += !strcmp(c.verdict, "REGRESSION");
-			nt->improvements += !strcmp(c.verdict, "IMPROVEMENT");
+			night_count(nt, c.id, c.verdict);
 		}
 		if (!strcmp(c.verdict, "REGRESSION") && !*c.outcome) {
 			r = bisect(nt, s, &c);

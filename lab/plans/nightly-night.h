@@ -29,7 +29,16 @@ struct night {
 	struct strvec infra;		/* what failed on the lab's side, for the summary */
 	struct boot_guests guests;	/* one initramfs per content for all the night's boots */
 	int measured, regressions, improvements;
+	long long *counted;		/* the changes regressions and improvements count */
+	size_t ncounted, counted_alloc;
 };
+
+/*
+ * A confirmed change the night counts in its summary and exit status:
+ * one it confirmed, whose bisection it ended, or that an interrupted
+ * night it resumes had found; each once.
+ */
+void night_count(struct night *nt, long long change_id, const char *verdict);
 
 /* Something failed on the lab's side: said now, and in the night's summary. */
 void night_infra(struct night *nt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "nightly-night.h"
 #include "notify.h"
+#include "redact.h"
 #include "stats.h"
 #include "store-bisect.h"
 #include "store-nightly.h"
@@ -394,7 +395,7 @@ static int send_mail(struct outbox *ob, const struct notify_creds *creds, const 
 	int failed;
 
 	strbuf_addf(body, "-- \nlab nightly %s, night %lld: branch %s of %s at %.12s\n", n->name,
-		    nt->id, n->branch, n->repository, nt->head);
+		    nt->id, n->branch, url_redacted(n->repository), nt->head);
 	/* a culprit's subject or a command line is read in a terminal's mail reader too */
 	escape_term(&safe, body->buf, ESCAPE_TERM_LINES);
 	to = notify_to_of(n, &who);
@@ -437,7 +438,7 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 	}
 	fprintf(ob.json, "{\"nightly\":");
 	escape_json(ob.json, n->name);
-	json_str(ob.json, "repository", n->repository);
+	json_str(ob.json, "repository", url_redacted(n->repository));
 	json_str(ob.json, "branch", n->branch);
 	json_str(ob.json, "head", nt->head);
 	fprintf(ob.json, ",\"night\":%lld,\"changes\":[", nt->id);

@@ -24,6 +24,7 @@
 #include "nightly-night.h"
 #include "workload.h"
 #include "notify.h"
+#include "redact.h"
 #include "refbuild.h"
 #include "site.h"
 #include "stats.h"
@@ -51,9 +52,34 @@ void night_infra(struct night *nt, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	fprintf(nt->out, "infrastructure: %s\n", term_safe(strbuf_str(&sb)));
-	strvec_push(&nt->infra, strbuf_str(&sb));
+	/* the repository's address, or libgit2's words quoting it, may hold a password */
+	fprintf(nt->out, "infrastructure: %s\n", term_safe(url_redacted(strbuf_str(&sb))));
+	strvec_push(&nt->infra, url_redacted(strbuf_str(&sb)));
 	strbuf_release(&sb);
+}
+
+void night_count(struct night *nt, long long change_id, const char *verdict)
+{
+	int regression = !strcmp(verdict, "REGRESSION");
+
+	if (!regression && strcmp(verdict, "IMPROVEMENT"))
+		return;
+	for (size_t i = 0; i < nt->ncounted; i++)
+		if (nt->counted[i] == change_id)
+			return;
+	ALLOC_GROW(nt->counted, nt->ncounted + 1, nt->counted_alloc);
+	nt->counted[nt->ncounted++] = change_id;
+	if (regression)
+		nt->regressions++;
+	else
+		nt->improvements++;
+}
+
+static int count_resumed(const struct nightly_change *c, const char *series, void *data)
+{
+	(void)series;
+	night_count(data, c->id, c->verdict);
+	return 0;
 }
 
 /*
@@ -521,6 +547,20 @@ static int prepare(struct night *nt)
 		strvec_push(&nt->cmdlines, "");
 	if ((n->mail_to && !n->smtp) || (!n->mail_to && n->smtp))
 		return error("nightly '%s' needs both mailTo and smtp to mail", n->name);
+	/*
+	 * Read now, not on the night a regression needs it: a file missing,
+	 * open to others or unreadable is found before anything boots.
+	 */
+	if (n->credentials) {
+		struct notify_creds creds;
+		int r;
+
+		notify_creds_init(&creds);
+		r = notify_creds_read(&creds, n->credentials);
+		notify_creds_release(&creds);
+		if (r)
+			return -1;
+	}
 	return 0;
 }
 
@@ -558,7 +598,7 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	if (store_nightly_night_begin(&ctx->st, &nt.id, &interrupted, n->name))
 		goto out;
 	fprintf(out, "nightly %s: night %lld, branch %s of %s\n", term_safe(n->name), nt.id,
-		term_safe(n->branch), term_safe(n->repository));
+		term_safe(n->branch), term_safe(url_redacted(n->repository)));
 	if (interrupted)
 		fprintf(out, "resuming what an interrupted night left\n");
 
@@ -590,6 +630,9 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 		if (night_analyse(&s, &nt))
 			goto end;
 	}
+	/* a killed night never said what it found: this one, which resumes it, does */
+	if (interrupted && store_nightly_changes_resumed(&ctx->st, n->name, nt.id, count_resumed, &nt))
+		goto end;
 	if (night_notify(&nt, &sc))
 		goto end;
 	ret = nt.regressions ? NIGHTLY_REGRESSION : nt.infra.nr ? NIGHTLY_ERROR : NIGHTLY_OK;
@@ -641,5 +684,6 @@ out:
 	strbuf_release(&nt.mirror);
 	strbuf_release(&summary);
 	free(nt.mems);
+	free(nt.counted);
 	return ret;
 }
