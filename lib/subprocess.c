@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,19 +24,22 @@
  * has a watcher (see watch()).
  */
 #define MAX_LIVE 16
-static volatile sig_atomic_t live[MAX_LIVE];
+static volatile sig_atomic_t live[MAX_LIVE], live_contained[MAX_LIVE];
 
 static void kill_live_groups(void)
 {
+	/* a contained child's watcher kills what is below it, then its group */
 	for (int i = 0; i < MAX_LIVE; i++)
 		if (live[i] > 0)
-			kill(-(pid_t)live[i], SIGKILL);
+			kill(live_contained[i] ? (pid_t)live[i] : -(pid_t)live[i],
+			     live_contained[i] ? SIGTERM : SIGKILL);
 }
 
-static void track(pid_t pid, int add)
+static void track(pid_t pid, int add, int contained)
 {
 	for (int i = 0; i < MAX_LIVE; i++) {
 		if (add && live[i] == 0) {
+			live_contained[i] = contained;
 			live[i] = pid;
 			return;
 		}
@@ -64,6 +68,105 @@ double now_wall(void)
 static void kill_own_group(int sig)
 {
 	(void)sig;
+	kill(0, SIGKILL);
+}
+
+/* The parent's pid in a /proc/PID/stat line: the field after the state, after the last ')'. */
+static pid_t stat_ppid(const char *stat)
+{
+	const char *p = NULL;
+	pid_t ppid = 0;
+
+	for (const char *c = stat; *c; c++)
+		if (*c == ')')
+			p = c;
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	for (p += 4; *p >= '0' && *p <= '9'; p++)
+		ppid = ppid * 10 + (*p - '0');
+	return ppid;
+}
+
+/*
+ * SIGKILL every process whose parent is self, found in /proc. Only
+ * async-signal-safe calls: the watcher's SIGTERM handler makes them.
+ */
+static void kill_children(pid_t self)
+{
+	char buf[4096], path[32], stat[512];
+	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long got;
+
+	if (dir < 0)
+		return;
+	while ((got = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < got;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			const char *name = buf + off + 19;
+			unsigned short reclen;
+			pid_t pid = 0;
+			size_t n = 0;
+			ssize_t len;
+			int fd;
+
+			memcpy(&reclen, buf + off + 16, sizeof(reclen));
+			off += reclen;
+			for (const char *c = name; *c; c++) {
+				if (*c < '0' || *c > '9') {
+					pid = 0;
+					break;
+				}
+				pid = pid * 10 + (*c - '0');
+			}
+			if (pid <= 0 || pid == self)
+				continue;
+			memcpy(path, "/proc/", 6);
+			n = 6;
+			for (const char *c = name; *c && n < sizeof(path) - 6; c++)
+				path[n++] = *c;
+			memcpy(path + n, "/stat", 6);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			len = read(fd, stat, sizeof(stat) - 1);
+			close(fd);
+			if (len <= 0)
+				continue;
+			stat[len] = '\0';
+			if (stat_ppid(stat) == self)
+				kill(pid, SIGKILL);
+		}
+	}
+	close(dir);
+}
+
+/*
+ * A subreaper's end: kill its children until none is left. A child's
+ * own children come to the subreaper as it dies, and are killed in the
+ * next round.
+ */
+static void kill_descendants(void)
+{
+	const struct timespec pause_ms = { 0, 1000000 };
+	pid_t self = getpid();
+
+	for (;;) {
+		pid_t r;
+
+		kill_children(self);
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
+			;
+		if (r < 0 && errno == ECHILD)
+			break;
+		nanosleep(&pause_ms, NULL);
+	}
+}
+
+/* A contained child's watcher told to end: what is below it first. */
+static void kill_contained(int sig)
+{
+	(void)sig;
+	kill_descendants();
 	kill(0, SIGKILL);
 }
 
@@ -152,8 +255,11 @@ static void watch(char *const *argv, char *const *envp, const char *cwd, unsigne
 		if (!sigaction(lab_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
 			signal(lab_signals[i], SIG_DFL);
 	}
+	/* before the handler: what the program orphans must come here from the start */
+	if ((flags & SUBPROCESS_CONTAIN) && prctl(PR_SET_CHILD_SUBREAPER, 1))
+		kill_own_group(0);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = kill_own_group;
+	sa.sa_handler = flags & SUBPROCESS_CONTAIN ? kill_contained : kill_own_group;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigemptyset(&all);
@@ -177,6 +283,9 @@ static void watch(char *const *argv, char *const *envp, const char *cwd, unsigne
 	while (waitpid(prog, &status, 0) < 0)
 		if (errno != EINTR)
 			kill_own_group(0);
+	/* before the status: the lab reads the program's output until nothing holds it */
+	if (flags & SUBPROCESS_CONTAIN)
+		kill_descendants();
 	n = write(status_fd, &status, sizeof(status));
 	(void)n;
 	for (;;)
@@ -224,6 +333,7 @@ static int start(struct child *c, char *const *argv, char *const *env, const cha
 	c->pid = -1;
 	c->out_fd = -1;
 	c->status_fd = -1;
+	c->contained = !!(flags & SUBPROCESS_CONTAIN);
 	if (pipe2(errp, O_CLOEXEC) || pipe2(statusp, O_CLOEXEC) ||
 	    ((flags & SUBPROCESS_CAPTURE) && pipe2(outp, O_CLOEXEC))) {
 		error("cannot create pipe for '%s': %s", argv[0], strerror(errno));
@@ -239,7 +349,7 @@ static int start(struct child *c, char *const *argv, char *const *env, const cha
 		watch(argv, envp, cwd, flags, outp[1], errp[1], statusp[1], lab);
 	/* either side may run first: the group exists before anyone signals it */
 	setpgid(c->pid, c->pid);
-	track(c->pid, 1);
+	track(c->pid, 1, c->contained);
 	close(errp[1]);
 	errp[1] = -1;
 	close(statusp[1]);
@@ -283,8 +393,9 @@ int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 
 void subprocess_kill(struct child *c)
 {
+	/* the watcher of a contained child kills what is below it, then its group */
 	if (c->pid > 0)
-		kill(-c->pid, SIGKILL);
+		kill(c->contained ? c->pid : -c->pid, c->contained ? SIGTERM : SIGKILL);
 }
 
 int subprocess_ended(struct child *c)
@@ -321,7 +432,7 @@ int subprocess_finish(struct child *c)
 			break;
 		}
 	}
-	track(c->pid, 0);
+	track(c->pid, 0, 0);
 	c->pid = -1;
 	if (got != sizeof(status))
 		status = wstatus;

@@ -27,19 +27,29 @@ struct strbuf;
 enum subprocess_flags {
 	SUBPROCESS_CAPTURE = 1 << 0,	/* stdout+stderr to out_fd */
 	SUBPROCESS_SILENT = 1 << 1,	/* stdout+stderr to /dev/null */
+	/*
+	 * Whatever the program starts ends with it, even what left its
+	 * process group (setsid, a double fork): the watcher is their
+	 * subreaper (PR_SET_CHILD_SUBREAPER), and when the program ends or
+	 * the child is killed it kills every process below it before it
+	 * passes on the status. Not for programs that leave a daemon on
+	 * purpose (ssh's ControlPersist master).
+	 */
+	SUBPROCESS_CONTAIN = 1 << 2,
 };
 
 struct child {
 	pid_t pid;
 	int out_fd;
 	int status_fd;		/* the program's wait status, from the watcher */
+	int contained;		/* started with SUBPROCESS_CONTAIN */
 };
 
 #define SUBPROCESS_TIMED_OUT (-2)
 
 int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 		     unsigned flags);
-/* SIGKILL the child's whole process group. */
+/* SIGKILL the child's whole process group (and, contained, all below it). */
 void subprocess_kill(struct child *c);
 /* 1 once the program has ended (subprocess_finish() then does not wait), else 0. */
 int subprocess_ended(struct child *c);

@@ -24,6 +24,28 @@ int console_kernel_failure(const char *line)
 	return 0;
 }
 
+/*
+ * What QEMU prints when KVM cannot go on (accel/kvm/kvm-all.c,
+ * target/i386/kvm/kvm.c): after the first two it stops the guest and
+ * waits for a monitor that is not there, after the others it aborts.
+ */
+static const char *const kvm_fatal_lines[] = {
+	"KVM internal error", "kvm run failed", "failed to set MSR", "failed to get MSR",
+	"KVM: entry failed", "KVM_SET_USER_MEMORY_REGION failed", NULL,
+};
+
+int console_kvm_fatal(const char *line)
+{
+	const char *a;
+
+	for (int i = 0; kvm_fatal_lines[i]; i++)
+		if (strstr(line, kvm_fatal_lines[i]))
+			return 1;
+	/* an assertion in QEMU's KVM code: "...kvm.c:3114: kvm_buf_set_msrs: Assertion `...' failed." */
+	a = strstr(line, ": Assertion `");
+	return a && strstr(a, "' failed") && strstr(line, "kvm");
+}
+
 int console_log_open(int *fd, const struct run_spec *spec, struct run_result *out)
 {
 	*fd = -1;
@@ -88,6 +110,8 @@ static void note_failure(struct console *c, const char *line)
 	if (c->kernel_failed)
 		return;
 	c->kernel_failed = 1;
+	if (c->kvm_fatal)
+		return;
 	strbuf_reset(&c->res->error);
 	strbuf_addf(&c->res->error, "kernel failed: %.200s", line);
 }
@@ -170,6 +194,11 @@ static void handle_line(struct console *c, const char *line, size_t len)
 			c->halted = 1;
 		if (console_kernel_failure(line))
 			note_failure(c, line);
+		if (c->kvm_stderr && !c->kvm_fatal && console_kvm_fatal(line)) {
+			c->kvm_fatal = 1;
+			strbuf_reset(&c->res->error);
+			strbuf_addf(&c->res->error, "qemu stopped the guest under kvm: %.200s", line);
+		}
 		return;
 	case PROTOCOL_BAD:
 		drop(c, line, len, "%s", m.why);
@@ -293,7 +322,10 @@ void console_conclude(struct console *c, int timed_out)
 {
 	struct run_result *r = c->res;
 
-	if (timed_out) {
+	if (c->kvm_fatal) {
+		/* the host failed, not the kernel: its error was set when the line came */
+		r->status = RUN_INFRA;
+	} else if (timed_out) {
 		r->status = RUN_TIMEOUT;
 		strbuf_reset(&r->error);
 		strbuf_addf(&r->error, "no result within %.0f s (%s)", r->wall_s,

@@ -35,6 +35,15 @@ struct console {
 	int bad_version;		/* ... is not one this lab reads */
 	int saw_hello, saw_done, saw_kernel, kernel_failed;
 	int halted;			/* the kernel said it stopped */
+	/*
+	 * QEMU's stderr is in this console and the guest runs under KVM: a
+	 * console_kvm_fatal() line ends the boot (kvm_fatal, its words in
+	 * the result's error). Only then: under TCG or another runner the
+	 * same words are the guest's, and a guest must not pass off its
+	 * own failure as the host's.
+	 */
+	int kvm_stderr;
+	int kvm_fatal;
 	struct run_watch *watch;	/* the spec's: told each phase */
 	char last_workload[32];		/* of the last sample, for the watch */
 	long workload_samples;		/* ... and how many it sent so far */
@@ -51,6 +60,12 @@ int console_log_open(int *fd, const struct run_spec *spec, struct run_result *ou
 
 /* 1 when a console line is the kernel's own failure: a panic, a BUG, an oops. */
 int console_kernel_failure(const char *line);
+/*
+ * 1 when a line is QEMU saying that KVM stopped the guest for good: "KVM
+ * internal error", "kvm run failed", an MSR it could not set, an assertion
+ * of its KVM code. QEMU then stops the guest and waits, or aborts.
+ */
+int console_kvm_fatal(const char *line);
 
 /* spec gives the nonce and the workloads asked for; proto_flags: enum protocol_flags. */
 void console_init(struct console *c, const struct run_spec *spec, struct run_result *res,
@@ -62,7 +77,8 @@ void console_release(struct console *c);
 
 /*
  * Decide the outcome once the console is over: done ok → OK, done error →
- * FAILED, kernel failure or no done → BOOT_FAILED; timed_out wins. A second
+ * FAILED, kernel failure or no done → BOOT_FAILED; timed_out wins, and
+ * a KVM failure of QEMU's (kvm_fatal) wins over all: INFRA. A second
  * done, a done ok whose count is not the number of sample lines read, or a
  * hello of an unknown protocol version, is FAILED; its samples stay in the
  * result (stored, never counted: only OK runs reach a statistic).

@@ -11,6 +11,8 @@
 /* How long a child may linger after done (or after a panic message). */
 #define GRACE_AFTER_DONE_S 10.0
 #define GRACE_AFTER_FAILURE_S 5.0
+/* QEMU stopped a KVM guest and waits: only the rest of its register dump is worth reading. */
+#define GRACE_AFTER_KVM_FATAL_S 0.5
 
 enum drive_end drive_source(struct drive_source *src, struct console *con, double deadline)
 {
@@ -28,6 +30,8 @@ enum drive_end drive_source(struct drive_source *src, struct console *con, doubl
 					     GRACE_AFTER_FAILURE_S);
 		if (con->halted && con->saw_done && grace_until > now + 0.2)
 			grace_until = now + 0.2;
+		if (con->kvm_fatal && (!grace_until || grace_until > now + GRACE_AFTER_KVM_FATAL_S))
+			grace_until = now + GRACE_AFTER_KVM_FATAL_S;
 		if (grace_until && grace_until < until)
 			until = grace_until;
 		if (now >= until) {

@@ -4,7 +4,8 @@
  * The read loop every runner shares: read a guest's console into a
  * console until it ends or the deadline passes. Stops the guest at the
  * deadline, and a little after the guest said done or the kernel failed (a
- * guest that halts instead of powering off must not hold the run).
+ * guest that halts instead of powering off must not hold the run), or
+ * QEMU said KVM failed (it then stops the guest and waits for ever).
  */
 #include <sys/types.h>
 

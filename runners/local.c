@@ -5,7 +5,8 @@
  * nonce go on its command line; checksums and nonces are optional on a
  * pipe (protocol.h). The run's command line is what the program was
  * given, the nonce left out as for the qemu runner; the host's own
- * /proc/cmdline goes into the run's metadata.
+ * /proc/cmdline goes into the run's metadata. Whatever the program starts
+ * ends with the run, setsid and double forks included (SUBPROCESS_CONTAIN).
  */
 #include <stdio.h>
 #include <string.h>
@@ -55,7 +56,9 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 		strvec_pushf(&av, "lab.nonce=%s", spec->nonce);
 
 	start = now_monotonic();
-	if (subprocess_start(&child, strvec_argv(&av), NULL, SUBPROCESS_CAPTURE)) {
+	/* what it starts in a session of its own (setsid) ends with the run too */
+	if (subprocess_start(&child, strvec_argv(&av), NULL,
+			     SUBPROCESS_CAPTURE | SUBPROCESS_CONTAIN)) {
 		out->status = RUN_INFRA;
 		strbuf_addf(&out->error, "cannot start '%s'", av.v[0]);
 		goto out;

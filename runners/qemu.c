@@ -9,10 +9,25 @@
  * With accel "auto" the accelerator is chosen once per process, before the
  * first boot (qemu_prepare): when /dev/kvm opens and the guest is of the
  * host's architecture, the kernel under test is started under KVM until it
- * prints. A KVM start that ends before the kernel prints (QEMU aborting
- * while setting MSRs on some AMD hosts) or stays silent for KVM_PROBE_S
- * (nested guests hanging after the firmware) means KVM is unusable here:
- * TCG is used, and a note keeps the next labs from probing again for a day.
+ * (or the guest) prints. A KVM start that ends before that (QEMU aborting
+ * while setting MSRs on some AMD hosts), stays silent for KVM_PROBE_S
+ * (nested guests hanging after the firmware) or has QEMU say KVM failed
+ * means KVM is unusable here, if the same start under TCG prints: TCG is
+ * used, and a note keeps the next labs from probing again for a day. When
+ * TCG fails the same way, the options or the kernel are at fault, not
+ * KVM: nothing is noted.
+ *
+ * KVM can also fail later, after the kernel printed (a nested host whose
+ * KVM cannot emulate an xrstor): QEMU says "KVM internal error", stops the
+ * guest and waits. Such a line on QEMU's stderr ends the boot at once as
+ * INFRA; under auto the boot is done again under TCG, as are the boots
+ * after it, and KVM is noted unusable when the kernel printed under TCG.
+ *
+ * Before anything is stored, qemu_fits() asks QEMU whether it takes a
+ * guest of that size at all (--cpus 1024 on a machine of 255, --mem 16T
+ * beyond the CPU's address bits): QEMU is started with the guest's
+ * machine, memory and CPUs and a kernel that does not exist, so that it
+ * stops at loading the kernel when it took the rest.
  *
  * x86 boots skip what the lab does not need before the kernel: qboot
  * (Debian's QEMU ships it) instead of SeaBIOS when it is installed, and a
@@ -35,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "drive.h"
 #include "host.h"
 #include "log.h"
@@ -44,6 +60,9 @@
 
 #define KVM_PROBE_S 20.0
 #define QBOOT_ROM "/usr/share/qemu/qboot.rom"
+/* qemu_fits()'s kernel: a path QEMU cannot open, named in its answer */
+#define FITS_KERNEL "/nonexistent/lab-size-check"
+#define FITS_TIMEOUT_S 120.0
 
 /* "kvm" or "tcg" once auto has been settled in this process. */
 static const char *auto_choice;
@@ -138,13 +157,10 @@ static void add_memory(struct strvec *av, const struct run_spec *spec, int arm)
 	strvec_pushf(av, "%ldM", spec->mem_mib);
 }
 
-/* cmdline gets the command line as stored with the run (run_spec_cmdline()). */
-static void build_argv(struct strvec *av, const struct run_spec *spec,
-		       const char *accel, char *cmdline, size_t cmdline_size)
+/* The binary and the machine: firmware, memory, CPUs, accelerator. */
+static void add_machine(struct strvec *av, const struct run_spec *spec, const char *accel)
 {
 	int arm = !strcmp(spec->arch, "aarch64");
-
-	run_spec_cmdline(spec, cmdline, cmdline_size);
 
 	strvec_push(av, spec->qemu ? spec->qemu : default_qemu(spec->arch));
 	strvec_push(av, "-nodefaults");
@@ -159,6 +175,14 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 	strvec_push(av, accel);
 	strvec_push(av, "-cpu");
 	strvec_push(av, !strcmp(accel, "kvm") ? "host" : "max");
+}
+
+/* cmdline gets the command line as stored with the run (run_spec_cmdline()). */
+static void build_argv(struct strvec *av, const struct run_spec *spec,
+		       const char *accel, char *cmdline, size_t cmdline_size)
+{
+	run_spec_cmdline(spec, cmdline, cmdline_size);
+	add_machine(av, spec, accel);
 	if (spec->clock && !strcmp(spec->clock, "icount")) {
 		/* sleep=off: idle time is skipped, not waited for in real time */
 		strvec_push(av, "-icount");
@@ -197,11 +221,11 @@ static void add_last_line(struct strbuf *sb, const struct strbuf *tail)
 }
 
 /*
- * Start the kernel under KVM and stop it as soon as it prints. Returns 1
- * when it printed, 0 when KVM is unusable (why says how), -1 when QEMU
- * could not be started at all.
+ * Start the kernel under accel and stop it as soon as it, or the guest,
+ * prints. Returns 1 when it printed, 0 when it did not (why says how),
+ * -1 when QEMU could not be started at all.
  */
-static int kvm_probe(const struct run_spec *spec, struct strbuf *why)
+static int probe(const struct run_spec *spec, const char *accel, struct strbuf *why)
 {
 	struct strvec av = STRVEC_INIT;
 	struct run_result res;
@@ -212,13 +236,15 @@ static int kvm_probe(const struct run_spec *spec, struct strbuf *why)
 	int ret = 0;
 
 	run_result_init(&res);
-	build_argv(&av, spec, "kvm", cmdline, sizeof(cmdline));
+	build_argv(&av, spec, accel, cmdline, sizeof(cmdline));
 	if (subprocess_start(&child, strvec_argv(&av), NULL, SUBPROCESS_CAPTURE)) {
 		ret = -1;
 		goto out;
 	}
 	console_init(&con, spec, &res, -1, 0, start);
-	while (!con.saw_kernel) {
+	con.kvm_stderr = !strcmp(accel, "kvm");
+	/* a kernel told to be quiet (loglevel=0) still has the guest's hello */
+	while (!con.saw_kernel && !con.saw_hello && !con.kvm_fatal) {
 		struct pollfd pfd = { .fd = child.out_fd, .events = POLLIN };
 		char buf[4096];
 		double now = now_monotonic();
@@ -238,7 +264,9 @@ static int kvm_probe(const struct run_spec *spec, struct strbuf *why)
 		console_feed(&con, buf, (size_t)got);
 	}
 	console_end(&con);
-	if (con.saw_kernel) {
+	if (con.kvm_fatal) {
+		strbuf_addstr(why, strbuf_str(&res.error));
+	} else if (con.saw_kernel || con.saw_hello) {
 		ret = 1;
 	} else if (now_monotonic() >= deadline) {
 		strbuf_addf(why, "the kernel printed nothing in %.0f s", KVM_PROBE_S);
@@ -255,13 +283,40 @@ out:
 	return ret;
 }
 
+/*
+ * KVM failed to start spec's kernel (why): it is noted unusable here only
+ * when the same start under TCG prints, for a kernel or options that fail
+ * everywhere are no fault of KVM's.
+ */
+static void kvm_failed(const struct run_spec *spec, const char *why)
+{
+	struct strbuf tcg_why = STRBUF_INIT;
+	int tcg = probe(spec, "tcg", &tcg_why);
+
+	if (tcg > 0) {
+		warning("kvm is unusable here (%s): using tcg", why);
+		kvm_note_bad(spec->kvm_note, why);
+	} else {
+		warning("kvm did not start this guest (%s), nor did tcg (%s): using tcg, "
+			"kvm not noted as unusable", why, tcg < 0 ? "qemu did not start" :
+			tcg_why.buf);
+	}
+	strbuf_release(&tcg_why);
+}
+
 static int qemu_prepare(struct run_spec *spec)
 {
 	struct strbuf why = STRBUF_INIT;
 	int usable;
 
+	/* auto settled before, and maybe turned to tcg by a boot KVM failed since */
+	if (spec->accel_auto && auto_choice) {
+		spec->accel = auto_choice;
+		return 0;
+	}
 	if (strcmp(spec->accel, "auto"))
 		return 0;
+	spec->accel_auto = 1;
 	if (auto_choice) {
 		spec->accel = auto_choice;
 		return 0;
@@ -270,17 +325,15 @@ static int qemu_prepare(struct run_spec *spec)
 	if (strcmp(spec->arch, host_arch()) || !kvm_opens() || kvm_noted_bad(spec->kvm_note)) {
 		auto_choice = "tcg";
 	} else {
-		usable = kvm_probe(spec, &why);
+		usable = probe(spec, "kvm", &why);
 		/* a QEMU that cannot start at all is for the boot to report: INFRA */
 		if (usable < 0) {
 			strbuf_release(&why);
 			spec->accel = "tcg";
 			return 0;
 		}
-		if (!usable) {
-			warning("kvm is unusable here (%s): using tcg", why.buf);
-			kvm_note_bad(spec->kvm_note, why.buf);
-		}
+		if (!usable)
+			kvm_failed(spec, why.buf);
 		auto_choice = usable ? "kvm" : "tcg";
 	}
 	strbuf_release(&why);
@@ -288,8 +341,15 @@ static int qemu_prepare(struct run_spec *spec)
 	return 0;
 }
 
+/* What a boot saw that qemu_run() acts on. */
+struct boot_seen {
+	int kvm_fatal;		/* QEMU said KVM failed */
+	int kernel;		/* the kernel printed */
+};
+
 /* One boot; returns the drive outcome, or -1 when QEMU could not start. */
-static int boot_once(const struct run_spec *spec, struct run_result *out, int log_fd)
+static int boot_once(const struct run_spec *spec, struct run_result *out, int log_fd,
+		     struct boot_seen *seen)
 {
 	struct strvec av = STRVEC_INIT;
 	struct console con;
@@ -305,6 +365,7 @@ static int boot_once(const struct run_spec *spec, struct run_result *out, int lo
 		return -1;
 	}
 	console_init(&con, spec, out, log_fd, 0, start);
+	con.kvm_stderr = !strcmp(spec->accel, "kvm");
 	end = drive_child(&child, &con, start + spec->timeout_s);
 	st = subprocess_finish(&child);
 	out->wall_s = now_monotonic() - start;
@@ -324,6 +385,8 @@ static int boot_once(const struct run_spec *spec, struct run_result *out, int lo
 		strbuf_addf(&out->error, "qemu exited with status %d: ", st);
 		add_last_line(&out->error, &out->tail);
 	}
+	seen->kvm_fatal = con.kvm_fatal;
+	seen->kernel = con.saw_kernel;
 	console_release(&con);
 	strvec_release(&av);
 	return (int)end;
@@ -332,12 +395,37 @@ static int boot_once(const struct run_spec *spec, struct run_result *out, int lo
 static int qemu_run(const struct run_spec *spec, struct run_result *out)
 {
 	struct run_spec settled = *spec;
+	struct boot_seen seen = { 0, 0 };
+	struct strbuf why = STRBUF_INIT;
 	int log_fd, ret;
 
 	qemu_prepare(&settled);
 	if (console_log_open(&log_fd, spec, out))
 		return 0;
-	ret = boot_once(&settled, out, log_fd);
+	ret = boot_once(&settled, out, log_fd, &seen);
+	/*
+	 * KVM failed after the probe passed: this boot again under TCG, and
+	 * every boot after it (auto_choice), when the accelerator was the
+	 * lab's choice. --accel kvm asked for KVM: its boot ends INFRA.
+	 */
+	if (ret >= 0 && seen.kvm_fatal && settled.accel_auto) {
+		static const char again[] = "\n[lab: kvm failed; the boot again under tcg]\n";
+
+		strbuf_addstr(&why, strbuf_str(&out->error));
+		warning("%s: booting again under tcg", why.buf);
+		auto_choice = "tcg";
+		settled.accel = auto_choice;
+		if (log_fd >= 0 && write(log_fd, again, sizeof(again) - 1) < 0)
+			warning("cannot write console log '%s': %s", spec->console_log,
+				strerror(errno));
+		run_result_release(out);
+		run_result_init(out);
+		ret = boot_once(&settled, out, log_fd, &seen);
+		sample_set_meta(&out->set, "qemu.kvm_failed", why.buf);
+		/* the kernel printed under TCG: the failure was KVM's */
+		if (ret >= 0 && seen.kernel)
+			kvm_note_bad(spec->kvm_note, why.buf);
+	}
 	if (ret < 0) {
 		out->status = RUN_INFRA;
 		strbuf_reset(&out->error);
@@ -346,6 +434,7 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 	}
 	if (log_fd >= 0)
 		close(log_fd);
+	strbuf_release(&why);
 	return 0;
 }
 
@@ -372,6 +461,57 @@ static int program_found(const char *name)
 	}
 	strbuf_release(&sb);
 	return found;
+}
+
+/*
+ * QEMU asked whether it takes spec's machine, memory and CPUs: started
+ * with them and a kernel it cannot open, it names that kernel when it got
+ * that far. The accelerator is TCG's unless KVM was asked for (auto falls
+ * back to TCG, so its guests must fit there). A size once taken is not
+ * asked again in this process.
+ */
+static int qemu_fits(const struct run_spec *spec)
+{
+	static char taken[8][192];
+	static unsigned ntaken;
+	const char *accel = spec->accel && !strcmp(spec->accel, "kvm") ? "kvm" : "tcg";
+	const char *qemu = spec->qemu ? spec->qemu : default_qemu(spec->arch);
+	struct strvec av = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT, what = STRBUF_INIT;
+	char key[192];
+	int st, ret = 0;
+
+	snprintf(key, sizeof(key), "%s %s %s %ld %d %d", qemu, spec->arch, accel, spec->mem_mib,
+		 spec->cpus, spec->numa);
+	for (unsigned i = 0; i < ntaken && i < ARRAY_SIZE(taken); i++)
+		if (!strcmp(taken[i], key))
+			return 0;
+	/* a QEMU that is not there is its boots' INFRA to report */
+	if (!program_found(qemu))
+		return 0;
+	add_machine(&av, spec, accel);
+	strvec_pushl(&av, "-kernel", FITS_KERNEL, "-display", "none", "-monitor", "none",
+		     "-serial", "none", "-no-reboot", NULL);
+	st = subprocess_run(strvec_argv(&av), NULL, &out, FITS_TIMEOUT_S);
+	if (st == -1 || st == SUBPROCESS_TIMED_OUT || strstr(strbuf_str(&out), "'" FITS_KERNEL "'")) {
+		snprintf(taken[ntaken++ % ARRAY_SIZE(taken)], sizeof(taken[0]), "%s", key);
+		goto out;
+	}
+	strbuf_addf(&what, "%ldM and %d CPU%s", spec->mem_mib, spec->cpus,
+		    spec->cpus == 1 ? "" : "s");
+	if (spec->numa > 0)
+		strbuf_addf(&what, " in %d NUMA nodes", spec->numa);
+	strbuf_addf(&what, " (accel %s): ", accel);
+	if (strbuf_str(&out)[0])
+		add_last_line(&what, &out);
+	else
+		strbuf_addf(&what, "it exited with status %d before loading the kernel", st);
+	ret = error("qemu refuses a guest of %s", what.buf);
+out:
+	strvec_release(&av);
+	strbuf_release(&out);
+	strbuf_release(&what);
+	return ret;
 }
 
 static void qemu_check(const struct run_spec *spec, struct strbuf *missing,
@@ -415,6 +555,7 @@ const struct runner runner_qemu = {
 	.flags = RUNNER_BOOTS_KERNEL | RUNNER_INITRAMFS | RUNNER_RUNS_QEMU,
 	.run = qemu_run,
 	.prepare = qemu_prepare,
+	.fits = qemu_fits,
 	.check = qemu_check,
 	.where = qemu_where,
 };

@@ -47,6 +47,12 @@ struct run_spec {
 	const char *workloads;	/* asked for, comma separated: no other's samples count */
 	const char *qemu;	/* QEMU binary; NULL: by arch */
 	const char *accel;	/* kvm | tcg | auto */
+	/*
+	 * accel was "auto", settled by prepare(): a boot that KVM fails
+	 * (QEMU's "KVM internal error") is booted again under TCG, and so
+	 * are the boots after it.
+	 */
+	int accel_auto;
 	const char *libvirt_uri;	/* the libvirt runner's connection */
 	const struct ssh_config *ssh;	/* the ssh runner's host (ssh.h) */
 	const struct lava_config *lava;	/* the lava runner's server (lava.h) */
@@ -105,6 +111,14 @@ struct runner {
 	 * Returns -1 (with a message) when the runner cannot be used at all.
 	 */
 	int (*prepare)(struct run_spec *spec);
+	/*
+	 * Whether the runner can start a guest of spec's memory, CPUs and
+	 * NUMA nodes at all, asked before anything is stored: -1 after one
+	 * line in the runner's own words (QEMU's "Invalid SMP CPUs 1024")
+	 * when it cannot. A runner that cannot be asked says 0, and its
+	 * boots report what goes wrong. NULL: nothing to ask.
+	 */
+	int (*fits)(const struct run_spec *spec);
 	/*
 	 * What the machine of spec lacks to boot there (lab target check),
 	 * added to *missing with runner_missing(); it asks the machine and

@@ -348,6 +348,16 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 	if (o->numa && (p->runner->flags & RUNNER_BOOTS_KERNEL) && mem / o->numa < BOOT_MIN_NODE_MIB)
 		return error("--numa %ld splits %ldM into nodes below %dM: give more --mem or fewer nodes",
 			     o->numa, mem, BOOT_MIN_NODE_MIB);
+	/* a guest the machine cannot take is refused here, not boot after boot as INFRA */
+	if (p->runner->fits && (p->runner->flags & RUNNER_BOOTS_KERNEL)) {
+		struct run_spec size = {
+			.arch = *arch, .qemu = config_qemu_binary(&ctx->cfg, *arch),
+			.accel = p->spec.accel, .mem_mib = mem, .numa = (int)o->numa,
+			.cpus = (int)(o->cpus ? o->cpus : ctx->cfg.cpus),
+		};
+		if (p->runner->fits(&size))
+			return -1;
+	}
 	return 0;
 }
 

@@ -22,12 +22,15 @@
 #define MAX_METRICS 64
 #define MAX_OUTPUT (4u << 20)
 #define STDERR_TAIL 480
+/* stderr keeps its end (what says why a program failed), not its start */
+#define STDERR_KEEP (64u << 10)
 #define SHOWN_BAD_LINES 3
 
 struct output {
 	char *buf;
 	size_t len, alloc;
 	int cut;
+	size_t dropped;			/* stderr: bytes let go from the front */
 };
 
 struct exec_state {
@@ -181,6 +184,24 @@ static void output_add(struct output *o, const char *buf, size_t n)
 	o->buf[o->len] = '\0';
 }
 
+/* The last STDERR_KEEP bytes of a stream, however long it grows. */
+static void output_add_tail(struct output *o, const char *buf, size_t n)
+{
+	if (n >= STDERR_KEEP) {
+		o->dropped += o->len + n - STDERR_KEEP;
+		buf += n - STDERR_KEEP;
+		n = STDERR_KEEP;
+		o->len = 0;
+	} else if (o->len + n > STDERR_KEEP) {
+		size_t drop = o->len + n - STDERR_KEEP;
+
+		memmove(o->buf, o->buf + drop, o->len - drop);
+		o->len -= drop;
+		o->dropped += drop;
+	}
+	output_add(o, buf, n);
+}
+
 static void child(const struct exec_state *s, int out, int err, long iteration)
 {
 	char iter[32];
@@ -202,18 +223,26 @@ static void child(const struct exec_state *s, int out, int err, long iteration)
 	_exit(127);
 }
 
-/* The last bytes of stderr, on one line, for a message. */
-static const char *tail_of(struct output *e)
+/*
+ * The last bytes of stderr on one line, for a message: "; stderr: ...",
+ * with how much came before them when that is not all; "" for none.
+ */
+static const char *stderr_words(struct output *e, char *buf, size_t size)
 {
-	char *t;
+	size_t shown = e->len > STDERR_TAIL ? STDERR_TAIL : e->len;
+	char *t = e->buf + e->len - shown;
 
 	if (!e->len)
 		return "";
-	t = e->buf + (e->len > STDERR_TAIL ? e->len - STDERR_TAIL : 0);
 	for (char *c = t; *c; c++)
 		if (*c == '\n' || *c == '\r' || *c == '\t')
 			*c = ' ';
-	return t;
+	if (e->dropped + e->len > shown)
+		snprintf(buf, size, "; stderr (... %zu bytes cut ...): %s",
+			 e->dropped + e->len - shown, t);
+	else
+		snprintf(buf, size, "; stderr: %s", t);
+	return buf;
 }
 
 /*
@@ -224,6 +253,7 @@ static int run_once(struct exec_state *s, long iteration,
 		    struct output *out, struct output *err)
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0, ret = -1, killed = 0;
+	char words[STDERR_TAIL + 64];
 	double deadline = s->deadline ? now_s() + (double)s->deadline : 0;
 	pid_t pid;
 
@@ -270,7 +300,10 @@ static int run_once(struct exec_state *s, long iteration,
 				continue;
 			got = read(*fd, buf, sizeof(buf));
 			if (got > 0) {
-				output_add(i ? err : out, buf, (size_t)got);
+				if (i)
+					output_add_tail(err, buf, (size_t)got);
+				else
+					output_add(out, buf, (size_t)got);
 			} else if (!got || errno != EINTR) {
 				close(*fd);
 				*fd = -1;
@@ -288,13 +321,12 @@ static int run_once(struct exec_state *s, long iteration,
 			   s->deadline_own ? "the deadline of its [workload] section" :
 			   "lab.exec_timeout");
 	else if (WIFSIGNALED(status))
-		emit_error(s->name, "iteration %ld: '%s' was killed by signal %d (%s)%s%s",
+		emit_error(s->name, "iteration %ld: '%s' was killed by signal %d (%s)%s",
 			   iteration, s->run, WTERMSIG(status), strsignal(WTERMSIG(status)),
-			   err->len ? "; stderr: " : "", tail_of(err));
+			   stderr_words(err, words, sizeof(words)));
 	else if (WEXITSTATUS(status))
-		emit_error(s->name, "iteration %ld: '%s' exited with status %d%s%s", iteration,
-			   s->run, WEXITSTATUS(status), err->len ? "; stderr: " : "",
-			   tail_of(err));
+		emit_error(s->name, "iteration %ld: '%s' exited with status %d%s", iteration,
+			   s->run, WEXITSTATUS(status), stderr_words(err, words, sizeof(words)));
 	else if (out->cut)
 		emit_error(s->name, "iteration %ld: more than %u MiB of output", iteration,
 			   MAX_OUTPUT >> 20);
@@ -438,6 +470,7 @@ int exec_run(const struct params *p, const char *name)
 
 		out.len = err.len = 0;
 		out.cut = err.cut = 0;
+		err.dropped = 0;
 		if (out.buf)
 			out.buf[0] = '\0';
 		events_begin(&ev, EVENTS_CHILDREN);

@@ -292,6 +292,95 @@ static void test_conclude(void)
 	}
 }
 
+/*
+ * What QEMU 7.2 printed on a nested Intel host whose KVM could not emulate
+ * an xrstor: the lab's own kernel had printed its first lines, then QEMU
+ * stopped the guest and waited. As the qemu runner reads it, stdout and
+ * stderr in one stream.
+ */
+static const char *const kvm_internal_error[] = {
+	"Linux version 6.1.0 (lab@build) #1 SMP PREEMPT_DYNAMIC",
+	"Command line: console=ttyS0 panic=-1 lab.workload=boot",
+	"x86/fpu: Supporting XSAVE feature 0x001: 'x87 floating point registers'",
+	"KVM internal error. Suberror: 1",
+	"extra data[0]: 0x0000000000000000",
+	"extra data[1]: 0x0000000000000030",
+	"emulation failure",
+	"RAX=0000000000000007 RBX=ffffffff82a03e80 RCX=0000000000000000 RDX=0000000000000000",
+	"RIP=ffffffff8102a5c0 RFL=00010046 [---Z-P-] CPL=0 II=0 A20=1 SMM=0 HLT=0",
+	"Code=48 c7 c0 ff ff ff ff 48 89 c2 48 c1 ea 20 <48> 0f ae 2f 5d c3 cc cc cc",
+	NULL,
+};
+
+static void feed_lines(struct console *c, const char *const *lines)
+{
+	for (size_t i = 0; lines[i]; i++)
+		raw(c, lines[i]);
+}
+
+static void test_kvm_fatal(void)
+{
+	static const char *const fatal[] = {
+		"KVM internal error. Suberror: 1",
+		"error: kvm run failed Bad address",
+		"qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69",
+		"qemu-system-x86_64: ../../target/i386/kvm/kvm.c:3114: kvm_buf_set_msrs: "
+		"Assertion `ret == cpu->kvm_msr_buf->nmsrs' failed.",
+	};
+	static const char *const not_fatal[] = {
+		"[    0.000000] kvm-clock: Using msrs 4b564d01 and 4b564d00",
+		"[    0.000000] Hypervisor detected: KVM",
+		"[    0.123456] kvm-guest: setup async PF for cpu 0",
+		"emulation failure",
+		"x: ../lib/foo.c:12: bar: Assertion `x' failed.",
+	};
+	struct run_result r;
+	struct console c;
+
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		ok(console_kvm_fatal(fatal[i]), fatal[i]);
+	for (size_t i = 0; i < sizeof(not_fatal) / sizeof(not_fatal[0]); i++)
+		ok(!console_kvm_fatal(not_fatal[i]), not_fatal[i]);
+
+	run_result_init(&r);
+	r.wall_s = 3;
+	console_init(&c, &spec, &r, -1, 0, 0);
+	c.kvm_stderr = 1;
+	feed_lines(&c, kvm_internal_error);
+	console_end(&c);
+	ok(c.saw_kernel && c.kvm_fatal, "QEMU's KVM internal error after the kernel printed is seen");
+	console_conclude(&c, 0);
+	is_str(run_status_name(r.status), "INFRA", "... and the boot is INFRA, no kernel verdict");
+	is_str(strbuf_str(&r.error), "qemu stopped the guest under kvm: KVM internal error. Suberror: 1",
+	       "... its error QEMU's first line of it");
+	console_release(&c);
+	run_result_release(&r);
+
+	/* a deadline reached while QEMU waits is still the host's failure */
+	run_result_init(&r);
+	console_init(&c, &spec, &r, -1, 0, 0);
+	c.kvm_stderr = 1;
+	feed_lines(&c, kvm_internal_error);
+	raw(&c, "Kernel panic - not syncing: the guest's words after the host's");
+	console_end(&c);
+	console_conclude(&c, 1);
+	ok(r.status == RUN_INFRA && strstr(strbuf_str(&r.error), "KVM internal error"),
+	   "a panic line and a timeout after it change nothing: INFRA, QEMU's words");
+	console_release(&c);
+	run_result_release(&r);
+
+	/* under TCG (or another runner) the same words can only be the guest's */
+	run_result_init(&r);
+	console_init(&c, &spec, &r, -1, 0, 0);
+	feed_lines(&c, kvm_internal_error);
+	console_end(&c);
+	console_conclude(&c, 0);
+	ok(!c.kvm_fatal && r.status == RUN_BOOT_FAILED,
+	   "without KVM the lines are the guest's: BOOT_FAILED, not INFRA");
+	console_release(&c);
+	run_result_release(&r);
+}
+
 static void test_tail(void)
 {
 	struct run_result r;
@@ -415,6 +504,7 @@ int main(void)
 	test_pipe();
 	test_pieces();
 	test_conclude();
+	test_kvm_fatal();
 	test_tail();
 	test_log_cap();
 	test_log_open();
