@@ -15,6 +15,7 @@
 #include "xalloc.h"
 #include "log.h"
 #include "meter.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "tempfile.h"
 
@@ -53,13 +54,6 @@ static int resolve_state(struct lab_config *cfg)
 		cfg->db = strbuf_detach(&sb);
 	}
 	return 0;
-}
-
-static const char *file_kind(mode_t mode)
-{
-	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a fifo" :
-	       S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device" :
-	       S_ISSOCK(mode) ? "a socket" : "something else";
 }
 
 /*
