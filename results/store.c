@@ -230,14 +230,132 @@ out:
 	return ret;
 }
 
+/* Whether sqlite has the file open, or left it unclosed: a -wal or -shm beside it. */
+static int has_sidecars(const char *path)
+{
+	struct strbuf side = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&side, "%s-wal", path);
+	ret = !access(side.buf, F_OK);
+	strbuf_setlen(&side, side.len - 4);
+	strbuf_addstr(&side, "-shm");
+	ret = ret || !access(side.buf, F_OK);
+	strbuf_release(&side);
+	return ret;
+}
+
+/*
+ * path as sqlite's URI, immutable: "file:" and the path with the bytes a URI
+ * gives a meaning ('%', '?', '#') escaped; an absolute path after an empty
+ * authority, so that one starting with "//" is not taken for a host.
+ */
+static void immutable_uri(struct strbuf *uri, const char *path)
+{
+	strbuf_addstr(uri, path[0] == '/' ? "file://" : "file:");
+	for (const char *p = path; *p; p++)
+		if (*p == '%' || *p == '?' || *p == '#')
+			strbuf_addf(uri, "%%%02X", (unsigned char)*p);
+		else
+			strbuf_addch(uri, *p);
+	strbuf_addstr(uri, "?immutable=1");
+}
+
+/*
+ * A database file with nothing beside it, looked at before sqlite opens it
+ * for real: opening a database in WAL mode creates its -wal and -shm, even
+ * to read, and a refused file would keep them. Opened immutable, sqlite
+ * reads the file and creates nothing; what would refuse it (not a
+ * database, truncated, damaged, newer than this lab) is found there.
+ * writing: the checks of a file the lab will write to, damage included.
+ * Returns 0 (the file may be opened), -1 after the message.
+ */
+static int look_first(const struct store *st, int writing)
+{
+	struct store pre = { .conn = NULL };
+	struct strbuf uri = STRBUF_INIT;
+	int version, ret = -1;
+
+	pre.path = xstrdup(st->path);
+	pre.conn = xcalloc(1, sizeof(*pre.conn));
+	immutable_uri(&uri, st->path);
+	if (sqlite3_open_v2(uri.buf, &pre.conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		error("cannot %s database '%s': %s", writing ? "open" : "read", st->path,
+		      store_errmsg(&pre));
+		goto out;
+	}
+	if (!writing) {
+		long long v = -1;
+
+		if (store_rows(&pre, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) ||
+		    v < 0)
+			error("cannot read database '%s': %s", st->path, store_errmsg(&pre));
+		else
+			ret = 0;
+		goto out;
+	}
+	if (schema_version(&pre, &version))
+		goto out;
+	if (version > STORE_SCHEMA_VERSION) {
+		error("database '%s' has schema version %d, newer than this lab's %d",
+		      st->path, version, STORE_SCHEMA_VERSION);
+		goto out;
+	}
+	if (version > 0 && check_intact(&pre))
+		goto out;
+	ret = 0;
+out:
+	store_close(&pre);
+	strbuf_release(&uri);
+	return ret;
+}
+
+/*
+ * A database the lab is to write: refused before sqlite sees it when the
+ * file cannot be written (sqlite would open it read-only without a word,
+ * and the first write would fail after a boot), or when its -wal and -shm
+ * would have to be made in a directory that cannot be written.
+ */
+static int check_writable(const char *path)
+{
+	struct stat sb;
+	char *copy;
+	int ret = 0;
+
+	if (stat(path, &sb))
+		return 0;	/* not there: sqlite creates it, or says why not */
+	if (access(path, W_OK))
+		return error("database '%s' is not writable: %s", path, strerror(errno));
+	if (has_sidecars(path))
+		return 0;
+	copy = xstrdup(path);
+	if (access(dirname(copy), W_OK | X_OK))
+		ret = error("database '%s' cannot be written: its directory is not writable (%s)",
+			    path, strerror(errno));
+	free(copy);
+	return ret;
+}
+
+/* A file of some bytes with nothing beside it: look_first() before sqlite opens it. */
+static int pristine(const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb) && sb.st_size > 0 && !has_sidecars(path);
+}
+
 int store_open(struct store *st, const char *path)
 {
-	int version, stale;
+	int version, stale, looked;
 
 	memset(st, 0, sizeof(*st));
 	st->path = strdup(path);
 	if (!st->path)
 		return error("out of memory");
+	looked = pristine(path);
+	if (check_writable(path) || (looked && look_first(st, 1)))
+		goto fail;
 	st->conn = xcalloc(1, sizeof(*st->conn));
 	if (sqlite3_open_v2(path, &st->conn->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 			    NULL) != SQLITE_OK) {
@@ -252,8 +370,8 @@ int store_open(struct store *st, const char *path)
 		      path, version, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
-	/* before anything reads the schema or writes */
-	if (version > 0 && check_intact(st))
+	/* before anything reads the schema or writes; look_first() did it already */
+	if (version > 0 && !looked && check_intact(st))
 		goto fail;
 	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
 	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
@@ -308,6 +426,8 @@ static int open_read(struct store *st, int *version)
 	long long v = -1;
 	int ret = -1;
 
+	if (pristine(st->path) && look_first(st, 0))
+		return -1;
 	st->conn = xcalloc(1, sizeof(*st->conn));
 	/* one thread uses the connection: sqlite's mutex on every call buys nothing */
 	if (sqlite3_open_v2(st->path, &st->conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,

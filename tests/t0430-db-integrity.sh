@@ -50,6 +50,53 @@ test_expect_success 'a damaged database is refused for writing, and left as it w
 	test "$before" = "$(md5sum <lab.db)"
 '
 
+# refused FILE CMD...: lab CMD --db FILE exits 2 with one line naming FILE, and
+# leaves FILE as it was, with no -wal or -shm beside it.
+refused() {
+	local db=$1 before rc=0
+	shift
+	before=$(md5sum <"$db") &&
+	"$@" --db "$db" >out 2>err || rc=$?
+	test "$rc" = 2 || { echo "exit $rc: $*"; cat err; return 1; }
+	expect_one_line_naming err "database '$db'" &&
+	test "$before" = "$(md5sum <"$db")" &&
+	! ls "$db"-* 2>/dev/null
+}
+
+test_expect_success 'a truncated database is refused by readers and writers, and gets no -wal or -shm' '
+	rm -rf lab.db* && run --iters 50 >/dev/null 2>&1 && test ! -e lab.db-wal &&
+	test "$(sql lab.db "PRAGMA journal_mode")" = wal &&
+	cp lab.db half.db && truncate -s $(($(stat -c %s lab.db) / 2)) half.db &&
+	head -c 100 lab.db >header.db &&
+	for db in half.db header.db; do
+		refused $db "$LAB" list && refused $db "$LAB" show 1 &&
+		refused $db "$LAB" report --out site &&
+		refused $db "$LAB" run --runner local --guest "$FAKE" --workload zeroing &&
+		refused $db "$LAB" ab --runner local --guest "$FAKE" --workload zeroing --boots 1 &&
+		grep -q "malformed" err || { echo "$db"; return 1; }
+	done &&
+	test ! -e site
+'
+
+test_expect_success 'a database the lab cannot write is refused before a boot, with nothing beside it' '
+	cp lab.db ro.db && chmod 444 ro.db && chmod 777 . &&
+	as=() && { test "$(id -u)" != 0 || as=(setpriv --reuid=65534 --regid=65534 --clear-groups); } &&
+	refused ro.db "${as[@]}" "$LAB" run --runner local --guest "$FAKE" --workload zeroing &&
+	grep -q "^lab: database .ro.db. is not writable: Permission denied\$" err &&
+	! grep -q "boot 1" err out &&
+	refused ro.db "${as[@]}" "$LAB" ab --runner local --guest "$FAKE" --workload zeroing \
+		--boots 1 &&
+	chmod 755 .
+'
+
+test_lazy_prereq CHATTR 'touch f && chattr +i f && chattr -i f'
+test_expect_success CHATTR 'an immutable database is refused for writing, even by root' '
+	cp lab.db frozen.db && chattr +i frozen.db &&
+	test_when_finished "chattr -i frozen.db" &&
+	refused frozen.db "$LAB" run --runner local --guest "$FAKE" --workload zeroing &&
+	grep -q "^lab: database .frozen.db. is not writable: Operation not permitted\$" err
+'
+
 test_expect_success 'a full disk while creating the experiment: no --resume for it' '
 	rm -rf lab.db* &&
 	run --iters 50 >/dev/null 2>&1 &&
