@@ -16,6 +16,7 @@
 #include "log.h"
 #include "meter.h"
 #include "regfile.h"
+#include "store-spool.h"
 #include "strbuf.h"
 #include "tempfile.h"
 
@@ -148,7 +149,7 @@ static int set_dir(struct lab_context *ctx)
 int context_open_store(struct lab_context *ctx)
 {
 	struct strbuf cache = STRBUF_INIT;
-	char *dbdir = xstrdup(ctx->cfg.db), *real;
+	char *dbdir = xstrdup(ctx->cfg.db), *real, *logdir;
 	int bad = set_dir(ctx) || mkdir_p(ctx->dir) || mkdir_p(dirname(dbdir));
 
 	free(dbdir);
@@ -161,6 +162,11 @@ int context_open_store(struct lab_context *ctx)
 	}
 	if (store_open(&ctx->st, ctx->cfg.db))
 		return -1;
+	/* runs that an earlier lab could not store, kept beside their console logs */
+	logdir = context_logdir(ctx);
+	if (logdir)
+		store_spool_import(&ctx->st, logdir);
+	free(logdir);
 	/* initramfs images of labs killed by SIGKILL: nobody else removes them */
 	strbuf_addf(&cache, "%s/cache", ctx->dir);
 	tempfile_remove_stale(cache.buf, "initramfs-");
