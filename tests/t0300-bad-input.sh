@@ -20,6 +20,17 @@ test_expect_success 'a missing kernel file' '
 	expect_one_line_naming err /nonexistent/bzImage && check_intact
 '
 
+test_expect_success 'a fifo or a directory as --kernel is refused at once, saying what it is' '
+	mkfifo kernel.fifo && mkdir kernel.dir &&
+	rc=0 && timeout 20 "$LAB" run --db lab.db --kernel kernel.fifo --workload boot 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: kernel .kernel.fifo. is a fifo, not a regular file\$" &&
+	rc=0 && timeout 20 "$LAB" run --db lab.db --kernel kernel.dir --workload boot 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: kernel .kernel.dir. is a directory, not a regular file\$" &&
+	check_intact
+'
+
 test_expect_success 'a file that is not a kernel' '
 	echo hello >notakernel &&
 	test_must_fail "$LAB" run --db lab.db --kernel notakernel --workload boot 2>err &&
