@@ -77,7 +77,7 @@ static int schema_stale(struct store *st, int version)
  * or read back wrong. quick_check reads every page, without the index
  * cross-checks of integrity_check.
  */
-static int check_intact(struct store *st)
+static int find_damage(struct store *st, struct strbuf *msg)
 {
 	struct strbuf result = STRBUF_INIT;
 	const char *why = NULL;
@@ -89,18 +89,27 @@ static int check_intact(struct store *st)
 	else if (strcmp(result.buf, "ok"))
 		why = result.buf;
 	if (why) {
-		struct strbuf one = STRBUF_INIT;
-
+		strbuf_addf(msg, "database '%s' is damaged (", st->path);
 		/* sqlite's report can span lines ("*** in database main ***\nPage 25: ..."): one line */
 		for (; *why; why++)
-			strbuf_addch(&one, *why == '\n' ? ' ' : *why);
-		error("database '%s' is damaged (%s): refusing to write to it; "
-		      "'sqlite3 %s .recover' saves what is left", st->path, one.buf, st->path);
-		strbuf_release(&one);
+			strbuf_addch(msg, *why == '\n' ? ' ' : *why);
+		strbuf_addf(msg, "): refusing to write to it; 'sqlite3 %s .recover' saves what is "
+			    "left", st->path);
 	} else {
 		ret = 0;
 	}
 	strbuf_release(&result);
+	return ret;
+}
+
+static int check_intact(struct store *st)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int ret = find_damage(st, &msg);
+
+	if (ret)
+		error("%s", msg.buf);
+	strbuf_release(&msg);
 	return ret;
 }
 
@@ -268,46 +277,56 @@ static void immutable_uri(struct strbuf *uri, const char *path)
  * reads the file and creates nothing; what would refuse it (not a
  * database, truncated, damaged, newer than this lab) is found there.
  * writing: the checks of a file the lab will write to, damage included.
- * Returns 0 (the file may be opened), -1 after the message.
+ * Returns 0 (the file may be opened), -1 with the refusal in msg.
  */
-static int look_first(const struct store *st, int writing)
+static int look_first(const struct store *st, int writing, struct strbuf *msg)
 {
 	struct store pre = { .conn = NULL };
 	struct strbuf uri = STRBUF_INIT;
-	int version, ret = -1;
+	long long v = -1;
+	int ret = -1;
 
 	pre.path = xstrdup(st->path);
 	pre.conn = xcalloc(1, sizeof(*pre.conn));
 	immutable_uri(&uri, st->path);
 	if (sqlite3_open_v2(uri.buf, &pre.conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		error("cannot %s database '%s': %s", writing ? "open" : "read", st->path,
-		      store_errmsg(&pre));
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    store_rows(&pre, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) || v < 0) {
+		/* the words of the opens that follow, for a file sqlite cannot read */
+		strbuf_addf(msg, "cannot %s database '%s': %s", writing ? "open" : "read",
+			    st->path, store_errmsg(&pre));
 		goto out;
 	}
-	if (!writing) {
-		long long v = -1;
-
-		if (store_rows(&pre, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) ||
-		    v < 0)
-			error("cannot read database '%s': %s", st->path, store_errmsg(&pre));
-		else
-			ret = 0;
+	if (writing && v > STORE_SCHEMA_VERSION) {
+		strbuf_addf(msg, "database '%s' has schema version %lld, newer than this lab's %d",
+			    st->path, v, STORE_SCHEMA_VERSION);
 		goto out;
 	}
-	if (schema_version(&pre, &version))
-		goto out;
-	if (version > STORE_SCHEMA_VERSION) {
-		error("database '%s' has schema version %d, newer than this lab's %d",
-		      st->path, version, STORE_SCHEMA_VERSION);
-		goto out;
-	}
-	if (version > 0 && check_intact(&pre))
+	if (writing && v > 0 && find_damage(&pre, msg))
 		goto out;
 	ret = 0;
 out:
 	store_close(&pre);
 	strbuf_release(&uri);
+	return ret;
+}
+
+/*
+ * look_first(), said when it refuses; 1 when it could not judge: another
+ * lab opened the file meanwhile (its -wal or -shm are there now), so that
+ * what was read without locks may have been that lab's checkpoint half
+ * done. The usual open then checks the file under sqlite's locks.
+ */
+static int look_first_said(const struct store *st, int writing)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int ret = look_first(st, writing, &msg);
+
+	if (ret && has_sidecars(st->path))
+		ret = 1;
+	else if (ret)
+		error("%s", msg.buf);
+	strbuf_release(&msg);
 	return ret;
 }
 
@@ -347,14 +366,17 @@ static int pristine(const char *path)
 
 int store_open(struct store *st, const char *path)
 {
-	int version, stale, looked;
+	int version, stale, unchecked;
 
 	memset(st, 0, sizeof(*st));
 	st->path = strdup(path);
 	if (!st->path)
 		return error("out of memory");
-	looked = pristine(path);
-	if (check_writable(path) || (looked && look_first(st, 1)))
+	if (check_writable(path))
+		goto fail;
+	/* 0: look_first_said() checked the file; 1: the usual open checks it */
+	unchecked = pristine(path) ? look_first_said(st, 1) : 1;
+	if (unchecked < 0)
 		goto fail;
 	st->conn = xcalloc(1, sizeof(*st->conn));
 	if (sqlite3_open_v2(path, &st->conn->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
@@ -370,8 +392,8 @@ int store_open(struct store *st, const char *path)
 		      path, version, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
-	/* before anything reads the schema or writes; look_first() did it already */
-	if (version > 0 && !looked && check_intact(st))
+	/* before anything reads the schema or writes, unless look_first_said() did */
+	if (version > 0 && unchecked && check_intact(st))
 		goto fail;
 	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
 	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
@@ -426,7 +448,7 @@ static int open_read(struct store *st, int *version)
 	long long v = -1;
 	int ret = -1;
 
-	if (pristine(st->path) && look_first(st, 0))
+	if (pristine(st->path) && look_first_said(st, 0) < 0)
 		return -1;
 	st->conn = xcalloc(1, sizeof(*st->conn));
 	/* one thread uses the connection: sqlite's mutex on every call buys nothing */
