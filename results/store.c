@@ -239,17 +239,21 @@ out:
 	return ret;
 }
 
-/* Whether sqlite has the file open, or left it unclosed: a -wal or -shm beside it. */
+/*
+ * Whether sqlite has the file open, or left it unclosed: a -wal or -shm
+ * beside it, or the -journal of a database from before WAL mode.
+ */
 static int has_sidecars(const char *path)
 {
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
 	struct strbuf side = STRBUF_INIT;
-	int ret;
+	int ret = 0;
 
-	strbuf_addf(&side, "%s-wal", path);
-	ret = !access(side.buf, F_OK);
-	strbuf_setlen(&side, side.len - 4);
-	strbuf_addstr(&side, "-shm");
-	ret = ret || !access(side.buf, F_OK);
+	for (size_t i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
+		strbuf_reset(&side);
+		strbuf_addf(&side, "%s%s", path, sides[i]);
+		ret = !access(side.buf, F_OK);
+	}
 	strbuf_release(&side);
 	return ret;
 }
