@@ -16,6 +16,7 @@
 #include "kconfig.h"
 #include "lock.h"
 #include "log.h"
+#include "regfile.h"
 #include "build-progress.h"
 #include "meter.h"
 #include "subprocess.h"
@@ -74,11 +75,16 @@ static void hash_hex(char out[41], const struct strbuf *sb)
 	git_oid_tostr(out, 41, &oid);
 }
 
+/* A config or a patch the user named: a fifo or a device is refused by what it is. */
 static int append_file(struct strbuf *sb, const char *path)
 {
-	if (strbuf_read_file(sb, path, 0))
-		return error("cannot read '%s': %s", path, strerror(errno));
-	return 0;
+	struct strbuf why = STRBUF_INIT;
+	int ret = regfile_read(sb, path, 0, 0, NULL, &why);
+
+	if (ret)
+		error("%s", why.buf);
+	strbuf_release(&why);
+	return ret;
 }
 
 /* hash (NULL: none) gets the git blob id of what was copied, from the bytes in hand. */

@@ -8,6 +8,7 @@
 #include "curlutil.h"
 #include "fetch.h"
 #include "log.h"
+#include "regfile.h"
 #include "mbox.h"
 #include "strbuf.h"
 
@@ -111,12 +112,16 @@ static int fetch_url(struct strbuf *out, const char *url, size_t max)
 
 static int fetch_file(struct strbuf *out, const char *path, size_t max)
 {
-	if (strbuf_read_file(out, path, max + 1))
-		return error("cannot read '%s': %s", path, strerror(errno));
+	struct strbuf why = STRBUF_INIT;
+
+	if (regfile_read(out, path, max + 1, 0, "patch", &why)) {
+		error("%s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
 	if (out->len > max) {
-		struct strbuf why = STRBUF_INIT;
 		add_size(&why, max);
-		error("cannot read '%s': larger than %s", path, why.buf);
+		error("cannot read patch '%s': larger than %s", path, why.buf);
 		strbuf_release(&why);
 		return -1;
 	}

@@ -12,6 +12,7 @@
 #include "host.h"
 #include "image.h"
 #include "log.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -83,13 +84,25 @@ static int read_elf64(int fd, Elf64_Ehdr *eh)
 	       eh->e_ident[EI_DATA] == ELFDATA2LSB;
 }
 
+/* A --kernel that is a fifo or a device is refused, not waited on. */
+static int open_kernel(const char *path)
+{
+	struct strbuf why = STRBUF_INIT;
+	int fd = regfile_open(path, 0, NULL, "kernel", &why);
+
+	if (fd < 0)
+		error("%s", why.buf);
+	strbuf_release(&why);
+	return fd;
+}
+
 int kernel_image_pvh(const char *path)
 {
 	Elf64_Ehdr eh;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	int fd = open_kernel(path), ret;
 
 	if (fd < 0)
-		return error("cannot read kernel '%s': %s", path, strerror(errno));
+		return -1;
 	ret = read_elf64(fd, &eh) && eh.e_machine == EM_X86_64 && elf_has_pvh(fd, &eh);
 	close(fd);
 	return ret;
@@ -101,10 +114,10 @@ static int read_header(const char **arch, int *is_pvh, const char *path)
 	unsigned char hdr[0x210];
 	Elf64_Ehdr eh;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), elf, pvh = 0;
+	int fd = open_kernel(path), elf, pvh = 0;
 
 	if (fd < 0)
-		return error("cannot read kernel '%s': %s", path, strerror(errno));
+		return -1;
 	n = read(fd, hdr, sizeof(hdr));
 	if (n < 0) {
 		close(fd);

@@ -1,9 +1,9 @@
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "regfile.h"
 #include "sha256.h"
 
 static const uint32_t k[64] = {
@@ -97,7 +97,7 @@ int sha256_file(const char *path, char out[SHA256_HEX_LEN + 1])
 {
 	unsigned char buf[65536];
 	struct sha256 s;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	int fd = regfile_open(path, 0, NULL, NULL, NULL), err;
 	ssize_t n;
 
 	if (fd < 0)

@@ -1,11 +1,11 @@
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <ctype.h>
 
+#include "regfile.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -158,13 +158,5 @@ int strbuf_read_fd(struct strbuf *sb, int fd, size_t max)
 
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret, saved;
-
-	if (fd < 0)
-		return -1;
-	ret = strbuf_read_fd(sb, fd, max);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return ret;
+	return regfile_read(sb, path, max, 0, NULL, NULL);
 }

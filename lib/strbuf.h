@@ -34,7 +34,11 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_trim(struct strbuf *sb);
-/* Read a whole file; returns 0 or -1 with errno set. */
+/*
+ * Read a whole regular file; returns 0 or -1 with errno set. Anything else
+ * at path (a fifo, a device, a directory) is refused without blocking:
+ * regfile.h, whose regfile_read() also says why in one line.
+ */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
 /* The same from an open descriptor, read to its end; fd stays open. */
 int strbuf_read_fd(struct strbuf *sb, int fd, size_t max);

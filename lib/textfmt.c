@@ -8,9 +8,9 @@
 
 const char *textfmt_si_prefix(int e3)
 {
-	static const char *const prefix[] = { "p", "n", "µ", "m", "", "k", "M", "G", "T" };
+	static const char *const prefix[] = { "p", "n", "µ", "m", "", "k", "M", "G", "T", "P", "E" };
 
-	return e3 < -12 || e3 > 12 || e3 % 3 ? "" : prefix[e3 / 3 + 4];
+	return e3 < -12 || e3 > 18 || e3 % 3 ? "" : prefix[e3 / 3 + 4];
 }
 
 void textfmt_value(char *buf, size_t size, double v)
@@ -23,10 +23,18 @@ void textfmt_value(char *buf, size_t size, double v)
 		snprintf(buf, size, "-");
 		return;
 	}
+	/*
+	 * Past the last prefix the digits would run on (1e308 is 309 of them,
+	 * cut by the buffer into a wrong number): a bound that says so.
+	 */
+	if (a >= 999.95e18) {
+		snprintf(buf, size, "%s", v < 0 ? "<-999E" : ">999E");
+		return;
+	}
 	if (a != 0 && (a >= 1e6 || a < 1e-3)) {
 		int e3 = 3 * (int)floor(log10(a) / 3);
 
-		e3 = e3 > 12 ? 12 : e3 < -12 ? -12 : e3;
+		e3 = e3 > 18 ? 18 : e3 < -12 ? -12 : e3;
 		v /= pow(10, e3);
 		a /= pow(10, e3);
 		prefix = textfmt_si_prefix(e3);
@@ -75,7 +83,13 @@ void textfmt_duration(char *buf, size_t size, double ns, const char *sign)
 	const char *unit;
 	double per = textfmt_duration_unit(ns, &unit);
 
-	if (per > 1)
+	if (per > 1 && fabs(ns) / per >= 1e4) {
+		/* %.4g would say 1.08e+04 s for three hours */
+		char num[32];
+
+		textfmt_value(num, sizeof(num), fabs(ns) / per);
+		snprintf(buf, size, "%s%s %s", sign, num, unit);
+	} else if (per > 1)
 		snprintf(buf, size, "%s%.4g %s", sign, fabs(ns) / per, unit);
 	else
 		snprintf(buf, size, "%s%.0f ns", sign, fabs(ns));

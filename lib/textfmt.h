@@ -15,10 +15,15 @@
 
 /*
  * v in about four significant digits: 100.1, 45702, 0.1234, and beyond
- * [0.001, 1e6) with an SI prefix: 4.24µ, 12.3M. "-" when not finite.
+ * [0.001, 1e6) with an SI prefix: 4.24µ, 12.3M, up to 999.9E; ">999E"
+ * (or "<-999E") beyond that, never a cut row of digits. "-" when not finite.
+ * At most 8 bytes and the NUL.
  */
 void textfmt_value(char *buf, size_t size, double v);
-/* The SI prefix of 10^e3 ("µ" for -6, "k" for 3); "" for 0 or a power it has none for. */
+/*
+ * The SI prefix of 10^e3 ("µ" for -6, "k" for 3, up to "E" for 18); "" for 0
+ * or a power it has none for.
+ */
 const char *textfmt_si_prefix(int e3);
 
 /* x, a multiple, in three significant digits and no exponent: 455, 12.3, 0.0214. */
@@ -26,7 +31,8 @@ void textfmt_multiple(char *buf, size_t size, double x);
 
 /*
  * ns as a duration in about four digits and the unit that suits it, sign
- * before it: "812 ns", "61.43 ms", "+24.31 s".
+ * before it: "812 ns", "61.43 ms", "+24.31 s"; from 10000 s on, seconds as
+ * textfmt_value() writes them ("10800 s", "31.54M s").
  */
 void textfmt_duration(char *buf, size_t size, double ns, const char *sign);
 /* The unit textfmt_duration() writes ns in ("s", "ms", "us", "ns"), and ns in one of it. */

@@ -26,6 +26,19 @@ int store_error(struct store *st, const char *what);
  */
 int store_exec(struct store *st, const char *what, const char *sql, long long id,
 	       const char *text);
+struct run_result;
+/*
+ * The end of a run in one transaction, nothing said: SQLITE_OK, or sqlite's
+ * code of the first failure (the transaction then rolled back). replace:
+ * the run's samples, events, dropped lines and profile go first, for an
+ * import that may have been made once already.
+ */
+int store_run_finish_tx(struct store *st, long long run_id, const struct run_result *res,
+			const char *console_log, int replace);
+/* res written whole to the spool file path (store-spool.h); -1 after the message. */
+int store_spool_write(const char *path, long long run_id, const struct run_result *res,
+		      const char *console_log);
+
 /* A finished run has no owner any more; nothing said: the caller names what failed. */
 int store_clear_owner(struct store *st, long long run_id);
 

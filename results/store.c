@@ -77,7 +77,7 @@ static int schema_stale(struct store *st, int version)
  * or read back wrong. quick_check reads every page, without the index
  * cross-checks of integrity_check.
  */
-static int check_intact(struct store *st)
+static int find_damage(struct store *st, struct strbuf *msg)
 {
 	struct strbuf result = STRBUF_INIT;
 	const char *why = NULL;
@@ -89,18 +89,27 @@ static int check_intact(struct store *st)
 	else if (strcmp(result.buf, "ok"))
 		why = result.buf;
 	if (why) {
-		struct strbuf one = STRBUF_INIT;
-
+		strbuf_addf(msg, "database '%s' is damaged (", st->path);
 		/* sqlite's report can span lines ("*** in database main ***\nPage 25: ..."): one line */
 		for (; *why; why++)
-			strbuf_addch(&one, *why == '\n' ? ' ' : *why);
-		error("database '%s' is damaged (%s): refusing to write to it; "
-		      "'sqlite3 %s .recover' saves what is left", st->path, one.buf, st->path);
-		strbuf_release(&one);
+			strbuf_addch(msg, *why == '\n' ? ' ' : *why);
+		strbuf_addf(msg, "): refusing to write to it; 'sqlite3 %s .recover' saves what is "
+			    "left", st->path);
 	} else {
 		ret = 0;
 	}
 	strbuf_release(&result);
+	return ret;
+}
+
+static int check_intact(struct store *st)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int ret = find_damage(st, &msg);
+
+	if (ret)
+		error("%s", msg.buf);
+	strbuf_release(&msg);
 	return ret;
 }
 
@@ -230,14 +239,149 @@ out:
 	return ret;
 }
 
+/*
+ * Whether sqlite has the file open, or left it unclosed: a -wal or -shm
+ * beside it, or the -journal of a database from before WAL mode.
+ */
+static int has_sidecars(const char *path)
+{
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
+	struct strbuf side = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sides) && !ret; i++) {
+		strbuf_reset(&side);
+		strbuf_addf(&side, "%s%s", path, sides[i]);
+		ret = !access(side.buf, F_OK);
+	}
+	strbuf_release(&side);
+	return ret;
+}
+
+/*
+ * path as sqlite's URI, immutable: "file:" and the path with the bytes a URI
+ * gives a meaning ('%', '?', '#') escaped; an absolute path after an empty
+ * authority, so that one starting with "//" is not taken for a host.
+ */
+static void immutable_uri(struct strbuf *uri, const char *path)
+{
+	strbuf_addstr(uri, path[0] == '/' ? "file://" : "file:");
+	for (const char *p = path; *p; p++)
+		if (*p == '%' || *p == '?' || *p == '#')
+			strbuf_addf(uri, "%%%02X", (unsigned char)*p);
+		else
+			strbuf_addch(uri, *p);
+	strbuf_addstr(uri, "?immutable=1");
+}
+
+/*
+ * A database file with nothing beside it, looked at before sqlite opens it
+ * for real: opening a database in WAL mode creates its -wal and -shm, even
+ * to read, and a refused file would keep them. Opened immutable, sqlite
+ * reads the file and creates nothing; what would refuse it (not a
+ * database, truncated, damaged, newer than this lab) is found there.
+ * writing: the checks of a file the lab will write to, damage included.
+ * Returns 0 (the file may be opened), -1 with the refusal in msg.
+ */
+static int look_first(const struct store *st, int writing, struct strbuf *msg)
+{
+	struct store pre = { .conn = NULL };
+	struct strbuf uri = STRBUF_INIT;
+	long long v = -1;
+	int ret = -1;
+
+	pre.path = xstrdup(st->path);
+	pre.conn = xcalloc(1, sizeof(*pre.conn));
+	immutable_uri(&uri, st->path);
+	if (sqlite3_open_v2(uri.buf, &pre.conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    store_rows(&pre, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) || v < 0) {
+		/* the words of the opens that follow, for a file sqlite cannot read */
+		strbuf_addf(msg, "cannot %s database '%s': %s", writing ? "open" : "read",
+			    st->path, store_errmsg(&pre));
+		goto out;
+	}
+	if (writing && v > STORE_SCHEMA_VERSION) {
+		strbuf_addf(msg, "database '%s' has schema version %lld, newer than this lab's %d",
+			    st->path, v, STORE_SCHEMA_VERSION);
+		goto out;
+	}
+	if (writing && v > 0 && find_damage(&pre, msg))
+		goto out;
+	ret = 0;
+out:
+	store_close(&pre);
+	strbuf_release(&uri);
+	return ret;
+}
+
+/*
+ * look_first(), said when it refuses; 1 when it could not judge: another
+ * lab opened the file meanwhile (its -wal or -shm are there now), so that
+ * what was read without locks may have been that lab's checkpoint half
+ * done. The usual open then checks the file under sqlite's locks.
+ */
+static int look_first_said(const struct store *st, int writing)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int ret = look_first(st, writing, &msg);
+
+	if (ret && has_sidecars(st->path))
+		ret = 1;
+	else if (ret)
+		error("%s", msg.buf);
+	strbuf_release(&msg);
+	return ret;
+}
+
+/*
+ * A database the lab is to write: refused before sqlite sees it when the
+ * file cannot be written (sqlite would open it read-only without a word,
+ * and the first write would fail after a boot), or when its -wal and -shm
+ * would have to be made in a directory that cannot be written.
+ */
+static int check_writable(const char *path)
+{
+	struct stat sb;
+	char *copy;
+	int ret = 0;
+
+	if (stat(path, &sb))
+		return 0;	/* not there: sqlite creates it, or says why not */
+	if (access(path, W_OK))
+		return error("database '%s' is not writable: %s", path, strerror(errno));
+	if (has_sidecars(path))
+		return 0;
+	copy = xstrdup(path);
+	if (access(dirname(copy), W_OK | X_OK))
+		ret = error("database '%s' cannot be written: its directory is not writable (%s)",
+			    path, strerror(errno));
+	free(copy);
+	return ret;
+}
+
+/* A file of some bytes with nothing beside it: look_first() before sqlite opens it. */
+static int pristine(const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb) && sb.st_size > 0 && !has_sidecars(path);
+}
+
 int store_open(struct store *st, const char *path)
 {
-	int version, stale;
+	int version, stale, unchecked;
 
 	memset(st, 0, sizeof(*st));
 	st->path = strdup(path);
 	if (!st->path)
 		return error("out of memory");
+	if (check_writable(path))
+		goto fail;
+	/* 0: look_first_said() checked the file; 1: the usual open checks it */
+	unchecked = pristine(path) ? look_first_said(st, 1) : 1;
+	if (unchecked < 0)
+		goto fail;
 	st->conn = xcalloc(1, sizeof(*st->conn));
 	if (sqlite3_open_v2(path, &st->conn->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 			    NULL) != SQLITE_OK) {
@@ -252,8 +396,8 @@ int store_open(struct store *st, const char *path)
 		      path, version, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
-	/* before anything reads the schema or writes */
-	if (version > 0 && check_intact(st))
+	/* before anything reads the schema or writes, unless look_first_said() did */
+	if (version > 0 && unchecked && check_intact(st))
 		goto fail;
 	if (exec(st, "PRAGMA journal_mode = WAL", "cannot enable WAL") ||
 	    exec(st, "PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
@@ -308,6 +452,8 @@ static int open_read(struct store *st, int *version)
 	long long v = -1;
 	int ret = -1;
 
+	if (pristine(st->path) && look_first_said(st, 0) < 0)
+		return -1;
 	st->conn = xcalloc(1, sizeof(*st->conn));
 	/* one thread uses the connection: sqlite's mutex on every call buys nothing */
 	if (sqlite3_open_v2(st->path, &st->conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,

@@ -10,6 +10,7 @@
 #include "atomicfile.h"
 #include "cpio.h"
 #include "log.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -245,13 +246,10 @@ int cpio_add_file_from_path(struct cpio *c, const char *name, mode_t perm,
 	clean = clean_name(name);
 	if (!clean)
 		return fail(c, EINVAL);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
+	/* a fifo put where a program was is refused (EINVAL), not waited on */
+	fd = regfile_open(path, 0, &st, NULL, NULL);
+	if (fd < 0) {
 		fail(c, errno);
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		fail(c, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
 		goto out;
 	}
 	if (write_header(c, clean, c->next_ino, S_IFREG | perm, 1,

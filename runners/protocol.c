@@ -150,6 +150,53 @@ static int take_double(struct protocol_msg *m, double *out, const char **s, cons
 	return 0;
 }
 
+/* A time unit's seconds; 0 for a unit that is not a time. */
+static double unit_seconds(const char *unit)
+{
+	static const struct {
+		const char *name;
+		double s;
+	} units[] = { { "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 } };
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(unit, units[i].name))
+			return units[i].s;
+	return 0;
+}
+
+int protocol_check_value(char *why, size_t size, const char *metric, const char *unit,
+			 double value)
+{
+	double per = unit_seconds(unit);
+
+	if (!isfinite(value)) {
+		snprintf(why, size, "value %g is not a finite number", value);
+		return -1;
+	}
+	if (!strncmp(metric, PROTOCOL_EVENT_PREFIX, strlen(PROTOCOL_EVENT_PREFIX))) {
+		if (value < 0 || value > PROTOCOL_MAX_COUNT || value != floor(value)) {
+			snprintf(why, size, "event count %.6g is not a whole number from 0 to 2^53",
+				 value);
+			return -1;
+		}
+		return 0;
+	}
+	if (per) {
+		/* the quotient, not value * per: no overflow on the way */
+		if (value < 0 || value > PROTOCOL_MAX_SECONDS / per) {
+			snprintf(why, size, "time %.6g %s is %s", value, unit,
+				 value < 0 ? "negative" : "beyond a day");
+			return -1;
+		}
+		return 0;
+	}
+	if (fabs(value) > PROTOCOL_MAX_COUNT) {
+		snprintf(why, size, "value %.6g %s is beyond 2^53", value, unit);
+		return -1;
+	}
+	return 0;
+}
+
 static int only_spaces(struct protocol_msg *m, const char *s, const char *kind)
 {
 	while (*s == ' ')
@@ -161,7 +208,7 @@ static int only_spaces(struct protocol_msg *m, const char *s, const char *kind)
 
 static enum protocol_kind parse_body(struct protocol_msg *m, const char *s)
 {
-	char kind[16];
+	char kind[16], why[sizeof(m->why)];
 	long v;
 
 	if (take_word(m, kind, sizeof(kind), &s, "kind"))
@@ -198,6 +245,8 @@ static enum protocol_kind parse_body(struct protocol_msg *m, const char *s)
 			else
 				return bad(m, "unknown flag '%.*s'", (int)(n > 24 ? 24 : n), w);
 		}
+		if (protocol_check_value(why, sizeof(why), m->metric, m->unit, m->value))
+			return bad(m, "%s", why);
 		return PROTOCOL_SAMPLE;
 	}
 	if (!strcmp(kind, "profile")) {
@@ -208,6 +257,8 @@ static enum protocol_kind parse_body(struct protocol_msg *m, const char *s)
 			return PROTOCOL_BAD;
 		if (m->count < 0 || m->value < 0)
 			return bad(m, "negative calls or time for '%.40s'", m->metric);
+		if (protocol_check_value(why, sizeof(why), m->metric, "ns", m->value))
+			return bad(m, "%s", why);
 		return PROTOCOL_PROFILE;
 	}
 	if (!strcmp(kind, "error")) {

@@ -86,6 +86,26 @@ enum protocol_flags {
 #define PROTOCOL_EVENT_PREFIX "ev."
 #define PROTOCOL_EVENT_UNIT "events"
 
+/*
+ * What a sample's value may be; protocol_parse() refuses any other as a
+ * PROTOCOL_BAD line, its reason given. A time (unit ns, us, ms or s) is
+ * from 0 to PROTOCOL_MAX_SECONDS: no iteration of a boot takes a day, and
+ * a bigger number is a program gone wrong, not a measurement. An event
+ * count (an ev. metric) is a whole number from 0 to PROTOCOL_MAX_COUNT,
+ * where doubles still hold every integer. Any other value (ops/s, pages, a
+ * user's unit) is within PROTOCOL_MAX_COUNT either way, so that sums and
+ * squares of thousands of them stay finite.
+ */
+#define PROTOCOL_MAX_SECONDS 86400.0
+#define PROTOCOL_MAX_COUNT 9007199254740992.0	/* 2^53 */
+
+/*
+ * 0 when value may be sent as a sample of metric in unit; else -1 and the
+ * reason in why ("time 1e+308 us is beyond a day").
+ */
+int protocol_check_value(char *why, size_t size, const char *metric, const char *unit,
+			 double value);
+
 struct protocol_msg {
 	enum protocol_kind kind;
 	char why[96];			/* bad: what was wrong with the line */

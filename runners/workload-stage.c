@@ -14,6 +14,7 @@
 
 #include "array.h"
 #include "log.h"
+#include "regfile.h"
 #include "runner.h"
 #include "sha256.h"
 #include "subprocess.h"
@@ -135,7 +136,7 @@ int user_workload_stage(struct user_workload *w)
 	if (sha256_file(w->program.buf, w->sha256))
 		return error("cannot read program '%s' of workload '%s': %s", w->program.buf,
 			     w->spec.buf, strerror(errno));
-	fd = open(w->program.buf, O_RDONLY | O_CLOEXEC);
+	fd = regfile_open(w->program.buf, 0, NULL, NULL, NULL);
 	if (fd < 0 || read(fd, head, sizeof(head)) < 2) {
 		if (fd >= 0)
 			close(fd);

@@ -93,7 +93,21 @@ test_expect_success 'a missing column: exit 2, one line naming file and line' '
 
 test_expect_success 'a missing file: exit 2, one line naming it' '
 	test_expect_code 2 "$LAB" compare base.txt nosuch.txt 2>err &&
-	expect_one_line_naming err "cannot open .nosuch.txt.: No such file or directory"
+	expect_one_line_naming err "cannot read file .nosuch.txt.: No such file or directory"
+'
+
+test_expect_success 'a pipe or a fifo is read to its end; a device or a directory is refused at once' '
+	test_expect_code 1 "$LAB" compare base.txt slow.txt >out &&
+	sed "s/ [^ ]*\.txt\$//" out >want && grep -q "^verdict: REGRESSION" want &&
+	test_expect_code 1 "$LAB" compare <(cat base.txt) <(cat slow.txt) >got &&
+	sed "s| /dev/fd/[0-9]*\$||" got | cmp want - &&
+	mkfifo slow.fifo && { cat slow.txt >slow.fifo & } &&
+	test_expect_code 1 timeout 20 "$LAB" compare base.txt slow.fifo >got && wait &&
+	sed "s/ [^ ]*\.\(txt\|fifo\)\$//" got | cmp want - &&
+	rc=0 && timeout 20 "$LAB" compare base.txt /dev/zero 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: file ./dev/zero. is a character device, not a regular file\$" &&
+	mkdir numbers.d && test_expect_code 2 "$LAB" compare numbers.d base.txt 2>err &&
+	expect_one_line_naming err "^lab: file .numbers.d. is a directory, not a regular file\$"
 '
 
 test_expect_success 'bad options: exit 2, one line each' '

@@ -184,6 +184,32 @@ unknown flag '\''hot'\''
 unknown kind '\''frobnicate'\''"
 '
 
+test_expect_success 'a time beyond a day and event counts that are not whole and small are dropped' '
+	guest huge <<-\EOF &&
+	echo "@lab ${n}hello 2 t"
+	for i in 0 1 2; do echo "@lab ${n}sample zeroing touch $i 10 us"; done
+	echo "@lab ${n}sample zeroing touch 3 1e308 us"
+	echo "@lab ${n}sample zeroing ev.pgfault 0 -5 events"
+	echo "@lab ${n}sample zeroing ev.pgfault 1 1.5 events"
+	echo "@lab ${n}sample zeroing ev.pgfault 2 1e300 events"
+	echo "@lab ${n}sample zeroing ev.pgfault 3 12 events"
+	echo "@lab ${n}done ok 4"
+	EOF
+	run huge && test "$rc" = 0 &&
+	test "$(last status)" = OK &&
+	test "$(samples)" = 3 &&
+	test "$(sql lab.db "SELECT group_concat(value) FROM samples WHERE run_id = (SELECT max(id) FROM runs)")" = "10.0,10.0,10.0" &&
+	test "$(sql lab.db "SELECT group_concat(value) FROM events WHERE run_id = (SELECT max(id) FROM runs)")" = 12.0 &&
+	test "$(dropped | cut -d"|" -f1)" = "time 1e+308 us is beyond a day
+event count -5 is not a whole number from 0 to 2^53
+event count 1.5 is not a whole number from 0 to 2^53
+event count 1e+300 is not a whole number from 0 to 2^53" &&
+	grep -q "4 protocol line(s) dropped, not used (first: time 1e+308 us is beyond a day)" err &&
+	"$LAB" show --db lab.db "$(last id)" >show-huge &&
+	grep -q "^zeroing.touch  *us  *3  *10.00 " show-huge &&
+	grep -q "^zeroing.ev.pgfault  *events  *1  *12.00 " show-huge
+'
+
 test_expect_success 'the real guest puts the nonce in every line' '
 	"$LAB" run --db lab.db --runner local --guest "$GUEST" --workload zeroing --iters 3 \
 		--param zeroing_mb=8 >out 2>err &&

@@ -20,6 +20,17 @@ test_expect_success 'a missing kernel file' '
 	expect_one_line_naming err /nonexistent/bzImage && check_intact
 '
 
+test_expect_success 'a fifo or a directory as --kernel is refused at once, saying what it is' '
+	mkfifo kernel.fifo && mkdir kernel.dir &&
+	rc=0 && timeout 20 "$LAB" run --db lab.db --kernel kernel.fifo --workload boot 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: kernel .kernel.fifo. is a fifo, not a regular file\$" &&
+	rc=0 && timeout 20 "$LAB" run --db lab.db --kernel kernel.dir --workload boot 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: kernel .kernel.dir. is a directory, not a regular file\$" &&
+	check_intact
+'
+
 test_expect_success 'a file that is not a kernel' '
 	echo hello >notakernel &&
 	test_must_fail "$LAB" run --db lab.db --kernel notakernel --workload boot 2>err &&
@@ -48,6 +59,28 @@ test_expect_success 'a --db that is not a regular file is refused at once, by ev
 		done
 	done &&
 	test -p fifo && test -d dir && test -c /dev/null && check_intact
+'
+
+test_expect_success 'a fifo or a device as --config, ./lab.conf, LAB_CONFIG or a recipe is refused at once' '
+	mkfifo conf.fifo && mkdir cwd && mkfifo cwd/lab.conf &&
+	for case in "--config conf.fifo:config .conf.fifo. is a fifo" \
+		    "--config /dev/zero:config ./dev/zero. is a character device" \
+		    "--config cwd:config .cwd. is a directory"; do
+		opt=${case%%:*} want=${case#*:} &&
+		rc=0 && timeout 20 "$LAB" list --db lab.db $opt 2>err || rc=$? &&
+		test "$rc" = 2 && expect_one_line_naming err "^lab: $want, not a regular file\$" ||
+		{ echo "lab list $opt"; return 1; }
+	done &&
+	rc=0 && LAB_CONFIG=conf.fifo timeout 20 "$LAB" list --db lab.db 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: config .conf.fifo. is a fifo, not a regular file\$" &&
+	rc=0 && (cd cwd && timeout 20 "$LAB" list --db ../lab.db) 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: config .lab.conf. is a fifo, not a regular file\$" &&
+	rc=0 && timeout 20 "$LAB" recipe conf.fifo --db lab.db 2>err || rc=$? &&
+	test "$rc" = 2 &&
+	expect_one_line_naming err "^lab: recipe .conf.fifo. is a fifo, not a regular file\$" &&
+	test -p conf.fifo && test -p cwd/lab.conf && check_intact
 '
 
 test_expect_success 'a --db in a directory that does not exist is refused; the directory is not made' '

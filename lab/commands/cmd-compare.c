@@ -18,6 +18,7 @@
 #include "log.h"
 #include "options.h"
 #include "parse-options.h"
+#include "regfile.h"
 #include "stats.h"
 #include "strbuf.h"
 
@@ -65,13 +66,14 @@ static int is_blank(char c)
  */
 static int read_numbers(struct numbers *out, const char *path, int column)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 	const char *p, *end;
 	size_t lineno = 0;
 	int ret = -1;
 
-	if (strbuf_read_file(&sb, path, 0) < 0) {
-		ret = error("cannot open '%s': %s", path, strerror(errno));
+	/* a pipe is taken on purpose: lab compare <(cmd) <(cmd) */
+	if (regfile_read(&sb, path, 0, REGFILE_PIPE, "file", &why) < 0) {
+		ret = error("%s", why.buf);
 		goto out;
 	}
 	p = strbuf_str(&sb);
@@ -137,6 +139,7 @@ static int read_numbers(struct numbers *out, const char *path, int column)
 	ret = 0;
 out:
 	strbuf_release(&sb);
+	strbuf_release(&why);
 	return ret;
 }
 

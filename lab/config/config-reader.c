@@ -9,6 +9,7 @@
 #include "array.h"
 #include "config.h"
 #include "log.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -427,17 +428,18 @@ out:
 int config_file_foreach(const char *path, const char *kind, const char *const *sections,
 			const char *const *repeatable, config_fn *fn, void *data)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 	int ret;
 
-	if (strbuf_read_file(&sb, path, CONFIG_MAX_BYTES + 1) < 0)
-		ret = error("cannot read %s '%s': %s", kind, path, strerror(errno));
+	if (regfile_read(&sb, path, CONFIG_MAX_BYTES + 1, 0, kind, &why) < 0)
+		ret = error("%s", why.buf);
 	else if (sb.len > CONFIG_MAX_BYTES)
 		ret = error("cannot read %s '%s': bigger than 1 MiB", kind, path);
 	else
 		ret = config_parse(strbuf_str(&sb), sb.len, path, kind, sections, repeatable, fn,
 				   data);
 	strbuf_release(&sb);
+	strbuf_release(&why);
 	return ret;
 }
 

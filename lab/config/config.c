@@ -492,8 +492,6 @@ int config_load(struct lab_config *cfg, const char *path)
 	/* libgit2 takes a missing file for an empty one; a named file must exist. */
 	if (stat(path, &st) < 0)
 		return error("cannot read config '%s': %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		return error("cannot read config '%s': %s", path, strerror(EISDIR));
 	if (read_file(cfg, path) < 0 ||
 	    config_workloads_check(cfg->workloads, cfg->nworkloads)) {
 		config_release(cfg);

@@ -15,6 +15,8 @@
 #include "xalloc.h"
 #include "log.h"
 #include "meter.h"
+#include "regfile.h"
+#include "store-spool.h"
 #include "strbuf.h"
 #include "tempfile.h"
 
@@ -53,13 +55,6 @@ static int resolve_state(struct lab_config *cfg)
 		cfg->db = strbuf_detach(&sb);
 	}
 	return 0;
-}
-
-static const char *file_kind(mode_t mode)
-{
-	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a fifo" :
-	       S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device" :
-	       S_ISSOCK(mode) ? "a socket" : "something else";
 }
 
 /*
@@ -154,7 +149,7 @@ static int set_dir(struct lab_context *ctx)
 int context_open_store(struct lab_context *ctx)
 {
 	struct strbuf cache = STRBUF_INIT;
-	char *dbdir = xstrdup(ctx->cfg.db), *real;
+	char *dbdir = xstrdup(ctx->cfg.db), *real, *logdir;
 	int bad = set_dir(ctx) || mkdir_p(ctx->dir) || mkdir_p(dirname(dbdir));
 
 	free(dbdir);
@@ -167,6 +162,11 @@ int context_open_store(struct lab_context *ctx)
 	}
 	if (store_open(&ctx->st, ctx->cfg.db))
 		return -1;
+	/* runs that an earlier lab could not store, kept beside their console logs */
+	logdir = context_logdir(ctx);
+	if (logdir)
+		store_spool_import(&ctx->st, logdir);
+	free(logdir);
 	/* initramfs images of labs killed by SIGKILL: nobody else removes them */
 	strbuf_addf(&cache, "%s/cache", ctx->dir);
 	tempfile_remove_stale(cache.buf, "initramfs-");

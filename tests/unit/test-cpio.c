@@ -261,6 +261,15 @@ static void test_misuse(void)
 	cpio_init_strbuf(&c, &sb);
 	ok(cpio_add_file_from_path(&c, "x", 0644, "/tmp") == -1 && errno == EISDIR,
 	   "a directory as source fails with EISDIR");
+	{
+		char fifo[64];
+
+		snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+		cpio_init_strbuf(&c, &sb);
+		ok(!mkfifo(fifo, 0600) && cpio_add_file_from_path(&c, "x", 0644, fifo) == -1 &&
+		   errno == EINVAL, "a fifo as source fails at once with EINVAL, not waited on");
+		unlink(fifo);
+	}
 	cpio_init_strbuf(&c, &sb);
 	ok(!cpio_finish(&c) && cpio_add_dir(&c, "late", 0755) == -1,
 	   "nothing may be added after cpio_finish");

@@ -173,14 +173,21 @@ static void test_fetch(const char *dir, int port, const struct strbuf *big)
 	strbuf_addf(&path, "%s/big.mbox", dir);
 	ok(fetch_fails(&err, path.buf, 4096), "a local file over the cap is refused");
 	strbuf_reset(&want);
-	strbuf_addf(&want, "lab: cannot read '%s': larger than 4096 bytes\n", path.buf);
+	strbuf_addf(&want, "lab: cannot read patch '%s': larger than 4096 bytes\n", path.buf);
 	is_str(err.buf, want.buf, "saying so");
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/nope.mbox", dir);
 	ok(fetch_fails(&err, path.buf, PATCH_FETCH_MAX), "a missing file fails");
 	strbuf_reset(&want);
-	strbuf_addf(&want, "lab: cannot read '%s': No such file or directory\n", path.buf);
+	strbuf_addf(&want, "lab: cannot read patch '%s': No such file or directory\n", path.buf);
 	is_str(err.buf, want.buf, "saying so");
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/fifo.mbox", dir);
+	ok(!mkfifo(path.buf, 0600) && fetch_fails(&err, path.buf, PATCH_FETCH_MAX),
+	   "a fifo is refused, not waited on");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "lab: patch '%s' is a fifo, not a regular file\n", path.buf);
+	is_str(err.buf, want.buf, "saying what it is");
 
 	strbuf_release(&url);
 	strbuf_release(&out);

@@ -11,6 +11,26 @@ static enum protocol_kind parse(struct protocol_msg *m, const char *line, unsign
 	return protocol_parse(m, line, strlen(line), NONCE, flags);
 }
 
+/* body, formatted with NONCE, is a bad line for the reason why */
+static void refused(const char *body, const char *why)
+{
+	struct protocol_msg m;
+	char line[PROTOCOL_MAX_LINE];
+
+	protocol_format(line, sizeof(line), NONCE, "%s", body);
+	is_int(parse(&m, line, 0), PROTOCOL_BAD, body);
+	is_str(m.why, why, why);
+}
+
+static void taken(const char *body)
+{
+	struct protocol_msg m;
+	char line[PROTOCOL_MAX_LINE];
+
+	protocol_format(line, sizeof(line), NONCE, "%s", body);
+	is_int(parse(&m, line, 0), PROTOCOL_SAMPLE, body);
+}
+
 int main(void)
 {
 	struct protocol_msg m;
@@ -120,6 +140,30 @@ int main(void)
 	protocol_format(line, sizeof(line), NONCE, "done maybe 3");
 	is_int(parse(&m, line, 0), PROTOCOL_BAD, "unknown done status");
 	is_str(m.why, "bad done status 'maybe'", "unknown done status: the reason");
+
+	/* values out of their bounds: a time from 0 to a day, a count whole and within 2^53 */
+	refused("sample exec t 1 1e308 us", "time 1e+308 us is beyond a day");
+	refused("sample zeroing touch 1 -0.5 us", "time -0.5 us is negative");
+	refused("sample boot to_init 0 86400.5 s", "time 86400.5 s is beyond a day");
+	refused("sample boot to_init 0 8.64e13001 ns", "bad number '8.64e13001' for value");
+	refused("sample zeroing ev.pgfault 0 -5 events",
+		"event count -5 is not a whole number from 0 to 2^53");
+	refused("sample zeroing ev.pgfault 0 1.5 events",
+		"event count 1.5 is not a whole number from 0 to 2^53");
+	refused("sample zeroing ev.pgfault 0 1e300 events",
+		"event count 1e+300 is not a whole number from 0 to 2^53");
+	refused("sample zeroing ev.pgfault 0 9007199254740994 events",
+		"event count 9.0072e+15 is not a whole number from 0 to 2^53");
+	refused("sample exec rate 0 1e16 ops/s", "value 1e+16 ops/s is beyond 2^53");
+	refused("sample exec delta 0 -1e300 pages", "value -1e+300 pages is beyond 2^53");
+	refused("profile zeroing clear_page 3 1e300", "time 1e+300 ns is beyond a day");
+	taken("sample boot to_init 0 86400 s");
+	taken("sample boot to_init 0 8.64e13 ns");
+	taken("sample zeroing touch 0 0 us");
+	taken("sample exec delta 0 -12.5 pages");
+	taken("sample zeroing ev.pgfault 0 9007199254740992 events");
+	taken("sample zeroing ev.pgfault 0 0 events");
+	taken("sample exec rate 0 9e15 ops/s");
 
 	is_int(parse(&m, "[    0.000000] Linux version 6.1.0", 0), PROTOCOL_NONE,
 	       "kernel message is not a protocol line");

@@ -6,6 +6,7 @@
 #include "gitutil.h"
 #include "image.h"
 #include "store-private.h"
+#include "store-spool.h"
 #include "tap.h"
 
 static long long one_int(sqlite3 *db, const char *sql)
@@ -112,13 +113,60 @@ int main(void)
 	ok(store_run_begin(&st, &rid, &row) == 0, "second run begins");
 	ok(store_run_finish(&st, rid, &res, NULL) != 0, "finish fails midway");
 	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 100, "no samples of the failed boot");
-	is_str(one_text(st.conn->db, "SELECT status FROM runs WHERE id = 2", buf, sizeof(buf)), "RUNNING",
-	       "failed boot's row untouched");
+	is_str(one_text(st.conn->db, "SELECT status FROM runs WHERE id = 2", buf, sizeof(buf)), "INFRA",
+	       "the failed boot is not left RUNNING");
+	is_str(one_text(st.conn->db, "SELECT error FROM runs WHERE id = 2", buf, sizeof(buf)),
+	       "results not stored (constraint failed): lost", "its reason: no log, no spool file");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM run_owners"), 0, "nor owned");
+
+	/* with a console log, the result is kept whole beside it and imported later */
+	{
+		char log[300], spool[300];
+
+		snprintf(log, sizeof(log), "%s/run-3.log", dir);
+		snprintf(spool, sizeof(spool), "%s/run-3.spool", dir);
+		strbuf_addstr(&res.error, "two\tlines\nand a \\ backslash");
+		strbuf_addstr(&res.tail, "console\nend");
+		run_result_drop(&res, "a reason", "@lab bad\tline", 14);
+		run_result_add_profile(&res, "zeroing", "clear_page", 7, 1234.5);
+		res.wall_s = 1.0 / 3;
+		ok(store_run_begin(&st, &rid, &row) == 0 && rid == 3, "third run begins");
+		ok(store_run_finish(&st, rid, &res, log) != 0, "its finish fails too");
+		ok(access(spool, F_OK) == 0, "its result is in run-3.spool");
+		is_str(one_text(st.conn->db, "SELECT status FROM runs WHERE id = 3", buf, sizeof(buf)),
+		       "INFRA", "the run is INFRA meanwhile");
+		sqlite3_exec(st.conn->db, "DROP TRIGGER no_more", NULL, NULL, NULL);
+		ok(store_spool_import(&st, dir) == 0, "the spool is imported");
+		ok(access(spool, F_OK) != 0, "and removed");
+		is_str(one_text(st.conn->db, "SELECT status FROM runs WHERE id = 3", buf, sizeof(buf)),
+		       "OK", "the run ends as it did");
+		is_int(one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 3"), 100,
+		       "with its 100 samples");
+		is_int(one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 3 AND "
+			       "flags = 1 AND iteration = 0"), 1, "the warm-up flag kept");
+		is_str(one_text(st.conn->db, "SELECT error FROM runs WHERE id = 3", buf, sizeof(buf)),
+		       "two\tlines\nand a \\ backslash", "tabs, newlines and backslashes kept");
+		is_str(one_text(st.conn->db, "SELECT console_log FROM runs WHERE id = 3", buf,
+				sizeof(buf)), log, "the console log");
+		is_str(one_text(st.conn->db, "SELECT line FROM dropped_lines WHERE run_id = 3", buf,
+				sizeof(buf)), "@lab bad\tline", "a dropped line");
+		is_int(one_int(st.conn->db, "SELECT bad_lines FROM runs WHERE id = 3"), 1,
+		       "counted once");
+		is_int(one_int(st.conn->db, "SELECT calls FROM profiles WHERE run_id = 3"), 7,
+		       "the profile");
+		is_str(one_text(st.conn->db, "SELECT wall_s = 1.0 / 3 FROM runs WHERE id = 3", buf,
+				sizeof(buf)), "1", "numbers exactly");
+		is_str(one_text(st.conn->db, "SELECT value FROM run_meta WHERE run_id = 3", buf,
+				sizeof(buf)), "6.1.0-test", "meta entries");
+		ok(store_run_finish_tx(&st, rid, &res, log, 1) == SQLITE_OK &&
+		   one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 3") == 100,
+		   "an import made twice stores each sample once");
+	}
 	run_result_release(&res);
 	store_close(&st);
 
 	ok(store_open(&st, path) == 0, "reopen");
-	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 100, "samples survive reopen");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 200, "samples survive reopen");
 	/* a version 1 database: no bisection tables yet */
 	sqlite3_exec(st.conn->db, "DROP TABLE bisect_steps; DROP TABLE bisections; "
 		     "PRAGMA user_version = 1", NULL, NULL, NULL);
@@ -127,7 +175,7 @@ int main(void)
 	is_int(one_int(st.conn->db, "PRAGMA user_version"), STORE_SCHEMA_VERSION, "and is upgraded");
 	is_int(one_int(st.conn->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
 		       "name IN ('bisections', 'bisect_steps')"), 2, "with the bisection tables");
-	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 100, "and its samples");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 200, "and its samples");
 	/* a version 3 database: runs without their clock */
 	ok(sqlite3_exec(st.conn->db, "ALTER TABLE runs DROP COLUMN clock; PRAGMA user_version = 3",
 			NULL, NULL, NULL) == SQLITE_OK, "a version 3 database made");
@@ -151,7 +199,7 @@ int main(void)
 	ok(store_open(&st, path) == 0, "a version 13 database opens");
 	is_int(one_int(st.conn->db, "SELECT count(*) FROM pragma_table_info('bisections') "
 		       "WHERE name = 'args'"), 0, "and loses bisections.args");
-	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 100, "and keeps its samples");
+	is_int(one_int(st.conn->db, "SELECT count(*) FROM samples"), 200, "and keeps its samples");
 	sqlite3_exec(st.conn->db, "PRAGMA user_version = 99", NULL, NULL, NULL);
 	store_close(&st);
 	ok(store_open(&st, path) != 0, "a newer schema version is refused");

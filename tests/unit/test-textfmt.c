@@ -58,6 +58,21 @@ int main(void)
 	is_str(value(99.998), "100.0", "rounding up to 100 drops a decimal");
 	is_str(value(0.99996), "1.000", "rounding up to 1 too");
 	is_str(value(-3.5), "-3.500", "negative");
+	is_str(value(1e308), ">999E", "beyond the last prefix: a bound, not 31 cut digits");
+	is_str(value(-1e300), "<-999E", "and below it");
+	is_str(value(9007199254740992.0), "9.01P", "2^53: peta");
+	is_str(value(9.9994e20), "999.9E", "the largest with a prefix");
+	is_str(value(4.2e13), "42.00T", "tera, as before");
+	{
+		char buf[32];
+
+		textfmt_duration(buf, sizeof(buf), 10800e9, "+");
+		is_str(buf, "+10800 s", "three hours: seconds, not 1.08e+04");
+		textfmt_duration(buf, sizeof(buf), 1e308, "");
+		is_str(buf, ">999E s", "a duration past the prefixes: bounded");
+		textfmt_duration(buf, sizeof(buf), 24.31e9, "+");
+		is_str(buf, "+24.31 s", "seconds as before");
+	}
 
 	is_int(textfmt_width("455× [449×, 460×]"), 17, "width counts characters, not bytes");
 	is_str(cut("zeroing,demote,boot", 10, 0), "zeroing,d…", "cut at the end");
