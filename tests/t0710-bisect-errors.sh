@@ -178,6 +178,16 @@ test_expect_success '--fragment: a file that cannot be read is refused, nothing 
 	test "$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments")" = "$last"
 '
 
+test_expect_success '--fragment: a fifo is refused at once, saying what it is, nothing stored' '
+	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") &&
+	mkfifo frag/fifo.config &&
+	rc=0 && timeout 20 "$LAB" bisect --db lab.db --good base --bad main --workload zeroing \
+		--fragment frag/fifo.config >out 2>err || rc=$? &&
+	test $rc = 2 &&
+	expect_one_line_naming err "config fragment '\''.*/frag/fifo.config'\'' is a fifo, not a regular file" &&
+	test "$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments")" = "$last"
+'
+
 test_expect_success 'a resume measures the commits it started with, wherever the refs point now' '
 	git -C repo branch -f moving c8 &&
 	last=$(sql lab.db "SELECT COALESCE(max(id), 0) FROM experiments") && id=$((last + 1)) &&

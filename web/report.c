@@ -16,6 +16,7 @@
 #include "array.h"
 #include "log.h"
 #include "pages.h"
+#include "regfile.h"
 #include "report.h"
 #include "store-report.h"
 
@@ -153,7 +154,7 @@ int report_write_site(struct report_stats *out, struct store *st, const struct r
 	struct site s = { .st = st, .opt = opt, .stats = out };
 	struct sitedir dir;
 	struct page_ids pages = { 0 };
-	struct strbuf css = STRBUF_INIT;
+	struct strbuf css = STRBUF_INIT, why = STRBUF_INIT;
 	char *log_root = opt->log_dir ? realpath(opt->log_dir, NULL) : NULL;
 	int ret = -1, claimed = 0, done = 0;
 
@@ -163,8 +164,8 @@ int report_write_site(struct report_stats *out, struct store *st, const struct r
 	if (sitedir_open(&dir, opt->out_dir, st->path, opt->force))
 		goto out;
 	claimed = 1;
-	if (strbuf_read_file(&css, opt->css_path, 0)) {
-		error("cannot read '%s': %s", opt->css_path, strerror(errno));
+	if (regfile_read(&css, opt->css_path, 0, 0, "style sheet", &why)) {
+		error("%s", why.buf);
 		goto out;
 	}
 	if (site_put(&s, "style.css", strbuf_str(&css), css.len) || list_pages(&s, &pages) ||
@@ -180,5 +181,6 @@ out:
 	free(pages.kind);
 	free(log_root);
 	strbuf_release(&css);
+	strbuf_release(&why);
 	return ret;
 }

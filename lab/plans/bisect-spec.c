@@ -8,19 +8,27 @@
 #include "bisect-run.h"
 #include "gitutil.h"
 #include "log.h"
+#include "regfile.h"
+#include "strbuf.h"
 #include "store-bisect.h"
 
 /* The blob id of a config fragment's content, as git would name it. */
 static int fragment_id(char hex[GIT_OID_HEXSZ + 1], const char *path)
 {
+	struct strbuf data = STRBUF_INIT, why = STRBUF_INIT;
 	git_oid oid;
+	int ret = 0;
 
-	if (access(path, R_OK))
-		return error("cannot read config fragment '%s': %s", path, strerror(errno));
-	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB))
-		return lab_git_error("cannot read config fragment");
-	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &oid);
-	return 0;
+	/* read here, not by libgit2's path: a fifo must be refused, not waited on */
+	if (regfile_read(&data, path, 0, 0, "config fragment", &why))
+		ret = error("%s", why.buf);
+	else if (git_odb_hash(&oid, data.buf, data.len, GIT_OBJECT_BLOB))
+		ret = lab_git_error("cannot hash config fragment");
+	else
+		git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &oid);
+	strbuf_release(&data);
+	strbuf_release(&why);
+	return ret;
 }
 
 int bisect_spec_metric_check(int *unknown, struct lab_context *ctx,
