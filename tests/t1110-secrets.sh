@@ -102,6 +102,20 @@ test_expect_success 'the report'\''s site, the databases, the state: the secret 
 	no_secret_anywhere
 '
 
+test_expect_success 'a run_meta address an older lab stored with its password: lab report and lab show mask it' '
+	sqlite3 old-meta.db <"$TOP/schema.sql" &&
+	sql old-meta.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"lava\", \"zeroing\", \"\", 1, \"INFRA\")" &&
+	sql old-meta.db "INSERT INTO run_meta VALUES (1, \"lava.url\", \"http://lab:$SECRET@127.0.0.1:9/scheduler/job/7\")" &&
+	"$LAB" report --db old-meta.db --out old-meta-site >out 2>err &&
+	grep -qxF "<tr><th scope=\"row\">lava.url</th><td class=\"wrap\">http://***@127.0.0.1:9/scheduler/job/7</td></tr>" old-meta-site/r1.html &&
+	! grep -rq -- "$SECRET" old-meta-site out err &&
+	"$LAB" show --db old-meta.db 1 >out 2>err &&
+	grep -qxF "  lava.url                     http://***@127.0.0.1:9/scheduler/job/7" out &&
+	"$LAB" show --db old-meta.db --format json 1 >json 2>>err &&
+	grep -qF "\"lava.url\": \"http://***@127.0.0.1:9/scheduler/job/7\"" json &&
+	! grep -q -- "$SECRET" out json err
+'
+
 # A second stand-in, hostile as $1 says, and a config whose lava1 is it.
 hostile() {
 	[ -z "${HOSTILE:-}" ] || { kill $HOSTILE; wait $HOSTILE 2>/dev/null; }
