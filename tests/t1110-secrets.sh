@@ -59,6 +59,14 @@ test_expect_success 'a bad url is shown on one line without its password' '
 	! grep -q -- "$SECRET" err
 '
 
+test_expect_success 'a webhook refused for a stray blank is shown without its path, where its secret is' '
+	printf "[run]\n\trunner = local\n[nightly \"n\"]\n\trepository = /nonexistent\n\tbranch = main\n\twebhook = \"https://hooks.example.com/services/T0/B0/%s \"\n" \
+		"$SECRET" >badhook.conf &&
+	test_expect_code 2 "$LAB" nightly --config badhook.conf 2>err &&
+	expect_one_line_naming err "^lab: bad value .https://hooks\.example\.com/\*\*\* . for .nightly\.n\.webhook. in config badhook.conf line 6: expected an http:// or https:// URL$" &&
+	! grep -q -- "$SECRET" err
+'
+
 test_lazy_prereq KERNEL 'test -n "$(debian_kernel)"'
 
 test_expect_success KERNEL 'a LAVA run: run_meta lava.url and the run'\''s error without the password' '
