@@ -206,26 +206,47 @@ int notify_address_ok(const char *addr)
 	       dot_atom(at + 1, at + 1 + strlen(at + 1), "-");
 }
 
-int notify_address_list_ok(const char *list)
+int notify_address_list_split(struct strvec *out, const char *list)
 {
-	struct strbuf one = STRBUF_INIT;
-	int ok = 1;
+	struct strvec all = STRVEC_INIT;
+	int ret = -1;
 
+	/*
+	 * Only plain blanks may sit between the pieces: a line break or a tab
+	 * trimmed off a piece would stay in the list, and the list is what a
+	 * header or the dialogue would otherwise be built from.
+	 */
+	for (const char *p = list; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			return -1;
 	for (const char *p = list;;) {
 		size_t n = strcspn(p, ",");
+		const char *b = p, *e = p + n;
 
-		strbuf_reset(&one);
-		strbuf_add(&one, p, n);
-		strbuf_trim(&one);
-		if (!notify_address_ok(one.buf)) {
-			ok = 0;
-			break;
-		}
+		while (b < e && *b == ' ')
+			b++;
+		while (e > b && e[-1] == ' ')
+			e--;
+		strvec_pushf(&all, "%.*s", (int)(e - b), b);
+		if (!notify_address_ok(all.v[all.nr - 1]))
+			goto out;
 		if (!p[n])
 			break;
 		p += n + 1;
 	}
-	strbuf_release(&one);
+	strvec_push_all(out, &all);
+	ret = 0;
+out:
+	strvec_release(&all);
+	return ret;
+}
+
+int notify_address_list_ok(const char *list)
+{
+	struct strvec all = STRVEC_INIT;
+	int ok = !notify_address_list_split(&all, list);
+
+	strvec_release(&all);
 	return ok;
 }
 
@@ -239,12 +260,12 @@ int notify_mail(const struct notify_to *to, const struct notify_creds *c, const 
 		const char *body)
 {
 	char errbuf[CURL_ERROR_SIZE] = "", date[64], host[256] = "localhost";
-	struct strbuf msg = STRBUF_INIT, rcpt_list = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, to_line = STRBUF_INIT;
+	struct strvec addrs = STRVEC_INIT;
 	struct curl_slist *rcpt = NULL;
 	struct upload up;
 	const char *from = to->mail_from && *to->mail_from ? to->mail_from : "lab@localhost";
 	const char *p;
-	char *save = NULL, *addr;
 	time_t now = time(NULL);
 	CURLcode rc = CURLE_OK;
 	CURL *curl = NULL;
@@ -253,25 +274,28 @@ int notify_mail(const struct notify_to *to, const struct notify_creds *c, const 
 	if (!to->smtp || !to->mail_to)
 		return error("%s has no smtp or mailTo: cannot mail", to->who);
 	/* lab.conf's reader refused these already: whoever else calls is held to it */
-	if (!notify_address_ok(from) || !notify_address_list_ok(to->mail_to))
+	if (!notify_address_ok(from) || notify_address_list_split(&addrs, to->mail_to))
 		return error("%s has an address in mailFrom or mailTo that is not plain: "
 			     "not mailing", to->who);
-	if (!one_line(subject))
-		return error("%s: a mail subject of more than one line: not mailing", to->who);
+	if (!one_line(subject)) {
+		error("%s: a mail subject of more than one line: not mailing", to->who);
+		goto out;
+	}
 	if (lab_curl_init())
-		return -1;
+		goto out;
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", gmtime(&now));
 	host_name(host, sizeof(host));
-	strbuf_addstr(&rcpt_list, to->mail_to);
-	for (addr = strtok_r(rcpt_list.buf, ", \t", &save); addr;
-	     addr = strtok_r(NULL, ", \t", &save))
-		rcpt = curl_slist_append(rcpt, addr);
+	/* the header and the dialogue are built from the checked pieces, never the raw list */
+	for (size_t i = 0; i < addrs.nr; i++) {
+		rcpt = curl_slist_append(rcpt, addrs.v[i]);
+		strbuf_addf(&to_line, "%s%s", i ? ", " : "", addrs.v[i]);
+	}
 	if (!rcpt) {
-		error("%s has no address in mailTo '%s'", to->who, to->mail_to);
+		error("%s has no address in mailTo", to->who);
 		goto out;
 	}
 	strbuf_addf(&msg, "Date: %s\r\nFrom: %s\r\nTo: %s\r\nSubject: %s", date, from,
-		    to->mail_to, subject);
+		    to_line.buf, subject);
 	strbuf_addf(&msg, "\r\nMessage-ID: <lab-nightly.%ld.%ld@%s>\r\n", (long)now, (long)getpid(),
 		    host);
 	strbuf_addstr(&msg, "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -315,7 +339,8 @@ out:
 		curl_easy_cleanup(curl);
 	curl_slist_free_all(rcpt);
 	strbuf_release(&msg);
-	strbuf_release(&rcpt_list);
+	strbuf_release(&to_line);
+	strvec_release(&addrs);
 	return ret;
 }
 

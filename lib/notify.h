@@ -29,8 +29,16 @@ int notify_creds_read(struct notify_creds *c, const char *path);
  * header as it is, so anything else is refused, never mended.
  */
 int notify_address_ok(const char *addr);
-/* 1 when list is one or more plain addresses, each after a comma (and blanks) but the first. */
+/*
+ * 1 when list is one or more plain addresses, each after a comma (and
+ * blanks) but the first; a list with any control byte, tab and line break
+ * included, is not one. notify_address_list_split() pushes the addresses,
+ * blanks trimmed, onto out (0), or pushes nothing (-1): whatever puts a list
+ * into a header or the SMTP dialogue uses these pieces, never the list.
+ */
 int notify_address_list_ok(const char *list);
+struct strvec;
+int notify_address_list_split(struct strvec *out, const char *list);
 #define NOTIFY_ADDRESSES_EXPECTED \
 	"plain addresses such as lab@example.org, comma-separated (no names, no <>)"
 

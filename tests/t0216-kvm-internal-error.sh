@@ -14,7 +14,8 @@ KERNEL=$(debian_kernel)
 # QEMU's own words on stderr, and a wait for a monitor that is not there. The size
 # check (a kernel that does not exist) and every TCG start are the real
 # QEMU's; so is a start whose command line asks the fake to refuse, under
-# either accelerator, as QEMU refusing an option would.
+# either accelerator, as QEMU refusing an option would. A command line with
+# lab.fake=tcg-panic panics under TCG too, as a kernel bug would.
 cat >qemu-nested <<SH
 #!/bin/sh
 echo "\$*" >>$TRASH/qemu.calls
@@ -22,6 +23,11 @@ case " \$* " in
 *" lab.fake=refuse"*)
 	echo "qemu-system-x86_64: -append: this qemu refuses the guest" >&2
 	exit 1 ;;
+*" -accel tcg "*" lab.fake=tcg-panic"*|*" lab.fake=tcg-panic"*" -accel tcg "*)
+	# a kernel that fails under either accelerator: a bug of its own
+	echo "Linux version 6.1.0-nested (lab@build) #1 SMP PREEMPT_DYNAMIC"
+	echo "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+	exit 0 ;;
 *" -kernel /nonexistent/"*)
 	for a; do
 		shift
@@ -124,6 +130,20 @@ test_expect_success FAKEKVM,TCG 'a start that fails under TCG too is not noted a
 	cat err &&
 	grep -q "kvm did not start this guest (qemu ended before the kernel printed: qemu-system-x86_64: -append: this qemu refuses the guest), nor did tcg (qemu ended before the kernel printed: .*): using tcg, kvm not noted as unusable" err &&
 	test "$(sql lab.db "SELECT status || accel FROM runs WHERE id = 4")" = INFRAtcg &&
+	! test -e "$NOTE"
+'
+
+test_expect_success FAKEKVM,TCG 'KVM internal error, then the boot fails under TCG too: its outcome is TCG'\''s, KVM not noted' '
+	rm -f "$NOTE" && : >qemu.calls &&
+	test_expect_code 1 fake_kvm "$LAB" run --config nested.conf --db lab.db --kernel "$KERNEL" \
+		--workload boot --mem 512M --cmdline lab.fake=tcg-panic --timeout 60 >out 2>err &&
+	cat err &&
+	grep -qx "lab: warning: qemu stopped the guest under kvm: KVM internal error. Suberror: 1: booting again under tcg" err &&
+	grep -qx "lab: warning: the boot under tcg ended BOOT_FAILED too: kvm not noted as unusable" err &&
+	test "$(sql lab.db "SELECT status || accel FROM runs WHERE id = 5")" = BOOT_FAILEDtcg &&
+	test "$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 5 AND key = '\''qemu.kvm_failed'\''")" = \
+		"qemu stopped the guest under kvm: KVM internal error. Suberror: 1" &&
+	test "$(kvm_boots)" = 2 &&
 	! test -e "$NOTE"
 '
 

@@ -71,6 +71,14 @@ test_expect_success 'a moved database keeps its site; a copy of it does not' '
 	grep -q "^lab: site '\''taken'\'' was written from database '\''$TRASH/dbs/b2.db'\'', not '\''$TRASH/dbs/copy.db'\''" err
 '
 
+test_expect_success 'a marker naming a database with terminal controls and a tab: the refusal shows each as \xHH' '
+	mkdir hostile &&
+	printf "lab-site 1\ndatabase /x\033[2J\033]0;pwned\a\t.db\n" >hostile/.lab-site &&
+	test_expect_code 2 "$LAB" report --db dbs/b.db --out hostile >out 2>err &&
+	test "$(cat err)" = "lab: site '\''hostile'\'' was written from database '\''/x\\x1b[2J\\x1b]0;pwned\\x07\\x09.db'\'', not '\''$TRASH/dbs/b.db'\''; use --force or --out" &&
+	! grep -q "$(printf "[\033\t]")" err && test ! -e hostile/index.html
+'
+
 test_expect_success 'a folder of someone else'"'"'s is refused; --force overwrites the pages, removes nothing' '
 	mkdir foreign foreign/logs &&
 	for f in index.html style.css r9.html e3.html logs/r1.txt logs/notes.txt; do

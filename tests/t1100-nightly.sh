@@ -541,6 +541,9 @@ test_expect_success 'mail addresses that are not plain are refused when lab.conf
 		"mailFrom = \"Lab <lab@x>\\nBcc: v@evil\"" >from.conf &&
 	test_expect_code 2 "$LAB" nightly --config from.conf 2>err &&
 	expect_one_line_naming err "^lab: bad value .Lab <lab@x>\\\\x0aBcc: v@evil. for .nightly\.r\.mailfrom. in config from.conf line 10: expected one plain address" &&
+	refused_conf "smtp = smtp://127.0.0.1:1" "mailTo = \"a@b.c,\\n\\nx@y.z\"" >blank-line.conf &&
+	test_expect_code 2 "$LAB" nightly --config blank-line.conf 2>err &&
+	expect_one_line_naming err "^lab: bad value .a@b.c,\\\\x0a\\\\x0ax@y.z. for .nightly\.r\.mailto. in config blank-line.conf line 9: expected plain addresses" &&
 	refused_conf "mailTo = \"a@example.org, Name <b@example.org>\"" >list.conf &&
 	test_expect_code 2 "$LAB" nightly --config list.conf 2>err &&
 	expect_one_line_naming err "nightly\.r\.mailto" &&

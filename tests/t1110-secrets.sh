@@ -59,6 +59,14 @@ test_expect_success 'a bad url is shown on one line without its password' '
 	! grep -q -- "$SECRET" err
 '
 
+test_expect_success 'a webhook refused for a stray blank is shown without its path, where its secret is' '
+	printf "[run]\n\trunner = local\n[nightly \"n\"]\n\trepository = /nonexistent\n\tbranch = main\n\twebhook = \"https://hooks.example.com/services/T0/B0/%s \"\n" \
+		"$SECRET" >badhook.conf &&
+	test_expect_code 2 "$LAB" nightly --config badhook.conf 2>err &&
+	expect_one_line_naming err "^lab: bad value .https://hooks\.example\.com/\*\*\* . for .nightly\.n\.webhook. in config badhook.conf line 6: expected an http:// or https:// URL$" &&
+	! grep -q -- "$SECRET" err
+'
+
 test_lazy_prereq KERNEL 'test -n "$(debian_kernel)"'
 
 test_expect_success KERNEL 'a LAVA run: run_meta lava.url and the run'\''s error without the password' '
@@ -100,6 +108,20 @@ test_expect_success 'the report'\''s site, the databases, the state: the secret 
 	test -s site/index.html && test -s night-site/index.html &&
 	grep -rq "scheduler/job/" site &&
 	no_secret_anywhere
+'
+
+test_expect_success 'a run_meta address an older lab stored with its password: lab report and lab show mask it' '
+	sqlite3 old-meta.db <"$TOP/schema.sql" &&
+	sql old-meta.db "INSERT INTO runs(runner, workloads, cmdline, started, status) VALUES (\"lava\", \"zeroing\", \"\", 1, \"INFRA\")" &&
+	sql old-meta.db "INSERT INTO run_meta VALUES (1, \"lava.url\", \"http://lab:$SECRET@127.0.0.1:9/scheduler/job/7\")" &&
+	"$LAB" report --db old-meta.db --out old-meta-site >out 2>err &&
+	grep -qxF "<tr><th scope=\"row\">lava.url</th><td class=\"wrap\">http://***@127.0.0.1:9/scheduler/job/7</td></tr>" old-meta-site/r1.html &&
+	! grep -rq -- "$SECRET" old-meta-site out err &&
+	"$LAB" show --db old-meta.db 1 >out 2>err &&
+	grep -qxF "  lava.url                     http://***@127.0.0.1:9/scheduler/job/7" out &&
+	"$LAB" show --db old-meta.db --format json 1 >json 2>>err &&
+	grep -qF "\"lava.url\": \"http://***@127.0.0.1:9/scheduler/job/7\"" json &&
+	! grep -q -- "$SECRET" out json err
 '
 
 # A second stand-in, hostile as $1 says, and a config whose lava1 is it.

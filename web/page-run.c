@@ -11,6 +11,7 @@
 #include "html.h"
 #include "log.h"
 #include "pages.h"
+#include "redact.h"
 #include "stats.h"
 #include "store-experiment.h"
 #include "store-report.h"
@@ -304,7 +305,8 @@ static int run_meta(const char *key, const char *value, void *data)
 	strbuf_addstr(sb, "<tr><th scope=\"row\">");
 	html_text(sb, key);
 	strbuf_addstr(sb, "</th><td class=\"wrap\">");
-	html_text(sb, value);
+	/* an older lab stored addresses with their secrets (lava.url with its password) */
+	html_text(sb, url_redacted(value));
 	strbuf_addstr(sb, "</td></tr>\n");
 	return 0;
 }

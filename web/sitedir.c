@@ -317,8 +317,9 @@ int sitedir_open(struct sitedir *sd, const char *path, const char *db_path, int 
 	if (m.state == MARKER_READ && strcmp(m.db.buf, ours.buf) &&
 	    !(sd->db_ino && m.ino == (unsigned long long)sd->db_ino &&
 	      m.dev == (unsigned long long)sd->db_dev) && !force) {
+		/* the marker is whatever the folder holds: its bytes never reach a terminal raw */
 		error("site '%s' was written from database '%s', not '%s'; use --force or --out",
-		      path, m.db.buf, ours.buf);
+		      term_safe(path), term_safe(m.db.buf), term_safe(ours.buf));
 		goto out;
 	}
 	if (m.state != MARKER_READ && (m.state == MARKER_FOREIGN || dir_has_files(sd->fd)) &&

@@ -13,6 +13,7 @@
 #include "explain.h"
 #include "log.h"
 #include "options.h"
+#include "redact.h"
 #include "sample.h"
 #include "store-experiment.h"
 #include "table.h"
@@ -139,6 +140,9 @@ static int show_dropped(long long seq, const char *reason, const char *line, voi
 static int show_meta_row(const char *key, const char *value, void *data)
 {
 	struct show_out *o = data;
+
+	/* an older lab stored addresses with their secrets (lava.url with its password) */
+	value = url_redacted(value);
 
 	if (o->fmt == AB_JSON) {
 		fputs(o->n++ ? ",\n    " : "\n    ", stdout);

@@ -15,13 +15,26 @@
 #include "strvec.h"
 #include "xalloc.h"
 
-/* The key of s called key, into obj (a plain section's struct or a named one's). */
+int config_bad_value(const struct config_entry *e, const char *expected,
+		     enum url_redact_flags flags)
+{
+	struct strbuf value = STRBUF_INIT;
+	int ret;
+
+	/* one line whatever the value holds, an address's secrets masked (lib/redact.h) */
+	url_redact(&value, e->value, flags);
+	ret = error("bad value '%s' for '%s' in %s %s line %d: expected %s",
+		    term_safe(value.buf), e->name, e->kind, e->path, e->line, expected);
+	strbuf_release(&value);
+	return ret;
+}
+
 static int bad_value(const struct config_entry *e, const char *expected)
 {
-	/* one line whatever the value holds, an address's secrets masked (lib/redact.h) */
-	return error("bad value '%s' for '%s' in %s %s line %d: expected %s",
-		     term_safe(url_redacted(e->value)), e->name, e->kind, e->path, e->line, expected);
+	return config_bad_value(e, expected, 0);
 }
+
+/* The key of s called key, into obj (a plain section's struct or a named one's). */
 
 static void add_known(struct strbuf *known, const struct config_section *s, const char *key)
 {

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "keys.h"
+#include "redact.h"
 
 struct config_entry;
 
@@ -57,6 +58,14 @@ struct config_section {
 	const struct config_borrowed *borrowed;
 	size_t nborrowed;
 };
+
+/*
+ * The line "bad value ... expected <expected>" for e, its value escaped and
+ * its addresses redacted with flags: for a set_entry() whose value's
+ * secrets need more than the usual masking (a webhook's path); -1.
+ */
+int config_bad_value(const struct config_entry *e, const char *expected,
+		     enum url_redact_flags flags);
 
 /* e, of the plain section s, into obj; a header is nothing. 0, or -1 after one line. */
 int config_section_apply(const struct config_section *s, void *obj,

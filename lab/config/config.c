@@ -92,9 +92,14 @@ static int set_smtp(void *field, const char *v)
 	return set_url(field, v, "smtp");
 }
 
-static int set_webhook(void *field, const char *v)
+static int set_webhook(void *field, const struct config_entry *e, const char **expected)
 {
-	return set_url(field, v, "http");
+	if (!set_url(field, e->value, "http"))
+		return 0;
+	/* a chat service's webhook holds its secret in the path (.../services/T0/B0/KEY) */
+	config_bad_value(e, *expected, URL_REDACT_PATH);
+	*expected = NULL;
+	return -1;
 }
 
 /* Addresses go into the SMTP dialogue and a mail's header as they are: plain ones only. */
@@ -244,7 +249,7 @@ static const struct config_key nightly_keys[] = {
 	{ "mailfrom", NIGHTLY(mail_from), set_mail_from, NULL,
 	  "one plain address such as lab@example.org (no name, no <>)" },
 	{ "smtp", NIGHTLY(smtp), set_smtp, NULL, "an smtp:// or smtps:// URL" },
-	{ "webhook", NIGHTLY(webhook), set_webhook, NULL, "an http:// or https:// URL" },
+	{ "webhook", NIGHTLY(webhook), NULL, set_webhook, "an http:// or https:// URL" },
 	{ "credentials", NIGHTLY(credentials), set_path, NULL, "a path" },
 	{ "baseurl", NIGHTLY(base_url), set_base_url, NULL, "an http:// or https:// URL" },
 };

@@ -14,6 +14,7 @@
 #include "capture.h"
 #include "curlutil.h"
 #include "notify.h"
+#include "strvec.h"
 #include "tap.h"
 
 static void write_file(const char *path, const char *text, mode_t mode)
@@ -67,6 +68,7 @@ static void addresses(void)
 		"l ab@example.org", "lab@example.org ", "",
 	};
 	struct strbuf name = STRBUF_INIT;
+	struct strvec all = STRVEC_INIT;
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		strbuf_reset(&name);
@@ -83,6 +85,18 @@ static void addresses(void)
 	ok(!notify_address_list_ok("a@example.org,") && !notify_address_list_ok("a@example.org,,b@x") &&
 	   !notify_address_list_ok("a@example.org b@example.org") &&
 	   !notify_address_list_ok("a@x>\nRCPT TO:<v@evil"), "... and no empty or bad member");
+	ok(!notify_address_list_ok("a@b.c,\n\nx@y.z") && !notify_address_list_ok("a@b.c,\r\nx@y.z") &&
+	   !notify_address_list_ok("a@b.c,\tx@y.z") && !notify_address_list_ok("a@b.c\n") &&
+	   !notify_address_list_ok("a@b.c,\x7fx@y.z"),
+	   "a line break, tab or DEL between members is refused, not trimmed off");
+	is_int(notify_address_list_split(&all, "a@b.c,\n\nx@y.z"), -1, "... and split pushes nothing");
+	is_int((int)all.nr, 0, "... nothing at all");
+	is_int(notify_address_list_split(&all, "  a@b.c ,x@y.z,   m@n.o  "), 0,
+	       "a list with blanks around its members splits");
+	is_int((int)all.nr, 3, "... into its three addresses");
+	ok(all.nr == 3 && !strcmp(all.v[0], "a@b.c") && !strcmp(all.v[1], "x@y.z") &&
+	   !strcmp(all.v[2], "m@n.o"), "... each with its blanks trimmed");
+	strvec_release(&all);
 	strbuf_release(&name);
 }
 
@@ -126,6 +140,14 @@ static void failures(void)
 	r = notify_mail(&to, &c, "subject", "body\n");
 	capture_end(&cap, &err);
 	is_int(r, -1, "a mail to an address that is not plain is refused, never sent");
+	is_str(err.buf, "lab: nightly 't' has an address in mailFrom or mailTo that is not plain: "
+	       "not mailing\n", "... saying so in one line");
+	to.mail_to = "a@example.org,\n\nx@example.org";
+	strbuf_reset(&err);
+	capture_start(&cap);
+	r = notify_mail(&to, &c, "subject", "body\n");
+	capture_end(&cap, &err);
+	is_int(r, -1, "a mailTo with a line break between its members is refused, never sent");
 	is_str(err.buf, "lab: nightly 't' has an address in mailFrom or mailTo that is not plain: "
 	       "not mailing\n", "... saying so in one line");
 	close(fd);
