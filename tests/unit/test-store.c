@@ -161,6 +161,15 @@ int main(void)
 		ok(store_run_finish_tx(&st, rid, &res, log, 1) == SQLITE_OK &&
 		   one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 3") == 100,
 		   "an import made twice stores each sample once");
+		/* what a lab that imported the spool stored is not marked INFRA after it */
+		sqlite3_exec(st.conn->db, "CREATE TRIGGER no_more BEFORE INSERT ON samples WHEN "
+			     "NEW.iteration = 50 BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+			     NULL, NULL, NULL);
+		ok(store_run_finish(&st, rid, &res, log) != 0, "a finish that fails");
+		is_str(one_text(st.conn->db, "SELECT status FROM runs WHERE id = 3", buf, sizeof(buf)),
+		       "OK", "of a run stored meanwhile leaves it as it was stored");
+		sqlite3_exec(st.conn->db, "DROP TRIGGER no_more", NULL, NULL, NULL);
+		unlink(spool);
 	}
 	run_result_release(&res);
 	store_close(&st);
