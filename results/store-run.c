@@ -266,7 +266,7 @@ static int spool_run(struct store *st, long long run_id, const struct run_result
 
 	if (console_log) {
 		spool_path(&path, console_log);
-		kept = !store_spool_write(path.buf, run_id, res, console_log);
+		kept = !store_spool_write(st, path.buf, run_id, res, console_log);
 	}
 	if (kept)
 		strbuf_addf(&reason, "results not stored (%s): kept in '%s' for the next lab to "
