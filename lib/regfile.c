@@ -44,10 +44,15 @@ int regfile_open(const char *path, enum regfile_flags flags, struct stat *st,
 		/*
 		 * Opened without blocking, a fifo with no writer yet reads
 		 * as empty: open it again and wait for the writer, which is
-		 * what the user who named it meant.
+		 * what the user who named it meant. The first descriptor is
+		 * closed only then: a writer it woke must never find the
+		 * fifo without a reader (SIGPIPE, or its data gone with
+		 * the pipe).
 		 */
+		int again = open(path, oflags & ~O_NONBLOCK);
+
 		close(fd);
-		fd = open(path, oflags & ~O_NONBLOCK);
+		fd = again;
 		if (fd < 0 || fstat(fd, st))
 			return refuse(fd, errno, why, "cannot read %s '%s': %s", what, path,
 				      strerror(errno));

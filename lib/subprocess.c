@@ -88,17 +88,19 @@ static pid_t stat_ppid(const char *stat)
 }
 
 /*
- * SIGKILL every process whose parent is self, found in /proc. Only
+ * SIGKILL every process whose parent is self, found in /proc: how many
+ * took the signal (a child of another user, setuid, refuses it). Only
  * async-signal-safe calls: the watcher's SIGTERM handler makes them.
  */
-static void kill_children(pid_t self)
+static int kill_children(pid_t self)
 {
 	char buf[4096], path[32], stat[512];
 	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	long got;
+	int killed = 0;
 
 	if (dir < 0)
-		return;
+		return 0;
 	while ((got = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
 		for (long off = 0; off < got;) {
 			/* struct linux_dirent64: ino, off, reclen, type, name */
@@ -133,30 +135,44 @@ static void kill_children(pid_t self)
 			if (len <= 0)
 				continue;
 			stat[len] = '\0';
-			if (stat_ppid(stat) == self)
-				kill(pid, SIGKILL);
+			if (stat_ppid(stat) == self && !kill(pid, SIGKILL))
+				killed++;
 		}
 	}
 	close(dir);
+	return killed;
 }
 
 /*
  * A subreaper's end: kill its children until none is left. A child's
  * own children come to the subreaper as it dies, and are killed in the
- * next round.
+ * next round. Bounded: a child that refuses the signal (another user's)
+ * or cannot take it yet (in uninterruptible sleep, a zombie a tracer
+ * holds) would keep the rounds going for ever, and the status, or the
+ * kill of the group after a SIGTERM, would never come.
  */
+#define CONTAIN_PATIENCE_S 5
+
 static void kill_descendants(void)
 {
 	const struct timespec pause_ms = { 0, 1000000 };
+	struct timespec begun, now;
 	pid_t self = getpid();
 
+	clock_gettime(CLOCK_MONOTONIC, &begun);
 	for (;;) {
 		pid_t r;
+		int killed = kill_children(self);
 
-		kill_children(self);
 		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
 			;
 		if (r < 0 && errno == ECHILD)
+			break;
+		/* children left, and none of them would take the signal */
+		if (!killed && r == 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - begun.tv_sec >= CONTAIN_PATIENCE_S)
 			break;
 		nanosleep(&pause_ms, NULL);
 	}

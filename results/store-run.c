@@ -266,16 +266,20 @@ static int spool_run(struct store *st, long long run_id, const struct run_result
 
 	if (console_log) {
 		spool_path(&path, console_log);
-		kept = !store_spool_write(path.buf, run_id, res, console_log);
+		kept = !store_spool_write(st, path.buf, run_id, res, console_log);
 	}
 	if (kept)
 		strbuf_addf(&reason, "results not stored (%s): kept in '%s' for the next lab to "
 			    "import", why, path.buf);
 	else
 		strbuf_addf(&reason, "results not stored (%s): lost", why);
+	/*
+	 * Only a run still RUNNING: another lab may have imported the spool
+	 * file since it was written, and its result is the run's real one.
+	 */
 	if (!sqlite3_exec(st->conn->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) {
 		if (store_rows(st, NULL, "UPDATE runs SET status = 'INFRA', error = ?2, ended = ?3, "
-			       "console_log = ?4 WHERE id = ?1",
+			       "console_log = ?4 WHERE id = ?1 AND status = 'RUNNING'",
 			       STORE_ARGS(STORE_INT(run_id), STORE_TEXT(reason.buf),
 					  STORE_NUM(now_wall()), STORE_TEXT(console_log)), NULL, NULL) ||
 		    store_clear_owner(st, run_id) ||

@@ -14,7 +14,8 @@
 #include "strbuf.h"
 #include "strvec.h"
 
-#define SPOOL_MAGIC "lab-spool 1"
+/* 2: the run's identity after the magic line; a file of version 1 has none, and is left */
+#define SPOOL_MAGIC "lab-spool 2"
 
 /* A field of a line: tabs, newlines and backslashes escaped, so that one record is one line. */
 static void add_field(struct strbuf *sb, const char *s)
@@ -36,14 +37,42 @@ static void add_num(struct strbuf *sb, double v)
 	strbuf_addf(sb, "\t%.17g", v);
 }
 
-int store_spool_write(const char *path, long long run_id, const struct run_result *res,
-		      const char *console_log)
+/*
+ * Which run a spool file is for: the row's id alone is not enough, since the
+ * logs folder outlives a database removed and made again, and is shared by
+ * two databases of one name. The time it started (to the bit), its
+ * experiment, variant, kernel, runner, workloads and host tell one run of
+ * one database from the run that took its id in another.
+ */
+#define IDENTITY_FIELDS 8
+#define IDENTITY_SQL "SELECT ?1, quote(started), experiment_id, variant_id, kernel_id, runner, " \
+		     "workloads, host FROM runs WHERE id = ?1"
+
+static int identity_row(sqlite3_stmt *q, void *data)
+{
+	struct strbuf *sb = data;
+
+	strbuf_addstr(sb, "identity");
+	for (int i = 0; i < IDENTITY_FIELDS; i++)
+		add_field(sb, store_text(q, i));
+	strbuf_addch(sb, '\n');
+	return 0;
+}
+
+int store_spool_write(struct store *st, const char *path, long long run_id,
+		      const struct run_result *res, const char *console_log)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t at;
 	int ret;
 
-	strbuf_addf(&sb, "%s\nrun\t%lld\t%d\t%d", SPOOL_MAGIC, run_id, (int)res->status,
-		    res->bad_lines);
+	strbuf_addf(&sb, "%s\n", SPOOL_MAGIC);
+	at = sb.len;
+	/* without it the file is still written: its samples kept, for a person to judge */
+	if (store_rows(st, NULL, IDENTITY_SQL, STORE_ARGS(STORE_INT(run_id)), identity_row, &sb) ||
+	    sb.len == at)
+		strbuf_addstr(&sb, "identity\tunknown\n");
+	strbuf_addf(&sb, "run\t%lld\t%d\t%d", run_id, (int)res->status, res->bad_lines);
 	add_num(&sb, res->wall_s);
 	add_num(&sb, res->to_hello_s);
 	add_field(&sb, res->error.buf);
@@ -130,8 +159,8 @@ static int parse_num(const char *s, double *out)
 }
 
 /* A spool file's text into *res; its run id and console log too. -1 when it is not whole. */
-static int spool_parse(struct run_result *res, long long *run_id, struct strbuf *console_log,
-		       const struct strbuf *text)
+static int spool_parse(struct run_result *res, long long *run_id, struct strvec *identity,
+		       struct strbuf *console_log, const struct strbuf *text)
 {
 	struct strvec f = STRVEC_INIT;
 	const char *p = text->buf, *end = text->buf + text->len;
@@ -153,12 +182,15 @@ static int spool_parse(struct run_result *res, long long *run_id, struct strbuf 
 				goto out;
 			continue;
 		}
-		if (!strcmp(f.v[0], "run") && f.nr == 11) {
+		if (!strcmp(f.v[0], "identity") && !identity->nr) {
+			for (size_t i = 1; i < f.nr; i++)
+				strvec_push(identity, f.v[i]);
+		} else if (!strcmp(f.v[0], "run") && f.nr == 11) {
 			double wall, hello;
 
 			if (parse_ll(f.v[1], run_id) || parse_ll(f.v[2], &a) || parse_ll(f.v[3], &b) ||
 			    parse_num(f.v[4], &wall) || parse_num(f.v[5], &hello) ||
-			    a < RUN_RUNNING || a > RUN_INFRA)
+			    a <= RUN_RUNNING || a > RUN_INFRA)
 				goto out;
 			res->status = (enum run_status)a;
 			res->bad_lines = (int)b;
@@ -203,31 +235,103 @@ out:
 	return ret;
 }
 
+/* The row a spool file names, as it is now. */
+struct spool_target {
+	int found, same;
+	char status[16];
+	struct strbuf error;
+	long long owners;
+};
+
+static int target_row(sqlite3_stmt *q, void *data)
+{
+	struct spool_target *t = data;
+
+	t->found = 1;
+	t->same = sqlite3_column_int(q, 0);
+	snprintf(t->status, sizeof(t->status), "%s", store_text(q, 1));
+	strbuf_addstr(&t->error, store_text(q, 2));
+	t->owners = sqlite3_column_int64(q, 3);
+	return 0;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * Whether the row may take the spool's result: a run nobody is running
+ * any more that was left waiting for it (RUNNING without an owner,
+ * INFRA with the reason spool_run() or a lab that died gave it).
+ * Anything else ended otherwise, or is another lab's to finish.
+ */
+static int target_waits(const struct spool_target *t)
+{
+	if (!strcmp(t->status, "RUNNING"))
+		return !t->owners;
+	return !strcmp(t->status, "INFRA") &&
+	       ((starts_with(t->error.buf, "results not stored (") &&
+		 strstr(t->error.buf, "): kept in '")) ||
+		starts_with(t->error.buf, "the lab running it died (pid "));
+}
+
 /* One spool file into the store, then gone; a warning and the file kept when it cannot be. */
 static void import_one(struct store *st, const char *path)
 {
 	struct strbuf text = STRBUF_INIT, log = STRBUF_INIT;
+	struct strvec identity = STRVEC_INIT;
+	struct spool_target t = { .error = STRBUF_INIT };
 	struct run_result res;
-	long long run_id = 0, have = 0;
+	long long run_id = 0, id;
+	int rc;
 
 	run_result_init(&res);
 	if (strbuf_read_file(&text, path, 0)) {
 		warning("cannot import spool file '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	if (spool_parse(&res, &run_id, &log, &text)) {
-		warning("cannot import spool file '%s': not a whole spool file", path);
+	if (spool_parse(&res, &run_id, &identity, &log, &text)) {
+		warning("cannot import spool file '%s': not a whole spool file of this lab", path);
 		goto out;
 	}
-	if (store_rows(st, NULL, "SELECT count(*) FROM runs WHERE id = ?1",
-		       STORE_ARGS(STORE_INT(run_id)), store_row_int, &have) || !have) {
-		warning("cannot import spool file '%s': database '%s' has no run %lld", path,
-			st->path, run_id);
+	if (identity.nr != IDENTITY_FIELDS || parse_ll(identity.v[0], &id) || id != run_id) {
+		warning("cannot import spool file '%s': it does not say which run of which "
+			"database it is for", path);
 		goto out;
 	}
-	if (store_run_finish_tx(st, run_id, &res, log.len ? log.buf : NULL, 1)) {
+	if (store_rows(st, NULL, "SELECT quote(started) = ?2 AND "
+		       "COALESCE(CAST(experiment_id AS TEXT), '') = ?3 AND "
+		       "COALESCE(CAST(variant_id AS TEXT), '') = ?4 AND "
+		       "COALESCE(CAST(kernel_id AS TEXT), '') = ?5 AND runner = ?6 AND "
+		       "workloads = ?7 AND COALESCE(host, '') = ?8, status, error, "
+		       "(SELECT count(*) FROM run_owners WHERE run_id = ?1) FROM runs WHERE id = ?1",
+		       STORE_ARGS(STORE_INT(run_id), STORE_TEXT(identity.v[1]),
+				  STORE_TEXT(identity.v[2]), STORE_TEXT(identity.v[3]),
+				  STORE_TEXT(identity.v[4]), STORE_TEXT(identity.v[5]),
+				  STORE_TEXT(identity.v[6]), STORE_TEXT(identity.v[7])),
+		       target_row, &t)) {
+		warning("cannot import spool file '%s': cannot read run %lld of database '%s': %s",
+			path, run_id, st->path, sqlite3_errmsg(st->conn->db));
+		goto out;
+	}
+	if (!t.found || !t.same) {
+		warning("cannot import spool file '%s': database '%s' has no run %lld%s", path,
+			st->path, run_id, t.found ? " that started when this one did (it was "
+			"written for another database of that name)" : "");
+		goto out;
+	}
+	if (!target_waits(&t)) {
+		warning("cannot import spool file '%s': run %lld of database '%s' is %s%s", path,
+			run_id, st->path, t.status, strcmp(t.status, "RUNNING") ?
+			", not waiting for it" : " in another lab");
+		goto out;
+	}
+	rc = store_run_finish_tx(st, run_id, &res, log.len ? log.buf : NULL, 1);
+	if (rc != SQLITE_OK) {
+		/* after the rollback, sqlite's last message is the rollback's */
 		warning("cannot import spool file '%s' into database '%s': %s", path, st->path,
-			sqlite3_errmsg(st->conn->db));
+			sqlite3_errstr(rc));
 		goto out;
 	}
 	if (unlink(path) && errno != ENOENT)
@@ -236,6 +340,8 @@ static void import_one(struct store *st, const char *path)
 	     run_id, path, st->path);
 out:
 	run_result_release(&res);
+	strvec_release(&identity);
+	strbuf_release(&t.error);
 	strbuf_release(&text);
 	strbuf_release(&log);
 }

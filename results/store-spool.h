@@ -16,7 +16,13 @@
  *
  * The next lab that opens the database for writing imports the spool
  * files of its logs folder (store_spool_import()): each run gets the end
- * it really had, in one transaction, and the file goes.
+ * it really had, in one transaction, and the file goes. A file is
+ * imported only into the run it was written for (its id, the time it
+ * started, its experiment, variant, kernel, runner, workloads and host:
+ * the logs folder outlives a database made again, and two databases of
+ * one name share it), and only while that run waits for it (RUNNING with
+ * no lab owning it, or INFRA for the spool or for a lab that died);
+ * otherwise it is left, with a warning naming it.
  */
 struct store;
 

@@ -350,12 +350,16 @@ static int check_writable(const char *path)
 		return 0;	/* not there: sqlite creates it, or says why not */
 	if (access(path, W_OK))
 		return error("database '%s' is not writable: %s", path, strerror(errno));
-	if (has_sidecars(path))
-		return 0;
-	copy = xstrdup(path);
+	/* sqlite makes -wal and -shm beside the file a symlink points to, not the link */
+	copy = realpath(path, NULL);
+	if (!copy)
+		copy = xstrdup(path);
+	if (has_sidecars(copy))
+		goto out;
 	if (access(dirname(copy), W_OK | X_OK))
 		ret = error("database '%s' cannot be written: its directory is not writable (%s)",
 			    path, strerror(errno));
+out:
 	free(copy);
 	return ret;
 }

@@ -110,6 +110,18 @@ test_expect_success 'a pipe or a fifo is read to its end; a device or a director
 	expect_one_line_naming err "^lab: file .numbers.d. is a directory, not a regular file\$"
 '
 
+test_expect_success 'a fifo whose writer is already waiting is read whole, the writer never cut off' '
+	seq 1 100000 >big.txt &&
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rm -f big.fifo && mkfifo big.fifo &&
+		{ seq 1 100000 >big.fifo; echo $? >writer.rc; } &
+		sleep 0.05 &&
+		timeout 20 "$LAB" compare big.fifo big.txt >got 2>err &&
+		wait $! &&
+		grep -q "^x 100000 .* big.fifo\$" got && test "$(cat writer.rc)" = 0 || return 1
+	done
+'
+
 test_expect_success 'bad options: exit 2, one line each' '
 	test_expect_code 2 "$LAB" compare -d 2 base.txt slow.txt 2>err &&
 	expect_one_line_naming err "bad value .2. for -d" &&

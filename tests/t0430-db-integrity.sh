@@ -36,6 +36,21 @@ test_expect_success 'lab report on a database in a directory it cannot write say
 	! grep -q "schema version" err
 '
 
+test_expect_success 'a database reached by a symlink from a directory it cannot write is written beside its file' '
+	mkdir -p sym/real sym/linkdir sym/state && chmod 777 sym/real sym/state &&
+	printf "[core]\n\tstate = $TRASH/sym/state\n" >sym/lab.conf &&
+	ln -s ../real/lab.db sym/linkdir/lab.db && chmod 555 sym/linkdir && chmod 755 "$TRASH" sym &&
+	as=() && { test "$(id -u)" != 0 || as=(setpriv --reuid=65534 --regid=65534 --clear-groups); } &&
+	(cd sym && "${as[@]}" "$LAB" run --db real/lab.db --runner local --guest "$FAKE" \
+		--workload zeroing --iters 3 >/dev/null 2>&1 &&
+	 "${as[@]}" "$LAB" run --db linkdir/lab.db --runner local --guest "$FAKE" \
+		--workload zeroing --iters 3 >out 2>err) &&
+	chmod 755 sym/linkdir &&
+	! grep -q "not writable" sym/err &&
+	test "$(sql sym/real/lab.db "SELECT count(*) FROM runs WHERE status = '\''OK'\''")" = 2 &&
+	! test -e sym/linkdir/lab.db-wal
+'
+
 test_expect_success 'a damaged database is refused for writing, and left as it was' '
 	run --iters 200 >/dev/null 2>&1 && run --iters 200 >/dev/null 2>&1 &&
 	run --iters 200 >/dev/null 2>&1 &&

@@ -161,6 +161,71 @@ int main(void)
 		ok(store_run_finish_tx(&st, rid, &res, log, 1) == SQLITE_OK &&
 		   one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 3") == 100,
 		   "an import made twice stores each sample once");
+		/* what a lab that imported the spool stored is not marked INFRA after it */
+		sqlite3_exec(st.conn->db, "CREATE TRIGGER no_more BEFORE INSERT ON samples WHEN "
+			     "NEW.iteration = 50 BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+			     NULL, NULL, NULL);
+		ok(store_run_finish(&st, rid, &res, log) != 0, "a finish that fails");
+		is_str(one_text(st.conn->db, "SELECT status FROM runs WHERE id = 3", buf, sizeof(buf)),
+		       "OK", "of a run stored meanwhile leaves it as it was stored");
+		sqlite3_exec(st.conn->db, "DROP TRIGGER no_more", NULL, NULL, NULL);
+		ok(store_spool_import(&st, dir) == 0 && access(spool, F_OK) == 0,
+		   "its spool file is not imported over the stored run, and is left");
+		is_int(one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 3"), 100,
+		       "whose samples stay");
+		unlink(spool);
+
+		/* a spool file of another run that had the same id: a database made again */
+		snprintf(log, sizeof(log), "%s/run-4.log", dir);
+		snprintf(spool, sizeof(spool), "%s/run-4.spool", dir);
+		ok(store_run_begin(&st, &rid, &row) == 0 && rid == 4, "fourth run begins");
+		sqlite3_exec(st.conn->db, "CREATE TRIGGER no_more BEFORE INSERT ON samples WHEN "
+			     "NEW.iteration = 50 BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+			     NULL, NULL, NULL);
+		ok(store_run_finish(&st, rid, &res, log) != 0 && access(spool, F_OK) == 0,
+		   "its finish fails, its result spooled");
+		sqlite3_exec(st.conn->db, "DROP TRIGGER no_more", NULL, NULL, NULL);
+		sqlite3_exec(st.conn->db, "CREATE TEMP TABLE kept AS SELECT started FROM runs "
+			     "WHERE id = 4; UPDATE runs SET started = started + 1 WHERE id = 4",
+			     NULL, NULL, NULL);
+		ok(store_spool_import(&st, dir) == 0 && access(spool, F_OK) == 0,
+		   "a spool file of a run 4 that started at another time is left");
+		is_int(one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 4"), 0,
+		       "and not imported");
+		sqlite3_exec(st.conn->db, "UPDATE runs SET started = (SELECT started FROM kept) "
+			     "WHERE id = 4", NULL, NULL, NULL);
+		/* a result that says RUNNING is no end */
+		{
+			struct strbuf text = STRBUF_INIT;
+			char *at;
+
+			at = strbuf_read_file(&text, spool, 0) ? NULL :
+			     strstr(text.buf, "\nrun\t4\t1\t");
+			ok(at != NULL, "the spool file has run 4 OK");
+			if (at) {
+				FILE *out = fopen(spool, "w");
+
+				at[7] = '0';
+				fputs(text.buf, out);
+				fclose(out);
+				at[7] = '1';
+			}
+			ok(store_spool_import(&st, dir) == 0 && access(spool, F_OK) == 0 &&
+			   one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 4") == 0,
+			   "a spool file whose run is RUNNING is left");
+			if (at) {
+				FILE *out = fopen(spool, "w");
+
+				fputs(text.buf, out);
+				fclose(out);
+			}
+			strbuf_release(&text);
+		}
+		ok(store_spool_import(&st, dir) == 0 && access(spool, F_OK) != 0,
+		   "the spool file of this very run 4 is imported");
+		is_int(one_int(st.conn->db, "SELECT count(*) FROM samples WHERE run_id = 4"), 100,
+		       "with its samples");
+		sqlite3_exec(st.conn->db, "DELETE FROM runs WHERE id = 4", NULL, NULL, NULL);
 	}
 	run_result_release(&res);
 	store_close(&st);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -208,6 +209,70 @@ static void test_environment(void)
 	strbuf_release(&out);
 }
 
+/* The pid the program wrote to path, once it has: 0 after 5 s without. */
+static pid_t pid_in(const char *path)
+{
+	double until = now_monotonic() + 5;
+	long pid = 0;
+
+	while (now_monotonic() < until) {
+		FILE *f = fopen(path, "r");
+		int got = f && fscanf(f, "%ld\n", &pid) == 1;
+
+		if (f)
+			fclose(f);
+		if (got && pid > 0)
+			return (pid_t)pid;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * SUBPROCESS_CONTAIN: what the program left in a session of its own
+ * goes with it; a descendant that cannot be got rid of (here a zombie
+ * its tracer, this process, keeps from its parent) delays the status by
+ * a bounded time, not for ever.
+ */
+static void test_contain(void)
+{
+	char pidfile[] = "/tmp/test-subprocess-pid.XXXXXX";
+	char script[256];
+	char *argv[] = { "sh", "-c", script, NULL };
+	struct child c;
+	double t0;
+	pid_t pid;
+	int fd = mkstemp(pidfile);
+
+	if (fd >= 0)
+		close(fd);
+	unlink(pidfile);
+	snprintf(script, sizeof(script), "setsid sleep 100 & echo $! >%s.tmp && mv %s.tmp %s",
+		 pidfile, pidfile, pidfile);
+	ok(!subprocess_start(&c, argv, NULL, SUBPROCESS_SILENT | SUBPROCESS_CONTAIN),
+	   "contained: a program that leaves a process in a session of its own");
+	is_int(subprocess_finish(&c), 0, "... ends");
+	pid = pid_in(pidfile);
+	ok(pid > 0 && gone_within(pid, 5), "... and what it left is killed");
+	unlink(pidfile);
+
+	snprintf(script, sizeof(script), "setsid sleep 100 & echo $! >%s.tmp && mv %s.tmp %s; "
+		 "sleep 1", pidfile, pidfile, pidfile);
+	ok(!subprocess_start(&c, argv, NULL, SUBPROCESS_SILENT | SUBPROCESS_CONTAIN),
+	   "contained: a program that leaves a process the watcher cannot reap");
+	pid = pid_in(pidfile);
+	ok(pid > 0 && !ptrace(PTRACE_SEIZE, pid, NULL, NULL), "... held by a tracer");
+	t0 = now_monotonic();
+	alarm(60);	/* the test fails, rather than hangs, on an unbounded wait */
+	is_int(subprocess_finish(&c), 0, "... ends all the same");
+	alarm(0);
+	ok(now_monotonic() - t0 < 15, "... within the watcher's bound");
+	if (pid > 0)
+		waitpid(pid, NULL, __WALL);
+	ok(pid > 0 && gone_within(pid, 5), "... and what it left is killed");
+	unlink(pidfile);
+}
+
 int main(void)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -216,6 +281,7 @@ int main(void)
 	test_environment();
 	test_deadline();
 	test_start_finish();
+	test_contain();
 	test_lab_dies(SIGTERM, "SIGTERM");
 	test_lab_dies(SIGKILL, "SIGKILL");
 	return done_testing();
