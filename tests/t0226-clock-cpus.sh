@@ -75,6 +75,16 @@ test_expect_success KERNEL '--clock auto --cpus 2 under QEMU 10 is icount, and s
 	grep -q -- " -smp 2 .* -icount shift=0,sleep=off " argv-10.0.2
 '
 
+# In virtual time nothing of the host's time or chance may reach the guest:
+# with them two boots of 2 vCPUs (QEMU 10) gave the same console to the byte.
+test_expect_success KERNEL 'an icount boot has a seeded RDRAND and an RTC on virtual time; a wall-time one neither' '
+	grep -q -- " -icount shift=0,sleep=off -rtc base=2024-01-01T00:00:00,clock=vm -seed 1 " argv-10.0.2 &&
+	test_expect_code 1 "$LAB" run --db wall.db --config qemu-10.0.2.conf --kernel "$KERNEL" \
+		--workload boot --cpus 2 --accel tcg --clock wall >out 2>err &&
+	test "$(sql wall.db "SELECT clock FROM runs")" = wall &&
+	test "$(grep -c -- " -seed \| -rtc " argv-10.0.2)" = 1
+'
+
 test_expect_success KERNEL '--clock auto --cpus 2 under QEMU 8.0 is wall time, said once for an A/B' '
 	rm -f argv-8.0.5 &&
 	test_expect_code 2 "$LAB" ab --db ab8.db --config qemu-8.0.5.conf --kernel "$KERNEL" \
