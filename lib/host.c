@@ -46,19 +46,75 @@ void host_info_get(struct host_info *h, const char *qemu)
 	memset(h, 0, sizeof(*h));
 	host_name(h->name, sizeof(h->name));
 	cpu_model(h->cpu, sizeof(h->cpu));
-	if (qemu) {
-		struct strvec av = STRVEC_INIT;
-		struct strbuf out = STRBUF_INIT;
-		strvec_push(&av, qemu);
-		strvec_push(&av, "--version");
-		if (subprocess_run(strvec_argv(&av), NULL, &out, 10) == 0) {
-			size_t n = strcspn(strbuf_str(&out), "\n");
-			snprintf(h->qemu_version, sizeof(h->qemu_version), "%.*s", (int)n,
-				 strbuf_str(&out));
-		}
-		strbuf_release(&out);
-		strvec_release(&av);
+	if (qemu)
+		host_qemu_version(h->qemu_version, sizeof(h->qemu_version), qemu);
+}
+
+void host_qemu_version(char *out, size_t size, const char *qemu)
+{
+	struct strvec av = STRVEC_INIT;
+	struct strbuf said = STRBUF_INIT;
+
+	out[0] = '\0';
+	strvec_push(&av, qemu);
+	strvec_push(&av, "--version");
+	if (subprocess_run(strvec_argv(&av), NULL, &said, 10) == 0) {
+		size_t n = strcspn(strbuf_str(&said), "\n");
+		snprintf(out, size, "%.*s", (int)n, strbuf_str(&said));
 	}
+	strbuf_release(&said);
+	strvec_release(&av);
+}
+
+/* A number of 1 to 4 digits at *s, which moves past it; -1 when there is none. */
+static int version_number(const char **s)
+{
+	const char *start = *s;
+	int n = 0;
+
+	while (**s >= '0' && **s <= '9' && *s - start < 4)
+		n = n * 10 + (*(*s)++ - '0');
+	return *s > start && !(**s >= '0' && **s <= '9') ? n : -1;
+}
+
+int qemu_version_parse(struct qemu_version *v, const char *line)
+{
+	static const char lead[] = "QEMU emulator version ";
+	const char *s = line;
+
+	memset(v, 0, sizeof(*v));
+	if (strncmp(s, lead, sizeof(lead) - 1))
+		return -1;
+	s += sizeof(lead) - 1;
+	if ((v->major = version_number(&s)) < 0 || *s++ != '.' ||
+	    (v->minor = version_number(&s)) < 0)
+		goto bad;
+	/* a release has three numbers; a build from git may say only two */
+	if (*s == '.') {
+		s++;
+		if ((v->micro = version_number(&s)) < 0)
+			goto bad;
+	}
+	if (*s && *s != ' ' && *s != '(')
+		goto bad;
+	return 0;
+bad:
+	memset(v, 0, sizeof(*v));
+	return -1;
+}
+
+int qemu_icount_smp(struct qemu_version *v, const char *line)
+{
+	/*
+	 * With icount all vCPUs take turns on one host thread. Before 8.1 each
+	 * turn was given every instruction left until the next timer, so a
+	 * boot CPU polling for its second CPU never let that CPU run: Linux
+	 * stops in "Booting SMP configuration". Upstream 83ecdb18eb65 ("ensure
+	 * fairness with icount", 8.1) shares them out.
+	 */
+	if (qemu_version_parse(v, line))
+		return 0;
+	return v->major > 8 || (v->major == 8 && v->minor >= 1);
 }
 
 const char *lab_program(void)

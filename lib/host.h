@@ -18,6 +18,20 @@ struct host_info {
 
 /* Fills *h; the QEMU version is asked of the binary qemu, none when it is NULL. */
 void host_info_get(struct host_info *h, const char *qemu);
+/* The first line of `qemu --version`, "" when it does not answer; always terminated. */
+void host_qemu_version(char *out, size_t size, const char *qemu);
+
+struct qemu_version {
+	int major, minor, micro;
+};
+/* The numbers of a "QEMU emulator version 10.0.2 (Debian ...)" line; -1 when it is none. */
+int qemu_version_parse(struct qemu_version *v, const char *line);
+/*
+ * Does the QEMU of that --version line run a guest of several vCPUs in
+ * virtual time (icount)? 8.1 and later do; an older one, or a line that
+ * names no version, does not. *v gets its numbers (zeros when none).
+ */
+int qemu_icount_smp(struct qemu_version *v, const char *line);
 /* This machine's name, "unknown" when it has none; always terminated. */
 void host_name(char *out, size_t size);
 /*

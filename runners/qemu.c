@@ -187,6 +187,17 @@ static void build_argv(struct strvec *av, const struct run_spec *spec,
 		/* sleep=off: idle time is skipped, not waited for in real time */
 		strvec_push(av, "-icount");
 		strvec_pushf(av, "shift=%d,sleep=off", spec->icount_shift);
+		/*
+		 * Nothing of the host's time or chance reaches the guest, so that
+		 * boots repeat to the instruction, of several vCPUs too: RDRAND
+		 * draws from a seeded generator (it seeds the kernel's, hence the
+		 * work and the order of its CPUs' threads), and the RTC counts
+		 * virtual time from a fixed date instead of the host's clock.
+		 */
+		strvec_push(av, "-rtc");
+		strvec_push(av, "base=2024-01-01T00:00:00,clock=vm");
+		strvec_push(av, "-seed");
+		strvec_push(av, "1");
 	}
 	strvec_push(av, "-kernel");
 	strvec_push(av, spec->kernel->path);

@@ -32,7 +32,8 @@
 	OPT_CALLBACK(0, "clock", &(o)->clock, "C", \
 		     "wall, icount or auto: QEMU's -icount makes guest time count\n" \
 		     "instructions, 2^qemu.icountShift ns each, TCG only; auto is\n" \
-		     "icount under TCG, wall under KVM (default run.clock)", boot_opt_clock), \
+		     "icount under TCG (several vCPUs need QEMU 8.1 or later), wall\n" \
+		     "under KVM (default run.clock)", boot_opt_clock), \
 	OPT_CALLBACK(0, "timeout", &(o)->timeout_s, "S", \
 		     "deadline per boot in seconds (default run.timeout)", boot_opt_seconds), \
 	OPT_INT(0, "numa", &(o)->numa, 1, BOOT_MAX_NUMA, "N", \

@@ -16,7 +16,7 @@ enum lab_accel {
 };
 
 enum lab_clock {
-	LAB_CLOCK_AUTO = 0,	/* icount under TCG, wall under KVM */
+	LAB_CLOCK_AUTO = 0,	/* icount under TCG (several vCPUs: QEMU >= 8.1), wall under KVM */
 	LAB_CLOCK_WALL,
 	LAB_CLOCK_ICOUNT,	/* QEMU -icount: virtual time, TCG only */
 };

@@ -106,24 +106,79 @@ static int clock_before_prepare(struct boot_plan *p, const char *clock)
 	return 0;
 }
 
-/* After it: auto becomes what the accelerator allows. */
+/*
+ * Whether this plan's QEMU runs a guest of cpus vCPUs in virtual time
+ * (qemu_icount_smp()), version the --version line of the QEMU asked ("" for
+ * a runner whose QEMU the lab does not start). When not, why says so.
+ */
+static int clock_icount_fits(struct strbuf *why, const char *version, const char *qemu,
+			     long cpus)
+{
+	struct qemu_version v;
+
+	if (cpus < 2 || qemu_icount_smp(&v, version))
+		return 1;
+	if (!qemu)
+		strbuf_addf(why, "the QEMU of this runner is not known before a boot, and "
+			    "one before 8.1 cannot run %ld vCPUs in virtual time", cpus);
+	else if (!v.major)
+		strbuf_addf(why, "QEMU '%s' names no version ('%s'), and one before 8.1 "
+			    "cannot run %ld vCPUs in virtual time", qemu, version, cpus);
+	else
+		strbuf_addf(why, "QEMU %d.%d.%d < 8.1 cannot run %ld vCPUs in virtual time",
+			    v.major, v.minor, v.micro, cpus);
+	return 0;
+}
+
+/*
+ * icount of several vCPUs with a QEMU that cannot run them stalls until
+ * the boot's timeout: refused before anything is started. Only the QEMU
+ * the lab starts itself can be asked; libvirt's is known after a boot.
+ */
+static int clock_check_cpus(const struct boot_plan *p, const char *clock, long cpus,
+			    const char *arch, const char *qemu)
+{
+	struct strbuf why = STRBUF_INIT;
+	char version[128];
+	int ret = 0;
+
+	if (strcmp(clock, "icount") || cpus < 2 || !(p->runner->flags & RUNNER_RUNS_QEMU))
+		return 0;
+	host_qemu_version(version, sizeof(version), qemu);
+	if (!clock_icount_fits(&why, version, qemu, cpus))
+		ret = error("clock 'icount': %s: its boot would stall in \"Booting SMP "
+			    "configuration\" (use --clock wall, --cpus 1, or QEMU 8.1 or later "
+			    "as binary of [qemu \"%s\"] in lab.conf)", why.buf, arch);
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
+ * After it: auto becomes what the accelerator allows, icount under TCG
+ * when QEMU can run the guest's vCPUs in virtual time; wall time, said
+ * once, when it cannot.
+ */
 static void clock_after_prepare(struct boot_plan *p, const char *clock, long shift)
 {
-	/*
-	 * auto is icount for one-CPU TCG guests only: with icount QEMU runs
-	 * every vCPU on one host thread, and Debian's 6.1 kernel with two
-	 * vCPUs stalled here in "Booting SMP configuration" past 240 s.
-	 */
-	int icount = !strcmp(clock, "icount") ||
-		     (!strcmp(clock, "auto") && (p->runner->flags & RUNNER_BOOTS_KERNEL) &&
-		      !strcmp(p->spec.accel, "tcg") && p->spec.cpus == 1);
+	static int said;
+	struct strbuf why = STRBUF_INIT;
+	int icount = !strcmp(clock, "icount");
 
+	if (!strcmp(clock, "auto") && (p->runner->flags & RUNNER_BOOTS_KERNEL) &&
+	    !strcmp(p->spec.accel, "tcg")) {
+		icount = clock_icount_fits(&why, p->host.qemu_version,
+					   p->runner->flags & RUNNER_RUNS_QEMU ? p->spec.qemu : NULL,
+					   p->spec.cpus);
+		if (!icount && !said++)
+			info("%s: wall time", why.buf);
+	}
 	p->spec.clock = icount ? "icount" : "wall";
 	p->spec.icount_shift = (int)shift;
 	if (icount)
 		strbuf_addf(&p->clock, "icount shift=%ld", shift);
 	else
 		strbuf_addstr(&p->clock, "wall");
+	strbuf_release(&why);
 }
 
 /*
@@ -358,7 +413,8 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 		if (p->runner->fits(&size))
 			return -1;
 	}
-	return 0;
+	return clock_check_cpus(p, *clock, o->cpus ? o->cpus : ctx->cfg.cpus, *arch,
+				config_qemu_binary(&ctx->cfg, *arch));
 }
 
 int boot_opts_check(const struct lab_context *ctx, const struct boot_opts *o)

@@ -131,9 +131,10 @@ int workloads_parse(struct workload_list *out, const char *arg);
 
 /*
  * The clock is settled here, once for the plan: "auto" is icount under
- * TCG and wall under KVM or the local runner; icount with --accel kvm,
- * or with the local runner, is refused; icount under accel auto is TCG
- * without a KVM probe. The plan's runs store it (runs.clock), so that an
+ * TCG and wall under KVM or the local runner, and wall for a guest of
+ * several vCPUs unless its QEMU is 8.1 or later (host.h); icount with
+ * --accel kvm, with the local runner, or of several vCPUs under an older
+ * QEMU is refused; icount under accel auto is TCG without a KVM probe. The plan's runs store it (runs.clock), so that an
  * A/B or a bisection never mixes the two clocks.
  */
 int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
