@@ -403,6 +403,9 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 	if (o->numa && (p->runner->flags & RUNNER_BOOTS_KERNEL) && mem / o->numa < BOOT_MIN_NODE_MIB)
 		return error("--numa %ld splits %ldM into nodes below %dM: give more --mem or fewer nodes",
 			     o->numa, mem, BOOT_MIN_NODE_MIB);
+	if (clock_check_cpus(p, *clock, o->cpus ? o->cpus : ctx->cfg.cpus, *arch,
+			     config_qemu_binary(&ctx->cfg, *arch)))
+		return -1;
 	/* a guest the machine cannot take is refused here, not boot after boot as INFRA */
 	if (p->runner->fits && (p->runner->flags & RUNNER_BOOTS_KERNEL)) {
 		struct run_spec size = {
@@ -413,8 +416,7 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 		if (p->runner->fits(&size))
 			return -1;
 	}
-	return clock_check_cpus(p, *clock, o->cpus ? o->cpus : ctx->cfg.cpus, *arch,
-				config_qemu_binary(&ctx->cfg, *arch));
+	return 0;
 }
 
 int boot_opts_check(const struct lab_context *ctx, const struct boot_opts *o)
