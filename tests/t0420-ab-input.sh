@@ -18,10 +18,11 @@ test_expect_success '--a with --a-kernel, --b with --b-kernel, --patch with --b-
 	test ! -e lab.db
 '
 
-# Words a shell would act on if the recorded line did not quote them.
+# Words a shell would act on if the recorded line did not quote them (a double
+# quote has no place on a kernel command line: kcmdline refuses it).
 INJ1="x';touch INJECTED;'"
 INJ2='a  b$(touch INJECTED2)`touch INJECTED3`\'
-INJ3='k=`>INJECTED4`"v"*;|'
+INJ3="k=\`>INJECTED4\`'v'*;|"
 
 test_expect_success 'the recorded command line is shell-safe: pasted, it runs nothing and keeps every word' '
 	set -- ab --db lab.db --runner local --guest "$FAKE" --workload zeroing \
