@@ -47,7 +47,7 @@ printf '[qemu "x86_64"]\n\tbinary = %s/qemu-logged\n' "$TRASH" >logged.conf
 test_expect_success QEMU_BEFORE_8_1 '--clock icount --cpus 2 under QEMU 7.2 is refused before any boot, naming the version' '
 	test_expect_code 2 "$LAB" run --db lab.db --config logged.conf --kernel "$KERNEL" \
 		--workload boot --cpus 2 --clock icount >out 2>err &&
-	test "$(cat err)" = "lab: clock '\''icount'\'': QEMU $SYSTEM_QEMU < 8.1 cannot run 2 vCPUs in virtual time: its boot would stall in \"Booting SMP configuration\" (use --clock wall, --cpus 1, or QEMU 8.1 or later as binary of [qemu \"x86_64\"] in lab.conf)" &&
+	test "$(cat err)" = "lab: clock '\''icount'\'': QEMU $SYSTEM_QEMU < 8.1 cannot run 2 vCPUs in virtual time: use --clock wall" &&
 	test "$(cat argv-logged)" = --version &&
 	! test -e lab.db
 '
