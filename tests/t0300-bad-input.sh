@@ -217,6 +217,13 @@ test_expect_success 'a word too many is named, in every command' '
 test_expect_success 'bad option values' '
 	test_must_fail "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --mem lots 2>err &&
 	expect_one_line_naming err "--mem" &&
+	test_expect_code 2 "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --mem 4 2>err &&
+	test "$(cat err)" = "lab: --mem 4: 4 what? 4G? (a size takes its unit: M, G or T)" &&
+	test_expect_code 2 "$LAB" ab --db lab.db --kernel "$KERNEL" --workload boot --mem 1G,512 2>err &&
+	test "$(cat err)" = "lab: --mem 1G,512: 512 what? 512G? (a size takes its unit: M, G or T)" &&
+	printf "[run]\n\tmem = 4\n" >unitless.conf &&
+	test_must_fail "$LAB" run --db lab.db --config unitless.conf --kernel "$KERNEL" --workload boot 2>err &&
+	expect_one_line_naming err "mem" &&
 	test_must_fail "$LAB" run --db lab.db --kernel "$KERNEL" --workload boot --boots 0 2>err &&
 	expect_one_line_naming err "--boots" &&
 	test_must_fail "$LAB" show --db lab.db 999 2>err &&

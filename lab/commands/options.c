@@ -3,6 +3,7 @@
 
 #include "ab-report.h"
 #include "config-values.h"
+#include "log.h"
 #include "options.h"
 #include "strvec.h"
 
@@ -47,9 +48,26 @@ int boot_opt_seconds(const struct parse_option *opt, const char *arg)
 	return parse_seconds(arg, opt->value) ? PARSE_OPT_BAD : 0;
 }
 
+/*
+ * A refused size, said: a number without its unit gets the question a
+ * person would ask ("4 what? 4G?"), anything else the parser's "bad value".
+ */
+static int size_refused(const struct parse_option *opt, const char *arg)
+{
+	for (const char *p = arg; *p; ) {
+		size_t len = strcspn(p, ","), digits = strspn(p, "0123456789");
+
+		if (digits && digits == len)
+			return error("--%s %s: %.*s what? %.*sG? (a size takes its unit: M, G or T)",
+				     opt->long_name, arg, (int)len, p, (int)len, p);
+		p += len + (p[len] == ',');
+	}
+	return PARSE_OPT_BAD;
+}
+
 int boot_opt_size(const struct parse_option *opt, const char *arg)
 {
-	return parse_size_mib(arg, opt->value) ? PARSE_OPT_BAD : 0;
+	return parse_size_mib(arg, opt->value) ? size_refused(opt, arg) : 0;
 }
 
 int boot_opt_cpus(const struct parse_option *opt, const char *arg)
@@ -77,7 +95,7 @@ int ab_opt_mems(const struct parse_option *opt, const char *arg)
 {
 	struct ab_spec *s = opt->value;
 
-	return parse_list(&s->mems, &s->nmems, arg, parse_size_mib) ? PARSE_OPT_BAD : 0;
+	return parse_list(&s->mems, &s->nmems, arg, parse_size_mib) ? size_refused(opt, arg) : 0;
 }
 
 int ab_opt_cpus(const struct parse_option *opt, const char *arg)

@@ -53,6 +53,10 @@ static int parse_scaled(const char *s, long *out, const char *suffixes,
 int parse_size_mib(const char *s, long *out_mib)
 {
 	static const long mult[] = { 1, 1024, 1024L * 1024 };
+
+	/* "4" could be 4M or 4G: a size names its unit */
+	if (s && *s && !s[strspn(s, "0123456789")])
+		return -1;
 	return parse_scaled(s, out_mib, "mgt", mult, LAB_MAX_MEM_MIB);
 }
 

@@ -53,11 +53,11 @@ int parse_icount_shift(const char *s, long *out);
 #define LAB_MAX_MEM_MIB (16L << 20)		/* 16 TiB */
 #define LAB_MAX_CPUS 1024L			/* a bound; QEMU refuses beyond its own */
 #define LAB_MAX_SECONDS (7L * 24 * 3600)	/* a week */
-#define SIZE_EXPECTED "a size from 1M to 16T such as 512M, 4G or 2048 (MiB)"
+#define SIZE_EXPECTED "a size from 1M to 16T with its unit, such as 512M or 4G"
 #define CPUS_EXPECTED "a CPU count from 1 to 1024"
 #define SECONDS_EXPECTED "a number of seconds up to a week (168h)"
 
-/* "512M", "4G", "1T" (case-insensitive), or a plain number of MiB; <= 16T. */
+/* "512M", "4G", "1T" (case-insensitive), <= 16T; a number without its unit is refused. */
 int parse_size_mib(const char *s, long *out_mib);
 /* A decimal integer from 1 to LAB_MAX_CPUS. */
 int parse_cpus(const char *s, long *out);

@@ -53,7 +53,7 @@ static void test_parsers(void)
 	ok(!parse_size_mib("512M", &v) && v == 512, "size 512M is 512 MiB");
 	ok(!parse_size_mib("4G", &v) && v == 4096, "size 4G is 4096 MiB");
 	ok(!parse_size_mib("4g", &v) && v == 4096, "size suffix is case-insensitive");
-	ok(!parse_size_mib("2048", &v) && v == 2048, "plain size is MiB");
+	ok(parse_size_mib("2048", &v) && parse_size_mib("4", &v), "a size without its unit is refused");
 	ok(!parse_size_mib("1T", &v) && v == 1048576, "size 1T is 1048576 MiB");
 	ok(!parse_size_mib("16T", &v) && v == 16777216, "size 16T, the largest, is taken");
 	ok(!parse_size_mib("16384g", &v) && v == 16777216, "... and so is 16384G");
@@ -304,9 +304,9 @@ static void test_bad_values(void)
 		{ "[run]\ncpus = lots\n", "run.cpus", "lots", "a CPU count from 1 to 1024" },
 		{ "[run]\ncpus = 1025\n", "run.cpus", "1025", "a CPU count from 1 to 1024" },
 		{ "[run]\nmem = lots\n", "run.mem", "lots",
-		  "a size from 1M to 16T such as 512M, 4G or 2048 (MiB)" },
+		  "a size from 1M to 16T with its unit, such as 512M or 4G" },
 		{ "[run]\nmem = 99999999999999G\n", "run.mem", "99999999999999G",
-		  "a size from 1M to 16T such as 512M, 4G or 2048 (MiB)" },
+		  "a size from 1M to 16T with its unit, such as 512M or 4G" },
 		{ "[qemu]\naccel = fast\n", "qemu.accel", "fast", "kvm, tcg or auto" },
 		{ "[run]\nclock = cycles\n", "run.clock", "cycles", "wall, icount or auto" },
 		{ "[qemu]\nicountShift = 11\n", "qemu.icountshift", "11",
