@@ -54,7 +54,7 @@ printf '#!/bin/sh\nsleep 3 </dev/null >/dev/null 2>&1 &\nexec "%s" "$@"\n' "$FAK
 	chmod +x "$GUEST" || exit 1
 
 if [ $MODE = ab ]; then
-	start=("$LAB" ab --db lab.db --runner local --guest "$GUEST" --workload zeroing
+	start=("$LAB" ab --aa --db lab.db --runner local --guest "$GUEST" --workload zeroing
 		--a-cmdline "scale=1.0 seed=1 sleep=0.1" --b-cmdline "scale=1.05 seed=2 sleep=0.1"
 		--boots $BOOTS --iters $ITERS)
 	resume=("${start[@]}" --resume)

@@ -40,7 +40,7 @@ test_expect_success FAKEKVM,TCG 'the note spares the next lab the probe' '
 
 test_expect_success FAKEKVM,TCG 'an A/B on auto uses one accelerator for every boot and is not refused' '
 	rm -f cache/kvm-hangs &&
-	fake_kvm "$LAB" ab --config aborts.conf --db lab.db --kernel "$KERNEL" --workload boot \
+	fake_kvm "$LAB" ab --aa --config aborts.conf --db lab.db --kernel "$KERNEL" --workload boot \
 		--mem 512M --iters 2 --boots 2 --timeout 240 >out 2>err &&
 	cat out &&
 	test "$(grep -c "kvm is unusable" err)" = 1 &&

@@ -126,10 +126,10 @@ test_expect_success 'a bisection whose runs are of another clock is not continue
 '
 
 test_expect_success 'an A/B in wall time without --delta has the band of 2 %; --delta its own' '
-	"$LAB" ab --db wall.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
+	"$LAB" ab --aa --db wall.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
 		--boots 2 >out 2>err &&
 	test "$(sql wall.db "SELECT DISTINCT delta FROM verdicts")" = 0.02 &&
-	"$LAB" ab --db wall.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
+	"$LAB" ab --aa --db wall.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
 		--boots 2 --delta 0.5% >out 2>err &&
 	test "$(sql wall.db "SELECT DISTINCT delta FROM verdicts WHERE experiment_id = 2")" = 0.005
 '
@@ -140,7 +140,7 @@ test_expect_success 'an A/B in wall time without --delta has the band of 2 %; --
 # not even with the band of virtual time, 0.1 %.
 test_expect_success TCG 'icount A/A on Debian'\''s kernel: no false verdict, touch CV below 0.1 %' '
 	rm -f qemu.argv &&
-	test_expect_code 0 "$LAB" ab --db aa.db --config logged.conf --kernel "$KERNEL" \
+	test_expect_code 0 "$LAB" ab --aa --db aa.db --config logged.conf --kernel "$KERNEL" \
 		--workload zeroing --iters 10 --boots 3 --mem 1G --clock icount \
 		--timeout 600 >aa.out 2>aa.err &&
 	cat aa.out &&

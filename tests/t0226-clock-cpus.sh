@@ -57,7 +57,7 @@ test_expect_success QEMU '--clock icount --cpus 2 under QEMU 7.2 is refused befo
 
 test_expect_success KERNEL 'so is an A/B, before its experiment exists; one vCPU is not' '
 	fake_qemu 8.0.5 &&
-	test_expect_code 2 "$LAB" ab --db ab.db --config qemu-8.0.5.conf --kernel "$KERNEL" \
+	test_expect_code 2 "$LAB" ab --aa --db ab.db --config qemu-8.0.5.conf --kernel "$KERNEL" \
 		--workload boot --cpus 1,4 --clock icount >out 2>err &&
 	expect_one_line_naming err "^lab: clock .icount.: QEMU 8.0.5 < 8.1 cannot run 4 vCPUs in virtual time: " &&
 	! grep -v -e "^--version$" -e " -kernel /nonexistent/lab-size-check " argv-8.0.5 &&
@@ -97,7 +97,7 @@ test_expect_success KERNEL 'an icount boot has a seeded RDRAND and an RTC on vir
 
 test_expect_success KERNEL '--clock auto --cpus 2 under QEMU 8.0 is wall time, said once for an A/B' '
 	rm -f argv-8.0.5 &&
-	test_expect_code 2 "$LAB" ab --db ab8.db --config qemu-8.0.5.conf --kernel "$KERNEL" \
+	test_expect_code 2 "$LAB" ab --aa --db ab8.db --config qemu-8.0.5.conf --kernel "$KERNEL" \
 		--workload boot --cpus 2 --accel tcg --boots 1 >out 2>err &&
 	test "$(grep -c "wall time" err)" = 1 &&
 	grep -qx "lab: QEMU 8.0.5 < 8.1 cannot run 2 vCPUs in virtual time: wall time" err &&

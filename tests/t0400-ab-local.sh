@@ -30,7 +30,7 @@ test_expect_success 'a 10 % drop is an IMPROVEMENT, exit 0' '
 '
 
 test_expect_success 'A/A with the adaptive schedule is never a verdict of change' '
-	test_expect_code 0 ab --iters 10 >out 2>err &&
+	test_expect_code 0 ab --aa --iters 10 >out 2>err &&
 	cat out && ! grep -E " (REGRESSION|IMPROVEMENT)$" out &&
 	grep -q " SAME$" out
 '

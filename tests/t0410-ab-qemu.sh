@@ -12,7 +12,7 @@ verdict() {
 }
 
 test_expect_success TCG 'A/A: the same kernel and command line is never a change' '
-	rc=0 && ab --workload zeroing --iters 10 --boots 3 --mem 1G >out 2>err || rc=$? &&
+	rc=0 && ab --aa --workload zeroing --iters 10 --boots 3 --mem 1G >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&
 	test "$(sql lab.db "SELECT count(*) FROM verdicts WHERE experiment_id = 1")" -ge 1 &&
 	test "$(sql lab.db "SELECT count(*) FROM verdicts WHERE experiment_id = 1 AND verdict IN ('\''REGRESSION'\'', '\''IMPROVEMENT'\'')")" = 0
@@ -36,7 +36,7 @@ test_expect_success TCG 'HVO on makes demote slower than HVO off' '
 '
 
 test_expect_success TCG 'a memory sweep gives a verdict per point, laid out as seed 004' '
-	rc=0 && ab --workload boot --boots 2 --mem 1G,2G >out 2>err || rc=$? &&
+	rc=0 && ab --aa --workload boot --boots 2 --mem 1G,2G >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&
 	# one kernel against itself: no point is a change
 	test "$(sql lab.db "SELECT count(*) FROM verdicts WHERE experiment_id = 4 AND verdict IN ('\''REGRESSION'\'', '\''IMPROVEMENT'\'')")" = 0 &&

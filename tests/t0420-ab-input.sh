@@ -42,10 +42,10 @@ test_expect_success 'the recorded command line is shell-safe: pasted, it runs no
 '
 
 test_expect_success 'the report labels its interval with the level it was computed at' '
-	test_expect_code 0 "$LAB" ab --db ci.db --runner local --guest "$FAKE" --workload zeroing \
+	test_expect_code 0 "$LAB" ab --aa --db ci.db --runner local --guest "$FAKE" --workload zeroing \
 		--boots 2 --iters 5 >out 2>err &&
 	grep -q "^metric .*  B/A, 95% CI  *verdict$" out &&
-	test_expect_code 0 "$LAB" ab --db ci.db --runner local --guest "$FAKE" --workload zeroing \
+	test_expect_code 0 "$LAB" ab --aa --db ci.db --runner local --guest "$FAKE" --workload zeroing \
 		--iters 5 >out 2>err &&
 	test "$(sql ci.db "SELECT round(alpha, 4) FROM verdicts WHERE experiment_id = 2")" = 0.0109 &&
 	grep -q "^metric .*  B/A, 98.9% CI  *verdict$" out

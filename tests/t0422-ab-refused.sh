@@ -22,7 +22,7 @@ refused() {
 }
 
 test_expect_success 'setup: a database with one experiment, a project with two commits' '
-	"$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing --boots 1 \
+	"$LAB" ab --aa --db lab.db --runner local --guest "$FAKE" --workload zeroing --boots 1 \
 		--iters 3 >out 2>err &&
 	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1 &&
 	scaled_project repo "#!/bin/sh\nexec \"$FAKE\" \"\$@\" scale=%s\n" &&
@@ -45,10 +45,10 @@ test_expect_success 'no kernel at all, for a runner that boots one: the ways to 
 
 test_expect_success 'a clock the runner cannot give, an unknown runner, a missing guest: nothing stored' '
 	refused "^lab: clock .icount. needs the qemu runner" \
-		--runner local --guest "$FAKE" --clock icount --workload zeroing &&
+		--aa --runner local --guest "$FAKE" --clock icount --workload zeroing &&
 	refused "^lab: unknown runner .bogus." --runner bogus --kernel img --workload zeroing &&
 	refused "^lab: cannot find guest program ./nonexistent." \
-		--runner local --guest /nonexistent --workload zeroing
+		--aa --runner local --guest /nonexistent --workload zeroing
 '
 
 test_expect_success 'a bad ref, a bad workload, a bad option value: nothing stored' '
@@ -59,7 +59,23 @@ test_expect_success 'a bad ref, a bad workload, a bad option value: nothing stor
 
 test_expect_success KERNEL 'NUMA nodes too small for the guest, on one point of a sweep: nothing stored' '
 	refused "^lab: --numa 4 splits 256M into nodes below 128M" \
-		--runner qemu --kernel "$KERNEL" --workload zeroing --numa 4 --mem 1G,256M
+		--aa --runner qemu --kernel "$KERNEL" --workload zeroing --numa 4 --mem 1G,256M
+'
+
+test_expect_success 'A and B the same kernel and command line: refused unless --aa says so' '
+	AA="^lab: A and B are one kernel with one command line: give --a-cmdline/--b-cmdline, or --aa for an A/A$" &&
+	refused "$AA" --runner local --guest "$FAKE" --workload zeroing &&
+	refused "$AA" --runner local --guest "$FAKE" --workload zeroing \
+		--a-cmdline "scale=1.0" --b-cmdline "scale=1.0" &&
+	echo "not a kernel either" >img2 && cp img img3 &&
+	refused "$AA" --runner local --a-kernel img --b-kernel img3 --workload zeroing &&
+	test_expect_code 2 "$LAB" ab --db lab.db --repo repo --a base --b base~0 \
+		--workload zeroing >out 2>err &&
+	tail -n 1 err | grep -q "$AA" &&
+	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1 &&
+	"$LAB" ab --db aa.db --aa --runner local --guest "$FAKE" --workload zeroing --boots 1 \
+		--iters 3 >out 2>err &&
+	test "$(sql aa.db "SELECT count(*) FROM runs WHERE status = \"OK\"")" = 2
 '
 
 test_done

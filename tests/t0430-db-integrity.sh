@@ -87,7 +87,7 @@ test_expect_success 'a truncated database is refused by readers and writers, and
 		refused $db "$LAB" list && refused $db "$LAB" show 1 &&
 		refused $db "$LAB" report --out site &&
 		refused $db "$LAB" run --runner local --guest "$FAKE" --workload zeroing &&
-		refused $db "$LAB" ab --runner local --guest "$FAKE" --workload zeroing --boots 1 &&
+		refused $db "$LAB" ab --aa --runner local --guest "$FAKE" --workload zeroing --boots 1 &&
 		grep -q "malformed" err || { echo "$db"; return 1; }
 	done &&
 	test ! -e site
@@ -99,7 +99,7 @@ test_expect_success 'a database the lab cannot write is refused before a boot, w
 	refused ro.db "${as[@]}" "$LAB" run --runner local --guest "$FAKE" --workload zeroing &&
 	grep -q "^lab: database .ro.db. is not writable: Permission denied\$" err &&
 	! grep -q "boot 1" err out &&
-	refused ro.db "${as[@]}" "$LAB" ab --runner local --guest "$FAKE" --workload zeroing \
+	refused ro.db "${as[@]}" "$LAB" ab --aa --runner local --guest "$FAKE" --workload zeroing \
 		--boots 1 &&
 	chmod 755 .
 '

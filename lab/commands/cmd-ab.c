@@ -6,6 +6,7 @@
 #include "ab-spec.h"
 #include "commands.h"
 #include "escape.h"
+#include "log.h"
 #include "options.h"
 #include "store-experiment.h"
 #include "strbuf.h"
@@ -38,7 +39,7 @@ int cmd_ab(int argc, char **argv)
 	struct ab_spec s;
 	const char *db = NULL, *config = NULL;
 	long long exp_id = 0;
-	int verbose = 0;
+	int verbose = 0, aa = 0;
 	enum ab_format fmt = AB_TEXT;
 	const struct parse_option options[] = {
 		AB_SPEC_OPTIONS(&s),
@@ -47,6 +48,7 @@ int cmd_ab(int argc, char **argv)
 			     "x86_64 or aarch64 for builds (default: this host)", boot_opt_arch),
 		OPT_CALLBACK(0, "resume", &s.o.resume, "EXP",
 			     "continue experiment EXP (same options as when it started)", opt_resume),
+		OPT_BOOL(0, "aa", &aa, "A and B the same kernel and command line on purpose (an A/A)"),
 		OPT_BOOL(0, "verbose", &verbose,
 			 "text: each metric's means, deviations, p and MDE after the table"),
 		CONTEXT_OPTIONS(&db, &config),
@@ -62,6 +64,12 @@ int cmd_ab(int argc, char **argv)
 	if (context_start(&ctx, &parser, argc, argv, &db, &config, CONTEXT_NO_STORE) ||
 	    ab_spec_prepare(&s, &ctx))
 		goto out;
+	/* the same kernel twice is a noise floor, never a comparison by mistake */
+	if (!aa && !s.o.resume && ab_spec_same_sides(&s)) {
+		error("A and B are one kernel with one command line: give --a-cmdline/--b-cmdline, "
+		      "or --aa for an A/A");
+		goto out;
+	}
 	s.o.command = command.buf;
 
 	ret = (int)ab_run(&exp_id, &ctx, &s.o);

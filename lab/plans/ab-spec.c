@@ -233,3 +233,12 @@ int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx)
 	s->o.ncpus = s->ncpus;
 	return 0;
 }
+
+int ab_spec_same_sides(const struct ab_spec *s)
+{
+	const struct kernel_image *a = s->o.v[0].kernel, *b = s->o.v[1].kernel;
+
+	if (strcmp(s->o.v[0].cmdline, s->o.v[1].cmdline) || !a != !b)
+		return 0;
+	return !a || a == b || !strcmp(a->hash, b->hash);
+}

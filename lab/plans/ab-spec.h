@@ -49,4 +49,10 @@ void ab_spec_release(struct ab_spec *s);
  */
 int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx);
 
+/*
+ * After ab_spec_prepare(): 1 when A and B boot the same kernel (the same
+ * bytes) with the same command line, an A/A.
+ */
+int ab_spec_same_sides(const struct ab_spec *s);
+
 #endif
