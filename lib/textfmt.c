@@ -114,23 +114,52 @@ void textfmt_multiple(char *buf, size_t size, double x)
 	snprintf(buf, size, "%.*f", decimals, x);
 }
 
+/* Beyond a doubling either way a change is a multiple: 455×, or 1/198× for a 198-fold drop. */
+static int as_multiple(double ratio)
+{
+	return ratio >= 2 || ratio <= 0.5;
+}
+
+/* r as a multiple: "455×", "2.50×", or "1/198×" below 1. */
+static void multiple(char *buf, size_t size, double r)
+{
+	char x[32];
+
+	if (!isfinite(r) || r <= 0) {
+		snprintf(buf, size, "%s", r == 0 ? "0×" : "-");
+		return;
+	}
+	textfmt_multiple(x, sizeof(x), r >= 1 ? r : 1 / r);
+	snprintf(buf, size, "%s%s×", r >= 1 ? "" : "1/", x);
+}
+
+void textfmt_ratio(char *buf, size_t size, double ratio)
+{
+	if (!isfinite(ratio) || ratio < 0)
+		snprintf(buf, size, "-");
+	else if (as_multiple(ratio))
+		multiple(buf, size, ratio);
+	else
+		snprintf(buf, size, "%+.1f %%", 100 * (ratio - 1));
+}
+
 void textfmt_change(char *buf, size_t size, double ratio, double lo, double hi)
 {
 	char r[32], l[32], h[32];
 	int d;
 
-	if (!isfinite(ratio)) {
+	if (!isfinite(ratio) || ratio < 0) {
 		snprintf(buf, size, "-");
 		return;
 	}
-	if (ratio > 10 || ratio < 0.1) {
-		textfmt_multiple(r, sizeof(r), ratio);
-		textfmt_multiple(l, sizeof(l), lo);
-		textfmt_multiple(h, sizeof(h), hi);
+	if (as_multiple(ratio)) {
+		multiple(r, sizeof(r), ratio);
+		multiple(l, sizeof(l), lo);
+		multiple(h, sizeof(h), hi);
 		if (isfinite(lo) && isfinite(hi))
-			snprintf(buf, size, "%s× [%s×, %s×]", r, l, h);
+			snprintf(buf, size, "%s [%s, %s]", r, l, h);
 		else
-			snprintf(buf, size, "%s×", r);
+			snprintf(buf, size, "%s", r);
 		return;
 	}
 	d = textfmt_ci_decimals(100 * (lo - 1), 100 * (hi - 1));
@@ -139,6 +168,30 @@ void textfmt_change(char *buf, size_t size, double ratio, double lo, double hi)
 			 100 * (lo - 1), d, 100 * (hi - 1));
 	else
 		snprintf(buf, size, "%+.*f %%", d, 100 * (ratio - 1));
+}
+
+void textfmt_p(char *buf, size_t size, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, size, "-");
+	else if (p < 0.001)
+		snprintf(buf, size, "< 0.001");
+	else
+		snprintf(buf, size, "%.*f", p < 0.1 ? 3 : 2, p);
+}
+
+void textfmt_percent(char *buf, size_t size, double pct)
+{
+	double a = fabs(pct);
+	int d = 0;
+
+	if (!isfinite(pct)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (a > 0 && a < 10)
+		d = 1 - (int)floor(log10(a));
+	snprintf(buf, size, "%.*f %%", d > 6 ? 6 : d, pct);
 }
 
 size_t textfmt_width(const char *s)

@@ -4,7 +4,7 @@
  * Numbers and lines for a terminal of 100 columns: values in fixed digits
  * (an SI prefix only far from 1, never an exponent), a change B/A as a
  * percentage with the digits its confidence interval supports (or as a
- * multiple, 455×, beyond tenfold), widths counted in characters of UTF-8
+ * multiple, 455× or 1/198×, beyond a doubling), widths counted in characters of UTF-8
  * rather than bytes, and long text wrapped at spaces. Pure: the caller
  * owns every buffer.
  */
@@ -48,10 +48,21 @@ double textfmt_duration_unit(double ns, const char **unit);
 int textfmt_ci_decimals(double lo, double hi);
 
 /*
- * The change of ratio B/A with its interval [lo, hi]: "+2.1 % [+1.9, +2.3]"
- * or, when the ratio is over 10 or under 0.1, "455× [449×, 460×]".
+ * The change of ratio B/A with its interval [lo, hi], one rule for every
+ * output a person reads: a signed percentage while B is within a doubling
+ * of A either way, "+2.1 % [+1.9, +2.3]", "-35 % [-40, -30]"; beyond, a
+ * multiple, a slow-down and a speed-up alike: "455× [449×, 460×]",
+ * "1/198× [1/199×, 1/197×]" (B is a 198th of A). Never an exponent, never a
+ * percentage of five digits.
  */
 void textfmt_change(char *buf, size_t size, double ratio, double lo, double hi);
+/* The same without an interval, in one decimal of a percent: "+5.1 %", "455×", "1/198×". */
+void textfmt_ratio(char *buf, size_t size, double ratio);
+
+/* A p-value for a person: "0.012", "0.41", "< 0.001" (never an exponent); "-" when not finite. */
+void textfmt_p(char *buf, size_t size, double p);
+/* A percentage in two significant digits and no exponent: "4.3 %", "0.0043 %", "12 %". */
+void textfmt_percent(char *buf, size_t size, double pct);
 
 /* Columns s takes on a terminal: its UTF-8 characters (continuation bytes not counted). */
 size_t textfmt_width(const char *s);

@@ -236,12 +236,8 @@ void events_disagree_words(struct strbuf *out, const struct verdict_row *v,
 
 	strbuf_addf(out, "%s.%s: emulated %s ", v->workload, v->metric,
 		    strcmp(v->direction, "higher") ? "time" : "rate");
-	if (r > 10 || r < 0.1) {
-		textfmt_multiple(change, sizeof(change), r);
-		strbuf_addf(out, "%s×", change);
-	} else {
-		strbuf_addf(out, "%+.1f %%", 100 * (r - 1));
-	}
+	textfmt_ratio(change, sizeof(change), r);
+	strbuf_addstr(out, change);
 	strbuf_addf(out, ", %s %.15g -> %.15g: real hardware may disagree",
 		    e->metric + strlen(EVENT_METRIC_PREFIX), e->median_a, e->median_b);
 }

@@ -16,7 +16,7 @@ count() {
 }
 
 test_expect_success 'local runner: a 3-point sweep resolves the program once' '
-	LAB_DEBUG=1 "$LAB" ab --db lab.db --runner local --kernel "$FAKE" --workload zeroing \
+	LAB_DEBUG=1 "$LAB" ab --aa --db lab.db --runner local --kernel "$FAKE" --workload zeroing \
 		--mem 1G,2G,3G --boots 2 --iters 5 --a-cmdline scale=1.0 --b-cmdline scale=1.0 \
 		>out 2>err &&
 	test "$(count "lab: debug: kernel '\''$FAKE'\'' resolved" err)" = 1 &&
@@ -28,7 +28,7 @@ test_expect_success 'local runner: a 3-point sweep resolves the program once' '
 
 test_expect_success STRACE 'local runner: the lab opens the program once, whatever the points' '
 	{
-		strace -o trace -e trace=openat "$LAB" ab --db lab2.db --runner local \
+		strace -o trace -e trace=openat "$LAB" ab --aa --db lab2.db --runner local \
 			--kernel "$FAKE" --workload zeroing --mem 1G,2G,3G --boots 2 --iters 5 \
 			--a-cmdline scale=1.0 --b-cmdline scale=1.0 >out 2>err || {
 			rc=$? && cat err && test "$rc" = 1

@@ -14,7 +14,7 @@ boots() {
 }
 
 test_expect_success 'A/A, CV 0.0001 %, 3 samples a boot: SAME after 2 boots a side' '
-	rc=0 && ab --a-cmdline cv=0.000001 --b-cmdline cv=0.000001 --iters 3 >out 2>err || rc=$? &&
+	rc=0 && ab --aa --a-cmdline cv=0.000001 --b-cmdline cv=0.000001 --iters 3 >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&
 	test "$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = 1")" = SAME &&
 	test "$(boots 1)" = 4 &&
@@ -22,7 +22,7 @@ test_expect_success 'A/A, CV 0.0001 %, 3 samples a boot: SAME after 2 boots a si
 '
 
 test_expect_success 'identical samples on both sides: SAME, ratio 1 [1, 1], MDE 0, nothing NaN' '
-	rc=0 && ab --a-cmdline cv=0 --b-cmdline cv=0 --iters 3 >out 2>err || rc=$? &&
+	rc=0 && ab --aa --a-cmdline cv=0 --b-cmdline cv=0 --iters 3 >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&
 	test "$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = 2")" = SAME &&
 	test "$(sql lab.db "SELECT ratio = 1 AND ci_low = 1 AND ci_high = 1 AND mde = 0 AND p = 1 FROM verdicts WHERE experiment_id = 2")" = 1 &&

@@ -42,7 +42,7 @@ test_expect_success 'lab ab --verbose and lab show E1 keep the detailed blocks' 
 		--b-cmdline "scale=455 metrics=t,$LONG" --boots 3 --iters 20 --verbose >verbose 2>err &&
 	grep -q "^zeroing\.t .* REGRESSION$" verbose &&
 	grep -q "^  Number of iterations: .* 60 .* 60$" verbose &&
-	grep -q "^  B/A [0-9.]* (+[0-9.]* %), 95% CI \[" verbose &&
+	grep -q "^  B/A 4[0-9][0-9]× \[4[0-9][0-9]×, 4[0-9][0-9]×\] (95% CI), p < 0.001 (adjusted < 0.001), MDE [0-9.]* %$" verbose &&
 	grep -q "^  verdict: REGRESSION (alpha 0.05, delta 2 %)$" verbose &&
 	"$LAB" show --db lab.db E1 >show &&
 	grep -q "^  std deviation: " show

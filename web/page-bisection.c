@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textfmt.h"
 #include "array.h"
 #include "escape.h"
 #include "html.h"
@@ -57,8 +58,10 @@ static int bisection_header(const struct store_report_bisection *b, void *data)
 
 		if (isfinite(b->effect_alpha))
 			stats_ci_label(ci, sizeof(ci), b->effect_alpha);
-		strbuf_addf(sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", b->effect, 100 * (b->effect - 1),
-			    ci, b->effect_lo, b->effect_hi);
+		char change[96];
+
+		textfmt_change(change, sizeof(change), b->effect, b->effect_lo, b->effect_hi);
+		strbuf_addf(sb, "%s (%s)", change, ci);
 	}
 	else
 		strbuf_addstr(sb, "&#8211;");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textfmt.h"
 #include "array.h"
 #include "escape.h"
 #include "events.h"
@@ -166,11 +167,11 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	html_table_end(sb);
 	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>B/A ratio</dt><dd class=\"ratio\">");
 	if (isfinite(v->ratio)) {
-		char ci[32];
+		char ci[32], change[96];
 
 		stats_ci_label(ci, sizeof(ci), v->alpha);
-		strbuf_addf(sb, "%.4f (%+.2f %%), %s [%.4f, %.4f]", v->ratio, 100 * (v->ratio - 1), ci,
-			    v->ci_low, v->ci_high);
+		textfmt_change(change, sizeof(change), v->ratio, v->ci_low, v->ci_high);
+		strbuf_addf(sb, "%s (%s)", change, ci);
 	} else {
 		strbuf_addstr(sb, "not compared: a side has values that are not all positive");
 	}
@@ -280,8 +281,12 @@ static void add_sweep(struct strbuf *sb, const struct verdict_list *l)
 			strbuf_addstr(&rows[0], "</td>");
 			strbuf_addstr(&rows[1], "<td class=\"num\">");
 			html_num(&rows[1], b);
-			if (isfinite(a) && isfinite(b) && a != 0)
-				strbuf_addf(&rows[1], " (%+.1f %%)", 100 * (b / a - 1));
+			if (isfinite(a) && isfinite(b) && a > 0) {
+				char change[32];
+
+				textfmt_ratio(change, sizeof(change), b / a);
+				strbuf_addf(&rows[1], " (%s)", change);
+			}
 			strbuf_addstr(&rows[1], " ");
 			html_badge(&rows[1], "v-", v->verdict);
 			strbuf_addstr(&rows[1], "</td>");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textfmt.h"
 #include "ab-spec.h"
 #include "array.h"
 #include "commands.h"
@@ -204,7 +205,7 @@ static void print_report(const char *path_a, const struct numbers *a,
 {
 	struct strbuf sb = STRBUF_INIT;
 	double lo = fmin(c->a.min, c->b.min), hi = fmax(c->a.max, c->b.max);
-	double pct = (c->ratio - 1) * 100;
+	char change[96];
 	const char *better = c->direction == STATS_HIGHER_IS_BETTER ?
 		"higher is better" : "lower is better";
 	char dash[PLOT_WIDTH + 1];
@@ -222,8 +223,8 @@ static void print_report(const char *path_a, const struct numbers *a,
 	strbuf_addf(&sb, "+%s+\n", dash);
 	strbuf_addf(&sb, " %-*.6g%*.6g\n", PLOT_WIDTH / 2, lo, PLOT_WIDTH / 2 + 1, hi);
 
-	strbuf_addf(&sb, "\nB/A %.6g (%+.2f %%), %g %% CI [%.6g, %.6g] (Hodges-Lehmann)\n",
-		    c->ratio, pct, 100 * (1 - c->alpha), c->lo, c->hi);
+	textfmt_change(change, sizeof(change), c->ratio, c->lo, c->hi);
+	strbuf_addf(&sb, "\nB/A %s (%g %% CI, Hodges-Lehmann)\n", change, 100 * (1 - c->alpha));
 	if (c->p > 0)
 		strbuf_addf(&sb, "p = %.3g", c->p);
 	else

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textfmt.h"
 #include "ab-report.h"
 #include "ab-spec.h"
 #include "array.h"
@@ -141,8 +142,10 @@ static void change(struct strbuf *sb, const struct verdict_row *v, const char *l
 		strbuf_addstr(sb, "not compared");
 		return;
 	}
-	strbuf_addf(sb, "%+.1f %%", 100 * (r - 1));
-	strbuf_addf(sb, " [%+.1f, %+.1f]", 100 * (v->ci_low - 1), 100 * (v->ci_high - 1));
+	char buf[96];
+
+	textfmt_change(buf, sizeof(buf), r, v->ci_low, v->ci_high);
+	strbuf_addstr(sb, buf);
 	if (label)
 		strbuf_addf(sb, " %s", label);
 }
@@ -285,14 +288,10 @@ static void print_sweep(FILE *f, struct store *st, const struct recipe *r,
 			} else if (!i) {
 				strbuf_addf(&sb, "%.4g (0%%)", vr.median_a);
 			} else {
-				double ratio = vr.ratio;
-				strbuf_addf(&sb, "%.4g ", vr.median_b);
-				if (!isfinite(ratio))
-					strbuf_addstr(&sb, "(-)");
-				else
-					/* -99.6 % is not -100 %: B still takes time */
-					strbuf_addf(&sb, ratio < 0.005 ? "(%+.1f%%)" : "(%+.0f%%)",
-						    100 * (ratio - 1));
+				char ratio[32];
+
+				textfmt_ratio(ratio, sizeof(ratio), vr.ratio);
+				strbuf_addf(&sb, "%.4g (%s)", vr.median_b, ratio);
 				strbuf_addf(&sb, " %s", vr.verdict);
 			}
 			fprintf(f, " %-28s", sb.buf);

@@ -63,12 +63,17 @@ static void print_metric_text(FILE *f, const struct verdict_row *v, const char *
 	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "median:", v->median_a, unit,
 		v->median_b, unit);
 	stats_ci_label(ci, sizeof(ci), v->alpha);
-	if (isfinite(v->ratio))
-		fprintf(f, "  B/A %.4f (%+.2f %%), %s [%.4f, %.4f], p %.3g (adjusted %.3g), "
-			"MDE %.2f %%\n", v->ratio, 100 * (v->ratio - 1), ci, v->ci_low, v->ci_high,
-			v->p, v->p_adjusted, 100 * v->mde);
-	else
+	if (isfinite(v->ratio)) {
+		char change[96], p[16], padj[16], mde[32];
+
+		textfmt_change(change, sizeof(change), v->ratio, v->ci_low, v->ci_high);
+		textfmt_p(p, sizeof(p), v->p);
+		textfmt_p(padj, sizeof(padj), v->p_adjusted);
+		textfmt_percent(mde, sizeof(mde), 100 * v->mde);
+		fprintf(f, "  B/A %s (%s), p %s (adjusted %s), MDE %s\n", change, ci, p, padj, mde);
+	} else {
 		fprintf(f, "  not compared: a side has values that are not all positive\n");
+	}
 	fprintf(f, "  verdict: %s (alpha %.3g, delta %.3g %%)\n", v->verdict, v->alpha,
 		100 * v->delta);
 }

@@ -150,16 +150,12 @@ static void count_cell(char *buf, size_t size, double v)
 
 static void event_ratio_cell(char *buf, size_t size, double a, double b)
 {
-	char x[32];
 	double r = b / a;
 
 	if (!(a > 0) || !isfinite(r)) {
 		snprintf(buf, size, "-");
-	} else if (r > 10 || r < 0.1) {
-		textfmt_multiple(x, sizeof(x), r);
-		snprintf(buf, size, "%s×", x);
 	} else {
-		snprintf(buf, size, "%+.1f %%", 100 * (r - 1));
+		textfmt_ratio(buf, size, r);
 	}
 }
 
@@ -282,13 +278,11 @@ static void sweep_b_cell(char *buf, size_t size, double a, double b)
 	double r = b / a;
 
 	textfmt_value(v, sizeof(v), b);
-	textfmt_multiple(x, sizeof(x), r);
-	if (!isfinite(r))
+	textfmt_ratio(x, sizeof(x), r);
+	if (!isfinite(r) || r < 0)
 		snprintf(buf, size, "%s", v);
-	else if (r > 10 || r < 0.1)
-		snprintf(buf, size, "%s %s×", v, x);
 	else
-		snprintf(buf, size, "%s %+.1f %%", v, 100 * (r - 1));
+		snprintf(buf, size, "%s %s", v, x);
 }
 
 static void print_sweep_block(FILE *f, const struct verdict_row *const *cols, size_t n)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textfmt.h"
 #include "ab.h"
 #include "bisect-run.h"
 #include "changepoint.h"
@@ -137,12 +138,15 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		goto out;
 	snprintf(c->verdict, sizeof(c->verdict), "%s", v.verdict);
 	c->ab_experiment = exp_id;
-	if (found)
-		fprintf(nt->out, "  E%lld: %s %+.1f %% [%+.1f, %+.1f]\n", exp_id, v.verdict,
-			100 * (v.ratio - 1), 100 * (v.ci_low - 1), 100 * (v.ci_high - 1));
-	else
+	if (found) {
+		char change[96];
+
+		textfmt_change(change, sizeof(change), v.ratio, v.ci_low, v.ci_high);
+		fprintf(nt->out, "  E%lld: %s %s\n", exp_id, v.verdict, change);
+	} else {
 		fprintf(nt->out, "  E%lld: no verdict for %s.%s\n", exp_id, term_safe(s->workload),
 			term_safe(s->metric));
+	}
 	ret = 0;
 out:
 	kernel_image_release(&image[0]);
@@ -320,6 +324,7 @@ int night_analyse(const struct nightly_series *s, void *data)
 		cand[ncand++] = (struct candidate){ sus.before, sus.index, "SUSPECT", sus.ratio };
 	for (i = 0; i < ncand; i++) {
 		struct nightly_change c;
+		char change[32];
 		int found;
 
 		if (cand[i].after <= start)
@@ -335,9 +340,10 @@ int night_analyse(const struct nightly_series *s, void *data)
 			c.ratio = cand[i].ratio;
 			if (store_nightly_change_add(&nt->ctx->st, &c, nt->n->name, s->series, nt->id))
 				goto out;
-			fprintf(nt->out, "%s: %s %.12s..%.12s, %+.1f %% in the series\n",
+			textfmt_ratio(change, sizeof(change), c.ratio);
+			fprintf(nt->out, "%s: %s %.12s..%.12s, %s in the series\n",
 				term_safe(s->series), !strcmp(c.kind, "SUSPECT") ? "a step at" :
-				"a change point at", c.before, c.after, 100 * (c.ratio - 1));
+				"a change point at", c.before, c.after, change);
 		}
 		if (!*c.verdict) {
 			r = confirm(nt, s, &c);

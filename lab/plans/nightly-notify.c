@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textfmt.h"
 #include "ab.h"
 #include "ab-report.h"
 #include "array.h"
@@ -183,10 +184,12 @@ static void add_bisection(struct strbuf *sb, struct outbox *ob, const struct nig
 
 		if (!isnan(f->alpha))
 			stats_ci_label(ci, sizeof(ci), f->alpha);
-		strbuf_addf(sb, "effect good -> bad: %s %.4f (%+.1f %%)", strbuf_str(&f->metric),
-			    f->effect, 100 * (f->effect - 1));
+		char change[96];
+
+		textfmt_change(change, sizeof(change), f->effect, f->lo, f->hi);
+		strbuf_addf(sb, "effect good -> bad: %s %s", strbuf_str(&f->metric), change);
 		if (isfinite(f->lo) && isfinite(f->hi))
-			strbuf_addf(sb, ", %s [%.4f, %.4f]", ci, f->lo, f->hi);
+			strbuf_addf(sb, " (%s)", ci);
 		strbuf_addstr(sb, "\n");
 	}
 	if (*c->culprit && c->bisection) {

@@ -17,7 +17,7 @@ test_expect_success 'Debian'\''s kernel, as the PVH vmlinux inside it' '
 
 test_expect_success "$PAIRS A/A pairs in icount: no verdict of change" '
 	for i in $(seq "$PAIRS"); do
-		rc=0 && "$LAB" ab --db "$DB" --a-kernel vmlinux --b-kernel vmlinux --workload boot \
+		rc=0 && "$LAB" ab --aa --db "$DB" --a-kernel vmlinux --b-kernel vmlinux --workload boot \
 			--mem 1G --clock icount --accel tcg >out.$i 2>err.$i || rc=$? &&
 		{ test "$rc" = 0 || { cat out.$i err.$i; exit 1; }; } || exit 1
 	done &&

@@ -13,6 +13,14 @@ static const char *value(double v)
 	return buf;
 }
 
+static const char *ratio(double r)
+{
+	static char buf[32];
+
+	textfmt_ratio(buf, sizeof(buf), r);
+	return buf;
+}
+
 static const char *change(double r, double lo, double hi)
 {
 	static char buf[96];
@@ -31,6 +39,8 @@ static const char *cut(const char *s, size_t w, int tail)
 
 int main(void)
 {
+	char buf[64];
+
 	/* the digits a CI supports: down to its half-width's leading digit */
 	is_int(textfmt_ci_decimals(1.9, 2.3), 1, "[+1.9, +2.3]: one decimal");
 	is_int(textfmt_ci_decimals(2.0, 2.0001), 5, "a width of 0.0001: five decimals");
@@ -44,10 +54,28 @@ int main(void)
 	is_str(change(1.02, 1.019999, 1.020001), "+2.0000 % [+1.9999, +2.0001]",
 	       "a narrow CI: more digits");
 	is_str(change(0.9, 0.85, 0.95), "-10 % [-15, -5]", "a wide CI: none");
-	is_str(change(455.0676, 448.98, 459.80), "455× [449×, 460×]", "over 10: a multiple");
+	is_str(change(455.0676, 448.98, 459.80), "455× [449×, 460×]", "a doubling and more: a multiple");
 	is_str(change(12.34, 11.5, 13.01), "12.3× [11.5×, 13.0×]", "three digits of a multiple");
-	is_str(change(0.0214, 0.02, 0.0230), "0.0214× [0.0200×, 0.0230×]", "under 0.1: a multiple");
+	is_str(change(2.5, 2.4, 2.6), "2.50× [2.40×, 2.60×]", "2.5 times: a multiple");
+	is_str(change(1.95, 1.90, 2.01), "+95 % [+90, +101]", "under a doubling: a percentage");
+	is_str(change(0.005050, 0.005025, 0.005076), "1/198× [1/199×, 1/197×]",
+	       "a speed-up as a multiple, as a slow-down is");
+	is_str(change(0.4, 0.3, 0.55), "1/2.50× [1/3.33×, 1/1.82×]", "under a half: a multiple");
+	is_str(change(0.6, 0.55, 0.65), "-40 % [-45, -35]", "over a half: a percentage");
 	is_str(change(0.0 / 0.0, 1, 1), "-", "no ratio: a dash");
+	textfmt_p(buf, sizeof(buf), 3.06366e-09);
+	is_str(buf, "< 0.001", "a tiny p: no exponent");
+	textfmt_p(buf, sizeof(buf), 0.0123);
+	is_str(buf, "0.012", "p under 0.01: three decimals");
+	textfmt_p(buf, sizeof(buf), 0.41);
+	is_str(buf, "0.41", "p: two decimals");
+	textfmt_percent(buf, sizeof(buf), 0.004321);
+	is_str(buf, "0.0043 %", "a small percentage in two digits, no exponent");
+	textfmt_percent(buf, sizeof(buf), 12.4);
+	is_str(buf, "12 %", "a percentage of ten and more: whole");
+	is_str(ratio(455.07), "455×", "a ratio without its interval");
+	is_str(ratio(1 / 198.0), "1/198×", "a drop without its interval");
+	is_str(ratio(1.051), "+5.1 %", "a small change: one decimal of a percent");
 
 	is_str(value(100.09), "100.1", "four digits");
 	is_str(value(45702.1), "45702", "no decimals from 1000");
@@ -64,8 +92,6 @@ int main(void)
 	is_str(value(9.9994e20), "999.9E", "the largest with a prefix");
 	is_str(value(4.2e13), "42.00T", "tera, as before");
 	{
-		char buf[32];
-
 		textfmt_duration(buf, sizeof(buf), 10800e9, "+");
 		is_str(buf, "+10800 s", "three hours: seconds, not 1.08e+04");
 		textfmt_duration(buf, sizeof(buf), 1e308, "");
