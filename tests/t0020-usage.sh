@@ -14,6 +14,16 @@ test_expect_success MAN 'lab help CMD shows its manual page, made from docs/' '
 	"$LAB" help bisect-step >help && grep -q "^lab-bisect(1)" help
 '
 
+test_expect_success MAN 'lab help TOPIC shows a topic page, with a NAME line; a near miss is named' '
+	"$LAB" help statistics >help 2>/dev/null &&
+	grep -q "^lab-statistics(7) .* lab manual " help &&
+	grep -A1 "^NAME" help | grep -q "lab-statistics - The statistics behind lab.s verdicts" &&
+	"$LAB" help config 2>/dev/null | grep -q "^lab-config(5)" &&
+	"$LAB" --help | grep -q "statistics, workloads" &&
+	test_expect_code 2 "$LAB" help statistic >out 2>err &&
+	expect_one_line_naming err "did you mean .statistics.?"
+'
+
 test_expect_success 'lab CMD --help prints that command'"'"'s usage' '
 	"$LAB" list --help >dashdash &&
 	grep -q "^usage: lab list " dashdash

@@ -37,13 +37,23 @@ static const struct command commands[] = {
 	{ "target", cmd_target, "list the targets of lab.conf, or check what one lacks" },
 };
 
+/* The pages that are no command's: section 7, and lab.conf's in section 5. */
+static const char *const topics[] = {
+	"boot-paths", "clocks", "config", "exit-status", "lava", "layout", "libvirt",
+	"measurements", "recipes", "remote-hosts", "reports", "security", "statistics",
+	"workloads",
+};
+
 static void usage(FILE *f)
 {
 	fputs("usage: lab <command> [options]\n\ncommands:\n", f);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fputs("\n'lab help <command>' shows a command's manual page, 'lab <command> --help'\n"
-	      "its options; 'lab --version' the version.\n", f);
+	      "its options; 'lab --version' the version. 'lab help <topic>' shows a topic's:\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(topics); i++)
+		fprintf(f, "%s%s", i % 7 ? ", " : i ? ",\n  " : "  ", topics[i]);
+	fputs("\n", f);
 }
 
 /*
@@ -51,15 +61,18 @@ static void usage(FILE *f)
  * make built from docs/ in the checkout (build/man/), or the installed one
  * beside share/lab. Returns only when there is no page or no man program.
  */
-static void show_manual(const char *name)
+static void show_manual(const char *name, char section)
 {
 	const char *page = !strcmp(name, "bisect-step") ? "bisect" : name;
-	const char *const where[] = { "%s/build/man/lab-%s.1", "%s/../man/man1/lab-%s.1" };
+	const char *const where[] = { "%s/build/man/lab-%s.%c", "%s/../man/man%c/lab-%s.%c" };
 	struct strbuf path = STRBUF_INIT;
 
 	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
 		strbuf_reset(&path);
-		strbuf_addf(&path, where[i], lab_source_dir(), page);
+		if (i)
+			strbuf_addf(&path, where[i], lab_source_dir(), section, page, section);
+		else
+			strbuf_addf(&path, where[i], lab_source_dir(), page, section);
 		if (!access(path.buf, R_OK)) {
 			fflush(stdout);
 			execlp("man", "man", "-l", path.buf, (char *)NULL);
@@ -69,17 +82,21 @@ static void show_manual(const char *name)
 	strbuf_release(&path);
 }
 
-static const struct command *find_command(const char *name)
+/* A command by its name; topics: near misses may be a topic's name too (lab help). */
+static const struct command *find_command(const char *name, int topics_too)
 {
-	const char *names[ARRAY_SIZE(commands)];
+	const char *names[ARRAY_SIZE(commands) + ARRAY_SIZE(topics)];
+	size_t n = 0;
 	const char *near;
 
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
-		names[i] = commands[i].name;
+		names[n++] = commands[i].name;
 	}
-	near = suggest_closest(name, names, ARRAY_SIZE(names));
+	for (size_t i = 0; topics_too && i < ARRAY_SIZE(topics); i++)
+		names[n++] = topics[i];
+	near = suggest_closest(name, names, n);
 	if (near)
 		error("unknown command '%s': did you mean '%s'? (see 'lab --help')",
 		      name, near);
@@ -119,14 +136,22 @@ int main(int argc, char **argv)
 			error("'lab help' takes one command, not '%s'", argv[3]);
 			return 2;
 		}
-		if (!(cmd = find_command(argv[2])))
+		for (size_t i = 0; i < ARRAY_SIZE(topics); i++) {
+			if (strcmp(argv[2], topics[i]))
+				continue;
+			show_manual(topics[i], strcmp(topics[i], "config") ? '7' : '5');
+			error("no manual page of '%s' here: 'make' writes build/man/ from docs/",
+			      argv[2]);
 			return 2;
-		show_manual(cmd->name);
+		}
+		if (!(cmd = find_command(argv[2], 1)))
+			return 2;
+		show_manual(cmd->name, '1');
 		help_argv[0] = argv[2];
 		argc = 2;
 		argv = help_argv;
 	} else {
-		if (!(cmd = find_command(argv[1])))
+		if (!(cmd = find_command(argv[1], 0)))
 			return 2;
 		argc--;
 		argv++;
