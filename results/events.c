@@ -16,8 +16,10 @@ int metric_is_event(const char *metric)
 	return metric && !strncmp(metric, EVENT_METRIC_PREFIX, strlen(EVENT_METRIC_PREFIX));
 }
 
-enum measured measured_of(const char *accel, const char *clock)
+enum measured measured_of(const char *accel, const char *clock, const char *runner)
 {
+	if (runner && !strcmp(runner, "local"))
+		return MEASURED_THIS_HOST;
 	if (!accel || !*accel)
 		return MEASURED_UNKNOWN;
 	if (strcmp(accel, "tcg"))
@@ -34,7 +36,8 @@ void measured_words(struct strbuf *out, unsigned kinds)
 	} names[] = {
 		{ MEASURED_EMULATED_VIRTUAL, "emulated, virtual time" },
 		{ MEASURED_EMULATED_WALL, "emulated, wall time" },
-		{ MEASURED_HARDWARE, "hardware (KVM, this host or a remote host)" },
+		{ MEASURED_HARDWARE, "hardware (KVM, a remote host or a board)" },
+		{ MEASURED_THIS_HOST, "this host, as it runs now" },
 		{ MEASURED_UNKNOWN, "not recorded (runs without an accelerator)" },
 	};
 	int n = 0;
@@ -120,7 +123,7 @@ static int add_event(const struct store_event *x, void *data)
 }
 
 static int add_accel(long long mem_mib, int cpus, const char *accel, const char *clock,
-		     void *data)
+		     const char *runner, void *data)
 {
 	struct events_report *r = data;
 	struct measured_point *p = NULL;
@@ -135,7 +138,7 @@ static int add_accel(long long mem_mib, int cpus, const char *accel, const char 
 		p->cpus = cpus;
 		p->kinds = 0;
 	}
-	p->kinds |= measured_of(accel, clock);
+	p->kinds |= measured_of(accel, clock, runner);
 	return 0;
 }
 

@@ -31,12 +31,13 @@ int metric_is_event(const char *metric);
 
 /* What runs measured, from their accelerator and clock. */
 enum measured {
-	MEASURED_HARDWARE = 1 << 0,		/* KVM, this host, a remote host */
+	MEASURED_HARDWARE = 1 << 0,		/* KVM, a remote host, a board */
 	MEASURED_EMULATED_WALL = 1 << 1,	/* TCG, wall time */
 	MEASURED_EMULATED_VIRTUAL = 1 << 2,	/* TCG, icount */
 	MEASURED_UNKNOWN = 1 << 3,		/* no accelerator recorded */
+	MEASURED_THIS_HOST = 1 << 4,		/* the local runner: the host's own kernel */
 };
-enum measured measured_of(const char *accel, const char *clock);
+enum measured measured_of(const char *accel, const char *clock, const char *runner);
 /*
  * kinds, a set of enum measured, in words: "emulated, virtual time",
  * "emulated, wall time", "hardware (KVM, this host or a remote host)",

@@ -86,7 +86,7 @@ static int accel_row(sqlite3_stmt *q, void *data)
 	struct accel_reader *r = data;
 
 	return r->fn(sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1), store_text(q, 2),
-		     store_text(q, 3), r->data);
+		     store_text(q, 3), store_text(q, 4), r->data);
 }
 
 int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *fn,
@@ -95,8 +95,9 @@ int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *
 	struct accel_reader r = { fn, data };
 
 	return store_rows(st, "cannot read the accelerators of an experiment",
-			  "SELECT mem_mib, cpus, COALESCE(accel, ''), clock FROM runs WHERE "
-			  "experiment_id = ?1 AND status = 'OK' GROUP BY mem_mib, cpus, accel, clock "
+			  "SELECT mem_mib, cpus, COALESCE(accel, ''), clock, COALESCE(runner, '') "
+			  "FROM runs WHERE experiment_id = ?1 AND status = 'OK' "
+			  "GROUP BY mem_mib, cpus, accel, clock, runner "
 			  "ORDER BY mem_mib, cpus, min(id)",
 			  STORE_ARGS(STORE_INT(exp_id)), accel_row, &r);
 }

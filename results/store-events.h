@@ -41,9 +41,9 @@ int store_culprit_events(struct store *st, long long exp_id, const char *culprit
 int store_explanation_events(struct store *st, long long explanation_id, store_event_fn *fn,
 			     void *data);
 
-/* Each distinct accelerator and clock of an experiment's OK runs at each point. */
+/* Each distinct accelerator, clock and runner of an experiment's OK runs at each point. */
 typedef int store_accel_fn(long long mem_mib, int cpus, const char *accel, const char *clock,
-			   void *data);
+			   const char *runner, void *data);
 int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *fn,
 			    void *data);
 

@@ -74,17 +74,22 @@ static void test_measured(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	is_int(measured_of("tcg", "icount shift=0"), MEASURED_EMULATED_VIRTUAL, "TCG, icount");
-	is_int(measured_of("tcg", "wall"), MEASURED_EMULATED_WALL, "TCG, wall time");
-	is_int(measured_of("kvm", "wall"), MEASURED_HARDWARE, "KVM");
-	is_int(measured_of("none", "wall"), MEASURED_HARDWARE, "the local and ssh runners");
-	is_int(measured_of("", "wall"), MEASURED_UNKNOWN, "nothing recorded");
+	is_int(measured_of("tcg", "icount shift=0", "qemu"), MEASURED_EMULATED_VIRTUAL,
+	       "TCG, icount");
+	is_int(measured_of("tcg", "wall", "qemu"), MEASURED_EMULATED_WALL, "TCG, wall time");
+	is_int(measured_of("kvm", "wall", "qemu"), MEASURED_HARDWARE, "KVM");
+	is_int(measured_of("none", "wall", "ssh"), MEASURED_HARDWARE, "a remote host");
+	is_int(measured_of("none", "wall", "local"), MEASURED_THIS_HOST, "this host, as it runs");
+	is_int(measured_of("", "wall", "qemu"), MEASURED_UNKNOWN, "nothing recorded");
 	measured_words(&sb, MEASURED_EMULATED_VIRTUAL);
 	is_str(sb.buf, "emulated, virtual time", "in words");
 	strbuf_reset(&sb);
 	measured_words(&sb, MEASURED_EMULATED_WALL | MEASURED_HARDWARE);
-	is_str(sb.buf, "emulated, wall time and hardware (KVM, this host or a remote host)",
+	is_str(sb.buf, "emulated, wall time and hardware (KVM, a remote host or a board)",
 	       "runs that differ: both");
+	strbuf_reset(&sb);
+	measured_words(&sb, MEASURED_THIS_HOST);
+	is_str(sb.buf, "this host, as it runs now", "the local runner in words");
 	strbuf_release(&sb);
 }
 
