@@ -145,7 +145,7 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the mail: to the list, the A/B table, t
 	c13=$(git -C up rev-parse c13) &&
 	tr -d "\\r" <sink/mail-1.eml >mail &&
 	grep -q "^X-Envelope-To: mm@example.org$" mail &&
-	grep -q "^Subject: \\[lab nightly next\\] REGRESSION in zeroing.t: ${c13:0:12} (\"change 13\")$" mail &&
+	grep -q "^Subject: \\[lab nightly next\\] REGRESSION in zeroing.t +[0-9.]* %: ${c13:0:12} (\"change 13\")$" mail &&
 	grep -q "^zeroing.t (ms, lower is better; 2048M, 1 cpu; compared: .*; wall time)$" mail &&
 	grep -q "^  B/A +[0-9.]* % \\[+[0-9.]*, +[0-9.]*\\] ([0-9.]*% CI), p " mail &&
 	grep -q "^  verdict: REGRESSION " mail &&
@@ -437,7 +437,7 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'a bisection its budget stopped: mailed 
 	stop_conf stop 2 $smtp >stop-2.conf && stop_conf stop 500 $smtp >stop-500.conf &&
 	stop_bisection stop &&
 	last_mail_of stop >stop-1.mail &&
-	grep -q "^Subject: \[lab nightly stop\] REGRESSION in zeroing.t$" stop-1.mail &&
+	grep -q "^Subject: \[lab nightly stop\] REGRESSION in zeroing.t +[0-9.]* %$" stop-1.mail &&
 	grep -q "^bisection: not finished tonight; it goes on next night, and a second mail will tell its outcome$" stop-1.mail &&
 	$PY -c "
 import json, sys

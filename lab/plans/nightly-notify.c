@@ -180,12 +180,10 @@ static void add_bisection(struct strbuf *sb, struct outbox *ob, const struct nig
 		strbuf_addstr(sb, "\nbisection: not finished tonight; it goes on next night, and a "
 			      "second mail will tell its outcome\n");
 	if (!isnan(f->effect)) {
-		char ci[32] = "CI";
+		char ci[32] = "CI", change[96];
 
 		if (!isnan(f->alpha))
 			stats_ci_label(ci, sizeof(ci), f->alpha);
-		char change[96];
-
 		textfmt_change(change, sizeof(change), f->effect, f->lo, f->hi);
 		strbuf_addf(sb, "effect good -> bad: %s %s", strbuf_str(&f->metric), change);
 		if (isfinite(f->lo) && isfinite(f->hi))
@@ -225,8 +223,12 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 
 	ob->nmail++;
 	if (!ob->subject.len) {
-		strbuf_addf(&ob->subject, "[lab nightly %s] REGRESSION in %s.%s", n->name,
-			    s->workload, s->metric);
+		char change[32];
+
+		/* what a kernel developer sees first: which metric, and how much */
+		textfmt_ratio(change, sizeof(change), c->ratio);
+		strbuf_addf(&ob->subject, "[lab nightly %s] REGRESSION in %s.%s %s", n->name,
+			    s->workload, s->metric, change);
 		if (*c->culprit)
 			strbuf_addf(&ob->subject, ": %.12s (\"%s\")", c->culprit,
 				    strbuf_str(&fd->subject));
