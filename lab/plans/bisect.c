@@ -19,113 +19,429 @@ const char *bisect_mark_name(enum bisect_mark m)
 	return "?";
 }
 
-struct bitset {
-	uint64_t *w;
-	size_t words;
+/*
+ * The walk over the candidates, in memory and time linear in them.
+ *
+ * What is left in question, R, is a bitset: the ancestors of every BAD
+ * that no GOOD has among its ancestors. It is kept as the search goes (a
+ * mark of c in R only needs c's ancestors inside R, which a walk from c
+ * that never leaves R finds: a path between two commits of R stays in R).
+ *
+ * The pick needs w(x) = |anc(x) ∩ R| for every x, which over a DAG with
+ * merges is a transitive closure: the n×n bitset it once was, or git's
+ * count of each merge's ancestors (its do_find_bisection), both quadratic
+ * in the worst case. Here the weights of one chain are exact in one walk,
+ * and bound all the others. The spine is the first-parent chain in R
+ * down from R's newest commit; its ancestor sets are nested, so adding
+ * each spine commit's ancestors not yet seen gives every spine weight in
+ * O(|R|). Every other x lies between its latest spine ancestor s_a and
+ * its earliest spine descendant s_e, so w(s_a) < w(x) < w(s_e); one pass
+ * up and one down the order find a and e for all. Only a commit whose
+ * bound could beat the best exact score found is counted, by a walk from
+ * x that stops at the ancestors of s_a (those are w(s_a), already
+ * counted): what x brings beyond its fork point, a few commits for a
+ * topic branch. On a line everything is the spine and nothing is counted
+ * twice. The bounds only skip commits that cannot win, so the pick is
+ * exactly the old one, ties to the earlier commit included, as long as
+ * the counts stay within BISECT_WALK_BUDGET visits per commit of R;
+ * a history of long-lived branches merging each other back and forth
+ * could pass it, and then the best commit counted so far is taken, a
+ * slightly worse split instead of a quadratic step.
+ */
+#define NONE UINT32_MAX
+#define BISECT_WALK_BUDGET 16
+
+struct walk {
+	const struct bisect_graph *g;
+	uint64_t *r;		/* in question */
+	size_t words, left;
+	uint32_t *w;		/* |anc(i) ∩ R| once known, else NONE */
+	uint32_t *pos;		/* position on the spine (0 the oldest), else NONE */
+	uint32_t *lsa, *esd;	/* spine positions: latest ancestor, earliest descendant */
+	uint32_t *spine, nspine;
+	uint32_t *stamp, epoch;	/* visited in the current walk: stamp[i] == epoch */
+	uint32_t *stack;
+	size_t visits, budget;
 };
 
-/* anc[i]: i and its ancestors inside the candidate set, as bitsets. */
-static uint64_t *ancestors(const struct bisect_graph *g, size_t *words)
-{
-	size_t wpr = (g->n + 63) / 64;
-	uint64_t *a = xcalloc(g->n * wpr, sizeof(*a));
+struct cand {
+	size_t key;		/* the bound: lower is more promising */
+	uint32_t i;
+};
 
-	for (size_t i = 0; i < g->n; i++) {
-		uint64_t *row = a + i * wpr;
-		row[i / 64] |= 1ull << (i % 64);
+static int in_r(const struct walk *wk, size_t i)
+{
+	return (int)(wk->r[i / 64] >> (i % 64) & 1);
+}
+
+static void drop(struct walk *wk, size_t i)
+{
+	wk->r[i / 64] &= ~(1ull << (i % 64));
+}
+
+/* The next commit of R from i on; g->n when none. */
+static size_t next_in_r(const struct walk *wk, size_t i)
+{
+	size_t w = i / 64;
+	uint64_t bits;
+
+	if (i >= wk->g->n)
+		return wk->g->n;
+	bits = wk->r[w] & (~0ull << (i % 64));
+	while (!bits) {
+		if (++w >= wk->words)
+			return wk->g->n;
+		bits = wk->r[w];
+	}
+	return w * 64 + (size_t)__builtin_ctzll(bits);
+}
+
+#define FOR_R(i, wk) for (size_t i = next_in_r(wk, 0); i < (wk)->g->n; i = next_in_r(wk, i + 1))
+
+static void walk_release(struct walk *wk)
+{
+	free(wk->r);
+	free(wk->w);
+	free(wk->pos);
+	free(wk->lsa);
+	free(wk->esd);
+	free(wk->spine);
+	free(wk->stamp);
+	free(wk->stack);
+	memset(wk, 0, sizeof(*wk));
+}
+
+static uint32_t new_epoch(struct walk *wk)
+{
+	if (++wk->epoch == 0) {
+		memset(wk->stamp, 0, wk->g->n * sizeof(*wk->stamp));
+		wk->epoch = 1;
+	}
+	return wk->epoch;
+}
+
+static void count_left(struct walk *wk)
+{
+	wk->left = 0;
+	for (size_t w = 0; w < wk->words; w++)
+		wk->left += (size_t)__builtin_popcountll(wk->r[w]);
+}
+
+/* Stamp c and its ancestors over the whole graph, newest first: O(c + edges). */
+static void stamp_all_ancestors(struct walk *wk, size_t c)
+{
+	const struct bisect_graph *g = wk->g;
+	uint32_t e = new_epoch(wk);
+
+	wk->stamp[c] = e;
+	for (size_t i = c + 1; i-- > 0;)
+		if (wk->stamp[i] == e)
+			for (size_t k = 0; k < g->nparents[i]; k++)
+				wk->stamp[g->parents[i][k]] = e;
+}
+
+/*
+ * Stamp c and its ancestors in R, c in R, with a walk that never leaves R
+ * nor enters a commit whose earliest spine descendant is at or below stop
+ * (NONE: no such limit). Returns how many it stamped.
+ */
+static size_t stamp_in_r(struct walk *wk, size_t c, uint32_t stop, int fresh)
+{
+	const struct bisect_graph *g = wk->g;
+	uint32_t e = fresh ? new_epoch(wk) : wk->epoch;
+	size_t sp = 0, count = 0;
+
+	if (wk->stamp[c] == e)
+		return 0;
+	wk->stamp[c] = e;
+	wk->stack[sp++] = (uint32_t)c;
+	while (sp) {
+		size_t i = wk->stack[--sp];
+
+		count++;
 		for (size_t k = 0; k < g->nparents[i]; k++) {
-			const uint64_t *p = a + g->parents[i][k] * wpr;
-			for (size_t w = 0; w < wpr; w++)
-				row[w] |= p[w];
+			size_t p = g->parents[i][k];
+
+			if (wk->stamp[p] == e || !in_r(wk, p) ||
+			    (stop != NONE && wk->esd[p] != NONE && wk->esd[p] <= stop))
+				continue;
+			wk->stamp[p] = e;
+			wk->stack[sp++] = (uint32_t)p;
 		}
 	}
-	*words = wpr;
-	return a;
+	wk->visits += count;
+	return count;
 }
 
-static size_t popcount_and(const uint64_t *x, const uint64_t *y, size_t words)
+static void walk_init(struct walk *wk, const struct bisect_graph *g)
 {
-	size_t c = 0;
-	for (size_t w = 0; w < words; w++)
-		c += (size_t)__builtin_popcountll(x[w] & y[w]);
-	return c;
+	size_t n = g->n ? g->n : 1;
+
+	memset(wk, 0, sizeof(*wk));
+	wk->g = g;
+	wk->words = (g->n + 63) / 64;
+	wk->r = xcalloc(wk->words ? wk->words : 1, sizeof(*wk->r));
+	wk->w = xcalloc(n, sizeof(*wk->w));
+	wk->pos = xcalloc(n, sizeof(*wk->pos));
+	wk->lsa = xcalloc(n, sizeof(*wk->lsa));
+	wk->esd = xcalloc(n, sizeof(*wk->esd));
+	wk->spine = xcalloc(n, sizeof(*wk->spine));
+	wk->stamp = xcalloc(n, sizeof(*wk->stamp));
+	/* a walk pushes each commit at most once */
+	wk->stack = xcalloc(n, sizeof(*wk->stack));
 }
 
-/* What is still in question: ancestors of every bad, minus ancestors of any good. */
-static uint64_t *remaining(const struct bisect_graph *g, const enum bisect_mark *marks,
-			   const uint64_t *anc, size_t wpr)
+/* R from the marks: ancestors of every BAD, of no GOOD. */
+static void walk_from_marks(struct walk *wk, const enum bisect_mark *marks)
 {
-	uint64_t *r = xcalloc(wpr, sizeof(*r));
+	const struct bisect_graph *g = wk->g;
+	uint32_t e;
 
+	memset(wk->r, 0, wk->words * sizeof(*wk->r));
 	for (size_t i = 0; i < g->n; i++)
-		r[i / 64] |= 1ull << (i % 64);
-	for (size_t i = 0; i < g->n; i++) {
-		const uint64_t *row = anc + i * wpr;
-		if (marks[i] == BISECT_BAD)
-			for (size_t w = 0; w < wpr; w++)
-				r[w] &= row[w];
-		else if (marks[i] == BISECT_GOOD)
-			for (size_t w = 0; w < wpr; w++)
-				r[w] &= ~row[w];
+		wk->r[i / 64] |= 1ull << (i % 64);
+	for (size_t b = 0; b < g->n; b++) {
+		if (marks[b] != BISECT_BAD)
+			continue;
+		stamp_all_ancestors(wk, b);
+		FOR_R(i, wk)
+			if (wk->stamp[i] != wk->epoch)
+				drop(wk, i);
 	}
-	return r;
+	e = new_epoch(wk);
+	for (size_t i = g->n; i-- > 0;) {
+		if (marks[i] == BISECT_GOOD)
+			wk->stamp[i] = e;
+		if (wk->stamp[i] != e)
+			continue;
+		drop(wk, i);
+		for (size_t k = 0; k < g->nparents[i]; k++)
+			wk->stamp[g->parents[i][k]] = e;
+	}
+	count_left(wk);
 }
 
-long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks)
+/* R after c is marked: less c's ancestors (GOOD), or only them (BAD). */
+static void walk_mark(struct walk *wk, size_t c, enum bisect_mark mark)
 {
-	size_t wpr, left;
-	uint64_t *anc = ancestors(g, &wpr), *r = remaining(g, marks, anc, wpr);
-	long best = -1;
-	size_t best_score = 0;
+	if (mark != BISECT_GOOD && mark != BISECT_BAD)
+		return;
+	if (in_r(wk, c))
+		stamp_in_r(wk, c, NONE, 1);
+	else
+		stamp_all_ancestors(wk, c);
+	FOR_R(i, wk)
+		if ((wk->stamp[i] == wk->epoch) == (mark == BISECT_GOOD))
+			drop(wk, i);
+	count_left(wk);
+}
 
-	left = popcount_and(r, r, wpr);
-	for (size_t i = 0; i < g->n && left > 1; i++) {
-		size_t w, score;
-		if (!(r[i / 64] >> (i % 64) & 1) || marks[i] != BISECT_UNKNOWN)
+/* The spine, its exact weights, and every other commit's spine neighbours. */
+static void walk_weigh(struct walk *wk)
+{
+	const struct bisect_graph *g = wk->g;
+	size_t top = g->n, cum = 0;
+
+	wk->nspine = 0;
+	wk->visits = 0;
+	wk->budget = BISECT_WALK_BUDGET * wk->left + 64;
+	FOR_R(i, wk) {
+		wk->w[i] = wk->pos[i] = wk->lsa[i] = wk->esd[i] = NONE;
+		top = i;
+	}
+	/* down the first parents still in question, then numbered oldest first */
+	for (size_t i = top; i < g->n;) {
+		size_t next = g->n;
+
+		wk->spine[wk->nspine++] = (uint32_t)i;
+		for (size_t k = 0; k < g->nparents[i] && next == g->n; k++)
+			if (in_r(wk, g->parents[i][k]))
+				next = g->parents[i][k];
+		i = next;
+	}
+	for (uint32_t a = 0, b = wk->nspine ? wk->nspine - 1 : 0; a < b; a++, b--) {
+		uint32_t t = wk->spine[a];
+		wk->spine[a] = wk->spine[b];
+		wk->spine[b] = t;
+	}
+	new_epoch(wk);
+	for (uint32_t k = 0; k < wk->nspine; k++) {
+		cum += stamp_in_r(wk, wk->spine[k], NONE, 0);
+		wk->w[wk->spine[k]] = (uint32_t)cum;
+		wk->pos[wk->spine[k]] = k;
+	}
+	FOR_R(i, wk) {
+		uint32_t a = wk->pos[i];
+
+		if (a == NONE)
+			for (size_t k = 0; k < g->nparents[i]; k++) {
+				size_t p = g->parents[i][k];
+				if (in_r(wk, p) && wk->lsa[p] != NONE && (a == NONE || wk->lsa[p] > a))
+					a = wk->lsa[p];
+			}
+		wk->lsa[i] = a;
+	}
+	for (size_t i = top + 1; i-- > 0;) {
+		if (!in_r(wk, i))
 			continue;
-		w = popcount_and(anc + i * wpr, r, wpr);
-		score = w < left - w ? w : left - w;
-		if (best < 0 || score > best_score) {
-			best = (long)i;
-			best_score = score;
+		if (wk->pos[i] != NONE)
+			wk->esd[i] = wk->pos[i];
+		for (size_t k = 0; k < g->nparents[i]; k++) {
+			size_t p = g->parents[i][k];
+			if (in_r(wk, p) && wk->esd[i] < wk->esd[p])
+				wk->esd[p] = wk->esd[i];
 		}
 	}
-	free(anc);
-	free(r);
+	wk->visits = 0;
+}
+
+static void bounds(size_t *lo, size_t *hi, const struct walk *wk, size_t i)
+{
+	if (wk->w[i] != NONE) {
+		*lo = *hi = wk->w[i];
+		return;
+	}
+	*lo = wk->lsa[i] == NONE ? 1 : (size_t)wk->w[wk->spine[wk->lsa[i]]] + 1;
+	*hi = wk->esd[i] == NONE ? wk->left : (size_t)wk->w[wk->spine[wk->esd[i]]] - 1;
+}
+
+/* w(i) counted, or 0 when the budget is spent (then w(i) stays unknown). */
+static int weigh(struct walk *wk, size_t i)
+{
+	uint32_t a = wk->lsa[i];
+
+	if (wk->w[i] != NONE)
+		return 1;
+	if (wk->visits > wk->budget)
+		return 0;
+	wk->w[i] = (uint32_t)(stamp_in_r(wk, i, a, 1) +
+			      (a == NONE ? 0 : wk->w[wk->spine[a]]));
+	return 1;
+}
+
+static size_t split_score(size_t w, size_t left)
+{
+	return w < left - w ? w : left - w;
+}
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The best split: max min(w, left - w) over untested commits of R, the earlier on a tie. */
+static long walk_next(struct walk *wk, const enum bisect_mark *marks)
+{
+	struct cand *c;
+	size_t nc = 0, best_score = 0;
+	long best = -1;
+
+	if (wk->left <= 1)
+		return -1;
+	walk_weigh(wk);
+	for (uint32_t k = 0; k < wk->nspine; k++) {
+		size_t i = wk->spine[k], s = split_score(wk->w[i], wk->left);
+
+		if (marks[i] != BISECT_UNKNOWN)
+			continue;
+		if (best < 0 || s > best_score || (s == best_score && (long)i < best)) {
+			best = (long)i;
+			best_score = s;
+		}
+	}
+	c = xcalloc(wk->left, sizeof(*c));
+	FOR_R(i, wk) {
+		size_t lo, hi, ub, half = wk->left / 2;
+
+		if (marks[i] != BISECT_UNKNOWN || wk->pos[i] != NONE)
+			continue;
+		bounds(&lo, &hi, wk, i);
+		ub = lo > half ? wk->left - lo : hi < half ? hi : half;
+		if (best < 0 || ub > best_score || (ub == best_score && (long)i < best)) {
+			c[nc].key = wk->left - ub;
+			c[nc++].i = (uint32_t)i;
+		}
+	}
+	qsort(c, nc, sizeof(*c), cand_cmp);
+	for (size_t k = 0; k < nc; k++) {
+		size_t i = c[k].i, ub = wk->left - c[k].key, s;
+
+		if (best >= 0 && (ub < best_score || (ub == best_score && (long)i > best)))
+			break;
+		if (!weigh(wk, i))
+			break;
+		s = split_score(wk->w[i], wk->left);
+		if (best < 0 || s > best_score || (s == best_score && (long)i < best)) {
+			best = (long)i;
+			best_score = s;
+		}
+	}
+	free(c);
 	return best;
 }
 
-size_t bisect_next_many(const struct bisect_graph *g, const enum bisect_mark *marks, size_t k,
-			long *out)
+/*
+ * Up to k picks: for j = 1..k the untested commit of R, not picked yet,
+ * whose w is nearest j/(k+1) of what is left (the earlier on a tie),
+ * ordered by w. The same bounds skip the commits that cannot be nearer.
+ */
+static size_t walk_next_many(struct walk *wk, const enum bisect_mark *marks, size_t k, long *out)
 {
-	size_t wpr, left, n = 0;
-	uint64_t *anc = ancestors(g, &wpr), *r = remaining(g, marks, anc, wpr);
-	size_t *below = xcalloc(k ? k : 1, sizeof(*below));
+	size_t *below = xcalloc(k ? k : 1, sizeof(*below)), n = 0;
+	struct cand *c = NULL;
 
-	left = popcount_and(r, r, wpr);
-	for (size_t j = 1; j <= k && left > 1; j++) {
-		double want = (double)left * (double)j / (double)(k + 1);
+	if (wk->left > 1) {
+		walk_weigh(wk);
+		c = xcalloc(wk->left, sizeof(*c));
+	}
+	for (size_t j = 1; j <= k && wk->left > 1; j++) {
+		double want = (double)wk->left * (double)j / (double)(k + 1);
 		long best = -1;
 		double best_gap = 0;
-		size_t best_w = 0, at;
+		size_t best_w = 0, at, nc = 0;
 
-		for (size_t i = 0; i < g->n; i++) {
-			size_t w;
+		FOR_R(i, wk) {
+			size_t lo, hi;
 			double gap;
 			int taken = 0;
 
-			if (!(r[i / 64] >> (i % 64) & 1) || marks[i] != BISECT_UNKNOWN)
+			if (marks[i] != BISECT_UNKNOWN)
 				continue;
 			for (size_t m = 0; m < n; m++)
 				taken |= out[m] == (long)i;
-			w = popcount_and(anc + i * wpr, r, wpr);
-			if (taken || w >= left)
+			bounds(&lo, &hi, wk, i);
+			if (taken || lo >= wk->left)
 				continue;
-			gap = fabs((double)w - want);
-			if (best < 0 || gap < best_gap) {
+			gap = want < (double)lo ? (double)lo - want :
+			      want > (double)hi ? want - (double)hi : 0;
+			/* twice the gap, rounded down, keeps the order of halves */
+			c[nc].key = (size_t)(2 * gap);
+			c[nc++].i = (uint32_t)i;
+		}
+		qsort(c, nc, sizeof(*c), cand_cmp);
+		for (size_t m = 0; m < nc; m++) {
+			size_t i = c[m].i;
+			double gap;
+
+			if (best >= 0 && ((double)c[m].key > 2 * best_gap ||
+					  ((double)c[m].key == 2 * best_gap && (long)i > best)))
+				break;
+			if (!weigh(wk, i)) {
+				if (best >= 0)
+					break;
+				continue;
+			}
+			if (wk->w[i] >= wk->left)
+				continue;
+			gap = fabs((double)wk->w[i] - want);
+			if (best < 0 || gap < best_gap || (gap == best_gap && (long)i < best)) {
 				best = (long)i;
 				best_gap = gap;
-				best_w = w;
+				best_w = wk->w[i];
 			}
 		}
 		if (best < 0)
@@ -141,23 +457,36 @@ size_t bisect_next_many(const struct bisect_graph *g, const enum bisect_mark *ma
 		below[at] = best_w;
 		n++;
 	}
+	free(c);
 	free(below);
-	free(anc);
-	free(r);
 	return n;
 }
 
-/* Is candidate i still in question (an ancestor of every bad, of no good)? */
-static int in_question(const struct bisect_graph *g, const enum bisect_mark *marks, size_t i)
+long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks)
 {
-	size_t wpr;
-	uint64_t *anc = ancestors(g, &wpr), *r = remaining(g, marks, anc, wpr);
-	int in = (int)(r[i / 64] >> (i % 64) & 1);
+	struct walk wk;
+	long next;
 
-	free(anc);
-	free(r);
-	return in;
+	walk_init(&wk, g);
+	walk_from_marks(&wk, marks);
+	next = walk_next(&wk, marks);
+	walk_release(&wk);
+	return next;
 }
+
+size_t bisect_next_many(const struct bisect_graph *g, const enum bisect_mark *marks, size_t k,
+			long *out)
+{
+	struct walk wk;
+	size_t n;
+
+	walk_init(&wk, g);
+	walk_from_marks(&wk, marks);
+	n = walk_next_many(&wk, marks, k, out);
+	walk_release(&wk);
+	return n;
+}
+
 
 struct sides {
 	double *g, *b, *m;
@@ -427,23 +756,33 @@ int bisect_classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 	return ret;
 }
 
-/* What comes after candidate who, were it GOOD or BAD, told to ops->ahead. */
-static void tell_ahead(const struct bisect_graph *g, enum bisect_mark *marks, long who,
+/*
+ * What comes after candidate who, were it GOOD or BAD, told to ops->ahead:
+ * R marked each way on a copy, and put back.
+ */
+static void tell_ahead(struct walk *wk, enum bisect_mark *marks, long who,
 		       const struct bisect_ops *ops)
 {
 	const enum bisect_mark as[2] = { BISECT_GOOD, BISECT_BAD };
+	uint64_t *saved = xcalloc(wk->words ? wk->words : 1, sizeof(*saved));
+	size_t left = wk->left;
 	int next[2];
 	size_t n = 0;
 
+	memcpy(saved, wk->r, wk->words * sizeof(*saved));
 	for (int i = 0; i < 2; i++) {
 		long c;
 
 		marks[who] = as[i];
-		c = bisect_next(g, marks);
+		walk_mark(wk, (size_t)who, as[i]);
+		c = walk_next(wk, marks);
 		if (c >= 0 && (!n || next[0] != (int)c))
 			next[n++] = (int)c;
+		memcpy(wk->r, saved, wk->words * sizeof(*saved));
+		wk->left = left;
 	}
 	marks[who] = BISECT_UNKNOWN;
+	free(saved);
 	ops->ahead(ops->data, (int)who, next, n);
 }
 
@@ -502,16 +841,37 @@ static int first_looks(const struct bisect_ops *ops, const struct bisect_options
 	return 0;
 }
 
+/* Over: none left to test. out's remaining is R, found when that is one commit. */
+static int walk_conclude(struct bisect_result *out, struct walk *wk,
+			 const enum bisect_mark *marks)
+{
+	if (walk_next(wk, marks) >= 0)
+		return 0;
+	free(out->remaining);
+	out->remaining = xcalloc(wk->left ? wk->left : 1, sizeof(*out->remaining));
+	out->nremaining = 0;
+	out->found = 0;
+	FOR_R(i, wk)
+		out->remaining[out->nremaining++] = i;
+	if (out->nremaining == 1) {
+		out->found = 1;
+		out->culprit = out->remaining[0];
+	}
+	return 1;
+}
+
 int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		  const struct bisect_options *opt, const struct bisect_ops *ops)
 {
 	enum bisect_mark *marks = xcalloc(g->n, sizeof(*marks));
+	struct walk wk;
 	struct sides s;
 	int ret = -1;
 	long next;
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
+	walk_init(&wk, g);
 	if (measure_effect(out, opt, ops, &s))
 		goto out;
 	if (out->no_regression) {
@@ -519,18 +879,19 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		goto out;
 	}
 	marks[g->n - 1] = BISECT_BAD;
-	while ((next = bisect_next(g, marks)) >= 0) {
+	walk_from_marks(&wk, marks);
+	while ((next = walk_next(&wk, marks)) >= 0) {
 		long picks[BISECT_MAX_WIDTH];
 		size_t npicks = 1;
 
 		picks[0] = next;
 		if (several(ops)) {
-			npicks = bisect_next_many(g, marks, ops->width < BISECT_MAX_WIDTH ?
-						  ops->width : BISECT_MAX_WIDTH, picks);
+			npicks = walk_next_many(&wk, marks, ops->width < BISECT_MAX_WIDTH ?
+						ops->width : BISECT_MAX_WIDTH, picks);
 			if (first_looks(ops, opt, picks, npicks))
 				goto out;
 		} else if (ops->ahead) {
-			tell_ahead(g, marks, next, ops);
+			tell_ahead(&wk, marks, next, ops);
 		}
 		for (size_t k = 0; k < npicks; k++) {
 			struct stats_hl hl = { NAN, NAN, NAN };
@@ -538,19 +899,21 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 			long c = picks[k];
 
 			/* a mark of the batch can leave another out of question: its boots stay */
-			if (k && !in_question(g, marks, (size_t)c))
+			if (k && !in_r(&wk, (size_t)c))
 				continue;
 			if (classify(&marks[c], &hl, &n, opt, ops, &s, (int)c, out->log_effect > 0))
 				goto out;
+			walk_mark(&wk, (size_t)c, marks[c]);
 			out->steps++;
 			if (ops->decided && ops->decided(ops->data, (int)c, marks[c], n, &hl))
 				goto out;
 		}
 	}
-	bisect_conclude(out, g, marks);
+	walk_conclude(out, &wk, marks);
 	ret = 0;
 out:
 	free(marks);
+	walk_release(&wk);
 	sides_release(&s);
 	return ret;
 }
@@ -558,27 +921,14 @@ out:
 int bisect_conclude(struct bisect_result *out, const struct bisect_graph *g,
 		    const enum bisect_mark *marks)
 {
-	size_t wpr;
-	uint64_t *anc, *r;
+	struct walk wk;
+	int ret;
 
-	if (bisect_next(g, marks) >= 0)
-		return 0;
-	anc = ancestors(g, &wpr);
-	r = remaining(g, marks, anc, wpr);
-	free(out->remaining);
-	out->remaining = xcalloc(g->n, sizeof(*out->remaining));
-	out->nremaining = 0;
-	out->found = 0;
-	for (size_t i = 0; i < g->n; i++)
-		if (r[i / 64] >> (i % 64) & 1)
-			out->remaining[out->nremaining++] = i;
-	if (out->nremaining == 1) {
-		out->found = 1;
-		out->culprit = out->remaining[0];
-	}
-	free(anc);
-	free(r);
-	return 1;
+	walk_init(&wk, g);
+	walk_from_marks(&wk, marks);
+	ret = walk_conclude(out, &wk, marks);
+	walk_release(&wk);
+	return ret;
 }
 
 void bisect_result_release(struct bisect_result *r)
