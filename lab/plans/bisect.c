@@ -51,6 +51,11 @@ const char *bisect_mark_name(enum bisect_mark m)
 #define NONE UINT32_MAX
 #define BISECT_WALK_BUDGET 16
 
+struct cand {
+	uint32_t key;		/* from the bound: lower is more promising */
+	uint32_t i;
+};
+
 struct walk {
 	const struct bisect_graph *g;
 	uint64_t *r;		/* in question */
@@ -61,13 +66,10 @@ struct walk {
 	uint32_t *spine, nspine;
 	uint32_t *stamp, epoch;	/* visited in the current walk: stamp[i] == epoch */
 	uint32_t *stack;
+	struct cand *cand;	/* the commits a pick may have to count */
 	size_t visits, budget;
 };
 
-struct cand {
-	size_t key;		/* the bound: lower is more promising */
-	uint32_t i;
-};
 
 static int in_r(const struct walk *wk, size_t i)
 {
@@ -108,6 +110,7 @@ static void walk_release(struct walk *wk)
 	free(wk->spine);
 	free(wk->stamp);
 	free(wk->stack);
+	free(wk->cand);
 	memset(wk, 0, sizeof(*wk));
 }
 
@@ -189,6 +192,7 @@ static void walk_init(struct walk *wk, const struct bisect_graph *g)
 	wk->stamp = xcalloc(n, sizeof(*wk->stamp));
 	/* a walk pushes each commit at most once */
 	wk->stack = xcalloc(n, sizeof(*wk->stack));
+	wk->cand = xcalloc(n, sizeof(*wk->cand));
 }
 
 /* R from the marks: ancestors of every BAD, of no GOOD. */
@@ -336,7 +340,7 @@ static int cand_cmp(const void *pa, const void *pb)
 /* The best split: max min(w, left - w) over untested commits of R, the earlier on a tie. */
 static long walk_next(struct walk *wk, const enum bisect_mark *marks)
 {
-	struct cand *c;
+	struct cand *c = wk->cand;
 	size_t nc = 0, best_score = 0;
 	long best = -1;
 
@@ -353,7 +357,6 @@ static long walk_next(struct walk *wk, const enum bisect_mark *marks)
 			best_score = s;
 		}
 	}
-	c = xcalloc(wk->left, sizeof(*c));
 	FOR_R(i, wk) {
 		size_t lo, hi, ub, half = wk->left / 2;
 
@@ -362,7 +365,7 @@ static long walk_next(struct walk *wk, const enum bisect_mark *marks)
 		bounds(&lo, &hi, wk, i);
 		ub = lo > half ? wk->left - lo : hi < half ? hi : half;
 		if (best < 0 || ub > best_score || (ub == best_score && (long)i < best)) {
-			c[nc].key = wk->left - ub;
+			c[nc].key = (uint32_t)(wk->left - ub);
 			c[nc++].i = (uint32_t)i;
 		}
 	}
@@ -380,7 +383,6 @@ static long walk_next(struct walk *wk, const enum bisect_mark *marks)
 			best_score = s;
 		}
 	}
-	free(c);
 	return best;
 }
 
@@ -392,12 +394,10 @@ static long walk_next(struct walk *wk, const enum bisect_mark *marks)
 static size_t walk_next_many(struct walk *wk, const enum bisect_mark *marks, size_t k, long *out)
 {
 	size_t *below = xcalloc(k ? k : 1, sizeof(*below)), n = 0;
-	struct cand *c = NULL;
+	struct cand *c = wk->cand;
 
-	if (wk->left > 1) {
+	if (wk->left > 1)
 		walk_weigh(wk);
-		c = xcalloc(wk->left, sizeof(*c));
-	}
 	for (size_t j = 1; j <= k && wk->left > 1; j++) {
 		double want = (double)wk->left * (double)j / (double)(k + 1);
 		long best = -1;
@@ -419,7 +419,7 @@ static size_t walk_next_many(struct walk *wk, const enum bisect_mark *marks, siz
 			gap = want < (double)lo ? (double)lo - want :
 			      want > (double)hi ? want - (double)hi : 0;
 			/* twice the gap, rounded down, keeps the order of halves */
-			c[nc].key = (size_t)(2 * gap);
+			c[nc].key = (uint32_t)(2 * gap);
 			c[nc++].i = (uint32_t)i;
 		}
 		qsort(c, nc, sizeof(*c), cand_cmp);
@@ -457,7 +457,6 @@ static size_t walk_next_many(struct walk *wk, const enum bisect_mark *marks, siz
 		below[at] = best_w;
 		n++;
 	}
-	free(c);
 	free(below);
 	return n;
 }
