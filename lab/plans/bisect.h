@@ -79,6 +79,9 @@ struct bisect_ops {
 	size_t width;
 };
 
+/* The most candidates a walk indexes (32 bits, with one value kept for "none"). */
+#define BISECT_MAX_COMMITS 2000000000u
+
 struct bisect_graph {
 	size_t n;		/* candidates, parents before children; n-1 is bad */
 	size_t *nparents;
