@@ -490,6 +490,9 @@ size_t bisect_next_many(const struct bisect_graph *g, const enum bisect_mark *ma
 struct sides {
 	double *g, *b, *m;
 	size_t ng, nb, nm;
+	/* look_alpha()'s schedule and its per-look alpha */
+	size_t alpha_start, alpha_cap;
+	double alpha_of, alpha;
 };
 
 static void sides_release(struct sides *s)
@@ -627,55 +630,95 @@ static int measure_effect(struct bisect_result *out, const struct bisect_options
  * effect upwards). Both ends are taken as they measure now: the steps'
  * interleaved boots make L sharper as the bisection goes, and its
  * uncertainty is part of d's, se = s sqrt(1/n_M + 1/(4 n_G) + 1/(4 n_B)).
- * hl is M/G with its CI, for the record.
+ * hl is M/G with its CI at record_alpha, for the record.
  */
-static int step_compare(double *lo, double *hi, double *d, double *l, struct stats_hl *hl,
-			const struct sides *s, double alpha)
+struct step_look {
+	double d, l, se, df;
+};
+
+static int step_compare(struct step_look *look, struct stats_hl *hl, const struct sides *s,
+			double record_alpha)
 {
 	const double *pool[3] = { s->g, s->b, s->m };
 	size_t npool[3] = { s->ng, s->nb, s->nm };
 	struct stats_boot_ratio mg, bg;
-	double se, q;
 
-	if (stats_boot_ratio(&mg, s->g, s->ng, s->m, s->nm, pool, npool, 3, alpha) ||
-	    stats_boot_ratio(&bg, s->g, s->ng, s->b, s->nb, pool, npool, 3, alpha))
+	if (stats_boot_ratio(&mg, s->g, s->ng, s->m, s->nm, pool, npool, 3, record_alpha) ||
+	    stats_boot_ratio(&bg, s->g, s->ng, s->b, s->nb, pool, npool, 3, record_alpha))
 		return -1;
 	hl->estimate = mg.estimate;
 	hl->lo = mg.lo;
 	hl->hi = mg.hi;
-	*l = bg.log_diff;
-	*d = mg.log_diff - bg.log_diff / 2;
-	se = mg.sd * sqrt(1 / (double)s->nm + 0.25 / (double)s->ng + 0.25 / (double)s->nb);
-	q = se > 0 ? stats_t_quantile(1 - alpha / 2, mg.df) : 0;
-	*lo = *d - q * se;
-	*hi = *d + q * se;
+	look->l = bg.log_diff;
+	look->d = mg.log_diff - bg.log_diff / 2;
+	look->se = mg.sd * sqrt(1 / (double)s->nm + 0.25 / (double)s->ng + 0.25 / (double)s->nb);
+	look->df = mg.df;
 	return 0;
+}
+
+/* ops->exact(): 1 virtual time, 0 wall time (or no such op), -1 it could not tell. */
+static int boots_exact(const struct bisect_ops *ops)
+{
+	int e;
+
+	if (!ops->exact)
+		return 0;
+	e = ops->exact(ops->data);
+	return e < 0 ? -1 : e > 0;
+}
+
+/*
+ * The per-look alpha of a step's schedule (opt->step_alpha over all its
+ * looks, as G->B's alpha is over its own), worked out once a schedule:
+ * it is a numerical integral.
+ */
+static double look_alpha(struct sides *s, const struct stats_schedule *sched)
+{
+	if (s->alpha_start != sched->start || s->alpha_cap != sched->cap ||
+	    s->alpha_of != sched->alpha) {
+		s->alpha_start = sched->start;
+		s->alpha_cap = sched->cap;
+		s->alpha_of = sched->alpha;
+		s->alpha = stats_schedule_alpha(sched);
+	}
+	return s->alpha;
 }
 
 /*
  * Classify one candidate against the midpoint of G and B. In wall time
  * fresh G and B boots interleave with M's, and M is never decided on
  * fewer than opt->start boots: one boot cannot show whether the host made
- * it fast or slow. In virtual time (ops->exact) the ends cannot drift, so
- * none is booted again, and one boot of M decides when it lands clearly
- * on one side: more than a quarter of L from the midpoint, with an
- * interval (the spread pooled over every boot so far) narrower than an
- * eighth of L. Otherwise M gets a second boot and the usual doubling.
+ * it fast or slow. Each look's interval is at the per-look alpha of the
+ * schedule (2, 4, 8, 16 boots: opt->step_alpha over the four looks), so
+ * that a wrong mark is as rare over a step's looks as the level says.
+ * In virtual time (ops->exact) the ends cannot drift, so none is booted
+ * again, and M starts at one boot; its interval, with the spread pooled
+ * over every boot so far, must be narrower than a quarter of |L| at every
+ * look before it decides: a spread that is not negligible gets more
+ * boots, which narrow it. A boot that repeats does not: with no spread
+ * at all (s = 0) more boots repeat the first, so a step they leave
+ * undecided (M exactly at the midpoint) is a SKIP at once, in either
+ * clock, not after 16 boots of the same number.
  * up: the effect G->B is upwards (L > 0).
  */
 static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 		    const struct bisect_options *opt, const struct bisect_ops *ops,
 		    struct sides *s, int who, int up)
 {
-	int round = 0, exact = ops->exact && ops->exact(ops->data);
+	int round = 0, exact = boots_exact(ops);
 	struct stats_schedule sched = { exact ? 1 : opt->start, opt->cap, opt->step_alpha };
+	double alpha;
 
 	*mark = BISECT_SKIP;
 	*n = 0;
 	hl->estimate = hl->lo = hl->hi = NAN;
+	if (exact < 0)
+		return -1;
+	alpha = look_alpha(s, &sched);
 	for (size_t level = stats_schedule_level(&sched, 0); level;
 	     level = stats_schedule_level(&sched, level)) {
-		double lo, hi, d, l;
+		struct step_look look;
+		double q, lo, hi;
 
 		for (;;) {
 			int r;
@@ -696,10 +739,13 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 				return -1;
 		}
 		if (load(ops, BISECT_G, &s->g, &s->ng) || load(ops, BISECT_B, &s->b, &s->nb) ||
-		    step_compare(&lo, &hi, &d, &l, hl, s, opt->step_alpha))
+		    step_compare(&look, hl, s, opt->step_alpha))
 			return -1;
 		*n = s->nm;
-		if (s->nm < 2 && (fabs(d) <= fabs(l) / 4 || hi - lo >= fabs(l) / 4))
+		q = look.se > 0 ? stats_t_quantile(1 - alpha / 2, look.df) : 0;
+		lo = look.d - q * look.se;
+		hi = look.d + q * look.se;
+		if (exact && look.se > 0 && hi - lo >= fabs(look.l) / 4)
 			continue;
 		if (up ? lo > 0 : hi < 0) {
 			*mark = BISECT_BAD;
@@ -709,6 +755,8 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 			*mark = BISECT_GOOD;
 			return 0;
 		}
+		if (look.se == 0)
+			return 0;
 	}
 	return 0;
 }
@@ -795,12 +843,14 @@ static void tell_ahead(struct walk *wk, enum bisect_mark *marks, long who,
 static int first_looks(const struct bisect_ops *ops, const struct bisect_options *opt,
 		       const long *picks, size_t n)
 {
-	int exact = ops->exact && ops->exact(ops->data);
+	int exact = boots_exact(ops);
 	size_t rounds = exact ? 1 : opt->start;
 	int who[BISECT_MAX_WIDTH + 2], rc[BISECT_MAX_WIDTH + 2];
 	size_t of[BISECT_MAX_WIDTH + 2];	/* who[i] is picks[of[i]] */
 	unsigned char out[BISECT_MAX_WIDTH] = { 0 };
 
+	if (exact < 0)
+		return -1;
 	for (size_t round = 0; round < rounds; round++) {
 		size_t m = 0;
 
@@ -944,14 +994,17 @@ int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *
 	double *vg = NULL, *vb = NULL;
 	size_t ng = 0, nb = 0;
 	double band = r->delta > 0 ? r->delta : BISECT_CONFIRM_DELTA;
+	int exact = boots_exact(ops);
 	/* in virtual time a boot repeats: the culprit's step boot and one of its parent's may do */
-	struct stats_schedule sched = { ops->exact && ops->exact(ops->data) ? 1 : BISECT_CONFIRM_BOOTS,
-					BISECT_CONFIRM_CAP, 0.01 };
+	struct stats_schedule sched = { exact > 0 ? 1 : BISECT_CONFIRM_BOOTS, BISECT_CONFIRM_CAP,
+					0.01 };
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
 	out->ratio.estimate = out->ratio.lo = out->ratio.hi = out->z = NAN;
+	if (exact < 0)
+		goto out;
 	for (size_t level = stats_schedule_level(&sched, 0); level;
 	     level = stats_schedule_level(&sched, level)) {
 		struct stats_boot_ratio c, e;

@@ -60,7 +60,9 @@ struct bisect_ops {
 	/*
 	 * 1 when the boots are in virtual time (icount), where a kernel's
 	 * boots repeat and nothing drifts: a step then boots M once and the
-	 * ends never again (classify() in bisect.c). NULL: wall time.
+	 * ends never again (classify() in bisect.c); 0 wall time; -1 it
+	 * cannot tell (an error, after its message), which stops the
+	 * bisection. NULL: wall time.
 	 */
 	int (*exact)(void *data);
 	/*

@@ -761,6 +761,142 @@ static void test_next_against_ancestry(void)
 	is_int(conclude_same, tried, "... bisect_conclude() the same end and the same commits left");
 }
 
+/*
+ * One step on boots made to order: G, B and M each boot value * exp(e * z)
+ * with z +1, -1, +1, ... (a spread of e, or none), virtual time or not.
+ */
+struct made {
+	double value[3], e[3];		/* G, B, M */
+	size_t n[3];
+	int exact;
+};
+
+static int made_who(int who)
+{
+	return who == BISECT_G ? 0 : who == BISECT_B ? 1 : 2;
+}
+
+static int made_boots(void *data, int who, double **v, size_t *n)
+{
+	struct made *m = data;
+	int k = made_who(who);
+
+	*n = m->n[k];
+	*v = calloc(*n ? *n : 1, sizeof(**v));
+	for (size_t i = 0; i < *n; i++)
+		(*v)[i] = m->value[k] * exp(m->e[k] * (i % 2 ? -1 : 1));
+	return 0;
+}
+
+static int made_measure(void *data, int who)
+{
+	struct made *m = data;
+
+	m->n[made_who(who)]++;
+	return 0;
+}
+
+static int made_exact(void *data)
+{
+	return ((struct made *)data)->exact;
+}
+
+/* Classify M (commit 0) on made boots: its mark, and M's boots in *n. */
+static enum bisect_mark made_step(struct made *m, size_t *n)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_ops ops = { made_boots, made_measure, NULL, m, made_exact, NULL, NULL, 0 };
+	enum bisect_mark mark = BISECT_UNKNOWN;
+	struct stats_hl hl;
+
+	if (bisect_classify(&mark, &hl, n, &opt, &ops, 0, log(m->value[1] / m->value[0])))
+		return BISECT_UNKNOWN;
+	return mark;
+}
+
+static void test_step_decisions(void)
+{
+	const double g = 100, b = 110, mid = sqrt(100.0 * 110.0);
+	struct made m;
+	size_t n;
+
+	/*
+	 * Boots that repeat to the last digit, M exactly halfway (1, 2, 4:
+	 * ln 4 is twice ln 2 in doubles too): more boots repeat it.
+	 */
+	m = (struct made){ { 1, 4, 2 }, { 0, 0, 0 }, { 2, 2, 0 }, 1 };
+	is_int(made_step(&m, &n), BISECT_SKIP, "virtual time, no spread, M at the midpoint: SKIP");
+	is_int(n, 1, "... after its one boot, not 16 of the same number");
+	m = (struct made){ { 1, 4, 2 }, { 0, 0, 0 }, { 2, 2, 0 }, 0 };
+	is_int(made_step(&m, &n), BISECT_SKIP, "wall time, no spread, M at the midpoint: SKIP");
+	is_int(n, 2, "... after its first look's 2 boots, not 16");
+
+	/* an eighth of L past the midpoint, no spread: a second boot would only repeat the first */
+	m = (struct made){ { g, b, mid * pow(b / g, 1.0 / 8) }, { 0, 0, 0 }, { 2, 2, 0 }, 1 };
+	is_int(made_step(&m, &n), BISECT_BAD, "virtual time, no spread, M L/8 towards B: BAD");
+	is_int(n, 1, "... on its one boot, no second boot that repeats it");
+
+	/*
+	 * M as B, with a spread of 0.3 %: at two boots the interval excludes
+	 * the midpoint but is wider than L/4; the guard holds at every look,
+	 * so M gets more boots before it is BAD.
+	 */
+	m = (struct made){ { g, b, b }, { 0.003, 0.003, 0.003 }, { 2, 2, 0 }, 1 };
+	is_int(made_step(&m, &n), BISECT_BAD, "virtual time, a spread: M as bad as B is BAD");
+	ok(n > 2, "... on more than two boots: the interval narrower than L/4 first");
+
+	/*
+	 * Wall time, M as B with a spread of 1 %: the interval at 2 boots
+	 * excludes 0 at 99 % but not at the per-look level of four looks
+	 * (0.29 %), so the step takes its second look.
+	 */
+	m = (struct made){ { g, b, b }, { 0.01, 0.01, 0.01 }, { 2, 2, 0 }, 0 };
+	is_int(made_step(&m, &n), BISECT_BAD, "wall time, a spread: M as bad as B is BAD");
+	ok(n > 2, "... at a later look: each look at the schedule's per-look alpha");
+}
+
+/* A clock that cannot be read stops the bisection: never taken for wall time. */
+static int exact_fails(void *data)
+{
+	(void)data;
+	return -1;
+}
+
+static void test_exact_error(void)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_graph g;
+	struct bisect_result res;
+	struct bisect_confirmation conf;
+	struct sim s;
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, exact_fails, NULL, NULL, 0 };
+	enum bisect_mark mark;
+	struct stats_hl hl;
+	size_t n, boots;
+
+	sim_line_graph(&g, 16);
+	sim_init(&s, 16, 0x1f83d9abfb41bd6bull);
+	s.culprit[0] = 9;
+	s.shift[0] = 0.10;
+	s.cv = 0.0000005;
+	ok(bisect_search(&res, &g, &opt, &ops) == -1 && s.decided == 0,
+	   "the clock unknown: the bisection stops before its first step");
+	boots = s.boots;
+	ok(bisect_classify(&mark, &hl, &n, &opt, &ops, 3, 0.1) == -1 && s.boots == boots,
+	   "... a step alone stops too, no commit booted");
+	ops.measure_many = sim_measure_many;
+	ops.width = 3;
+	s.width = 3;
+	ok(bisect_search(&res, &g, &opt, &ops) == -1 && s.decided == 0,
+	   "... and on several targets");
+	memset(&res, 0, sizeof(res));
+	ok(bisect_confirm(&conf, &res, &ops, SIM_PARENT, 9) == -1,
+	   "... and the culprit's own check");
+	bisect_result_release(&res);
+	sim_release(&s);
+	sim_graph_release(&g);
+}
+
 int main(void)
 {
 	test_single_culprit();
@@ -779,5 +915,7 @@ int main(void)
 	test_conclude();
 	test_run_graph();
 	test_confirm_small_rest();
+	test_step_decisions();
+	test_exact_error();
 	return done_testing();
 }
