@@ -84,7 +84,7 @@ static long oid_index_find(const struct oid_index *x, const git_oid *id)
 
 /*
  * What a bisection holds per candidate: its id, graph node and parents,
- * the walk's arrays (lab/plans/bisect.c), its mark and the bisector's
+ * the walk's arrays (lab/plans/bisect-walk.c), its mark and the bisector's
  * slot (struct who), and most of all libgit2's, the revwalk's nodes and
  * the cached commits. Measured: lab bisect over 100,000 commits peaked at
  * 157 MB, about 1.4 KB a commit above a small bisection's; rounded up.

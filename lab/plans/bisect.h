@@ -8,7 +8,7 @@
  * given as a graph (parents before children). Each step picks the
  * candidate that best halves what is left, counted over the graph the way
  * git bisect does (merges included) in memory and time linear in the
- * candidates (bisect.c, "The walk"), and classifies it against the good
+ * candidates (bisect-walk.h), and classifies it against the good
  * and bad ends per docs/statistics.md "Bisecting a noisy metric". Every
  * comparison is of boots, not samples: samples of one boot share the
  * host's state during it, so a busy boot would otherwise read as a
