@@ -27,6 +27,7 @@
 struct sim {
 	size_t n;
 	const struct bisect_graph *graph;	/* NULL: a line, i - 1 the parent of i */
+	const unsigned char *has;	/* per commit: culprit[0] is it or an ancestor; NULL: walk */
 	size_t culprit[2];	/* commits from which the metric shifts */
 	double shift[2];
 	double cv;		/* of the samples in a boot */
@@ -83,6 +84,8 @@ static inline int sim_contains(const struct sim *s, long c, size_t culprit)
 		return 0;
 	if (!s->graph)
 		return (size_t)c >= culprit;
+	if (s->has && culprit == s->culprit[0])
+		return s->has[c];
 	if ((size_t)c == culprit)
 		return 1;
 	for (size_t k = 0; k < s->graph->nparents[c]; k++)

@@ -26,11 +26,26 @@ int bisect_git_ends(git_oid *g, git_oid *b, char good[GIT_OID_HEXSZ + 1],
  * The candidates: reachable from bad, not from good, parents before
  * children; *ids their commits (g->n of them; the caller frees). The
  * names are the ends' in a message. -1 after one; release g either way.
+ * A range too large for the memory allowed (bisect_range_fits()) is
+ * counted, refused and not built.
  */
 int bisect_graph_build(struct bisect_graph *g, git_oid **ids, git_repository *repo,
 		       const git_oid *good, const git_oid *bad, const char *good_name,
 		       const char *bad_name);
 void bisect_graph_release(struct bisect_graph *g);
+
+/*
+ * The memory a bisection may take: half the machine's, or less under a
+ * limit on the process's data (ulimit -d).
+ */
+size_t bisect_memory_allowed(void);
+
+/*
+ * 0 when a range of n commits (named range, as good..bad) fits in
+ * bisect_memory_allowed() at what a bisection holds per commit, else -1
+ * after one line with the range, its commits and the memory they need.
+ */
+int bisect_range_fits(size_t n, const char *range);
 
 /*
  * Is git bisect run over? The candidates of good..bad, bad BAD, marked

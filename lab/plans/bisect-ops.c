@@ -55,14 +55,19 @@ static int seed_holds(struct bisector *bs)
 	return ret;
 }
 
-/* Virtual time: the bisection's boots so far (and its seed's) all ran in icount. */
+/*
+ * Virtual time: the bisection's boots so far (and its seed's) all ran in
+ * icount. -1 when the store cannot say (after its message): taken for
+ * wall time, that would boot the ends again and decide on other rules
+ * without a word.
+ */
 int bisector_exact(void *data)
 {
 	struct bisector *bs = data;
 
 	if (bs->seed)
-		return seed_holds(bs) == 1;
-	return store_experiment_virtual(&bs->ctx->st, bs->exp_id) == 1;
+		return seed_holds(bs);
+	return store_experiment_virtual(&bs->ctx->st, bs->exp_id);
 }
 
 /* Always per-boot medians: lab/plans/bisect.c compares boots, with their spread pooled. */
@@ -347,6 +352,7 @@ static void start_ahead(struct bisector *bs, struct who *w)
 			return;
 		builder_finish(bs);
 	}
+	/* a hint: when the clock cannot be read, no build ahead either */
 	if (!self || (bs->spec.patches && bs->spec.patches->nr) || bisector_exact(bs))
 		goto out;
 	strvec_pushl(&av, self, "build", "--db", bs->ctx->st.path, "--arch", bs->spec.arch, NULL);

@@ -424,12 +424,12 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	}
 	if (bisector_setup(&bs, ctx, spec, &opt))
 		goto out;
+	/* the range is walked before anything is stored: one too large is refused first */
 	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
 	    bisect_git_ends(&bs.g.commit, &bs.b.commit, good, bad, &bs.t, spec->good, spec->bad) ||
+	    bisect_graph_build(&g, &ids, bs.t.repo, &bs.g.commit, &bs.b.commit, spec->good,
+			       spec->bad) ||
 	    start(&bs, spec, &row, good, bad, spec->resume, bisection_id))
-		goto out;
-	if (bisect_graph_build(&g, &ids, bs.t.repo, &bs.g.commit, &bs.b.commit, spec->good,
-			       spec->bad))
 		goto out;
 	take_candidates(&bs, ids, g.n);
 	c = bisector_width(&bs);

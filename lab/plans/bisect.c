@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect-walk.h"
 #include "bisect.h"
 #include "log.h"
 #include "xalloc.h"
@@ -19,149 +20,12 @@ const char *bisect_mark_name(enum bisect_mark m)
 	return "?";
 }
 
-struct bitset {
-	uint64_t *w;
-	size_t words;
-};
-
-/* anc[i]: i and its ancestors inside the candidate set, as bitsets. */
-static uint64_t *ancestors(const struct bisect_graph *g, size_t *words)
-{
-	size_t wpr = (g->n + 63) / 64;
-	uint64_t *a = xcalloc(g->n * wpr, sizeof(*a));
-
-	for (size_t i = 0; i < g->n; i++) {
-		uint64_t *row = a + i * wpr;
-		row[i / 64] |= 1ull << (i % 64);
-		for (size_t k = 0; k < g->nparents[i]; k++) {
-			const uint64_t *p = a + g->parents[i][k] * wpr;
-			for (size_t w = 0; w < wpr; w++)
-				row[w] |= p[w];
-		}
-	}
-	*words = wpr;
-	return a;
-}
-
-static size_t popcount_and(const uint64_t *x, const uint64_t *y, size_t words)
-{
-	size_t c = 0;
-	for (size_t w = 0; w < words; w++)
-		c += (size_t)__builtin_popcountll(x[w] & y[w]);
-	return c;
-}
-
-/* What is still in question: ancestors of every bad, minus ancestors of any good. */
-static uint64_t *remaining(const struct bisect_graph *g, const enum bisect_mark *marks,
-			   const uint64_t *anc, size_t wpr)
-{
-	uint64_t *r = xcalloc(wpr, sizeof(*r));
-
-	for (size_t i = 0; i < g->n; i++)
-		r[i / 64] |= 1ull << (i % 64);
-	for (size_t i = 0; i < g->n; i++) {
-		const uint64_t *row = anc + i * wpr;
-		if (marks[i] == BISECT_BAD)
-			for (size_t w = 0; w < wpr; w++)
-				r[w] &= row[w];
-		else if (marks[i] == BISECT_GOOD)
-			for (size_t w = 0; w < wpr; w++)
-				r[w] &= ~row[w];
-	}
-	return r;
-}
-
-long bisect_next(const struct bisect_graph *g, const enum bisect_mark *marks)
-{
-	size_t wpr, left;
-	uint64_t *anc = ancestors(g, &wpr), *r = remaining(g, marks, anc, wpr);
-	long best = -1;
-	size_t best_score = 0;
-
-	left = popcount_and(r, r, wpr);
-	for (size_t i = 0; i < g->n && left > 1; i++) {
-		size_t w, score;
-		if (!(r[i / 64] >> (i % 64) & 1) || marks[i] != BISECT_UNKNOWN)
-			continue;
-		w = popcount_and(anc + i * wpr, r, wpr);
-		score = w < left - w ? w : left - w;
-		if (best < 0 || score > best_score) {
-			best = (long)i;
-			best_score = score;
-		}
-	}
-	free(anc);
-	free(r);
-	return best;
-}
-
-size_t bisect_next_many(const struct bisect_graph *g, const enum bisect_mark *marks, size_t k,
-			long *out)
-{
-	size_t wpr, left, n = 0;
-	uint64_t *anc = ancestors(g, &wpr), *r = remaining(g, marks, anc, wpr);
-	size_t *below = xcalloc(k ? k : 1, sizeof(*below));
-
-	left = popcount_and(r, r, wpr);
-	for (size_t j = 1; j <= k && left > 1; j++) {
-		double want = (double)left * (double)j / (double)(k + 1);
-		long best = -1;
-		double best_gap = 0;
-		size_t best_w = 0, at;
-
-		for (size_t i = 0; i < g->n; i++) {
-			size_t w;
-			double gap;
-			int taken = 0;
-
-			if (!(r[i / 64] >> (i % 64) & 1) || marks[i] != BISECT_UNKNOWN)
-				continue;
-			for (size_t m = 0; m < n; m++)
-				taken |= out[m] == (long)i;
-			w = popcount_and(anc + i * wpr, r, wpr);
-			if (taken || w >= left)
-				continue;
-			gap = fabs((double)w - want);
-			if (best < 0 || gap < best_gap) {
-				best = (long)i;
-				best_gap = gap;
-				best_w = w;
-			}
-		}
-		if (best < 0)
-			break;
-		/* kept in order of what each leaves below it */
-		at = n;
-		while (at > 0 && below[at - 1] > best_w) {
-			out[at] = out[at - 1];
-			below[at] = below[at - 1];
-			at--;
-		}
-		out[at] = best;
-		below[at] = best_w;
-		n++;
-	}
-	free(below);
-	free(anc);
-	free(r);
-	return n;
-}
-
-/* Is candidate i still in question (an ancestor of every bad, of no good)? */
-static int in_question(const struct bisect_graph *g, const enum bisect_mark *marks, size_t i)
-{
-	size_t wpr;
-	uint64_t *anc = ancestors(g, &wpr), *r = remaining(g, marks, anc, wpr);
-	int in = (int)(r[i / 64] >> (i % 64) & 1);
-
-	free(anc);
-	free(r);
-	return in;
-}
-
 struct sides {
 	double *g, *b, *m;
 	size_t ng, nb, nm;
+	/* look_alpha()'s schedule and its per-look alpha */
+	size_t alpha_start, alpha_cap;
+	double alpha_of, alpha;
 };
 
 static void sides_release(struct sides *s)
@@ -299,55 +163,95 @@ static int measure_effect(struct bisect_result *out, const struct bisect_options
  * effect upwards). Both ends are taken as they measure now: the steps'
  * interleaved boots make L sharper as the bisection goes, and its
  * uncertainty is part of d's, se = s sqrt(1/n_M + 1/(4 n_G) + 1/(4 n_B)).
- * hl is M/G with its CI, for the record.
+ * hl is M/G with its CI at record_alpha, for the record.
  */
-static int step_compare(double *lo, double *hi, double *d, double *l, struct stats_hl *hl,
-			const struct sides *s, double alpha)
+struct step_look {
+	double d, l, se, df;
+};
+
+static int step_compare(struct step_look *look, struct stats_hl *hl, const struct sides *s,
+			double record_alpha)
 {
 	const double *pool[3] = { s->g, s->b, s->m };
 	size_t npool[3] = { s->ng, s->nb, s->nm };
 	struct stats_boot_ratio mg, bg;
-	double se, q;
 
-	if (stats_boot_ratio(&mg, s->g, s->ng, s->m, s->nm, pool, npool, 3, alpha) ||
-	    stats_boot_ratio(&bg, s->g, s->ng, s->b, s->nb, pool, npool, 3, alpha))
+	if (stats_boot_ratio(&mg, s->g, s->ng, s->m, s->nm, pool, npool, 3, record_alpha) ||
+	    stats_boot_ratio(&bg, s->g, s->ng, s->b, s->nb, pool, npool, 3, record_alpha))
 		return -1;
 	hl->estimate = mg.estimate;
 	hl->lo = mg.lo;
 	hl->hi = mg.hi;
-	*l = bg.log_diff;
-	*d = mg.log_diff - bg.log_diff / 2;
-	se = mg.sd * sqrt(1 / (double)s->nm + 0.25 / (double)s->ng + 0.25 / (double)s->nb);
-	q = se > 0 ? stats_t_quantile(1 - alpha / 2, mg.df) : 0;
-	*lo = *d - q * se;
-	*hi = *d + q * se;
+	look->l = bg.log_diff;
+	look->d = mg.log_diff - bg.log_diff / 2;
+	look->se = mg.sd * sqrt(1 / (double)s->nm + 0.25 / (double)s->ng + 0.25 / (double)s->nb);
+	look->df = mg.df;
 	return 0;
+}
+
+/* ops->exact(): 1 virtual time, 0 wall time (or no such op), -1 it could not tell. */
+static int boots_exact(const struct bisect_ops *ops)
+{
+	int e;
+
+	if (!ops->exact)
+		return 0;
+	e = ops->exact(ops->data);
+	return e < 0 ? -1 : e > 0;
+}
+
+/*
+ * The per-look alpha of a step's schedule (opt->step_alpha over all its
+ * looks, as G->B's alpha is over its own), worked out once a schedule:
+ * it is a numerical integral.
+ */
+static double look_alpha(struct sides *s, const struct stats_schedule *sched)
+{
+	if (s->alpha_start != sched->start || s->alpha_cap != sched->cap ||
+	    s->alpha_of != sched->alpha) {
+		s->alpha_start = sched->start;
+		s->alpha_cap = sched->cap;
+		s->alpha_of = sched->alpha;
+		s->alpha = stats_schedule_alpha(sched);
+	}
+	return s->alpha;
 }
 
 /*
  * Classify one candidate against the midpoint of G and B. In wall time
  * fresh G and B boots interleave with M's, and M is never decided on
  * fewer than opt->start boots: one boot cannot show whether the host made
- * it fast or slow. In virtual time (ops->exact) the ends cannot drift, so
- * none is booted again, and one boot of M decides when it lands clearly
- * on one side: more than a quarter of L from the midpoint, with an
- * interval (the spread pooled over every boot so far) narrower than an
- * eighth of L. Otherwise M gets a second boot and the usual doubling.
+ * it fast or slow. Each look's interval is at the per-look alpha of the
+ * schedule (2, 4, 8, 16 boots: opt->step_alpha over the four looks), so
+ * that a wrong mark is as rare over a step's looks as the level says.
+ * In virtual time (ops->exact) the ends cannot drift, so none is booted
+ * again, and M starts at one boot; its interval, with the spread pooled
+ * over every boot so far, must be narrower than a quarter of |L| at every
+ * look before it decides: a spread that is not negligible gets more
+ * boots, which narrow it. A boot that repeats does not: with no spread
+ * at all (s = 0) more boots repeat the first, so a step they leave
+ * undecided (M exactly at the midpoint) is a SKIP at once, in either
+ * clock, not after 16 boots of the same number.
  * up: the effect G->B is upwards (L > 0).
  */
 static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 		    const struct bisect_options *opt, const struct bisect_ops *ops,
 		    struct sides *s, int who, int up)
 {
-	int round = 0, exact = ops->exact && ops->exact(ops->data);
+	int round = 0, exact = boots_exact(ops);
 	struct stats_schedule sched = { exact ? 1 : opt->start, opt->cap, opt->step_alpha };
+	double alpha;
 
 	*mark = BISECT_SKIP;
 	*n = 0;
 	hl->estimate = hl->lo = hl->hi = NAN;
+	if (exact < 0)
+		return -1;
+	alpha = look_alpha(s, &sched);
 	for (size_t level = stats_schedule_level(&sched, 0); level;
 	     level = stats_schedule_level(&sched, level)) {
-		double lo, hi, d, l;
+		struct step_look look;
+		double q, lo, hi;
 
 		for (;;) {
 			int r;
@@ -368,10 +272,13 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 				return -1;
 		}
 		if (load(ops, BISECT_G, &s->g, &s->ng) || load(ops, BISECT_B, &s->b, &s->nb) ||
-		    step_compare(&lo, &hi, &d, &l, hl, s, opt->step_alpha))
+		    step_compare(&look, hl, s, opt->step_alpha))
 			return -1;
 		*n = s->nm;
-		if (s->nm < 2 && (fabs(d) <= fabs(l) / 4 || hi - lo >= fabs(l) / 4))
+		q = look.se > 0 ? stats_t_quantile(1 - alpha / 2, look.df) : 0;
+		lo = look.d - q * look.se;
+		hi = look.d + q * look.se;
+		if (exact && look.se > 0 && hi - lo >= fabs(look.l) / 4)
 			continue;
 		if (up ? lo > 0 : hi < 0) {
 			*mark = BISECT_BAD;
@@ -381,6 +288,8 @@ static int classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 			*mark = BISECT_GOOD;
 			return 0;
 		}
+		if (look.se == 0)
+			return 0;
 	}
 	return 0;
 }
@@ -428,7 +337,7 @@ int bisect_classify(enum bisect_mark *mark, struct stats_hl *hl, size_t *n,
 }
 
 /* What comes after candidate who, were it GOOD or BAD, told to ops->ahead. */
-static void tell_ahead(const struct bisect_graph *g, enum bisect_mark *marks, long who,
+static void tell_ahead(struct bisect_walk *wk, enum bisect_mark *marks, long who,
 		       const struct bisect_ops *ops)
 {
 	const enum bisect_mark as[2] = { BISECT_GOOD, BISECT_BAD };
@@ -436,14 +345,11 @@ static void tell_ahead(const struct bisect_graph *g, enum bisect_mark *marks, lo
 	size_t n = 0;
 
 	for (int i = 0; i < 2; i++) {
-		long c;
+		long c = bisect_walk_next_if(wk, marks, (size_t)who, as[i]);
 
-		marks[who] = as[i];
-		c = bisect_next(g, marks);
 		if (c >= 0 && (!n || next[0] != (int)c))
 			next[n++] = (int)c;
 	}
-	marks[who] = BISECT_UNKNOWN;
 	ops->ahead(ops->data, (int)who, next, n);
 }
 
@@ -457,12 +363,14 @@ static void tell_ahead(const struct bisect_graph *g, enum bisect_mark *marks, lo
 static int first_looks(const struct bisect_ops *ops, const struct bisect_options *opt,
 		       const long *picks, size_t n)
 {
-	int exact = ops->exact && ops->exact(ops->data);
+	int exact = boots_exact(ops);
 	size_t rounds = exact ? 1 : opt->start;
 	int who[BISECT_MAX_WIDTH + 2], rc[BISECT_MAX_WIDTH + 2];
 	size_t of[BISECT_MAX_WIDTH + 2];	/* who[i] is picks[of[i]] */
 	unsigned char out[BISECT_MAX_WIDTH] = { 0 };
 
+	if (exact < 0)
+		return -1;
 	for (size_t round = 0; round < rounds; round++) {
 		size_t m = 0;
 
@@ -502,16 +410,35 @@ static int first_looks(const struct bisect_ops *ops, const struct bisect_options
 	return 0;
 }
 
+/* Over: none left to test. out's remaining is R, found when that is one commit. */
+static int walk_conclude(struct bisect_result *out, struct bisect_walk *wk,
+			 const enum bisect_mark *marks)
+{
+	if (bisect_walk_next(wk, marks) >= 0)
+		return 0;
+	free(out->remaining);
+	out->remaining = xcalloc(wk->left ? wk->left : 1, sizeof(*out->remaining));
+	out->nremaining = bisect_walk_remaining(wk, out->remaining);
+	out->found = 0;
+	if (out->nremaining == 1) {
+		out->found = 1;
+		out->culprit = out->remaining[0];
+	}
+	return 1;
+}
+
 int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		  const struct bisect_options *opt, const struct bisect_ops *ops)
 {
 	enum bisect_mark *marks = xcalloc(g->n, sizeof(*marks));
+	struct bisect_walk wk;
 	struct sides s;
 	int ret = -1;
 	long next;
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
+	bisect_walk_init(&wk, g);
 	if (measure_effect(out, opt, ops, &s))
 		goto out;
 	if (out->no_regression) {
@@ -519,18 +446,19 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 		goto out;
 	}
 	marks[g->n - 1] = BISECT_BAD;
-	while ((next = bisect_next(g, marks)) >= 0) {
+	bisect_walk_from_marks(&wk, marks);
+	while ((next = bisect_walk_next(&wk, marks)) >= 0) {
 		long picks[BISECT_MAX_WIDTH];
 		size_t npicks = 1;
 
 		picks[0] = next;
 		if (several(ops)) {
-			npicks = bisect_next_many(g, marks, ops->width < BISECT_MAX_WIDTH ?
-						  ops->width : BISECT_MAX_WIDTH, picks);
+			npicks = bisect_walk_next_many(&wk, marks, ops->width < BISECT_MAX_WIDTH ?
+						ops->width : BISECT_MAX_WIDTH, picks);
 			if (first_looks(ops, opt, picks, npicks))
 				goto out;
 		} else if (ops->ahead) {
-			tell_ahead(g, marks, next, ops);
+			tell_ahead(&wk, marks, next, ops);
 		}
 		for (size_t k = 0; k < npicks; k++) {
 			struct stats_hl hl = { NAN, NAN, NAN };
@@ -538,19 +466,21 @@ int bisect_search(struct bisect_result *out, const struct bisect_graph *g,
 			long c = picks[k];
 
 			/* a mark of the batch can leave another out of question: its boots stay */
-			if (k && !in_question(g, marks, (size_t)c))
+			if (k && !bisect_walk_in(&wk, (size_t)c))
 				continue;
 			if (classify(&marks[c], &hl, &n, opt, ops, &s, (int)c, out->log_effect > 0))
 				goto out;
+			bisect_walk_mark(&wk, (size_t)c, marks[c]);
 			out->steps++;
 			if (ops->decided && ops->decided(ops->data, (int)c, marks[c], n, &hl))
 				goto out;
 		}
 	}
-	bisect_conclude(out, g, marks);
+	walk_conclude(out, &wk, marks);
 	ret = 0;
 out:
 	free(marks);
+	bisect_walk_release(&wk);
 	sides_release(&s);
 	return ret;
 }
@@ -558,27 +488,14 @@ out:
 int bisect_conclude(struct bisect_result *out, const struct bisect_graph *g,
 		    const enum bisect_mark *marks)
 {
-	size_t wpr;
-	uint64_t *anc, *r;
+	struct bisect_walk wk;
+	int ret;
 
-	if (bisect_next(g, marks) >= 0)
-		return 0;
-	anc = ancestors(g, &wpr);
-	r = remaining(g, marks, anc, wpr);
-	free(out->remaining);
-	out->remaining = xcalloc(g->n, sizeof(*out->remaining));
-	out->nremaining = 0;
-	out->found = 0;
-	for (size_t i = 0; i < g->n; i++)
-		if (r[i / 64] >> (i % 64) & 1)
-			out->remaining[out->nremaining++] = i;
-	if (out->nremaining == 1) {
-		out->found = 1;
-		out->culprit = out->remaining[0];
-	}
-	free(anc);
-	free(r);
-	return 1;
+	bisect_walk_init(&wk, g);
+	bisect_walk_from_marks(&wk, marks);
+	ret = walk_conclude(out, &wk, marks);
+	bisect_walk_release(&wk);
+	return ret;
 }
 
 void bisect_result_release(struct bisect_result *r)
@@ -595,14 +512,17 @@ int bisect_confirm(struct bisect_confirmation *out, const struct bisect_result *
 	double *vg = NULL, *vb = NULL;
 	size_t ng = 0, nb = 0;
 	double band = r->delta > 0 ? r->delta : BISECT_CONFIRM_DELTA;
+	int exact = boots_exact(ops);
 	/* in virtual time a boot repeats: the culprit's step boot and one of its parent's may do */
-	struct stats_schedule sched = { ops->exact && ops->exact(ops->data) ? 1 : BISECT_CONFIRM_BOOTS,
-					BISECT_CONFIRM_CAP, 0.01 };
+	struct stats_schedule sched = { exact > 0 ? 1 : BISECT_CONFIRM_BOOTS, BISECT_CONFIRM_CAP,
+					0.01 };
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
 	out->ratio.estimate = out->ratio.lo = out->ratio.hi = out->z = NAN;
+	if (exact < 0)
+		goto out;
 	for (size_t level = stats_schedule_level(&sched, 0); level;
 	     level = stats_schedule_level(&sched, level)) {
 		struct stats_boot_ratio c, e;

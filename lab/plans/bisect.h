@@ -7,18 +7,21 @@
  * The candidates are the commits reachable from bad and not from good,
  * given as a graph (parents before children). Each step picks the
  * candidate that best halves what is left, counted over the graph the way
- * git bisect does (merges included), and classifies it against the good
+ * git bisect does (merges included) in memory and time linear in the
+ * candidates (bisect-walk.h), and classifies it against the good
  * and bad ends per docs/statistics.md "Bisecting a noisy metric". Every
  * comparison is of boots, not samples: samples of one boot share the
  * host's state during it, so a busy boot would otherwise read as a
  * kernel's change. The unit is a boot's median, and the boot-to-boot
  * spread is pooled from every boot of the ends and of the commit
- * (stats_boot_ratio()). M is BAD when the 99 % CI of
- * ln M - (ln G + ln B) / 2 lies on B's side of 0 (beyond half of
- * L = ln R(G->B), with G and B as they measure now), GOOD when it lies on
- * G's, more boots (2, 4, 8, 16) while unclear, and a skip when still
- * unclear or when the commit does not build or boot. In virtual time
- * (bisect_ops.exact) a step starts at one boot of M and boots no end.
+ * (stats_boot_ratio()). M is BAD when the CI of
+ * ln M - (ln G + ln B) / 2 (at the per-look alpha of 1 % over the step's
+ * looks) lies on B's side of 0 (beyond half of L = ln R(G->B), with G and
+ * B as they measure now), GOOD when it lies on G's, more boots (2, 4, 8,
+ * 16) while unclear, and a skip when still unclear, when boots with no
+ * spread leave it unclear, or when the commit does not build or boot. In
+ * virtual time (bisect_ops.exact) a step starts at one boot of M and
+ * boots no end.
  * With several targets (bisect_ops.width) a step boots the first look of
  * several candidates at once, then classifies each still in question.
  *
@@ -60,7 +63,9 @@ struct bisect_ops {
 	/*
 	 * 1 when the boots are in virtual time (icount), where a kernel's
 	 * boots repeat and nothing drifts: a step then boots M once and the
-	 * ends never again (classify() in bisect.c). NULL: wall time.
+	 * ends never again (classify() in bisect.c); 0 wall time; -1 it
+	 * cannot tell (an error, after its message), which stops the
+	 * bisection. NULL: wall time.
 	 */
 	int (*exact)(void *data);
 	/*
@@ -78,6 +83,9 @@ struct bisect_ops {
 	int (*measure_many)(void *data, const int *who, size_t n, int *rc);
 	size_t width;
 };
+
+/* The most candidates a walk indexes (32 bits, with one value kept for "none"). */
+#define BISECT_MAX_COMMITS 2000000000u
 
 struct bisect_graph {
 	size_t n;		/* candidates, parents before children; n-1 is bad */

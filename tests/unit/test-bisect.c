@@ -579,6 +579,324 @@ static void test_confirm_small_rest(void)
 	   "a rest of 5 % is more than one commit");
 }
 
+/*
+ * The pick against the n×n ancestry it replaced, on random histories with
+ * merges (a main line, topic branches forked a little or a long way back,
+ * back-merges) and random marks: the same commit, the same batch of
+ * picks, the same conclusion.
+ */
+static unsigned long long ref_rng;
+
+static size_t ref_below(size_t n)
+{
+	ref_rng ^= ref_rng << 13;
+	ref_rng ^= ref_rng >> 7;
+	ref_rng ^= ref_rng << 17;
+	return (size_t)(ref_rng % n);
+}
+
+/* R as the old code had it: ancestors of every BAD, of no GOOD, by rows of bits. */
+static unsigned char *ref_remaining(const struct bisect_graph *g, const enum bisect_mark *m,
+				    unsigned char **anc_out)
+{
+	size_t n = g->n;
+	unsigned char *anc = calloc(n * n, 1), *r = malloc(n);
+
+	for (size_t i = 0; i < n; i++) {
+		anc[i * n + i] = 1;
+		for (size_t k = 0; k < g->nparents[i]; k++)
+			for (size_t j = 0; j < n; j++)
+				anc[i * n + j] |= anc[g->parents[i][k] * n + j];
+	}
+	memset(r, 1, n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			if (m[i] == BISECT_BAD)
+				r[j] &= anc[i * n + j];
+			else if (m[i] == BISECT_GOOD && anc[i * n + j])
+				r[j] = 0;
+		}
+	*anc_out = anc;
+	return r;
+}
+
+static long ref_next(const struct bisect_graph *g, const enum bisect_mark *m)
+{
+	unsigned char *anc, *r = ref_remaining(g, m, &anc);
+	size_t n = g->n, left = 0, best_score = 0;
+	long best = -1;
+
+	for (size_t j = 0; j < n; j++)
+		left += r[j];
+	for (size_t i = 0; i < n && left > 1; i++) {
+		size_t w = 0, s;
+
+		if (!r[i] || m[i] != BISECT_UNKNOWN)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			w += anc[i * n + j] && r[j];
+		s = w < left - w ? w : left - w;
+		if (best < 0 || s > best_score) {
+			best = (long)i;
+			best_score = s;
+		}
+	}
+	free(anc);
+	free(r);
+	return best;
+}
+
+/* The old batch of k picks, in the order of what each leaves below it. */
+static size_t ref_next_many(const struct bisect_graph *g, const enum bisect_mark *m, size_t k,
+			    long *out)
+{
+	unsigned char *anc, *r = ref_remaining(g, m, &anc);
+	size_t n = g->n, left = 0, got = 0, below[BISECT_MAX_WIDTH];
+
+	for (size_t j = 0; j < n; j++)
+		left += r[j];
+	for (size_t q = 1; q <= k && left > 1; q++) {
+		double want = (double)left * (double)q / (double)(k + 1), best_gap = 0;
+		long best = -1;
+		size_t best_w = 0, at;
+
+		for (size_t i = 0; i < n; i++) {
+			size_t w = 0;
+			int taken = 0;
+
+			if (!r[i] || m[i] != BISECT_UNKNOWN)
+				continue;
+			for (size_t x = 0; x < got; x++)
+				taken |= out[x] == (long)i;
+			for (size_t j = 0; j < n; j++)
+				w += anc[i * n + j] && r[j];
+			if (taken || w >= left)
+				continue;
+			if (best < 0 || fabs((double)w - want) < best_gap) {
+				best = (long)i;
+				best_gap = fabs((double)w - want);
+				best_w = w;
+			}
+		}
+		if (best < 0)
+			break;
+		for (at = got; at > 0 && below[at - 1] > best_w; at--) {
+			out[at] = out[at - 1];
+			below[at] = below[at - 1];
+		}
+		out[at] = best;
+		below[at] = best_w;
+		got++;
+	}
+	free(anc);
+	free(r);
+	return got;
+}
+
+/* A random history of n commits: mostly a line, with forks from near or far and merges. */
+static void random_history(struct bisect_graph *g, size_t n, int far)
+{
+	g->n = n;
+	g->nparents = calloc(n, sizeof(size_t));
+	g->parents = calloc(n, sizeof(size_t *));
+	for (size_t i = 0; i < n; i++) {
+		g->parents[i] = malloc(2 * sizeof(size_t));
+		if (!i)
+			continue;
+		/* the first parent: the commit before, or a fork point further back */
+		g->parents[i][g->nparents[i]++] = ref_below(4) ? i - 1 :
+						  i - 1 - ref_below(far ? i : (i < 6 ? i : 6));
+		if (i > 1 && ref_below(3) == 0) {
+			size_t p = ref_below(i);
+			if (p != g->parents[i][0])
+				g->parents[i][g->nparents[i]++] = p;
+		}
+	}
+}
+
+static void test_next_against_ancestry(void)
+{
+	size_t next_same = 0, many_same = 0, conclude_same = 0, tried = 0;
+
+	ref_rng = 0x243f6a8885a308d3ull;
+	for (size_t h = 0; h < 300; h++) {
+		struct bisect_graph g;
+		size_t n = 2 + ref_below(h < 150 ? 24 : 160);
+		enum bisect_mark *m = calloc(n, sizeof(*m));
+		long got[BISECT_MAX_WIDTH], want[BISECT_MAX_WIDTH];
+		size_t ngot, nwant, k = 1 + ref_below(5);
+		struct bisect_result res;
+		unsigned char *anc, *r;
+		size_t left = 0;
+		int over;
+
+		random_history(&g, n, h % 2);
+		m[n - 1] = BISECT_BAD;
+		for (size_t j = ref_below(6); j > 0; j--)
+			m[ref_below(n)] = (enum bisect_mark)(1 + ref_below(3));
+		tried++;
+		next_same += bisect_next(&g, m) == ref_next(&g, m);
+		ngot = bisect_next_many(&g, m, k, got);
+		nwant = ref_next_many(&g, m, k, want);
+		many_same += ngot == nwant && !memcmp(got, want, ngot * sizeof(*got));
+		memset(&res, 0, sizeof(res));
+		over = bisect_conclude(&res, &g, m);
+		r = ref_remaining(&g, m, &anc);
+		for (size_t j = 0; j < n; j++)
+			left += r[j];
+		if (over == (ref_next(&g, m) < 0)) {
+			int same = !over || res.nremaining == left;
+			for (size_t j = 0; over && same && j < res.nremaining; j++)
+				same = r[res.remaining[j]];
+			conclude_same += same;
+		}
+		free(anc);
+		free(r);
+		bisect_result_release(&res);
+		free(m);
+		sim_graph_release(&g);
+	}
+	is_int(next_same, tried, "300 random histories with merges: bisect_next() as the n×n ancestry picked");
+	is_int(many_same, tried, "... bisect_next_many() the same picks in the same order");
+	is_int(conclude_same, tried, "... bisect_conclude() the same end and the same commits left");
+}
+
+/*
+ * One step on boots made to order: G, B and M each boot value * exp(e * z)
+ * with z +1, -1, +1, ... (a spread of e, or none), virtual time or not.
+ */
+struct made {
+	double value[3], e[3];		/* G, B, M */
+	size_t n[3];
+	int exact;
+};
+
+static int made_who(int who)
+{
+	return who == BISECT_G ? 0 : who == BISECT_B ? 1 : 2;
+}
+
+static int made_boots(void *data, int who, double **v, size_t *n)
+{
+	struct made *m = data;
+	int k = made_who(who);
+
+	*n = m->n[k];
+	*v = calloc(*n ? *n : 1, sizeof(**v));
+	for (size_t i = 0; i < *n; i++)
+		(*v)[i] = m->value[k] * exp(m->e[k] * (i % 2 ? -1 : 1));
+	return 0;
+}
+
+static int made_measure(void *data, int who)
+{
+	struct made *m = data;
+
+	m->n[made_who(who)]++;
+	return 0;
+}
+
+static int made_exact(void *data)
+{
+	return ((struct made *)data)->exact;
+}
+
+/* Classify M (commit 0) on made boots: its mark, and M's boots in *n. */
+static enum bisect_mark made_step(struct made *m, size_t *n)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_ops ops = { made_boots, made_measure, NULL, m, made_exact, NULL, NULL, 0 };
+	enum bisect_mark mark = BISECT_UNKNOWN;
+	struct stats_hl hl;
+
+	if (bisect_classify(&mark, &hl, n, &opt, &ops, 0, log(m->value[1] / m->value[0])))
+		return BISECT_UNKNOWN;
+	return mark;
+}
+
+static void test_step_decisions(void)
+{
+	const double g = 100, b = 110, mid = sqrt(100.0 * 110.0);
+	struct made m;
+	size_t n;
+
+	/*
+	 * Boots that repeat to the last digit, M exactly halfway (1, 2, 4:
+	 * ln 4 is twice ln 2 in doubles too): more boots repeat it.
+	 */
+	m = (struct made){ { 1, 4, 2 }, { 0, 0, 0 }, { 2, 2, 0 }, 1 };
+	is_int(made_step(&m, &n), BISECT_SKIP, "virtual time, no spread, M at the midpoint: SKIP");
+	is_int(n, 1, "... after its one boot, not 16 of the same number");
+	m = (struct made){ { 1, 4, 2 }, { 0, 0, 0 }, { 2, 2, 0 }, 0 };
+	is_int(made_step(&m, &n), BISECT_SKIP, "wall time, no spread, M at the midpoint: SKIP");
+	is_int(n, 2, "... after its first look's 2 boots, not 16");
+
+	/* an eighth of L past the midpoint, no spread: a second boot would only repeat the first */
+	m = (struct made){ { g, b, mid * pow(b / g, 1.0 / 8) }, { 0, 0, 0 }, { 2, 2, 0 }, 1 };
+	is_int(made_step(&m, &n), BISECT_BAD, "virtual time, no spread, M L/8 towards B: BAD");
+	is_int(n, 1, "... on its one boot, no second boot that repeats it");
+
+	/*
+	 * M as B, with a spread of 0.3 %: at two boots the interval excludes
+	 * the midpoint but is wider than L/4; the guard holds at every look,
+	 * so M gets more boots before it is BAD.
+	 */
+	m = (struct made){ { g, b, b }, { 0.003, 0.003, 0.003 }, { 2, 2, 0 }, 1 };
+	is_int(made_step(&m, &n), BISECT_BAD, "virtual time, a spread: M as bad as B is BAD");
+	ok(n > 2, "... on more than two boots: the interval narrower than L/4 first");
+
+	/*
+	 * Wall time, M as B with a spread of 1 %: the interval at 2 boots
+	 * excludes 0 at 99 % but not at the per-look level of four looks
+	 * (0.29 %), so the step takes its second look.
+	 */
+	m = (struct made){ { g, b, b }, { 0.01, 0.01, 0.01 }, { 2, 2, 0 }, 0 };
+	is_int(made_step(&m, &n), BISECT_BAD, "wall time, a spread: M as bad as B is BAD");
+	ok(n > 2, "... at a later look: each look at the schedule's per-look alpha");
+}
+
+/* A clock that cannot be read stops the bisection: never taken for wall time. */
+static int exact_fails(void *data)
+{
+	(void)data;
+	return -1;
+}
+
+static void test_exact_error(void)
+{
+	struct bisect_options opt = BISECT_OPTIONS_INIT;
+	struct bisect_graph g;
+	struct bisect_result res;
+	struct bisect_confirmation conf;
+	struct sim s;
+	struct bisect_ops ops = { sim_boots, sim_measure, sim_decided, &s, exact_fails, NULL, NULL, 0 };
+	enum bisect_mark mark;
+	struct stats_hl hl;
+	size_t n, boots;
+
+	sim_line_graph(&g, 16);
+	sim_init(&s, 16, 0x1f83d9abfb41bd6bull);
+	s.culprit[0] = 9;
+	s.shift[0] = 0.10;
+	s.cv = 0.0000005;
+	ok(bisect_search(&res, &g, &opt, &ops) == -1 && s.decided == 0,
+	   "the clock unknown: the bisection stops before its first step");
+	boots = s.boots;
+	ok(bisect_classify(&mark, &hl, &n, &opt, &ops, 3, 0.1) == -1 && s.boots == boots,
+	   "... a step alone stops too, no commit booted");
+	ops.measure_many = sim_measure_many;
+	ops.width = 3;
+	s.width = 3;
+	ok(bisect_search(&res, &g, &opt, &ops) == -1 && s.decided == 0,
+	   "... and on several targets");
+	memset(&res, 0, sizeof(res));
+	ok(bisect_confirm(&conf, &res, &ops, SIM_PARENT, 9) == -1,
+	   "... and the culprit's own check");
+	bisect_result_release(&res);
+	sim_release(&s);
+	sim_graph_release(&g);
+}
+
 int main(void)
 {
 	test_single_culprit();
@@ -593,8 +911,11 @@ int main(void)
 	test_decided_error_stops();
 	test_next_line();
 	test_next_merges();
+	test_next_against_ancestry();
 	test_conclude();
 	test_run_graph();
 	test_confirm_small_rest();
+	test_step_decisions();
+	test_exact_error();
 	return done_testing();
 }
