@@ -375,3 +375,44 @@ int initramfs_write(const char *out_path, const char *init_binary)
 {
 	return initramfs_write_with(out_path, init_binary, NULL, NULL);
 }
+
+struct appended {
+	struct strbuf base, tail;
+};
+
+static int write_appended(int fd, void *data)
+{
+	struct appended *a = data;
+
+	if (write_fd(fd, a->base.buf, a->base.len) || write_fd(fd, a->tail.buf, a->tail.len))
+		return -1;
+	return 0;
+}
+
+int initramfs_write_appended(const char *out_path, const char *base, const char *name,
+			     const void *contents, size_t len)
+{
+	struct appended a = { STRBUF_INIT, STRBUF_INIT };
+	struct cpio c;
+	int ret = -1;
+
+	if (strbuf_read_file(&a.base, base, 0) < 0) {
+		error("cannot write initramfs '%s': cannot read '%s': %s", out_path, base,
+		      strerror(errno));
+		goto out;
+	}
+	/* the kernel looks for the next archive's magic at a multiple of 4, past zeros */
+	while (a.base.len % 4)
+		strbuf_addch(&a.base, '\0');
+	cpio_init_strbuf(&c, &a.tail);
+	if (cpio_add_file(&c, name, 0644, contents, len) || cpio_finish(&c)) {
+		error("cannot write initramfs '%s': %s", out_path, strerror(errno));
+		goto out;
+	}
+	/* written for one boot and removed after it: no need to survive a crash */
+	ret = atomic_write(out_path, 0644, 0, "initramfs", write_appended, &a);
+out:
+	strbuf_release(&a.base);
+	strbuf_release(&a.tail);
+	return ret;
+}

@@ -82,5 +82,13 @@ typedef int initramfs_extra_fn(struct cpio *c, void *data);
 void initramfs_dirs(struct strvec *made);
 int initramfs_write_with(const char *out_path, const char *init_binary,
 			 initramfs_extra_fn *extra, void *data);
+/*
+ * out_path: the initramfs at base followed by a second archive holding only
+ * name with len bytes of contents, written as above. Linux unpacks the
+ * archives of an initramfs one after the other, so a boot can be given a
+ * file of its own without the common archive being written again.
+ */
+int initramfs_write_appended(const char *out_path, const char *base, const char *name,
+			     const void *contents, size_t len);
 
 #endif

@@ -42,7 +42,7 @@ struct run_spec {
 	const char *guest;	/* guest program (local) */
 	const char *params;	/* lab.* parameters, space separated */
 	const char *cmdline;	/* extra kernel command line (qemu) */
-	const char *nonce;	/* this boot's, passed as lab.nonce=; NULL: none */
+	const char *nonce;	/* this boot's, as lab.nonce= (qemu: in the initramfs); NULL: none */
 	const char *workdir;	/* local: staged user workloads, lab.workdir=; NULL: none */
 	const char *workloads;	/* asked for, comma separated: no other's samples count */
 	const char *qemu;	/* QEMU binary; NULL: by arch */
@@ -157,8 +157,9 @@ void runner_where(const struct runner *r, const struct run_spec *spec, struct st
 /*
  * The kernel command line of a qemu or libvirt boot, as stored with the
  * run: without the nonce, which differs per boot (runs of one kernel and
- * command line group together) and goes last when booting, so that a
- * lab.nonce= in --cmdline cannot override it.
+ * command line group together). libvirt puts it last when booting, so that
+ * a lab.nonce= in --cmdline cannot override it; qemu puts it in the
+ * initramfs, where it reaches no entropy pool.
  */
 void run_spec_cmdline(const struct run_spec *spec, char *out, size_t size);
 

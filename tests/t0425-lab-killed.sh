@@ -93,9 +93,11 @@ test_expect_success TCG 'SIGTERM during a QEMU boot: QEMU and the initramfs go a
 	test_wait_until 30 "test -n \"\$(qemu_of $lab)\"" &&
 	qemu=$(qemu_of $lab) &&
 	ls cache/initramfs-*-$lab-*.cpio &&
+	# the boot'\''s own, the lab'\''s with the nonce appended
+	ls cache/initramfs-*-$lab-*.cpio.[0-9a-f]* &&
 	kill -TERM $lab && { wait $lab || true; } &&
 	gone $qemu &&
-	! ls cache/initramfs-*-$lab-*.cpio 2>/dev/null
+	! ls cache/initramfs-*-$lab-* 2>/dev/null
 '
 
 test_expect_success TCG 'kill -9 during a QEMU boot: QEMU dies, the next lab removes the initramfs' '
@@ -107,10 +109,10 @@ test_expect_success TCG 'kill -9 during a QEMU boot: QEMU dies, the next lab rem
 	qemu=$(qemu_of $lab) &&
 	kill -9 $lab && { wait $lab || true; } &&
 	gone $qemu &&
-	ls cache/initramfs-*-$lab-*.cpio &&
+	ls cache/initramfs-*-$lab-*.cpio cache/initramfs-*-$lab-*.cpio.[0-9a-f]* &&
 	"$LAB" run --db q.db --runner local --guest "$FAKE" --workload zeroing --iters 3 \
 		>out 2>err &&
-	! ls cache/initramfs-*-$lab-*.cpio 2>/dev/null &&
+	! ls cache/initramfs-*-$lab-* 2>/dev/null &&
 	test "$(sql q.db "SELECT status FROM runs WHERE id = 2")" = INFRA
 '
 

@@ -37,6 +37,8 @@
 #define SYSLOG_ACTION_CONSOLE_LEVEL 8
 /* Messages below this level still print: up to KERN_WARNING. */
 #define CONSOLE_LEVEL 5
+/* where the qemu runner puts the boot's nonce (runners/qemu.c) */
+#define NONCE_FILE "/lab.nonce"
 
 static const struct workload {
 	const char *name;
@@ -58,7 +60,8 @@ static const char usage[] =
 	"  lab.trace=F1,F2   boot: functions traced by ftrace_graph_filter=\n"
 	"  lab.profile=1     the kernel's function profiler around each workload\n"
 	"  lab.profile_functions=f1,f2  without that profiler: f1 and f2 by function_graph\n"
-	"  lab.nonce=HEX     the boot's nonce, put in every output line\n"
+	"  lab.nonce=HEX     the boot's nonce, put in every output line (as /init\n"
+	"                    without one on the command line: the one in /lab.nonce)\n"
 	"  lab.workdir=PATH  user workloads: PATH/NAME/{run,args,format} (/lab/work)\n"
 	"  lab.exec_timeout=S  user workloads: kill a run longer than S seconds\n"
 	"  lab.exec_pids=N     user workloads: tasks a run may have at once (4096; 0: any)\n"
@@ -252,38 +255,53 @@ static int load_argv(struct params *p, int argc, char **argv)
 /*
  * Every line carries the boot's nonce, the hello first: take it before
  * anything is said. The last lab.nonce= wins, as in params_apply(); a bad
- * one is reported when the parameters are loaded.
+ * one is reported when the parameters are loaded. Returns 1 when taken.
  */
-static void take_nonce(const char *word, size_t n)
+static int take_nonce(const char *word, size_t n)
 {
 	char nonce[PROTOCOL_NONCE_LEN + 1];
 
 	if (n != 10 + PROTOCOL_NONCE_LEN || strncmp(word, "lab.nonce=", 10))
-		return;
+		return 0;
 	memcpy(nonce, word + 10, PROTOCOL_NONCE_LEN);
 	nonce[PROTOCOL_NONCE_LEN] = '\0';
 	emit_set_nonce(nonce);
+	return 1;
 }
 
-static void find_nonce(int pid1, int argc, char **argv)
+static int take_nonce_words(const char *path)
 {
 	char buf[4096];
 	const char *s = buf;
+	int taken = 0;
 
+	if (sysfs_read(path, buf, sizeof(buf)) < 0)
+		return 0;
+	while (*s) {
+		size_t n;
+		s += strspn(s, " \t\n");
+		n = strcspn(s, " \t\n");
+		taken |= take_nonce(s, n);
+		s += n;
+	}
+	return taken;
+}
+
+/*
+ * As /init: from the command line, or, where a runner keeps it off the
+ * command line (the qemu runner: Linux mixes its command line into the
+ * entropy pool, and boots in virtual time repeat only when that is the
+ * same), from NONCE_FILE in the initramfs.
+ */
+static void find_nonce(int pid1, int argc, char **argv)
+{
 	if (!pid1) {
 		for (int i = 1; i < argc; i++)
 			take_nonce(argv[i], strlen(argv[i]));
 		return;
 	}
-	if (sysfs_read("/proc/cmdline", buf, sizeof(buf)) < 0)
-		return;
-	while (*s) {
-		size_t n;
-		s += strspn(s, " \t\n");
-		n = strcspn(s, " \t\n");
-		take_nonce(s, n);
-		s += n;
-	}
+	if (!take_nonce_words("/proc/cmdline"))
+		take_nonce_words(NONCE_FILE);
 }
 
 static const struct workload *find_workload(const char *name)

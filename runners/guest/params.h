@@ -14,7 +14,8 @@
  *   lab.trace=f1,f2      boot: functions traced by the kernel command line
  *   lab.profile=1        the function profiler around each workload (profile.h)
  *   lab.profile_functions=f1,f2  without the profiler: these functions, by function_graph
- *   lab.nonce=HEX        the boot's nonce, put in every protocol line
+ *   lab.nonce=HEX        the boot's nonce, put in every protocol line; as /init
+ *                        without one on the command line, the one in /lab.nonce
  *   lab.workdir=PATH     where the user's workloads are staged (/lab/work)
  *   lab.exec_timeout=S   a user's program run longer than S s is killed (0: never)
  *   lab.exec_pids=N      tasks a run of a user's program may have at once (4096; 0: any)

@@ -398,6 +398,74 @@ static void test_initramfs(void)
 	strbuf_release(&want);
 }
 
+/*
+ * A boot's own file after the common initramfs: the common bytes as they
+ * were, then a second whole archive (the kernel unpacks one after the
+ * other) with only that file; a base whose length is no multiple of 4 is
+ * padded with zeros, where the kernel looks for the next magic.
+ */
+static void test_appended(void)
+{
+	static const char word[] = "lab.nonce=0123456789abcdef\n";
+	char *base = path_in("base.img");
+	char *odd = path_in("odd.img");
+	char *img = path_in("boot.img");
+	char *init = path_in("init-small");
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, tail = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+	struct entry e[MAX_ENTRIES];
+	const char *why = "";
+	struct capture cap;
+	struct stat st;
+	int nr, ret;
+
+	write_bytes(init, prog_text, sizeof(prog_text) - 1);
+	is_int(initramfs_write(base, init), 0, "the common initramfs is written");
+	is_int(initramfs_write_appended(img, base, "lab.nonce", word, sizeof(word) - 1), 0,
+	       "initramfs_write_appended succeeds");
+	read_bytes(&a, base);
+	read_bytes(&b, img);
+	ok(b.len > a.len && !memcmp(a.buf, b.buf, a.len), "the common archive comes first, as it was");
+	strbuf_add(&tail, b.buf + a.len, b.len - a.len);
+	nr = walk(&tail, e, &why);
+	if (!ok(nr == 1, "then an archive of one entry"))
+		printf("#   %d entries: %s\n", nr, why);
+	ok(nr == 1 && !strcmp(e[0].name, "lab.nonce") && e[0].mode == (S_IFREG | 0644) &&
+	   e[0].size == sizeof(word) - 1 && !memcmp(e[0].data, word, sizeof(word) - 1),
+	   "... the file with its contents");
+	ok(!stat(img, &st) && (st.st_mode & 07777) == 0644, "... readable by all");
+
+	write_bytes(odd, "070701", 6);
+	is_int(initramfs_write_appended(img, odd, "lab.nonce", word, sizeof(word) - 1), 0,
+	       "a base of 6 bytes");
+	read_bytes(&b, img);
+	strbuf_add(&want, "070701\0\0", 8);
+	ok(b.len > 8 && !memcmp(b.buf, want.buf, 8) && !memcmp(b.buf + 8, "070701", 6),
+	   "... is padded to 8 with zeros before the archive");
+
+	unlink(img);
+	capture_start(&cap);
+	ret = initramfs_write_appended(img, "/nonexistent/base.img", "lab.nonce", word,
+				       sizeof(word) - 1);
+	capture_end(&cap, &err);
+	is_int(ret, -1, "a missing common initramfs fails");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "lab: cannot write initramfs '%s': cannot read '/nonexistent/base.img': "
+		    "No such file or directory\n", img);
+	is_str(err.buf, want.buf, "... naming both files");
+	ok(stat(img, &st) < 0 && errno == ENOENT, "... and creates nothing");
+
+	free(base);
+	free(odd);
+	free(img);
+	free(init);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&tail);
+	strbuf_release(&err);
+	strbuf_release(&want);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -407,6 +475,7 @@ int main(void)
 	test_sample();
 	test_misuse();
 	test_initramfs();
+	test_appended();
 	if (rmtree(dir) < 0)
 		printf("# cannot remove %s: %s\n", dir, strerror(errno));
 	return done_testing();
