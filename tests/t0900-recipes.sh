@@ -153,8 +153,15 @@ test_expect_success LINUX_TARBALL 'seed-000: the before patch is applied to one 
 	test "$(echo "$row" | awk "{ print \$5 }")" = "$(stored_median lab2.db 1 A zeroing touch 2048)"
 '
 
-test_expect_success LINUX_TARBALL 'seed-003: a config fragment per variant, a sweep table per metric' '
-	run_recipe "$RECIPES/seed-003-boot-memory.recipe" lab3.db --boots 3 --iters 3 &&
+test_expect_success LINUX_TARBALL 'seed-003 says clock = icount: the local runner refuses it before any boot' '
+	grep -qx "	clock = icount" "$RECIPES/seed-003-boot-memory.recipe" &&
+	test_expect_code 2 "$LAB" recipe "$RECIPES/seed-003-boot-memory.recipe" --repo repo --db icount.db 2>err &&
+	test "$(tail -n 1 err)" = "lab: clock '\''icount'\'' needs the qemu runner or the libvirt runner: the local runner measures in wall time (use --clock wall)" &&
+	test "$(sql icount.db "SELECT count(*) FROM runs") $(sql icount.db "SELECT count(*) FROM experiments")" = "0 0"
+'
+
+test_expect_success LINUX_TARBALL 'seed-003: a config fragment per variant, a sweep table per metric; --clock wall overrides the recipe'\''s' '
+	run_recipe "$RECIPES/seed-003-boot-memory.recipe" lab3.db --boots 3 --iters 3 --clock wall &&
 	grep -q "^boot.to_init, median in ms (lower is better), 2 cpus, wall time: a column per memory size$" t &&
 	grep -q "^boot.probe_init_mem_mapping, median in ms" t &&
 	grep -q "^  variant  *4G  *16G  *64G *$" t &&
@@ -255,6 +262,9 @@ test_expect_success 'bad recipes: one line naming the problem, exit 2' '
 	expect_one_line_naming err "recipe one.recipe names 1 variant" &&
 	rc=0 && "$LAB" recipe missing.recipe 2>err || rc=$? && test "$rc" = 2 &&
 	expect_one_line_naming err "cannot read recipe .missing.recipe." &&
+	printf "[recipe]\n\tclock = fast\n" >clock.recipe &&
+	rc=0 && "$LAB" recipe clock.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "bad value .fast. for .recipe.clock. in recipe clock.recipe line 2: expected wall, icount or auto" &&
 	printf "[recipe]\n\tmem = 4X\n" >mem.recipe &&
 	rc=0 && "$LAB" recipe mem.recipe 2>err || rc=$? && test "$rc" = 2 &&
 	expect_one_line_naming err "bad value .4X. for .recipe.mem." &&
