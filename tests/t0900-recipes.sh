@@ -153,8 +153,36 @@ test_expect_success LINUX_TARBALL 'seed-000: the before patch is applied to one 
 	test "$(echo "$row" | awk "{ print \$5 }")" = "$(stored_median lab2.db 1 A zeroing touch 2048)"
 '
 
-test_expect_success LINUX_TARBALL 'seed-003: a config fragment per variant, a sweep table per metric' '
-	run_recipe "$RECIPES/seed-003-boot-memory.recipe" lab3.db --boots 3 --iters 3 &&
+test_expect_success LINUX_TARBALL 'seed-003 says clock = icount: the local runner refuses it before any build' '
+	grep -qx "	clock = icount" "$RECIPES/seed-003-boot-memory.recipe" &&
+	test_expect_code 2 "$LAB" recipe "$RECIPES/seed-003-boot-memory.recipe" --repo repo --db icount.db 2>err &&
+	cat >want <<-EOF &&
+	recipe $RECIPES/seed-003-boot-memory.recipe: deferred-off against deferred-on on x86_64
+	lab: clock '\''icount'\'' needs the qemu runner or the libvirt runner: the local runner measures in wall time (use --clock wall)
+	EOF
+	diff want err &&
+	test "$(sql icount.db "SELECT count(*) FROM kernels") $(sql icount.db "SELECT count(*) FROM experiments")" = "0 0"
+'
+
+test_expect_success LINUX_TARBALL 'seed-003 under a QEMU older than 8.1: its two vCPUs in icount refused before any build' '
+	printf "#!/bin/sh\necho \"\$*\" >>$TRASH/argv-7.2\necho \"QEMU emulator version 7.2.22 (Debian)\"\n" >qemu-7.2 &&
+	chmod +x qemu-7.2 &&
+	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = qemu\n[qemu \"x86_64\"]\n\tbinary = %s/qemu-7.2\n" "$TRASH" >old-qemu.conf &&
+	test_expect_code 2 "$LAB" recipe "$RECIPES/seed-003-boot-memory.recipe" --config old-qemu.conf --repo repo --db old-qemu.db 2>err &&
+	test "$(tail -n 1 err)" = "lab: clock '\''icount'\'': QEMU 7.2.22 < 8.1 cannot run 2 vCPUs in virtual time: use --clock wall" &&
+	test "$(wc -l <err)" = 2 &&
+	test "$(cat argv-7.2)" = --version &&
+	test "$(sql old-qemu.db "SELECT count(*) FROM kernels")" = 0
+'
+
+test_expect_success LINUX_TARBALL 'lab ab refuses a clock its runner cannot give before it builds' '
+	test_expect_code 2 "$LAB" ab --repo repo --db ab-icount.db --a fixture-base --b fixture-fix --workload demote --clock icount 2>err &&
+	expect_one_line_naming err "^lab: clock .icount. needs the qemu runner or the libvirt runner: the local runner" &&
+	{ test ! -e ab-icount.db || test "$(sql ab-icount.db "SELECT count(*) FROM kernels")" = 0; }
+'
+
+test_expect_success LINUX_TARBALL 'seed-003: a config fragment per variant, a sweep table per metric; --clock wall overrides the recipe'\''s' '
+	run_recipe "$RECIPES/seed-003-boot-memory.recipe" lab3.db --boots 3 --iters 3 --clock wall &&
 	grep -q "^boot.to_init, median in ms (lower is better), 2 cpus, wall time: a column per memory size$" t &&
 	grep -q "^boot.probe_init_mem_mapping, median in ms" t &&
 	grep -q "^  variant  *4G  *16G  *64G *$" t &&
@@ -255,6 +283,9 @@ test_expect_success 'bad recipes: one line naming the problem, exit 2' '
 	expect_one_line_naming err "recipe one.recipe names 1 variant" &&
 	rc=0 && "$LAB" recipe missing.recipe 2>err || rc=$? && test "$rc" = 2 &&
 	expect_one_line_naming err "cannot read recipe .missing.recipe." &&
+	printf "[recipe]\n\tclock = fast\n" >clock.recipe &&
+	rc=0 && "$LAB" recipe clock.recipe 2>err || rc=$? && test "$rc" = 2 &&
+	expect_one_line_naming err "bad value .fast. for .recipe.clock. in recipe clock.recipe line 2: expected wall, icount or auto" &&
 	printf "[recipe]\n\tmem = 4X\n" >mem.recipe &&
 	rc=0 && "$LAB" recipe mem.recipe 2>err || rc=$? && test "$rc" = 2 &&
 	expect_one_line_naming err "bad value .4X. for .recipe.mem." &&

@@ -210,6 +210,14 @@ int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx)
 			return error("building from git needs --a REF and either --b REF or --patch");
 		if (s->ref[1] && s->patch)
 			return error("--b and --patch both name B: give one");
+		/* a clock no boot can give is refused before minutes of builds */
+		for (size_t i = 0; i < (s->cpus ? s->ncpus : 1); i++) {
+			struct boot_opts b = s->o.boot;
+
+			b.cpus = s->cpus ? s->cpus[i] : 0;
+			if (boot_opts_check_clock(ctx, &b, s->arch ? s->arch : host_arch()))
+				return -1;
+		}
 		if (build_variants(s->image, &s->tree, ctx, s->repo, s->arch, s->ref, s->patch,
 				   s->frags, s->apply, &s->probes))
 			return -1;

@@ -417,6 +417,32 @@ static int check_opts(struct boot_plan *p, const struct lab_target **t, const ch
 	return 0;
 }
 
+int boot_opts_check_clock(const struct lab_context *ctx, const struct boot_opts *o,
+			  const char *arch)
+{
+	struct boot_plan p;
+	const struct lab_target *t = NULL;
+	const char *clock;
+
+	if (boot_opts_check_targets(o, &ctx->cfg))
+		return -1;
+	if (o->targets)
+		return 0;
+	if (o->target)
+		t = config_target(&ctx->cfg, o->target);
+	memset(&p, 0, sizeof(p));
+	if (!(p.runner = boot_opts_runner(o, &ctx->cfg)))
+		return -1;
+	p.spec.accel = o->accel ? o->accel : t && t->accel ? t->accel :
+		       config_accel_name(ctx->cfg.accel);
+	clock = o->clock ? o->clock : t && t->clock ? t->clock : config_clock_name(ctx->cfg.clock);
+	if (clock_before_prepare(&p, clock) ||
+	    clock_check_cpus(&p, clock, o->cpus ? o->cpus : ctx->cfg.cpus,
+			     config_qemu_binary(&ctx->cfg, arch)))
+		return -1;
+	return 0;
+}
+
 int boot_opts_check(const struct lab_context *ctx, const struct boot_opts *o)
 {
 	struct boot_opts b = *o;

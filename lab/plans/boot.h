@@ -146,6 +146,14 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
  */
 int boot_opts_check(const struct lab_context *ctx, const struct boot_opts *o);
 /*
+ * The part of boot_opts_check() that needs no kernel: the clock against
+ * the runner, the accelerator and arch's QEMU, for a command to ask before
+ * it builds one. A class of targets is left to boot_opts_check(). -1
+ * after one line.
+ */
+int boot_opts_check_clock(const struct lab_context *ctx, const struct boot_opts *o,
+			  const char *arch);
+/*
  * The pieces o puts on a kernel command line (workloads, params, cmdline),
  * each checked by runners/kcmdline.h: -1 after one line naming the bad one.
  */

@@ -107,6 +107,13 @@ static int set_numa(void *field, const char *v)
 	return parse_numa(v, field);
 }
 
+static int set_clock(void *field, const char *v)
+{
+	enum lab_clock c;
+
+	return parse_clock(v, &c) ? -1 : config_set_string(field, v);
+}
+
 static int set_delta(void *field, const char *v)
 {
 	double *d = field;
@@ -127,6 +134,7 @@ static const struct config_key recipe_keys[] = {
 	{ "mem", RECIPE(mem), set_mems, NULL, "sizes from 1M to 16T such as 4G or 4G,16G,64G" },
 	{ "cpus", RECIPE(cpus), set_cpus, NULL, "CPU counts from 1 to 1024 such as 2 or 1,2,4" },
 	{ "numa", RECIPE(numa), set_numa, NULL, "a NUMA node count from 1 to 64" },
+	{ "clock", RECIPE(clock), set_clock, NULL, "wall, icount or auto" },
 	{ "boots", RECIPE(boots), config_set_positive, NULL, "a positive integer" },
 	{ "iters", RECIPE(iters), config_set_positive, NULL, "a positive integer" },
 	{ "delta", RECIPE(delta), set_delta, NULL,
@@ -251,6 +259,7 @@ void recipe_release(struct recipe *r)
 	free(r->ref);
 	free(r->mem);
 	free(r->cpus);
+	free(r->clock);
 	free(r->cmdline);
 	strvec_release(&r->arches);
 	strvec_release(&r->workloads);
@@ -293,6 +302,8 @@ int recipe_ab_spec(struct ab_spec *s, const struct recipe *r, size_t i, const ch
 	    (r->cpus && parse_list(&s->cpus, &s->ncpus, r->cpus, parse_cpus)))
 		return error("bad sweep in recipe %s", r->path);
 	s->o.boot.numa = r->numa;
+	/* --clock after the file overrides it, as any option does */
+	s->o.boot.clock = r->clock;
 	s->o.boot.iters = r->iters;
 	s->o.boots = r->boots;
 	if (r->delta)

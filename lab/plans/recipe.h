@@ -15,6 +15,7 @@
  *       mem = 4G,16G,64G                        a sweep, as for lab ab --mem
  *       cpus = 2
  *       numa = 2                                NUMA nodes per guest (lab ab --numa)
+ *       clock = icount                          wall, icount or auto (lab ab --clock)
  *       boots = 5                               per variant and point
  *       iters = 100
  *       cmdline = hugetlb_free_vmemmap=on       both variants
@@ -60,6 +61,7 @@ struct recipe {
 	char *ref;
 	char *mem, *cpus;		/* lists as lab ab takes them */
 	long numa;			/* NUMA nodes per guest; 0: none */
+	char *clock;			/* wall, icount or auto; NULL: run.clock */
 	char *cmdline;
 	long boots, iters;		/* 0: lab ab's defaults */
 	double delta;			/* the verdicts' band; 0: lab ab's */
