@@ -147,17 +147,19 @@ $(ROOTINIT_ARM): runners/guest/rootinit.c
 # Debian 12 packages the lab and its tests need.
 DEB_PKGS := build-essential pkg-config libgit2-dev libsqlite3-dev sqlite3 libcurl4-openssl-dev \
 	libvirt-dev libvirt-daemon-system qemu-system-x86 qemu-system-arm qemu-utils \
-	linux-image-cloud-amd64 linux-source-6.1 cpio libxml2-utils ccache flex bison bc libelf-dev libssl-dev git curl \
+	linux-image-cloud-amd64 linux-source-6.1 linux-source-6.12 cpio libxml2-utils ccache flex bison bc libelf-dev libssl-dev git curl \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross chromium python3 openssh-server \
 	stress-ng busybox-static python3-aiosmtpd debootstrap go-md2man man-db qemu-efi-aarch64 lvm2
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-# Several vCPUs run in virtual time only under QEMU >= 8.1, which splits the
-# icount budget between them (upstream 83ecdb18eb65); Debian 12 ships 7.2.
-# So on bookworm QEMU comes from Debian's bookworm-backports (10.0), a
-# sources entry of its own pinned so that nothing else comes from there but
-# what QEMU needs (its seabios). QEMU_BACKPORTS=no keeps the distribution's
-# QEMU: several vCPUs then run in wall time (docs/clocks.md).
+# Two things come from Debian's bookworm-backports on Debian 12, a sources
+# entry of its own: the 6.12 source make demo measures (linux-source-6.12,
+# which no pin is needed for: only backports has it), and QEMU. Several vCPUs
+# run in virtual time only under QEMU >= 8.1, which splits the icount budget
+# between them (upstream 83ecdb18eb65), and Debian 12 ships 7.2: so QEMU 10
+# comes from there, pinned so that nothing else does but what QEMU needs (its
+# seabios). QEMU_BACKPORTS=no keeps the distribution's QEMU: several vCPUs
+# then run in wall time (docs/clocks.md).
 QEMU_BACKPORTS ?= yes
 BPO_SOURCES := /etc/apt/sources.list.d/lab-backports.sources
 BPO_PIN := /etc/apt/preferences.d/lab-qemu
@@ -166,17 +168,20 @@ QEMU_PKGS := qemu-system-x86 qemu-system-arm qemu-utils
 deps:
 	$(Q)missing=$$(for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' installed' || echo $$p; done); \
-	if [ "$(QEMU_BACKPORTS)" != no ] && grep -qx 'VERSION_CODENAME=bookworm' /etc/os-release && \
-	   ! dpkg --compare-versions "$$(dpkg-query -W -f='$${Version}' qemu-system-x86 2>/dev/null)" ge 1:8.1; then \
-		echo "QEMU from bookworm-backports (>= 8.1: several vCPUs in virtual time)"; \
+	if grep -qx 'VERSION_CODENAME=bookworm' /etc/os-release; then \
+		test -e $(BPO_SOURCES) || \
 		printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm-backports' \
 			'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' | \
-			$(SUDO) tee $(BPO_SOURCES) >/dev/null && \
-		printf '%s\n' 'Package: *' 'Pin: release n=bookworm-backports' 'Pin-Priority: 100' '' \
-			'Package: qemu-system qemu-system-* qemu-utils qemu-block-extra seabios' \
-			'Pin: release n=bookworm-backports' 'Pin-Priority: 990' | \
-			$(SUDO) tee $(BPO_PIN) >/dev/null || exit 1; \
-		missing="$$missing $(QEMU_PKGS)"; \
+			$(SUDO) tee $(BPO_SOURCES) >/dev/null || exit 1; \
+		if [ "$(QEMU_BACKPORTS)" != no ] && ! dpkg --compare-versions \
+		   "$$(dpkg-query -W -f='$${Version}' qemu-system-x86 2>/dev/null)" ge 1:8.1; then \
+			echo "QEMU from bookworm-backports (>= 8.1: several vCPUs in virtual time)"; \
+			printf '%s\n' 'Package: *' 'Pin: release n=bookworm-backports' 'Pin-Priority: 100' '' \
+				'Package: qemu-system qemu-system-* qemu-utils qemu-block-extra seabios' \
+				'Pin: release n=bookworm-backports' 'Pin-Priority: 990' | \
+				$(SUDO) tee $(BPO_PIN) >/dev/null || exit 1; \
+			missing="$$missing $(QEMU_PKGS)"; \
+		fi; \
 	fi; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
