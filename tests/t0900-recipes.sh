@@ -87,8 +87,14 @@ stored_sweep_row() {
 	sql "$1" "SELECT median_a, median_b, ratio, verdict FROM verdicts
 		WHERE experiment_id = $2 AND metric = '$3' ORDER BY mem_mib" |
 	awk -F'|' -v v="$4" -v side="$5" '
+		function mult(x) { return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : sprintf("%.2f", x) }
+		function change(r) {
+			if (r >= 2) return mult(r) "×"
+			if (r <= 0.5) return "1/" mult(1 / r) "×"
+			return sprintf("%+.1f %%", 100 * (r - 1))
+		}
 		side == "A" { row = row sprintf(" %.4g (0%%)", $1) }
-		side == "B" { row = row sprintf(" %.4g (%+.0f%%) %s", $2, 100 * ($3 - 1), $4) }
+		side == "B" { row = row sprintf(" %.4g (%s) %s", $2, change($3), $4) }
 		END { print v row }'
 }
 
@@ -190,7 +196,7 @@ test_expect_success LINUX_TARBALL 'seed-003: a config fragment per variant, a sw
 	test "$(sql lab3.db "SELECT group_concat(DISTINCT mem_mib) FROM runs")" = "4096,16384,65536" &&
 	base16=$(awk "/^boot.to_init,/ { t = 1 } t && \$1 == \"deferred-on\" { print \$4; exit }" t) &&
 	test "$base16" = "$(stored_median lab3.db 1 A boot to_init 16384 %.4g)" &&
-	off64=$(awk "/^boot.to_init,/ { t = 1 } t && \$1 == \"deferred-off\" { print \$8; exit }" t) &&
+	off64=$(awk "/^boot.to_init,/ { t = 1 } t && \$1 == \"deferred-off\" { print \$10; exit }" t) &&
 	test "$off64" = "$(stored_median lab3.db 1 B boot to_init 65536 %.4g)"
 '
 
@@ -204,7 +210,7 @@ test_expect_success LINUX_TARBALL 'seed-004: the map_mem probe reaches the arm64
 	test "$(sweep_row t boot.probe_map_mem rodata-full)" = "$(stored_sweep_row lab4.db 1 probe_map_mem rodata-full A)" &&
 	test "$(sweep_row t boot.probe_map_mem rodata-on)" = "$(stored_sweep_row lab4.db 1 probe_map_mem rodata-on B)" &&
 	{ sweep_row t boot.probe_map_mem rodata-full | awk "{ print \$2, \$4, \$6 }" &&
-	  sweep_row t boot.probe_map_mem rodata-on | awk "{ print \$2, \$5, \$8 }"; } >got &&
+	  sweep_row t boot.probe_map_mem rodata-on | awk "{ print \$2, \$6, \$10 }"; } >got &&
 	for side in A B; do
 		for m in 4096 16384 65536; do stored_median lab4.db 1 $side boot probe_map_mem $m %.4g; done |
 		paste -sd " " || exit 1
