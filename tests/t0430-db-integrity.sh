@@ -60,7 +60,7 @@ test_expect_success 'a damaged database is refused for writing, and left as it w
 	before=$(md5sum <lab.db) &&
 	test_expect_code 2 run --iters 3 >out 2>err &&
 	expect_one_line_naming err "database '\''lab.db'\'' is damaged" &&
-	test_expect_code 2 ab --boots 1 --iters 3 >out 2>err &&
+	test_expect_code 2 ab --aa --boots 1 --iters 3 >out 2>err &&
 	expect_one_line_naming err "database '\''lab.db'\'' is damaged" &&
 	test "$before" = "$(md5sum <lab.db)"
 '
@@ -178,7 +178,7 @@ test_expect_success 'an error counting the boots so far is not zero boots' '
 	rm -rf lab.db* &&
 	run --iters 3 >/dev/null 2>&1 &&
 	sql lab.db "ALTER TABLE runs RENAME COLUMN variant_id TO variant" &&
-	test_expect_code 2 ab --boots 2 --iters 3 >out 2>err &&
+	test_expect_code 2 ab --aa --boots 2 --iters 3 >out 2>err &&
 	grep -q "^lab: cannot count boots in database '\''lab.db'\'': no such column" err &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1
 '
