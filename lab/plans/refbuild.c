@@ -8,6 +8,7 @@
 #include "log.h"
 #include "meter.h"
 #include "refbuild.h"
+#include "textfmt.h"
 
 /* Subject, author and date as they read now, for reports made without the repository. */
 static int record_commit(struct lab_context *ctx, struct kernel_tree *t, const git_oid *commit)
@@ -47,10 +48,12 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, struct lab_con
 		.ccache_mib = ctx->cfg.build_ccache_mib,
 		.meter = &meter,
 	};
-	char *desc = kernel_tree_describe(t, commit);
-	char hex[GIT_OID_HEXSZ + 1];
+	char *full = kernel_tree_describe(t, commit);
+	char hex[GIT_OID_HEXSZ + 1], desc[256];
 	enum refbuild_outcome ret = REFBUILD_ERROR;
 
+	/* the hash and as much of the subject as leaves the line within 100 columns */
+	textfmt_cut(desc, sizeof(desc), full, 44, 0);
 	git_oid_tostr(hex, sizeof(hex), commit);
 	build_result_init(&res);
 	meter_init(&meter, stderr);
@@ -96,7 +99,7 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, struct lab_con
 out:
 	meter_release(&meter);
 	strbuf_release(&line);
-	free(desc);
+	free(full);
 	build_result_release(&res);
 	return ret;
 }
