@@ -74,7 +74,48 @@ struct loading {
 	struct event_row cur;
 	struct values side[2];
 	int started;
+	/* the workload's cycles and instructions at this point, for its IPC */
+	struct event_row cycles, instructions;
 };
+
+static struct measured_point *point_at(struct events_report *r, long long mem_mib, int cpus)
+{
+	for (size_t i = 0; i < r->npoints; i++)
+		if (r->points[i].mem_mib == mem_mib && r->points[i].cpus == cpus)
+			return &r->points[i];
+	ALLOC_GROW(r->points, r->npoints + 1, r->points_alloc);
+	memset(&r->points[r->npoints], 0, sizeof(r->points[0]));
+	r->points[r->npoints].mem_mib = mem_mib;
+	r->points[r->npoints].cpus = cpus;
+	return &r->points[r->npoints++];
+}
+
+static void push_row(struct events_report *r, const struct event_row *e)
+{
+	/* a count that did not move, or one side that has none, says nothing */
+	if (e->n_a && e->n_b && e->median_a != e->median_b) {
+		ALLOC_GROW(r->v, r->nr + 1, r->alloc);
+		r->v[r->nr++] = *e;
+	}
+}
+
+/* Instructions a cycle, of the medians, once a workload's counts at a point are read. */
+static void finish_ipc(struct loading *l)
+{
+	struct event_row ipc = l->instructions;
+	const struct event_row *c = &l->cycles;
+
+	if (*c->metric && *ipc.metric && c->median_a > 0 && c->median_b > 0) {
+		snprintf(ipc.metric, sizeof(ipc.metric), "%s", EVENT_METRIC_PREFIX "ipc");
+		ipc.median_a /= c->median_a;
+		ipc.median_b /= c->median_b;
+		ipc.n_a = ipc.n_a < c->n_a ? ipc.n_a : c->n_a;
+		ipc.n_b = ipc.n_b < c->n_b ? ipc.n_b : c->n_b;
+		push_row(l->r, &ipc);
+	}
+	memset(&l->cycles, 0, sizeof(l->cycles));
+	memset(&l->instructions, 0, sizeof(l->instructions));
+}
 
 static void finish_metric(struct loading *l)
 {
@@ -87,11 +128,14 @@ static void finish_metric(struct loading *l)
 	e->n_b = l->side[1].n;
 	e->median_a = stats_median(l->side[0].v, l->side[0].n);
 	e->median_b = stats_median(l->side[1].v, l->side[1].n);
-	/* a count that did not move, or one side that has none, says nothing */
-	if (e->n_a && e->n_b && e->median_a != e->median_b) {
-		ALLOC_GROW(r->v, r->nr + 1, r->alloc);
-		r->v[r->nr++] = *e;
-	}
+	if (!strcmp(e->metric, EVENT_METRIC_PREFIX "cycles"))
+		l->cycles = *e;
+	else if (!strcmp(e->metric, EVENT_METRIC_PREFIX "instructions"))
+		l->instructions = *e;
+	if (!strcmp(e->metric, EVENT_METRIC_PREFIX "cycles") ||
+	    !strcmp(e->metric, EVENT_METRIC_PREFIX "instructions"))
+		point_at(r, e->mem_mib, e->cpus)->counters = 1;
+	push_row(r, e);
 	l->side[0].n = l->side[1].n = 0;
 	l->started = 0;
 }
@@ -111,6 +155,8 @@ static int add_event(const struct store_event *x, void *data)
 	if (!l->started || e->mem_mib != x->mem_mib || e->cpus != x->cpus ||
 	    strcmp(e->workload, x->workload) || strcmp(e->metric, x->metric)) {
 		finish_metric(l);
+		if (e->mem_mib != x->mem_mib || e->cpus != x->cpus || strcmp(e->workload, x->workload))
+			finish_ipc(l);
 		memset(e, 0, sizeof(*e));
 		snprintf(e->workload, sizeof(e->workload), "%s", x->workload);
 		snprintf(e->metric, sizeof(e->metric), "%s", x->metric);
@@ -126,19 +172,8 @@ static int add_accel(long long mem_mib, int cpus, const char *accel, const char 
 		     const char *runner, void *data)
 {
 	struct events_report *r = data;
-	struct measured_point *p = NULL;
 
-	for (size_t i = 0; i < r->npoints && !p; i++)
-		if (r->points[i].mem_mib == mem_mib && r->points[i].cpus == cpus)
-			p = &r->points[i];
-	if (!p) {
-		ALLOC_GROW(r->points, r->npoints + 1, r->points_alloc);
-		p = &r->points[r->npoints++];
-		p->mem_mib = mem_mib;
-		p->cpus = cpus;
-		p->kinds = 0;
-	}
-	p->kinds |= measured_of(accel, clock, runner);
+	point_at(r, mem_mib, cpus)->kinds |= measured_of(accel, clock, runner);
 	return 0;
 }
 
@@ -158,8 +193,10 @@ static int load(struct events_report *r, struct store *st, long long id, const c
 		ret = store_experiment_events(st, id, add_event, &l);
 	else
 		ret = store_explanation_events(st, id, add_event, &l);
-	if (!ret)
+	if (!ret) {
 		finish_metric(&l);
+		finish_ipc(&l);
+	}
 	free(l.side[0].v);
 	free(l.side[1].v);
 	if (!ret && src != OF_EXPLANATION)
@@ -192,6 +229,20 @@ unsigned events_measured_at(const struct events_report *r, long long mem_mib, in
 		if (r->points[i].mem_mib == mem_mib && r->points[i].cpus == cpus)
 			return r->points[i].kinds;
 	return 0;
+}
+
+const char *events_no_counters(const struct events_report *r, long long mem_mib, int cpus)
+{
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct measured_point *p = &r->points[i];
+
+		if (p->mem_mib != mem_mib || p->cpus != cpus || p->counters || !p->kinds)
+			continue;
+		if (!(p->kinds & ~(MEASURED_EMULATED_VIRTUAL | MEASURED_EMULATED_WALL)))
+			return "no hardware counters (emulated)";
+		return "no hardware counters (the kernel or the CPU offers none)";
+	}
+	return NULL;
 }
 
 unsigned events_measured_all(const struct events_report *r)

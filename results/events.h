@@ -58,6 +58,7 @@ struct measured_point {
 	long long mem_mib;
 	int cpus;
 	unsigned kinds;			/* enum measured */
+	int counters;			/* some run sent hardware counters (cycles, instructions) */
 };
 
 struct events_report {
@@ -77,6 +78,12 @@ int events_report_load_explanation(struct events_report *r, struct store *st,
 void events_report_release(struct events_report *r);
 /* What the runs at a point measured: a set of enum measured, 0 when it has none. */
 unsigned events_measured_at(const struct events_report *r, long long mem_mib, int cpus);
+/*
+ * Where runs at a point sent no hardware counters, why in a few words
+ * ("no hardware counters (emulated)"); NULL where they did, or where
+ * nothing ran.
+ */
+const char *events_no_counters(const struct events_report *r, long long mem_mib, int cpus);
 /* Every point's kinds together. */
 unsigned events_measured_all(const struct events_report *r);
 

@@ -23,7 +23,11 @@ test_expect_success TCG 'zeroing: metadata names kernel, cpu, memory and THP mod
 		test -n "$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''$k'\''")" ||
 		{ echo "missing $k"; sql lab.db "SELECT key FROM run_meta WHERE run_id = 1"; exit 1; }
 	done &&
-	sql lab.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''kernel.release'\''" | grep -q cloud-amd64
+	sql lab.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''kernel.release'\''" | grep -q cloud-amd64 &&
+	# TCG emulates no x86 PMU: no counter opens, and the run says why
+	sql lab.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''pmu'\''" >pmu &&
+	grep -qx "none: perf_event_open: .*" pmu &&
+	test "$(sql lab.db "SELECT count(*) FROM events WHERE run_id = 1 AND metric IN ('\''ev.cycles'\'', '\''ev.instructions'\'')")" = 0
 '
 
 test_expect_success TCG 'demote: one 1 GiB page demoted, pool counts verified, HVO on' '

@@ -59,6 +59,7 @@ test_expect_success TCG 'under the table: what was measured, the warning, the ev
 	test "$(widest out)" -le 100 &&
 	test "$(grep -c "^measured: " out)" = 1 &&
 	grep -qx "measured: emulated, virtual time" out &&
+	grep -qx "no hardware counters (emulated)" out &&
 	grep -E "^warning: zeroing\.touch: emulated time \+[0-9.]+ %, pgfault $a -> $b: real hardware may disagree$" out &&
 	grep -qx "events, median an iteration (counted, never judged)" out &&
 	grep -E "^zeroing\.ev\.pgfault +$a +$b +1\/[0-9.]+×$" out &&
@@ -70,6 +71,7 @@ test_expect_success TCG 'lab show E1 says the same; its json per verdict and the
 	a=$(median a ev.pgfault) && b=$(median b ev.pgfault) &&
 	"$LAB" show --db lab.db E1 >show &&
 	grep -qx "measured: emulated, virtual time" show &&
+	grep -qx "no hardware counters (emulated)" show &&
 	grep -q "^warning: zeroing\.touch: emulated time " show &&
 	grep -qE "^zeroing\.ev\.pgfault +$a +$b " show &&
 	"$LAB" show --db lab.db E1 --format json >e.json &&

@@ -143,9 +143,13 @@ static void print_point(FILE *f, const struct verdict_row *const *r, size_t n)
 }
 
 /* A count as it is, exactly: 25600, or 25600.5 for the median of an even number. */
+/* A count; a median between two, or a quotient of counts (IPC), to a few digits. */
 static void count_cell(char *buf, size_t size, double v)
 {
-	snprintf(buf, size, "%.15g", v);
+	if (v == floor(v))
+		snprintf(buf, size, "%.15g", v);
+	else
+		snprintf(buf, size, "%.*f", fabs(v) < 100 ? 2 : 1, v);
 }
 
 static void event_ratio_cell(char *buf, size_t size, double a, double b)
@@ -208,6 +212,8 @@ static void print_point_notes(FILE *f, const struct verdict_row *const *r, size_
 
 	measured_words(&sb, events_measured_at(ev, r[0]->mem_mib, r[0]->cpus));
 	fprintf(f, "measured: %s\n", sb.buf);
+	if (events_no_counters(ev, r[0]->mem_mib, r[0]->cpus))
+		fprintf(f, "%s\n", events_no_counters(ev, r[0]->mem_mib, r[0]->cpus));
 	for (size_t i = 0; i < n; i++) {
 		const struct event_row *e = events_disagree(ev, r[i]);
 

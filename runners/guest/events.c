@@ -40,10 +40,13 @@ void events_begin(struct events *e, enum events_whose whose)
 	memset(e, 0, sizeof(*e));
 	e->whose = whose;
 	e->have = read_counters(e->before, whose);
+	/* last in, first out: reading /proc/vmstat is not the workload's */
+	pmu_read(&e->pmu_before);
 }
 
 void events_end(struct events *e)
 {
+	pmu_read(&e->pmu_after);
 	e->have &= read_counters(e->after, e->whose);
 }
 
@@ -58,5 +61,13 @@ void events_emit(const struct events *e, const char *workload, long iteration, u
 			 i == CTXSW ? "ctxsw" : vmstat_names[i]);
 		emit_sample(workload, metric, iteration, (double)(e->after[i] - e->before[i]),
 			    PROTOCOL_EVENT_UNIT, flags);
+	}
+	for (size_t i = 0; i < PMU_COUNTERS; i++) {
+		long long n;
+
+		if (pmu_delta(&e->pmu_before, &e->pmu_after, i, &n))
+			continue;
+		snprintf(metric, sizeof(metric), "%s%s", PROTOCOL_EVENT_PREFIX, pmu_name(i));
+		emit_sample(workload, metric, iteration, (double)n, PROTOCOL_EVENT_UNIT, flags);
 	}
 }

@@ -14,7 +14,8 @@
  * the VM the guest is all that runs, on a host (the local and ssh
  * runners) other processes add to them. Context switches come from
  * getrusage(2): this process's for a built-in workload, its waited-for
- * children's for a user's program.
+ * children's for a user's program. Where the CPU has a PMU, its counters
+ * too (pmu.h): cycles, instructions, cache, dTLB and branch misses.
  *
  * events_begin() reads the counters just before an iteration,
  * events_end() just after it, before anything is written to the console;
@@ -26,12 +27,15 @@ enum events_whose {
 	EVENTS_CHILDREN,	/* in a child it waited for */
 };
 
+#include "pmu.h"
+
 #define EVENTS_MAX 16
 
 struct events {
 	enum events_whose whose;
 	unsigned have;		/* bit i: counter i was read both times */
 	long long before[EVENTS_MAX], after[EVENTS_MAX];
+	struct pmu_snapshot pmu_before, pmu_after;
 };
 
 void events_begin(struct events *e, enum events_whose whose);

@@ -8,6 +8,7 @@
 #include "emit.h"
 #include "meta.h"
 #include "parse.h"
+#include "pmu.h"
 #include "sysfs.h"
 
 /* The first value of any of keys in a "key : value" file, tried in order. */
@@ -74,6 +75,8 @@ void meta_emit_run(int pid1)
 		emit_meta("kernel.cmdline", "unavailable: %s", strerror(-ret));
 	emit_meta("guest.pid1", "%s", pid1 ? "yes" : "no");
 	emit_cpu_model();
+	pmu_describe(buf, sizeof(buf));
+	emit_meta("pmu", "%s", buf);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (n > 0)
 		emit_meta("cpu.online", "%ld", n);

@@ -96,10 +96,11 @@ static void test_measured(void)
 /*
  * A boot of variant vid: n iterations of zeroing.touch (base us) with
  * ev.pgfault (faults) and ev.ctxsw (3), the first iteration a warm-up
- * whose counts are far off.
+ * whose counts are far off; with cycles, a PMU's ev.cycles and 2000
+ * ev.instructions too.
  */
-static long long boot(struct store *st, long long exp, long long vid, const char *accel,
-		      double base, double faults, int n)
+static long long boot_pmu(struct store *st, long long exp, long long vid, const char *accel,
+			  double base, double faults, int n, double cycles)
 {
 	struct run_row row = { .experiment_id = exp, .variant_id = vid, .runner = "qemu",
 			       .workloads = "zeroing", .cmdline = "", .mem_mib = 1024, .cpus = 1,
@@ -119,11 +120,24 @@ static long long boot(struct store *st, long long exp, long long vid, const char
 		sample_set_add(&res.set, &t);
 		sample_set_add(&res.set, &f);
 		sample_set_add(&res.set, &c);
+		if (cycles) {
+			struct sample cy = { "zeroing", "ev.cycles", "events", i, cycles, flags };
+			struct sample in = { "zeroing", "ev.instructions", "events", i, 2000, flags };
+
+			sample_set_add(&res.set, &cy);
+			sample_set_add(&res.set, &in);
+		}
 	}
 	if (store_run_begin(st, &id, &row) || store_run_finish(st, id, &res, NULL))
 		id = 0;
 	run_result_release(&res);
 	return id;
+}
+
+static long long boot(struct store *st, long long exp, long long vid, const char *accel,
+		      double base, double faults, int n)
+{
+	return boot_pmu(st, exp, vid, accel, base, faults, n, 0);
 }
 
 static void verdict(struct verdict_row *v, const char *verdict, double ratio)
@@ -174,6 +188,9 @@ static void test_store(void)
 	is_double(r.nr ? r.v[0].median_b : 0, 50.5, 0, "B's median an iteration");
 	is_int(events_measured_at(&r, 1024, 1), MEASURED_EMULATED_VIRTUAL, "measured: emulated, virtual time");
 	is_int(events_measured_at(&r, 2048, 1), 0, "nothing at a point without runs");
+	is_str(events_no_counters(&r, 1024, 1), "no hardware counters (emulated)",
+	       "no cycles nor instructions under TCG: said in one line");
+	ok(!events_no_counters(&r, 2048, 1), "nothing said where nothing ran");
 
 	verdict(&v, "REGRESSION", 1.2);
 	e = events_disagree(&r, &v);
@@ -213,8 +230,39 @@ static void test_store(void)
 		fprintf(stdout, "# cannot remove %s\n", fx.dir);
 }
 
+/* A PMU's cycles and instructions: the IPC of each side's medians beside them. */
+static void test_counters(void)
+{
+	const struct store_variant_spec spec[2] = { { 0, NULL, NULL }, { 0, NULL, NULL } };
+	struct events_report r;
+	struct store_fixture fx;
+	struct store st;
+	long long exp = 0, vid[2];
+	const struct event_row *ipc = NULL;
+
+	if (store_fixture_open(&fx, &st) ||
+	    store_experiment_create_ab(&st, &exp, vid, "lab ab", "zeroing", spec))
+		return;
+	ok(boot_pmu(&st, exp, vid[0], "kvm", 100, 50, 4, 1000) &&
+	   boot_pmu(&st, exp, vid[1], "kvm", 120, 50, 4, 1600), "two boots with counters stored");
+	ok(events_report_load(&r, &st, exp) == 0, "the events report loaded");
+	for (size_t i = 0; i < r.nr; i++)
+		if (!strcmp(r.v[i].metric, "ev.ipc"))
+			ipc = &r.v[i];
+	ok(ipc != NULL, "an ev.ipc row derived");
+	is_double(ipc ? ipc->median_a : 0, 2.0, 1e-12, "A: 2000 instructions in 1000 cycles");
+	is_double(ipc ? ipc->median_b : 0, 1.25, 1e-12, "B: in 1600 cycles");
+	ok(ipc && ipc->n_a == 3 && ipc->n_b == 3, "over the iterations counted, warm-ups left out");
+	ok(!events_no_counters(&r, 1024, 1), "counters there: no line about their absence");
+	events_report_release(&r);
+	store_close(&st);
+	if (store_fixture_remove(&fx))
+		fprintf(stdout, "# cannot remove %s\n", fx.dir);
+}
+
 int main(void)
 {
+	test_counters();
 	test_vmstat();
 	test_prefix();
 	test_measured();
