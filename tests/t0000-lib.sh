@@ -17,6 +17,7 @@ tap() {
 }
 
 test_expect_success 'a missing prerequisite skips the test, saying which; a present one runs it' '
+	LAB_SKIP_LOG=$PWD/skips && export LAB_SKIP_LOG &&
 	run_sub prereq <<-\EOF &&
 	test_set_prereq HERE
 	test_lazy_prereq NOT_HERE "false"
@@ -37,7 +38,10 @@ test_expect_success 'a missing prerequisite skips the test, saying which; a pres
 	1..5
 	EOF
 	tap prereq >got && diff -u want got &&
-	test "$(cat prereq.rc)" = 0
+	test "$(cat prereq.rc)" = 0 &&
+	printf "%s\n" "prereq.sh 2: skipped (missing NOT_HERE)" \
+		"prereq.sh 3: skipped too (missing NOT_HERE)" >want &&
+	diff -u want skips
 '
 
 test_expect_success 'a lazy prerequisite is tried once, in a directory of its own' '
