@@ -1,4 +1,5 @@
 /* Values of keys their owners check (keys.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +15,26 @@ int key_set_string(char **field, const char *value)
 
 int key_parse_long(long *out, const char *value, long lo, long hi, int seconds)
 {
+	static const char units[] = "smh";
+	static const long per[] = { 1, 60, 3600 };
+	const char *unit;
 	char *end;
-	long n;
+	long n, mult = 1;
 
+	if (!value || !isdigit((unsigned char)*value))
+		return -1;
 	errno = 0;
 	n = strtol(value, &end, 10);
-	if (errno || end == value || (*end && (!seconds || strcmp(end, "s"))) || n < lo || n > hi)
+	if (errno)
 		return -1;
-	*out = n;
+	if (*end) {
+		unit = seconds ? strchr(units, tolower((unsigned char)*end)) : NULL;
+		if (!unit || end[1])
+			return -1;
+		mult = per[unit - units];
+	}
+	if (n > hi / mult || n * mult < lo)
+		return -1;
+	*out = n * mult;
 	return 0;
 }

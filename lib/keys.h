@@ -18,8 +18,10 @@ struct key_setter {
 /* A key's string value: *field replaced by a copy of value; 0. */
 int key_set_string(char **field, const char *value);
 /*
- * A decimal integer from lo to hi into *out; with seconds, an "s" may
- * follow it (300s). 0, or -1 with *out unchanged.
+ * A decimal integer from lo to hi into *out, digits only; with seconds, a
+ * time whose unit may follow it: 300, 300s, 5m, 2h (lo and hi in
+ * seconds). The one parser of every time a user writes. 0, or -1 with
+ * *out unchanged.
  */
 int key_parse_long(long *out, const char *value, long lo, long hi, int seconds);
 

@@ -103,7 +103,7 @@ const struct key_setter ssh_config_keys[] = {
 	{ "reset", set_reset, "a shell command" },
 	{ "console", set_console, "a shell command" },
 	{ "restore", set_restore, "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
-	{ "deadline", set_deadline, "seconds from 1 to 86400" },
+	{ "deadline", set_deadline, "a time from 1s to 24h such as 300, 300s or 5m" },
 };
 const size_t ssh_config_nkeys = ARRAY_SIZE(ssh_config_keys);
 

@@ -8,6 +8,7 @@
 
 #include "array.h"
 #include "config-values.h"
+#include "keys.h"
 #include "strbuf.h"
 
 /*
@@ -74,8 +75,7 @@ int parse_cpus(const char *s, long *out)
 
 int parse_seconds(const char *s, long *out_s)
 {
-	static const long mult[] = { 1, 60, 3600 };
-	return parse_scaled(s, out_s, "smh", mult, LAB_MAX_SECONDS);
+	return key_parse_long(out_s, s, 1, LAB_MAX_SECONDS, 1);
 }
 
 static const char *const accel_names[] = {

@@ -140,7 +140,7 @@ static const char full_conf[] =
 	"\tknownHosts = /keys/known_hosts\n"
 	"\treset = ipmitool -H arm1-bmc power cycle\n"
 	"\trestore = kexec:/boot/vmlinuz,/boot/initrd.img\n"
-	"\tdeadline = 120s\n";
+	"\tdeadline = 2m\n";
 
 static void test_files(void)
 {
@@ -318,7 +318,10 @@ static void test_bad_values(void)
 		{ "[run]\nrunner = rsh\n", "run.runner", "rsh", "qemu, local, libvirt, ssh or lava" },
 		{ "[run]\niters = 1e3\n", "run.iters", "1e3", "a positive integer" },
 		{ "[ssh]\nport = 0\n", "ssh.port", "0", "a port number from 1 to 65535" },
-		{ "[ssh]\ndeadline = 5m\n", "ssh.deadline", "5m", "seconds from 1 to 86400" },
+		{ "[ssh]\ndeadline = 25h\n", "ssh.deadline", "25h",
+		  "a time from 1s to 24h such as 300, 300s or 5m" },
+		{ "[ssh]\ndeadline = +5\n", "ssh.deadline", "+5",
+		  "a time from 1s to 24h such as 300, 300s or 5m" },
 		{ "[ssh]\nrestore = kexec:vmlinuz\n", "ssh.restore", "kexec:vmlinuz",
 		  "reboot or kexec:IMAGE[,INITRD] (paths on the host)" },
 		{ "[ssh]\nhost = -oProxyCommand=x\n", "ssh.host", "-oProxyCommand=x",
