@@ -6,13 +6,15 @@
 #include "array.h"
 #include "runner.h"
 
+const struct runner *const runner_all[] = { &runner_qemu, &runner_local, &runner_libvirt,
+					    &runner_ssh, &runner_lava };
+const size_t runner_nr = ARRAY_SIZE(runner_all);
+
 const struct runner *runner_find(const char *name)
 {
-	static const struct runner *const all[] = { &runner_qemu, &runner_local, &runner_libvirt,
-						    &runner_ssh, &runner_lava };
-	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
+	for (size_t i = 0; i < runner_nr; i++)
+		if (!strcmp(runner_all[i]->name, name))
+			return runner_all[i];
 	return NULL;
 }
 

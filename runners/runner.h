@@ -149,6 +149,12 @@ int workload_known(const char *name);
  */
 const char *const *workload_metrics(const char *name);
 
+/*
+ * Every runner, the one list of their names; lab.conf's enum lab_runner
+ * (config-values.h) numbers them in this order.
+ */
+extern const struct runner *const runner_all[];
+extern const size_t runner_nr;
 /* NULL when there is no runner of that name. */
 const struct runner *runner_find(const char *name);
 extern const struct runner runner_qemu, runner_local, runner_libvirt, runner_ssh, runner_lava;

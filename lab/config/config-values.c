@@ -9,6 +9,7 @@
 #include "array.h"
 #include "config-values.h"
 #include "keys.h"
+#include "runner.h"
 #include "strbuf.h"
 
 /*
@@ -90,14 +91,6 @@ static const char *const clock_names[] = {
 	[LAB_CLOCK_ICOUNT] = "icount",
 };
 
-static const char *const runner_names[] = {
-	[LAB_RUNNER_QEMU] = "qemu",
-	[LAB_RUNNER_LOCAL] = "local",
-	[LAB_RUNNER_LIBVIRT] = "libvirt",
-	[LAB_RUNNER_SSH] = "ssh",
-	[LAB_RUNNER_LAVA] = "lava",
-};
-
 static const char *name_of(const char *const *names, size_t nr, unsigned i)
 {
 	return i < nr ? names[i] : "unknown";
@@ -119,7 +112,7 @@ const char *config_accel_name(enum lab_accel accel)
 
 const char *config_runner_name(enum lab_runner runner)
 {
-	return name_of(runner_names, ARRAY_SIZE(runner_names), (unsigned)runner);
+	return (size_t)runner < runner_nr ? runner_all[runner]->name : "unknown";
 }
 
 const char *config_clock_name(enum lab_clock clock)
@@ -143,11 +136,13 @@ int parse_arch(const char *s)
 
 int parse_runner(const char *s, enum lab_runner *out)
 {
-	int i = lookup_name(runner_names, ARRAY_SIZE(runner_names), s);
-	if (i < 0)
-		return -1;
-	*out = (enum lab_runner)i;
-	return 0;
+	for (size_t i = 0; s && i < runner_nr; i++) {
+		if (!strcmp(runner_all[i]->name, s)) {
+			*out = (enum lab_runner)i;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 int parse_clock(const char *s, enum lab_clock *out)

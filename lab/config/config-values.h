@@ -23,6 +23,7 @@ enum lab_clock {
 
 #define LAB_MAX_ICOUNT_SHIFT 10L	/* QEMU's own bound */
 
+/* runners/runner.h's runner_all, in its order */
 enum lab_runner {
 	LAB_RUNNER_QEMU = 0,
 	LAB_RUNNER_LOCAL,	/* the guest program as a plain process */
@@ -36,7 +37,7 @@ const char *config_runner_name(enum lab_runner runner);
 const char *config_clock_name(enum lab_clock clock);
 /* "kvm", "tcg" or "auto" into *out. */
 int parse_accel(const char *s, enum lab_accel *out);
-/* "qemu", "local", "libvirt" or "ssh" into *out. */
+/* A runner's name ("qemu", "local", "libvirt", "ssh", "lava") into *out. */
 int parse_runner(const char *s, enum lab_runner *out);
 /* 0 for an architecture the lab builds and boots: "x86_64" or "aarch64". */
 int parse_arch(const char *s);

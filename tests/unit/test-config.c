@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "runner.h"
 #include "recipe.h"
 #include "strbuf.h"
 #include "workload.h"
@@ -910,6 +911,27 @@ static void test_recipe_keys(void)
 	strbuf_release(&err);
 }
 
+/* lab.conf's runner numbers name the runners' own list, each both ways. */
+static void test_runner_names(void)
+{
+	static const struct {
+		enum lab_runner id;
+		const char *name;
+	} want[] = {
+		{ LAB_RUNNER_QEMU, "qemu" }, { LAB_RUNNER_LOCAL, "local" },
+		{ LAB_RUNNER_LIBVIRT, "libvirt" }, { LAB_RUNNER_SSH, "ssh" },
+		{ LAB_RUNNER_LAVA, "lava" },
+	};
+	enum lab_runner got;
+
+	is_int(runner_nr, sizeof(want) / sizeof(*want), "as many runners as lab.conf numbers");
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
+		is_str(config_runner_name(want[i].id), want[i].name, want[i].name);
+		ok(!parse_runner(want[i].name, &got) && got == want[i].id, "and back");
+	}
+	ok(parse_runner("rsh", &got) < 0, "an unknown name refused");
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/test-config.XXXXXX";
@@ -921,6 +943,7 @@ int main(void)
 		return 2;
 	}
 	test_parsers();
+	test_runner_names();
 	test_files();
 	test_nightly();
 	test_bad_values();
