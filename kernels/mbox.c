@@ -3,6 +3,8 @@
  * RFC 2047 decoding, dates, and git am's subject, body and diff rules.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -134,8 +136,70 @@ static int base64_decode(struct strbuf *out, const char *s, size_t n)
 }
 
 /*
+ * s (n bytes) in charset cs (cs_len bytes) added to out as UTF-8, by
+ * iconv(3): any charset the C library knows (ISO-8859-*, KOI8-R,
+ * Shift_JIS, ISO-2022-JP...). UTF-8, ASCII and a charset it does not know
+ * go as they are; a byte that is not valid in cs becomes U+FFFD.
+ */
+static void add_utf8(struct strbuf *out, const char *cs, size_t cs_len, const char *s, size_t n)
+{
+	char name[64], buf[256], *in = (char *)s, *o;
+	size_t left = n, room;
+	iconv_t cd;
+
+	if (!cs_len || cs_len >= sizeof(name))
+		goto as_is;
+	memcpy(name, cs, cs_len);
+	name[cs_len] = '\0';
+	if (!strcasecmp(name, "utf-8") || !strcasecmp(name, "utf8") ||
+	    !strcasecmp(name, "us-ascii"))
+		goto as_is;
+	cd = iconv_open("UTF-8", name);
+	if (cd == (iconv_t)-1)
+		goto as_is;
+	while (left) {
+		o = buf;
+		room = sizeof(buf);
+		if (iconv(cd, &in, &left, &o, &room) == (size_t)-1 && errno != E2BIG) {
+			/* EILSEQ, or EINVAL: a sequence cut at the end */
+			strbuf_add(out, buf, (size_t)(o - buf));
+			strbuf_addstr(out, "\xef\xbf\xbd");
+			in++;
+			left--;
+			continue;
+		}
+		strbuf_add(out, buf, (size_t)(o - buf));
+	}
+	/* a stateful charset's return to its initial state (ISO-2022-JP) */
+	o = buf;
+	room = sizeof(buf);
+	if (iconv(cd, NULL, NULL, &o, &room) != (size_t)-1)
+		strbuf_add(out, buf, (size_t)(o - buf));
+	iconv_close(cd);
+	return;
+as_is:
+	strbuf_add(out, s, n);
+}
+
+/* The charset parameter of a Content-Type value: 0 with it at *cs, *len bytes; -1 without. */
+static int body_charset(const char *ctype, const char **cs, size_t *len)
+{
+	for (const char *p = ctype; p && *p; p++) {
+		if (strncasecmp(p, "charset=", 8) || (p > ctype && !strchr("; \t", p[-1])))
+			continue;
+		p += 8;
+		if (*p == '"')
+			p++;
+		*cs = p;
+		*len = strcspn(p, "\"; \t");
+		return *len ? 0 : -1;
+	}
+	return -1;
+}
+
+/*
  * One RFC 2047 encoded word, "=?charset?Q?text?=" or "=?charset?B?text?=",
- * at s. Latin-1 becomes UTF-8; other charsets pass through as bytes.
+ * at s, decoded to UTF-8.
  */
 static int decode_word(struct strbuf *out, const char *s, size_t n, size_t *used)
 {
@@ -164,20 +228,7 @@ static int decode_word(struct strbuf *out, const char *s, size_t n, size_t *used
 		qp_decode(&raw, text, (size_t)(t - text), 1);
 	else if (base64_decode(&raw, text, (size_t)(t - text)))
 		goto out;
-	if ((cs_len == 10 && !strncasecmp(p, "iso-8859-1", 10)) ||
-	    (cs_len == 6 && !strncasecmp(p, "latin1", 6))) {
-		for (size_t i = 0; i < raw.len; i++) {
-			unsigned char c = (unsigned char)raw.buf[i];
-			if (c < 0x80) {
-				strbuf_addch(out, c);
-			} else {
-				strbuf_addch(out, 0xc0 | (c >> 6));
-				strbuf_addch(out, 0x80 | (c & 0x3f));
-			}
-		}
-	} else {
-		strbuf_add(out, strbuf_str(&raw), raw.len);
-	}
+	add_utf8(out, p, cs_len, raw.buf, raw.len);
 	*used = (size_t)(t + 2 - s);
 	ret = 0;
 out:
@@ -594,6 +645,8 @@ static int parse_mail(struct patch_series *series, const char *s, size_t len,
 	struct mail_headers inbody = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct strbuf decoded = STRBUF_INIT, name = STRBUF_INIT, email = STRBUF_INIT;
 	struct strbuf subject = STRBUF_INIT, body = STRBUF_INIT, diff = STRBUF_INIT;
+	const char *cs;
+	size_t cs_len;
 	size_t pos = 0, nr_headers, start, diff_start = 0, body_end, end, number = series->nr + 1;
 	const char *text;
 	size_t text_len;
@@ -677,6 +730,14 @@ static int parse_mail(struct patch_series *series, const char *s, size_t len,
 		}
 	}
 	clean_body(&body, text + start, body_end - start);
+	if (!body_charset(strbuf_str(&h.ctype), &cs, &cs_len)) {
+		struct strbuf utf8 = STRBUF_INIT;
+
+		/* git am's way: the message in UTF-8, the diff's bytes as they are */
+		add_utf8(&utf8, cs, cs_len, body.buf, body.len);
+		strbuf_release(&body);
+		body = utf8;
+	}
 	end = diff_end(text, text_len, diff_start);
 	strbuf_add(&diff, text + diff_start, end - diff_start);
 	if (diff.buf[diff.len - 1] != '\n')

@@ -140,6 +140,53 @@ static size_t count_lines(const char *s)
 	return n;
 }
 
+/* Mails in other charsets than UTF-8 and Latin-1: subjects and messages come out in UTF-8. */
+static void test_charsets(void)
+{
+	static const char koi8[] =
+		"From: Ivan <ivan@example.org>\n"
+		"Subject: =?KOI8-R?B?0NLJ18XU?= =?ISO-2022-JP?B?GyRCRnxLXBsoQg==?=\n"
+		"Date: Mon, 2 Jan 2023 03:04:05 GMT\n"
+		"Content-Type: text/plain; charset=\"iso-8859-15\"\n"
+		"Content-Transfer-Encoding: 8bit\n"
+		"\n"
+		"Costs 5 \xa4.\n"
+		"---\n"
+		"diff --git a/m.txt b/m.txt\n"
+		"--- a/m.txt\n"
+		"+++ b/m.txt\n"
+		"@@ -1 +1 @@\n"
+		"-\xa4\n"
+		"+x\n";
+	static const char unknown[] =
+		"From: A <a@example.org>\n"
+		"Subject: =?x-no-such-charset?Q?caf=E9?= and =?KOI8-R?Q?=FF?=\n"
+		"\n"
+		"diff --git a/m.txt b/m.txt\n"
+		"--- a/m.txt\n"
+		"+++ b/m.txt\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n";
+	struct patch_series s = PATCH_SERIES_INIT;
+	struct strbuf why = STRBUF_INIT;
+
+	is_int(patch_series_parse(&s, koi8, strlen(koi8), &why), 0, "a KOI8-R and ISO-2022-JP mail parses");
+	if (s.nr == 1) {
+		is_str(s.v[0].subject, "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82"
+		       "\xe6\x97\xa5\xe6\x9c\xac", "KOI8-R and ISO-2022-JP encoded words in UTF-8");
+		is_str(s.v[0].body, "Costs 5 \xe2\x82\xac.", "an ISO-8859-15 message in UTF-8: the euro");
+		ok(strstr(s.v[0].diff, "-\xa4\n") != NULL, "the diff's bytes as they were");
+	}
+	patch_series_release(&s);
+	is_int(patch_series_parse(&s, unknown, strlen(unknown), &why), 0, "an unknown charset parses");
+	if (s.nr == 1)
+		is_str(s.v[0].subject, "caf\xe9 and \xd0\xaa",
+		       "its word as it was; KOI8-R 0xFF is a hard sign");
+	patch_series_release(&s);
+	strbuf_release(&why);
+}
+
 static void test_parse(void)
 {
 	struct patch_series s = PATCH_SERIES_INIT;
@@ -489,6 +536,7 @@ int main(void)
 	git_repository *repo;
 	git_oid base;
 
+	test_charsets();
 	test_parse();
 
 	if (!mkdtemp(dir) || lab_git_init())
