@@ -82,6 +82,32 @@ void html_commit(struct strbuf *sb, const char *hex)
 	strbuf_release(&c);
 }
 
+static const char *const bisect_variant[][2] = {
+	{ "G", "the good end" },
+	{ "B", "the bad end" },
+	{ "P", "the culprit's parent (culprit^), measured again to confirm the culprit" },
+};
+
+void html_variant(struct strbuf *sb, const char *name, int bisect)
+{
+	for (size_t i = 0; bisect && name && i < sizeof(bisect_variant) / sizeof(*bisect_variant); i++)
+		if (!strcmp(name, bisect_variant[i][0])) {
+			strbuf_addf(sb, "<abbr title=\"%s\">%s</abbr>", bisect_variant[i][1],
+				    bisect_variant[i][0]);
+			return;
+		}
+	html_text(sb, name);
+}
+
+void html_variants_legend(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "<p class=\"legend\">Variant: ");
+	for (size_t i = 0; i < sizeof(bisect_variant) / sizeof(*bisect_variant); i++)
+		strbuf_addf(sb, "<strong>%s</strong> %s; ", bisect_variant[i][0],
+			    bisect_variant[i][1]);
+	strbuf_addstr(sb, "a commit id: a step of the bisection.</p>\n");
+}
+
 void html_page_begin(struct strbuf *sb, const char *title)
 {
 	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"

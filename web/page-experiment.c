@@ -331,25 +331,29 @@ static int provenance_row(const struct store_report_variant *v, void *data)
 
 	strbuf_addstr(sb, "<tr><th scope=\"row\">");
 	html_text(sb, v->name);
-	strbuf_addstr(sb, "</th><td>");
-	html_text(sb, v->git_ref);
-	strbuf_addstr(sb, "</td><td>");
-	add_commit(out->s, sb, v->commit, 0);
+	strbuf_addstr(sb, "</th><td class=\"wrap\">");
+	add_kernel(out->s, sb, v->git_ref, v->commit);
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	if (!v->path)
 		strbuf_addstr(sb, "(this host)");
 	else
 		html_text(sb, v->path);
 	strbuf_addstr(sb, "</td><td>");
-	if (*v->hash)
+	/* cut to 12 in the cell, whole in its title */
+	if (*v->hash) {
+		strbuf_addstr(sb, "<span title=\"");
+		escape_html(sb, v->hash);
+		strbuf_addstr(sb, "\">");
 		html_commit(sb, v->hash);
-	else
+		strbuf_addstr(sb, "</span>");
+	} else {
 		strbuf_addstr(sb, "&#8211;");
+	}
 	strbuf_addstr(sb, "</td><td>");
 	html_text(sb, v->release);
-	strbuf_addstr(sb, "</td><td><code>");
+	strbuf_addstr(sb, "</td><td class=\"wrap\"><code>");
 	html_text(sb, v->cmdline);
-	strbuf_addstr(sb, "</code></td><td>");
+	strbuf_addstr(sb, "</code></td><td class=\"wrap\">");
 	for (size_t i = 0; i < v->nruns; i++)
 		strbuf_addf(sb, "%s<a href=\"r%lld.html\">%lld</a>", i ? " " : "", v->runs[i],
 			    v->runs[i]);
@@ -362,7 +366,7 @@ static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 	struct site_out out = { s, sb };
 
 	strbuf_addstr(sb, "<section>\n<h2>Provenance</h2>\n");
-	html_table_begin(sb, "<th>Variant</th><th>Git ref</th><th>Commit</th><th>Kernel image</th>"
+	html_table_begin(sb, "<th>Variant</th><th>Kernel: ref (commit) subject</th><th>Kernel image</th>"
 		    "<th>Image hash</th><th>Release</th><th>Command line</th><th>Runs</th>");
 	if (store_report_variants(s->st, exp_id, provenance_row, &out))
 		return -1;
@@ -440,7 +444,7 @@ int page_experiment(struct site *s, long long id)
 	add_events(&p->sb, &ep.ev, "A", "B");
 	if (sweep_points(&verdicts) > 1)
 		add_sweep(&p->sb, &verdicts);
-	if (add_explanations(&p->sb, s->st, id) || add_runs_table(s, &p->sb, id))
+	if (add_explanations(&p->sb, s->st, id) || add_runs_table(s, &p->sb, id, 0))
 		goto out;
 	html_page_end(&p->sb);
 	strbuf_addf(&name, "e%lld.html", id);

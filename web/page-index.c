@@ -10,6 +10,7 @@
 #include "stats.h"
 #include "store-report.h"
 #include "svg.h"
+#include "textfmt.h"
 #include "xalloc.h"
 
 /*
@@ -186,7 +187,7 @@ static int series_load(struct site *s, struct series_set *set)
 static void add_kernel_label(struct site *s, struct strbuf *sb, const struct series_kernel *k)
 {
 	if (k->commit)
-		add_commit(s, sb, strbuf_str(&k->label), 0);
+		add_kernel(s, sb, NULL, strbuf_str(&k->label));
 	else
 		escape_html(sb, strbuf_str(&k->label));
 }
@@ -275,28 +276,69 @@ static int add_series(struct site *s, struct strbuf *sb)
 	return 0;
 }
 
+/*
+ * What a row leads with: the worst metric (store-report.h says which),
+ * its change as every page writes one, its verdict, and how many other
+ * metrics there are; for a bisection its metric, the G->B effect, the
+ * outcome and the culprit.
+ */
+static void add_worst(struct site *s, struct strbuf *sb,
+		      const struct store_report_experiment_summary *e, int bisect)
+{
+	char change[48];
+
+	if (!*e->metric && !*e->verdict) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	if (*e->metric) {
+		strbuf_addstr(sb, "<strong class=\"metric\">");
+		escape_html(sb, e->workload);
+		strbuf_addch(sb, '.');
+		escape_html(sb, e->metric);
+		strbuf_addstr(sb, "</strong> ");
+		if (!bisect && e->points > 1)
+			strbuf_addf(sb, "at %lldM, %lld cpu(s) ", e->mem_mib, e->cpus);
+	}
+	if (isfinite(e->ratio) && e->ratio > 0) {
+		textfmt_ratio(change, sizeof(change), e->ratio);
+		strbuf_addstr(sb, "<span class=\"change\">");
+		escape_html(sb, change);
+		strbuf_addstr(sb, "</span> ");
+	}
+	html_badge(sb, "v-", e->verdict);
+	if (!bisect && e->metrics > 1)
+		strbuf_addf(sb, "<br/><span class=\"more\">+%lld other metric%s</span>",
+			    e->metrics - 1, e->metrics > 2 ? "s" : "");
+	if (bisect && *e->culprit) {
+		strbuf_addstr(sb, "<br/>culprit ");
+		add_kernel(s, sb, NULL, e->culprit);
+	}
+}
+
 static int index_experiment(const struct store_report_experiment_summary *e, void *data)
 {
 	struct site_out *out = data;
 	struct strbuf *sb = out->sb;
 	int bisect = !strcmp(e->kind, "bisect");
 
-	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td>", bisect ? 'b' : 'e',
-		    e->id, e->id);
+	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td class=\"wrap lead\">",
+		    bisect ? 'b' : 'e', e->id, e->id);
+	add_worst(out->s, sb, e, bisect);
+	strbuf_addstr(sb, "</td><td>");
 	html_text(sb, e->kind);
 	strbuf_addstr(sb, "</td><td>");
 	html_badge(sb, "s-", e->status);
 	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, e->workloads);
-	strbuf_addstr(sb, "</td><td>");
 	html_time(sb, e->created);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "v-", e->verdict);
-	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, e->detail);
-	if (bisect && *e->culprit) {
-		strbuf_addstr(sb, ", culprit ");
-		add_commit(out->s, sb, e->culprit, 0);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	if (bisect && *e->good) {
+		strbuf_addstr(sb, "good ");
+		add_kernel(out->s, sb, e->good_ref, e->good);
+		strbuf_addstr(sb, "<br/>bad ");
+		add_kernel(out->s, sb, e->bad_ref, e->bad);
+	} else {
+		html_text(sb, e->workloads);
 	}
 	strbuf_addstr(sb, "</td></tr>\n");
 	return 0;
@@ -314,8 +356,10 @@ static int add_experiments(struct site *s, struct strbuf *sb, int regressions)
 
 	strbuf_addstr(sb, regressions ? "<section class=\"attention\">\n<h2>Regressions and culprits</h2>\n"
 				       : "<section>\n<h2>Recent experiments</h2>\n");
-	html_table_begin(sb, "<th>Experiment</th><th>Kind</th><th>Status</th><th>Workloads</th>"
-		    "<th>Started</th><th>Verdict</th><th>Detail</th>");
+	html_table_begin(sb, "<th>Experiment</th><th title=\"the worst metric: a regression's "
+		    "largest change, else an improvement's, else the largest change\">Worst "
+		    "change</th><th>Kind</th><th>Status</th><th>Started</th><th>Workloads, or the "
+		    "ends</th>");
 	if (regressions) {
 		size_t before = sb->len;
 
@@ -335,12 +379,13 @@ static int add_experiments(struct site *s, struct strbuf *sb, int regressions)
 }
 
 /* A run's kernel: its commit, else the image's file name with its path as the title. */
-static void add_run_kernel(struct site *s, struct strbuf *sb, const char *kernel)
+static void add_run_kernel(struct site *s, struct strbuf *sb, const char *kernel,
+			   const char *ref)
 {
 	const char *base = strrchr(kernel, '/');
 
 	if (strlen(kernel) == 40 && strspn(kernel, "0123456789abcdef") == 40) {
-		add_commit(s, sb, kernel, 0);
+		add_kernel(s, sb, ref, kernel);
 	} else if (base && base[1]) {
 		strbuf_addstr(sb, "<span title=\"");
 		escape_html(sb, kernel);
@@ -373,9 +418,10 @@ static int index_run(const struct store_report_run_summary *r, void *data)
 	else
 		strbuf_addstr(sb, "&#8211;");
 	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, r->variant);
-	strbuf_addstr(sb, "</td><td>");
-	add_run_kernel(out->s, sb, r->kernel);
+	html_variant(sb, r->variant, r->experiment_kind &&
+		     !strcmp(r->experiment_kind, "bisect"));
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	add_run_kernel(out->s, sb, r->kernel, r->git_ref);
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	html_text(sb, r->error);
 	strbuf_addstr(sb, "</td></tr>\n");
@@ -435,6 +481,7 @@ int page_index(struct site *s)
 	if (store_report_runs(s->st, s->opt->recent, index_run, &runs))
 		goto out;
 	html_table_end(&sb);
+	html_variants_legend(&sb);
 	strbuf_addstr(&sb, "</section>\n");
 	html_page_end(&sb);
 	ret = 0;

@@ -107,6 +107,35 @@ void add_subject(struct site *s, struct strbuf *sb, const char *commit)
 	strbuf_release(&subject);
 }
 
+void add_kernel(struct site *s, struct strbuf *sb, const char *ref, const char *commit)
+{
+	struct strbuf subject = STRBUF_INIT;
+	int found = 0;
+
+	if (!commit || !*commit) {
+		html_text(sb, ref);
+		return;
+	}
+	/* a ref that is the commit's id, or a prefix of it, says nothing more */
+	if (ref && *ref && strncmp(commit, ref, strlen(ref))) {
+		strbuf_addstr(sb, "<span class=\"ref\">");
+		escape_html(sb, ref);
+		strbuf_addstr(sb, "</span> (");
+		add_commit(s, sb, commit, 0);
+		strbuf_addch(sb, ')');
+	} else {
+		add_commit(s, sb, commit, 0);
+	}
+	if (store_commit_subject(s->st, &subject, &found, commit))
+		found = 0;
+	if (found && subject.len) {
+		strbuf_addstr(sb, " <span class=\"subject\">");
+		escape_html(sb, strbuf_str(&subject));
+		strbuf_addstr(sb, "</span>");
+	}
+	strbuf_release(&subject);
+}
+
 void run_metrics_release(struct run_metrics *rm)
 {
 	for (size_t i = 0; i < rm->n; i++) {
@@ -187,12 +216,18 @@ int add_clock(struct strbuf *sb, struct store *st, long long exp_id, long long r
 	return ret;
 }
 
+struct runs_table {
+	struct strbuf *sb;
+	int bisect;
+};
+
 static int runs_table_row(const struct store_report_experiment_run *r, void *data)
 {
-	struct strbuf *sb = data;
+	struct runs_table *t = data;
+	struct strbuf *sb = t->sb;
 
 	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
-	html_text(sb, r->variant);
+	html_variant(sb, r->variant, t->bisect);
 	strbuf_addstr(sb, "</td><td>");
 	html_badge(sb, "s-", r->status);
 	strbuf_addstr(sb, "</td><td>");
@@ -207,14 +242,18 @@ static int runs_table_row(const struct store_report_experiment_run *r, void *dat
 	return 0;
 }
 
-int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id)
+int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id, int bisect)
 {
+	struct runs_table t = { sb, bisect };
+
 	strbuf_addstr(sb, "<section>\n<h2>Runs</h2>\n");
 	html_table_begin(sb, "<th>Run</th><th>Variant</th><th>Status</th><th>Started</th>"
 		    "<th>Memory MiB</th><th>CPUs</th><th>Error</th>");
-	if (store_report_experiment_runs(s->st, exp_id, runs_table_row, sb))
+	if (store_report_experiment_runs(s->st, exp_id, runs_table_row, &t))
 		return -1;
 	html_table_end(sb);
+	if (bisect)
+		html_variants_legend(sb);
 	strbuf_addstr(sb, "</section>\n");
 	return 0;
 }

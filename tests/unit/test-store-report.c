@@ -61,8 +61,9 @@ static int page(char kind, long long id, void *data)
 
 static int index_experiment(const struct store_report_experiment_summary *e, void *data)
 {
-	say(data, "E%lld %s %s %s %s [%s];", e->id, e->kind, e->status, e->verdict, e->detail,
-	    e->culprit);
+	say(data, "E%lld %s %s %s %s.%s %g %lld/%lld %s..%s [%s];", e->id, e->kind, e->status,
+	    e->verdict, e->workload, e->metric, e->ratio, e->metrics, e->points, e->good_ref,
+	    e->bad_ref, e->culprit);
 	return 0;
 }
 
@@ -229,7 +230,7 @@ int main(void)
 	struct store_fixture fx;
 	struct store st, again, mem;
 	struct store_conn mem_conn;
-	struct verdict_row v[2];
+	struct verdict_row v[3];
 	struct bisect_spec_row bspec;
 	struct strbuf sb = STRBUF_INIT;
 	struct out o = { .st = &st };
@@ -265,9 +266,14 @@ int main(void)
 	   store_fixture_boot(&st, 0, 0, kernel, "y", 512, RUN_OK, 30, 2) == 7,
 	   "seven boots stored");
 	verdict(&v[0], "touch", "SAME");
+	v[0].ratio = 8;
 	verdict(&v[1], "fault", "REGRESSION");
-	ok(store_verdicts_write(&st, exp, v, 2) == 0 && store_experiment_done(&st, exp) == 0,
-	   "two verdicts stored");
+	v[1].ratio = 1.5;
+	/* a fall of a metric where higher is better: the larger change of the two */
+	verdict(&v[2], "ops", "REGRESSION");
+	v[2].ratio = 0.25;
+	ok(store_verdicts_write(&st, exp, v, 3) == 0 && store_experiment_done(&st, exp) == 0,
+	   "three verdicts stored");
 	bisect_spec_row_init(&bspec);
 	strbuf_addstr(&bspec.good_ref, "a");
 	strbuf_addstr(&bspec.bad_ref, "b");
@@ -284,17 +290,17 @@ int main(void)
 
 	o.buf[0] = '\0';
 	ok(store_report_experiments(&st, 10, 0, index_experiment, &o) == 0, "index experiments read");
-	is_str(o.buf, "E2 bisect RUNNING FOUND touch [" CULPRIT "];"
-	       "E1 ab DONE REGRESSION 2 metric(s) [];",
-	       "newest first, the worst verdict, a bisection's outcome and culprit");
+	is_str(o.buf, "E2 bisect RUNNING FOUND zeroing.touch 1.5 0/0 a..b [" CULPRIT "];"
+	       "E1 ab DONE REGRESSION zeroing.ops 0.25 3/1 .. [];",
+	       "newest first, led by the largest regression, a bisection by its effect and culprit");
 	verdict(&v[0], "touch", "SAME");
 	ok(store_experiment_create_ab(&st, &exp3, vid3, "lab ab --boots 3", "zeroing", spec) == 0 &&
 	   store_verdicts_write(&st, exp3, v, 1) == 0 && store_experiment_done(&st, exp3) == 0,
 	   "a third A/B, all SAME");
 	o.buf[0] = '\0';
 	ok(store_report_experiments(&st, 10, 1, index_experiment, &o) == 0, "regressions read");
-	is_str(o.buf, "E2 bisect RUNNING FOUND touch [" CULPRIT "];"
-	       "E1 ab DONE REGRESSION 2 metric(s) [];",
+	is_str(o.buf, "E2 bisect RUNNING FOUND zeroing.touch 1.5 0/0 a..b [" CULPRIT "];"
+	       "E1 ab DONE REGRESSION zeroing.ops 0.25 3/1 .. [];",
 	       "regressions: a culprit and a REGRESSION, never an A/B of SAME");
 
 	o.buf[0] = '\0';
