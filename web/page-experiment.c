@@ -207,7 +207,7 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 			  .iter = b.iter, .n = b.x.n },
 		};
 		strbuf_addstr(&title, ": samples of A and B");
-		if (svg_distributions(sb, series, 2, v->unit, title.buf)) {
+		if (svg_distributions(sb, series, 2, v->unit, v->delta, title.buf)) {
 			error("cannot summarize the samples of E%lld %s.%s", exp_id, v->workload,
 			      v->metric);
 			goto out;

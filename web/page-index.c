@@ -208,8 +208,11 @@ static int add_series(struct site *s, struct strbuf *sb)
 	if (set.nk)
 		strbuf_addf(sb, "<p>The median of each run over time, per metric: the latest %d runs "
 			    "of the %zu kernels measured most recently, each on one command line "
-			    "and memory size; the latest value links to its run.</p>\n", SERIES_RUNS,
-			    set.nk);
+			    "and memory size; the latest value links to its run. Each line's scale, its "
+			    "ends written at its right, holds at least %g %% either side of the "
+			    "line's median (the change a verdict in wall time calls the same), so "
+			    "that a smaller wobble stays small.</p>\n", SERIES_RUNS, set.nk,
+			    100 * STATS_DELTA_WALL);
 	else
 		strbuf_addstr(sb, "<p>No kernel has run more than once.</p>\n");
 	for (size_t i = 0; i < set.n; i++) {
@@ -255,11 +258,9 @@ static int add_series(struct site *s, struct strbuf *sb)
 			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.n, sum.min,
 			    sum.max);
 		strbuf_addstr(&title, sr->unit);
-		/*
-		 * No MDE is stored for a kernel's runs: a spread below 0.1 % of
-		 * the median is drawn flat, not stretched over the whole height.
-		 */
-		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.n, 0.001 * fabs(sum.median), title.buf);
+		strbuf_addf(&title, "; scale at least %g %% either side of their median",
+			    100 * STATS_DELTA_WALL);
+		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.n, STATS_DELTA_WALL, title.buf);
 		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
 		html_num(sb, sr->y.v[sr->y.n - 1]);
 		strbuf_addstr(sb, "</a> ");

@@ -12,6 +12,7 @@
 #include "escape.h"
 #include "html.h"
 #include "pages.h"
+#include "stats.h"
 #include "store-report.h"
 #include "strvec.h"
 #include "svg.h"
@@ -196,6 +197,7 @@ static void add_series(struct nightly_page *np)
 	struct svg_change *marks = xcalloc(np->nc + 1, sizeof(*marks));
 	char **labels = xcalloc(s->commits.nr + 1, sizeof(*labels));
 	size_t nmarks = 0, nrows = 0, *at = xcalloc(np->nc + 1, sizeof(*at));
+	double band;
 
 	np->nseries++;
 	for (size_t i = 0; i < s->commits.nr; i++) {
@@ -240,12 +242,14 @@ static void add_series(struct nightly_page *np)
 	} else {
 		strbuf_addstr(sb, " clock, no command line");
 	}
-	strbuf_addf(sb, ": %zu commit(s), each point the median of its boots' medians.</p>\n",
-		    s->y.n);
+	band = strncmp(s->clock.buf, "icount", 6) ? STATS_DELTA_WALL : STATS_DELTA_VIRTUAL;
+	strbuf_addf(sb, ": %zu commit(s), each point the median of its boots' medians; the scale "
+		    "holds at least &#177;%.3g %% around their median, the change a verdict in this "
+		    "clock calls the same.</p>\n", s->y.n, 100 * band);
 	strbuf_addf(&title, "%s.%s over %zu commits, %zu change(s) marked", s->workload.buf,
 		    s->metric.buf, s->y.n, nmarks);
 	svg_nightly_series(sb, s->y.v, (const char *const *)labels, s->y.n, marks, nmarks,
-			   s->unit.buf, title.buf);
+			   s->unit.buf, band, title.buf);
 	if (nrows) {
 		html_table_begin(sb, "<th>Kind</th><th>Before</th><th>After</th><th>Change</th>"
 			    "<th>Verdict</th><th>A/B</th><th>Bisection</th><th>Culprit</th>");
