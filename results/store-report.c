@@ -77,32 +77,41 @@ static int experiment_summary_row(sqlite3_stmt *q, void *data)
 	return r->fn.experiment_summary(&e, r->data);
 }
 
+/* Each experiment with its worst verdict (store-report.h), as the columns of experiment_summary_row(). */
+#define EXPERIMENT_SUMMARY "SELECT * FROM (SELECT e.id, e.kind, e.status, e.workloads, " \
+	"e.created, CASE e.kind WHEN 'bisect' THEN b.outcome ELSE w.verdict END AS verdict, " \
+	"b.culprit AS culprit, COALESCE(b.workload, w.workload), COALESCE(b.metric, w.metric), " \
+	"w.mem_mib, w.cpus, CASE e.kind WHEN 'bisect' THEN b.effect ELSE w.ratio END, " \
+	"(SELECT count(DISTINCT workload || '.' || metric) FROM verdicts " \
+	"WHERE experiment_id = e.id), (SELECT count(DISTINCT mem_mib || ',' || cpus) FROM " \
+	"verdicts WHERE experiment_id = e.id), b.good, b.bad, bs.good_ref, bs.bad_ref " \
+	"FROM experiments e LEFT JOIN verdicts w ON w.id = (SELECT id FROM verdicts " \
+	"WHERE experiment_id = e.id ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 " \
+	"WHEN 'IMPROVEMENT' THEN 1 WHEN 'INCONCLUSIVE' THEN 2 WHEN 'SMALL' THEN 3 " \
+	"ELSE 4 END, max(ratio, 1.0 / ratio) DESC, id LIMIT 1) " \
+	"LEFT JOIN bisections b ON b.experiment_id = e.id " \
+	"LEFT JOIN bisect_specs bs ON bs.experiment_id = e.id) "
+
+/* max(ratio, 1.0 / ratio): the size of a change either way; NULL (not compared) sorts last */
 int store_report_experiments(struct store *st, long limit, int regressions,
 			     store_report_experiment_summary_fn *fn, void *data)
 {
 	struct reader r = { .fn.experiment_summary = fn, .data = data };
 
-	/* max(ratio, 1.0 / ratio): the size of a change either way; NULL (not compared) sorts last */
-	return store_rows(st, "cannot read experiments",
-			  "SELECT * FROM (SELECT e.id, e.kind, e.status, e.workloads, e.created, "
-			  "CASE e.kind WHEN 'bisect' THEN b.outcome ELSE w.verdict END AS verdict, "
-			  "b.culprit AS culprit, COALESCE(b.workload, w.workload), "
-			  "COALESCE(b.metric, w.metric), w.mem_mib, w.cpus, "
-			  "CASE e.kind WHEN 'bisect' THEN b.effect ELSE w.ratio END, "
-			  "(SELECT count(DISTINCT workload || '.' || metric) FROM verdicts "
-			  "WHERE experiment_id = e.id), "
-			  "(SELECT count(DISTINCT mem_mib || ',' || cpus) FROM verdicts "
-			  "WHERE experiment_id = e.id), b.good, b.bad, bs.good_ref, bs.bad_ref "
-			  "FROM experiments e LEFT JOIN verdicts w ON w.id = (SELECT id FROM verdicts "
-			  "WHERE experiment_id = e.id ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 "
-			  "WHEN 'IMPROVEMENT' THEN 1 WHEN 'INCONCLUSIVE' THEN 2 WHEN 'SMALL' THEN 3 "
-			  "ELSE 4 END, max(ratio, 1.0 / ratio) DESC, id LIMIT 1) "
-			  "LEFT JOIN bisections b ON b.experiment_id = e.id "
-			  "LEFT JOIN bisect_specs bs ON bs.experiment_id = e.id) "
+	return store_rows(st, "cannot read experiments", EXPERIMENT_SUMMARY
 			  "WHERE NOT ?2 OR verdict = 'REGRESSION' OR COALESCE(culprit, '') != '' "
 			  "ORDER BY id DESC LIMIT ?1",
 			  STORE_ARGS(STORE_INT(limit), STORE_INT(regressions)), experiment_summary_row,
 			  &r);
+}
+
+int store_report_experiment_summary(struct store *st, long long exp_id,
+				    store_report_experiment_summary_fn *fn, void *data)
+{
+	struct reader r = { .fn.experiment_summary = fn, .data = data };
+
+	return store_rows(st, "cannot read experiment", EXPERIMENT_SUMMARY "WHERE id = ?1",
+			  STORE_ARGS(STORE_INT(exp_id)), experiment_summary_row, &r);
 }
 
 static int run_summary_row(sqlite3_stmt *q, void *data)

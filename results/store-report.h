@@ -49,6 +49,9 @@ typedef int store_report_experiment_summary_fn(const struct store_report_experim
 /* The newest experiments; with regressions, only the A/Bs that found one and bisections with a culprit. */
 int store_report_experiments(struct store *st, long limit, int regressions,
 			     store_report_experiment_summary_fn *fn, void *data);
+/* The experiment of that id, as above, for its page's first line. */
+int store_report_experiment_summary(struct store *st, long long exp_id,
+				    store_report_experiment_summary_fn *fn, void *data);
 
 /* The newest runs, newest first, as the index lists them. */
 struct store_report_run_summary {

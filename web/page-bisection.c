@@ -32,6 +32,8 @@ static int bisection_header(const struct store_report_bisection *b, void *data)
 	strbuf_addf(&title, "Bisection E%lld", bp->p.id);
 	html_page_begin(sb, title.buf);
 	strbuf_release(&title);
+	if (add_headline(s, sb, bp->p.id))
+		return -1;
 	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
 	html_badge(sb, "s-", b->status);
 	strbuf_addstr(sb, "</dd>\n<dt>outcome</dt><dd>");

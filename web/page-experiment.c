@@ -123,6 +123,19 @@ static void add_ab_row(struct strbuf *sb, const char *label, double a, double b)
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
+/* A p-value as every output writes one: never an exponent. */
+static void add_p(struct strbuf *sb, double p)
+{
+	char buf[32];
+
+	if (!isfinite(p)) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	textfmt_p(buf, sizeof(buf), p);
+	escape_html(sb, buf);
+}
+
 /* An emulated verdict the page faults contradict says so under its facts. */
 static void add_warning(struct strbuf *sb, const struct events_report *ev,
 			const struct verdict_row *v)
@@ -176,13 +189,16 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 		strbuf_addstr(sb, "not compared: a side has values that are not all positive");
 	}
 	strbuf_addstr(sb, "</dd>\n<dt>p</dt><dd>");
-	html_num(sb, v->p);
+	add_p(sb, v->p);
 	strbuf_addstr(sb, "</dd>\n<dt>adjusted p</dt><dd>");
-	html_num(sb, v->p_adjusted);
+	add_p(sb, v->p_adjusted);
 	strbuf_addstr(sb, "</dd>\n<dt>MDE</dt><dd>");
-	if (isfinite(v->mde))
-		strbuf_addf(sb, "%.2f %%", 100 * v->mde);
-	else
+	if (isfinite(v->mde)) {
+		char pct[32];
+
+		textfmt_percent(pct, sizeof(pct), 100 * v->mde);
+		escape_html(sb, pct);
+	} else
 		strbuf_addstr(sb, "&#8211;");
 	strbuf_addf(sb, "</dd>\n<dt>verdict</dt><dd class=\"verdict\">");
 	html_badge(sb, "v-", v->verdict);
@@ -392,6 +408,8 @@ static int experiment_header(const struct store_report_experiment *e, void *data
 	strbuf_addf(&title, "Experiment E%lld", p->id);
 	html_page_begin(sb, title.buf);
 	strbuf_release(&title);
+	if (add_headline(p->s, sb, p->id))
+		return -1;
 	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
 	html_badge(sb, "s-", e->status);
 	strbuf_addstr(sb, "</dd>\n<dt>workloads</dt><dd>");

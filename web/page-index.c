@@ -277,46 +277,6 @@ static int add_series(struct site *s, struct strbuf *sb)
 	return 0;
 }
 
-/*
- * What a row leads with: the worst metric (store-report.h says which),
- * its change as every page writes one, its verdict, and how many other
- * metrics there are; for a bisection its metric, the G->B effect, the
- * outcome and the culprit.
- */
-static void add_worst(struct site *s, struct strbuf *sb,
-		      const struct store_report_experiment_summary *e, int bisect)
-{
-	char change[48];
-
-	if (!*e->metric && !*e->verdict) {
-		strbuf_addstr(sb, "&#8211;");
-		return;
-	}
-	if (*e->metric) {
-		strbuf_addstr(sb, "<strong class=\"metric\">");
-		escape_html(sb, e->workload);
-		strbuf_addch(sb, '.');
-		escape_html(sb, e->metric);
-		strbuf_addstr(sb, "</strong> ");
-		if (!bisect && e->points > 1)
-			strbuf_addf(sb, "at %lldM, %lld cpu(s) ", e->mem_mib, e->cpus);
-	}
-	if (isfinite(e->ratio) && e->ratio > 0) {
-		textfmt_ratio(change, sizeof(change), e->ratio);
-		strbuf_addstr(sb, "<span class=\"change\">");
-		escape_html(sb, change);
-		strbuf_addstr(sb, "</span> ");
-	}
-	html_badge(sb, "v-", e->verdict);
-	if (!bisect && e->metrics > 1)
-		strbuf_addf(sb, "<br/><span class=\"more\">+%lld other metric%s</span>",
-			    e->metrics - 1, e->metrics > 2 ? "s" : "");
-	if (bisect && *e->culprit) {
-		strbuf_addstr(sb, "<br/>culprit ");
-		add_kernel(s, sb, NULL, e->culprit);
-	}
-}
-
 static int index_experiment(const struct store_report_experiment_summary *e, void *data)
 {
 	struct site_out *out = data;
@@ -325,7 +285,7 @@ static int index_experiment(const struct store_report_experiment_summary *e, voi
 
 	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td class=\"wrap lead\">",
 		    bisect ? 'b' : 'e', e->id, e->id);
-	add_worst(out->s, sb, e, bisect);
+	add_worst(out->s, sb, e);
 	strbuf_addstr(sb, "</td><td>");
 	html_text(sb, e->kind);
 	strbuf_addstr(sb, "</td><td>");

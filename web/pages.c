@@ -1,4 +1,5 @@
 /* What the pages share (pages.h): their writing, numbers, subjects, clocks, runs, samples. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "sample.h"
 #include "store-experiment.h"
 #include "store-report.h"
+#include "textfmt.h"
 #include "xalloc.h"
 
 int site_put(struct site *s, const char *name, const char *data, size_t len)
@@ -134,6 +136,46 @@ void add_kernel(struct site *s, struct strbuf *sb, const char *ref, const char *
 		strbuf_addstr(sb, "</span>");
 	}
 	strbuf_release(&subject);
+}
+
+/*
+ * What a row leads with: the worst metric (store-report.h says which),
+ * its change as every page writes one, its verdict, and how many other
+ * metrics there are; for a bisection its metric, the G->B effect, the
+ * outcome and the culprit.
+ */
+void add_worst(struct site *s, struct strbuf *sb, const struct store_report_experiment_summary *e)
+{
+	int bisect = !strcmp(e->kind, "bisect");
+	char change[48];
+
+	if (!*e->metric && !*e->verdict) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	if (*e->metric) {
+		strbuf_addstr(sb, "<strong class=\"metric\">");
+		escape_html(sb, e->workload);
+		strbuf_addch(sb, '.');
+		escape_html(sb, e->metric);
+		strbuf_addstr(sb, "</strong> ");
+		if (!bisect && e->points > 1)
+			strbuf_addf(sb, "at %lldM, %lld cpu(s) ", e->mem_mib, e->cpus);
+	}
+	if (isfinite(e->ratio) && e->ratio > 0) {
+		textfmt_ratio(change, sizeof(change), e->ratio);
+		strbuf_addstr(sb, "<span class=\"change\">");
+		escape_html(sb, change);
+		strbuf_addstr(sb, "</span> ");
+	}
+	html_badge(sb, "v-", e->verdict);
+	if (!bisect && e->metrics > 1)
+		strbuf_addf(sb, "<br/><span class=\"more\">+%lld other metric%s</span>",
+			    e->metrics - 1, e->metrics > 2 ? "s" : "");
+	if (bisect && *e->culprit) {
+		strbuf_addstr(sb, "<br/>culprit ");
+		add_kernel(s, sb, NULL, e->culprit);
+	}
 }
 
 void run_metrics_release(struct run_metrics *rm)
@@ -288,4 +330,23 @@ void add_events(struct strbuf *sb, const struct events_report *ev, const char *a
 	}
 	html_table_end(sb);
 	strbuf_addstr(sb, "</section>\n");
+}
+
+static int headline(const struct store_report_experiment_summary *e, void *data)
+{
+	struct site_out *out = data;
+
+	if (!*e->verdict && !*e->metric)
+		return 0;
+	strbuf_addstr(out->sb, "<p class=\"headline\">");
+	add_worst(out->s, out->sb, e);
+	strbuf_addstr(out->sb, "</p>\n");
+	return 0;
+}
+
+int add_headline(struct site *s, struct strbuf *sb, long long exp_id)
+{
+	struct site_out out = { s, sb };
+
+	return store_report_experiment_summary(s->st, exp_id, headline, &out);
 }

@@ -106,6 +106,16 @@ void add_commit(struct site *s, struct strbuf *sb, const char *commit, int full)
  * No commit: the ref alone, or a dash.
  */
 void add_kernel(struct site *s, struct strbuf *sb, const char *ref, const char *commit);
+struct store_report_experiment_summary;
+/*
+ * What an experiment's row on the index, and its page's first line, lead
+ * with: its worst metric (store-report.h says which), that metric's change
+ * as textfmt_ratio() writes it, the verdict, and "+N other metrics"; for a
+ * bisection its metric, G->B effect, outcome and culprit.
+ */
+void add_worst(struct site *s, struct strbuf *sb, const struct store_report_experiment_summary *e);
+/* The same as a paragraph of class "headline", for the top of an experiment's page. */
+int add_headline(struct site *s, struct strbuf *sb, long long exp_id);
 /* A commit's subject as stored when it was measured (the repository may be gone), or a dash. */
 void add_subject(struct site *s, struct strbuf *sb, const char *commit);
 /* A fact of a page: which clock the numbers are in, never left to be guessed. */

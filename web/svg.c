@@ -535,6 +535,7 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 	const double h = 240, top = 28, bottom = h - 40;
 	double lo = 1, hi = 1;
 	struct svg_axis ax;
+	size_t unmeasured = 0;
 
 	if (isfinite(effect)) {
 		lo = fmin(lo, effect);
@@ -584,6 +585,12 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 				    scale(s->ratio, lo, hi, bottom, top) - 13);
 		strbuf_addstr(sb, "</g>\n");
 	}
+	for (size_t i = 0; i < n; i++)
+		unmeasured += !isfinite(steps[i].ratio);
+	if (unmeasured)
+		strbuf_addf(sb, "<text class=\"note\" x=\"%.1f\" y=\"12\" text-anchor=\"end\">%zu "
+			    "step(s) without a ratio (not built, not booted or skipped): not drawn"
+			    "</text>\n", W - PAD_R, unmeasured);
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n",
 		    (PAD_L + W - PAD_R) / 2, h - 6);
 	strbuf_addstr(sb, "</svg>\n");

@@ -82,7 +82,8 @@ struct svg_step {
 
 /*
  * The ratio against step order, the G->B effect as a line, the culprit
- * ringed; the y axis is labelled "ratio to good (M/G)".
+ * ringed; the y axis is labelled "ratio to good (M/G)". A step without a
+ * ratio keeps its place on the x axis, and the plot counts those.
  */
 void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		      double effect, const char *title);

@@ -203,6 +203,13 @@ int main(void)
 		strbuf_reset(&sb);
 		svg_bisect_steps(&sb, st, 2, 1.1, "b");
 		ok(strstr(sb.buf, ">ratio to good (M/G)</text>"), "the bisection's y axis has its label");
+		ok(!strstr(sb.buf, "without a ratio"), "every step drawn: nothing said");
+		st[0].ratio = NAN;
+		strbuf_reset(&sb);
+		svg_bisect_steps(&sb, st, 2, 1.1, "b");
+		ok(strstr(sb.buf, ">1 step(s) without a ratio (not built, not booted or skipped): "
+			  "not drawn</text>") && labels_inside(sb.buf, 640),
+		   "a step not measured: the plot says it leaves it out");
 	}
 	strbuf_release(&sb);
 	return done_testing();
