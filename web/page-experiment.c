@@ -367,9 +367,9 @@ static int provenance_row(const struct store_report_variant *v, void *data)
 	}
 	strbuf_addstr(sb, "</td><td>");
 	html_text(sb, v->release);
-	strbuf_addstr(sb, "</td><td class=\"wrap\"><code>");
+	strbuf_addstr(sb, "</td><td class=\"wrap-s\"><code>");
 	html_text(sb, v->cmdline);
-	strbuf_addstr(sb, "</code></td><td class=\"wrap\">");
+	strbuf_addstr(sb, "</code></td><td class=\"wrap-s\">");
 	for (size_t i = 0; i < v->nruns; i++)
 		strbuf_addf(sb, "%s<a href=\"r%lld.html\">%lld</a>", i ? " " : "", v->runs[i],
 			    v->runs[i]);

@@ -381,7 +381,7 @@ static int index_run(const struct store_report_run_summary *r, void *data)
 	strbuf_addstr(sb, "</td><td>");
 	html_variant(sb, r->variant, r->experiment_kind &&
 		     !strcmp(r->experiment_kind, "bisect"));
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	strbuf_addstr(sb, "</td><td class=\"wrap-s\">");
 	add_run_kernel(out->s, sb, r->kernel, r->git_ref);
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	html_text(sb, r->error);

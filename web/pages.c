@@ -92,7 +92,8 @@ void add_commit(struct site *s, struct strbuf *sb, const char *commit, int full)
 	strbuf_release(&subject);
 }
 
-void add_subject(struct site *s, struct strbuf *sb, const char *commit)
+/* The commit's stored subject as a span, or nothing (0) when none is stored. */
+static int subject_span(struct site *s, struct strbuf *sb, const char *commit)
 {
 	struct strbuf subject = STRBUF_INIT;
 	int found = 0;
@@ -103,16 +104,20 @@ void add_subject(struct site *s, struct strbuf *sb, const char *commit)
 		strbuf_addstr(sb, "<span class=\"subject\">");
 		escape_html(sb, strbuf_str(&subject));
 		strbuf_addstr(sb, "</span>");
-	} else {
-		strbuf_addstr(sb, "&#8211;");
 	}
 	strbuf_release(&subject);
+	return found;
+}
+
+void add_subject(struct site *s, struct strbuf *sb, const char *commit)
+{
+	if (!subject_span(s, sb, commit))
+		strbuf_addstr(sb, "&#8211;");
 }
 
 void add_kernel(struct site *s, struct strbuf *sb, const char *ref, const char *commit)
 {
-	struct strbuf subject = STRBUF_INIT;
-	int found = 0;
+	size_t len;
 
 	if (!commit || !*commit) {
 		html_text(sb, ref);
@@ -128,14 +133,10 @@ void add_kernel(struct site *s, struct strbuf *sb, const char *ref, const char *
 	} else {
 		add_commit(s, sb, commit, 0);
 	}
-	if (store_commit_subject(s->st, &subject, &found, commit))
-		found = 0;
-	if (found && subject.len) {
-		strbuf_addstr(sb, " <span class=\"subject\">");
-		escape_html(sb, strbuf_str(&subject));
-		strbuf_addstr(sb, "</span>");
-	}
-	strbuf_release(&subject);
+	len = sb->len;
+	strbuf_addch(sb, ' ');
+	if (!subject_span(s, sb, commit))
+		strbuf_setlen(sb, len);
 }
 
 /*
