@@ -472,17 +472,31 @@ static int nightly_row(sqlite3_stmt *q, void *data)
 		.last_head = store_text(q, 6),
 		.series = sqlite3_column_int64(q, 7),
 		.changes = sqlite3_column_int64(q, 8),
+		.worst_metric = store_text(q, 9),
+		.worst_ratio = store_num(q, 10),
+		.worst_verdict = store_text(q, 11),
+		.worst_kind = store_text(q, 12),
 	};
 
 	return r->fn.nightly(&n, r->data);
 }
 
-/* Per nightly: its id, name, nights, its newest night, its series and changes. */
+/*
+ * Per nightly: its id, name, nights, its newest night, its series and
+ * changes, and its worst change as store_report_experiments() picks the
+ * worst verdict.
+ */
 #define NIGHTLY_SELECT "SELECT n.id, n.nightly, n.nights, l.started, l.status, l.summary, " \
 	"l.head, (SELECT count(DISTINCT series) FROM nightly_points WHERE nightly = n.nightly), " \
-	"(SELECT count(*) FROM nightly_changes WHERE nightly = n.nightly) FROM (SELECT " \
+	"(SELECT count(*) FROM nightly_changes WHERE nightly = n.nightly), " \
+	"(SELECT workload || '.' || metric FROM nightly_points WHERE nightly = w.nightly AND " \
+	"series = w.series LIMIT 1), w.ratio, w.verdict, w.kind FROM (SELECT " \
 	"nightly, min(id) AS id, max(id) AS last, count(*) AS nights FROM nightly_nights " \
-	"GROUP BY nightly) n JOIN nightly_nights l ON l.id = n.last "
+	"GROUP BY nightly) n JOIN nightly_nights l ON l.id = n.last " \
+	"LEFT JOIN nightly_changes w ON w.id = (SELECT id FROM nightly_changes WHERE " \
+	"nightly = n.nightly ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 WHEN 'IMPROVEMENT' " \
+	"THEN 1 WHEN 'INCONCLUSIVE' THEN 2 WHEN 'SMALL' THEN 3 ELSE 4 END, " \
+	"max(ratio, 1.0 / ratio) DESC, id LIMIT 1) "
 
 int store_report_nightlies(struct store *st, store_report_nightly_fn *fn, void *data)
 {

@@ -177,6 +177,9 @@ struct store_report_nightly {
 	long long nights, series, changes;
 	double last_started;
 	const char *last_status, *last_summary, *last_head;
+	/* its worst change, as the worst verdict of an experiment; "" and NaN: none */
+	const char *worst_metric, *worst_verdict, *worst_kind;
+	double worst_ratio;
 };
 typedef int store_report_nightly_fn(const struct store_report_nightly *n, void *data);
 int store_report_nightlies(struct store *st, store_report_nightly_fn *fn, void *data);

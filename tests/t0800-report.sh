@@ -66,6 +66,7 @@ test_expect_success 'two nights of a nightly in a database of its own: its page,
 	"$LAB" report --db nightly/lab.db >out 2>err && test ! -s err &&
 	test -s nightly/site/n1.html && grep -q "href=\"n1.html\">followed</a>" nightly/site/index.html &&
 	grep -q "<h1>Nightly followed</h1>" nightly/site/n1.html &&
+	grep -q "<td class=\"num\">0</td><td class=\"wrap-s lead\">&#8211;</td></tr>" nightly/site/index.html &&
 	grep -qx "file n1.html" nightly/site/.lab-site &&
 	echo mine >nightly/site/n7.html && echo mine >nightly/site/n8.html && echo mine >nightly/site/n01.html &&
 	echo "file n7.html" >>nightly/site/.lab-site &&

@@ -399,8 +399,25 @@ static int index_nightly(const struct store_report_nightly *n, void *data)
 	html_time(sb, n->last_started);
 	strbuf_addstr(sb, "</td><td>");
 	html_badge(sb, "s-", n->last_status);
-	strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td></tr>\n",
-		    n->series, n->changes);
+	strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>"
+		    "<td class=\"wrap-s lead\">", n->series, n->changes);
+	if (*n->worst_kind) {
+		strbuf_addstr(sb, "<strong class=\"metric\">");
+		html_text(sb, n->worst_metric);
+		strbuf_addstr(sb, "</strong> ");
+		if (isfinite(n->worst_ratio) && n->worst_ratio > 0) {
+			char change[48];
+
+			textfmt_ratio(change, sizeof(change), n->worst_ratio);
+			strbuf_addstr(sb, "<span class=\"change\">");
+			escape_html(sb, change);
+			strbuf_addstr(sb, "</span> ");
+		}
+		html_badge(sb, "v-", *n->worst_verdict ? n->worst_verdict : n->worst_kind);
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	strbuf_addstr(sb, "</td></tr>\n");
 	return 0;
 }
 
@@ -413,7 +430,7 @@ static int add_nightlies(struct site *s, struct strbuf *sb)
 	if (!ret && rows.len) {
 		strbuf_addstr(sb, "<section>\n<h2>Nightlies</h2>\n");
 		html_table_begin(sb, "<th>Nightly</th><th>Nights</th><th>Newest night</th>"
-			    "<th>Status</th><th>Series</th><th>Changes</th>");
+			    "<th>Status</th><th>Series</th><th>Changes</th><th>Worst change</th>");
 		strbuf_addstr(sb, rows.buf);
 		html_table_end(sb);
 		strbuf_addstr(sb, "</section>\n");

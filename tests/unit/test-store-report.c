@@ -159,8 +159,9 @@ static int meta_nested(const char *key, const char *value, void *data)
 
 static int nightly(const struct store_report_nightly *n, void *data)
 {
-	say(data, "n%lld %s %lld %s %s %s %lld %lld;", n->id, n->name, n->nights, n->last_status,
-	    n->last_head, n->last_summary, n->series, n->changes);
+	say(data, "n%lld %s %lld %s %s %s %lld %lld [%s %g %s %s];", n->id, n->name, n->nights,
+	    n->last_status, n->last_head, n->last_summary, n->series, n->changes, n->worst_metric,
+	    n->worst_ratio, n->worst_verdict, n->worst_kind);
 	return 0;
 }
 
@@ -399,11 +400,14 @@ int main(void)
 	       "a nightly's page is named by its first night, between bisections and runs");
 	o.buf[0] = '\0';
 	ok(store_report_nightlies(&st, nightly, &o) == 0, "nightlies read");
-	is_str(o.buf, "n2 aa 1 OK cafe aa: nothing 0 0;n1 mm 2 REGRESSION c444 1 regression 1 2;",
+	/* a confirmed regression leads, though an unconfirmed change is larger */
+	is_str(o.buf, "n2 aa 1 OK cafe aa: nothing 0 0 [ nan  ];"
+	       "n1 mm 2 REGRESSION c444 1 regression 1 2 [zeroing.t 1.1 REGRESSION SUSPECT];",
 	       "by name, each with its newest night, series and changes");
 	o.buf[0] = '\0';
 	ok(store_report_nightly(&st, 1, nightly, &o) == 0, "a nightly read by its id");
-	is_str(o.buf, "n1 mm 2 REGRESSION c444 1 regression 1 2;", "the one of that id");
+	is_str(o.buf, "n1 mm 2 REGRESSION c444 1 regression 1 2 [zeroing.t 1.1 REGRESSION SUSPECT];",
+	       "the one of that id");
 	o.buf[0] = '\0';
 	ok(store_report_nightly(&st, 3, nightly, &o) == 0 && !o.buf[0],
 	   "a later night of it is not its id: no row");
