@@ -19,10 +19,34 @@ void html_text(struct strbuf *sb, const char *text)
 
 void html_num(struct strbuf *sb, double v)
 {
-	if (isfinite(v))
-		strbuf_addf(sb, "%.6g", v);
-	else
+	char buf[64];
+	int e;
+
+	if (!isfinite(v)) {
 		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	if (!strchr(buf, 'e')) {
+		strbuf_addstr(sb, buf);
+		return;
+	}
+	/* the same six digits without an exponent: 0.00000454973, 12345678 */
+	e = (int)floor(log10(fabs(v)));
+	if (e >= 0) {
+		strbuf_addf(sb, "%.0f", v);
+		return;
+	}
+	/* as %g would: no trailing zeros */
+	snprintf(buf, sizeof(buf), "%.*f", 5 - e < 30 ? 5 - e : 30, v);
+	for (size_t n = strlen(buf); n > 1 && (buf[n - 1] == '0' || buf[n - 1] == '.'); n--) {
+		int dot = buf[n - 1] == '.';
+
+		buf[n - 1] = '\0';
+		if (dot)
+			break;
+	}
+	strbuf_addstr(sb, buf);
 }
 
 /* A count that may not be recorded (< 0). */

@@ -9,7 +9,7 @@
 #include "strbuf.h"
 
 void html_text(struct strbuf *sb, const char *text);
-void html_num(struct strbuf *sb, double v);		/* %.6g */
+void html_num(struct strbuf *sb, double v);		/* %.6g, never an exponent */
 void html_count(struct strbuf *sb, long long v);
 void html_time(struct strbuf *sb, double epoch);	/* local time, to the second */
 /* A verdict, outcome or status, coloured by its class: prefix and the word in lower case. */
