@@ -60,33 +60,58 @@ static int experiment_summary_row(sqlite3_stmt *q, void *data)
 		.workloads = store_text(q, 3),
 		.created = store_num(q, 4),
 		.verdict = store_text(q, 5),
-		.detail = store_text(q, 6),
-		.culprit = store_text(q, 7),
+		.culprit = store_text(q, 6),
+		.workload = store_text(q, 7),
+		.metric = store_text(q, 8),
+		.mem_mib = sqlite3_column_int64(q, 9),
+		.cpus = sqlite3_column_int64(q, 10),
+		.ratio = store_num(q, 11),
+		.metrics = sqlite3_column_int64(q, 12),
+		.points = sqlite3_column_int64(q, 13),
+		.good = store_text(q, 14),
+		.bad = store_text(q, 15),
+		.good_ref = store_text(q, 16),
+		.bad_ref = store_text(q, 17),
 	};
 
 	return r->fn.experiment_summary(&e, r->data);
 }
 
+/* Each experiment with its worst verdict (store-report.h), as the columns of experiment_summary_row(). */
+#define EXPERIMENT_SUMMARY "SELECT * FROM (SELECT e.id, e.kind, e.status, e.workloads, " \
+	"e.created, CASE e.kind WHEN 'bisect' THEN b.outcome ELSE w.verdict END AS verdict, " \
+	"b.culprit AS culprit, COALESCE(b.workload, w.workload), COALESCE(b.metric, w.metric), " \
+	"w.mem_mib, w.cpus, CASE e.kind WHEN 'bisect' THEN b.effect ELSE w.ratio END, " \
+	"(SELECT count(DISTINCT workload || '.' || metric) FROM verdicts " \
+	"WHERE experiment_id = e.id), (SELECT count(DISTINCT mem_mib || ',' || cpus) FROM " \
+	"verdicts WHERE experiment_id = e.id), b.good, b.bad, bs.good_ref, bs.bad_ref " \
+	"FROM experiments e LEFT JOIN verdicts w ON w.id = (SELECT id FROM verdicts " \
+	"WHERE experiment_id = e.id ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 " \
+	"WHEN 'IMPROVEMENT' THEN 1 WHEN 'INCONCLUSIVE' THEN 2 WHEN 'SMALL' THEN 3 " \
+	"ELSE 4 END, max(ratio, 1.0 / ratio) DESC, id LIMIT 1) " \
+	"LEFT JOIN bisections b ON b.experiment_id = e.id " \
+	"LEFT JOIN bisect_specs bs ON bs.experiment_id = e.id) "
+
+/* max(ratio, 1.0 / ratio): the size of a change either way; NULL (not compared) sorts last */
 int store_report_experiments(struct store *st, long limit, int regressions,
 			     store_report_experiment_summary_fn *fn, void *data)
 {
 	struct reader r = { .fn.experiment_summary = fn, .data = data };
 
-	return store_rows(st, "cannot read experiments",
-			  "SELECT * FROM (SELECT e.id, e.kind, e.status, e.workloads, e.created, "
-			  "CASE e.kind WHEN 'bisect' THEN (SELECT outcome FROM bisections WHERE "
-			  "experiment_id = e.id) ELSE (SELECT verdict FROM verdicts WHERE "
-			  "experiment_id = e.id ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 "
-			  "WHEN 'IMPROVEMENT' THEN 1 WHEN 'INCONCLUSIVE' THEN 2 WHEN 'SMALL' THEN 3 "
-			  "ELSE 4 END LIMIT 1) END AS verdict, "
-			  "CASE e.kind WHEN 'bisect' THEN (SELECT COALESCE(metric, '') FROM bisections "
-			  "WHERE experiment_id = e.id) ELSE (SELECT count(*) || ' metric(s)' FROM "
-			  "verdicts WHERE experiment_id = e.id) END, "
-			  "(SELECT culprit FROM bisections WHERE experiment_id = e.id) AS culprit "
-			  "FROM experiments e) WHERE NOT ?2 OR verdict = 'REGRESSION' OR "
-			  "COALESCE(culprit, '') != '' ORDER BY id DESC LIMIT ?1",
+	return store_rows(st, "cannot read experiments", EXPERIMENT_SUMMARY
+			  "WHERE NOT ?2 OR verdict = 'REGRESSION' OR COALESCE(culprit, '') != '' "
+			  "ORDER BY id DESC LIMIT ?1",
 			  STORE_ARGS(STORE_INT(limit), STORE_INT(regressions)), experiment_summary_row,
 			  &r);
+}
+
+int store_report_experiment_summary(struct store *st, long long exp_id,
+				    store_report_experiment_summary_fn *fn, void *data)
+{
+	struct reader r = { .fn.experiment_summary = fn, .data = data };
+
+	return store_rows(st, "cannot read experiment", EXPERIMENT_SUMMARY "WHERE id = ?1",
+			  STORE_ARGS(STORE_INT(exp_id)), experiment_summary_row, &r);
 }
 
 static int run_summary_row(sqlite3_stmt *q, void *data)
@@ -103,6 +128,7 @@ static int run_summary_row(sqlite3_stmt *q, void *data)
 		.variant = store_text(q, 7),
 		.kernel = store_text(q, 8),
 		.error = store_text(q, 9),
+		.git_ref = store_text(q, 10),
 	};
 
 	if (sqlite3_column_type(q, 5) == SQLITE_NULL)
@@ -117,7 +143,8 @@ int store_report_runs(struct store *st, long limit, store_report_run_summary_fn 
 
 	return store_rows(st, "cannot read runs",
 			  "SELECT r.id, r.started, r.status, r.runner, r.workloads, "
-			  "r.experiment_id, e.kind, v.name, COALESCE(k.git_commit, k.path), r.error "
+			  "r.experiment_id, e.kind, v.name, COALESCE(k.git_commit, k.path), r.error, "
+			  "CASE WHEN k.git_commit IS NOT NULL THEN v.git_ref END "
 			  "FROM runs r LEFT JOIN experiments e ON e.id = r.experiment_id "
 			  "LEFT JOIN variants v ON v.id = r.variant_id "
 			  "LEFT JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id DESC LIMIT ?1",
@@ -385,6 +412,8 @@ static int bisection_row(sqlite3_stmt *q, void *data)
 		.culprit = store_text(q, 11),
 		.outcome = store_text(q, 12),
 		.effect_alpha = store_num(q, 13),
+		.good_ref = store_text(q, 14),
+		.bad_ref = store_text(q, 15),
 	};
 
 	return r->fn.bisection(&b, r->data);
@@ -398,8 +427,9 @@ int store_report_bisection(struct store *st, long long exp_id, store_report_bise
 	return store_rows(st, "cannot read bisection",
 			  "SELECT e.status, e.created, e.finished, b.good, b.bad, b.workload, "
 			  "b.metric, b.per_boot, b.effect, b.effect_lo, b.effect_hi, b.culprit, "
-			  "b.outcome, b.effect_alpha FROM experiments e "
-			  "LEFT JOIN bisections b ON b.experiment_id = e.id WHERE e.id = ?1",
+			  "b.outcome, b.effect_alpha, bs.good_ref, bs.bad_ref FROM experiments e "
+			  "LEFT JOIN bisections b ON b.experiment_id = e.id "
+			  "LEFT JOIN bisect_specs bs ON bs.experiment_id = e.id WHERE e.id = ?1",
 			  STORE_ARGS(STORE_INT(exp_id)), bisection_row, &r);
 }
 
@@ -442,17 +472,31 @@ static int nightly_row(sqlite3_stmt *q, void *data)
 		.last_head = store_text(q, 6),
 		.series = sqlite3_column_int64(q, 7),
 		.changes = sqlite3_column_int64(q, 8),
+		.worst_metric = store_text(q, 9),
+		.worst_ratio = store_num(q, 10),
+		.worst_verdict = store_text(q, 11),
+		.worst_kind = store_text(q, 12),
 	};
 
 	return r->fn.nightly(&n, r->data);
 }
 
-/* Per nightly: its id, name, nights, its newest night, its series and changes. */
+/*
+ * Per nightly: its id, name, nights, its newest night, its series and
+ * changes, and its worst change as store_report_experiments() picks the
+ * worst verdict.
+ */
 #define NIGHTLY_SELECT "SELECT n.id, n.nightly, n.nights, l.started, l.status, l.summary, " \
 	"l.head, (SELECT count(DISTINCT series) FROM nightly_points WHERE nightly = n.nightly), " \
-	"(SELECT count(*) FROM nightly_changes WHERE nightly = n.nightly) FROM (SELECT " \
+	"(SELECT count(*) FROM nightly_changes WHERE nightly = n.nightly), " \
+	"(SELECT workload || '.' || metric FROM nightly_points WHERE nightly = w.nightly AND " \
+	"series = w.series LIMIT 1), w.ratio, w.verdict, w.kind FROM (SELECT " \
 	"nightly, min(id) AS id, max(id) AS last, count(*) AS nights FROM nightly_nights " \
-	"GROUP BY nightly) n JOIN nightly_nights l ON l.id = n.last "
+	"GROUP BY nightly) n JOIN nightly_nights l ON l.id = n.last " \
+	"LEFT JOIN nightly_changes w ON w.id = (SELECT id FROM nightly_changes WHERE " \
+	"nightly = n.nightly ORDER BY CASE verdict WHEN 'REGRESSION' THEN 0 WHEN 'IMPROVEMENT' " \
+	"THEN 1 WHEN 'INCONCLUSIVE' THEN 2 WHEN 'SMALL' THEN 3 ELSE 4 END, " \
+	"max(ratio, 1.0 / ratio) DESC, id LIMIT 1) "
 
 int store_report_nightlies(struct store *st, store_report_nightly_fn *fn, void *data)
 {

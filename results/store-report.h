@@ -20,14 +20,28 @@
 typedef int store_page_fn(char kind, long long id, void *data);
 int store_report_pages(struct store *st, store_page_fn *fn, void *data);
 
-/* The newest experiments, newest first, as the index lists them. */
+/*
+ * The newest experiments, newest first, as the index lists them, each led
+ * by its worst verdict. The worst: the first by verdict (REGRESSION, then
+ * IMPROVEMENT, INCONCLUSIVE, SMALL, any other), then the largest change
+ * either way (B/A or A/B, whichever is larger; a metric not compared
+ * last), then the first stored. So a regression is the largest change in
+ * the bad direction, and with none the largest improvement leads.
+ */
 struct store_report_experiment_summary {
 	long long id;
 	const char *kind, *status, *workloads;
 	double created;
-	/* the worst verdict (REGRESSION, IMPROVEMENT, INCONCLUSIVE, SMALL, ...), or a bisection's outcome */
+	/* the worst verdict (REGRESSION, IMPROVEMENT, ...), or a bisection's outcome; "" none */
 	const char *verdict;
-	const char *detail;		/* "N metric(s)", or a bisection's metric */
+	/* the worst verdict's metric, or the bisection's ("" before it chose one) */
+	const char *workload, *metric;
+	long long mem_mib, cpus;	/* the worst verdict's; 0 for a bisection */
+	double ratio;			/* its B/A, or a bisection's G->B effect; NaN none */
+	long long metrics;		/* workload.metric pairs among the verdicts */
+	long long points;		/* machine sizes (memory, CPUs) among them */
+	/* a bisection's ends: commit ids and the refs they were given as ("" none) */
+	const char *good, *bad, *good_ref, *bad_ref;
 	const char *culprit;		/* a bisection's; "" none */
 };
 typedef int store_report_experiment_summary_fn(const struct store_report_experiment_summary *e,
@@ -35,6 +49,9 @@ typedef int store_report_experiment_summary_fn(const struct store_report_experim
 /* The newest experiments; with regressions, only the A/Bs that found one and bisections with a culprit. */
 int store_report_experiments(struct store *st, long limit, int regressions,
 			     store_report_experiment_summary_fn *fn, void *data);
+/* The experiment of that id, as above, for its page's first line. */
+int store_report_experiment_summary(struct store *st, long long exp_id,
+				    store_report_experiment_summary_fn *fn, void *data);
 
 /* The newest runs, newest first, as the index lists them. */
 struct store_report_run_summary {
@@ -44,6 +61,7 @@ struct store_report_run_summary {
 	long long experiment_id;	/* 0: none */
 	const char *experiment_kind;	/* NULL: no experiment */
 	const char *kernel;		/* commit, else image path */
+	const char *git_ref;		/* the variant's ref, as given; "" none */
 };
 typedef int store_report_run_summary_fn(const struct store_report_run_summary *r, void *data);
 int store_report_runs(struct store *st, long limit, store_report_run_summary_fn *fn,
@@ -138,6 +156,7 @@ int store_report_run(struct store *st, long long run_id, store_report_run_fn *fn
 /* A bisection's page; per_boot -1 while its unit is not chosen. */
 struct store_report_bisection {
 	const char *status, *good, *bad, *workload, *metric, *culprit, *outcome;
+	const char *good_ref, *bad_ref;	/* as given to lab bisect; "" not recorded */
 	int per_boot;
 	double created, finished, effect, effect_lo, effect_hi, effect_alpha;
 };
@@ -158,6 +177,9 @@ struct store_report_nightly {
 	long long nights, series, changes;
 	double last_started;
 	const char *last_status, *last_summary, *last_head;
+	/* its worst change, as the worst verdict of an experiment; "" and NaN: none */
+	const char *worst_metric, *worst_verdict, *worst_kind;
+	double worst_ratio;
 };
 typedef int store_report_nightly_fn(const struct store_report_nightly *n, void *data);
 int store_report_nightlies(struct store *st, store_report_nightly_fn *fn, void *data);

@@ -66,6 +66,7 @@ test_expect_success 'two nights of a nightly in a database of its own: its page,
 	"$LAB" report --db nightly/lab.db >out 2>err && test ! -s err &&
 	test -s nightly/site/n1.html && grep -q "href=\"n1.html\">followed</a>" nightly/site/index.html &&
 	grep -q "<h1>Nightly followed</h1>" nightly/site/n1.html &&
+	grep -q "<td class=\"num\">0</td><td class=\"wrap-s lead\">&#8211;</td></tr>" nightly/site/index.html &&
 	grep -qx "file n1.html" nightly/site/.lab-site &&
 	echo mine >nightly/site/n7.html && echo mine >nightly/site/n8.html && echo mine >nightly/site/n01.html &&
 	echo "file n7.html" >>nightly/site/.lab-site &&
@@ -152,6 +153,8 @@ test_expect_success 'the bisection page shows the steps in order and the culprit
 	culprit=$(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 2") &&
 	grep -F "<dd class=\"culprit\"><code>$culprit</code>" site/b2.html &&
 	grep -q "class=\"culprit\" cx=" site/b2.html &&
+	grep -q "<td><abbr title=\"the culprit'\''s parent (culprit^), measured again to confirm the culprit\">P</abbr></td>" site/b2.html &&
+	grep -q "^<p class=\"legend\">Variant: <strong>G</strong> the good end; <strong>B</strong> the bad end; <strong>P</strong> " site/b2.html &&
 	steps=$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE experiment_id = 2") &&
 	test "$steps" -ge 1 &&
 	sql lab.db "SELECT substr(git_commit, 1, 12) FROM bisect_steps WHERE experiment_id = 2 ORDER BY seq" >want &&
@@ -301,7 +304,7 @@ test_expect_success 'past 400 samples a side, points even in rank stand for the 
 	test "$(grep -c "<circle class=\"pt\"" big/site/e1.html)" = 800 &&
 	test "$(grep -c ">400 of 600 points</text>" big/site/e1.html)" = 2 &&
 	cat >check-thinned.py <<-\EOF &&
-	import sqlite3, xml.etree.ElementTree as ET
+	import sqlite3, statistics, xml.etree.ElementTree as ET
 	SVG = "{http://www.w3.org/2000/svg}"
 	db = sqlite3.connect("big/lab.db")
 	plots = [p for p in ET.parse("big/site/e1.html").getroot().iter(SVG + "svg")
@@ -317,6 +320,11 @@ test_expect_success 'past 400 samples a side, points even in rank stand for the 
 	        "r.status = \"OK\" AND s.flags & 1 = 0", (name,)))
 	lo = min(v[0] for v in side.values())
 	hi = max(v[-1] for v in side.values())
+	# the axis holds the band of delta around the median of A, then 3 % more each side
+	(delta,) = db.execute("SELECT delta FROM verdicts").fetchone()
+	ma = statistics.median(side["A"])
+	lo, hi = min(lo, ma / (1 + delta)), max(hi, ma * (1 + delta))
+	lo, hi = lo - 0.03 * (hi - lo), hi + 0.03 * (hi - lo)
 	for g in plots[0].iter(SVG + "g"):
 	    v = side[g.findtext(SVG + "text")]
 	    got = [float(c.get("cx")) for c in g.iter(SVG + "circle") if c.get("class") == "pt"]
@@ -368,50 +376,8 @@ test_expect_success CHROMIUM 'chromium: the bisection DOM holds the subject as t
 	! grep -i "<script" dom
 '
 
-# png.py FILE: the size of a PNG; png.read(FILE): its size and its pixels,
-# rows of (r, g, b), for the 8-bit RGB and RGBA PNGs chromium writes.
-cat >png.py <<\EOF
-import struct, sys, zlib
-
-def read(path):
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", path + ": not a PNG"
-    pos, idat = 8, b""
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    assert depth == 8 and color in (2, 6) and not interlace, (depth, color, interlace)
-    bpp = 3 if color == 2 else 4
-    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
-        prev = line
-    return w, h, rows
-
-if __name__ == "__main__":
-    w, h, _ = read(sys.argv[1])
-    print(w, h)
-EOF
+# png.py (tests/fixtures): a PNG's size; png.read(), its pixels.
+cp "$TOP/tests/fixtures/png.py" .
 
 test_expect_success CHROMIUM 'chromium: screenshots of index, experiment, bisection, run and nightly pages, at the window size' '
 	rm -rf "$SHOTS" && mkdir -p "$SHOTS" &&
@@ -559,7 +525,7 @@ test_expect_success 'setup: an A/B whose B is 455 times A' '
 
 # The experiment page with a script that writes each plot text's extent,
 # as the browser laid it out, into the DOM that chromium then dumps.
-test_expect_success CHROMIUM 'chromium: a 455x A/B spreads each side over its axis, keeps its labels inside, titles its points' '
+test_expect_success CHROMIUM 'chromium: a 455x A/B draws both sides on one log axis, far apart, keeps its labels inside, titles its points' '
 	sed "s|</body>|<script>for (const t of document.querySelectorAll(\"svg.plot text\")) { const b = t.getBBox(); t.setAttribute(\"data-x0\", b.x); t.setAttribute(\"data-x1\", b.x + b.width); }</script></body>|" \
 		wide/site/e1.html >wide/site/measured.html &&
 	grep -q "<script>" wide/site/measured.html &&
@@ -603,11 +569,14 @@ test_expect_success CHROMIUM 'chromium: a 455x A/B spreads each side over its ax
 	parser.feed(open("wide/dom").read())
 	dist = [p for p in parser.plots if p["class"] == "plot"]
 	assert len(dist) == 1 and len(parser.plots) == 2, [p["class"] for p in parser.plots]
-	# each side over a real part of its axis
-	for side in ("side-a", "side-b"):
-	    xs = [q["cx"] for q in dist[0]["points"] if q["side"] == side]
-	    x1, x2 = dist[0]["axes"][0]
-	    assert len(xs) == 30 and max(xs) - min(xs) > 0.1 * (x2 - x1), (side, min(xs), max(xs), x1, x2)
+	# both sides on one axis, far apart on it: A in its left tenth, B in its right one
+	assert len(dist[0]["axes"]) == 1, dist[0]["axes"]
+	x1, x2 = dist[0]["axes"][0]
+	xs = {side: [q["cx"] for q in dist[0]["points"] if q["side"] == side]
+	      for side in ("side-a", "side-b")}
+	assert len(xs["side-a"]) == 30 and len(xs["side-b"]) == 30, xs
+	assert max(xs["side-a"]) < x1 + 0.1 * (x2 - x1), (xs["side-a"], x1, x2)
+	assert min(xs["side-b"]) > x2 - 0.1 * (x2 - x1), (xs["side-b"], x1, x2)
 	# no text of any plot past its edges, as laid out
 	for p in parser.plots:
 	    assert p["texts"] and all("data-x0" in t for t in p["texts"]), p["class"]
@@ -626,6 +595,7 @@ test_expect_success CHROMIUM 'chromium: a 455x A/B spreads each side over its ax
 	    assert abs(float(m.group(1)) - v) <= 1e-8 * v, (q, v)
 	EOF
 	python3 check-wide.py &&
+	test "$(grep -c ">ms (log scale)</text>" wide/site/e1.html)" = 1 &&
 	for w in 1280 400; do
 		chromium --screenshot="$SHOTS/wide-e1-$w.png" --window-size=$w,900 --hide-scrollbars \
 			--force-device-scale-factor=1 "file://$TRASH/wide/site/e1.html" >/dev/null 2>chromium.err ||
@@ -653,6 +623,9 @@ test_expect_success 'an explained A/B: where the time went, its functions in a t
 	# wall time: five boots a side, each change with its interval
 	assert "<th>95% CI</th>" in part and "<strong>Noisy</strong>: wall time, 5 and 5 boots" in part
 	assert re.search(r"<tr><td>helper</td><td class=\"num\">&#8211;</td><td class=\"num\">1000</td>", part)
+	# the chart names what it leaves out, and by how much it changed
+	assert "<p class=\"note\">Not drawn, as they only wait (their bars would dwarf the rest): " \
+	       "schedule (+900 ms).</p>" in part, part
 	bars = re.findall(r"<g class=\"bar (up|down)\"><title>([^<]*)</title>", part)
 	# schedule only waits: in the table, not among the bars
 	assert [t.split(":")[0] for _, t in bars] == rows[:4], bars

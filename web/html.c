@@ -19,10 +19,34 @@ void html_text(struct strbuf *sb, const char *text)
 
 void html_num(struct strbuf *sb, double v)
 {
-	if (isfinite(v))
-		strbuf_addf(sb, "%.6g", v);
-	else
+	char buf[64];
+	int e;
+
+	if (!isfinite(v)) {
 		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	if (!strchr(buf, 'e')) {
+		strbuf_addstr(sb, buf);
+		return;
+	}
+	/* the same six digits without an exponent: 0.00000454973, 12345678 */
+	e = (int)floor(log10(fabs(v)));
+	if (e >= 0) {
+		strbuf_addf(sb, "%.0f", v);
+		return;
+	}
+	/* as %g would: no trailing zeros */
+	snprintf(buf, sizeof(buf), "%.*f", 5 - e < 30 ? 5 - e : 30, v);
+	for (size_t n = strlen(buf); n > 1 && (buf[n - 1] == '0' || buf[n - 1] == '.'); n--) {
+		int dot = buf[n - 1] == '.';
+
+		buf[n - 1] = '\0';
+		if (dot)
+			break;
+	}
+	strbuf_addstr(sb, buf);
 }
 
 /* A count that may not be recorded (< 0). */
@@ -80,6 +104,32 @@ void html_commit(struct strbuf *sb, const char *hex)
 	escape_html(sb, c.buf ? c.buf : "");
 	strbuf_addstr(sb, "</code>");
 	strbuf_release(&c);
+}
+
+static const char *const bisect_variant[][2] = {
+	{ "G", "the good end" },
+	{ "B", "the bad end" },
+	{ "P", "the culprit's parent (culprit^), measured again to confirm the culprit" },
+};
+
+void html_variant(struct strbuf *sb, const char *name, int bisect)
+{
+	for (size_t i = 0; bisect && name && i < sizeof(bisect_variant) / sizeof(*bisect_variant); i++)
+		if (!strcmp(name, bisect_variant[i][0])) {
+			strbuf_addf(sb, "<abbr title=\"%s\">%s</abbr>", bisect_variant[i][1],
+				    bisect_variant[i][0]);
+			return;
+		}
+	html_text(sb, name);
+}
+
+void html_variants_legend(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "<p class=\"legend\">Variant: ");
+	for (size_t i = 0; i < sizeof(bisect_variant) / sizeof(*bisect_variant); i++)
+		strbuf_addf(sb, "<strong>%s</strong> %s; ", bisect_variant[i][0],
+			    bisect_variant[i][1]);
+	strbuf_addstr(sb, "a commit id: a step of the bisection.</p>\n");
 }
 
 void html_page_begin(struct strbuf *sb, const char *title)

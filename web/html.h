@@ -9,13 +9,21 @@
 #include "strbuf.h"
 
 void html_text(struct strbuf *sb, const char *text);
-void html_num(struct strbuf *sb, double v);		/* %.6g */
+void html_num(struct strbuf *sb, double v);		/* %.6g, never an exponent */
 void html_count(struct strbuf *sb, long long v);
 void html_time(struct strbuf *sb, double epoch);	/* local time, to the second */
 /* A verdict, outcome or status, coloured by its class: prefix and the word in lower case. */
 void html_badge(struct strbuf *sb, const char *prefix, const char *word);
 /* A commit id or hash, cut to 12, as code. */
 void html_commit(struct strbuf *sb, const char *hex);
+
+/*
+ * A run's variant: as stored, but a bisection's one-letter names say
+ * what they stand for in a title (G the good end, B the bad end, P the
+ * culprit's parent); html_variants_legend() writes the same as a line.
+ */
+void html_variant(struct strbuf *sb, const char *name, int bisect);
+void html_variants_legend(struct strbuf *sb);
 
 /* The page's head, its navigation and title as h1; html_page_end() closes it. */
 void html_page_begin(struct strbuf *sb, const char *title);

@@ -32,6 +32,8 @@ static int bisection_header(const struct store_report_bisection *b, void *data)
 	strbuf_addf(&title, "Bisection E%lld", bp->p.id);
 	html_page_begin(sb, title.buf);
 	strbuf_release(&title);
+	if (add_headline(s, sb, bp->p.id))
+		return -1;
 	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
 	html_badge(sb, "s-", b->status);
 	strbuf_addstr(sb, "</dd>\n<dt>outcome</dt><dd>");
@@ -44,13 +46,9 @@ static int bisection_header(const struct store_report_bisection *b, void *data)
 	html_text(sb, b->metric);
 	strbuf_addf(sb, " (units: %s)</dd>\n<dt>good (G)</dt><dd>",
 		    b->per_boot < 0 ? "&#8211;" : b->per_boot ? "per-boot medians" : "samples");
-	add_commit(s, sb, b->good, 0);
-	strbuf_addch(sb, ' ');
-	add_subject(s, sb, b->good);
+	add_kernel(s, sb, b->good_ref, b->good);
 	strbuf_addstr(sb, "</dd>\n<dt>bad (B)</dt><dd>");
-	add_commit(s, sb, b->bad, 0);
-	strbuf_addch(sb, ' ');
-	add_subject(s, sb, b->bad);
+	add_kernel(s, sb, b->bad_ref, b->bad);
 	strbuf_addstr(sb, "</dd>\n<dt>G&#8594;B effect</dt><dd class=\"effect\">");
 	bp->effect = b->effect;
 	if (isfinite(b->effect)) {
@@ -109,9 +107,12 @@ static int bisection_step(const struct bisect_step_row *row, void *data)
 	strbuf_addstr(sb, "</td><td class=\"num\">");
 	html_count(sb, row->n);
 	strbuf_addstr(sb, "</td><td class=\"num\">");
-	if (isfinite(st->ratio))
-		strbuf_addf(sb, "%.4f [%.4f, %.4f]", st->ratio, st->lo, st->hi);
-	else
+	if (isfinite(st->ratio) && st->ratio > 0) {
+		char change[96];
+
+		textfmt_change(change, sizeof(change), st->ratio, st->lo, st->hi);
+		escape_html(sb, change);
+	} else
 		strbuf_addstr(sb, "&#8211;");
 	strbuf_addstr(sb, "</td><td>");
 	html_badge(sb, "m-", row->mark);
@@ -136,7 +137,7 @@ int page_bisection(struct site *s, long long id)
 	}
 	strbuf_addstr(sb, "<section>\n<h2>Steps</h2>\n");
 	html_table_begin(sb, "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
-		    "<th>Ratio M/G [99% CI]</th><th>Mark</th>");
+		    "<th>Change M/G [99% CI]</th><th>Mark</th>");
 	if (store_report_bisect_steps(s->st, id, bisection_step, &bp))
 		goto out;
 	html_table_end(sb);
@@ -154,7 +155,7 @@ int page_bisection(struct site *s, long long id)
 	}
 	if (add_explanations(sb, s->st, id))
 		goto out;
-	if (add_runs_table(s, sb, id))
+	if (add_runs_table(s, sb, id, 1))
 		goto out;
 	html_page_end(sb);
 	strbuf_addf(&name, "b%lld.html", id);

@@ -123,6 +123,19 @@ static void add_ab_row(struct strbuf *sb, const char *label, double a, double b)
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
+/* A p-value as every output writes one: never an exponent. */
+static void add_p(struct strbuf *sb, double p)
+{
+	char buf[32];
+
+	if (!isfinite(p)) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	textfmt_p(buf, sizeof(buf), p);
+	escape_html(sb, buf);
+}
+
 /* An emulated verdict the page faults contradict says so under its facts. */
 static void add_warning(struct strbuf *sb, const struct events_report *ev,
 			const struct verdict_row *v)
@@ -176,13 +189,16 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 		strbuf_addstr(sb, "not compared: a side has values that are not all positive");
 	}
 	strbuf_addstr(sb, "</dd>\n<dt>p</dt><dd>");
-	html_num(sb, v->p);
+	add_p(sb, v->p);
 	strbuf_addstr(sb, "</dd>\n<dt>adjusted p</dt><dd>");
-	html_num(sb, v->p_adjusted);
+	add_p(sb, v->p_adjusted);
 	strbuf_addstr(sb, "</dd>\n<dt>MDE</dt><dd>");
-	if (isfinite(v->mde))
-		strbuf_addf(sb, "%.2f %%", 100 * v->mde);
-	else
+	if (isfinite(v->mde)) {
+		char pct[32];
+
+		textfmt_percent(pct, sizeof(pct), 100 * v->mde);
+		escape_html(sb, pct);
+	} else
 		strbuf_addstr(sb, "&#8211;");
 	strbuf_addf(sb, "</dd>\n<dt>verdict</dt><dd class=\"verdict\">");
 	html_badge(sb, "v-", v->verdict);
@@ -207,7 +223,7 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 			  .iter = b.iter, .n = b.x.n },
 		};
 		strbuf_addstr(&title, ": samples of A and B");
-		if (svg_distributions(sb, series, 2, v->unit, title.buf)) {
+		if (svg_distributions(sb, series, 2, v->unit, v->delta, title.buf)) {
 			error("cannot summarize the samples of E%lld %s.%s", exp_id, v->workload,
 			      v->metric);
 			goto out;
@@ -331,25 +347,29 @@ static int provenance_row(const struct store_report_variant *v, void *data)
 
 	strbuf_addstr(sb, "<tr><th scope=\"row\">");
 	html_text(sb, v->name);
-	strbuf_addstr(sb, "</th><td>");
-	html_text(sb, v->git_ref);
-	strbuf_addstr(sb, "</td><td>");
-	add_commit(out->s, sb, v->commit, 0);
+	strbuf_addstr(sb, "</th><td class=\"wrap\">");
+	add_kernel(out->s, sb, v->git_ref, v->commit);
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	if (!v->path)
 		strbuf_addstr(sb, "(this host)");
 	else
 		html_text(sb, v->path);
 	strbuf_addstr(sb, "</td><td>");
-	if (*v->hash)
+	/* cut to 12 in the cell, whole in its title */
+	if (*v->hash) {
+		strbuf_addstr(sb, "<span title=\"");
+		escape_html(sb, v->hash);
+		strbuf_addstr(sb, "\">");
 		html_commit(sb, v->hash);
-	else
+		strbuf_addstr(sb, "</span>");
+	} else {
 		strbuf_addstr(sb, "&#8211;");
+	}
 	strbuf_addstr(sb, "</td><td>");
 	html_text(sb, v->release);
-	strbuf_addstr(sb, "</td><td><code>");
+	strbuf_addstr(sb, "</td><td class=\"wrap-s\"><code>");
 	html_text(sb, v->cmdline);
-	strbuf_addstr(sb, "</code></td><td>");
+	strbuf_addstr(sb, "</code></td><td class=\"wrap-s\">");
 	for (size_t i = 0; i < v->nruns; i++)
 		strbuf_addf(sb, "%s<a href=\"r%lld.html\">%lld</a>", i ? " " : "", v->runs[i],
 			    v->runs[i]);
@@ -362,7 +382,7 @@ static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 	struct site_out out = { s, sb };
 
 	strbuf_addstr(sb, "<section>\n<h2>Provenance</h2>\n");
-	html_table_begin(sb, "<th>Variant</th><th>Git ref</th><th>Commit</th><th>Kernel image</th>"
+	html_table_begin(sb, "<th>Variant</th><th>Kernel: ref (commit) subject</th><th>Kernel image</th>"
 		    "<th>Image hash</th><th>Release</th><th>Command line</th><th>Runs</th>");
 	if (store_report_variants(s->st, exp_id, provenance_row, &out))
 		return -1;
@@ -388,6 +408,8 @@ static int experiment_header(const struct store_report_experiment *e, void *data
 	strbuf_addf(&title, "Experiment E%lld", p->id);
 	html_page_begin(sb, title.buf);
 	strbuf_release(&title);
+	if (add_headline(p->s, sb, p->id))
+		return -1;
 	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
 	html_badge(sb, "s-", e->status);
 	strbuf_addstr(sb, "</dd>\n<dt>workloads</dt><dd>");
@@ -440,7 +462,7 @@ int page_experiment(struct site *s, long long id)
 	add_events(&p->sb, &ep.ev, "A", "B");
 	if (sweep_points(&verdicts) > 1)
 		add_sweep(&p->sb, &verdicts);
-	if (add_explanations(&p->sb, s->st, id) || add_runs_table(s, &p->sb, id))
+	if (add_explanations(&p->sb, s->st, id) || add_runs_table(s, &p->sb, id, 0))
 		goto out;
 	html_page_end(&p->sb);
 	strbuf_addf(&name, "e%lld.html", id);

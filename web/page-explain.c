@@ -50,12 +50,29 @@ static void add_chart(struct strbuf *sb, const struct profile_diff *d, size_t n)
 	char text[PAGE_EXPLAIN_TOP][40], title[PAGE_EXPLAIN_TOP][160];
 	const char *unit;
 	double per;
-	size_t nb = 0;
+	size_t nb = 0, shown = n;
+	struct strbuf left = STRBUF_INIT;
 
 	while (n && !d->fn[n - 1].tier)
 		n--;
+	if (n < shown) {
+		/* the plot says what it leaves out, and how much that is */
+		strbuf_addstr(&left, "<p class=\"note\">Not drawn, as they only wait (their bars would "
+			      "dwarf the rest): ");
+		for (size_t i = n; i < shown; i++) {
+			char change[40];
+
+			textfmt_duration(change, sizeof(change), d->fn[i].change,
+					 d->fn[i].change < 0 ? "-" : "+");
+			if (i > n)
+				strbuf_addstr(&left, ", ");
+			html_text(&left, d->fn[i].name);
+			strbuf_addf(&left, " (%s)", change);
+		}
+		strbuf_addstr(&left, ".</p>\n");
+	}
 	if (!n)
-		return;
+		goto out;
 	per = chart_unit(d, n, &unit);
 	for (size_t i = 0; i < n; i++, nb++) {
 		const struct profile_change *f = &d->fn[i];
@@ -77,6 +94,9 @@ static void add_chart(struct strbuf *sb, const struct profile_diff *d, size_t n)
 	}
 	svg_changes(sb, bars, nb, unit, "the change in time of the functions above, B minus A, "
 		    "in the profiled boots; those that only wait left out");
+out:
+	strbuf_add(sb, left.buf ? left.buf : "", left.len);
+	strbuf_release(&left);
 }
 
 static void add_explanation(struct strbuf *sb, const struct profile_diff *d)
@@ -147,6 +167,10 @@ static void add_explanation(struct strbuf *sb, const struct profile_diff *d)
 		strbuf_addf(sb, "</td><td>%s</td></tr>\n", profile_change_mark(f));
 	}
 	html_table_end(sb);
+	if (d->nr > n)
+		strbuf_addf(sb, "<p class=\"note\">%zu more function(s), of smaller changes, are "
+			    "shown neither in the table nor in the chart.</p>\n",
+			    d->nr - n);
 	if (n)
 		add_chart(sb, d, n);
 }

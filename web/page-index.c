@@ -10,6 +10,7 @@
 #include "stats.h"
 #include "store-report.h"
 #include "svg.h"
+#include "textfmt.h"
 #include "xalloc.h"
 
 /*
@@ -186,7 +187,7 @@ static int series_load(struct site *s, struct series_set *set)
 static void add_kernel_label(struct site *s, struct strbuf *sb, const struct series_kernel *k)
 {
 	if (k->commit)
-		add_commit(s, sb, strbuf_str(&k->label), 0);
+		add_kernel(s, sb, NULL, strbuf_str(&k->label));
 	else
 		escape_html(sb, strbuf_str(&k->label));
 }
@@ -207,8 +208,11 @@ static int add_series(struct site *s, struct strbuf *sb)
 	if (set.nk)
 		strbuf_addf(sb, "<p>The median of each run over time, per metric: the latest %d runs "
 			    "of the %zu kernels measured most recently, each on one command line "
-			    "and memory size; the latest value links to its run.</p>\n", SERIES_RUNS,
-			    set.nk);
+			    "and memory size; the latest value links to its run. Each line's scale, its "
+			    "ends written at its right, holds at least %g %% either side of the "
+			    "line's median (the change a verdict in wall time calls the same), so "
+			    "that a smaller wobble stays small.</p>\n", SERIES_RUNS, set.nk,
+			    100 * STATS_DELTA_WALL);
 	else
 		strbuf_addstr(sb, "<p>No kernel has run more than once.</p>\n");
 	for (size_t i = 0; i < set.n; i++) {
@@ -254,11 +258,9 @@ static int add_series(struct site *s, struct strbuf *sb)
 			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.n, sum.min,
 			    sum.max);
 		strbuf_addstr(&title, sr->unit);
-		/*
-		 * No MDE is stored for a kernel's runs: a spread below 0.1 % of
-		 * the median is drawn flat, not stretched over the whole height.
-		 */
-		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.n, 0.001 * fabs(sum.median), title.buf);
+		strbuf_addf(&title, "; scale at least %g %% either side of their median",
+			    100 * STATS_DELTA_WALL);
+		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.n, STATS_DELTA_WALL, title.buf);
 		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
 		html_num(sb, sr->y.v[sr->y.n - 1]);
 		strbuf_addstr(sb, "</a> ");
@@ -281,22 +283,23 @@ static int index_experiment(const struct store_report_experiment_summary *e, voi
 	struct strbuf *sb = out->sb;
 	int bisect = !strcmp(e->kind, "bisect");
 
-	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td>", bisect ? 'b' : 'e',
-		    e->id, e->id);
+	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td class=\"wrap lead\">",
+		    bisect ? 'b' : 'e', e->id, e->id);
+	add_worst(out->s, sb, e);
+	strbuf_addstr(sb, "</td><td>");
 	html_text(sb, e->kind);
 	strbuf_addstr(sb, "</td><td>");
 	html_badge(sb, "s-", e->status);
 	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, e->workloads);
-	strbuf_addstr(sb, "</td><td>");
 	html_time(sb, e->created);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "v-", e->verdict);
-	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, e->detail);
-	if (bisect && *e->culprit) {
-		strbuf_addstr(sb, ", culprit ");
-		add_commit(out->s, sb, e->culprit, 0);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	if (bisect && *e->good) {
+		strbuf_addstr(sb, "good ");
+		add_kernel(out->s, sb, e->good_ref, e->good);
+		strbuf_addstr(sb, "<br/>bad ");
+		add_kernel(out->s, sb, e->bad_ref, e->bad);
+	} else {
+		html_text(sb, e->workloads);
 	}
 	strbuf_addstr(sb, "</td></tr>\n");
 	return 0;
@@ -314,8 +317,10 @@ static int add_experiments(struct site *s, struct strbuf *sb, int regressions)
 
 	strbuf_addstr(sb, regressions ? "<section class=\"attention\">\n<h2>Regressions and culprits</h2>\n"
 				       : "<section>\n<h2>Recent experiments</h2>\n");
-	html_table_begin(sb, "<th>Experiment</th><th>Kind</th><th>Status</th><th>Workloads</th>"
-		    "<th>Started</th><th>Verdict</th><th>Detail</th>");
+	html_table_begin(sb, "<th>Experiment</th><th title=\"the worst metric: a regression's "
+		    "largest change, else an improvement's, else the largest change\">Worst "
+		    "change</th><th>Kind</th><th>Status</th><th>Started</th><th>Workloads, or the "
+		    "ends</th>");
 	if (regressions) {
 		size_t before = sb->len;
 
@@ -335,12 +340,13 @@ static int add_experiments(struct site *s, struct strbuf *sb, int regressions)
 }
 
 /* A run's kernel: its commit, else the image's file name with its path as the title. */
-static void add_run_kernel(struct site *s, struct strbuf *sb, const char *kernel)
+static void add_run_kernel(struct site *s, struct strbuf *sb, const char *kernel,
+			   const char *ref)
 {
 	const char *base = strrchr(kernel, '/');
 
 	if (strlen(kernel) == 40 && strspn(kernel, "0123456789abcdef") == 40) {
-		add_commit(s, sb, kernel, 0);
+		add_kernel(s, sb, ref, kernel);
 	} else if (base && base[1]) {
 		strbuf_addstr(sb, "<span title=\"");
 		escape_html(sb, kernel);
@@ -373,9 +379,10 @@ static int index_run(const struct store_report_run_summary *r, void *data)
 	else
 		strbuf_addstr(sb, "&#8211;");
 	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, r->variant);
-	strbuf_addstr(sb, "</td><td>");
-	add_run_kernel(out->s, sb, r->kernel);
+	html_variant(sb, r->variant, r->experiment_kind &&
+		     !strcmp(r->experiment_kind, "bisect"));
+	strbuf_addstr(sb, "</td><td class=\"wrap-s\">");
+	add_run_kernel(out->s, sb, r->kernel, r->git_ref);
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	html_text(sb, r->error);
 	strbuf_addstr(sb, "</td></tr>\n");
@@ -392,8 +399,25 @@ static int index_nightly(const struct store_report_nightly *n, void *data)
 	html_time(sb, n->last_started);
 	strbuf_addstr(sb, "</td><td>");
 	html_badge(sb, "s-", n->last_status);
-	strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td></tr>\n",
-		    n->series, n->changes);
+	strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>"
+		    "<td class=\"wrap-s lead\">", n->series, n->changes);
+	if (*n->worst_kind) {
+		strbuf_addstr(sb, "<strong class=\"metric\">");
+		html_text(sb, n->worst_metric);
+		strbuf_addstr(sb, "</strong> ");
+		if (isfinite(n->worst_ratio) && n->worst_ratio > 0) {
+			char change[48];
+
+			textfmt_ratio(change, sizeof(change), n->worst_ratio);
+			strbuf_addstr(sb, "<span class=\"change\">");
+			escape_html(sb, change);
+			strbuf_addstr(sb, "</span> ");
+		}
+		html_badge(sb, "v-", *n->worst_verdict ? n->worst_verdict : n->worst_kind);
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
+	strbuf_addstr(sb, "</td></tr>\n");
 	return 0;
 }
 
@@ -406,7 +430,7 @@ static int add_nightlies(struct site *s, struct strbuf *sb)
 	if (!ret && rows.len) {
 		strbuf_addstr(sb, "<section>\n<h2>Nightlies</h2>\n");
 		html_table_begin(sb, "<th>Nightly</th><th>Nights</th><th>Newest night</th>"
-			    "<th>Status</th><th>Series</th><th>Changes</th>");
+			    "<th>Status</th><th>Series</th><th>Changes</th><th>Worst change</th>");
 		strbuf_addstr(sb, rows.buf);
 		html_table_end(sb);
 		strbuf_addstr(sb, "</section>\n");
@@ -435,6 +459,7 @@ int page_index(struct site *s)
 	if (store_report_runs(s->st, s->opt->recent, index_run, &runs))
 		goto out;
 	html_table_end(&sb);
+	html_variants_legend(&sb);
 	strbuf_addstr(&sb, "</section>\n");
 	html_page_end(&sb);
 	ret = 0;

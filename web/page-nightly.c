@@ -12,9 +12,11 @@
 #include "escape.h"
 #include "html.h"
 #include "pages.h"
+#include "stats.h"
 #include "store-report.h"
 #include "strvec.h"
 #include "svg.h"
+#include "textfmt.h"
 #include "xalloc.h"
 
 /* A change as read, its text kept until the page is written. */
@@ -102,7 +104,7 @@ static int nightly_header(const struct store_report_nightly *n, void *data)
 	strbuf_addch(sb, ' ');
 	html_badge(sb, "s-", n->last_status);
 	strbuf_addstr(sb, "</dd>\n<dt>head fetched</dt><dd>");
-	add_commit(np->p.s, sb, n->last_head, 0);
+	add_kernel(np->p.s, sb, NULL, n->last_head);
 	strbuf_addstr(sb, "</dd>\n<dt>summary</dt><dd class=\"wrap\">");
 	html_text(sb, n->last_summary);
 	strbuf_addf(sb, "</dd>\n<dt>series</dt><dd>%lld</dd>\n<dt>changes</dt><dd>%lld</dd>\n</dl>\n",
@@ -151,12 +153,19 @@ static void add_change_row(struct site *s, struct strbuf *sb, const struct chang
 {
 	strbuf_addstr(sb, "<tr><td>");
 	html_text(sb, c->kind);
-	strbuf_addstr(sb, "</td><td>");
-	add_commit(s, sb, c->before, 0);
-	strbuf_addstr(sb, "</td><td>");
-	add_commit(s, sb, c->after, 0);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	add_kernel(s, sb, NULL, c->before);
+	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	add_kernel(s, sb, NULL, c->after);
 	strbuf_addstr(sb, "</td><td class=\"num\">");
-	html_num(sb, c->ratio);
+	if (isfinite(c->ratio) && c->ratio > 0) {
+		char change[48];
+
+		textfmt_ratio(change, sizeof(change), c->ratio);
+		escape_html(sb, change);
+	} else {
+		strbuf_addstr(sb, "&#8211;");
+	}
 	strbuf_addstr(sb, "</td><td>");
 	html_badge(sb, "v-", c->verdict);
 	strbuf_addstr(sb, "</td><td>");
@@ -173,9 +182,7 @@ static void add_change_row(struct site *s, struct strbuf *sb, const struct chang
 	}
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	if (*c->culprit) {
-		add_commit(s, sb, c->culprit, 0);
-		strbuf_addch(sb, ' ');
-		add_subject(s, sb, c->culprit);
+		add_kernel(s, sb, NULL, c->culprit);
 	} else {
 		strbuf_addstr(sb, "&#8211;");
 	}
@@ -190,6 +197,7 @@ static void add_series(struct nightly_page *np)
 	struct svg_change *marks = xcalloc(np->nc + 1, sizeof(*marks));
 	char **labels = xcalloc(s->commits.nr + 1, sizeof(*labels));
 	size_t nmarks = 0, nrows = 0, *at = xcalloc(np->nc + 1, sizeof(*at));
+	double band;
 
 	np->nseries++;
 	for (size_t i = 0; i < s->commits.nr; i++) {
@@ -234,14 +242,16 @@ static void add_series(struct nightly_page *np)
 	} else {
 		strbuf_addstr(sb, " clock, no command line");
 	}
-	strbuf_addf(sb, ": %zu commit(s), each point the median of its boots' medians.</p>\n",
-		    s->y.n);
+	band = strncmp(s->clock.buf, "icount", 6) ? STATS_DELTA_WALL : STATS_DELTA_VIRTUAL;
+	strbuf_addf(sb, ": %zu commit(s), each point the median of its boots' medians; the scale "
+		    "holds at least &#177;%.3g %% around their median, the change a verdict in this "
+		    "clock calls the same.</p>\n", s->y.n, 100 * band);
 	strbuf_addf(&title, "%s.%s over %zu commits, %zu change(s) marked", s->workload.buf,
 		    s->metric.buf, s->y.n, nmarks);
 	svg_nightly_series(sb, s->y.v, (const char *const *)labels, s->y.n, marks, nmarks,
-			   s->unit.buf, title.buf);
+			   s->unit.buf, band, title.buf);
 	if (nrows) {
-		html_table_begin(sb, "<th>Kind</th><th>Before</th><th>After</th><th>Ratio</th>"
+		html_table_begin(sb, "<th>Kind</th><th>Before</th><th>After</th><th>Change</th>"
 			    "<th>Verdict</th><th>A/B</th><th>Bisection</th><th>Culprit</th>");
 		for (size_t i = 0; i < np->nc; i++)
 			if (!strcmp(np->c[i].series, s->key.buf))

@@ -268,7 +268,7 @@ static int run_header(const struct store_report_run *r, void *data)
 		strbuf_addf(sb, "<a href=\"%c%lld.html\">E%lld</a>, variant ",
 			    !strcmp(r->experiment_kind, "bisect") ? 'b' : 'e', r->experiment_id,
 			    r->experiment_id);
-		html_text(sb, r->variant);
+		html_variant(sb, r->variant, !strcmp(r->experiment_kind, "bisect"));
 	} else {
 		strbuf_addstr(sb, "&#8211;");
 	}
@@ -284,6 +284,8 @@ static int run_header(const struct store_report_run *r, void *data)
 		else if ((i == RR_WALL_S || i == RR_TO_HELLO_S) && r->text[i] && *r->text[i])
 			/* wall clock of the host: milliseconds are all it resolves */
 			strbuf_addf(sb, "%.3f s", strtod(r->text[i], NULL));
+		else if (i == RR_KERNEL_COMMIT && r->text[i] && *r->text[i])
+			add_kernel(rp->p.s, sb, NULL, r->text[i]);
 		else
 			html_text(sb, r->text[i]);
 		strbuf_addstr(sb, "</td></tr>\n");

@@ -1,4 +1,5 @@
 /* What the pages share (pages.h): their writing, numbers, subjects, clocks, runs, samples. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "sample.h"
 #include "store-experiment.h"
 #include "store-report.h"
+#include "textfmt.h"
 #include "xalloc.h"
 
 int site_put(struct site *s, const char *name, const char *data, size_t len)
@@ -90,7 +92,8 @@ void add_commit(struct site *s, struct strbuf *sb, const char *commit, int full)
 	strbuf_release(&subject);
 }
 
-void add_subject(struct site *s, struct strbuf *sb, const char *commit)
+/* The commit's stored subject as a span, or nothing (0) when none is stored. */
+static int subject_span(struct site *s, struct strbuf *sb, const char *commit)
 {
 	struct strbuf subject = STRBUF_INIT;
 	int found = 0;
@@ -101,10 +104,79 @@ void add_subject(struct site *s, struct strbuf *sb, const char *commit)
 		strbuf_addstr(sb, "<span class=\"subject\">");
 		escape_html(sb, strbuf_str(&subject));
 		strbuf_addstr(sb, "</span>");
-	} else {
-		strbuf_addstr(sb, "&#8211;");
 	}
 	strbuf_release(&subject);
+	return found;
+}
+
+void add_subject(struct site *s, struct strbuf *sb, const char *commit)
+{
+	if (!subject_span(s, sb, commit))
+		strbuf_addstr(sb, "&#8211;");
+}
+
+void add_kernel(struct site *s, struct strbuf *sb, const char *ref, const char *commit)
+{
+	size_t len;
+
+	if (!commit || !*commit) {
+		html_text(sb, ref);
+		return;
+	}
+	/* a ref that is the commit's id, or a prefix of it, says nothing more */
+	if (ref && *ref && strncmp(commit, ref, strlen(ref))) {
+		strbuf_addstr(sb, "<span class=\"ref\">");
+		escape_html(sb, ref);
+		strbuf_addstr(sb, "</span> (");
+		add_commit(s, sb, commit, 0);
+		strbuf_addch(sb, ')');
+	} else {
+		add_commit(s, sb, commit, 0);
+	}
+	len = sb->len;
+	strbuf_addch(sb, ' ');
+	if (!subject_span(s, sb, commit))
+		strbuf_setlen(sb, len);
+}
+
+/*
+ * What a row leads with: the worst metric (store-report.h says which),
+ * its change as every page writes one, its verdict, and how many other
+ * metrics there are; for a bisection its metric, the G->B effect, the
+ * outcome and the culprit.
+ */
+void add_worst(struct site *s, struct strbuf *sb, const struct store_report_experiment_summary *e)
+{
+	int bisect = !strcmp(e->kind, "bisect");
+	char change[48];
+
+	if (!*e->metric && !*e->verdict) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	if (*e->metric) {
+		strbuf_addstr(sb, "<strong class=\"metric\">");
+		escape_html(sb, e->workload);
+		strbuf_addch(sb, '.');
+		escape_html(sb, e->metric);
+		strbuf_addstr(sb, "</strong> ");
+		if (!bisect && e->points > 1)
+			strbuf_addf(sb, "at %lldM, %lld cpu(s) ", e->mem_mib, e->cpus);
+	}
+	if (isfinite(e->ratio) && e->ratio > 0) {
+		textfmt_ratio(change, sizeof(change), e->ratio);
+		strbuf_addstr(sb, "<span class=\"change\">");
+		escape_html(sb, change);
+		strbuf_addstr(sb, "</span> ");
+	}
+	html_badge(sb, "v-", e->verdict);
+	if (!bisect && e->metrics > 1)
+		strbuf_addf(sb, "<br/><span class=\"more\">+%lld other metric%s</span>",
+			    e->metrics - 1, e->metrics > 2 ? "s" : "");
+	if (bisect && *e->culprit) {
+		strbuf_addstr(sb, "<br/>culprit ");
+		add_kernel(s, sb, NULL, e->culprit);
+	}
 }
 
 void run_metrics_release(struct run_metrics *rm)
@@ -187,12 +259,18 @@ int add_clock(struct strbuf *sb, struct store *st, long long exp_id, long long r
 	return ret;
 }
 
+struct runs_table {
+	struct strbuf *sb;
+	int bisect;
+};
+
 static int runs_table_row(const struct store_report_experiment_run *r, void *data)
 {
-	struct strbuf *sb = data;
+	struct runs_table *t = data;
+	struct strbuf *sb = t->sb;
 
 	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
-	html_text(sb, r->variant);
+	html_variant(sb, r->variant, t->bisect);
 	strbuf_addstr(sb, "</td><td>");
 	html_badge(sb, "s-", r->status);
 	strbuf_addstr(sb, "</td><td>");
@@ -207,14 +285,18 @@ static int runs_table_row(const struct store_report_experiment_run *r, void *dat
 	return 0;
 }
 
-int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id)
+int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id, int bisect)
 {
+	struct runs_table t = { sb, bisect };
+
 	strbuf_addstr(sb, "<section>\n<h2>Runs</h2>\n");
 	html_table_begin(sb, "<th>Run</th><th>Variant</th><th>Status</th><th>Started</th>"
 		    "<th>Memory MiB</th><th>CPUs</th><th>Error</th>");
-	if (store_report_experiment_runs(s->st, exp_id, runs_table_row, sb))
+	if (store_report_experiment_runs(s->st, exp_id, runs_table_row, &t))
 		return -1;
 	html_table_end(sb);
+	if (bisect)
+		html_variants_legend(sb);
 	strbuf_addstr(sb, "</section>\n");
 	return 0;
 }
@@ -249,4 +331,23 @@ void add_events(struct strbuf *sb, const struct events_report *ev, const char *a
 	}
 	html_table_end(sb);
 	strbuf_addstr(sb, "</section>\n");
+}
+
+static int headline(const struct store_report_experiment_summary *e, void *data)
+{
+	struct site_out *out = data;
+
+	if (!*e->verdict && !*e->metric)
+		return 0;
+	strbuf_addstr(out->sb, "<p class=\"headline\">");
+	add_worst(out->s, out->sb, e);
+	strbuf_addstr(out->sb, "</p>\n");
+	return 0;
+}
+
+int add_headline(struct site *s, struct strbuf *sb, long long exp_id)
+{
+	struct site_out out = { s, sb };
+
+	return store_report_experiment_summary(s->st, exp_id, headline, &out);
 }

@@ -96,12 +96,32 @@ void run_metrics_release(struct run_metrics *rm);
  * report.commitUrl is set; a dash when commit is NULL or "".
  */
 void add_commit(struct site *s, struct strbuf *sb, const char *commit, int full);
+/*
+ * A kernel built from a commit, as every page names one: "ref (short
+ * id) subject", the id as add_commit() writes it. The ref is left out
+ * when NULL, "" or a prefix of the id. The subject is the one stored
+ * when the lab built the commit (the commits table); the site reads no
+ * repository, so that it is the same wherever it is written, and a
+ * commit the table lacks (built by a lab older than it) shows no subject.
+ * No commit: the ref alone, or a dash.
+ */
+void add_kernel(struct site *s, struct strbuf *sb, const char *ref, const char *commit);
+struct store_report_experiment_summary;
+/*
+ * What an experiment's row on the index, and its page's first line, lead
+ * with: its worst metric (store-report.h says which), that metric's change
+ * as textfmt_ratio() writes it, the verdict, and "+N other metrics"; for a
+ * bisection its metric, G->B effect, outcome and culprit.
+ */
+void add_worst(struct site *s, struct strbuf *sb, const struct store_report_experiment_summary *e);
+/* The same as a paragraph of class "headline", for the top of an experiment's page. */
+int add_headline(struct site *s, struct strbuf *sb, long long exp_id);
 /* A commit's subject as stored when it was measured (the repository may be gone), or a dash. */
 void add_subject(struct site *s, struct strbuf *sb, const char *commit);
 /* A fact of a page: which clock the numbers are in, never left to be guessed. */
 int add_clock(struct strbuf *sb, struct store *st, long long exp_id, long long run_id);
-/* The runs of an experiment, each linked to its page. */
-int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id);
+/* The runs of an experiment, each linked to its page; a bisection's variants explained. */
+int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id, int bisect);
 /*
  * The event counts whose median an iteration differs between ev's sides,
  * headed a and b (escaped by the caller), a section; none: nothing.

@@ -387,66 +387,89 @@ static double points_height(const struct svg_series *s)
 	return h;
 }
 
-int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
-		      const char *unit, const char *title)
+/* The median of a series (a copy is reordered), NaN when it has no values. */
+static double series_median(const struct svg_series *s)
 {
-	struct svg_axis common, own;
-	double lo, hi, y = 20, h = 20;
-	int separate = 0;
+	double *v, m;
+
+	if (!s->n)
+		return NAN;
+	v = malloc(s->n * sizeof(*v));
+	if (!v)
+		return NAN;
+	memcpy(v, s->x, s->n * sizeof(*v));
+	m = stats_median(v, s->n);
+	free(v);
+	return m;
+}
+
+int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
+		      const char *unit, double band, const char *title)
+{
+	struct svg_axis ax;
+	double lo, hi, y = 20, h = 20, ref = ns ? series_median(&s[0]) : NAN;
+	int widened = 0;
 
 	range(&lo, &hi, s, ns);
-	svg_axis_init(&common, lo, hi);
-	/* a series squeezed into a sliver of the common axis gets its own */
-	for (size_t i = 0; ns > 1 && i < ns; i++) {
-		double a, b;
-
-		range(&a, &b, &s[i], 1);
-		if (s[i].n > 1 && svg_axis_place(&common, b, 0, 1) -
-				  svg_axis_place(&common, a, 0, 1) < 0.1)
-			separate = 1;
+	/*
+	 * One axis for every series, so that where each lies is seen at a
+	 * glance; it holds the band around the first series' median, so that
+	 * a spread narrower than what the verdict calls the same stays narrow
+	 * instead of filling the width.
+	 */
+	if (band > 0 && isfinite(ref) && ref > 0 && isfinite(lo)) {
+		if (ref / (1 + band) < lo) {
+			lo = ref / (1 + band);
+			widened = 1;
+		}
+		if (ref * (1 + band) > hi) {
+			hi = ref * (1 + band);
+			widened = 1;
+		}
 	}
+	/* a little room at both ends, on the axis' own scale: no point on its edge */
+	if (lo > 0 && hi / lo > 10) {
+		double f = pow(hi / lo, 0.03);
+
+		lo /= f;
+		hi *= f;
+	} else if (hi > lo) {
+		double pad = (hi - lo) * 0.03;
+
+		lo -= pad;
+		hi += pad;
+	}
+	svg_axis_init(&ax, lo, hi);
 	for (size_t i = 0; i < ns; i++)
-		h += points_height(&s[i]) + 36 + (separate ? 36 : 0);
-	h += separate ? 0 : 36;
+		h += points_height(&s[i]) + 36;
+	h += 36;
 	svg_open(sb, "plot", W, h, title);
-	if (separate)
-		strbuf_addf(sb, "<text class=\"note\" x=\"%.1f\" y=\"12\">each side on a scale of its "
-			    "own: their values lie too far apart for one</text>\n", PAD_L);
+	if (ax.log)
+		strbuf_addf(sb, "<text class=\"note\" x=\"%.1f\" y=\"12\">one log scale for all: "
+			    "their values lie too far apart for a linear one</text>\n", PAD_L);
+	else if (widened)
+		strbuf_addf(sb, "<text class=\"note\" x=\"%.1f\" y=\"12\">the scale spans at least "
+			    "&#177;%.3g %% around %s's median, the change the verdict calls the same"
+			    "</text>\n", PAD_L, 100 * band, ns ? s[0].label : "");
 	for (size_t i = 0; i < ns; i++) {
 		struct stats_summary sum;
-		const struct svg_axis *ax = &common;
 		double ph = points_height(&s[i]);
 
-		if (separate) {
-			range(&lo, &hi, &s[i], 1);
-			svg_axis_init(&own, lo, hi);
-			ax = &own;
-		}
 		strbuf_addf(sb, "<g class=\"%s\">\n<text x=\"4\" y=\"%.1f\">", s[i].css_class,
 			    y + ph + 18);
 		escape_html(sb, s[i].label);
 		strbuf_addstr(sb, "</text>\n");
-		if (add_points(sb, &s[i], ax, y, ph, unit))
+		if (add_points(sb, &s[i], &ax, y, ph, unit))
 			return -1;
 		if (s[i].n) {
 			if (stats_summarize(&sum, s[i].x, s[i].n))
 				return -1;
-			add_box(sb, &sum, ax, y + ph + 4, 20);
+			add_box(sb, &sum, &ax, y + ph + 4, 20);
 		}
 		strbuf_addstr(sb, "</g>\n");
 		y += ph + 36;
-		if (separate) {
-			x_axis(sb, ax, y - 8, NULL);
-			y += 36;
-		}
 	}
-	if (separate) {
-		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", W - PAD_R, h - 4);
-		escape_html(sb, unit);
-		strbuf_addstr(sb, "</text>\n");
-	} else {
-		x_axis(sb, &common, y - 8, unit);
-	}
+	x_axis(sb, &ax, y - 8, unit);
 	strbuf_addstr(sb, "</svg>\n");
 	return 0;
 }
@@ -512,6 +535,7 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 	const double h = 240, top = 28, bottom = h - 40;
 	double lo = 1, hi = 1;
 	struct svg_axis ax;
+	size_t unmeasured = 0;
 
 	if (isfinite(effect)) {
 		lo = fmin(lo, effect);
@@ -561,6 +585,12 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 				    scale(s->ratio, lo, hi, bottom, top) - 13);
 		strbuf_addstr(sb, "</g>\n");
 	}
+	for (size_t i = 0; i < n; i++)
+		unmeasured += !isfinite(steps[i].ratio);
+	if (unmeasured)
+		strbuf_addf(sb, "<text class=\"note\" x=\"%.1f\" y=\"12\" text-anchor=\"end\">%zu "
+			    "step(s) without a ratio (not built, not booted or skipped): not drawn"
+			    "</text>\n", W - PAD_R, unmeasured);
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n",
 		    (PAD_L + W - PAD_R) / 2, h - 6);
 	strbuf_addstr(sb, "</svg>\n");
@@ -631,12 +661,34 @@ static int apart(double a, double b)
 	return p;
 }
 
-void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n, double flat,
+/*
+ * The value range [lo, hi] widened to hold the band around the values'
+ * median: a wobble within the band must not climb the whole height.
+ */
+static void hold_band(double *lo, double *hi, const double *y, size_t n, double band)
+{
+	double *v, m;
+
+	if (!n || !(band > 0))
+		return;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return;
+	memcpy(v, y, n * sizeof(*v));
+	m = stats_median(v, n);
+	free(v);
+	if (!isfinite(m) || m == 0)
+		return;
+	*lo = fmin(*lo, m > 0 ? m / (1 + band) : m * (1 + band));
+	*hi = fmax(*hi, m > 0 ? m * (1 + band) : m / (1 + band));
+}
+
+void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n, double band,
 		   const char *title)
 {
 	const double w = 120, h = 28, pad = 3, text_x = w + 6;
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-	int is_flat;
+	int digits;
 
 	for (size_t i = 0; i < n; i++) {
 		x0 = fmin(x0, x[i]);
@@ -644,8 +696,7 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 		y0 = fmin(y0, y[i]);
 		y1 = fmax(y1, y[i]);
 	}
-	/* scale() draws an empty range in the middle */
-	is_flat = n && !(y1 - y0 >= flat);
+	hold_band(&y0, &y1, y, n, band);
 	svg_open(sb, "spark", w + 80, h, title);
 	strbuf_addstr(sb, "<polyline points=\"");
 	for (size_t i = 0; i < n; i++) {
@@ -653,29 +704,26 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 			strbuf_addch(sb, ' ');
 		add_fixed1(sb, scale(x[i], x0, x1, pad, w - pad));
 		strbuf_addch(sb, ',');
-		add_fixed1(sb, is_flat ? h / 2 : scale(y[i], y0, y1, h - pad, pad));
+		add_fixed1(sb, scale(y[i], y0, y1, h - pad, pad));
 	}
 	strbuf_addstr(sb, "\"/>\n");
 	if (n) {
 		strbuf_addstr(sb, "<circle cx=\"");
 		add_fixed1(sb, scale(x[n - 1], x0, x1, pad, w - pad));
 		strbuf_addstr(sb, "\" cy=\"");
-		add_fixed1(sb, is_flat ? h / 2 : scale(y[n - 1], y0, y1, h - pad, pad));
+		add_fixed1(sb, scale(y[n - 1], y0, y1, h - pad, pad));
 		strbuf_addstr(sb, "\" r=\"2.5\"/>\n");
-		if (is_flat)
-			strbuf_addf(sb, "<text class=\"flat\" x=\"%.0f\" y=\"%.1f\">%.6g flat</text>\n",
-				    text_x, h / 2 + 3.5, y0);
-		else
-			strbuf_addf(sb, "<text class=\"max\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n"
-				    "<text class=\"min\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n",
-				    text_x, pad + 6, apart(y0, y1), y1, text_x, h - pad,
-				    apart(y0, y1), y0);
+		/* the scale's ends, top and bottom */
+		digits = apart(y0, y1);
+		strbuf_addf(sb, "<text class=\"max\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n"
+			    "<text class=\"min\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n",
+			    text_x, pad + 6, digits, y1, text_x, h - pad, digits, y0);
 	}
 	strbuf_addstr(sb, "</svg>\n");
 }
 
 void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *labels, size_t n,
-			const struct svg_change *changes, size_t nc, const char *unit,
+			const struct svg_change *changes, size_t nc, const char *unit, double band,
 			const char *title)
 {
 	const double h = 240, top = 24, bottom = h - 40;
@@ -692,6 +740,7 @@ void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *l
 		lo = 0;
 		hi = 1;
 	}
+	hold_band(&lo, &hi, y, n, band);
 	{
 		double pad = (hi - lo) * 0.05 + fabs(hi) * 0.001 + 1e-9;
 

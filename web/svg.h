@@ -51,15 +51,18 @@ struct svg_series {
 #define SVG_MAX_POINTS 400
 
 /*
- * The distributions of the series on one value axis: a strip of points
- * (each titled with its value, unit, run and iteration) and a box
- * (quartiles, median, whiskers to min and max) per series. When on a
- * common axis a series' own spread would take less than a tenth of its
- * width, each series gets an axis of its own instead, and the plot says
- * so. 0, or -1 when a series could not be summarized.
+ * The distributions of the series on one value axis, shared by all of
+ * them: a strip of points (each titled with its value, unit, run and
+ * iteration) and a box (quartiles, median, whiskers to min and max) per
+ * series. The axis is log when the values span more than 10x (a 455x A/B
+ * shows its sides far apart on one scale) and always holds the band
+ * [m / (1 + band), m * (1 + band)] around the first series' median m
+ * (band 0: none), so that a spread smaller than it, a 0.04 % one, stays
+ * narrow; the plot says so when the band widened it. 0, or -1 when a
+ * series could not be summarized.
  */
 int svg_distributions(struct strbuf *sb, const struct svg_series *s, size_t ns,
-		      const char *unit, const char *title);
+		      const char *unit, double band, const char *title);
 
 /*
  * A ratio B/A with its confidence interval [lo, hi] against the band of
@@ -79,7 +82,8 @@ struct svg_step {
 
 /*
  * The ratio against step order, the G->B effect as a line, the culprit
- * ringed; the y axis is labelled "ratio to good (M/G)".
+ * ringed; the y axis is labelled "ratio to good (M/G)". A step without a
+ * ratio keeps its place on the x axis, and the plot counts those.
  */
 void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		      double effect, const char *title);
@@ -103,13 +107,12 @@ void svg_changes(struct strbuf *sb, const struct svg_bar *bars, size_t n, const 
 
 /*
  * A sparkline: y against x (a time) as a line a few words wide, the last
- * point marked, its largest and smallest value written at its right as
- * its scale. When the values spread less than "flat" (max - min < flat),
- * the line is drawn flat in the middle and the scale is the one value
- * with "flat" beside it: a change below what the caller can tell apart
- * must not climb the whole height.
+ * point marked, the ends of its scale written at its right. The scale
+ * holds the values and at least the band [m / (1 + band), m * (1 + band)]
+ * around their median m: a wobble smaller than the band, one the caller
+ * cannot tell from noise, stays small instead of climbing the whole height.
  */
-void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n, double flat,
+void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n, double band,
 		   const char *title);
 
 /* A change in a nightly series: between the points of index before and after. */
@@ -122,10 +125,11 @@ struct svg_change {
 /*
  * A nightly series: the value against commit order, one point per commit
  * (labels[i] its short id, in the point's title), each change marked by a
- * dashed line halfway between its two points, with its label above.
+ * dashed line halfway between its two points, with its label above. The
+ * value axis holds the band around the median as svg_sparkline()'s does.
  */
 void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *labels, size_t n,
-			const struct svg_change *changes, size_t nc, const char *unit,
+			const struct svg_change *changes, size_t nc, const char *unit, double band,
 			const char *title);
 
 #endif

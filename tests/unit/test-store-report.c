@@ -61,8 +61,9 @@ static int page(char kind, long long id, void *data)
 
 static int index_experiment(const struct store_report_experiment_summary *e, void *data)
 {
-	say(data, "E%lld %s %s %s %s [%s];", e->id, e->kind, e->status, e->verdict, e->detail,
-	    e->culprit);
+	say(data, "E%lld %s %s %s %s.%s %g %lld/%lld %s..%s [%s];", e->id, e->kind, e->status,
+	    e->verdict, e->workload, e->metric, e->ratio, e->metrics, e->points, e->good_ref,
+	    e->bad_ref, e->culprit);
 	return 0;
 }
 
@@ -158,8 +159,9 @@ static int meta_nested(const char *key, const char *value, void *data)
 
 static int nightly(const struct store_report_nightly *n, void *data)
 {
-	say(data, "n%lld %s %lld %s %s %s %lld %lld;", n->id, n->name, n->nights, n->last_status,
-	    n->last_head, n->last_summary, n->series, n->changes);
+	say(data, "n%lld %s %lld %s %s %s %lld %lld [%s %g %s %s];", n->id, n->name, n->nights,
+	    n->last_status, n->last_head, n->last_summary, n->series, n->changes, n->worst_metric,
+	    n->worst_ratio, n->worst_verdict, n->worst_kind);
 	return 0;
 }
 
@@ -229,7 +231,7 @@ int main(void)
 	struct store_fixture fx;
 	struct store st, again, mem;
 	struct store_conn mem_conn;
-	struct verdict_row v[2];
+	struct verdict_row v[3];
 	struct bisect_spec_row bspec;
 	struct strbuf sb = STRBUF_INIT;
 	struct out o = { .st = &st };
@@ -265,9 +267,14 @@ int main(void)
 	   store_fixture_boot(&st, 0, 0, kernel, "y", 512, RUN_OK, 30, 2) == 7,
 	   "seven boots stored");
 	verdict(&v[0], "touch", "SAME");
+	v[0].ratio = 8;
 	verdict(&v[1], "fault", "REGRESSION");
-	ok(store_verdicts_write(&st, exp, v, 2) == 0 && store_experiment_done(&st, exp) == 0,
-	   "two verdicts stored");
+	v[1].ratio = 1.5;
+	/* a fall of a metric where higher is better: the larger change of the two */
+	verdict(&v[2], "ops", "REGRESSION");
+	v[2].ratio = 0.25;
+	ok(store_verdicts_write(&st, exp, v, 3) == 0 && store_experiment_done(&st, exp) == 0,
+	   "three verdicts stored");
 	bisect_spec_row_init(&bspec);
 	strbuf_addstr(&bspec.good_ref, "a");
 	strbuf_addstr(&bspec.bad_ref, "b");
@@ -284,17 +291,17 @@ int main(void)
 
 	o.buf[0] = '\0';
 	ok(store_report_experiments(&st, 10, 0, index_experiment, &o) == 0, "index experiments read");
-	is_str(o.buf, "E2 bisect RUNNING FOUND touch [" CULPRIT "];"
-	       "E1 ab DONE REGRESSION 2 metric(s) [];",
-	       "newest first, the worst verdict, a bisection's outcome and culprit");
+	is_str(o.buf, "E2 bisect RUNNING FOUND zeroing.touch 1.5 0/0 a..b [" CULPRIT "];"
+	       "E1 ab DONE REGRESSION zeroing.ops 0.25 3/1 .. [];",
+	       "newest first, led by the largest regression, a bisection by its effect and culprit");
 	verdict(&v[0], "touch", "SAME");
 	ok(store_experiment_create_ab(&st, &exp3, vid3, "lab ab --boots 3", "zeroing", spec) == 0 &&
 	   store_verdicts_write(&st, exp3, v, 1) == 0 && store_experiment_done(&st, exp3) == 0,
 	   "a third A/B, all SAME");
 	o.buf[0] = '\0';
 	ok(store_report_experiments(&st, 10, 1, index_experiment, &o) == 0, "regressions read");
-	is_str(o.buf, "E2 bisect RUNNING FOUND touch [" CULPRIT "];"
-	       "E1 ab DONE REGRESSION 2 metric(s) [];",
+	is_str(o.buf, "E2 bisect RUNNING FOUND zeroing.touch 1.5 0/0 a..b [" CULPRIT "];"
+	       "E1 ab DONE REGRESSION zeroing.ops 0.25 3/1 .. [];",
 	       "regressions: a culprit and a REGRESSION, never an A/B of SAME");
 
 	o.buf[0] = '\0';
@@ -393,11 +400,14 @@ int main(void)
 	       "a nightly's page is named by its first night, between bisections and runs");
 	o.buf[0] = '\0';
 	ok(store_report_nightlies(&st, nightly, &o) == 0, "nightlies read");
-	is_str(o.buf, "n2 aa 1 OK cafe aa: nothing 0 0;n1 mm 2 REGRESSION c444 1 regression 1 2;",
+	/* a confirmed regression leads, though an unconfirmed change is larger */
+	is_str(o.buf, "n2 aa 1 OK cafe aa: nothing 0 0 [ nan  ];"
+	       "n1 mm 2 REGRESSION c444 1 regression 1 2 [zeroing.t 1.1 REGRESSION SUSPECT];",
 	       "by name, each with its newest night, series and changes");
 	o.buf[0] = '\0';
 	ok(store_report_nightly(&st, 1, nightly, &o) == 0, "a nightly read by its id");
-	is_str(o.buf, "n1 mm 2 REGRESSION c444 1 regression 1 2;", "the one of that id");
+	is_str(o.buf, "n1 mm 2 REGRESSION c444 1 regression 1 2 [zeroing.t 1.1 REGRESSION SUSPECT];",
+	       "the one of that id");
 	o.buf[0] = '\0';
 	ok(store_report_nightly(&st, 3, nightly, &o) == 0 && !o.buf[0],
 	   "a later night of it is not its id: no row");

@@ -4,12 +4,53 @@
  * never an exponent); and that the plots built on them keep their labels
  * inside the plot and give each point a title.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "strbuf.h"
 #include "svg.h"
 #include "tap.h"
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+/* The least or largest cx of the points inside <g class="cls">. */
+static double cx_of(const char *svg, const char *cls, int largest)
+{
+	char open[64];
+	const char *g, *end, *p;
+	double best = largest ? -1 : 1e9;
+
+	snprintf(open, sizeof(open), "<g class=\"%s\">", cls);
+	g = strstr(svg, open);
+	if (!g)
+		return NAN;
+	end = strstr(g, "</g>");
+	for (p = g; (p = strstr(p, "<circle class=\"pt\" cx=\"")) && p < end; p++) {
+		double x = strtod(p + strlen("<circle class=\"pt\" cx=\""), NULL);
+
+		best = largest ? (x > best ? x : best) : (x < best ? x : best);
+	}
+	return best;
+}
+
+static double max_cx(const char *svg, const char *cls)
+{
+	return cx_of(svg, cls, 1);
+}
+
+static double min_cx(const char *svg, const char *cls)
+{
+	return cx_of(svg, cls, 0);
+}
 
 /* The ticks as "label@value label@value ...", values with %.10g. */
 static void ticks(struct strbuf *sb, double lo, double hi, int *log)
@@ -93,7 +134,7 @@ int main(void)
 	svg_axis_init(&ax, 2, 4);
 	is_double(svg_axis_place(&ax, 3, 0, 300), 150, 1e-9, "linear: 3 halfway from 2 to 4");
 
-	/* a demote-like A/B of 455x, three boots a side: each side on its own axis */
+	/* a demote-like A/B of 455x, three boots a side: both on one log axis, far apart */
 	{
 		double a[6] = { 33.0261, 33.0262, 33.0263, 33.0260, 33.0264, 33.0265 };
 		double b[6] = { 15020, 15030, 15010, 15040, 15025, 15035 };
@@ -105,8 +146,12 @@ int main(void)
 		};
 
 		strbuf_reset(&sb);
-		ok(svg_distributions(&sb, s, 2, "ms", "t") == 0, "a 455x A/B drawn");
-		ok(strstr(sb.buf, "each side on a scale of its own"), "each side on its own scale");
+		ok(svg_distributions(&sb, s, 2, "ms", 0.02, "t") == 0, "a 455x A/B drawn");
+		ok(!strstr(sb.buf, "of its own") && count(sb.buf, "class=\"axis\"") == 1 &&
+		   strstr(sb.buf, "ms (log scale)</text>") && strstr(sb.buf, "one log scale for all"),
+		   "one axis, log, said so");
+		ok(max_cx(sb.buf, "side-a") < 80 && min_cx(sb.buf, "side-b") > 590,
+		   "A at the axis' left end, B at its right");
 		ok(strstr(sb.buf, "<title>33.0264 ms, run 5, iteration 1</title>"),
 		   "a point's title: value, unit, run, iteration");
 		ok(strstr(sb.buf, "<title>run 4: median 15025 ms of 2 samples</title>"),
@@ -119,18 +164,37 @@ int main(void)
 	ok(strstr(sb.buf, "class=\"same-band\"") && strstr(sb.buf, "95% CI 450.1000 to 460.3000"),
 	   "the ratio plot: the band of delta and the CI");
 	ok(labels_inside(sb.buf, 640), "its labels inside the plot");
+	/* an icount-like A/B spread 0.04 %: on an axis that holds the band of 2 % */
 	{
-		double t[3] = { 1, 2, 3 }, y[3] = { 27.068978, 27.06899, 27.068985 };
+		double a[4] = { 100.00, 100.02, 100.04, 100.01 }, b[4] = { 100.01, 100.03, 100.0, 100.02 };
+		struct svg_series s[2] = {
+			{ .label = "A", .css_class = "side-a", .x = a, .n = 4 },
+			{ .label = "B", .css_class = "side-b", .x = b, .n = 4 },
+		};
 
 		strbuf_reset(&sb);
-		svg_sparkline(&sb, t, y, 3, 0.001 * 27.06898, "s");
-		ok(strstr(sb.buf, "3.0,14.0 ") && strstr(sb.buf, "117.0,14.0\"") &&
-		   strstr(sb.buf, ">27.069 flat</text>"),
-		   "a sparkline spread less than flat: a flat line in the middle, said so");
+		ok(svg_distributions(&sb, s, 2, "ms", 0.02, "t") == 0, "a 0.04 % spread drawn");
+		ok(max_cx(sb.buf, "side-a") - min_cx(sb.buf, "side-a") < 12 &&
+		   max_cx(sb.buf, "side-b") - min_cx(sb.buf, "side-b") < 12 &&
+		   min_cx(sb.buf, "side-a") > 250 && max_cx(sb.buf, "side-a") < 390,
+		   "each side a narrow strip in the middle, not the whole width");
+		ok(strstr(sb.buf, "at least &#177;2 % around A's median") != NULL, "said so");
 		strbuf_reset(&sb);
-		svg_sparkline(&sb, t, y, 3, 1e-6, "s");
-		ok(strstr(sb.buf, "3.0,25.0 60.0,3.0 ") && strstr(sb.buf, ">27.06899</text>") &&
-		   strstr(sb.buf, ">27.06898</text>"), "spread more: stretched, its max and min written");
+		ok(svg_distributions(&sb, s, 2, "ms", 0, "t") == 0 &&
+		   max_cx(sb.buf, "side-a") - min_cx(sb.buf, "side-a") > 500, "no band: min to max");
+	}
+	{
+		double t[3] = { 1, 2, 3 }, y[3] = { 100, 100.17, 99.95 };
+
+		strbuf_reset(&sb);
+		svg_sparkline(&sb, t, y, 3, 0.02, "s");
+		ok(strstr(sb.buf, "3.0,14.1 60.0,13.2 117.0,14.4\"") && strstr(sb.buf, ">102</text>") &&
+		   strstr(sb.buf, ">98</text>"),
+		   "a 0.17 % wobble within a band of 2 %: a pixel or two of the height, the scale's ends written");
+		strbuf_reset(&sb);
+		svg_sparkline(&sb, t, y, 3, 0, "s");
+		ok(strstr(sb.buf, "3.0,20.0 60.0,3.0 117.0,25.0\"") && strstr(sb.buf, ">100.2</text>") &&
+		   strstr(sb.buf, ">99.95</text>"), "no band: stretched, its max and min written");
 	}
 	{
 		struct svg_step st[2] = { { 1.0, 0.99, 1.01, "aaaa", "GOOD", 0 },
@@ -139,6 +203,13 @@ int main(void)
 		strbuf_reset(&sb);
 		svg_bisect_steps(&sb, st, 2, 1.1, "b");
 		ok(strstr(sb.buf, ">ratio to good (M/G)</text>"), "the bisection's y axis has its label");
+		ok(!strstr(sb.buf, "without a ratio"), "every step drawn: nothing said");
+		st[0].ratio = NAN;
+		strbuf_reset(&sb);
+		svg_bisect_steps(&sb, st, 2, 1.1, "b");
+		ok(strstr(sb.buf, ">1 step(s) without a ratio (not built, not booted or skipped): "
+			  "not drawn</text>") && labels_inside(sb.buf, 640),
+		   "a step not measured: the plot says it leaves it out");
 	}
 	strbuf_release(&sb);
 	return done_testing();
