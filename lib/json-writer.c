@@ -82,7 +82,10 @@ void json_string(struct json_writer *jw, const char *key, const char *s)
 void json_number(struct json_writer *jw, const char *key, double v)
 {
 	member(jw, key);
-	escape_json_number(jw->f, v);
+	if (isfinite(v))
+		fprintf(jw->f, "%.15g", v);
+	else
+		fputs("null", jw->f);
 }
 
 void json_int(struct json_writer *jw, const char *key, long long v)

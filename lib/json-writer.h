@@ -5,7 +5,7 @@
  * opened and closed in order, the writer putting the commas, and a value
  * that is not there written as null (a NULL string, a number that is not
  * finite), never as a placeholder such as "-". Numbers keep the digits a
- * program needs (%.10g: JSON stays exact where text output rounds).
+ * program needs (%.15g: JSON stays exact where text output rounds).
  *
  * Every call takes the member's key inside an object and NULL inside an
  * array or at the top. As text for a person to read too, each element of
@@ -38,7 +38,7 @@ void json_array_end(struct json_writer *jw);
 
 /* s, or null for NULL. */
 void json_string(struct json_writer *jw, const char *key, const char *s);
-/* v in %.10g, or null when it is not finite. */
+/* v in %.15g, or null when it is not finite. */
 void json_number(struct json_writer *jw, const char *key, double v);
 void json_int(struct json_writer *jw, const char *key, long long v);
 void json_bool(struct json_writer *jw, const char *key, int v);
