@@ -31,11 +31,12 @@
 
 int workload_unknown(const char *what, const char *name, const char *of, const char *known)
 {
-	char near[64], mean[96] = "";
+	char near[64];
 
+	/* as for a command: the one word meant, or else all of them */
 	if (suggest_in_list(near, sizeof(near), name, known))
-		snprintf(mean, sizeof(mean), "; did you mean '%s'?", near);
-	return error("unknown %s '%s'%s (known: %s)%s", what, name, of, known, mean);
+		return error("unknown %s '%s'%s: did you mean '%s'?", what, name, of, near);
+	return error("unknown %s '%s'%s (known: %s)", what, name, of, known);
 }
 
 /* a stored workload name is a protocol word of at most 31 bytes */
