@@ -68,7 +68,7 @@ endif
 # The manual pages, from docs/ by go-md2man (make deps installs it): a
 # command's page in section 1, lab.conf's in 5, the others in 7.
 MAN_SRCS := $(wildcard docs/*.md)
-man_name = $(if $(filter lab-config,$(1)),lab-config.5,$(if $(filter lab-%,$(1)),$(1).1,lab-$(1).7))
+man_name = $(if $(filter lab,$(1)),lab.1,$(if $(filter lab-config,$(1)),lab-config.5,$(if $(filter lab-%,$(1)),$(1).1,lab-$(1).7)))
 MAN_PAGES := $(foreach p,$(MAN_SRCS:docs/%.md=%),$(B)/man/$(call man_name,$(p)))
 ifneq ($(shell command -v go-md2man 2>/dev/null),)
 MANS := $(MAN_PAGES)

@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -66,4 +67,22 @@ const char *suggest_closest(const char *word, const char *const *candidates,
 		}
 	}
 	return best;
+}
+
+int suggest_in_list(char *buf, size_t size, const char *word, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL, *w;
+	const char **words = NULL;
+	const char *near;
+	size_t n = 0;
+
+	for (w = strtok_r(copy, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+		words = xreallocarray(words, n + 1, sizeof(*words));
+		words[n++] = w;
+	}
+	near = suggest_closest(word, words, n);
+	snprintf(buf, size, "%s", near ? near : "");
+	free(words);
+	free(copy);
+	return near != NULL;
 }

@@ -20,4 +20,11 @@ size_t suggest_distance(const char *a, const char *b);
 const char *suggest_closest(const char *word, const char *const *candidates,
 			    size_t nr);
 
+/*
+ * The nearest to word of the words of list, a list as a message writes it
+ * ("zeroing, demote, boot"): into buf, and 1; 0 (buf "") when none is
+ * near enough.
+ */
+int suggest_in_list(char *buf, size_t size, const char *word, const char *list);
+
 #endif

@@ -78,6 +78,46 @@ double textfmt_duration_unit(double ns, const char **unit)
 	return 1;
 }
 
+double textfmt_unit_scale(const char **shown, const char *unit, double ref)
+{
+	static const struct {
+		const char *name;
+		double ns;
+	} times[] = { { "s", 1e9 }, { "ms", 1e6 }, { "µs", 1e3 }, { "us", 1e3 }, { "ns", 1 } };
+	double per = 0, ns;
+
+	*shown = unit;
+	for (size_t i = 0; i < ARRAY_SIZE(times); i++)
+		if (!strcmp(unit, times[i].name))
+			per = times[i].ns;
+	ns = fabs(ref) * per;
+	if (!per || !isfinite(ns) || ns == 0)
+		return 1;
+	/* seconds stay seconds above 1000: the lab has no minutes */
+	for (size_t i = 0; i < ARRAY_SIZE(times); i++) {
+		if (!strcmp(times[i].name, "us"))
+			continue;
+		if (ns >= times[i].ns || !strcmp(times[i].name, "ns")) {
+			*shown = times[i].name;
+			return per / times[i].ns;
+		}
+	}
+	return 1;
+}
+
+void textfmt_quantity(char *buf, size_t size, double v, const char *unit, double ref)
+{
+	const char *shown;
+	double k = textfmt_unit_scale(&shown, unit, ref);
+	char num[32];
+
+	textfmt_value(num, sizeof(num), v * k);
+	if (*shown)
+		snprintf(buf, size, "%s %s", num, shown);
+	else
+		snprintf(buf, size, "%s", num);
+}
+
 void textfmt_duration(char *buf, size_t size, double ns, const char *sign)
 {
 	const char *unit;

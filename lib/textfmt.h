@@ -39,6 +39,24 @@ void textfmt_duration(char *buf, size_t size, double ns, const char *sign);
 double textfmt_duration_unit(double ns, const char **unit);
 
 /*
+ * The unit to show values of unit in, scaled to the magnitude of ref: a time
+ * unit ("s", "ms", "us", "µs", "ns") becomes the one that writes ref with
+ * 1 to 999 before the point (0.000397 ms: "ns", 397), *shown that unit
+ * ("µs" for microseconds); any other unit stays as it is. Returns the
+ * factor that turns a value of unit into one of *shown (1 when it stays).
+ * A row or a table takes one ref (its smallest value, say) so that what
+ * it shows side by side is in one unit.
+ */
+double textfmt_unit_scale(const char **shown, const char *unit, double ref);
+/*
+ * v of unit as a person reads it: scaled as textfmt_unit_scale() does for
+ * ref, in textfmt_value()'s digits, then the unit: "397.0 ns", "45.69 s",
+ * "12.30k ops/s". The number alone into num, the unit into unit_buf, when
+ * those are wanted apart.
+ */
+void textfmt_quantity(char *buf, size_t size, double v, const char *unit, double ref);
+
+/*
  * How many decimals a percentage inside the interval [lo, hi] (in
  * percent) can be told with: down to the leading digit of the interval's
  * half-width, so [+1.9, +2.3] gives 1 (+2.1) and a half-width of 0.00005

@@ -207,7 +207,7 @@ int store_experiment_variants(struct store *st, long long exp_id, const char *ki
 
 	return store_rows(st, "cannot read experiment", "SELECT v.id, COALESCE(v.kernel_id, 0), "
 			  "v.name, v.cmdline, COALESCE(v.git_ref || ' ' || substr(k.git_commit, 1, 12), "
-			  "k.path, '(this host)'), COALESCE(substr(k.hash, 1, 12), '-'), e.workloads "
+			  "k.path, '(this host)'), COALESCE(substr(k.hash, 1, 12), ''), e.workloads "
 			  "FROM variants v JOIN experiments e ON e.id = v.experiment_id "
 			  "LEFT JOIN kernels k ON k.id = v.kernel_id WHERE e.id = ?1 AND "
 			  "(?2 IS NULL OR e.kind = ?2) ORDER BY v.name",

@@ -75,7 +75,7 @@ struct store_variant {
 	long long id, kernel_id;	/* kernel_id 0: none */
 	const char *name, *cmdline;
 	const char *kernel;		/* "ref commit", the image's path, or "(this host)" */
-	const char *hash;		/* the image's, cut to 12; "-" for none */
+	const char *hash;		/* the image's, cut to 12; "" for none */
 	const char *workloads;		/* the experiment's */
 };
 typedef int store_variant_fn(const struct store_variant *v, void *data);
@@ -162,7 +162,7 @@ enum store_run_field {
 	RUN_STATUS, RUN_ERROR, RUN_RUNNER, RUN_TARGET, RUN_CLASS, RUN_WORKLOADS, RUN_PARAMS, RUN_KERNEL,
 	RUN_KERNEL_HASH, RUN_ARCH, RUN_CMDLINE, RUN_MEM_MIB, RUN_CPUS, RUN_ACCEL, RUN_HOST,
 	RUN_HOST_CPU, RUN_QEMU_VERSION, RUN_WALL_S, RUN_TO_HELLO_S, RUN_BAD_LINES,
-	RUN_CONSOLE_LOG, RUN_STARTED, RUN_CONSOLE_TAIL, RUN_NR_FIELDS
+	RUN_CONSOLE_LOG, RUN_STARTED, RUN_CONSOLE_TAIL, RUN_EXPERIMENT, RUN_VARIANT, RUN_NR_FIELDS
 };
 struct store_run_view {
 	long long id;

@@ -143,8 +143,9 @@ int store_run_read(struct store *st, long long run_id, store_run_view_fn *fn, vo
 	if (store_rows(st, "cannot read run", "SELECT r.status, r.error, r.runner, t.target, t.class, r.workloads, "
 		       "r.params, k.path, k.hash, k.arch, r.cmdline, r.mem_mib, r.cpus, r.accel, "
 		       "r.host, r.host_cpu, r.qemu_version, r.wall_s, r.to_hello_s, r.bad_lines, "
-		       "r.console_log, r.started, r.console_tail FROM runs r "
+		       "r.console_log, r.started, r.console_tail, r.experiment_id, v.name FROM runs r "
 		       "LEFT JOIN kernels k ON k.id = r.kernel_id "
+		       "LEFT JOIN variants v ON v.id = r.variant_id "
 		       "LEFT JOIN run_targets t ON t.run_id = r.id WHERE r.id = ?1",
 		       STORE_ARGS(STORE_INT(run_id)), run_row, &r))
 		return -1;

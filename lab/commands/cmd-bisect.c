@@ -325,7 +325,8 @@ static void print_outcome(const struct bisect_outcome *o)
 	       term_safe(o->metric), change, ci, o->steps, o->builds, o->boots);
 	if (!conf)
 		return;
-	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %.4f, 99%% CI [%.4f, %.4f], z %.2f against good -> bad\n",
+	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %.4f, 99%% CI [%.4f, %.4f],\n"
+	       "  z %.2f against good -> bad\n",
 	       conf->n_parent, conf->n_culprit, conf->rounds > 1 ? ", re-tested" : "",
 	       conf->ratio.estimate, conf->ratio.lo, conf->ratio.hi, conf->z);
 	if (!conf->more_than_one)

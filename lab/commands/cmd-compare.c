@@ -189,12 +189,16 @@ static void plot_side(struct strbuf *sb, const struct numbers *nb,
 static void summary_row(struct strbuf *sb, char mark, const struct stats_summary *s,
 			const char *path)
 {
-	strbuf_addf(sb, "%c %6zu %12.6g %12.6g %12.6g %12.6g ", mark, s->n,
-		    s->min, s->max, s->median, s->mean);
-	if (isfinite(s->std))
-		strbuf_addf(sb, "%12.6g", s->std);
-	else
-		strbuf_addf(sb, "%12s", "-");
+	const double v[] = { s->min, s->max, s->median, s->mean, s->std };
+
+	strbuf_addf(sb, "%c %6zu", mark, s->n);
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		char num[32];
+
+		/* textfmt_value() writes "-" for a deviation that is not there */
+		textfmt_value(num, sizeof(num), v[i]);
+		strbuf_addf(sb, " %*s", 12 + (int)(strlen(num) - textfmt_width(num)), num);
+	}
 	strbuf_addf(sb, "  %s\n", term_safe(path));
 }
 
@@ -208,7 +212,7 @@ static void print_report(const char *path_a, const struct numbers *a,
 	char change[96];
 	const char *better = c->direction == STATS_HIGHER_IS_BETTER ?
 		"higher is better" : "lower is better";
-	char dash[PLOT_WIDTH + 1];
+	char dash[PLOT_WIDTH + 1], vlo[32], vhi[32], p[16], mde[32];
 
 	strbuf_addf(&sb, "  %6s %12s %12s %12s %12s %12s\n",
 		    "N", "Min", "Max", "Median", "Mean", "Stddev");
@@ -221,19 +225,21 @@ static void print_report(const char *path_a, const struct numbers *a,
 	plot_side(&sb, a, &c->a, 'x', lo, hi);
 	plot_side(&sb, b, &c->b, '+', lo, hi);
 	strbuf_addf(&sb, "+%s+\n", dash);
-	strbuf_addf(&sb, " %-*.6g%*.6g\n", PLOT_WIDTH / 2, lo, PLOT_WIDTH / 2 + 1, hi);
+	textfmt_value(vlo, sizeof(vlo), lo);
+	textfmt_value(vhi, sizeof(vhi), hi);
+	strbuf_addf(&sb, " %s%*s\n", vlo, (int)(PLOT_WIDTH + 1 - textfmt_width(vlo) +
+					      strlen(vhi) - textfmt_width(vhi)), vhi);
 
 	textfmt_change(change, sizeof(change), c->ratio, c->lo, c->hi);
 	strbuf_addf(&sb, "\nB/A %s (%g %% CI, Hodges-Lehmann)\n", change, 100 * (1 - c->alpha));
-	if (c->p > 0)
-		strbuf_addf(&sb, "p = %.3g", c->p);
-	else
-		strbuf_addstr(&sb, "p < 1e-300");
+	textfmt_p(p, sizeof(p), c->p);
+	strbuf_addf(&sb, "p %s%s", *p == '<' ? "" : "= ", p);
 	strbuf_addf(&sb, " (Mann-Whitney U, two-sided, %s)\n",
 		    c->exact ? "exact" : "normal approximation");
+	textfmt_percent(mde, sizeof(mde), 100 * c->mde);
 	if (isfinite(c->mde))
-		strbuf_addf(&sb, "minimum detectable effect %.2f %% (alpha %g, 80 %% power)\n",
-			    100 * c->mde, c->alpha);
+		strbuf_addf(&sb, "minimum detectable effect %s (alpha %g, 80 %% power)\n", mde,
+			    c->alpha);
 	strbuf_addf(&sb, "outliers (Tukey mild/extreme, MAD): x %zu/%zu/%zu, + %zu/%zu/%zu\n",
 		    oa->low_mild + oa->high_mild, oa->low_extreme + oa->high_extreme, oa->mad,
 		    ob->low_mild + ob->high_mild, ob->low_extreme + ob->high_extreme, ob->mad);

@@ -176,12 +176,26 @@ static void table_ci_label(char *buf, size_t size, int *mixed, struct store *st,
 	snprintf(buf, size, "vs base [%s]", first[0] && !*mixed ? first : "CI");
 }
 
+/* A variant's numbers, times k (the table's unit), without the line's end. */
+static void print_variant_row(FILE *f, const char *name, long long n, double mean, double std,
+			      double median, double k)
+{
+	char m[32], sd[32], md[32];
+
+	textfmt_value(m, sizeof(m), mean * k);
+	textfmt_value(sd, sizeof(sd), std * k);
+	textfmt_value(md, sizeof(md), median * k);
+	fprintf(f, "  %-14s %4lld %9s %9s %9s", term_safe(name), n, m, sd, md);
+}
+
 static int print_point(FILE *f, struct store *st, const struct recipe *r, const long long *exp,
 		       const char *metric, long long mem, long long cpus, const char *clock)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct verdict_row v;
 	char sz[32], head[48], ci[32];
+	const char *unit;
+	double k;
 	int mixed;
 
 	table_ci_label(head, sizeof(head), &mixed, st, r, exp, metric, mem, cpus);
@@ -189,12 +203,13 @@ static int print_point(FILE *f, struct store *st, const struct recipe *r, const 
 		return error("no verdict for %s at %lld MiB in experiment E%lld", metric, mem,
 			     exp[1]);
 	size_name(sz, sizeof(sz), mem);
+	k = textfmt_unit_scale(&unit, v.unit, v.median_a);
 	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s, %s\n", term_safe(metric),
-		term_safe(v.unit), v.direction, sz, cpus, cpus == 1 ? "" : "s", clock);
-	fprintf(f, "  %-14s %6s %12s %12s %12s  %-28s %s\n", "variant", "n", "mean", "std",
+		term_safe(unit), v.direction, sz, cpus, cpus == 1 ? "" : "s", clock);
+	fprintf(f, "  %-14s %4s %9s %9s %9s  %-28s %s\n", "variant", "n", "mean", "std",
 		"median", head, "verdict");
-	fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s\n", term_safe(r->v[0].name),
-		(int)v.n_a, v.mean_a, v.std_a, v.median_a, "", "(base)");
+	print_variant_row(f, r->v[0].name, v.n_a, v.mean_a, v.std_a, v.median_a, k);
+	fprintf(f, "  %-28s %s\n", "", "(base)");
 	for (size_t i = 1; i < r->nv; i++) {
 		if (!verdict_row(&v, st, exp[i], metric, mem, cpus)) {
 			fprintf(f, "  %-14s (no verdict in E%lld)\n", term_safe(r->v[i].name),
@@ -204,9 +219,8 @@ static int print_point(FILE *f, struct store *st, const struct recipe *r, const 
 		strbuf_reset(&sb);
 		stats_ci_label(ci, sizeof(ci), v.alpha);
 		change(&sb, &v, mixed ? ci : NULL);
-		fprintf(f, "  %-14s %6d %12.6g %12.6g %12.6g  %-28s %s (E%lld)\n",
-			term_safe(r->v[i].name), (int)v.n_b, v.mean_b, v.std_b, v.median_b, sb.buf,
-			v.verdict, exp[i]);
+		print_variant_row(f, r->v[i].name, v.n_b, v.mean_b, v.std_b, v.median_b, k);
+		fprintf(f, "  %-28s %s (E%lld)\n", sb.buf, v.verdict, exp[i]);
 	}
 	strbuf_release(&sb);
 	return 0;
@@ -247,6 +261,23 @@ out:
 	return found;
 }
 
+#define RECIPE_SWEEP_CELL 27
+#define RECIPE_SWEEP_PER_LINE ((TEXTFMT_COLUMNS - 16) / (RECIPE_SWEEP_CELL + 1))
+
+/* The smallest median of a sweep's base: what its table scales its unit to. */
+static double ref_median(struct store *st, const struct recipe *r, const long long *exp,
+			 const char *metric, const long long *mem, size_t nmem, long long cpus)
+{
+	struct verdict_row vr;
+	double ref = NAN;
+
+	for (size_t m = 0; m < nmem; m++)
+		if (r->nv > 1 && verdict_row(&vr, st, exp[1], metric, mem[m], cpus) &&
+		    vr.median_a > 0 && !(vr.median_a >= ref))
+			ref = vr.median_a;
+	return ref;
+}
+
 /* Seed 004's layout: a row per variant, a column per memory size. */
 static void print_sweep(FILE *f, struct store *st, const struct recipe *r,
 			const long long *exp, const char *metric, const long long *mem,
@@ -255,8 +286,8 @@ static void print_sweep(FILE *f, struct store *st, const struct recipe *r,
 	struct strbuf sb = STRBUF_INIT;
 	struct verdict_row vr;
 	char sz[32], unit[16] = "";
-	const char *direction = "lower";
-	double v;
+	const char *direction = "lower", *shown;
+	double v, k;
 
 	for (size_t m = 0; m < nmem && !unit[0]; m++) {
 		if (verdict_row(&vr, st, exp[1], metric, mem[m], cpus)) {
@@ -268,36 +299,50 @@ static void print_sweep(FILE *f, struct store *st, const struct recipe *r,
 	}
 	if (!unit[0])
 		return;
-	fprintf(f, "\n%s, median in %s (%s is better), %lld cpu%s, %s: a column per memory size\n",
-		term_safe(metric), term_safe(unit), direction, cpus, cpus == 1 ? "" : "s", clock);
-	fprintf(f, "  %-14s", "variant");
-	for (size_t m = 0; m < nmem; m++) {
-		size_name(sz, sizeof(sz), mem[m]);
-		fprintf(f, " %-28s", sz);
-	}
-	for (size_t i = 0; i < r->nv; i++) {
-		fprintf(f, "\n  %-14s", term_safe(r->v[i].name));
-		for (size_t m = 0; m < nmem; m++) {
-			strbuf_reset(&sb);
-			if (!verdict_row(&vr, st, exp[i ? i : 1], metric, mem[m], cpus)) {
-				if (side_median(&v, unit, st, exp[i ? i : 1], i ? "B" : "A", metric,
-						mem[m], cpus))
-					strbuf_addf(&sb, "%.4g (no verdict)", v);
-				else
-					strbuf_addstr(&sb, "-");
-			} else if (!i) {
-				strbuf_addf(&sb, "%.4g (0%%)", vr.median_a);
-			} else {
-				char ratio[32];
+	k = textfmt_unit_scale(&shown, unit, ref_median(st, r, exp, metric, mem, nmem, cpus));
+	fprintf(f, "\n");
+	strbuf_addf(&sb, "%s, median in %s (%s is better), %lld cpu%s, %s: a column per memory size",
+		    term_safe(metric), term_safe(shown), direction, cpus, cpus == 1 ? "" : "s", clock);
+	textfmt_wrap(f, "", "  ", sb.buf);
+	/* RECIPE_SWEEP_PER_LINE sizes side by side, within 100 columns; the next ones below */
+	for (size_t m0 = 0; m0 < nmem; m0 += RECIPE_SWEEP_PER_LINE) {
+		size_t m1 = nmem - m0 < RECIPE_SWEEP_PER_LINE ? nmem : m0 + RECIPE_SWEEP_PER_LINE;
 
-				textfmt_ratio(ratio, sizeof(ratio), vr.ratio);
-				strbuf_addf(&sb, "%.4g (%s)", vr.median_b, ratio);
-				strbuf_addf(&sb, " %s", vr.verdict);
-			}
-			fprintf(f, " %-28s", sb.buf);
+		fprintf(f, "  %-14s", "variant");
+		for (size_t m = m0; m < m1; m++) {
+			size_name(sz, sizeof(sz), mem[m]);
+			fprintf(f, " %-*s", RECIPE_SWEEP_CELL, sz);
 		}
+		for (size_t i = 0; i < r->nv; i++) {
+			fprintf(f, "\n  %-14s", term_safe(r->v[i].name));
+			for (size_t m = m0; m < m1; m++) {
+				char num[32];
+
+				strbuf_reset(&sb);
+				if (!verdict_row(&vr, st, exp[i ? i : 1], metric, mem[m], cpus)) {
+					if (side_median(&v, unit, st, exp[i ? i : 1], i ? "B" : "A",
+							metric, mem[m], cpus)) {
+						textfmt_value(num, sizeof(num), v * k);
+						strbuf_addf(&sb, "%s (no verdict)", num);
+					} else {
+						strbuf_addstr(&sb, "-");
+					}
+				} else if (!i) {
+					textfmt_value(num, sizeof(num), vr.median_a * k);
+					strbuf_addf(&sb, "%s (0%%)", num);
+				} else {
+					char ratio[32];
+
+					textfmt_value(num, sizeof(num), vr.median_b * k);
+					textfmt_ratio(ratio, sizeof(ratio), vr.ratio);
+					strbuf_addf(&sb, "%s (%s) %s", num, ratio, vr.verdict);
+				}
+				fputc(' ', f);
+				textfmt_pad(f, sb.buf, RECIPE_SWEEP_CELL);
+			}
+		}
+		fputc('\n', f);
 	}
-	fputc('\n', f);
 	strbuf_release(&sb);
 }
 

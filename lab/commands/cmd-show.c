@@ -11,12 +11,14 @@
 #include "escape.h"
 #include "ab-spec.h"
 #include "explain.h"
+#include "json-writer.h"
 #include "log.h"
 #include "options.h"
 #include "redact.h"
 #include "sample.h"
 #include "store-experiment.h"
 #include "table.h"
+#include "textfmt.h"
 
 static const char *const show_usage[] = {
 	"usage: lab show RUN|EXP [--format text|csv|json] [--db PATH] [--config FILE]",
@@ -28,10 +30,13 @@ static const char *const show_usage[] = {
 	NULL,
 };
 
+/* How a field is shown: text as stored, a number, seconds as a duration in text. */
+enum { FIELD_TEXT, FIELD_NUMBER, FIELD_SECONDS };
+
 /* The run's fields, in the order of enum store_run_field. */
 static const struct {
 	const char *label, *key;
-	int number;
+	int kind;
 } run_fields[] = {
 	{ "status", "status", 0 },
 	{ "error", "error", 0 },
@@ -44,15 +49,15 @@ static const struct {
 	{ "kernel hash", "kernel_hash", 0 },
 	{ "arch", "arch", 0 },
 	{ "command line", "cmdline", 0 },
-	{ "memory MiB", "mem_mib", 1 },
-	{ "cpus", "cpus", 1 },
+	{ "memory MiB", "mem_mib", FIELD_NUMBER },
+	{ "cpus", "cpus", FIELD_NUMBER },
 	{ "accel", "accel", 0 },
 	{ "host", "host", 0 },
 	{ "host cpu", "host_cpu", 0 },
 	{ "qemu", "qemu_version", 0 },
-	{ "wall s", "wall_s", 1 },
-	{ "to hello s", "to_hello_s", 1 },
-	{ "bad lines", "bad_lines", 1 },
+	{ "wall", "wall_s", FIELD_SECONDS },
+	{ "to hello", "to_hello_s", FIELD_SECONDS },
+	{ "bad lines", "bad_lines", FIELD_NUMBER },
 	{ "console log", "console_log", 0 },
 };
 #define NR_RUN_FIELDS (int)ARRAY_SIZE(run_fields)
@@ -60,30 +65,40 @@ _Static_assert(ARRAY_SIZE(run_fields) == RUN_STARTED,
 	       "run_fields follows enum store_run_field up to the start time");
 
 /*
- * Text from a guest's console must not drive the user's terminal: shown
- * as escape_term() shows it, newlines and tabs kept.
+ * Text from outside (a guest's console, its metadata) within 100 columns:
+ * never driving the user's terminal (escape_term(), newlines kept), each
+ * of its lines broken at spaces, the first after lead, the rest after
+ * indent.
  */
-static void put_escaped(FILE *f, const char *s)
+static void put_wrapped(FILE *f, const char *lead, const char *indent, const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char *line, *next;
+	const char *first = lead;
 
 	escape_term(&sb, s, ESCAPE_TERM_LINES);
-	fputs(strbuf_str(&sb), f);
+	/* an empty value still has its line */
+	for (line = sb.len ? sb.buf : (char *)""; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		textfmt_wrap(f, first, indent, line);
+		first = indent;
+	}
 	strbuf_release(&sb);
 }
 
-static void json_field(FILE *f, const struct store_run_view *r, int i, int number)
+static void json_field(struct json_writer *jw, const struct store_run_view *r, int i, int kind)
 {
-	if (!r->text[i])
-		fputs("null", f);
-	else if (number)
-		fprintf(f, "%.10g", r->num[i]);
+	if (r->text[i] && kind != FIELD_TEXT)
+		json_number(jw, run_fields[i].key, r->num[i]);
 	else
-		escape_json(f, r->text[i]);
+		json_string(jw, i < NR_RUN_FIELDS ? run_fields[i].key : "console_tail", r->text[i]);
 }
 
 struct show_out {
 	FILE *f;
+	struct json_writer *jw;	/* NULL: text or csv */
 	long long run_id;
 	enum ab_format fmt;
 	size_t n;
@@ -103,14 +118,14 @@ static int show_sample(const struct sample *s, void *data)
 		escape_csv(o->f, s->unit);
 		fprintf(o->f, ",%d\n", (s->flags & SAMPLE_WARMUP) != 0);
 	} else {
-		fputs(o->n++ ? ",\n    {\"workload\": " : "\n    {\"workload\": ", o->f);
-		escape_json(o->f, s->workload);
-		fputs(", \"metric\": ", o->f);
-		escape_json(o->f, s->metric);
-		fprintf(o->f, ", \"iteration\": %ld, \"value\": %.10g, \"unit\": ", s->iteration,
-			s->value);
-		escape_json(o->f, s->unit);
-		fprintf(o->f, ", \"warmup\": %s}", (s->flags & SAMPLE_WARMUP) ? "true" : "false");
+		json_object_begin(o->jw, NULL);
+		json_string(o->jw, "workload", s->workload);
+		json_string(o->jw, "metric", s->metric);
+		json_int(o->jw, "iteration", s->iteration);
+		json_number(o->jw, "value", s->value);
+		json_string(o->jw, "unit", s->unit);
+		json_bool(o->jw, "warmup", (s->flags & SAMPLE_WARMUP) != 0);
+		json_object_end(o->jw);
 	}
 	return 0;
 }
@@ -120,20 +135,22 @@ static int show_dropped(long long seq, const char *reason, const char *line, voi
 	struct show_out *o = data;
 
 	if (o->fmt == AB_TEXT) {
+		struct strbuf sb = STRBUF_INIT;
+		char lead[32];
+
 		if (!o->n++)
 			fprintf(o->f, "\ndropped lines\n");
-		fprintf(o->f, "  %-4lld ", seq);
-		put_escaped(o->f, reason);
-		fputs(": ", o->f);
-		put_escaped(o->f, line);
-		fputc('\n', o->f);
+		snprintf(lead, sizeof(lead), "  %-4lld ", seq);
+		strbuf_addf(&sb, "%s: %s", reason, line);
+		put_wrapped(o->f, lead, "       ", sb.buf);
+		strbuf_release(&sb);
 		return 0;
 	}
-	fprintf(o->f, "%s\n    {\"seq\": %lld, \"reason\": ", o->n++ ? "," : "", seq);
-	escape_json(o->f, reason);
-	fputs(", \"line\": ", o->f);
-	escape_json(o->f, line);
-	fputc('}', o->f);
+	json_object_begin(o->jw, NULL);
+	json_int(o->jw, "seq", seq);
+	json_string(o->jw, "reason", reason);
+	json_string(o->jw, "line", line);
+	json_object_end(o->jw);
 	return 0;
 }
 
@@ -144,76 +161,107 @@ static int show_meta_row(const char *key, const char *value, void *data)
 	/* an older lab stored addresses with their secrets (lava.url with its password) */
 	value = url_redacted(value);
 
-	if (o->fmt == AB_JSON) {
-		fputs(o->n++ ? ",\n    " : "\n    ", stdout);
-		escape_json(stdout, key);
-		fputs(": ", stdout);
-		escape_json(stdout, value);
+	if (o->jw) {
+		json_string(o->jw, key, value);
 	} else {
-		printf("  %-28s ", key);
-		put_escaped(stdout, value);
-		putchar('\n');
+		struct strbuf lead = STRBUF_INIT;
+
+		/* a key as wide as the lines are goes on a line of its own */
+		strbuf_addf(&lead, "  %s ", term_safe(key));
+		while (textfmt_width(lead.buf) < 31)
+			strbuf_addch(&lead, ' ');
+		if (textfmt_width(lead.buf) > 60) {
+			fprintf(o->f, "%s\n", lead.buf);
+			strbuf_reset(&lead);
+			strbuf_addstr(&lead, "                               ");
+		}
+		put_wrapped(o->f, lead.buf, "                               ", value);
+		strbuf_release(&lead);
 	}
 	return 0;
 }
 
-static int show_meta(struct store *st, long long id, enum ab_format fmt)
+/* "E3, variant B", or "-" for a run of lab run. */
+static void experiment_words(char *buf, size_t size, const struct store_run_view *r)
 {
-	struct show_out o = { stdout, id, fmt, 0, st };
-
-	fputs(fmt == AB_JSON ? ",\n  \"meta\": {" : "\nmetadata\n", stdout);
-	return store_run_meta(st, id, show_meta_row, &o);
+	if (!r->text[RUN_EXPERIMENT])
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "E%lld%s%s", (long long)r->num[RUN_EXPERIMENT],
+			 r->text[RUN_VARIANT] ? ", variant " : "",
+			 r->text[RUN_VARIANT] ? term_safe(r->text[RUN_VARIANT]) : "");
 }
 
-/* The run row stays open until the end: its console tail is printed last. */
+static int show_run_json(struct show_out *o, const struct store_run_view *r)
+{
+	struct json_writer *jw = o->jw;
+	struct store *st = o->st;
+
+	json_object_begin(jw, NULL);
+	json_int(jw, "run", r->id);
+	if (r->text[RUN_EXPERIMENT])
+		json_int(jw, "experiment", (long long)r->num[RUN_EXPERIMENT]);
+	else
+		json_null(jw, "experiment");
+	json_string(jw, "variant", r->text[RUN_VARIANT]);
+	json_number(jw, "started", r->num[RUN_STARTED]);
+	for (int i = 0; i < NR_RUN_FIELDS; i++)
+		json_field(jw, r, i, run_fields[i].kind);
+	json_field(jw, r, RUN_CONSOLE_TAIL, FIELD_TEXT);
+	json_object_begin(jw, "meta");
+	if (store_run_meta(st, r->id, show_meta_row, o))
+		return -1;
+	json_object_end(jw);
+	json_array_begin(jw, "samples");
+	if (store_run_samples(st, r->id, show_sample, o))
+		return -1;
+	json_array_end(jw);
+	json_array_begin(jw, "events");
+	if (store_run_events(st, r->id, show_sample, o))
+		return -1;
+	json_array_end(jw);
+	json_array_begin(jw, "dropped_lines");
+	if (store_dropped_lines(st, r->id, show_dropped, o))
+		return -1;
+	json_array_end(jw);
+	json_object_end(jw);
+	json_writer_end(jw);
+	return 0;
+}
+
 static int show_run_row(const struct store_run_view *r, void *data)
 {
 	struct show_out *o = data;
 	struct store *st = o->st;
 	long long id = r->id;
-	enum ab_format fmt = o->fmt;
-	char when[32];
-	int i;
+	char when[32], value[64];
 
-	if (fmt == AB_CSV) {
+	if (o->fmt == AB_CSV) {
 		puts("run,workload,metric,iteration,value,unit,warmup");
 		return store_run_samples(st, id, show_sample, o);
 	}
-	if (fmt == AB_JSON) {
-		printf("{\"run\": %lld, \"started\": %.6f", id, r->num[RUN_STARTED]);
-		for (i = 0; i < NR_RUN_FIELDS; i++) {
-			printf(", \"%s\": ", run_fields[i].key);
-			json_field(stdout, r, i, run_fields[i].number);
-		}
-		fputs(", \"console_tail\": ", stdout);
-		json_field(stdout, r, RUN_CONSOLE_TAIL, 0);
-	} else {
-		format_time(when, sizeof(when), r->num[RUN_STARTED]);
-		printf("run %lld, started %s\n", id, when);
-		for (i = 0; i < NR_RUN_FIELDS; i++) {
-			printf("  %-14s ", run_fields[i].label);
-			put_escaped(stdout, r->text[i] ? r->text[i] : "-");
-			putchar('\n');
-		}
-	}
+	if (o->jw)
+		return show_run_json(o, r);
 
-	if (show_meta(st, id, fmt))
-		return -1;
-	if (fmt == AB_JSON) {
-		fputs("},\n  \"samples\": [", stdout);
-		if (store_run_samples(st, id, show_sample, o))
-			return -1;
-		fputs("],\n  \"events\": [", stdout);
-		o->n = 0;
-		if (store_run_events(st, id, show_sample, o))
-			return -1;
-		fputs("],\n  \"dropped_lines\": [", stdout);
-		o->n = 0;
-		if (store_dropped_lines(st, id, show_dropped, o))
-			return -1;
-		fputs("]}\n", stdout);
-		return 0;
+	format_time(when, sizeof(when), r->num[RUN_STARTED]);
+	printf("run %lld, started %s\n", id, when);
+	experiment_words(value, sizeof(value), r);
+	printf("  %-14s %s\n", "experiment", value);
+	for (int i = 0; i < NR_RUN_FIELDS; i++) {
+		char lead[32];
+
+		snprintf(lead, sizeof(lead), "  %-14s ", run_fields[i].label);
+		if (r->text[i] && run_fields[i].kind == FIELD_SECONDS) {
+			textfmt_duration(value, sizeof(value), r->num[i] * 1e9, "");
+			printf("%s%s\n", lead, value);
+		} else {
+			put_wrapped(stdout, lead, "                 ",
+				    r->text[i] && *r->text[i] ? r->text[i] : "-");
+		}
 	}
+	printf("\nmetadata\n");
+	if (store_run_meta(st, id, show_meta_row, o))
+		return -1;
 	printf("\n");
 	if (table_print_runs(stdout, st, &id, 1) ||
 	    table_print_run_events(stdout, st, id, "\nevents, counted an iteration (exact in any "
@@ -222,16 +270,17 @@ static int show_run_row(const struct store_run_view *r, void *data)
 		return -1;
 	if (r->text[RUN_CONSOLE_TAIL]) {
 		printf("\nconsole tail\n");
-		put_escaped(stdout, r->text[RUN_CONSOLE_TAIL]);
-		printf("\n");
+		put_wrapped(stdout, "", "", r->text[RUN_CONSOLE_TAIL]);
 	}
 	return 0;
 }
 
 static int show_run(struct store *st, long long id, enum ab_format fmt)
 {
-	struct show_out o = { stdout, id, fmt, 0, st };
+	struct json_writer jw;
+	struct show_out o = { stdout, fmt == AB_JSON ? &jw : NULL, id, fmt, 0, st };
 
+	json_writer_init(&jw, stdout, 0);
 	return store_run_read(st, id, show_run_row, &o);
 }
 

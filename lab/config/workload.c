@@ -20,11 +20,24 @@
 #include "log.h"
 #include "runner.h"
 #include "sha256.h"
+#include "strbuf.h"
 #include "subprocess.h"
+#include "suggest.h"
 #include "tempfile.h"
 #include "userwork.h"
 #include "xalloc.h"
 #include "workload.h"
+
+
+int workload_unknown(const char *what, const char *name, const char *of, const char *known)
+{
+	char near[64];
+
+	/* as for a command: the one word meant, or else all of them */
+	if (suggest_in_list(near, sizeof(near), name, known))
+		return error("unknown %s '%s'%s: did you mean '%s'?", what, name, of, near);
+	return error("unknown %s '%s'%s (known: %s)", what, name, of, known);
+}
 
 /* a stored workload name is a protocol word of at most 31 bytes */
 #define NAME_MAX_LEN 31
@@ -430,8 +443,8 @@ int workloads_parse_list(struct workload_list *out, const char *arg)
 		}
 		/* a [workload "NAME"] section's name: workloads_resolve() tells */
 		if (!workload_known(one.buf) && !name_ok(one.buf)) {
-			ret = error("unknown workload '%s' (known: %s, exec:PATH, stress-ng:STRESSOR)",
-				    one.buf, WORKLOAD_NAMES);
+			ret = workload_unknown("workload", one.buf, "", WORKLOAD_NAMES ", exec:PATH, "
+				      "stress-ng:STRESSOR");
 			break;
 		}
 		list_push_name(out, one.buf);
@@ -507,9 +520,9 @@ int workloads_resolve(struct workload_list *l, const struct strvec *args,
 		if (!s)
 			s = config_workload_find(cfg, ncfg, name);
 		if (!s) {
+			strbuf_addstr(&known, WORKLOAD_NAMES ", exec:PATH, stress-ng:STRESSOR");
 			sections_known(&known, extra, nextra, cfg, ncfg);
-			error("unknown workload '%s' (known: %s, exec:PATH, stress-ng:STRESSOR%s)",
-			      name, WORKLOAD_NAMES, strbuf_str(&known));
+			workload_unknown("workload", name, "", known.buf);
 			goto out;
 		}
 		strbuf_reset(&spec);
@@ -586,9 +599,13 @@ int workloads_metric_check(enum workload_metric *answer, const struct workload_l
 	workload_list_join(&names, l);
 	if (answer)
 		*answer = all;
-	if (all == WORKLOAD_METRIC_NO)
-		error("unknown metric '%s' for workload '%s' (known: %s)", metric, names.buf,
-		      known.buf);
+	if (all == WORKLOAD_METRIC_NO) {
+		struct strbuf of = STRBUF_INIT;
+
+		strbuf_addf(&of, " for workload '%s'", names.buf);
+		workload_unknown("metric", metric, of.buf, known.buf);
+		strbuf_release(&of);
+	}
 	strbuf_release(&known);
 	strbuf_release(&names);
 	return all == WORKLOAD_METRIC_NO ? -1 : 0;
@@ -632,8 +649,8 @@ int user_workloads_load(struct user_workload **out, size_t *n, const struct work
 		if (!l->user[i]) {
 			/* a section's name reaches here only when nothing resolved it */
 			if (!workload_known(l->specs.v[i]))
-				return error("unknown workload '%s' (known: %s, exec:PATH, "
-					     "stress-ng:STRESSOR)", l->specs.v[i], WORKLOAD_NAMES);
+				return workload_unknown("workload", l->specs.v[i], "", WORKLOAD_NAMES
+					       ", exec:PATH, stress-ng:STRESSOR");
 			continue;
 		}
 		ALLOC_GROW(*out, *n + 1, alloc);

@@ -124,4 +124,12 @@ int user_workloads_load(struct user_workload **out, size_t *n, const struct work
 /* The run's provenance of each: workload.NAME.program, .args, .sha256, .version. */
 void user_workloads_meta(struct sample_set *set, const struct user_workload *w, size_t n);
 
+/*
+ * The refusal (-1) of a name not in known (a list as the message writes
+ * it), saying what it is and of what ("metric", " for workload 'zeroing'"):
+ * "unknown workload 'zeroin': did you mean 'zeroing'?" when a word of known
+ * is near, else "unknown workload 'x' (known: zeroing, ...)".
+ */
+int workload_unknown(const char *what, const char *name, const char *of, const char *known);
+
 #endif

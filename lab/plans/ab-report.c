@@ -8,6 +8,7 @@
 #include "ab-report.h"
 #include "ab-table.h"
 #include "escape.h"
+#include "json-writer.h"
 #include "events.h"
 #include "log.h"
 #include "store-experiment.h"
@@ -47,21 +48,38 @@ static const char *column(const struct verdict_row *v, int i, double *num)
 	return text[i];
 }
 
+/* One line of a detailed block: label, then A's and B's value in the block's unit. */
+static void print_side_values(FILE *f, const char *label, double a, double b, double k,
+			      const char *unit)
+{
+	char va[32], vb[32];
+
+	textfmt_value(va, sizeof(va), a * k);
+	textfmt_value(vb, sizeof(vb), b * k);
+	fprintf(f, "  %-22s %13s ", label, va);
+	textfmt_pad(f, unit, 3);
+	fprintf(f, " %13s %s\n", vb, unit);
+}
+
 static void print_metric_text(FILE *f, const struct verdict_row *v, const char *clock)
 {
-	const char *unit = term_safe(v->unit);
+	const char *unit;
+	double k = textfmt_unit_scale(&unit, v->unit, ab_table_row_ref(v));
+	struct strbuf sb = STRBUF_INIT;
 	char ci[32];
 
-	fprintf(f, "\n%s.%s (%s, %s is better; %lldM, %d cpu%s; compared: %s; %s)\n",
-		term_safe(v->workload), term_safe(v->metric), unit, v->direction, v->mem_mib,
-		v->cpus, v->cpus == 1 ? "" : "s", v->unit_compared, clock);
-	fprintf(f, "  %-22s %16s %16s\n", "", "A", "B");
-	fprintf(f, "  %-22s %16d %16d\n", "Number of iterations:", (int)v->n_a, (int)v->n_b);
-	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "Mean:", v->mean_a, unit, v->mean_b, unit);
-	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "std deviation:", v->std_a, unit,
-		v->std_b, unit);
-	fprintf(f, "  %-22s %13.6g %-2s %13.6g %-2s\n", "median:", v->median_a, unit,
-		v->median_b, unit);
+	unit = term_safe(unit);
+	strbuf_addf(&sb, "%s.%s (%s, %s is better; %lldM, %d cpu%s; compared: %s; %s)",
+		    term_safe(v->workload), term_safe(v->metric), unit, v->direction, v->mem_mib,
+		    v->cpus, v->cpus == 1 ? "" : "s", v->unit_compared, clock);
+	fputc('\n', f);
+	textfmt_wrap(f, "", "  ", sb.buf);
+	fprintf(f, "  %-22s %13s %-3s %13s\n", "", "A", "", "B");
+	fprintf(f, "  %-22s %13d %-3s %13d\n", "Number of iterations:", (int)v->n_a, "",
+		(int)v->n_b);
+	print_side_values(f, "Mean:", v->mean_a, v->mean_b, k, unit);
+	print_side_values(f, "std deviation:", v->std_a, v->std_b, k, unit);
+	print_side_values(f, "median:", v->median_a, v->median_b, k, unit);
 	stats_ci_label(ci, sizeof(ci), v->alpha);
 	if (isfinite(v->ratio)) {
 		char change[96], p[16], padj[16], mde[32];
@@ -70,12 +88,16 @@ static void print_metric_text(FILE *f, const struct verdict_row *v, const char *
 		textfmt_p(p, sizeof(p), v->p);
 		textfmt_p(padj, sizeof(padj), v->p_adjusted);
 		textfmt_percent(mde, sizeof(mde), 100 * v->mde);
-		fprintf(f, "  B/A %s (%s), p %s (adjusted %s), MDE %s\n", change, ci, p, padj, mde);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "B/A %s (%s), p %s (adjusted %s), MDE %s", change, ci, p, padj,
+			    mde);
+		textfmt_wrap(f, "  ", "    ", sb.buf);
 	} else {
 		fprintf(f, "  not compared: a side has values that are not all positive\n");
 	}
 	fprintf(f, "  verdict: %s (alpha %.3g, delta %.3g %%)\n", v->verdict, v->alpha,
 		100 * v->delta);
+	strbuf_release(&sb);
 }
 
 /*
@@ -119,12 +141,56 @@ out:
 	strbuf_release(&w);
 }
 
+/*
+ * The stored workloads ("zeroing,[rate higher=ops] exec:/b/work.sh --ops")
+ * as a person reads them: one after the other, a section's name first and
+ * its settings after its command ("rate: exec:/b/work.sh --ops (higher=ops)").
+ */
+static void workloads_words(struct strbuf *out, const char *stored)
+{
+	const char *p = stored;
+
+	while (*p) {
+		const char *end = p, *close = NULL;
+		int quoted = 0, depth = 0;
+
+		for (; *end && (quoted || depth || *end != ','); end++) {
+			if (*end == '\'')
+				quoted = !quoted;
+			else if (!quoted && *end == '[')
+				depth++;
+			else if (!quoted && *end == ']' && depth && !--depth && !close)
+				close = end;
+		}
+		if (out->len)
+			strbuf_addstr(out, ", ");
+		if (*p == '[' && close) {
+			const char *sp = memchr(p, ' ', (size_t)(close - p));
+			const char *cmd = close + 1;
+
+			while (*cmd == ' ')
+				cmd++;
+			strbuf_add(out, p + 1, (size_t)((sp ? sp : close) - p - 1));
+			strbuf_addstr(out, ": ");
+			strbuf_add(out, cmd, (size_t)(end - cmd));
+			if (sp) {
+				strbuf_addstr(out, " (");
+				strbuf_add(out, sp + 1, (size_t)(close - sp - 1));
+				strbuf_addch(out, ')');
+			}
+		} else {
+			strbuf_add(out, p, (size_t)(end - p));
+		}
+		p = *end ? end + 1 : end;
+	}
+}
+
 struct header {
 	FILE *f;
+	struct json_writer *jw;	/* NULL: text */
 	long long exp_id;
 	const char *clock;
-	enum ab_format fmt;
-	int points, variants;
+	int points;
 };
 
 static int print_experiment(const struct store_experiment *e, void *data)
@@ -133,21 +199,23 @@ static int print_experiment(const struct store_experiment *e, void *data)
 	FILE *f = h->f;
 
 	h->points = e->points;
-	if (h->fmt == AB_JSON) {
-		fprintf(f, "{\"experiment\": %lld, \"status\": ", h->exp_id);
-		escape_json(f, e->status);
-		fputs(", \"workloads\": ", f);
-		escape_json(f, e->workloads);
-		fputs(", \"command\": ", f);
-		escape_json(f, e->command);
-		fprintf(f, ", \"boots_ok\": %d, \"boots_failed\": %d, \"clock\": ", e->boots_ok,
-			e->boots_failed);
-		escape_json(f, h->clock);
-		fputs(", \"variants\": [", f);
+	if (h->jw) {
+		json_int(h->jw, "experiment", h->exp_id);
+		json_string(h->jw, "status", e->status);
+		json_string(h->jw, "workloads", e->workloads);
+		json_string(h->jw, "command", e->command);
+		json_int(h->jw, "boots_ok", e->boots_ok);
+		json_int(h->jw, "boots_failed", e->boots_failed);
+		json_string(h->jw, "clock", h->clock);
+		json_array_begin(h->jw, "variants");
 	} else {
-		fprintf(f, "experiment E%lld (%s): workloads %s; %d boots OK, %d failed\n",
-			h->exp_id, e->status, term_safe(e->workloads), e->boots_ok,
-			e->boots_failed);
+		struct strbuf sb = STRBUF_INIT;
+
+		workloads_words(&sb, e->workloads);
+		fprintf(f, "experiment E%lld (%s): %d boots OK, %d failed\n", h->exp_id, e->status,
+			e->boots_ok, e->boots_failed);
+		textfmt_wrap(f, "  workloads: ", "    ", term_safe(sb.buf));
+		strbuf_release(&sb);
 		print_command(f, term_safe(e->command));
 		fprintf(f, "  clock: %s\n", h->clock);
 	}
@@ -159,26 +227,24 @@ static int print_variant(const struct store_variant *v, void *data)
 	struct header *h = data;
 	FILE *f = h->f;
 
-	if (h->fmt != AB_JSON) {
+	if (!h->jw) {
 		struct strbuf line = STRBUF_INIT;
 
 		strbuf_addf(&line, "  %s: ", term_safe(v->name));
 		strbuf_addf(&line, "%s ", term_safe(v->kernel));
-		strbuf_addf(&line, "(%s) ", term_safe(v->hash));
+		strbuf_addf(&line, "(%s) ", *v->hash ? term_safe(v->hash) : "-");
 		strbuf_addf(&line, "cmdline '%s'", term_safe(v->cmdline));
 		textfmt_wrap(f, "", "      ", line.buf);
 		strbuf_release(&line);
 		return 0;
 	}
-	fputs(h->variants++ ? ", {\"name\": " : "{\"name\": ", f);
-	escape_json(f, v->name);
-	fputs(", \"kernel\": ", f);
-	escape_json(f, v->kernel);
-	fputs(", \"hash\": ", f);
-	escape_json(f, v->hash);
-	fputs(", \"cmdline\": ", f);
-	escape_json(f, v->cmdline);
-	fputc('}', f);
+	json_object_begin(h->jw, NULL);
+	json_string(h->jw, "name", v->name);
+	/* the host itself: no kernel image, and so no hash */
+	json_string(h->jw, "kernel", v->kernel_id ? v->kernel : NULL);
+	json_string(h->jw, "hash", *v->hash ? v->hash : NULL);
+	json_string(h->jw, "cmdline", v->cmdline);
+	json_object_end(h->jw);
 	return 0;
 }
 
@@ -186,18 +252,18 @@ static int print_variant(const struct store_variant *v, void *data)
  * What the experiment is: as text, the lines above the verdicts; as JSON,
  * the object's fields before "verdicts" (the object is left open).
  */
-static int print_header(FILE *f, struct store *st, long long exp_id, int *points,
-			const char *clock, enum ab_format fmt)
+static int print_header(FILE *f, struct json_writer *jw, struct store *st, long long exp_id,
+			int *points, const char *clock)
 {
-	struct header h = { f, exp_id, clock, fmt, 0, 0 };
+	struct header h = { f, jw, exp_id, clock, 0 };
 
 	if (store_experiment_read(st, exp_id, print_experiment, &h))
 		return -1;
 	*points = h.points;
 	if (store_experiment_variants(st, exp_id, NULL, print_variant, &h))
 		return -1;
-	if (fmt == AB_JSON)
-		fputs("]", f);
+	if (jw)
+		json_array_end(jw);
 	return 0;
 }
 
@@ -214,46 +280,40 @@ int ab_format_parse(enum ab_format *out, const char *name)
 }
 
 /* A verdict's JSON after its columns: what it measured, and the warning it carries or null. */
-static void json_measured(FILE *f, const struct verdict_row *v, const struct events_report *ev)
+static void json_measured(struct json_writer *jw, const struct verdict_row *v,
+			  const struct events_report *ev)
 {
 	const struct event_row *e = events_disagree(ev, v);
 	struct strbuf sb = STRBUF_INIT;
 
 	measured_words(&sb, events_measured_at(ev, v->mem_mib, v->cpus));
-	fputs(", \"measured\": ", f);
-	escape_json(f, sb.buf);
-	fputs(", \"warning\": ", f);
-	if (e) {
-		strbuf_reset(&sb);
+	json_string(jw, "measured", sb.buf);
+	strbuf_reset(&sb);
+	if (e)
 		events_disagree_words(&sb, v, e);
-		escape_json(f, sb.buf);
-	} else {
-		fputs("null", f);
-	}
+	json_string(jw, "warning", e ? sb.buf : NULL);
 	strbuf_release(&sb);
 }
 
-/* The event counts that differ between A and B: "events": [...]. */
-void ab_report_json_events(FILE *f, const struct events_report *ev)
+void ab_report_json_events(struct json_writer *jw, const struct events_report *ev)
 {
-	fputs(",\n\"events\": [", f);
+	json_array_begin(jw, "events");
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct event_row *e = &ev->v[i];
 
-		fputs(i ? ",\n  {\"workload\": " : "\n  {\"workload\": ", f);
-		escape_json(f, e->workload);
-		fputs(", \"metric\": ", f);
-		escape_json(f, e->metric);
-		fprintf(f, ", \"mem_mib\": %lld, \"cpus\": %d, \"n_a\": %zu, \"n_b\": %zu, "
-			"\"median_a\": ", e->mem_mib, e->cpus, e->n_a, e->n_b);
-		escape_json_number(f, e->median_a);
-		fputs(", \"median_b\": ", f);
-		escape_json_number(f, e->median_b);
-		fputs(", \"ratio\": ", f);
-		escape_json_number(f, e->median_a > 0 ? e->median_b / e->median_a : NAN);
-		fputc('}', f);
+		json_object_begin(jw, NULL);
+		json_string(jw, "workload", e->workload);
+		json_string(jw, "metric", e->metric);
+		json_int(jw, "mem_mib", e->mem_mib);
+		json_int(jw, "cpus", e->cpus);
+		json_int(jw, "n_a", (long long)e->n_a);
+		json_int(jw, "n_b", (long long)e->n_b);
+		json_number(jw, "median_a", e->median_a);
+		json_number(jw, "median_b", e->median_b);
+		json_number(jw, "ratio", e->median_a > 0 ? e->median_b / e->median_a : NAN);
+		json_object_end(jw);
 	}
-	fputs("\n]", f);
+	json_array_end(jw);
 }
 
 void ab_report_print_events(FILE *f, const struct events_report *ev, const char *a,
@@ -283,13 +343,18 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 	struct strbuf clock = STRBUF_INIT;
 	struct verdict_list l = { 0 };
 	struct events_report ev = { 0 };
+	struct json_writer json, *jw = fmt == AB_JSON ? &json : NULL;
 	int ret = -1, points = 0;
 
+	if (jw) {
+		json_writer_init(jw, f, 0);
+		json_object_begin(jw, NULL);
+	}
 	if (store_experiment_clock_words(st, &clock, exp_id))
 		goto out;
 	if (fmt != AB_CSV && events_report_load(&ev, st, exp_id))
 		goto out;
-	if (fmt != AB_CSV && print_header(f, st, exp_id, &points, clock.buf, fmt))
+	if (fmt != AB_CSV && print_header(f, jw, st, exp_id, &points, clock.buf))
 		goto out;
 	if (store_verdicts_read(st, &l, exp_id))
 		goto out;
@@ -298,8 +363,8 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 		for (int i = 0; i < C_COUNT; i++)
 			fprintf(f, ",%s", column_names[i]);
 		fputc('\n', f);
-	} else if (fmt == AB_JSON) {
-		fputs(", \"verdicts\": [", f);
+	} else if (jw) {
+		json_array_begin(jw, "verdicts");
 	} else {
 		ab_table_print(f, &l, &ev);
 	}
@@ -323,23 +388,23 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 			}
 			fputc('\n', f);
 		} else {
-			fputs(r ? ",\n  {" : "\n  {", f);
+			json_object_begin(jw, NULL);
 			for (int i = 0; i < C_COUNT; i++) {
-				fprintf(f, "%s\"%s\": ", i ? ", " : "", column_names[i]);
 				text = column(v, i, &num);
 				if (text)
-					escape_json(f, text);
+					json_string(jw, column_names[i], text);
 				else
-					escape_json_number(f, num);
+					json_number(jw, column_names[i], num);
 			}
-			json_measured(f, v, &ev);
-			fputc('}', f);
+			json_measured(jw, v, &ev);
+			json_object_end(jw);
 		}
 	}
-	if (fmt == AB_JSON) {
-		fputs("\n]", f);
-		ab_report_json_events(f, &ev);
-		fputs("}\n", f);
+	if (jw) {
+		json_array_end(jw);
+		ab_report_json_events(jw, &ev);
+		json_object_end(jw);
+		json_writer_end(jw);
 	}
 	if (fmt == AB_TEXT && !l.nr)
 		fputs("\n(no verdicts: the experiment has not finished)\n", f);

@@ -9,6 +9,8 @@
 
 #include "store.h"
 
+struct json_writer;
+
 enum ab_format { AB_TEXT, AB_CSV, AB_JSON };
 
 /* "text", "csv" or "json"; -1 for anything else (nothing printed). */
@@ -38,7 +40,7 @@ struct events_report;
 /* The event counts of ev that differ, a table per point, the sides headed a and b. */
 void ab_report_print_events(FILE *f, const struct events_report *ev, const char *a,
 			    const char *b);
-/* ',\n"events": [...]': the rows of ev, as the A/B's json has them. */
-void ab_report_json_events(FILE *f, const struct events_report *ev);
+/* "events": [...], the rows of ev, as the A/B's json has them, a member of jw's open object. */
+void ab_report_json_events(struct json_writer *jw, const struct events_report *ev);
 
 #endif

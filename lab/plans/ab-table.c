@@ -19,13 +19,17 @@ struct cells {
 	char c[NR_COLS][96];
 };
 
-/* "100.1 ±3.2%": the median with the standard deviation relative to the mean. */
-static void side_cell(char *buf, size_t size, double median, double mean, double std, long long n)
+/*
+ * "100.1 ±3.2%": the median, times k (its unit scaled for the row), with
+ * the standard deviation relative to the mean.
+ */
+static void side_cell(char *buf, size_t size, double median, double mean, double std, long long n,
+		      double k)
 {
 	char v[32];
 	double rel = 100 * std / fabs(mean);
 
-	textfmt_value(v, sizeof(v), median);
+	textfmt_value(v, sizeof(v), median * k);
 	if (n < 2 || !isfinite(rel))
 		snprintf(buf, size, "%s", v);
 	else if (rel >= 10)
@@ -34,6 +38,15 @@ static void side_cell(char *buf, size_t size, double median, double mean, double
 		snprintf(buf, size, "%s ±%.1f%%", v, rel);
 	else
 		snprintf(buf, size, "%s ±<0.1%%", v);
+}
+
+double ab_table_row_ref(const struct verdict_row *v)
+{
+	double a = fabs(v->median_a), b = fabs(v->median_b);
+
+	if (!isfinite(a) || a == 0)
+		return b;
+	return isfinite(b) && b > 0 && b < a ? b : a;
 }
 
 static const char *compared_words(const char *unit_compared)
@@ -94,12 +107,14 @@ static void print_point(FILE *f, const struct verdict_row *const *r, size_t n)
 		const struct verdict_row *v = r[i];
 		struct cells *c = &rows[i + 1];
 		int up = mixed_dir && !strcmp(v->direction, "higher");
+		const char *unit;
+		double k = textfmt_unit_scale(&unit, v->unit, ab_table_row_ref(v));
 
 		snprintf(c->c[COL_METRIC], sizeof(c->c[0]), "%s.%s", term_safe(v->workload),
 			 term_safe(v->metric));
-		snprintf(c->c[COL_UNIT], sizeof(c->c[0]), "%s%s", term_safe(v->unit), up ? "↑" : "");
-		side_cell(c->c[COL_A], sizeof(c->c[0]), v->median_a, v->mean_a, v->std_a, v->n_a);
-		side_cell(c->c[COL_B], sizeof(c->c[0]), v->median_b, v->mean_b, v->std_b, v->n_b);
+		snprintf(c->c[COL_UNIT], sizeof(c->c[0]), "%s%s", term_safe(unit), up ? "↑" : "");
+		side_cell(c->c[COL_A], sizeof(c->c[0]), v->median_a, v->mean_a, v->std_a, v->n_a, k);
+		side_cell(c->c[COL_B], sizeof(c->c[0]), v->median_b, v->mean_b, v->std_b, v->n_b, k);
 		textfmt_change(c->c[COL_CHANGE], sizeof(c->c[0]), v->ratio, v->ci_low, v->ci_high);
 		snprintf(c->c[COL_VERDICT], sizeof(c->c[0]), "%s", v->verdict);
 	}
@@ -277,13 +292,13 @@ static int sweep_order(const void *a, const void *b)
 /* memory sizes side by side within 100 columns; more go on to the next block */
 #define SWEEP_PER_LINE ((TEXTFMT_COLUMNS - 2 - SWEEP_LABEL) / (SWEEP_CELL + 1))
 
-/* B's cell: its median and the change against A, "45702 455×" or "105.2 +5.1 %". */
-static void sweep_b_cell(char *buf, size_t size, double a, double b)
+/* B's cell: its median (times k) and the change against A, "45702 455×" or "105.2 +5.1 %". */
+static void sweep_b_cell(char *buf, size_t size, double a, double b, double k)
 {
 	char v[32], x[32];
 	double r = b / a;
 
-	textfmt_value(v, sizeof(v), b);
+	textfmt_value(v, sizeof(v), b * k);
 	textfmt_ratio(x, sizeof(x), r);
 	if (!isfinite(r) || r < 0)
 		snprintf(buf, size, "%s", v);
@@ -291,7 +306,7 @@ static void sweep_b_cell(char *buf, size_t size, double a, double b)
 		snprintf(buf, size, "%s %s", v, x);
 }
 
-static void print_sweep_block(FILE *f, const struct verdict_row *const *cols, size_t n)
+static void print_sweep_block(FILE *f, const struct verdict_row *const *cols, size_t n, double k)
 {
 	static const char *const label[3] = { "A", "B", "verdict" };
 
@@ -310,9 +325,9 @@ static void print_sweep_block(FILE *f, const struct verdict_row *const *cols, si
 			char cell[96];
 
 			if (row == 0)
-				textfmt_value(cell, sizeof(cell), v->median_a);
+				textfmt_value(cell, sizeof(cell), v->median_a * k);
 			else if (row == 1)
-				sweep_b_cell(cell, sizeof(cell), v->median_a, v->median_b);
+				sweep_b_cell(cell, sizeof(cell), v->median_a, v->median_b, k);
 			else
 				snprintf(cell, sizeof(cell), "%s", v->verdict);
 			fprintf(f, " %*s%s", (int)(SWEEP_CELL > textfmt_width(cell) ?
@@ -339,6 +354,8 @@ void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clo
 		const struct verdict_row *m = tables[t];
 		char head[512];
 		size_t nc = 0;
+		const char *unit;
+		double ref = NAN, k;
 
 		/* the list is by memory size within a metric */
 		for (size_t i = 0; i < l->nr; i++) {
@@ -348,15 +365,22 @@ void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clo
 			    v->cpus == m->cpus && !strcmp(v->unit, m->unit))
 				cols[nc++] = v;
 		}
+		for (size_t i = 0; i < nc; i++) {
+			double r = ab_table_row_ref(cols[i]);
+
+			if (!(r >= ref) && r > 0)
+				ref = r;
+		}
+		k = textfmt_unit_scale(&unit, m->unit, ref);
 		snprintf(head, sizeof(head),
 			 "%s.%s, median %s, %d cpu(s), %s: a row per variant, a column per memory size",
-			 term_safe(m->workload), term_safe(m->metric), term_safe(m->unit), m->cpus,
+			 term_safe(m->workload), term_safe(m->metric), term_safe(unit), m->cpus,
 			 clock);
 		fputc('\n', f);
 		textfmt_wrap(f, "", "  ", head);
 		for (size_t i = 0; i < nc; i += SWEEP_PER_LINE)
 			print_sweep_block(f, cols + i,
-					  nc - i < SWEEP_PER_LINE ? nc - i : SWEEP_PER_LINE);
+					  nc - i < SWEEP_PER_LINE ? nc - i : SWEEP_PER_LINE, k);
 	}
 	free(cols);
 	free(tables);

@@ -15,6 +15,11 @@
 #include "events.h"
 #include "store-verdict.h"
 
+/*
+ * The value a verdict's row scales its unit to (textfmt_unit_scale()): the
+ * smaller median of its two sides, so that neither shows below 1.
+ */
+double ab_table_row_ref(const struct verdict_row *v);
 void ab_table_print(FILE *f, const struct verdict_list *l, const struct events_report *ev);
 void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clock);
 /*

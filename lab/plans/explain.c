@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "events.h"
 #include "explain.h"
+#include "json-writer.h"
 #include "kcmdline.h"
 #include "log.h"
 #include "progress.h"
@@ -264,58 +265,54 @@ static void print_json(FILE *f, const struct profile_diff *d, int top,
 		       const struct events_report *ev)
 {
 	const struct store_explanation *e = &d->e;
+	struct json_writer jw;
 
-	fprintf(f, "{\"explanation\": %lld, \"experiment\": ", e->id);
+	json_writer_init(&jw, f, 0);
+	json_object_begin(&jw, NULL);
+	json_int(&jw, "explanation", e->id);
 	if (e->experiment_id)
-		fprintf(f, "%lld", e->experiment_id);
+		json_int(&jw, "experiment", e->experiment_id);
 	else
-		fputs("null", f);
-	fputs(", \"workload\": ", f);
-	escape_json(f, e->workload);
-	fputs(", \"metric\": ", f);
-	escape_json(f, e->metric);
-	fputs(", \"clock\": ", f);
-	escape_json(f, d->clock.buf);
-	fprintf(f, ", \"profiled\": true, \"boots_a\": %zu, \"boots_b\": %zu, \"noisy\": %s",
-		d->nruns[0], d->nruns[1], profile_diff_repeated(d) ? "true" : "false");
+		json_null(&jw, "experiment");
+	json_string(&jw, "workload", e->workload);
+	json_string(&jw, "metric", e->metric);
+	json_string(&jw, "clock", d->clock.buf);
+	json_bool(&jw, "profiled", 1);
+	json_int(&jw, "boots_a", (long long)d->nruns[0]);
+	json_int(&jw, "boots_b", (long long)d->nruns[1]);
+	json_bool(&jw, "noisy", profile_diff_repeated(d));
 	for (int s = 0; s < 2; s++) {
-		fprintf(f, ", \"%c\": {\"run\": %lld, \"kernel\": ", 'a' + s,
-			s ? e->b_run_id : e->a_run_id);
-		escape_json(f, d->label[s].buf);
-		fputs(", \"metric_ns\": ", f);
-		escape_json_number(f, d->unit_ns && d->metric_n[s] ? d->metric_sum[s] * d->unit_ns : NAN);
-		fputc('}', f);
+		json_object_begin(&jw, s ? "b" : "a");
+		json_int(&jw, "run", s ? e->b_run_id : e->a_run_id);
+		json_string(&jw, "kernel", d->label[s].buf);
+		json_number(&jw, "metric_ns",
+			    d->unit_ns && d->metric_n[s] ? d->metric_sum[s] * d->unit_ns : NAN);
+		json_object_end(&jw);
 	}
-	fputs(", \"functions\": [", f);
+	json_array_begin(&jw, "functions");
 	for (size_t i = 0; i < d->nr && (!top || (int)i < top); i++) {
 		const struct profile_change *r = &d->fn[i];
 
-		fputs(i ? ",\n  {\"function\": " : "\n  {\"function\": ", f);
-		escape_json(f, r->name);
+		json_object_begin(&jw, NULL);
+		json_string(&jw, "function", r->name);
 		for (int s = 0; s < 2; s++) {
-			fprintf(f, ", \"calls_%c\": ", 'a' + s);
 			if (r->have[s])
-				fprintf(f, "%lld", r->calls[s]);
+				json_int(&jw, s ? "calls_b" : "calls_a", r->calls[s]);
 			else
-				fputs("null", f);
-			fprintf(f, ", \"ns_%c\": ", 'a' + s);
-			escape_json_number(f, r->have[s] ? r->ns[s] : NAN);
+				json_null(&jw, s ? "calls_b" : "calls_a");
+			json_number(&jw, s ? "ns_b" : "ns_a", r->have[s] ? r->ns[s] : NAN);
 		}
-		fputs(", \"change_ns\": ", f);
-		escape_json_number(f, r->change);
-		fputs(", \"change_lo_ns\": ", f);
-		escape_json_number(f, r->lo);
-		fputs(", \"change_hi_ns\": ", f);
-		escape_json_number(f, r->hi);
-		fputs(", \"share\": ", f);
-		escape_json_number(f, profile_change_share(d, r));
-		fputs(", \"mark\": ", f);
-		escape_json(f, profile_change_mark(r));
-		fputc('}', f);
+		json_number(&jw, "change_ns", r->change);
+		json_number(&jw, "change_lo_ns", r->lo);
+		json_number(&jw, "change_hi_ns", r->hi);
+		json_number(&jw, "share", profile_change_share(d, r));
+		json_string(&jw, "mark", profile_change_mark(r));
+		json_object_end(&jw);
 	}
-	fputc(']', f);
-	ab_report_json_events(f, ev);
-	fputs("}\n", f);
+	json_array_end(&jw);
+	ab_report_json_events(&jw, ev);
+	json_object_end(&jw);
+	json_writer_end(&jw);
 }
 
 static void print_csv(FILE *f, const struct profile_diff *d, int top)

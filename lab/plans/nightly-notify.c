@@ -14,6 +14,7 @@
 #include "array.h"
 #include "escape.h"
 #include "explain.h"
+#include "json-writer.h"
 #include "log.h"
 #include "nightly-night.h"
 #include "notify.h"
@@ -62,6 +63,7 @@ struct outbox {
 	struct strbuf mail, subject;		/* the regressions not mailed yet */
 	struct strbuf followup, followup_subject;	/* bisections ended since */
 	FILE *json;
+	struct json_writer jw;	/* writing to json */
 	char *json_buf;
 	size_t json_len;
 	struct untold *ch;
@@ -70,12 +72,6 @@ struct outbox {
 	size_t ntables, tables_alloc;
 };
 
-static void json_str(FILE *f, const char *key, const char *value)
-{
-	fprintf(f, ",\"%s\":", key);
-	escape_json(f, value);
-}
-
 /* The change as the POST's JSON carries it. */
 static void add_json(struct outbox *ob, const struct nightly_change *c, const char *series,
 		     const struct nightly_series *s, const struct found *f, enum carried what)
@@ -83,49 +79,56 @@ static void add_json(struct outbox *ob, const struct nightly_change *c, const ch
 	const struct lab_nightly *n = ob->nt->n;
 	const char *base = n->base_url && *n->base_url ? n->base_url : NULL;
 
-	fprintf(ob->json, "%s{\"series\":", ob->npost++ ? "," : "");
-	escape_json(ob->json, series);
-	json_str(ob->json, "workload", s->workload);
-	json_str(ob->json, "metric", s->metric);
-	fprintf(ob->json, ",\"mem_mib\":%ld", s->mem_mib);
-	json_str(ob->json, "cmdline", s->cmdline);
-	json_str(ob->json, "clock", s->clock);
-	json_str(ob->json, "verdict", c->verdict);
-	json_str(ob->json, "before", c->before);
-	json_str(ob->json, "after", c->after);
-	fprintf(ob->json, ",\"ab_experiment\":%lld", c->ab_experiment);
+	struct json_writer *jw = &ob->jw;
+
+	ob->npost++;
+	json_object_begin(jw, NULL);
+	json_string(jw, "series", series);
+	json_string(jw, "workload", s->workload);
+	json_string(jw, "metric", s->metric);
+	json_int(jw, "mem_mib", s->mem_mib);
+	json_string(jw, "cmdline", s->cmdline);
+	json_string(jw, "clock", s->clock);
+	json_string(jw, "verdict", c->verdict);
+	json_string(jw, "before", c->before);
+	json_string(jw, "after", c->after);
+	json_int(jw, "ab_experiment", c->ab_experiment);
 	if (what == CARRY_FOLLOWUP)
-		fprintf(ob->json, ",\"followup\":true");
+		json_bool(jw, "followup", 1);
 	else if (!strcmp(c->verdict, "REGRESSION") && !*c->outcome)
-		fprintf(ob->json, ",\"bisection_pending\":true");
+		json_bool(jw, "bisection_pending", 1);
 	if (c->bisection)
-		fprintf(ob->json, ",\"bisection\":%lld", c->bisection);
+		json_int(jw, "bisection", c->bisection);
 	if (*c->outcome)
-		json_str(ob->json, "outcome", c->outcome);
+		json_string(jw, "outcome", c->outcome);
 	if (*c->culprit) {
-		json_str(ob->json, "culprit", c->culprit);
-		json_str(ob->json, "subject", strbuf_str(&f->subject));
-		json_str(ob->json, "author", strbuf_str(&f->author));
+		json_string(jw, "culprit", c->culprit);
+		json_string(jw, "subject", strbuf_str(&f->subject));
+		json_string(jw, "author", strbuf_str(&f->author));
 	}
 	if (isfinite(f->effect)) {
-		json_str(ob->json, "effect_metric", strbuf_str(&f->metric));
-		fprintf(ob->json, ",\"effect\":%.6g", f->effect);
-		if (isfinite(f->lo) && isfinite(f->hi))
-			fprintf(ob->json, ",\"effect_ci\":[%.6g,%.6g]", f->lo, f->hi);
+		json_string(jw, "effect_metric", strbuf_str(&f->metric));
+		json_number(jw, "effect", f->effect);
+		if (isfinite(f->lo) && isfinite(f->hi)) {
+			json_array_begin(jw, "effect_ci");
+			json_number(jw, NULL, f->lo);
+			json_number(jw, NULL, f->hi);
+			json_array_end(jw);
+		}
 	}
 	if (base) {
 		struct strbuf url = STRBUF_INIT;
 
 		strbuf_addf(&url, "%s/e%lld.html", base, c->ab_experiment);
-		json_str(ob->json, "ab_url", url.buf);
+		json_string(jw, "ab_url", url.buf);
 		if (c->bisection) {
 			strbuf_reset(&url);
 			strbuf_addf(&url, "%s/b%lld.html", base, c->bisection);
-			json_str(ob->json, "bisection_url", url.buf);
+			json_string(jw, "bisection_url", url.buf);
 		}
 		strbuf_release(&url);
 	}
-	fputc('}', ob->json);
+	json_object_end(jw);
 }
 
 static int found_row(const struct bisection_status *b, void *data)
@@ -441,15 +444,18 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 		error("out of memory");
 		goto out;
 	}
-	fprintf(ob.json, "{\"nightly\":");
-	escape_json(ob.json, n->name);
-	json_str(ob.json, "repository", url_redacted(n->repository));
-	json_str(ob.json, "branch", n->branch);
-	json_str(ob.json, "head", nt->head);
-	fprintf(ob.json, ",\"night\":%lld,\"changes\":[", nt->id);
+	json_writer_init(&ob.jw, ob.json, JSON_WRITER_COMPACT);
+	json_object_begin(&ob.jw, NULL);
+	json_string(&ob.jw, "nightly", n->name);
+	json_string(&ob.jw, "repository", url_redacted(n->repository));
+	json_string(&ob.jw, "branch", n->branch);
+	json_string(&ob.jw, "head", nt->head);
+	json_int(&ob.jw, "night", nt->id);
+	json_array_begin(&ob.jw, "changes");
 	if (store_nightly_changes_unnotified(&nt->ctx->st, n->name, outbox_add, &ob))
 		goto out;
-	fprintf(ob.json, "]}");
+	json_array_end(&ob.jw);
+	json_object_end(&ob.jw);
 	fclose(ob.json);
 	ob.json = NULL;
 	if ((ob.npost || ob.nmail || ob.nfollowup) && notify_creds_read(&creds, n->credentials)) {

@@ -332,8 +332,12 @@ int recipe_check_metrics(const struct recipe *r, struct lab_context *ctx, struct
 			strbuf_reset(&known);
 			if (same && workload_metric(s->workloads.specs.v[i], w, metric, &known) ==
 				    WORKLOAD_METRIC_NO) {
-				error("unknown metric '%s' for workload '%.*s' in recipe %s (known: %s)",
-				      metric, (int)wlen, wm, r->path, known.buf);
+				struct strbuf of = STRBUF_INIT;
+
+				strbuf_addf(&of, " for workload '%.*s' in recipe %s", (int)wlen, wm,
+					    r->path);
+				workload_unknown("metric", metric, of.buf, known.buf);
+				strbuf_release(&of);
 				goto out;
 			}
 		}

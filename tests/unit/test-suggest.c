@@ -1,6 +1,8 @@
 /*
  * lib/suggest.c: distances worked by hand, and which word a typo gets.
  */
+#include <string.h>
+
 #include "suggest.h"
 #include "tap.h"
 
@@ -33,5 +35,15 @@ int main(void)
 	ok(!closest("frobnicate"), "nothing near frobnicate");
 	ok(!closest("x"), "one letter is near nothing it does not begin");
 	ok(!closest(""), "the empty word gets no suggestion");
+	{
+		char near[32];
+
+		ok(suggest_in_list(near, sizeof(near), "zeroin", "zeroing, demote, boot") &&
+		   !strcmp(near, "zeroing"), "a list as a message writes it: its nearest word");
+		ok(!suggest_in_list(near, sizeof(near), "xyz", "zeroing, demote, boot") && !*near,
+		   "none near enough: 0 and empty");
+		ok(suggest_in_list(near, sizeof(near), "demote_page_wal", "demote_page_wall,touch") &&
+		   !strcmp(near, "demote_page_wall"), "commas without spaces");
+	}
 	return done_testing();
 }

@@ -104,5 +104,23 @@ int main(void)
 	is_str(cut("zeroing,demote,boot", 10, 0), "zeroing,d…", "cut at the end");
 	is_str(cut("/boot/vmlinuz-6.1.0-27-cloud-amd64", 12, 1), "…cloud-amd64", "cut at the start");
 	is_str(cut("short", 10, 0), "short", "short text stays");
+	/* a unit scaled to the value, one unit for a row */
+	textfmt_quantity(buf, sizeof(buf), 0.000397, "ms", 0.000397);
+	is_str(buf, "397.0 ns", "397.0µ ms is 397.0 ns");
+	textfmt_quantity(buf, sizeof(buf), 45694, "ms", 45694);
+	is_str(buf, "45.69 s", "45694 ms is 45.69 s");
+	textfmt_quantity(buf, sizeof(buf), 45694, "ms", 100.1);
+	is_str(buf, "45694 ms", "a row's unit follows its ref");
+	textfmt_quantity(buf, sizeof(buf), 0.0123, "s", 0.0123);
+	is_str(buf, "12.30 ms", "seconds down to ms");
+	textfmt_quantity(buf, sizeof(buf), 5.5, "us", 5.5);
+	is_str(buf, "5.500 µs", "microseconds as µs");
+	textfmt_quantity(buf, sizeof(buf), 12300, "ops/s", 12300);
+	is_str(buf, "12300 ops/s", "another unit stays");
+	textfmt_quantity(buf, sizeof(buf), 0, "ms", 0);
+	is_str(buf, "0 ms", "zero keeps its unit");
+	textfmt_quantity(buf, sizeof(buf), 86400, "s", 86400);
+	is_str(buf, "86400 s", "no unit past seconds");
+
 	return done_testing();
 }

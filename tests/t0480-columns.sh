@@ -1,0 +1,168 @@
+#!/bin/bash
+# What every command prints, from a real store (A/Bs, a run, a recipe and a
+# bisection on the local runner), read as a person reads it: every line
+# within 100 columns, and numbers as lib/textfmt writes them: no exponent
+# (e-06, e+05), no percentage of five digits or more, no number carrying
+# more digits than it can mean (more than 5 significant digits, outside a
+# change whose CI supports them). Words a user typed (key=value, a quoted
+# command line), paths and hashes are not checked for digits.
+. "$(dirname "$0")/lib.sh"
+
+export FAKE=$TOP/tests/fixtures/fake-guest.sh
+export FAKE_SEED_FILE=$TRASH/seed
+export GUEST_BIN=$GUEST
+LONG=a_metric_name_longer_than_any_column_of_clear_huge_page_sys
+mkdir outs
+
+# lint FILE...: each line of each FILE against the rules above; every
+# offending line is printed with its file and the rule it breaks.
+lint() {
+	LC_ALL=C.UTF-8 awk '
+	function bad(why) { printf "%s:%d: %s: %s\n", FILENAME, FNR, why, $0; n++ }
+	{
+		if (length($0) > 100)
+			bad("wider than 100 columns (" length($0) ")")
+		s = $0
+		gsub(/\047[^\047]*\047/, "", s)	# a quoted command line: the user'"'"'s words
+		gsub(/[^ ]*=[^ ]*/, "", s)		# key=value: the user'"'"'s words
+		gsub(/\/[^ ]*/, "", s)			# paths
+		k = split(s, w, " ")			# hashes
+		s = ""
+		for (i = 1; i <= k; i++)
+			if (!(w[i] ~ /^[(]?[0-9a-f]+(-dirty)?[)]?$/ && w[i] ~ /[a-f]/ && length(w[i]) >= 7))
+				s = s " " w[i]
+		if (s ~ /[0-9]e[-+]?[0-9]/)
+			bad("exponent notation")
+		if (s ~ /[0-9][0-9][0-9][0-9][0-9](\.[0-9]*)? ?%/)
+			bad("a percentage of five digits or more")
+		t = s
+		# a change, its CI and the digits it supports: "+2.0013 % [+1.9990, +2.0036]"
+		gsub(/[-+][0-9.]+ % \[[-+][0-9.]+, [-+][0-9.]+\]/, "", t)
+		gsub(/[-+]?[0-9.]+ ?%/, "", t)
+		while (match(t, /[0-9]+\.[0-9]+/)) {
+			num = substr(t, RSTART, RLENGTH)
+			t = substr(t, RSTART + RLENGTH)
+			split(num, part, ".")
+			digits = part[1] part[2]
+			sub(/^0+/, "", digits)
+			if (length(digits) > 5)
+				bad("too many digits in " num)
+		}
+	}
+	END { exit n > 0 }' "$@"
+}
+
+ab() {
+	"$LAB" ab --db lab.db --runner local --guest "$FAKE" --workload zeroing "$@"
+}
+
+test_expect_success 'the rules catch what they are about' '
+	printf "%s\n" "std deviation: 4.54973e-06" >x1 && test_must_fail lint x1 &&
+	printf "%s\n" "change +45414.83 %" >x2 && test_must_fail lint x2 &&
+	printf "%s\n" "  wall s         0.395082276001631" >x3 && test_must_fail lint x3 &&
+	printf "%0101d\n" 0 >x4 && test_must_fail lint x4 &&
+	printf "%s\n" "B/A +2.0013 % [+1.9990, +2.0036]  455× [449×, 460×]  397.0 ns  45702 ms" \
+		"  cmdline '\''scale=0.00000397 x=1e-6'\''" "path /tmp/a-1e-06.log" >ok &&
+	lint ok
+'
+
+test_expect_success 'setup: A/Bs, a run, a recipe and a bisection in a store' '
+	test_expect_code 1 ab --a-cmdline "scale=1.0 metrics=t,$LONG" \
+		--b-cmdline "scale=455 metrics=t,$LONG" --boots 3 --iters 20 >outs/ab-455 2>err &&
+	{ ab --a-cmdline "scale=0.00000397 cv=0.01" --b-cmdline "scale=0.00000417 cv=0.01" \
+		--boots 3 --iters 10 >outs/ab-tiny 2>err || test $? = 1; } &&
+	test_expect_code 1 ab --a-cmdline "scale=10000 cv=0.01" --b-cmdline "scale=10500 cv=0.01" \
+		--boots 2 --iters 10 --verbose >outs/ab-verbose 2>err &&
+	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
+		--cmdline "metrics=t,$LONG scale=0.00000397 $(printf "word%d " $(seq 1 40))" \
+		>outs/run 2>err &&
+	scaled_project repo "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" &&
+	mkdir bench &&
+	cat >bench/work.sh <<-\EOS &&
+	#!/bin/sh
+	awk -v s="${LAB_SCALE:-1}" -v ops="$1" -v seed="$$" "BEGIN { srand(seed); x = 1 + rand() / 100;
+		if (ops == \"--ops\") printf \"ops %.3f ops/s\\n\", 1000 / s * x;
+		else printf \"work %.3f us\\n\", 100 * s * x }"
+	EOS
+	chmod +x bench/work.sh &&
+	cat >user.recipe <<-\EOF &&
+	[recipe]
+		title = a user program, as a cost and as a rate
+		ref = base
+		workload = exec:bench/work.sh
+		workload = rate
+		metric = work.work
+		metric = rate.ops
+	[workload "rate"]
+		program = bench/work.sh
+		arg = --ops
+		higher = ops
+	[variant "base"]
+		ref = base
+	[variant "slow"]
+		ref = slow
+	EOF
+	test_expect_code 1 "$LAB" recipe user.recipe --repo repo --db lab.db --boots 4 --iters 3 \
+		>outs/recipe 2>err &&
+	mkdir bis && (
+		cd bis && fake_project hist "$FAKE_IMAGE" && fake_history hist 6 scale_from hist 4 1.5 &&
+		local_conf "$PWD/hist" >lab.conf &&
+		"$LAB" bisect --db ../lab.db --good base --bad main --workload zeroing --iters 10 \
+			>../outs/bisect 2>../err
+	) &&
+	test "$(sql lab.db "SELECT count(*) FROM bisections")" = 1
+'
+
+test_expect_success 'every command that prints, into outs/' '
+	e=$(sql lab.db "SELECT max(id) FROM experiments WHERE kind = \"bisect\"") &&
+	run=$(sql lab.db "SELECT max(id) FROM runs WHERE experiment_id IS NULL") &&
+	"$LAB" list --db lab.db >outs/list &&
+	for x in $(sql lab.db "SELECT id FROM experiments WHERE kind = \"ab\""); do
+		"$LAB" show --db lab.db E$x >outs/show-E$x || return 1
+	done &&
+	for r in 1 $run $(sql lab.db "SELECT min(id) FROM runs WHERE experiment_id = 4"); do
+		"$LAB" show --db lab.db $r >outs/show-$r || return 1
+	done &&
+	"$LAB" bisect --db lab.db --status $e >outs/bisect-status &&
+	"$LAB" bisect --db lab.db --status >outs/bisect-list &&
+	for i in $(seq 1 20); do echo "0.0000040$((i % 7))"; done >a &&
+	for i in $(seq 1 20); do echo "0.000018$((i % 5))"; done >b &&
+	test_expect_code 1 "$LAB" compare a b >outs/compare &&
+	for i in $(seq 1 20); do echo "1$((i % 7))00000000"; done >big &&
+	test_expect_code 0 "$LAB" compare big big >outs/compare-big &&
+	"$LAB" help >outs/help && "$LAB" --version >outs/version &&
+	# a topic is its manual page as man(1) sets it: checked for being there, not for width
+	for t in $(sed -n "/lab help <topic>/,\$p" outs/help | tail -n +2 | tr -d ","); do
+		"$LAB" help $t >topic-$t && grep -q "^lab-$t([57])" topic-$t || return 1
+	done &&
+	for c in $(awk "/^commands:/ { on = 1; next } /^\$/ { on = 0 } on { print \$1 }" outs/help); do
+		"$LAB" $c --help >outs/usage-$c || return 1
+	done &&
+	test_must_fail "$LAB" nosuch 2>outs/err-command &&
+	test_expect_code 2 "$LAB" show --db lab.db Ex 2>outs/err-id &&
+	test_must_fail ab --workload zeroin --iters 1 2>outs/err-workload &&
+	ls outs | wc -l >count && test "$(cat count)" -gt 30
+'
+
+test_expect_success 'every line of it within 100 columns, its numbers as a person reads them' '
+	lint outs/*
+'
+
+test_expect_success 'lab show RUN names its experiment and variant' '
+	r=$(sql lab.db "SELECT min(id) FROM runs WHERE experiment_id = 1 AND variant_id = (SELECT id FROM variants WHERE experiment_id = 1 AND name = \"B\")") &&
+	"$LAB" show --db lab.db $r >show-b &&
+	grep -x "  experiment     E1, variant B" show-b &&
+	grep -x "  experiment     -" outs/show-$(sql lab.db "SELECT max(id) FROM runs WHERE experiment_id IS NULL")
+'
+
+test_expect_success 'a value far below its unit is written in the unit that suits it' '
+	grep -E "^zeroing\.t +ns +[34][0-9][0-9]\.[0-9] ±[0-9.]+% +4[0-9][0-9]\.[0-9] ±[0-9.]+% +\+[0-9.]+ % \[" outs/ab-tiny &&
+	grep -E "^  Mean: +[0-9.]+ ns +[0-9.]+ ns$" outs/show-E2 &&
+	grep -E "^  wall +[0-9.]+ (s|ms)$" outs/show-1
+'
+
+test_expect_success 'unknown workloads and metrics get a suggestion' '
+	grep -q "did you mean .zeroing.?" outs/err-workload
+'
+
+test_done
