@@ -29,13 +29,6 @@ void ssh_config_init(struct ssh_config *c)
 	memset(c, 0, sizeof(*c));
 }
 
-long ssh_deadline_s(const struct ssh_config *c, int firmware)
-{
-	if (c->deadline_s)
-		return c->deadline_s;
-	return firmware ? SSH_FIRMWARE_DEADLINE_S : SSH_DEFAULT_DEADLINE_S;
-}
-
 void ssh_config_release(struct ssh_config *c)
 {
 	free(c->host);

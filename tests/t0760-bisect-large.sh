@@ -21,57 +21,11 @@ TUNE=glibc.malloc.top_pad=67108864:glibc.malloc.trim_threshold=268435456
 # shadow memory cannot live under a data limit of 100 MB.
 test_lazy_prereq SANITIZED 'nm "$LAB" | grep -q "__asan_init\|__ubsan_handle"'
 
-# history N AT: the fast-import stream of N commits after base (mark 10):
-# every third a merge of a topic branch of 1 to 4 commits forked up to 20
-# main-line commits back; commit AT, wherever it falls, and every commit
-# after it (merges too) have scale 1.10. A commit's tree is its first
-# parent's, so the file is written where that parent is not after AT.
+# history N AT: the fast-import stream of N commits after base, the first
+# topic-branch commit from AT on the culprit (tests/bisect-history.awk).
 history() {
-	awk -v n="$1" -v at="$2" -v base="$(git -C repo rev-parse base)" '
-	function head(ref, mark, msg, when) {
-		printf "commit %s\nmark :%d\n", ref, mark
-		printf "committer A U Thor <author@example.com> %d +0000\n", 1700000000 + when
-		printf "data %d\n%s\n", length(msg), msg
-	}
-	function from(mark) {
-		if (mark == 10) printf "from %s\n", base; else printf "from :%d\n", mark
-	}
-	function slow(mark, first) {
-		if (bad[mark] && !bad[first]) printf "M 644 :2 scale\n"
-		printf "\n"
-	}
-	BEGIN {
-		srand(7)
-		printf "blob\nmark :2\ndata 5\n1.10\n"
-		m = 10; main[0] = 10; nmain = 1; i = 0
-		while (i < n) {
-			if (i + 6 < n && rand() < 0.34) {
-				len = 1 + int(rand() * 4); back = int(rand() * 20)
-				tip = main[nmain - 1 - (back < nmain ? back : nmain - 1)]
-				for (k = 0; k < len; k++) {
-					i++; m++
-					head("refs/heads/topic", m, "change " i, i); from(tip)
-					bad[m] = bad[tip] || i == at
-					if (i == at) culprit = m
-					slow(m, tip); tip = m
-				}
-				i++; m++
-				head("refs/heads/main", m, "merge " i, i); from(main[nmain - 1])
-				printf "merge :%d\n", tip
-				bad[m] = bad[main[nmain - 1]] || bad[tip] || i == at
-				if (i == at) culprit = m
-				slow(m, main[nmain - 1]); main[nmain++] = m
-			} else {
-				i++; m++
-				head("refs/heads/main", m, "change " i, i); from(main[nmain - 1])
-				bad[m] = bad[main[nmain - 1]] || i == at
-				if (i == at) culprit = m
-				slow(m, main[nmain - 1]); main[nmain++] = m
-			}
-		}
-		printf "reset refs/tags/culprit\nfrom :%d\n\n", culprit
-		printf "reset refs/heads/main\nfrom :%d\n\n", main[nmain - 1]
-	}'
+	awk -v n="$1" -v at="$2" -v base="$(git -C repo rev-parse base)" \
+		-f "$TOP/tests/bisect-history.awk"
 }
 
 test_expect_success 'setup: 100,000 commits after base, 18,000 merges, 10 % slower from one on a branch' '

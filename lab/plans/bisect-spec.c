@@ -1,11 +1,11 @@
-/* A bisection's spec and its stored row, both ways, and its outcome (bisect-run.h). */
+/* A bisection's spec and its stored row, both ways, and its outcome (bisect-spec.h). */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "array.h"
-#include "bisect-run.h"
+#include "bisect-spec.h"
 #include "gitutil.h"
 #include "log.h"
 #include "regfile.h"

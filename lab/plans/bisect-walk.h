@@ -15,6 +15,8 @@
 
 /* Counts past this many visits per commit in question take the best counted so far. */
 #define BISECT_WALK_BUDGET 16
+/* Up to this many first-parent chains in question, every weight is exact in one pass. */
+#define BISECT_WALK_CHAINS 16
 
 struct bisect_walk_cand {
 	uint32_t key;		/* from the bound: lower is more promising */
@@ -32,6 +34,7 @@ struct bisect_walk {
 	uint32_t *stamp, epoch;	/* visited in the current walk: stamp[i] == epoch */
 	uint32_t *stack;
 	struct bisect_walk_cand *cand;	/* the commits a pick may have to count */
+	uint32_t *reach;	/* per commit and chain: how high it reaches (weigh_chains) */
 	size_t visits, budget;
 };
 

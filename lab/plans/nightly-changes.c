@@ -1,5 +1,5 @@
 /*
- * A night's changes (nightly-night.h): change points and suspects of each
+ * A night's changes (nightly-changes.h): change points and suspects of each
  * series, each new one confirmed by an interleaved A/B, a confirmed
  * regression bisected.
  */
@@ -16,6 +16,7 @@
 #include "changepoint.h"
 #include "escape.h"
 #include "log.h"
+#include "nightly-changes.h"
 #include "nightly-night.h"
 #include "store-bisect.h"
 #include "store-experiment.h"

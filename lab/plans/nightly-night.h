@@ -1,9 +1,11 @@
 #ifndef NIGHTLY_NIGHT_H
 #define NIGHTLY_NIGHT_H
 /*
- * One night as lab/plans/nightly.c runs it, shared with lab/plans/nightly-changes.c
- * (change points, confirmation, bisection) and lab/plans/nightly-notify.c (what
- * the night tells by mail and webhook). Only these include it.
+ * One night as lab/plans/nightly.c runs it, and what its parts share
+ * (nightly-night.c), under it and under lab/plans/nightly-changes.c
+ * (change points, confirmation, bisection) and lab/plans/nightly-notify.c
+ * (what the night tells by mail and webhook), so that neither part calls
+ * back into nightly.c. Only these include it.
  */
 #include <git2.h>
 #include <stdio.h>
@@ -51,28 +53,15 @@ void night_boot_opts(struct boot_opts *o, struct night *nt, const struct workloa
  * problem, said), -1 when the lab failed (infrastructure, said).
  */
 int night_build(struct night *nt, struct kernel_image *image, const char *commit);
-/*
- * A store_nightly_series_each() callback: change points and a suspect of
- * one series, each new one confirmed, a confirmed regression bisected.
- */
-int night_analyse(const struct nightly_series *s, void *data);
-
 /* The series, copied: analysing one writes to the store the list is read from. */
 struct series_copy {
 	struct strvec key, workload, metric, unit, target, cmdline, clock;
 	long *mem;
 	size_t nr, mem_alloc;
 };
+/* A store_nightly_series_each() callback: s appended to the copy data. */
+int series_copy_add(const struct nightly_series *s, void *data);
 void series_copy_release(struct series_copy *sc);
 struct nightly_series series_at(const struct series_copy *sc, size_t i);
-
-/*
- * One mail for the confirmed regressions not yet told, one for the
- * bisections that ended after their regression was told, one POST for
- * every confirmed change and follow-up not yet told; 0, or -1 on error (a
- * channel that failed is an infrastructure failure of the night, said
- * with night_infra()).
- */
-int night_notify(struct night *nt, const struct series_copy *sc);
 
 #endif

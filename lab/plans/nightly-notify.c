@@ -1,5 +1,5 @@
 /*
- * What a night tells (nightly-night.h): one mail for its confirmed
+ * What a night tells (nightly-notify.h): one mail for its confirmed
  * regressions, one for the bisections that ended after their regression
  * was told, one webhook POST for both and its other confirmed changes.
  */
@@ -16,7 +16,7 @@
 #include "explain.h"
 #include "json-writer.h"
 #include "log.h"
-#include "nightly-night.h"
+#include "nightly-notify.h"
 #include "notify.h"
 #include "redact.h"
 #include "stats.h"

@@ -21,7 +21,9 @@
 #include "lock.h"
 #include "log.h"
 #include "nightly.h"
+#include "nightly-changes.h"
 #include "nightly-night.h"
+#include "nightly-notify.h"
 #include "workload.h"
 #include "notify.h"
 #include "redact.h"
@@ -42,37 +44,6 @@ static void add_safe_name(struct strbuf *sb, const char *name)
 	for (; *name; name++)
 		strbuf_addch(sb, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					"0123456789._-", *name) ? *name : '_');
-}
-
-void night_infra(struct night *nt, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	/* the repository's address, or libgit2's words quoting it, may hold a password */
-	fprintf(nt->out, "infrastructure: %s\n", term_safe(url_redacted(strbuf_str(&sb))));
-	strvec_push(&nt->infra, url_redacted(strbuf_str(&sb)));
-	strbuf_release(&sb);
-}
-
-void night_count(struct night *nt, long long change_id, const char *verdict)
-{
-	int regression = !strcmp(verdict, "REGRESSION");
-
-	if (!regression && strcmp(verdict, "IMPROVEMENT"))
-		return;
-	for (size_t i = 0; i < nt->ncounted; i++)
-		if (nt->counted[i] == change_id)
-			return;
-	ALLOC_GROW(nt->counted, nt->ncounted + 1, nt->counted_alloc);
-	nt->counted[nt->ncounted++] = change_id;
-	if (regression)
-		nt->regressions++;
-	else
-		nt->improvements++;
 }
 
 static int count_resumed(const struct nightly_change *c, const char *series, void *data)
@@ -331,50 +302,6 @@ static int store_points(struct night *nt, const char *commit, long mem, const ch
 	return ret;
 }
 
-void night_boot_opts(struct boot_opts *o, struct night *nt, const struct workload_list *workloads,
-		     struct kernel_image *kernel, const char *cmdline, long mem)
-{
-	memset(o, 0, sizeof(*o));
-	o->kernel = kernel;
-	o->cmdline = cmdline;
-	o->clock = nt->n->clock;
-	o->workloads = workloads;
-	o->params = &nt->params;
-	o->iters = nt->n->iters;
-	o->mem_mib = mem;
-	o->guests = &nt->guests;
-}
-
-/*
- * Build commit: 0 with *image, 1 when it does not build (the commit's
- * problem, said), -1 when the lab failed (infrastructure, said).
- */
-int night_build(struct night *nt, struct kernel_image *image, const char *commit)
-{
-	struct strvec none = STRVEC_INIT;
-	struct build_spec spec = { host_arch(), &none, &none };
-	struct kernel_tree t;
-	git_oid oid;
-	enum refbuild_outcome r;
-
-	memset(&t, 0, sizeof(t));
-	if (git_oid_fromstr(&oid, commit))
-		return error("bad commit id '%s'", commit);
-	if (kernel_tree_open_for(&t, nt->ctx, nt->mirror.buf)) {
-		night_infra(nt, "cannot open the mirror '%s'", nt->mirror.buf);
-		return -1;
-	}
-	r = refbuild_commit(image, nt->ctx, &t, &oid, &spec);
-	kernel_tree_close(&t);
-	if (r == REFBUILD_OK)
-		return 0;
-	if (r == REFBUILD_FAILED)
-		return 1;
-	night_infra(nt, "build of %.12s failed on the lab's side (the build's messages are above)",
-	      commit);
-	return -1;
-}
-
 /*
  * Measure a queued commit: the boots it still lacks at every (mem,
  * cmdline), then its points. 0 done (measured, or not buildable or
@@ -484,43 +411,6 @@ out:
 	return ret;
 }
 
-/* The series, copied: analysing one writes to the store the list is read from. */
-
-static int copy_series(const struct nightly_series *s, void *data)
-{
-	struct series_copy *sc = data;
-
-	strvec_push(&sc->key, s->series);
-	strvec_push(&sc->workload, s->workload);
-	strvec_push(&sc->metric, s->metric);
-	strvec_push(&sc->unit, s->unit);
-	strvec_push(&sc->target, s->target);
-	strvec_push(&sc->cmdline, s->cmdline);
-	strvec_push(&sc->clock, s->clock);
-	ALLOC_GROW(sc->mem, sc->nr + 1, sc->mem_alloc);
-	sc->mem[sc->nr++] = s->mem_mib;
-	return 0;
-}
-
-void series_copy_release(struct series_copy *sc)
-{
-	strvec_release(&sc->key);
-	strvec_release(&sc->workload);
-	strvec_release(&sc->metric);
-	strvec_release(&sc->unit);
-	strvec_release(&sc->target);
-	strvec_release(&sc->cmdline);
-	strvec_release(&sc->clock);
-	free(sc->mem);
-}
-
-struct nightly_series series_at(const struct series_copy *sc, size_t i)
-{
-	return (struct nightly_series){ sc->key.v[i], sc->workload.v[i], sc->metric.v[i],
-					sc->unit.v[i], sc->target.v[i], sc->cmdline.v[i],
-					sc->clock.v[i], sc->mem[i] };
-}
-
 static int prepare(struct night *nt)
 {
 	const struct lab_nightly *n = nt->n;
@@ -622,7 +512,7 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 		if (r > 0)
 			break;
 	}
-	if (store_nightly_series_each(&ctx->st, n->name, copy_series, &sc))
+	if (store_nightly_series_each(&ctx->st, n->name, series_copy_add, &sc))
 		goto end;
 	for (size_t i = 0; i < sc.nr; i++) {
 		struct nightly_series s = series_at(&sc, i);

@@ -9,12 +9,13 @@
  * doubling, which it must beat by half with the same accuracy (exit 1
  * when not). The bisection compares per-boot medians (lab/plans/bisect.h).
  *
- * Then a release's worth of commits: a line and a merge-heavy history
- * (a third of the commits merges of topic branches) of 1,000, 15,000 and
- * 100,000 commits, one bisection each in a child process of its own:
- * the longest and the mean CPU time from one decision to the next (the walk
- * over the graph, tell-ahead's two looks, the statistics and the model's
- * boots), the peak memory beyond the graph's, and the steps and boots to
+ * Then a release's worth of commits: a line, a merge-heavy history (a
+ * third of the commits merges of topic branches) and the walk's worst
+ * case, eight long-lived branches merging each other at random, of
+ * 1,000, 15,000 and 100,000 commits, one bisection each in a child
+ * process of its own: the longest and the mean CPU time from one decision
+ * to the next (the first from G->B's last boot: the walk over the graph,
+ * tell-ahead's two looks, the statistics and the model's boots), the peak memory beyond the graph's, and the steps and boots to
  * the culprit. Exit 1 when a decision at 100,000 takes more than 50 ms
  * or 64 MiB. CPU time, not wall time: two cores shared by several builds
  * would otherwise fail it for the load alone. Arguments: only those sizes, e.g. `bench-bisect 15000`.
@@ -110,11 +111,55 @@ static void merge_graph(struct bisect_graph *g, size_t n, struct sim *rng)
 	free(main_line);
 }
 
+/*
+ * The walk's worst case: eight long-lived branches, each commit on one
+ * of them at random, and one commit in five a merge of another branch
+ * into it, so that most commits lie off any one first-parent chain and
+ * each branch carries much of the others' history. The last commit
+ * merges every branch, so that all of it is in question.
+ */
+#define BRANCHES 8
+
+static void branches_graph(struct bisect_graph *g, size_t n, struct sim *rng)
+{
+	size_t tip[BRANCHES];
+
+	g->n = n;
+	g->nparents = calloc(n, sizeof(size_t));
+	g->parents = calloc(n, sizeof(size_t *));
+	for (size_t k = 0; k < n; k++)
+		g->parents[k] = malloc((BRANCHES + 1) * sizeof(size_t));
+	for (size_t b = 0; b < BRANCHES; b++)
+		tip[b] = 0;
+	for (size_t i = 1; i + 1 < n; i++) {
+		size_t b = (size_t)(sim_uniform(rng) * BRANCHES) % BRANCHES;
+		size_t other = (size_t)(sim_uniform(rng) * BRANCHES) % BRANCHES;
+
+		g->parents[i][g->nparents[i]++] = tip[b];
+		if (sim_uniform(rng) < 0.01 && other != b && tip[other] != tip[b])
+			g->parents[i][g->nparents[i]++] = tip[other];
+		tip[b] = i;
+	}
+	for (size_t b = 0; b < BRANCHES && n > 1; b++) {
+		int dup = 0;
+
+		for (size_t k = 0; k < g->nparents[n - 1]; k++)
+			dup |= g->parents[n - 1][k] == tip[b];
+		if (!dup)
+			g->parents[n - 1][g->nparents[n - 1]++] = tip[b];
+	}
+}
+
+enum shape { LINE, MERGES, BRANCHES_SHAPE };
+
+static const char *const shape_name[] = { "line", "merges", "8 long" };
+
 struct timed {
 	struct sim *s;
 	struct timespec last;
 	double max_ms, sum_ms;
 	size_t decisions;
+	int picked;
 };
 
 static double ms_since(struct timespec *t)
@@ -133,13 +178,17 @@ static int timed_boots(void *data, int who, double **v, size_t *n)
 	return sim_boots(((struct timed *)data)->s, who, v, n);
 }
 
-/* The first decision starts after G->B's last boot: G->B is not a step. */
+/*
+ * The first decision starts after G->B's last boot: G->B is not a step,
+ * but the first pick is (a step's own boots of the ends come after it is
+ * told ahead).
+ */
 static int timed_measure(void *data, int who)
 {
 	struct timed *t = data;
 	int rc = sim_measure(t->s, who);
 
-	if (!t->decisions && who < 0)
+	if (!t->decisions && !t->picked && who < 0)
 		ms_since(&t->last);
 	return rc;
 }
@@ -151,6 +200,7 @@ static int timed_exact(void *data)
 
 static void timed_ahead(void *data, int who, const int *next, size_t n)
 {
+	((struct timed *)data)->picked = 1;
 	sim_ahead(((struct timed *)data)->s, who, next, n);
 }
 
@@ -181,11 +231,11 @@ static size_t rss_kib(void)
 }
 
 /* One bisection of a history of n commits, in this process; exit status 1 when over the limits. */
-static int large(size_t n, int merges)
+static int large(size_t n, enum shape shape_kind)
 {
 	struct bisect_graph g;
 	struct sim s, shape;
-	struct timed t = { &s, { 0, 0 }, 0, 0, 0 };
+	struct timed t = { &s, { 0, 0 }, 0, 0, 0, 0 };
 	struct bisect_options opt = BISECT_OPTIONS_INIT;
 	struct bisect_ops ops = { timed_boots, timed_measure, timed_decided, &t, timed_exact,
 				  timed_ahead, NULL, 0 };
@@ -196,11 +246,13 @@ static int large(size_t n, int merges)
 	int rc, over;
 
 	sim_init(&shape, 1, 0x6a09e667f3bcc908ull ^ n);
-	if (merges)
+	if (shape_kind == MERGES)
 		merge_graph(&g, n, &shape);
+	else if (shape_kind == BRANCHES_SHAPE)
+		branches_graph(&g, n, &shape);
 	else
 		sim_line_graph(&g, n);
-	sim_init(&s, n, 0x9e3779b97f4a7c15ull ^ (n + (size_t)merges));
+	sim_init(&s, n, 0x9e3779b97f4a7c15ull ^ (n + (size_t)shape_kind));
 	s.culprit[0] = 1 + (size_t)(sim_uniform(&s) * (double)(n - 1));
 	s.shift[0] = 0.08;
 	has = calloc(n, 1);
@@ -210,7 +262,7 @@ static int large(size_t n, int merges)
 		for (size_t k = 0; k < g.nparents[i]; k++)
 			has[i] |= has[g.parents[i][k]];
 	}
-	if (merges) {
+	if (shape_kind != LINE) {
 		s.graph = &g;
 		s.has = has;
 	}
@@ -222,7 +274,7 @@ static int large(size_t n, int merges)
 	extra = peak > base ? peak - base : 0;
 	over = n >= 100000 && (t.max_ms > 50 || extra > 64 * 1024);
 	printf("  %-6s N=%-6zu (%5zu merges) %s  steps %2zu  boots %4zu  decision max %6.2f ms, mean %6.2f ms  "
-	       "memory +%6.1f MiB (peak RSS %6.1f MiB)%s\n", merges ? "merges" : "line", n,
+	       "memory +%6.1f MiB (peak RSS %6.1f MiB)%s\n", shape_name[shape_kind], n,
 	       merged, !rc && res.found && res.culprit == s.culprit[0] ? "right" : "WRONG", res.steps,
 	       s.boots, t.max_ms, t.decisions ? t.sum_ms / (double)t.decisions : 0,
 	       (double)extra / 1024, (double)peak / 1024, over ? "  FAIL: over 50 ms or 64 MiB" : "");
@@ -242,13 +294,13 @@ static int large_all(const size_t *sizes, size_t nsizes)
 
 	printf("bisect, large histories: CV 3 %%, 8 %% shift, one bisection each\n");
 	fflush(stdout);
-	for (int merges = 0; merges < 2; merges++)
+	for (enum shape k = LINE; k <= BRANCHES_SHAPE; k++)
 		for (size_t i = 0; i < nsizes; i++) {
 			int status;
 			pid_t pid = fork();
 
 			if (pid == 0)
-				_exit(large(sizes[i], merges));
+				_exit(large(sizes[i], k));
 			if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 			    WEXITSTATUS(status))
 				ret = 1;

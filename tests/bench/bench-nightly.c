@@ -11,7 +11,7 @@
  * candidates; each candidate is confirmed by an A/B of the last ordinary
  * commit before it against the first after it (a step is found when it lies
  * between them, where the bisection would look), simulated with lab ab's units (per-boot
- * medians), adaptive schedule and verdicts (results/stats.c). Printed per
+ * medians), adaptive schedule and verdicts (results/stats*.c). Printed per
  * series: steps found and their delay in nights (the night of the alert
  * minus the night the step's commit was first measured), and false alerts
  * before the confirmation (candidates at no step) and after it (confirmed

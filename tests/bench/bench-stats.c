@@ -1,5 +1,5 @@
 /*
- * Benchmarks for results/stats.c (numbers to read, not a test):
+ * Benchmarks for results/stats*.c (numbers to read, not a test):
  *  1. the full verdict (Mann-Whitney + Hodges-Lehmann ratio with both CIs)
  *     on two sides of 500k log-normal samples, against the 1 s goal;
  *  2. samples per side the adaptive schedule spends finding a 5 % shift

@@ -16,6 +16,7 @@
 
 #include "array.h"
 #include "bisect-sim.h"
+#include "bisect-walk.h"
 #include "bisect.h"
 #include "tap.h"
 
@@ -762,6 +763,65 @@ static void test_next_against_ancestry(void)
 }
 
 /*
+ * Long-lived branches merging each other (the walk counts every weight
+ * by its chains when there are few), and the walk kept as marks come one
+ * by one (bisect_search()'s way, and tell-ahead's): after each mark, the
+ * same pick as the n×n ancestry's on all the marks so far.
+ */
+static void branches_history(struct bisect_graph *g, size_t n, size_t nb)
+{
+	size_t tip[BISECT_WALK_CHAINS + 4] = { 0 };
+
+	g->n = n;
+	g->nparents = calloc(n, sizeof(size_t));
+	g->parents = calloc(n, sizeof(size_t *));
+	for (size_t i = 0; i < n; i++) {
+		size_t b = ref_below(nb), o = ref_below(nb);
+
+		g->parents[i] = malloc(2 * sizeof(size_t));
+		if (!i)
+			continue;
+		g->parents[i][g->nparents[i]++] = tip[b];
+		if (tip[o] != tip[b] && ref_below(4) == 0)
+			g->parents[i][g->nparents[i]++] = tip[o];
+		tip[b] = i;
+	}
+}
+
+static void test_walk_against_ancestry(void)
+{
+	size_t same = 0, looks = 0;
+
+	ref_rng = 0x13198a2e03707344ull;
+	for (size_t h = 0; h < 200; h++) {
+		struct bisect_graph g;
+		size_t n = 2 + ref_below(200), nb = 1 + ref_below(BISECT_WALK_CHAINS + 4);
+		enum bisect_mark *m = calloc(n, sizeof(*m));
+		struct bisect_walk wk;
+
+		branches_history(&g, n, nb);
+		m[n - 1] = BISECT_BAD;
+		bisect_walk_init(&wk, &g);
+		bisect_walk_from_marks(&wk, m);
+		for (size_t j = 0; j < 8; j++) {
+			size_t c = ref_below(n);
+			enum bisect_mark mk = (enum bisect_mark)(1 + ref_below(2));
+
+			looks++;
+			same += bisect_walk_next(&wk, m) == ref_next(&g, m);
+			if (m[c] != BISECT_UNKNOWN)
+				continue;
+			m[c] = mk;
+			bisect_walk_mark(&wk, c, mk);
+		}
+		bisect_walk_release(&wk);
+		free(m);
+		sim_graph_release(&g);
+	}
+	is_int(same, looks, "long-lived branches, marks one by one: the n×n ancestry's every pick");
+}
+
+/*
  * One step on boots made to order: G, B and M each boot value * exp(e * z)
  * with z +1, -1, +1, ... (a spread of e, or none), virtual time or not.
  */
@@ -912,6 +972,7 @@ int main(void)
 	test_next_line();
 	test_next_merges();
 	test_next_against_ancestry();
+	test_walk_against_ancestry();
 	test_conclude();
 	test_run_graph();
 	test_confirm_small_rest();
