@@ -546,9 +546,11 @@ static int keep_hash(const char *dir, const char *hash)
  * .cmd file that every later make there includes and stops at
  * ("unterminated variable reference"), an object the linker reads. The
  * marker is in the build directory from before configuring until a make
- * that ended by itself; found by the next build, the files that make was
- * writing since the marker (objects, archives, .cmd files and the target
- * each names) are removed, and make writes them again.
+ * that ended by itself. The next build that finds it looks at what was
+ * written since: kbuild writes a target's .cmd file after the target, so
+ * a target is whole when its .cmd is there, newer, and ends its last line;
+ * any other target (an object, an archive) and its .cmd are removed, and
+ * make writes them again. What the killed make finished is kept.
  */
 #define KBUILD_MARKER ".lab-building"
 
@@ -557,10 +559,9 @@ struct kbuild_sweep {
 	size_t removed;
 };
 
-static int newer_or_same(const struct stat *st, const struct timespec *t)
+static int newer_or_same(const struct timespec *a, const struct timespec *b)
 {
-	return st->st_mtim.tv_sec > t->tv_sec ||
-	       (st->st_mtim.tv_sec == t->tv_sec && st->st_mtim.tv_nsec >= t->tv_nsec);
+	return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec >= b->tv_nsec);
 }
 
 static int has_suffix(const char *s, const char *suffix)
@@ -568,6 +569,19 @@ static int has_suffix(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Does the file end with a newline? */
+static int ends_line(const char *path)
+{
+	char c = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = lseek(fd, -1, SEEK_END) >= 0 && read(fd, &c, 1) == 1 && c == '\n';
+	close(fd);
+	return ok;
 }
 
 static void sweep_remove(struct kbuild_sweep *sw, const char *path)
@@ -578,9 +592,27 @@ static void sweep_remove(struct kbuild_sweep *sw, const char *path)
 		warning("cannot remove '%s': %s", path, strerror(errno));
 }
 
+/* A target in dir (name) and its .cmd file, unless the pair is whole. */
+static void sweep_target(struct kbuild_sweep *sw, const char *dir, const char *name)
+{
+	struct strbuf target = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct stat ts, cs;
+
+	strbuf_addf(&target, "%s/%s", dir, name);
+	strbuf_addf(&cmd, "%s/.%s.cmd", dir, name);
+	if (!stat(target.buf, &ts) && !stat(cmd.buf, &cs) &&
+	    newer_or_same(&cs.st_mtim, &ts.st_mtim) && ends_line(cmd.buf))
+		goto out;
+	sweep_remove(sw, target.buf);
+	sweep_remove(sw, cmd.buf);
+out:
+	strbuf_release(&target);
+	strbuf_release(&cmd);
+}
+
 static void sweep_dir(struct kbuild_sweep *sw, const char *dir)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, name = STRBUF_INIT;
 	struct dirent *e;
 	struct stat st;
 	DIR *d = opendir(dir);
@@ -602,22 +634,19 @@ static void sweep_dir(struct kbuild_sweep *sw, const char *dir)
 			sweep_dir(sw, path.buf);
 			continue;
 		}
-		if (!S_ISREG(st.st_mode) || !newer_or_same(&st, &sw->since))
+		if (!S_ISREG(st.st_mode) || !newer_or_same(&st.st_mtim, &sw->since))
 			continue;
-		if (n[0] == '.' && has_suffix(n, ".cmd") && strlen(n) > 5) {
-			/* .foo.o.cmd: foo.o was being made with it */
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/%.*s", dir, (int)(strlen(n) - 5), n + 1);
-			sweep_remove(sw, path.buf);
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/%s", dir, n);
-			sweep_remove(sw, path.buf);
-		} else if (has_suffix(n, ".o") || has_suffix(n, ".a")) {
-			sweep_remove(sw, path.buf);
-		}
+		strbuf_reset(&name);
+		if (n[0] == '.' && has_suffix(n, ".cmd") && strlen(n) > 5)
+			strbuf_add(&name, n + 1, strlen(n) - 5);	/* .foo.o.cmd: foo.o */
+		else if (has_suffix(n, ".o") || has_suffix(n, ".a"))
+			strbuf_addstr(&name, n);
+		if (name.len)
+			sweep_target(sw, dir, name.buf);
 	}
 	closedir(d);
 	strbuf_release(&path);
+	strbuf_release(&name);
 }
 
 /* What a killed make left in obj is removed; then the marker for this build is set. */
@@ -632,8 +661,8 @@ static int kbuild_begin(const char *obj)
 		struct kbuild_sweep sw = { st.st_mtim, 0 };
 
 		sweep_dir(&sw, obj);
-		warning("the last build in '%s' did not finish: removed the %zu files it was "
-			"writing", obj, sw.removed);
+		warning("the last build in '%s' did not finish: removed the %zu files it left "
+			"unfinished", obj, sw.removed);
 	}
 	/* O_TRUNC: an old marker's time becomes this build's */
 	fd = open(marker.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
