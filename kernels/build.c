@@ -661,8 +661,8 @@ static int kbuild_begin(const char *obj)
 		struct kbuild_sweep sw = { st.st_mtim, 0 };
 
 		sweep_dir(&sw, obj);
-		warning("the last build in '%s' did not finish: removed the %zu files it left "
-			"unfinished", obj, sw.removed);
+		warning("the last build in '%s' did not finish: removed %zu unfinished files", obj,
+			sw.removed);
 	}
 	/* O_TRUNC: an old marker's time becomes this build's */
 	fd = open(marker.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
