@@ -177,11 +177,12 @@ static int infra_failure(const char *output, int st)
 /*
  * Run argv in cwd with its output appended to the log: 0 when it exited 0,
  * -1 when it failed (out->why says how), -2 when the failure is the lab's
- * (said in an error message; out->why untouched).
+ * (said in an error message; out->why untouched). *status, when asked for,
+ * gets subprocess_run_env()'s.
  */
 static int logged_watched(struct build_result *out, char *const *argv, char *const *env,
 			  const char *cwd, int log_fd, double timeout_s,
-			  struct subprocess_watch *watch)
+			  struct subprocess_watch *watch, int *status)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int st, ret = 0;
@@ -193,6 +194,8 @@ static int logged_watched(struct build_result *out, char *const *argv, char *con
 		warning("cannot write build log");
 	strbuf_reset(&sb);
 	st = subprocess_run_env(argv, env, cwd, &sb, timeout_s, watch);
+	if (status)
+		*status = st;
 	if (sb.len && write(log_fd, sb.buf, sb.len) < 0)
 		warning("cannot write build log");
 	strbuf_add(&out->tail, strbuf_str(&sb), sb.len);
@@ -220,7 +223,7 @@ static int logged_watched(struct build_result *out, char *const *argv, char *con
 static int logged(struct build_result *out, char *const *argv, char *const *env,
 		  const char *cwd, int log_fd, double timeout_s)
 {
-	return logged_watched(out, argv, env, cwd, log_fd, timeout_s, NULL);
+	return logged_watched(out, argv, env, cwd, log_fd, timeout_s, NULL, NULL);
 }
 
 /* make in the tree for obj; through the lab's compiler cache when there is one. */
@@ -537,6 +540,160 @@ static int keep_hash(const char *dir, const char *hash)
 	return ret;
 }
 
+/*
+ * A make that is killed (the lab by SIGKILL, the build's deadline, the
+ * machine going down) can leave files cut off in its build directory: a
+ * .cmd file that every later make there includes and stops at
+ * ("unterminated variable reference"), an object the linker reads. The
+ * marker is in the build directory from before configuring until a make
+ * that ended by itself. The next build that finds it looks at what was
+ * written since: kbuild writes a target's .cmd file after the target, so
+ * a target is whole when its .cmd is there, newer, and ends its last line;
+ * any other target (an object, an archive) and its .cmd are removed, and
+ * make writes them again. What the killed make finished is kept.
+ */
+#define KBUILD_MARKER ".lab-building"
+
+struct kbuild_sweep {
+	struct timespec since;
+	size_t removed;
+};
+
+static int newer_or_same(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec >= b->tv_nsec);
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Does the file end with a newline? */
+static int ends_line(const char *path)
+{
+	char c = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = lseek(fd, -1, SEEK_END) >= 0 && read(fd, &c, 1) == 1 && c == '\n';
+	close(fd);
+	return ok;
+}
+
+static void sweep_remove(struct kbuild_sweep *sw, const char *path)
+{
+	if (!unlink(path))
+		sw->removed++;
+	else if (errno != ENOENT)
+		warning("cannot remove '%s': %s", path, strerror(errno));
+}
+
+/* A target in dir (name) and its .cmd file, unless the pair is whole. */
+static void sweep_target(struct kbuild_sweep *sw, const char *dir, const char *name)
+{
+	struct strbuf target = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct stat ts, cs;
+
+	strbuf_addf(&target, "%s/%s", dir, name);
+	strbuf_addf(&cmd, "%s/.%s.cmd", dir, name);
+	if (!stat(target.buf, &ts) && !stat(cmd.buf, &cs) &&
+	    newer_or_same(&cs.st_mtim, &ts.st_mtim) && ends_line(cmd.buf))
+		goto out;
+	sweep_remove(sw, target.buf);
+	sweep_remove(sw, cmd.buf);
+out:
+	strbuf_release(&target);
+	strbuf_release(&cmd);
+}
+
+static void sweep_dir(struct kbuild_sweep *sw, const char *dir)
+{
+	struct strbuf path = STRBUF_INIT, name = STRBUF_INIT;
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		warning("cannot read '%s': %s", dir, strerror(errno));
+		return;
+	}
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, n);
+		if (lstat(path.buf, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			sweep_dir(sw, path.buf);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode) || !newer_or_same(&st.st_mtim, &sw->since))
+			continue;
+		strbuf_reset(&name);
+		if (n[0] == '.' && has_suffix(n, ".cmd") && strlen(n) > 5)
+			strbuf_add(&name, n + 1, strlen(n) - 5);	/* .foo.o.cmd: foo.o */
+		else if (has_suffix(n, ".o") || has_suffix(n, ".a"))
+			strbuf_addstr(&name, n);
+		if (name.len)
+			sweep_target(sw, dir, name.buf);
+	}
+	closedir(d);
+	strbuf_release(&path);
+	strbuf_release(&name);
+}
+
+/* What a killed make left in obj is removed; then the marker for this build is set. */
+static int kbuild_begin(const char *obj)
+{
+	struct strbuf marker = STRBUF_INIT;
+	struct stat st;
+	int fd, ret = -1;
+
+	strbuf_addf(&marker, "%s/" KBUILD_MARKER, obj);
+	if (!stat(marker.buf, &st)) {
+		struct kbuild_sweep sw = { st.st_mtim, 0 };
+
+		sweep_dir(&sw, obj);
+		warning("the last build in '%s' did not finish: removed %zu unfinished files", obj,
+			sw.removed);
+	}
+	/* O_TRUNC: an old marker's time becomes this build's */
+	fd = open(marker.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || futimens(fd, NULL)) {
+		error("cannot write '%s': %s", marker.buf, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&marker);
+	return ret;
+}
+
+/*
+ * The make ended by itself (status 0, or its own failure): its files are
+ * whole. A deadline or a signal leaves the marker for the next build.
+ */
+static void kbuild_end(const char *obj, int status)
+{
+	struct strbuf marker = STRBUF_INIT;
+
+	if (status < 0 || status >= 128)
+		return;
+	strbuf_addf(&marker, "%s/" KBUILD_MARKER, obj);
+	if (unlink(marker.buf) && errno != ENOENT)
+		warning("cannot remove '%s': %s", marker.buf, strerror(errno));
+	strbuf_release(&marker);
+}
+
 /* A complete cache entry: "image" is written last. */
 static int cached(struct build_result *out, struct strbuf *image, struct strbuf *pvh,
 		  const struct build_spec *spec, const char *dir)
@@ -563,7 +720,7 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	git_commit *c = NULL;
 	long jobs = env->jobs ? env->jobs : sysconf(_SC_NPROCESSORS_ONLN);
 	double t0 = now_monotonic();
-	int ret = -1, log_fd = -1, lock_fd = -1, r, cold = 0, modules = 0;
+	int ret = -1, log_fd = -1, lock_fd = -1, r, st, cold = 0, modules = 0;
 	struct make_watch mw;
 	struct ccache cc;
 
@@ -647,6 +804,8 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 			error("cannot create build directory '%s': %s", obj.buf, strerror(errno));
 			goto out;
 		}
+		if (kbuild_begin(obj.buf))
+			goto out;
 		if (env->meter)
 			meter_phase(env->meter, "configuring");
 		if (configure(out, env, t, spec, obj.buf, conf_hash, log_fd, jobs, &cc)) {
@@ -669,7 +828,9 @@ int kernel_build(struct build_result *out, const struct build_env *env, struct k
 	/* build.command runs in the work tree, make from anywhere (its -C and O= say where) */
 	r = logged_watched(out, strvec_argv(&av), strvec_argv(&cc.env),
 			   env->command ? t->workdir : NULL, log_fd, (double)env->timeout_s,
-			   env->meter ? &mw.w : NULL);
+			   env->meter ? &mw.w : NULL, &st);
+	if (!env->command)
+		kbuild_end(obj.buf, st);
 	if (!r && modules) {
 		/* into the entry, before its image: the entry is complete once "image" is there */
 		if (mkdir(dir.buf, 0755) && errno != EEXIST) {

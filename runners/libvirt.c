@@ -19,7 +19,9 @@
  * is N cells, the CPUs spread as in the qemu runner.
  *
  * The icount clock goes through libvirt's QEMU command-line passthrough
- * (<qemu:commandline>): libvirt has no element of its own for it.
+ * (<qemu:commandline>), the qemu runner's options as they are
+ * (run_spec_clock_args()): libvirt has no element of its own for icount,
+ * and its <clock> would give the RTC the host's date.
  *
  * The hypervisor may be another host, and QEMU runs as its user
  * (libvirt-qemu on Debian), which may not reach the lab's files (a results
@@ -51,6 +53,7 @@
 #include "host.h"
 #include "log.h"
 #include "runner.h"
+#include "strvec.h"
 
 #define QBOOT_ROM "/usr/share/qemu/qboot.rom"
 #define POOL_NAME "lab"
@@ -321,6 +324,7 @@ static void build_xml(struct strbuf *x, const struct run_spec *spec, const char 
 		      const char *kernel, const char *initrd, const char *cmdline, int local)
 {
 	int arm = !strcmp(spec->arch, "aarch64"), kvm = !strcmp(spec->accel, "kvm");
+	struct strvec clock = STRVEC_INIT;
 
 	strbuf_addf(x, "<domain type='%s' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>\n",
 		    kvm ? "kvm" : "qemu");
@@ -339,10 +343,6 @@ static void build_xml(struct strbuf *x, const struct run_spec *spec, const char 
 	xml_add(x, initrd);
 	strbuf_addstr(x, "</initrd>\n    <cmdline>");
 	xml_add(x, cmdline);
-	if (spec->nonce) {
-		strbuf_addstr(x, " lab.nonce=");
-		xml_add(x, spec->nonce);
-	}
 	strbuf_addstr(x, "</cmdline>\n  </os>\n");
 	/* ACPI, or a guest's power-off only halts it */
 	if (!arm)
@@ -357,13 +357,26 @@ static void build_xml(struct strbuf *x, const struct run_spec *spec, const char 
 		      "    <console type='pty'><target type='serial' port='0'/></console>\n"
 		      "    <memballoon model='none'/>\n"
 		      "  </devices>\n");
-	if (spec->clock && !strcmp(spec->clock, "icount"))
-		/* sleep=off: idle time is skipped, not waited for in real time */
-		strbuf_addf(x, "  <qemu:commandline>\n"
-			    "    <qemu:arg value='-icount'/>\n"
-			    "    <qemu:arg value='shift=%d,sleep=off'/>\n"
-			    "  </qemu:commandline>\n", spec->icount_shift);
+	run_spec_clock_args(&clock, spec);
+	/*
+	 * libvirt gives each domain a random UUID, which reaches an x86
+	 * guest in SMBIOS and from there the kernel's entropy (dmi_setup()):
+	 * in virtual time the guest sees none, as under the qemu runner.
+	 */
+	if (clock.nr && !arm)
+		strvec_pushl(&clock, "-smbios", "type=1,uuid=00000000-0000-0000-0000-000000000000",
+			     NULL);
+	if (clock.nr) {
+		strbuf_addstr(x, "  <qemu:commandline>\n");
+		for (size_t i = 0; i < clock.nr; i++) {
+			strbuf_addstr(x, "    <qemu:arg value='");
+			xml_add(x, clock.v[i]);
+			strbuf_addstr(x, "'/>\n");
+		}
+		strbuf_addstr(x, "  </qemu:commandline>\n");
+	}
 	strbuf_addstr(x, "</domain>\n");
+	strvec_release(&clock);
 }
 
 static void lv_stream_event(virStreamPtr st, int events, void *data)
@@ -490,7 +503,7 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 {
 	struct run_spec settled = *spec;
 	struct strbuf name = STRBUF_INIT, xml = STRBUF_INIT;
-	struct strbuf vol_name = STRBUF_INIT;
+	struct strbuf vol_name = STRBUF_INIT, boot_initrd = STRBUF_INIT;
 	virStoragePoolPtr pool = NULL;
 	virStorageVolPtr kernel_vol = NULL, initrd_vol = NULL;
 	char *kernel = NULL, *initrd = NULL;
@@ -530,9 +543,13 @@ static int libvirt_run(const struct run_spec *spec, struct run_result *out)
 	}
 	if (!pool || !(kernel_vol = upload(conn, pool, vol_name.buf, spec->kernel->path, &out->error)))
 		goto out;
+	if (run_spec_nonce_initrd(&boot_initrd, spec)) {
+		strbuf_addf(&out->error, "cannot write initramfs '%s'", boot_initrd.buf);
+		goto out;
+	}
 	strbuf_reset(&vol_name);
 	strbuf_addf(&vol_name, "%s-initrd", name.buf);
-	initrd_vol = upload(conn, pool, vol_name.buf, spec->initrd, &out->error);
+	initrd_vol = upload(conn, pool, vol_name.buf, boot_initrd.buf, &out->error);
 	if (!initrd_vol)
 		goto out;
 	kernel = virStorageVolGetPath(kernel_vol);
@@ -566,6 +583,7 @@ out:
 		out->wall_s = now_monotonic() - t0;
 	drop_volume(kernel_vol);
 	drop_volume(initrd_vol);
+	run_spec_nonce_initrd_drop(&boot_initrd, spec);
 	if (pool)
 		virStoragePoolFree(pool);
 	free(kernel);
@@ -577,6 +595,7 @@ out:
 	strbuf_release(&name);
 	strbuf_release(&xml);
 	strbuf_release(&vol_name);
+	strbuf_release(&boot_initrd);
 	return 0;
 }
 

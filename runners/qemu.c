@@ -51,22 +51,18 @@
 #include <unistd.h>
 
 #include "array.h"
-#include "cpio.h"
 #include "drive.h"
 #include "host.h"
 #include "log.h"
 #include "protocol.h"
 #include "runner.h"
 #include "strvec.h"
-#include "tempfile.h"
 
 #define KVM_PROBE_S 20.0
 #define QBOOT_ROM "/usr/share/qemu/qboot.rom"
 /* qemu_fits()'s kernel: a path QEMU cannot open, named in its answer */
 #define FITS_KERNEL "/nonexistent/lab-size-check"
 #define FITS_TIMEOUT_S 120.0
-/* where the guest finds the boot's nonce (guest/main.c) */
-#define QEMU_NONCE_FILE "lab.nonce"
 
 /* "kvm" or "tcg" once auto has been settled in this process. */
 static const char *auto_choice;
@@ -181,58 +177,13 @@ static void add_machine(struct strvec *av, const struct run_spec *spec, const ch
 	strvec_push(av, !strcmp(accel, "kvm") ? "host" : "max");
 }
 
-/*
- * The boot's nonce goes to the guest as the file /lab.nonce of an archive
- * appended to the lab's initramfs (initrd gets its path), not on the
- * command line: Linux mixes its command line into the entropy pool, so a
- * nonce there gave each boot other random numbers and, on several vCPUs,
- * other work, and two boots of one kernel in virtual time differed. The
- * contents of an initramfs reach no entropy. Without a nonce, the lab's
- * initramfs as it is. The file is this boot's: removed after it.
- */
-static int nonce_initrd(struct strbuf *initrd, const struct run_spec *spec)
-{
-	struct strbuf word = STRBUF_INIT;
-	int ret = 0;
-
-	strbuf_reset(initrd);
-	if (!spec->nonce) {
-		strbuf_addstr(initrd, spec->initrd);
-		return 0;
-	}
-	/* named like the lab's, so that what a killed lab left is removed (tempfile.h) */
-	strbuf_addf(initrd, "%s.%s", spec->initrd, spec->nonce);
-	strbuf_addf(&word, "lab.nonce=%s\n", spec->nonce);
-	if (tempfile_register(initrd->buf) ||
-	    initramfs_write_appended(initrd->buf, spec->initrd, QEMU_NONCE_FILE, word.buf,
-				     word.len))
-		ret = -1;
-	strbuf_release(&word);
-	return ret;
-}
-
 /* cmdline gets the command line as stored with the run (run_spec_cmdline()). */
 static void build_argv(struct strvec *av, const struct run_spec *spec,
 		       const char *accel, char *cmdline, size_t cmdline_size)
 {
 	run_spec_cmdline(spec, cmdline, cmdline_size);
 	add_machine(av, spec, accel);
-	if (spec->clock && !strcmp(spec->clock, "icount")) {
-		/* sleep=off: idle time is skipped, not waited for in real time */
-		strvec_push(av, "-icount");
-		strvec_pushf(av, "shift=%d,sleep=off", spec->icount_shift);
-		/*
-		 * Nothing of the host's time or chance reaches the guest, so that
-		 * boots repeat to the instruction, of several vCPUs too: RDRAND
-		 * draws from a seeded generator (it seeds the kernel's, hence the
-		 * work and the order of its CPUs' threads), and the RTC counts
-		 * virtual time from a fixed date instead of the host's clock.
-		 */
-		strvec_push(av, "-rtc");
-		strvec_push(av, "base=2024-01-01T00:00:00,clock=vm");
-		strvec_push(av, "-seed");
-		strvec_push(av, "1");
-	}
+	run_spec_clock_args(av, spec);
 	strvec_push(av, "-kernel");
 	strvec_push(av, spec->kernel->path);
 	strvec_push(av, "-initrd");
@@ -441,7 +392,7 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 
 	if (console_log_open(&log_fd, spec, out))
 		return 0;
-	if (nonce_initrd(&initrd, spec)) {
+	if (run_spec_nonce_initrd(&initrd, spec)) {
 		out->status = RUN_INFRA;
 		strbuf_reset(&out->error);
 		strbuf_addf(&out->error, "cannot write initramfs '%s'", initrd.buf);
@@ -487,8 +438,7 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 			    spec->qemu ? spec->qemu : default_qemu(spec->arch));
 	}
 out:
-	if (spec->nonce)
-		tempfile_delete(initrd.buf);
+	run_spec_nonce_initrd_drop(&initrd, spec);
 	if (log_fd >= 0)
 		close(log_fd);
 	strbuf_release(&initrd);

@@ -4,7 +4,14 @@
 #include <string.h>
 
 #include "array.h"
+#include "cpio.h"
 #include "runner.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "tempfile.h"
+
+/* where the guest finds the boot's nonce (guest/main.c) */
+#define NONCE_FILE "lab.nonce"
 
 const struct runner *const runner_all[] = { &runner_qemu, &runner_local, &runner_libvirt,
 					    &runner_ssh, &runner_lava };
@@ -25,6 +32,60 @@ void run_spec_cmdline(const struct run_spec *spec, char *out, size_t size)
 		 spec->params ? spec->params : "",
 		 spec->cmdline && *spec->cmdline ? " " : "",
 		 spec->cmdline ? spec->cmdline : "");
+}
+
+/*
+ * The boot's nonce goes to the guest as the file /lab.nonce of an archive
+ * appended to the lab's initramfs, not on the command line: Linux mixes
+ * its command line into the entropy pool, so a nonce there gave each boot
+ * other random numbers and, on several vCPUs, other work, and two boots of
+ * one kernel in virtual time differed. The contents of an initramfs reach
+ * no entropy. The file is this boot's: removed after it.
+ */
+int run_spec_nonce_initrd(struct strbuf *initrd, const struct run_spec *spec)
+{
+	struct strbuf word = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_reset(initrd);
+	if (!spec->nonce) {
+		strbuf_addstr(initrd, spec->initrd);
+		return 0;
+	}
+	/* named like the lab's, so that what a killed lab left is removed (tempfile.h) */
+	strbuf_addf(initrd, "%s.%s", spec->initrd, spec->nonce);
+	strbuf_addf(&word, "lab.nonce=%s\n", spec->nonce);
+	if (tempfile_register(initrd->buf) ||
+	    initramfs_write_appended(initrd->buf, spec->initrd, NONCE_FILE, word.buf, word.len))
+		ret = -1;
+	strbuf_release(&word);
+	return ret;
+}
+
+void run_spec_nonce_initrd_drop(const struct strbuf *initrd, const struct run_spec *spec)
+{
+	if (spec->nonce && initrd->len)
+		tempfile_delete(initrd->buf);
+}
+
+void run_spec_clock_args(struct strvec *av, const struct run_spec *spec)
+{
+	if (!spec->clock || strcmp(spec->clock, "icount"))
+		return;
+	/* sleep=off: idle time is skipped, not waited for in real time */
+	strvec_push(av, "-icount");
+	strvec_pushf(av, "shift=%d,sleep=off", spec->icount_shift);
+	/*
+	 * Nothing of the host's time or chance reaches the guest, so that
+	 * boots repeat to the instruction, of several vCPUs too: RDRAND
+	 * draws from a seeded generator (it seeds the kernel's, hence the
+	 * work and the order of its CPUs' threads), and the RTC counts
+	 * virtual time from a fixed date instead of the host's clock.
+	 */
+	strvec_push(av, "-rtc");
+	strvec_push(av, "base=2024-01-01T00:00:00,clock=vm");
+	strvec_push(av, "-seed");
+	strvec_push(av, "1");
 }
 
 void runner_missing(struct strbuf *missing, const char *fmt, ...)

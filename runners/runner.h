@@ -42,7 +42,7 @@ struct run_spec {
 	const char *guest;	/* guest program (local) */
 	const char *params;	/* lab.* parameters, space separated */
 	const char *cmdline;	/* extra kernel command line (qemu) */
-	const char *nonce;	/* this boot's, as lab.nonce= (qemu: in the initramfs); NULL: none */
+	const char *nonce;	/* this boot's, as lab.nonce= (qemu, libvirt: in the initramfs); NULL: none */
 	const char *workdir;	/* local: staged user workloads, lab.workdir=; NULL: none */
 	const char *workloads;	/* asked for, comma separated: no other's samples count */
 	const char *qemu;	/* QEMU binary; NULL: by arch */
@@ -163,10 +163,22 @@ void runner_where(const struct runner *r, const struct run_spec *spec, struct st
 /*
  * The kernel command line of a qemu or libvirt boot, as stored with the
  * run: without the nonce, which differs per boot (runs of one kernel and
- * command line group together). libvirt puts it last when booting, so that
- * a lab.nonce= in --cmdline cannot override it; qemu puts it in the
- * initramfs, where it reaches no entropy pool.
+ * command line group together). Both put the nonce in the initramfs
+ * (run_spec_nonce_initrd()), where it reaches no entropy pool.
  */
 void run_spec_cmdline(const struct run_spec *spec, char *out, size_t size);
+
+struct strbuf;
+struct strvec;
+/*
+ * The initramfs a qemu or libvirt boot gets (*initrd, reset first): the
+ * lab's, spec->initrd, followed by an archive holding the file /lab.nonce
+ * (written next to the lab's, registered as a temp file), or the lab's as
+ * it is when the boot has no nonce. run_spec_nonce_initrd_drop() removes it.
+ */
+int run_spec_nonce_initrd(struct strbuf *initrd, const struct run_spec *spec);
+void run_spec_nonce_initrd_drop(const struct strbuf *initrd, const struct run_spec *spec);
+/* QEMU's options for spec's clock (none for wall), pushed to av. */
+void run_spec_clock_args(struct strvec *av, const struct run_spec *spec);
 
 #endif

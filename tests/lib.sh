@@ -21,6 +21,8 @@
 #   CHROMIUM       a headless browser at $CHROMIUM
 #   LINUX_TARBALL  Debian's linux-source-6.1 tarball at $LINUX_TARBALL
 #   AARCH64_CC     the aarch64-linux-gnu cross compiler
+#   QEMU_8_1       TCG, and qemu-system-x86_64 runs several vCPUs in
+#                  virtual time (qemu_splits_icount)
 # A test file adds its own with test_set_prereq or test_lazy_prereq.
 
 set -u
@@ -97,6 +99,15 @@ test_lazy_prereq TCG '
 test_lazy_prereq KVM '
 	test "$(uname -m)" = x86_64 && test -r /dev/kvm && test -w /dev/kvm
 '
+# qemu_splits_icount BINARY: that QEMU is 8.1 or later, which shares the
+# icount budget out between vCPUs (upstream 83ecdb18eb65): several vCPUs
+# run in virtual time.
+qemu_splits_icount() {
+	set -- $("$1" --version 2>/dev/null |
+		sed -n "1s/^QEMU emulator version \([0-9]*\)\.\([0-9]*\)\..*/\1 \2/p")
+	test $# = 2 && { test "$1" -gt 8 || { test "$1" = 8 && test "$2" -ge 1; }; }
+}
+test_lazy_prereq QEMU_8_1 'test_have_prereq TCG && qemu_splits_icount qemu-system-x86_64'
 test_lazy_prereq CHROMIUM 'test -x "$CHROMIUM"'
 test_lazy_prereq LINUX_TARBALL 'test -r "$LINUX_TARBALL"'
 test_lazy_prereq AARCH64_CC 'aarch64-linux-gnu-gcc --version'

@@ -110,6 +110,34 @@ test_expect_success 'kernel and initramfs reach a hypervisor user that cannot en
 	test "$(sql lab.db "SELECT status FROM runs WHERE id = 9")" = OK
 '
 
+# As under the qemu runner (t0227): the nonce reaches the guest in an
+# archive appended to the initramfs, never on the command line, which
+# Linux mixes into its entropy; the RTC starts at a fixed date, RDRAND is
+# seeded, and SMBIOS carries no random UUID of libvirt's.
+test_expect_success QEMU_8_1 'two libvirt boots of 2 vCPUs in icount give the same samples' '
+	"$LAB" run --db smp.db --runner libvirt --accel tcg --clock icount --cpus 2 \
+		--kernel "$KERNEL" --workload zeroing,boot --iters 4 --param zeroing_mb=16 \
+		--mem 512M --boots 2 --timeout 600 --cmdline nokaslr >out 2>err &&
+	test "$(sql smp.db "SELECT group_concat(status || '\'' '\'' || runner || '\'' '\'' || cpus || '\'' '\'' || clock) FROM runs")" = \
+		"OK libvirt 2 icount shift=0,OK libvirt 2 icount shift=0" &&
+	for r in 1 2; do
+		sql smp.db "SELECT workload, metric, iteration, value FROM samples WHERE run_id = $r ORDER BY id" >samples$r || return 1
+	done &&
+	test "$(grep -c "^zeroing|touch|" samples1)" = 4 &&
+	grep -q "^boot|to_init|" samples1 &&
+	diff samples1 samples2 &&
+	n1=$(sql smp.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''lab.nonce'\''") &&
+	n2=$(sql smp.db "SELECT value FROM run_meta WHERE run_id = 2 AND key = '\''lab.nonce'\''") &&
+	test "$n1" != "$n2" &&
+	log=$(sql smp.db "SELECT console_log FROM runs WHERE id = 2") &&
+	grep -q "^@lab $n2 hello 2 guest " "$log" &&
+	test "$(grep -c "^@lab $n2 " "$log")" = "$(grep -c "^@lab " "$log")" &&
+	! grep -q "lab.nonce" "$log" &&
+	domain=$(sql smp.db "SELECT value FROM run_meta WHERE run_id = 2 AND key = '\''libvirt.domain'\''") &&
+	! grep -q "lab.nonce" "/var/log/libvirt/qemu/$domain.log" &&
+	test -d cache && ls -A cache >left && ! grep initramfs left
+'
+
 # A remote URI: libvirtd on this host, reached over ssh through an sshd of
 # the test's own on a loopback port, with its own host key; the kernel and
 # the initramfs reach the far side as uploaded volumes.
