@@ -14,6 +14,7 @@
 
 #include "array.h"
 #include "lava-api.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "runner.h"
 #include "xalloc.h"
@@ -320,12 +321,7 @@ int lava_job_template(struct strbuf *text, struct strbuf *what, const struct lav
 	strbuf_reset(what);
 	if (strchr(name, '/')) {
 		strbuf_addf(what, "'%s'", name);
-		if (strbuf_read_file(text, name, LAVA_TEMPLATE_MAX)) {
-			strbuf_addf(why, "cannot read LAVA job template '%s': %s", name,
-				    strerror(errno));
-			return -1;
-		}
-		return 0;
+		return regfile_read(text, name, LAVA_TEMPLATE_MAX, 0, "LAVA job template", why);
 	}
 	for (size_t i = 0; lava_shipped_templates[i].name; i++)
 		if (!strcmp(lava_shipped_templates[i].name, name)) {

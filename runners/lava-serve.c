@@ -215,9 +215,17 @@ int lava_serve_start(const struct lava_config *c, const char *cache, struct strb
 		return strbuf_addf(why, "cannot start the file server: %s", strerror(errno)), -1;
 	}
 	if (server.pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
 		/* it dies with the lab, even a lab killed with -9 */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != lab)
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != lab || null < 0)
 			_exit(0);
+		/* and holds none of the lab's files: its output, its database, its locks */
+		for (int fd = 0; fd < 3; fd++)
+			dup2(null, fd);
+		for (int fd = 3; fd < 1024; fd++)
+			if (fd != lfd)
+				close(fd);
 		serve_loop(lfd);
 		_exit(0);
 	}

@@ -4,10 +4,6 @@
  * as it grows, its end told apart (the kernel's, LAVA's, the deadline's).
  * The server's side is lava-api.c.
  */
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -312,7 +312,9 @@ test_expect_success 'a template that does not fill: one line naming it, its line
 		"$URL" "$TRASH/token" >>t.conf &&
 	printf "[target \"nosuch\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = qemu\n\ttemplate = nosuch\n" \
 		"$URL" "$TRASH/token" >>t.conf &&
-	for t in own nodtb nosuch; do
+	printf "[target \"gone\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = qemu\n\ttemplate = %s\n" \
+		"$URL" "$TRASH/token" "$TRASH/gone.yaml" >>t.conf &&
+	for t in own nodtb nosuch gone; do
 		test_expect_code 2 "$LAB" run --config t.conf --target $t --kernel "$KERNEL" \
 			--workload zeroing --iters 1 --mem 1G >out 2>err$t || return 1
 	done &&
@@ -322,6 +324,8 @@ test_expect_success 'a template that does not fill: one line naming it, its line
 	diff -u want errnodtb &&
 	echo "lab: no LAVA job template '\''nosuch'\'' in the lab (qemu, uboot-tftp, uefi-grub; or a path to a file of your own)" >want &&
 	diff -u want errnosuch &&
+	echo "lab: cannot read LAVA job template '\''$TRASH/gone.yaml'\'': No such file or directory" >want &&
+	diff -u want errgone &&
 	test "$(sql state/lab.db "SELECT count(*) FROM runs")" = $runs &&
 	test_expect_code 1 "$LAB" target check --config t.conf nodtb >out &&
 	grep -qF "missing a job template that fills (LAVA job template '\''uboot-tftp'\'' (the lab'\''s) line 31: no value for '\''{{dtb_url}}'\''" out

@@ -74,12 +74,14 @@ test_expect_success 'a job fetches the kernel and initramfs over HTTP from the l
 	test "$(sql state/lab.db "SELECT status FROM runs WHERE id = $id")" = OK &&
 	job=$(meta $id lava.job) &&
 	api "jobs/$job/" | field definition >job.yaml &&
-	grep -q "^        url: '\''http://127.0.0.1:[0-9]*/lab-[0-9a-f]*-kernel'\''$" job.yaml &&
-	grep -q "^        url: '\''http://127.0.0.1:[0-9]*/lab-[0-9a-f]*-initramfs'\''$" job.yaml &&
-	grep -q "^job_name: '\''lab l0200 boot [0-9a-f]\{12\} [0-9a-f]*'\''$" job.yaml &&
-	# the dispatcher said where it fetched them from
+	# LAVA keeps the definition as it read it: its own quoting, its own order
+	grep -Eq "^ +url: '\''?http://127.0.0.1:[0-9]+/lab-[0-9a-f]+-kernel'\''?$" job.yaml &&
+	grep -Eq "^ +url: '\''?http://127.0.0.1:[0-9]+/lab-[0-9a-f]+-initramfs'\''?$" job.yaml &&
+	grep -Eq "^job_name: '\''?lab l0200 boot [0-9a-f]{12} [0-9a-f]+'\''?$" job.yaml &&
+	# the dispatcher said it fetched them from there
 	api "jobs/$job/logs/" >job.log &&
-	grep -q "http://127.0.0.1:[0-9]*/lab-[0-9a-f]*-kernel" job.log &&
+	grep -Eq "\"downloading http://127.0.0.1:[0-9]+/lab-[0-9a-f]+-kernel\"" job.log &&
+	grep -Eq "\"downloading http://127.0.0.1:[0-9]+/lab-[0-9a-f]+-initramfs\"" job.log &&
 	test -z "$(ls state/cache/lava-serve)"
 '
 took "a job fetching its images from the lab"
