@@ -43,7 +43,7 @@ endif
 B := build
 LIB_SRCS  := $(filter-out lab/commands/main.c,$(wildcard lib/*.c results/*.c runners/*.c \
 	kernels/*.c web/*.c $(LAB_ROOMS:%=%/*.c)))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema.o
+LIB_OBJS  := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema.o $(B)/gen/lava-templates.o
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 # programs the shell tests run, on the lab's library
@@ -97,6 +97,17 @@ $(B)/gen/schema.c: schema.sql
 	$(call say,GEN,$@){ echo 'const char lab_schema_sql[] ='; \
 	  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $<; echo ';'; } > $@
 
+# So are the LAVA job templates the lab ships, each by its file's name.
+LAVA_TEMPLATES := $(sort $(wildcard runners/lava-templates/*.yaml))
+$(B)/gen/lava-templates.c: $(LAVA_TEMPLATES) Makefile
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@){ echo '#include <stddef.h>'; \
+	  echo 'struct lava_shipped { const char *name, *text; }; /* as runners/lava-api.h */'; \
+	  echo 'const struct lava_shipped lava_shipped_templates[] = {'; \
+	  for f in $(LAVA_TEMPLATES); do echo "{ \"$$(basename $$f .yaml)\","; \
+	    sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $$f; echo '},'; done; \
+	  echo '{ NULL, NULL } };'; } > $@
+
 # The version lab --version prints: git describe of this checkout, rewritten
 # only when it changes, so that lab/commands/main.c is rebuilt only then.
 LAB_VERSION := $(or $(shell git describe --always --dirty 2>/dev/null),unknown)
@@ -149,7 +160,8 @@ DEB_PKGS := build-essential pkg-config libgit2-dev libsqlite3-dev sqlite3 libcur
 	libvirt-dev libvirt-daemon-system qemu-system-x86 qemu-system-arm qemu-utils \
 	linux-image-cloud-amd64 linux-source-6.1 linux-source-6.12 cpio libxml2-utils ccache flex bison bc libelf-dev libssl-dev git curl \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross chromium python3 openssh-server \
-	stress-ng busybox-static python3-aiosmtpd debootstrap go-md2man man-db qemu-efi-aarch64 lvm2
+	stress-ng busybox-static python3-aiosmtpd debootstrap go-md2man man-db qemu-efi-aarch64 lvm2 \
+	lava-common
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # Two things come from Debian's bookworm-backports on Debian 12, a sources

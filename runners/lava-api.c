@@ -36,6 +36,15 @@ void lava_config_release(struct lava_config *c)
 	free(c->token);
 	free(c->device_type);
 	free(c->tags);
+	free(c->priority);
+	free(c->visibility);
+	free(c->job_prefix);
+	free(c->template);
+	free(c->dtb);
+	free(c->modules);
+	free(c->rootfs);
+	free(c->serve);
+	free(c->serve_url);
 	free(c->image_dir);
 	free(c->image_url);
 	lava_config_init(c);
@@ -94,6 +103,81 @@ static int set_tags(void *obj, const char *v)
 	return set_word(&((struct lava_config *)obj)->tags, v);
 }
 
+/* LAVA's words for a job's priority, or its number from 0 to 100 */
+static int set_priority(void *obj, const char *v)
+{
+	long n;
+
+	if (strcmp(v, "high") && strcmp(v, "medium") && strcmp(v, "low") &&
+	    key_parse_long(&n, v, 0, 100, 0))
+		return -1;
+	return key_set_string(&((struct lava_config *)obj)->priority, v);
+}
+
+/* public, personal, or group:NAME[,NAME...]: who may see the job */
+static int set_visibility(void *obj, const char *v)
+{
+	if (strcmp(v, "public") && strcmp(v, "personal") &&
+	    (strncmp(v, "group:", 6) || !v[6] || v[strlen(v) - 1] == ',' || strstr(v, ",,") ||
+	     strpbrk(v + 6, " \t\"'\\:{}[]#")))
+		return -1;
+	return key_set_string(&((struct lava_config *)obj)->visibility, v);
+}
+
+/* the job name's first words: one line of printable text, quoted in the job */
+static int set_job_prefix(void *obj, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!n || n > 64 || v[0] == ' ' || v[n - 1] == ' ')
+		return -1;
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < ' ' || (unsigned char)*p >= 0x7f)
+			return -1;
+	return key_set_string(&((struct lava_config *)obj)->job_prefix, v);
+}
+
+/* a shipped template's name (a word), or a path to one's own (a '/' in it) */
+static int set_template(void *obj, const char *v)
+{
+	if (!*v || (!strchr(v, '/') && strpbrk(v, " \t\"'\\:{}[]#")))
+		return -1;
+	return key_set_string(&((struct lava_config *)obj)->template, v);
+}
+
+static int set_dtb(void *obj, const char *v)
+{
+	return *v ? key_set_string(&((struct lava_config *)obj)->dtb, v) : -1;
+}
+
+static int set_modules(void *obj, const char *v)
+{
+	return *v ? key_set_string(&((struct lava_config *)obj)->modules, v) : -1;
+}
+
+static int set_rootfs(void *obj, const char *v)
+{
+	return *v ? key_set_string(&((struct lava_config *)obj)->rootfs, v) : -1;
+}
+
+static int set_serve(void *obj, const char *v)
+{
+	return lava_serve_addr_ok(v) ? key_set_string(&((struct lava_config *)obj)->serve, v) : -1;
+}
+
+static int set_serve_url(void *obj, const char *v)
+{
+	char **url = &((struct lava_config *)obj)->serve_url;
+
+	if (!lab_url_scheme(v, "http") || strpbrk(v, " \t\"'?#"))
+		return -1;
+	key_set_string(url, v);
+	/* the files' names follow a '/' of their own */
+	while (strlen(*url) > 8 && (*url)[strlen(*url) - 1] == '/')
+		(*url)[strlen(*url) - 1] = '\0';
+	return 0;
+}
+
 static int set_image_url(void *obj, const char *v)
 {
 	if ((!lab_url_scheme(v, "http") && strncmp(v, "file:///", 8)) || strpbrk(v, " \t\"'"))
@@ -106,14 +190,29 @@ static int set_queue(void *obj, const char *v)
 	return key_parse_long(&((struct lava_config *)obj)->queue_s, v, 1, 604800, 1);
 }
 
+static int set_outage(void *obj, const char *v)
+{
+	return key_parse_long(&((struct lava_config *)obj)->outage_s, v, 1, 86400, 1);
+}
+
 const struct key_setter lava_config_keys[] = {
 	{ "url", set_url, "the LAVA server's http:// or https:// URL" },
 	{ "token", set_token, "a path (~/ for $HOME, when HOME is set)" },
 	{ "devicetype", set_device_type, "a LAVA device type such as qemu" },
 	{ "tags", set_tags, "LAVA device tags, comma-separated" },
+	{ "priority", set_priority, "high, medium, low or a number from 0 to 100" },
+	{ "visibility", set_visibility, "public, personal or group:NAME[,NAME...]" },
+	{ "jobprefix", set_job_prefix, "up to 64 printable ASCII characters, no space at either end" },
+	{ "template", set_template, "qemu, uboot-tftp, uefi-grub or a path to a template" },
+	{ "dtb", set_dtb, "a path" },
+	{ "modules", set_modules, "a path" },
+	{ "rootfs", set_rootfs, "a path" },
+	{ "serve", set_serve, "an IPv4 address and port to listen on, such as 0.0.0.0:8760" },
+	{ "serveurl", set_serve_url, "the http:// URL the workers reach serve's address by" },
 	{ "imagedir", set_image_dir, "a path" },
 	{ "imageurl", set_image_url, "the http://, https:// or file:// URL of imageDir for the worker" },
 	{ "queue", set_queue, "seconds from 1 to 604800" },
+	{ "outage", set_outage, "seconds from 1 to 86400" },
 };
 const size_t lava_config_nkeys = ARRAY_SIZE(lava_config_keys);
 
@@ -267,6 +366,11 @@ out:
 	return ret;
 }
 
+int lava_transient(const struct lava *l)
+{
+	return !l->status || l->status / 100 == 5;
+}
+
 /* The words of a refused request: its status and the server's detail, if any. */
 void lava_refused(struct lava *l, const char *what, long status, const struct strbuf *resp)
 {
@@ -366,6 +470,23 @@ void lava_job_note(const char *cache, const struct lava_config *c, long id)
 	strbuf_release(&path);
 }
 
+void lava_job_orphan(const char *cache, const struct lava_config *c, long id)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+
+	if (!cache)
+		return;
+	job_note_path(&path, cache, id);
+	f = fopen(path.buf, "w");
+	if (f) {
+		/* pid 0: no lab's own, so the next look at the notes cancels it */
+		fprintf(f, "0 cancel\n%s\n", url_redacted(c->url));
+		fclose(f);
+	}
+	strbuf_release(&path);
+}
+
 void lava_job_unnote(const char *cache, long id)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -407,8 +528,15 @@ int lava_cancel_job(struct lava *l, long id)
 
 	strbuf_addf(&path, "jobs/%ld/cancel/", id);
 	/* LAVA's cancel is a GET (a POST is 405) */
-	ret = lava_request(l, "GET", path.buf, NULL, &resp, &status) ? -1 :
-	      lava_wait_finished(l, id, LAVA_CANCEL_WAIT_S);
+	if (lava_request(l, "GET", path.buf, NULL, &resp, &status))
+		ret = -1;
+	else if (status == 404)
+		ret = 0;	/* no such job (any more): nothing left to cancel */
+	else if (status / 100 != 2) {
+		lava_refused(l, "the cancel", status, &resp);
+		ret = -1;
+	} else
+		ret = lava_wait_finished(l, id, LAVA_CANCEL_WAIT_S);
 	strbuf_release(&path);
 	strbuf_release(&resp);
 	return ret;
@@ -444,7 +572,10 @@ void lava_cancel_orphans(struct lava *l, const char *cache)
 			continue;
 		if (!strstr(note.buf, url_redacted(l->cfg->url)))
 			continue;
-		info("cancelling LAVA job %ld of a lab that ended before it did", id);
+		if (pid > 0)
+			info("cancelling LAVA job %ld of a lab that ended before it did", id);
+		else
+			info("cancelling LAVA job %ld, left running while its server did not answer", id);
 		if (!lava_cancel_job(l, id))
 			unlink(path.buf);
 		else

@@ -4,14 +4,12 @@
  * as it grows, its end told apart (the kernel's, LAVA's, the deadline's).
  * The server's side is lava-api.c.
  */
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "drive.h"
 #include "escape.h"
 #include "json.h"
@@ -23,133 +21,54 @@
 
 #define NO_TARGET "the lava runner boots on a target: --target NAME, a [target] with runner = lava"
 
+/* between two looks at the devices of a job waiting for one */
+#define LAVA_DEVICE_LOOK_S 30.0
 /* after the guest's done, for LAVA to end the job itself */
 #define LAVA_FINISH_WAIT_S 60.0
 
 /*
- * The URL the worker fetches file from: where it is (file://), or its
- * copy as name in imageDir, by imageUrl (file:// of imageDir without one).
+ * The job of spec's boot, its template filled, into *y: -1 with the
+ * reason in why. A dry run copies no image and names each by a URL of
+ * its own (file:///dry-run/NAME): the template checked before any boot.
  */
-static int image_url(struct strbuf *url, const struct lava_config *c, const char *file,
-		     const char *name, const char *nonce, struct strbuf *why)
-{
-	struct strbuf dst = STRBUF_INIT, data = STRBUF_INIT;
-	char real[PATH_MAX];
-	FILE *f = NULL;
-	int ret = -1;
-
-	if (!c->image_dir) {
-		if (!realpath(file, real)) {
-			strbuf_addf(why, "cannot resolve '%s': %s", file, strerror(errno));
-			return -1;
-		}
-		strbuf_addf(url, "file://%s", real);
-		return 0;
-	}
-	strbuf_addf(&dst, "%s/lab-%s-%s", c->image_dir, nonce, name);
-	if (strbuf_read_file(&data, file, (size_t)1 << 31)) {
-		strbuf_addf(why, "cannot read '%s': %s", file, strerror(errno));
-		goto out;
-	}
-	if (!(f = fopen(dst.buf, "w")) || fwrite(data.buf, 1, data.len, f) != data.len) {
-		strbuf_addf(why, "cannot write '%s' (imageDir): %s", dst.buf, strerror(errno));
-		goto out;
-	}
-	if (c->image_url)
-		strbuf_addf(url, "%s/lab-%s-%s", c->image_url, nonce, name);
-	else
-		strbuf_addf(url, "file://%s", dst.buf);
-	ret = 0;
-out:
-	if (f && fclose(f) && !ret) {
-		strbuf_addf(why, "cannot write '%s' (imageDir): %s", dst.buf, strerror(errno));
-		ret = -1;
-	}
-	strbuf_release(&dst);
-	strbuf_release(&data);
-	return ret;
-}
-
-static void remove_images(const struct lava_config *c, const char *nonce)
-{
-	static const char *const names[] = { "kernel", "initramfs" };
-	struct strbuf p = STRBUF_INIT;
-
-	for (size_t i = 0; c->image_dir && i < 2; i++) {
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/lab-%s-%s", c->image_dir, nonce, names[i]);
-		unlink(p.buf);
-	}
-	strbuf_release(&p);
-}
-
-/* A YAML scalar in single quotes: nothing is special there but the quote, doubled. */
-static void yaml_quote(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addch(sb, '\'');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
-
-/*
- * The job: deploy the kernel and the lab's initramfs to tmpfs, boot them
- * with QEMU (the device's) and the lab's command line, done when the
- * kernel powers the machine off (the guest's last act).
- */
-static void job_definition(struct strbuf *y, const struct run_spec *spec, const char *kernel_url,
-			   const char *initrd_url)
+static int job_yaml(struct strbuf *y, const struct run_spec *spec, int dry, struct strbuf *why)
 {
 	const struct lava_config *c = spec->lava;
-	char cmdline[4096];
-	struct strbuf arg = STRBUF_INIT;
-	long minutes = (long)ceil(spec->timeout_s / 60.0) + 1;
-	int arm = !strcmp(spec->arch, "aarch64");
-	int tcg = spec->accel && !strcmp(spec->accel, "tcg");
+	const struct {
+		const char *slot, *name, *path;
+	} images[] = {
+		{ "kernel_url", "kernel", spec->kernel ? spec->kernel->path : NULL },
+		{ "ramdisk_url", "initramfs", spec->initrd },
+		{ "dtb_url", "dtb", c->dtb },
+		{ "modules_url", "modules", c->modules },
+		{ "rootfs_url", "rootfs", c->rootfs },
+	};
+	struct strbuf text = STRBUF_INIT, what = STRBUF_INIT, url = STRBUF_INIT;
+	struct lava_job j;
+	int ret = -1;
 
-	run_spec_cmdline(spec, cmdline, sizeof(cmdline));
-	strbuf_addf(y, "device_type: %s\n", c->device_type);
-	strbuf_addf(y, "job_name: lab boot %s\n", spec->nonce ? spec->nonce : "");
-	strbuf_addstr(y, "priority: medium\nvisibility: public\n");
-	if (c->tags) {
-		strbuf_addstr(y, "tags:\n");
-		for (const char *p = c->tags; *p;) {
-			size_t n = strcspn(p, ",");
-
-			strbuf_addf(y, "- %.*s\n", (int)n, p);
-			p += n + (p[n] == ',');
-		}
+	lava_job_init(&j);
+	if (lava_job_template(&text, &what, c, why))
+		goto out;
+	lava_job_values(&j, spec);
+	for (size_t i = 0; i < ARRAY_SIZE(images); i++) {
+		/* a boot always has its kernel and initramfs */
+		if (!images[i].path && !(dry && i < 2))
+			continue;
+		strbuf_reset(&url);
+		if (dry)
+			strbuf_addf(&url, "file:///dry-run/%s", images[i].name);
+		else if (lava_image_url(&url, c, images[i].path, images[i].name, spec->nonce, why))
+			goto out;
+		lava_job_url(&j, images[i].slot, url.buf);
 	}
-	strbuf_addf(y, "timeouts:\n  job:\n    minutes: %ld\n  action:\n    minutes: %ld\n",
-		    minutes + 5, minutes + 5);
-	strbuf_addstr(y, "  connection:\n    minutes: 2\n");
-	/* the qemu runner's machine, as far as the device type lets the job say */
-	strbuf_addf(y, "context:\n  arch: %s\n", arm ? "arm64" : "amd64");
-	strbuf_addf(y, "  memory: %ld\n", spec->mem_mib);
-	if (arm)
-		strbuf_addstr(y, "  cpu: max\n");
-	if (tcg && !arm)
-		strbuf_addstr(y, "  no_kvm: true\n");
-	strbuf_addf(y, "  extra_options:\n  - -no-reboot\n  - -smp %d\n", spec->cpus > 0 ? spec->cpus : 1);
-	if (tcg && !arm)
-		strbuf_addstr(y, "  - -cpu max\n");
-	if (spec->clock && !strcmp(spec->clock, "icount"))
-		strbuf_addf(y, "  - -icount shift=%d,sleep=off\n", spec->icount_shift);
-	strbuf_addstr(y, "actions:\n- deploy:\n    to: tmpfs\n    timeout:\n      minutes: 5\n"
-		      "    images:\n      kernel:\n        image_arg: ");
-	strbuf_addf(&arg, "-kernel {kernel} -append \"%s%s%s\"", cmdline,
-		    spec->nonce ? " lab.nonce=" : "", spec->nonce ? spec->nonce : "");
-	yaml_quote(y, arg.buf);
-	strbuf_addstr(y, "\n        url: ");
-	yaml_quote(y, kernel_url);
-	strbuf_addstr(y, "\n      initrd:\n        image_arg: '-initrd {initrd}'\n        url: ");
-	yaml_quote(y, initrd_url);
-	strbuf_addf(y, "\n- boot:\n    method: qemu\n    media: tmpfs\n    timeout:\n"
-		    "      minutes: %ld\n    prompts:\n    - 'reboot: Power down'\n", minutes);
-	strbuf_release(&arg);
+	ret = lava_job_fill(y, &j, what.buf, text.buf, why);
+out:
+	lava_job_release(&j);
+	strbuf_release(&text);
+	strbuf_release(&what);
+	strbuf_release(&url);
+	return ret;
 }
 
 /* The job's log as the console reads it, and how the job stands. */
@@ -161,13 +80,46 @@ struct lava_boot {
 	int ended;		/* the job is Finished */
 	int finished;		/* ... and its log read to the end */
 	int cancelled;		/* by the lab: its deadline */
+	int settled;		/* known Finished: ended, or a cancel of the lab's went through */
+	double down_since;	/* the server stopped answering then; 0: it answers */
+	int lost;		/* ... for longer than the outage bound: the boot is given up */
+	struct strbuf lost_why;
 	struct strbuf pending;	/* console bytes not handed out yet */
 	struct strbuf health, comment, device;
 	struct strbuf error_type;	/* of LAVA's result of the job: Job, Infrastructure, ... */
 	const struct console *con;	/* what the console read so far */
 };
 
-/* The job's state (and health, failure comment, device) into b: -1 with l->why. */
+static long outage_s(const struct lava_config *c)
+{
+	return c->outage_s ? c->outage_s : LAVA_DEFAULT_OUTAGE_S;
+}
+
+/*
+ * The server answered a request of the boot as it should (ok), or not:
+ * an outage that lasts past the bound loses the server for this boot.
+ */
+static void answered(struct lava_boot *b, int ok)
+{
+	double now = now_monotonic();
+
+	if (ok) {
+		b->down_since = 0;
+		return;
+	}
+	if (!b->down_since)
+		b->down_since = now;
+	if (!b->lost && now - b->down_since >= (double)outage_s(b->l->cfg)) {
+		b->lost = 1;
+		strbuf_addf(&b->lost_why, "LAVA job %ld: no answer from the server for %lds (%s)",
+			    b->id, outage_s(b->l->cfg), b->l->why.buf);
+	}
+}
+
+/*
+ * The job's state (and health, failure comment, device) into b: -1 with
+ * l->why. Each answer, or its lack, is counted by answered().
+ */
 static int job_state(struct lava_boot *b, struct strbuf *state)
 {
 	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT;
@@ -175,6 +127,7 @@ static int job_state(struct lava_boot *b, struct strbuf *state)
 
 	strbuf_addf(&path, "jobs/%ld/", b->id);
 	ret = lava_get(b->l, "the job's state", path.buf, &resp);
+	answered(b, !ret);
 	if (!ret) {
 		json_get_string(resp.buf, "state", state);
 		json_get_string(resp.buf, "health", &b->health);
@@ -214,7 +167,16 @@ static long read_log(struct lava_boot *b)
 	long n = 0, status;
 
 	strbuf_addf(&path, "jobs/%ld/logs/?start=%ld", b->id, b->lines);
-	if (lava_request(b->l, "GET", path.buf, NULL, &resp, &status) || status / 100 != 2)
+	if (lava_request(b->l, "GET", path.buf, NULL, &resp, &status)) {
+		answered(b, 0);
+		goto out;
+	}
+	if (status / 100 == 5) {
+		lava_refused(b->l, "the job's log", status, &resp);
+		answered(b, 0);
+	}
+	/* else a 404 is no new lines yet, as LAVA has it */
+	if (status / 100 != 2)
 		goto out;
 	for (char *p = resp.len ? resp.buf : "", *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		if ((nl = strchr(p, '\n')))
@@ -249,23 +211,33 @@ static ssize_t lava_read(struct drive_source *src, char *buf, size_t len, int ti
 	struct strbuf state = STRBUF_INIT;
 	size_t n;
 
-	if (!b->pending.len && !b->finished && !read_log(b)) {
+	if (!b->pending.len && !b->finished && !b->lost && !read_log(b)) {
 		if (b->ended)
 			b->finished = 1;	/* nothing came after it ended: the log is whole */
 		else if (!job_state(b, &state) && !strcmp(state.buf, "Finished"))
-			b->ended = 1;		/* its last lines may follow */
-		else
+			b->ended = b->settled = 1;	/* its last lines may follow */
+		else if (!b->lost)
 			usleep((useconds_t)(timeout_ms < LAVA_POLL_MS ? timeout_ms : LAVA_POLL_MS) *
 			       1000);
 	}
 	strbuf_release(&state);
 	if (!b->pending.len)
-		return b->finished ? 0 : -1;
+		return b->finished || b->lost ? 0 : -1;
 	n = b->pending.len < len ? b->pending.len : len;
 	memcpy(buf, b->pending.buf, n);
 	memmove(b->pending.buf, b->pending.buf + n, b->pending.len - n);
 	strbuf_setlen(&b->pending, b->pending.len - n);
 	return (ssize_t)n;
+}
+
+/* The lab's cancel of the job: a failed one leaves it to the next look at the notes. */
+static void cancel(struct lava_boot *b)
+{
+	if (!lava_cancel_job(b->l, b->id))
+		b->settled = 1;
+	else
+		warning("cannot cancel LAVA job %ld (cancelled once the server answers): %s", b->id,
+			b->l->why.buf);
 }
 
 /*
@@ -278,15 +250,16 @@ static void lava_stop(struct drive_source *src)
 	struct lava_boot *b = (struct lava_boot *)src;
 
 	if (b->con && (b->con->saw_done || b->con->kernel_failed) &&
-	    !lava_wait_finished(b->l, b->id, LAVA_FINISH_WAIT_S))
+	    !lava_wait_finished(b->l, b->id, LAVA_FINISH_WAIT_S)) {
+		b->settled = 1;
 		return;
+	}
 	b->cancelled = 1;
-	if (lava_cancel_job(b->l, b->id))
-		warning("cannot cancel LAVA job %ld: %s", b->id, b->l->why.buf);
+	cancel(b);
 }
 
-/* Submit y: the job's id, or 0 with l->why. */
-static long submit(struct lava *l, const char *y)
+/* Submit y once: the job's id, or 0 with l->why. */
+static long submit_once(struct lava *l, const char *y)
 {
 	struct strbuf body = STRBUF_INIT, resp = STRBUF_INIT, ids = STRBUF_INIT;
 	long status, id = 0;
@@ -308,20 +281,120 @@ out:
 	return id;
 }
 
+/*
+ * Submit y: the job's id, or 0 with l->why. A server down or failing
+ * (no answer, a 5xx) is asked again, less and less often, within its
+ * outage bound; its refusal is final.
+ */
+static long submit(struct lava *l, const char *y)
+{
+	double until = now_monotonic() + (double)outage_s(l->cfg);
+	unsigned wait_s = 1;
+	long id;
+
+	while (!(id = submit_once(l, y)) && lava_transient(l) && now_monotonic() < until) {
+		double left = until - now_monotonic();
+
+		usleep((useconds_t)((left < wait_s ? left : wait_s) * 1e6));
+		wait_s = wait_s < 16 ? wait_s * 2 : 30;
+	}
+	return id;
+}
+
+/*
+ * The devices of the target's type: how many, how many of Good health
+ * (and with Unknown, when unknown counts), their healths in words ("2
+ * Retired, 1 Bad"); -1 with l->why when the server did not say.
+ */
+static int device_healths(struct lava *l, int *all, int *good, int unknown, struct strbuf *words)
+{
+	static const char *const kinds[] = { "Good", "Unknown", "Bad", "Maintenance", "Looping",
+					     "Retired" };
+	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, results = STRBUF_INIT,
+		      item = STRBUF_INIT, health = STRBUF_INIT;
+	int count[ARRAY_SIZE(kinds) + 1] = { 0 };
+	int ret = -1;
+
+	*all = *good = 0;
+	strbuf_addf(&path, "devices/?device_type=%s&limit=100", l->cfg->device_type);
+	if (lava_get(l, "the device list", path.buf, &resp))
+		goto out;
+	if (json_get(resp.buf, "results", &results) != JSON_OTHER || results.buf[0] != '[') {
+		strbuf_reset(&l->why);
+		strbuf_addstr(&l->why, "no results in the server's answer");
+		goto out;
+	}
+	for (size_t i = 0; !json_array_item(results.buf, i, &item); i++) {
+		size_t k = 0;
+
+		(*all)++;
+		if (json_get_string(item.buf, "health", &health))
+			strbuf_reset(&health);
+		while (k < ARRAY_SIZE(kinds) && strcmp(health.buf, kinds[k]))
+			k++;
+		count[k]++;
+	}
+	*good = count[0] + (unknown ? count[1] : 0);
+	for (size_t k = 0; k <= ARRAY_SIZE(kinds); k++)
+		if (count[k])
+			strbuf_addf(words, "%s%d %s", words->len ? ", " : "", count[k],
+				    k < ARRAY_SIZE(kinds) ? kinds[k] : "of another health");
+	ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&resp);
+	strbuf_release(&results);
+	strbuf_release(&item);
+	strbuf_release(&health);
+	return ret;
+}
+
+/*
+ * Whether a device of the target's type could take the job: 1, or 0 with
+ * the reason in *why (none of them Good or Unknown, the health LAVA
+ * schedules on), or -1 when the server did not say.
+ */
+static int device_online(struct lava *l, struct strbuf *why)
+{
+	struct strbuf healths = STRBUF_INIT;
+	int all, online, ret;
+
+	if (device_healths(l, &all, &online, 1, &healths))
+		return -1;
+	ret = online > 0;
+	if (!ret)
+		strbuf_addf(why, "no device of type '%s' can take it (%d: %s)",
+			    l->cfg->device_type, all, all ? healths.buf : "none");
+	strbuf_release(&healths);
+	return ret;
+}
+
 /* Until the job runs (or ends), within the queue's bound: -1 when it never did. */
 static int wait_running(struct lava_boot *b, long queue_s, struct run_watch *watch)
 {
-	struct strbuf state = STRBUF_INIT;
-	double until = now_monotonic() + (double)queue_s;
+	struct strbuf state = STRBUF_INIT, offline = STRBUF_INIT;
+	double until = now_monotonic() + (double)queue_s, look = 0;
 	int ret = -1, said = 0;
 
-	while (now_monotonic() < until) {
-		if (job_state(b, &state))
-			break;
+	while (now_monotonic() < until && !b->lost) {
+		if (job_state(b, &state)) {
+			usleep(LAVA_POLL_MS * 1000);
+			continue;	/* within the outage bound */
+		}
 		if (!strcmp(state.buf, "Running") || !strcmp(state.buf, "Finished") ||
 		    !strcmp(state.buf, "Canceling")) {
 			ret = 0;
 			break;
+		}
+		/* a device retired or taken offline while the job waits for it: no use waiting */
+		if (now_monotonic() >= look) {
+			look = now_monotonic() + LAVA_DEVICE_LOOK_S;
+			if (!device_online(b->l, &offline)) {
+				strbuf_reset(&b->l->why);
+				strbuf_addf(&b->l->why, "LAVA job %ld waited in vain: %s", b->id,
+					    offline.buf);
+				break;
+			}
 		}
 		if (watch && !said++)
 			watch->phase(watch, "queued in LAVA");
@@ -329,11 +402,23 @@ static int wait_running(struct lava_boot *b, long queue_s, struct run_watch *wat
 			watch->tick(watch);
 		usleep(LAVA_POLL_MS * 1000);
 	}
-	if (ret && !b->l->why.len) {
+	if (ret && b->lost) {
+		strbuf_reset(&b->l->why);
+		strbuf_add(&b->l->why, b->lost_why.buf, b->lost_why.len);
+	} else if (ret && b->down_since) {
+		/* the queue's bound came while the server was down: the server's fault */
+		strbuf_reset(&offline);
+		strbuf_addf(&offline, "LAVA job %ld: no answer from the server for %.0fs (%s)", b->id,
+			    now_monotonic() - b->down_since, b->l->why.buf);
+		strbuf_reset(&b->l->why);
+		strbuf_add(&b->l->why, offline.buf, offline.len);
+	} else if (ret && !offline.len) {
+		strbuf_reset(&b->l->why);
 		strbuf_addf(&b->l->why, "LAVA job %ld waited %lds for a %s device (queue)", b->id,
 			    queue_s, b->l->cfg->device_type);
 	}
 	strbuf_release(&state);
+	strbuf_release(&offline);
 	return ret;
 }
 
@@ -348,8 +433,7 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 {
 	struct lava l;
 	struct lava_boot b = { .src = { lava_read, lava_stop } };
-	struct strbuf kurl = STRBUF_INIT, iurl = STRBUF_INIT, y = STRBUF_INIT,
-		      why = STRBUF_INIT, meta = STRBUF_INIT;
+	struct strbuf y = STRBUF_INIT, why = STRBUF_INIT, meta = STRBUF_INIT;
 	struct console con;
 	int log_fd = -1, lava_side;
 	double start = now_monotonic();
@@ -367,12 +451,12 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 		infra(out, "the lava runner boots a kernel with the lab's initramfs");
 		goto done;
 	}
-	if (image_url(&kurl, spec->lava, spec->kernel->path, "kernel", spec->nonce, &why) ||
-	    image_url(&iurl, spec->lava, spec->initrd, "initramfs", spec->nonce, &why)) {
+	if (job_yaml(&y, spec, 0, &why)) {
 		infra(out, why.buf);
 		goto done;
 	}
-	job_definition(&y, spec, kurl.buf, iurl.buf);
+	/* the jobs left running when their server stopped answering, now it answers again */
+	lava_cancel_orphans(&l, spec->cache);
 	b.l = &l;
 	b.id = submit(&l, y.buf);
 	if (!b.id) {
@@ -388,9 +472,8 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	sample_set_meta(&out->set, "lava.url", meta.buf);
 	if (wait_running(&b, spec->lava->queue_s ? spec->lava->queue_s : LAVA_DEFAULT_QUEUE_S,
 			 spec->watch)) {
-		if (lava_cancel_job(&l, b.id))
-			warning("cannot cancel LAVA job %ld: %s", b.id, l.why.buf);
 		infra(out, l.why.buf);
+		cancel(&b);
 		goto unnote;
 	}
 	if (spec->watch)
@@ -402,7 +485,7 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	end = drive_source(&b.src, &con, start + spec->timeout_s);
 	out->wall_s = now_monotonic() - start;
 	console_conclude(&con, end == DRIVE_TIMEOUT);
-	{
+	if (!b.lost) {
 		struct strbuf state = STRBUF_INIT;
 
 		job_state(&b, &state);
@@ -419,8 +502,14 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 	 * kernel said it failed.
 	 */
 	lava_side = b.error_type.len && strcmp(b.error_type.buf, "Job");
-	if (!b.cancelled && out->status == RUN_BOOT_FAILED &&
-	    (!con.saw_kernel || (lava_side && !con.kernel_failed))) {
+	/* a job ended by someone else: the lab's deadline never came, nor did the kernel say */
+	if (!b.cancelled && out->status != RUN_OK && !con.kernel_failed &&
+	    !strcmp(b.health.buf ? b.health.buf : "", "Canceled")) {
+		strbuf_reset(&why);
+		strbuf_addf(&why, "LAVA job %ld was cancelled on the server, not by the lab", b.id);
+		infra(out, why.buf);
+	} else if (!b.cancelled && out->status == RUN_BOOT_FAILED &&
+		   (!con.saw_kernel || (lava_side && !con.kernel_failed))) {
 		strbuf_reset(&why);
 		strbuf_addf(&why, "LAVA job %ld ended %s %s", b.id,
 			    b.health.len ? b.health.buf : "unknown",
@@ -433,12 +522,30 @@ static int lava_run(const struct run_spec *spec, struct run_result *out)
 		}
 		infra(out, why.buf);
 	}
+	/*
+	 * A server that stopped answering, for longer than its bound or at
+	 * the deadline: what the kernel did is not known.
+	 */
+	if (out->status != RUN_OK && !con.kernel_failed && (b.lost || b.down_since)) {
+		strbuf_reset(&why);
+		if (b.lost)
+			strbuf_add(&why, b.lost_why.buf, b.lost_why.len);
+		else
+			strbuf_addf(&why, "LAVA job %ld: no answer from the server at the deadline (%s)",
+				    b.id, l.why.buf);
+		infra(out, why.buf);
+	}
+	if (!b.settled && !b.cancelled)
+		cancel(&b);
 	console_release(&con);
 unnote:
-	lava_job_unnote(spec->cache, b.id);
+	if (b.settled)
+		lava_job_unnote(spec->cache, b.id);
+	else
+		lava_job_orphan(spec->cache, spec->lava, b.id);
 done:
 	if (spec->lava && spec->nonce)
-		remove_images(spec->lava, spec->nonce);
+		lava_remove_images(spec->lava, spec->nonce);
 	if (!out->wall_s)
 		out->wall_s = now_monotonic() - start;
 	if (log_fd >= 0)
@@ -449,8 +556,7 @@ done:
 	strbuf_release(&b.comment);
 	strbuf_release(&b.device);
 	strbuf_release(&b.error_type);
-	strbuf_release(&kurl);
-	strbuf_release(&iurl);
+	strbuf_release(&b.lost_why);
 	strbuf_release(&y);
 	strbuf_release(&why);
 	strbuf_release(&meta);
@@ -458,8 +564,29 @@ done:
 }
 
 /* Before the first boot: the target can be used, and jobs of labs that died are cancelled. */
+/*
+ * spec's template, filled as a boot would fill it (no image copied): -1
+ * with the reason in *why for an unknown placeholder or one without a
+ * value, before any job is submitted.
+ */
+static int template_check(const struct run_spec *spec, struct strbuf *why)
+{
+	struct strbuf y = STRBUF_INIT;
+	struct run_spec dry = *spec;
+	int ret;
+
+	/* lab target check has no kernel, so maybe no arch: any will do */
+	if (!dry.arch)
+		dry.arch = "x86_64";
+	strbuf_reset(why);
+	ret = job_yaml(&y, &dry, 1, why);
+	strbuf_release(&y);
+	return ret;
+}
+
 static int lava_prepare(struct run_spec *spec)
 {
+	struct strbuf y = STRBUF_INIT;
 	struct lava l;
 	int ret = 0;
 
@@ -469,46 +596,36 @@ static int lava_prepare(struct run_spec *spec)
 			lava_close(&l);
 		return ret;
 	}
+	if (spec->lava->serve && lava_serve_start(spec->lava, spec->cache, &y)) {
+		ret = error("%s", y.buf);
+		goto out;
+	}
+	if (template_check(spec, &y)) {
+		ret = error("%s", y.buf);
+		goto out;
+	}
 	lava_cancel_orphans(&l, spec->cache);
+out:
+	strbuf_release(&y);
 	lava_close(&l);
-	return 0;
+	return ret;
 }
 
 /* A device of the type that is online: "Good" health and not "Retired"/"Maintenance". */
 static void check_devices(struct lava *l, struct strbuf *missing)
 {
-	struct strbuf path = STRBUF_INIT, resp = STRBUF_INIT, results = STRBUF_INIT,
-		      item = STRBUF_INIT;
-	int good = 0, all = 0;
+	struct strbuf healths = STRBUF_INIT;
+	int all, good;
 
-	strbuf_addf(&path, "devices/?device_type=%s&limit=100", l->cfg->device_type);
-	if (lava_get(l, "the device list", path.buf, &resp)) {
+	if (device_healths(l, &all, &good, 0, &healths))
 		runner_missing(missing, "a device list (%s)", l->why.buf);
-		goto out;
-	}
-	if (json_get(resp.buf, "results", &results) != JSON_OTHER || results.buf[0] != '[') {
-		runner_missing(missing, "a device list (no results in the server's answer)");
-		goto out;
-	}
-	for (size_t i = 0; !json_array_item(results.buf, i, &item); i++) {
-		struct strbuf health = STRBUF_INIT;
-
-		all++;
-		if (!json_get_string(item.buf, "health", &health) && !strcmp(health.buf, "Good"))
-			good++;
-		strbuf_release(&health);
-	}
-	if (!all)
+	else if (!all)
 		runner_missing(missing, "a device of type '%s' (the server has none)",
 			       l->cfg->device_type);
 	else if (!good)
 		runner_missing(missing, "a device of type '%s' online (%d, none of Good health)",
 			       l->cfg->device_type, all);
-out:
-	strbuf_release(&path);
-	strbuf_release(&resp);
-	strbuf_release(&results);
-	strbuf_release(&item);
+	strbuf_release(&healths);
 }
 
 static void lava_check(const struct run_spec *spec, struct strbuf *missing, struct strbuf *found)
@@ -541,6 +658,8 @@ static void lava_check(const struct run_spec *spec, struct strbuf *missing, stru
 		goto out;
 	}
 	check_devices(&l, missing);
+	if (template_check(spec, &resp))
+		runner_missing(missing, "a job template that fills (%s)", resp.buf);
 out:
 	strbuf_release(&path);
 	strbuf_release(&resp);

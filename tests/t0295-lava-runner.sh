@@ -12,7 +12,8 @@
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 URL=http://127.0.0.1:$PORT
 echo lab-test-token >token && chmod 600 token
-python3 "$TOP/tests/fixtures/fake-lava.py" "$PORT" token >fake.log 2>&1 &
+FAKE_LAVA_CONTROL=$TRASH/control python3 "$TOP/tests/fixtures/fake-lava.py" "$PORT" token \
+	qemu,arm64-devkit,uefi-server >fake.log 2>&1 &
 FAKE=$!
 trap 'kill $FAKE 2>/dev/null; rm -rf "$TRASH"' EXIT
 for _ in $(seq 50); do curl -s "$URL/" >/dev/null && break; sleep 0.1; done
@@ -57,6 +58,277 @@ test_expect_success 'bad lava keys: one line naming the key and what it takes' '
 	printf "[target \"l\"]\n\trunner = lava\n\tqueue = 0\n" >badq.conf &&
 	test_expect_code 2 "$LAB" target list --config badq.conf 2>err &&
 	grep -q "seconds from 1 to 604800" err
+'
+
+test_lazy_prereq LAVA_SCHEMA '/usr/bin/python3 -c "import lava_common.schemas, voluptuous"'
+
+# definition JOB: the YAML the lab submitted as job JOB, as LAVA keeps it
+definition() {
+	api "jobs/$1/" | python3 -c "import json, sys; sys.stdout.write(json.load(sys.stdin)[\"definition\"])"
+}
+
+cat >>lab.conf <<EOC
+[target "lavaset"]
+	runner = lava
+	url = $URL
+	token = $TRASH/token
+	deviceType = qemu
+	accel = tcg
+	imageDir = $TRASH/img
+	imageUrl = file:///nonexistent
+	priority = 80
+	visibility = group:kernel-team,lab
+	tags = 4g,usb
+	jobPrefix = perf lab (nightly)
+EOC
+
+test_expect_success 'the target'\''s priority, visibility, tags and job prefix are the job'\''s; its metadata say whose' '
+	test_expect_code 1 "$LAB" run --target lavaset --kernel "$KERNEL" --workload zeroing --iters 1 \
+		--mem 1G >out 2>err &&
+	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
+	test "$(run_field $id status)" = INFRA &&
+	job=$(meta $id lava.job) &&
+	hash=$(sql state/lab.db "SELECT k.hash FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.id = $id") &&
+	definition $job >job.yaml &&
+	/usr/bin/python3 - "$hash" "$(hostname)" "$(id -un)" >got <<-\EOF &&
+	import re, sys, yaml
+	hash, host, user = sys.argv[1:]
+	job = yaml.safe_load(open("job.yaml"))
+	nonce = job["metadata"]["lab.nonce"]
+	print(re.fullmatch("[0-9a-f]{16,}", nonce) is not None and
+	      job["job_name"] == "perf lab (nightly) boot %s %s" % (hash[:12], nonce))
+	print(job["priority"], job["visibility"], job["tags"])
+	print(job["metadata"] == {"lab.host": host, "lab.user": user, "lab.kernel": hash, "lab.nonce": nonce})
+	EOF
+	cat >want <<-\EOF &&
+	True
+	80 {'\''group'\'': ['\''kernel-team'\'', '\''lab'\'']} ['\''4g'\'', '\''usb'\'']
+	True
+	EOF
+	diff -u want got
+'
+
+test_expect_success LAVA_SCHEMA 'the job with every setting passes LAVA'\''s own job schema' '
+	"$TOP/tests/lava/validate-job.py" job.yaml
+'
+
+test_expect_success 'bad priority, visibility and job prefix: one line naming the key and what it takes' '
+	for kv in "priority = urgent" "priority = 101" "visibility = group:" "visibility = friends" \
+		"visibility = group:a,,b" "jobPrefix = " "jobPrefix = $(printf "%065d" 0)" \
+		"serve = 8760" "serve = lab.example:8760" "serveUrl = ftp://x" "template = a b"; do
+		printf "[target \"l\"]\n\trunner = lava\n\t%s\n" "$kv" >k.conf &&
+		test_expect_code 2 "$LAB" target list --config k.conf 2>err &&
+		expect_one_line_naming err "target.l.$(echo "${kv%% *}" | tr A-Z a-z)" || return 1
+	done &&
+	printf "[target \"l\"]\n\trunner = lava\n\tpriority = 7\n" >k.conf &&
+	"$LAB" target list --config k.conf >out
+'
+
+test_expect_success 'docs/lava.md'\''s own example reads as it is: its token = ~/ in HOME' '
+	sed -n "/^    \[target \"lava1\"\]/,/^\$/p" "$TOP/docs/lava.md" | sed "s/^    //" >doc.conf &&
+	grep -q "token = ~/" doc.conf &&
+	mkdir -p home/.config/lab && cp token home/.config/lab/lava-token &&
+	HOME=$TRASH/home test_expect_code 1 "$LAB" target check --config doc.conf lava1 >out &&
+	grep -q "cannot reach LAVA server" out &&
+	rm home/.config/lab/lava-token &&
+	HOME=$TRASH/home test_expect_code 1 "$LAB" target check --config doc.conf lava1 >out &&
+	grep -qF "missing cannot read token file '\''$TRASH/home/.config/lab/lava-token'\'': No such file" out
+'
+
+cat >>lab.conf <<EOC
+[target "lavafast"]
+	runner = lava
+	url = $URL
+	token = $TRASH/token
+	deviceType = qemu
+	accel = tcg
+	imageDir = $TRASH/img
+	imageUrl = file:///nonexistent
+	queue = 6
+	outage = 3
+[target "lavaout"]
+	runner = lava
+	url = $URL
+	token = $TRASH/token
+	deviceType = qemu
+	arch = x86_64
+	accel = tcg
+	outage = 5
+EOC
+control() { # MODE: how the stand-in misbehaves from now on ("": not at all)
+	echo "$1" >"$TRASH/control"
+}
+fast() { # the lab run of a job that fails at once, before any boot
+	"$LAB" run --target lavafast --kernel "$KERNEL" --workload zeroing --iters 1 --mem 1G "$@"
+}
+last_error() {
+	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
+	test "$(run_field $id status)" = INFRA &&
+	run_field $id error
+}
+
+test_expect_success 'a server failing (503) for a while: the job submitted once it answers' '
+	control 503 &&
+	{ sleep 2; control ""; } &
+	test_expect_code 1 fast >out 2>err &&
+	wait &&
+	last_error >error &&
+	grep -q "^LAVA job $(meta $id lava.job) ended Incomplete before the kernel spoke: Job error: Invalid job data" error
+'
+
+test_expect_success 'a server failing (503) past its outage bound: INFRA, saying so, no job' '
+	control 503 &&
+	test_expect_code 1 fast >out 2>err &&
+	control "" &&
+	last_error >error &&
+	grep -qxF "LAVA server '\''$URL'\'' refused the job: HTTP 503" error &&
+	test -z "$(meta $id lava.job)"
+'
+
+test_expect_success 'a job no device takes within the queue bound: INFRA, the job cancelled, its note gone' '
+	control queue &&
+	test_expect_code 1 fast >out 2>err &&
+	control "" &&
+	last_error >error &&
+	job=$(meta $id lava.job) &&
+	grep -qx "LAVA job $job waited 6s for a qemu device (queue)" error &&
+	test "$(api "jobs/$job/" | field health)" = Canceled &&
+	test ! -e state/cache/lava-jobs/$job
+'
+
+test_expect_success 'a job whose devices are retired: INFRA at once, the job cancelled' '
+	control retired &&
+	test_expect_code 1 fast >out 2>err &&
+	control "" &&
+	last_error >error &&
+	job=$(meta $id lava.job) &&
+	grep -qx "LAVA job $job waited in vain: no device of type .qemu. can take it (1: 1 Retired)" error &&
+	test "$(api "jobs/$job/" | field health)" = Canceled
+'
+
+test_expect_success 'a server gone while its job waits: INFRA, the job noted until a cancel goes through' '
+	control queue &&
+	fast >out 2>err &
+	pid=$! &&
+	test_wait_until 30 "ls state/cache/lava-jobs/ 2>/dev/null | grep -q ." &&
+	job=$(ls state/cache/lava-jobs/) &&
+	control drop &&
+	{ wait $pid; test $? = 1; } &&
+	last_error >error &&
+	grep -qx "LAVA job $job: no answer from the server for 3s (cannot reach LAVA server .$URL.: .*)" error &&
+	grep -q "cannot cancel LAVA job $job (cancelled once the server answers)" err &&
+	test "$(head -n 1 state/cache/lava-jobs/$job)" = "0 cancel" &&
+	! api "jobs/$job/" >/dev/null &&
+	control queue &&
+	test "$(api "jobs/$job/" | field state)" = Submitted &&
+	test_expect_code 1 fast >out 2>err &&
+	control "" &&
+	grep -q "cancelling LAVA job $job, left running while its server did not answer" err &&
+	test "$(api "jobs/$job/" | field health)" = Canceled &&
+	test ! -e state/cache/lava-jobs/$job
+'
+
+echo "a board's device tree" >board.dtb
+cat >>lab.conf <<EOC
+[target "devkit"]
+	runner = lava
+	url = $URL
+	token = $TRASH/token
+	deviceType = arm64-devkit
+	template = uboot-tftp
+	dtb = $TRASH/board.dtb
+	tags = usb-eth
+	imageDir = $TRASH/img
+	imageUrl = http://files.example.org/lab
+[target "server"]
+	runner = lava
+	url = $URL
+	token = $TRASH/token
+	deviceType = uefi-server
+	template = uefi-grub
+	imageDir = $TRASH/img
+	imageUrl = http://files.example.org/lab
+EOC
+
+board() { # TARGET: a boot there, its job'\''s definition in TARGET.yaml
+	test_expect_code 1 "$LAB" run --target $1 --kernel "$KERNEL" --workload zeroing --iters 1 \
+		--mem 1G >out 2>err &&
+	last_error >error &&
+	grep -qx "LAVA job $(meta $id lava.job) ended Incomplete before the kernel spoke: Infrastructure error: fake-lava boots qemu jobs only" error &&
+	definition $(meta $id lava.job) >$1.yaml
+}
+
+test_expect_success 'a u-boot board over tftp: kernel, dtb and initramfs by URL, the lab'\''s words after the board'\''s' '
+	board devkit &&
+	/usr/bin/python3 - >got <<-\EOF &&
+	import re, yaml
+	job = yaml.safe_load(open("devkit.yaml"))
+	deploy, boot = job["actions"][0]["deploy"], job["actions"][1]["boot"]
+	print(job["device_type"], job["tags"], deploy["to"], boot["method"], boot["commands"])
+	for image in ("kernel", "dtb", "ramdisk"):
+	    print(image, re.sub("lab-[0-9a-f]+-", "lab-N-", deploy[image]["url"]))
+	args = job["context"]["extra_kernel_args"]
+	print("console=" in args, args.startswith("panic=-1 "), re.search(" lab.nonce=[0-9a-f]+$", args) is not None)
+	EOF
+	cat >want <<-\EOF &&
+	arm64-devkit ['\''usb-eth'\''] tftp u-boot ramdisk
+	kernel http://files.example.org/lab/lab-N-kernel
+	dtb http://files.example.org/lab/lab-N-dtb
+	ramdisk http://files.example.org/lab/lab-N-initramfs
+	False True True
+	EOF
+	diff -u want got &&
+	test -z "$(ls img)"
+'
+
+test_expect_success 'a UEFI server over grub and tftp: kernel and initramfs by URL' '
+	board server &&
+	/usr/bin/python3 - >got <<-\EOF &&
+	import yaml
+	job = yaml.safe_load(open("server.yaml"))
+	deploy, boot = job["actions"][0]["deploy"], job["actions"][1]["boot"]
+	print(job["device_type"], deploy["to"], sorted(deploy), boot["method"], boot["commands"])
+	EOF
+	echo "uefi-server tftp ['\''kernel'\'', '\''os'\'', '\''ramdisk'\'', '\''timeout'\'', '\''to'\''] grub ramdisk" >want &&
+	diff -u want got
+'
+
+test_expect_success LAVA_SCHEMA 'the u-boot and UEFI jobs pass LAVA'\''s own job schema' '
+	"$TOP/tests/lava/validate-job.py" devkit.yaml server.yaml >out &&
+	printf "devkit.yaml: ok\nserver.yaml: ok\n" >want &&
+	diff -u want out &&
+	sed "s/^    to: tftp/    to: tftpx/" devkit.yaml >broken.yaml &&
+	test_expect_code 1 "$TOP/tests/lava/validate-job.py" broken.yaml
+'
+
+test_expect_success 'a template that does not fill: one line naming it, its line and the placeholder, nothing submitted' '
+	jobs=$(sql state/lab.db "SELECT count(*) FROM run_meta WHERE key = '\''lava.job'\''") &&
+	runs=$(sql state/lab.db "SELECT count(*) FROM runs") &&
+	printf "device_type: qemu\njob_name: x\nurl: {{ kernel }}\n" >own.yaml &&
+	sed "/^\[target \"devkit\"\]/,\$d" lab.conf >t.conf &&
+	printf "[target \"own\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = qemu\n\ttemplate = %s\n" \
+		"$URL" "$TRASH/token" "$TRASH/own.yaml" >>t.conf &&
+	printf "[target \"nodtb\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = arm64-devkit\n\ttemplate = uboot-tftp\n" \
+		"$URL" "$TRASH/token" >>t.conf &&
+	printf "[target \"nosuch\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = qemu\n\ttemplate = nosuch\n" \
+		"$URL" "$TRASH/token" >>t.conf &&
+	printf "[target \"gone\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = qemu\n\ttemplate = %s\n" \
+		"$URL" "$TRASH/token" "$TRASH/gone.yaml" >>t.conf &&
+	for t in own nodtb nosuch gone; do
+		test_expect_code 2 "$LAB" run --config t.conf --target $t --kernel "$KERNEL" \
+			--workload zeroing --iters 1 --mem 1G >out 2>err$t || return 1
+	done &&
+	echo "lab: LAVA job template '\''$TRASH/own.yaml'\'' line 3: unknown placeholder '\''{{ kernel }}'\''" >want &&
+	diff -u want errown &&
+	echo "lab: LAVA job template '\''uboot-tftp'\'' (the lab'\''s) line 31: no value for '\''{{dtb_url}}'\'' (dtb = PATH in the target'\''s section)" >want &&
+	diff -u want errnodtb &&
+	echo "lab: no LAVA job template '\''nosuch'\'' in the lab (qemu, uboot-tftp, uefi-grub; or a path to a file of your own)" >want &&
+	diff -u want errnosuch &&
+	echo "lab: cannot read LAVA job template '\''$TRASH/gone.yaml'\'': No such file or directory" >want &&
+	diff -u want errgone &&
+	test "$(sql state/lab.db "SELECT count(*) FROM runs")" = $runs &&
+	test_expect_code 1 "$LAB" target check --config t.conf nodtb >out &&
+	grep -qF "missing a job template that fills (LAVA job template '\''uboot-tftp'\'' (the lab'\''s) line 31: no value for '\''{{dtb_url}}'\''" out
 '
 
 test_lazy_prereq BOOT 'test_have_prereq TCG && test -n "$(debian_kernel)"'
@@ -118,6 +390,75 @@ test_expect_success BOOT 'a lab killed mid-job: the next cancels its job, saying
 	grep -q "cancelling LAVA job $job of a lab that ended before it did" err &&
 	test "$(api "jobs/$job/" | field health)" = Canceled &&
 	test ! -e state/cache/lava-jobs/$job
+'
+
+# a long boot of lavaout, in the background, once its job runs: the job's id in $job
+long_boot() {
+	"$LAB" run --target lavaout --kernel "$KERNEL" --workload zeroing --iters 100000 \
+		--param zeroing_mb=64 --mem 1G >long.out 2>long.err &
+	pid=$! &&
+	test_wait_until 60 "ls state/cache/lava-jobs/ 2>/dev/null | grep -q ." &&
+	job=$(ls state/cache/lava-jobs/) &&
+	test_wait_until 60 "api jobs/$job/logs/ | grep -q \"Linux version\""
+}
+
+test_expect_success BOOT 'a job cancelled by someone else mid-boot: INFRA, not the kernel'\''s' '
+	long_boot &&
+	api "jobs/$job/cancel/" >/dev/null &&
+	{ wait $pid; test $? = 1; } &&
+	last_error >error &&
+	grep -qx "LAVA job $job was cancelled on the server, not by the lab" error &&
+	test ! -e state/cache/lava-jobs/$job
+'
+
+test_expect_success BOOT 'the dispatcher losing the device after the kernel spoke: INFRA with LAVA'\''s reason' '
+	control dispatcher &&
+	long_boot &&
+	{ wait $pid; test $? = 1; } &&
+	control "" &&
+	last_error >error &&
+	grep -qx "LAVA job $job ended Incomplete with the kernel not done: Infrastructure error: Connection closed" error
+'
+
+test_expect_success BOOT 'LAVA gone mid-boot: INFRA, not TIMEOUT; its job cancelled when it is back' '
+	long_boot &&
+	control drop &&
+	{ wait $pid; test $? = 1; } &&
+	last_error >error &&
+	grep -q "^LAVA job $job: no answer from the server for 5s" error &&
+	test "$(head -n 1 state/cache/lava-jobs/$job)" = "0 cancel" &&
+	control "" &&
+	test "$(api "jobs/$job/" | field state)" = Running &&
+	test_expect_code 1 fast >out 2>err &&
+	grep -q "cancelling LAVA job $job, left running while its server did not answer" err &&
+	test "$(api "jobs/$job/" | field health)" = Canceled &&
+	test ! -e state/cache/lava-jobs/$job
+'
+
+cat >>lab.conf <<EOC
+[target "lavaserve"]
+	runner = lava
+	url = $URL
+	token = $TRASH/token
+	deviceType = qemu
+	arch = x86_64
+	accel = tcg
+	serve = 127.0.0.1:0
+EOC
+
+test_expect_success BOOT 'serve: the worker fetches kernel and initramfs from the lab over HTTP, copies gone after' '
+	"$LAB" run --target lavaserve --kernel "$KERNEL" --workload zeroing --iters 1 --param zeroing_mb=16 \
+		--mem 1G >out 2>err &&
+	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
+	test "$(run_field $id status)" = OK &&
+	api "jobs/$(meta $id lava.job)/" >job.json &&
+	python3 -c "import json; j = json.load(open(\"job.json\")); print(\"\n\".join(j[\"fetched\"]))" >fetched &&
+	test "$(wc -l <fetched)" = 2 &&
+	grep -qx "http://127.0.0.1:[0-9]*/lab-[0-9a-f]*-kernel" fetched &&
+	grep -qx "http://127.0.0.1:[0-9]*/lab-[0-9a-f]*-initramfs" fetched &&
+	test -d state/cache/lava-serve && test -z "$(ls state/cache/lava-serve)" &&
+	# the server ended with the lab
+	! curl -s -m 5 "$(head -n 1 fetched)" >/dev/null
 '
 
 test_done

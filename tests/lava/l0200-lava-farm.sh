@@ -1,0 +1,129 @@
+#!/bin/bash
+# The lava runner against the real LAVA of tests/lava/start-lava.sh, for
+# what a farm does to a boot: a job fetching the kernel and initramfs over
+# HTTP from the lab's own file server; a job cancelled by someone else, a
+# device taken into maintenance while a job waits (INFRA, never the
+# kernel's); LAVA stopped mid-job (INFRA, and the job cancelled by the next
+# boot once LAVA is back). Each stage's seconds are printed. A LAVA that
+# cannot be made fails the file (Bail out!), saying why.
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/lib-lava.sh"
+
+bail() { echo "Bail out! $*"; exit 1; }
+[ "$(id -u)" = 0 ] || bail "LAVA is installed and started as root: run make check-lava as root"
+LSTATE=$TOP/state/lava
+stage=$(date +%s)
+took() { echo "# $1: $(( $(date +%s) - stage )) s"; stage=$(date +%s); }
+LAVA_SMOKE=0 "$TOP/tests/lava/start-lava.sh" "$LSTATE" >start.out 2>&1 || {
+	tail -n 5 start.out | sed 's/^/# /'
+	bail "no LAVA instance: tests/lava/start-lava.sh failed (its last lines above)"
+}
+took "LAVA up"
+URL=$(cat "$LSTATE/url")
+KERNEL=$(debian_kernel)
+[ -n "$KERNEL" ] || bail "no Debian kernel in /boot (make deps)"
+lava_conf "$URL" "$LSTATE/token" "$URL/no-such-folder"
+cat >>lab.conf <<EOC
+[target "served"]
+	runner = lava
+	url = $URL
+	token = $LSTATE/token
+	deviceType = qemu
+	arch = x86_64
+	accel = tcg
+	serve = 127.0.0.1:0
+	jobPrefix = lab l0200
+	outage = 30
+	queue = 600
+EOC
+lab() { "$LAB" "$1" --config "$TRASH/lab.conf" "${@:2}"; }
+api() { # PATH
+	lava_api "$URL" "$LSTATE/token" "$1"
+}
+field() {
+	json_field "$1"
+}
+last_run() {
+	sql state/lab.db "SELECT max(id) FROM runs"
+}
+meta() { # RUN KEY
+	sql state/lab.db "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
+}
+last_error() { # the last run's error, when it ended INFRA
+	id=$(last_run) &&
+	test "$(sql state/lab.db "SELECT status FROM runs WHERE id = $id")" = INFRA &&
+	sql state/lab.db "SELECT error FROM runs WHERE id = $id"
+}
+# a long boot of target served in the background, once the kernel speaks: its job in $job
+long_boot() {
+	"$LAB" run --config "$TRASH/lab.conf" --target served --kernel "$KERNEL" --workload zeroing \
+		--iters 100000 --param zeroing_mb=64 --mem 1G >long.out 2>long.err &
+	pid=$! &&
+	test_wait_until 300 "ls state/cache/lava-jobs/ 2>/dev/null | grep -q ." &&
+	job=$(ls state/cache/lava-jobs/) &&
+	test_wait_until 600 "api jobs/$job/logs/ | grep -q \"Linux version\""
+}
+restore_device() {
+	lava-server manage devices update --health GOOD qemu01 >/dev/null 2>&1
+}
+
+test_expect_success 'a job fetches the kernel and initramfs over HTTP from the lab, the copies gone after' '
+	lab run --target served --kernel "$KERNEL" --workload zeroing --iters 2 --param zeroing_mb=16 \
+		--mem 1G >out 2>err &&
+	id=$(last_run) &&
+	test "$(sql state/lab.db "SELECT status FROM runs WHERE id = $id")" = OK &&
+	job=$(meta $id lava.job) &&
+	api "jobs/$job/" | field definition >job.yaml &&
+	# LAVA keeps the definition as it read it: its own quoting, its own order
+	grep -Eq "^ +url: '\''?http://127.0.0.1:[0-9]+/lab-[0-9a-f]+-kernel'\''?$" job.yaml &&
+	grep -Eq "^ +url: '\''?http://127.0.0.1:[0-9]+/lab-[0-9a-f]+-initramfs'\''?$" job.yaml &&
+	grep -Eq "^job_name: '\''?lab l0200 boot [0-9a-f]{12} [0-9a-f]+'\''?$" job.yaml &&
+	# the dispatcher said it fetched them from there
+	api "jobs/$job/logs/" >job.log &&
+	grep -Eq "\"downloading http://127.0.0.1:[0-9]+/lab-[0-9a-f]+-kernel\"" job.log &&
+	grep -Eq "\"downloading http://127.0.0.1:[0-9]+/lab-[0-9a-f]+-initramfs\"" job.log &&
+	test -z "$(ls state/cache/lava-serve)"
+'
+took "a job fetching its images from the lab"
+
+test_expect_success 'a job cancelled by someone else mid-boot: INFRA, not the kernel'\''s' '
+	long_boot &&
+	api "jobs/$job/cancel/" >/dev/null &&
+	{ wait $pid; test $? = 1; } &&
+	last_error >error && cat error &&
+	grep -qx "LAVA job $job was cancelled on the server, not by the lab" error &&
+	test ! -e state/cache/lava-jobs/$job
+'
+took "a job cancelled by another"
+
+test_expect_success 'its only device taken into maintenance while a job waits: INFRA, the job cancelled' '
+	test_when_finished restore_device &&
+	lava-server manage devices update --health MAINTENANCE qemu01 >/dev/null &&
+	test_expect_code 1 lab run --target served --kernel "$KERNEL" --workload zeroing --iters 1 \
+		--mem 1G >out 2>err &&
+	last_error >error && cat error &&
+	job=$(meta $id lava.job) &&
+	grep -qx "LAVA job $job waited in vain: no device of type .qemu. can take it (1: 1 Maintenance)" error &&
+	test "$(api "jobs/$job/" | field health)" = Canceled &&
+	test ! -e state/cache/lava-jobs/$job
+'
+took "a device in maintenance"
+
+test_expect_success 'LAVA stopped mid-job: INFRA, not TIMEOUT; the job cancelled once LAVA is back' '
+	long_boot &&
+	"$TOP/tests/lava/stop-lava.sh" "$LSTATE" >stop.out 2>&1 &&
+	{ wait $pid; test $? = 1; } &&
+	last_error >error && cat error &&
+	grep -q "^LAVA job $job: no answer from the server for 30s (cannot reach LAVA server" error &&
+	test "$(head -n 1 state/cache/lava-jobs/$job)" = "0 cancel" &&
+	LAVA_SMOKE=0 "$TOP/tests/lava/start-lava.sh" "$LSTATE" >start2.out 2>&1 &&
+	lab run --target served --kernel "$KERNEL" --workload zeroing --iters 1 --param zeroing_mb=16 \
+		--mem 1G >out 2>err &&
+	cat err &&
+	grep -q "cancelling LAVA job $job, left running while its server did not answer" err &&
+	test "$(api "jobs/$job/" | field state)" = Finished &&
+	test ! -e state/cache/lava-jobs/$job
+'
+took "LAVA stopped mid-job"
+
+test_done
