@@ -54,7 +54,7 @@ SH
 chmod +x qemu-nested
 printf '[qemu "x86_64"]\n\tbinary = %s/qemu-nested\n[qemu]\n\taccel = auto\n[core]\n\tstate = %s/state\n' \
 	"$TRASH" "$TRASH" >nested.conf
-NOTE=$TRASH/state/cache/kvm-hangs
+NOTE=$TRASH/state/cache/kvm-verdict
 
 # kvm_boots: how many starts of the fake were boots under KVM (not the size check)
 kvm_boots() {

@@ -501,7 +501,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		p->has_boot |= !strcmp(o->workloads->specs.v[i], "boot");
 	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
 	if (p->runner->flags & RUNNER_BOOTS_KERNEL) {
-		strbuf_addf(&p->kvm_note, "%s/kvm-hangs", cachedir);
+		strbuf_addf(&p->kvm_note, "%s/kvm-verdict", cachedir);
 		p->spec.kvm_note = p->kvm_note.buf;
 	} else if (p->guest->workdir.len) {
 		p->spec.workdir = p->guest->workdir.buf;
