@@ -10,6 +10,7 @@
 #include "options.h"
 #include "store-experiment.h"
 #include "strbuf.h"
+#include "tempfile.h"
 
 static const char *const ab_usage[] = {
 	"usage: lab ab --a-kernel IMG --b-kernel IMG --workload W [options]",
@@ -72,7 +73,22 @@ int cmd_ab(int argc, char **argv)
 	}
 	s.o.command = command.buf;
 
+	/* Ctrl-C between boots: the experiment is marked, and says how it goes on */
+	fatal_signal_defer(1);
 	ret = (int)ab_run(&exp_id, &ctx, &s.o);
+	if (ret == AB_INTERRUPTED) {
+		struct strbuf started = STRBUF_INIT;
+
+		if (store_experiment_command(&ctx.st, &started, exp_id))
+			strbuf_addstr(&started, command.buf);
+		fprintf(stderr, "experiment E%lld: interrupted, its finished boots kept; resume it "
+			"with: %s --resume E%lld\n", exp_id, started.buf, exp_id);
+		strbuf_release(&started);
+		ab_spec_release(&s);
+		context_release(&ctx);
+		strbuf_release(&command);
+		fatal_signal_die();
+	}
 	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, fmt,
 					 verbose ? AB_REPORT_VERBOSE : 0))
 		ret = AB_ERROR;

@@ -14,6 +14,7 @@
 #include "store-verdict.h"
 #include "units.h"
 #include "subprocess.h"
+#include "tempfile.h"
 #include "xalloc.h"
 
 struct metric_result {
@@ -387,6 +388,9 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 		long round = ok[0] < ok[1] ? ok[0] : ok[1];
 		int first = (int)(round % 2);
 
+		/* stopped by a signal: what ended is stored, ab_run() marks the rest */
+		if (fatal_signal_pending())
+			goto out;
 		if (o->boots) {
 			if (ok[0] >= o->boots && ok[1] >= o->boots)
 				break;
@@ -407,7 +411,7 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 			struct run_result res;
 			long long run_id;
 
-			if (ok[s] > round)
+			if (ok[s] > round || fatal_signal_pending())
 				continue;
 			/* a variant that keeps failing ends the experiment, not the machine */
 			if (failed[s] >= 3 && failed[s] > ok[s]) {
@@ -589,7 +593,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 				goto out;
 			busy[side]++;
 		}
-		if (!pool_busy(&pool))
+		if (!pool_busy(&pool) || fatal_signal_pending())
 			break;
 		if (pool_wait(&pool, &d, &taken_out))
 			goto out;
@@ -611,7 +615,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 			goto out;
 		}
 	}
-	ret = 0;
+	ret = fatal_signal_pending() ? -1 : 0;
 out:
 	pool_release(&pool);
 	free(rounds);
@@ -660,7 +664,8 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 		if (experiment_lock(ctx, o->resume))
 			goto fail;
 		*exp_id = o->resume;
-		if (resume_experiment(vid, &ctx->st, *exp_id, o, kid, workloads.buf))
+		if (resume_experiment(vid, &ctx->st, *exp_id, o, kid, workloads.buf) ||
+		    store_experiment_resumed(&ctx->st, *exp_id))
 			goto fail;
 	} else if (create_experiment(exp_id, vid, &ctx->st, o, kid, workloads.buf) ||
 		   experiment_lock(ctx, *exp_id)) {
@@ -689,6 +694,9 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 fail:
 	boot_guests_release(&own);
 	strbuf_release(&workloads);
+	if (fatal_signal_pending() && *exp_id && store_is_open(&ctx->st) &&
+	    !store_experiment_interrupted(&ctx->st, *exp_id))
+		return AB_INTERRUPTED;
 	return AB_ERROR;
 }
 
