@@ -360,12 +360,11 @@ static void plan_opts(struct boot_opts *b, const struct ab_opts *o, int side, lo
 /* Boots for one sweep point until the schedule is satisfied. */
 static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
 		     const long long vid[2], long mem, long cpus, double alpha,
-		     struct boot_guests *guests)
+		     struct boot_guests *guests, struct progress *pr)
 {
 	struct boot_plan plan[2];
 	struct decisions dec = { NULL, 0, 0 };
-	struct progress pr = { 0 };
-	long ok[2], failed[2], limit = o->boots ? o->boots : o->max_boots;
+	long ok[2] = { 0, 0 }, failed[2];
 	long long last_failed = 0;
 	int ret = -1, prepared = 0;
 
@@ -380,9 +379,8 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 		if (rc || store_variant_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
 			goto out;
 	}
-	progress_start(&pr, 2 * limit);
 	for (int s = 0; s < 2; s++)
-		plan[s].spec.watch = progress_watch(&pr);
+		plan[s].spec.watch = progress_watch(pr);
 	for (;;) {
 		/* ABBA: the order alternates with each round, so drift cancels */
 		long round = ok[0] < ok[1] ? ok[0] : ok[1];
@@ -419,12 +417,13 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 				      'A' + s, failed[s], last_failed);
 				goto out;
 			}
-			progress_update(&pr, ok[0] + ok[1] + 1, s ? "(B)" : "(A)");
+			progress_update(pr, pr->base + ok[0] + ok[1] + 1, s ? "(B)" : "(A)");
 			if (boot_plan_run(&plan[s], ctx, &run_id, &res)) {
 				run_result_release(&res);
 				goto out;
 			}
-			progress_boot_done(&pr, ok[0] + ok[1] + 1, run_id, &res, plan[s].log_path.buf);
+			progress_boot_done(pr, pr->base + ok[0] + ok[1] + 1, run_id, &res,
+					   plan[s].log_path.buf);
 			if (res.status == RUN_OK)
 				ok[s]++;
 			else {
@@ -436,7 +435,9 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 	}
 	ret = 0;
 out:
-	progress_release(&pr);
+	/* the next point's boots count on from this one's */
+	pr->base += ok[0] + ok[1];
+	meter_clear(&pr->meter);
 	for (int s = 0; s < prepared; s++)
 		boot_plan_release(&plan[s]);
 	free(dec.v);
@@ -532,7 +533,7 @@ static int pool_look(struct decisions *dec, struct lab_context *ctx,
  */
 static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
 			  const long long vid[2], long mem, long cpus, double alpha,
-			  struct boot_guests *guests)
+			  struct boot_guests *guests, struct progress *pr)
 {
 	struct boot_opts b[2];
 	struct pool pool;
@@ -599,7 +600,9 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 			goto out;
 		pt = &pool.t[d.target];
 		busy[d.side]--;
-		fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", term_safe(pt->t->name),
+		/* --quiet: only what went wrong */
+		if (!pr->meter.quiet || d.status != RUN_OK)
+			fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", term_safe(pt->t->name),
 			'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
 			d.status == RUN_OK ? "" : ": ",
 			d.status == RUN_OK ? "" : term_safe(d.error));
@@ -629,7 +632,10 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 	struct strbuf workloads = STRBUF_INIT;
 	/* the caller's guests (a recipe's A/Bs share them), else the plan's own */
 	struct boot_guests own, *guests = o->boot.guests ? o->boot.guests : &own;
+	struct progress pr;
 	long long kid[2] = { 0, 0 }, vid[2];
+	long limit = o->boots ? o->boots : o->max_boots;
+	size_t points = o->nmems * o->ncpus, point = 0;
 	double alpha = o->alpha;
 
 	boot_guests_init(&own);
@@ -677,13 +683,22 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 		sched.alpha = o->alpha;
 		alpha = stats_schedule_alpha(&sched);
 	}
+	/* the experiment's boots, not a point's: an adaptive schedule knows only its most */
+	progress_start(&pr, (long)points * 2 * limit, !o->boots);
 	/* one guest for every point, side and target: its initramfs is the same bytes */
-	for (size_t i = 0; i < o->nmems; i++)
-		for (size_t j = 0; j < o->ncpus; j++)
+	for (size_t i = 0; i < o->nmems; i++) {
+		for (size_t j = 0; j < o->ncpus; j++) {
 			if ((o->boot.targets ? run_point_pool : run_point)(ctx, o, *exp_id, vid,
 									  o->mems[i], o->cpus[j], alpha,
-									  guests))
+									  guests, &pr)) {
+				progress_release(&pr);
 				goto fail;
+			}
+			/* a point the schedule stopped early leaves its budget unused */
+			pr.total = pr.base + (long)(points - ++point) * 2 * limit;
+		}
+	}
+	progress_release(&pr);
 	if (check_provenance(&ctx->st, *exp_id, o->force))
 		goto fail;
 	if (evaluate(&ctx->st, *exp_id, vid, o, alpha))

@@ -329,7 +329,9 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 			goto out;
 		run_ids[done++] = d.run_id;
 		*bad_boots += d.status != RUN_OK;
-		fprintf(stderr, "  %s: boot %ld of %ld %s (run %lld, %.1f s)%s%s\n",
+		/* --quiet: only what went wrong */
+		if (meter_mode != METER_QUIET || d.status != RUN_OK)
+			fprintf(stderr, "  %s: boot %ld of %ld %s (run %lld, %.1f s)%s%s\n",
 			term_safe(pool.t[d.target].t->name), done, boots, run_status_name(d.status),
 			d.run_id, d.wall_s, d.status == RUN_OK ? "" : ": ",
 			d.status == RUN_OK ? "" : term_safe(d.error));
@@ -359,7 +361,7 @@ int boots_run(struct lab_context *ctx, const struct boot_opts *o, long boots,
 	memset(&plan, 0, sizeof(plan));
 	if (boot_plan_prepare(&plan, ctx, o))
 		goto out;
-	progress_start(&pr, boots);
+	progress_start(&pr, boots, 0);
 	plan.spec.watch = progress_watch(&pr);
 	/* a signal the command defers stops it between boots: what ended is stored */
 	for (k = 0; k < boots && !fatal_signal_pending(); k++) {
