@@ -1,5 +1,6 @@
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -306,4 +307,26 @@ int host_kvm_verdict_write(const char *path, const char *key, int usable, const 
 	if (ret)
 		warning("kvm's verdict is not kept: the next lab probes again");
 	return ret;
+}
+
+void host_size(long *mem_mib, int *cpus)
+{
+	char line[256];
+	cpu_set_t set;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	*mem_mib = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		long kib;
+
+		if (sscanf(line, "MemTotal: %ld kB", &kib) == 1) {
+			*mem_mib = kib / 1024;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	*cpus = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+	if (*cpus < 1)
+		*cpus = 1;
 }

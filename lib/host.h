@@ -56,6 +56,13 @@ int host_kvm_verdict_read(struct host_kvm_verdict *v, const char *path, const ch
 /* Cache a verdict and its reason for key: 0, or -1 after a warning (nothing is lost). */
 int host_kvm_verdict_write(const char *path, const char *key, int usable, const char *reason);
 
+/*
+ * This host's memory (MemTotal, in MiB; 0 when /proc/meminfo does not
+ * say) and the CPUs this process may run on (its affinity, as nproc
+ * counts them; at least 1).
+ */
+void host_size(long *mem_mib, int *cpus);
+
 /* This machine's name, "unknown" when it has none; always terminated. */
 void host_name(char *out, size_t size);
 /*

@@ -42,8 +42,10 @@ static const char *compared_words(const char *unit_compared)
 }
 
 /* What the rows of one point share, said once above them. */
-static void print_point_header(FILE *f, const struct verdict_row *const *r, size_t n, int mixed_dir)
+static void print_point_header(FILE *f, const struct verdict_row *const *r, size_t n, int mixed_dir,
+			       const struct events_report *ev)
 {
+	struct strbuf host = STRBUF_INIT;
 	long long lo = r[0]->n_a, hi = r[0]->n_a;
 	int same_n = 1, same_unit = 1;
 
@@ -57,7 +59,13 @@ static void print_point_header(FILE *f, const struct verdict_row *const *r, size
 		hi = r[i]->n_a > hi ? r[i]->n_a : hi;
 		hi = r[i]->n_b > hi ? r[i]->n_b : hi;
 	}
-	fprintf(f, "\n%lldM, %d cpu%s: ", r[0]->mem_mib, r[0]->cpus, r[0]->cpus == 1 ? "" : "s");
+	/* the local runner's --mem and --cpus change nothing: what it ran on is the host */
+	if (ev && events_host_words(&host, ev, r[0]->mem_mib, r[0]->cpus))
+		fprintf(f, "\nthis host, %s: ", host.buf);
+	else
+		fprintf(f, "\n%lldM, %d cpu%s: ", r[0]->mem_mib, r[0]->cpus,
+			r[0]->cpus == 1 ? "" : "s");
+	strbuf_release(&host);
 	fprintf(f, "%s compared, ",
 		same_unit ? compared_words(r[0]->unit_compared) : "samples or boot medians");
 	if (same_n)
@@ -70,7 +78,8 @@ static void print_point_header(FILE *f, const struct verdict_row *const *r, size
 		fprintf(f, "; %s is better\n", r[0]->direction);
 }
 
-static void print_point(FILE *f, const struct verdict_row *const *r, size_t n)
+static void print_point(FILE *f, const struct verdict_row *const *r, size_t n,
+			const struct events_report *ev)
 {
 	struct cells *rows = xreallocarray(NULL, n + 1, sizeof(*rows));
 	size_t width[NR_COLS] = { 0 }, others = 0, sep = 2, mw;
@@ -124,7 +133,7 @@ static void print_point(FILE *f, const struct verdict_row *const *r, size_t n)
 			width[COL_METRIC] = w;
 	}
 
-	print_point_header(f, r, n, mixed_dir);
+	print_point_header(f, r, n, mixed_dir, ev);
 	for (size_t i = 0; i <= n; i++) {
 		if (textfmt_width(rows[i].c[COL_METRIC]) > width[COL_METRIC]) {
 			fprintf(f, "%s\n", rows[i].c[COL_METRIC]);
@@ -245,7 +254,7 @@ void ab_table_print(FILE *f, const struct verdict_list *l, const struct events_r
 		for (j = i + 1; j < l->nr; j++)
 			if (r[j]->mem_mib != r[i]->mem_mib || r[j]->cpus != r[i]->cpus)
 				break;
-		print_point(f, r + i, j - i);
+		print_point(f, r + i, j - i, ev);
 		if (ev)
 			print_point_notes(f, r + i, j - i, ev);
 	}
