@@ -59,8 +59,11 @@ static void print_point_header(FILE *f, const struct verdict_row *const *r, size
 		hi = r[i]->n_a > hi ? r[i]->n_a : hi;
 		hi = r[i]->n_b > hi ? r[i]->n_b : hi;
 	}
-	/* the local runner's --mem and --cpus change nothing: what it ran on is the host */
-	if (ev && events_host_words(&host, ev, r[0]->mem_mib, r[0]->cpus))
+	/*
+	 * The local runner's --mem and --cpus change nothing: what it ran on
+	 * is the host. A sweep's points keep their names, the host under them.
+	 */
+	if (ev && ev->npoints == 1 && events_host_words(&host, ev, r[0]->mem_mib, r[0]->cpus))
 		fprintf(f, "\nthis host, %s: ", host.buf);
 	else
 		fprintf(f, "\n%lldM, %d cpu%s: ", r[0]->mem_mib, r[0]->cpus,
@@ -216,6 +219,15 @@ static void print_point_notes(FILE *f, const struct verdict_row *const *r, size_
 	struct strbuf sb = STRBUF_INIT;
 
 	measured_words(&sb, events_measured_at(ev, r[0]->mem_mib, r[0]->cpus));
+	if (ev->npoints > 1) {
+		size_t len = sb.len;
+
+		strbuf_addstr(&sb, " (");
+		if (events_host_words(&sb, ev, r[0]->mem_mib, r[0]->cpus))
+			strbuf_addch(&sb, ')');
+		else
+			strbuf_setlen(&sb, len);
+	}
 	fprintf(f, "measured: %s\n", sb.buf);
 	for (size_t i = 0; i < n; i++) {
 		const struct event_row *e = events_disagree(ev, r[i]);
