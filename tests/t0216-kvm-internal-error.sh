@@ -144,7 +144,7 @@ test_expect_success FAKEKVM,TCG 'KVM internal error, then the boot fails under T
 	test "$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 5 AND key = '\''qemu.kvm_failed'\''")" = \
 		"qemu stopped the guest under kvm: KVM internal error. Suberror: 1" &&
 	test "$(kvm_boots)" = 2 &&
-	# the probe saw the kernel print under KVM; the failure after it is not KVM's
+	# the probe saw the kernel print under KVM: the failure after it is none of KVM
 	test "$(sed -n 2p "$NOTE")" = "kvm usable: the kernel printed under kvm"
 '
 
