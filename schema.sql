@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS experiments (
 	kind		TEXT NOT NULL DEFAULT 'ab',	-- ab | bisect
 	command		TEXT,
 	workloads	TEXT,
-	status		TEXT NOT NULL DEFAULT 'RUNNING',	-- RUNNING | DONE | REFUSED
+	status		TEXT NOT NULL DEFAULT 'RUNNING',	-- RUNNING | DONE | REFUSED | INTERRUPTED
 	created		REAL NOT NULL,
 	finished	REAL
 );

@@ -1,11 +1,16 @@
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "host.h"
+#include "log.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "subprocess.h"
@@ -208,4 +213,120 @@ void host_name(char *out, size_t size)
 	if (gethostname(out, size - 1))
 		snprintf(out, size, "unknown");
 	out[size - 1] = '\0';
+}
+
+/* One word of the key: its spaces and line ends made dots, so that the key stays one line. */
+static void key_word(struct strbuf *out, const char *name, const char *value)
+{
+	strbuf_addf(out, "%s%s=", out->len ? " " : "", name);
+	for (const char *c = value; *c; c++)
+		strbuf_addch(out, *c == ' ' || *c == '\n' || *c == '\t' ? '.' : *c);
+}
+
+void host_kvm_key(struct strbuf *out, const char *qemu_version)
+{
+	char name[256], cpu[256], dev[64] = "none";
+	struct utsname u;
+	struct stat st;
+
+	strbuf_reset(out);
+	host_name(name, sizeof(name));
+	cpu_model(cpu, sizeof(cpu));
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	if (!stat("/dev/kvm", &st))
+		snprintf(dev, sizeof(dev), "%u:%u@%lld", major(st.st_rdev), minor(st.st_rdev),
+			 (long long)st.st_mtime);
+	key_word(out, "host", name);
+	key_word(out, "cpu", cpu);
+	key_word(out, "release", u.release);
+	key_word(out, "build", u.version);
+	key_word(out, "kvm", dev);
+	key_word(out, "qemu", qemu_version && *qemu_version ? qemu_version : "none");
+}
+
+/*
+ * The file: "key KEY", then "kvm usable: REASON" or "kvm unusable:
+ * REASON: using tcg", the line a person reads.
+ */
+int host_kvm_verdict_read(struct host_kvm_verdict *v, const char *path, const char *key)
+{
+	static const char usable[] = "kvm usable: ", unusable[] = "kvm unusable: ",
+			  tail[] = ": using tcg";
+	struct strbuf sb = STRBUF_INIT;
+	const char *line, *end;
+	size_t n;
+	int ret = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (!path || strbuf_read_file(&sb, path, 64 * 1024))
+		goto out;
+	line = strbuf_str(&sb);
+	end = strchr(line, '\n');
+	if (!end || strncmp(line, "key ", 4) || (size_t)(end - line - 4) != strlen(key) ||
+	    strncmp(line + 4, key, strlen(key)))
+		goto out;
+	line = end + 1;
+	n = strcspn(line, "\n");
+	if (!strncmp(line, usable, sizeof(usable) - 1)) {
+		v->usable = 1;
+		line += sizeof(usable) - 1;
+		n -= sizeof(usable) - 1;
+	} else if (!strncmp(line, unusable, sizeof(unusable) - 1)) {
+		line += sizeof(unusable) - 1;
+		n -= sizeof(unusable) - 1;
+		if (n >= sizeof(tail) - 1 && !strncmp(line + n - (sizeof(tail) - 1), tail,
+						      sizeof(tail) - 1))
+			n -= sizeof(tail) - 1;
+	} else {
+		goto out;
+	}
+	snprintf(v->reason, sizeof(v->reason), "%.*s", (int)n, line);
+	ret = 1;
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+int host_kvm_verdict_write(const char *path, const char *key, int usable, const char *reason)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (!path)
+		return 0;
+	strbuf_addf(&sb, "key %s\n", key);
+	strbuf_addstr(&sb, usable ? "kvm usable: " : "kvm unusable: ");
+	/* one line: what QEMU said may have had more */
+	for (const char *c = reason; *c; c++)
+		strbuf_addch(&sb, *c == '\n' ? ' ' : *c);
+	strbuf_addstr(&sb, usable ? "\n" : ": using tcg\n");
+	/* what a boot would find anyway, once more: no need to survive a crash */
+	ret = atomic_write_buf(path, 0644, 0, "kvm verdict", sb.buf, sb.len);
+	strbuf_release(&sb);
+	if (ret)
+		warning("kvm's verdict is not kept: the next lab probes again");
+	return ret;
+}
+
+void host_size(long *mem_mib, int *cpus)
+{
+	char line[256];
+	cpu_set_t set;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	*mem_mib = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		long kib;
+
+		if (sscanf(line, "MemTotal: %ld kB", &kib) == 1) {
+			*mem_mib = kib / 1024;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	*cpus = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+	if (*cpus < 1)
+		*cpus = 1;
 }

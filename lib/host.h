@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "strbuf.h"
+
 struct host_info {
 	char name[256];
 	char cpu[256];
@@ -32,6 +34,35 @@ int qemu_version_parse(struct qemu_version *v, const char *line);
  * names no version, does not. *v gets its numbers (zeros when none).
  */
 int qemu_icount_smp(struct qemu_version *v, const char *line);
+/*
+ * Whether KVM runs guests here is a property of the host as it is now:
+ * its name and CPU, its kernel (release and build: `uname -r`, `uname
+ * -v`), the kvm module that made /dev/kvm (the device's number and when
+ * it appeared: a module reloaded or another boot makes it anew) and the
+ * QEMU that starts the guests (qemu_version, its --version line). out
+ * gets them as one line: a verdict cached under another line is stale.
+ */
+void host_kvm_key(struct strbuf *out, const char *qemu_version);
+
+struct host_kvm_verdict {
+	int usable;
+	char reason[512];	/* what the probe saw */
+};
+/*
+ * The verdict cached in file path for key: 1 when there is one (*v
+ * filled), 0 when there is none or it was made under another key.
+ */
+int host_kvm_verdict_read(struct host_kvm_verdict *v, const char *path, const char *key);
+/* Cache a verdict and its reason for key: 0, or -1 after a warning (nothing is lost). */
+int host_kvm_verdict_write(const char *path, const char *key, int usable, const char *reason);
+
+/*
+ * This host's memory (MemTotal, in MiB; 0 when /proc/meminfo does not
+ * say) and the CPUs this process may run on (its affinity, as nproc
+ * counts them; at least 1).
+ */
+void host_size(long *mem_mib, int *cpus);
+
 /* This machine's name, "unknown" when it has none; always terminated. */
 void host_name(char *out, size_t size);
 /*

@@ -7,6 +7,8 @@
 
 #include "meter.h"
 #include "subprocess.h"
+#include "textfmt.h"
+#include "xalloc.h"
 
 enum meter_mode meter_mode = METER_AUTO;
 
@@ -48,6 +50,7 @@ void meter_add_duration(struct strbuf *sb, double s)
 		strbuf_addf(sb, "%ld:%02ld", t / 60, t % 60);
 }
 
+/* Columns a line may take: one short of the terminal's, whose last column would wrap on some. */
 static int width(const struct meter *m)
 {
 	struct winsize ws;
@@ -57,7 +60,7 @@ static int width(const struct meter *m)
 		return ws.ws_col - 1;
 	if (cols && atoi(cols) > 10)
 		return atoi(cols) - 1;
-	return 99;
+	return 79;
 }
 
 static void compose(struct meter *m, double now)
@@ -78,9 +81,9 @@ static void compose(struct meter *m, double now)
 	else if (m->expected_s > 0 && el < m->expected_s)
 		left = m->expected_s - el;
 	if (left >= 0) {
-		strbuf_addstr(&m->line, ", ~");
+		strbuf_addf(&m->line, ", %s~", m->left_before ? m->left_before : "");
 		meter_add_duration(&m->line, left);
-		strbuf_addstr(&m->line, " left");
+		strbuf_addf(&m->line, " %s", m->left_after ? m->left_after : "left");
 	}
 }
 
@@ -90,10 +93,17 @@ static void draw(struct meter *m, double now)
 		return;
 	compose(m, now);
 	if (m->in_place) {
-		int w = width(m);
+		size_t w = (size_t)width(m);
 
-		if ((int)m->line.len > w)
-			strbuf_setlen(&m->line, (size_t)w);
+		/* columns, not bytes: a label or a workload's name may be UTF-8 */
+		if (textfmt_width(m->line.buf) > w) {
+			char *cut = xrealloc(NULL, m->line.len + 8);
+
+			textfmt_cut(cut, m->line.len + 8, m->line.buf, w, 0);
+			strbuf_reset(&m->line);
+			strbuf_addstr(&m->line, cut);
+			free(cut);
+		}
 		fprintf(m->out, "\r%s\033[K", m->line.buf);
 		m->shown = 1;
 		showing = m;

@@ -6,7 +6,8 @@
  * has taken and, when it can be told, the time left.
  *
  * On a terminal the meter is one line rewritten in place, at most once a
- * second between changes of state, cut to the terminal's width; the line
+ * second between changes of state, cut to the terminal's width (its
+ * columns, else $COLUMNS, else 80) so that it never wraps; the line
  * is cleared before anything else is printed (meter_clear(), or
  * meter_done()). Anywhere else (a pipe, cron, CI) it prints a plain line
  * when a new thing begins and then at least every METER_QUIET_S seconds
@@ -40,6 +41,8 @@ struct meter {
 	double start, last;	/* when begun, when last printed */
 	double count_start;	/* when the count began: the rate for the time left */
 	double expected_s;	/* how long the same work took before; 0: unknown */
+	/* the time left in words: before "~2:31" and after it; NULL: "" and "left" */
+	const char *left_before, *left_after;
 	long done, total;	/* total 0: unknown */
 	struct strbuf title, state, line;
 	double (*now)(void);	/* the clock: now_monotonic(), or a test's */

@@ -350,6 +350,12 @@ static int start(struct child *c, char *const *argv, char *const *env, const cha
 	c->out_fd = -1;
 	c->status_fd = -1;
 	c->contained = !!(flags & SUBPROCESS_CONTAIN);
+	/* the lab is stopping (tempfile.h): nothing new, and nothing to say of it */
+	if (fatal_signal_pending()) {
+		free(envp);
+		errno = EINTR;
+		return -1;
+	}
 	if (pipe2(errp, O_CLOEXEC) || pipe2(statusp, O_CLOEXEC) ||
 	    ((flags & SUBPROCESS_CAPTURE) && pipe2(outp, O_CLOEXEC))) {
 		error("cannot create pipe for '%s': %s", argv[0], strerror(errno));

@@ -16,8 +16,10 @@
  * subprocess_finish() or subprocess_kill() kills the group.
  *
  * Results: subprocess_start() returns -1 only when the program could not be
- * started (missing binary, fork failure) and says so; once started, the
- * outcome is an exit status: the exit code, or 128 + signal number.
+ * started (missing binary, fork failure) and says so, or, silently with
+ * errno EINTR, when the lab is stopping on a signal (fatal_signal_pending(),
+ * tempfile.h); once started, the outcome is an exit status: the exit code,
+ * or 128 + signal number.
  */
 #include <stddef.h>
 #include <sys/types.h>

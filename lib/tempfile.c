@@ -25,6 +25,7 @@ static struct {
 
 static void (*volatile hooks[MAX_HOOKS])(void);
 static pid_t owner;
+static volatile sig_atomic_t deferring, pending;
 
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 
@@ -43,6 +44,11 @@ static void fatal_handler(int sig)
 	for (int i = 0; i < MAX_HOOKS; i++)
 		if (hooks[i])
 			hooks[i]();
+	/* a forked child of the lab (a pool's worker) is not the one to stop */
+	if (deferring && !pending && (sig == SIGINT || sig == SIGTERM) && getpid() == owner) {
+		pending = sig;
+		return;
+	}
 	remove_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -66,6 +72,27 @@ static void install(void)
 		sigaction(fatal_signals[i], &sa, NULL);
 	}
 	atexit(remove_all);
+}
+
+void fatal_signal_defer(int on)
+{
+	install();
+	deferring = on;
+}
+
+int fatal_signal_pending(void)
+{
+	return pending;
+}
+
+void fatal_signal_die(void)
+{
+	int sig = pending ? pending : SIGTERM;
+
+	remove_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
 }
 
 void on_fatal_signal(void (*fn)(void))

@@ -17,6 +17,21 @@
 /* Run fn (async-signal-safe) when a fatal signal arrives; at most a few. */
 void on_fatal_signal(void (*fn)(void));
 
+/*
+ * For a command that can stop between two boots with all it measured
+ * stored (lab ab, lab run): while on, SIGINT and SIGTERM run the work of
+ * on_fatal_signal() (the children die at once) but do not end the lab;
+ * fatal_signal_pending() then names the signal, no new child starts
+ * (subprocess.h), and the command stops at the next point it can, says
+ * how to go on and calls fatal_signal_die(). A second signal ends the lab
+ * at once.
+ */
+void fatal_signal_defer(int on);
+/* The signal that came while deferred, 0 when none. */
+int fatal_signal_pending(void);
+/* Remove the temp files and die of the pending signal (SIGTERM when none). */
+__attribute__((noreturn)) void fatal_signal_die(void);
+
 /* Remove path on every exit. Returns 0, or -1 when out of slots (said). */
 int tempfile_register(const char *path);
 /* Unlink a registered temp file now and forget it. */

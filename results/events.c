@@ -169,11 +169,41 @@ static int add_event(const struct store_event *x, void *data)
 }
 
 static int add_accel(long long mem_mib, int cpus, const char *accel, const char *clock,
-		     const char *runner, void *data)
+		     const char *runner, const char *host_mem_mib, const char *host_cpus,
+		     void *data)
 {
 	struct events_report *r = data;
+	struct measured_point *p = point_at(r, mem_mib, cpus);
+	long long hm = atoll(host_mem_mib);
+	int hc = atoi(host_cpus);
 
-	point_at(r, mem_mib, cpus)->kinds |= measured_of(accel, clock, runner);
+	if (!p->kinds) {
+		p->host_mem_mib = hm;
+		p->host_cpus = hc;
+	} else if (p->host_mem_mib != hm || p->host_cpus != hc) {
+		p->host_mem_mib = -1;
+		p->host_cpus = -1;
+	}
+	p->kinds |= measured_of(accel, clock, runner);
+	return 0;
+}
+
+int events_host_words(struct strbuf *out, const struct events_report *r, long long mem_mib,
+		      int cpus)
+{
+	char mem[16];
+
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct measured_point *p = &r->points[i];
+
+		if (p->mem_mib != mem_mib || p->cpus != cpus)
+			continue;
+		if (p->kinds != MEASURED_THIS_HOST || p->host_mem_mib <= 0 || p->host_cpus <= 0)
+			return 0;
+		textfmt_value(mem, sizeof(mem), (double)p->host_mem_mib / 1024.0);
+		strbuf_addf(out, "%sG and %d CPU%s", mem, p->host_cpus, p->host_cpus == 1 ? "" : "s");
+		return 1;
+	}
 	return 0;
 }
 

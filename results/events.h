@@ -59,6 +59,9 @@ struct measured_point {
 	int cpus;
 	unsigned kinds;			/* enum measured */
 	int counters;			/* some run sent hardware counters (cycles, instructions) */
+	/* the local runner's host as its runs recorded it; 0: not recorded, -1: runs differ */
+	long long host_mem_mib;
+	int host_cpus;
 };
 
 struct events_report {
@@ -76,6 +79,13 @@ int events_report_load_culprit(struct events_report *r, struct store *st, long l
 int events_report_load_explanation(struct events_report *r, struct store *st,
 				   long long explanation_id);
 void events_report_release(struct events_report *r);
+/*
+ * The host the local runner's runs at a point measured, in words: "23.48G
+ * and 2 CPUs"; 0 when its runs recorded none or not the same, or the point
+ * had runs of other runners too.
+ */
+int events_host_words(struct strbuf *out, const struct events_report *r, long long mem_mib,
+		      int cpus);
 /* What the runs at a point measured: a set of enum measured, 0 when it has none. */
 unsigned events_measured_at(const struct events_report *r, long long mem_mib, int cpus);
 /*

@@ -86,7 +86,8 @@ static int accel_row(sqlite3_stmt *q, void *data)
 	struct accel_reader *r = data;
 
 	return r->fn(sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1), store_text(q, 2),
-		     store_text(q, 3), store_text(q, 4), r->data);
+		     store_text(q, 3), store_text(q, 4), store_text(q, 5), store_text(q, 6),
+		     r->data);
 }
 
 int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *fn,
@@ -95,9 +96,12 @@ int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *
 	struct accel_reader r = { fn, data };
 
 	return store_rows(st, "cannot read the accelerators of an experiment",
-			  "SELECT mem_mib, cpus, COALESCE(accel, ''), clock, COALESCE(runner, '') "
-			  "FROM runs WHERE experiment_id = ?1 AND status = 'OK' "
-			  "GROUP BY mem_mib, cpus, accel, clock, runner "
-			  "ORDER BY mem_mib, cpus, min(id)",
+			  "SELECT r.mem_mib, r.cpus, COALESCE(r.accel, ''), r.clock, "
+			  "COALESCE(r.runner, ''), COALESCE(hm.value, ''), COALESCE(hc.value, '') "
+			  "FROM runs r LEFT JOIN run_meta hm ON hm.run_id = r.id AND "
+			  "hm.key = 'host.mem_mib' LEFT JOIN run_meta hc ON hc.run_id = r.id AND "
+			  "hc.key = 'host.cpus' WHERE r.experiment_id = ?1 AND r.status = 'OK' "
+			  "GROUP BY r.mem_mib, r.cpus, r.accel, r.clock, r.runner, hm.value, hc.value "
+			  "ORDER BY r.mem_mib, r.cpus, min(r.id)",
 			  STORE_ARGS(STORE_INT(exp_id)), accel_row, &r);
 }

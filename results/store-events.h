@@ -41,9 +41,14 @@ int store_culprit_events(struct store *st, long long exp_id, const char *culprit
 int store_explanation_events(struct store *st, long long explanation_id, store_event_fn *fn,
 			     void *data);
 
-/* Each distinct accelerator, clock and runner of an experiment's OK runs at each point. */
+/*
+ * Each distinct accelerator, clock and runner of an experiment's OK runs
+ * at each point, with the host's memory and CPUs the local runner
+ * recorded (run meta host.mem_mib, host.cpus; "" for other runners).
+ */
 typedef int store_accel_fn(long long mem_mib, int cpus, const char *accel, const char *clock,
-			   const char *runner, void *data);
+			   const char *runner, const char *host_mem_mib, const char *host_cpus,
+			   void *data);
 int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *fn,
 			    void *data);
 

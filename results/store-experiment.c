@@ -18,6 +18,20 @@ int store_experiment_done(struct store *st, long long exp_id)
 			  exp_id, NULL);
 }
 
+int store_experiment_interrupted(struct store *st, long long exp_id)
+{
+	return store_exec(st, "cannot mark experiment interrupted",
+			  "UPDATE experiments SET status = 'INTERRUPTED' "
+			  "WHERE id = ?1 AND status = 'RUNNING'", exp_id, NULL);
+}
+
+int store_experiment_resumed(struct store *st, long long exp_id)
+{
+	return store_exec(st, "cannot resume experiment",
+			  "UPDATE experiments SET status = 'RUNNING' "
+			  "WHERE id = ?1 AND status = 'INTERRUPTED'", exp_id, NULL);
+}
+
 int store_runs_interrupted(struct store *st, long long exp_id)
 {
 	return store_exec(st, "cannot resume experiment",

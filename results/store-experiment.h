@@ -15,6 +15,12 @@ int store_experiment_done(struct store *st, long long exp_id);
 /* Mark it REFUSED: its runs differ in what they must share. */
 int store_experiment_refused(struct store *st, long long exp_id);
 /*
+ * Mark a RUNNING experiment INTERRUPTED: its lab was stopped by a signal
+ * and said how to resume it; store_experiment_resumed() makes it RUNNING again.
+ */
+int store_experiment_interrupted(struct store *st, long long exp_id);
+int store_experiment_resumed(struct store *st, long long exp_id);
+/*
  * Boots of an experiment left RUNNING by a lab that was stopped become
  * INFRA; those with a live owner (store_open closed the others) are left.
  */

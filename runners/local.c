@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "drive.h"
+#include "host.h"
 #include "protocol.h"
 #include "runner.h"
 #include "strvec.h"
@@ -21,8 +22,10 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 {
 	struct strvec av = STRVEC_INIT;
 	struct strbuf args = STRBUF_INIT;
-	char host_cmdline[4096];
+	char host_cmdline[4096], size[32];
 	struct console con;
+	long mem_mib;
+	int cpus;
 	struct child child;
 	double start;
 	int log_fd = -1, st;
@@ -30,6 +33,12 @@ static int local_run(const struct run_spec *spec, struct run_result *out)
 	FILE *f;
 
 	snprintf(out->accel, sizeof(out->accel), "none");
+	/* the run's memory and CPUs are the options' (nothing here can change): what ran is this */
+	host_size(&mem_mib, &cpus);
+	snprintf(size, sizeof(size), "%ld", mem_mib);
+	sample_set_meta(&out->set, "host.mem_mib", size);
+	snprintf(size, sizeof(size), "%d", cpus);
+	sample_set_meta(&out->set, "host.cpus", size);
 	f = fopen("/proc/cmdline", "r");
 	if (f) {
 		if (fgets(host_cmdline, sizeof(host_cmdline), f)) {

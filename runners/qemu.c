@@ -13,9 +13,12 @@
  * while setting MSRs on some AMD hosts), stays silent for KVM_PROBE_S
  * (nested guests hanging after the firmware) or has QEMU say KVM failed
  * means KVM is unusable here, if the same start under TCG prints: TCG is
- * used, and a note keeps the next labs from probing again for a day. When
- * TCG fails the same way, the options or the kernel are at fault, not
- * KVM: nothing is noted.
+ * used. When TCG fails the same way, the options or the kernel are at
+ * fault, not KVM: nothing is noted. Either verdict is noted with its
+ * reason (spec->kvm_note) under the host's key (host_kvm_key(): its
+ * kernel, /dev/kvm, QEMU), so that a host is probed once per kernel, not
+ * once per command: on a host where KVM hangs that is 20 s each time. The
+ * lab says so before it probes. A note of another key is stale.
  *
  * KVM can also fail later, after the kernel printed (a nested host whose
  * KVM cannot emulate an xrstor): QEMU says "KVM internal error", stops the
@@ -67,28 +70,6 @@
 /* "kvm" or "tcg" once auto has been settled in this process. */
 static const char *auto_choice;
 
-/* A note younger than a day says KVM failed on this host: do not probe again. */
-static int kvm_noted_bad(const char *note)
-{
-	struct stat st;
-	return note && !stat(note, &st) && time(NULL) - st.st_mtime < 86400;
-}
-
-static void kvm_note_bad(const char *note, const char *why)
-{
-	FILE *f;
-	if (!note)
-		return;
-	f = fopen(note, "we");
-	if (!f) {
-		warning("cannot write '%s': %s", note, strerror(errno));
-		return;
-	}
-	fprintf(f, "kvm unusable: %s: using tcg\n", why);
-	if (fclose(f))
-		warning("cannot write '%s': %s", note, strerror(errno));
-}
-
 static int kvm_opens(void)
 {
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
@@ -101,6 +82,39 @@ static int kvm_opens(void)
 static const char *default_qemu(const char *arch)
 {
 	return strcmp(arch, "aarch64") ? "qemu-system-x86_64" : "qemu-system-aarch64";
+}
+
+/* This host's KVM key (host_kvm_key()) for spec's QEMU. */
+static void kvm_key(struct strbuf *key, const struct run_spec *spec)
+{
+	char version[128];
+
+	host_qemu_version(version, sizeof(version), spec->qemu ? spec->qemu :
+			  default_qemu(spec->arch ? spec->arch : host_arch()));
+	host_kvm_key(key, version);
+}
+
+/* The verdict cached for this host as it is now: 1 usable, 0 unusable, -1 none (or stale). */
+static int kvm_cached(const struct run_spec *spec, struct host_kvm_verdict *v)
+{
+	struct strbuf key = STRBUF_INIT;
+	int found;
+
+	kvm_key(&key, spec);
+	found = host_kvm_verdict_read(v, spec->kvm_note, key.buf);
+	strbuf_release(&key);
+	return found ? v->usable : -1;
+}
+
+static void kvm_note(const struct run_spec *spec, int usable, const char *why)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	if (!spec->kvm_note)
+		return;
+	kvm_key(&key, spec);
+	host_kvm_verdict_write(spec->kvm_note, key.buf, usable, why);
+	strbuf_release(&key);
 }
 
 /* qboot when installed: SeaBIOS spends a second of TCG time before the kernel. */
@@ -288,7 +302,7 @@ static void kvm_failed(const struct run_spec *spec, const char *why)
 
 	if (tcg > 0) {
 		warning("kvm is unusable here (%s): using tcg", why);
-		kvm_note_bad(spec->kvm_note, why);
+		kvm_note(spec, 0, why);
 	} else {
 		warning("kvm did not start this guest (%s), nor did tcg (%s): using tcg, "
 			"kvm not noted as unusable", why, tcg < 0 ? "qemu did not start" :
@@ -300,6 +314,7 @@ static void kvm_failed(const struct run_spec *spec, const char *why)
 static int qemu_prepare(struct run_spec *spec)
 {
 	struct strbuf why = STRBUF_INIT;
+	struct host_kvm_verdict cached;
 	int usable;
 
 	/* auto settled before, and maybe turned to tcg by a boot KVM failed since */
@@ -315,9 +330,15 @@ static int qemu_prepare(struct run_spec *spec)
 		return 0;
 	}
 	/* KVM runs only guests of the host's own architecture */
-	if (strcmp(spec->arch, host_arch()) || !kvm_opens() || kvm_noted_bad(spec->kvm_note)) {
+	if (strcmp(spec->arch, host_arch()) || !kvm_opens()) {
 		auto_choice = "tcg";
+	} else if ((usable = kvm_cached(spec, &cached)) >= 0) {
+		debug("accel auto: %s, as noted in '%s' (%s)", usable ? "kvm" : "tcg",
+		      spec->kvm_note, cached.reason);
+		auto_choice = usable ? "kvm" : "tcg";
 	} else {
+		/* a host where KVM hangs takes the whole wait: say what it is, once */
+		info("probing kvm (up to %.0f s, once per host kernel)", KVM_PROBE_S);
 		usable = probe(spec, "kvm", &why);
 		/* a QEMU that cannot start at all is for the boot to report: INFRA */
 		if (usable < 0) {
@@ -325,7 +346,9 @@ static int qemu_prepare(struct run_spec *spec)
 			spec->accel = "tcg";
 			return 0;
 		}
-		if (!usable)
+		if (usable)
+			kvm_note(spec, 1, "the kernel printed under kvm");
+		else
 			kvm_failed(spec, why.buf);
 		auto_choice = usable ? "kvm" : "tcg";
 	}
@@ -426,7 +449,7 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 		 * failure a kernel bug caused must not turn KVM off for the host.
 		 */
 		if (ret >= 0 && out->status == RUN_OK)
-			kvm_note_bad(spec->kvm_note, why.buf);
+			kvm_note(spec, 0, why.buf);
 		else if (ret >= 0)
 			warning("the boot under tcg ended %s too: kvm not noted as unusable",
 				run_status_name(out->status));
@@ -527,6 +550,7 @@ static void qemu_check(const struct run_spec *spec, struct strbuf *missing,
 {
 	(void)found;
 	const char *arch = spec->arch ? spec->arch : host_arch();
+	struct host_kvm_verdict cached;
 	struct strbuf out = STRBUF_INIT;
 	char *argv[] = { (char *)spec->qemu, "-accel", "help", NULL };
 	/* not started when it is not there: subprocess_run() would say so on stderr */
@@ -546,9 +570,9 @@ static void qemu_check(const struct run_spec *spec, struct strbuf *missing,
 				       host_arch());
 		else if (!kvm_opens())
 			runner_missing(missing, "kvm (/dev/kvm: %s)", strerror(errno));
-		else if (kvm_noted_bad(spec->kvm_note))
-			runner_missing(missing, "kvm that works (%s says it did not, within a day)",
-				       spec->kvm_note);
+		else if (!kvm_cached(spec, &cached))
+			runner_missing(missing, "kvm that works (%s says it did not on this host "
+				       "kernel: %s)", spec->kvm_note, cached.reason);
 	}
 	strbuf_release(&out);
 }

@@ -20,7 +20,7 @@ fake_kvm() {
 		mount --bind /dev/shm "$d/shm" &&
 		mount -t overlay overlay -o "lowerdir=/dev,upperdir=$d/upper,workdir=$d/work" /dev &&
 		mount --bind "$d/shm" /dev/shm &&
-		: >/dev/kvm || exit 125
+		: >/dev/kvm && touch -d "@${FAKEKVM_MTIME:-1700000000}" /dev/kvm || exit 125
 		exec "$@"' fake_kvm "$TRASH" "$@"
 }
 

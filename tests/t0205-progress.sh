@@ -1,8 +1,10 @@
 #!/bin/bash
 # Progress of boots on stderr: on a terminal one line rewritten in place
-# with the boot's phase and its elapsed time; in a log (a pipe) a plain
-# line when a boot begins and at least every 30 s while it goes on; never
-# in stdout, where the table goes.
+# with the boot's phase, its elapsed time and the time the whole series has
+# left, cut to the terminal's width; in a log (a pipe) a plain line when a
+# boot begins and at least every 30 s while it goes on; never in stdout,
+# where the table goes. An adaptive A/B counts to its most boots ("of at
+# most"); --quiet says nothing of a boot that went well.
 . "$(dirname "$0")/lib.sh"
 
 # A workload that takes 36 s: four iterations of 9 s, one sample each.
@@ -26,12 +28,38 @@ test_expect_success 'on a terminal: the phases of a boot, each with its elapsed 
 	test "$(sed "s/, 0:[0-9][0-9]$//" lines | sort -u | wc -l)" -ge 4
 '
 
-test_expect_success 'the time left of a boot comes from the last boot of the same kernel' '
+test_expect_success 'the time left is the series'\'', from the boots that ended' '
 	script -qfec "\"$LAB\" run --db tty2.db --runner local --guest \"$GUEST\" \
-		--workload exec:slow.sh --iters 2 --boots 2 2>&1" typescript2 >/dev/null &&
+		--workload exec:slow.sh --iters 2 --boots 3 2>&1" typescript2 >/dev/null &&
 	tr "\\r" "\\n" <typescript2 | sed "s/\\x1b\\[K//g" >lines2 &&
-	! grep -q "^boot 1 of 2: .* left$" lines2 &&
-	grep -q "^boot 2 of 2: .*, 0:0[0-9], ~0:1[0-9] left$" lines2
+	! grep -q "^boot 1 of 3: .* left" lines2 &&
+	grep -q "^boot 2 of 3: .*, 0:0[0-9], ~0:[34][0-9] left in all$" lines2 &&
+	grep -q "^boot 3 of 3: .*, 0:0[0-9], ~0:1[0-9] left$" lines2
+'
+
+test_expect_success 'an adaptive A/B: the boots of the experiment, counted to its most' '
+	test_expect_code 1 "$LAB" ab --db ab.db --runner local --guest "$TOP/tests/fixtures/fake-guest.sh" \
+		--workload zeroing --a-cmdline "sleep=0.2" --b-cmdline "sleep=0.2 scale=1.5" \
+		--iters 5 --max-boots 3 --mem 1G,2G >out 2>err &&
+	cat err &&
+	grep -q "^boot 1 of at most 12 (A): starting, 0:00$" err &&
+	grep -q "^boot 2 of at most 12 (B): starting, 0:00, at most ~0:[0-9][0-9] left in all$" err &&
+	grep -q "^boot 1 of at most 12: OK (run 1, " err &&
+	first=$(sql ab.db "SELECT count(*) FROM runs WHERE mem_mib = 1024") &&
+	# the schedule stopped the first point early: the second counts on from its boots
+	test "$first" -lt 6 &&
+	test "$(grep -c "^boot [0-9]* of at most 12: OK" err)" = "$first" &&
+	grep -q "^boot $((first + 1)) of at most $((first + 6)) (A): starting" err &&
+	! grep -q "^boot [0-9]* of [0-9]" err
+'
+
+test_expect_success 'on a terminal of 60 columns a line is cut to 59, never wrapped' '
+	COLUMNS=60 script -qfec "\"$LAB\" run --db tty3.db --runner local --guest \"$GUEST\" \
+		--workload exec:slow.sh --iters 1 2>&1" typescript4 >/dev/null &&
+	tr "\\r" "\\n" <typescript4 | sed "s/\\x1b\\[K//g" | grep "^boot 1 of 1: " >lines4 &&
+	grep -q "^boot 1 of 1: workloads started, 0:0[0-9]$" lines4 &&
+	test "$(LC_ALL=C.UTF-8 wc -L <lines4)" -le 59 &&
+	grep -q "^boot 1 of 1: OK (run 1, " lines4
 '
 
 test_expect_success 'piped: a plain line when the boot begins and within every 30 s' '
@@ -47,11 +75,19 @@ test_expect_success 'piped: a plain line when the boot begins and within every 3
 	! grep -q "^boot" stdout && grep -q "^slow.nap " stdout
 '
 
-test_expect_success '--quiet: only the line of each boot; --progress: in place in a pipe' '
+test_expect_success '--quiet: nothing of a boot that went well, a failed one and why; --progress: in place in a pipe' '
 	printf "#!/bin/sh\nsleep 2\necho \"nap 2 s\"\n" >short.sh && chmod +x short.sh &&
 	"$LAB" run --db q.db --runner local --guest "$GUEST" --workload exec:short.sh \
 		--iters 2 --quiet 2>err >out &&
-	expect_one_line_naming err "^boot 1 of 1: OK (run 1, " &&
+	test ! -s err && grep -q "^short.nap " out &&
+	test_expect_code 2 "$LAB" ab --quiet --db q.db --runner local \
+		--guest "$TOP/tests/fixtures/fake-guest.sh" --workload zeroing --a-cmdline scale=1 \
+		--b-cmdline fail=1 --boots 2 --iters 5 2>err >out &&
+	cat err &&
+	test "$(grep -c "^boot 2 of 4: FAILED (run [0-9]*, [0-9.]* s)$" err)" = 3 &&
+	test "$(grep -c "^  fake: asked to fail$" err)" = 3 &&
+	grep -qx "lab: variant B failed 3 boots; last one: .lab show [0-9]*." err &&
+	! grep -q ": OK (run\|starting" err &&
 	"$LAB" run --db q.db --runner local --guest "$GUEST" --workload exec:short.sh \
 		--iters 2 --progress 2>err >out &&
 	grep -q "$(printf "\r")boot 1 of 1: short: 1 sample, 0:0" err
@@ -64,7 +100,7 @@ test_expect_success 'a build on a terminal: checking out, the build command, eac
 		chmod +x build.sh && git add . && git commit -q -m "base: a build of five objects") &&
 	printf "[core]\n\trepo = %s/repo\n[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n" \
 		"$PWD" >lab.conf &&
-	script -qfec "\"$LAB\" build --db b.db main 2>&1" typescript3 >/dev/null &&
+	COLUMNS=100 script -qfec "\"$LAB\" build --db b.db main 2>&1" typescript3 >/dev/null &&
 	tr "\r" "\n" <typescript3 | sed "s/\x1b\[K//g" | grep "^build " >lines3 &&
 	grep -q "^build [0-9a-f]* base: a build of five objects (x86_64): checking out, [0-9]*:[0-9][0-9]$" lines3 &&
 	grep -q "^build .*: running ./build.sh, [0-9]*:[0-9][0-9]$" lines3 &&

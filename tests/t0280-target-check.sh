@@ -176,13 +176,10 @@ test_expect_success 'qemu: a binary that is not there, kvm for another arch, a b
 '
 
 test_lazy_prereq KVM_OPENS 'test -r /dev/kvm && test -w /dev/kvm'
-test_expect_success KVM_OPENS 'qemu: kvm that failed here within a day is missing' '
+test_expect_success KVM_OPENS 'qemu: kvm that opens is ready (kvm noted unusable: t0215)' '
 	printf "[target \"k\"]\n\trunner = qemu\n\taccel = kvm\n[core]\n\tstate = %s/state\n" "$TRASH" >kvm.conf &&
 	"$LAB" target check --config kvm.conf >out &&
-	grep -qx "target .k. (qemu, qemu-system-$ARCH, accel kvm): ready" out &&
-	mkdir -p state/cache && echo "kvm unusable: the kernel printed nothing in 20 s: using tcg" >state/cache/kvm-hangs &&
-	test_expect_code 1 "$LAB" target check --config kvm.conf >out &&
-	grep -qx "target .k. (qemu, qemu-system-$ARCH, accel kvm): missing kvm that works ($TRASH/state/cache/kvm-hangs says it did not, within a day)" out
+	grep -qx "target .k. (qemu, qemu-system-$ARCH, accel kvm): ready" out
 '
 
 test_expect_success 'libvirt: a connection that opens is ready, one that does not is missing' '

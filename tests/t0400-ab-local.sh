@@ -16,6 +16,13 @@ test_expect_success 'a 10 % shift is a REGRESSION, exit 1, with its size' '
 	test_expect_code 1 ab --a-cmdline scale=1.0 --b-cmdline scale=1.10 --boots 3 --iters 20 >out 2>err &&
 	cat out && grep -q " REGRESSION$" out &&
 	grep -qx "measured: this host, as it runs now" out &&
+	# the host it ran on, not the --mem and --cpus a VM would have had
+	cpus=$(nproc) &&
+	grep -qx "this host, [0-9.]*G and $cpus CPUs*: samples compared, n 60 A, 60 B; lower is better" out &&
+	! grep -q "2048M" out &&
+	test "$(sql lab.db "SELECT DISTINCT value FROM run_meta WHERE key = '\''host.mem_mib'\''")" = \
+		$(($(sed -n "s/^MemTotal: *\([0-9]*\) kB$/\1/p" /proc/meminfo) / 1024)) &&
+	test "$(sql lab.db "SELECT DISTINCT value FROM run_meta WHERE key = '\''host.cpus'\''")" = $cpus &&
 	test "$(sql lab.db "SELECT verdict FROM verdicts WHERE experiment_id = 1")" = REGRESSION &&
 	test "$(sql lab.db "SELECT ci_low < 1.10 AND ci_high > 1.10 AND ratio > 1.07 AND ratio < 1.13 FROM verdicts WHERE experiment_id = 1")" = 1 &&
 	test "$(sql lab.db "SELECT n_a || \" \" || n_b FROM verdicts WHERE experiment_id = 1")" = "60 60"

@@ -1,7 +1,10 @@
 #!/bin/bash
 # A lab that is killed, even by SIGKILL, takes its children with it, leaves
 # no temp file behind for long, and the run it was doing is closed as INFRA
-# by the next lab that writes the database.
+# by the next lab that writes the database. Ctrl-C (SIGINT) or SIGTERM
+# during lab ab or lab run stops it between boots: the boot under way ends
+# INFRA "interrupted", every boot that ended stays, an A/B is marked
+# INTERRUPTED, and one line says the command that goes on.
 . "$(dirname "$0")/lib.sh"
 
 FAKE=$TOP/tests/fixtures/fake-guest.sh
@@ -78,6 +81,61 @@ test_expect_success 'a run of a lab still running is left alone' '
 	kill -TERM $lab && { wait $lab || true; } &&
 	gone $(cat "$PIDS") &&
 	test "$status" = RUNNING && test "$owner" = $lab
+'
+
+# with_sigint CMD...: CMD with SIGINT as a terminal gives it (a shell's
+# background job starts with SIGINT ignored)
+with_sigint() {
+	exec python3 -c "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])" "$@"
+}
+ok_runs() { # DB: its runs that ended OK
+	sql "$1" "SELECT count(*) FROM runs WHERE status = 'OK'" 2>/dev/null
+}
+# stop_after_runs DB N SIG PID: once N runs of DB ended OK, send SIG to PID; rc gets its status
+stop_after_runs() {
+	test_wait_until 60 "test \"\$(ok_runs $1)\" -ge $2 2>/dev/null" &&
+	kill -$3 $4 && { wait $4; echo $? >rc; }
+}
+
+test_expect_success 'Ctrl-C during lab ab: INTERRUPTED, the ended boots kept, how to resume it' '
+	with_sigint "$LAB" ab --db int.db --runner local --guest "$FAKE" --workload zeroing \
+		--a-cmdline "sleep=1 tag=int$$" --b-cmdline "sleep=1 scale=1.2 tag=int$$" \
+		--boots 3 --iters 5 >out 2>err &
+	lab=$! &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	stop_after_runs int.db 2 INT $lab &&
+	cat err &&
+	test "$(cat rc)" = 130 &&
+	test "$(sql int.db "SELECT status FROM experiments WHERE id = 1")" = INTERRUPTED &&
+	ok=$(ok_runs int.db) &&
+	test "$ok" -ge 2 &&
+	test "$(sql int.db "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.status = '\''OK'\''")" = $((ok * 5)) &&
+	test "$(sql int.db "SELECT count(*) FROM runs WHERE status NOT IN ('\''OK'\'', '\''INFRA'\'')")" = 0 &&
+	test "$(sql int.db "SELECT count(*) FROM runs WHERE status = '\''INFRA'\'' AND error != '\''interrupted'\''")" = 0 &&
+	test "$(tail -n 1 err)" = "experiment E1: interrupted, its finished boots kept; resume it with: lab ab --db int.db --runner local --guest $FAKE --workload zeroing --a-cmdline '\''sleep=1 tag=int$$'\'' --b-cmdline '\''sleep=1 scale=1.2 tag=int$$'\'' --boots 3 --iters 5 --resume E1" &&
+	test -z "$(pgrep -f "tag=int$$")"
+'
+
+test_expect_success 'the command it printed resumes the experiment to its end' '
+	resume=$(tail -n 1 err | sed "s/.*resume it with: lab //") &&
+	test_expect_code 1 eval "\"\$LAB\" $resume" >out 2>err2 &&
+	grep -qx "experiment E1: resumed" err2 &&
+	test "$(sql int.db "SELECT status FROM experiments WHERE id = 1")" = DONE &&
+	test "$(ok_runs int.db)" = 6 &&
+	grep -q " REGRESSION$" out
+'
+
+test_expect_success 'SIGTERM during lab run: the ended boots kept, the rest one command away' '
+	"$LAB" run --db run.db --runner local --guest "$FAKE" --workload zeroing --boots 4 \
+		--iters 3 --cmdline sleep=1 >out 2>err &
+	lab=$! &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	stop_after_runs run.db 1 TERM $lab &&
+	cat err &&
+	test "$(cat rc)" = 143 &&
+	ok=$(ok_runs run.db) &&
+	test "$(sql run.db "SELECT count(*) FROM runs WHERE status != '\''OK'\''")" -le 1 &&
+	test "$(tail -n 1 err)" = "lab run: interrupted after $ok of 4 boots, $(test $ok = 1 && echo it || echo all) kept; the other $((4 - ok)) with: lab run --db run.db --runner local --guest $FAKE --workload zeroing --boots 4 --iters 3 --cmdline sleep=1 --boots $((4 - ok))"
 '
 
 kernel=$(debian_kernel)

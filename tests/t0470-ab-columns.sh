@@ -32,7 +32,7 @@ test_expect_success 'one row per metric, the ratio as a multiple with its CI' '
 '
 
 test_expect_success 'what was compared, the point and the clock are said once, not per metric' '
-	test "$(grep -c "^2048M, 1 cpu: samples compared, n 60 A, 60 B; lower is better$" out)" = 1 &&
+	test "$(grep -c "^this host, [0-9.]*G and [0-9]* CPUs*: samples compared, n 60 A, 60 B; lower is better$" out)" = 1 &&
 	test "$(grep -c "wall time" out)" = 1 &&
 	! grep -E "Number of iterations|std deviation|B/A [0-9]|e[-+][0-9][0-9]" out
 '
@@ -60,6 +60,7 @@ test_expect_success 'a sweep: a table per point and a column per size, within 10
 		--mem 1G,2G,3G,4G,5G,6G >sweep 2>err &&
 	cat sweep && test "$(widest sweep)" -le 100 &&
 	test "$(grep -c "^[1-6]024M, 1 cpu: \|^[1-6]048M\|^[1-6]072M\|^[1-6]096M\|^[1-6]120M\|^[1-6]144M" sweep)" = 6 &&
+	test "$(grep -c "^measured: this host, as it runs now ([0-9.]*G and [0-9]* CPUs*)$" sweep)" = 6 &&
 	grep -q "a row per variant, a column per memory size" sweep &&
 	grep -q "^ *1024M *2048M *3072M *4096M$" sweep &&
 	grep -q "^ *5120M *6144M$" sweep

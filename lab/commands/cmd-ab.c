@@ -10,6 +10,7 @@
 #include "options.h"
 #include "store-experiment.h"
 #include "strbuf.h"
+#include "tempfile.h"
 
 static const char *const ab_usage[] = {
 	"usage: lab ab --a-kernel IMG --b-kernel IMG --workload W [options]",
@@ -30,6 +31,24 @@ static int opt_resume(const struct parse_option *opt, const char *arg)
 		return PARSE_OPT_BAD;
 	*(long long *)opt->value = v;
 	return 0;
+}
+
+/* Stopped by a signal (fatal_signal_defer()): say how the experiment goes on, and die of it. */
+__attribute__((noreturn))
+static void interrupted(struct lab_context *ctx, long long exp_id, const char *command)
+{
+	struct strbuf started = STRBUF_INIT;
+
+	/* stopped before its experiment was stored, there is nothing to resume */
+	if (exp_id) {
+		if (store_experiment_command(&ctx->st, &started, exp_id))
+			strbuf_addstr(&started, command);
+		fprintf(stderr, "experiment E%lld: interrupted, its finished boots kept; resume it "
+			"with: %s --resume E%lld\n", exp_id, started.buf, exp_id);
+	}
+	strbuf_release(&started);
+	context_release(ctx);
+	fatal_signal_die();
 }
 
 int cmd_ab(int argc, char **argv)
@@ -72,7 +91,11 @@ int cmd_ab(int argc, char **argv)
 	}
 	s.o.command = command.buf;
 
+	/* Ctrl-C between boots: the experiment is marked, and says how it goes on */
+	fatal_signal_defer(1);
 	ret = (int)ab_run(&exp_id, &ctx, &s.o);
+	if (ret == AB_INTERRUPTED || (ret == AB_ERROR && fatal_signal_pending()))
+		interrupted(&ctx, ret == AB_INTERRUPTED ? exp_id : 0, command.buf);
 	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, fmt,
 					 verbose ? AB_REPORT_VERBOSE : 0))
 		ret = AB_ERROR;

@@ -15,6 +15,8 @@
 #include "pool.h"
 #include "subprocess.h"
 #include "table.h"
+#include "tempfile.h"
+#include "escape.h"
 
 static const char *const run_usage[] = {
 	"usage: lab run --kernel IMAGE --workload W [options]",
@@ -23,10 +25,28 @@ static const char *const run_usage[] = {
 	NULL,
 };
 
+/* Say how to run the boots a signal left undone, and die of it. */
+__attribute__((noreturn))
+static void interrupted(struct lab_context *ctx, const long long *run_ids, long boots,
+			struct strbuf *command)
+{
+	long done = 0;
+
+	for (long k = 0; k < boots; k++)
+		done += run_ids[k] != 0;
+	fprintf(stderr, "lab run: interrupted after %ld of %ld boot%s, %s kept; the other %ld with: "
+		"%s --boots %ld\n", done, boots, boots == 1 ? "" : "s",
+		done == 1 ? "it" : done ? "all" : "none", boots - done, command->buf, boots - done);
+	strbuf_release(command);
+	context_release(ctx);
+	fatal_signal_die();
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct workload_list workloads = WORKLOAD_LIST_INIT;
 	struct strvec params = STRVEC_INIT, args = STRVEC_INIT;
+	struct strbuf command = STRBUF_INIT;
 	struct boot_opts o = { .workloads = &workloads, .params = &params };
 	struct lab_context ctx;
 	struct kernel_image image;
@@ -54,6 +74,9 @@ int cmd_run(int argc, char **argv)
 	int ret = 2;
 
 	kernel_image_init(&image);
+	/* as given, before parsing reorders argv */
+	strbuf_addstr(&command, "lab ");
+	escape_shell_words(&command, argc, argv);
 	if (context_start(&ctx, &parser, argc, argv, &db, &config, CONTEXT_NO_STORE))
 		goto out;
 	run_ids = calloc((size_t)boots, sizeof(*run_ids));
@@ -70,8 +93,13 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		o.kernel = &image;
 	}
-	if (boots_run(&ctx, &o, boots, run_ids, &bad_boots))
+	/* Ctrl-C between boots: those that ended stay, and the rest is one command away */
+	fatal_signal_defer(1);
+	if (boots_run(&ctx, &o, boots, run_ids, &bad_boots)) {
+		if (fatal_signal_pending())
+			interrupted(&ctx, run_ids, boots, &command);
 		goto out;
+	}
 	if (table_print_runs(stdout, &ctx.st, run_ids, (size_t)boots))
 		goto out;
 	ret = bad_boots ? 1 : 0;
@@ -82,5 +110,6 @@ out:
 	workload_list_release(&workloads);
 	strvec_release(&params);
 	strvec_release(&args);
+	strbuf_release(&command);
 	return ret;
 }

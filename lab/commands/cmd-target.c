@@ -126,7 +126,7 @@ static int target_check(const struct lab_config *cfg, int argc, char **argv)
 		if (!config_target(cfg, argv[i]))
 			return 2;
 	/* where the qemu runner notes KVM failing here (lab/plans/boot.c) */
-	strbuf_addf(&note, "%s/cache/kvm-hangs", cfg->state ? cfg->state : "state");
+	strbuf_addf(&note, "%s/cache/kvm-verdict", cfg->state ? cfg->state : "state");
 	for (size_t i = 0; i < cfg->ntargets; i++) {
 		const struct lab_target *t = &cfg->targets[i];
 		int named = !argc;

@@ -55,8 +55,10 @@ static const char *compared_words(const char *unit_compared)
 }
 
 /* What the rows of one point share, said once above them. */
-static void print_point_header(FILE *f, const struct verdict_row *const *r, size_t n, int mixed_dir)
+static void print_point_header(FILE *f, const struct verdict_row *const *r, size_t n, int mixed_dir,
+			       const struct events_report *ev)
 {
+	struct strbuf host = STRBUF_INIT;
 	long long lo = r[0]->n_a, hi = r[0]->n_a;
 	int same_n = 1, same_unit = 1;
 
@@ -70,7 +72,16 @@ static void print_point_header(FILE *f, const struct verdict_row *const *r, size
 		hi = r[i]->n_a > hi ? r[i]->n_a : hi;
 		hi = r[i]->n_b > hi ? r[i]->n_b : hi;
 	}
-	fprintf(f, "\n%lldM, %d cpu%s: ", r[0]->mem_mib, r[0]->cpus, r[0]->cpus == 1 ? "" : "s");
+	/*
+	 * The local runner's --mem and --cpus change nothing: what it ran on
+	 * is the host. A sweep's points keep their names, the host under them.
+	 */
+	if (ev && ev->npoints == 1 && events_host_words(&host, ev, r[0]->mem_mib, r[0]->cpus))
+		fprintf(f, "\nthis host, %s: ", host.buf);
+	else
+		fprintf(f, "\n%lldM, %d cpu%s: ", r[0]->mem_mib, r[0]->cpus,
+			r[0]->cpus == 1 ? "" : "s");
+	strbuf_release(&host);
 	fprintf(f, "%s compared, ",
 		same_unit ? compared_words(r[0]->unit_compared) : "samples or boot medians");
 	if (same_n)
@@ -83,7 +94,8 @@ static void print_point_header(FILE *f, const struct verdict_row *const *r, size
 		fprintf(f, "; %s is better\n", r[0]->direction);
 }
 
-static void print_point(FILE *f, const struct verdict_row *const *r, size_t n)
+static void print_point(FILE *f, const struct verdict_row *const *r, size_t n,
+			const struct events_report *ev)
 {
 	struct cells *rows = xreallocarray(NULL, n + 1, sizeof(*rows));
 	size_t width[NR_COLS] = { 0 }, others = 0, sep = 2, mw;
@@ -139,7 +151,7 @@ static void print_point(FILE *f, const struct verdict_row *const *r, size_t n)
 			width[COL_METRIC] = w;
 	}
 
-	print_point_header(f, r, n, mixed_dir);
+	print_point_header(f, r, n, mixed_dir, ev);
 	for (size_t i = 0; i <= n; i++) {
 		if (textfmt_width(rows[i].c[COL_METRIC]) > width[COL_METRIC]) {
 			fprintf(f, "%s\n", rows[i].c[COL_METRIC]);
@@ -226,6 +238,15 @@ static void print_point_notes(FILE *f, const struct verdict_row *const *r, size_
 	struct strbuf sb = STRBUF_INIT;
 
 	measured_words(&sb, events_measured_at(ev, r[0]->mem_mib, r[0]->cpus));
+	if (ev->npoints > 1) {
+		size_t len = sb.len;
+
+		strbuf_addstr(&sb, " (");
+		if (events_host_words(&sb, ev, r[0]->mem_mib, r[0]->cpus))
+			strbuf_addch(&sb, ')');
+		else
+			strbuf_setlen(&sb, len);
+	}
 	fprintf(f, "measured: %s\n", sb.buf);
 	if (events_no_counters(ev, r[0]->mem_mib, r[0]->cpus))
 		fprintf(f, "%s\n", events_no_counters(ev, r[0]->mem_mib, r[0]->cpus));
@@ -266,7 +287,7 @@ void ab_table_print(FILE *f, const struct verdict_list *l, const struct events_r
 		for (j = i + 1; j < l->nr; j++)
 			if (r[j]->mem_mib != r[i]->mem_mib || r[j]->cpus != r[i]->cpus)
 				break;
-		print_point(f, r + i, j - i);
+		print_point(f, r + i, j - i, ev);
 		if (ev)
 			print_point_notes(f, r + i, j - i, ev);
 	}

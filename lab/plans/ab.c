@@ -14,6 +14,7 @@
 #include "store-verdict.h"
 #include "units.h"
 #include "subprocess.h"
+#include "tempfile.h"
 #include "xalloc.h"
 
 struct metric_result {
@@ -359,12 +360,11 @@ static void plan_opts(struct boot_opts *b, const struct ab_opts *o, int side, lo
 /* Boots for one sweep point until the schedule is satisfied. */
 static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
 		     const long long vid[2], long mem, long cpus, double alpha,
-		     struct boot_guests *guests)
+		     struct boot_guests *guests, struct progress *pr)
 {
 	struct boot_plan plan[2];
 	struct decisions dec = { NULL, 0, 0 };
-	struct progress pr = { 0 };
-	long ok[2], failed[2], limit = o->boots ? o->boots : o->max_boots;
+	long ok[2] = { 0, 0 }, failed[2];
 	long long last_failed = 0;
 	int ret = -1, prepared = 0;
 
@@ -379,14 +379,16 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 		if (rc || store_variant_boots(&ctx->st, vid[s], mem, cpus, &ok[s], &failed[s]))
 			goto out;
 	}
-	progress_start(&pr, 2 * limit);
 	for (int s = 0; s < 2; s++)
-		plan[s].spec.watch = progress_watch(&pr);
+		plan[s].spec.watch = progress_watch(pr);
 	for (;;) {
 		/* ABBA: the order alternates with each round, so drift cancels */
 		long round = ok[0] < ok[1] ? ok[0] : ok[1];
 		int first = (int)(round % 2);
 
+		/* stopped by a signal: what ended is stored, ab_run() marks the rest */
+		if (fatal_signal_pending())
+			goto out;
 		if (o->boots) {
 			if (ok[0] >= o->boots && ok[1] >= o->boots)
 				break;
@@ -407,7 +409,7 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 			struct run_result res;
 			long long run_id;
 
-			if (ok[s] > round)
+			if (ok[s] > round || fatal_signal_pending())
 				continue;
 			/* a variant that keeps failing ends the experiment, not the machine */
 			if (failed[s] >= 3 && failed[s] > ok[s]) {
@@ -415,12 +417,13 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 				      'A' + s, failed[s], last_failed);
 				goto out;
 			}
-			progress_update(&pr, ok[0] + ok[1] + 1, s ? "(B)" : "(A)");
+			progress_update(pr, pr->base + ok[0] + ok[1] + 1, s ? "(B)" : "(A)");
 			if (boot_plan_run(&plan[s], ctx, &run_id, &res)) {
 				run_result_release(&res);
 				goto out;
 			}
-			progress_boot_done(&pr, ok[0] + ok[1] + 1, run_id, &res, plan[s].log_path.buf);
+			progress_boot_done(pr, pr->base + ok[0] + ok[1] + 1, run_id, &res,
+					   plan[s].log_path.buf);
 			if (res.status == RUN_OK)
 				ok[s]++;
 			else {
@@ -432,7 +435,9 @@ static int run_point(struct lab_context *ctx, const struct ab_opts *o, long long
 	}
 	ret = 0;
 out:
-	progress_release(&pr);
+	/* the next point's boots count on from this one's */
+	pr->base += ok[0] + ok[1];
+	meter_clear(&pr->meter);
 	for (int s = 0; s < prepared; s++)
 		boot_plan_release(&plan[s]);
 	free(dec.v);
@@ -528,7 +533,7 @@ static int pool_look(struct decisions *dec, struct lab_context *ctx,
  */
 static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long long exp_id,
 			  const long long vid[2], long mem, long cpus, double alpha,
-			  struct boot_guests *guests)
+			  struct boot_guests *guests, struct progress *pr)
 {
 	struct boot_opts b[2];
 	struct pool pool;
@@ -589,13 +594,15 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 				goto out;
 			busy[side]++;
 		}
-		if (!pool_busy(&pool))
+		if (!pool_busy(&pool) || fatal_signal_pending())
 			break;
 		if (pool_wait(&pool, &d, &taken_out))
 			goto out;
 		pt = &pool.t[d.target];
 		busy[d.side]--;
-		fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", term_safe(pt->t->name),
+		/* --quiet: only what went wrong */
+		if (!pr->meter.quiet || d.status != RUN_OK)
+			fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", term_safe(pt->t->name),
 			'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
 			d.status == RUN_OK ? "" : ": ",
 			d.status == RUN_OK ? "" : term_safe(d.error));
@@ -611,7 +618,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 			goto out;
 		}
 	}
-	ret = 0;
+	ret = fatal_signal_pending() ? -1 : 0;
 out:
 	pool_release(&pool);
 	free(rounds);
@@ -625,7 +632,10 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 	struct strbuf workloads = STRBUF_INIT;
 	/* the caller's guests (a recipe's A/Bs share them), else the plan's own */
 	struct boot_guests own, *guests = o->boot.guests ? o->boot.guests : &own;
+	struct progress pr;
 	long long kid[2] = { 0, 0 }, vid[2];
+	long limit = o->boots ? o->boots : o->max_boots;
+	size_t points = o->nmems * o->ncpus, point = 0;
 	double alpha = o->alpha;
 
 	boot_guests_init(&own);
@@ -660,7 +670,8 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 		if (experiment_lock(ctx, o->resume))
 			goto fail;
 		*exp_id = o->resume;
-		if (resume_experiment(vid, &ctx->st, *exp_id, o, kid, workloads.buf))
+		if (resume_experiment(vid, &ctx->st, *exp_id, o, kid, workloads.buf) ||
+		    store_experiment_resumed(&ctx->st, *exp_id))
 			goto fail;
 	} else if (create_experiment(exp_id, vid, &ctx->st, o, kid, workloads.buf) ||
 		   experiment_lock(ctx, *exp_id)) {
@@ -672,13 +683,22 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 		sched.alpha = o->alpha;
 		alpha = stats_schedule_alpha(&sched);
 	}
+	/* the experiment's boots, not a point's: an adaptive schedule knows only its most */
+	progress_start(&pr, (long)points * 2 * limit, !o->boots);
 	/* one guest for every point, side and target: its initramfs is the same bytes */
-	for (size_t i = 0; i < o->nmems; i++)
-		for (size_t j = 0; j < o->ncpus; j++)
+	for (size_t i = 0; i < o->nmems; i++) {
+		for (size_t j = 0; j < o->ncpus; j++) {
 			if ((o->boot.targets ? run_point_pool : run_point)(ctx, o, *exp_id, vid,
 									  o->mems[i], o->cpus[j], alpha,
-									  guests))
+									  guests, &pr)) {
+				progress_release(&pr);
 				goto fail;
+			}
+			/* a point the schedule stopped early leaves its budget unused */
+			pr.total = pr.base + (long)(points - ++point) * 2 * limit;
+		}
+	}
+	progress_release(&pr);
 	if (check_provenance(&ctx->st, *exp_id, o->force))
 		goto fail;
 	if (evaluate(&ctx->st, *exp_id, vid, o, alpha))
@@ -689,6 +709,9 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 fail:
 	boot_guests_release(&own);
 	strbuf_release(&workloads);
+	if (fatal_signal_pending() && *exp_id && store_is_open(&ctx->st) &&
+	    !store_experiment_interrupted(&ctx->st, *exp_id))
+		return AB_INTERRUPTED;
 	return AB_ERROR;
 }
 

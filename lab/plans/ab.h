@@ -46,6 +46,13 @@ enum ab_outcome {
 	AB_NO_REGRESSION = 0,
 	AB_REGRESSION = 1,
 	AB_ERROR = 2,
+	/*
+	 * Stopped by SIGINT or SIGTERM (the command deferred them:
+	 * fatal_signal_defer()): the experiment is INTERRUPTED, every boot
+	 * that ended is stored, and it goes on with --resume. Never an exit
+	 * status: the command says how to resume and dies of the signal.
+	 */
+	AB_INTERRUPTED = 3,
 };
 
 /* Runs the plan; *exp_id is the experiment (also when resumed). */

@@ -501,7 +501,7 @@ int boot_plan_prepare(struct boot_plan *p, struct lab_context *ctx,
 		p->has_boot |= !strcmp(o->workloads->specs.v[i], "boot");
 	boot_params(&p->params, o, p->workloads.buf, ctx->cfg.iters);
 	if (p->runner->flags & RUNNER_BOOTS_KERNEL) {
-		strbuf_addf(&p->kvm_note, "%s/kvm-hangs", cachedir);
+		strbuf_addf(&p->kvm_note, "%s/kvm-verdict", cachedir);
 		p->spec.kvm_note = p->kvm_note.buf;
 	} else if (p->guest->workdir.len) {
 		p->spec.workdir = p->guest->workdir.buf;
@@ -603,6 +603,12 @@ int boot_plan_run(struct boot_plan *p, struct lab_context *ctx, long long *run_i
 	} else {
 		p->spec.nonce = p->nonce;
 		p->runner->run(&p->spec, res);
+		/* its children killed by a signal the command defers: not the kernel's doing */
+		if (res->status != RUN_OK && fatal_signal_pending()) {
+			res->status = RUN_INFRA;
+			strbuf_reset(&res->error);
+			strbuf_addstr(&res->error, "interrupted");
+		}
 		sample_set_meta(&res->set, "lab.nonce", p->nonce);
 		user_workloads_meta(&res->set, p->guest->user, p->guest->nuser);
 	}

@@ -128,7 +128,7 @@ int explain_run(long long *id, struct lab_context *ctx, const struct explain_opt
 	if (o->functions && explain_functions_check(o->functions))
 		return -1;
 	boot_guests_init(&guests);
-	progress_start(&pr, 2L * (boots ? boots : 1));
+	progress_start(&pr, 2L * (boots ? boots : 1), 0);
 	for (int i = 0; !i || i < boots; i++)
 		for (int s = 0; s < 2; s++)
 			if (profiled_boot(&run[s][i], ctx, o, s, 2 * i + s + 1, &boots, &guests,

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "pool.h"
 #include "progress.h"
+#include "tempfile.h"
 #include "xalloc.h"
 
 int pool_init(struct pool *p, const struct lab_config *cfg, const char *class, long mem_mib,
@@ -252,6 +253,9 @@ int pool_wait(struct pool *p, struct pool_done *d, int *taken_out)
 	}
 	for (;;) {
 		if (poll(fds, n, -1) < 0) {
+			/* a signal the command defers: it stops, pool_release() ends the boots */
+			if (errno == EINTR && fatal_signal_pending())
+				goto out;
 			if (errno == EINTR)
 				continue;
 			error("cannot wait for the targets of class '%s': %s", p->class,
@@ -313,19 +317,21 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 		int taken_out;
 
 		/* a boot that failed is a boot: lab run counts boots, not samples */
-		for (size_t i = 0; i < pool.n && started < boots; i++)
+		for (size_t i = 0; i < pool.n && started < boots && !fatal_signal_pending(); i++)
 			if (!pool.t[i].busy && !pool.t[i].out) {
 				if (pool_boot(&pool, i, 0))
 					goto out;
 				started++;
 			}
-		if (!pool_busy(&pool))
+		if (!pool_busy(&pool) || fatal_signal_pending())
 			break;
 		if (pool_wait(&pool, &d, &taken_out))
 			goto out;
 		run_ids[done++] = d.run_id;
 		*bad_boots += d.status != RUN_OK;
-		fprintf(stderr, "  %s: boot %ld of %ld %s (run %lld, %.1f s)%s%s\n",
+		/* --quiet: only what went wrong */
+		if (meter_mode != METER_QUIET || d.status != RUN_OK)
+			fprintf(stderr, "  %s: boot %ld of %ld %s (run %lld, %.1f s)%s%s\n",
 			term_safe(pool.t[d.target].t->name), done, boots, run_status_name(d.status),
 			d.run_id, d.wall_s, d.status == RUN_OK ? "" : ": ",
 			d.status == RUN_OK ? "" : term_safe(d.error));
@@ -335,7 +341,7 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 			goto out;
 		}
 	}
-	ret = 0;
+	ret = fatal_signal_pending() ? -1 : 0;
 out:
 	pool_release(&pool);
 	return ret;
@@ -346,6 +352,7 @@ int boots_run(struct lab_context *ctx, const struct boot_opts *o, long boots,
 {
 	struct boot_plan plan;
 	struct progress pr = { 0 };
+	long k = 0;
 	int ret = -1;
 
 	*bad_boots = 0;
@@ -354,9 +361,10 @@ int boots_run(struct lab_context *ctx, const struct boot_opts *o, long boots,
 	memset(&plan, 0, sizeof(plan));
 	if (boot_plan_prepare(&plan, ctx, o))
 		goto out;
-	progress_start(&pr, boots);
+	progress_start(&pr, boots, 0);
 	plan.spec.watch = progress_watch(&pr);
-	for (long k = 0; k < boots; k++) {
+	/* a signal the command defers stops it between boots: what ended is stored */
+	for (k = 0; k < boots && !fatal_signal_pending(); k++) {
 		struct run_result res;
 
 		progress_update(&pr, k + 1, NULL);
@@ -365,10 +373,16 @@ int boots_run(struct lab_context *ctx, const struct boot_opts *o, long boots,
 			goto out;
 		}
 		progress_boot_done(&pr, k + 1, run_ids[k], &res, plan.log_path.buf);
+		/* stored as interrupted, it is none of the boots asked for */
+		if (res.status != RUN_OK && fatal_signal_pending()) {
+			run_ids[k] = 0;
+			run_result_release(&res);
+			break;
+		}
 		*bad_boots += res.status != RUN_OK;
 		run_result_release(&res);
 	}
-	ret = 0;
+	ret = k < boots ? -1 : 0;
 out:
 	progress_release(&pr);
 	boot_plan_release(&plan);

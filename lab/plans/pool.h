@@ -89,7 +89,9 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 		   long long *run_ids, long *bad_boots);
 /*
  * lab run's boots: on the targets of o->targets at once (pool_run_boots()),
- * else boots of one plan in turn, each shown on stderr as it goes.
+ * else boots of one plan in turn, each shown on stderr as it goes. Stopped
+ * by a signal the command defers (fatal_signal_pending()): -1 without a
+ * message, run_ids holding the boots stored so far (the rest 0).
  */
 int boots_run(struct lab_context *ctx, const struct boot_opts *o, long boots,
 	      long long *run_ids, long *bad_boots);

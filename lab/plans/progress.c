@@ -25,10 +25,11 @@ static void watch_tick(struct run_watch *w)
 	meter_tick(&watching(w)->meter);
 }
 
-void progress_start(struct progress *pr, long total)
+void progress_start(struct progress *pr, long total, int at_most)
 {
 	memset(pr, 0, sizeof(*pr));
 	pr->total = total;
+	pr->at_most = at_most;
 	meter_init(&pr->meter, stderr);
 	pr->watch.phase = watch_phase;
 	pr->watch.count = watch_count;
@@ -45,26 +46,19 @@ struct run_watch *progress_watch(struct progress *pr)
 	return &pr->watch;
 }
 
-/* The slot of a label's last boot time: its own, else the least used. */
-static int label_slot(struct progress *pr, const char *label)
-{
-	for (int i = 0; i < PROGRESS_LABELS; i++)
-		if (!strcmp(pr->last[i].label, label))
-			return i;
-	for (int i = 0; i < PROGRESS_LABELS; i++)
-		if (!pr->last[i].label[0]) {
-			snprintf(pr->last[i].label, sizeof(pr->last[i].label), "%s", label);
-			pr->last[i].wall_s = 0;
-			return i;
-		}
-	return PROGRESS_LABELS - 1;
-}
-
 void progress_update(struct progress *pr, long k, const char *label)
 {
-	pr->current = label_slot(pr, label ? label : "");
-	meter_begin(&pr->meter, 0, pr->last[pr->current].wall_s, "boot %ld of %ld%s%s", k,
-		    pr->total, label ? " " : "", label ? term_safe(label) : "");
+	long left = pr->total - k + 1;
+	double expected = 0;
+
+	/* the series' time left, not the boot's: its boots left at their mean so far */
+	if (pr->ok && left > 0)
+		expected = (double)left * pr->ok_s / (double)pr->ok;
+	meter_begin(&pr->meter, 0, expected, "boot %ld of %s%ld%s%s", k,
+		    pr->at_most ? "at most " : "", pr->total, label ? " " : "",
+		    label ? term_safe(label) : "");
+	pr->meter.left_before = pr->at_most ? "at most " : NULL;
+	pr->meter.left_after = left > 1 ? "left in all" : NULL;
 	meter_phase(&pr->meter, "starting");
 }
 
@@ -73,10 +67,18 @@ void progress_boot_done(struct progress *pr, long k, long long run_id,
 {
 	const char *uncontained;
 
-	if (res->status == RUN_OK)
-		pr->last[pr->current].wall_s = res->wall_s;
-	meter_done(&pr->meter, "boot %ld of %ld: %s (run %lld, %.1f s)", k, pr->total,
-		   run_status_name(res->status), run_id, res->wall_s);
+	if (res->status == RUN_OK) {
+		pr->ok_s += res->wall_s;
+		pr->ok++;
+	}
+	/* what the guest could not keep in here (runners/guest/contain.h): once a boot */
+	uncontained = sample_set_meta_get(&res->set, "exec.uncontained");
+	/* --quiet: the result and the errors, nothing of a boot that went well */
+	if (pr->meter.quiet && res->status == RUN_OK && !res->bad_lines && !uncontained)
+		return;
+	meter_done(&pr->meter, "boot %ld of %s%ld: %s (run %lld, %.1f s)", k,
+		   pr->at_most ? "at most " : "", pr->total, run_status_name(res->status), run_id,
+		   res->wall_s);
 	if (res->status != RUN_OK)
 		fprintf(stderr, "  %s\n  console log: %s\n", term_safe(strbuf_str(&res->error)),
 			term_safe(console_log));
@@ -84,8 +86,6 @@ void progress_boot_done(struct progress *pr, long k, long long run_id,
 		fprintf(stderr, "  %d protocol line(s) dropped, not used (first: %s); "
 			"'lab show %lld' lists them\n", res->bad_lines,
 			res->dropped_nr ? term_safe(res->dropped[0].reason) : "?", run_id);
-	/* what the guest could not keep in here (runners/guest/contain.h): once a boot */
-	uncontained = sample_set_meta_get(&res->set, "exec.uncontained");
 	if (uncontained)
 		fprintf(stderr, "  warning: %s\n", term_safe(uncontained));
 }

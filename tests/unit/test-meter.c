@@ -143,6 +143,35 @@ static void test_quiet(void)
 	strbuf_release(&out);
 }
 
+static void test_width(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	FILE *f = tmpfile();
+	struct meter m;
+
+	/* a file is no terminal: $COLUMNS, else 80 */
+	setenv("COLUMNS", "30", 1);
+	start(&m, f, 1);
+	meter_begin(&m, 0, 100, "boot 3 of at most 40 (µ)");
+	m.left_before = "at most ";
+	m.left_after = "left in all";
+	meter_phase(&m, "zeroing: 4 samples");
+	is_str(written(f, &out), "\rboot 3 of at most 40 (µ): ze…\033[K",
+	       "cut to 29 columns, not bytes, an ellipsis where it was cut");
+	unsetenv("COLUMNS");
+	meter_phase(&m, "zeroing: 4 samples");
+	is_str(written(f, &out),
+	       "\rboot 3 of at most 40 (µ): zeroing: 4 samples, 0:00, at most ~1:40 left in "
+	       "all\033[K", "within 79 columns when the width is unknown, the time left worded");
+	clock_s += 70;
+	meter_tick(&m);
+	is_str(written(f, &out), "\rboot 3 of at most 40 (µ): zeroing: 4 samples, 1:10, at most "
+	       "~0:30 left in all\033[K", "the time left counts down");
+	meter_release(&m);
+	fclose(f);
+	strbuf_release(&out);
+}
+
 static void test_durations(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -166,6 +195,7 @@ int main(void)
 	test_plain();
 	test_in_place();
 	test_quiet();
+	test_width();
 	test_durations();
 	return done_testing();
 }
