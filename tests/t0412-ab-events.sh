@@ -92,6 +92,7 @@ test_expect_success TCG 'the experiment page: what was measured, the warning, th
 	a=$(median a ev.pgfault) && b=$(median b ev.pgfault) &&
 	"$LAB" report --db lab.db --out site >report.out 2>report.err &&
 	grep -q "<dt>measured</dt><dd class=\"measured\">emulated, virtual time</dd>" site/e1.html &&
+	grep -q "<dt>counters</dt><dd class=\"measured\">no hardware counters (emulated)</dd>" site/e1.html &&
 	grep -q "<p class=\"warning\">warning: zeroing.touch: emulated time +" site/e1.html &&
 	grep -q "<h2>Events</h2>" site/e1.html &&
 	grep -q "<td>zeroing.ev.pgfault</td><td>1024M, 1 cpu(s)</td><td class=\"num\">$a</td><td class=\"num\">$b</td>" site/e1.html

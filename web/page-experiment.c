@@ -426,7 +426,19 @@ static int experiment_header(const struct store_report_experiment *e, void *data
 	measured_words(&title, events_measured_all(&ep->ev));
 	escape_html(sb, title.buf);
 	strbuf_release(&title);
-	strbuf_addstr(sb, "</dd>\n</dl>\n");
+	strbuf_addstr(sb, "</dd>\n");
+	for (size_t i = 0; i < ep->ev.npoints; i++) {
+		const struct measured_point *m = &ep->ev.points[i];
+		const char *none = events_no_counters(&ep->ev, m->mem_mib, m->cpus);
+
+		if (none) {
+			strbuf_addstr(sb, "<dt>counters</dt><dd class=\"measured\">");
+			escape_html(sb, none);
+			strbuf_addstr(sb, "</dd>\n");
+			break;
+		}
+	}
+	strbuf_addstr(sb, "</dl>\n");
 	return ret;
 }
 
