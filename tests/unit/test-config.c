@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "runner.h"
+#include "ssh-remote.h"
 #include "recipe.h"
 #include "strbuf.h"
 #include "workload.h"
