@@ -2,7 +2,7 @@
 # docs/man.sh PAGE.md OUT VERSION: one page of docs/ as a manual page, made
 # by go-md2man. OUT's suffix is its section: 1 for a command (lab-ab.md),
 # 5 for lab.conf (lab-config.md), 7 for the other pages (clocks.md is
-# lab-clocks(7)). The page's first heading becomes the title line (and,
+# lab-clocks(7)), and lab.md is lab(1). The page's first heading becomes the title line (and,
 # on a page without a NAME section, its NAME line), and a link to another
 # page becomes that page's manual name.
 set -eu
@@ -19,6 +19,7 @@ awk -v name="$name" 'NR == 1 && !/^# / { print; next }
 sed -E \
 	-e "1s/^# .*/# $name $section \"\" \"lab $version\" \"lab manual\"/" \
 	-e 's/\[[a-z-]+\.md\]\(([a-z-]+)\.md(#[^)]*)?\)/lab-\1(7)/g' \
+	-e 's/\[([^]]*)\]\(lab\.md(#[^)]*)?\)/\1 (lab(1))/g' \
 	-e 's/\[([^]]*)\]\(lab-config\.md(#[^)]*)?\)/\1 (lab-config(5))/g' \
 	-e 's/\[([^]]*)\]\((lab-[a-z-]+)\.md(#[^)]*)?\)/\1 (\2(1))/g' \
 	-e 's/\[([^]]*)\]\(([a-z-]+)\.md(#[^)]*)?\)/\1 (lab-\2(7))/g' \

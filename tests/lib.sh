@@ -327,6 +327,41 @@ scaled_history() {
 	printf "[core]\n\trepo = %s\n" "$(realpath "$1")" >>lab.conf
 }
 
+# user_recipe: in the current directory, a project repo (base, and slow at
+# 1.5 times, built by ./lab.conf into a wrapper of $GUEST_BIN that sets
+# LAB_SCALE), a program bench/work.sh (a cost in us, or with --ops a rate in
+# ops/s, as slow as LAB_SCALE says) and user.recipe: the program as an
+# exec: workload and as a [workload "rate"] section, a variant a commit.
+user_recipe() {
+	scaled_project repo "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" &&
+	mkdir bench &&
+	cat >bench/work.sh <<-\EOS &&
+	#!/bin/sh
+	# a cost, or with --ops a rate, as slow as LAB_SCALE says, with a little noise
+	awk -v s="${LAB_SCALE:-1}" -v ops="$1" -v seed="$$" "BEGIN { srand(seed); x = 1 + rand() / 100;
+		if (ops == \"--ops\") printf \"ops %.3f ops/s\\n\", 1000 / s * x;
+		else printf \"work %.3f us\\n\", 100 * s * x }"
+	EOS
+	chmod +x bench/work.sh &&
+	cat >user.recipe <<-\EOF
+	[recipe]
+		title = a user program, as a cost and as a rate
+		ref = base
+		workload = exec:bench/work.sh
+		workload = rate
+		metric = work.work
+		metric = rate.ops
+	[workload "rate"]
+		program = bench/work.sh
+		arg = --ops
+		higher = ops
+	[variant "base"]
+		ref = base
+	[variant "slow"]
+		ref = slow
+	EOF
+}
+
 # sql DB QUERY: one sqlite3 answer.
 sql() {
 	sqlite3 -batch -noheader "$1" "$2"

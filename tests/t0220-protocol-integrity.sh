@@ -206,7 +206,7 @@ event count 1.5 is not a whole number from 0 to 2^53
 event count 1e+300 is not a whole number from 0 to 2^53" &&
 	grep -q "4 protocol line(s) dropped, not used (first: time 1e+308 us is beyond a day)" err &&
 	"$LAB" show --db lab.db "$(last id)" >show-huge &&
-	grep -q "^zeroing.touch  *us  *3  *10.00 " show-huge &&
+	grep -q "^zeroing.touch  *µs  *3  *10.00 " show-huge &&
 	grep -q "^zeroing.ev.pgfault  *events  *1  *12.00 " show-huge
 '
 

@@ -72,7 +72,7 @@ test_expect_success 'lab run: its table within 100 columns, a long name on a lin
 	cat run && test "$(widest run)" -le 100 &&
 	grep -q "^metric  *unit  *n  *median  *spread  *min  *max$" run &&
 	grep -qx "zeroing\.$LONG" run &&
-	grep -q "^zeroing\.t  *ms  *5  *[0-9.]*M  *±[0-9.]*%  *[0-9.]*M  *[0-9.]*M$" run
+	grep -q "^zeroing\.t  *s  *5  *[0-9]*  *±[0-9.]*%  *[0-9]*  *[0-9]*$" run
 '
 
 test_expect_success 'lab list: within 100 columns, each experiment with its verdict counts' '

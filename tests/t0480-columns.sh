@@ -76,32 +76,7 @@ test_expect_success 'setup: A/Bs, a run, a recipe and a bisection in a store' '
 	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
 		--cmdline "metrics=t,$LONG scale=0.00000397 $(printf "word%d " $(seq 1 40))" \
 		>outs/run 2>err &&
-	scaled_project repo "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" &&
-	mkdir bench &&
-	cat >bench/work.sh <<-\EOS &&
-	#!/bin/sh
-	awk -v s="${LAB_SCALE:-1}" -v ops="$1" -v seed="$$" "BEGIN { srand(seed); x = 1 + rand() / 100;
-		if (ops == \"--ops\") printf \"ops %.3f ops/s\\n\", 1000 / s * x;
-		else printf \"work %.3f us\\n\", 100 * s * x }"
-	EOS
-	chmod +x bench/work.sh &&
-	cat >user.recipe <<-\EOF &&
-	[recipe]
-		title = a user program, as a cost and as a rate
-		ref = base
-		workload = exec:bench/work.sh
-		workload = rate
-		metric = work.work
-		metric = rate.ops
-	[workload "rate"]
-		program = bench/work.sh
-		arg = --ops
-		higher = ops
-	[variant "base"]
-		ref = base
-	[variant "slow"]
-		ref = slow
-	EOF
+	user_recipe &&
 	test_expect_code 1 "$LAB" recipe user.recipe --repo repo --db lab.db --boots 4 --iters 3 \
 		>outs/recipe 2>err &&
 	mkdir bis && (
@@ -158,11 +133,31 @@ test_expect_success 'lab show RUN names its experiment and variant' '
 test_expect_success 'a value far below its unit is written in the unit that suits it' '
 	grep -E "^zeroing\.t +ns +[34][0-9][0-9]\.[0-9] ±[0-9.]+% +4[0-9][0-9]\.[0-9] ±[0-9.]+% +\+[0-9.]+ % \[" outs/ab-tiny &&
 	grep -E "^  Mean: +[0-9.]+ ns +[0-9.]+ ns$" outs/show-E2 &&
-	grep -E "^  wall +[0-9.]+ (s|ms)$" outs/show-1
+	grep -E "^  wall +[0-9.]+ (s|ms)$" outs/show-1 &&
+	grep -E "^zeroing\.t +ns +5 +[34][0-9][0-9]\.[0-9] " outs/run
 '
 
 test_expect_success 'unknown workloads and metrics get a suggestion' '
-	grep -q "did you mean .zeroing.?" outs/err-workload
+	test "$(cat outs/err-workload)" = "lab: unknown workload '\''zeroin'\'': did you mean '\''zeroing'\''?"
+'
+
+test_expect_success 'JSON writes null where nothing is, and the exact numbers' '
+	"$LAB" show --db lab.db E1 --format json >e1.json &&
+	"$LAB" show --db lab.db 1 --format json >r1.json &&
+	run=$(sql lab.db "SELECT max(id) FROM runs WHERE experiment_id IS NULL") &&
+	"$LAB" show --db lab.db $run --format json >run.json &&
+	python3 - "$(sql lab.db "SELECT wall_s FROM runs WHERE id = 1")" <<-\EOF
+	import json, sys
+	e = json.load(open("e1.json"))
+	assert [v["hash"] for v in e["variants"]] == [None, None], e["variants"]
+	assert [v["kernel"] for v in e["variants"]] == [None, None], e["variants"]
+	r = json.load(open("r1.json"))
+	assert (r["experiment"], r["variant"]) == (1, "A"), r
+	assert abs(r["wall_s"] - float(sys.argv[1])) < 1e-12, (r["wall_s"], sys.argv[1])
+	assert r["kernel"] is None and r["target"] is None, r
+	u = json.load(open("run.json"))
+	assert u["experiment"] is None and u["variant"] is None, u
+	EOF
 '
 
 test_done

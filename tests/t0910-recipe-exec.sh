@@ -9,33 +9,7 @@
 export GUEST_BIN=$GUEST
 
 test_expect_success 'setup: a base and a slower commit, a program, a recipe naming it twice' '
-	scaled_project repo "#!/bin/sh\nLAB_SCALE=%s exec \"\$GUEST_BIN\" \"\$@\"\n" &&
-	mkdir bench &&
-	cat >bench/work.sh <<-\EOS &&
-	#!/bin/sh
-	# a cost, or with --ops a rate, as slow as LAB_SCALE says, with a little noise
-	awk -v s="${LAB_SCALE:-1}" -v ops="$1" -v seed="$$" "BEGIN { srand(seed); x = 1 + rand() / 100;
-		if (ops == \"--ops\") printf \"ops %.3f ops/s\\n\", 1000 / s * x;
-		else printf \"work %.3f us\\n\", 100 * s * x }"
-	EOS
-	chmod +x bench/work.sh &&
-	cat >user.recipe <<-\EOF
-	[recipe]
-		title = a user program, as a cost and as a rate
-		ref = base
-		workload = exec:bench/work.sh
-		workload = rate
-		metric = work.work
-		metric = rate.ops
-	[workload "rate"]
-		program = bench/work.sh
-		arg = --ops
-		higher = ops
-	[variant "base"]
-		ref = base
-	[variant "slow"]
-		ref = slow
-	EOF
+	user_recipe
 '
 
 test_expect_success 'lab recipe runs both; each metric has its verdict row, the rate as higher-is-better' '

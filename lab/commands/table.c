@@ -29,8 +29,9 @@ struct group {
 static void print_group(FILE *f, const struct group *g)
 {
 	struct stats_summary s;
-	char name[100], n[24], median[32], spread[16], min[32], max[32];
-	const char *shown;
+	char name[100], n[24], median[32], spread[16], min[32], max[32], unit[32];
+	const char *shown, *scaled;
+	double k;
 
 	snprintf(name, sizeof(name), "%s.%s", g->workload, g->metric);
 	shown = term_safe(name);
@@ -44,18 +45,25 @@ static void print_group(FILE *f, const struct group *g)
 		return;
 	}
 	stats_summarize(&s, g->v, g->nr);
+	/* the row in the unit its smallest value reads best in: 397.0 ns, not 397.0µ ms */
+	k = textfmt_unit_scale(&scaled, g->unit, s.min > 0 ? s.min : s.median);
+	snprintf(unit, sizeof(unit), "%s", term_safe(scaled));
 	snprintf(n, sizeof(n), "%zu", s.n);
-	textfmt_value(median, sizeof(median), s.median);
-	textfmt_value(min, sizeof(min), s.min);
-	textfmt_value(max, sizeof(max), s.max);
+	textfmt_value(median, sizeof(median), s.median * k);
+	textfmt_value(min, sizeof(min), s.min * k);
+	textfmt_value(max, sizeof(max), s.max * k);
 	if (s.n > 1 && s.mean != 0 && isfinite(s.std / s.mean))
 		snprintf(spread, sizeof(spread), "±%.*f%%",
 			 100 * s.std / fabs(s.mean) >= 10 ? 0 : 1, 100 * s.std / fabs(s.mean));
 	else
 		snprintf(spread, sizeof(spread), "-");
-	/* "±" is two bytes: printf pads bytes, the terminal shows characters */
-	fprintf(f, "%-*s %-5s %6s %10s %*s %10s %10s", NAME_W, shown, term_safe(g->unit), n,
-		median, 7 + (int)(strlen(spread) - textfmt_width(spread)), spread, min, max);
+	/* "±" and "µ" are two bytes: printf pads bytes, the terminal shows characters */
+	fprintf(f, "%-*s ", NAME_W, shown);
+	textfmt_pad(f, unit, 5);
+	fprintf(f, " %6s %*s %*s %*s %*s", n, 10 + (int)(strlen(median) - textfmt_width(median)),
+		median, 7 + (int)(strlen(spread) - textfmt_width(spread)), spread,
+		10 + (int)(strlen(min) - textfmt_width(min)), min,
+		10 + (int)(strlen(max) - textfmt_width(max)), max);
 	if (g->warmups)
 		fprintf(f, "  (+%zu warm-up)", g->warmups);
 	fputc('\n', f);
