@@ -16,13 +16,6 @@
 #include "host.h"
 #include "ssh-remote.h"
 
-long ssh_deadline_s(const struct ssh_config *c, int firmware)
-{
-	if (c->deadline_s)
-		return c->deadline_s;
-	return firmware ? SSH_FIRMWARE_DEADLINE_S : SSH_DEFAULT_DEADLINE_S;
-}
-
 /* The last non-empty line of out, for messages. */
 void ssh_last_line(const struct strbuf *out, char *buf, size_t size)
 {

@@ -27,15 +27,6 @@
 #define SSH_FILES_MAX ((size_t)256 << 20)
 #define SSH_ANSWER_TOO_LONG (-3)
 
-/*
- * Seconds to wait for the host to come back: the deadline set, or the
- * default for the way it went down, SSH_DEFAULT_DEADLINE_S after a kexec,
- * SSH_FIRMWARE_DEADLINE_S through firmware (firmware 1: a reboot, a reset).
- * Here, below both the runner (ssh.c) and the kexec (ssh-kexec.c), so that
- * neither calls back into the other.
- */
-long ssh_deadline_s(const struct ssh_config *c, int firmware);
-
 struct remote {
 	const struct ssh_config *cfg;
 	char ctl_dir[64];	/* holds the master's socket */

@@ -29,7 +29,7 @@ struct ssh_config {
 	char *reset;		/* shell command that power-cycles the host; NULL: none */
 	char *console;		/* shell command printing the host's console; NULL: none */
 	char *restore;		/* "reboot" (default) or "kexec:IMAGE[,INITRD]" */
-	long deadline_s;	/* for the host to come back; 0: ssh_deadline_s()'s (ssh-remote.h) */
+	long deadline_s;	/* for the host to come back; 0: ssh_deadline_s()'s default */
 };
 
 void ssh_config_init(struct ssh_config *c);
@@ -47,6 +47,19 @@ extern const size_t ssh_config_nkeys;
  * them from dflt, so that a reset never power-cycles another host.
  */
 void ssh_config_default(struct ssh_config *c, const struct ssh_config *dflt);
+/*
+ * Seconds to wait for the host to come back: the deadline set, or the
+ * default for the way it went down, SSH_DEFAULT_DEADLINE_S after a kexec,
+ * SSH_FIRMWARE_DEADLINE_S through firmware (firmware 1: a reboot, a reset).
+ * Inline, so that ssh-kexec.c, which ssh.c calls, does not call back into
+ * ssh.c for it.
+ */
+static inline long ssh_deadline_s(const struct ssh_config *c, int firmware)
+{
+	if (c->deadline_s)
+		return c->deadline_s;
+	return firmware ? SSH_FIRMWARE_DEADLINE_S : SSH_DEFAULT_DEADLINE_S;
+}
 
 /*
  * What the host lacks to be used, asked of it in one connection: the

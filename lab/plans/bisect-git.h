@@ -48,11 +48,13 @@ size_t bisect_memory_allowed(void);
 int bisect_range_fits(size_t n, const char *range);
 
 /*
- * Is git bisect run over? The candidates of good..bad, bad BAD, marked
- * by the steps of bisection exp_id as stored (in order: a later step of a
- * commit counts), then by the marks git holds in repo while it runs
- * (refs/bisect/bad, good-ID and skip-ID, the user's own included), as
- * bisect_conclude() sees them. 1 when it is over, with the first bad
+ * Is git bisect run over? The marks of the steps of bisection exp_id as
+ * stored (in order: a later step of a commit counts), then those git
+ * holds in repo while it runs (refs/bisect/bad, good-ID and skip-ID, the
+ * user's own included), as bisect_conclude() sees them over what is still
+ * in question: only the ancestors of the bad marked last (a step's before
+ * git's refs/bisect/bad, bad when none is) that good and no good mark
+ * has are read, half as many each step, not all of good..bad. 1 when it is over, with the first bad
  * commit in culprit, or "" when skipped commits stand with it; 0 while a
  * candidate is left to test; -1 after a message.
  */
