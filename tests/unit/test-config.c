@@ -7,7 +7,6 @@
 
 #include "config.h"
 #include "runner.h"
-#include "ssh-remote.h"
 #include "recipe.h"
 #include "strbuf.h"
 #include "workload.h"
