@@ -7,15 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 
 KERNEL=$(debian_kernel)
-SYSTEM_QEMU=$(qemu-system-x86_64 --version 2>/dev/null |
-	sed -n "1s/^QEMU emulator version \([0-9]*\)\.\([0-9]*\)\..*/\1 \2/p")
-
-# QEMU 8.1 and later run several vCPUs in virtual time (t0226).
-test_lazy_prereq QEMU_8_1 '
-	test_have_prereq TCG &&
-	set -- $SYSTEM_QEMU && test "$1" -gt 8 -o \( "$1" = 8 -a "$2" -ge 1 \)
-'
-
 # "iteration value" of each touch sample of run $2 in database $1
 touches () {
 	sql "$1" "SELECT iteration || \" \" || value FROM samples WHERE run_id = $2 AND workload = \"zeroing\" AND metric = \"touch\" ORDER BY iteration"
@@ -56,5 +47,33 @@ test_expect_success QEMU_8_1 'no initramfs is left behind, of a boot or of the p
 	test -d cache && ls -A cache >left &&
 	! grep initramfs left
 '
+
+# Debian's arm64 cloud kernel (fetched once into state/, no cross build):
+# the same under qemu-system-aarch64 -M virt, on 2 and 4 vCPUs, demote too.
+test_lazy_prereq ARM64_KERNEL '
+	qemu_splits_icount qemu-system-aarch64 &&
+	test -x "$TOP/build/guest/aarch64/lab-guest" &&
+	"$TOP/tests/fixtures/debian-arm64-kernel.sh" >/dev/null
+'
+
+for n in 2 4; do
+	test_expect_success ARM64_KERNEL "arm64, two boots of $n vCPUs in icount: every sample the same" '
+		kernel=$("$TOP/tests/fixtures/debian-arm64-kernel.sh") &&
+		"$LAB" run --db arm$n.db --accel tcg --clock icount --cpus $n --kernel "$kernel" \
+			--workload zeroing,demote,boot --iters 3 --param zeroing_mb=16 --mem 4G \
+			--boots 2 --timeout 900 --cmdline nokaslr >out 2>err &&
+		test "$(sql arm$n.db "SELECT group_concat(status || \" \" || cpus || \" \" || clock) FROM runs")" = \
+			"OK $n icount shift=0,OK $n icount shift=0" &&
+		for r in 1 2; do
+			sql arm$n.db "SELECT workload, metric, iteration, value FROM samples WHERE run_id = $r ORDER BY id" >samples$r || return 1
+		done &&
+		test "$(grep -c "^zeroing|touch|" samples1)" = 3 &&
+		test "$(grep -c "^demote|demote_page_wall|" samples1)" -ge 1 &&
+		grep -q "^boot|to_init|" samples1 &&
+		diff samples1 samples2 &&
+		test "$(sql arm$n.db "SELECT value FROM run_meta WHERE run_id = 2 AND key = \"kernel.cmdline\"")" = \
+			"console=ttyAMA0 panic=-1 lab.workload=zeroing,demote,boot lab.iters=3 lab.zeroing_mb=16 nokaslr"
+	'
+done
 
 test_done
