@@ -71,6 +71,14 @@ for n in 2 4; do
 		test "$(grep -c "^demote|demote_page_wall|" samples1)" -ge 1 &&
 		grep -q "^boot|to_init|" samples1 &&
 		diff samples1 samples2 &&
+		# TCG emulates a PMUv3: its counters too, the same boot after boot
+		test "$(sql arm$n.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = \"pmu\"")" = \
+			"cycles instructions" &&
+		for r in 1 2; do
+			sql arm$n.db "SELECT workload, metric, iteration, value FROM events WHERE run_id = $r AND metric IN (\"ev.cycles\", \"ev.instructions\") ORDER BY id" >counters$r || return 1
+		done &&
+		test "$(grep -c "^zeroing|ev.instructions|" counters1)" = 3 &&
+		diff counters1 counters2 &&
 		test "$(sql arm$n.db "SELECT value FROM run_meta WHERE run_id = 2 AND key = \"kernel.cmdline\"")" = \
 			"console=ttyAMA0 panic=-1 lab.workload=zeroing,demote,boot lab.iters=3 lab.zeroing_mb=16 nokaslr"
 	'
