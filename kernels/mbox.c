@@ -3,14 +3,13 @@
  * RFC 2047 decoding, dates, and git am's subject, body and diff rules.
  */
 #include <ctype.h>
-#include <errno.h>
-#include <iconv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
 #include "array.h"
+#include "mail-decode.h"
 #include "mbox.h"
 #include "strbuf.h"
 
@@ -79,193 +78,6 @@ static int is_from_line(const char *s, size_t n)
 }
 
 /* ---- transfer encodings (RFC 2045, RFC 2047) ---- */
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/* Quoted-printable; in a header's "Q" encoding '_' is a space. */
-static void qp_decode(struct strbuf *out, const char *s, size_t n, int header)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '=' && i + 1 < n && s[i + 1] == '\n') {
-			i++;	/* soft line break */
-		} else if (s[i] == '=' && i + 2 < n && hexval(s[i + 1]) >= 0 &&
-			   hexval(s[i + 2]) >= 0) {
-			strbuf_addch(out, hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
-			i += 2;
-		} else if (header && s[i] == '_') {
-			strbuf_addch(out, ' ');
-		} else {
-			strbuf_addch(out, s[i]);
-		}
-	}
-}
-
-static int base64_decode(struct strbuf *out, const char *s, size_t n)
-{
-	static const char digits[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	unsigned acc = 0;
-	int bits = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *d;
-
-		if (isspace((unsigned char)s[i]))
-			continue;
-		if (s[i] == '=')
-			break;
-		d = s[i] ? strchr(digits, s[i]) : NULL;
-		if (!d)
-			return -1;
-		acc = (acc << 6) | (unsigned)(d - digits);
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			strbuf_addch(out, (int)((acc >> bits) & 0xff));
-		}
-	}
-	return 0;
-}
-
-/*
- * s (n bytes) in charset cs (cs_len bytes) added to out as UTF-8, by
- * iconv(3): any charset the C library knows (ISO-8859-*, KOI8-R,
- * Shift_JIS, ISO-2022-JP...). UTF-8, ASCII and a charset it does not know
- * go as they are; a byte that is not valid in cs becomes U+FFFD.
- */
-static void add_utf8(struct strbuf *out, const char *cs, size_t cs_len, const char *s, size_t n)
-{
-	char name[64], buf[256], *in = (char *)s, *o;
-	size_t left = n, room;
-	iconv_t cd;
-
-	if (!cs_len || cs_len >= sizeof(name))
-		goto as_is;
-	memcpy(name, cs, cs_len);
-	name[cs_len] = '\0';
-	if (!strcasecmp(name, "utf-8") || !strcasecmp(name, "utf8") ||
-	    !strcasecmp(name, "us-ascii"))
-		goto as_is;
-	cd = iconv_open("UTF-8", name);
-	if (cd == (iconv_t)-1)
-		goto as_is;
-	while (left) {
-		o = buf;
-		room = sizeof(buf);
-		if (iconv(cd, &in, &left, &o, &room) == (size_t)-1 && errno != E2BIG) {
-			/* EILSEQ, or EINVAL: a sequence cut at the end */
-			strbuf_add(out, buf, (size_t)(o - buf));
-			strbuf_addstr(out, "\xef\xbf\xbd");
-			in++;
-			left--;
-			continue;
-		}
-		strbuf_add(out, buf, (size_t)(o - buf));
-	}
-	/* a stateful charset's return to its initial state (ISO-2022-JP) */
-	o = buf;
-	room = sizeof(buf);
-	if (iconv(cd, NULL, NULL, &o, &room) != (size_t)-1)
-		strbuf_add(out, buf, (size_t)(o - buf));
-	iconv_close(cd);
-	return;
-as_is:
-	strbuf_add(out, s, n);
-}
-
-/* The charset parameter of a Content-Type value: 0 with it at *cs, *len bytes; -1 without. */
-static int body_charset(const char *ctype, const char **cs, size_t *len)
-{
-	for (const char *p = ctype; p && *p; p++) {
-		if (strncasecmp(p, "charset=", 8) || (p > ctype && !strchr("; \t", p[-1])))
-			continue;
-		p += 8;
-		if (*p == '"')
-			p++;
-		*cs = p;
-		*len = strcspn(p, "\"; \t");
-		return *len ? 0 : -1;
-	}
-	return -1;
-}
-
-/*
- * One RFC 2047 encoded word, "=?charset?Q?text?=" or "=?charset?B?text?=",
- * at s, decoded to UTF-8.
- */
-static int decode_word(struct strbuf *out, const char *s, size_t n, size_t *used)
-{
-	struct strbuf raw = STRBUF_INIT;
-	const char *end = s + n, *p = s + 2, *q, *text, *t, *star;
-	size_t cs_len;
-	int enc, ret = -1;
-
-	q = memchr(p, '?', (size_t)(end - p));
-	if (!q || end - q < 5)
-		return -1;
-	enc = tolower((unsigned char)q[1]);
-	if ((enc != 'q' && enc != 'b') || q[2] != '?')
-		return -1;
-	text = q + 3;
-	for (t = text; t + 1 < end && !(t[0] == '?' && t[1] == '='); t++)
-		if (isspace((unsigned char)*t))
-			return -1;
-	if (t + 1 >= end)
-		return -1;
-	cs_len = (size_t)(q - p);	/* "UTF-8*en": RFC 2231 adds a language */
-	star = memchr(p, '*', cs_len);
-	if (star)
-		cs_len = (size_t)(star - p);
-	if (enc == 'q')
-		qp_decode(&raw, text, (size_t)(t - text), 1);
-	else if (base64_decode(&raw, text, (size_t)(t - text)))
-		goto out;
-	add_utf8(out, p, cs_len, raw.buf, raw.len);
-	*used = (size_t)(t + 2 - s);
-	ret = 0;
-out:
-	strbuf_release(&raw);
-	return ret;
-}
-
-/* A header value with its encoded words decoded; blanks between two of them go. */
-static void decode_header(struct strbuf *out, const char *s, size_t n)
-{
-	struct strbuf word = STRBUF_INIT;
-	size_t i = 0, mark = 0;
-	int after_word = 0;
-
-	while (i < n) {
-		size_t used;
-
-		strbuf_reset(&word);
-		if (s[i] == '=' && i + 1 < n && s[i + 1] == '?' &&
-		    !decode_word(&word, s + i, n - i, &used)) {
-			if (after_word)
-				strbuf_setlen(out, mark);
-			/* An encoded line break must not break a subject line. */
-			for (size_t k = 0; k < word.len; k++)
-				strbuf_addch(out, iscntrl((unsigned char)word.buf[k]) ? ' ' : word.buf[k]);
-			i += used;
-			after_word = 1;
-			mark = out->len;
-			continue;
-		}
-		if (!isspace((unsigned char)s[i]))
-			after_word = 0;
-		strbuf_addch(out, s[i]);
-		i++;
-	}
-	strbuf_release(&word);
-}
 
 /* ---- mail headers ---- */
 
@@ -393,7 +205,7 @@ static int parse_from(struct strbuf *name, struct strbuf *email, const char *v)
 		strbuf_add(&raw, strbuf_str(name), name->len);
 		strbuf_reset(name);
 	}
-	decode_header(name, raw.buf ? raw.buf : "", raw.len);
+	mail_decode_header(name, raw.buf ? raw.buf : "", raw.len);
 	strbuf_trim(name);
 	strbuf_release(&raw);
 	/* libgit2 refuses an empty name or one with angle brackets; git am uses the address. */
@@ -659,9 +471,9 @@ static int parse_mail(struct patch_series *series, const char *s, size_t len,
 
 	strbuf_trim(&h.cte);
 	if (!strcasecmp(strbuf_str(&h.cte), "quoted-printable")) {
-		qp_decode(&decoded, s + pos, len - pos, 0);
+		mail_qp_decode(&decoded, s + pos, len - pos, 0);
 	} else if (!strcasecmp(strbuf_str(&h.cte), "base64")) {
-		if (base64_decode(&decoded, s + pos, len - pos)) {
+		if (mail_base64_decode(&decoded, s + pos, len - pos)) {
 			strbuf_addf(why, "patch %zu has a broken base64 body", number);
 			goto out;
 		}
@@ -714,7 +526,7 @@ static int parse_mail(struct patch_series *series, const char *s, size_t len,
 		strbuf_addf(why, "patch %zu has no email address in 'From: %s'", number, h.from.buf);
 		goto out;
 	}
-	decode_header(&subject, strbuf_str(&h.subject), h.subject.len);
+	mail_decode_header(&subject, strbuf_str(&h.subject), h.subject.len);
 	clean_subject(&subject);
 	if (!subject.len) {
 		strbuf_addf(why, "patch %zu has no subject", number);
@@ -730,11 +542,11 @@ static int parse_mail(struct patch_series *series, const char *s, size_t len,
 		}
 	}
 	clean_body(&body, text + start, body_end - start);
-	if (!body_charset(strbuf_str(&h.ctype), &cs, &cs_len)) {
+	if (!mail_body_charset(strbuf_str(&h.ctype), &cs, &cs_len)) {
 		struct strbuf utf8 = STRBUF_INIT;
 
 		/* git am's way: the message in UTF-8, the diff's bytes as they are */
-		add_utf8(&utf8, cs, cs_len, body.buf, body.len);
+		mail_add_utf8(&utf8, cs, cs_len, body.buf, body.len);
 		strbuf_release(&body);
 		body = utf8;
 	}
