@@ -55,7 +55,7 @@ test_expect_success 'a build.command project booted by QEMU: an unknown metric i
 	rc=0 && "$LAB" bisect --config built.conf --db b.db --good base --bad main --workload zeroing \
 		--metric nosuch >out 2>err || rc=$? &&
 	test "$rc" = 2 &&
-	test "$(cat err)" = "lab: unknown metric '\''nosuch'\'' for workload '\''zeroing'\'' (known: touch, clear_huge_page)" &&
+	test "$(cat err)" = "lab: unknown metric '\''nosuch'\'' for workload '\''zeroing'\'': did you mean '\''touch'\''?" &&
 	test ! -e built &&
 	test "$(sql b.db "SELECT count(*) FROM experiments")" = 0 &&
 	test "$(sql b.db "SELECT count(*) FROM runs")" = 0
