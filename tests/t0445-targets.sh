@@ -40,7 +40,7 @@ test_expect_success 'an unknown target or class: one line naming it and the know
 test_expect_success 'a bad target key or value names its line' '
 	printf "[target \"x\"]\n\trunner = qemu\n\tram = 4G\n" >bad.conf &&
 	test_expect_code 2 run --config bad.conf --target x 2>err &&
-	expect_one_line_naming err "unknown key .target.x.ram. in config bad.conf line 3 (known: runner, uri, arch, cpus, mem, accel, clock, class, host, port, identity, knownhosts, reset, console, restore, deadline, url, token, devicetype, tags, imagedir, imageurl, queue)" &&
+	expect_one_line_naming err "unknown key .target.x.ram. in config bad.conf line 3 (known: runner, uri, arch, cpus, mem, accel, clock, class, host, port, identity, knownhosts, reset, console, restore, deadline, url, token, devicetype, tags, priority, visibility, jobprefix, template, dtb, modules, rootfs, serve, serveurl, imagedir, imageurl, queue, outage)" &&
 	printf "[target \"x\"]\n\tmem = lots\n" >bad.conf &&
 	test_expect_code 2 run --config bad.conf --target x 2>err &&
 	expect_one_line_naming err "bad value .lots. for .target.x.mem. in config bad.conf line 2"

@@ -30,13 +30,16 @@ write_host() {
 	#!/bin/sh
 	scale=\$1; shift
 	n=\$(( \$(cat "\$BOOT_COUNT" 2>/dev/null || echo 0) + 1 )); echo \$n >"\$BOOT_COUNT"
-	f=\$(awk -v n=\$n 'BEGIN { $1 }')
-	exec "\$FAKE" "\$@" scale=\$(awk -v a=\$scale -v f=\$f 'BEGIN { print a * f }') cv=${2:-0.001}
+	f=\$("\$AWK" -v n=\$n 'BEGIN { $1 }')
+	exec "\$FAKE" "\$@" scale=\$("\$AWK" -v a=\$scale -v f=\$f 'BEGIN { print a * f }') cv=${2:-0.001}
 	EOS
 	chmod +x slow.sh
 }
 
 export SLOW=$TRASH/slow.sh
+# the noise drawn as mawk (Debian's awk) draws it, whatever awk names (gawk's rand differs)
+AWK=$(command -v mawk || command -v awk)
+export AWK
 
 test_expect_success 'setup' '
 	local_conf "$PWD/repo" >lab.conf

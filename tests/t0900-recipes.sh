@@ -58,8 +58,8 @@ table_row() {
 }
 
 # median of what an experiment's verdict compared: samples, or per-boot medians
-stored_median() { # db exp variant workload metric mem [printf format]
-	db=$1 && shift && fmt=${6:-%.6g}
+stored_median() { # db exp variant workload metric mem [printf format, default the table's 4 digits]
+	db=$1 && shift && fmt=${6:-%#.4g}
 	unit=$(sql "$db" "SELECT unit_compared FROM verdicts WHERE experiment_id = $1 AND workload = '$3' AND metric = '$4' AND mem_mib = $5")
 	sql "$db" "SELECT r.id, s.value FROM samples s JOIN runs r ON r.id = s.run_id
 		JOIN variants v ON v.id = r.variant_id
@@ -302,7 +302,7 @@ test_expect_success 'bad recipes: one line naming the problem, exit 2' '
 test_expect_success 'a metric the lab guest'\''s workload never reports: refused before any build' '
 	printf "[recipe]\n\tworkload = zeroing\n\tmetric = zeroing.touch\n\tmetric = zeroing.nosuch\n[variant \"a\"]\n\tref = x\n[variant \"b\"]\n\tref = y\n" >metric.recipe &&
 	rc=0 && "$LAB" recipe metric.recipe --runner qemu --db metric.db 2>err || rc=$? && test "$rc" = 2 &&
-	test "$(cat err)" = "lab: unknown metric '\''nosuch'\'' for workload '\''zeroing'\'' in recipe metric.recipe (known: touch, clear_huge_page)" &&
+	test "$(cat err)" = "lab: unknown metric '\''nosuch'\'' for workload '\''zeroing'\'' in recipe metric.recipe: did you mean '\''touch'\''?" &&
 	test ! -e metric.db
 '
 
