@@ -258,6 +258,15 @@ test_expect_success 'bad not after good: refused, nothing stored' '
 	test "$(sql lab.db "SELECT count(*) FROM bisections")" = "$before"
 '
 
+test_expect_success 'bisect-step: bad not after good refused before the bisection is stored' '
+	before=$(sql lab.db "SELECT count(*) FROM bisections") &&
+	rc=0 && (cd repo && "$LAB" bisect-step --config "$TRASH/lab.conf" --db "$TRASH/lab.db" \
+		--good c3 --bad c1 --workload zeroing >../out 2>../err) || rc=$? &&
+	test "$rc" != 0 && test "$rc" != 1 &&
+	expect_one_line_naming err "is not a descendant of good" &&
+	test "$(sql lab.db "SELECT count(*) FROM bisections")" = "$before"
+'
+
 test_expect_success 'a database error while recording a step stops the bisection' '
 	cp lab.db locked.db &&
 	sql locked.db "CREATE TRIGGER no_steps BEFORE INSERT ON bisect_steps BEGIN SELECT RAISE(ABORT, '\''steps refused'\''); END" &&

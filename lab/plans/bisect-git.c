@@ -26,6 +26,12 @@ int bisect_git_ends(git_oid *g, git_oid *b, char good[GIT_OID_HEXSZ + 1],
 	git_oid_tostr(bad, GIT_OID_HEXSZ + 1, b);
 	if (git_oid_equal(g, b))
 		return error("good and bad are the same commit (%s): nothing to bisect", good);
+	return 0;
+}
+
+int bisect_git_descends(struct kernel_tree *t, const git_oid *g, const git_oid *b,
+			const char *good_ref, const char *bad_ref)
+{
 	switch (git_graph_descendant_of(t->repo, b, g)) {
 	case 1:
 		return 0;

@@ -15,12 +15,20 @@
 
 /*
  * The ends' commits, into g and b, and good and bad as hex: refused in
- * one line (a bad ref, the same commit, bad not after good) before
- * anything is stored, as a bisection row would stay RUNNING.
+ * one line (a bad ref, the same commit) before anything is stored, as a
+ * bisection row would stay RUNNING.
  */
 int bisect_git_ends(git_oid *g, git_oid *b, char good[GIT_OID_HEXSZ + 1],
 		    char bad[GIT_OID_HEXSZ + 1], struct kernel_tree *t, const char *good_ref,
 		    const char *bad_ref);
+
+/*
+ * 0 when b descends from g, else -1 after one line naming the refs. It
+ * walks the history down to their merge base: seconds at 100,000
+ * commits, so a step of git bisect run asks it only of a new bisection.
+ */
+int bisect_git_descends(struct kernel_tree *t, const git_oid *g, const git_oid *b,
+			const char *good_ref, const char *bad_ref);
 
 /*
  * The candidates: reachable from bad, not from good, parents before

@@ -427,6 +427,7 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 	/* the range is walked before anything is stored: one too large is refused first */
 	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
 	    bisect_git_ends(&bs.g.commit, &bs.b.commit, good, bad, &bs.t, spec->good, spec->bad) ||
+	    bisect_git_descends(&bs.t, &bs.g.commit, &bs.b.commit, spec->good, spec->bad) ||
 	    bisect_graph_build(&g, &ids, bs.t.repo, &bs.g.commit, &bs.b.commit, spec->good,
 			       spec->bad) ||
 	    start(&bs, spec, &row, good, bad, spec->resume, bisection_id))
@@ -565,6 +566,8 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 	if (bisect_spec_to_row(&row, spec, &bs.bo) ||
 	    bisect_git_ends(&bs.g.commit, &bs.b.commit, good, bad, &bs.t, spec->good, spec->bad) ||
 	    store_bisection_by_spec(&ctx->st, &id, &row, good, bad) ||
+	    (!id && bisect_git_descends(&bs.t, &bs.g.commit, &bs.b.commit, spec->good,
+					spec->bad)) ||
 	    start(&bs, spec, &row, good, bad, id, bisection_id) || bisector_settle_band(&bs))
 		goto out;
 	/* each step of git bisect run has a budget of its own */
