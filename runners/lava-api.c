@@ -20,6 +20,7 @@
 #include "lava-api.h"
 #include "log.h"
 #include "redact.h"
+#include "regfile.h"
 #include "subprocess.h"
 
 #define LAVA_REQUEST_TIMEOUT_S 60L
