@@ -13,7 +13,7 @@
 #   SANITIZE=address,undefined   V=1
 
 CC       ?= cc
-PKGS     := libgit2 sqlite3 libcurl libvirt
+PKGS     := libgit2 sqlite3 libcurl libvirt libcrypto
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
 # One folder per floor, lowest first: lib < results < runners, kernels < web <

@@ -4,6 +4,7 @@
 #include "atomicfile.h"
 #include "build-progress.h"
 #include "meter.h"
+#include "regfile.h"
 #include "strbuf.h"
 
 static void make_output(struct subprocess_watch *w, const char *buf, size_t len)

@@ -6,6 +6,7 @@
 
 #include "ccache.h"
 #include "log.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "tempfile.h"
 

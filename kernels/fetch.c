@@ -66,21 +66,13 @@ static int fetch_url(struct strbuf *out, const char *url, size_t max)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct fetch_sink sink = { out, max, 0 };
-	CURLcode rc = CURLE_OK;
+	CURLcode rc;
 	CURL *curl;
 	int ret;
 
-	if (lab_curl_init())
-		return -1;
-	curl = curl_easy_init();
+	rc = lab_curl_handle(&curl, url, "http,https", 60L, errbuf);
 	if (!curl)
 		return error("cannot fetch '%s': cannot initialise libcurl", url);
-	if (!rc)
-		rc = curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-	if (!rc)
-		rc = curl_easy_setopt(curl, CURLOPT_URL, url);
-	if (!rc)
-		rc = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
 	if (!rc)
 		rc = curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	if (!rc)
@@ -90,11 +82,7 @@ static int fetch_url(struct strbuf *out, const char *url, size_t max)
 	if (!rc)
 		rc = curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
 	if (!rc)
-		rc = curl_easy_setopt(curl, CURLOPT_TIMEOUT, 60L);
-	if (!rc)
 		rc = curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
-	if (!rc)
-		rc = curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
 	if (!rc)	/* "": every encoding curl can undo; the cap counts decoded bytes */
 		rc = curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
 	if (!rc)

@@ -15,6 +15,23 @@ int lab_curl_init(void)
 	return 0;
 }
 
+CURLcode lab_curl_handle(CURL **out, const char *url, const char *protocols, long timeout_s,
+			 char *errbuf)
+{
+	CURLcode rc;
+
+	*out = NULL;
+	if (lab_curl_init() || !(*out = curl_easy_init()))
+		return CURLE_FAILED_INIT;
+	if ((rc = curl_easy_setopt(*out, CURLOPT_ERRORBUFFER, errbuf)) ||
+	    (rc = curl_easy_setopt(*out, CURLOPT_URL, url)) ||
+	    (rc = curl_easy_setopt(*out, CURLOPT_PROTOCOLS_STR, protocols)) ||
+	    (rc = curl_easy_setopt(*out, CURLOPT_TIMEOUT, timeout_s)) ||
+	    (rc = curl_easy_setopt(*out, CURLOPT_NOSIGNAL, 1L)))
+		return rc;
+	return CURLE_OK;
+}
+
 void lab_curl_reason(struct strbuf *out, CURLcode rc, const char *errbuf)
 {
 	size_t start = out->len;

@@ -11,6 +11,7 @@
 #include "atomicfile.h"
 #include "host.h"
 #include "log.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "subprocess.h"

@@ -307,22 +307,17 @@ int notify_mail(const struct notify_to *to, const struct notify_creds *c, const 
 		strbuf_addch(&msg, *p);
 	}
 	up = (struct upload){ msg.buf, msg.len, 0 };
-	curl = curl_easy_init();
+	rc = lab_curl_handle(&curl, to->smtp, "smtp,smtps", NOTIFY_TIMEOUT_S, errbuf);
 	if (!curl) {
 		error("cannot initialise libcurl");
 		goto out;
 	}
-	if ((rc = curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_URL, to->smtp)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps")) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY)) ||
+	if (rc || (rc = curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_upload)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_READDATA, &up)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_TIMEOUT, NOTIFY_TIMEOUT_S)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L)))
+	    (rc = curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L)))
 		goto failed;
 	if (c->user.len && ((rc = curl_easy_setopt(curl, CURLOPT_USERNAME, c->user.buf)) ||
 			    (rc = curl_easy_setopt(curl, CURLOPT_PASSWORD, c->password.buf))))
@@ -364,19 +359,14 @@ int notify_webhook(const struct notify_to *to, const struct notify_creds *c, con
 		strbuf_addf(&auth, "Authorization: Bearer %s", c->token.buf);
 		headers = curl_slist_append(headers, auth.buf);
 	}
-	curl = curl_easy_init();
+	rc = lab_curl_handle(&curl, to->webhook, "http,https", NOTIFY_TIMEOUT_S, errbuf);
 	if (!curl || !headers) {
 		error("cannot initialise libcurl");
 		goto out;
 	}
-	if ((rc = curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_URL, to->webhook)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https")) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
+	if (rc || (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, json)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_TIMEOUT, NOTIFY_TIMEOUT_S)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L)))
+	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard)))
 		goto failed;
 	rc = curl_easy_perform(curl);
 failed:

@@ -86,3 +86,8 @@ int regfile_read(struct strbuf *sb, const char *path, size_t max, enum regfile_f
 	errno = saved;
 	return ret;
 }
+
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
+{
+	return regfile_read(sb, path, max, 0, NULL, NULL);
+}

@@ -49,5 +49,11 @@ int regfile_open(const char *path, enum regfile_flags flags, struct stat *st,
  */
 int regfile_read(struct strbuf *sb, const char *path, size_t max, enum regfile_flags flags,
 		 const char *what, struct strbuf *why);
+/*
+ * The same, said by errno alone: 0, or -1 with errno set. Anything but a
+ * regular file at path (a fifo, a device, a directory) is refused without
+ * blocking.
+ */
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
 
 #endif

@@ -5,7 +5,6 @@
 #include <unistd.h>
 #include <ctype.h>
 
-#include "regfile.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -154,9 +153,4 @@ int strbuf_read_fd(struct strbuf *sb, int fd, size_t max)
 			break;
 	}
 	return 0;
-}
-
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
-{
-	return regfile_read(sb, path, max, 0, NULL, NULL);
 }

@@ -35,12 +35,10 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_trim(struct strbuf *sb);
 /*
- * Read a whole regular file; returns 0 or -1 with errno set. Anything else
- * at path (a fifo, a device, a directory) is refused without blocking:
- * regfile.h, whose regfile_read() also says why in one line.
+ * An open descriptor read to its end (max bytes at most when max is not
+ * 0); fd stays open. A whole file by its path: regfile.h's
+ * strbuf_read_file().
  */
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
-/* The same from an open descriptor, read to its end; fd stays open. */
 int strbuf_read_fd(struct strbuf *sb, int fd, size_t max);
 /* The buffer's text, or "" when empty (never NULL). */
 static inline const char *strbuf_str(const struct strbuf *sb)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "dvec.h"
 #include "events.h"
 #include "stats.h"
 #include "store-events.h"
@@ -56,23 +57,11 @@ void events_report_release(struct events_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* One side's values of the metric being read. */
-struct values {
-	double *v;
-	size_t n, alloc;
-};
-
-static void values_push(struct values *x, double v)
-{
-	ALLOC_GROW(x->v, x->n + 1, x->alloc);
-	x->v[x->n++] = v;
-}
-
 /* The events of one metric at one point while they are read: each side's values. */
 struct loading {
 	struct events_report *r;
 	struct event_row cur;
-	struct values side[2];
+	struct dvec side[2];
 	int started;
 	/* the workload's cycles and instructions at this point, for its IPC */
 	struct event_row cycles, instructions;
@@ -124,10 +113,10 @@ static void finish_metric(struct loading *l)
 
 	if (!l->started)
 		return;
-	e->n_a = l->side[0].n;
-	e->n_b = l->side[1].n;
-	e->median_a = stats_median(l->side[0].v, l->side[0].n);
-	e->median_b = stats_median(l->side[1].v, l->side[1].n);
+	e->n_a = l->side[0].nr;
+	e->n_b = l->side[1].nr;
+	e->median_a = stats_median(l->side[0].v, l->side[0].nr);
+	e->median_b = stats_median(l->side[1].v, l->side[1].nr);
 	if (!strcmp(e->metric, EVENT_METRIC_PREFIX "cycles"))
 		l->cycles = *e;
 	else if (!strcmp(e->metric, EVENT_METRIC_PREFIX "instructions"))
@@ -136,7 +125,7 @@ static void finish_metric(struct loading *l)
 	    !strcmp(e->metric, EVENT_METRIC_PREFIX "instructions"))
 		point_at(r, e->mem_mib, e->cpus)->counters = 1;
 	push_row(r, e);
-	l->side[0].n = l->side[1].n = 0;
+	l->side[0].nr = l->side[1].nr = 0;
 	l->started = 0;
 }
 
@@ -164,7 +153,7 @@ static int add_event(const struct store_event *x, void *data)
 		e->cpus = x->cpus;
 		l->started = 1;
 	}
-	values_push(&l->side[side], x->value);
+	dvec_push(&l->side[side], x->value);
 	return 0;
 }
 
@@ -227,8 +216,8 @@ static int load(struct events_report *r, struct store *st, long long id, const c
 		finish_metric(&l);
 		finish_ipc(&l);
 	}
-	free(l.side[0].v);
-	free(l.side[1].v);
+	dvec_release(&l.side[0]);
+	dvec_release(&l.side[1]);
 	if (!ret && src != OF_EXPLANATION)
 		ret = store_experiment_accels(st, id, add_accel, r);
 	if (ret)

@@ -35,12 +35,6 @@ struct run_result;
  */
 int store_run_finish_tx(struct store *st, long long run_id, const struct run_result *res,
 			const char *console_log, int replace);
-/*
- * res written whole to the spool file path (store-spool.h), with the
- * identity of run_id as st has it; -1 after the message.
- */
-int store_spool_write(struct store *st, const char *path, long long run_id,
-		      const struct run_result *res, const char *console_log);
 
 /* A finished run has no owner any more; nothing said: the caller names what failed. */
 int store_clear_owner(struct store *st, long long run_id);

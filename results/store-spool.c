@@ -8,11 +8,13 @@
 
 #include "atomicfile.h"
 #include "log.h"
+#include "regfile.h"
 #include "run.h"
 #include "store-private.h"
 #include "store-spool.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "subprocess.h"
 
 /* 2: the run's identity after the magic line; a file of version 1 has none, and is left */
 #define SPOOL_MAGIC "lab-spool 2"
@@ -59,8 +61,12 @@ static int identity_row(sqlite3_stmt *q, void *data)
 	return 0;
 }
 
-int store_spool_write(struct store *st, const char *path, long long run_id,
-		      const struct run_result *res, const char *console_log)
+/*
+ * res written whole to the spool file path, with the identity of run_id
+ * as st has it; -1 after the message.
+ */
+static int spool_write(struct store *st, const char *path, long long run_id,
+		       const struct run_result *res, const char *console_log)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t at;
@@ -121,6 +127,92 @@ int store_spool_write(struct store *st, const char *path, long long run_id,
 }
 
 /* The fields of one line, unescaped, into f (the record's name first). */
+/* run-N.log's spool file: run-N.spool beside it. */
+static void spool_path(struct strbuf *sb, const char *console_log)
+{
+	size_t n = strlen(console_log);
+
+	if (n > 4 && !strcmp(console_log + n - 4, ".log"))
+		n -= 4;
+	strbuf_add(sb, console_log, n);
+	strbuf_addstr(sb, ".spool");
+}
+
+/*
+ * The database did not take the run: its result into the spool file, and
+ * the row marked INFRA with the reason when the database takes that
+ * much. One line says what happened to the samples. Returns -1.
+ */
+static int spool_run(struct store *st, long long run_id, const struct run_result *res,
+		     const char *console_log, const char *why)
+{
+	struct strbuf path = STRBUF_INIT, reason = STRBUF_INIT;
+	int kept = 0;
+
+	if (console_log) {
+		spool_path(&path, console_log);
+		kept = !spool_write(st, path.buf, run_id, res, console_log);
+	}
+	if (kept)
+		strbuf_addf(&reason, "results not stored (%s): kept in '%s' for the next lab to "
+			    "import", why, path.buf);
+	else
+		strbuf_addf(&reason, "results not stored (%s): lost", why);
+	/*
+	 * Only a run still RUNNING: another lab may have imported the spool
+	 * file since it was written, and its result is the run's real one.
+	 */
+	if (!sqlite3_exec(st->conn->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) {
+		if (store_rows(st, NULL, "UPDATE runs SET status = 'INFRA', error = ?2, ended = ?3, "
+			       "console_log = ?4 WHERE id = ?1 AND status = 'RUNNING'",
+			       STORE_ARGS(STORE_INT(run_id), STORE_TEXT(reason.buf),
+					  STORE_NUM(now_wall()), STORE_TEXT(console_log)), NULL, NULL) ||
+		    store_clear_owner(st, run_id) ||
+		    sqlite3_exec(st->conn->db, "COMMIT", NULL, NULL, NULL))
+			store_rollback(st);
+	}
+	if (kept)
+		error("cannot store run %lld in database '%s': %s; its results are kept in '%s' "
+		      "for the next lab to import", run_id, st->path, why, path.buf);
+	else
+		error("cannot store run %lld in database '%s': %s; its results are lost", run_id,
+		      st->path, why);
+	strbuf_release(&path);
+	strbuf_release(&reason);
+	return -1;
+}
+
+/*
+ * A run's end, samples and all. Another process holding the database's
+ * lock is waited for (each try waits sqlite's busy timeout), up to
+ * STORE_FINISH_PATIENCE_S; past that, or on any other failure (a full
+ * disk), the result goes to the run's spool file (store-spool.h).
+ */
+int store_run_finish(struct store *st, long long run_id, const struct run_result *res,
+		     const char *console_log)
+{
+	double start = now_monotonic();
+	int rc, waited = 0;
+
+	for (;;) {
+		rc = store_run_finish_tx(st, run_id, res, console_log, 0);
+		if (rc == SQLITE_OK) {
+			if (waited)
+				info("run %lld stored in database '%s'", run_id, st->path);
+			return 0;
+		}
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			break;
+		if (now_monotonic() - start > STORE_FINISH_PATIENCE_S)
+			break;
+		if (!waited++)
+			warning("database '%s' is locked by another process: waiting up to %d s to "
+				"store run %lld", st->path, STORE_FINISH_PATIENCE_S, run_id);
+		sleep(1);
+	}
+	return spool_run(st, run_id, res, console_log, sqlite3_errstr(rc));
+}
+
 static void split_line(struct strvec *f, const char *line, size_t len)
 {
 	struct strbuf field = STRBUF_INIT;

@@ -12,7 +12,7 @@
 void units_side_release(struct unit_side *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		free(s->m[i].v);
+		dvec_release(&s->m[i].samples);
 		free(s->m[i].len);
 		free(s->m[i].target);
 	}
@@ -64,8 +64,7 @@ static int add_sample(const struct store_counted_sample *x, void *data)
 		cur->len[cur->nboots++] = 0;
 		l->last_run = x->run_id;
 	}
-	ALLOC_GROW(cur->v, cur->n + 1, cur->alloc);
-	cur->v[cur->n++] = x->value;
+	dvec_push(&cur->samples, x->value);
 	cur->len[cur->nboots - 1]++;
 	return 0;
 }
@@ -91,13 +90,13 @@ double *units_values(const struct unit_metric *m, int per_boot, size_t *n)
 	double *out;
 
 	if (!per_boot) {
-		out = xreallocarray(NULL, m->n, sizeof(*out));
-		memcpy(out, m->v, m->n * sizeof(*out));
-		*n = m->n;
+		out = xreallocarray(NULL, m->samples.nr, sizeof(*out));
+		memcpy(out, m->samples.v, m->samples.nr * sizeof(*out));
+		*n = m->samples.nr;
 		return out;
 	}
 	out = xreallocarray(NULL, m->nboots, sizeof(*out));
-	if (stats_boot_medians(out, n, m->v, m->len, m->nboots)) {
+	if (stats_boot_medians(out, n, m->samples.v, m->len, m->nboots)) {
 		/* out of memory: no units, which nothing compares */
 		free(out);
 		*n = 0;
@@ -115,7 +114,7 @@ static int target_effect(const struct unit_metric *m)
 {
 	struct stats_boot_units u;
 	const double **groups;
-	double *v = xreallocarray(NULL, m->n + 1, sizeof(*v));
+	double *v = xreallocarray(NULL, m->samples.nr + 1, sizeof(*v));
 	size_t *len = xreallocarray(NULL, m->ntargets, sizeof(*len)), n = 0, used = 0;
 	int per_target = 0;
 
@@ -126,7 +125,7 @@ static int target_effect(const struct unit_metric *m)
 		len[used] = 0;
 		for (size_t b = 0; b < m->nboots; b++) {
 			if (m->target[b] == t) {
-				memcpy(v + n, m->v + off, m->len[b] * sizeof(*v));
+				memcpy(v + n, m->samples.v + off, m->len[b] * sizeof(*v));
 				n += m->len[b];
 				len[used] += m->len[b];
 			}
@@ -152,7 +151,7 @@ int units_boot_effect(const struct unit_metric *m)
 	int per_boot = 0;
 
 	for (size_t b = 0; b < m->nboots; b++) {
-		groups[b] = m->v + off;
+		groups[b] = m->samples.v + off;
 		off += m->len[b];
 	}
 	if (!stats_boot_units(&u, groups, m->len, m->nboots)) {

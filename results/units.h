@@ -10,14 +10,14 @@
  */
 #include <stddef.h>
 
+#include "dvec.h"
 #include "stats.h"
 #include "store.h"
 #include "strvec.h"
 
 struct unit_metric {
 	char workload[32], metric[64], unit[16];
-	double *v;
-	size_t n, alloc;
+	struct dvec samples;	/* in boot order */
 	size_t *len;		/* samples per boot */
 	size_t *target;		/* each boot's target: an index into the side's targets */
 	size_t nboots, boots_alloc;

@@ -20,6 +20,7 @@
 #include "lava-api.h"
 #include "log.h"
 #include "redact.h"
+#include "regfile.h"
 #include "subprocess.h"
 
 #define LAVA_REQUEST_TIMEOUT_S 60L
@@ -320,23 +321,18 @@ int lava_request(struct lava *l, const char *method, const char *path, const cha
 	headers = curl_slist_append(headers, "Accept: application/json");
 	if (body)
 		headers = curl_slist_append(headers, "Content-Type: application/json");
-	curl = curl_easy_init();
+	rc = lab_curl_handle(&curl, url.buf, "http,https", LAVA_REQUEST_TIMEOUT_S, errbuf);
 	if (!curl || !headers) {
 		strbuf_reset(&l->why);
 		strbuf_addstr(&l->why, "cannot initialise libcurl");
 		goto out;
 	}
-	if ((rc = curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_URL, url.buf)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https")) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method)) ||
+	if (rc || (rc = curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEDATA, &answer)) ||
 	    /* a redirect is said, never followed: the token would go along */
 	    (rc = curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_TIMEOUT, LAVA_REQUEST_TIMEOUT_S)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L)) ||
 	    (body && (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body))) ||
 	    (rc = curl_easy_perform(curl))) {
 		strbuf_reset(&l->why);

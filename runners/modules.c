@@ -8,6 +8,7 @@
 #include "host-root.h"
 #include "log.h"
 #include "modules.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "strvec.h"
 

@@ -13,18 +13,6 @@
 /* where the guest finds the boot's nonce (guest/main.c) */
 #define NONCE_FILE "lab.nonce"
 
-const struct runner *const runner_all[] = { &runner_qemu, &runner_local, &runner_libvirt,
-					    &runner_ssh, &runner_lava };
-const size_t runner_nr = ARRAY_SIZE(runner_all);
-
-const struct runner *runner_find(const char *name)
-{
-	for (size_t i = 0; i < runner_nr; i++)
-		if (!strcmp(runner_all[i]->name, name))
-			return runner_all[i];
-	return NULL;
-}
-
 void run_spec_cmdline(const struct run_spec *spec, char *out, size_t size)
 {
 	snprintf(out, size, "console=%s panic=-1 %s%s%s",

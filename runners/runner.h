@@ -149,14 +149,7 @@ int workload_known(const char *name);
  */
 const char *const *workload_metrics(const char *name);
 
-/*
- * Every runner, the one list of their names; lab.conf's enum lab_runner
- * (config-values.h) numbers them in this order.
- */
-extern const struct runner *const runner_all[];
-extern const size_t runner_nr;
-/* NULL when there is no runner of that name. */
-const struct runner *runner_find(const char *name);
+/* Every runner by name: runner-list.h, included at the end. */
 extern const struct runner runner_qemu, runner_local, runner_libvirt, runner_ssh, runner_lava;
 /* Where spec's boots run on r (its where(), or this machine), added to *sb. */
 void runner_where(const struct runner *r, const struct run_spec *spec, struct strbuf *sb);
@@ -180,5 +173,7 @@ int run_spec_nonce_initrd(struct strbuf *initrd, const struct run_spec *spec);
 void run_spec_nonce_initrd_drop(const struct strbuf *initrd, const struct run_spec *spec);
 /* QEMU's options for spec's clock (none for wall), pushed to av. */
 void run_spec_clock_args(struct strvec *av, const struct run_spec *spec);
+
+#include "runner-list.h"
 
 #endif

@@ -10,27 +10,6 @@
 
 FOLDERS="lib results runners kernels web lab/config lab/plans lab/commands"
 
-floor_of() {
-	case $1 in
-	lib) echo 0 ;;
-	results) echo 1 ;;
-	runners | kernels) echo 2 ;;
-	web) echo 3 ;;
-	lab/config) echo 4 ;;
-	lab/plans) echo 5 ;;
-	lab/commands) echo 6 ;;
-	esac
-}
-
-# The folder (of FOLDERS) a file under the root is in: lab/plans/ab.c is
-# in lab/plans, runners/guest/exec.c in runners.
-folder_of() {
-	case $1 in
-	lab/*/*) echo "${1%/*}" ;;
-	*) echo "${1%%/*}" ;;
-	esac
-}
-
 # The lab's own C files under ROOT: the folders and runners/guest/, never
 # the kernel trees, builds and fixtures that the lab keeps under state/
 # (or results/, for a lab from before core.state).
@@ -38,86 +17,146 @@ sources() {
 	(cd "$1" && find $FOLDERS -maxdepth 2 -name '*.[ch]' 2>/dev/null | LC_ALL=C sort)
 }
 
-# The folder (of FOLDERS) holding header $2 as included from file $1 under root $3.
-header_folder() {
-	local file=$1 name=$2 root=$3 d
-	if [ -f "$root/$(dirname "$file")/$name" ]; then
-		folder_of "$file"
-		return
-	fi
-	for d in $FOLDERS; do
-		if [ -f "$root/$d/$name" ]; then
-			echo "$d"
-			return
-		fi
-	done
+# scan ROOT PROGRAM: the awk PROGRAM over every source file under ROOT in
+# one pass, run in ROOT (FILENAME is lib/strbuf.c), with the list of the
+# sources in the array known and the folders in folders.
+scan() {
+	local root=$1 prog=$2 files
+	sources "$root" >"$TRASH/.sources"
+	mapfile -t files <"$TRASH/.sources"
+	(cd "$root" && awk -v folders="$FOLDERS" -v list="$TRASH/.sources" '
+		BEGIN { while ((getline f < list) > 0) known[f] = 1 }
+		'"$prog" "${files[@]}")
 }
 
-# check_floors ROOT: one line per wrong include on stdout, and non-zero if any.
+# check_floors ROOT: one line per wrong include on stdout, and non-zero if
+# any: an include of a higher floor, two folders of one floor including
+# each other (a circle), or headers including each other, directly or
+# through others (an include cycle: what comes first depends on who is
+# included first).
 check_floors() {
-	local root=$1 bad=0 file name from to
-	: >"$TRASH/.edges"
-	while IFS= read -r file; do
-		from=$(folder_of "$file")
-		while IFS= read -r name; do
-			to=$(header_folder "$file" "$name" "$root")
-			[ -n "$to" ] || continue	# not the lab's: a system or test header
-			if [ "$(floor_of "$to")" -gt "$(floor_of "$from")" ]; then
-				echo "floors: $file includes $name of $to/, a higher floor than $from/"
-				bad=1
-			elif [ "$to" != "$from" ]; then
-				echo "$from $to $file $name" >>"$TRASH/.edges"
-			fi
-		done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$root/$file")
-	done < <(sources "$root")
-	# two folders of one floor including each other: a circle
-	awk '{ k = $1 " " $2; if (!(k in first)) first[k] = $3 " includes " $4 }
-	     END { for (k in first) { split(k, a, " "); r = a[2] " " a[1]
-		     if (a[1] < a[2] && (r in first))
-			     print "floors: circle between " a[1] "/ and " a[2] "/: " first[k] ", " first[r] } }' \
-		"$TRASH/.edges" >"$TRASH/.circles"
-	if [ -s "$TRASH/.circles" ]; then
-		cat "$TRASH/.circles"
-		bad=1
-	fi
-	return $bad
+	scan "$1" '
+	function floor_of(d) {
+		return d == "lib" ? 0 : d == "results" ? 1 : d == "runners" || d == "kernels" ? 2 :
+		       d == "web" ? 3 : d == "lab/config" ? 4 : d == "lab/plans" ? 5 :
+		       d == "lab/commands" ? 6 : ""
+	}
+	# lab/plans/ab.c is in lab/plans, runners/guest/exec.c in runners
+	function folder_of(f,   d) {
+		d = f
+		if (f ~ /^lab\/.*\//)
+			sub(/\/[^\/]*$/, "", d)
+		else
+			sub(/\/.*/, "", d)
+		return d
+	}
+	# the file a header name included from f is, as the compiler finds it:
+	# beside f first, then in the folders in -I order; "": not the lab'"'"'s
+	function header_of(f, name,   d, i, n, dirs) {
+		d = f; sub(/\/[^\/]*$/, "", d)
+		if ((d "/" name) in known)
+			return d "/" name
+		n = split(folders, dirs, " ")
+		for (i = 1; i <= n; i++)
+			if ((dirs[i] "/" name) in known)
+				return dirs[i] "/" name
+		return ""
+	}
+	/^[ \t]*#[ \t]*include[ \t]*"/ {
+		name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name)
+		h = header_of(FILENAME, name)
+		if (h == "")
+			next	# a system or test header
+		from = folder_of(FILENAME); to = folder_of(h)
+		if (floor_of(to) > floor_of(from))
+			print "floors: " FILENAME " includes " name " of " to "/, a higher floor than " from "/"
+		else if (to != from && !((from, to) in first))
+			first[from, to] = FILENAME " includes " name
+		if (!((FILENAME, h) in inc)) {
+			inc[FILENAME, h]; out[FILENAME] = out[FILENAME] " " h
+		}
+	}
+	END {
+		for (k in first) {
+			split(k, a, SUBSEP)
+			if (a[1] < a[2] && ((a[2], a[1]) in first))
+				circles[++nc] = "floors: circle between " a[1] "/ and " a[2] "/: " \
+					first[a[1], a[2]] ", " first[a[2], a[1]]
+		}
+		# what each header reaches through its includes
+		for (f in out) {
+			if (f !~ /\.h$/)
+				continue
+			delete seen; nq = split(out[f], q, " ")
+			for (i = 1; i <= nq; i++)
+				seen[q[i]]
+			for (i = 1; i <= nq; i++) {
+				m = split(out[q[i]], r, " ")
+				for (j = 1; j <= m; j++)
+					if (!(r[j] in seen)) { seen[r[j]]; q[++nq] = r[j] }
+			}
+			for (g in seen)
+				reach[f, g]
+		}
+		for (f in out) {
+			if (!((f, f) in reach))
+				continue
+			line = ""; smallest = 1
+			for (g in out)
+				if ((f, g) in reach && (g, f) in reach) {
+					if (g < f) smallest = 0
+					members[++nm] = g
+				}
+			for (i = 2; i <= nm; i++)	# a few names: insertion sort
+				for (j = i; j > 1 && members[j] < members[j - 1]; j--) {
+					t = members[j]; members[j] = members[j - 1]; members[j - 1] = t
+				}
+			for (i = 1; i <= nm; i++)
+				line = line (i > 1 ? " -> " : "") members[i]
+			if (smallest)
+				circles[++nc] = "floors: include cycle " line " -> " members[1]
+			nm = 0
+		}
+		for (i = 1; i <= nc; i++)
+			print circles[i]
+	}' >"$TRASH/.floors"
+	cat "$TRASH/.floors"
+	test ! -s "$TRASH/.floors"
 }
 
 # check_sizes ROOT: one line per source file over 800 lines, naming it
 # and its length, and non-zero if any.
 check_sizes() {
-	local root=$1 bad=0 file n
-	while IFS= read -r file; do
-		n=$(wc -l <"$root/$file")
-		if [ "$n" -gt 800 ]; then
-			echo "size: $file has $n lines, more than 800"
-			bad=1
-		fi
-	done < <(sources "$root")
-	return $bad
+	scan "$1" '
+	FNR == 1 { order[++n] = FILENAME }
+	{ lines[FILENAME] = FNR }
+	END {
+		for (i = 1; i <= n; i++)
+			if (lines[order[i]] > 800)
+				print "size: " order[i] " has " lines[order[i]] " lines, more than 800"
+	}' >"$TRASH/.sizes"
+	cat "$TRASH/.sizes"
+	test ! -s "$TRASH/.sizes"
 }
 
 # check_sql ROOT: one line per file outside results/ that speaks to sqlite
 # itself (includes <sqlite3.h> or store-private.h, or prepares a statement),
 # and non-zero if any: the store owns the database.
 check_sql() {
-	local root=$1 bad=0 file
-	while IFS= read -r file; do
-		case $file in results/*) continue ;; esac
-		if grep -q "^[[:space:]]*#[[:space:]]*include[[:space:]]*<sqlite3\.h>" "$root/$file"; then
-			echo "sql: $file includes sqlite3.h, which only results/ may"
-			bad=1
-		fi
-		if grep -q "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"store-private\.h\"" "$root/$file"; then
-			echo "sql: $file includes store-private.h, which only results/ may"
-			bad=1
-		fi
-		if grep -q "sqlite3_prepare" "$root/$file"; then
-			echo "sql: $file prepares SQL, which only results/ may"
-			bad=1
-		fi
-	done < <(sources "$root")
-	return $bad
+	scan "$1" '
+	FNR == 1 { order[++n] = FILENAME }
+	FILENAME ~ /^results\// { next }
+	/^[ \t]*#[ \t]*include[ \t]*<sqlite3\.h>/ { bad[FILENAME, 1] = "includes sqlite3.h" }
+	/^[ \t]*#[ \t]*include[ \t]*"store-private\.h"/ { bad[FILENAME, 2] = "includes store-private.h" }
+	/sqlite3_prepare/ { bad[FILENAME, 3] = "prepares SQL" }
+	END {
+		for (i = 1; i <= n; i++)
+			for (k = 1; k <= 3; k++)
+				if ((order[i], k) in bad)
+					print "sql: " order[i] " " bad[order[i], k] ", which only results/ may"
+	}' >"$TRASH/.sql"
+	cat "$TRASH/.sql"
+	test ! -s "$TRASH/.sql"
 }
 
 # A copy of the sources only, to break on purpose.
@@ -236,31 +275,40 @@ test_expect_success 'a file over 800 lines is named with its length, the statist
 # DIR (a build: lib/ ... lab/, not the static guest), one line per symbol
 # that one file uses and another defines.
 call_edges() {
-	local o
-	(cd "$1" && find $FOLDERS -name '*.o' ! -path '*/guest/*' 2>/dev/null | LC_ALL=C sort) \
-		>"$TRASH/.objs"
-	while IFS= read -r o; do
-		nm -u "$1/$o" | awk -v f="${o%.o}" '{ print $NF, f }'
-	done <"$TRASH/.objs" | LC_ALL=C sort >"$TRASH/.uses"
-	while IFS= read -r o; do
-		nm -g --defined-only "$1/$o" | awk -v f="${o%.o}" '{ print $NF, f }'
-	done <"$TRASH/.objs" | LC_ALL=C sort >"$TRASH/.defs"
+	local objs
+	mapfile -t objs < <(cd "$1" && find $FOLDERS -name '*.o' ! -path '*/guest/*' 2>/dev/null |
+		LC_ALL=C sort)
+	[ ${#objs[@]} -gt 0 ] || return 0
+	# nm -A: "lib/strbuf.o:  U regfile_read", "lib/regfile.o:0000 T regfile_read"
+	(cd "$1" && nm -A -u "${objs[@]}") |
+		awk '{ f = $1; sub(/\.o:.*/, "", f); print $NF, f }' | LC_ALL=C sort >"$TRASH/.uses"
+	(cd "$1" && nm -A -g --defined-only "${objs[@]}") |
+		awk '{ f = $1; sub(/\.o:.*/, "", f); print $NF, f }' | LC_ALL=C sort >"$TRASH/.defs"
 	LC_ALL=C join "$TRASH/.uses" "$TRASH/.defs" | awk '$2 != $3 { print $2, $3, $1 }'
 }
 
-# check_loops DIR: one line per call back into a whole from a part of it,
-# and non-zero if any. A file's parts are the files of its folder named
-# after it with a dash (nightly-changes.c of nightly.c); a part that calls
-# the whole which calls it, directly or through its other parts, is a loop:
-# what both need belongs in a part below them (nightly-night.c).
+# check_loops DIR: one line per loop of calls, and non-zero if any. Two
+# files that call each other are a loop, whatever their names: what both
+# need belongs in a file below them, or is passed down to the one that
+# calls back. A file's parts are the files of its folder named after it
+# with a dash (nightly-changes.c of nightly.c); a part that calls the
+# whole which calls it, directly or through its other parts, is a loop
+# too (nightly-night.c holds what they share).
 check_loops() {
 	call_edges "$1" | awk '
 		function whole(f,   d, b) {
 			d = f; sub("/[^/]*$", "", d); b = substr(f, length(d) + 2)
 			return index(b, "-") ? d "/" substr(b, 1, index(b, "-") - 1) : f
 		}
+		!(($1, $2) in any) { any[$1, $2] = $3 }
 		whole($1) == whole($2) { calls[$1, $2] = $3; out[$1] = out[$1] " " $2; node[$1]; node[$2] }
 		END {
+			for (k in any) {
+				split(k, e, SUBSEP)
+				if (e[1] < e[2] && ((e[2], e[1]) in any) && whole(e[1]) != whole(e[2]))
+					print "loops: " e[1] ".c and " e[2] ".c call each other: " \
+						any[k] "() of " e[2] ".c, " any[e[2], e[1]] "() of " e[1] ".c"
+			}
 			for (w in node) {
 				if (whole(w) != w) continue
 				delete seen; n = split(out[w], q, " "); for (i = 1; i <= n; i++) seen[q[i]]
@@ -297,6 +345,34 @@ test_expect_success 'a part calling back its whole, through another part too, is
 	! check_loops objs >out &&
 	echo "loops: lab/plans/madeup-three.c calls madeup() of lab/plans/madeup.c, which calls it" >want &&
 	diff -u want out
+'
+
+test_expect_success 'two files of unrelated names calling each other are named, with what they call' '
+	mkdir -p pair/lib pair/results &&
+	printf "void made_up_b(void);\nvoid made_up_a(void) { made_up_b(); }\n" >a.c &&
+	printf "void made_up_a(void);\nvoid made_up_b(void) { made_up_a(); }\n" >b.c &&
+	printf "void made_up_a(void);\nvoid below(void) { made_up_a(); }\n" >below.c &&
+	cc -c -o pair/lib/made-up-a.o a.c && cc -c -o pair/results/made-up-b.o b.c &&
+	cc -c -o pair/results/below.o below.c &&
+	! check_loops pair >out &&
+	echo "loops: lib/made-up-a.c and results/made-up-b.c call each other: made_up_b() of results/made-up-b.c, made_up_a() of lib/made-up-a.c" >want &&
+	diff -u want out
+'
+
+test_expect_success 'two headers including each other, directly or through a third, are an include cycle' '
+	copy_sources cycle &&
+	printf "#include \"made-up-b.h\"\n" >cycle/lib/made-up-a.h &&
+	printf "#include \"made-up-a.h\"\n" >cycle/lib/made-up-b.h &&
+	printf "#include \"made-up-d.h\"\n" >cycle/results/made-up-c.h &&
+	printf "#include \"made-up-e.h\"\n" >cycle/results/made-up-d.h &&
+	printf "#include \"made-up-c.h\"\n#include \"strbuf.h\"\n" >cycle/results/made-up-e.h &&
+	printf "#include \"made-up-a.h\"\n#include \"made-up-c.h\"\n" >cycle/results/made-up.c &&
+	! check_floors cycle >out &&
+	cat >want <<-\EOF &&
+	floors: include cycle lib/made-up-a.h -> lib/made-up-b.h -> lib/made-up-a.h
+	floors: include cycle results/made-up-c.h -> results/made-up-d.h -> results/made-up-e.h -> results/made-up-c.h
+	EOF
+	sort out | diff -u want -
 '
 
 test_expect_success 'only results/ includes sqlite3.h or store-private.h, or prepares SQL' '

@@ -79,14 +79,14 @@ static int exp_sample(const struct store_ab_sample *smp, void *data)
 
 /* One side's samples of a verdict, each with its run and iteration. */
 struct side_samples {
-	struct doubles x;
+	struct dvec x;
 	long long *run, *iter;
 	size_t alloc;
 };
 
 static void side_samples_release(struct side_samples *ss)
 {
-	doubles_release(&ss->x);
+	dvec_release(&ss->x);
 	free(ss->run);
 	free(ss->iter);
 }
@@ -101,15 +101,15 @@ static void exp_samples_side(struct side_samples *out, const struct exp_samples 
 		if (e->side == side && e->mem == v->mem_mib && e->cpus == v->cpus &&
 		    !strcmp(e->metric, v->metric) && !strcmp(e->workload, v->workload)) {
 			/* run and iter, a sample each: grown together, to one size */
-			if (out->x.n == out->alloc) {
+			if (out->x.nr == out->alloc) {
 				size_t alloc = out->alloc;
 
-				ALLOC_GROW(out->run, out->x.n + 1, out->alloc);
-				ALLOC_GROW(out->iter, out->x.n + 1, alloc);
+				ALLOC_GROW(out->run, out->x.nr + 1, out->alloc);
+				ALLOC_GROW(out->iter, out->x.nr + 1, alloc);
 			}
-			out->run[out->x.n] = e->run;
-			out->iter[out->x.n] = e->iter;
-			doubles_push(&out->x, e->value);
+			out->run[out->x.nr] = e->run;
+			out->iter[out->x.nr] = e->iter;
+			dvec_push(&out->x, e->value);
 		}
 	}
 }
@@ -218,9 +218,9 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	{
 		struct svg_series series[2] = {
 			{ .label = "A", .css_class = "side-a", .x = a.x.v, .run = a.run,
-			  .iter = a.iter, .n = a.x.n },
+			  .iter = a.iter, .n = a.x.nr },
 			{ .label = "B", .css_class = "side-b", .x = b.x.v, .run = b.run,
-			  .iter = b.iter, .n = b.x.n },
+			  .iter = b.iter, .n = b.x.nr },
 		};
 		strbuf_addstr(&title, ": samples of A and B");
 		if (svg_distributions(sb, series, 2, v->unit, v->delta, title.buf)) {

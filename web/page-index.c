@@ -37,7 +37,7 @@ struct series {
 	char *workload, *metric, *unit;
 	size_t kernel;			/* index into series_kernel */
 	long long latest_run;
-	struct doubles t, y;
+	struct dvec t, y;
 };
 
 struct series_set {
@@ -58,8 +58,8 @@ static void series_set_release(struct series_set *set)
 		free(set->s[i].workload);
 		free(set->s[i].metric);
 		free(set->s[i].unit);
-		doubles_release(&set->s[i].t);
-		doubles_release(&set->s[i].y);
+		dvec_release(&set->s[i].t);
+		dvec_release(&set->s[i].y);
 	}
 	free(set->s);
 }
@@ -134,11 +134,11 @@ static int series_add_runs(struct site *s, struct series_set *set, size_t i)
 			struct stats_summary sum;
 			struct series *sr;
 
-			if (!rm.m[j].d.n || stats_summarize(&sum, rm.m[j].d.v, rm.m[j].d.n))
+			if (!rm.m[j].d.nr || stats_summarize(&sum, rm.m[j].d.v, rm.m[j].d.nr))
 				continue;
 			sr = series_for(set, i, &rm.m[j]);
-			doubles_push(&sr->t, r.started[n]);
-			doubles_push(&sr->y, sum.median);
+			dvec_push(&sr->t, r.started[n]);
+			dvec_push(&sr->y, sum.median);
 			sr->latest_run = r.ids[n];
 		}
 		run_metrics_release(&rm);
@@ -220,9 +220,9 @@ static int add_series(struct site *s, struct strbuf *sb)
 		const struct series_kernel *k = &set.k[sr->kernel];
 		struct stats_summary sum;
 
-		if (sr->y.n < 2)
+		if (sr->y.nr < 2)
 			continue;
-		if (shown == SERIES_MAX || stats_summarize(&sum, sr->y.v, sr->y.n)) {
+		if (shown == SERIES_MAX || stats_summarize(&sum, sr->y.v, sr->y.nr)) {
 			hidden++;
 			continue;
 		}
@@ -251,18 +251,18 @@ static int add_series(struct site *s, struct strbuf *sb)
 			escape_html(sb, strbuf_str(&k->cmdline));
 			strbuf_addstr(sb, "</code></td>");
 		}
-		strbuf_addf(sb, "<td class=\"num\">%zu of %d</td><td>", sr->y.n, k->runs);
+		strbuf_addf(sb, "<td class=\"num\">%zu of %d</td><td>", sr->y.nr, k->runs);
 		strbuf_reset(&title);
 		strbuf_addf(&title, "%s.%s of %s%.*s: medians of %zu runs, from %.6g to %.6g ",
 			    sr->workload, sr->metric, k->commit ? "commit " : "",
-			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.n, sum.min,
+			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.nr, sum.min,
 			    sum.max);
 		strbuf_addstr(&title, sr->unit);
 		strbuf_addf(&title, "; scale at least %g %% either side of their median",
 			    100 * STATS_DELTA_WALL);
-		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.n, STATS_DELTA_WALL, title.buf);
+		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.nr, STATS_DELTA_WALL, title.buf);
 		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
-		html_num(sb, sr->y.v[sr->y.n - 1]);
+		html_num(sb, sr->y.v[sr->y.nr - 1]);
 		strbuf_addstr(sb, "</a> ");
 		escape_html(sb, sr->unit);
 		strbuf_addstr(sb, "</td></tr>\n");

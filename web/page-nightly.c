@@ -30,7 +30,7 @@ struct change {
 struct series {
 	struct strbuf key, workload, metric, unit, target, cmdline, clock;
 	long long mem_mib;
-	struct doubles y;
+	struct dvec y;
 	struct strvec commits;
 };
 
@@ -65,7 +65,7 @@ static void series_release(struct series *s)
 	strbuf_release(&s->target);
 	strbuf_release(&s->cmdline);
 	strbuf_release(&s->clock);
-	doubles_release(&s->y);
+	dvec_release(&s->y);
 	strvec_release(&s->commits);
 }
 
@@ -245,10 +245,10 @@ static void add_series(struct nightly_page *np)
 	band = strncmp(s->clock.buf, "icount", 6) ? STATS_DELTA_WALL : STATS_DELTA_VIRTUAL;
 	strbuf_addf(sb, ": %zu commit(s), each point the median of its boots' medians; the scale "
 		    "holds at least &#177;%.3g %% around their median, the change a verdict in this "
-		    "clock calls the same.</p>\n", s->y.n, 100 * band);
+		    "clock calls the same.</p>\n", s->y.nr, 100 * band);
 	strbuf_addf(&title, "%s.%s over %zu commits, %zu change(s) marked", s->workload.buf,
-		    s->metric.buf, s->y.n, nmarks);
-	svg_nightly_series(sb, s->y.v, (const char *const *)labels, s->y.n, marks, nmarks,
+		    s->metric.buf, s->y.nr, nmarks);
+	svg_nightly_series(sb, s->y.v, (const char *const *)labels, s->y.nr, marks, nmarks,
 			   s->unit.buf, band, title.buf);
 	if (nrows) {
 		html_table_begin(sb, "<th>Kind</th><th>Before</th><th>After</th><th>Change</th>"
@@ -275,8 +275,8 @@ static int nightly_point(const struct store_report_nightly_point *p, void *data)
 	struct nightly_page *np = data;
 	struct series *s = &np->s;
 
-	if (strcmp(s->key.buf ? s->key.buf : "", p->series) || !s->y.n) {
-		if (s->y.n)
+	if (strcmp(s->key.buf ? s->key.buf : "", p->series) || !s->y.nr) {
+		if (s->y.nr)
 			add_series(np);
 		series_release(s);
 		series_init(s);
@@ -289,7 +289,7 @@ static int nightly_point(const struct store_report_nightly_point *p, void *data)
 		strbuf_addstr(&s->clock, p->clock);
 		s->mem_mib = p->mem_mib;
 	}
-	doubles_push(&s->y, p->value);
+	dvec_push(&s->y, p->value);
 	strvec_push(&s->commits, p->commit);
 	return 0;
 }
@@ -315,7 +315,7 @@ int page_nightly(struct site *s, long long id)
 	if (store_report_nightly_changes(s->st, np.name.buf, nightly_change, &np) ||
 	    store_report_nightly_points(s->st, np.name.buf, nightly_point, &np))
 		goto out;
-	if (np.s.y.n)
+	if (np.s.y.nr)
 		add_series(&np);
 	if (!np.nseries)
 		strbuf_addstr(sb, "<p>No commit measured yet.</p>\n");

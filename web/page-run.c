@@ -39,9 +39,9 @@ static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
 		escape_html(sb, m->metric);
 		strbuf_addstr(sb, "</th><td>");
 		escape_html(sb, m->unit);
-		strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", m->d.n,
+		strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", m->d.nr,
 			    m->warm);
-		if (m->d.n && !stats_summarize(&sum, m->d.v, m->d.n)) {
+		if (m->d.nr && !stats_summarize(&sum, m->d.v, m->d.nr)) {
 			double v[7] = { sum.mean, sum.std, sum.min, sum.q1, sum.median, sum.q3, sum.max };
 
 			for (int j = 0; j < 7; j++) {

@@ -37,19 +37,6 @@ int site_put(struct site *s, const char *name, const char *data, size_t len)
 	return ret;
 }
 
-void doubles_push(struct doubles *d, double x)
-{
-	ALLOC_GROW(d->v, d->n + 1, d->alloc);
-	d->v[d->n++] = x;
-}
-
-void doubles_release(struct doubles *d)
-{
-	free(d->v);
-	d->v = NULL;
-	d->n = d->alloc = 0;
-}
-
 void add_commit(struct site *s, struct strbuf *sb, const char *commit, int full)
 {
 	const char *url = s->opt->commit_url;
@@ -185,7 +172,7 @@ void run_metrics_release(struct run_metrics *rm)
 		free(rm->m[i].workload);
 		free(rm->m[i].metric);
 		free(rm->m[i].unit);
-		doubles_release(&rm->m[i].d);
+		dvec_release(&rm->m[i].d);
 	}
 	free(rm->m);
 	memset(rm, 0, sizeof(*rm));
@@ -223,7 +210,7 @@ static int run_metric_sample(const struct sample *smp, void *data)
 	if (smp->flags & SAMPLE_WARMUP)
 		cur->warm++;
 	else
-		doubles_push(&cur->d, smp->value);
+		dvec_push(&cur->d, smp->value);
 	rm->cur = cur;
 	return 0;
 }

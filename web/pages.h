@@ -9,6 +9,7 @@
  */
 #include <pthread.h>
 
+#include "dvec.h"
 #include "events.h"
 #include "report.h"
 #include "sitedir.h"
@@ -63,17 +64,10 @@ struct page {
 	int found;			/* the row is there: the page is written */
 };
 
-struct doubles {
-	double *v;
-	size_t n, alloc;
-};
-void doubles_push(struct doubles *d, double x);
-void doubles_release(struct doubles *d);
-
 /* One run's samples of one metric, warm-up counted apart. */
 struct run_metric {
 	char *workload, *metric, *unit;
-	struct doubles d;
+	struct dvec d;
 	int warm;
 };
 

@@ -15,6 +15,7 @@
 #include "array.h"
 #include "commands.h"
 #include "config-values.h"
+#include "dvec.h"
 #include "escape.h"
 #include "log.h"
 #include "options.h"
@@ -36,25 +37,6 @@ static const char *const compare_usage[] = {
 
 #define PLOT_WIDTH	60
 
-struct numbers {
-	double *v;
-	size_t nr, alloc;
-};
-
-static int numbers_push(struct numbers *nb, double x)
-{
-	ALLOC_GROW(nb->v, nb->nr + 1, nb->alloc);
-	nb->v[nb->nr++] = x;
-	return 0;
-}
-
-static void numbers_release(struct numbers *nb)
-{
-	free(nb->v);
-	nb->v = NULL;
-	nb->nr = nb->alloc = 0;
-}
-
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
@@ -65,7 +47,7 @@ static int is_blank(char c)
  * blank nor a '#' comment. Ratios need logarithms, so every number must be
  * positive and finite.
  */
-static int read_numbers(struct numbers *out, const char *path, int column)
+static int read_numbers(struct dvec *out, const char *path, int column)
 {
 	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 	const char *p, *end;
@@ -129,8 +111,7 @@ static int read_numbers(struct numbers *out, const char *path, int column)
 				    path, lineno, word);
 			goto out;
 		}
-		if (numbers_push(out, x))
-			goto out;
+		dvec_push(out, x);
 		p = eol + 1;
 	}
 	if (!out->nr) {
@@ -159,7 +140,7 @@ static int plot_col(double x, double lo, double hi)
  * then |___| over mean +- one sd with M at the median and A at the mean
  * (A wins when they share a column).
  */
-static void plot_side(struct strbuf *sb, const struct numbers *nb,
+static void plot_side(struct strbuf *sb, const struct dvec *nb,
 		      const struct stats_summary *s, char mark, double lo, double hi)
 {
 	char row[PLOT_WIDTH + 1];
@@ -202,8 +183,8 @@ static void summary_row(struct strbuf *sb, char mark, const struct stats_summary
 	strbuf_addf(sb, "  %s\n", term_safe(path));
 }
 
-static void print_report(const char *path_a, const struct numbers *a,
-			 const char *path_b, const struct numbers *b,
+static void print_report(const char *path_a, const struct dvec *a,
+			 const char *path_b, const struct dvec *b,
 			 const struct stats_comparison *c,
 			 const struct stats_outliers *oa, const struct stats_outliers *ob)
 {
@@ -259,7 +240,7 @@ static int opt_higher(const struct parse_option *opt, const char *arg)
 int cmd_compare(int argc, char **argv)
 {
 	struct stats_options opt = STATS_OPTIONS_INIT;
-	struct numbers a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+	struct dvec a = DVEC_INIT, b = DVEC_INIT;
 	struct stats_comparison cmp;
 	struct stats_outliers oa, ob;
 	long column = 1;
@@ -301,7 +282,7 @@ int cmd_compare(int argc, char **argv)
 	print_report(argv[0], &a, argv[1], &b, &cmp, &oa, &ob);
 	ret = cmp.verdict == VERDICT_REGRESSION ? 1 : 0;
 out:
-	numbers_release(&a);
-	numbers_release(&b);
+	dvec_release(&a);
+	dvec_release(&b);
 	return ret;
 }

@@ -250,7 +250,7 @@ static int side_median(double *out, char unit[16], struct store *st, long long e
 		if (strncmp(m->workload, metric, (size_t)(dot - metric)) ||
 		    m->workload[dot - metric])
 			continue;
-		if (!stats_boot_median(&median, m->v, m->len, m->nboots)) {
+		if (!stats_boot_median(&median, m->samples.v, m->len, m->nboots)) {
 			*out = median;
 			snprintf(unit, 16, "%s", m->unit);
 			found = 1;

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
+#include "dvec.h"
 #include "escape.h"
 #include "sample.h"
 #include "stats.h"
@@ -13,8 +13,7 @@
 
 struct group {
 	char workload[32], metric[64], unit[16];
-	double *v;
-	size_t nr, alloc;
+	struct dvec v;
 	size_t warmups;
 };
 
@@ -39,12 +38,12 @@ static void print_group(FILE *f, const struct group *g)
 		fprintf(f, "%s\n", shown);
 		shown = "";
 	}
-	if (!g->nr) {
+	if (!g->v.nr) {
 		fprintf(f, "%-*s %-5s %6d   (warm-up only: %zu)\n", NAME_W, shown,
 			term_safe(g->unit), 0, g->warmups);
 		return;
 	}
-	stats_summarize(&s, g->v, g->nr);
+	stats_summarize(&s, g->v.v, g->v.nr);
 	/* the row in the unit its smallest value reads best in: 397.0 ns, not 397.0µ ms */
 	k = textfmt_unit_scale(&scaled, g->unit, s.min > 0 ? s.min : s.median);
 	snprintf(unit, sizeof(unit), "%s", term_safe(scaled));
@@ -113,15 +112,14 @@ static int add_sample(const struct sample *s, void *data)
 		snprintf(g->workload, sizeof(g->workload), "%s", s->workload);
 		snprintf(g->metric, sizeof(g->metric), "%s", s->metric);
 		snprintf(g->unit, sizeof(g->unit), "%s", s->unit);
-		g->nr = 0;
+		g->v.nr = 0;
 		g->warmups = 0;
 	}
 	if (s->flags & SAMPLE_WARMUP) {
 		g->warmups++;
 		return 0;
 	}
-	ALLOC_GROW(g->v, g->nr + 1, g->alloc);
-	g->v[g->nr++] = s->value;
+	dvec_push(&g->v, s->value);
 	return 0;
 }
 
@@ -143,7 +141,7 @@ int table_print_runs(FILE *f, struct store *st, const long long *run_ids, size_t
 		fprintf(f, "(no samples)\n");
 	ret = 0;
 out:
-	free(t.g.v);
+	dvec_release(&t.g.v);
 	return ret;
 }
 
@@ -154,6 +152,6 @@ int table_print_run_events(FILE *f, struct store *st, long long run_id, const ch
 
 	if (!ret && t.rows)
 		print_group(f, &t.g);
-	free(t.g.v);
+	dvec_release(&t.g.v);
 	return ret;
 }

@@ -181,3 +181,30 @@ int config_set_strvec(void *field, const char *value)
 	strvec_push(field, value);
 	return 0;
 }
+
+static int set_list(void *field, const char *value, int (*parse)(const char *, long *))
+{
+	long *items = NULL;
+	size_t n;
+	int ret = parse_list(&items, &n, value, parse);
+
+	free(items);
+	return ret ? ret : config_set_string(field, value);
+}
+
+int config_set_size_list(void *field, const char *value)
+{
+	return set_list(field, value, parse_size_mib);
+}
+
+int config_set_cpus_list(void *field, const char *value)
+{
+	return set_list(field, value, parse_cpus);
+}
+
+int config_set_fraction(void *field, const char *value)
+{
+	double *d = field;
+
+	return parse_fraction(value, d, 1) || !(*d > 0) ? -1 : 0;
+}

@@ -91,5 +91,13 @@ int config_set_seconds(void *field, const char *value);
 int config_set_size(void *field, const char *value);
 int config_set_cpus(void *field, const char *value);
 int config_set_strvec(void *field, const char *value);
+/*
+ * A list of sizes ("4G,16G,64G") or of CPU counts ("1,2,4"), each item
+ * checked, kept as written (a string, parse_list() takes it when it is
+ * used); a fraction above 0 and below 1 ("0.5%" or "0.005"), a double.
+ */
+int config_set_size_list(void *field, const char *value);
+int config_set_cpus_list(void *field, const char *value);
+int config_set_fraction(void *field, const char *value);
 
 #endif

@@ -192,12 +192,6 @@ static const struct config_borrowed ssh_keys[] = {
 	{ CFG(ssh), ssh_config_keys, &ssh_config_nkeys },
 };
 
-static int set_mems(void *nightly, const char *v)
-{
-	struct lab_nightly *n = nightly;
-	return parse_list(&n->mems, &n->nmems, v, parse_size_mib);
-}
-
 static int set_cmdline(void *nightly, const char *v)
 {
 	struct lab_nightly *n = nightly;
@@ -205,13 +199,6 @@ static int set_cmdline(void *nightly, const char *v)
 	ALLOC_GROW(n->cmdlines, n->ncmdlines + 1, n->cmdlines_alloc);
 	n->cmdlines[n->ncmdlines++] = xstrdup(v);
 	return 0;
-}
-
-static int set_delta(void *field, const char *v)
-{
-	double *d = field;
-
-	return parse_fraction(v, d, 1) || !(*d > 0) ? -1 : 0;
 }
 
 static int set_policy(void *field, const char *v)
@@ -235,7 +222,7 @@ static const struct config_key nightly_keys[] = {
 	{ "branch", NIGHTLY(branch), set_branch, NULL, "a branch name such as master" },
 	{ "workloads", NIGHTLY(workloads), config_set_text, NULL,
 	  "workloads such as zeroing,demote" },
-	{ "mem", 0, set_mems, NULL, "sizes such as 2G or 1G,4G" },
+	{ "mem", NIGHTLY(mem), config_set_size_list, NULL, "sizes such as 2G or 1G,4G" },
 	{ "cmdline", 0, set_cmdline, NULL, NULL },
 	{ "clock", NIGHTLY(clock), set_clock_name, NULL, "wall, icount or auto" },
 	{ "boots", NIGHTLY(boots), config_set_positive, NULL, "a positive integer" },
@@ -244,7 +231,7 @@ static const struct config_key nightly_keys[] = {
 	{ "maxcommits", NIGHTLY(max_commits), config_set_positive, NULL, "a positive integer" },
 	{ "bisectbudget", NIGHTLY(bisect_budget), config_set_positive, NULL,
 	  "a positive number of boots" },
-	{ "delta", NIGHTLY(delta), set_delta, NULL, "a fraction such as 0.5% or 0.005" },
+	{ "delta", NIGHTLY(delta), config_set_fraction, NULL, "a fraction such as 0.5% or 0.005" },
 	{ "mailto", NIGHTLY(mail_to), set_mail_to, NULL, NOTIFY_ADDRESSES_EXPECTED },
 	{ "mailfrom", NIGHTLY(mail_from), set_mail_from, NULL,
 	  "one plain address such as lab@example.org (no name, no <>)" },
@@ -271,7 +258,7 @@ static void nightly_release(struct lab_nightly *n)
 	free(n->repository);
 	free(n->branch);
 	free(n->workloads);
-	free(n->mems);
+	free(n->mem);
 	for (size_t i = 0; i < n->ncmdlines; i++)
 		free(n->cmdlines[i]);
 	free(n->cmdlines);

@@ -119,8 +119,7 @@ enum nightly_policy {
 struct lab_nightly {
 	char *name;		/* the subsection, as written */
 	char *repository, *branch, *workloads;
-	long *mems;		/* MiB; nmems 0: run.mem */
-	size_t nmems;
+	char *mem;		/* sizes such as "1G,4G", checked; NULL: run.mem */
 	char **cmdlines;	/* ncmdlines 0: one empty command line */
 	size_t ncmdlines, cmdlines_alloc;
 	char *clock;		/* NULL: run.clock */

@@ -422,10 +422,10 @@ static int prepare(struct night *nt)
 	    workloads_resolve(&nt->workloads, NULL, NULL, 0, nt->ctx->cfg.workloads,
 			      nt->ctx->cfg.nworkloads))
 		return -1;
-	if (n->nmems) {
-		nt->mems = xcalloc(n->nmems, sizeof(*nt->mems));
-		memcpy(nt->mems, n->mems, n->nmems * sizeof(*nt->mems));
-		nt->nmems = n->nmems;
+	if (n->mem) {
+		/* lab.conf's reader checked the list */
+		if (parse_list(&nt->mems, &nt->nmems, n->mem, parse_size_mib))
+			return error("bad nightly.%s.mem in lab.conf", n->name);
 	} else {
 		nt->mems = xcalloc(1, sizeof(*nt->mems));
 		nt->mems[0] = nt->ctx->cfg.mem_mib;

@@ -81,27 +81,6 @@ static int push_param(void *field, const char *v)
 	return strchr(v, '=') ? config_set_strvec(field, v) : -1;
 }
 
-/* a valid list such as "4G,16G", checked here so the error names the recipe */
-static int set_list(void *field, const char *v, int (*parse)(const char *, long *))
-{
-	long *items = NULL;
-	size_t n;
-	int ret = parse_list(&items, &n, v, parse);
-
-	free(items);
-	return ret ? ret : config_set_string(field, v);
-}
-
-static int set_mems(void *field, const char *v)
-{
-	return set_list(field, v, parse_size_mib);
-}
-
-static int set_cpus(void *field, const char *v)
-{
-	return set_list(field, v, parse_cpus);
-}
-
 static int set_numa(void *field, const char *v)
 {
 	return parse_numa(v, field);
@@ -114,13 +93,6 @@ static int set_clock(void *field, const char *v)
 	return parse_clock(v, &c) ? -1 : config_set_string(field, v);
 }
 
-static int set_delta(void *field, const char *v)
-{
-	double *d = field;
-
-	return parse_fraction(v, d, 1) || !(*d > 0) ? -1 : 0;
-}
-
 #define RECIPE(field) offsetof(struct recipe, field)
 
 static const struct config_key recipe_keys[] = {
@@ -131,13 +103,13 @@ static const struct config_key recipe_keys[] = {
 	{ "workload", RECIPE(workloads), NULL, push_workload, NULL },
 	{ "metric", RECIPE(metrics), push_metric, NULL,
 	  "WORKLOAD.METRIC such as demote.demote_page_wall" },
-	{ "mem", RECIPE(mem), set_mems, NULL, "sizes from 1M to 16T such as 4G or 4G,16G,64G" },
-	{ "cpus", RECIPE(cpus), set_cpus, NULL, "CPU counts from 1 to 1024 such as 2 or 1,2,4" },
+	{ "mem", RECIPE(mem), config_set_size_list, NULL, "sizes from 1M to 16T such as 4G or 4G,16G,64G" },
+	{ "cpus", RECIPE(cpus), config_set_cpus_list, NULL, "CPU counts from 1 to 1024 such as 2 or 1,2,4" },
 	{ "numa", RECIPE(numa), set_numa, NULL, "a NUMA node count from 1 to 64" },
 	{ "clock", RECIPE(clock), set_clock, NULL, "wall, icount or auto" },
 	{ "boots", RECIPE(boots), config_set_positive, NULL, "a positive integer" },
 	{ "iters", RECIPE(iters), config_set_positive, NULL, "a positive integer" },
-	{ "delta", RECIPE(delta), set_delta, NULL,
+	{ "delta", RECIPE(delta), config_set_fraction, NULL,
 	  "a fraction above 0 and below 1 such as 0.5% or 0.005" },
 	{ "cmdline", RECIPE(cmdline), config_set_string, NULL, NULL },
 	{ "param", RECIPE(params), push_param, NULL, "K=V" },

@@ -16,6 +16,7 @@
 
 #include "host-root.h"
 #include "modules.h"
+#include "regfile.h"
 #include "ssh-remote.h"
 #include "strbuf.h"
 #include "subprocess.h"

@@ -2,7 +2,8 @@
  * lib/array.h and xreallocarray(): the room ALLOC_GROW makes, worked by
  * hand, the elements kept across a move, and a size that overflows dying
  * with its message rather than wrapping round; xstrset() of a string, of
- * itself and of NULL.
+ * itself and of NULL; a dvec's values kept in order through its moves,
+ * and empty again after release.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "dvec.h"
 #include "tap.h"
 
 /* xreallocarray(NULL, nmemb, size) in a child: its stderr into msg, its wait status */
@@ -78,6 +80,18 @@ int main(void)
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "a size past SIZE_MAX aborts");
 	ok(!strncmp(msg, "lab: size overflow: ", 20) && strstr(msg, " * 4 bytes\n"),
 	   "and says so");
+
+	{
+		struct dvec d = DVEC_INIT;
+
+		for (i = 0; i < 100; i++)
+			dvec_push(&d, (double)i / 4);
+		for (i = 0; i < d.nr && d.v[i] == (double)i / 4; i++)
+			;
+		ok(i == 100 && d.nr == 100 && d.alloc == 128, "dvec: 100 values in order, room for 128");
+		dvec_release(&d);
+		ok(!d.v && !d.nr && !d.alloc, "dvec_release: empty again");
+	}
 
 	xstrset(&field, "modules");
 	is_str(field, "modules", "xstrset: a copy");

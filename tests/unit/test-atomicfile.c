@@ -14,6 +14,7 @@
 
 #include "atomicfile.h"
 #include "capture.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "tap.h"
 

@@ -9,6 +9,7 @@
 
 #include "cpio.h"
 #include "cpio-read.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "capture.h"
 #include "rmtree.h"

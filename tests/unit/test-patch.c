@@ -8,6 +8,7 @@
 
 #include "gitutil.h"
 #include "patch.h"
+#include "regfile.h"
 #include "strbuf.h"
 #include "subprocess.h"
 #include "capture.h"

@@ -5,6 +5,7 @@
 
 #include "gitutil.h"
 #include "image.h"
+#include "regfile.h"
 #include "store-private.h"
 #include "store-spool.h"
 #include "tap.h"

@@ -30,8 +30,8 @@ static void fill(struct unit_metric *m, double shift, size_t ntargets)
 			v[b * PER_BOOT + i] = 100 + ((double)i - 9.5) / 5.77 +
 					      (b >= BOOTS / 2 ? shift : 0);
 	}
-	m->v = v;
-	m->n = BOOTS * PER_BOOT;
+	m->samples.v = v;
+	m->samples.nr = BOOTS * PER_BOOT;
 	m->len = len;
 	m->target = target;
 	m->nboots = BOOTS;
@@ -59,10 +59,10 @@ int main(void)
 	   fabs(v[3] - 103) < 1e-12 && fabs(v[5] - 103) < 1e-12,
 	   "per-boot medians: 100 for boots 1-3, 103 for boots 4-6");
 	free(v);
-	ok(!stats_boot_median(&med, m.v, m.len, m.nboots) && fabs(med - 101.5) < 1e-12,
+	ok(!stats_boot_median(&med, m.samples.v, m.len, m.nboots) && fabs(med - 101.5) < 1e-12,
 	   "the median of the boots' medians: (100 + 103) / 2 = 101.5");
 	v = units_values(&m, 0, &n);
-	ok(v && n == BOOTS * PER_BOOT && v[PER_BOOT] == m.v[PER_BOOT], "samples: all 120 of them");
+	ok(v && n == BOOTS * PER_BOOT && v[PER_BOOT] == m.samples.v[PER_BOOT], "samples: all 120 of them");
 	free(v);
 
 	strvec_push(&higher, "pf.ops");
