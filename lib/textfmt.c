@@ -173,14 +173,30 @@ static void multiple(char *buf, size_t size, double r)
 	snprintf(buf, size, "%s%s×", r >= 1 ? "" : "1/", x);
 }
 
+/*
+ * pct signed in d decimals: "+2.1", "-35"; a value that rounds to zero
+ * has no sign ("0", "0.0"), so that -0.001 % and +0.001 % read the same
+ * instead of "-0" beside "+0".
+ */
+static void signed_pct(char *buf, size_t size, int d, double pct)
+{
+	snprintf(buf, size, "%+.*f", d, pct);
+	if (!strpbrk(buf, "123456789"))
+		snprintf(buf, size, "%.*f", d, 0.0);
+}
+
 void textfmt_ratio(char *buf, size_t size, double ratio)
 {
-	if (!isfinite(ratio) || ratio < 0)
+	char p[32];
+
+	if (!isfinite(ratio) || ratio < 0) {
 		snprintf(buf, size, "-");
-	else if (as_multiple(ratio))
+	} else if (as_multiple(ratio)) {
 		multiple(buf, size, ratio);
-	else
-		snprintf(buf, size, "%+.1f %%", 100 * (ratio - 1));
+	} else {
+		signed_pct(p, sizeof(p), 1, 100 * (ratio - 1));
+		snprintf(buf, size, "%s %%", p);
+	}
 }
 
 void textfmt_change(char *buf, size_t size, double ratio, double lo, double hi)
@@ -203,11 +219,14 @@ void textfmt_change(char *buf, size_t size, double ratio, double lo, double hi)
 		return;
 	}
 	d = textfmt_ci_decimals(100 * (lo - 1), 100 * (hi - 1));
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, size, "%+.*f %% [%+.*f, %+.*f]", d, 100 * (ratio - 1), d,
-			 100 * (lo - 1), d, 100 * (hi - 1));
-	else
-		snprintf(buf, size, "%+.*f %%", d, 100 * (ratio - 1));
+	signed_pct(r, sizeof(r), d, 100 * (ratio - 1));
+	if (isfinite(lo) && isfinite(hi)) {
+		signed_pct(l, sizeof(l), d, 100 * (lo - 1));
+		signed_pct(h, sizeof(h), d, 100 * (hi - 1));
+		snprintf(buf, size, "%s %% [%s, %s]", r, l, h);
+	} else {
+		snprintf(buf, size, "%s %%", r);
+	}
 }
 
 void textfmt_p(char *buf, size_t size, double p)

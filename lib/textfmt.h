@@ -71,7 +71,8 @@ int textfmt_ci_decimals(double lo, double hi);
  * of A either way, "+2.1 % [+1.9, +2.3]", "-35 % [-40, -30]"; beyond, a
  * multiple, a slow-down and a speed-up alike: "455× [449×, 460×]",
  * "1/198× [1/199×, 1/197×]" (B is a 198th of A). Never an exponent, never a
- * percentage of five digits.
+ * percentage of five digits; a percentage that rounds to zero in its
+ * digits has no sign: "0 % [-3, +3]", never "-0 %".
  */
 void textfmt_change(char *buf, size_t size, double ratio, double lo, double hi);
 /* The same without an interval, in one decimal of a percent: "+5.1 %", "455×", "1/198×". */

@@ -7,6 +7,7 @@
 #include "array.h"
 #include "dvec.h"
 #include "events.h"
+#include "run.h"
 #include "stats.h"
 #include "store-events.h"
 #include "textfmt.h"
@@ -177,23 +178,38 @@ static int add_accel(long long mem_mib, int cpus, const char *accel, const char 
 	return 0;
 }
 
-int events_host_words(struct strbuf *out, const struct events_report *r, long long mem_mib,
-		      int cpus)
+/* The point at mem_mib, cpus when only the local runner measured it and its runs agree on the host. */
+static const struct measured_point *host_point(const struct events_report *r, long long mem_mib,
+					       int cpus)
 {
-	char mem[16];
-
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct measured_point *p = &r->points[i];
 
 		if (p->mem_mib != mem_mib || p->cpus != cpus)
 			continue;
 		if (p->kinds != MEASURED_THIS_HOST || p->host_mem_mib <= 0 || p->host_cpus <= 0)
-			return 0;
-		textfmt_value(mem, sizeof(mem), (double)p->host_mem_mib / 1024.0);
-		strbuf_addf(out, "%sG and %d CPU%s", mem, p->host_cpus, p->host_cpus == 1 ? "" : "s");
-		return 1;
+			return NULL;
+		return p;
 	}
-	return 0;
+	return NULL;
+}
+
+int events_host_words(struct strbuf *out, const struct events_report *r, long long mem_mib,
+		      int cpus)
+{
+	const struct measured_point *p = host_point(r, mem_mib, cpus);
+
+	if (p)
+		run_host_words(out, p->host_mem_mib, p->host_cpus);
+	return p != NULL;
+}
+
+void events_point_words(struct strbuf *out, const struct events_report *r, long long mem_mib,
+			int cpus)
+{
+	const struct measured_point *p = r && r->npoints == 1 ? host_point(r, mem_mib, cpus) : NULL;
+
+	run_size_words(out, mem_mib, cpus, p ? p->host_mem_mib : 0, p ? p->host_cpus : 0);
 }
 
 enum source { OF_AB, OF_CULPRIT, OF_EXPLANATION };

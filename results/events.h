@@ -86,6 +86,14 @@ void events_report_release(struct events_report *r);
  */
 int events_host_words(struct strbuf *out, const struct events_report *r, long long mem_mib,
 		      int cpus);
+/*
+ * A point's size as its table and blocks say it (run_size_words()): the
+ * host where an experiment of one point ran only on the local runner,
+ * "this host, 23.54G and 2 CPUs"; else the guest's, "2048M, 1 cpu" (a
+ * sweep's points keep their names; r NULL: no events read).
+ */
+void events_point_words(struct strbuf *out, const struct events_report *r, long long mem_mib,
+			int cpus);
 /* What the runs at a point measured: a set of enum measured, 0 when it has none. */
 unsigned events_measured_at(const struct events_report *r, long long mem_mib, int cpus);
 /*

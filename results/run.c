@@ -3,6 +3,7 @@
 
 #include "array.h"
 #include "run.h"
+#include "textfmt.h"
 #include "xalloc.h"
 
 const char *run_status_name(enum run_status s)
@@ -77,4 +78,23 @@ void run_result_release(struct run_result *r)
 	sample_set_release(&r->set);
 	strbuf_release(&r->error);
 	strbuf_release(&r->tail);
+}
+
+void run_host_words(struct strbuf *out, long long host_mem_mib, int host_cpus)
+{
+	char mem[16];
+
+	textfmt_value(mem, sizeof(mem), (double)host_mem_mib / 1024.0);
+	strbuf_addf(out, "%sG and %d CPU%s", mem, host_cpus, host_cpus == 1 ? "" : "s");
+}
+
+void run_size_words(struct strbuf *out, long long mem_mib, int cpus, long long host_mem_mib,
+		    int host_cpus)
+{
+	if (host_mem_mib > 0 && host_cpus > 0) {
+		strbuf_addstr(out, "this host, ");
+		run_host_words(out, host_mem_mib, host_cpus);
+	} else {
+		strbuf_addf(out, "%lldM, %d cpu%s", mem_mib, cpus, cpus == 1 ? "" : "s");
+	}
 }

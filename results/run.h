@@ -72,4 +72,15 @@ int run_result_add_profile(struct run_result *r, const char *workload, const cha
 			   long long calls, double ns);
 void run_result_release(struct run_result *r);
 
+/*
+ * What runs ran on, in words, the same in every table, page and mail: the
+ * guest they were given, "2048M, 1 cpu"; or, where the local runner
+ * recorded the host it measured (host_mem_mib and host_cpus > 0; its
+ * --mem and --cpus change nothing), "this host, 23.54G and 2 CPUs".
+ */
+void run_size_words(struct strbuf *out, long long mem_mib, int cpus, long long host_mem_mib,
+		    int host_cpus);
+/* The host's part alone: "23.54G and 2 CPUs". */
+void run_host_words(struct strbuf *out, long long host_mem_mib, int host_cpus);
+
 #endif

@@ -28,6 +28,25 @@ test_expect_success 'a 10 % shift is a REGRESSION, exit 1, with its size' '
 	test "$(sql lab.db "SELECT n_a || \" \" || n_b FROM verdicts WHERE experiment_id = 1")" = "60 60"
 '
 
+test_expect_success 'a run, its blocks and the report say the host it measured, not --mem' '
+	mem=$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''host.mem_mib'\''") &&
+	cpus=$(nproc) && if test $cpus = 1; then s=; else s=s; fi &&
+	"$LAB" show --db lab.db 1 >show &&
+	host=$(sed -n "s/^  ran on         this host, \([0-9.]*\)G and $cpus CPU$s$/\1/p" show) &&
+	awk -v g="$host" -v m=$mem "BEGIN { exit !(g > 0 && (g - m / 1024) ^ 2 < 0.0001) }" &&
+	words="this host, ${host}G and $cpus CPU$s" &&
+	"$LAB" show --db lab.db E1 >show-e &&
+	grep -qx "zeroing.t (ms, lower is better; $words; compared: samples; wall time)" show-e &&
+	! grep -q "2048M\|1 cpu" show show-e &&
+	"$LAB" report --db lab.db --out site >/dev/null &&
+	grep -q "<h3>zeroing.t, $words " site/e1.html &&
+	"$LAB" run --db qemu-like.db --runner local --guest "$FAKE" --workload zeroing --iters 2 \
+		>/dev/null 2>err &&
+	sql qemu-like.db "DELETE FROM run_meta WHERE key LIKE '\''host.%'\''" &&
+	"$LAB" show --db qemu-like.db 1 >show-q &&
+	grep -qx "  ran on         2048M, 1 cpu" show-q
+'
+
 test_expect_success 'boots interleave ABBA' '
 	test "$(sql lab.db "SELECT group_concat(v.name, \"\") FROM runs r JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = 1 ORDER BY r.id")" = ABBAAB
 '

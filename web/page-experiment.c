@@ -159,7 +159,8 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	struct strbuf title = STRBUF_INIT;
 	int ret = -1;
 
-	strbuf_addf(&title, "%s.%s, %lldM, %d cpu(s)", v->workload, v->metric, v->mem_mib, v->cpus);
+	strbuf_addf(&title, "%s.%s, ", v->workload, v->metric);
+	events_point_words(&title, ev, v->mem_mib, v->cpus);
 	strbuf_addstr(sb, "<section class=\"metric\">\n<h3>");
 	escape_html(sb, title.buf);
 	strbuf_addstr(sb, " ");

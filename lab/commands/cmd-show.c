@@ -15,6 +15,7 @@
 #include "log.h"
 #include "options.h"
 #include "redact.h"
+#include "run.h"
 #include "sample.h"
 #include "store-experiment.h"
 #include "table.h"
@@ -229,6 +230,38 @@ static int show_run_json(struct show_out *o, const struct store_run_view *r)
 	return 0;
 }
 
+/* The host the local runner recorded it measured (run meta host.mem_mib, host.cpus). */
+struct host_size {
+	long long mem_mib;
+	int cpus;
+};
+
+static int host_size_row(const char *key, const char *value, void *data)
+{
+	struct host_size *h = data;
+
+	if (!strcmp(key, "host.mem_mib"))
+		h->mem_mib = atoll(value);
+	else if (!strcmp(key, "host.cpus"))
+		h->cpus = atoi(value);
+	return 0;
+}
+
+/* "ran on  2048M, 1 cpu", or what a run of the local runner measured: "this host, ...". */
+static int print_size(struct store *st, const struct store_run_view *r)
+{
+	struct host_size h = { 0, 0 };
+	struct strbuf sb = STRBUF_INIT;
+
+	if (store_run_meta(st, r->id, host_size_row, &h))
+		return -1;
+	run_size_words(&sb, (long long)r->num[RUN_MEM_MIB], (int)r->num[RUN_CPUS], h.mem_mib,
+		       h.cpus);
+	printf("  %-14s %s\n", "ran on", sb.buf);
+	strbuf_release(&sb);
+	return 0;
+}
+
 static int show_run_row(const struct store_run_view *r, void *data)
 {
 	struct show_out *o = data;
@@ -251,7 +284,12 @@ static int show_run_row(const struct store_run_view *r, void *data)
 		char lead[32];
 
 		snprintf(lead, sizeof(lead), "  %-14s ", run_fields[i].label);
-		if (r->text[i] && run_fields[i].kind == FIELD_SECONDS) {
+		if (i == RUN_CPUS)
+			continue;	/* said with the memory */
+		if (i == RUN_MEM_MIB && r->text[i] && r->text[RUN_CPUS]) {
+			if (print_size(st, r))
+				return -1;
+		} else if (r->text[i] && run_fields[i].kind == FIELD_SECONDS) {
 			textfmt_duration(value, sizeof(value), r->num[i] * 1e9, "");
 			printf("%s%s\n", lead, value);
 		} else {

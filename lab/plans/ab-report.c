@@ -61,17 +61,20 @@ static void print_side_values(FILE *f, const char *label, double a, double b, do
 	fprintf(f, " %13s %s\n", vb, unit);
 }
 
-static void print_metric_text(FILE *f, const struct verdict_row *v, const char *clock)
+static void print_metric_text(FILE *f, const struct verdict_row *v, const char *clock,
+			      const struct events_report *ev)
 {
 	const char *unit;
 	double k = textfmt_unit_scale(&unit, v->unit, ab_table_row_ref(v));
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, size = STRBUF_INIT;
 	char ci[32];
 
 	unit = term_safe(unit);
-	strbuf_addf(&sb, "%s.%s (%s, %s is better; %lldM, %d cpu%s; compared: %s; %s)",
-		    term_safe(v->workload), term_safe(v->metric), unit, v->direction, v->mem_mib,
-		    v->cpus, v->cpus == 1 ? "" : "s", v->unit_compared, clock);
+	events_point_words(&size, ev, v->mem_mib, v->cpus);
+	strbuf_addf(&sb, "%s.%s (%s, %s is better; %s; compared: %s; %s)",
+		    term_safe(v->workload), term_safe(v->metric), unit, v->direction, size.buf,
+		    v->unit_compared, clock);
+	strbuf_release(&size);
 	fputc('\n', f);
 	textfmt_wrap(f, "", "  ", sb.buf);
 	fprintf(f, "  %-22s %13s %-3s %13s\n", "", "A", "", "B");
@@ -375,7 +378,7 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 
 		if (fmt == AB_TEXT) {
 			if (flags & AB_REPORT_VERBOSE)
-				print_metric_text(f, v, clock.buf);
+				print_metric_text(f, v, clock.buf, &ev);
 		} else if (fmt == AB_CSV) {
 			fprintf(f, "%lld", exp_id);
 			for (int i = 0; i < C_COUNT; i++) {

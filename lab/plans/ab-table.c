@@ -72,15 +72,8 @@ static void print_point_header(FILE *f, const struct verdict_row *const *r, size
 		hi = r[i]->n_a > hi ? r[i]->n_a : hi;
 		hi = r[i]->n_b > hi ? r[i]->n_b : hi;
 	}
-	/*
-	 * The local runner's --mem and --cpus change nothing: what it ran on
-	 * is the host. A sweep's points keep their names, the host under them.
-	 */
-	if (ev && ev->npoints == 1 && events_host_words(&host, ev, r[0]->mem_mib, r[0]->cpus))
-		fprintf(f, "\nthis host, %s: ", host.buf);
-	else
-		fprintf(f, "\n%lldM, %d cpu%s: ", r[0]->mem_mib, r[0]->cpus,
-			r[0]->cpus == 1 ? "" : "s");
+	events_point_words(&host, ev, r[0]->mem_mib, r[0]->cpus);
+	fprintf(f, "\n%s: ", host.buf);
 	strbuf_release(&host);
 	fprintf(f, "%s compared, ",
 		same_unit ? compared_words(r[0]->unit_compared) : "samples or boot medians");

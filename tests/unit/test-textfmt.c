@@ -63,6 +63,15 @@ int main(void)
 	is_str(change(0.4, 0.3, 0.55), "1/2.50× [1/3.33×, 1/1.82×]", "under a half: a multiple");
 	is_str(change(0.6, 0.55, 0.65), "-40 % [-45, -35]", "over a half: a percentage");
 	is_str(change(0.0 / 0.0, 1, 1), "-", "no ratio: a dash");
+	is_str(change(0.99999, 0.97, 1.03), "0 % [-3, +3]", "a tiny drop that rounds to zero: no sign");
+	is_str(change(1.00001, 0.97, 1.03), "0 % [-3, +3]", "a tiny rise reads the same");
+	is_str(change(0.9999, 0.9998, 1.0004), "-0.01 % [-0.02, +0.04]",
+	       "digits enough: the sign stays");
+	is_str(change(1.000001, 0.99999, 1.00001), "0.000 % [-0.001, +0.001]",
+	       "zero in the digits shown: no sign, decimals kept");
+	is_str(change(1.00001, 0.999996, 1.000036), "+0.001 % [0.000, +0.004]",
+	       "an end of the CI that rounds to zero: no sign");
+	is_str(ratio(0.9999), "0.0 %", "a ratio that rounds to zero: no sign");
 	textfmt_p(buf, sizeof(buf), 3.06366e-09);
 	is_str(buf, "< 0.001", "a tiny p: no exponent");
 	textfmt_p(buf, sizeof(buf), 0.0123);
