@@ -144,3 +144,17 @@ void say_command(const char *lead, const char *cmd)
 	put(out(), sb.buf, NULL);
 	strbuf_release(&sb);
 }
+
+void say_interrupted(const char *command, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addstr(&sb, ": interrupted, its finished boots kept; resume it with:");
+	put(out(), sb.buf, NULL);
+	say_command("  ", command);
+	strbuf_release(&sb);
+}

@@ -43,5 +43,14 @@ __attribute__((format(printf, 2, 3))) void say_wrap(const char *indent, const ch
 void say_add_command(struct strbuf *sb, const char *lead, const char *cmd);
 /* say_add_command() said: "  resume it with: lab ab ... \". */
 void say_command(const char *lead, const char *cmd);
+/*
+ * A command stopped between boots by a signal it deferred (lib/tempfile.h):
+ * "<what>: interrupted, its finished boots kept; resume it with:", what
+ * formatted from fmt, then command on lines of its own as say_command()
+ * says it. The command then lets go of what it holds and dies of the
+ * signal (fatal_signal_die()).
+ */
+__attribute__((format(printf, 2, 3)))
+void say_interrupted(const char *command, const char *fmt, ...);
 
 #endif
