@@ -355,6 +355,7 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe_
 {
 	struct ab_spec s;
 	long long earlier = 0;
+	enum ab_outcome r;
 	int done = 0, ret = -1;
 
 	ab_spec_init(&s);
@@ -374,8 +375,10 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe_
 	}
 	s.o.resume = earlier;
 	*exp = 0;
-	if (ab_run(exp, ctx, &s.o) == AB_ERROR) {
-		if (*exp)
+	r = ab_run(exp, ctx, &s.o);
+	if (r == AB_ERROR || r == AB_INTERRUPTED) {
+		/* interrupted, the command says how it goes on */
+		if (*exp && r == AB_ERROR)
 			say("experiment E%lld stopped: continue with the same command and --resume",
 			    *exp);
 		experiment_unlock(ctx);
