@@ -237,6 +237,12 @@ test_wait_until() {
 	done
 }
 
+# with_sigint CMD...: CMD with SIGINT as a terminal gives it (a shell's
+# background job starts with SIGINT ignored)
+with_sigint() {
+	exec python3 -c "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])" "$@"
+}
+
 test_done() {
 	[ $test_fixed = 0 ] || echo "# $test_fixed known breakage(s) vanished; mark them test_expect_success"
 	[ $test_broken = 0 ] || echo "# still have $test_broken known breakage(s)"

@@ -2,6 +2,7 @@
 # lab recipe --resume finds an earlier A/B by what it is (kernels, command
 # lines, workloads, parameters, points), not by how its command was
 # written: a recipe killed in the middle of an A/B goes on with that A/B.
+# Ctrl-C stops it between boots as it stops lab ab, saying how it goes on.
 # A small repository whose build.command makes a program the local
 # runner runs (tests/fixtures/fake-guest.sh), a recipe of two variants.
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +23,29 @@ test_expect_success 'setup: a repository with a base and a slower commit, a reci
 	[variant "slow"]
 		ref = slow
 	EOF
+'
+
+test_expect_success 'Ctrl-C during lab recipe: its A/B INTERRUPTED, the boot under way INFRA, how to resume' '
+	with_sigint "$LAB" recipe two.recipe --repo repo --db int.db --boots 6 --iters 3 >out 2>err &
+	lab=$! &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 120 "test \"\$(sql int.db \"SELECT count(*) FROM runs WHERE status = '\''OK'\''\" 2>/dev/null)\" -ge 3" &&
+	kill -INT $lab && { wait $lab; echo $? >rc; } &&
+	cat err &&
+	test "$(cat rc)" = 130 &&
+	test "$(sql int.db "SELECT status FROM experiments WHERE id = 1")" = INTERRUPTED &&
+	test "$(sql int.db "SELECT count(*) FROM runs WHERE status NOT IN ('\''OK'\'', '\''INFRA'\'')")" = 0 &&
+	test "$(sql int.db "SELECT count(*) FROM runs WHERE status = '\''INFRA'\'' AND error != '\''interrupted'\''")" = 0 &&
+	sed -n "/^recipe two.recipe: interrupted, its finished boots kept; resume it with:\$/,\$p" err >said &&
+	test "$(sed 1d said)" = "  lab recipe two.recipe --repo repo --db int.db --boots 6 --iters 3 --resume"
+'
+
+test_expect_success 'the command it said resumes the recipe to its end' '
+	resume=$(sed -e 1d -e "2s/^ *lab //" said) &&
+	test_expect_code 1 eval "\"\$LAB\" $resume" >out 2>err &&
+	grep -q "^experiment E1: resumed" err &&
+	test "$(sql int.db "SELECT status FROM experiments WHERE id = 1")" = DONE &&
+	test "$(sql int.db "SELECT count(*) FROM runs WHERE experiment_id = 1 AND status = '\''OK'\''")" = 12
 '
 
 test_expect_success 'a recipe killed during its A/B leaves the experiment RUNNING' '

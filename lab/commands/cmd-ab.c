@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "log.h"
 #include "options.h"
+#include "say.h"
 #include "store-experiment.h"
 #include "strbuf.h"
 #include "tempfile.h"
@@ -43,8 +44,8 @@ static void interrupted(struct lab_context *ctx, long long exp_id, const char *c
 	if (exp_id) {
 		if (store_experiment_command(&ctx->st, &started, exp_id))
 			strbuf_addstr(&started, command);
-		fprintf(stderr, "experiment E%lld: interrupted, its finished boots kept; resume it "
-			"with: %s --resume E%lld\n", exp_id, started.buf, exp_id);
+		strbuf_addf(&started, " --resume E%lld", exp_id);
+		say_interrupted(started.buf, "experiment E%lld", exp_id);
 	}
 	strbuf_release(&started);
 	context_release(ctx);
@@ -103,8 +104,8 @@ int cmd_ab(int argc, char **argv)
 		int exists = 0;
 		/* a rolled-back experiment (a full disk) cannot be resumed */
 		if (!store_experiment_exists(&ctx.st, exp_id, &exists) && exists)
-			fprintf(stderr, "experiment E%lld: continue with the same command and --resume E%lld\n",
-				exp_id, exp_id);
+			say("experiment E%lld: continue with the same command and --resume E%lld",
+			    exp_id, exp_id);
 	}
 out:
 	ab_spec_release(&s);

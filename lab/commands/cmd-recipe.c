@@ -15,11 +15,13 @@
 #include "log.h"
 #include "options.h"
 #include "recipe.h"
+#include "say.h"
 #include "stats.h"
 #include "store-experiment.h"
 #include "store-verdict.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "tempfile.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -460,6 +462,19 @@ static int one_done(long long exp, void *data)
 	return ab_report(stdout, &c->ctx->st, exp, c->a.fmt, 0);
 }
 
+/* Stopped by a signal (fatal_signal_defer()): say how the recipe goes on, and die of it. */
+__attribute__((noreturn))
+static void interrupted(struct lab_context *ctx, const struct recipe *r, const char *command)
+{
+	struct strbuf resume = STRBUF_INIT;
+
+	strbuf_addf(&resume, "%s --resume", command);
+	say_interrupted(resume.buf, "recipe %s", r->path);
+	strbuf_release(&resume);
+	context_release(ctx);
+	fatal_signal_die();
+}
+
 int cmd_recipe(int argc, char **argv)
 {
 	struct strvec words = STRVEC_INIT, av = STRVEC_INIT, shown = STRVEC_INIT;
@@ -510,6 +525,8 @@ int cmd_recipe(int argc, char **argv)
 	if (context_load_config(&ctx, a.config, a.db) || check_metrics(&r, &ctx, &words) ||
 	    context_open_store(&ctx))
 		goto out;
+	/* Ctrl-C between boots: the A/B under way is marked, and the recipe says how it goes on */
+	fatal_signal_defer(1);
 	for (size_t k = 0; k < r.arches.nr; k++) {
 		struct recipe_cmd c = { &r, r.arches.v[k], &words, STRVEC_INIT, { 0 }, &ctx };
 		struct recipe_run rr = { &r, r.arches.v[k], a.resume, command.buf, &guests,
@@ -520,6 +537,8 @@ int cmd_recipe(int argc, char **argv)
 			continue;
 		rc = recipe_run(exp, &ctx, &rr);
 		strvec_release(&c.av);
+		if (rc < 0 && fatal_signal_pending())
+			interrupted(&ctx, &r, command.buf);
 		if (rc < 0)
 			goto out;
 		regressed |= rc;

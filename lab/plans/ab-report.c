@@ -11,10 +11,10 @@
 #include "events.h"
 #include "json-writer.h"
 #include "log.h"
+#include "say.h"
 #include "store-experiment.h"
 #include "store-verdict.h"
 #include "strbuf.h"
-#include "strvec.h"
 #include "textfmt.h"
 #include "xalloc.h"
 
@@ -104,47 +104,6 @@ static void print_metric_text(FILE *f, const struct verdict_row *v, const char *
 }
 
 /*
- * The recorded command, a shell command line, within 100 columns: broken
- * only between words, each line but the last ending in a backslash, so
- * that pasted it is still one command. A word wider than a line keeps its
- * line to itself.
- */
-static void print_command(FILE *f, const char *cmd)
-{
-	const char *lead = "  command: ";
-	struct strvec words = STRVEC_INIT;
-	struct strbuf w = STRBUF_INIT;
-	size_t col = textfmt_width(lead);
-
-	fputs(lead, f);
-	/* a line the shell cannot split is shown as it was stored */
-	if (split_shell_words(&words, cmd)) {
-		fprintf(f, "%s\n", cmd);
-		goto out;
-	}
-	for (size_t i = 0; i < words.nr; i++) {
-		size_t ww;
-
-		strbuf_reset(&w);
-		escape_shell(&w, words.v[i]);
-		ww = textfmt_width(w.buf);
-		if (i && col + 1 + ww + 2 > TEXTFMT_COLUMNS) {
-			fputs(" \\\n    ", f);
-			col = 4;
-		} else if (i) {
-			fputc(' ', f);
-			col++;
-		}
-		fputs(w.buf, f);
-		col += ww;
-	}
-	fputc('\n', f);
-out:
-	strvec_release(&words);
-	strbuf_release(&w);
-}
-
-/*
  * The stored workloads ("zeroing,[rate higher=ops] exec:/b/work.sh --ops")
  * as a person reads them: one after the other, a section's name first and
  * its settings after its command ("rate: exec:/b/work.sh --ops (higher=ops)").
@@ -218,8 +177,10 @@ static int print_experiment(const struct store_experiment *e, void *data)
 		fprintf(f, "experiment E%lld (%s): %d boots OK, %d failed\n", h->exp_id, e->status,
 			e->boots_ok, e->boots_failed);
 		textfmt_wrap(f, "  workloads: ", "    ", term_safe(sb.buf));
+		strbuf_reset(&sb);
+		say_add_command(&sb, "  command: ", term_safe(e->command));
+		fputs(sb.buf, f);
 		strbuf_release(&sb);
-		print_command(f, term_safe(e->command));
 		fprintf(f, "  clock: %s\n", h->clock);
 	}
 	return 0;

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "pool.h"
 #include "progress.h"
+#include "say.h"
 #include "store-experiment.h"
 #include "store-verdict.h"
 #include "units.h"
@@ -541,6 +542,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 	long ok[2], failed[2], busy[2] = { 0, 0 }, looked = 0, *rounds = NULL;
 	int ret = -1, stop = 0;
 
+	(void)pr;	/* the targets boot at once: each end is said, no meter drawn */
 	if (pool_init(&pool, &ctx->cfg, o->boot.targets, mem, cpus))
 		return -1;
 	for (int s = 0; s < 2; s++)
@@ -552,7 +554,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 			goto out;
 	rounds = xreallocarray(NULL, pool.n, sizeof(*rounds));
 	memset(rounds, 0, pool.n * sizeof(*rounds));
-	fprintf(stderr, "%zu target%s of class '%s' share%s the boots\n", pool.n,
+	say("%zu target%s of class '%s' share%s the boots", pool.n,
 		pool.n == 1 ? "" : "s", term_safe(pool.class), pool.n == 1 ? "s" : "");
 	for (;;) {
 		struct pool_done d;
@@ -601,11 +603,13 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 		pt = &pool.t[d.target];
 		busy[d.side]--;
 		/* --quiet: only what went wrong */
-		if (!pr->meter.quiet || d.status != RUN_OK)
-			fprintf(stderr, "  %s: boot %c %s (run %lld, %.1f s)%s%s\n", term_safe(pt->t->name),
-			'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
-			d.status == RUN_OK ? "" : ": ",
-			d.status == RUN_OK ? "" : term_safe(d.error));
+		if (d.status == RUN_OK)
+			say_more("  %s: boot %c OK (run %lld, %.1f s)", term_safe(pt->t->name),
+				 'A' + d.side, d.run_id, d.wall_s);
+		else
+			say("  %s: boot %c %s (run %lld, %.1f s): %s", term_safe(pt->t->name),
+			    'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
+			    term_safe(d.error));
 		if (d.status == RUN_OK)
 			ok[d.side]++;
 		else if (d.status != RUN_INFRA)
@@ -677,7 +681,7 @@ enum ab_outcome ab_run(long long *exp_id, struct lab_context *ctx, const struct 
 		   experiment_lock(ctx, *exp_id)) {
 		goto fail;
 	}
-	fprintf(stderr, "experiment E%lld: %s\n", *exp_id, o->resume ? "resumed" : "started");
+	say("experiment E%lld: %s", *exp_id, o->resume ? "resumed" : "started");
 	if (!o->boots) {
 		/* several looks at the data: each look gets a smaller alpha */
 		sched.alpha = o->alpha;

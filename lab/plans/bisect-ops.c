@@ -10,6 +10,7 @@
 #include "host.h"
 #include "log.h"
 #include "pool.h"
+#include "say.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
 #include "subprocess.h"
@@ -217,7 +218,7 @@ int bisector_take_seed(struct bisector *bs, long long seed)
 	ret = 0;
 	if (why.len) {
 		bs->g.seed_variant = bs->b.seed_variant = 0;
-		fprintf(stderr, "the ends are booted: %s\n", term_safe(why.buf));
+		say("the ends are booted: %s", term_safe(why.buf));
 		goto out;
 	}
 	bs->seed = seed;
@@ -227,8 +228,8 @@ int bisector_take_seed(struct bisector *bs, long long seed)
 				&ok[1], &failed))
 		ret = -1;
 	else
-		fprintf(stderr, "the ends start from E%lld's boots (%ld and %ld, in virtual time)\n",
-			seed, ok[0], ok[1]);
+		say("the ends start from E%lld's boots (%ld and %ld, in virtual time)", seed, ok[0],
+		    ok[1]);
 out:
 	strbuf_release(&why);
 	return ret;
@@ -377,7 +378,7 @@ static void start_ahead(struct bisector *bs, struct who *w)
 	if (av.nr > refs && !subprocess_start(&bs->builder, strvec_argv(&av), NULL,
 					      SUBPROCESS_SILENT)) {
 		bs->building = 1;
-		fprintf(stderr, "  building ahead: %s\n", names.buf);
+		say("  building ahead: %s", names.buf);
 	}
 out:
 	bs->nahead = 0;
@@ -421,10 +422,9 @@ static int after_boot(struct bisector *bs, struct who *w, int who, long long run
 	int end = who == BISECT_G || who == BISECT_B;
 
 	bs->boots++;
-	fprintf(stderr, "  boot %s: %s (run %lld, %.1f s%s%s)%s%s\n", w->name,
-		run_status_name(status), run_id, wall_s, target ? " on " : "",
-		target ? term_safe(target) : "", status == RUN_OK ? "" : ": ",
-		status == RUN_OK ? "" : term_safe(err));
+	say("  boot %s: %s (run %lld, %.1f s%s%s)%s%s", w->name, run_status_name(status), run_id,
+	    wall_s, target ? " on " : "", target ? term_safe(target) : "",
+	    status == RUN_OK ? "" : ": ", status == RUN_OK ? "" : term_safe(err));
 	if (status != RUN_OK) {
 		if (++w->failures >= 3)
 			return end ? error("the %s end failed to boot 3 times; see 'lab show %lld'",
@@ -617,12 +617,11 @@ int bisector_decided(void *data, int who, enum bisect_mark mark, size_t n,
 		snprintf(how, sizeof(how), "%zu boot%s, %.0f s", boots, boots == 1 ? "" : "s", secs);
 	/* a skipped step was not measured: no ratio to show */
 	if (isfinite(hl->estimate))
-		fprintf(stderr, "step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f]; %s)\n",
-			bs->seq + 1, desc, bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi,
-			how);
+		say("step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f]; %s)", bs->seq + 1,
+		    desc, bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi, how);
 	else
-		fprintf(stderr, "step %zu: %s is %s (n %zu, no ratio; %s)\n", bs->seq + 1, desc,
-			bisect_mark_name(mark), n, how);
+		say("step %zu: %s is %s (n %zu, no ratio; %s)", bs->seq + 1, desc,
+		    bisect_mark_name(mark), n, how);
 	bs->step_open = 0;
 	free(desc);
 	git_oid_tostr(hex, sizeof(hex), &w->commit);
@@ -639,7 +638,7 @@ int bisector_decided(void *data, int who, enum bisect_mark mark, size_t n,
 void bisector_release(struct bisector *bs)
 {
 	if (bs->building)
-		fprintf(stderr, "waiting for the build ahead to end\n");
+		say("waiting for the build ahead to end");
 	builder_finish(bs);
 	struct who *all[3] = { &bs->g, &bs->b, &bs->p };
 	for (int i = 0; i < 3; i++) {

@@ -15,6 +15,7 @@
 #include "gitutil.h"
 #include "host.h"
 #include "log.h"
+#include "say.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
 #include "units.h"
@@ -50,8 +51,8 @@ static int settle_direction(struct bisector *bs, struct bisect_options *opt)
 		goto out;
 	opt->direction = units_direction(&higher, NULL, bs->metric);
 	if (opt->direction == STATS_HIGHER_IS_BETTER)
-		fprintf(stderr, "%s: higher is better (its samples say so): a drop is the regression\n",
-			term_safe(bs->metric));
+		say("%s: higher is better (its samples say so): a drop is the regression",
+		    term_safe(bs->metric));
 	ret = 0;
 out:
 	free(v);
@@ -76,11 +77,11 @@ static int compare_ends(struct bisector *bs, double alpha, double delta, int *un
 	if (units_compare_variants(&c, &n, &boots, &bs->ctx->st, bs->exp_id, bs->g.variant_id,
 				   bs->b.variant_id, alpha, delta))
 		return -1;
-	fprintf(stderr, "good -> bad, per metric (%zu boots a side):\n", boots);
+	say("good -> bad, per metric (%zu boots a side):", boots);
 	stats_ci_label(ci, sizeof(ci), alpha);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(stderr, "  %-32s %.4f, %s [%.4f, %.4f] %s\n", term_safe(c[i].metric),
-			c[i].c.ratio, ci, c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
+		say("  %-32s %.4f, %s [%.4f, %.4f] %s", term_safe(c[i].metric), c[i].c.ratio, ci,
+		    c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
 		/* the largest either way: a halving is as large as a doubling */
 		if (c[i].c.verdict == VERDICT_REGRESSION && c[i].c.ratio > 0 &&
 		    fabs(log(c[i].c.ratio)) > best) {
@@ -157,7 +158,7 @@ static int confirm(struct bisect_confirmation *conf, struct bisector *bs,
 	snprintf(bs->p.name, sizeof(bs->p.name), "P");
 	ret = bisect_confirm(conf, r, ops, BISECT_PARENT, (int)r->culprit);
 	if (ret > 0)
-		fprintf(stderr, "culprit^ or the culprit does not build or boot: no confirmation\n");
+		say("culprit^ or the culprit does not build or boot: no confirmation");
 	return ret;
 }
 
@@ -243,8 +244,8 @@ static int start(struct bisector *bs, const struct bisect_spec *spec,
 		return -1;
 	if (spec->metric)
 		snprintf(bs->metric, sizeof(bs->metric), "%s", spec->metric);
-	fprintf(stderr, "bisection E%lld started; continue an interrupted one with 'lab bisect --resume %lld'\n",
-		bs->exp_id, bs->exp_id);
+	say("bisection E%lld started; continue an interrupted one with 'lab bisect --resume %lld'",
+	    bs->exp_id, bs->exp_id);
 	if (experiment_lock(bs->ctx, bs->exp_id))
 		return -1;
 	bs->locked = 1;
@@ -343,7 +344,7 @@ static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
 			return -1;
 		if (!bs->metric[0])
 			return 1;
-		fprintf(stderr, "bisecting %s\n", term_safe(bs->metric));
+		say("bisecting %s", term_safe(bs->metric));
 		if (store_bisection_set_metric(st, bs->exp_id, bs->metric))
 			return -1;
 	}
@@ -531,8 +532,8 @@ static int record_step(struct bisector *bs, const struct bisect_result *r,
 	if (!*culprit)
 		done.culprit = NULL;
 	done.outcome = bisect_verdict_name(*culprit ? BISECT_FOUND : BISECT_CANDIDATES);
-	fprintf(stderr, "bisection E%lld: %s%s%s ('lab bisect --status %lld')\n", bs->exp_id,
-		done.outcome, *culprit ? ", culprit " : "", culprit, bs->exp_id);
+	say("bisection E%lld: %s%s%s ('lab bisect --status %lld')", bs->exp_id, done.outcome,
+	    *culprit ? ", culprit " : "", culprit, bs->exp_id);
 	return store_bisection_finish(&bs->ctx->st, bs->exp_id, &done) ||
 	       store_experiment_done(&bs->ctx->st, bs->exp_id) ? -1 : 0;
 }

@@ -12,6 +12,7 @@
 #include "kcmdline.h"
 #include "log.h"
 #include "progress.h"
+#include "say.h"
 #include "store-experiment.h"
 #include "profile-diff.h"
 #include "strbuf.h"
@@ -79,8 +80,7 @@ static int profiled_boot(long long *run_id, struct lab_context *ctx, const struc
 		*boots = strncmp(plan.clock.buf, "icount", 6) ? EXPLAIN_WALL_BOOTS : 1;
 		pr->total = 2L * *boots;
 		if (*boots > 1)
-			fprintf(stderr, "wall time: %d profiled boots a side, for intervals\n",
-				*boots);
+			say("wall time: %d profiled boots a side, for intervals", *boots);
 	}
 	plan.spec.watch = progress_watch(pr);
 	progress_update(pr, k, side ? "(B, profiled)" : "(A, profiled)");
@@ -92,9 +92,9 @@ static int profiled_boot(long long *run_id, struct lab_context *ctx, const struc
 		      run_status_name(res.status), res.error.len ? res.error.buf : "no error given",
 		      *run_id);
 		if (strstr(res.error.buf, "CONFIG_FUNCTION_PROFILER"))
-			fprintf(stderr, "hint: build the kernel with CONFIG_FUNCTION_PROFILER=y "
-				"(the lab's kernels/configs enable it), or time chosen functions "
-				"by function_graph: --functions F1,F2\n");
+			say_wrap("  ", "hint: build the kernel with CONFIG_FUNCTION_PROFILER=y "
+				 "(the lab's kernels/configs enable it), or time chosen functions "
+				 "by function_graph: --functions F1,F2");
 		goto out;
 	}
 	if (!res.profile_nr) {
@@ -160,10 +160,9 @@ void explain_culprit(struct lab_context *ctx, struct kernel_image *parent,
 
 	if (strncmp(clock, "icount", 6) || !boot_opts_lab_guest(bo, &ctx->cfg))
 		return;
-	fprintf(stderr, "explaining the culprit against its parent: one profiled boot each\n");
+	say("explaining the culprit against its parent: one profiled boot each");
 	if (explain_run(&id, ctx, &o))
-		fprintf(stderr, "the culprit is not explained (lab explain needs "
-			"CONFIG_FUNCTION_PROFILER=y)\n");
+		say("the culprit is not explained (lab explain needs CONFIG_FUNCTION_PROFILER=y)");
 }
 
 static void time_text(char *buf, size_t size, double ns, int have)

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "pool.h"
 #include "progress.h"
+#include "say.h"
 #include "tempfile.h"
 #include "xalloc.h"
 
@@ -28,7 +29,7 @@ int pool_init(struct pool *p, const struct lab_config *cfg, const char *class, l
 	p->t = xreallocarray(NULL, n, sizeof(*p->t));
 	for (size_t i = 0; i < n; i++) {
 		if (target_fits(all[i], mem_mib, cpus)) {
-			fprintf(stderr, "target '%s' left out of class '%s' for this guest\n",
+			say("target '%s' left out of class '%s' for this guest",
 				term_safe(all[i]->name), term_safe(class));
 			continue;
 		}
@@ -225,9 +226,9 @@ static int read_answer(struct pool *p, size_t i, struct pool_done *d, int *taken
 	} else if (d->status == RUN_INFRA && ++pt->infra_row >= POOL_MAX_INFRA) {
 		pt->out = 1;
 		*taken_out = 1;
-		fprintf(stderr, "target '%s' taken out of the pool: %d INFRA boots in a row, "
-			"the last 'lab show %lld': %s\n", term_safe(pt->t->name), POOL_MAX_INFRA,
-			d->run_id, term_safe(d->error));
+		say("target '%s' taken out of the pool: %d INFRA boots in a row, "
+		    "the last 'lab show %lld': %s", term_safe(pt->t->name), POOL_MAX_INFRA,
+		    d->run_id, term_safe(d->error));
 	}
 	return 0;
 }
@@ -330,11 +331,13 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 		run_ids[done++] = d.run_id;
 		*bad_boots += d.status != RUN_OK;
 		/* --quiet: only what went wrong */
-		if (meter_mode != METER_QUIET || d.status != RUN_OK)
-			fprintf(stderr, "  %s: boot %ld of %ld %s (run %lld, %.1f s)%s%s\n",
-			term_safe(pool.t[d.target].t->name), done, boots, run_status_name(d.status),
-			d.run_id, d.wall_s, d.status == RUN_OK ? "" : ": ",
-			d.status == RUN_OK ? "" : term_safe(d.error));
+		if (d.status == RUN_OK)
+			say_more("  %s: boot %ld of %ld OK (run %lld, %.1f s)",
+				 term_safe(pool.t[d.target].t->name), done, boots, d.run_id, d.wall_s);
+		else
+			say("  %s: boot %ld of %ld %s (run %lld, %.1f s): %s",
+			    term_safe(pool.t[d.target].t->name), done, boots,
+			    run_status_name(d.status), d.run_id, d.wall_s, term_safe(d.error));
 		/* the boots of a target taken out go to the others */
 		if (taken_out && !pool_live(&pool)) {
 			error("no target of class '%s' is left", pool.class);

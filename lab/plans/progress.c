@@ -4,6 +4,7 @@
 
 #include "escape.h"
 #include "progress.h"
+#include "say.h"
 
 static struct progress *watching(struct run_watch *w)
 {
@@ -80,12 +81,11 @@ void progress_boot_done(struct progress *pr, long k, long long run_id,
 		   pr->at_most ? "at most " : "", pr->total, run_status_name(res->status), run_id,
 		   res->wall_s);
 	if (res->status != RUN_OK)
-		fprintf(stderr, "  %s\n  console log: %s\n", term_safe(strbuf_str(&res->error)),
-			term_safe(console_log));
+		say("  %s\n  console log: %s", term_safe(strbuf_str(&res->error)),
+		    term_safe(console_log));
 	if (res->bad_lines)
-		fprintf(stderr, "  %d protocol line(s) dropped, not used (first: %s); "
-			"'lab show %lld' lists them\n", res->bad_lines,
-			res->dropped_nr ? term_safe(res->dropped[0].reason) : "?", run_id);
+		say("  %d protocol line(s) dropped, not used (first: %s); 'lab show %lld' lists them",
+		    res->bad_lines, res->dropped_nr ? term_safe(res->dropped[0].reason) : "?", run_id);
 	if (uncontained)
-		fprintf(stderr, "  warning: %s\n", term_safe(uncontained));
+		say("  warning: %s", term_safe(uncontained));
 }

@@ -14,6 +14,7 @@
 #include "escape.h"
 #include "log.h"
 #include "recipe.h"
+#include "say.h"
 #include "strbuf.h"
 #include "workload.h"
 #include "xalloc.h"
@@ -326,11 +327,12 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe_
 {
 	struct ab_spec s;
 	long long earlier = 0;
+	enum ab_outcome r;
 	int done = 0, ret = -1;
 
 	ab_spec_init(&s);
-	fprintf(stderr, "recipe %s: %s against %s on %s\n", term_safe(rr->r->path),
-		term_safe(rr->r->v[i].name), term_safe(rr->r->v[0].name), term_safe(rr->arch));
+	say("recipe %s: %s against %s on %s", term_safe(rr->r->path), term_safe(rr->r->v[i].name),
+	    term_safe(rr->r->v[0].name), term_safe(rr->arch));
 	if (rr->spec(&s, i, rr->data) || ab_spec_prepare(&s, ctx))
 		goto out;
 	s.o.command = rr->command;
@@ -338,17 +340,19 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe_
 	if (rr->resume && ab_find(&earlier, &done, ctx, &s.o))
 		goto out;
 	if (done) {
-		fprintf(stderr, "experiment E%lld: done before, reused\n", earlier);
+		say("experiment E%lld: done before, reused", earlier);
 		*exp = earlier;
 		ret = 0;
 		goto out;
 	}
 	s.o.resume = earlier;
 	*exp = 0;
-	if (ab_run(exp, ctx, &s.o) == AB_ERROR) {
-		if (*exp)
-			fprintf(stderr, "experiment E%lld stopped: continue with the same command and --resume\n",
-				*exp);
+	r = ab_run(exp, ctx, &s.o);
+	if (r == AB_ERROR || r == AB_INTERRUPTED) {
+		/* interrupted, the command says how it goes on */
+		if (*exp && r == AB_ERROR)
+			say("experiment E%lld stopped: continue with the same command and --resume",
+			    *exp);
 		experiment_unlock(ctx);
 		goto out;
 	}

@@ -8,6 +8,7 @@
 #include "log.h"
 #include "meter.h"
 #include "refbuild.h"
+#include "say.h"
 #include "textfmt.h"
 
 /* Subject, author and date as they read now, for reports made without the repository. */
@@ -71,17 +72,16 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, struct lab_con
 			    res.files_written == 1 ? "" : "s");
 	meter_done(&meter, "%s", line.buf);
 	if (res.ccache.hits || res.ccache.misses)
-		fprintf(stderr, "  compiler cache: %ld hits, %ld misses, %.1f %% hits\n",
-			res.ccache.hits, res.ccache.misses,
-			100.0 * (double)res.ccache.hits / (double)(res.ccache.hits + res.ccache.misses));
+		say("  compiler cache: %ld hits, %ld misses, %.1f %% hits", res.ccache.hits,
+		    res.ccache.misses,
+		    100.0 * (double)res.ccache.hits / (double)(res.ccache.hits + res.ccache.misses));
 	if (res.status == BUILD_FAILED) {
-		fprintf(stderr, "  %s\n  log: %s\n", term_safe(strbuf_str(&res.why)),
-			term_safe(res.log));
+		say("  %s\n  log: %s", term_safe(strbuf_str(&res.why)), term_safe(res.log));
 		if (res.tail.len) {
 			struct strbuf tail = STRBUF_INIT;
 
 			escape_term(&tail, res.tail.buf, ESCAPE_TERM_LINES);
-			fprintf(stderr, "  ...\n%s\n", tail.buf);
+			say("  ...\n%s", tail.buf);
 			strbuf_release(&tail);
 		}
 		ret = REFBUILD_FAILED;

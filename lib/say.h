@@ -1,0 +1,56 @@
+#ifndef SAY_H
+#define SAY_H
+/*
+ * The lab's voice to the person watching it work: every line a plan has
+ * to say while it runs (a step taken, a boot ended, a hint, a command to
+ * paste) goes through here, never through a printf of its own. Each line
+ * clears the progress meter first (lib/meter.h), is made safe for a
+ * terminal as error()'s lines are (lib/escape.h), and goes where the
+ * command chose: say_stream, stderr unless it said otherwise. What the
+ * command is run for (its tables, JSON, CSV) is the command's to print.
+ *
+ * A line that could pass TEXTFMT_COLUMNS is wrapped here: prose at its
+ * spaces (say_wrap()), a shell command between its words with backslash
+ * continuations, so that pasted it is still one command (say_command()).
+ * Formats are without the final newline: the voice ends each line.
+ */
+#include <stdio.h>
+
+#include "strbuf.h"
+
+/* Where the voice goes; NULL: stderr. */
+extern FILE *say_stream;
+
+/* A line of news: a plan started, a step's mark, a boot that failed. Said under --quiet too. */
+__attribute__((format(printf, 1, 2))) void say(const char *fmt, ...);
+/* A line of how the work goes (a boot that ended OK): not said under --quiet. */
+__attribute__((format(printf, 1, 2))) void say_more(const char *fmt, ...);
+/* A line to f, a stream the command chose for a plan's log (the nightly's, on stdout). */
+__attribute__((format(printf, 2, 3))) void say_to(FILE *f, const char *fmt, ...);
+/*
+ * A line of prose broken at spaces so that none passes TEXTFMT_COLUMNS,
+ * each further line begun with indent ("  ").
+ */
+__attribute__((format(printf, 2, 3))) void say_wrap(const char *indent, const char *fmt, ...);
+
+/*
+ * Append lead, then cmd, a shell command line, within TEXTFMT_COLUMNS:
+ * broken only between words, each line but the last ending in a
+ * backslash and the next indented, so that pasted it is still one
+ * command; a word wider than a line keeps a line to itself, and a line the
+ * shell cannot split is appended as it is. Ends with a newline.
+ */
+void say_add_command(struct strbuf *sb, const char *lead, const char *cmd);
+/* say_add_command() said: "  resume it with: lab ab ... \". */
+void say_command(const char *lead, const char *cmd);
+/*
+ * A command stopped between boots by a signal it deferred (lib/tempfile.h):
+ * "<what>: interrupted, its finished boots kept; resume it with:", what
+ * formatted from fmt, then command on lines of its own as say_command()
+ * says it. The command then lets go of what it holds and dies of the
+ * signal (fatal_signal_die()).
+ */
+__attribute__((format(printf, 2, 3)))
+void say_interrupted(const char *command, const char *fmt, ...);
+
+#endif
