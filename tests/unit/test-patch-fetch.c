@@ -228,7 +228,7 @@ int main(void)
 			return 0;
 		}
 	}
-	deadline = now_monotonic() + 15;
+	deadline = now_monotonic() + 60;	/* python3 starts slowly on a loaded host */
 	while (!(up = answers(port)) && now_monotonic() < deadline) {
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
