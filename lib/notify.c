@@ -317,18 +317,13 @@ int notify_mail(const struct notify_to *to, const struct notify_creds *c, const 
 	    (rc = curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_upload)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_READDATA, &up)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L)))
-		goto failed;
-	if (c->user.len && ((rc = curl_easy_setopt(curl, CURLOPT_USERNAME, c->user.buf)) ||
-			    (rc = curl_easy_setopt(curl, CURLOPT_PASSWORD, c->password.buf))))
-		goto failed;
-	rc = curl_easy_perform(curl);
-failed:
-	if (rc != CURLE_OK) {
+	    (rc = curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L)) ||
+	    (c->user.len && ((rc = curl_easy_setopt(curl, CURLOPT_USERNAME, c->user.buf)) ||
+			     (rc = curl_easy_setopt(curl, CURLOPT_PASSWORD, c->password.buf)))) ||
+	    (rc = curl_easy_perform(curl)))
 		curl_failed("mail", to->smtp, 0, rc, 0, errbuf);
-		goto out;
-	}
-	ret = 0;
+	else
+		ret = 0;
 out:
 	if (curl)
 		curl_easy_cleanup(curl);
@@ -366,20 +361,12 @@ int notify_webhook(const struct notify_to *to, const struct notify_creds *c, con
 	}
 	if (rc || (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, json)) ||
-	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard)))
-		goto failed;
-	rc = curl_easy_perform(curl);
-failed:
-	if (rc != CURLE_OK) {
-		curl_failed("webhook POST", to->webhook, URL_REDACT_PATH, rc, 0, errbuf);
-		goto out;
-	}
-	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-	if (status < 200 || status > 299) {
-		curl_failed("webhook POST", to->webhook, URL_REDACT_PATH, CURLE_OK, status, errbuf);
-		goto out;
-	}
-	ret = 0;
+	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard)) ||
+	    (rc = curl_easy_perform(curl)) ||
+	    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status) || status < 200 || status > 299)
+		curl_failed("webhook POST", to->webhook, URL_REDACT_PATH, rc, status, errbuf);
+	else
+		ret = 0;
 out:
 	if (curl)
 		curl_easy_cleanup(curl);

@@ -79,15 +79,31 @@ double stats_norm_quantile(double p)
 	return norm_quantile_lower(p);
 }
 
+/* One step of Lentz's method: the term aa into d and c; what it multiplies h by. */
+static double lentz_step(double aa, double *d, double *c)
+{
+	const double tiny = 1e-300;
+
+	*d = 1 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /*
  * Continued fraction for the incomplete beta function, evaluated by the
- * modified Lentz method (Numerical Recipes, 2nd ed., 6.4).
+ * modified Lentz method (Numerical Recipes, 2nd ed., 6.4): each m takes
+ * an even term and an odd one.
  */
 static double beta_cf(double a, double b, double x)
 {
 	const double tiny = 1e-300, eps = 1e-16;
 	double qab = a + b, qap = a + 1, qam = a - 1;
-	double c = 1, d = 1 - qab * x / qap, h, aa, del;
+	double c = 1, d = 1 - qab * x / qap, h, del;
 	int m;
 
 	if (fabs(d) < tiny)
@@ -97,24 +113,8 @@ static double beta_cf(double a, double b, double x)
 	for (m = 1; m <= 10000; m++) {
 		int m2 = 2 * m;
 
-		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &d, &c);
+		del = lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &d, &c);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;

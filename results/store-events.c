@@ -1,6 +1,7 @@
 /* Event counts and what an experiment's runs measured, as typed rows (store-events.h). */
 #include "store-events.h"
 #include "store-private.h"
+#include "strbuf.h"
 
 struct event_reader {
 	store_event_fn *fn;
@@ -22,58 +23,64 @@ static int event_row(sqlite3_stmt *q, void *data)
 	return r->fn(&e, r->data);
 }
 
+/*
+ * The events of the OK runs the rest of the statement picks (after FROM
+ * events e JOIN runs r ON r.id = e.run_id: more joins, then WHERE and its
+ * condition), warm-ups left out, each with its side (side: an SQL
+ * expression), in the order events.c groups them: by point, workload,
+ * metric and side.
+ */
+static int events_of(struct store *st, const char *table, const char *what, const char *with,
+		     const char *side, const char *rest, const struct store_arg *args, size_t nargs,
+		     store_event_fn *fn, void *data)
+{
+	struct event_reader r = { fn, data };
+	struct strbuf sql = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&sql, "%s SELECT %s AS side, r.mem_mib, r.cpus, e.workload, e.metric, e.value "
+		    "FROM events e JOIN runs r ON r.id = e.run_id %s AND r.status = 'OK' AND "
+		    "(e.flags & 1) = 0 ORDER BY r.mem_mib, r.cpus, e.workload, e.metric, side, e.id",
+		    with, side, rest);
+	ret = store_rows_if_table(st, table, what, sql.buf, args, nargs, event_row, &r);
+	strbuf_release(&sql);
+	return ret;
+}
+
 int store_experiment_events(struct store *st, long long exp_id, store_event_fn *fn,
 			    void *data)
 {
-	struct event_reader r = { fn, data };
-
-	return store_rows_if_table(st, "events", "cannot read events", "SELECT v.name, "
-				   "r.mem_mib, r.cpus, e.workload, e.metric, e.value FROM events e "
-				   "JOIN runs r ON r.id = e.run_id JOIN variants v ON "
-				   "v.id = r.variant_id WHERE r.experiment_id = ?1 AND "
-				   "r.status = 'OK' AND (e.flags & 1) = 0 ORDER BY r.mem_mib, "
-				   "r.cpus, e.workload, e.metric, v.name, e.id",
-				   STORE_ARGS(STORE_INT(exp_id)), event_row, &r);
+	return events_of(st, "events", "cannot read events", "", "v.name",
+			 "JOIN variants v ON v.id = r.variant_id WHERE r.experiment_id = ?1",
+			 STORE_ARGS(STORE_INT(exp_id)), fn, data);
 }
 
 int store_culprit_events(struct store *st, long long exp_id, const char *culprit,
 			 store_event_fn *fn, void *data)
 {
-	struct event_reader r = { fn, data };
-
-	return store_rows_if_table(st, "events", "cannot read the culprit's events", "SELECT "
-				   "CASE WHEN k.git_commit = ?2 THEN 'B' ELSE 'A' END AS side, "
-				   "r.mem_mib, r.cpus, e.workload, e.metric, e.value FROM events e "
-				   "JOIN runs r ON r.id = e.run_id JOIN kernels k ON "
-				   "k.id = r.kernel_id WHERE r.experiment_id = ?1 AND "
-				   "r.status = 'OK' AND (e.flags & 1) = 0 AND (k.git_commit = ?2 OR "
-				   "k.git_commit = (SELECT pk.git_commit FROM runs pr JOIN variants "
-				   "pv ON pv.id = pr.variant_id JOIN kernels pk ON "
-				   "pk.id = pr.kernel_id WHERE pr.experiment_id = ?1 AND "
-				   "pv.name = 'P' LIMIT 1)) ORDER BY r.mem_mib, r.cpus, "
-				   "e.workload, e.metric, side, e.id",
-				   STORE_ARGS(STORE_INT(exp_id), STORE_TEXT(culprit)), event_row, &r);
+	return events_of(st, "events", "cannot read the culprit's events", "",
+			 "CASE WHEN k.git_commit = ?2 THEN 'B' ELSE 'A' END",
+			 "JOIN kernels k ON k.id = r.kernel_id WHERE r.experiment_id = ?1 AND "
+			 "(k.git_commit = ?2 OR k.git_commit = (SELECT pk.git_commit FROM runs pr "
+			 "JOIN variants pv ON pv.id = pr.variant_id JOIN kernels pk ON "
+			 "pk.id = pr.kernel_id WHERE pr.experiment_id = ?1 AND pv.name = 'P' "
+			 "LIMIT 1))", STORE_ARGS(STORE_INT(exp_id), STORE_TEXT(culprit)), fn, data);
 }
 
 int store_explanation_events(struct store *st, long long explanation_id, store_event_fn *fn,
 			     void *data)
 {
-	struct event_reader r = { fn, data };
-
 	/* an explanation of version 11 has no explanation_runs: its two runs */
-	return store_rows_if_table(st, "explanation_runs", "cannot read the explanation's events",
-				   "WITH x(side, run_id) AS (SELECT side, run_id FROM explanation_runs "
-				   "WHERE explanation_id = ?1 UNION ALL SELECT 0, a_run_id FROM "
-				   "explanations WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM "
-				   "explanation_runs WHERE explanation_id = ?1) UNION ALL SELECT 1, "
-				   "b_run_id FROM explanations WHERE id = ?1 AND NOT EXISTS (SELECT 1 "
-				   "FROM explanation_runs WHERE explanation_id = ?1)) "
-				   "SELECT CASE WHEN x.side = 1 THEN 'B' ELSE 'A' END AS side, "
-				   "r.mem_mib, r.cpus, e.workload, e.metric, e.value FROM events e "
-				   "JOIN runs r ON r.id = e.run_id JOIN x ON x.run_id = r.id WHERE "
-				   "r.status = 'OK' AND (e.flags & 1) = 0 ORDER BY r.mem_mib, r.cpus, "
-				   "e.workload, e.metric, side, e.id",
-				   STORE_ARGS(STORE_INT(explanation_id)), event_row, &r);
+	return events_of(st, "explanation_runs", "cannot read the explanation's events",
+			 "WITH x(side, run_id) AS (SELECT side, run_id FROM explanation_runs "
+			 "WHERE explanation_id = ?1 UNION ALL SELECT 0, a_run_id FROM "
+			 "explanations WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM "
+			 "explanation_runs WHERE explanation_id = ?1) UNION ALL SELECT 1, "
+			 "b_run_id FROM explanations WHERE id = ?1 AND NOT EXISTS (SELECT 1 "
+			 "FROM explanation_runs WHERE explanation_id = ?1))",
+			 "CASE WHEN x.side = 1 THEN 'B' ELSE 'A' END",
+			 "JOIN x ON x.run_id = r.id WHERE 1", STORE_ARGS(STORE_INT(explanation_id)),
+			 fn, data);
 }
 
 struct accel_reader {

@@ -4,8 +4,10 @@
 # own floor and of lower ones, never of a higher one, and two folders of one
 # floor (runners, kernels) may not include each other both ways. Includes
 # are flat (-Ilib -Iresults ...), so a header is found as the compiler
-# finds it: beside the file first, then in the folders in -I order. A
-# command calls plans, never another command's file.
+# finds it: beside the file first, then in the folders in -I order, and
+# no header includes itself through others. A command calls plans, never
+# another command's file; no two files call each other. Each check reads
+# the tree in one pass.
 . "$(dirname "$0")/lib.sh"
 
 FOLDERS="lib results runners kernels web lab/config lab/plans lab/commands"
@@ -36,10 +38,10 @@ scan() {
 # included first).
 check_floors() {
 	scan "$1" '
-	function floor_of(d) {
-		return d == "lib" ? 0 : d == "results" ? 1 : d == "runners" || d == "kernels" ? 2 :
-		       d == "web" ? 3 : d == "lab/config" ? 4 : d == "lab/plans" ? 5 :
-		       d == "lab/commands" ? 6 : ""
+	BEGIN {
+		floor["lib"] = 0; floor["results"] = 1; floor["runners"] = 2; floor["kernels"] = 2
+		floor["web"] = 3; floor["lab/config"] = 4; floor["lab/plans"] = 5
+		floor["lab/commands"] = 6
 	}
 	# lab/plans/ab.c is in lab/plans, runners/guest/exec.c in runners
 	function folder_of(f,   d) {
@@ -68,7 +70,7 @@ check_floors() {
 		if (h == "")
 			next	# a system or test header
 		from = folder_of(FILENAME); to = folder_of(h)
-		if (floor_of(to) > floor_of(from))
+		if (floor[to] > floor[from])
 			print "floors: " FILENAME " includes " name " of " to "/, a higher floor than " from "/"
 		else if (to != from && !((from, to) in first))
 			first[from, to] = FILENAME " includes " name
@@ -119,7 +121,7 @@ check_floors() {
 		}
 		for (i = 1; i <= nc; i++)
 			print circles[i]
-	}' >"$TRASH/.floors"
+	}' >"$TRASH/.floors" || return 1
 	cat "$TRASH/.floors"
 	test ! -s "$TRASH/.floors"
 }
@@ -134,7 +136,7 @@ check_sizes() {
 		for (i = 1; i <= n; i++)
 			if (lines[order[i]] > 800)
 				print "size: " order[i] " has " lines[order[i]] " lines, more than 800"
-	}' >"$TRASH/.sizes"
+	}' >"$TRASH/.sizes" || return 1
 	cat "$TRASH/.sizes"
 	test ! -s "$TRASH/.sizes"
 }
@@ -154,7 +156,7 @@ check_sql() {
 			for (k = 1; k <= 3; k++)
 				if ((order[i], k) in bad)
 					print "sql: " order[i] " " bad[order[i], k] ", which only results/ may"
-	}' >"$TRASH/.sql"
+	}' >"$TRASH/.sql" || return 1
 	cat "$TRASH/.sql"
 	test ! -s "$TRASH/.sql"
 }

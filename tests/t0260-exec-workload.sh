@@ -6,7 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 
 KERNEL=$(debian_kernel)
-test_lazy_prereq STATIC_CC 'echo "int main(void){return 0;}" >t.c && cc -static -o t t.c && ./t'
+# the page-fault loop below, built static: the guest has no libc
+test_lazy_prereq STATIC_CC 'cc -static -O2 -o "$TRASH/pf" "$TRASH/pf.c" && "$TRASH/pf" >/dev/null'
 test_lazy_prereq BUSYBOX 'test -x /bin/busybox'
 test_lazy_prereq STRESS_NG 'stress-ng --version'
 
@@ -95,8 +96,18 @@ metrics_of() { # DB RUN
 	sql "$1" "SELECT DISTINCT workload || '.' || metric FROM samples WHERE run_id = $2 ORDER BY 1" | tr '\n' ' '
 }
 
-test_expect_success STATIC_CC 'the C program builds statically' '
-	cc -static -O2 -o "$TRASH/pf" "$TRASH/pf.c"
+# A dynamic program takes the libraries ldd names into the guest: one ldd
+# cannot find is said before anything runs, not as a failed boot.
+test_expect_success 'a dynamic program whose library is gone is refused before anything runs, naming it' '
+	printf "int gone(void) { return 1; }\n" >gone.c &&
+	printf "int gone(void);\nint main(void) { return !gone(); }\n" >needs.c &&
+	cc -shared -fPIC -o libgone.so gone.c &&
+	cc -o needs needs.c -L. -lgone -Wl,-rpath,"$TRASH" &&
+	./needs &&
+	rm libgone.so &&
+	test_expect_code 2 "$LAB" run --db gone.db --runner local --workload "exec:$TRASH/needs" 2>err &&
+	expect_one_line_naming err "library .libgone.so. of program .$TRASH/needs. (workload .exec:$TRASH/needs.) not found" &&
+	! test -e gone.db
 '
 
 test_expect_success STATIC_CC,BUSYBOX,TCG 'a static program and a script run in the VM, their samples stored' '

@@ -120,56 +120,49 @@ static int bisection_step(const struct bisect_step_row *row, void *data)
 	return 0;
 }
 
+static int bisection_fill(struct page *p)
+{
+	struct bisection_page *bp = (struct bisection_page *)p;
+	struct strbuf *sb = &p->sb;
+	struct site *s = p->s;
+	long long id = p->id;
+
+	if (store_report_bisection(s->st, id, bisection_header, bp))
+		return -1;
+	if (!p->found)
+		return 0;
+	strbuf_addstr(sb, "<section>\n<h2>Steps</h2>\n");
+	html_table_begin(sb, "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
+		    "<th>Change M/G [99% CI]</th><th>Mark</th>");
+	if (store_report_bisect_steps(s->st, id, bisection_step, bp))
+		return -1;
+	html_table_end(sb);
+	if (bp->nsteps)
+		svg_bisect_steps(sb, bp->steps, bp->nsteps, bp->effect,
+				 "ratio M/G of each step in order, the culprit ringed");
+	strbuf_addstr(sb, "</section>\n");
+	if (bp->culprit.len) {
+		struct events_report ev;
+
+		if (events_report_load_culprit(&ev, s->st, id, bp->culprit.buf))
+			return -1;
+		add_events(sb, &ev, "culprit^", "culprit");
+		events_report_release(&ev);
+	}
+	return add_explanations(sb, s->st, id) || add_runs_table(s, sb, id, 1) ? -1 : 0;
+}
+
 int page_bisection(struct site *s, long long id)
 {
 	struct bisection_page bp = { .p = { .s = s, .sb = STRBUF_INIT, .id = id },
 				     .culprit = STRBUF_INIT };
-	struct strbuf *sb = &bp.p.sb, name = STRBUF_INIT;
-	int ret = -1;
+	int ret = page_put(&bp.p, 'b', bisection_fill);
 
-	if (store_read_begin(s->st))
-		return -1;
-	if (store_report_bisection(s->st, id, bisection_header, &bp))
-		goto out;
-	if (!bp.p.found) {
-		ret = 0;
-		goto out;
-	}
-	strbuf_addstr(sb, "<section>\n<h2>Steps</h2>\n");
-	html_table_begin(sb, "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
-		    "<th>Change M/G [99% CI]</th><th>Mark</th>");
-	if (store_report_bisect_steps(s->st, id, bisection_step, &bp))
-		goto out;
-	html_table_end(sb);
-	if (bp.nsteps)
-		svg_bisect_steps(sb, bp.steps, bp.nsteps, bp.effect,
-				 "ratio M/G of each step in order, the culprit ringed");
-	strbuf_addstr(sb, "</section>\n");
-	if (bp.culprit.len) {
-		struct events_report ev;
-
-		if (events_report_load_culprit(&ev, s->st, id, bp.culprit.buf))
-			goto out;
-		add_events(sb, &ev, "culprit^", "culprit");
-		events_report_release(&ev);
-	}
-	if (add_explanations(sb, s->st, id))
-		goto out;
-	if (add_runs_table(s, sb, id, 1))
-		goto out;
-	html_page_end(sb);
-	strbuf_addf(&name, "b%lld.html", id);
-	ret = 1;
-out:
-	store_read_end(s->st);
-	if (ret == 1)
-		ret = site_put(s, name.buf, sb->buf, sb->len);
 	for (size_t i = 0; i < bp.nsteps; i++)
 		free(bp.labels[i]);
 	free(bp.labels);
 	free(bp.steps);
-	strbuf_release(sb);
-	strbuf_release(&name);
+	strbuf_release(&bp.p.sb);
 	strbuf_release(&bp.culprit);
 	return ret;
 }

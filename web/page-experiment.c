@@ -152,12 +152,35 @@ static void add_warning(struct strbuf *sb, const struct events_report *ev,
 	strbuf_release(&words);
 }
 
+/* The samples of A and B of v as two distributions; 0, or -1 after the message. */
+static int add_distributions(struct strbuf *sb, long long exp_id, const struct exp_samples *es,
+			     const struct verdict_row *v, const char *title)
+{
+	static const char *const label[2] = { "A", "B" }, *const css[2] = { "side-a", "side-b" };
+	struct side_samples side[2];
+	struct svg_series series[2];
+	int ret = 0;
+
+	memset(side, 0, sizeof(side));
+	for (int k = 0; k < 2; k++) {
+		exp_samples_side(&side[k], es, k, v);
+		series[k] = (struct svg_series){ .label = label[k], .css_class = css[k],
+						 .x = side[k].x.v, .run = side[k].run,
+						 .iter = side[k].iter, .n = side[k].x.nr };
+	}
+	if (svg_distributions(sb, series, 2, v->unit, v->delta, title))
+		ret = error("cannot summarize the samples of E%lld %s.%s", exp_id, v->workload,
+			    v->metric);
+	for (int k = 0; k < 2; k++)
+		side_samples_release(&side[k]);
+	return ret;
+}
+
 static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_samples *es,
 		       const struct events_report *ev, const struct verdict_row *v)
 {
-	struct side_samples a = { 0 }, b = { 0 };
 	struct strbuf title = STRBUF_INIT;
-	int ret = -1;
+	int ret;
 
 	strbuf_addf(&title, "%s.%s, ", v->workload, v->metric);
 	events_point_words(&title, ev, v->mem_mib, v->cpus);
@@ -214,27 +237,10 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 		svg_ratio(sb, v->ratio, v->ci_low, v->ci_high, v->delta, ci, title.buf);
 		strbuf_setlen(&title, len);
 	}
-	exp_samples_side(&a, es, 0, v);
-	exp_samples_side(&b, es, 1, v);
-	{
-		struct svg_series series[2] = {
-			{ .label = "A", .css_class = "side-a", .x = a.x.v, .run = a.run,
-			  .iter = a.iter, .n = a.x.nr },
-			{ .label = "B", .css_class = "side-b", .x = b.x.v, .run = b.run,
-			  .iter = b.iter, .n = b.x.nr },
-		};
-		strbuf_addstr(&title, ": samples of A and B");
-		if (svg_distributions(sb, series, 2, v->unit, v->delta, title.buf)) {
-			error("cannot summarize the samples of E%lld %s.%s", exp_id, v->workload,
-			      v->metric);
-			goto out;
-		}
-	}
-	strbuf_addstr(sb, "</section>\n");
-	ret = 0;
-out:
-	side_samples_release(&a);
-	side_samples_release(&b);
+	strbuf_addstr(&title, ": samples of A and B");
+	ret = add_distributions(sb, exp_id, es, v, title.buf);
+	if (!ret)
+		strbuf_addstr(sb, "</section>\n");
 	strbuf_release(&title);
 	return ret;
 }
@@ -443,51 +449,49 @@ static int experiment_header(const struct store_report_experiment *e, void *data
 	return ret;
 }
 
-int page_experiment(struct site *s, long long id)
-{
-	struct exp_page ep = { .p = { .s = s, .sb = STRBUF_INIT, .id = id } };
-	struct page *p = &ep.p;
-	struct strbuf name = STRBUF_INIT;
-	struct exp_samples es = { 0 };
-	struct verdict_list verdicts = { 0 };
-	int ret = -1;
+/* What the experiment's page reads besides its header. */
+struct exp_fill {
+	struct exp_page ep;
+	struct exp_samples es;
+	struct verdict_list verdicts;
+};
 
-	if (store_read_begin(s->st))
+static int experiment_fill(struct page *p)
+{
+	struct exp_fill *f = (struct exp_fill *)p;
+	struct site *s = p->s;
+	long long id = p->id;
+
+	if (events_report_load(&f->ep.ev, s->st, id) ||
+	    store_report_experiment(s->st, id, experiment_header, &f->ep))
 		return -1;
-	if (events_report_load(&ep.ev, s->st, id) ||
-	    store_report_experiment(s->st, id, experiment_header, &ep))
-		goto out;
-	if (!p->found) {
-		ret = 0;
-		goto out;
-	}
+	if (!p->found)
+		return 0;
 	if (add_provenance(s, &p->sb, id) ||
-	    store_experiment_ab_samples(s->st, id, exp_sample, &es) ||
-	    store_verdicts_read(s->st, &verdicts, id))
-		goto out;
+	    store_experiment_ab_samples(s->st, id, exp_sample, &f->es) ||
+	    store_verdicts_read(s->st, &f->verdicts, id))
+		return -1;
 	strbuf_addstr(&p->sb, "<section>\n<h2>Verdicts</h2>\n");
-	for (size_t i = 0; i < verdicts.nr; i++)
-		if (add_verdict(&p->sb, id, &es, &ep.ev, &verdicts.v[i]))
-			goto out;
-	if (!verdicts.nr)
+	for (size_t i = 0; i < f->verdicts.nr; i++)
+		if (add_verdict(&p->sb, id, &f->es, &f->ep.ev, &f->verdicts.v[i]))
+			return -1;
+	if (!f->verdicts.nr)
 		strbuf_addstr(&p->sb, "<p>No verdicts: the experiment has not finished.</p>\n");
 	strbuf_addstr(&p->sb, "</section>\n");
-	add_events(&p->sb, &ep.ev, "A", "B");
-	if (sweep_points(&verdicts) > 1)
-		add_sweep(&p->sb, &verdicts);
-	if (add_explanations(&p->sb, s->st, id) || add_runs_table(s, &p->sb, id, 0))
-		goto out;
-	html_page_end(&p->sb);
-	strbuf_addf(&name, "e%lld.html", id);
-	ret = 1;
-out:
-	store_read_end(s->st);
-	if (ret == 1)
-		ret = site_put(s, name.buf, p->sb.buf, p->sb.len);
-	exp_samples_release(&es);
-	verdict_list_release(&verdicts);
-	events_report_release(&ep.ev);
-	strbuf_release(&p->sb);
-	strbuf_release(&name);
+	add_events(&p->sb, &f->ep.ev, "A", "B");
+	if (sweep_points(&f->verdicts) > 1)
+		add_sweep(&p->sb, &f->verdicts);
+	return add_explanations(&p->sb, s->st, id) || add_runs_table(s, &p->sb, id, 0) ? -1 : 0;
+}
+
+int page_experiment(struct site *s, long long id)
+{
+	struct exp_fill f = { .ep = { .p = { .s = s, .sb = STRBUF_INIT, .id = id } } };
+	int ret = page_put(&f.ep.p, 'e', experiment_fill);
+
+	exp_samples_release(&f.es);
+	verdict_list_release(&f.verdicts);
+	events_report_release(&f.ep.ev);
+	strbuf_release(&f.ep.p.sb);
 	return ret;
 }

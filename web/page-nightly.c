@@ -43,30 +43,42 @@ struct nightly_page {
 	int nseries;
 };
 
+/* A series' texts, in the order of series_start()'s */
+#define SERIES_TEXTS(s) { &(s)->key, &(s)->workload, &(s)->metric, &(s)->unit, &(s)->target, \
+			  &(s)->cmdline, &(s)->clock }
+
 static void series_init(struct series *s)
 {
+	struct strbuf *text[] = SERIES_TEXTS(s);
+
 	memset(s, 0, sizeof(*s));
-	strbuf_init(&s->key, 0);
-	strbuf_init(&s->workload, 0);
-	strbuf_init(&s->metric, 0);
-	strbuf_init(&s->unit, 0);
-	strbuf_init(&s->target, 0);
-	strbuf_init(&s->cmdline, 0);
-	strbuf_init(&s->clock, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(text); i++)
+		strbuf_init(text[i], 0);
 	strvec_init(&s->commits);
 }
 
 static void series_release(struct series *s)
 {
-	strbuf_release(&s->key);
-	strbuf_release(&s->workload);
-	strbuf_release(&s->metric);
-	strbuf_release(&s->unit);
-	strbuf_release(&s->target);
-	strbuf_release(&s->cmdline);
-	strbuf_release(&s->clock);
+	struct strbuf *text[] = SERIES_TEXTS(s);
+
+	for (size_t i = 0; i < ARRAY_SIZE(text); i++)
+		strbuf_release(text[i]);
 	dvec_release(&s->y);
 	strvec_release(&s->commits);
+}
+
+/* A new series, from the first point of it. */
+static void series_start(struct series *s, const struct store_report_nightly_point *p)
+{
+	const char *from[] = { p->series, p->workload, p->metric, p->unit, p->target, p->cmdline,
+			       p->clock };
+	struct strbuf *text[] = SERIES_TEXTS(s);
+
+	series_release(s);
+	series_init(s);
+	for (size_t i = 0; i < ARRAY_SIZE(text); i++)
+		strbuf_addstr(text[i], from[i]);
+	s->mem_mib = p->mem_mib;
 }
 
 static void nightly_page_release(struct nightly_page *np)
@@ -278,19 +290,28 @@ static int nightly_point(const struct store_report_nightly_point *p, void *data)
 	if (strcmp(s->key.buf ? s->key.buf : "", p->series) || !s->y.nr) {
 		if (s->y.nr)
 			add_series(np);
-		series_release(s);
-		series_init(s);
-		strbuf_addstr(&s->key, p->series);
-		strbuf_addstr(&s->workload, p->workload);
-		strbuf_addstr(&s->metric, p->metric);
-		strbuf_addstr(&s->unit, p->unit);
-		strbuf_addstr(&s->target, p->target);
-		strbuf_addstr(&s->cmdline, p->cmdline);
-		strbuf_addstr(&s->clock, p->clock);
-		s->mem_mib = p->mem_mib;
+		series_start(s, p);
 	}
 	dvec_push(&s->y, p->value);
 	strvec_push(&s->commits, p->commit);
+	return 0;
+}
+
+static int nightly_fill(struct page *p)
+{
+	struct nightly_page *np = (struct nightly_page *)p;
+
+	if (store_report_nightly(p->s->st, p->id, nightly_header, np))
+		return -1;
+	if (!p->found)
+		return 0;
+	if (store_report_nightly_changes(p->s->st, np->name.buf, nightly_change, np) ||
+	    store_report_nightly_points(p->s->st, np->name.buf, nightly_point, np))
+		return -1;
+	if (np->s.y.nr)
+		add_series(np);
+	if (!np->nseries)
+		strbuf_addstr(&p->sb, "<p>No commit measured yet.</p>\n");
 	return 0;
 }
 
@@ -298,35 +319,10 @@ int page_nightly(struct site *s, long long id)
 {
 	struct nightly_page np = { .p = { .s = s, .sb = STRBUF_INIT, .id = id },
 				   .name = STRBUF_INIT };
-	struct strbuf *sb = &np.p.sb, file = STRBUF_INIT;
-	int ret = -1;
+	int ret;
 
 	series_init(&np.s);
-	if (store_read_begin(s->st)) {
-		nightly_page_release(&np);
-		return -1;
-	}
-	if (store_report_nightly(s->st, id, nightly_header, &np))
-		goto out;
-	if (!np.p.found) {
-		ret = 0;
-		goto out;
-	}
-	if (store_report_nightly_changes(s->st, np.name.buf, nightly_change, &np) ||
-	    store_report_nightly_points(s->st, np.name.buf, nightly_point, &np))
-		goto out;
-	if (np.s.y.nr)
-		add_series(&np);
-	if (!np.nseries)
-		strbuf_addstr(sb, "<p>No commit measured yet.</p>\n");
-	html_page_end(sb);
-	strbuf_addf(&file, "n%lld.html", id);
-	ret = 1;
-out:
-	store_read_end(s->st);
-	if (ret == 1)
-		ret = site_put(s, file.buf, sb->buf, sb->len);
+	ret = page_put(&np.p, 'n', nightly_fill);
 	nightly_page_release(&np);
-	strbuf_release(&file);
 	return ret;
 }

@@ -76,6 +76,7 @@ static const char *log_tail(const struct strbuf *log)
 struct run_page {
 	struct page p;
 	struct strbuf log, tail;	/* log: the copy published */
+	struct strbuf log_name;		/* its name in the site */
 	long long log_size, log_cut;	/* the file's bytes, those of its start not published */
 	int have_log;
 	int refused;		/* the stored path is not one of the lab's logs */
@@ -313,75 +314,74 @@ static int run_meta(const char *key, const char *value, void *data)
 	return 0;
 }
 
-int page_run(struct site *s, long long id)
+static void add_console(struct strbuf *sb, const char *text)
 {
-	struct run_page rp = { .p = { .s = s, .sb = STRBUF_INIT, .id = id }, .log = STRBUF_INIT,
-			       .tail = STRBUF_INIT };
-	struct strbuf *sb = &rp.p.sb, name = STRBUF_INIT, log_name = STRBUF_INIT;
-	int ret = -1;
+	strbuf_addstr(sb, "<pre class=\"console\">");
+	escape_html(sb, text);
+	strbuf_addstr(sb, "</pre>\n");
+}
 
-	if (store_read_begin(s->st))
+static int run_fill(struct page *p)
+{
+	struct run_page *rp = (struct run_page *)p;
+	struct strbuf *sb = &p->sb;
+	struct site *s = p->s;
+	long long id = p->id;
+
+	if (store_report_run(s->st, id, run_header, rp))
 		return -1;
-	if (store_report_run(s->st, id, run_header, &rp))
-		goto out;
-	if (!rp.p.found) {
-		ret = 0;
-		goto out;
-	}
+	if (!p->found)
+		return 0;
 	strbuf_addstr(sb, "<section>\n<h2>Metadata</h2>\n");
 	html_table_begin(sb, "<th>Key</th><th>Value</th>");
 	if (store_run_meta(s->st, id, run_meta, sb))
-		goto out;
+		return -1;
 	html_table_end(sb);
 	strbuf_addstr(sb, "</section>\n");
 	if (add_run_samples(s, sb, id))
-		goto out;
+		return -1;
 	strbuf_addstr(sb, "<section>\n<h2>Console</h2>\n");
-	strbuf_addf(&log_name, "logs/r%lld.txt", id);
-	if (rp.have_log) {
-		if (rp.log_cut)
+	strbuf_addf(&rp->log_name, "logs/r%lld.txt", id);
+	if (rp->have_log) {
+		if (rp->log_cut)
 			strbuf_addf(sb, "<p><a href=\"%s\">The console log's last %lld bytes</a> (of "
-				    "%lld); its end:</p>\n", log_name.buf, rp.log_size - rp.log_cut,
-				    rp.log_size);
+				    "%lld); its end:</p>\n", rp->log_name.buf,
+				    rp->log_size - rp->log_cut, rp->log_size);
 		else
 			strbuf_addf(sb, "<p><a href=\"%s\">The whole console log</a> (%lld bytes); "
-				    "its end:</p>\n", log_name.buf, rp.log_size);
-		strbuf_addstr(sb, "<pre class=\"console\">");
-		escape_html(sb, log_tail(&rp.log));
-		strbuf_addstr(sb, "</pre>\n");
-	} else if (rp.refused) {
+				    "its end:</p>\n", rp->log_name.buf, rp->log_size);
+		add_console(sb, log_tail(&rp->log));
+	} else if (rp->refused) {
 		strbuf_addstr(sb, "<p>The console log is missing: its stored path does not lead to a "
 			      "log the lab wrote.");
-		if (rp.tail.len) {
-			strbuf_addstr(sb, " Its stored tail:</p>\n<pre class=\"console\">");
-			escape_html(sb, rp.tail.buf);
-			strbuf_addstr(sb, "</pre>\n");
+		if (rp->tail.len) {
+			strbuf_addstr(sb, " Its stored tail:</p>\n");
+			add_console(sb, rp->tail.buf);
 		} else {
 			strbuf_addstr(sb, "</p>\n");
 		}
-	} else if (rp.tail.len) {
-		strbuf_addstr(sb, "<p>The console log is gone; its stored tail:</p>\n<pre class=\"console\">");
-		escape_html(sb, rp.tail.buf);
-		strbuf_addstr(sb, "</pre>\n");
+	} else if (rp->tail.len) {
+		strbuf_addstr(sb, "<p>The console log is gone; its stored tail:</p>\n");
+		add_console(sb, rp->tail.buf);
 	} else {
 		strbuf_addstr(sb, "<p>No console log.</p>\n");
 	}
 	strbuf_addstr(sb, "</section>\n");
-	html_page_end(sb);
-	strbuf_addf(&name, "r%lld.html", id);
-	ret = 1;
-out:
-	store_read_end(s->st);
-	if (ret == 1) {
-		/* a refused log's copy, published before, is not put: the manifest's prune takes it */
-		ret = site_put(s, name.buf, sb->buf, sb->len);
-		if (!ret && rp.have_log)
-			ret = site_put(s, log_name.buf, rp.log.buf, rp.log.len);
-	}
-	strbuf_release(sb);
-	strbuf_release(&name);
+	return 0;
+}
+
+int page_run(struct site *s, long long id)
+{
+	struct run_page rp = { .p = { .s = s, .sb = STRBUF_INIT, .id = id }, .log = STRBUF_INIT,
+			       .tail = STRBUF_INIT, .log_name = STRBUF_INIT };
+	int ret = page_put(&rp.p, 'r', run_fill);
+
+	/* a refused log's copy, published before, is not put: the manifest's prune takes it */
+	if (!ret && rp.p.found && rp.have_log)
+		ret = site_put(s, rp.log_name.buf, rp.log.buf, rp.log.len);
+	strbuf_release(&rp.p.sb);
 	strbuf_release(&rp.log);
 	strbuf_release(&rp.tail);
-	strbuf_release(&log_name);
+	strbuf_release(&rp.log_name);
 	return ret;
 }

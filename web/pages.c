@@ -37,6 +37,24 @@ int site_put(struct site *s, const char *name, const char *data, size_t len)
 	return ret;
 }
 
+int page_put(struct page *p, char kind, int (*fill)(struct page *p))
+{
+	struct strbuf name = STRBUF_INIT;
+	int ret;
+
+	if (store_read_begin(p->s->st))
+		return -1;
+	ret = fill(p);
+	store_read_end(p->s->st);
+	if (ret || !p->found)
+		return ret;
+	html_page_end(&p->sb);
+	strbuf_addf(&name, "%c%lld.html", kind, p->id);
+	ret = site_put(p->s, name.buf, p->sb.buf, p->sb.len);
+	strbuf_release(&name);
+	return ret;
+}
+
 void add_commit(struct site *s, struct strbuf *sb, const char *commit, int full)
 {
 	const char *url = s->opt->commit_url;

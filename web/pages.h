@@ -64,6 +64,14 @@ struct page {
 	int found;			/* the row is there: the page is written */
 };
 
+/*
+ * The page about one row, in one read transaction: fill() reads the row
+ * (setting p->found) and writes the page's body into p->sb, 0 or -1;
+ * when the row is there the page is ended and put as KIND ID.html
+ * ("e12.html"). 0 (also when the row is gone) or -1.
+ */
+int page_put(struct page *p, char kind, int (*fill)(struct page *p));
+
 /* One run's samples of one metric, warm-up counted apart. */
 struct run_metric {
 	char *workload, *metric, *unit;
