@@ -79,7 +79,7 @@ all: lab/lab $(GUESTS) $(MANS)
 man: $(MAN_PAGES)
 
 define man_rule
-$(B)/man/$(call man_name,$(1)): docs/$(1).md docs/man.sh $(B)/gen/version.h
+$(B)/man/$(call man_name,$(1)): docs/$(1).md docs/man.sh docs/man-fit.awk $(B)/gen/version.h
 	@mkdir -p $$(dir $$@)
 	$$(call say,MAN,$$@)docs/man.sh $$< $$@ $$(LAB_VERSION)
 endef

@@ -18,12 +18,16 @@ awk -v name="$name" 'NR == 1 && !/^# / { print; next }
 	{ print }' named="$(grep -c '^## NAME' "$in" || true)" "$in" |
 sed -E \
 	-e "1s/^# .*/# $name $section \"\" \"lab $version\" \"lab manual\"/" \
+	-e 's/\[([^]]*)\]\(#[^)]*\)/\1/g' \
 	-e 's/\[[a-z-]+\.md\]\(([a-z-]+)\.md(#[^)]*)?\)/lab-\1(7)/g' \
 	-e 's/\[([^]]*)\]\(lab\.md(#[^)]*)?\)/\1 (lab(1))/g' \
 	-e 's/\[([^]]*)\]\(lab-config\.md(#[^)]*)?\)/\1 (lab-config(5))/g' \
 	-e 's/\[([^]]*)\]\((lab-[a-z-]+)\.md(#[^)]*)?\)/\1 (\2(1))/g' \
 	-e 's/\[([^]]*)\]\(([a-z-]+)\.md(#[^)]*)?\)/\1 (lab-\2(7))/g' \
 	| go-md2man -out "$tmp.md"
-# a line that begins with a quote would be read as a request
-sed "s/^'/\\\\\&'/" "$tmp.md" >"$tmp" && rm -f "$tmp.md"
+# a line that begins with a quote would be read as a request; tables and
+# code blocks made to fit 100 columns
+sed "s/^'/\\\\\&'/" "$tmp.md" >"$tmp.quoted"
+awk -v cols=100 -f "$(dirname "$0")/man-fit.awk" "$tmp.quoted" >"$tmp"
+rm -f "$tmp.md" "$tmp.quoted"
 mv "$tmp" "$out"

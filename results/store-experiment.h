@@ -142,6 +142,8 @@ int store_experiment_read(struct store *st, long long exp_id, store_experiment_f
 /* lab list: the newest runs and experiments, newest first. */
 struct store_run_summary {
 	long long id, mem_mib, experiment_id;
+	long long host_mem_mib;		/* the local runner's host (run meta host.*); 0: none */
+	int host_cpus;
 	double started, wall_s;		/* wall_s 0 when unknown */
 	const char *status, *runner, *workloads;
 	const char *kernel;		/* release, else path, else "-" */

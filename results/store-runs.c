@@ -95,6 +95,8 @@ static int run_summary_row(sqlite3_stmt *q, void *data)
 		.samples = sqlite3_column_int(q, 8),
 		.wall_s = sqlite3_column_double(q, 9),
 		.experiment_id = sqlite3_column_int64(q, 10),
+		.host_mem_mib = sqlite3_column_int64(q, 11),
+		.host_cpus = sqlite3_column_int(q, 12),
 	};
 
 	return r->fn(&s, r->data);
@@ -107,7 +109,10 @@ int store_runs_recent(struct store *st, long limit, store_run_summary_fn *fn, vo
 	return store_rows(st, "cannot list runs", "SELECT r.id, r.started, r.status, r.runner, "
 			  "r.workloads, COALESCE(k.release, k.path, '-'), r.mem_mib, r.cpus, "
 			  "(SELECT count(*) FROM samples s WHERE s.run_id = r.id), "
-			  "COALESCE(r.wall_s, 0), r.experiment_id "
+			  "COALESCE(r.wall_s, 0), r.experiment_id, "
+			  "(SELECT value FROM run_meta m WHERE m.run_id = r.id AND "
+			  "m.key = 'host.mem_mib'), (SELECT value FROM run_meta m WHERE "
+			  "m.run_id = r.id AND m.key = 'host.cpus') "
 			  "FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
 			  "ORDER BY r.id DESC LIMIT ?1", STORE_ARGS(STORE_INT(limit)),
 			  run_summary_row, &r);

@@ -28,7 +28,7 @@ test_expect_success 'a 10 % shift is a REGRESSION, exit 1, with its size' '
 	test "$(sql lab.db "SELECT n_a || \" \" || n_b FROM verdicts WHERE experiment_id = 1")" = "60 60"
 '
 
-test_expect_success 'a run, its blocks and the report say the host it measured, not --mem' '
+test_expect_success 'a run, its blocks, lab list and the report say the host it measured, not --mem' '
 	mem=$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''host.mem_mib'\''") &&
 	cpus=$(nproc) && if test $cpus = 1; then s=; else s=s; fi &&
 	"$LAB" show --db lab.db 1 >show &&
@@ -38,6 +38,8 @@ test_expect_success 'a run, its blocks and the report say the host it measured, 
 	"$LAB" show --db lab.db E1 >show-e &&
 	grep -qx "zeroing.t (ms, lower is better; $words; compared: samples; wall time)" show-e &&
 	! grep -q "2048M\|1 cpu" show show-e &&
+	"$LAB" list --db lab.db >list &&
+	grep -E "^ +1 .* local +zeroing +${host}G +$cpus +20 " list &&
 	"$LAB" report --db lab.db --out site >/dev/null &&
 	grep -q "<h3>zeroing.t, $words " site/e1.html &&
 	"$LAB" run --db qemu-like.db --runner local --guest "$FAKE" --workload zeroing --iters 2 \

@@ -123,6 +123,23 @@ test_expect_success 'every line of it within 100 columns, its numbers as a perso
 	lint outs/*
 '
 
+test_expect_success 'every manual page, as lab help shows it, within 100 columns' '
+	unset MANWIDTH &&
+	pages=$(sed -n "/lab help <topic>/,\$p" outs/help | tail -n +2 | tr -d ",") &&
+	pages="$pages $(awk "/^commands:/ { on = 1; next } /^\$/ { on = 0 } on { print \$1 }" outs/help)" &&
+	mkdir man &&
+	for p in $pages; do
+		COLUMNS=100 "$LAB" help $p | col -bx >man/$p &&
+		test $(wc -l <man/$p) -gt 10 || { echo "no page for $p"; return 1; }
+	done &&
+	COLUMNS=100 man -l "$TOP/build/man/lab.1" | col -bx >man/lab &&
+	test $(ls man | wc -l) -ge $(ls "$TOP"/docs/*.md | wc -l) &&
+	LC_ALL=C.UTF-8 awk "length > 100 { print FILENAME \":\" FNR \": \" length; n++ } END { exit n > 0 }" man/* &&
+	# a table of the manual, set in the columns it fits
+	grep -q "^ *│ *zeroing *│ the seed-000 touch test" man/workloads &&
+	grep -q "^ *• core.state: the root of all the lab makes" man/config
+'
+
 test_expect_success 'lab show RUN names its experiment and variant' '
 	r=$(sql lab.db "SELECT min(id) FROM runs WHERE experiment_id = 1 AND variant_id = (SELECT id FROM variants WHERE experiment_id = 1 AND name = \"B\")") &&
 	"$LAB" show --db lab.db $r >show-b &&
