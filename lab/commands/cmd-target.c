@@ -31,9 +31,10 @@ static const char *const target_usage[] = {
 
 /* What the target's runner is told of it: its QEMU binary, accelerator, connection, host. */
 static void target_spec(struct run_spec *spec, const struct lab_target *t,
-			const struct lab_config *cfg)
+			const struct lab_config *cfg, const char *cache)
 {
 	memset(spec, 0, sizeof(*spec));
+	spec->cache = cache;
 	spec->arch = t->arch;
 	spec->qemu = config_qemu_binary(cfg, t->arch ? t->arch : host_arch());
 	spec->accel = t->accel ? t->accel : config_accel_name(cfg->accel);
@@ -48,7 +49,7 @@ static void target_where(struct strbuf *sb, const struct lab_target *t,
 {
 	struct run_spec spec;
 
-	target_spec(&spec, t, cfg);
+	target_spec(&spec, t, cfg, NULL);
 	runner_where(t->ops, &spec, sb);
 }
 
@@ -82,14 +83,14 @@ static int target_list(const struct lab_config *cfg)
 
 /* One line for the target; 1 when it lacks something. */
 static int target_check_one(const struct lab_target *t, const struct lab_config *cfg,
-			    const char *kvm_note)
+			    const char *kvm_note, const char *cache)
 {
 	const struct runner *r = t->ops;
 	struct strbuf missing = STRBUF_INIT, where = STRBUF_INIT, found = STRBUF_INIT;
 	struct run_spec spec;
 	int ret;
 
-	target_spec(&spec, t, cfg);
+	target_spec(&spec, t, cfg, cache);
 	spec.kvm_note = kvm_note;
 	if (r->check)
 		r->check(&spec, &missing, &found);
@@ -113,7 +114,7 @@ static int target_check_one(const struct lab_target *t, const struct lab_config 
 
 static int target_check(const struct lab_config *cfg, int argc, char **argv)
 {
-	struct strbuf note = STRBUF_INIT;
+	struct strbuf note = STRBUF_INIT, cache = STRBUF_INIT;
 	int ret = 0;
 
 	if (!cfg->ntargets) {
@@ -125,18 +126,20 @@ static int target_check(const struct lab_config *cfg, int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		if (!config_target(cfg, argv[i]))
 			return 2;
-	/* where the qemu runner notes KVM failing here (lab/plans/boot.c) */
-	strbuf_addf(&note, "%s/cache/kvm-verdict", cfg->state ? cfg->state : "state");
+	/* where a boot notes what outlives it: KVM failing here (lab/plans/boot.c), a host out of service */
+	strbuf_addf(&cache, "%s/cache", cfg->state ? cfg->state : "state");
+	strbuf_addf(&note, "%s/kvm-verdict", cache.buf);
 	for (size_t i = 0; i < cfg->ntargets; i++) {
 		const struct lab_target *t = &cfg->targets[i];
 		int named = !argc;
 
 		for (int j = 0; j < argc && !named; j++)
 			named = !strcmp(argv[j], t->name);
-		if (named && target_check_one(t, cfg, note.buf))
+		if (named && target_check_one(t, cfg, note.buf, cache.buf))
 			ret = 1;
 	}
 	strbuf_release(&note);
+	strbuf_release(&cache);
 	return ret;
 }
 
