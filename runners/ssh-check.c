@@ -24,6 +24,20 @@
 	"  avail=$(df -Pk " SSH_REMOTE_DIR " | awk 'NR == 2 { print $4 }'); " \
 	"  [ \"${avail:-0}\" -ge %d ] || echo \"@ssh missing %d MiB free in " SSH_REMOTE_DIR "\"; " \
 	"else echo \"@ssh missing a writable " SSH_REMOTE_DIR "\"; fi; "
+/*
+ * A root on dm-crypt (LUKS, or plain), itself or under the LVM or other
+ * device-mapper devices it is on: the lab's initramfs asks for no
+ * passphrase, so a kernel sent there would stop at a locked root and be
+ * blamed for it. The device-mapper uuid of each device on the way down
+ * (its slaves) says so, as lsblk's TYPE crypt does: CRYPT-LUKS2-..., CRYPT-PLAIN-...
+ */
+#define CHECK_CRYPT \
+	HOST_ROOT_SH "todo=$dev; while [ -n \"$todo\" ]; do set -- $todo; d=$1; shift; todo=$*; " \
+	"  case $(cat \"$d/dm/uuid\" 2>/dev/null) in CRYPT-*) " \
+	"    echo \"@ssh missing a root without dm-crypt (its root is on dm-crypt volume " \
+	"$(cat \"$d/dm/name\"), which the lab's initramfs cannot unlock)\"; break;; esac; " \
+	"  for s in \"$d\"/slaves/*; do [ -e \"$s\" ] && todo=\"$todo $s\"; done; done; "
+
 #define CHECK_KEXEC \
 	"[ \"$(id -u)\" = 0 ] || echo \"@ssh missing a root login (kexec needs root)\"; " \
 	"PATH=$PATH:/usr/sbin:/sbin; command -v kexec >/dev/null || echo \"@ssh missing kexec-tools\"; " \
@@ -35,7 +49,8 @@
 	"case ${lockdown:-none} in none) ;; *) echo \"@ssh missing kexec_load outside lockdown " \
 	"(lockdown is $lockdown$sb: kexec_load is refused)\";; esac; " \
 	"case \" $(cat /proc/cmdline) \" in *' lab.nonce='*) echo \"@ssh missing its default kernel " \
-	"(it runs one the lab kexec'd: lab.nonce= on its command line)\";; esac; "
+	"(it runs one the lab kexec'd: lab.nonce= on its command line)\";; esac; " \
+	CHECK_CRYPT
 
 /*
  * What the host booted with, "@ssh has KEY: VALUE" a line: the firmware,

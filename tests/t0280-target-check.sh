@@ -154,6 +154,58 @@ test_expect_success 'restore = kexec: whose kernel or initramfs the host lacks: 
 	test "$(sed -n 3p targets)" = "target '\''both'\'' (ssh, root@127.0.0.1:$P1): ready"
 '
 
+# Two hosts emulated around real sshds, each in a mount namespace of its own:
+# one whose kernel is locked down as Secure Boot locks it (its
+# /sys/kernel/security/lockdown reading "none [integrity] confidentiality"),
+# one whose root is a logical volume on a LUKS volume (the device-mapper
+# devices under / as sysfs shows them: dm-2, LVM, on dm-1, CRYPT-LUKS2, on vda3)
+mkdir -p sys/dm-2/dm sys/dm-2/slaves sys/dm-1/dm sys/dm-1/slaves sys/vda/vda3 &&
+echo LVM-Xq3y0d1N6c2LabT0280Vg0Root >sys/dm-2/dm/uuid && echo vg0-root >sys/dm-2/dm/name &&
+echo CRYPT-LUKS2-6b1b2a5e7c554f379a0e3f1c2d4e5f60-luks-root >sys/dm-1/dm/uuid &&
+echo luks-root >sys/dm-1/dm/name &&
+ln -s ../../dm-1 sys/dm-2/slaves/dm-1 && ln -s ../../vda/vda3 sys/dm-1/slaves/vda3 || exit 1
+SSHD_SETUP="mount -t tmpfs none /sys/kernel/security &&
+	echo 'none [integrity] confidentiality' >/sys/kernel/security/lockdown" \
+	sshd_start locked 127.0.0.3 && P3=$SSHD_PORT &&
+SSHD_SETUP="mount -t tmpfs none /sys/dev/block && ln -s $TRASH/sys/dm-2 /sys/dev/block/\$(mountpoint -d /)" \
+	sshd_start crypt 127.0.0.4 && P4=$SSHD_PORT || exit 1
+cat >emulated.conf <<EOC
+[core]
+	state = $TRASH/state
+[ssh]
+	identity = $TRASH/id
+	knownHosts = $TRASH/known_hosts
+[target "locked"]
+	runner = ssh
+	host = root@127.0.0.3
+	port = $P3
+[target "crypt"]
+	runner = ssh
+	host = root@127.0.0.4
+	port = $P4
+EOC
+
+test_expect_success 'a kernel locked down (Secure Boot): kexec_load refused, said with the mode; no boot sent' '
+	test_expect_code 1 "$LAB" target check --config emulated.conf locked >out 2>err &&
+	cat out err &&
+	test "$(sed -n 1p out)" = "target '\''locked'\'' (ssh, root@127.0.0.3:$P3): missing kexec_load outside lockdown (lockdown is integrity: kexec_load is refused)" &&
+	grep -qx "  firmware: .*; lockdown integrity" out &&
+	test_expect_code 2 "$LAB" run --config emulated.conf --db lab.db --target locked \
+		--kernel "$(debian_kernel)" --workload zeroing 2>err &&
+	expect_one_line_naming err "host .root@127.0.0.3. cannot be used: missing kexec_load outside lockdown (lockdown is integrity: kexec_load is refused)$" &&
+	test ! -e lab.db || test "$(sql lab.db "SELECT count(*) FROM runs")" = 0
+'
+
+test_expect_success 'a root on LUKS, under its logical volume: refused, naming the crypt volume; no boot sent' '
+	test_expect_code 1 "$LAB" target check --config emulated.conf crypt >out 2>err &&
+	cat out err &&
+	test "$(sed -n 1p out)" = "target '\''crypt'\'' (ssh, root@127.0.0.4:$P4): missing a root without dm-crypt (its root is on dm-crypt volume luks-root, which the lab'\''s initramfs cannot unlock)" &&
+	grep -q "^  root: .* on dm-2 (LVM volume vg0-root on dm-1" out &&
+	test_expect_code 2 "$LAB" run --config emulated.conf --db lab.db --target crypt \
+		--kernel "$(debian_kernel)" --workload zeroing 2>err &&
+	expect_one_line_naming err "host .root@127.0.0.4. cannot be used: missing a root without dm-crypt (its root is on dm-crypt volume luks-root, "
+'
+
 test_expect_success 'a host key not accepted, a host of another arch, a host that refuses' '
 	test_expect_code 1 "$LAB" target check armkey armother >out &&
 	cat out &&
