@@ -117,6 +117,39 @@ test_expect_success 'under each ssh target: its firmware, and the device and dri
 	done
 '
 
+test_expect_success 'the drivers of its root and network that the fragments would not build, by name' '
+	"$LAB" target check arm1 >plain &&
+	sed -n "s/^  \(root\|network\): .*, drivers //p" plain | tr " " "\n" | LC_ALL=C sort -u >drivers &&
+	echo "# builds nothing" >empty.config &&
+	"$LAB" target check --fragment empty.config arm1 >out &&
+	cat out &&
+	! grep -q "^  built by" out &&
+	# each driver in one of two lines: not built (with its options), or unknown to the lab
+	sed -n "s/^  not built by empty.config: //p" out | sed "s/ (CONFIG_[A-Z0-9_ ]*)//g; s/, /\n/g" >named &&
+	sed -n "s/^  drivers the lab knows no option of (check empty.config by hand): //p" out |
+		tr " " "\n" >>named &&
+	sed "/^\$/d" named | LC_ALL=C sort -u >named.sorted &&
+	test "$(cat named.sorted)" = "$(cat drivers)" &&
+	grep -q "^  not built by empty.config: \|^  drivers the lab knows no option of" out &&
+	test_expect_code 2 "$LAB" target check --fragment nosuch.config arm1 >out 2>err &&
+	test ! -s out &&
+	expect_one_line_naming err "cannot read fragment .nosuch.config.: No such file or directory"
+'
+
+# a virtio machine's, as this one is in CI: each driver named, and the server fragment builds them all
+test_lazy_prereq VIRTIO_HOST 'test "$(LC_ALL=C sort -u "$TRASH/drivers" | tr "\n" " ")" = "virtio-pci virtio_blk virtio_net "'
+test_expect_success VIRTIO_HOST 'a virtio host: its drivers by name; the server fragment builds them; a later fragment overrides' '
+	"$LAB" target check --fragment empty.config arm1 >out &&
+	grep -qx "  not built by empty.config: virtio_blk (CONFIG_VIRTIO_BLK), virtio-pci (CONFIG_VIRTIO_PCI), virtio_net (CONFIG_VIRTIO_NET)" out &&
+	frag=$TOP/kernels/configs/arm64-server.config &&
+	"$LAB" target check --fragment "$frag" arm1 >out &&
+	grep -qx "  built by arm64-server.config: virtio_blk virtio-pci virtio_net" out &&
+	echo "# CONFIG_VIRTIO_NET is not set" >nonet.config &&
+	"$LAB" target check --fragment "$frag" --fragment nonet.config arm1 >out &&
+	cat out &&
+	grep -qx "  not built by arm64-server.config, nonet.config: virtio_net (CONFIG_VIRTIO_NET)" out
+'
+
 test_expect_success 'a host without kexec-tools: exit 1, one line saying so' '
 	logins_with_path /usr/bin:/bin &&
 	test_when_finished "logins_with_path $TRASH/kexec-bin:/usr/bin:/bin" &&
