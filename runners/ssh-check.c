@@ -88,9 +88,9 @@
 	"  echo \"@ssh has network: $nic ($how)$(drivers \"/sys/class/net/$nic/device\")\"; " \
 	"else echo '@ssh has network: no default route'; fi; "
 
-void ssh_check_booted_command(struct strbuf *cmd)
+void ssh_check_booted_command(struct strbuf *cmd, int with_kexec)
 {
-	char *argv[] = { "sh", "-c", CHECK_BOOTED };
+	char *argv[] = { "sh", "-c", with_kexec ? CHECK_KEXEC CHECK_BOOTED : CHECK_BOOTED };
 
 	escape_shell_words(cmd, 3, argv);
 }

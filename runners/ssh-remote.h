@@ -138,9 +138,11 @@ int restore_host(struct remote *r, const struct host_state *booted,
 
 /*
  * The part of ssh_host_check()'s command that says what the host booted
- * with ("@ssh has firmware|root|network: ..."), as one POSIX shell command.
+ * with ("@ssh has firmware|root|network: ..."), as one POSIX shell command;
+ * with_kexec, after what kexec needs ("@ssh missing ...": kexec-tools,
+ * kexec allowed, no lockdown, its default kernel, a root without dm-crypt).
  */
-void ssh_check_booted_command(struct strbuf *cmd);
+void ssh_check_booted_command(struct strbuf *cmd, int with_kexec);
 
 /*
  * A host that did not return to its default kernel after a boot is out of
