@@ -36,7 +36,7 @@
 	"  case $(cat \"$d/dm/uuid\" 2>/dev/null) in CRYPT-*) " \
 	"    echo \"@ssh missing a root without dm-crypt (its root is on dm-crypt volume " \
 	"$(cat \"$d/dm/name\"), which the lab's initramfs cannot unlock)\"; break;; esac; " \
-	"  for s in \"$d\"/slaves/*; do [ -e \"$s\" ] && todo=\"$todo $s\"; done; done; "
+	"  for s in \"$d\"/slaves/*; do if [ -e \"$s\" ]; then todo=\"$todo $s\"; fi; done; done; "
 
 #define CHECK_KEXEC \
 	"[ \"$(id -u)\" = 0 ] || echo \"@ssh missing a root login (kexec needs root)\"; " \
