@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <string.h>
 
 #include "kconfig.h"
@@ -114,4 +115,26 @@ int kconfig_unstuck(struct strbuf *why, const char *cfg, struct strbuf *required
 	strbuf_release(&later);
 	strbuf_release(&next);
 	return missing;
+}
+
+int kconfig_builds(const char *text, const char *option)
+{
+	size_t olen = strlen(option);
+	int built = 0;
+
+	for (const char *p = text, *nl; *p; p = *nl ? nl + 1 : nl) {
+		const char *name;
+		char line[256];
+		size_t len;
+
+		nl = strchrnul(p, '\n');
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - p), p);
+		name = config_option(line, &len);
+		if (!name || len != olen + 7 || strncmp(name + 7, option, olen))
+			continue;
+		/* the last line wins, as when the fragments are merged */
+		built = name == line && (name[len + 1] == 'y' || name[len + 1] == 'm') &&
+			(!name[len + 2] || name[len + 2] == ' ' || name[len + 2] == '\t');
+	}
+	return built;
 }

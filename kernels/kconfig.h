@@ -12,6 +12,13 @@ struct strbuf;
 int kconfig_has(const char *cfg, const char *line);
 
 /*
+ * Does .config or fragment text build option (named without CONFIG_):
+ * does the last line that sets it set it y or m? A fragment after another
+ * (text holding both) overrides it, as the lab's merge does.
+ */
+int kconfig_builds(const char *text, const char *option);
+
+/*
  * The options olddefconfig did not keep: the lines of required that no
  * fragment sets, and each line of each of the n fragments that no later
  * fragment sets again (a fragment making a driver of the one before a

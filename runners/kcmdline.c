@@ -5,6 +5,7 @@
 #include "escape.h"
 #include "kcmdline.h"
 #include "log.h"
+#include "strbuf.h"
 
 /*
  * The keys the lab itself puts on every boot's line (boot_params(), and
@@ -199,4 +200,45 @@ int kcmdline_check(const char *workloads, const struct strvec *params, const cha
 			     "a kernel takes: shorten %s or the guest parameters", len, limit - 1,
 			     what);
 	return 0;
+}
+
+/* "=" ends a key kept whatever its value; else the word alone (ro, rw) */
+static const char *const host_keep[] = {
+	"root=", "rootfstype=", "rootflags=", "ro", "rw", "console=",
+	"ip=", "net.ifnames=", "biosdevname=", "ifname=",
+};
+
+static int host_kept(const char *word)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(host_keep); i++) {
+		size_t n = strlen(host_keep[i]);
+
+		if (host_keep[i][n - 1] == '=' ? !strncmp(word, host_keep[i], n) :
+		    !strcmp(word, host_keep[i]))
+			return 1;
+	}
+	return 0;
+}
+
+int kcmdline_host_words(struct strbuf *sb, const char *host_cmdline, struct strbuf *why)
+{
+	struct strvec words = STRVEC_INIT;
+	int ret = 0;
+
+	strvec_split(&words, host_cmdline);
+	for (size_t i = 0; i < words.nr && !ret; i++) {
+		const char *bad;
+
+		if (!host_kept(words.v[i]))
+			continue;
+		if ((bad = bad_byte(words.v[i]))) {
+			strbuf_addf(why, "the host's command line word '%s' holds %s: it cannot be "
+				    "passed on as one word", term_safe(words.v[i]), byte_name(*bad));
+			ret = -1;
+			continue;
+		}
+		strbuf_addf(sb, "%s%s", sb->len ? " " : "", words.v[i]);
+	}
+	strvec_release(&words);
+	return ret;
 }

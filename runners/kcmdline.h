@@ -43,4 +43,18 @@ int kcmdline_function_ok(const char *name);
 int kcmdline_check(const char *workloads, const struct strvec *params, const char *cmdline,
 		   const char *what, size_t limit);
 
+/*
+ * The words of a host's own command line (host_cmdline, its /proc/cmdline)
+ * that a kernel kexec'd there needs to come up as the host does, added to
+ * sb, blank-separated: its root (root=, rootfstype=, rootflags=, ro, rw),
+ * its console (console=) and its network's names and addresses (ip=,
+ * net.ifnames=, biosdevname=, ifname=): a host whose NIC is eth0 by
+ * net.ifnames=0, or whose address is ip=, comes back without its network
+ * when they are dropped. Each kept word must be one word as
+ * kcmdline_word_check() says; -1 with the first that is not in *why,
+ * nothing printed (a runner puts it in its run's error).
+ */
+struct strbuf;
+int kcmdline_host_words(struct strbuf *sb, const char *host_cmdline, struct strbuf *why);
+
 #endif

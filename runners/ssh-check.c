@@ -3,13 +3,17 @@
  * ssh_host_check()), asked of it in one command; and the runner's check
  * of a target (lab target check).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "escape.h"
 #include "host-root.h"
 #include "host.h"
+#include "log.h"
 #include "runner.h"
 
 #include "ssh-remote.h"
@@ -20,6 +24,20 @@
 	"  avail=$(df -Pk " SSH_REMOTE_DIR " | awk 'NR == 2 { print $4 }'); " \
 	"  [ \"${avail:-0}\" -ge %d ] || echo \"@ssh missing %d MiB free in " SSH_REMOTE_DIR "\"; " \
 	"else echo \"@ssh missing a writable " SSH_REMOTE_DIR "\"; fi; "
+/*
+ * A root on dm-crypt (LUKS, or plain), itself or under the LVM or other
+ * device-mapper devices it is on: the lab's initramfs asks for no
+ * passphrase, so a kernel sent there would stop at a locked root and be
+ * blamed for it. The device-mapper uuid of each device on the way down
+ * (its slaves) says so, as lsblk's TYPE crypt does: CRYPT-LUKS2-..., CRYPT-PLAIN-...
+ */
+#define CHECK_CRYPT \
+	HOST_ROOT_SH "todo=$dev; while [ -n \"$todo\" ]; do set -- $todo; d=$1; shift; todo=$*; " \
+	"  case $(cat \"$d/dm/uuid\" 2>/dev/null) in CRYPT-*) " \
+	"    echo \"@ssh missing a root without dm-crypt (its root is on dm-crypt volume " \
+	"$(cat \"$d/dm/name\"), which the lab's initramfs cannot unlock)\"; break;; esac; " \
+	"  for s in \"$d\"/slaves/*; do if [ -e \"$s\" ]; then todo=\"$todo $s\"; fi; done; done; "
+
 #define CHECK_KEXEC \
 	"[ \"$(id -u)\" = 0 ] || echo \"@ssh missing a root login (kexec needs root)\"; " \
 	"PATH=$PATH:/usr/sbin:/sbin; command -v kexec >/dev/null || echo \"@ssh missing kexec-tools\"; " \
@@ -29,7 +47,10 @@
 	"sb=$(od -An -tu1 /sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e0e2c5ad7e8c " \
 	"2>/dev/null | awk '{ print $NF }'); [ \"$sb\" = 1 ] && sb=', Secure Boot on' || sb=; " \
 	"case ${lockdown:-none} in none) ;; *) echo \"@ssh missing kexec_load outside lockdown " \
-	"(lockdown is $lockdown$sb: kexec_load is refused)\";; esac; "
+	"(lockdown is $lockdown$sb: kexec_load is refused)\";; esac; " \
+	"case \" $(cat /proc/cmdline) \" in *' lab.nonce='*) echo \"@ssh missing its default kernel " \
+	"(it runs one the lab kexec'd: lab.nonce= on its command line)\";; esac; " \
+	CHECK_CRYPT
 
 /*
  * What the host booted with, "@ssh has KEY: VALUE" a line: the firmware,
@@ -67,9 +88,9 @@
 	"  echo \"@ssh has network: $nic ($how)$(drivers \"/sys/class/net/$nic/device\")\"; " \
 	"else echo '@ssh has network: no default route'; fi; "
 
-void ssh_check_booted_command(struct strbuf *cmd)
+void ssh_check_booted_command(struct strbuf *cmd, int with_kexec)
 {
-	char *argv[] = { "sh", "-c", CHECK_BOOTED };
+	char *argv[] = { "sh", "-c", with_kexec ? CHECK_KEXEC CHECK_BOOTED : CHECK_BOOTED };
 
 	escape_shell_words(cmd, 3, argv);
 }
@@ -166,6 +187,71 @@ int ssh_host_check(const struct ssh_config *c, int with_kexec, struct strbuf *ar
 	return ret;
 }
 
+/* cache/ssh-out-of-service-HOST[:PORT], the name's odd bytes as '_' */
+static int service_path(struct strbuf *path, const struct run_spec *spec)
+{
+	const struct ssh_config *c = spec->ssh;
+
+	if (!spec->cache || !c || !c->host)
+		return -1;
+	strbuf_addf(path, "%s/ssh-out-of-service-", spec->cache);
+	for (const char *p = c->host; *p; p++)
+		strbuf_addch(path, strchr("/ \t\n", *p) || (unsigned char)*p < ' ' ? '_' : *p);
+	if (c->port)
+		strbuf_addf(path, ":%s", c->port);
+	return 0;
+}
+
+int host_out_of_service(const struct run_spec *spec, struct strbuf *why)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	if (!service_path(&path, spec) && !strbuf_read_file(why, path.buf, 4096)) {
+		strbuf_trim(why);
+		ret = 1;
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
+void host_service_stop(const struct run_spec *spec, const char *why)
+{
+	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+	char when[32];
+	time_t now = time(NULL);
+
+	if (service_path(&path, spec))
+		goto out;
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	strbuf_addf(&line, "since %s: ", when);
+	for (const char *p = why; *p; p++)
+		strbuf_addch(&line, *p == '\n' ? ' ' : *p);
+	strbuf_addch(&line, '\n');
+	/* a crash must not put the host back in service */
+	atomic_write_buf(path.buf, 0644, ATOMIC_DURABLE, "the host's service note", line.buf,
+			 line.len);
+out:
+	strbuf_release(&path);
+	strbuf_release(&line);
+}
+
+/* lab target check found nothing missing: the host takes boots again */
+static void host_service_start(const struct run_spec *spec, struct strbuf *found)
+{
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+
+	if (host_out_of_service(spec, &why) && !service_path(&path, spec)) {
+		if (unlink(path.buf) && errno != ENOENT)
+			error("cannot remove '%s': %s", path.buf, strerror(errno));
+		else
+			strbuf_addf(found, "%sback in service (out of service %s)",
+				    found->len ? "\n" : "", why.buf);
+	}
+	strbuf_release(&path);
+	strbuf_release(&why);
+}
+
 void ssh_check(const struct run_spec *spec, struct strbuf *missing, struct strbuf *found)
 {
 	struct strbuf arch = STRBUF_INIT, lacks = STRBUF_INIT;
@@ -196,6 +282,10 @@ void ssh_check(const struct run_spec *spec, struct strbuf *missing, struct strbu
 	if (access(guest, X_OK))
 		runner_missing(missing, "the guest program for %s ('%s': run 'make')", arch.buf, guest);
 out:
+	if (!missing->len)
+		host_service_start(spec, found);
+	else if (strbuf_reset(&lacks), host_out_of_service(spec, &lacks))
+		strbuf_addf(found, "%sout of service %s", found->len ? "\n" : "", lacks.buf);
 	strbuf_release(&arch);
 	strbuf_release(&lacks);
 }

@@ -12,6 +12,7 @@
 
 #include "console.h"
 #include "host.h"
+#include "kcmdline.h"
 #include "log.h"
 #include "ssh-remote.h"
 
@@ -158,6 +159,9 @@ int wait_for_new_boot(struct remote *r, const char *old_boot_id, double deadline
 			continue;
 		}
 		if (!host_state_get(r, hs)) {
+			/* a serial line's last lines may come after ssh's answer */
+			if (strcmp(hs->boot_id, old_boot_id) && hc)
+				host_console_pump(hc, 1);
 			if (strcmp(hs->boot_id, old_boot_id))
 				return 0;
 			strbuf_reset(&r->why);
@@ -200,33 +204,25 @@ int remote_kexec(struct remote *r, const char *image, const char *initrd, const 
 	return ret;
 }
 
-/*
- * The kernel under test gets the host's own root filesystem and console:
- * those words of its /proc/cmdline, then the variant's command line.
- */
-void kexec_cmdline(struct strbuf *sb, const char *host_cmdline, const char *variant)
+int kexec_cmdline(struct strbuf *sb, const char *host_cmdline, const char *variant,
+		  struct strbuf *why)
 {
-	static const char *const keep[] = { "root=", "rootfstype=", "rootflags=", "console=",
-					    "ro", "rw", NULL };
-	struct strvec words = STRVEC_INIT;
-
-	strvec_split(&words, host_cmdline);
-	for (size_t i = 0; i < words.nr; i++)
-		for (const char *const *k = keep; *k; k++) {
-			size_t n = strlen(*k);
-			if ((*k)[n - 1] == '=' ? !strncmp(words.v[i], *k, n) : !strcmp(words.v[i], *k)) {
-				strbuf_addf(sb, "%s%s", sb->len ? " " : "", words.v[i]);
-				break;
-			}
-		}
+	if (kcmdline_host_words(sb, host_cmdline, why))
+		return -1;
 	if (variant && *variant)
 		strbuf_addf(sb, "%s%s", sb->len ? " " : "", variant);
-	strvec_release(&words);
+	/* the nonce goes after it */
+	if (sb->len + sizeof(" lab.nonce=") + 32 >= KCMDLINE_MAX) {
+		strbuf_addf(why, "the kernel command line would be %zu bytes with the host's own "
+			    "words, past the %d a kernel takes", sb->len, KCMDLINE_MAX - 1);
+		return -1;
+	}
+	return 0;
 }
 
 /* Return the host to its default kernel: reboot, or kexec of a known-good image. */
 int restore_host(struct remote *r, const struct host_state *booted,
-		 const struct host_state *before, struct run_result *out)
+		 const struct host_state *before, struct host_console *hc, struct run_result *out)
 {
 	const char *how = r->cfg->restore ? r->cfg->restore : "reboot";
 	int by_kexec = !strncmp(how, "kexec:", 6);
@@ -253,7 +249,7 @@ int restore_host(struct remote *r, const struct host_state *booted,
 		goto out;
 	}
 	remote_disconnect(r);
-	if (wait_for_new_boot(r, booted->boot_id, deadline, &hs, NULL))
+	if (wait_for_new_boot(r, booted->boot_id, deadline, &hs, hc))
 		goto out;
 	if (strcmp(hs.version, before->version)) {
 		strbuf_reset(&r->why);

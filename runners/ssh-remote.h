@@ -119,25 +119,45 @@ int wait_for_new_boot(struct remote *r, const char *old_boot_id, double deadline
 /* Load a kernel and start it once this ssh command has returned; -1 with r->why. */
 int remote_kexec(struct remote *r, const char *image, const char *initrd, const char *cmdline);
 /*
- * The kernel under test gets the host's own root filesystem and console:
- * those words of its /proc/cmdline, then the variant's command line.
+ * The kernel under test gets the host's own root filesystem, console and
+ * network names (kcmdline_host_words() of its /proc/cmdline), then the
+ * variant's command line. -1 with the reason in *why when a word of the
+ * host's cannot be passed on or the line would be too long.
  */
-void kexec_cmdline(struct strbuf *sb, const char *host_cmdline, const char *variant);
+int kexec_cmdline(struct strbuf *sb, const char *host_cmdline, const char *variant,
+		  struct strbuf *why);
 /*
  * Return the host to its default kernel (the config's restore): reboot,
- * or kexec of a known-good image; ssh.restore in out's metadata says how,
- * or why not. -1 with the reason in r->why.
+ * or kexec of a known-good image, its console (hc, NULL: none) taken while
+ * it comes back; ssh.restore in out's metadata says how, or why not. -1
+ * with the reason in r->why.
  */
 int restore_host(struct remote *r, const struct host_state *booted,
-		 const struct host_state *before, struct run_result *out);
+		 const struct host_state *before, struct host_console *hc,
+		 struct run_result *out);
 
 /*
  * The part of ssh_host_check()'s command that says what the host booted
- * with ("@ssh has firmware|root|network: ..."), as one POSIX shell command.
+ * with ("@ssh has firmware|root|network: ..."), as one POSIX shell command;
+ * with_kexec, after what kexec needs ("@ssh missing ...": kexec-tools,
+ * kexec allowed, no lockdown, its default kernel, a root without dm-crypt).
  */
-void ssh_check_booted_command(struct strbuf *cmd);
+void ssh_check_booted_command(struct strbuf *cmd, int with_kexec);
 
-/* runner_ssh's check: ssh_host_check() with kexec, the arch, the guest program. */
+/*
+ * A host that did not return to its default kernel after a boot is out of
+ * service: the reason, with when, kept in the state's cache (spec->cache,
+ * a file named by host and port) across labs. No boot goes to it until
+ * lab target check (ssh_check()) finds it lacks nothing, which puts it
+ * back. host_out_of_service() is 1 with that line in *why, else 0.
+ */
+int host_out_of_service(const struct run_spec *spec, struct strbuf *why);
+void host_service_stop(const struct run_spec *spec, const char *why);
+
+/*
+ * runner_ssh's check: ssh_host_check() with kexec, the arch, the guest
+ * program; a host out of service and lacking nothing is back in service.
+ */
 void ssh_check(const struct run_spec *spec, struct strbuf *missing, struct strbuf *found);
 
 #endif

@@ -130,6 +130,11 @@ static int ssh_prepare(struct run_spec *spec)
 	if (!spec->ssh || !spec->ssh->host)
 		return error("no host for the ssh runner (host in the [ssh] section of lab.conf, "
 			     "or in the target's)");
+	if (host_out_of_service(spec, &missing)) {
+		error("host '%s' is out of service %s ('lab target check' puts it back once it "
+		      "lacks nothing)", spec->ssh->host, missing.buf);
+		goto out;
+	}
 	if (ssh_host_check(spec->ssh, spec->kernel != NULL, &arch, &missing, NULL)) {
 		error("%s", missing.buf);
 		goto out;
@@ -354,6 +359,44 @@ out:
 	strbuf_release(&cmd);
 }
 
+/*
+ * The host back to its default kernel, its console read meanwhile into the
+ * run's log. A host that does not come back there is the host's fault, not
+ * the kernel's: the run is INFRA whatever it measured, the host out of
+ * service until lab target check finds it ready, and its reset run.
+ */
+static void restore(struct remote *r, const struct run_spec *spec,
+		    const struct host_state *booted, const struct host_state *before, int log_fd,
+		    struct run_result *out)
+{
+	const struct ssh_config *c = spec->ssh;
+	struct host_console hc = { .on = 0 };
+	struct strbuf why = STRBUF_INIT;
+	int failed;
+
+	if (c->console && log_fd >= 0) {
+		dprintf(log_fd, "\n== the console of host '%s' while it returns to its default "
+			"kernel (restore = %s) ==\n", c->host, c->restore ? c->restore : "reboot");
+		if (host_console_start(&hc, c->console, log_fd, NULL))
+			hc.on = 0;
+	}
+	failed = restore_host(r, booted, before, hc.on ? &hc : NULL, out);
+	if (hc.on || c->console)
+		host_console_stop(&hc);
+	if (!failed)
+		goto out;
+	strbuf_addf(&why, "host '%s' did not return to its default kernel after the boot: %s",
+		    c->host, r->why.buf);
+	if (c->console)
+		strbuf_addf(&why, "; its console's last line: %s", hc.last[0] ? hc.last : "none");
+	/* the run's error is the one line said, with the boot's */
+	infra(out, "%s (out of service until 'lab target check' finds it ready)", why.buf);
+	host_service_stop(spec, why.buf);
+	run_reset(c, out);
+out:
+	strbuf_release(&why);
+}
+
 static int ssh_run(const struct run_spec *spec, struct run_result *out)
 {
 	const struct ssh_config *c = spec->ssh;
@@ -370,6 +413,11 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	if (console_log_open(&log_fd, spec, out))
 		goto out;
 	sample_set_meta(&out->set, "ssh.host", c->host);
+	/* taken out by another boot, perhaps another lab's: nothing is sent to it */
+	if (host_out_of_service(spec, &cmd)) {
+		infra(out, "host '%s' is out of service %s", c->host, cmd.buf);
+		goto out;
+	}
 	if (remote_connect(&r, host_was_reset ? (double)ssh_deadline_s(c, 1) : 0) ||
 	    host_state_get(&r, &before)) {
 		infra(out, "%s", r.why.buf);
@@ -396,7 +444,12 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 		if (send_initramfs(&r, spec, rdpath.buf, out))
 			goto out;
 		strbuf_addf(&kpath, "%s/kernel", dir.buf);
-		kexec_cmdline(&kcmd, before.cmdline, spec->cmdline);
+		strbuf_reset(&cmd);
+		if (kexec_cmdline(&kcmd, before.cmdline, spec->cmdline, &cmd)) {
+			strbuf_release(&kpath);
+			infra(out, "host '%s': %s", c->host, cmd.buf);
+			goto out;
+		}
 		snprintf(out->full_cmdline, sizeof(out->full_cmdline), "%s", kcmd.buf);
 		if (spec->nonce)
 			strbuf_addf(&kcmd, " lab.nonce=%s", spec->nonce);
@@ -448,10 +501,8 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	strbuf_addstr(&cmd, "rm -rf ");
 	escape_shell(&cmd, dir.buf);
 	remote_command(&r, cmd.buf, NULL, SSH_COMMAND_TIMEOUT_S);
-	if (in_test_kernel && restore_host(&r, &booted, &before, out)) {
-		warning("%s: running its reset command", r.why.buf);
-		run_reset(c, out);
-	}
+	if (in_test_kernel)
+		restore(&r, spec, &booted, &before, log_fd, out);
 out:
 	if (hc.on)
 		host_console_stop(&hc);

@@ -2,7 +2,10 @@
 # (sourced after tests/lib.sh). One client key, $TRASH/id; each sshd_start
 # adds its host key to $TRASH/known_hosts; all are stopped at exit. A key
 # of $TRASH/authorized_keys may set PATH (environment="PATH=...").
-#   sshd_start NAME ADDR [PORT]  starts $TRASH/NAME.*; its port in $SSHD_PORT
+#   sshd_start NAME ADDR [PORT]  starts $TRASH/NAME.*; its port in $SSHD_PORT;
+#                                with SSHD_SETUP set, in a mount namespace of
+#                                its own after that shell command (a host
+#                                emulated: its /proc or /sys files bound over)
 #   sshd_stop NAME
 SSHD=/usr/sbin/sshd
 
@@ -43,7 +46,12 @@ sshd_start() { # NAME ADDR [PORT]
 	line="[$addr]:$SSHD_PORT $(cut -d' ' -f1,2 "$TRASH/$name.host_key.pub")"
 	grep -qxF "$line" "$TRASH/known_hosts" || echo "$line" >>"$TRASH/known_hosts"
 	case " $SSHD_NAMES " in *" $name "*) ;; *) SSHD_NAMES="$SSHD_NAMES $name" ;; esac
-	"$SSHD" -f "$TRASH/$name.sshd_config" -E "$TRASH/$name.log" || return 1
+	if [ -n "${SSHD_SETUP:-}" ]; then
+		unshare -m --propagation private sh -ec "$SSHD_SETUP; exec \"\$@\"" sh \
+			"$SSHD" -f "$TRASH/$name.sshd_config" -E "$TRASH/$name.log" || return 1
+	else
+		"$SSHD" -f "$TRASH/$name.sshd_config" -E "$TRASH/$name.log" || return 1
+	fi
 	for _ in $(seq 50); do [ -s "$TRASH/$name.pid" ] && return 0; sleep 0.1; done
 	return 1
 }

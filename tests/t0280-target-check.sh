@@ -117,6 +117,39 @@ test_expect_success 'under each ssh target: its firmware, and the device and dri
 	done
 '
 
+test_expect_success 'the drivers of its root and network that the fragments would not build, by name' '
+	"$LAB" target check arm1 >plain &&
+	sed -n "s/^  \(root\|network\): .*, drivers //p" plain | tr " " "\n" | LC_ALL=C sort -u >drivers &&
+	echo "# builds nothing" >empty.config &&
+	"$LAB" target check --fragment empty.config arm1 >out &&
+	cat out &&
+	! grep -q "^  built by" out &&
+	# each driver in one of two lines: not built (with its options), or unknown to the lab
+	sed -n "s/^  not built by empty.config: //p" out | sed "s/ (CONFIG_[A-Z0-9_ ]*)//g; s/, /\n/g" >named &&
+	sed -n "s/^  drivers the lab knows no option of (check empty.config by hand): //p" out |
+		tr " " "\n" >>named &&
+	sed "/^\$/d" named | LC_ALL=C sort -u >named.sorted &&
+	test "$(cat named.sorted)" = "$(cat drivers)" &&
+	grep -q "^  not built by empty.config: \|^  drivers the lab knows no option of" out &&
+	test_expect_code 2 "$LAB" target check --fragment nosuch.config arm1 >out 2>err &&
+	test ! -s out &&
+	expect_one_line_naming err "cannot read fragment .nosuch.config.: No such file or directory"
+'
+
+# a virtio machine's, as this one is in CI: each driver named, and the server fragment builds them all
+test_lazy_prereq VIRTIO_HOST 'test "$(LC_ALL=C sort -u "$TRASH/drivers" | tr "\n" " ")" = "virtio-pci virtio_blk virtio_net "'
+test_expect_success VIRTIO_HOST 'a virtio host: its drivers by name; the server fragment builds them; a later fragment overrides' '
+	"$LAB" target check --fragment empty.config arm1 >out &&
+	grep -qx "  not built by empty.config: virtio_blk (CONFIG_VIRTIO_BLK), virtio-pci (CONFIG_VIRTIO_PCI), virtio_net (CONFIG_VIRTIO_NET)" out &&
+	frag=$TOP/kernels/configs/arm64-server.config &&
+	"$LAB" target check --fragment "$frag" arm1 >out &&
+	grep -qx "  built by arm64-server.config: virtio_blk virtio-pci virtio_net" out &&
+	echo "# CONFIG_VIRTIO_NET is not set" >nonet.config &&
+	"$LAB" target check --fragment "$frag" --fragment nonet.config arm1 >out &&
+	cat out &&
+	grep -qx "  not built by arm64-server.config, nonet.config: virtio_net (CONFIG_VIRTIO_NET)" out
+'
+
 test_expect_success 'a host without kexec-tools: exit 1, one line saying so' '
 	logins_with_path /usr/bin:/bin &&
 	test_when_finished "logins_with_path $TRASH/kexec-bin:/usr/bin:/bin" &&
@@ -152,6 +185,58 @@ test_expect_success 'restore = kexec: whose kernel or initramfs the host lacks: 
 	test "$(sed -n 1p targets)" = "target '\''back'\'' (ssh, root@127.0.0.1:$P1): missing the restore initramfs /nonexistent/initrd.img" &&
 	test "$(sed -n 2p targets)" = "target '\''none'\'' (ssh, root@127.0.0.1:$P1): missing the restore kernel /nonexistent/Image" &&
 	test "$(sed -n 3p targets)" = "target '\''both'\'' (ssh, root@127.0.0.1:$P1): ready"
+'
+
+# Two hosts emulated around real sshds, each in a mount namespace of its own:
+# one whose kernel is locked down as Secure Boot locks it (its
+# /sys/kernel/security/lockdown reading "none [integrity] confidentiality"),
+# one whose root is a logical volume on a LUKS volume (the device-mapper
+# devices under / as sysfs shows them: dm-2, LVM, on dm-1, CRYPT-LUKS2, on vda3)
+mkdir -p sys/dm-2/dm sys/dm-2/slaves sys/dm-1/dm sys/dm-1/slaves sys/vda/vda3 &&
+echo LVM-Xq3y0d1N6c2LabT0280Vg0Root >sys/dm-2/dm/uuid && echo vg0-root >sys/dm-2/dm/name &&
+echo CRYPT-LUKS2-6b1b2a5e7c554f379a0e3f1c2d4e5f60-luks-root >sys/dm-1/dm/uuid &&
+echo luks-root >sys/dm-1/dm/name &&
+ln -s ../../dm-1 sys/dm-2/slaves/dm-1 && ln -s ../../vda/vda3 sys/dm-1/slaves/vda3 || exit 1
+SSHD_SETUP="mount -t tmpfs none /sys/kernel/security &&
+	echo 'none [integrity] confidentiality' >/sys/kernel/security/lockdown" \
+	sshd_start locked 127.0.0.3 && P3=$SSHD_PORT &&
+SSHD_SETUP="mount -t tmpfs none /sys/dev/block && ln -s $TRASH/sys/dm-2 /sys/dev/block/\$(mountpoint -d /)" \
+	sshd_start crypt 127.0.0.4 && P4=$SSHD_PORT || exit 1
+cat >emulated.conf <<EOC
+[core]
+	state = $TRASH/state
+[ssh]
+	identity = $TRASH/id
+	knownHosts = $TRASH/known_hosts
+[target "locked"]
+	runner = ssh
+	host = root@127.0.0.3
+	port = $P3
+[target "crypt"]
+	runner = ssh
+	host = root@127.0.0.4
+	port = $P4
+EOC
+
+test_expect_success 'a kernel locked down (Secure Boot): kexec_load refused, said with the mode; no boot sent' '
+	test_expect_code 1 "$LAB" target check --config emulated.conf locked >out 2>err &&
+	cat out err &&
+	test "$(sed -n 1p out)" = "target '\''locked'\'' (ssh, root@127.0.0.3:$P3): missing kexec_load outside lockdown (lockdown is integrity: kexec_load is refused)" &&
+	grep -qx "  firmware: .*; lockdown integrity" out &&
+	test_expect_code 2 "$LAB" run --config emulated.conf --db lab.db --target locked \
+		--kernel "$(debian_kernel)" --workload zeroing 2>err &&
+	expect_one_line_naming err "host .root@127.0.0.3. cannot be used: missing kexec_load outside lockdown (lockdown is integrity: kexec_load is refused)$" &&
+	test ! -e lab.db || test "$(sql lab.db "SELECT count(*) FROM runs")" = 0
+'
+
+test_expect_success 'a root on LUKS, under its logical volume: refused, naming the crypt volume; no boot sent' '
+	test_expect_code 1 "$LAB" target check --config emulated.conf crypt >out 2>err &&
+	cat out err &&
+	test "$(sed -n 1p out)" = "target '\''crypt'\'' (ssh, root@127.0.0.4:$P4): missing a root without dm-crypt (its root is on dm-crypt volume luks-root, which the lab'\''s initramfs cannot unlock)" &&
+	grep -q "^  root: .* on dm-2 (LVM volume vg0-root on dm-1" out &&
+	test_expect_code 2 "$LAB" run --config emulated.conf --db lab.db --target crypt \
+		--kernel "$(debian_kernel)" --workload zeroing 2>err &&
+	expect_one_line_naming err "host .root@127.0.0.4. cannot be used: missing a root without dm-crypt (its root is on dm-crypt volume luks-root, "
 '
 
 test_expect_success 'a host key not accepted, a host of another arch, a host that refuses' '

@@ -9,7 +9,8 @@
 # it; a root on a logical volume activated by the host's lvm, that root
 # asked what the ssh runner and lab target check ask a host, and the
 # initramfs of its answer booted; a root it cannot find said on the console
-# with the devices it saw.
+# with the devices it saw; and what lab target check asks a host, asked of
+# a kernel booted with lockdown=integrity, refusing kexec_load.
 . "$(dirname "$0")/lib.sh"
 
 KERNEL=$(debian_kernel)
@@ -243,6 +244,27 @@ test_expect_success TCG,MODULES,LVM 'a volume lvm cannot activate: said with lvm
 	grep -q "^lab-rootinit: the host'\''s lvm could not activate labtest-vg/nosuch (exit [1-9][0-9]*)$" console.txt &&
 	grep -q "^lab-rootinit: no block device is root=/dev/labtest-vg/nosuch (seen: .*vda.*)$" console.txt &&
 	! grep -q "^@root" console.txt
+'
+
+test_expect_success TCG 'a kernel locked down (lockdown=integrity, as Secure Boot locks it): the check reads its lockdown and refuses kexec_load' '
+	# busybox as every tool, and what lab target check asks a host, run as /init
+	mkdir -p lock/bin lock/proc lock/sys lock/dev &&
+	cp /bin/busybox lock/bin/busybox &&
+	check=$("$TOP/build/tests/helpers/ssh-initramfs" --check-kexec) &&
+	{
+		printf "#!/bin/busybox sh\n/bin/busybox --install -s /bin\nexport PATH=/bin\n" &&
+		printf "mount -t proc proc /proc; mount -t sysfs sysfs /sys\n" &&
+		printf "mount -t securityfs securityfs /sys/kernel/security\n" &&
+		printf "echo \"@lockdown \$(cat /sys/kernel/security/lockdown)\"\n%s\npoweroff -f\n" "$check"
+	} >lock/init && chmod +x lock/init &&
+	(cd lock && find . | cpio -o -H newc --quiet) >lock.cpio &&
+	timeout 180 qemu-system-x86_64 -M pc -accel tcg -m 512 -nographic -no-reboot \
+		-kernel "$KERNEL" -initrd lock.cpio -append "console=ttyS0 panic=-1 lockdown=integrity" \
+		</dev/null >console.log 2>&1
+	tr -d "\r" <console.log >console.txt &&
+	grep -qx "@lockdown none \[integrity\] confidentiality" console.txt &&
+	grep -qx "@ssh missing kexec_load outside lockdown (lockdown is integrity: kexec_load is refused)" console.txt &&
+	grep -q "^@ssh has firmware: .*; lockdown integrity$" console.txt
 '
 
 test_expect_success TCG,MODULES 'a root no device answers: said with the devices seen, and the kernel stops' '

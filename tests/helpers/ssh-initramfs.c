@@ -8,7 +8,7 @@
  * VG/LV as a host whose root it is sends them (runners/host-root.h); with
  * --sent, what a host answered to the command ssh-initramfs --probe prints.
  * ssh-initramfs --check prints the command lab target check asks a host
- * what it booted with.
+ * what it booted with; --check-kexec, with what kexec needs before it.
  * Exit 0, or 1 after the lab's error line.
  */
 #include <stdio.h>
@@ -27,11 +27,11 @@ int main(int argc, char **argv)
 	const char *lv = NULL, *sent = NULL;
 	int ret;
 
-	if (argc == 2 && (!strcmp(argv[1], "--probe") || !strcmp(argv[1], "--check"))) {
+	if (argc == 2 && (!strcmp(argv[1], "--probe") || !strncmp(argv[1], "--check", 7))) {
 		if (!strcmp(argv[1], "--probe"))
 			host_root_command(&cmd, NULL);
 		else
-			ssh_check_booted_command(&cmd);
+			ssh_check_booted_command(&cmd, !strcmp(argv[1], "--check-kexec"));
 		printf("%s\n", cmd.buf);
 		strbuf_release(&cmd);
 		return 0;
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
 	if (argc < 3 || argc > 4) {
 		fprintf(stderr, "usage: ssh-initramfs OUT INIT [MODULES_ROOT] "
 				"[--lvm VG/LV | --sent FILE]\n"
-				"       ssh-initramfs --probe | --check\n");
+				"       ssh-initramfs --probe | --check | --check-kexec\n");
 		return 2;
 	}
 	if (lv) {

@@ -7,6 +7,7 @@
 
 #include "capture.h"
 #include "kcmdline.h"
+#include "strbuf.h"
 #include "tap.h"
 
 /* kcmdline_check's answer, and the line it printed into *err */
@@ -129,8 +130,41 @@ static void test_functions(void)
 	ok(!kcmdline_function_ok("!f"), "no negation");
 }
 
+/* the words a kexec'd kernel keeps of the host's, as the host booted */
+static void test_host_words(void)
+{
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+
+	is_int(kcmdline_host_words(&sb, "BOOT_IMAGE=/vmlinuz root=UUID=4f1c ro quiet "
+				   "console=ttyS0,115200 net.ifnames=0 biosdevname=0 "
+				   "ip=10.0.0.5::10.0.0.1:255.255.255.0:arm1:eth0:off splash", &why),
+	       0, "a host's command line");
+	is_str(sb.buf, "root=UUID=4f1c ro console=ttyS0,115200 net.ifnames=0 biosdevname=0 "
+	       "ip=10.0.0.5::10.0.0.1:255.255.255.0:arm1:eth0:off",
+	       "its root, console and network's words kept, in its order; the rest left");
+	strbuf_reset(&sb);
+	is_int(kcmdline_host_words(&sb, "root=/dev/vda rw ip=dhcp ifname=eth0:52:54:00:12:34:56 "
+				   "rootflags=subvol=@ rootfstype=btrfs rootwait", &why), 0,
+	       "ip=dhcp, ifname=, a btrfs subvolume");
+	is_str(sb.buf, "root=/dev/vda rw ip=dhcp ifname=eth0:52:54:00:12:34:56 rootflags=subvol=@ "
+	       "rootfstype=btrfs", "... each kept whole");
+	strbuf_reset(&sb);
+	is_int(kcmdline_host_words(&sb, "root=/dev/vda ip=\"dhcp\" quiet", &why), -1,
+	       "a kept word with a double quote is refused");
+	is_str(why.buf, "the host's command line word 'ip=\"dhcp\"' holds a double quote: it "
+	       "cannot be passed on as one word", "... named, nothing printed");
+	strbuf_reset(&why);
+	strbuf_reset(&sb);
+	is_int(kcmdline_host_words(&sb, "root=/dev/vda dyndbg=\"file x +p\"", &why), 0,
+	       "a quoted word the kernel under test does not need stays behind");
+	is_str(sb.buf, "root=/dev/vda", "... as do its pieces");
+	strbuf_release(&sb);
+	strbuf_release(&why);
+}
+
 int main(void)
 {
+	test_host_words();
 	test_values();
 	test_user_words();
 	test_length();

@@ -55,5 +55,17 @@ int main(void)
 	is_int(unstuck(&why, cfg, "", (const char *const[]){ server }, 1), 1,
 	       "one fragment: each of its lines must stick");
 	strbuf_release(&why);
+
+	ok(kconfig_builds("CONFIG_VIRTIO_BLK=y\nCONFIG_VIRTIO_NET=m\n", "VIRTIO_BLK") &&
+	   kconfig_builds("CONFIG_VIRTIO_BLK=y\nCONFIG_VIRTIO_NET=m\n", "VIRTIO_NET"),
+	   "=y and =m build an option");
+	ok(!kconfig_builds("CONFIG_VIRTIO_BLK=y\n", "VIRTIO") &&
+	   !kconfig_builds("CONFIG_VIRTIO=y\n", "VIRTIO_BLK"), "... that option, not one it begins");
+	ok(!kconfig_builds("CONFIG_E1000E=y\n# CONFIG_E1000E is not set\n", "E1000E") &&
+	   !kconfig_builds("CONFIG_E1000E=m\nCONFIG_E1000E=n\n", "E1000E") &&
+	   kconfig_builds("# CONFIG_E1000E is not set\nCONFIG_E1000E=m", "E1000E"),
+	   "the last line setting it counts, no newline at the end too");
+	ok(!kconfig_builds("# CONFIG_E1000E=y\n", "E1000E") && !kconfig_builds("", "E1000E"),
+	   "a comment, or no line, builds nothing");
 	return done_testing();
 }

@@ -1,0 +1,82 @@
+/*
+ * Driver names to the kernel options that build them (host-drivers.h),
+ * from the Makefiles of Linux 6.1 (obj-$(CONFIG_X) += name.o) and the
+ * names sysfs gives built-in drivers.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "array.h"
+#include "host-drivers.h"
+
+struct driver_options {
+	const char *name;
+	const char *options[3];
+};
+
+static const struct driver_options table[] = {
+	/* storage, and the buses on the way to it */
+	{ "virtio_blk", { "VIRTIO_BLK" } },
+	{ "virtio_scsi", { "SCSI_VIRTIO" } },
+	{ "virtio_pci", { "VIRTIO_PCI" } },
+	{ "virtio_mmio", { "VIRTIO_MMIO" } },
+	{ "nvme", { "BLK_DEV_NVME" } },
+	{ "ahci", { "SATA_AHCI" } },
+	{ "ahci_platform", { "SATA_AHCI_PLATFORM" } },
+	{ "ata_piix", { "ATA_PIIX" } },
+	{ "sd", { "BLK_DEV_SD" } },
+	{ "sd_mod", { "BLK_DEV_SD" } },
+	{ "mpt3sas", { "SCSI_MPT3SAS" } },
+	{ "megaraid_sas", { "MEGARAID_SAS" } },
+	{ "smartpqi", { "SCSI_SMARTPQI" } },
+	{ "hpsa", { "SCSI_HPSA" } },
+	{ "mmc_block", { "MMC_BLOCK" } },
+	{ "xen_blkfront", { "XEN_BLKDEV_FRONTEND" } },
+	{ "hv_storvsc", { "HYPERV_STORAGE" } },
+	{ "pcieport", { "PCIEPORTBUS" } },
+	/* network */
+	{ "virtio_net", { "VIRTIO_NET" } },
+	{ "e1000", { "E1000" } },
+	{ "e1000e", { "E1000E" } },
+	{ "igb", { "IGB" } },
+	{ "igc", { "IGC" } },
+	{ "ixgbe", { "IXGBE" } },
+	{ "i40e", { "I40E" } },
+	{ "ice", { "ICE" } },
+	{ "iavf", { "IAVF" } },
+	{ "mlx4_core", { "MLX4_CORE", "MLX4_EN" } },
+	{ "mlx5_core", { "MLX5_CORE", "MLX5_CORE_EN" } },
+	{ "bnxt_en", { "BNXT" } },
+	{ "tg3", { "TIGON3" } },
+	{ "hns3", { "HNS3_ENET" } },
+	{ "hclge", { "HNS3_HCLGE" } },
+	{ "nicpf", { "THUNDER_NIC_PF" } },
+	{ "nicvf", { "THUNDER_NIC_VF" } },
+	{ "amd_xgbe", { "AMD_XGBE" } },
+	{ "xgene_enet", { "NET_XGENE" } },
+	{ "r8169", { "R8169" } },
+	{ "qede", { "QEDE" } },
+	{ "sfc", { "SFC" } },
+	{ "atlantic", { "AQTION" } },
+	{ "ena", { "ENA_ETHERNET" } },
+	{ "gve", { "GVE" } },
+	{ "vmxnet3", { "VMXNET3" } },
+	{ "hv_netvsc", { "HYPERV_NET" } },
+	{ "xen_netfront", { "XEN_NETDEV_FRONTEND" } },
+};
+
+static int same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !(strchr("-_", *a) && strchr("-_", *b)))
+			return 0;
+	return !*a && !*b;
+}
+
+const char *const *host_driver_options(const char *driver)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+		if (same_name(table[i].name, driver))
+			return table[i].options;
+	return NULL;
+}
