@@ -121,5 +121,7 @@ int lava_job_template(struct strbuf *text, struct strbuf *what, const struct lav
  */
 int lava_job_fill(struct strbuf *y, const struct lava_job *j, const char *what, const char *text,
 		  struct strbuf *why);
+/* Does text have a placeholder of that name? 1 or 0. */
+int lava_job_names(const char *text, const char *name);
 
 #endif

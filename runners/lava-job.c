@@ -147,7 +147,8 @@ static const struct {
 	{ "job_minutes", NULL }, { "deploy_minutes", NULL }, { "boot_minutes", NULL },
 	{ "kernel_url", NULL }, { "ramdisk_url", NULL },
 	{ "dtb_url", "dtb = PATH in the target's section" },
-	{ "modules_url", "modules = PATH in the target's section" },
+	{ "modules_url", "a kernel built with CONFIG_MODULES, or modules = PATH in the target's "
+			 "section" },
 	{ "rootfs_url", "rootfs = PATH in the target's section" },
 	{ "cmdline", NULL }, { "lab_args", NULL }, { "qemu_arch", NULL },
 	{ "memory_mib", NULL }, { "no_kvm", NULL }, { "qemu_options", NULL },
@@ -267,37 +268,67 @@ void lava_job_url(struct lava_job *j, const char *name, const char *url)
 		}
 }
 
+/*
+ * The next placeholder of text at or after p: where its "{{" is in *open,
+ * its name (spaces trimmed) in *name and *len, what follows its "}}" in
+ * *after. 1, 0 when there is none, -1 when a "{{" has no "}}" on its line.
+ */
+static int next_placeholder(const char *p, const char **open, const char **name, size_t *len,
+			    const char **after)
+{
+	const char *close, *end;
+
+	if (!(*open = strstr(p, "{{")))
+		return 0;
+	if (!(close = strstr(*open + 2, "}}")) || memchr(*open, '\n', (size_t)(close - *open)))
+		return -1;
+	for (*name = *open + 2; **name == ' '; (*name)++)
+		;
+	for (end = close; end > *name && end[-1] == ' '; end--)
+		;
+	*len = (size_t)(end - *name);
+	*after = close + 2;
+	return 1;
+}
+
+int lava_job_names(const char *text, const char *name)
+{
+	const char *open, *n, *after;
+	size_t len;
+
+	for (const char *p = text; next_placeholder(p, &open, &n, &len, &after) > 0; p = after)
+		if (len == strlen(name) && !strncmp(n, name, len))
+			return 1;
+	return 0;
+}
+
 int lava_job_fill(struct strbuf *y, const struct lava_job *j, const char *what, const char *text,
 		  struct strbuf *why)
 {
-	int line = 1;
+	const char *open, *name, *after;
+	size_t len;
+	int line = 1, r;
 
-	for (const char *p = text; *p;) {
-		const char *open = strstr(p, "{{"), *close, *name, *end;
+	for (const char *p = text; *p; p = after) {
 		size_t i = 0;
 
-		if (!open) {
+		if (!(r = next_placeholder(p, &open, &name, &len, &after))) {
 			strbuf_addstr(y, p);
 			break;
 		}
 		for (const char *q = p; q < open; q++)
 			line += *q == '\n';
-		strbuf_add(y, p, (size_t)(open - p));
-		if (!(close = strstr(open + 2, "}}")) || memchr(open, '\n', (size_t)(close - open))) {
+		if (r < 0) {
 			strbuf_addf(why, "LAVA job template %s line %d: a '{{' without its '}}'", what,
 				    line);
 			return -1;
 		}
-		for (name = open + 2; *name == ' '; name++)
-			;
-		for (end = close; end > name && end[-1] == ' '; end--)
-			;
-		while (i < S_NSLOTS && (strlen(slots[i].name) != (size_t)(end - name) ||
-					strncmp(slots[i].name, name, (size_t)(end - name))))
+		strbuf_add(y, p, (size_t)(open - p));
+		while (i < S_NSLOTS && (strlen(slots[i].name) != len || strncmp(slots[i].name, name, len)))
 			i++;
 		if (i == S_NSLOTS) {
 			strbuf_addf(why, "LAVA job template %s line %d: unknown placeholder '%.*s'",
-				    what, line, (int)(close + 2 - open), open);
+				    what, line, (int)(after - open), open);
 			return -1;
 		}
 		if (!j->set[i]) {
@@ -307,7 +338,6 @@ int lava_job_fill(struct strbuf *y, const struct lava_job *j, const char *what, 
 			return -1;
 		}
 		strbuf_add(y, j->v[i].buf, j->v[i].len);
-		p = close + 2;
 	}
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "escape.h"
 #include "json.h"
 #include "lava-api.h"
+#include "lava-modules.h"
 #include "log.h"
 #include "redact.h"
 #include "runner.h"
@@ -27,6 +28,29 @@
 #define LAVA_FINISH_WAIT_S 60.0
 
 /*
+ * The modules a job's {{modules_url}} names: the kernel's own, packed
+ * (lava-modules.h), when it has any and the template asks for them; else
+ * the target's modules file, if any. A dry run packs nothing.
+ */
+static int job_modules(const char **path, struct strbuf *archive, const struct run_spec *spec,
+		       const char *text, int dry, struct strbuf *why)
+{
+	const char *own = spec->kernel ? spec->kernel->modules : NULL;
+
+	*path = spec->lava->modules;
+	if (!own || !lava_job_names(text, "modules_url"))
+		return 0;
+	if (dry) {
+		*path = own;
+		return 0;
+	}
+	if (lava_modules_archive(archive, own, why))
+		return -1;
+	*path = archive->buf;
+	return 0;
+}
+
+/*
  * The job of spec's boot, its template filled, into *y: -1 with the
  * reason in why. A dry run copies no image and names each by a URL of
  * its own (file:///dry-run/NAME): the template checked before any boot.
@@ -34,21 +58,23 @@
 static int job_yaml(struct strbuf *y, const struct run_spec *spec, int dry, struct strbuf *why)
 {
 	const struct lava_config *c = spec->lava;
-	const struct {
+	struct {
 		const char *slot, *name, *path;
 	} images[] = {
 		{ "kernel_url", "kernel", spec->kernel ? spec->kernel->path : NULL },
 		{ "ramdisk_url", "initramfs", spec->initrd },
 		{ "dtb_url", "dtb", c->dtb },
-		{ "modules_url", "modules", c->modules },
+		{ "modules_url", "modules", NULL },
 		{ "rootfs_url", "rootfs", c->rootfs },
 	};
-	struct strbuf text = STRBUF_INIT, what = STRBUF_INIT, url = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, what = STRBUF_INIT, url = STRBUF_INIT,
+		      archive = STRBUF_INIT;
 	struct lava_job j;
 	int ret = -1;
 
 	lava_job_init(&j);
-	if (lava_job_template(&text, &what, c, why))
+	if (lava_job_template(&text, &what, c, why) ||
+	    job_modules(&images[3].path, &archive, spec, text.buf, dry, why))
 		goto out;
 	lava_job_values(&j, spec);
 	for (size_t i = 0; i < ARRAY_SIZE(images); i++) {
@@ -68,6 +94,7 @@ out:
 	strbuf_release(&text);
 	strbuf_release(&what);
 	strbuf_release(&url);
+	strbuf_release(&archive);
 	return ret;
 }
 

@@ -66,6 +66,10 @@ test_lazy_prereq LAVA_SCHEMA '/usr/bin/python3 -c "import lava_common.schemas, v
 definition() {
 	api "jobs/$1/" | python3 -c "import json, sys; sys.stdout.write(json.load(sys.stdin)[\"definition\"])"
 }
+# fetched JOB: the http:// URLs the stand-in's worker fetched for job JOB, one a line
+fetched() {
+	api "jobs/$1/" | python3 -c "import json, sys; print(\"\n\".join(json.load(sys.stdin)[\"fetched\"]))"
+}
 
 cat >>lab.conf <<EOC
 [target "lavaset"]
@@ -155,8 +159,10 @@ cat >>lab.conf <<EOC
 	accel = tcg
 	outage = 5
 EOC
-control() { # MODE: how the stand-in misbehaves from now on ("": not at all)
+control() { # MODE: how the stand-in misbehaves from now on ("": not at all), till the test ends
 	echo "$1" >"$TRASH/control"
+	# a test that fails half-way leaves no misbehaving server to the next
+	[ -z "$1" ] || [ -z "${test_cleanup_dir_:-}" ] || test_when_finished ": >\"$TRASH/control\""
 }
 fast() { # the lab run of a job that fails at once, before any boot
 	"$LAB" run --target lavafast --kernel "$KERNEL" --workload zeroing --iters 1 --mem 1G "$@"
@@ -207,8 +213,10 @@ test_expect_success 'a job whose devices are retired: INFRA at once, the job can
 '
 
 test_expect_success 'a server gone while its job waits: INFRA, the job noted until a cancel goes through' '
+	# the server gone well within the queue bound, however slow this machine is
+	sed "s/^	queue = 6\$/	queue = 120/" lab.conf >longq.conf &&
 	control queue &&
-	fast >out 2>err &
+	fast --config longq.conf >out 2>err &
 	pid=$! &&
 	test_wait_until 30 "ls state/cache/lava-jobs/ 2>/dev/null | grep -q ." &&
 	job=$(ls state/cache/lava-jobs/) &&
@@ -331,6 +339,69 @@ test_expect_success 'a template that does not fill: one line naming it, its line
 	grep -qF "missing a job template that fills (LAVA job template '\''uboot-tftp'\'' (the lab'\''s) line 31: no value for '\''{{dtb_url}}'\''" out
 '
 
+# a kernel laid out as a build leaves it: the image, modules/ beside it
+# (INSTALL_MOD_PATH, depmod's modules.dep, a link back to the build's tree)
+mkdir -p kdir/modules/lib/modules/6.1.0-lab/kernel/fs/labfs &&
+cp "$KERNEL" kdir/bzImage &&
+echo "kernel/fs/labfs/labfs.ko:" >kdir/modules/lib/modules/6.1.0-lab/modules.dep &&
+echo "a module" >kdir/modules/lib/modules/6.1.0-lab/kernel/fs/labfs/labfs.ko &&
+ln -s /nonexistent/linux-obj kdir/modules/lib/modules/6.1.0-lab/build
+# the qemu template, with the kernel's modules among its images
+sed "/^        url: '{{ramdisk_url}}'/a\\
+      modules:\\
+        url: '{{modules_url}}'\\
+        compression: xz" "$TOP/runners/lava-templates/qemu.yaml" >modules.yaml
+cat >>lab.conf <<EOC
+[target "modsbad"]
+	runner = lava
+	url = $URL
+	token = $TRASH/token
+	deviceType = qemu
+	accel = tcg
+	template = $TRASH/modules.yaml
+	imageDir = $TRASH/img
+	imageUrl = file:///nonexistent
+EOC
+mods() { # KERNEL: a boot of it on modsbad, which fails before the kernel
+	test_expect_code 1 "$LAB" run --target modsbad --kernel "$1" --workload zeroing --iters 1 \
+		--mem 1G >out 2>err
+}
+
+test_expect_success 'a kernel'\''s modules: packed beside them once, again once they are installed anew' '
+	mods "$TRASH/kdir/bzImage" &&
+	last_error >error &&
+	grep -q "^LAVA job $(meta $id lava.job) ended Incomplete before the kernel spoke: .*/nonexistent/lab-[0-9a-f]*-kernel" error &&
+	definition $(meta $id lava.job) >mods.yaml &&
+	grep -qx "        url: '\''file:///nonexistent/lab-[0-9a-f]*-modules'\''" mods.yaml &&
+	tar -tJf kdir/modules.tar.xz >list &&
+	grep -qx "lib/modules/6.1.0-lab/modules.dep" list &&
+	grep -qx "lib/modules/6.1.0-lab/kernel/fs/labfs/labfs.ko" list &&
+	! grep -q "/build" list &&
+	before=$(stat -c %y kdir/modules.tar.xz) &&
+	mods "$TRASH/kdir/bzImage" &&
+	test "$(stat -c %y kdir/modules.tar.xz)" = "$before" &&
+	touch kdir/modules/lib/modules/6.1.0-lab/modules.dep &&
+	mods "$TRASH/kdir/bzImage" &&
+	test "$(stat -c %y kdir/modules.tar.xz)" != "$before" &&
+	test -z "$(ls img)"
+'
+
+test_expect_success LAVA_SCHEMA 'the job with the kernel'\''s modules passes LAVA'\''s own job schema' '
+	"$TOP/tests/lava/validate-job.py" mods.yaml
+'
+
+test_expect_success 'a template asking for modules: none for a kernel without them, none without modules.dep' '
+	test_expect_code 2 "$LAB" run --target modsbad --kernel "$KERNEL" --workload zeroing \
+		--iters 1 --mem 1G >out 2>err &&
+	echo "lab: LAVA job template '\''$TRASH/modules.yaml'\'' line 37: no value for '\''{{modules_url}}'\'' (a kernel built with CONFIG_MODULES, or modules = PATH in the target'\''s section)" >want &&
+	diff -u want err &&
+	mkdir -p kdep/modules/lib/modules/6.1.0-lab && cp "$KERNEL" kdep/bzImage &&
+	mods "$TRASH/kdep/bzImage" &&
+	last_error >error &&
+	echo "no modules.dep under '\''$TRASH/kdep/modules/lib/modules'\'' (a build'\''s modules, as modules_install leaves them with depmod'\''s)" >want &&
+	diff -u want error
+'
+
 test_lazy_prereq BOOT 'test_have_prereq TCG && test -n "$(debian_kernel)"'
 
 test_expect_success BOOT 'lab run --target lava1: a job boots the kernel, its samples stored, its job named' '
@@ -451,14 +522,34 @@ test_expect_success BOOT 'serve: the worker fetches kernel and initramfs from th
 		--mem 1G >out 2>err &&
 	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
 	test "$(run_field $id status)" = OK &&
-	api "jobs/$(meta $id lava.job)/" >job.json &&
-	python3 -c "import json; j = json.load(open(\"job.json\")); print(\"\n\".join(j[\"fetched\"]))" >fetched &&
+	fetched $(meta $id lava.job) >fetched &&
 	test "$(wc -l <fetched)" = 2 &&
 	grep -qx "http://127.0.0.1:[0-9]*/lab-[0-9a-f]*-kernel" fetched &&
 	grep -qx "http://127.0.0.1:[0-9]*/lab-[0-9a-f]*-initramfs" fetched &&
 	test -d state/cache/lava-serve && test -z "$(ls state/cache/lava-serve)" &&
 	# the server ended with the lab
 	! curl -s -m 5 "$(head -n 1 fetched)" >/dev/null
+'
+
+test_expect_success BOOT 'serve: the worker fetches the kernel'\''s modules.tar.xz from the lab, lib/modules/<release> in it' '
+	rm -f kdir/modules.tar.xz &&
+	sed "/^\[target \"lavaserve\"\]/a\\
+	template = $TRASH/modules.yaml" lab.conf >mods.conf &&
+	"$LAB" run --config mods.conf --target lavaserve --kernel "$TRASH/kdir/bzImage" \
+		--workload zeroing --iters 1 --param zeroing_mb=16 --mem 1G >out 2>err &&
+	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
+	test "$(run_field $id status)" = OK &&
+	job=$(meta $id lava.job) &&
+	fetched $job >fetched &&
+	test "$(wc -l <fetched)" = 3 &&
+	url=$(grep -x "http://127.0.0.1:[0-9]*/lab-[0-9a-f]*-modules" fetched) &&
+	# what the worker fetched by that URL, as it fetched it
+	got=$(ls fake-lava.*/"$job-${url##*/}") &&
+	tar -tJf "$got" >list &&
+	grep -qx "lib/modules/6.1.0-lab/modules.dep" list &&
+	grep -qx "lib/modules/6.1.0-lab/kernel/fs/labfs/labfs.ko" list &&
+	cmp "$got" kdir/modules.tar.xz &&
+	test -z "$(ls state/cache/lava-serve)"
 '
 
 test_done
