@@ -14,6 +14,7 @@
 #include "host-root.h"
 #include "host.h"
 #include "log.h"
+#include "regfile.h"
 #include "runner.h"
 
 #include "ssh-remote.h"

@@ -12,6 +12,7 @@
 #include "kconfig.h"
 #include "log.h"
 #include "parse-options.h"
+#include "regfile.h"
 #include "runner.h"
 #include "strbuf.h"
 #include "strvec.h"
