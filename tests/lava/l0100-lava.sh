@@ -26,6 +26,8 @@ URL=$(cat "$LSTATE/url")
 KERNEL=$(debian_kernel)
 [ -n "$KERNEL" ] || bail "no Debian kernel in /boot (make deps)"
 lava_conf "$URL" "$LSTATE/token" "$URL/no-such-folder"
+# a cold build of the fixture on a busy machine may take longer than the default hour
+printf "[build]\n\ttimeout = 4h\n" >>"$TRASH/lab.conf"
 lab() { "$LAB" "$1" --config "$TRASH/lab.conf" "${@:2}"; }
 api() { # PATH
 	lava_api "$URL" "$LSTATE/token" "$1"
