@@ -243,6 +243,12 @@ with_sigint() {
 	exec python3 -c "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])" "$@"
 }
 
+# said_command FILE: the command said on FILE's lines after its first, as
+# one line: each line's indent gone, a line ending in a backslash joined to the next
+said_command() {
+	sed -e 1d -e "s/^ *//" "$1" | sed -e :a -e "/ \\\\\$/{N;s/ \\\\\n/ /;ba" -e "}"
+}
+
 test_done() {
 	[ $test_fixed = 0 ] || echo "# $test_fixed known breakage(s) vanished; mark them test_expect_success"
 	[ $test_broken = 0 ] || echo "# still have $test_broken known breakage(s)"

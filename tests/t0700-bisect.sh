@@ -57,8 +57,11 @@ test_expect_success 'every interval says its level; the effect'\''s is stored wi
 	alpha=$(sql lab.db "SELECT effect_alpha FROM bisections WHERE experiment_id = 1") &&
 	level=$(awk -v a="$alpha" "BEGIN { printf \"%.3g\", 100 * (1 - a) }") &&
 	grep -q "^  good -> bad t: +[0-9.]* % \[+[0-9.]*, +[0-9.]*\] ($level% CI), " out &&
-	grep -q "^confirmation, culprit^ vs culprit .*, 99% CI \[" out &&
-	grep -q "^step [0-9]*: .* is BAD (n [0-9]*, M/G [0-9.]*, 99% CI \[" err &&
+	grep -q "^confirmation, culprit^ vs culprit .*: [-+][0-9.]* % \[[-+0-9., ]*\] (99% CI),\$" out &&
+	grep -q "^step [0-9]*: .* is BAD (n [0-9]*, M/G +[0-9.]* % \[+[0-9.]*, +[0-9.]*\], 99% CI; " err &&
+	grep "^  t  *+[0-9.]* % \[+[0-9.]*, +[0-9.]*\] ([0-9.]*% CI) REGRESSION\$" err &&
+	grep "^step \|^  t  " err >said &&
+	test -z "$(awk "length > 100" said)" &&
 	"$LAB" bisect --db lab.db --status 1 >status &&
 	grep -q "^  effect good -> bad: +[0-9.]* % \[+[0-9.]*, +[0-9.]*\] ($level% CI)$" status
 '
@@ -118,15 +121,27 @@ test_expect_success 'a shift inside a merged side branch is found' '
 	grep -q "^culprit: $(git -C repo rev-parse side-culprit)" out
 '
 
-test_expect_success 'killed in the middle, --resume finds the same culprit with no sample lost or repeated' '
+test_expect_success 'SIGTERM in the middle: INTERRUPTED, the boot under way INFRA, how to resume it' '
 	last=$(sql lab.db "SELECT max(id) FROM experiments") &&
 	{ "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 --cmdline sleep=0.2 >out 2>err & } &&
-	pid=$! && id=$((last + 1)) &&
+	pid=$! && id=$((last + 1)) && echo $id >interrupted-id &&
 	test_when_finished "kill $pid 2>/dev/null || :" &&
 	test_wait_until 60 "test \$(sql lab.db \"SELECT count(*) FROM bisect_steps WHERE experiment_id = $id\") -ge 1" &&
-	kill -TERM $pid && { wait $pid || true; } &&
+	kill -TERM $pid && { wait $pid; echo $? >rc; } &&
+	cat err &&
+	test "$(cat rc)" = 143 &&
+	test "$(sql lab.db "SELECT status FROM experiments WHERE id = $id")" = INTERRUPTED &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''RUNNING'\''")" = 0 &&
+	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''INFRA'\'' AND error != '\''interrupted'\''")" = 0 &&
+	sed -n "/^bisection E$id: interrupted, its finished boots kept; resume it with:\$/,\$p" err >said &&
+	test "$(sed 1d said)" = "  lab bisect --db lab.db --resume E$id"
+'
+
+test_expect_success 'the command it said finds the same culprit with no sample lost or repeated' '
+	id=$(cat interrupted-id) &&
 	runs_before=$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''OK'\''") &&
-	rc=0 && "$LAB" bisect --db lab.db --resume "$id" >out 2>err || rc=$? &&
+	resume=$(sed -e 1d -e "2s/^ *lab //" said) &&
+	rc=0 && eval "\"\$LAB\" $resume" >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&
 	grep -q "^culprit: $(git -C repo rev-parse side-culprit)" out &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id AND status = '\''RUNNING'\''")" = 0 &&

@@ -19,7 +19,7 @@ test_expect_success 'the default band: 0.5 % is SMALL, and the message names the
 		>out 2>err || rc=$? &&
 	cat out && test "$rc" = 1 &&
 	grep -qx "no metric regressed beyond the 2 % band from good to bad (--delta sets it): nothing to bisect" out &&
-	grep -q "^  t  *1\.00[45][0-9]*, .* SMALL$" err &&
+	grep -q "^  t  *+0\.[456][0-9]* % \[.*\] (.*% CI) SMALL$" err &&
 	test "$(sql lab.db "SELECT count(*) FROM bisect_steps")" = 0 &&
 	test "$(sql lab.db "SELECT delta IS NULL FROM bisect_specs WHERE experiment_id = 1")" = 1
 '
@@ -28,7 +28,8 @@ test_expect_success 'with --metric too: no regression beyond the band, named wit
 	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 \
 		--metric t >out 2>err || rc=$? &&
 	cat out && test "$rc" = 1 &&
-	grep -q "^no regression beyond the 2 % band between good and bad: t 1.00[45][0-9]*, .* (--delta sets the band); nothing to bisect$" out
+	grep -qx "no regression beyond the 2 % band between good and bad (--delta sets the band); nothing to bisect" out &&
+	grep -q "^  t: +0\.[456][0-9]* % \[.*\] (.*% CI)$" out
 '
 
 test_expect_success '--delta 0.2%: the culprit, its effect, the band stored' '

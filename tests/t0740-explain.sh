@@ -129,6 +129,25 @@ test_expect_success 'a guest that sends no profile: an error naming the side, no
 	test "$(sql lab.db "SELECT count(*) FROM explanations")" = 3
 '
 
+test_expect_success 'Ctrl-C between profiled boots: the boot under way INFRA, nothing explained, the command said' '
+	with_sigint "$LAB" explain --db int.db --runner local --guest "$FAKE" --workload zeroing \
+		--iters 5 --a-cmdline "sleep=1 metrics=touch $A_PROF" \
+		--b-cmdline "sleep=1 metrics=touch $B_PROF" >out5 2>err &
+	lab=$! &&
+	test_when_finished "kill $lab 2>/dev/null || :" &&
+	test_wait_until 60 "test \"\$(sql int.db \"SELECT count(*) FROM runs WHERE status = '\''OK'\''\" 2>/dev/null)\" -ge 2" &&
+	kill -INT $lab && { wait $lab; echo $? >rc; } &&
+	cat err &&
+	test "$(cat rc)" = 130 &&
+	test "$(sql int.db "SELECT count(*) FROM explanations")" = 0 &&
+	test "$(sql int.db "SELECT count(*) FROM runs WHERE status NOT IN ('\''OK'\'', '\''INFRA'\'')")" = 0 &&
+	test "$(sql int.db "SELECT count(*) FROM runs WHERE status = '\''INFRA'\'' AND error != '\''interrupted'\''")" = 0 &&
+	! grep -q "profiled boot ended" err &&
+	sed -n "/^lab explain: interrupted, no explanation stored; run it again with:\$/,\$p" err >said &&
+	said_command said >again &&
+	test "$(cat again)" = "lab explain --db int.db --runner local --guest $FAKE --workload zeroing --iters 5 --a-cmdline '\''sleep=1 metrics=touch $A_PROF'\'' --b-cmdline '\''sleep=1 metrics=touch $B_PROF'\''"
+'
+
 test_expect_success 'bad ids and unknown explanations are one-line errors, exit 2' '
 	test_expect_code 2 "$LAB" explain --db lab.db E99 2>err && grep -q "no experiment E99" err &&
 	test_expect_code 2 "$LAB" explain --db lab.db X99 2>err && grep -q "no explanation X99" err &&

@@ -18,9 +18,11 @@
 #include "log.h"
 #include "options.h"
 #include "refbuild.h"
+#include "say.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
 #include "store-profile.h"
+#include "tempfile.h"
 #include "textfmt.h"
 
 /* the lines above the options of 'lab bisect --help' */
@@ -289,21 +291,22 @@ static int resume_alone(const struct bisect_args *a, const struct strbuf *given)
 static void print_outcome(const struct bisect_outcome *o)
 {
 	const struct bisect_confirmation *conf = o->confirmed ? &o->confirmation : NULL;
-	char ci[32], change[64];
+	char ci[32], change[64], effect[32];
 
 	stats_ci_label(ci, sizeof(ci), o->effect_alpha);
+	textfmt_change(change, sizeof(change), o->effect.estimate, o->effect.lo, o->effect.hi);
 	switch (o->verdict) {
 	case BISECT_FAILED:
 		return;
 	case BISECT_INCONCLUSIVE:
-		printf("could not tell whether bad is worse than good after %zu boots a side: %s %.4f, "
-		       "%s [%.4f, %.4f]; nothing to bisect\n", o->effect_boots,
-		       term_safe(o->metric), o->effect.estimate, ci, o->effect.lo, o->effect.hi);
+		printf("could not tell whether bad is worse than good after %zu boots a side; "
+		       "nothing to bisect\n  %s: %s (%s)\n", o->effect_boots, term_safe(o->metric),
+		       change, ci);
 		return;
 	case BISECT_NO_REGRESSION:
-		printf("no regression beyond the %g %% band between good and bad: %s %.4f, %s "
-		       "[%.4f, %.4f] (--delta sets the band); nothing to bisect\n", 100 * o->delta,
-		       term_safe(o->metric), o->effect.estimate, ci, o->effect.lo, o->effect.hi);
+		printf("no regression beyond the %g %% band between good and bad (--delta sets the "
+		       "band); nothing to bisect\n  %s: %s (%s)\n", 100 * o->delta,
+		       term_safe(o->metric), change, ci);
 		return;
 	case BISECT_CANDIDATES:
 		printf("could not tell which of these %zu commits is the first bad one:\n",
@@ -320,21 +323,58 @@ static void print_outcome(const struct bisect_outcome *o)
 		printf("  subject: %s\n  author: %s\n", term_safe(o->subject.buf),
 		       term_safe(o->author.buf));
 	/* the boots include the confirmation's, made before this is printed */
-	textfmt_change(change, sizeof(change), o->effect.estimate, o->effect.lo, o->effect.hi);
 	printf("  good -> bad %s: %s (%s), %zu steps, %zu builds, %zu boots\n",
 	       term_safe(o->metric), change, ci, o->steps, o->builds, o->boots);
 	if (!conf)
 		return;
-	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %.4f, 99%% CI [%.4f, %.4f],\n"
+	textfmt_change(change, sizeof(change), conf->ratio.estimate, conf->ratio.lo,
+		       conf->ratio.hi);
+	textfmt_ratio(effect, sizeof(effect), o->effect.estimate);
+	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %s (99%% CI),\n"
 	       "  z %.2f against good -> bad\n",
-	       conf->n_parent, conf->n_culprit, conf->rounds > 1 ? ", re-tested" : "",
-	       conf->ratio.estimate, conf->ratio.lo, conf->ratio.hi, conf->z);
-	if (!conf->more_than_one)
-		printf("  the culprit explains the whole good -> bad effect (%.4f)\n", o->effect.estimate);
-	else
-		printf("  UNCLEAR: the culprit does not explain the whole effect (%.4f), even with %zu boots "
-		       "each: a wrong culprit, or more than one commit contributes\n",
-		       o->effect.estimate, conf->n_culprit);
+	       conf->n_parent, conf->n_culprit, conf->rounds > 1 ? ", re-tested" : "", change,
+	       conf->z);
+	if (!conf->more_than_one) {
+		printf("  the culprit explains the whole good -> bad effect (%s)\n", effect);
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "UNCLEAR: the culprit does not explain the whole effect (%s), even "
+			    "with %zu boots each: a wrong culprit, or more than one commit "
+			    "contributes", effect, conf->n_culprit);
+		textfmt_wrap(stdout, "  ", "  ", sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
+/*
+ * Stopped by a signal (fatal_signal_defer()): say how the bisection goes on,
+ * in this database and configuration, and die of it.
+ */
+__attribute__((noreturn))
+static void interrupted(struct lab_context *ctx, struct bisector *bs,
+			const struct bisect_args *a, long long id)
+{
+	struct strbuf resume = STRBUF_INIT;
+
+	/* stopped before its bisection was stored, there is nothing to resume */
+	if (id) {
+		strbuf_addstr(&resume, "lab bisect");
+		if (a->config) {
+			strbuf_addstr(&resume, " --config ");
+			escape_shell(&resume, a->config);
+		}
+		if (a->db) {
+			strbuf_addstr(&resume, " --db ");
+			escape_shell(&resume, a->db);
+		}
+		strbuf_addf(&resume, " --resume E%lld", id);
+		say_interrupted(resume.buf, "bisection E%lld", id);
+	}
+	strbuf_release(&resume);
+	bisector_release(bs);
+	context_release(ctx);
+	fatal_signal_die();
 }
 
 /* The ends and the workload a new bisection needs: refused, naming what is missing. */
@@ -389,8 +429,13 @@ int cmd_bisect(int argc, char **argv)
 	}
 	spec_from_args(&spec, &bs, &a, command.buf);
 	bisect_outcome_release(&o);
-	if (bisect_run(&ctx, &spec, &id, &o))
+	/* Ctrl-C between boots: the bisection is marked, and says how it goes on */
+	fatal_signal_defer(1);
+	if (bisect_run(&ctx, &spec, &id, &o)) {
+		if (fatal_signal_pending())
+			interrupted(&ctx, &bs, &a, id);
 		goto out;
+	}
 	if (o.verdict == BISECT_NO_REGRESSION && !o.metric[0]) {
 		printf("no metric regressed beyond the %g %% band from good to bad (--delta sets it): "
 		       "nothing to bisect\n", 100 * o.delta);
@@ -405,11 +450,10 @@ int cmd_bisect(int argc, char **argv)
 out:
 	/* a bisection another lab runs is not this one's to offer */
 	if (ret == 2 && id && o.verdict == BISECT_FAILED)
-		fprintf(stderr, "bisection E%lld ended FAILED: no resume can finish it "
-			"('lab bisect --status %lld')\n", id, id);
+		say("bisection E%lld ended FAILED: no resume can finish it ('lab bisect --status %lld')",
+		    id, id);
 	else if (ret == 2 && id && !a.want_status)
-		fprintf(stderr, "bisection E%lld stopped; continue it with 'lab bisect --resume %lld'\n",
-			id, id);
+		say("bisection E%lld stopped; continue it with 'lab bisect --resume %lld'", id, id);
 	bisect_outcome_release(&o);
 	bisector_release(&bs);
 	context_release(&ctx);
@@ -431,6 +475,7 @@ int cmd_bisect_step(int argc, char **argv)
 	struct bisector bs;
 	struct lab_context ctx;
 	struct strbuf command = STRBUF_INIT;
+	char change[64], effect[32];
 	int ret = 128;
 
 	memset(&a, 0, sizeof(a));
@@ -450,9 +495,10 @@ int cmd_bisect_step(int argc, char **argv)
 		spec.repo = ".";
 	if (bisect_run_step(&ctx, &spec, "HEAD", NULL, &o))
 		goto out;
-	fprintf(stderr, "%s: %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f], G->B %.4f)\n", o.commit,
-		bisect_mark_name(o.mark), o.n, o.ratio.estimate, o.ratio.lo, o.ratio.hi,
-		o.effect.estimate);
+	textfmt_change(change, sizeof(change), o.ratio.estimate, o.ratio.lo, o.ratio.hi);
+	textfmt_ratio(effect, sizeof(effect), o.effect.estimate);
+	say("%s: %s (n %zu, M/G %s, 99%% CI; G->B %s)", o.commit, bisect_mark_name(o.mark), o.n,
+	    change, effect);
 	ret = o.mark == BISECT_GOOD ? 0 : o.mark == BISECT_BAD ? 1 : 125;
 out:
 	bisector_release(&bs);

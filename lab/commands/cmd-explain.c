@@ -10,11 +10,13 @@
 #include "explain.h"
 #include "log.h"
 #include "options.h"
+#include "say.h"
 #include "store-experiment.h"
 #include "store-profile.h"
 #include "store-verdict.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "tempfile.h"
 
 static const char *const explain_usage[] = {
 	"usage: lab explain EXP [--metric M] [--top N] [--again] [--boots N] [--format F]",
@@ -146,10 +148,20 @@ static int split_metric(struct strbuf *workload, struct strbuf *metric, const ch
 	return 0;
 }
 
+/* Stopped by a signal (fatal_signal_defer()): say how to explain it after all, and die of it. */
+__attribute__((noreturn))
+static void interrupted(struct lab_context *ctx, const char *command)
+{
+	say("lab explain: interrupted, no explanation stored; run it again with:");
+	say_command("  ", command);
+	context_release(ctx);
+	fatal_signal_die();
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	struct explain_cli c = { .top = EXPLAIN_TOP };
-	struct strbuf workload = STRBUF_INIT, metric = STRBUF_INIT;
+	struct strbuf workload = STRBUF_INIT, metric = STRBUF_INIT, command = STRBUF_INIT;
 	struct strvec words = STRVEC_INIT;
 	struct lab_context ctx;
 	struct explain_opts o;
@@ -177,6 +189,9 @@ int cmd_explain(int argc, char **argv)
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&o, 0, sizeof(o));
 	ab_spec_init(&c.s);
+	/* as given: parsing reorders argv */
+	strbuf_addstr(&command, "lab ");
+	escape_shell_words(&command, argc, argv);
 	n = parse_command_options(&parser, argc, argv, 1);
 	/* refused before a database or a boot: the names go on a kernel command line */
 	if (n < 0 || (c.functions && explain_functions_check(c.functions)))
@@ -246,10 +261,15 @@ int cmd_explain(int argc, char **argv)
 		o.boots = (int)boots;
 		o.functions = c.functions;
 		if (c.s.nmems > 1 || c.s.ncpus > 1)
-			fprintf(stderr, "explaining at the first point of the sweep: %ldM, %ld "
-				"cpu%s\n", o.mem_mib, o.cpus, o.cpus == 1 ? "" : "s");
-		if (explain_run(&id, &ctx, &o))
+			say("explaining at the first point of the sweep: %ldM, %ld cpu%s", o.mem_mib,
+			    o.cpus, o.cpus == 1 ? "" : "s");
+		/* Ctrl-C between boots: the boot under way ends INFRA, and the command is said */
+		fatal_signal_defer(1);
+		if (explain_run(&id, &ctx, &o)) {
+			if (fatal_signal_pending())
+				interrupted(&ctx, command.buf);
 			goto out;
+		}
 	}
 	ret = explain_report(stdout, &ctx.st, id, (int)c.top, fmt) ? 2 : 0;
 out:
@@ -258,5 +278,6 @@ out:
 	strvec_release(&words);
 	strbuf_release(&workload);
 	strbuf_release(&metric);
+	strbuf_release(&command);
 	return ret;
 }

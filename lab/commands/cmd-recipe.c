@@ -206,8 +206,12 @@ static int print_point(FILE *f, struct store *st, const struct recipe *r, const 
 			     exp[1]);
 	size_name(sz, sizeof(sz), mem);
 	k = textfmt_unit_scale(&unit, v.unit, v.median_a);
-	fprintf(f, "\n%s (%s, %s is better), %s, %lld cpu%s, %s\n", term_safe(metric),
-		term_safe(unit), v.direction, sz, cpus, cpus == 1 ? "" : "s", clock);
+	/* the clock in words can be long ("... and wall time"): the line is wrapped, not cut */
+	strbuf_addf(&sb, "%s (%s, %s is better), %s, %lld cpu%s, %s", term_safe(metric),
+		    term_safe(unit), v.direction, sz, cpus, cpus == 1 ? "" : "s", clock);
+	fputc('\n', f);
+	textfmt_wrap(f, "", "  ", sb.buf);
+	strbuf_reset(&sb);
 	fprintf(f, "  %-14s %4s %9s %9s %9s  %-28s %s\n", "variant", "n", "mean", "std",
 		"median", head, "verdict");
 	print_variant_row(f, r->v[0].name, v.n_a, v.mean_a, v.std_a, v.median_a, k);

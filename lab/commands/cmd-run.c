@@ -13,6 +13,7 @@
 #include "log.h"
 #include "options.h"
 #include "pool.h"
+#include "say.h"
 #include "subprocess.h"
 #include "table.h"
 #include "tempfile.h"
@@ -34,9 +35,10 @@ static void interrupted(struct lab_context *ctx, const long long *run_ids, long 
 
 	for (long k = 0; k < boots; k++)
 		done += run_ids[k] != 0;
-	fprintf(stderr, "lab run: interrupted after %ld of %ld boot%s, %s kept; the other %ld with: "
-		"%s --boots %ld\n", done, boots, boots == 1 ? "" : "s",
-		done == 1 ? "it" : done ? "all" : "none", boots - done, command->buf, boots - done);
+	say("lab run: interrupted after %ld of %ld boot%s, %s kept; the other %ld with:", done,
+	    boots, boots == 1 ? "" : "s", done == 1 ? "it" : done ? "all" : "none", boots - done);
+	strbuf_addf(command, " --boots %ld", boots - done);
+	say_command("  ", command->buf);
 	strbuf_release(command);
 	context_release(ctx);
 	fatal_signal_die();

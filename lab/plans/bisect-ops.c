@@ -14,6 +14,8 @@
 #include "store-bisect.h"
 #include "store-experiment.h"
 #include "subprocess.h"
+#include "tempfile.h"
+#include "textfmt.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -110,6 +112,9 @@ static int build(struct bisector *bs, struct who *w)
 		bs->builds++;
 		return store_variant_kernel(&bs->ctx->st, w->variant_id, w->image.id) ? -1 : 0;
 	case REFBUILD_FAILED:
+		/* its compiler killed by a signal the command defers: not the commit's doing */
+		if (fatal_signal_pending())
+			return -1;
 		w->build_failed = 1;
 		return 1;
 	default:
@@ -425,6 +430,9 @@ static int after_boot(struct bisector *bs, struct who *w, int who, long long run
 	say("  boot %s: %s (run %lld, %.1f s%s%s)%s%s", w->name, run_status_name(status), run_id,
 	    wall_s, target ? " on " : "", target ? term_safe(target) : "",
 	    status == RUN_OK ? "" : ": ", status == RUN_OK ? "" : term_safe(err));
+	/* stopped by a signal the command defers (boot.c stored it INFRA): no mark, no retry */
+	if (status != RUN_OK && fatal_signal_pending())
+		return -1;
 	if (status != RUN_OK) {
 		if (++w->failures >= 3)
 			return end ? error("the %s end failed to boot 3 times; see 'lab show %lld'",
@@ -616,12 +624,17 @@ int bisector_decided(void *data, int who, enum bisect_mark mark, size_t n,
 	else
 		snprintf(how, sizeof(how), "%zu boot%s, %.0f s", boots, boots == 1 ? "" : "s", secs);
 	/* a skipped step was not measured: no ratio to show */
-	if (isfinite(hl->estimate))
-		say("step %zu: %s is %s (n %zu, M/G %.4f, 99%% CI [%.4f, %.4f]; %s)", bs->seq + 1,
-		    desc, bisect_mark_name(mark), n, hl->estimate, hl->lo, hl->hi, how);
-	else
-		say("step %zu: %s is %s (n %zu, no ratio; %s)", bs->seq + 1, desc,
-		    bisect_mark_name(mark), n, how);
+	if (isfinite(hl->estimate)) {
+		char change[64];
+
+		/* the change M/G as lab ab writes one: "+1.1 % [-1.7, +4.0]", "455× [449×, 460×]" */
+		textfmt_change(change, sizeof(change), hl->estimate, hl->lo, hl->hi);
+		say_wrap("  ", "step %zu: %s is %s (n %zu, M/G %s, 99%% CI; %s)", bs->seq + 1, desc,
+			 bisect_mark_name(mark), n, change, how);
+	} else {
+		say_wrap("  ", "step %zu: %s is %s (n %zu, no ratio; %s)", bs->seq + 1, desc,
+			 bisect_mark_name(mark), n, how);
+	}
 	bs->step_open = 0;
 	free(desc);
 	git_oid_tostr(hex, sizeof(hex), &w->commit);

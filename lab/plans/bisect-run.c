@@ -18,6 +18,8 @@
 #include "say.h"
 #include "store-bisect.h"
 #include "store-experiment.h"
+#include "tempfile.h"
+#include "textfmt.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -70,7 +72,7 @@ static int compare_ends(struct bisector *bs, double alpha, double delta, int *un
 	struct units_comparison *c;
 	size_t n, boots;
 	double best = 0;
-	char ci[32];
+	char ci[32], change[64];
 
 	*unclear = 0;
 	/* each metric judged the way it is better, as lab ab judges it */
@@ -80,8 +82,9 @@ static int compare_ends(struct bisector *bs, double alpha, double delta, int *un
 	say("good -> bad, per metric (%zu boots a side):", boots);
 	stats_ci_label(ci, sizeof(ci), alpha);
 	for (size_t i = 0; i < n; i++) {
-		say("  %-32s %.4f, %s [%.4f, %.4f] %s", term_safe(c[i].metric), c[i].c.ratio, ci,
-		    c[i].c.lo, c[i].c.hi, verdict_name(c[i].c.verdict));
+		textfmt_change(change, sizeof(change), c[i].c.ratio, c[i].c.lo, c[i].c.hi);
+		say("  %-32s %s (%s) %s", term_safe(c[i].metric), change, ci,
+		    verdict_name(c[i].c.verdict));
 		/* the largest either way: a halving is as large as a doubling */
 		if (c[i].c.verdict == VERDICT_REGRESSION && c[i].c.ratio > 0 &&
 		    fabs(log(c[i].c.ratio)) > best) {
@@ -237,7 +240,8 @@ static int start(struct bisector *bs, const struct bisect_spec *spec,
 		strbuf_release(&metric);
 		if (ret)
 			return -1;
-		return store_runs_interrupted(&bs->ctx->st, bs->exp_id) ||
+		return store_experiment_resumed(&bs->ctx->st, bs->exp_id) ||
+		       store_runs_interrupted(&bs->ctx->st, bs->exp_id) ||
 		       store_experiment_runs(&bs->ctx->st, &bs->boots_before, bs->exp_id) ? -1 : 0;
 	}
 	if (store_bisection_create(&bs->ctx->st, &bs->exp_id, spec->command, good, bad, row))
@@ -484,6 +488,9 @@ int bisect_run(struct lab_context *ctx, const struct bisect_spec *spec,
 out:
 	if (ret && bs.cannot_finish && bs.exp_id && bs.locked)
 		end_failed(&bs, out);
+	/* stopped by a signal the command defers: marked, for the command to say how it goes on */
+	else if (ret && fatal_signal_pending() && bs.exp_id && bs.locked)
+		store_experiment_interrupted(&ctx->st, bs.exp_id);
 	free(ids);
 	bisect_result_release(&r);
 	bisect_graph_release(&g);
@@ -597,12 +604,13 @@ int bisect_run_step(struct lab_context *ctx, const struct bisect_spec *spec, con
 		goto out;
 	out->effect = r.effect;
 	if (r.no_regression) {
-		char ci[32];
+		char ci[32], change[64];
 
 		stats_ci_label(ci, sizeof(ci), r.effect_alpha);
-		error("%s between good and bad (%.4f, %s [%.4f, %.4f], %zu boots a side): nothing to bisect",
-		      r.inconclusive ? "no clear regression" : "no regression", r.effect.estimate, ci,
-		      r.effect.lo, r.effect.hi, r.effect_boots);
+		textfmt_change(change, sizeof(change), r.effect.estimate, r.effect.lo, r.effect.hi);
+		error("%s between good and bad (%s, %s; %zu boots a side): nothing to bisect",
+		      r.inconclusive ? "no clear regression" : "no regression", change, ci,
+		      r.effect_boots);
 		goto out;
 	}
 	if (bisect_classify(&out->mark, &out->ratio, &out->n, &opt, &ops, 0, r.log_effect) ||

@@ -7,7 +7,7 @@
  * graph, builds each commit it needs (lab/plans/refbuild.c), boots it
  * (lab/plans/boot.c), stores every run, step and the outcome, and leaves the
  * decisions to lab/plans/bisect.c. Printing the result is the caller's: the
- * driver only reports progress on stderr (each boot and step, the metric
+ * driver only says its progress (lib/say.h: each boot and step, the metric
  * chosen, "bisection E<n> started").
  *
  * Every field of the spec is stored with the bisection as data, so that a

@@ -16,6 +16,7 @@
 #include "store-experiment.h"
 #include "profile-diff.h"
 #include "strbuf.h"
+#include "tempfile.h"
 #include "textfmt.h"
 #include "xalloc.h"
 
@@ -87,6 +88,9 @@ static int profiled_boot(long long *run_id, struct lab_context *ctx, const struc
 	if (boot_plan_run(&plan, ctx, run_id, &res))
 		goto out;
 	progress_boot_done(pr, k, *run_id, &res, plan.log_path.buf);
+	/* stopped by a signal the command defers: the command says so, not as A's failure */
+	if (res.status != RUN_OK && fatal_signal_pending())
+		goto out;
 	if (res.status != RUN_OK) {
 		error("%c's profiled boot ended %s: %s (lab show %lld)", 'A' + side,
 		      run_status_name(res.status), res.error.len ? res.error.buf : "no error given",

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "say.h"
 #include "textfmt.h"
 #include "ab.h"
 #include "bisect-run.h"
@@ -119,9 +120,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		goto out;
 	if (!done) {
 		o.resume = exp_id;
-		fprintf(nt->out, "confirming %s: %.12s against %.12s, interleaved%s\n",
+		say_to(nt->out, "confirming %s: %.12s against %.12s, interleaved%s",
 			term_safe(s->series), c->before, c->after, exp_id ? " (continued)" : "");
-		fflush(nt->out);
 		r = ab_run(&exp_id, nt->ctx, &o);
 		experiment_unlock(nt->ctx);
 		if (r == AB_ERROR) {
@@ -143,9 +143,9 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		char change[96];
 
 		textfmt_change(change, sizeof(change), v.ratio, v.ci_low, v.ci_high);
-		fprintf(nt->out, "  E%lld: %s %s\n", exp_id, v.verdict, change);
+		say_to(nt->out, "  E%lld: %s %s", exp_id, v.verdict, change);
 	} else {
-		fprintf(nt->out, "  E%lld: no verdict for %s.%s\n", exp_id, term_safe(s->workload),
+		say_to(nt->out, "  E%lld: no verdict for %s.%s", exp_id, term_safe(s->workload),
 			term_safe(s->metric));
 	}
 	ret = 0;
@@ -205,7 +205,7 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 		c->bisection = done.bisection;
 		snprintf(c->culprit, sizeof(c->culprit), "%s", done.culprit);
 		snprintf(c->outcome, sizeof(c->outcome), "%s", done.outcome);
-		fprintf(nt->out, "%s: E%lld, bisected on another metric: %s, culprit %s\n",
+		say_to(nt->out, "%s: E%lld, bisected on another metric: %s, culprit %s",
 			term_safe(s->series), done.bisection, done.outcome, done.culprit);
 		ret = 0;
 		goto out;
@@ -227,9 +227,8 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	if (bisection_find(&id, nt, &spec))
 		goto out;
 	spec.resume = id;
-	fprintf(nt->out, "bisecting %s between %.12s and %.12s\n", term_safe(s->series), c->before,
+	say_to(nt->out, "bisecting %s between %.12s and %.12s", term_safe(s->series), c->before,
 		c->after);
-	fflush(nt->out);
 	if (bisect_run(nt->ctx, &spec, &bid, &out)) {
 		night_infra(nt, "the bisection of %.12s..%.12s stopped (the reason is above); it resumes "
 		      "next night", c->before, c->after);
@@ -243,11 +242,11 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	snprintf(c->culprit, sizeof(c->culprit), "%s", out.culprit);
 	snprintf(c->outcome, sizeof(c->outcome), "%s", bisect_verdict_name(out.verdict));
 	if (*out.culprit)
-		fprintf(nt->out, "  E%lld: %s, culprit %s\n  subject: %s\n  author: %s\n", bid,
+		say_to(nt->out, "  E%lld: %s, culprit %s\n  subject: %s\n  author: %s", bid,
 			c->outcome, out.culprit, term_safe(strbuf_str(&out.subject)),
 			term_safe(strbuf_str(&out.author)));
 	else
-		fprintf(nt->out, "  E%lld: %s, no culprit\n", bid, c->outcome);
+		say_to(nt->out, "  E%lld: %s, no culprit", bid, c->outcome);
 	ret = 0;
 out:
 	bisect_outcome_release(&out);
@@ -342,7 +341,7 @@ int night_analyse(const struct nightly_series *s, void *data)
 			if (store_nightly_change_add(&nt->ctx->st, &c, nt->n->name, s->series, nt->id))
 				goto out;
 			textfmt_ratio(change, sizeof(change), c.ratio);
-			fprintf(nt->out, "%s: %s %.12s..%.12s, %s in the series\n",
+			say_to(nt->out, "%s: %s %.12s..%.12s, %s in the series",
 				term_safe(s->series), !strcmp(c.kind, "SUSPECT") ? "a step at" :
 				"a change point at", c.before, c.after, change);
 		}

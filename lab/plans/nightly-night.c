@@ -15,6 +15,7 @@
 #include "nightly-night.h"
 #include "redact.h"
 #include "refbuild.h"
+#include "say.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -27,7 +28,7 @@ void night_infra(struct night *nt, const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	/* the repository's address, or libgit2's words quoting it, may hold a password */
-	fprintf(nt->out, "infrastructure: %s\n", term_safe(url_redacted(strbuf_str(&sb))));
+	say_to(nt->out, "infrastructure: %s", term_safe(url_redacted(strbuf_str(&sb))));
 	strvec_push(&nt->infra, url_redacted(strbuf_str(&sb)));
 	strbuf_release(&sb);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "say.h"
 #include "textfmt.h"
 #include "ab.h"
 #include "ab-report.h"
@@ -414,7 +415,7 @@ static int send_mail(struct outbox *ob, const struct notify_creds *creds, const 
 		night_infra(nt, "the %s mail to %s was not sent", what, n->mail_to);
 		return 0;
 	}
-	fprintf(nt->out, "mail: %ssent to %s\n", carried == CARRY_FOLLOWUP ? "follow-up " : "",
+	say_to(nt->out, "mail: %ssent to %s", carried == CARRY_FOLLOWUP ? "follow-up " : "",
 		term_safe(n->mail_to));
 	return delivered(ob, MAIL, carried);
 }
@@ -476,7 +477,7 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 		if (failed) {
 			night_infra(nt, "the webhook POST was not sent");
 		} else {
-			fprintf(nt->out, "webhook: posted %zu change%s\n", ob.npost,
+			say_to(nt->out, "webhook: posted %zu change%s", ob.npost,
 				ob.npost == 1 ? "" : "s");
 			if (delivered(&ob, WEBHOOK, CARRY_CHANGE | CARRY_FOLLOWUP))
 				goto out;

@@ -24,6 +24,7 @@
 #include "nightly-changes.h"
 #include "nightly-night.h"
 #include "nightly-notify.h"
+#include "say.h"
 #include "workload.h"
 #include "notify.h"
 #include "redact.h"
@@ -148,7 +149,7 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 		goto out;
 	git_oid_tostr(nt->head, sizeof(nt->head), head);
 	if (!strcmp(strbuf_str(&last), nt->head)) {
-		fprintf(nt->out, "branch %s at %.12s: nothing new since the last night\n",
+		say_to(nt->out, "branch %s at %.12s: nothing new since the last night",
 			term_safe(nt->n->branch), nt->head);
 		ret = 0;
 		goto out;
@@ -176,7 +177,7 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	}
 	take = nt->n->policy == NIGHTLY_HEAD ? 1 : (size_t)nt->n->max_commits;
 	from = fresh.nr > take ? fresh.nr - take : 0;
-	fprintf(nt->out, "branch %s at %.12s: %zu new commit%s, %zu to measure\n",
+	say_to(nt->out, "branch %s at %.12s: %zu new commit%s, %zu to measure",
 		term_safe(nt->n->branch),
 		nt->head, fresh.nr, fresh.nr == 1 ? "" : "s", fresh.nr - from);
 	for (i = from; i < fresh.nr; i++)
@@ -240,7 +241,7 @@ static int points_end_series(struct points *p)
 	ret = store_nightly_point_add(&p->nt->ctx->st, p->nt->n->name, &s, p->commit, v,
 				      (long)p->nboots);
 	if (!ret)
-		fprintf(p->nt->out, "  %s.%s %ldM: %g %s (%zu boot%s)\n",
+		say_to(p->nt->out, "  %s.%s %ldM: %g %s (%zu boot%s)",
 			term_safe(p->workload.buf), term_safe(p->metric.buf), p->mem, v,
 			term_safe(p->unit.buf), p->nboots, p->nboots == 1 ? "" : "s");
 	p->nvals = p->run_start = p->nboots = 0;
@@ -320,14 +321,14 @@ static int measure(struct night *nt, const char *commit)
 	r = night_build(nt, &image, commit);
 	if (r >= 0 && store_nightly_commit_info(&nt->ctx->st, &subject, &author, commit))
 		goto out;
-	fprintf(nt->out, "commit %.12s%s%s%s:\n", commit, subject.len ? " (\"" : "",
+	say_to(nt->out, "commit %.12s%s%s%s:", commit, subject.len ? " (\"" : "",
 		term_safe(strbuf_str(&subject)), subject.len ? "\")" : "");
 	if (r < 0) {
 		ret = 1;
 		goto out;
 	}
 	if (r > 0) {
-		fprintf(nt->out, "  BUILD_FAILED: not a point of any series\n");
+		say_to(nt->out, "  BUILD_FAILED: not a point of any series");
 		ret = store_nightly_commit_status(&nt->ctx->st, nt->n->name, commit, "BUILD_FAILED",
 						  NULL);
 		goto out;
@@ -364,7 +365,7 @@ static int measure(struct night *nt, const char *commit)
 						boot_plan_release(&plan);
 						goto out;
 					}
-					fprintf(nt->out, "  boot %ld/%ld, %ldM: run %lld %s\n",
+					say_to(nt->out, "  boot %ld/%ld, %ldM: run %lld %s",
 						boots + b + 1, nt->n->boots, nt->mems[m], run_id,
 						run_status_name(res.status));
 					stop = res.status == RUN_INFRA;
@@ -401,7 +402,7 @@ static int measure(struct night *nt, const char *commit)
 		goto out;
 	}
 	if (!ok_all)
-		fprintf(nt->out, "  BOOT_FAILED: no boot ended OK\n");
+		say_to(nt->out, "  BOOT_FAILED: no boot ended OK");
 	nt->measured += ok_all > 0;
 	ret = 0;
 out:
@@ -487,10 +488,10 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	git = 1;
 	if (store_nightly_night_begin(&ctx->st, &nt.id, &interrupted, n->name))
 		goto out;
-	fprintf(out, "nightly %s: night %lld, branch %s of %s\n", term_safe(n->name), nt.id,
+	say_to(out, "nightly %s: night %lld, branch %s of %s", term_safe(n->name), nt.id,
 		term_safe(n->branch), term_safe(url_redacted(n->repository)));
 	if (interrupted)
-		fprintf(out, "resuming what an interrupted night left\n");
+		say_to(out, "resuming what an interrupted night left");
 
 	if (!fetch(&nt, &head)) {
 		if (kernel_tree_open_for(&t, ctx, nt.mirror.buf)) {
@@ -536,13 +537,8 @@ end:
 		    nt.infra.nr == 1 ? "" : "s");
 	for (size_t i = 0; i < nt.infra.nr; i++)
 		strbuf_addf(&summary, "\ninfrastructure: %s", nt.infra.v[i]);
-	{
-		struct strbuf safe = STRBUF_INIT;
-
-		escape_term(&safe, summary.buf, ESCAPE_TERM_LINES);
-		fprintf(out, "%s\n", safe.buf);
-		strbuf_release(&safe);
-	}
+	/* the voice makes it safe for a terminal: the stored summary keeps its words */
+	say_to(out, "%s", summary.buf);
 	if (nt.id && store_nightly_night_end(&ctx->st, nt.id, status, *nt.head ? nt.head : NULL,
 					     summary.buf))
 		ret = NIGHTLY_ERROR;
@@ -556,7 +552,7 @@ end:
 		if (site_write(ctx, NULL, &rs, &site))
 			ret = NIGHTLY_ERROR;
 		else
-			fprintf(out, "report: %s/index.html\n", term_safe(site.buf));
+			say_to(out, "report: %s/index.html", term_safe(site.buf));
 		strbuf_release(&site);
 	}
 out:

@@ -1,33 +1,26 @@
 /*
- * lib/say.c: the lines a plan says, byte for byte: the meter cleared
+ * lib/say.c: the lines a plan says on stderr, byte for byte: the meter cleared
  * before them, escaped for a terminal, quiet when asked, prose and shell
  * commands kept within 100 columns.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "capture.h"
 #include "meter.h"
 #include "say.h"
 #include "strbuf.h"
 #include "tap.h"
 #include "textfmt.h"
 
-/* What the voice wrote to f since the last call. */
-static const char *written(FILE *f, struct strbuf *sb)
-{
-	char buf[512];
-	size_t n;
+static struct capture cap;
+static struct strbuf out = STRBUF_INIT;
 
-	strbuf_reset(sb);
-	rewind(f);
-	while ((n = fread(buf, 1, sizeof(buf), f)))
-		strbuf_add(sb, buf, n);
-	rewind(f);
-	if (ftruncate(fileno(f), 0))
-		abort();
-	return strbuf_str(sb);
+/* What the voice said on stderr since the last call; it listens on. */
+static const char *heard(void)
+{
+	capture_end(&cap, &out);
+	capture_start(&cap);
+	return out.buf;
 }
 
 /* The widest line of s, in columns. */
@@ -49,50 +42,50 @@ static size_t widest(const char *s)
 	return most;
 }
 
-static void test_lines(FILE *f, struct strbuf *out)
+static void test_lines(void)
 {
 	say("experiment E%d: %s", 7, "started");
-	is_str(written(f, out), "experiment E7: started\n", "a line, its newline the voice's");
+	is_str(heard(), "experiment E7: started\n", "a line, its newline the voice's");
 	say("  %s: boot A BOOT_FAILED: %s", "host\x1b[2J", "no console\r\n");
-	is_str(written(f, out), "  host\\x1b[2J: boot A BOOT_FAILED: no console\n\n",
+	is_str(heard(), "  host\\x1b[2J: boot A BOOT_FAILED: no console\n\n",
 	       "text from outside is escaped, its line ends kept");
 	meter_mode = METER_QUIET;
 	say_more("  boot A OK (run %d)", 3);
 	say("  boot B BOOT_FAILED (run %d)", 4);
-	is_str(written(f, out), "  boot B BOOT_FAILED (run 4)\n",
+	is_str(heard(), "  boot B BOOT_FAILED (run 4)\n",
 	       "under --quiet what went well is not said, what went wrong is");
 	meter_mode = METER_AUTO;
 	say_more("  boot A OK (run %d)", 3);
-	is_str(written(f, out), "  boot A OK (run 3)\n", "and without it, it is");
+	is_str(heard(), "  boot A OK (run 3)\n", "and without it, it is");
 }
 
-static void test_meter_cleared(FILE *f, struct strbuf *out)
+static void test_meter_cleared(void)
 {
 	struct meter m;
 
-	meter_init(&m, f);
+	meter_init(&m, stderr);
 	m.in_place = 1;
 	meter_begin(&m, 0, 0, "boot 1 of 2");
 	meter_phase(&m, "starting");
-	written(f, out);
+	heard();
 	say("step 1: v1 is good");
-	is_str(written(f, out), "\r\033[Kstep 1: v1 is good\n",
+	is_str(heard(), "\r\033[Kstep 1: v1 is good\n",
 	       "a meter on the screen is cleared before the line");
 	meter_release(&m);
 }
 
-static void test_wrap(FILE *f, struct strbuf *out)
+static void test_wrap(void)
 {
 	say_wrap("  ", "hint: build the kernel with CONFIG_FUNCTION_PROFILER=y (the lab's "
 		 "kernels/configs enable it), or time chosen functions by function_graph: "
 		 "--functions F1,F2");
-	is_str(written(f, out),
+	is_str(heard(),
 	       "hint: build the kernel with CONFIG_FUNCTION_PROFILER=y (the lab's kernels/configs "
 	       "enable it), or\n  time chosen functions by function_graph: --functions F1,F2\n",
 	       "prose is broken at a space within 100 columns, the rest indented");
 }
 
-static void test_command(FILE *f, struct strbuf *out)
+static void test_command(void)
 {
 	const char *cmd = "lab ab --a-kernel /srv/kernels/v6.12/arch/x86/boot/bzImage "
 			  "--b-kernel /srv/kernels/v6.13-rc1/arch/x86/boot/bzImage "
@@ -107,7 +100,11 @@ static void test_command(FILE *f, struct strbuf *out)
 	       "a command is broken between words, each line but the last continued");
 	ok(widest(sb.buf) <= TEXTFMT_COLUMNS, "no line of it passes 100 columns");
 	say_command("  resume it with: ", cmd);
-	is_str(written(f, out), sb.buf, "said, it is the same lines");
+	is_str(heard(), sb.buf, "said, it is the same lines");
+	say_interrupted("lab bisect --db lab.db --resume E7", "bisection E%d", 7);
+	is_str(heard(), "bisection E7: interrupted, its finished boots kept; resume it with:\n"
+	       "  lab bisect --db lab.db --resume E7\n",
+	       "an interrupted command: what stopped, then the command that goes on");
 	strbuf_reset(&sb);
 	say_add_command(&sb, "  command: ", "lab ab 'unclosed");
 	is_str(sb.buf, "  command: lab ab 'unclosed\n", "a line the shell cannot split stays whole");
@@ -116,15 +113,12 @@ static void test_command(FILE *f, struct strbuf *out)
 
 int main(void)
 {
-	struct strbuf out = STRBUF_INIT;
-	FILE *f = tmpfile();
-
-	say_stream = f;
-	test_lines(f, &out);
-	test_meter_cleared(f, &out);
-	test_wrap(f, &out);
-	test_command(f, &out);
-	fclose(f);
+	capture_start(&cap);
+	test_lines();
+	test_meter_cleared();
+	test_wrap();
+	test_command();
+	capture_end(&cap, &out);
 	strbuf_release(&out);
 	return done_testing();
 }
