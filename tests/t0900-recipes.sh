@@ -98,6 +98,25 @@ stored_sweep_row() {
 		END { print v row }'
 }
 
+# verdict_aligned FILE: in every point table, each variant's verdict starts in
+# the column of the header's "verdict", whatever the width of the change
+# before it ("455×" is one column and two bytes)
+verdict_aligned() {
+	python3 - "$1" <<-\EOF
+	import sys
+	col, rows = None, 0
+	for line in open(sys.argv[1], encoding="utf-8"):
+	    if line.startswith("  variant") and "verdict" in line:
+	        col = line.index("verdict")
+	    elif col is not None and " (E" in line and "no verdict" not in line:
+	        end = line.rindex(" (E")
+	        if line.rindex(" ", 0, end) + 1 != col:
+	            sys.exit("not aligned: " + line.rstrip())
+	        rows += 1
+	sys.exit(0 if rows else "no rows")
+	EOF
+}
+
 test_expect_success LINUX_TARBALL 'seed-001: base, regression and fix in one table, each against base' '
 	run_recipe "$RECIPES/seed-001-demote.recipe" lab.db --boots 5 --iters 5 &&
 	grep -q "^== seed-001: demote 1 GiB hugetlb pages to 2 MiB, HVO on (x86_64)$" t &&
@@ -106,6 +125,7 @@ test_expect_success LINUX_TARBALL 'seed-001: base, regression and fix in one tab
 	test "$(awk "/^  variant/ { on = 1; next } on && NF { print \$1 }" t | tr "\n" " ")" = "base regression fix " &&
 	table_row out regression | grep -q " REGRESSION (E1)$" &&
 	table_row out fix | grep -q "(E2)$" &&
+	verdict_aligned t &&
 	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 2 &&
 	test "$(table_row out base | awk "{ print \$5 }")" = "$(stored_median lab.db 1 A demote demote_page_wall 4096)" &&
 	test "$(table_row out regression | awk "{ print \$5 }")" = "$(stored_median lab.db 1 B demote demote_page_wall 4096)" &&

@@ -226,7 +226,10 @@ static int print_point(FILE *f, struct store *st, const struct recipe *r, const 
 		stats_ci_label(ci, sizeof(ci), v.alpha);
 		change(&sb, &v, mixed ? ci : NULL);
 		print_variant_row(f, r->v[i].name, v.n_b, v.mean_b, v.std_b, v.median_b, k);
-		fprintf(f, "  %-28s %s (E%lld)\n", sb.buf, v.verdict, exp[i]);
+		/* padded by columns, not bytes: a multiple's "×" is two bytes wide */
+		fputs("  ", f);
+		textfmt_pad(f, sb.buf, 28);
+		fprintf(f, " %s (E%lld)\n", v.verdict, exp[i]);
 	}
 	strbuf_release(&sb);
 	return 0;
