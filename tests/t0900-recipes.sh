@@ -28,7 +28,7 @@ test_expect_success LINUX_TARBALL 'setup: the files of 6.1 that probes touch, wi
 	chmod +x out/image
 	EOS
 	chmod +x build.sh && echo 1.00 >scale && git add . && git commit -q -m base && git tag fixture-base &&
-	echo 1.50 >scale && git commit -q -am "slow demote" && git tag fixture-regression &&
+	echo 2.50 >scale && git commit -q -am "slow demote" && git tag fixture-regression &&
 	echo 1.00 >scale && git commit -q -am "batch it" && git tag fixture-fix &&
 	cd .. &&
 	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n" >lab.conf
