@@ -19,8 +19,7 @@ SHOWN="http://***@127.0.0.1:$PORT"
 echo lab-test-token >token && chmod 600 token
 python3 "$TOP/tests/fixtures/fake-lava.py" "$PORT" token >fake.log 2>&1 &
 FAKE=$!
-HOSTILE=
-trap 'kill $FAKE $HOSTILE 2>/dev/null; rm -rf "$TRASH"' EXIT
+trap 'kill $FAKE $(cat "$TRASH/hostile.pids" 2>/dev/null) 2>/dev/null; rm -rf "$TRASH"' EXIT
 for _ in $(seq 50); do curl -s "http://127.0.0.1:$PORT/" >/dev/null && break; sleep 0.1; done
 
 lava_conf "http://lab:$SECRET@127.0.0.1:$PORT/" "$TRASH/token" file:///nonexistent
@@ -126,10 +125,11 @@ test_expect_success 'a run_meta address an older lab stored with its password: l
 
 # A second stand-in, hostile as $1 says, and a config whose lava1 is it.
 hostile() {
-	[ -z "${HOSTILE:-}" ] || { kill $HOSTILE; wait $HOSTILE 2>/dev/null; }
+	# each test runs in a subshell: the pids go in a file the EXIT trap reads
+	[ ! -s "$TRASH/hostile.pids" ] || kill $(cat "$TRASH/hostile.pids") 2>/dev/null
 	HPORT=$(free_port) &&
 	{ FAKE_LAVA_HOSTILE=$1 python3 "$TOP/tests/fixtures/fake-lava.py" "$HPORT" token \
-		>hostile.log 2>&1 & HOSTILE=$!; } &&
+		>hostile.log 2>&1 & echo $! >"$TRASH/hostile.pids"; } &&
 	for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$HPORT/" && break; sleep 0.1; done &&
 	sed "s|url = .*|url = http://127.0.0.1:$HPORT|" lab.conf >hostile.conf
 }
