@@ -33,7 +33,7 @@ test_expect_success 'a run, its blocks, lab list and the report say the host it 
 	cpus=$(nproc) && if test $cpus = 1; then s=; else s=s; fi &&
 	"$LAB" show --db lab.db 1 >show &&
 	host=$(sed -n "s/^  ran on         this host, \([0-9.]*\)G and $cpus CPU$s$/\1/p" show) &&
-	awk -v g="$host" -v m=$mem "BEGIN { exit !(g > 0 && (g - m / 1024) ^ 2 < 0.0001) }" &&
+	awk -v g="$host" -v m=$mem "BEGIN { exit !(g > 0 && (g * 1024 - m) ^ 2 < (m * 5e-4) ^ 2) }" &&
 	words="this host, ${host}G and $cpus CPU$s" &&
 	"$LAB" show --db lab.db E1 >show-e &&
 	grep -qx "zeroing.t (ms, lower is better; $words; compared: samples; wall time)" show-e &&
