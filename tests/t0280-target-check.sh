@@ -285,6 +285,8 @@ test_expect_success 'every target without a name; a bad name checks none, exit 2
 	expect_one_line_naming err "unknown target .nosuch. (known: arm1, arm2, armkey, armother, vm, vmkvm, vmbin, virt, virtbad)" &&
 	test_expect_code 2 "$LAB" target frob 2>err &&
 	expect_one_line_naming err "lab target. takes list or check, not .frob." &&
+	test_expect_code 2 "$LAB" target list --fragment x.config 2>err &&
+	expect_one_line_naming err "fragment is for .lab target check., not .lab target list." &&
 	printf "[run]\n\tmem = 1G\n" >none.conf &&
 	test_expect_code 2 "$LAB" target list --config none.conf 2>err &&
 	expect_one_line_naming err "no target in none.conf: add \[target \"NAME\"\] sections"

@@ -26,8 +26,8 @@ static const char *const target_usage[] = {
 	"there, in one line: an ssh host is asked for its connection (host key",
 	"checked), root, kexec-tools, a free directory and its arch; a qemu target",
 	"for its QEMU binary and accelerator; a libvirt target for its connection.",
-	"Nothing is booted. Under an ssh target, the drivers of its root and network",
-	"that the config fragments (--fragment; an arm64 target's default:",
+	"Nothing is booted. Under an ssh target, it names the drivers of its root and",
+	"network that the config fragments (--fragment; an arm64 target's default:",
 	"kernels/configs/arm64-server.config) would not build.",
 	"",
 	parse_options_here,
@@ -286,15 +286,19 @@ int cmd_target(int argc, char **argv)
 	/* a subcommand and its own arguments, checked here */
 	nargs = parse_command_options(&parser, argc, argv, PARSE_OPT_ANY_ARGS);
 	if (nargs < 0)
-		return 2;
+		goto out;
 	if (!nargs || (strcmp(argv[0], "list") && strcmp(argv[0], "check"))) {
 		error("'lab target' takes list or check%s%s%s (see 'lab target --help')",
 		      nargs ? ", not '" : "", nargs ? argv[0] : "", nargs ? "'" : "");
-		return 2;
+		goto out;
 	}
 	if (!strcmp(argv[0], "list") && nargs > 1) {
 		error("unexpected argument '%s' for 'lab target list'", argv[1]);
-		return 2;
+		goto out;
+	}
+	if (!strcmp(argv[0], "list") && fragments.nr) {
+		error("--fragment is for 'lab target check', not 'lab target list'");
+		goto out;
 	}
 	if (fragments_read(&frags, &fragments) || context_load_config(&ctx, config, db))
 		goto out;
