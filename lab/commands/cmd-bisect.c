@@ -446,6 +446,9 @@ int cmd_bisect(int argc, char **argv)
 	printf("\n");
 	if (print_status(&ctx.st, id))
 		goto out;
+	/* Ctrl-C while the culprit was explained: the outcome is stored and said, then die of it */
+	if (fatal_signal_pending())
+		interrupted(&ctx, &bs, &a, 0);
 	ret = o.verdict == BISECT_UNCLEAR ? 3 : o.verdict == BISECT_FOUND ? 0 : 1;
 out:
 	/* a bisection another lab runs is not this one's to offer */

@@ -165,7 +165,8 @@ void explain_culprit(struct lab_context *ctx, struct kernel_image *parent,
 	if (strncmp(clock, "icount", 6) || !boot_opts_lab_guest(bo, &ctx->cfg))
 		return;
 	say("explaining the culprit against its parent: one profiled boot each");
-	if (explain_run(&id, ctx, &o))
+	/* stopped by Ctrl-C: the bisection's command says so, the profiler is not to blame */
+	if (explain_run(&id, ctx, &o) && !fatal_signal_pending())
 		say("the culprit is not explained (lab explain needs CONFIG_FUNCTION_PROFILER=y)");
 }
 
