@@ -328,6 +328,9 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 			break;
 		if (pool_wait(&pool, &d, &taken_out))
 			goto out;
+		/* stored as interrupted, it is none of the boots asked for (as in boots_run) */
+		if (d.status != RUN_OK && fatal_signal_pending())
+			break;
 		run_ids[done++] = d.run_id;
 		*bad_boots += d.status != RUN_OK;
 		/* --quiet: only what went wrong */
