@@ -93,7 +93,7 @@ stored_sweep_row() {
 			if (r <= 0.5) return "1/" mult(1 / r) "×"
 			return sprintf("%+.1f %%", 100 * (r - 1))
 		}
-		side == "A" { row = row sprintf(" %.4g (0%%)", $1) }
+		side == "A" { row = row sprintf(" %.4g (base)", $1) }
 		side == "B" { row = row sprintf(" %.4g (%s) %s", $2, change($3), $4) }
 		END { print v row }'
 }

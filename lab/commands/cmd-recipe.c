@@ -338,7 +338,7 @@ static void print_sweep(FILE *f, struct store *st, const struct recipe *r,
 					}
 				} else if (!i) {
 					textfmt_value(num, sizeof(num), vr.median_a * k);
-					strbuf_addf(&sb, "%s (0%%)", num);
+					strbuf_addf(&sb, "%s (base)", num);
 				} else {
 					char ratio[32];
 
