@@ -14,6 +14,7 @@
 #include "host.h"
 #include "kcmdline.h"
 #include "log.h"
+#include "protocol.h"
 #include "ssh-remote.h"
 
 #define STATE_SCRIPT \
@@ -211,8 +212,8 @@ int kexec_cmdline(struct strbuf *sb, const char *host_cmdline, const char *varia
 		return -1;
 	if (variant && *variant)
 		strbuf_addf(sb, "%s%s", sb->len ? " " : "", variant);
-	/* the nonce goes after it */
-	if (sb->len + sizeof(" lab.nonce=") + 32 >= KCMDLINE_MAX) {
+	/* the nonce goes after it, and the kernel keeps a byte for the NUL */
+	if (sb->len + strlen(" lab.nonce=") + PROTOCOL_NONCE_LEN > KCMDLINE_MAX - 1) {
 		strbuf_addf(why, "the kernel command line would be %zu bytes with the host's own "
 			    "words, past the %d a kernel takes", sb->len, KCMDLINE_MAX - 1);
 		return -1;

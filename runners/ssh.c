@@ -426,8 +426,15 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	host_was_reset = 0;
 	sample_set_meta(&out->set, "host.cmdline", before.cmdline);
 	sample_set_meta(&out->set, "ssh.hostname", before.hostname);
+	/* refused before anything is copied: nothing is left behind on the host */
+	strbuf_reset(&cmd);
+	if (spec->kernel && kexec_cmdline(&kcmd, before.cmdline, spec->cmdline, &cmd)) {
+		infra(out, "host '%s': %s", c->host, cmd.buf);
+		goto out;
+	}
 
 	strbuf_addf(&dir, "%s/lab-%s", SSH_REMOTE_DIR, spec->nonce ? spec->nonce : "run");
+	strbuf_reset(&cmd);
 	strbuf_addstr(&cmd, "mkdir -m 700 ");
 	escape_shell(&cmd, dir.buf);
 	strbuf_addf(&path, "%s/lab-guest", dir.buf);
@@ -444,12 +451,6 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 		if (send_initramfs(&r, spec, rdpath.buf, out))
 			goto out;
 		strbuf_addf(&kpath, "%s/kernel", dir.buf);
-		strbuf_reset(&cmd);
-		if (kexec_cmdline(&kcmd, before.cmdline, spec->cmdline, &cmd)) {
-			strbuf_release(&kpath);
-			infra(out, "host '%s': %s", c->host, cmd.buf);
-			goto out;
-		}
 		snprintf(out->full_cmdline, sizeof(out->full_cmdline), "%s", kcmd.buf);
 		if (spec->nonce)
 			strbuf_addf(&kcmd, " lab.nonce=%s", spec->nonce);

@@ -7,6 +7,8 @@
 
 #include "capture.h"
 #include "kcmdline.h"
+#include "protocol.h"
+#include "ssh-remote.h"
 #include "strbuf.h"
 #include "tap.h"
 
@@ -162,6 +164,28 @@ static void test_host_words(void)
 	strbuf_release(&why);
 }
 
+/* the kexec'd line with the nonce after it: exactly a kernel's limit fits, a byte more not */
+static void test_kexec_length(void)
+{
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT, v = STRBUF_INIT;
+	size_t host = strlen("root=/dev/vda"), nonce = strlen(" lab.nonce=") + PROTOCOL_NONCE_LEN;
+
+	strbuf_addstr(&v, "x=");
+	while (host + 1 + v.len + nonce < KCMDLINE_MAX - 1)
+		strbuf_addch(&v, 'a');
+	is_int(kexec_cmdline(&sb, "root=/dev/vda quiet", v.buf, &why), 0,
+	       "kexec: the host's root, the variant and the nonce make 2047 bytes: taken");
+	is_int((int)(sb.len + nonce), KCMDLINE_MAX - 1, "kexec: the line is the limit to the byte");
+	strbuf_reset(&sb);
+	strbuf_addch(&v, 'a');
+	is_int(kexec_cmdline(&sb, "root=/dev/vda quiet", v.buf, &why), -1,
+	       "kexec: a byte more is refused");
+	ok(strstr(why.buf, "past the 2047 a kernel takes") != NULL, "kexec: the reason names the limit");
+	strbuf_release(&sb);
+	strbuf_release(&why);
+	strbuf_release(&v);
+}
+
 int main(void)
 {
 	test_host_words();
@@ -169,5 +193,6 @@ int main(void)
 	test_user_words();
 	test_length();
 	test_functions();
+	test_kexec_length();
 	return done_testing();
 }
