@@ -15,7 +15,6 @@
 #include "ab.h"
 #include "bisect-run.h"
 #include "changepoint.h"
-#include "escape.h"
 #include "log.h"
 #include "nightly-changes.h"
 #include "nightly-night.h"
@@ -121,7 +120,7 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 	if (!done) {
 		o.resume = exp_id;
 		say_to(nt->out, "confirming %s: %.12s against %.12s, interleaved%s",
-			term_safe(s->series), c->before, c->after, exp_id ? " (continued)" : "");
+			s->series, c->before, c->after, exp_id ? " (continued)" : "");
 		r = ab_run(&exp_id, nt->ctx, &o);
 		experiment_unlock(nt->ctx);
 		if (r == AB_ERROR) {
@@ -145,8 +144,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		textfmt_change(change, sizeof(change), v.ratio, v.ci_low, v.ci_high);
 		say_to(nt->out, "  E%lld: %s %s", exp_id, v.verdict, change);
 	} else {
-		say_to(nt->out, "  E%lld: no verdict for %s.%s", exp_id, term_safe(s->workload),
-			term_safe(s->metric));
+		say_to(nt->out, "  E%lld: no verdict for %s.%s", exp_id, s->workload,
+			s->metric);
 	}
 	ret = 0;
 out:
@@ -206,7 +205,7 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 		snprintf(c->culprit, sizeof(c->culprit), "%s", done.culprit);
 		snprintf(c->outcome, sizeof(c->outcome), "%s", done.outcome);
 		say_to(nt->out, "%s: E%lld, bisected on another metric: %s, culprit %s",
-			term_safe(s->series), done.bisection, done.outcome, done.culprit);
+			s->series, done.bisection, done.outcome, done.culprit);
 		ret = 0;
 		goto out;
 	}
@@ -227,7 +226,7 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	if (bisection_find(&id, nt, &spec))
 		goto out;
 	spec.resume = id;
-	say_to(nt->out, "bisecting %s between %.12s and %.12s", term_safe(s->series), c->before,
+	say_to(nt->out, "bisecting %s between %.12s and %.12s", s->series, c->before,
 		c->after);
 	if (bisect_run(nt->ctx, &spec, &bid, &out)) {
 		night_infra(nt, "the bisection of %.12s..%.12s stopped (the reason is above); it resumes "
@@ -243,8 +242,8 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	snprintf(c->outcome, sizeof(c->outcome), "%s", bisect_verdict_name(out.verdict));
 	if (*out.culprit)
 		say_to(nt->out, "  E%lld: %s, culprit %s\n  subject: %s\n  author: %s", bid,
-			c->outcome, out.culprit, term_safe(strbuf_str(&out.subject)),
-			term_safe(strbuf_str(&out.author)));
+			c->outcome, out.culprit, strbuf_str(&out.subject),
+			strbuf_str(&out.author));
 	else
 		say_to(nt->out, "  E%lld: %s, no culprit", bid, c->outcome);
 	ret = 0;
@@ -342,7 +341,7 @@ int night_analyse(const struct nightly_series *s, void *data)
 				goto out;
 			textfmt_ratio(change, sizeof(change), c.ratio);
 			say_to(nt->out, "%s: %s %.12s..%.12s, %s in the series",
-				term_safe(s->series), !strcmp(c.kind, "SUSPECT") ? "a step at" :
+				s->series, !strcmp(c.kind, "SUSPECT") ? "a step at" :
 				"a change point at", c.before, c.after, change);
 		}
 		if (!*c.verdict) {

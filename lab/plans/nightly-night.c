@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "array.h"
-#include "escape.h"
 #include "host.h"
 #include "log.h"
 #include "nightly-night.h"
@@ -28,7 +27,7 @@ void night_infra(struct night *nt, const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	/* the repository's address, or libgit2's words quoting it, may hold a password */
-	say_to(nt->out, "infrastructure: %s", term_safe(url_redacted(strbuf_str(&sb))));
+	say_to(nt->out, "infrastructure: %s", url_redacted(strbuf_str(&sb)));
 	strvec_push(&nt->infra, url_redacted(strbuf_str(&sb)));
 	strbuf_release(&sb);
 }

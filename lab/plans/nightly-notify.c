@@ -453,7 +453,7 @@ static int send_mail(struct outbox *ob, const struct notify_creds *creds, const 
 		return 0;
 	}
 	say_to(nt->out, "mail: %ssent to %s", carried == CARRY_FOLLOWUP ? "follow-up " : "",
-		term_safe(n->mail_to));
+		n->mail_to);
 	return delivered(ob, MAIL, carried);
 }
 

@@ -15,7 +15,6 @@
 #include "bisect-run.h"
 #include "boot.h"
 #include "changepoint.h"
-#include "escape.h"
 #include "gitutil.h"
 #include "host.h"
 #include "lock.h"
@@ -150,7 +149,7 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	git_oid_tostr(nt->head, sizeof(nt->head), head);
 	if (!strcmp(strbuf_str(&last), nt->head)) {
 		say_to(nt->out, "branch %s at %.12s: nothing new since the last night",
-			term_safe(nt->n->branch), nt->head);
+			nt->n->branch, nt->head);
 		ret = 0;
 		goto out;
 	}
@@ -178,7 +177,7 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	take = nt->n->policy == NIGHTLY_HEAD ? 1 : (size_t)nt->n->max_commits;
 	from = fresh.nr > take ? fresh.nr - take : 0;
 	say_to(nt->out, "branch %s at %.12s: %zu new commit%s, %zu to measure",
-		term_safe(nt->n->branch),
+		nt->n->branch,
 		nt->head, fresh.nr, fresh.nr == 1 ? "" : "s", fresh.nr - from);
 	for (i = from; i < fresh.nr; i++)
 		if (store_nightly_commit_add(&nt->ctx->st, nt->n->name, fresh.v[i], nt->id))
@@ -242,8 +241,8 @@ static int points_end_series(struct points *p)
 				      (long)p->nboots);
 	if (!ret)
 		say_to(p->nt->out, "  %s.%s %ldM: %g %s (%zu boot%s)",
-			term_safe(p->workload.buf), term_safe(p->metric.buf), p->mem, v,
-			term_safe(p->unit.buf), p->nboots, p->nboots == 1 ? "" : "s");
+			p->workload.buf, p->metric.buf, p->mem, v,
+			p->unit.buf, p->nboots, p->nboots == 1 ? "" : "s");
 	p->nvals = p->run_start = p->nboots = 0;
 	strbuf_release(&key);
 	return ret;
@@ -322,7 +321,7 @@ static int measure(struct night *nt, const char *commit)
 	if (r >= 0 && store_nightly_commit_info(&nt->ctx->st, &subject, &author, commit))
 		goto out;
 	say_to(nt->out, "commit %.12s%s%s%s:", commit, subject.len ? " (\"" : "",
-		term_safe(strbuf_str(&subject)), subject.len ? "\")" : "");
+		strbuf_str(&subject), subject.len ? "\")" : "");
 	if (r < 0) {
 		ret = 1;
 		goto out;
@@ -488,8 +487,8 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	git = 1;
 	if (store_nightly_night_begin(&ctx->st, &nt.id, &interrupted, n->name))
 		goto out;
-	say_to(out, "nightly %s: night %lld, branch %s of %s", term_safe(n->name), nt.id,
-		term_safe(n->branch), term_safe(url_redacted(n->repository)));
+	say_to(out, "nightly %s: night %lld, branch %s of %s", n->name, nt.id,
+		n->branch, url_redacted(n->repository));
 	if (interrupted)
 		say_to(out, "resuming what an interrupted night left");
 
@@ -552,7 +551,7 @@ end:
 		if (site_write(ctx, NULL, &rs, &site))
 			ret = NIGHTLY_ERROR;
 		else
-			say_to(out, "report: %s/index.html", term_safe(site.buf));
+			say_to(out, "report: %s/index.html", site.buf);
 		strbuf_release(&site);
 	}
 out:

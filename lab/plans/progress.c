@@ -87,7 +87,7 @@ void progress_boot_done(struct progress *pr, long k, long long run_id,
 	}
 	if (res->bad_lines)
 		say("  %d protocol line(s) dropped, not used (first: %s); 'lab show %lld' lists them",
-		    res->bad_lines, res->dropped_nr ? term_safe(res->dropped[0].reason) : "?", run_id);
+		    res->bad_lines, res->dropped_nr ? res->dropped[0].reason : "?", run_id);
 	if (uncontained)
-		say("  warning: %s", term_safe(uncontained));
+		say("  warning: %s", uncontained);
 }
