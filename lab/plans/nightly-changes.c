@@ -24,6 +24,7 @@
 #include "store-verdict.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "tempfile.h"
 #include "xalloc.h"
 
 /* E-divisive looks at this many newest points of a series each night. */
@@ -91,6 +92,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 	/* the images are part of the spec: a build is a cache hit once built */
 	for (int side = 0; side < 2; side++) {
 		r = night_build(nt, &image[side], side ? c->after : c->before);
+		if (r && fatal_signal_pending())
+			night_stopped(nt, "confirms %.12s..%.12s by an A/B", c->before, c->after);
 		if (r) {
 			if (r > 0)
 				night_infra(nt, "%.12s built last night and does not now",
@@ -123,7 +126,10 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 			s->series, c->before, c->after, exp_id ? " (continued)" : "");
 		r = ab_run(&exp_id, nt->ctx, &o);
 		experiment_unlock(nt->ctx);
-		if (r == AB_ERROR) {
+		if (r == AB_INTERRUPTED)
+			night_stopped(nt, "goes on with A/B E%lld (%.12s..%.12s)", exp_id, c->before,
+				      c->after);
+		if (r == AB_ERROR || r == AB_INTERRUPTED) {
 			night_infra(nt, "the confirming A/B of %.12s..%.12s stopped (the reason is above)",
 			      c->before, c->after);
 			ret = 1;
@@ -229,6 +235,9 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	say_to(nt->out, "bisecting %s between %.12s and %.12s", s->series, c->before,
 		c->after);
 	if (bisect_run(nt->ctx, &spec, &bid, &out)) {
+		if (fatal_signal_pending())
+			night_stopped(nt, "goes on with bisection E%lld (%.12s..%.12s)", bid ? bid : id,
+				      c->before, c->after);
 		night_infra(nt, "the bisection of %.12s..%.12s stopped (the reason is above); it resumes "
 		      "next night", c->before, c->after);
 		ret = 1;

@@ -36,6 +36,7 @@
 #include "store-verdict.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "tempfile.h"
 #include "xalloc.h"
 
 /* Names become file names: anything but [A-Za-z0-9._-] is '_'. */
@@ -357,6 +358,11 @@ static int measure(struct night *nt, const char *commit)
 					long long run_id;
 					int stop;
 
+					if (fatal_signal_pending()) {
+						boot_plan_release(&plan);
+						ret = 1;
+						goto out;
+					}
 					if (boot_plan_run(&plan, nt->ctx, &run_id, &res) ||
 					    store_nightly_run_add(&nt->ctx->st, run_id, nt->n->name,
 								  commit, nt->mems[m], cmdline)) {
@@ -507,27 +513,36 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 		goto end;
 	for (size_t i = 0; i < pending.nr; i++) {
 		r = measure(&nt, pending.v[i]);
-		if (r < 0)
+		if (fatal_signal_pending() && i + 1 < pending.nr)
+			night_stopped(&nt, "measures %.12s and the %zu commit%s queued after it",
+				      pending.v[i], pending.nr - i - 1, pending.nr - i == 2 ? "" : "s");
+		else if (fatal_signal_pending())
+			night_stopped(&nt, "measures %.12s", pending.v[i]);
+		if (r < 0 || fatal_signal_pending())
 			goto end;
 		if (r > 0)
 			break;
 	}
 	if (store_nightly_series_each(&ctx->st, n->name, series_copy_add, &sc))
 		goto end;
-	for (size_t i = 0; i < sc.nr; i++) {
+	for (size_t i = 0; i < sc.nr && !fatal_signal_pending(); i++) {
 		struct nightly_series s = series_at(&sc, i);
 
 		if (night_analyse(&s, &nt))
 			goto end;
 	}
-	/* a killed night never said what it found: this one, which resumes it, does */
-	if (interrupted && store_nightly_changes_resumed(&ctx->st, n->name, nt.id, count_resumed, &nt))
+	/* what a stop left undone is the next night's: nothing is told before it */
+	if (fatal_signal_pending())
+		goto end;
+	/* a killed or stopped night never said what it found: this one, which resumes it, does */
+	if (store_nightly_changes_resumed(&ctx->st, n->name, nt.id, count_resumed, &nt))
 		goto end;
 	if (night_notify(&nt, &sc))
 		goto end;
 	ret = nt.regressions ? NIGHTLY_REGRESSION : nt.infra.nr ? NIGHTLY_ERROR : NIGHTLY_OK;
 end:
-	status = ret == NIGHTLY_REGRESSION ? "REGRESSION" : nt.infra.nr ? "INFRA" :
+	status = fatal_signal_pending() ? "INTERRUPTED" :
+		 ret == NIGHTLY_REGRESSION ? "REGRESSION" : nt.infra.nr ? "INFRA" :
 		 ret == NIGHTLY_OK ? "OK" : "FAILED";
 	strbuf_addf(&summary, "nightly %s, night %lld: %d commit%s measured, %d regression%s, "
 		    "%d improvement%s, %zu infrastructure failure%s", n->name, nt.id, nt.measured,
@@ -536,6 +551,9 @@ end:
 		    nt.infra.nr == 1 ? "" : "s");
 	for (size_t i = 0; i < nt.infra.nr; i++)
 		strbuf_addf(&summary, "\ninfrastructure: %s", nt.infra.v[i]);
+	if (fatal_signal_pending())
+		strbuf_addf(&summary, "\ninterrupted: the next lab nightly %s",
+			    nt.next.len ? nt.next.buf : "starts where this one stopped");
 	/* the voice makes it safe for a terminal: the stored summary keeps its words */
 	say_to(out, "%s", summary.buf);
 	if (nt.id && store_nightly_night_end(&ctx->st, nt.id, status, *nt.head ? nt.head : NULL,
@@ -544,7 +562,7 @@ end:
 	if (ret == NIGHTLY_OK && nt.infra.nr)
 		ret = NIGHTLY_ERROR;
 	/* the night's A/Bs and bisection are browsable the morning after */
-	if (nt.id) {
+	if (nt.id && !fatal_signal_pending()) {
 		struct report_stats rs;
 		struct strbuf site = STRBUF_INIT;
 
@@ -567,6 +585,7 @@ out:
 	strvec_release(&nt.infra);
 	boot_guests_release(&nt.guests);
 	strbuf_release(&nt.mirror);
+	strbuf_release(&nt.next);
 	strbuf_release(&summary);
 	free(nt.mems);
 	free(nt.counted);
