@@ -81,10 +81,18 @@ void say_wrap(const char *indent, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The indent of a command's continuation lines, and " \\" after a line's last word. */
+#define CONT_INDENT 4
+#define CONT_END 2
+/* The widest word a continuation line holds whole; a wider one is split. */
+#define WORD_ROOM (TEXTFMT_COLUMNS - CONT_INDENT - CONT_END)
+/* The fewest columns of a split word's first piece worth starting a line's end with. */
+#define PIECE_MIN 10
+
 /*
  * Columns the value after option word takes (and its space), when a line
  * should keep the two together ("--workload zeroing"); 0 when word is no
- * option or next is one too.
+ * option or next is one too, or next is wide enough to be split anyway.
  */
 static size_t value_width(const char *word, const char *next)
 {
@@ -94,9 +102,44 @@ static size_t value_width(const char *word, const char *next)
 	if (word[0] != '-' || next[0] == '-' || strchr(word, '='))
 		return 0;
 	escape_shell(&sb, next);
-	w = 1 + textfmt_width(sb.buf);
+	w = textfmt_width(sb.buf);
 	strbuf_release(&sb);
-	return w;
+	return w > WORD_ROOM ? 0 : 1 + w;
+}
+
+/*
+ * A word too wide for any line, single-quoted in pieces: each line but its
+ * last closes the quote and ends in a backslash, the next begins at column
+ * 0 and reopens it ('abc'\<newline>'def'), so that the shell joins the
+ * pieces back into one word. A quote in the word ('\'') and a UTF-8
+ * character are never cut. Starts at column col; returns the column after.
+ */
+static size_t add_split_word(struct strbuf *sb, const char *word, size_t col)
+{
+	strbuf_addch(sb, '\'');
+	col++;
+	while (*word) {
+		size_t n = 1, w = 1;
+
+		if (*word == '\'')
+			w = 4;
+		else
+			while ((word[n] & 0xc0) == 0x80)
+				n++;
+		/* room left for the closing quote and the backslash, or " \\" after the word */
+		if (col + w + 1 + CONT_END > TEXTFMT_COLUMNS) {
+			strbuf_addstr(sb, "'\\\n'");
+			col = 1;
+		}
+		if (*word == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_add(sb, word, n);
+		col += w;
+		word += n;
+	}
+	strbuf_addch(sb, '\'');
+	return col + 1;
 }
 
 void say_add_command(struct strbuf *sb, const char *lead, const char *cmd)
@@ -118,13 +161,20 @@ void say_add_command(struct strbuf *sb, const char *lead, const char *cmd)
 		escape_shell(&w, words.v[i]);
 		ww = textfmt_width(w.buf);
 		keep = ww + (i + 1 < words.nr ? value_width(words.v[i], words.v[i + 1]) : 0);
+		/* a word no line holds: split, its first piece on this line when it has room */
+		if (ww > WORD_ROOM)
+			keep = PIECE_MIN;
 		/* room for " \" after it: the continuation stays within the columns */
-		if (i && col + 1 + keep + 2 > TEXTFMT_COLUMNS) {
+		if (i && col + 1 + keep + CONT_END > TEXTFMT_COLUMNS) {
 			strbuf_addstr(sb, " \\\n    ");
-			col = 4;
+			col = CONT_INDENT;
 		} else if (i) {
 			strbuf_addch(sb, ' ');
 			col++;
+		}
+		if (ww > WORD_ROOM) {
+			col = add_split_word(sb, words.v[i], col);
+			continue;
 		}
 		strbuf_addstr(sb, w.buf);
 		col += ww;

@@ -35,10 +35,12 @@ __attribute__((format(printf, 2, 3))) void say_wrap(const char *indent, const ch
 
 /*
  * Append lead, then cmd, a shell command line, within TEXTFMT_COLUMNS:
- * broken only between words, each line but the last ending in a
- * backslash and the next indented, so that pasted it is still one
- * command; a word wider than a line keeps a line to itself, and a line the
- * shell cannot split is appended as it is. Ends with a newline.
+ * broken between words, each line but the last ending in a backslash and
+ * the next indented, so that pasted it is still one command. A word wider
+ * than a line is single-quoted in pieces, each line of it but the last
+ * closing the quote before its backslash and the next reopening it at
+ * column 0: pasted, the shell joins them into the word. A line the shell
+ * cannot split is appended as it is. Ends with a newline.
  */
 void say_add_command(struct strbuf *sb, const char *lead, const char *cmd);
 /* say_add_command() said: "  resume it with: lab ab ... \". */

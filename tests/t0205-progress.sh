@@ -93,6 +93,32 @@ test_expect_success '--quiet: nothing of a boot that went well, a failed one and
 	grep -q "$(printf "\r")boot 1 of 1: short: 1 sample, 0:0" err
 '
 
+test_expect_success 'a failed boot: its long error and a deep console log wrapped within 100 columns' '
+	cat >long-guest.sh <<-\EOF &&
+	#!/bin/sh
+	for a; do case $a in lab.nonce=*) n="${a#*=} " ;; esac; done
+	echo "@lab ${n}hello 2 fake"
+	echo "@lab ${n}error zeroing Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0) after trying every filesystem the kernel was built with"
+	echo "@lab ${n}done error 0"
+	exit 1
+	EOF
+	chmod +x long-guest.sh &&
+	deep=$TRASH/a-directory-whose-name-is-long/and-another-one-under-it/and-a-third-to-pass-a-line &&
+	mkdir -p "$deep" &&
+	test_must_fail "$LAB" run --db "$deep/lab.db" --runner local --guest "$TRASH/long-guest.sh" \
+		--workload zeroing --iters 2 2>err >out &&
+	cat err &&
+	test "$(LC_ALL=C.UTF-8 wc -L <err)" -le 100 &&
+	sed -n "/^boot 1 of 1: FAILED/,\$p" err >failed &&
+	grep -q "^  zeroing: Kernel panic - not syncing: VFS: " failed &&
+	grep -q "^  console log:" failed &&
+	! grep -v "^boot 1 of 1: FAILED\|^  [^ ]\|^    [^ ]" failed &&
+	sed -n "/^  zeroing: Kernel panic/,/^  console log/p" failed | sed "\$d" | sed "s/^ *//" | tr "\n" " " >said &&
+	grep -qF "zeroing: Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0) after trying every filesystem the kernel was built with " said &&
+	sed -n "/^  console log:/,\$p" failed | sed "s/^  console log://; s/^ *//" | tr -d "\n" >path &&
+	test "$(cat path)" = "$deep/logs/lab/run-1.log"
+'
+
 test_expect_success 'a build on a terminal: checking out, the build command, each object counted' '
 	git init -q -b main repo && (cd repo &&
 		git config user.name "A U Thor" && git config user.email author@example.com &&

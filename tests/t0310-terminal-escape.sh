@@ -64,6 +64,19 @@ test_expect_success 'lab ab --b-cmdline with ESC is refused, the escapes shown; 
 	no_controls out err show show.err
 '
 
+test_expect_success 'lab nightly: the subject in the line of the commit it measures, escaped once' '
+	git -C repo branch evil culprit &&
+	{
+		local_conf "$PWD/repo" &&
+		printf "[core]\n\tdb = %s/night.db\n[nightly \"e\"]\n" "$PWD" &&
+		printf "\trepository = %s/repo\n\tbranch = evil\n\tboots = 1\n" "$PWD"
+	} >night.conf &&
+	"$LAB" nightly --config night.conf e >out 2>err &&
+	cat out err &&
+	grep -qxF "commit $(git -C repo rev-parse --short=12 culprit) (\"$SHOWN\"):" out &&
+	no_controls out err
+'
+
 test_expect_success 'an error quoting a ref the user typed shows its escapes' '
 	test_expect_code 2 "$LAB" bisect --db lab.db --good "$(printf "v1\033]0;PWN\007")" --bad main \
 		--workload zeroing >out 2>err &&

@@ -95,7 +95,7 @@ test_expect_success TCG 'the experiment page: what was measured, the warning, th
 	grep -q "<dt>counters</dt><dd class=\"measured\">no hardware counters (emulated)</dd>" site/e1.html &&
 	grep -q "<p class=\"warning\">warning: zeroing.touch: emulated time +" site/e1.html &&
 	grep -q "<h2>Events</h2>" site/e1.html &&
-	grep -q "<td>zeroing.ev.pgfault</td><td>1024M, 1 cpu(s)</td><td class=\"num\">$a</td><td class=\"num\">$b</td>" site/e1.html
+	grep -q "<td>zeroing.ev.pgfault</td><td>1024M, 1 cpu</td><td class=\"num\">$a</td><td class=\"num\">$b</td>" site/e1.html
 '
 
 test_expect_success 'a user'\''s program on the local runner: its counts stored as events, not samples' '
@@ -107,6 +107,20 @@ test_expect_success 'a user'\''s program on the local runner: its counts stored 
 	test "$(sql local.db "SELECT count(*) FROM events WHERE metric = '\''ev.mine'\''")" = 0 &&
 	sql local.db "SELECT value FROM run_meta WHERE key = '\''prog.dropped_line.1'\''" |
 		grep -q "starts with .ev.., which the guest.s event counts have"
+'
+
+test_expect_success 'an A/B on the local runner: its page says the host its events were counted on' '
+	FAKE=$TOP/tests/fixtures/fake-guest.sh &&
+	"$LAB" ab --db host.db --runner local --guest "$FAKE" --workload zeroing --boots 2 --iters 5 \
+		--a-cmdline "metrics=t,ev.pgfault" --b-cmdline "metrics=t,ev.pgfault scale=3" \
+		>ab.out 2>ab.err || test $? = 1 &&
+	mem=$(sql host.db "SELECT DISTINCT value FROM run_meta WHERE key = '\''host.mem_mib'\''") &&
+	cpus=$(nproc) && if test $cpus = 1; then s=; else s=s; fi &&
+	"$LAB" report --db host.db --out host-site >/dev/null &&
+	host=$(sed -n "s|.*<td>zeroing.ev.pgfault</td><td>this host, \([0-9.]*\)G and $cpus CPU$s</td>.*|\1|p" \
+		host-site/e1.html) &&
+	awk -v g="$host" -v m=$mem "BEGIN { exit !(g > 0 && (g - m / 1024) ^ 2 < 0.0001) }" &&
+	! grep -q "cpu(s)" host-site/e1.html
 '
 
 test_done

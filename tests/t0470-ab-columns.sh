@@ -61,7 +61,7 @@ test_expect_success 'a sweep: a table per point and a column per size, within 10
 	cat sweep && test "$(widest sweep)" -le 100 &&
 	test "$(grep -c "^[1-6]024M, 1 cpu: \|^[1-6]048M\|^[1-6]072M\|^[1-6]096M\|^[1-6]120M\|^[1-6]144M" sweep)" = 6 &&
 	test "$(grep -c "^measured: this host, as it runs now ([0-9.]*G and [0-9]* CPUs*)$" sweep)" = 6 &&
-	grep -q "a row per variant, a column per memory size" sweep &&
+	grep -q "^zeroing.t, median [a-zµ]*, 1 cpu, wall time: a row per variant, a column per memory size$" sweep &&
 	grep -q "^ *1024M *2048M *3072M *4096M$" sweep &&
 	grep -q "^ *5120M *6144M$" sweep
 '

@@ -118,7 +118,7 @@ test_expect_success 'every boot counts against a budget: the bisection stops, re
 		--iters 10 --max-boots 5 >out 2>err || rc=$? &&
 	test "$rc" = 2 &&
 	grep -q "^lab: boot budget of 5 boots used up" err &&
-	grep -q "lab bisect --resume $id" err &&
+	grep -qx "bisection E$id stopped; continue it with: lab bisect --db lab.db --resume E$id" err &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE experiment_id = $id")" = 5 &&
 	test "$(sql lab.db "SELECT COALESCE(outcome, '\''RUNNING'\'') FROM bisections WHERE experiment_id = $id")" = RUNNING
 '
@@ -304,7 +304,7 @@ test_expect_success 'a build that runs out of disk space is the lab'\''s failure
 		--iters 10 --metric t >out 2>err || rc=$? &&
 	test "$rc" = 2 &&
 	grep -qi "no space left on device" err &&
-	grep -q "lab bisect --resume $id" err &&
+	grep -qx "bisection E$id stopped; continue it with: lab bisect --db lab.db --resume E$id" err &&
 	test "$(sql lab.db "SELECT count(*) FROM bisect_steps WHERE experiment_id = $id AND mark = '\''SKIP'\''")" = 0
 '
 

@@ -146,6 +146,7 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the mail: to the list, the A/B table, t
 	tr -d "\\r" <sink/mail-1.eml >mail &&
 	grep -q "^X-Envelope-To: mm@example.org$" mail &&
 	grep -q "^Subject: \\[lab nightly next\\] REGRESSION in zeroing.t +[0-9.]* %: ${c13:0:12} (\"change 13\")$" mail &&
+	grep -q "^zeroing.t (this host, [0-9.]*G and [0-9]* CPUs*, wall time) got worse between [0-9a-f]\{12\} and [0-9a-f]\{12\}\.$" mail &&
 	grep -q "^zeroing.t (ms, lower is better; this host, [0-9.]*G and [0-9]* CPUs*; compared: .*; wall time)$" mail &&
 	grep -q "^  B/A +[0-9.]* % \\[+[0-9.]*, +[0-9.]*\\] ([0-9.]*% CI), p " mail &&
 	grep -q "^  verdict: REGRESSION " mail &&
@@ -297,6 +298,17 @@ boots_per_commit() {
 		WHERE r.experiment_id = $2 AND r.status = 'OK' GROUP BY 1 ORDER BY 1"
 }
 
+# Nightly $1 (database $1.db, config $1.conf) following branch $1: its
+# nights at c1, c7 and c10, then the branch at c16, past the regression
+nights_up_to_regression() {
+	nightly_conf $1.db $1 up $1 >$1.conf &&
+	for c in 1 7 10; do
+		git -C up update-ref refs/heads/$1 c$c &&
+		night --config $1.conf && test "$rc" = 0 || return 1
+	done &&
+	git -C up update-ref refs/heads/$1 c16
+}
+
 # Start a night of again.conf at FAKE_SLEEP=1 in the background, and kill -9
 # it once the experiment of kind $1 has $2 boots ended OK.
 kill_during() {
@@ -309,13 +321,8 @@ kill_during() {
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'killed during the confirming A/B and during the bisection: each continued, nothing measured twice' '
 	nightly_ports &&
-	nightly_conf again.db again up again >again.conf &&
-	for c in 1 7 10; do
-		git -C up update-ref refs/heads/again c$c &&
-		night --config again.conf && test "$rc" = 0 || return 1
-	done &&
+	nights_up_to_regression again &&
 	mails0=$(mails) &&
-	git -C up update-ref refs/heads/again c16 &&
 	kill_during ab 3 &&
 	test "$(sql again.db "SELECT count(*) FROM experiments WHERE kind = '\''bisect'\''")" = 0 &&
 	# found again by what it measures, not by the words it was listed with
@@ -349,6 +356,72 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'killed during the confirming A/B and du
 	test "$(( $(mails) - mails0 ))" = 1 &&
 	grep -l "^Subject: \[lab nightly again\] REGRESSION" sink/mail-*.eml >again.mails &&
 	test "$(wc -l <again.mails)" = 1
+'
+
+# stop_night DB SIG KIND N: once N boots of DB's experiments of kind KIND
+# (nightly: the night's own boots) ended OK, send SIG to the night running
+# in the background (its pid in night.pid); rc gets its exit status
+stop_night() {
+	if test "$3" = nightly; then
+		q="SELECT count(*) FROM nightly_runs n JOIN runs r ON r.id = n.run_id WHERE r.status = 'OK'"
+	else
+		q="SELECT count(*) FROM runs r JOIN experiments e ON e.id = r.experiment_id
+			WHERE e.kind = '$3' AND r.status = 'OK'"
+	fi &&
+	test_wait_until 120 "test \"\$(sql $1 \"$q\" 2>/dev/null)\" -ge $4" &&
+	kill -$2 "$(cat night.pid)" && { wait "$(cat night.pid)"; echo $? >rc; } && rm night.pid
+}
+
+# the boots of DB: none left RUNNING, and an INFRA one only the boot a signal stopped
+boots_closed() {
+	test "$(sql $1 "SELECT count(*) FROM runs WHERE status = 'RUNNING'")" = 0 &&
+	test "$(sql $1 "SELECT count(*) FROM runs WHERE status = 'INFRA' AND error != 'interrupted'")" = 0
+}
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'Ctrl-C while measuring: the night INTERRUPTED, what the next one does, exit 130' '
+	nightly_ports &&
+	nightly_conf sig.db sig up sig >sig.conf &&
+	git -C up update-ref refs/heads/sig c1 &&
+	night --config sig.conf && test "$rc" = 0 &&
+	git -C up update-ref refs/heads/sig c7 &&
+	before=$(sql sig.db "SELECT count(*) FROM runs WHERE status = '\''OK'\''") &&
+	{ FAKE_SLEEP=1 FAKE_SEED_DIR=$PWD/seeds/sig.conf with_sigint "$LAB" nightly --config sig.conf \
+		>sig.out 2>sig.err & echo $! >night.pid; } &&
+	stop_night sig.db INT nightly $((before + 2)) &&
+	cat sig.out &&
+	test "$(cat rc)" = 130 &&
+	test "$(sql sig.db "SELECT status FROM nightly_nights ORDER BY id DESC LIMIT 1")" = INTERRUPTED &&
+	boots_closed sig.db &&
+	test "$(tail -n 1 sig.out)" = "interrupted: the next lab nightly measures $(git -C up rev-parse --short=12 c5) and the 2 commits queued after it" &&
+	test "$(LC_ALL=C.UTF-8 wc -L <sig.out)" -le 100 &&
+	! grep -q "^infrastructure:" sig.out &&
+	test -z "$(pgrep -f "$FAKE .*key=change_[5-7]")" &&
+	night --config sig.conf && test "$rc" = 0 &&
+	test "$(sql sig.db "SELECT count(*) FROM nightly_commits WHERE status != '\''MEASURED'\''")" = 0 &&
+	sql sig.db "SELECT c.git_commit, count(*) FROM nightly_commits c JOIN nightly_runs n USING (nightly, git_commit)
+		JOIN runs r ON r.id = n.run_id WHERE r.status = '\''OK'\'' GROUP BY c.git_commit" >per-commit &&
+	test "$(wc -l <per-commit)" = 4 && ! grep -v "|3$" per-commit
+'
+
+test_expect_success AIOSMTPD,GIT_DAEMON 'SIGTERM during the confirming A/B: the A/B and the night INTERRUPTED, exit 143, the next night ends it' '
+	nightly_ports &&
+	nights_up_to_regression term &&
+	{ FAKE_SLEEP=1 FAKE_SEED_DIR=$PWD/seeds/term.conf "$LAB" nightly --config term.conf \
+		>term.out 2>term.err & echo $! >night.pid; } &&
+	stop_night term.db TERM ab 2 &&
+	cat term.out &&
+	test "$(cat rc)" = 143 &&
+	ab=$(sql term.db "SELECT id FROM experiments WHERE kind = '\''ab'\''") &&
+	test "$(sql term.db "SELECT status FROM experiments WHERE id = $ab")" = INTERRUPTED &&
+	test "$(sql term.db "SELECT status FROM nightly_nights ORDER BY id DESC LIMIT 1")" = INTERRUPTED &&
+	boots_closed term.db &&
+	test "$(tail -n 1 term.out)" = "interrupted: the next lab nightly goes on with A/B E$ab ($(git -C up rev-parse --short=12 c10)..$(git -C up rev-parse --short=12 c14))" &&
+	! grep -q "^infrastructure:" term.out &&
+	night --config term.conf && test "$rc" = 1 &&
+	test "$(sql term.db "SELECT status FROM experiments WHERE id = $ab")" = DONE &&
+	test "$(sql term.db "SELECT ab_experiment, verdict, culprit FROM nightly_changes")" = \
+		"$ab|REGRESSION|$(git -C up rev-parse c13)" &&
+	grep -q "^nightly term, night [0-9]*: 0 commits measured, 1 regression, " out
 '
 
 # The mail and the POSTs nightly $1 sent to the sink.
@@ -452,7 +525,7 @@ assert \"culprit\" not in c[0] and \"followup\" not in c[0], c
 	grep -q "^mail: follow-up sent to mm@example.org$" out && grep -q "^webhook: posted 1 change$" out &&
 	last_mail_of stop >stop-2.mail &&
 	grep -q "^Subject: \[lab nightly stop\] culprit of the REGRESSION in zeroing.t: ${c13:0:12} (\"change 13\")$" stop-2.mail &&
-	grep -q "^zeroing.t (local, 2048M, wall, cmdline '\'''\'') got worse between [0-9a-f]\{12\} and [0-9a-f]\{12\} (E[0-9]*): its bisection has ended$" stop-2.mail &&
+	grep -q "^zeroing.t (this host, [0-9.]*G and [0-9]* CPUs*, wall time) got worse between [0-9a-f]\{12\} and [0-9a-f]\{12\} (E[0-9]*): its bisection has ended$" stop-2.mail &&
 	grep -q "^culprit: $c13$" stop-2.mail &&
 	grep -q "^subject: change 13$" stop-2.mail &&
 	grep -q "^author: A U Thor <author@example.com>$" stop-2.mail &&

@@ -320,7 +320,7 @@ static void add_sweep(struct strbuf *sb, const struct verdict_list *l)
 		escape_html(sb, keys[k]->metric);
 		strbuf_addstr(sb, ", median ");
 		escape_html(sb, keys[k]->unit);
-		strbuf_addf(sb, ", %d cpu(s)</h3>\n", keys[k]->cpus);
+		strbuf_addf(sb, ", %d cpu%s</h3>\n", keys[k]->cpus, keys[k]->cpus == 1 ? "" : "s");
 		html_table_begin(sb, head.buf);
 		strbuf_addf(sb, "%s</tr>\n%s</tr>\n", rows[0].buf, rows[1].buf);
 		html_table_end(sb);

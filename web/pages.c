@@ -5,9 +5,11 @@
 
 #include "array.h"
 #include "escape.h"
+#include "events.h"
 #include "html.h"
 #include "log.h"
 #include "pages.h"
+#include "run.h"
 #include "sample.h"
 #include "store-experiment.h"
 #include "store-report.h"
@@ -165,8 +167,11 @@ void add_worst(struct site *s, struct strbuf *sb, const struct store_report_expe
 		strbuf_addch(sb, '.');
 		escape_html(sb, e->metric);
 		strbuf_addstr(sb, "</strong> ");
-		if (!bisect && e->points > 1)
-			strbuf_addf(sb, "at %lldM, %lld cpu(s) ", e->mem_mib, e->cpus);
+		if (!bisect && e->points > 1) {
+			strbuf_addstr(sb, "at ");
+			run_size_words(sb, e->mem_mib, (int)e->cpus, 0, 0);
+			strbuf_addch(sb, ' ');
+		}
 	}
 	if (isfinite(e->ratio) && e->ratio > 0) {
 		textfmt_ratio(change, sizeof(change), e->ratio);
@@ -310,7 +315,7 @@ void add_events(struct strbuf *sb, const struct events_report *ev, const char *a
 {
 	if (!ev->nr)
 		return;
-	struct strbuf head = STRBUF_INIT;
+	struct strbuf head = STRBUF_INIT, point = STRBUF_INIT;
 
 	strbuf_addf(sb, "<section>\n<h2>Events</h2>\n<p>What the kernel counted, median an "
 		    "iteration, where %s and %s differ: counted, never judged.</p>\n", a, b);
@@ -325,9 +330,12 @@ void add_events(struct strbuf *sb, const struct events_report *ev, const char *a
 		escape_html(sb, e->workload);
 		strbuf_addch(sb, '.');
 		escape_html(sb, e->metric);
-		strbuf_addf(sb, "</td><td>%lldM, %d cpu(s)</td><td class=\"num\">%.15g</td>"
-			    "<td class=\"num\">%.15g</td><td class=\"num\">", e->mem_mib, e->cpus,
-			    e->median_a, e->median_b);
+		strbuf_addstr(sb, "</td><td>");
+		strbuf_reset(&point);
+		events_point_words(&point, ev, e->mem_mib, e->cpus);
+		escape_html(sb, point.buf);
+		strbuf_addf(sb, "</td><td class=\"num\">%.15g</td><td class=\"num\">%.15g</td>"
+			    "<td class=\"num\">", e->median_a, e->median_b);
 		if (e->median_a > 0)
 			strbuf_addf(sb, "%.3g", e->median_b / e->median_a);
 		else
@@ -336,6 +344,7 @@ void add_events(struct strbuf *sb, const struct events_report *ev, const char *a
 	}
 	html_table_end(sb);
 	strbuf_addstr(sb, "</section>\n");
+	strbuf_release(&point);
 }
 
 static int headline(const struct store_report_experiment_summary *e, void *data)

@@ -347,10 +347,22 @@ static void print_outcome(const struct bisect_outcome *o)
 	}
 }
 
-/*
- * Stopped by a signal (fatal_signal_defer()): say how the bisection goes on,
- * in this database and configuration, and die of it.
- */
+/* The command that goes on with bisection id, in this database and configuration. */
+static void resume_command(struct strbuf *sb, const struct bisect_args *a, long long id)
+{
+	strbuf_addstr(sb, "lab bisect");
+	if (a->config) {
+		strbuf_addstr(sb, " --config ");
+		escape_shell(sb, a->config);
+	}
+	if (a->db) {
+		strbuf_addstr(sb, " --db ");
+		escape_shell(sb, a->db);
+	}
+	strbuf_addf(sb, " --resume E%lld", id);
+}
+
+/* Stopped by a signal (fatal_signal_defer()): say how the bisection goes on, and die of it. */
 __attribute__((noreturn))
 static void interrupted(struct lab_context *ctx, struct bisector *bs,
 			const struct bisect_args *a, long long id)
@@ -359,22 +371,25 @@ static void interrupted(struct lab_context *ctx, struct bisector *bs,
 
 	/* stopped before its bisection was stored, there is nothing to resume */
 	if (id) {
-		strbuf_addstr(&resume, "lab bisect");
-		if (a->config) {
-			strbuf_addstr(&resume, " --config ");
-			escape_shell(&resume, a->config);
-		}
-		if (a->db) {
-			strbuf_addstr(&resume, " --db ");
-			escape_shell(&resume, a->db);
-		}
-		strbuf_addf(&resume, " --resume E%lld", id);
+		resume_command(&resume, a, id);
 		say_interrupted(resume.buf, "bisection E%lld", id);
 	}
 	strbuf_release(&resume);
 	bisector_release(bs);
 	context_release(ctx);
 	fatal_signal_die();
+}
+
+/* Stopped for a reason said above (a budget, a failure): the command that goes on. */
+static void stopped(const struct bisect_args *a, long long id)
+{
+	struct strbuf lead = STRBUF_INIT, resume = STRBUF_INIT;
+
+	strbuf_addf(&lead, "bisection E%lld stopped; continue it with: ", id);
+	resume_command(&resume, a, id);
+	say_command(lead.buf, resume.buf);
+	strbuf_release(&lead);
+	strbuf_release(&resume);
 }
 
 /* The ends and the workload a new bisection needs: refused, naming what is missing. */
@@ -456,7 +471,7 @@ out:
 		say("bisection E%lld ended FAILED: no resume can finish it ('lab bisect --status %lld')",
 		    id, id);
 	else if (ret == 2 && id && !a.want_status)
-		say("bisection E%lld stopped; continue it with 'lab bisect --resume %lld'", id, id);
+		stopped(&a, id);
 	bisect_outcome_release(&o);
 	bisector_release(&bs);
 	context_release(&ctx);

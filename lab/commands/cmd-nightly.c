@@ -9,6 +9,7 @@
 #include "nightly.h"
 #include "parse-options.h"
 #include "strbuf.h"
+#include "tempfile.h"
 
 static const char *const nightly_usage[] = {
 	"usage: lab nightly [NAME] [--db PATH] [--config FILE]",
@@ -22,7 +23,8 @@ static const char *const nightly_usage[] = {
 	"",
 	"exit status: 0 no confirmed regression, 1 a confirmed regression,",
 	"             2 an error or an infrastructure failure (retried next night),",
-	"             75 another lab is running this nightly",
+	"             75 another lab is running this nightly,",
+	"             130 or 143 stopped by SIGINT or SIGTERM (the next night goes on)",
 	NULL,
 };
 
@@ -65,6 +67,12 @@ int cmd_nightly(int argc, char **argv)
 		goto out;
 	}
 	ret = 0;
+	/*
+	 * Ctrl-C or SIGTERM: the boot under way ends INFRA "interrupted", the
+	 * night INTERRUPTED with what the next one goes on with, and the lab
+	 * dies of the signal
+	 */
+	fatal_signal_defer(1);
 	for (size_t i = 0; i < ctx.cfg.nnightlies; i++) {
 		const struct lab_nightly *n = &ctx.cfg.nightlies[i];
 		enum nightly_status r;
@@ -73,6 +81,11 @@ int cmd_nightly(int argc, char **argv)
 			continue;
 		r = nightly_run(&ctx, n, command.buf, stdout);
 		fflush(stdout);
+		if (fatal_signal_pending()) {
+			context_release(&ctx);
+			strbuf_release(&command);
+			fatal_signal_die();
+		}
 		/* the worst of the nights: an error, then busy, then a regression */
 		if (r == NIGHTLY_ERROR || (r == NIGHTLY_BUSY && ret != NIGHTLY_ERROR) ||
 		    (r == NIGHTLY_REGRESSION && !ret))

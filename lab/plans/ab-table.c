@@ -387,9 +387,9 @@ void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clo
 		}
 		k = textfmt_unit_scale(&unit, m->unit, ref);
 		snprintf(head, sizeof(head),
-			 "%s.%s, median %s, %d cpu(s), %s: a row per variant, a column per memory size",
+			 "%s.%s, median %s, %d cpu%s, %s: a row per variant, a column per memory size",
 			 term_safe(m->workload), term_safe(m->metric), term_safe(unit), m->cpus,
-			 clock);
+			 m->cpus == 1 ? "" : "s", clock);
 		fputc('\n', f);
 		textfmt_wrap(f, "", "  ", head);
 		for (size_t i = 0; i < nc; i += SWEEP_PER_LINE)

@@ -6,7 +6,6 @@
 #include "ab.h"
 #include "array.h"
 #include "boot.h"
-#include "escape.h"
 #include "log.h"
 #include "pool.h"
 #include "progress.h"
@@ -555,7 +554,7 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 	rounds = xreallocarray(NULL, pool.n, sizeof(*rounds));
 	memset(rounds, 0, pool.n * sizeof(*rounds));
 	say("%zu target%s of class '%s' share%s the boots", pool.n,
-		pool.n == 1 ? "" : "s", term_safe(pool.class), pool.n == 1 ? "s" : "");
+		pool.n == 1 ? "" : "s", pool.class, pool.n == 1 ? "s" : "");
 	for (;;) {
 		struct pool_done d;
 		struct pool_target *pt;
@@ -604,12 +603,12 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 		busy[d.side]--;
 		/* --quiet: only what went wrong */
 		if (d.status == RUN_OK)
-			say_more("  %s: boot %c OK (run %lld, %.1f s)", term_safe(pt->t->name),
+			say_more("  %s: boot %c OK (run %lld, %.1f s)", pt->t->name,
 				 'A' + d.side, d.run_id, d.wall_s);
 		else
-			say("  %s: boot %c %s (run %lld, %.1f s): %s", term_safe(pt->t->name),
+			say("  %s: boot %c %s (run %lld, %.1f s): %s", pt->t->name,
 			    'A' + d.side, run_status_name(d.status), d.run_id, d.wall_s,
-			    term_safe(d.error));
+			    d.error);
 		if (d.status == RUN_OK)
 			ok[d.side]++;
 		else if (d.status != RUN_INFRA)

@@ -6,7 +6,6 @@
 
 #include "array.h"
 #include "bisect-ops.h"
-#include "escape.h"
 #include "host.h"
 #include "log.h"
 #include "pool.h"
@@ -223,7 +222,7 @@ int bisector_take_seed(struct bisector *bs, long long seed)
 	ret = 0;
 	if (why.len) {
 		bs->g.seed_variant = bs->b.seed_variant = 0;
-		say("the ends are booted: %s", term_safe(why.buf));
+		say("the ends are booted: %s", why.buf);
 		goto out;
 	}
 	bs->seed = seed;
@@ -428,8 +427,8 @@ static int after_boot(struct bisector *bs, struct who *w, int who, long long run
 
 	bs->boots++;
 	say("  boot %s: %s (run %lld, %.1f s%s%s)%s%s", w->name, run_status_name(status), run_id,
-	    wall_s, target ? " on " : "", target ? term_safe(target) : "",
-	    status == RUN_OK ? "" : ": ", status == RUN_OK ? "" : term_safe(err));
+	    wall_s, target ? " on " : "", target ? target : "",
+	    status == RUN_OK ? "" : ": ", status == RUN_OK ? "" : err);
 	/* stopped by a signal the command defers (boot.c stored it INFRA): no mark, no retry */
 	if (status != RUN_OK && fatal_signal_pending())
 		return -1;

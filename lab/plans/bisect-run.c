@@ -10,7 +10,6 @@
 #include "bisect-git.h"
 #include "bisect-ops.h"
 #include "bisect-run.h"
-#include "escape.h"
 #include "explain.h"
 #include "gitutil.h"
 #include "host.h"
@@ -54,7 +53,7 @@ static int settle_direction(struct bisector *bs, struct bisect_options *opt)
 	opt->direction = units_direction(&higher, NULL, bs->metric);
 	if (opt->direction == STATS_HIGHER_IS_BETTER)
 		say("%s: higher is better (its samples say so): a drop is the regression",
-		    term_safe(bs->metric));
+		    bs->metric);
 	ret = 0;
 out:
 	free(v);
@@ -83,7 +82,7 @@ static int compare_ends(struct bisector *bs, double alpha, double delta, int *un
 	stats_ci_label(ci, sizeof(ci), alpha);
 	for (size_t i = 0; i < n; i++) {
 		textfmt_change(change, sizeof(change), c[i].c.ratio, c[i].c.lo, c[i].c.hi);
-		say("  %-32s %s (%s) %s", term_safe(c[i].metric), change, ci,
+		say("  %-32s %s (%s) %s", c[i].metric, change, ci,
 		    verdict_name(c[i].c.verdict));
 		/* the largest either way: a halving is as large as a doubling */
 		if (c[i].c.verdict == VERDICT_REGRESSION && c[i].c.ratio > 0 &&
@@ -177,8 +176,8 @@ static int same_guest(long long id, const char *stored, const char *now)
 		return 0;
 	return error("cannot resume bisection E%lld: its guest program is '%s' in the database, "
 		     "'%s' now: a program is run only as lab.conf or the command line names it",
-		     id, stored ? term_safe(stored) : "(the default)",
-		     now ? term_safe(now) : "(the default)");
+		     id, stored ? stored : "(the default)",
+		     now ? now : "(the default)");
 }
 
 /* What over() reads of a stored bisection: its outcome and metric. */
@@ -208,7 +207,7 @@ static int over(struct store *st, long long id)
 	if (!ret && !strcmp(e.outcome.buf, bisect_verdict_name(BISECT_FAILED)))
 		ret = error("bisection E%lld is over: it ended FAILED, a boot of an end reported "
 			    "no '%s' ('lab bisect --status %lld'); start a new one", id,
-			    term_safe(e.metric.buf), id);
+			    e.metric.buf, id);
 	strbuf_release(&e.outcome);
 	strbuf_release(&e.metric);
 	return ret;
@@ -348,7 +347,7 @@ static int settle_metric(struct bisector *bs, const struct bisect_options *opt)
 			return -1;
 		if (!bs->metric[0])
 			return 1;
-		say("bisecting %s", term_safe(bs->metric));
+		say("bisecting %s", bs->metric);
 		if (store_bisection_set_metric(st, bs->exp_id, bs->metric))
 			return -1;
 	}

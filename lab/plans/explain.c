@@ -39,7 +39,7 @@ int explain_functions_check(const char *functions)
 		/* no glob or :mod: command: the guest times each function it is told of by name */
 		if (!kcmdline_function_ok(name))
 			return error("--functions: '%s' is not a function name (a C identifier, "
-				     "perhaps with a clone's suffix such as .isra.0)", term_safe(name));
+				     "perhaps with a clone's suffix such as .isra.0)", name);
 		p += n;
 	} while (*p++);
 	return 0;

@@ -15,7 +15,6 @@
 #include "ab.h"
 #include "bisect-run.h"
 #include "changepoint.h"
-#include "escape.h"
 #include "log.h"
 #include "nightly-changes.h"
 #include "nightly-night.h"
@@ -25,6 +24,7 @@
 #include "store-verdict.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "tempfile.h"
 #include "xalloc.h"
 
 /* E-divisive looks at this many newest points of a series each night. */
@@ -92,6 +92,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 	/* the images are part of the spec: a build is a cache hit once built */
 	for (int side = 0; side < 2; side++) {
 		r = night_build(nt, &image[side], side ? c->after : c->before);
+		if (r && fatal_signal_pending())
+			night_stopped(nt, "confirms %.12s..%.12s by an A/B", c->before, c->after);
 		if (r) {
 			if (r > 0)
 				night_infra(nt, "%.12s built last night and does not now",
@@ -121,10 +123,13 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 	if (!done) {
 		o.resume = exp_id;
 		say_to(nt->out, "confirming %s: %.12s against %.12s, interleaved%s",
-			term_safe(s->series), c->before, c->after, exp_id ? " (continued)" : "");
+			s->series, c->before, c->after, exp_id ? " (continued)" : "");
 		r = ab_run(&exp_id, nt->ctx, &o);
 		experiment_unlock(nt->ctx);
-		if (r == AB_ERROR) {
+		if (r == AB_INTERRUPTED)
+			night_stopped(nt, "goes on with A/B E%lld (%.12s..%.12s)", exp_id, c->before,
+				      c->after);
+		if (r == AB_ERROR || r == AB_INTERRUPTED) {
 			night_infra(nt, "the confirming A/B of %.12s..%.12s stopped (the reason is above)",
 			      c->before, c->after);
 			ret = 1;
@@ -145,8 +150,8 @@ static int confirm(struct night *nt, const struct nightly_series *s, struct nigh
 		textfmt_change(change, sizeof(change), v.ratio, v.ci_low, v.ci_high);
 		say_to(nt->out, "  E%lld: %s %s", exp_id, v.verdict, change);
 	} else {
-		say_to(nt->out, "  E%lld: no verdict for %s.%s", exp_id, term_safe(s->workload),
-			term_safe(s->metric));
+		say_to(nt->out, "  E%lld: no verdict for %s.%s", exp_id, s->workload,
+			s->metric);
 	}
 	ret = 0;
 out:
@@ -206,7 +211,7 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 		snprintf(c->culprit, sizeof(c->culprit), "%s", done.culprit);
 		snprintf(c->outcome, sizeof(c->outcome), "%s", done.outcome);
 		say_to(nt->out, "%s: E%lld, bisected on another metric: %s, culprit %s",
-			term_safe(s->series), done.bisection, done.outcome, done.culprit);
+			s->series, done.bisection, done.outcome, done.culprit);
 		ret = 0;
 		goto out;
 	}
@@ -227,9 +232,12 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	if (bisection_find(&id, nt, &spec))
 		goto out;
 	spec.resume = id;
-	say_to(nt->out, "bisecting %s between %.12s and %.12s", term_safe(s->series), c->before,
+	say_to(nt->out, "bisecting %s between %.12s and %.12s", s->series, c->before,
 		c->after);
 	if (bisect_run(nt->ctx, &spec, &bid, &out)) {
+		if (fatal_signal_pending())
+			night_stopped(nt, "goes on with bisection E%lld (%.12s..%.12s)", bid ? bid : id,
+				      c->before, c->after);
 		night_infra(nt, "the bisection of %.12s..%.12s stopped (the reason is above); it resumes "
 		      "next night", c->before, c->after);
 		ret = 1;
@@ -243,8 +251,8 @@ static int bisect(struct night *nt, const struct nightly_series *s, struct night
 	snprintf(c->outcome, sizeof(c->outcome), "%s", bisect_verdict_name(out.verdict));
 	if (*out.culprit)
 		say_to(nt->out, "  E%lld: %s, culprit %s\n  subject: %s\n  author: %s", bid,
-			c->outcome, out.culprit, term_safe(strbuf_str(&out.subject)),
-			term_safe(strbuf_str(&out.author)));
+			c->outcome, out.culprit, strbuf_str(&out.subject),
+			strbuf_str(&out.author));
 	else
 		say_to(nt->out, "  E%lld: %s, no culprit", bid, c->outcome);
 	ret = 0;
@@ -342,7 +350,7 @@ int night_analyse(const struct nightly_series *s, void *data)
 				goto out;
 			textfmt_ratio(change, sizeof(change), c.ratio);
 			say_to(nt->out, "%s: %s %.12s..%.12s, %s in the series",
-				term_safe(s->series), !strcmp(c.kind, "SUSPECT") ? "a step at" :
+				s->series, !strcmp(c.kind, "SUSPECT") ? "a step at" :
 				"a change point at", c.before, c.after, change);
 		}
 		if (!*c.verdict) {

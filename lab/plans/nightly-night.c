@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "array.h"
-#include "escape.h"
 #include "host.h"
 #include "log.h"
 #include "nightly-night.h"
@@ -18,17 +17,20 @@
 #include "say.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "tempfile.h"
 
 void night_infra(struct night *nt, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
+	if (fatal_signal_pending())
+		return;
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	/* the repository's address, or libgit2's words quoting it, may hold a password */
-	say_to(nt->out, "infrastructure: %s", term_safe(url_redacted(strbuf_str(&sb))));
+	say_to(nt->out, "infrastructure: %s", url_redacted(strbuf_str(&sb)));
 	strvec_push(&nt->infra, url_redacted(strbuf_str(&sb)));
 	strbuf_release(&sb);
 }
@@ -48,6 +50,17 @@ void night_count(struct night *nt, long long change_id, const char *verdict)
 		nt->regressions++;
 	else
 		nt->improvements++;
+}
+
+void night_stopped(struct night *nt, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (nt->next.len)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&nt->next, fmt, ap);
+	va_end(ap);
 }
 
 void night_boot_opts(struct boot_opts *o, struct night *nt, const struct workload_list *workloads,
@@ -81,6 +94,8 @@ int night_build(struct night *nt, struct kernel_image *image, const char *commit
 	}
 	r = refbuild_commit(image, nt->ctx, &t, &oid, &spec);
 	kernel_tree_close(&t);
+	if (fatal_signal_pending())
+		return -1;
 	if (r == REFBUILD_OK)
 		return 0;
 	if (r == REFBUILD_FAILED)

@@ -33,6 +33,7 @@ struct night {
 	int measured, regressions, improvements;
 	long long *counted;		/* the changes regressions and improvements count */
 	size_t ncounted, counted_alloc;
+	struct strbuf next;		/* stopped by a signal: what the next night goes on with */
 };
 
 /*
@@ -42,15 +43,25 @@ struct night {
  */
 void night_count(struct night *nt, long long change_id, const char *verdict);
 
-/* Something failed on the lab's side: said now, and in the night's summary. */
+/*
+ * Something failed on the lab's side: said now, and in the night's summary.
+ * Nothing while the lab stops on a signal (lib/tempfile.h): what the stop
+ * broke (the boot it killed) is no failure, the night is INTERRUPTED.
+ */
 void night_infra(struct night *nt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Stopped by a signal: what the next night goes on with, in words after
+ * "the next night ", for the night's last line; the first said stays.
+ */
+void night_stopped(struct night *nt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Boot options of the night's boots: its clock, iters and parameters. */
 void night_boot_opts(struct boot_opts *o, struct night *nt, const struct workload_list *workloads,
 		     struct kernel_image *kernel, const char *cmdline, long mem);
 /*
  * Build commit: 0 with *image, 1 when it does not build (the commit's
- * problem, said), -1 when the lab failed (infrastructure, said).
+ * problem, said), -1 when the lab failed (infrastructure, said) or stops
+ * on a signal (a build it killed is not the commit's).
  */
 int night_build(struct night *nt, struct kernel_image *image, const char *commit);
 /* The series, copied: analysing one writes to the store the list is read from. */

@@ -14,13 +14,16 @@
 #include "ab-report.h"
 #include "array.h"
 #include "escape.h"
+#include "events.h"
 #include "explain.h"
 #include "json-writer.h"
 #include "log.h"
 #include "nightly-notify.h"
 #include "notify.h"
 #include "redact.h"
+#include "run.h"
 #include "stats.h"
+#include "store.h"
 #include "store-bisect.h"
 #include "store-nightly.h"
 #include "strbuf.h"
@@ -215,6 +218,42 @@ static void add_bisection(struct strbuf *sb, struct outbox *ob, const struct nig
 	strbuf_addstr(sb, "\n");
 }
 
+/*
+ * "zeroing.t (this host, 23.54G and 2 CPUs, wall time) got worse between
+ * X and Y": what the series measured, in the words of its A/B's table
+ * (run_size_words()), where it ran when that was not this host, and its
+ * command line when it has one.
+ */
+static void add_got_worse(struct strbuf *sb, struct night *nt, const struct nightly_change *c,
+			  const struct nightly_series *s)
+{
+	struct events_report ev;
+	struct strbuf host = STRBUF_INIT;
+	long long mem = s->mem_mib;
+	int cpus = (int)nt->ctx->cfg.cpus, loaded;
+
+	loaded = !events_report_load(&ev, &nt->ctx->st, c->ab_experiment);
+	if (loaded && ev.npoints == 1) {
+		mem = ev.points[0].mem_mib;
+		cpus = ev.points[0].cpus;
+	}
+	strbuf_addf(sb, "%s.%s (", s->workload, s->metric);
+	if (loaded && events_host_words(&host, &ev, mem, cpus)) {
+		strbuf_addf(sb, "this host, %s, ", host.buf);
+	} else {
+		strbuf_addf(sb, "%s, ", s->target);
+		run_size_words(sb, mem, cpus, 0, 0);
+		strbuf_addstr(sb, ", ");
+	}
+	clock_words(sb, s->clock);
+	if (*s->cmdline)
+		strbuf_addf(sb, ", cmdline '%s'", s->cmdline);
+	strbuf_addf(sb, ") got worse between %.12s and %.12s", c->before, c->after);
+	if (loaded)
+		events_report_release(&ev);
+	strbuf_release(&host);
+}
+
 /* The regression as the mail tells it: the A/B table, the bisection, the links. */
 static void add_mail(struct outbox *ob, const struct nightly_change *c,
 		     const struct nightly_series *s, const struct found *fd)
@@ -237,10 +276,9 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 			strbuf_addf(&ob->subject, ": %.12s (\"%s\")", c->culprit,
 				    strbuf_str(&fd->subject));
 	}
-	strbuf_addf(&ob->mail, "%s.%s (%s, %ldM, %s, cmdline '%s') got worse between %.12s and "
-		    "%.12s.\nConfirmed by an interleaved A/B of the two commits on one host "
-		    "(E%lld):\n\n", s->workload, s->metric, s->target, s->mem_mib, s->clock,
-		    s->cmdline, c->before, c->after, c->ab_experiment);
+	add_got_worse(&ob->mail, nt, c, s);
+	strbuf_addf(&ob->mail, ".\nConfirmed by an interleaved A/B of the two commits on one host "
+		    "(E%lld):\n\n", c->ab_experiment);
 	for (size_t i = 0; i < ob->ntables; i++)
 		if (ob->tables[i] == c->ab_experiment) {
 			/* the A/B measured every metric of the workload: its table is above */
@@ -278,9 +316,8 @@ static void add_followup(struct outbox *ob, const struct nightly_change *c,
 				    "REGRESSION in %s.%s: %s, no single culprit", n->name, s->workload,
 				    s->metric, c->outcome);
 	}
-	strbuf_addf(&ob->followup, "%s.%s (%s, %ldM, %s, cmdline '%s') got worse between %.12s "
-		    "and %.12s (E%lld): its bisection has ended\n", s->workload, s->metric, s->target,
-		    s->mem_mib, s->clock, s->cmdline, c->before, c->after, c->ab_experiment);
+	add_got_worse(&ob->followup, ob->nt, c, s);
+	strbuf_addf(&ob->followup, " (E%lld): its bisection has ended\n", c->ab_experiment);
 	add_bisection(&ob->followup, ob, c, f);
 }
 
@@ -416,7 +453,7 @@ static int send_mail(struct outbox *ob, const struct notify_creds *creds, const 
 		return 0;
 	}
 	say_to(nt->out, "mail: %ssent to %s", carried == CARRY_FOLLOWUP ? "follow-up " : "",
-		term_safe(n->mail_to));
+		n->mail_to);
 	return delivered(ob, MAIL, carried);
 }
 

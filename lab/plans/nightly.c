@@ -15,7 +15,6 @@
 #include "bisect-run.h"
 #include "boot.h"
 #include "changepoint.h"
-#include "escape.h"
 #include "gitutil.h"
 #include "host.h"
 #include "lock.h"
@@ -37,6 +36,7 @@
 #include "store-verdict.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "tempfile.h"
 #include "xalloc.h"
 
 /* Names become file names: anything but [A-Za-z0-9._-] is '_'. */
@@ -150,7 +150,7 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	git_oid_tostr(nt->head, sizeof(nt->head), head);
 	if (!strcmp(strbuf_str(&last), nt->head)) {
 		say_to(nt->out, "branch %s at %.12s: nothing new since the last night",
-			term_safe(nt->n->branch), nt->head);
+			nt->n->branch, nt->head);
 		ret = 0;
 		goto out;
 	}
@@ -178,7 +178,7 @@ static int queue(struct night *nt, struct kernel_tree *t, const git_oid *head)
 	take = nt->n->policy == NIGHTLY_HEAD ? 1 : (size_t)nt->n->max_commits;
 	from = fresh.nr > take ? fresh.nr - take : 0;
 	say_to(nt->out, "branch %s at %.12s: %zu new commit%s, %zu to measure",
-		term_safe(nt->n->branch),
+		nt->n->branch,
 		nt->head, fresh.nr, fresh.nr == 1 ? "" : "s", fresh.nr - from);
 	for (i = from; i < fresh.nr; i++)
 		if (store_nightly_commit_add(&nt->ctx->st, nt->n->name, fresh.v[i], nt->id))
@@ -242,8 +242,8 @@ static int points_end_series(struct points *p)
 				      (long)p->nboots);
 	if (!ret)
 		say_to(p->nt->out, "  %s.%s %ldM: %g %s (%zu boot%s)",
-			term_safe(p->workload.buf), term_safe(p->metric.buf), p->mem, v,
-			term_safe(p->unit.buf), p->nboots, p->nboots == 1 ? "" : "s");
+			p->workload.buf, p->metric.buf, p->mem, v,
+			p->unit.buf, p->nboots, p->nboots == 1 ? "" : "s");
 	p->nvals = p->run_start = p->nboots = 0;
 	strbuf_release(&key);
 	return ret;
@@ -322,7 +322,7 @@ static int measure(struct night *nt, const char *commit)
 	if (r >= 0 && store_nightly_commit_info(&nt->ctx->st, &subject, &author, commit))
 		goto out;
 	say_to(nt->out, "commit %.12s%s%s%s:", commit, subject.len ? " (\"" : "",
-		term_safe(strbuf_str(&subject)), subject.len ? "\")" : "");
+		strbuf_str(&subject), subject.len ? "\")" : "");
 	if (r < 0) {
 		ret = 1;
 		goto out;
@@ -358,6 +358,11 @@ static int measure(struct night *nt, const char *commit)
 					long long run_id;
 					int stop;
 
+					if (fatal_signal_pending()) {
+						boot_plan_release(&plan);
+						ret = 1;
+						goto out;
+					}
 					if (boot_plan_run(&plan, nt->ctx, &run_id, &res) ||
 					    store_nightly_run_add(&nt->ctx->st, run_id, nt->n->name,
 								  commit, nt->mems[m], cmdline)) {
@@ -488,8 +493,8 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	git = 1;
 	if (store_nightly_night_begin(&ctx->st, &nt.id, &interrupted, n->name))
 		goto out;
-	say_to(out, "nightly %s: night %lld, branch %s of %s", term_safe(n->name), nt.id,
-		term_safe(n->branch), term_safe(url_redacted(n->repository)));
+	say_to(out, "nightly %s: night %lld, branch %s of %s", n->name, nt.id,
+		n->branch, url_redacted(n->repository));
 	if (interrupted)
 		say_to(out, "resuming what an interrupted night left");
 
@@ -508,27 +513,36 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 		goto end;
 	for (size_t i = 0; i < pending.nr; i++) {
 		r = measure(&nt, pending.v[i]);
-		if (r < 0)
+		if (fatal_signal_pending() && i + 1 < pending.nr)
+			night_stopped(&nt, "measures %.12s and the %zu commit%s queued after it",
+				      pending.v[i], pending.nr - i - 1, pending.nr - i == 2 ? "" : "s");
+		else if (fatal_signal_pending())
+			night_stopped(&nt, "measures %.12s", pending.v[i]);
+		if (r < 0 || fatal_signal_pending())
 			goto end;
 		if (r > 0)
 			break;
 	}
 	if (store_nightly_series_each(&ctx->st, n->name, series_copy_add, &sc))
 		goto end;
-	for (size_t i = 0; i < sc.nr; i++) {
+	for (size_t i = 0; i < sc.nr && !fatal_signal_pending(); i++) {
 		struct nightly_series s = series_at(&sc, i);
 
 		if (night_analyse(&s, &nt))
 			goto end;
 	}
-	/* a killed night never said what it found: this one, which resumes it, does */
-	if (interrupted && store_nightly_changes_resumed(&ctx->st, n->name, nt.id, count_resumed, &nt))
+	/* what a stop left undone is the next night's: nothing is told before it */
+	if (fatal_signal_pending())
+		goto end;
+	/* a killed or stopped night never said what it found: this one, which resumes it, does */
+	if (store_nightly_changes_resumed(&ctx->st, n->name, nt.id, count_resumed, &nt))
 		goto end;
 	if (night_notify(&nt, &sc))
 		goto end;
 	ret = nt.regressions ? NIGHTLY_REGRESSION : nt.infra.nr ? NIGHTLY_ERROR : NIGHTLY_OK;
 end:
-	status = ret == NIGHTLY_REGRESSION ? "REGRESSION" : nt.infra.nr ? "INFRA" :
+	status = fatal_signal_pending() ? "INTERRUPTED" :
+		 ret == NIGHTLY_REGRESSION ? "REGRESSION" : nt.infra.nr ? "INFRA" :
 		 ret == NIGHTLY_OK ? "OK" : "FAILED";
 	strbuf_addf(&summary, "nightly %s, night %lld: %d commit%s measured, %d regression%s, "
 		    "%d improvement%s, %zu infrastructure failure%s", n->name, nt.id, nt.measured,
@@ -537,6 +551,9 @@ end:
 		    nt.infra.nr == 1 ? "" : "s");
 	for (size_t i = 0; i < nt.infra.nr; i++)
 		strbuf_addf(&summary, "\ninfrastructure: %s", nt.infra.v[i]);
+	if (fatal_signal_pending())
+		strbuf_addf(&summary, "\ninterrupted: the next lab nightly %s",
+			    nt.next.len ? nt.next.buf : "starts where this one stopped");
 	/* the voice makes it safe for a terminal: the stored summary keeps its words */
 	say_to(out, "%s", summary.buf);
 	if (nt.id && store_nightly_night_end(&ctx->st, nt.id, status, *nt.head ? nt.head : NULL,
@@ -545,14 +562,14 @@ end:
 	if (ret == NIGHTLY_OK && nt.infra.nr)
 		ret = NIGHTLY_ERROR;
 	/* the night's A/Bs and bisection are browsable the morning after */
-	if (nt.id) {
+	if (nt.id && !fatal_signal_pending()) {
 		struct report_stats rs;
 		struct strbuf site = STRBUF_INIT;
 
 		if (site_write(ctx, NULL, &rs, &site))
 			ret = NIGHTLY_ERROR;
 		else
-			say_to(out, "report: %s/index.html", term_safe(site.buf));
+			say_to(out, "report: %s/index.html", site.buf);
 		strbuf_release(&site);
 	}
 out:
@@ -568,6 +585,7 @@ out:
 	strvec_release(&nt.infra);
 	boot_guests_release(&nt.guests);
 	strbuf_release(&nt.mirror);
+	strbuf_release(&nt.next);
 	strbuf_release(&summary);
 	free(nt.mems);
 	free(nt.counted);

@@ -9,7 +9,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "escape.h"
 #include "log.h"
 #include "pool.h"
 #include "progress.h"
@@ -30,7 +29,7 @@ int pool_init(struct pool *p, const struct lab_config *cfg, const char *class, l
 	for (size_t i = 0; i < n; i++) {
 		if (target_fits(all[i], mem_mib, cpus)) {
 			say("target '%s' left out of class '%s' for this guest",
-				term_safe(all[i]->name), term_safe(class));
+				all[i]->name, class);
 			continue;
 		}
 		memset(&p->t[p->n], 0, sizeof(p->t[p->n]));
@@ -227,8 +226,8 @@ static int read_answer(struct pool *p, size_t i, struct pool_done *d, int *taken
 		pt->out = 1;
 		*taken_out = 1;
 		say("target '%s' taken out of the pool: %d INFRA boots in a row, "
-		    "the last 'lab show %lld': %s", term_safe(pt->t->name), POOL_MAX_INFRA,
-		    d->run_id, term_safe(d->error));
+		    "the last 'lab show %lld': %s", pt->t->name, POOL_MAX_INFRA,
+		    d->run_id, d->error);
 	}
 	return 0;
 }
@@ -336,11 +335,11 @@ int pool_run_boots(struct lab_context *ctx, const struct boot_opts *o, long boot
 		/* --quiet: only what went wrong */
 		if (d.status == RUN_OK)
 			say_more("  %s: boot %ld of %ld OK (run %lld, %.1f s)",
-				 term_safe(pool.t[d.target].t->name), done, boots, d.run_id, d.wall_s);
+				 pool.t[d.target].t->name, done, boots, d.run_id, d.wall_s);
 		else
 			say("  %s: boot %ld of %ld %s (run %lld, %.1f s): %s",
-			    term_safe(pool.t[d.target].t->name), done, boots,
-			    run_status_name(d.status), d.run_id, d.wall_s, term_safe(d.error));
+			    pool.t[d.target].t->name, done, boots,
+			    run_status_name(d.status), d.run_id, d.wall_s, d.error);
 		/* the boots of a target taken out go to the others */
 		if (taken_out && !pool_live(&pool)) {
 			error("no target of class '%s' is left", pool.class);

@@ -80,12 +80,14 @@ void progress_boot_done(struct progress *pr, long k, long long run_id,
 	meter_done(&pr->meter, "boot %ld of %s%ld: %s (run %lld, %.1f s)", k,
 		   pr->at_most ? "at most " : "", pr->total, run_status_name(res->status), run_id,
 		   res->wall_s);
-	if (res->status != RUN_OK)
-		say("  %s\n  console log: %s", term_safe(strbuf_str(&res->error)),
-		    term_safe(console_log));
+	/* a kernel's panic or a long path: wrapped, the further lines indented deeper */
+	if (res->status != RUN_OK) {
+		say_wrap("    ", "  %s", strbuf_str(&res->error));
+		say_wrap("    ", "  console log: %s", console_log);
+	}
 	if (res->bad_lines)
 		say("  %d protocol line(s) dropped, not used (first: %s); 'lab show %lld' lists them",
-		    res->bad_lines, res->dropped_nr ? term_safe(res->dropped[0].reason) : "?", run_id);
+		    res->bad_lines, res->dropped_nr ? res->dropped[0].reason : "?", run_id);
 	if (uncontained)
-		say("  warning: %s", term_safe(uncontained));
+		say("  warning: %s", uncontained);
 }

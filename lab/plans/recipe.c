@@ -11,7 +11,6 @@
 #include "config-keys.h"
 #include "config-values.h"
 #include "config.h"
-#include "escape.h"
 #include "log.h"
 #include "recipe.h"
 #include "say.h"
@@ -331,8 +330,8 @@ static int run_one(long long *exp, struct lab_context *ctx, const struct recipe_
 	int done = 0, ret = -1;
 
 	ab_spec_init(&s);
-	say("recipe %s: %s against %s on %s", term_safe(rr->r->path), term_safe(rr->r->v[i].name),
-	    term_safe(rr->r->v[0].name), term_safe(rr->arch));
+	say("recipe %s: %s against %s on %s", rr->r->path, rr->r->v[i].name,
+	    rr->r->v[0].name, rr->arch);
 	if (rr->spec(&s, i, rr->data) || ab_spec_prepare(&s, ctx))
 		goto out;
 	s.o.command = rr->command;

@@ -76,7 +76,7 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, struct lab_con
 		    res.ccache.misses,
 		    100.0 * (double)res.ccache.hits / (double)(res.ccache.hits + res.ccache.misses));
 	if (res.status == BUILD_FAILED) {
-		say("  %s\n  log: %s", term_safe(strbuf_str(&res.why)), term_safe(res.log));
+		say("  %s\n  log: %s", strbuf_str(&res.why), res.log);
 		if (res.tail.len) {
 			struct strbuf tail = STRBUF_INIT;
 

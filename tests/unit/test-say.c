@@ -3,12 +3,16 @@
  * before them, escaped for a terminal, quiet when asked, prose and shell
  * commands kept within 100 columns.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "capture.h"
+#include "escape.h"
 #include "meter.h"
 #include "say.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "tap.h"
 #include "textfmt.h"
 
@@ -111,6 +115,56 @@ static void test_command(void)
 	strbuf_release(&sb);
 }
 
+/* The words bash makes of script, after lab() is defined to print each as "[word]". */
+static void pasted(struct strbuf *words, const char *script)
+{
+	char path[] = "/tmp/test-say-XXXXXX", buf[4096];
+	int fd = mkstemp(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w"), *p;
+	size_t n;
+
+	if (!f)
+		return;
+	fprintf(f, "lab() { printf '[%%s]\\n' \"$@\"; }\n%s", script);
+	fclose(f);
+	snprintf(buf, sizeof(buf), "bash %s", path);
+	p = popen(buf, "r");
+	while (p && (n = fread(buf, 1, sizeof(buf), p)) > 0)
+		strbuf_add(words, buf, n);
+	if (p)
+		pclose(p);
+	unlink(path);
+}
+
+static void test_command_long_word(void)
+{
+	struct strbuf cmd = STRBUF_INIT, sb = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
+	const char *value;
+	struct strvec words = STRVEC_INIT;
+
+	strbuf_addstr(&cmd, "lab ab --db int.db --a-cmdline 'sleep=1");
+	for (int i = 0; i < 12; i++)
+		strbuf_addf(&cmd, " hugetlb_free_vmemmap=on%d", i);
+	strbuf_addstr(&cmd, " note=it'\\''s café' --b-cmdline x --resume E1");
+	say_add_command(&sb, "  ", cmd.buf);
+	ok(widest(sb.buf) <= TEXTFMT_COLUMNS, "a word wider than a line is split within 100 columns");
+	ok(strstr(sb.buf, "'\\\n'") != NULL,
+	   "a piece ends its quote and line, the next reopens it at column 0");
+	value = strstr(sb.buf, "--a-cmdline '");
+	ok(value && !strchr("\\\n", value[-1]), "the value starts on the line of its option");
+	split_shell_words(&words, cmd.buf);
+	/* lab() prints the words after its name */
+	for (size_t i = 1; i < words.nr; i++)
+		strbuf_addf(&want, "[%s]\n", words.v[i]);
+	pasted(&got, sb.buf);
+	is_str(got.buf, want.buf, "pasted into bash, the pieces are the one word again");
+	strvec_release(&words);
+	strbuf_release(&cmd);
+	strbuf_release(&sb);
+	strbuf_release(&want);
+	strbuf_release(&got);
+}
+
 int main(void)
 {
 	capture_start(&cap);
@@ -118,6 +172,7 @@ int main(void)
 	test_meter_cleared();
 	test_wrap();
 	test_command();
+	test_command_long_word();
 	capture_end(&cap, &out);
 	strbuf_release(&out);
 	return done_testing();
