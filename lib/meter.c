@@ -35,9 +35,7 @@ void meter_init(struct meter *m, FILE *out)
 void meter_release(struct meter *m)
 {
 	meter_clear(m);
-	strbuf_release(&m->title);
-	strbuf_release(&m->state);
-	strbuf_release(&m->line);
+	strbuf_release_all(&m->title, &m->state, &m->line);
 }
 
 void meter_add_duration(struct strbuf *sb, double s)

@@ -23,6 +23,12 @@ void strbuf_release(struct strbuf *sb)
 	sb->cap = cap;
 }
 
+void strbuf_release_list(struct strbuf *const *sb, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(sb[i]);
+}
+
 char *strbuf_detach(struct strbuf *sb)
 {
 	char *s;

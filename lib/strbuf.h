@@ -23,6 +23,13 @@ struct strbuf {
 
 void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
+/*
+ * strbuf_release() of each buffer named, for the cleanup at a function's
+ * end: strbuf_release_all(&path, &text, &why).
+ */
+#define strbuf_release_all(...) strbuf_release_list((struct strbuf *[]){ __VA_ARGS__ }, \
+	sizeof((struct strbuf *[]){ __VA_ARGS__ }) / sizeof(struct strbuf *))
+void strbuf_release_list(struct strbuf *const *sb, size_t n);
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_grow(struct strbuf *sb, size_t extra);

@@ -20,6 +20,12 @@ void strvec_release(struct strvec *sv)
 	memset(sv, 0, sizeof(*sv));
 }
 
+void strvec_release_list(struct strvec *const *sv, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strvec_release(sv[i]);
+}
+
 static void strvec_push_owned(struct strvec *sv, char *s)
 {
 	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);

@@ -182,15 +182,11 @@ void sample_set_release(struct sample_set *set)
 		free(set->meta[i].value);
 	}
 	for (size_t i = 0; i < set->series_nr; i++) {
-		free(set->series[i].workload);
-		free(set->series[i].metric);
-		free(set->series[i].unit);
+		free_all(set->series[i].workload, set->series[i].metric, set->series[i].unit);
 		if (set->series[i].seen)
 			free(set->series[i].seen->slot);
 		free(set->series[i].seen);
 	}
-	free(set->series);
-	free(set->meta);
-	free(set->v);
+	free_all(set->series, set->meta, set->v);
 	memset(set, 0, sizeof(*set));
 }

@@ -592,10 +592,7 @@ out:
 		virConnectClose(conn);
 	if (log_fd >= 0)
 		close(log_fd);
-	strbuf_release(&name);
-	strbuf_release(&xml);
-	strbuf_release(&vol_name);
-	strbuf_release(&boot_initrd);
+	strbuf_release_all(&name, &xml, &vol_name, &boot_initrd);
 	return 0;
 }
 

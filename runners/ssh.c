@@ -31,13 +31,7 @@ void ssh_config_init(struct ssh_config *c)
 
 void ssh_config_release(struct ssh_config *c)
 {
-	free(c->host);
-	free(c->port);
-	free(c->identity);
-	free(c->known_hosts);
-	free(c->reset);
-	free(c->console);
-	free(c->restore);
+	free_all(c->host, c->port, c->identity, c->known_hosts, c->reset, c->console, c->restore);
 	ssh_config_init(c);
 }
 
@@ -172,9 +166,7 @@ static int ssh_prepare(struct run_spec *spec)
 	}
 	ret = 0;
 out:
-	strbuf_release(&arch);
-	strbuf_release(&missing);
-	strbuf_release(&want);
+	strbuf_release_all(&arch, &missing, &want);
 	return ret;
 }
 
@@ -272,9 +264,7 @@ static int send_initramfs(struct remote *r, const struct run_spec *spec, const c
 	}
 	ret = 0;
 out:
-	strbuf_release(&init);
-	strbuf_release(&cmd);
-	strbuf_release(&tools);
+	strbuf_release_all(&init, &cmd, &tools);
 	return ret;
 }
 
@@ -511,11 +501,7 @@ out:
 	if (log_fd >= 0)
 		close(log_fd);
 	remote_release(&r);
-	strbuf_release(&dir);
-	strbuf_release(&path);
-	strbuf_release(&cmd);
-	strbuf_release(&kcmd);
-	strbuf_release(&rdpath);
+	strbuf_release_all(&dir, &path, &cmd, &kcmd, &rdpath);
 	return 0;
 }
 
