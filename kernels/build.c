@@ -35,10 +35,8 @@ const char *build_status_name(enum build_status s)
 
 void build_result_init(struct build_result *r)
 {
-	memset(r, 0, sizeof(*r));
-	strbuf_init(&r->why, 0);
-	strbuf_init(&r->tail, 0);
-	r->tail.cap = 4096;
+	/* the buffers zeroed are empty, as STRBUF_INIT leaves them; the tail keeps 4 KiB */
+	*r = (struct build_result){ .tail.cap = 4096 };
 }
 
 void build_result_release(struct build_result *r)

@@ -144,12 +144,8 @@ void sample_set_get(const struct sample_set *set, size_t i, struct sample *out)
 	const struct sample_rec *r = &set->v[i];
 	const struct sample_series *sr = &set->series[r->series];
 
-	out->workload = sr->workload;
-	out->metric = sr->metric;
-	out->unit = sr->unit;
-	out->iteration = r->iteration;
-	out->value = r->value;
-	out->flags = r->flags;
+	*out = (struct sample){ .workload = sr->workload, .metric = sr->metric, .unit = sr->unit,
+				.iteration = r->iteration, .value = r->value, .flags = r->flags };
 }
 
 void sample_set_meta(struct sample_set *set, const char *key, const char *value)

@@ -810,26 +810,10 @@ int store_commit_measured(struct store *st, const char *commit_hex, const char *
 				     STORE_TEXT(author ? author : ""), STORE_NUM(date)), NULL, NULL);
 }
 
-struct subject {
-	struct strbuf *out;
-	int *found;
-};
-
-static int subject_row(sqlite3_stmt *q, void *data)
-{
-	struct subject *s = data;
-
-	strbuf_addstr(s->out, store_text(q, 0));
-	*s->found = 1;
-	return 0;
-}
-
 int store_commit_subject(struct store *st, struct strbuf *out, int *found,
 			 const char *commit_hex)
 {
-	struct subject s = { out, found };
-
-	*found = 0;
-	return store_rows(st, "cannot read commits", "SELECT subject FROM commits WHERE id = ?1",
-			  STORE_ARGS(STORE_TEXT(commit_hex)), subject_row, &s);
+	return store_rows_found(st, found, "cannot read commits",
+				"SELECT subject FROM commits WHERE id = ?1",
+				STORE_ARGS(STORE_TEXT(commit_hex)), store_row_text, out);
 }
