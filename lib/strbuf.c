@@ -111,6 +111,20 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	strbuf_enforce_cap(sb);
 }
 
+void strbuf_vsetf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	strbuf_reset(sb);
+	strbuf_vaddf(sb, fmt, ap);
+}
+
+char *xstrvfmt(const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	return strbuf_detach(&sb);
+}
+
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;

@@ -39,6 +39,10 @@ void strbuf_addch(struct strbuf *sb, int c);
 __attribute__((format(printf, 2, 3)))
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* The buffer's text replaced by the formatted one. */
+void strbuf_vsetf(struct strbuf *sb, const char *fmt, va_list ap);
+/* The formatted text in a new string; the caller frees it. */
+char *xstrvfmt(const char *fmt, va_list ap);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_trim(struct strbuf *sb);
 /*

@@ -42,12 +42,11 @@ void strvec_push(struct strvec *sv, const char *s)
 
 void strvec_pushf(struct strvec *sv, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
+
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	strvec_push_owned(sv, xstrvfmt(fmt, ap));
 	va_end(ap);
-	strvec_push_owned(sv, strbuf_detach(&sb));
 }
 
 void strvec_split(struct strvec *sv, const char *s)

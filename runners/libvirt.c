@@ -468,10 +468,8 @@ static int boot_domain(virConnectPtr conn, const struct run_spec *spec, const ch
 	console_conclude(&con, end == DRIVE_TIMEOUT);
 	/* a console lost before the kernel spoke says nothing of the kernel */
 	if (out->status == RUN_BOOT_FAILED && !con.saw_kernel && b.failed.len) {
-		out->status = RUN_INFRA;
-		strbuf_reset(&out->error);
-		strbuf_addf(&out->error, "lost the console of libvirt domain '%s': %s",
-			    virDomainGetName(b.dom), b.failed.buf);
+		run_result_infra(out, "lost the console of libvirt domain '%s': %s",
+				 virDomainGetName(b.dom), b.failed.buf);
 	}
 	console_release(&con);
 	ret = (int)end;

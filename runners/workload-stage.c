@@ -316,15 +316,12 @@ int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
 				goto fail;
 		}
 	}
-	if (scripts && add_busybox(c, &made, w, n))
-		goto out;
-	ret = 0;
+	ret = scripts ? add_busybox(c, &made, w, n) : 0;
 	goto out;
 fail:
 	error("cannot add '%s' to the initramfs: %s", path.buf, strerror(errno));
 out:
-	strvec_release(&made);
-	strvec_release(&libs);
+	strvec_release_all(&made, &libs);
 	strbuf_release_all(&path, &text, &link);
 	for (int i = 0; i < SETTINGS; i++)
 		strbuf_release(&set[i]);
@@ -395,8 +392,7 @@ int user_workloads_stage_dir(const char *dir, const struct user_workload *w, siz
 fail:
 	error("cannot write '%s': %s", path.buf, strerror(errno));
 out:
-	strbuf_release(&path);
-	strbuf_release(&text);
+	strbuf_release_all(&path, &text);
 	for (int i = 0; i < SETTINGS; i++)
 		strbuf_release(&set[i]);
 	return ret;
