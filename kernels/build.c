@@ -35,10 +35,8 @@ const char *build_status_name(enum build_status s)
 
 void build_result_init(struct build_result *r)
 {
-	memset(r, 0, sizeof(*r));
-	strbuf_init(&r->why, 0);
-	strbuf_init(&r->tail, 0);
-	r->tail.cap = 4096;
+	/* the buffers zeroed are empty, as STRBUF_INIT leaves them; the tail keeps 4 KiB */
+	*r = (struct build_result){ .tail.cap = 4096 };
 }
 
 void build_result_release(struct build_result *r)
@@ -278,9 +276,7 @@ out:
 	for (size_t i = 0; i < n; i++)
 		strbuf_release(&frags[i]);
 	free(frags);
-	strbuf_release(&req);
-	strbuf_release(&cfg);
-	strbuf_release(&path);
+	strbuf_release_all(&req, &cfg, &path);
 	return missing ? -1 : 0;
 }
 
@@ -416,9 +412,7 @@ static int configure(struct build_result *out, const struct build_env *env, stru
 	ret = 0;
 out:
 	strvec_release(&av);
-	strbuf_release(&stamp);
-	strbuf_release(&have);
-	strbuf_release(&frag);
+	strbuf_release_all(&stamp, &have, &frag);
 	return ret;
 }
 
@@ -748,15 +742,6 @@ out:
 	free(artifacts);
 	free(kbuild);
 	strvec_release(&av);
-	strbuf_release(&key);
-	strbuf_release(&conf);
-	strbuf_release(&dir);
-	strbuf_release(&obj);
-	strbuf_release(&image);
-	strbuf_release(&pvh);
-	strbuf_release(&logp);
-	strbuf_release(&lockp);
-	strbuf_release(&what);
-	strbuf_release(&mods);
+	strbuf_release_all(&key, &conf, &dir, &obj, &image, &pvh, &logp, &lockp, &what, &mods);
 	return ret;
 }

@@ -46,9 +46,7 @@ static int move_old_tree(const struct kernel_tree *t)
 	}
 	info("moved the work tree '%s' to '%s'", t->dir, t->workdir);
 out:
-	strbuf_release(&old_index);
-	strbuf_release(&moving);
-	strbuf_release(&moving_index);
+	strbuf_release_all(&old_index, &moving, &moving_index);
 	return ret;
 }
 
@@ -92,10 +90,7 @@ void kernel_tree_close(struct kernel_tree *t)
 {
 	git_index_free(t->index);
 	git_repository_free(t->repo);
-	free(t->repo_path);
-	free(t->dir);
-	free(t->workdir);
-	free(t->index_path);
+	free_all(t->repo_path, t->dir, t->workdir, t->index_path);
 	memset(t, 0, sizeof(*t));
 }
 

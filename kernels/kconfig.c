@@ -111,9 +111,7 @@ int kconfig_unstuck(struct strbuf *why, const char *cfg, struct strbuf *required
 		later = next;
 		next = tmp;
 	}
-	strbuf_release(&frags);
-	strbuf_release(&later);
-	strbuf_release(&next);
+	strbuf_release_all(&frags, &later, &next);
 	return missing;
 }
 

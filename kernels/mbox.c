@@ -12,6 +12,7 @@
 #include "mail-decode.h"
 #include "mbox.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 /* ---- lines ---- */
 
@@ -87,11 +88,7 @@ struct mail_headers {
 
 static void mail_headers_release(struct mail_headers *h)
 {
-	strbuf_release(&h->from);
-	strbuf_release(&h->subject);
-	strbuf_release(&h->date);
-	strbuf_release(&h->cte);
-	strbuf_release(&h->ctype);
+	strbuf_release_all(&h->from, &h->subject, &h->date, &h->cte, &h->ctype);
 }
 
 /* Length of "Name" in "Name: value", or 0 when the line is no header. */
@@ -404,11 +401,7 @@ static size_t diff_end(const char *s, size_t len, size_t start)
 
 static void patch_release(struct patch *p)
 {
-	free(p->author_name);
-	free(p->author_email);
-	free(p->subject);
-	free(p->body);
-	free(p->diff);
+	free_all(p->author_name, p->author_email, p->subject, p->body, p->diff);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -573,12 +566,7 @@ static int parse_mail(struct patch_series *series, const char *s, size_t len,
 out:
 	mail_headers_release(&h);
 	mail_headers_release(&inbody);
-	strbuf_release(&decoded);
-	strbuf_release(&name);
-	strbuf_release(&email);
-	strbuf_release(&subject);
-	strbuf_release(&body);
-	strbuf_release(&diff);
+	strbuf_release_all(&decoded, &name, &email, &subject, &body, &diff);
 	return ret;
 }
 

@@ -35,9 +35,7 @@ void meter_init(struct meter *m, FILE *out)
 void meter_release(struct meter *m)
 {
 	meter_clear(m);
-	strbuf_release(&m->title);
-	strbuf_release(&m->state);
-	strbuf_release(&m->line);
+	strbuf_release_all(&m->title, &m->state, &m->line);
 }
 
 void meter_add_duration(struct strbuf *sb, double s)
@@ -118,9 +116,8 @@ void meter_begin(struct meter *m, long total, double expected_s, const char *fmt
 {
 	va_list ap;
 
-	strbuf_reset(&m->title);
 	va_start(ap, fmt);
-	strbuf_vaddf(&m->title, fmt, ap);
+	strbuf_vsetf(&m->title, fmt, ap);
 	va_end(ap);
 	strbuf_reset(&m->state);
 	m->done = 0;
@@ -134,9 +131,8 @@ void meter_phase(struct meter *m, const char *fmt, ...)
 {
 	va_list ap;
 
-	strbuf_reset(&m->state);
 	va_start(ap, fmt);
-	strbuf_vaddf(&m->state, fmt, ap);
+	strbuf_vsetf(&m->state, fmt, ap);
 	va_end(ap);
 	draw(m, m->now());
 }
@@ -154,9 +150,8 @@ void meter_set(struct meter *m, long done, const char *fmt, ...)
 	va_list ap;
 
 	m->done = done;
-	strbuf_reset(&m->state);
 	va_start(ap, fmt);
-	strbuf_vaddf(&m->state, fmt, ap);
+	strbuf_vsetf(&m->state, fmt, ap);
 	va_end(ap);
 	if (m->in_place ? now - m->last >= REDRAW_S : now - m->last >= METER_QUIET_S)
 		draw(m, now);

@@ -23,6 +23,12 @@ void strbuf_release(struct strbuf *sb)
 	sb->cap = cap;
 }
 
+void strbuf_release_list(struct strbuf *const *sb, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(sb[i]);
+}
+
 char *strbuf_detach(struct strbuf *sb)
 {
 	char *s;
@@ -103,6 +109,20 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	}
 	sb->len += (size_t)n;
 	strbuf_enforce_cap(sb);
+}
+
+void strbuf_vsetf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	strbuf_reset(sb);
+	strbuf_vaddf(sb, fmt, ap);
+}
+
+char *xstrvfmt(const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	return strbuf_detach(&sb);
 }
 
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)

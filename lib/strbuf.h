@@ -23,6 +23,13 @@ struct strbuf {
 
 void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
+/*
+ * strbuf_release() of each buffer named, for the cleanup at a function's
+ * end: strbuf_release_all(&path, &text, &why).
+ */
+#define strbuf_release_all(...) strbuf_release_list((struct strbuf *[]){ __VA_ARGS__ }, \
+	sizeof((struct strbuf *[]){ __VA_ARGS__ }) / sizeof(struct strbuf *))
+void strbuf_release_list(struct strbuf *const *sb, size_t n);
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_grow(struct strbuf *sb, size_t extra);
@@ -32,6 +39,10 @@ void strbuf_addch(struct strbuf *sb, int c);
 __attribute__((format(printf, 2, 3)))
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* The buffer's text replaced by the formatted one. */
+void strbuf_vsetf(struct strbuf *sb, const char *fmt, va_list ap);
+/* The formatted text in a new string; the caller frees it. */
+char *xstrvfmt(const char *fmt, va_list ap);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_trim(struct strbuf *sb);
 /*

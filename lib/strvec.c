@@ -20,6 +20,12 @@ void strvec_release(struct strvec *sv)
 	memset(sv, 0, sizeof(*sv));
 }
 
+void strvec_release_list(struct strvec *const *sv, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strvec_release(sv[i]);
+}
+
 static void strvec_push_owned(struct strvec *sv, char *s)
 {
 	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
@@ -36,12 +42,11 @@ void strvec_push(struct strvec *sv, const char *s)
 
 void strvec_pushf(struct strvec *sv, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
+
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	strvec_push_owned(sv, xstrvfmt(fmt, ap));
 	va_end(ap);
-	strvec_push_owned(sv, strbuf_detach(&sb));
 }
 
 void strvec_split(struct strvec *sv, const char *s)

@@ -16,6 +16,10 @@ struct strvec {
 
 void strvec_init(struct strvec *sv);
 void strvec_release(struct strvec *sv);
+/* strvec_release() of each vector named: strvec_release_all(&argv, &env). */
+#define strvec_release_all(...) strvec_release_list((struct strvec *[]){ __VA_ARGS__ }, \
+	sizeof((struct strvec *[]){ __VA_ARGS__ }) / sizeof(struct strvec *))
+void strvec_release_list(struct strvec *const *sv, size_t n);
 void strvec_push(struct strvec *sv, const char *s);
 __attribute__((format(printf, 2, 3)))
 void strvec_pushf(struct strvec *sv, const char *fmt, ...);

@@ -337,6 +337,14 @@ static char **merge_environ(char *const *env)
 	return out;
 }
 
+/* Both ends of a pipe closed, those still open (-1: closed already). */
+static void close_pipe(const int p[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+}
+
 static int start(struct child *c, char *const *argv, char *const *env, const char *cwd,
 		 unsigned flags)
 {
@@ -395,14 +403,9 @@ static int start(struct child *c, char *const *argv, char *const *env, const cha
 	}
 	ret = 0;
 out:
-	for (int i = 0; i < 2; i++) {
-		if (outp[i] >= 0)
-			close(outp[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-		if (statusp[i] >= 0)
-			close(statusp[i]);
-	}
+	close_pipe(outp);
+	close_pipe(errp);
+	close_pipe(statusp);
 	free(envp);
 	return ret;
 }
@@ -411,6 +414,19 @@ int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 		     unsigned flags)
 {
 	return start(c, argv, NULL, cwd, flags);
+}
+
+ssize_t subprocess_read(const struct child *c, char *buf, size_t len, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = c->out_fd, .events = POLLIN };
+	ssize_t got;
+
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return -1;
+	got = read(c->out_fd, buf, len);
+	if (got < 0 && errno == EINTR)
+		return -1;
+	return got < 0 ? 0 : got;
 }
 
 void subprocess_kill(struct child *c)
@@ -490,8 +506,7 @@ int subprocess_run_env(char *const *argv, char *const *env, const char *cwd, str
 		return -1;
 	for (;;) {
 		char buf[8192];
-		struct pollfd pfd = { .fd = c.out_fd, .events = POLLIN };
-		int wait_ms = -1, n;
+		int wait_ms = -1;
 		ssize_t got;
 
 		if (deadline) {
@@ -504,17 +519,12 @@ int subprocess_run_env(char *const *argv, char *const *env, const char *cwd, str
 		}
 		if (watch && (wait_ms < 0 || wait_ms > 1000))
 			wait_ms = 1000;
-		n = poll(&pfd, 1, wait_ms);
+		got = subprocess_read(&c, buf, sizeof(buf), wait_ms);
 		if (watch && watch->tick)
 			watch->tick(watch);
-		if (n < 0 && errno == EINTR)
+		if (got < 0)
 			continue;
-		if (n == 0)
-			continue;
-		got = read(c.out_fd, buf, sizeof(buf));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
+		if (!got)
 			break;
 		if (out)
 			strbuf_add(out, buf, (size_t)got);

@@ -45,3 +45,9 @@ void xstrset(char **field, const char *value)
 	free(*field);
 	*field = copy;
 }
+
+void free_list(void *const *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(p[i]);
+}

@@ -18,5 +18,12 @@ void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 /* *field, a string it owns, replaced by a copy of value (value may be *field; NULL: none). */
 void xstrset(char **field, const char *value);
+/*
+ * free() of each pointer named, for a struct's release: free_all(c->host,
+ * c->port, c->identity). The caller clears the pointers, if they are kept.
+ */
+#define free_all(...) free_list((void *[]){ __VA_ARGS__ }, \
+	sizeof((void *[]){ __VA_ARGS__ }) / sizeof(void *))
+void free_list(void *const *p, size_t n);
 
 #endif

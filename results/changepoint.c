@@ -262,9 +262,7 @@ int changepoints_find(struct changepoint **out, size_t *nout, const double *x, s
 	}
 	ret = 0;
 out:
-	free(cps);
-	free(found.v);
-	free(l);
+	free_all(cps, found.v, l);
 	return ret;
 }
 

@@ -243,15 +243,10 @@ void profile_diff_release(struct profile_diff *d)
 		free(d->fn[i].name);
 		free(d->fn[i].v);
 	}
-	free(d->fn);
-	free(d->runs[0]);
-	free(d->runs[1]);
+	free_all(d->fn, d->runs[0], d->runs[1]);
 	free((char *)d->e.workload);
 	free((char *)d->e.metric);
-	strbuf_release(&d->clock);
-	strbuf_release(&d->label[0]);
-	strbuf_release(&d->label[1]);
-	strbuf_release(&d->graph);
+	strbuf_release_all(&d->clock, &d->label[0], &d->label[1], &d->graph);
 	memset(d, 0, sizeof(*d));
 }
 

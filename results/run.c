@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,18 @@ const char *run_status_name(enum run_status s)
 
 void run_result_init(struct run_result *r)
 {
-	memset(r, 0, sizeof(*r));
-	strbuf_init(&r->error, 0);
-	strbuf_init(&r->tail, 0);
-	r->to_hello_s = -1;
-	r->done_count = -1;
+	/* the buffers zeroed are empty, as STRBUF_INIT leaves them */
+	*r = (struct run_result){ .to_hello_s = -1, .done_count = -1 };
+}
+
+void run_result_infra(struct run_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->status = RUN_INFRA;
+	va_start(ap, fmt);
+	strbuf_vsetf(&r->error, fmt, ap);
+	va_end(ap);
 }
 
 void run_result_drop(struct run_result *r, const char *reason, const char *line, size_t len)

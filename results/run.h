@@ -62,6 +62,12 @@ struct run_result {
 };
 
 void run_result_init(struct run_result *r);
+/*
+ * The run failed in the lab, not in the kernel: status RUN_INFRA, the
+ * error replaced by the formatted one.
+ */
+__attribute__((format(printf, 2, 3)))
+void run_result_infra(struct run_result *r, const char *fmt, ...);
 /* Count a dropped line, and keep it with its reason while there is room. */
 void run_result_drop(struct run_result *r, const char *reason, const char *line, size_t len);
 /*

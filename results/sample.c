@@ -144,12 +144,8 @@ void sample_set_get(const struct sample_set *set, size_t i, struct sample *out)
 	const struct sample_rec *r = &set->v[i];
 	const struct sample_series *sr = &set->series[r->series];
 
-	out->workload = sr->workload;
-	out->metric = sr->metric;
-	out->unit = sr->unit;
-	out->iteration = r->iteration;
-	out->value = r->value;
-	out->flags = r->flags;
+	*out = (struct sample){ .workload = sr->workload, .metric = sr->metric, .unit = sr->unit,
+				.iteration = r->iteration, .value = r->value, .flags = r->flags };
 }
 
 void sample_set_meta(struct sample_set *set, const char *key, const char *value)
@@ -182,15 +178,11 @@ void sample_set_release(struct sample_set *set)
 		free(set->meta[i].value);
 	}
 	for (size_t i = 0; i < set->series_nr; i++) {
-		free(set->series[i].workload);
-		free(set->series[i].metric);
-		free(set->series[i].unit);
+		free_all(set->series[i].workload, set->series[i].metric, set->series[i].unit);
 		if (set->series[i].seen)
 			free(set->series[i].seen->slot);
 		free(set->series[i].seen);
 	}
-	free(set->series);
-	free(set->meta);
-	free(set->v);
+	free_all(set->series, set->meta, set->v);
 	memset(set, 0, sizeof(*set));
 }

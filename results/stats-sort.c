@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "stats-sort.h"
+#include "xalloc.h"
 
 static int cmp_double(const void *pa, const void *pb)
 {
@@ -571,13 +572,7 @@ int stats_pairdiff_ranks(double *out, const double *as, size_t m,
 		out[idx[i]] = sv[i];
 	ret = 0;
 out:
-	free(pd.lo);
-	free(pd.hi);
-	free(pd.lt);
-	free(pd.le);
-	free(pd.sample);
-	free(pd.pos);
-	free(pd.keys);
+	free_all(pd.lo, pd.hi, pd.lt, pd.le, pd.sample, pd.pos, pd.keys);
 	return ret;
 }
 

@@ -163,7 +163,6 @@ int store_bisect_spec_read(struct store *st, long long exp_id, struct bisect_spe
 struct resume_reader {
 	struct strbuf *metric;
 	int *per_boot;
-	int found;
 };
 
 static int resume_row(sqlite3_stmt *q, void *data)
@@ -172,22 +171,17 @@ static int resume_row(sqlite3_stmt *q, void *data)
 
 	strbuf_addstr(r->metric, store_text(q, 0));
 	*r->per_boot = sqlite3_column_int(q, 1);
-	r->found = 1;
 	return 0;
 }
 
 int store_bisection_resume(struct store *st, struct strbuf *metric, int *per_boot,
 			   long long exp_id)
 {
-	struct resume_reader r = { metric, per_boot, 0 };
+	struct resume_reader r = { metric, per_boot };
 
-	if (store_rows(st, "cannot read bisection", "SELECT COALESCE(metric, ''), "
-		       "COALESCE(per_boot, 0) FROM bisections WHERE experiment_id = ?1",
-		       STORE_ARGS(STORE_INT(exp_id)), resume_row, &r))
-		return -1;
-	if (!r.found)
-		return error("no bisection %lld in database '%s'", exp_id, st->path);
-	return 0;
+	return store_read_one(st, "bisection", exp_id, "SELECT COALESCE(metric, ''), "
+			      "COALESCE(per_boot, 0) FROM bisections WHERE experiment_id = ?1",
+			      resume_row, &r);
 }
 
 int store_bisection_set_metric(struct store *st, long long exp_id, const char *metric)
@@ -252,7 +246,6 @@ int store_bisection_by_spec(struct store *st, long long *exp_id,
 }
 
 struct bisection_reader {
-	int found;
 	store_bisection_fn *fn;
 	void *data;
 };
@@ -276,7 +269,6 @@ static int bisection_row(sqlite3_stmt *q, void *data)
 		.effect_alpha = store_num(q, 12),
 	};
 
-	r->found = 1;
 	return r->fn(&b, r->data);
 }
 
@@ -285,17 +277,14 @@ int store_bisection_read(struct store *st, long long exp_id, store_bisection_fn 
 {
 	struct bisection_reader r = { .fn = fn, .data = data };
 
-	if (store_rows(st, "cannot read bisection", "SELECT b.good, b.bad, b.workload, "
-		       "COALESCE(b.metric, '-'), b.effect, b.effect_lo, b.effect_hi, "
-		       "COALESCE(b.outcome, 'RUNNING'), COALESCE(b.culprit, '-'), (SELECT count(*) "
-		       "FROM runs r WHERE r.experiment_id = b.experiment_id), (SELECT count(*) FROM "
-		       "variants v WHERE v.experiment_id = b.experiment_id AND v.kernel_id IS NOT "
-		       "NULL), b.per_boot, b.effect_alpha FROM bisections b WHERE "
-		       "b.experiment_id = ?1", STORE_ARGS(STORE_INT(exp_id)), bisection_row, &r))
-		return -1;
-	if (!r.found)
-		return error("no bisection %lld in database '%s'", exp_id, st->path);
-	return 0;
+	return store_read_one(st, "bisection", exp_id, "SELECT b.good, b.bad, b.workload, "
+			      "COALESCE(b.metric, '-'), b.effect, b.effect_lo, b.effect_hi, "
+			      "COALESCE(b.outcome, 'RUNNING'), COALESCE(b.culprit, '-'), "
+			      "(SELECT count(*) FROM runs r WHERE r.experiment_id = "
+			      "b.experiment_id), (SELECT count(*) FROM variants v WHERE "
+			      "v.experiment_id = b.experiment_id AND v.kernel_id IS NOT NULL), "
+			      "b.per_boot, b.effect_alpha FROM bisections b WHERE b.experiment_id = ?1",
+			      bisection_row, &r);
 }
 
 int store_bisect_step(struct store *st, long long exp_id, const struct bisect_step_row *s)

@@ -364,7 +364,6 @@ int store_experiment_provenance(struct store *st, long long exp_id, store_proven
 }
 
 struct experiment_reader {
-	int found;
 	store_experiment_fn *fn;
 	void *data;
 };
@@ -383,7 +382,6 @@ static int experiment_row(sqlite3_stmt *q, void *data)
 		.boots_failed = sqlite3_column_int(q, 7),
 	};
 
-	r->found = 1;
 	return r->fn(&e, r->data);
 }
 
@@ -392,17 +390,13 @@ int store_experiment_read(struct store *st, long long exp_id, store_experiment_f
 {
 	struct experiment_reader r = { .fn = fn, .data = data };
 
-	if (store_rows(st, "cannot read experiment", "SELECT e.status, e.workloads, e.command, "
-		       "e.kind, e.created, (SELECT count(DISTINCT mem_mib || ',' || cpus) FROM "
-		       "verdicts WHERE experiment_id = e.id), (SELECT count(*) FROM runs WHERE "
-		       "experiment_id = e.id AND status = 'OK'), (SELECT count(*) FROM runs "
-		       "WHERE experiment_id = e.id AND status != 'OK') "
-		       "FROM experiments e WHERE e.id = ?1", STORE_ARGS(STORE_INT(exp_id)),
-		       experiment_row, &r))
-		return -1;
-	if (!r.found)
-		return error("no experiment %lld in database '%s'", exp_id, st->path);
-	return 0;
+	return store_read_one(st, "experiment", exp_id, "SELECT e.status, e.workloads, "
+			      "e.command, e.kind, e.created, (SELECT count(DISTINCT mem_mib || ',' "
+			      "|| cpus) FROM verdicts WHERE experiment_id = e.id), "
+			      "(SELECT count(*) FROM runs WHERE experiment_id = e.id AND "
+			      "status = 'OK'), (SELECT count(*) FROM runs WHERE "
+			      "experiment_id = e.id AND status != 'OK') FROM experiments e "
+			      "WHERE e.id = ?1", experiment_row, &r);
 }
 
 struct experiment_summary_reader {

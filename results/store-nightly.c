@@ -238,8 +238,10 @@ int store_nightly_points(struct store *st, double **values, size_t *n, struct st
 	"COALESCE(ab_experiment, 0), COALESCE(verdict, ''), COALESCE(bisection, 0), " \
 	"COALESCE(culprit, ''), COALESCE(outcome, ''), notified"
 
-static void read_change(struct nightly_change *c, sqlite3_stmt *q)
+static int read_change(sqlite3_stmt *q, void *data)
 {
+	struct nightly_change *c = data;
+
 	memset(c, 0, sizeof(*c));
 	c->id = sqlite3_column_int64(q, 0);
 	snprintf(c->before, sizeof(c->before), "%s", store_text(q, 1));
@@ -252,45 +254,26 @@ static void read_change(struct nightly_change *c, sqlite3_stmt *q)
 	snprintf(c->culprit, sizeof(c->culprit), "%s", store_text(q, 8));
 	snprintf(c->outcome, sizeof(c->outcome), "%s", store_text(q, 9));
 	c->notified = sqlite3_column_int(q, 10);
-}
-
-struct found_change {
-	struct nightly_change *c;
-	int *found;
-};
-
-static int found_change_row(sqlite3_stmt *q, void *data)
-{
-	struct found_change *f = data;
-
-	read_change(f->c, q);
-	*f->found = 1;
 	return 0;
 }
 
 int store_nightly_change_get(struct store *st, struct nightly_change *c, int *found,
 			     const char *nightly, const char *series, const char *after)
 {
-	struct found_change f = { c, found };
-
-	*found = 0;
-	return store_rows(st, "cannot read nightly changes", "SELECT " CHANGE_COLUMNS " FROM "
-			  "nightly_changes WHERE nightly = ?1 AND series = ?2 AND after_commit = ?3",
-			  STORE_ARGS(STORE_TEXT(nightly), STORE_TEXT(series), STORE_TEXT(after)),
-			  found_change_row, &f);
+	return store_rows_found(st, found, "cannot read nightly changes", "SELECT "
+				CHANGE_COLUMNS " FROM nightly_changes WHERE nightly = ?1 AND "
+				"series = ?2 AND after_commit = ?3", STORE_ARGS(STORE_TEXT(nightly),
+				STORE_TEXT(series), STORE_TEXT(after)), read_change, c);
 }
 
 int store_nightly_change_found_by_ab(struct store *st, struct nightly_change *c, int *found,
 				     const char *nightly, long long ab_experiment)
 {
-	struct found_change f = { c, found };
-
-	*found = 0;
-	return store_rows(st, "cannot read nightly changes", "SELECT " CHANGE_COLUMNS " FROM "
-			  "nightly_changes WHERE nightly = ?1 AND ab_experiment = ?2 AND "
-			  "outcome = 'FOUND' ORDER BY id LIMIT 1",
-			  STORE_ARGS(STORE_TEXT(nightly), STORE_INT(ab_experiment)),
-			  found_change_row, &f);
+	return store_rows_found(st, found, "cannot read nightly changes", "SELECT "
+				CHANGE_COLUMNS " FROM nightly_changes WHERE nightly = ?1 AND "
+				"ab_experiment = ?2 AND outcome = 'FOUND' ORDER BY id LIMIT 1",
+				STORE_ARGS(STORE_TEXT(nightly), STORE_INT(ab_experiment)),
+				read_change, c);
 }
 
 int store_nightly_change_add(struct store *st, struct nightly_change *c, const char *nightly,
@@ -357,7 +340,7 @@ static int unnotified_row(sqlite3_stmt *q, void *data)
 {
 	struct unnotified_reader *r = data;
 
-	read_change(&r->c, q);
+	read_change(q, &r->c);
 	strbuf_reset(&r->series);
 	strbuf_addstr(&r->series, store_text(q, 11));
 	return r->fn(&r->c, strbuf_str(&r->series), r->data);

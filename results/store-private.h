@@ -68,6 +68,18 @@ struct store_arg {
 typedef int store_row_fn(sqlite3_stmt *q, void *data);
 int store_rows(struct store *st, const char *what, const char *sql,
 	       const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data);
+/*
+ * store_rows(), *found set when any row came: for a reader whose caller
+ * branches on a missing row.
+ */
+int store_rows_found(struct store *st, int *found, const char *what, const char *sql,
+		     const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data);
+/*
+ * store_rows() of sql that reads one thing by its id, bound as ?1: a
+ * failure is "cannot read <thing>", no row "no <thing> <id> in database".
+ */
+int store_read_one(struct store *st, const char *thing, long long id, const char *sql,
+		   store_row_fn *fn, void *data);
 /* Row functions for the commonest shapes: the first column into data. */
 store_row_fn store_row_int;	/* long long *: the last row's */
 store_row_fn store_row_text;	/* struct strbuf *: added to it */

@@ -120,7 +120,6 @@ int store_runs_recent(struct store *st, long limit, store_run_summary_fn *fn, vo
 
 struct run_reader {
 	long long id;
-	int found;
 	store_run_view_fn *fn;
 	void *data;
 };
@@ -130,7 +129,6 @@ static int run_row(sqlite3_stmt *q, void *data)
 	struct run_reader *r = data;
 	struct store_run_view v;
 
-	r->found = 1;
 	v.id = r->id;
 	for (int i = 0; i < RUN_NR_FIELDS; i++) {
 		/* the number first: reading a column as text may convert it */
@@ -145,18 +143,15 @@ int store_run_read(struct store *st, long long run_id, store_run_view_fn *fn, vo
 	struct run_reader r = { .id = run_id, .fn = fn, .data = data };
 
 	/* the columns in the order of enum store_run_field */
-	if (store_rows(st, "cannot read run", "SELECT r.status, r.error, r.runner, t.target, t.class, r.workloads, "
-		       "r.params, k.path, k.hash, k.arch, r.cmdline, r.mem_mib, r.cpus, r.accel, "
-		       "r.host, r.host_cpu, r.qemu_version, r.wall_s, r.to_hello_s, r.bad_lines, "
-		       "r.console_log, r.started, r.console_tail, r.experiment_id, v.name FROM runs r "
-		       "LEFT JOIN kernels k ON k.id = r.kernel_id "
-		       "LEFT JOIN variants v ON v.id = r.variant_id "
-		       "LEFT JOIN run_targets t ON t.run_id = r.id WHERE r.id = ?1",
-		       STORE_ARGS(STORE_INT(run_id)), run_row, &r))
-		return -1;
-	if (!r.found)
-		return error("no run %lld in database '%s'", run_id, st->path);
-	return 0;
+	return store_read_one(st, "run", run_id, "SELECT r.status, r.error, r.runner, t.target, "
+			      "t.class, r.workloads, r.params, k.path, k.hash, k.arch, r.cmdline, "
+			      "r.mem_mib, r.cpus, r.accel, r.host, r.host_cpu, r.qemu_version, "
+			      "r.wall_s, r.to_hello_s, r.bad_lines, r.console_log, r.started, "
+			      "r.console_tail, r.experiment_id, v.name FROM runs r "
+			      "LEFT JOIN kernels k ON k.id = r.kernel_id "
+			      "LEFT JOIN variants v ON v.id = r.variant_id "
+			      "LEFT JOIN run_targets t ON t.run_id = r.id WHERE r.id = ?1",
+			      run_row, &r);
 }
 
 struct meta_reader {

@@ -433,9 +433,7 @@ static void import_one(struct store *st, const char *path)
 out:
 	run_result_release(&res);
 	strvec_release(&identity);
-	strbuf_release(&t.error);
-	strbuf_release(&text);
-	strbuf_release(&log);
+	strbuf_release_all(&t.error, &text, &log);
 }
 
 static int is_spool_name(const char *name)

@@ -39,8 +39,9 @@ int store_verdicts_write(struct store *st, long long exp_id, const struct verdic
 	return 0;
 }
 
-static void read_row(struct verdict_row *r, sqlite3_stmt *q)
+static int read_row(sqlite3_stmt *q, void *data)
 {
+	struct verdict_row *r = data;
 	double *const nums[] = { &r->mean_a, &r->mean_b, &r->std_a, &r->std_b, &r->median_a,
 				 &r->median_b, &r->ratio, &r->ci_low, &r->ci_high, &r->p,
 				 &r->p_adjusted, &r->alpha, &r->delta, &r->mde };
@@ -58,6 +59,7 @@ static void read_row(struct verdict_row *r, sqlite3_stmt *q)
 	for (int k = 0; k < 14; k++)
 		*nums[k] = store_num(q, 9 + k);
 	snprintf(r->verdict, sizeof(r->verdict), "%s", store_text(q, 23));
+	return 0;
 }
 
 void verdict_list_release(struct verdict_list *l)
@@ -71,8 +73,7 @@ static int verdict_row(sqlite3_stmt *q, void *data)
 	struct verdict_list *out = data;
 
 	ALLOC_GROW(out->v, out->nr + 1, out->alloc);
-	read_row(&out->v[out->nr++], q);
-	return 0;
+	return read_row(q, &out->v[out->nr++]);
 }
 
 int store_verdicts_read(struct store *st, struct verdict_list *out, long long exp_id)
@@ -82,31 +83,15 @@ int store_verdicts_read(struct store *st, struct verdict_list *out, long long ex
 			  STORE_ARGS(STORE_INT(exp_id)), verdict_row, out);
 }
 
-struct found_verdict {
-	struct verdict_row *out;
-	int *found;
-};
-
-static int found_verdict_row(sqlite3_stmt *q, void *data)
-{
-	struct found_verdict *f = data;
-
-	read_row(f->out, q);
-	*f->found = 1;
-	return 0;
-}
-
 int store_verdict_get(struct store *st, struct verdict_row *out, int *found, long long exp_id,
 		      const char *workload, const char *metric, long long mem, long long cpus)
 {
-	struct found_verdict f = { out, found };
-
-	*found = 0;
-	return store_rows(st, "cannot read verdicts", "SELECT " VERDICT_COLUMNS " FROM verdicts "
-			  "WHERE experiment_id = ?1 AND workload = ?2 AND metric = ?3 AND "
-			  "mem_mib = ?4 AND cpus = ?5",
-			  STORE_ARGS(STORE_INT(exp_id), STORE_TEXT(workload), STORE_TEXT(metric),
-				     STORE_INT(mem), STORE_INT(cpus)), found_verdict_row, &f);
+	return store_rows_found(st, found, "cannot read verdicts", "SELECT " VERDICT_COLUMNS
+				" FROM verdicts WHERE experiment_id = ?1 AND workload = ?2 AND "
+				"metric = ?3 AND mem_mib = ?4 AND cpus = ?5",
+				STORE_ARGS(STORE_INT(exp_id), STORE_TEXT(workload),
+					   STORE_TEXT(metric), STORE_INT(mem), STORE_INT(cpus)),
+				read_row, out);
 }
 
 int store_verdict_regressions(struct store *st, long long *n, long long exp_id)

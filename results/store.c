@@ -665,6 +665,43 @@ out:
 	return ret;
 }
 
+struct found_rows {
+	store_row_fn *fn;
+	void *data;
+	int *found;
+};
+
+static int found_row(sqlite3_stmt *q, void *data)
+{
+	struct found_rows *f = data;
+
+	*f->found = 1;
+	return f->fn(q, f->data);
+}
+
+int store_rows_found(struct store *st, int *found, const char *what, const char *sql,
+		     const struct store_arg *args, size_t nargs, store_row_fn *fn, void *data)
+{
+	struct found_rows f = { fn, data, found };
+
+	*found = 0;
+	return store_rows(st, what, sql, args, nargs, found_row, &f);
+}
+
+int store_read_one(struct store *st, const char *thing, long long id, const char *sql,
+		   store_row_fn *fn, void *data)
+{
+	struct strbuf what = STRBUF_INIT;
+	int found, ret;
+
+	strbuf_addf(&what, "cannot read %s", thing);
+	ret = store_rows_found(st, &found, what.buf, sql, STORE_ARGS(STORE_INT(id)), fn, data);
+	strbuf_release(&what);
+	if (!ret && !found)
+		ret = error("no %s %lld in database '%s'", thing, id, st->path);
+	return ret;
+}
+
 long long store_last_id(struct store *st)
 {
 	return sqlite3_last_insert_rowid(st->conn->db);
@@ -773,26 +810,10 @@ int store_commit_measured(struct store *st, const char *commit_hex, const char *
 				     STORE_TEXT(author ? author : ""), STORE_NUM(date)), NULL, NULL);
 }
 
-struct subject {
-	struct strbuf *out;
-	int *found;
-};
-
-static int subject_row(sqlite3_stmt *q, void *data)
-{
-	struct subject *s = data;
-
-	strbuf_addstr(s->out, store_text(q, 0));
-	*s->found = 1;
-	return 0;
-}
-
 int store_commit_subject(struct store *st, struct strbuf *out, int *found,
 			 const char *commit_hex)
 {
-	struct subject s = { out, found };
-
-	*found = 0;
-	return store_rows(st, "cannot read commits", "SELECT subject FROM commits WHERE id = ?1",
-			  STORE_ARGS(STORE_TEXT(commit_hex)), subject_row, &s);
+	return store_rows_found(st, found, "cannot read commits",
+				"SELECT subject FROM commits WHERE id = ?1",
+				STORE_ARGS(STORE_TEXT(commit_hex)), store_row_text, out);
 }

@@ -137,9 +137,7 @@ static int target_effect(const struct unit_metric *m)
 		per_target = u.per_boot;
 		stats_boot_units_release(&u);
 	}
-	free(groups);
-	free(len);
-	free(v);
+	free_all(groups, len, v);
 	return per_target;
 }
 

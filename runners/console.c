@@ -54,10 +54,8 @@ int console_log_open(int *fd, const struct run_spec *spec, struct run_result *ou
 	*fd = open(spec->console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (*fd >= 0)
 		return 0;
-	out->status = RUN_INFRA;
-	strbuf_reset(&out->error);
-	strbuf_addf(&out->error, "cannot write console log '%s': %s", spec->console_log,
-		    strerror(errno));
+	run_result_infra(out, "cannot write console log '%s': %s", spec->console_log,
+			 strerror(errno));
 	return -1;
 }
 

@@ -1,5 +1,3 @@
-#include <errno.h>
-#include <poll.h>
 #include <stddef.h>
 #include <unistd.h>
 
@@ -65,16 +63,7 @@ struct child_source {
 
 static ssize_t child_read(struct drive_source *src, char *buf, size_t len, int timeout_ms)
 {
-	struct child *c = ((struct child_source *)src)->c;
-	struct pollfd pfd = { .fd = c->out_fd, .events = POLLIN };
-	ssize_t got;
-
-	if (poll(&pfd, 1, timeout_ms) <= 0)
-		return -1;
-	got = read(c->out_fd, buf, len);
-	if (got < 0 && errno == EINTR)
-		return -1;
-	return got < 0 ? 0 : got;
+	return subprocess_read(((struct child_source *)src)->c, buf, len, timeout_ms);
 }
 
 static void child_stop(struct drive_source *src)

@@ -153,8 +153,6 @@ int initramfs_add_host_root(struct cpio *c, struct strvec *made, const struct st
 	}
 	ret = n;
 out:
-	strbuf_release(&line);
-	strbuf_release(&lv);
-	strbuf_release(&src);
+	strbuf_release_all(&line, &lv, &src);
 	return ret;
 }

@@ -468,10 +468,8 @@ static int boot_domain(virConnectPtr conn, const struct run_spec *spec, const ch
 	console_conclude(&con, end == DRIVE_TIMEOUT);
 	/* a console lost before the kernel spoke says nothing of the kernel */
 	if (out->status == RUN_BOOT_FAILED && !con.saw_kernel && b.failed.len) {
-		out->status = RUN_INFRA;
-		strbuf_reset(&out->error);
-		strbuf_addf(&out->error, "lost the console of libvirt domain '%s': %s",
-			    virDomainGetName(b.dom), b.failed.buf);
+		run_result_infra(out, "lost the console of libvirt domain '%s': %s",
+				 virDomainGetName(b.dom), b.failed.buf);
 	}
 	console_release(&con);
 	ret = (int)end;
@@ -592,10 +590,7 @@ out:
 		virConnectClose(conn);
 	if (log_fd >= 0)
 		close(log_fd);
-	strbuf_release(&name);
-	strbuf_release(&xml);
-	strbuf_release(&vol_name);
-	strbuf_release(&boot_initrd);
+	strbuf_release_all(&name, &xml, &vol_name, &boot_initrd);
 	return 0;
 }
 

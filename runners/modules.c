@@ -176,11 +176,7 @@ int initramfs_add_modules(struct cpio *c, struct strvec *made, const char *root)
 	ret = (int)s.order.nr;
 out:
 	module_set_release(&s);
-	strbuf_release(&rel);
-	strbuf_release(&path);
-	strbuf_release(&text);
-	strbuf_release(&list);
-	strbuf_release(&name);
+	strbuf_release_all(&rel, &path, &text, &list, &name);
 	return ret;
 }
 

@@ -146,6 +146,24 @@ static int take_rest(struct protocol_msg *m, char *dst, size_t size, const char 
 	return 0;
 }
 
+/* A word into word, then the rest of the line into m->text: meta's key and value. */
+static int take_word_rest(struct protocol_msg *m, char *word, size_t size, const char *s,
+			  const char *word_name, const char *rest_name)
+{
+	if (take_word(m, word, size, &s, word_name))
+		return -1;
+	return take_rest(m, m->text, sizeof(m->text), s, rest_name);
+}
+
+/* 0 when word was read whole (ok), else -1 with the message of a bad number. */
+static int number_read(struct protocol_msg *m, int ok, const char *word, const char *name)
+{
+	if (ok)
+		return 0;
+	bad(m, "bad number '%.24s' for %s", word, name);
+	return -1;
+}
+
 static int take_long(struct protocol_msg *m, long *out, const char **s, const char *name)
 {
 	char word[32], *end;
@@ -153,11 +171,7 @@ static int take_long(struct protocol_msg *m, long *out, const char **s, const ch
 		return -1;
 	errno = 0;
 	*out = strtol(word, &end, 10);
-	if (*end || errno) {
-		bad(m, "bad number '%.24s' for %s", word, name);
-		return -1;
-	}
-	return 0;
+	return number_read(m, !*end && !errno, word, name);
 }
 
 static int take_double(struct protocol_msg *m, double *out, const char **s, const char *name)
@@ -167,11 +181,7 @@ static int take_double(struct protocol_msg *m, double *out, const char **s, cons
 		return -1;
 	errno = 0;
 	*out = strtod(word, &end);
-	if (*end || errno || !isfinite(*out)) {
-		bad(m, "bad number '%.24s' for %s", word, name);
-		return -1;
-	}
-	return 0;
+	return number_read(m, !*end && !errno && isfinite(*out), word, name);
 }
 
 /* A time unit's seconds; 0 for a unit that is not a time. */
@@ -247,12 +257,9 @@ static enum protocol_kind parse_body(struct protocol_msg *m, const char *s)
 		m->version = (int)v;
 		return PROTOCOL_HELLO;
 	}
-	if (!strcmp(kind, "meta")) {
-		if (take_word(m, m->key, sizeof(m->key), &s, "key") ||
-		    take_rest(m, m->text, sizeof(m->text), s, "value"))
-			return PROTOCOL_BAD;
-		return PROTOCOL_META;
-	}
+	if (!strcmp(kind, "meta"))
+		return take_word_rest(m, m->key, sizeof(m->key), s, "key", "value") ?
+		       PROTOCOL_BAD : PROTOCOL_META;
 	if (!strcmp(kind, "sample")) {
 		const char *w;
 		size_t n;
@@ -285,12 +292,9 @@ static enum protocol_kind parse_body(struct protocol_msg *m, const char *s)
 			return bad(m, "%s", why);
 		return PROTOCOL_PROFILE;
 	}
-	if (!strcmp(kind, "error")) {
-		if (take_word(m, m->workload, sizeof(m->workload), &s, "workload") ||
-		    take_rest(m, m->text, sizeof(m->text), s, "message"))
-			return PROTOCOL_BAD;
-		return PROTOCOL_ERROR;
-	}
+	if (!strcmp(kind, "error"))
+		return take_word_rest(m, m->workload, sizeof(m->workload), s, "workload",
+				      "message") ? PROTOCOL_BAD : PROTOCOL_ERROR;
 	if (!strcmp(kind, "done")) {
 		if (take_word(m, m->text, sizeof(m->text), &s, "done status") ||
 		    take_long(m, &m->count, &s, "count") || !only_spaces(m, s, "done"))

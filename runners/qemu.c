@@ -45,7 +45,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,21 +251,16 @@ static int probe(const struct run_spec *spec, const char *accel, struct strbuf *
 	con.kvm_stderr = !strcmp(accel, "kvm");
 	/* a kernel told to be quiet (loglevel=0) still has the guest's hello */
 	while (!con.saw_kernel && !con.saw_hello && !con.kvm_fatal) {
-		struct pollfd pfd = { .fd = child.out_fd, .events = POLLIN };
 		char buf[4096];
 		double now = now_monotonic();
 		ssize_t got;
-		int n;
 
 		if (now >= deadline)
 			break;
-		n = poll(&pfd, 1, (int)((deadline - now) * 1000) + 1);
-		if (n <= 0)
+		got = subprocess_read(&child, buf, sizeof(buf), (int)((deadline - now) * 1000) + 1);
+		if (got < 0)
 			continue;
-		got = read(child.out_fd, buf, sizeof(buf));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
+		if (!got)
 			break;
 		console_feed(&con, buf, (size_t)got);
 	}
@@ -395,9 +389,7 @@ static int boot_once(const struct run_spec *spec, struct run_result *out, int lo
 
 	/* QEMU refusing its arguments is the lab's problem, not the kernel's. */
 	if (out->status == RUN_BOOT_FAILED && !con.saw_kernel && st != 0 && st < 128) {
-		out->status = RUN_INFRA;
-		strbuf_reset(&out->error);
-		strbuf_addf(&out->error, "qemu exited with status %d: ", st);
+		run_result_infra(out, "qemu exited with status %d: ", st);
 		add_last_line(&out->error, &out->tail);
 	}
 	seen->kvm_fatal = con.kvm_fatal;
@@ -416,9 +408,7 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 	if (console_log_open(&log_fd, spec, out))
 		return 0;
 	if (run_spec_nonce_initrd(&initrd, spec)) {
-		out->status = RUN_INFRA;
-		strbuf_reset(&out->error);
-		strbuf_addf(&out->error, "cannot write initramfs '%s'", initrd.buf);
+		run_result_infra(out, "cannot write initramfs '%s'", initrd.buf);
 		goto out;
 	}
 	settled.initrd = initrd.buf;
@@ -455,10 +445,8 @@ static int qemu_run(const struct run_spec *spec, struct run_result *out)
 				run_status_name(out->status));
 	}
 	if (ret < 0) {
-		out->status = RUN_INFRA;
-		strbuf_reset(&out->error);
-		strbuf_addf(&out->error, "cannot start '%s'",
-			    spec->qemu ? spec->qemu : default_qemu(spec->arch));
+		run_result_infra(out, "cannot start '%s'",
+				 spec->qemu ? spec->qemu : default_qemu(spec->arch));
 	}
 out:
 	run_spec_nonce_initrd_drop(&initrd, spec);

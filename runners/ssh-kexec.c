@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,19 +64,15 @@ void host_console_pump(struct host_console *hc, double seconds)
 	char buf[4096];
 
 	while (hc->on) {
-		struct pollfd p = { hc->child.out_fd, POLLIN, 0 };
 		double left = until - now_monotonic();
-		ssize_t got;
-		int ready = poll(&p, 1, left > 0 ? (int)(left * 1000) : 0);
+		ssize_t got = subprocess_read(&hc->child, buf, sizeof(buf),
+					      left > 0 ? (int)(left * 1000) : 0);
 
-		if (ready < 0 && errno == EINTR)
-			continue;
-		if (ready <= 0)
+		if (got < 0 && left > 0)
+			continue;	/* EINTR, or the deadline, seen on the next turn */
+		if (got < 0)
 			return;
-		got = read(hc->child.out_fd, buf, sizeof(buf));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
+		if (!got) {
 			/* the command ended: what it printed stays */
 			host_console_stop(hc);
 			return;
@@ -180,7 +175,6 @@ int wait_for_new_boot(struct remote *r, const char *old_boot_id, double deadline
 int remote_kexec(struct remote *r, const char *image, const char *initrd, const char *cmdline)
 {
 	struct strbuf cmd = STRBUF_INIT, out = STRBUF_INIT;
-	char line[512];
 	int ret = 0;
 
 	strbuf_addstr(&cmd, "PATH=$PATH:/usr/sbin:/sbin; kexec -l ");
@@ -194,14 +188,10 @@ int remote_kexec(struct remote *r, const char *image, const char *initrd, const 
 	/* systemd shuts down cleanly first; without it, kexec straight away */
 	strbuf_addstr(&cmd, " && { nohup sh -c 'sleep 1; systemctl kexec || kexec -e' "
 		      ">/dev/null 2>&1 </dev/null & }");
-	if (remote_command(r, cmd.buf, &out, SSH_COMMAND_TIMEOUT_S)) {
-		ssh_last_line(&out, line, sizeof(line));
-		strbuf_reset(&r->why);
-		strbuf_addf(&r->why, "kexec of '%s' failed on host '%s': %s", image, r->cfg->host, line);
-		ret = -1;
-	}
-	strbuf_release(&cmd);
-	strbuf_release(&out);
+	if (remote_command(r, cmd.buf, &out, SSH_COMMAND_TIMEOUT_S))
+		ret = remote_failed(r, &out, "kexec of '%s' failed on host '%s'", image,
+				    r->cfg->host);
+	strbuf_release_all(&cmd, &out);
 	return ret;
 }
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,13 +50,9 @@ static int child_exited(const struct child *c)
 static void child_drain(const struct child *c, struct strbuf *out)
 {
 	for (;;) {
-		struct pollfd pfd = { .fd = c->out_fd, .events = POLLIN };
 		char buf[4096];
-		ssize_t got;
+		ssize_t got = subprocess_read(c, buf, sizeof(buf), 1000);
 
-		if (poll(&pfd, 1, 1000) <= 0)
-			break;
-		got = read(c->out_fd, buf, sizeof(buf));
 		if (got <= 0)
 			break;
 		strbuf_add(out, buf, (size_t)got);
@@ -103,23 +100,19 @@ int remote_command_max(struct remote *r, const char *cmd, struct strbuf *out, do
 	if (st)
 		return -1;
 	for (;;) {
-		struct pollfd pfd = { .fd = c.out_fd, .events = POLLIN };
 		double left = deadline - now_monotonic();
 		char buf[8192];
 		ssize_t got;
-		int ready;
 
 		if (timeout_s > 0 && left <= 0) {
 			late = 1;
 			break;
 		}
-		ready = poll(&pfd, 1, timeout_s > 0 ? (int)(left * 1000) + 1 : -1);
-		if (ready <= 0)
+		got = subprocess_read(&c, buf, sizeof(buf),
+				      timeout_s > 0 ? (int)(left * 1000) + 1 : -1);
+		if (got < 0)
 			continue;	/* EINTR, or the deadline, seen above */
-		got = read(c.out_fd, buf, sizeof(buf));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
+		if (!got)
 			break;
 		total += (size_t)got;
 		if (out && total > max) {
@@ -298,23 +291,31 @@ void ssh_field(const struct strbuf *out, const char *key, char *buf, size_t size
 	}
 }
 
+int remote_failed(struct remote *r, const struct strbuf *out, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	ssh_last_line(out, line, sizeof(line));
+	va_start(ap, fmt);
+	strbuf_vsetf(&r->why, fmt, ap);
+	va_end(ap);
+	strbuf_addf(&r->why, ": %s", line);
+	return -1;
+}
+
 int remote_copy(struct remote *r, const char *local, const char *remote)
 {
 	struct strvec av = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
-	char line[512];
 	int ret = 0;
 
 	strvec_push(&av, "scp");
 	ssh_options(&av, r, 1);
 	strvec_pushl(&av, "-q", "-o", "ControlMaster=no", "--", local, NULL);
 	strvec_pushf(&av, "%s:%s", r->cfg->host, remote);
-	if (subprocess_run(strvec_argv(&av), NULL, &out, SSH_COPY_TIMEOUT_S)) {
-		ssh_last_line(&out, line, sizeof(line));
-		strbuf_reset(&r->why);
-		strbuf_addf(&r->why, "cannot copy '%s' to host '%s': %s", local, r->cfg->host, line);
-		ret = -1;
-	}
+	if (subprocess_run(strvec_argv(&av), NULL, &out, SSH_COPY_TIMEOUT_S))
+		ret = remote_failed(r, &out, "cannot copy '%s' to host '%s'", local, r->cfg->host);
 	strvec_release(&av);
 	strbuf_release(&out);
 	return ret;

@@ -68,6 +68,9 @@ int remote_copy(struct remote *r, const char *local, const char *remote);
 
 /* The last non-empty line of out, for messages: "no output" when there is none. */
 void ssh_last_line(const struct strbuf *out, char *buf, size_t size);
+/* r->why set to the formatted reason, ": " and the last line of out; returns -1. */
+__attribute__((format(printf, 3, 4)))
+int remote_failed(struct remote *r, const struct strbuf *out, const char *fmt, ...);
 /* The value after "@ssh KEY " in a command's output, or "". */
 void ssh_field(const struct strbuf *out, const char *key, char *buf, size_t size);
 

@@ -31,13 +31,7 @@ void ssh_config_init(struct ssh_config *c)
 
 void ssh_config_release(struct ssh_config *c)
 {
-	free(c->host);
-	free(c->port);
-	free(c->identity);
-	free(c->known_hosts);
-	free(c->reset);
-	free(c->console);
-	free(c->restore);
+	free_all(c->host, c->port, c->identity, c->known_hosts, c->reset, c->console, c->restore);
 	ssh_config_init(c);
 }
 
@@ -172,28 +166,12 @@ static int ssh_prepare(struct run_spec *spec)
 	}
 	ret = 0;
 out:
-	strbuf_release(&arch);
-	strbuf_release(&missing);
-	strbuf_release(&want);
+	strbuf_release_all(&arch, &missing, &want);
 	return ret;
 }
 
 /* Set once a boot left the host to its reset: the next connection waits for it. */
 static int host_was_reset;
-
-static void infra(struct run_result *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void infra(struct run_result *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	out->status = RUN_INFRA;
-	strbuf_reset(&out->error);
-	va_start(ap, fmt);
-	strbuf_vaddf(&out->error, fmt, ap);
-	va_end(ap);
-}
 
 /* The power cycle, before the host is used again; what it did goes into the run's metadata. */
 static void run_reset(const struct ssh_config *c, struct run_result *out)
@@ -250,7 +228,8 @@ static int send_initramfs(struct remote *r, const struct run_spec *spec, const c
 			char last[256];
 
 			remote_failure(r, st, &tools, last, sizeof(last));
-			infra(out, "cannot ask host '%s' what its root needs: %s", r->cfg->host, last);
+			run_result_infra(out, "cannot ask host '%s' what its root needs: %s",
+					 r->cfg->host, last);
 			goto out;
 		}
 		strbuf_addf(&init, "%s/build/guest/%s/lab-rootinit", lab_source_dir(), spec->arch);
@@ -262,19 +241,18 @@ static int send_initramfs(struct remote *r, const struct run_spec *spec, const c
 		    initramfs_write_modules(w->path, init.buf, mods, &tools, r->cfg->host)) {
 			tempfile_delete(w->path);
 			w->path[0] = '\0';
-			infra(out, "cannot write the initramfs of host '%s'", r->cfg->host);
+			run_result_infra(out, "cannot write the initramfs of host '%s'",
+					 r->cfg->host);
 			goto out;
 		}
 	}
 	if (remote_copy(r, w->path, to)) {
-		infra(out, "%s", r->why.buf);
+		run_result_infra(out, "%s", r->why.buf);
 		goto out;
 	}
 	ret = 0;
 out:
-	strbuf_release(&init);
-	strbuf_release(&cmd);
-	strbuf_release(&tools);
+	strbuf_release_all(&init, &cmd, &tools);
 	return ret;
 }
 
@@ -297,9 +275,10 @@ static void not_back(const struct ssh_config *c, struct host_console *hc, const 
 			    ssh_deadline_s(c, 0));
 		return;
 	}
-	infra(out, "host '%s' did not come back within %lds of kexec (last: %s)%s%s", c->host,
-	      ssh_deadline_s(c, 0), why, c->console ? "; its console's last line: " : "",
-	      c->console ? (hc->last[0] ? hc->last : "none") : "");
+	run_result_infra(out, "host '%s' did not come back within %lds of kexec (last: %s)%s%s",
+			 c->host, ssh_deadline_s(c, 0), why,
+			 c->console ? "; its console's last line: " : "",
+			 c->console ? (hc->last[0] ? hc->last : "none") : "");
 }
 
 /* The guest on the host, its output into the console as it comes. */
@@ -331,7 +310,7 @@ static void run_guest(struct remote *r, const struct run_spec *spec, const char 
 	ssh_options(&av, r, 0);
 	strvec_pushl(&av, "-o", "ControlMaster=no", "--", r->cfg->host, cmd.buf, NULL);
 	if (subprocess_start(&child, strvec_argv(&av), NULL, SUBPROCESS_CAPTURE)) {
-		infra(out, "cannot start ssh");
+		run_result_infra(out, "cannot start ssh");
 		goto out;
 	}
 	console_init(&con, spec, out, log_fd, PROTOCOL_CHECKSUM_OPTIONAL | PROTOCOL_NONCE_OPTIONAL,
@@ -390,7 +369,8 @@ static void restore(struct remote *r, const struct run_spec *spec,
 	if (c->console)
 		strbuf_addf(&why, "; its console's last line: %s", hc.last[0] ? hc.last : "none");
 	/* the run's error is the one line said, with the boot's */
-	infra(out, "%s (out of service until 'lab target check' finds it ready)", why.buf);
+	run_result_infra(out, "%s (out of service until 'lab target check' finds it ready)",
+			 why.buf);
 	host_service_stop(spec, why.buf);
 	run_reset(c, out);
 out:
@@ -415,12 +395,12 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	sample_set_meta(&out->set, "ssh.host", c->host);
 	/* taken out by another boot, perhaps another lab's: nothing is sent to it */
 	if (host_out_of_service(spec, &cmd)) {
-		infra(out, "host '%s' is out of service %s", c->host, cmd.buf);
+		run_result_infra(out, "host '%s' is out of service %s", c->host, cmd.buf);
 		goto out;
 	}
 	if (remote_connect(&r, host_was_reset ? (double)ssh_deadline_s(c, 1) : 0) ||
 	    host_state_get(&r, &before)) {
-		infra(out, "%s", r.why.buf);
+		run_result_infra(out, "%s", r.why.buf);
 		goto out;
 	}
 	host_was_reset = 0;
@@ -429,7 +409,7 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	/* refused before anything is copied: nothing is left behind on the host */
 	strbuf_reset(&cmd);
 	if (spec->kernel && kexec_cmdline(&kcmd, before.cmdline, spec->cmdline, &cmd)) {
-		infra(out, "host '%s': %s", c->host, cmd.buf);
+		run_result_infra(out, "host '%s': %s", c->host, cmd.buf);
 		goto out;
 	}
 
@@ -440,7 +420,8 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 	strbuf_addf(&path, "%s/lab-guest", dir.buf);
 	if (remote_command(&r, cmd.buf, NULL, SSH_COMMAND_TIMEOUT_S) ||
 	    remote_copy(&r, spec->guest, path.buf)) {
-		infra(out, "%s", r.why.len ? r.why.buf : "cannot make a directory on the host");
+		run_result_infra(out, "%s",
+				 r.why.len ? r.why.buf : "cannot make a directory on the host");
 		goto out;
 	}
 
@@ -456,18 +437,19 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 			strbuf_addf(&kcmd, " lab.nonce=%s", spec->nonce);
 		if (remote_copy(&r, spec->kernel->path, kpath.buf)) {
 			strbuf_release(&kpath);
-			infra(out, "%s", r.why.buf);
+			run_result_infra(out, "%s", r.why.buf);
 			goto out;
 		}
 		/* from before the kexec: the old kernel going down, the new one's first lines */
 		if (c->console && host_console_start(&hc, c->console, log_fd, spec->watch)) {
 			strbuf_release(&kpath);
-			infra(out, "cannot start the console command of host '%s'", c->host);
+			run_result_infra(out, "cannot start the console command of host '%s'",
+					 c->host);
 			goto out;
 		}
 		if (remote_kexec(&r, kpath.buf, rdpath.buf, kcmd.buf)) {
 			strbuf_release(&kpath);
-			infra(out, "%s", r.why.buf);
+			run_result_infra(out, "%s", r.why.buf);
 			goto out;
 		}
 		strbuf_release(&kpath);
@@ -485,8 +467,8 @@ static int ssh_run(const struct run_spec *spec, struct run_result *out)
 		strbuf_reset(&cmd);
 		strbuf_addf(&cmd, "lab.nonce=%s", spec->nonce ? spec->nonce : "");
 		if (!spec->nonce || !strstr(booted.cmdline, cmd.buf)) {
-			infra(out, "host '%s' came back in another kernel than the one sent: %s",
-			      c->host, booted.version);
+			run_result_infra(out, "host '%s' came back in another kernel than the "
+					 "one sent: %s", c->host, booted.version);
 			goto out;
 		}
 		in_test_kernel = 1;
@@ -512,11 +494,7 @@ out:
 	if (log_fd >= 0)
 		close(log_fd);
 	remote_release(&r);
-	strbuf_release(&dir);
-	strbuf_release(&path);
-	strbuf_release(&cmd);
-	strbuf_release(&kcmd);
-	strbuf_release(&rdpath);
+	strbuf_release_all(&dir, &path, &cmd, &kcmd, &rdpath);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,18 @@ static int name_char(int c)
 static int unit_char(int c)
 {
 	return isalnum(c) || c == '_' || c == '/' || c == '%' || c == '.' || c == '-';
+}
+
+/* why, whysize: the formatted reason a line is refused; returns USERWORK_BAD. */
+__attribute__((format(printf, 3, 4)))
+static enum userwork_line refuse(char *why, size_t whysize, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, whysize, fmt, ap);
+	va_end(ap);
+	return USERWORK_BAD;
 }
 
 /* The next space-separated word of *s, or 0 when there is none. */
@@ -37,60 +50,44 @@ enum userwork_line userwork_parse_line(struct userwork_sample *out, const char *
 	if (!n || *s == '#')
 		return USERWORK_SKIP;
 	for (size_t i = 0; i < n; i++) {
-		if (!name_char((unsigned char)s[i])) {
-			snprintf(why, whysize, "name has an unexpected character '%c'", s[i]);
-			return USERWORK_BAD;
-		}
+		if (!name_char((unsigned char)s[i]))
+			return refuse(why, whysize, "name has an unexpected character '%c'", s[i]);
 	}
-	if (n >= sizeof(out->name)) {
-		snprintf(why, whysize, "name longer than %d characters", USERWORK_NAME_MAX - 1);
-		return USERWORK_BAD;
-	}
+	if (n >= sizeof(out->name))
+		return refuse(why, whysize, "name longer than %d characters",
+			      USERWORK_NAME_MAX - 1);
 	memcpy(out->name, s, n);
-	if (!strncmp(out->name, PROTOCOL_EVENT_PREFIX, strlen(PROTOCOL_EVENT_PREFIX))) {
-		snprintf(why, whysize, "name '%s' starts with '%s', which the guest's event "
-			 "counts have", out->name, PROTOCOL_EVENT_PREFIX);
-		return USERWORK_BAD;
-	}
+	if (!strncmp(out->name, PROTOCOL_EVENT_PREFIX, strlen(PROTOCOL_EVENT_PREFIX)))
+		return refuse(why, whysize, "name '%s' starts with '%s', which the guest's event "
+			      "counts have", out->name, PROTOCOL_EVENT_PREFIX);
 	s += n;
 
 	n = next_word(&s);
-	if (!n) {
-		snprintf(why, whysize, "no value after '%s' (want: name value unit)", out->name);
-		return USERWORK_BAD;
-	}
-	if (n >= sizeof(num)) {
-		snprintf(why, whysize, "value of '%s' is not a number", out->name);
-		return USERWORK_BAD;
-	}
+	if (!n)
+		return refuse(why, whysize, "no value after '%s' (want: name value unit)",
+			      out->name);
+	if (n >= sizeof(num))
+		return refuse(why, whysize, "value of '%s' is not a number", out->name);
 	memcpy(num, s, n);
 	num[n] = '\0';
 	errno = 0;
 	out->value = strtod(num, &end);
-	if (end == num || *end || errno == ERANGE || !isfinite(out->value)) {
-		snprintf(why, whysize, "value '%.24s' of '%s' is not a finite number", num,
-			 out->name);
-		return USERWORK_BAD;
-	}
+	if (end == num || *end || errno == ERANGE || !isfinite(out->value))
+		return refuse(why, whysize, "value '%.24s' of '%s' is not a finite number", num,
+			      out->name);
 	s += n;
 
 	n = next_word(&s);
-	if (!n) {
-		snprintf(why, whysize, "no unit after the value of '%s'", out->name);
-		return USERWORK_BAD;
-	}
+	if (!n)
+		return refuse(why, whysize, "no unit after the value of '%s'", out->name);
 	for (size_t i = 0; i < n; i++) {
-		if (!unit_char((unsigned char)s[i])) {
-			snprintf(why, whysize, "unit of '%s' has an unexpected character '%c'",
-				 out->name, s[i]);
-			return USERWORK_BAD;
-		}
+		if (!unit_char((unsigned char)s[i]))
+			return refuse(why, whysize, "unit of '%s' has an unexpected character '%c'",
+				      out->name, s[i]);
 	}
-	if (n >= sizeof(out->unit)) {
-		snprintf(why, whysize, "unit of '%s' longer than %d characters", out->name,
-			 USERWORK_UNIT_MAX - 1);
-		return USERWORK_BAD;
-	}
+	if (n >= sizeof(out->unit))
+		return refuse(why, whysize, "unit of '%s' longer than %d characters", out->name,
+			      USERWORK_UNIT_MAX - 1);
 	memcpy(out->unit, s, n);
 	s += n;
 
@@ -99,17 +96,13 @@ enum userwork_line userwork_parse_line(struct userwork_sample *out, const char *
 	if (n) {
 		if (n == 6 && !strncmp(w, "higher", 6))
 			out->direction = USERWORK_HIGHER;
-		else if (n != 5 || strncmp(w, "lower", 5)) {
-			snprintf(why, whysize, "'%.*s' after the unit of '%s' (want higher or lower)",
-				 n > 24 ? 24 : (int)n, w, out->name);
-			return USERWORK_BAD;
-		}
+		else if (n != 5 || strncmp(w, "lower", 5))
+			return refuse(why, whysize, "'%.*s' after the unit of '%s' (want higher "
+				      "or lower)", n > 24 ? 24 : (int)n, w, out->name);
 		out->direction_given = 1;
 		w += n;
-		if (next_word(&w)) {
-			snprintf(why, whysize, "text after the direction of '%s'", out->name);
-			return USERWORK_BAD;
-		}
+		if (next_word(&w))
+			return refuse(why, whysize, "text after the direction of '%s'", out->name);
 	}
 	return USERWORK_SAMPLE;
 }

@@ -40,15 +40,8 @@ void user_workload_init(struct user_workload *w)
 
 void user_workload_release(struct user_workload *w)
 {
-	strbuf_release(&w->spec);
-	strbuf_release(&w->name);
-	strbuf_release(&w->program);
-	strbuf_release(&w->format);
-	strbuf_release(&w->version);
-	strvec_release(&w->args);
-	strvec_release(&w->libs);
-	strvec_release(&w->higher);
-	strvec_release(&w->lower);
+	strbuf_release_all(&w->spec, &w->name, &w->program, &w->format, &w->version);
+	strvec_release_all(&w->args, &w->libs, &w->higher, &w->lower);
 }
 
 void user_workload_copy(struct user_workload *dst, const struct user_workload *src)
@@ -234,9 +227,7 @@ static int add_busybox(struct cpio *c, struct strvec *made, const struct user_wo
 fail:
 	error("cannot add busybox to the initramfs: %s", strerror(errno));
 out:
-	strbuf_release(&list);
-	strbuf_release(&interp);
-	strbuf_release(&link);
+	strbuf_release_all(&list, &interp, &link);
 	strvec_release(&applets);
 	strvec_release(&linked);
 	return ret;
@@ -325,18 +316,13 @@ int user_workloads_cpio(struct cpio *c, const struct user_workload *w, size_t n)
 				goto fail;
 		}
 	}
-	if (scripts && add_busybox(c, &made, w, n))
-		goto out;
-	ret = 0;
+	ret = scripts ? add_busybox(c, &made, w, n) : 0;
 	goto out;
 fail:
 	error("cannot add '%s' to the initramfs: %s", path.buf, strerror(errno));
 out:
-	strvec_release(&made);
-	strvec_release(&libs);
-	strbuf_release(&path);
-	strbuf_release(&text);
-	strbuf_release(&link);
+	strvec_release_all(&made, &libs);
+	strbuf_release_all(&path, &text, &link);
 	for (int i = 0; i < SETTINGS; i++)
 		strbuf_release(&set[i]);
 	return ret;
@@ -406,8 +392,7 @@ int user_workloads_stage_dir(const char *dir, const struct user_workload *w, siz
 fail:
 	error("cannot write '%s': %s", path.buf, strerror(errno));
 out:
-	strbuf_release(&path);
-	strbuf_release(&text);
+	strbuf_release_all(&path, &text);
 	for (int i = 0; i < SETTINGS; i++)
 		strbuf_release(&set[i]);
 	return ret;

@@ -249,6 +249,14 @@ static const char *stderr_words(struct output *e, char *buf, size_t size)
  * Run the program once, its output collected. Returns 0 when it exited 0,
  * -1 after reporting why not.
  */
+/* Both ends of a pipe closed, those still open (-1: closed already). */
+static void close_pipe(const int p[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+}
+
 static int run_once(struct exec_state *s, long iteration,
 		    struct output *out, struct output *err)
 {
@@ -333,12 +341,8 @@ static int run_once(struct exec_state *s, long iteration,
 	else
 		ret = 0;
 out:
-	for (int i = 0; i < 2; i++) {
-		if (po[i] >= 0)
-			close(po[i]);
-		if (pe[i] >= 0)
-			close(pe[i]);
-	}
+	close_pipe(po);
+	close_pipe(pe);
 	return ret;
 }
 

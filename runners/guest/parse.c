@@ -17,6 +17,17 @@ static int starts_with(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/* Copy [s, s + n) into dst of size bytes, NUL-terminated; cut to fit. */
+static void copy_cut(char *dst, size_t size, const char *s, size_t n)
+{
+	if (!size)
+		return;
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
 /* Copy [s, s + n) without its surrounding blanks; cut to fit. */
 static void copy_trimmed(char *dst, size_t size, const char *s, size_t n)
 {
@@ -24,12 +35,7 @@ static void copy_trimmed(char *dst, size_t size, const char *s, size_t n)
 		s++, n--;
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
-	if (!size)
-		return;
-	if (n >= size)
-		n = size - 1;
-	memcpy(dst, s, n);
-	dst[n] = '\0';
+	copy_cut(dst, size, s, n);
 }
 
 /* A unit after a number: its factor to microseconds, and its length. */
@@ -198,18 +204,6 @@ enum graph_kind parse_graph_line(struct graph_line *out, const char *line)
 	return parse_function(out, skip_space(bar + 1));
 }
 
-static void copy_name(char *dst, size_t size, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (!size)
-		return;
-	if (n >= size)
-		n = size - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 int graph_pairing_feed(struct graph_pairing *p, const struct graph_line *l,
 		       char *func, size_t size, double *usecs)
 {
@@ -224,7 +218,7 @@ int graph_pairing_feed(struct graph_pairing *p, const struct graph_line *l,
 		break;
 	case GRAPH_ENTRY:
 		if (*depth < GRAPH_MAX_DEPTH)
-			copy_name(p->open[cpu][*depth], PARSE_FUNC_MAX, l->func);
+			copy_cut(p->open[cpu][*depth], PARSE_FUNC_MAX, l->func, strlen(l->func));
 		(*depth)++;
 		return 0;
 	case GRAPH_EXIT:
@@ -245,7 +239,7 @@ int graph_pairing_feed(struct graph_pairing *p, const struct graph_line *l,
 	}
 	if (l->usecs < 0)
 		return 0;
-	copy_name(func, size, name);
+	copy_cut(func, size, name, strlen(name));
 	*usecs = l->usecs;
 	return 1;
 }

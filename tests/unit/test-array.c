@@ -3,7 +3,9 @@
  * hand, the elements kept across a move, and a size that overflows dying
  * with its message rather than wrapping round; xstrset() of a string, of
  * itself and of NULL; a dvec's values kept in order through its moves,
- * and empty again after release.
+ * and empty again after release; strbuf_release_all() and
+ * strvec_release_all() leaving each one named empty, free_all() freeing
+ * each pointer (make SANITIZE=address counts a leak).
  */
 #include <signal.h>
 #include <stdint.h>
@@ -13,6 +15,8 @@
 
 #include "array.h"
 #include "dvec.h"
+#include "strbuf.h"
+#include "strvec.h"
 #include "tap.h"
 
 /* xreallocarray(NULL, nmemb, size) in a child: its stderr into msg, its wait status */
@@ -99,5 +103,20 @@ int main(void)
 	is_str(field, "modules", "... of itself");
 	xstrset(&field, NULL);
 	ok(!field, "... and NULL sets none");
+	{
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
+		struct strvec sv = STRVEC_INIT, w = STRVEC_INIT;
+
+		strbuf_addstr(&a, "one");
+		strbuf_addstr(&c, "three");
+		strbuf_release_all(&a, &b, &c);
+		ok(!a.buf && !a.len && !b.buf && !c.buf && !c.len, "strbuf_release_all: each empty");
+		strvec_pushl(&sv, "x", "y", NULL);
+		strvec_push(&w, "z");
+		strvec_release_all(&sv, &w);
+		ok(!sv.v && !sv.nr && !w.v && !w.nr, "strvec_release_all: each empty");
+		free_all(xstrdup("p"), NULL, xstrdup("q"));
+		ok(1, "free_all: NULL among the pointers");
+	}
 	return done_testing();
 }
