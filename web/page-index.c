@@ -286,13 +286,11 @@ static int index_experiment(const struct store_report_experiment_summary *e, voi
 	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td class=\"wrap lead\">",
 		    bisect ? 'b' : 'e', e->id, e->id);
 	add_worst(out->s, sb, e);
-	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, e->kind);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "s-", e->status);
-	strbuf_addstr(sb, "</td><td>");
-	html_time(sb, e->created);
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	strbuf_addstr(sb, "</td>");
+	html_cell_text(sb, NULL, e->kind);
+	html_cell_badge(sb, "s-", e->status);
+	html_cell_time(sb, e->created);
+	strbuf_addstr(sb, "<td class=\"wrap\">");
 	if (bisect && *e->good) {
 		strbuf_addstr(sb, "good ");
 		add_kernel(out->s, sb, e->good_ref, e->good);
@@ -334,8 +332,7 @@ static int add_experiments(struct site *s, struct strbuf *sb, int regressions)
 	} else if (store_report_experiments(s->st, s->opt->recent, 0, index_experiment, &out)) {
 		return -1;
 	}
-	html_table_end(sb);
-	strbuf_addstr(sb, "</section>\n");
+	html_section_end(sb);
 	return 0;
 }
 
@@ -363,15 +360,12 @@ static int index_run(const struct store_report_run_summary *r, void *data)
 	struct site_out *out = data;
 	struct strbuf *sb = out->sb;
 
-	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
-	html_time(sb, r->started);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "s-", r->status);
-	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, r->runner);
-	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, r->workloads);
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td>", r->id, r->id);
+	html_cell_time(sb, r->started);
+	html_cell_badge(sb, "s-", r->status);
+	html_cell_text(sb, NULL, r->runner);
+	html_cell_text(sb, NULL, r->workloads);
+	strbuf_addstr(sb, "<td>");
 	if (r->experiment_kind)
 		strbuf_addf(sb, "<a href=\"%c%lld.html\">E%lld</a>",
 			    !strcmp(r->experiment_kind, "bisect") ? 'b' : 'e', r->experiment_id,
@@ -383,9 +377,9 @@ static int index_run(const struct store_report_run_summary *r, void *data)
 		     !strcmp(r->experiment_kind, "bisect"));
 	strbuf_addstr(sb, "</td><td class=\"wrap-s\">");
 	add_run_kernel(out->s, sb, r->kernel, r->git_ref);
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
-	html_text(sb, r->error);
-	strbuf_addstr(sb, "</td></tr>\n");
+	strbuf_addstr(sb, "</td>");
+	html_cell_text(sb, "wrap", r->error);
+	strbuf_addstr(sb, "</tr>\n");
 	return 0;
 }
 
@@ -395,11 +389,10 @@ static int index_nightly(const struct store_report_nightly *n, void *data)
 
 	strbuf_addf(sb, "<tr><td><a href=\"n%lld.html\">", n->id);
 	escape_html(sb, n->name);
-	strbuf_addf(sb, "</a></td><td class=\"num\">%lld</td><td>", n->nights);
-	html_time(sb, n->last_started);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "s-", n->last_status);
-	strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>"
+	strbuf_addf(sb, "</a></td><td class=\"num\">%lld</td>", n->nights);
+	html_cell_time(sb, n->last_started);
+	html_cell_badge(sb, "s-", n->last_status);
+	strbuf_addf(sb, "<td class=\"num\">%lld</td><td class=\"num\">%lld</td>"
 		    "<td class=\"wrap-s lead\">", n->series, n->changes);
 	if (*n->worst_kind) {
 		strbuf_addstr(sb, "<strong class=\"metric\">");
@@ -428,12 +421,11 @@ static int add_nightlies(struct site *s, struct strbuf *sb)
 	int ret = store_report_nightlies(s->st, index_nightly, &rows);
 
 	if (!ret && rows.len) {
-		strbuf_addstr(sb, "<section>\n<h2>Nightlies</h2>\n");
-		html_table_begin(sb, "<th>Nightly</th><th>Nights</th><th>Newest night</th>"
-			    "<th>Status</th><th>Series</th><th>Changes</th><th>Worst change</th>");
+		html_section_table(sb, "Nightlies", "<th>Nightly</th><th>Nights</th>"
+				   "<th>Newest night</th><th>Status</th><th>Series</th><th>Changes</th>"
+				   "<th>Worst change</th>");
 		strbuf_addstr(sb, rows.buf);
-		html_table_end(sb);
-		strbuf_addstr(sb, "</section>\n");
+		html_section_end(sb);
 	}
 	strbuf_release(&rows);
 	return ret;
@@ -453,9 +445,9 @@ int page_index(struct site *s)
 		goto out;
 	if (add_nightlies(s, &sb) || add_series(s, &sb))
 		goto out;
-	strbuf_addstr(&sb, "<section>\n<h2>Recent runs</h2>\n");
-	html_table_begin(&sb, "<th>Run</th><th>Started</th><th>Status</th><th>Runner</th><th>Workloads</th>"
-		    "<th>Experiment</th><th>Variant</th><th>Kernel</th><th>Error</th>");
+	html_section_table(&sb, "Recent runs", "<th>Run</th><th>Started</th><th>Status</th>"
+			   "<th>Runner</th><th>Workloads</th><th>Experiment</th><th>Variant</th>"
+			   "<th>Kernel</th><th>Error</th>");
 	if (store_report_runs(s->st, s->opt->recent, index_run, &runs))
 		goto out;
 	html_table_end(&sb);

@@ -163,9 +163,9 @@ static void badge_class(struct strbuf *sb, const char *prefix, const char *word)
 
 static void add_change_row(struct site *s, struct strbuf *sb, const struct change *c)
 {
-	strbuf_addstr(sb, "<tr><td>");
-	html_text(sb, c->kind);
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	strbuf_addstr(sb, "<tr>");
+	html_cell_text(sb, NULL, c->kind);
+	strbuf_addstr(sb, "<td class=\"wrap\">");
 	add_kernel(s, sb, NULL, c->before);
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	add_kernel(s, sb, NULL, c->after);
@@ -178,9 +178,9 @@ static void add_change_row(struct site *s, struct strbuf *sb, const struct chang
 	} else {
 		strbuf_addstr(sb, "&#8211;");
 	}
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "v-", c->verdict);
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addstr(sb, "</td>");
+	html_cell_badge(sb, "v-", c->verdict);
+	strbuf_addstr(sb, "<td>");
 	if (c->ab_experiment)
 		strbuf_addf(sb, "<a href=\"e%lld.html\">E%lld</a>", c->ab_experiment, c->ab_experiment);
 	else

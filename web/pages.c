@@ -276,17 +276,13 @@ static int runs_table_row(const struct store_report_experiment_run *r, void *dat
 
 	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
 	html_variant(sb, r->variant, t->bisect);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "s-", r->status);
-	strbuf_addstr(sb, "</td><td>");
-	html_time(sb, r->started);
-	strbuf_addstr(sb, "</td><td>");
-	html_count(sb, r->mem_mib);
-	strbuf_addstr(sb, "</td><td>");
-	html_count(sb, r->cpus);
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
-	html_text(sb, r->error);
-	strbuf_addstr(sb, "</td></tr>\n");
+	strbuf_addstr(sb, "</td>");
+	html_cell_badge(sb, "s-", r->status);
+	html_cell_time(sb, r->started);
+	html_cell_count(sb, NULL, r->mem_mib);
+	html_cell_count(sb, NULL, r->cpus);
+	html_cell_text(sb, "wrap", r->error);
+	strbuf_addstr(sb, "</tr>\n");
 	return 0;
 }
 
@@ -294,9 +290,8 @@ int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id, int bise
 {
 	struct runs_table t = { sb, bisect };
 
-	strbuf_addstr(sb, "<section>\n<h2>Runs</h2>\n");
-	html_table_begin(sb, "<th>Run</th><th>Variant</th><th>Status</th><th>Started</th>"
-		    "<th>Memory MiB</th><th>CPUs</th><th>Error</th>");
+	html_section_table(sb, "Runs", "<th>Run</th><th>Variant</th><th>Status</th><th>Started</th>"
+			   "<th>Memory MiB</th><th>CPUs</th><th>Error</th>");
 	if (store_report_experiment_runs(s->st, exp_id, runs_table_row, &t))
 		return -1;
 	html_table_end(sb);
