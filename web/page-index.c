@@ -34,7 +34,7 @@ struct series_kernel {
 };
 
 struct series {
-	char *workload, *metric, *unit;
+	struct metric_name name;
 	size_t kernel;			/* index into series_kernel */
 	long long latest_run;
 	struct dvec t, y;
@@ -55,9 +55,7 @@ static void series_set_release(struct series_set *set)
 		strbuf_release(&set->k[i].cmdline);
 	}
 	for (size_t i = 0; i < set->n; i++) {
-		free(set->s[i].workload);
-		free(set->s[i].metric);
-		free(set->s[i].unit);
+		metric_name_release(&set->s[i].name);
 		dvec_release(&set->s[i].t);
 		dvec_release(&set->s[i].y);
 	}
@@ -69,15 +67,13 @@ static struct series *series_for(struct series_set *set, size_t kernel, const st
 	struct series *sr;
 
 	for (size_t i = 0; i < set->n; i++)
-		if (set->s[i].kernel == kernel && !strcmp(set->s[i].metric, m->metric) &&
-		    !strcmp(set->s[i].workload, m->workload))
+		if (set->s[i].kernel == kernel &&
+		    metric_name_is(&set->s[i].name, m->name.workload, m->name.metric))
 			return &set->s[i];
 	ALLOC_GROW(set->s, set->n + 1, set->alloc);
 	sr = &set->s[set->n++];
 	memset(sr, 0, sizeof(*sr));
-	sr->workload = xstrdup(m->workload);
-	sr->metric = xstrdup(m->metric);
-	sr->unit = xstrdup(m->unit);
+	metric_name_set(&sr->name, m->name.workload, m->name.metric, m->name.unit);
 	sr->kernel = kernel;
 	return sr;
 }
@@ -85,10 +81,8 @@ static struct series *series_for(struct series_set *set, size_t kernel, const st
 static int series_cmp(const void *a, const void *b)
 {
 	const struct series *x = a, *y = b;
-	int c = strcmp(x->workload, y->workload);
+	int c = metric_name_cmp(&x->name, &y->name);
 
-	if (!c)
-		c = strcmp(x->metric, y->metric);
 	return c ? c : (x->kernel > y->kernel) - (x->kernel < y->kernel);
 }
 
@@ -226,13 +220,11 @@ static int add_series(struct site *s, struct strbuf *sb)
 			hidden++;
 			continue;
 		}
-		if (!prev || strcmp(prev->workload, sr->workload) || strcmp(prev->metric, sr->metric)) {
+		if (!prev || metric_name_cmp(&prev->name, &sr->name)) {
 			if (prev)
 				html_table_end(sb);
 			strbuf_addstr(sb, "<h3>");
-			escape_html(sb, sr->workload);
-			strbuf_addch(sb, '.');
-			escape_html(sb, sr->metric);
+			html_metric_name(sb, &sr->name);
 			strbuf_addstr(sb, "</h3>\n");
 			html_table_begin(sb, set.cmdlines ?
 				    "<th>Kernel</th><th>Memory MiB</th><th>CPUs</th><th>Command line</th>"
@@ -254,17 +246,17 @@ static int add_series(struct site *s, struct strbuf *sb)
 		strbuf_addf(sb, "<td class=\"num\">%zu of %d</td><td>", sr->y.nr, k->runs);
 		strbuf_reset(&title);
 		strbuf_addf(&title, "%s.%s of %s%.*s: medians of %zu runs, from %.6g to %.6g ",
-			    sr->workload, sr->metric, k->commit ? "commit " : "",
+			    sr->name.workload, sr->name.metric, k->commit ? "commit " : "",
 			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.nr, sum.min,
 			    sum.max);
-		strbuf_addstr(&title, sr->unit);
+		strbuf_addstr(&title, sr->name.unit);
 		strbuf_addf(&title, "; scale at least %g %% either side of their median",
 			    100 * STATS_DELTA_WALL);
 		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.nr, STATS_DELTA_WALL, title.buf);
 		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
 		html_num(sb, sr->y.v[sr->y.nr - 1]);
 		strbuf_addstr(sb, "</a> ");
-		escape_html(sb, sr->unit);
+		escape_html(sb, sr->name.unit);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	if (prev)

@@ -26,6 +26,10 @@ struct change {
 	double ratio;
 };
 
+/* A change's texts, in the order of the row's */
+#define CHANGE_TEXTS(c) { &(c)->series, &(c)->kind, &(c)->before, &(c)->after, &(c)->verdict, \
+			  &(c)->culprit, &(c)->outcome }
+
 /* The series being read: its points until the next series' first. */
 struct series {
 	struct strbuf key, workload, metric, unit, target, cmdline, clock;
@@ -84,15 +88,10 @@ static void series_start(struct series *s, const struct store_report_nightly_poi
 static void nightly_page_release(struct nightly_page *np)
 {
 	for (size_t i = 0; i < np->nc; i++) {
-		struct change *c = &np->c[i];
+		char **text[] = CHANGE_TEXTS(&np->c[i]);
 
-		free(c->series);
-		free(c->kind);
-		free(c->before);
-		free(c->after);
-		free(c->verdict);
-		free(c->culprit);
-		free(c->outcome);
+		for (size_t j = 0; j < ARRAY_SIZE(text); j++)
+			free(*text[j]);
 	}
 	free(np->c);
 	series_release(&np->s);
@@ -124,6 +123,17 @@ static int nightly_header(const struct store_report_nightly *n, void *data)
 	return 0;
 }
 
+/* The row's texts into c, copies that last until the page is written. */
+static void change_copy_texts(struct change *c, const struct store_report_nightly_change *row)
+{
+	const char *from[] = { row->series, row->kind, row->before, row->after, row->verdict,
+			       row->culprit, row->outcome };
+	char **text[] = CHANGE_TEXTS(c);
+
+	for (size_t i = 0; i < ARRAY_SIZE(text); i++)
+		*text[i] = xstrdup(from[i]);
+}
+
 static int nightly_change(const struct store_report_nightly_change *row, void *data)
 {
 	struct nightly_page *np = data;
@@ -134,13 +144,7 @@ static int nightly_change(const struct store_report_nightly_change *row, void *d
 	c->ab_experiment = row->ab_experiment;
 	c->bisection = row->bisection;
 	c->ratio = row->ratio;
-	c->series = xstrdup(row->series);
-	c->kind = xstrdup(row->kind);
-	c->before = xstrdup(row->before);
-	c->after = xstrdup(row->after);
-	c->verdict = xstrdup(row->verdict);
-	c->culprit = xstrdup(row->culprit);
-	c->outcome = xstrdup(row->outcome);
+	change_copy_texts(c, row);
 	return 0;
 }
 

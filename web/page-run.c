@@ -34,11 +34,9 @@ static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
 		struct stats_summary sum;
 
 		strbuf_addstr(sb, "<tr><th scope=\"row\">");
-		escape_html(sb, m->workload);
-		strbuf_addch(sb, '.');
-		escape_html(sb, m->metric);
+		html_metric_name(sb, &m->name);
 		strbuf_addstr(sb, "</th><td>");
-		escape_html(sb, m->unit);
+		escape_html(sb, m->name.unit);
 		strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", m->d.nr,
 			    m->warm);
 		if (m->d.nr && !stats_summarize(&sum, m->d.v, m->d.nr)) {

@@ -184,12 +184,44 @@ void add_worst(struct site *s, struct strbuf *sb, const struct store_report_expe
 	}
 }
 
+void metric_name_set(struct metric_name *m, const char *workload, const char *metric,
+		     const char *unit)
+{
+	m->workload = xstrdup(workload);
+	m->metric = xstrdup(metric);
+	m->unit = xstrdup(unit);
+}
+
+int metric_name_is(const struct metric_name *m, const char *workload, const char *metric)
+{
+	return !strcmp(m->metric, metric) && !strcmp(m->workload, workload);
+}
+
+int metric_name_cmp(const struct metric_name *a, const struct metric_name *b)
+{
+	int c = strcmp(a->workload, b->workload);
+
+	return c ? c : strcmp(a->metric, b->metric);
+}
+
+void metric_name_release(struct metric_name *m)
+{
+	free(m->workload);
+	free(m->metric);
+	free(m->unit);
+}
+
+void html_metric_name(struct strbuf *sb, const struct metric_name *m)
+{
+	escape_html(sb, m->workload);
+	strbuf_addch(sb, '.');
+	escape_html(sb, m->metric);
+}
+
 void run_metrics_release(struct run_metrics *rm)
 {
 	for (size_t i = 0; i < rm->n; i++) {
-		free(rm->m[i].workload);
-		free(rm->m[i].metric);
-		free(rm->m[i].unit);
+		metric_name_release(&rm->m[i].name);
 		dvec_release(&rm->m[i].d);
 	}
 	free(rm->m);
@@ -198,10 +230,8 @@ void run_metrics_release(struct run_metrics *rm)
 
 static int run_metric_cmp(const void *a, const void *b)
 {
-	const struct run_metric *x = a, *y = b;
-	int c = strcmp(x->workload, y->workload);
-
-	return c ? c : strcmp(x->metric, y->metric);
+	return metric_name_cmp(&((const struct run_metric *)a)->name,
+			       &((const struct run_metric *)b)->name);
 }
 
 /* Samples come grouped by metric, mostly: the last one's is looked at first. */
@@ -210,20 +240,17 @@ static int run_metric_sample(const struct sample *smp, void *data)
 	struct run_metrics *rm = data;
 	struct run_metric *cur = rm->cur;
 
-	if (!cur || strcmp(cur->metric, smp->metric) || strcmp(cur->workload, smp->workload)) {
+	if (!cur || !metric_name_is(&cur->name, smp->workload, smp->metric)) {
 		cur = NULL;
 		for (size_t i = 0; i < rm->n && !cur; i++)
-			if (!strcmp(rm->m[i].metric, smp->metric) &&
-			    !strcmp(rm->m[i].workload, smp->workload))
+			if (metric_name_is(&rm->m[i].name, smp->workload, smp->metric))
 				cur = &rm->m[i];
 	}
 	if (!cur) {
 		ALLOC_GROW(rm->m, rm->n + 1, rm->alloc);
 		cur = &rm->m[rm->n++];
 		memset(cur, 0, sizeof(*cur));
-		cur->workload = xstrdup(smp->workload);
-		cur->metric = xstrdup(smp->metric);
-		cur->unit = xstrdup(smp->unit);
+		metric_name_set(&cur->name, smp->workload, smp->metric, smp->unit);
 	}
 	if (smp->flags & SAMPLE_WARMUP)
 		cur->warm++;
