@@ -106,6 +106,19 @@ void html_commit(struct strbuf *sb, const char *hex)
 	strbuf_release(&c);
 }
 
+void html_hash(struct strbuf *sb, const char *hex)
+{
+	if (!*hex) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	strbuf_addstr(sb, "<span title=\"");
+	escape_html(sb, hex);
+	strbuf_addstr(sb, "\">");
+	html_commit(sb, hex);
+	strbuf_addstr(sb, "</span>");
+}
+
 static const char *const bisect_variant[][2] = {
 	{ "G", "the good end" },
 	{ "B", "the bad end" },

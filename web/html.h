@@ -16,6 +16,8 @@ void html_time(struct strbuf *sb, double epoch);	/* local time, to the second */
 void html_badge(struct strbuf *sb, const char *prefix, const char *word);
 /* A commit id or hash, cut to 12, as code. */
 void html_commit(struct strbuf *sb, const char *hex);
+/* The same with the whole of it as its title; a dash when hex is "". */
+void html_hash(struct strbuf *sb, const char *hex);
 
 /*
  * A run's variant: as stored, but a bisection's one-letter names say

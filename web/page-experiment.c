@@ -361,16 +361,7 @@ static int provenance_row(const struct store_report_variant *v, void *data)
 	else
 		html_text(sb, v->path);
 	strbuf_addstr(sb, "</td><td>");
-	/* cut to 12 in the cell, whole in its title */
-	if (*v->hash) {
-		strbuf_addstr(sb, "<span title=\"");
-		escape_html(sb, v->hash);
-		strbuf_addstr(sb, "\">");
-		html_commit(sb, v->hash);
-		strbuf_addstr(sb, "</span>");
-	} else {
-		strbuf_addstr(sb, "&#8211;");
-	}
+	html_hash(sb, v->hash);
 	strbuf_addstr(sb, "</td>");
 	html_cell_text(sb, NULL, v->release);
 	strbuf_addstr(sb, "<td class=\"wrap-s\"><code>");

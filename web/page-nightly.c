@@ -123,13 +123,16 @@ static int nightly_header(const struct store_report_nightly *n, void *data)
 	return 0;
 }
 
-/* The row's texts into c, copies that last until the page is written. */
-static void change_copy_texts(struct change *c, const struct store_report_nightly_change *row)
+/* The row into c, its texts copies that last until the page is written. */
+static void change_copy(struct change *c, const struct store_report_nightly_change *row)
 {
 	const char *from[] = { row->series, row->kind, row->before, row->after, row->verdict,
 			       row->culprit, row->outcome };
 	char **text[] = CHANGE_TEXTS(c);
 
+	c->ab_experiment = row->ab_experiment;
+	c->bisection = row->bisection;
+	c->ratio = row->ratio;
 	for (size_t i = 0; i < ARRAY_SIZE(text); i++)
 		*text[i] = xstrdup(from[i]);
 }
@@ -137,14 +140,9 @@ static void change_copy_texts(struct change *c, const struct store_report_nightl
 static int nightly_change(const struct store_report_nightly_change *row, void *data)
 {
 	struct nightly_page *np = data;
-	struct change *c;
 
 	ALLOC_GROW(np->c, np->nc + 1, np->alloc);
-	c = &np->c[np->nc++];
-	c->ab_experiment = row->ab_experiment;
-	c->bisection = row->bisection;
-	c->ratio = row->ratio;
-	change_copy_texts(c, row);
+	change_copy(&np->c[np->nc++], row);
 	return 0;
 }
 

@@ -59,6 +59,11 @@ int main(void)
 	       "<dt>status</dt><dd><span class=\"badge s-ok\">OK</span></dd>\n"
 	       "<dt>started</dt><dd>&#8211;</dd>\n", "facts: a line each, name then value");
 	strbuf_reset(&sb);
+	html_hash(&sb, "0123456789abcdef");
+	html_hash(&sb, "");
+	is_str(strbuf_str(&sb), "<span title=\"0123456789abcdef\"><code>0123456789ab</code></span>"
+	       "&#8211;", "a hash cut to 12, whole in its title; none, a dash");
+	strbuf_reset(&sb);
 	html_section_table(&sb, "Runs", "<th>Run</th>");
 	html_section_end(&sb);
 	is_str(strbuf_str(&sb), "<section>\n<h2>Runs</h2>\n<div class=\"scroll\"><table>\n"
