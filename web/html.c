@@ -106,6 +106,19 @@ void html_commit(struct strbuf *sb, const char *hex)
 	strbuf_release(&c);
 }
 
+void html_hash(struct strbuf *sb, const char *hex)
+{
+	if (!*hex) {
+		strbuf_addstr(sb, "&#8211;");
+		return;
+	}
+	strbuf_addstr(sb, "<span title=\"");
+	escape_html(sb, hex);
+	strbuf_addstr(sb, "\">");
+	html_commit(sb, hex);
+	strbuf_addstr(sb, "</span>");
+}
+
 static const char *const bisect_variant[][2] = {
 	{ "G", "the good end" },
 	{ "B", "the bad end" },
@@ -158,4 +171,80 @@ void html_table_begin(struct strbuf *sb, const char *head)
 void html_table_end(struct strbuf *sb)
 {
 	strbuf_addstr(sb, "</tbody></table></div>\n");
+}
+
+void html_section_table(struct strbuf *sb, const char *title, const char *head)
+{
+	strbuf_addf(sb, "<section>\n<h2>%s</h2>\n", title);
+	html_table_begin(sb, head);
+}
+
+void html_section_end(struct strbuf *sb)
+{
+	html_table_end(sb);
+	strbuf_addstr(sb, "</section>\n");
+}
+
+static void cell_begin(struct strbuf *sb, const char *cls)
+{
+	if (cls)
+		strbuf_addf(sb, "<td class=\"%s\">", cls);
+	else
+		strbuf_addstr(sb, "<td>");
+}
+
+void html_cell_text(struct strbuf *sb, const char *cls, const char *text)
+{
+	cell_begin(sb, cls);
+	html_text(sb, text);
+	strbuf_addstr(sb, "</td>");
+}
+
+void html_cell_badge(struct strbuf *sb, const char *prefix, const char *word)
+{
+	strbuf_addstr(sb, "<td>");
+	html_badge(sb, prefix, word);
+	strbuf_addstr(sb, "</td>");
+}
+
+void html_cell_time(struct strbuf *sb, double epoch)
+{
+	strbuf_addstr(sb, "<td>");
+	html_time(sb, epoch);
+	strbuf_addstr(sb, "</td>");
+}
+
+void html_cell_count(struct strbuf *sb, const char *cls, long long v)
+{
+	cell_begin(sb, cls);
+	html_count(sb, v);
+	strbuf_addstr(sb, "</td>");
+}
+
+void html_cell_num(struct strbuf *sb, double v)
+{
+	cell_begin(sb, "num");
+	html_num(sb, v);
+	strbuf_addstr(sb, "</td>");
+}
+
+void html_fact_text(struct strbuf *sb, const char *name, const char *text)
+{
+	strbuf_addf(sb, "<dt>%s</dt><dd>", name);
+	html_text(sb, text);
+	strbuf_addstr(sb, "</dd>\n");
+}
+
+void html_fact_badge(struct strbuf *sb, const char *name, const char *prefix, const char *word)
+{
+	strbuf_addf(sb, "<dt>%s</dt><dd>", name);
+	html_badge(sb, prefix, word);
+	strbuf_addstr(sb, "</dd>\n");
+}
+
+void html_fact_time(struct strbuf *sb, const char *name, double epoch)
+{
+	strbuf_addf(sb, "<dt>%s</dt><dd>", name);
+	html_time(sb, epoch);
+	strbuf_addstr(sb, "</dd>\n");
 }

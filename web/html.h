@@ -16,6 +16,8 @@ void html_time(struct strbuf *sb, double epoch);	/* local time, to the second */
 void html_badge(struct strbuf *sb, const char *prefix, const char *word);
 /* A commit id or hash, cut to 12, as code. */
 void html_commit(struct strbuf *sb, const char *hex);
+/* The same with the whole of it as its title; a dash when hex is "". */
+void html_hash(struct strbuf *sb, const char *hex);
 
 /*
  * A run's variant: as stored, but a bisection's one-letter names say
@@ -31,5 +33,22 @@ void html_page_end(struct strbuf *sb);
 /* A table with its header cells (trusted HTML); html_table_end() closes it. */
 void html_table_begin(struct strbuf *sb, const char *head);
 void html_table_end(struct strbuf *sb);
+/* The same under a section headed title (trusted HTML) as h2; html_section_end() closes both. */
+void html_section_table(struct strbuf *sb, const char *title, const char *head);
+void html_section_end(struct strbuf *sb);
+
+/*
+ * A whole table cell of one value, written as the functions above write
+ * it: <td>, or <td class="cls"> when cls is not NULL, the value, </td>.
+ */
+void html_cell_text(struct strbuf *sb, const char *cls, const char *text);
+void html_cell_badge(struct strbuf *sb, const char *prefix, const char *word);
+void html_cell_time(struct strbuf *sb, double epoch);
+void html_cell_count(struct strbuf *sb, const char *cls, long long v);
+void html_cell_num(struct strbuf *sb, double v);	/* of class "num" */
+/* A whole fact of a list of facts (<dl>): <dt>name</dt><dd>, the value, </dd> and a newline. */
+void html_fact_text(struct strbuf *sb, const char *name, const char *text);
+void html_fact_badge(struct strbuf *sb, const char *name, const char *prefix, const char *word);
+void html_fact_time(struct strbuf *sb, const char *name, double epoch);
 
 #endif

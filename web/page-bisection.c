@@ -34,13 +34,11 @@ static int bisection_header(const struct store_report_bisection *b, void *data)
 	strbuf_release(&title);
 	if (add_headline(s, sb, bp->p.id))
 		return -1;
-	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
-	html_badge(sb, "s-", b->status);
-	strbuf_addstr(sb, "</dd>\n<dt>outcome</dt><dd>");
-	html_badge(sb, "v-", b->outcome);
-	strbuf_addstr(sb, "</dd>\n<dt>started</dt><dd>");
-	html_time(sb, b->created);
-	strbuf_addstr(sb, "</dd>\n<dt>workload.metric</dt><dd>");
+	strbuf_addstr(sb, "<dl class=\"facts\">\n");
+	html_fact_badge(sb, "status", "s-", b->status);
+	html_fact_badge(sb, "outcome", "v-", b->outcome);
+	html_fact_time(sb, "started", b->created);
+	strbuf_addstr(sb, "<dt>workload.metric</dt><dd>");
 	html_text(sb, b->workload);
 	strbuf_addch(sb, '.');
 	html_text(sb, b->metric);
@@ -104,9 +102,9 @@ static int bisection_step(const struct bisect_step_row *row, void *data)
 		strbuf_addstr(sb, " (culprit)");
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	add_subject(bp->p.s, sb, row->commit);
-	strbuf_addstr(sb, "</td><td class=\"num\">");
-	html_count(sb, row->n);
-	strbuf_addstr(sb, "</td><td class=\"num\">");
+	strbuf_addstr(sb, "</td>");
+	html_cell_count(sb, "num", row->n);
+	strbuf_addstr(sb, "<td class=\"num\">");
 	if (isfinite(st->ratio) && st->ratio > 0) {
 		char change[96];
 
@@ -114,9 +112,9 @@ static int bisection_step(const struct bisect_step_row *row, void *data)
 		escape_html(sb, change);
 	} else
 		strbuf_addstr(sb, "&#8211;");
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "m-", row->mark);
-	strbuf_addstr(sb, "</td></tr>\n");
+	strbuf_addstr(sb, "</td>");
+	html_cell_badge(sb, "m-", row->mark);
+	strbuf_addstr(sb, "</tr>\n");
 	return 0;
 }
 
@@ -131,9 +129,8 @@ static int bisection_fill(struct page *p)
 		return -1;
 	if (!p->found)
 		return 0;
-	strbuf_addstr(sb, "<section>\n<h2>Steps</h2>\n");
-	html_table_begin(sb, "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
-		    "<th>Change M/G [99% CI]</th><th>Mark</th>");
+	html_section_table(sb, "Steps", "<th>Step</th><th>Commit</th><th>Subject</th><th>n</th>"
+			   "<th>Change M/G [99% CI]</th><th>Mark</th>");
 	if (store_report_bisect_steps(s->st, id, bisection_step, bp))
 		return -1;
 	html_table_end(sb);

@@ -116,11 +116,10 @@ static void exp_samples_side(struct side_samples *out, const struct exp_samples 
 
 static void add_ab_row(struct strbuf *sb, const char *label, double a, double b)
 {
-	strbuf_addf(sb, "<tr><th scope=\"row\">%s</th><td class=\"num\">", label);
-	html_num(sb, a);
-	strbuf_addstr(sb, "</td><td class=\"num\">");
-	html_num(sb, b);
-	strbuf_addstr(sb, "</td></tr>\n");
+	strbuf_addf(sb, "<tr><th scope=\"row\">%s</th>", label);
+	html_cell_num(sb, a);
+	html_cell_num(sb, b);
+	strbuf_addstr(sb, "</tr>\n");
 }
 
 /* A p-value as every output writes one: never an exponent. */
@@ -362,19 +361,10 @@ static int provenance_row(const struct store_report_variant *v, void *data)
 	else
 		html_text(sb, v->path);
 	strbuf_addstr(sb, "</td><td>");
-	/* cut to 12 in the cell, whole in its title */
-	if (*v->hash) {
-		strbuf_addstr(sb, "<span title=\"");
-		escape_html(sb, v->hash);
-		strbuf_addstr(sb, "\">");
-		html_commit(sb, v->hash);
-		strbuf_addstr(sb, "</span>");
-	} else {
-		strbuf_addstr(sb, "&#8211;");
-	}
-	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, v->release);
-	strbuf_addstr(sb, "</td><td class=\"wrap-s\"><code>");
+	html_hash(sb, v->hash);
+	strbuf_addstr(sb, "</td>");
+	html_cell_text(sb, NULL, v->release);
+	strbuf_addstr(sb, "<td class=\"wrap-s\"><code>");
 	html_text(sb, v->cmdline);
 	strbuf_addstr(sb, "</code></td><td class=\"wrap-s\">");
 	for (size_t i = 0; i < v->nruns; i++)
@@ -388,13 +378,12 @@ static int add_provenance(struct site *s, struct strbuf *sb, long long exp_id)
 {
 	struct site_out out = { s, sb };
 
-	strbuf_addstr(sb, "<section>\n<h2>Provenance</h2>\n");
-	html_table_begin(sb, "<th>Variant</th><th>Kernel: ref (commit) subject</th><th>Kernel image</th>"
-		    "<th>Image hash</th><th>Release</th><th>Command line</th><th>Runs</th>");
+	html_section_table(sb, "Provenance", "<th>Variant</th><th>Kernel: ref (commit) subject</th>"
+			   "<th>Kernel image</th><th>Image hash</th><th>Release</th>"
+			   "<th>Command line</th><th>Runs</th>");
 	if (store_report_variants(s->st, exp_id, provenance_row, &out))
 		return -1;
-	html_table_end(sb);
-	strbuf_addstr(sb, "</section>\n");
+	html_section_end(sb);
 	return 0;
 }
 
@@ -417,15 +406,12 @@ static int experiment_header(const struct store_report_experiment *e, void *data
 	strbuf_release(&title);
 	if (add_headline(p->s, sb, p->id))
 		return -1;
-	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>status</dt><dd>");
-	html_badge(sb, "s-", e->status);
-	strbuf_addstr(sb, "</dd>\n<dt>workloads</dt><dd>");
-	html_text(sb, e->workloads);
-	strbuf_addstr(sb, "</dd>\n<dt>started</dt><dd>");
-	html_time(sb, e->created);
-	strbuf_addstr(sb, "</dd>\n<dt>finished</dt><dd>");
-	html_time(sb, e->finished);
-	strbuf_addstr(sb, "</dd>\n<dt>command</dt><dd><code>");
+	strbuf_addstr(sb, "<dl class=\"facts\">\n");
+	html_fact_badge(sb, "status", "s-", e->status);
+	html_fact_text(sb, "workloads", e->workloads);
+	html_fact_time(sb, "started", e->created);
+	html_fact_time(sb, "finished", e->finished);
+	strbuf_addstr(sb, "<dt>command</dt><dd><code>");
 	html_text(sb, e->command);
 	strbuf_addstr(sb, "</code></dd>\n");
 	ret = add_clock(sb, p->s->st, p->id, 0);

@@ -34,7 +34,7 @@ struct series_kernel {
 };
 
 struct series {
-	char *workload, *metric, *unit;
+	struct metric_name name;
 	size_t kernel;			/* index into series_kernel */
 	long long latest_run;
 	struct dvec t, y;
@@ -55,9 +55,7 @@ static void series_set_release(struct series_set *set)
 		strbuf_release(&set->k[i].cmdline);
 	}
 	for (size_t i = 0; i < set->n; i++) {
-		free(set->s[i].workload);
-		free(set->s[i].metric);
-		free(set->s[i].unit);
+		metric_name_release(&set->s[i].name);
 		dvec_release(&set->s[i].t);
 		dvec_release(&set->s[i].y);
 	}
@@ -69,15 +67,13 @@ static struct series *series_for(struct series_set *set, size_t kernel, const st
 	struct series *sr;
 
 	for (size_t i = 0; i < set->n; i++)
-		if (set->s[i].kernel == kernel && !strcmp(set->s[i].metric, m->metric) &&
-		    !strcmp(set->s[i].workload, m->workload))
+		if (set->s[i].kernel == kernel &&
+		    metric_name_is(&set->s[i].name, m->name.workload, m->name.metric))
 			return &set->s[i];
 	ALLOC_GROW(set->s, set->n + 1, set->alloc);
 	sr = &set->s[set->n++];
 	memset(sr, 0, sizeof(*sr));
-	sr->workload = xstrdup(m->workload);
-	sr->metric = xstrdup(m->metric);
-	sr->unit = xstrdup(m->unit);
+	metric_name_set(&sr->name, m->name.workload, m->name.metric, m->name.unit);
 	sr->kernel = kernel;
 	return sr;
 }
@@ -85,10 +81,8 @@ static struct series *series_for(struct series_set *set, size_t kernel, const st
 static int series_cmp(const void *a, const void *b)
 {
 	const struct series *x = a, *y = b;
-	int c = strcmp(x->workload, y->workload);
+	int c = metric_name_cmp(&x->name, &y->name);
 
-	if (!c)
-		c = strcmp(x->metric, y->metric);
 	return c ? c : (x->kernel > y->kernel) - (x->kernel < y->kernel);
 }
 
@@ -226,13 +220,11 @@ static int add_series(struct site *s, struct strbuf *sb)
 			hidden++;
 			continue;
 		}
-		if (!prev || strcmp(prev->workload, sr->workload) || strcmp(prev->metric, sr->metric)) {
+		if (!prev || metric_name_cmp(&prev->name, &sr->name)) {
 			if (prev)
 				html_table_end(sb);
 			strbuf_addstr(sb, "<h3>");
-			escape_html(sb, sr->workload);
-			strbuf_addch(sb, '.');
-			escape_html(sb, sr->metric);
+			html_metric_name(sb, &sr->name);
 			strbuf_addstr(sb, "</h3>\n");
 			html_table_begin(sb, set.cmdlines ?
 				    "<th>Kernel</th><th>Memory MiB</th><th>CPUs</th><th>Command line</th>"
@@ -254,17 +246,17 @@ static int add_series(struct site *s, struct strbuf *sb)
 		strbuf_addf(sb, "<td class=\"num\">%zu of %d</td><td>", sr->y.nr, k->runs);
 		strbuf_reset(&title);
 		strbuf_addf(&title, "%s.%s of %s%.*s: medians of %zu runs, from %.6g to %.6g ",
-			    sr->workload, sr->metric, k->commit ? "commit " : "",
+			    sr->name.workload, sr->name.metric, k->commit ? "commit " : "",
 			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.nr, sum.min,
 			    sum.max);
-		strbuf_addstr(&title, sr->unit);
+		strbuf_addstr(&title, sr->name.unit);
 		strbuf_addf(&title, "; scale at least %g %% either side of their median",
 			    100 * STATS_DELTA_WALL);
 		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.nr, STATS_DELTA_WALL, title.buf);
 		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
 		html_num(sb, sr->y.v[sr->y.nr - 1]);
 		strbuf_addstr(sb, "</a> ");
-		escape_html(sb, sr->unit);
+		escape_html(sb, sr->name.unit);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	if (prev)
@@ -286,13 +278,11 @@ static int index_experiment(const struct store_report_experiment_summary *e, voi
 	strbuf_addf(sb, "<tr><td><a href=\"%c%lld.html\">E%lld</a></td><td class=\"wrap lead\">",
 		    bisect ? 'b' : 'e', e->id, e->id);
 	add_worst(out->s, sb, e);
-	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, e->kind);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "s-", e->status);
-	strbuf_addstr(sb, "</td><td>");
-	html_time(sb, e->created);
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	strbuf_addstr(sb, "</td>");
+	html_cell_text(sb, NULL, e->kind);
+	html_cell_badge(sb, "s-", e->status);
+	html_cell_time(sb, e->created);
+	strbuf_addstr(sb, "<td class=\"wrap\">");
 	if (bisect && *e->good) {
 		strbuf_addstr(sb, "good ");
 		add_kernel(out->s, sb, e->good_ref, e->good);
@@ -334,8 +324,7 @@ static int add_experiments(struct site *s, struct strbuf *sb, int regressions)
 	} else if (store_report_experiments(s->st, s->opt->recent, 0, index_experiment, &out)) {
 		return -1;
 	}
-	html_table_end(sb);
-	strbuf_addstr(sb, "</section>\n");
+	html_section_end(sb);
 	return 0;
 }
 
@@ -363,15 +352,12 @@ static int index_run(const struct store_report_run_summary *r, void *data)
 	struct site_out *out = data;
 	struct strbuf *sb = out->sb;
 
-	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
-	html_time(sb, r->started);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "s-", r->status);
-	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, r->runner);
-	strbuf_addstr(sb, "</td><td>");
-	html_text(sb, r->workloads);
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td>", r->id, r->id);
+	html_cell_time(sb, r->started);
+	html_cell_badge(sb, "s-", r->status);
+	html_cell_text(sb, NULL, r->runner);
+	html_cell_text(sb, NULL, r->workloads);
+	strbuf_addstr(sb, "<td>");
 	if (r->experiment_kind)
 		strbuf_addf(sb, "<a href=\"%c%lld.html\">E%lld</a>",
 			    !strcmp(r->experiment_kind, "bisect") ? 'b' : 'e', r->experiment_id,
@@ -383,9 +369,9 @@ static int index_run(const struct store_report_run_summary *r, void *data)
 		     !strcmp(r->experiment_kind, "bisect"));
 	strbuf_addstr(sb, "</td><td class=\"wrap-s\">");
 	add_run_kernel(out->s, sb, r->kernel, r->git_ref);
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
-	html_text(sb, r->error);
-	strbuf_addstr(sb, "</td></tr>\n");
+	strbuf_addstr(sb, "</td>");
+	html_cell_text(sb, "wrap", r->error);
+	strbuf_addstr(sb, "</tr>\n");
 	return 0;
 }
 
@@ -395,11 +381,10 @@ static int index_nightly(const struct store_report_nightly *n, void *data)
 
 	strbuf_addf(sb, "<tr><td><a href=\"n%lld.html\">", n->id);
 	escape_html(sb, n->name);
-	strbuf_addf(sb, "</a></td><td class=\"num\">%lld</td><td>", n->nights);
-	html_time(sb, n->last_started);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "s-", n->last_status);
-	strbuf_addf(sb, "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>"
+	strbuf_addf(sb, "</a></td><td class=\"num\">%lld</td>", n->nights);
+	html_cell_time(sb, n->last_started);
+	html_cell_badge(sb, "s-", n->last_status);
+	strbuf_addf(sb, "<td class=\"num\">%lld</td><td class=\"num\">%lld</td>"
 		    "<td class=\"wrap-s lead\">", n->series, n->changes);
 	if (*n->worst_kind) {
 		strbuf_addstr(sb, "<strong class=\"metric\">");
@@ -428,12 +413,11 @@ static int add_nightlies(struct site *s, struct strbuf *sb)
 	int ret = store_report_nightlies(s->st, index_nightly, &rows);
 
 	if (!ret && rows.len) {
-		strbuf_addstr(sb, "<section>\n<h2>Nightlies</h2>\n");
-		html_table_begin(sb, "<th>Nightly</th><th>Nights</th><th>Newest night</th>"
-			    "<th>Status</th><th>Series</th><th>Changes</th><th>Worst change</th>");
+		html_section_table(sb, "Nightlies", "<th>Nightly</th><th>Nights</th>"
+				   "<th>Newest night</th><th>Status</th><th>Series</th><th>Changes</th>"
+				   "<th>Worst change</th>");
 		strbuf_addstr(sb, rows.buf);
-		html_table_end(sb);
-		strbuf_addstr(sb, "</section>\n");
+		html_section_end(sb);
 	}
 	strbuf_release(&rows);
 	return ret;
@@ -453,9 +437,9 @@ int page_index(struct site *s)
 		goto out;
 	if (add_nightlies(s, &sb) || add_series(s, &sb))
 		goto out;
-	strbuf_addstr(&sb, "<section>\n<h2>Recent runs</h2>\n");
-	html_table_begin(&sb, "<th>Run</th><th>Started</th><th>Status</th><th>Runner</th><th>Workloads</th>"
-		    "<th>Experiment</th><th>Variant</th><th>Kernel</th><th>Error</th>");
+	html_section_table(&sb, "Recent runs", "<th>Run</th><th>Started</th><th>Status</th>"
+			   "<th>Runner</th><th>Workloads</th><th>Experiment</th><th>Variant</th>"
+			   "<th>Kernel</th><th>Error</th>");
 	if (store_report_runs(s->st, s->opt->recent, index_run, &runs))
 		goto out;
 	html_table_end(&sb);

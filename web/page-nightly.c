@@ -26,6 +26,10 @@ struct change {
 	double ratio;
 };
 
+/* A change's texts, in the order of the row's */
+#define CHANGE_TEXTS(c) { &(c)->series, &(c)->kind, &(c)->before, &(c)->after, &(c)->verdict, \
+			  &(c)->culprit, &(c)->outcome }
+
 /* The series being read: its points until the next series' first. */
 struct series {
 	struct strbuf key, workload, metric, unit, target, cmdline, clock;
@@ -84,15 +88,10 @@ static void series_start(struct series *s, const struct store_report_nightly_poi
 static void nightly_page_release(struct nightly_page *np)
 {
 	for (size_t i = 0; i < np->nc; i++) {
-		struct change *c = &np->c[i];
+		char **text[] = CHANGE_TEXTS(&np->c[i]);
 
-		free(c->series);
-		free(c->kind);
-		free(c->before);
-		free(c->after);
-		free(c->verdict);
-		free(c->culprit);
-		free(c->outcome);
+		for (size_t j = 0; j < ARRAY_SIZE(text); j++)
+			free(*text[j]);
 	}
 	free(np->c);
 	series_release(&np->s);
@@ -124,23 +123,26 @@ static int nightly_header(const struct store_report_nightly *n, void *data)
 	return 0;
 }
 
-static int nightly_change(const struct store_report_nightly_change *row, void *data)
+/* The row into c, its texts copies that last until the page is written. */
+static void change_copy(struct change *c, const struct store_report_nightly_change *row)
 {
-	struct nightly_page *np = data;
-	struct change *c;
+	const char *from[] = { row->series, row->kind, row->before, row->after, row->verdict,
+			       row->culprit, row->outcome };
+	char **text[] = CHANGE_TEXTS(c);
 
-	ALLOC_GROW(np->c, np->nc + 1, np->alloc);
-	c = &np->c[np->nc++];
 	c->ab_experiment = row->ab_experiment;
 	c->bisection = row->bisection;
 	c->ratio = row->ratio;
-	c->series = xstrdup(row->series);
-	c->kind = xstrdup(row->kind);
-	c->before = xstrdup(row->before);
-	c->after = xstrdup(row->after);
-	c->verdict = xstrdup(row->verdict);
-	c->culprit = xstrdup(row->culprit);
-	c->outcome = xstrdup(row->outcome);
+	for (size_t i = 0; i < ARRAY_SIZE(text); i++)
+		*text[i] = xstrdup(from[i]);
+}
+
+static int nightly_change(const struct store_report_nightly_change *row, void *data)
+{
+	struct nightly_page *np = data;
+
+	ALLOC_GROW(np->c, np->nc + 1, np->alloc);
+	change_copy(&np->c[np->nc++], row);
 	return 0;
 }
 
@@ -163,9 +165,9 @@ static void badge_class(struct strbuf *sb, const char *prefix, const char *word)
 
 static void add_change_row(struct site *s, struct strbuf *sb, const struct change *c)
 {
-	strbuf_addstr(sb, "<tr><td>");
-	html_text(sb, c->kind);
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
+	strbuf_addstr(sb, "<tr>");
+	html_cell_text(sb, NULL, c->kind);
+	strbuf_addstr(sb, "<td class=\"wrap\">");
 	add_kernel(s, sb, NULL, c->before);
 	strbuf_addstr(sb, "</td><td class=\"wrap\">");
 	add_kernel(s, sb, NULL, c->after);
@@ -178,9 +180,9 @@ static void add_change_row(struct site *s, struct strbuf *sb, const struct chang
 	} else {
 		strbuf_addstr(sb, "&#8211;");
 	}
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "v-", c->verdict);
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addstr(sb, "</td>");
+	html_cell_badge(sb, "v-", c->verdict);
+	strbuf_addstr(sb, "<td>");
 	if (c->ab_experiment)
 		strbuf_addf(sb, "<a href=\"e%lld.html\">E%lld</a>", c->ab_experiment, c->ab_experiment);
 	else

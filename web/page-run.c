@@ -26,36 +26,30 @@ static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
 
 	if (run_metrics_load(s, &rm, id))
 		return -1;
-	strbuf_addstr(sb, "<section>\n<h2>Samples</h2>\n");
-	html_table_begin(sb, "<th>Metric</th><th>Unit</th><th>n</th><th>warm-up</th><th>Mean</th>"
-		    "<th>std deviation</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th>");
+	html_section_table(sb, "Samples", "<th>Metric</th><th>Unit</th><th>n</th><th>warm-up</th>"
+			   "<th>Mean</th><th>std deviation</th><th>min</th><th>q1</th><th>median</th>"
+			   "<th>q3</th><th>max</th>");
 	for (size_t i = 0; i < rm.n; i++) {
 		const struct run_metric *m = &rm.m[i];
 		struct stats_summary sum;
 
 		strbuf_addstr(sb, "<tr><th scope=\"row\">");
-		escape_html(sb, m->workload);
-		strbuf_addch(sb, '.');
-		escape_html(sb, m->metric);
+		html_metric_name(sb, &m->name);
 		strbuf_addstr(sb, "</th><td>");
-		escape_html(sb, m->unit);
+		escape_html(sb, m->name.unit);
 		strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", m->d.nr,
 			    m->warm);
 		if (m->d.nr && !stats_summarize(&sum, m->d.v, m->d.nr)) {
 			double v[7] = { sum.mean, sum.std, sum.min, sum.q1, sum.median, sum.q3, sum.max };
 
-			for (int j = 0; j < 7; j++) {
-				strbuf_addstr(sb, "<td class=\"num\">");
-				html_num(sb, v[j]);
-				strbuf_addstr(sb, "</td>");
-			}
+			for (int j = 0; j < 7; j++)
+				html_cell_num(sb, v[j]);
 		} else {
 			strbuf_addstr(sb, "<td colspan=\"7\">&#8211;</td>");
 		}
 		strbuf_addstr(sb, "</tr>\n");
 	}
-	html_table_end(sb);
-	strbuf_addstr(sb, "</section>\n");
+	html_section_end(sb);
 	run_metrics_release(&rm);
 	return 0;
 }
@@ -260,11 +254,10 @@ static int run_header(const struct store_report_run *r, void *data)
 	strbuf_addf(&title, "Run %lld", rp->p.id);
 	html_page_begin(sb, title.buf);
 	strbuf_release(&title);
-	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>started</dt><dd>");
-	html_time(sb, r->started);
-	strbuf_addstr(sb, "</dd>\n<dt>ended</dt><dd>");
-	html_time(sb, r->ended);
-	strbuf_addstr(sb, "</dd>\n<dt>experiment</dt><dd>");
+	strbuf_addstr(sb, "<dl class=\"facts\">\n");
+	html_fact_time(sb, "started", r->started);
+	html_fact_time(sb, "ended", r->ended);
+	strbuf_addstr(sb, "<dt>experiment</dt><dd>");
 	if (r->experiment_kind) {
 		strbuf_addf(sb, "<a href=\"%c%lld.html\">E%lld</a>, variant ",
 			    !strcmp(r->experiment_kind, "bisect") ? 'b' : 'e', r->experiment_id,
@@ -276,8 +269,8 @@ static int run_header(const struct store_report_run *r, void *data)
 	strbuf_addstr(sb, "</dd>\n");
 	if (add_clock(sb, rp->p.s->st, 0, rp->p.id))
 		return -1;
-	strbuf_addstr(sb, "</dl>\n<section>\n<h2>Run</h2>\n");
-	html_table_begin(sb, "<th>Field</th><th>Value</th>");
+	strbuf_addstr(sb, "</dl>\n");
+	html_section_table(sb, "Run", "<th>Field</th><th>Value</th>");
 	for (int i = 0; i < RR_NR_FIELDS; i++) {
 		strbuf_addf(sb, "<tr><th scope=\"row\">%s</th><td class=\"wrap\">", labels[i]);
 		if (i == RR_STATUS)
@@ -291,8 +284,7 @@ static int run_header(const struct store_report_run *r, void *data)
 			html_text(sb, r->text[i]);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
-	html_table_end(sb);
-	strbuf_addstr(sb, "</section>\n");
+	html_section_end(sb);
 	/* The log file is outside the database; its copy follows the stored path. */
 	if (*r->console_log)
 		read_log(rp, r->console_log);
@@ -332,12 +324,10 @@ static int run_fill(struct page *p)
 		return -1;
 	if (!p->found)
 		return 0;
-	strbuf_addstr(sb, "<section>\n<h2>Metadata</h2>\n");
-	html_table_begin(sb, "<th>Key</th><th>Value</th>");
+	html_section_table(sb, "Metadata", "<th>Key</th><th>Value</th>");
 	if (store_run_meta(s->st, id, run_meta, sb))
 		return -1;
-	html_table_end(sb);
-	strbuf_addstr(sb, "</section>\n");
+	html_section_end(sb);
 	if (add_run_samples(s, sb, id))
 		return -1;
 	strbuf_addstr(sb, "<section>\n<h2>Console</h2>\n");

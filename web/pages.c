@@ -189,12 +189,44 @@ void add_worst(struct site *s, struct strbuf *sb, const struct store_report_expe
 	}
 }
 
+void metric_name_set(struct metric_name *m, const char *workload, const char *metric,
+		     const char *unit)
+{
+	m->workload = xstrdup(workload);
+	m->metric = xstrdup(metric);
+	m->unit = xstrdup(unit);
+}
+
+int metric_name_is(const struct metric_name *m, const char *workload, const char *metric)
+{
+	return !strcmp(m->metric, metric) && !strcmp(m->workload, workload);
+}
+
+int metric_name_cmp(const struct metric_name *a, const struct metric_name *b)
+{
+	int c = strcmp(a->workload, b->workload);
+
+	return c ? c : strcmp(a->metric, b->metric);
+}
+
+void metric_name_release(struct metric_name *m)
+{
+	free(m->workload);
+	free(m->metric);
+	free(m->unit);
+}
+
+void html_metric_name(struct strbuf *sb, const struct metric_name *m)
+{
+	escape_html(sb, m->workload);
+	strbuf_addch(sb, '.');
+	escape_html(sb, m->metric);
+}
+
 void run_metrics_release(struct run_metrics *rm)
 {
 	for (size_t i = 0; i < rm->n; i++) {
-		free(rm->m[i].workload);
-		free(rm->m[i].metric);
-		free(rm->m[i].unit);
+		metric_name_release(&rm->m[i].name);
 		dvec_release(&rm->m[i].d);
 	}
 	free(rm->m);
@@ -203,10 +235,8 @@ void run_metrics_release(struct run_metrics *rm)
 
 static int run_metric_cmp(const void *a, const void *b)
 {
-	const struct run_metric *x = a, *y = b;
-	int c = strcmp(x->workload, y->workload);
-
-	return c ? c : strcmp(x->metric, y->metric);
+	return metric_name_cmp(&((const struct run_metric *)a)->name,
+			       &((const struct run_metric *)b)->name);
 }
 
 /* Samples come grouped by metric, mostly: the last one's is looked at first. */
@@ -215,20 +245,17 @@ static int run_metric_sample(const struct sample *smp, void *data)
 	struct run_metrics *rm = data;
 	struct run_metric *cur = rm->cur;
 
-	if (!cur || strcmp(cur->metric, smp->metric) || strcmp(cur->workload, smp->workload)) {
+	if (!cur || !metric_name_is(&cur->name, smp->workload, smp->metric)) {
 		cur = NULL;
 		for (size_t i = 0; i < rm->n && !cur; i++)
-			if (!strcmp(rm->m[i].metric, smp->metric) &&
-			    !strcmp(rm->m[i].workload, smp->workload))
+			if (metric_name_is(&rm->m[i].name, smp->workload, smp->metric))
 				cur = &rm->m[i];
 	}
 	if (!cur) {
 		ALLOC_GROW(rm->m, rm->n + 1, rm->alloc);
 		cur = &rm->m[rm->n++];
 		memset(cur, 0, sizeof(*cur));
-		cur->workload = xstrdup(smp->workload);
-		cur->metric = xstrdup(smp->metric);
-		cur->unit = xstrdup(smp->unit);
+		metric_name_set(&cur->name, smp->workload, smp->metric, smp->unit);
 	}
 	if (smp->flags & SAMPLE_WARMUP)
 		cur->warm++;
@@ -281,17 +308,13 @@ static int runs_table_row(const struct store_report_experiment_run *r, void *dat
 
 	strbuf_addf(sb, "<tr><td><a href=\"r%lld.html\">%lld</a></td><td>", r->id, r->id);
 	html_variant(sb, r->variant, t->bisect);
-	strbuf_addstr(sb, "</td><td>");
-	html_badge(sb, "s-", r->status);
-	strbuf_addstr(sb, "</td><td>");
-	html_time(sb, r->started);
-	strbuf_addstr(sb, "</td><td>");
-	html_count(sb, r->mem_mib);
-	strbuf_addstr(sb, "</td><td>");
-	html_count(sb, r->cpus);
-	strbuf_addstr(sb, "</td><td class=\"wrap\">");
-	html_text(sb, r->error);
-	strbuf_addstr(sb, "</td></tr>\n");
+	strbuf_addstr(sb, "</td>");
+	html_cell_badge(sb, "s-", r->status);
+	html_cell_time(sb, r->started);
+	html_cell_count(sb, NULL, r->mem_mib);
+	html_cell_count(sb, NULL, r->cpus);
+	html_cell_text(sb, "wrap", r->error);
+	strbuf_addstr(sb, "</tr>\n");
 	return 0;
 }
 
@@ -299,9 +322,8 @@ int add_runs_table(struct site *s, struct strbuf *sb, long long exp_id, int bise
 {
 	struct runs_table t = { sb, bisect };
 
-	strbuf_addstr(sb, "<section>\n<h2>Runs</h2>\n");
-	html_table_begin(sb, "<th>Run</th><th>Variant</th><th>Status</th><th>Started</th>"
-		    "<th>Memory MiB</th><th>CPUs</th><th>Error</th>");
+	html_section_table(sb, "Runs", "<th>Run</th><th>Variant</th><th>Status</th><th>Started</th>"
+			   "<th>Memory MiB</th><th>CPUs</th><th>Error</th>");
 	if (store_report_experiment_runs(s->st, exp_id, runs_table_row, &t))
 		return -1;
 	html_table_end(sb);

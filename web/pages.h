@@ -72,9 +72,22 @@ struct page {
  */
 int page_put(struct page *p, char kind, int (*fill)(struct page *p));
 
+/* A metric as pages group samples by: copies of its names, freed by metric_name_release(). */
+struct metric_name {
+	char *workload, *metric, *unit;
+};
+void metric_name_set(struct metric_name *m, const char *workload, const char *metric,
+		     const char *unit);
+int metric_name_is(const struct metric_name *m, const char *workload, const char *metric);
+/* By workload, then metric: the order of the tables of a page. */
+int metric_name_cmp(const struct metric_name *a, const struct metric_name *b);
+void metric_name_release(struct metric_name *m);
+/* "workload.metric", escaped. */
+void html_metric_name(struct strbuf *sb, const struct metric_name *m);
+
 /* One run's samples of one metric, warm-up counted apart. */
 struct run_metric {
-	char *workload, *metric, *unit;
+	struct metric_name name;
 	struct dvec d;
 	int warm;
 };

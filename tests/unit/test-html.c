@@ -1,6 +1,7 @@
 /*
  * web/html.c's pieces: a number as a page writes it (six digits, never an
- * exponent) and a bisection's variant letters, which say what they are.
+ * exponent), a bisection's variant letters, which say what they are, and
+ * whole cells and facts, each value written as its own piece writes it.
  */
 #include <math.h>
 #include <string.h>
@@ -38,6 +39,36 @@ int main(void)
 	strbuf_reset(&sb);
 	html_variant(&sb, "<b>", 1);
 	is_str(strbuf_str(&sb), "&lt;b&gt;", "any other name escaped");
+	strbuf_reset(&sb);
+
+	html_cell_text(&sb, NULL, "a<b");
+	html_cell_text(&sb, "wrap", "");
+	html_cell_count(&sb, "num", 7);
+	html_cell_count(&sb, NULL, -1);
+	html_cell_num(&sb, 0.5);
+	html_cell_badge(&sb, "s-", "BOOT_FAILED");
+	is_str(strbuf_str(&sb), "<td>a&lt;b</td><td class=\"wrap\">&#8211;</td><td class=\"num\">7</td>"
+	       "<td>&#8211;</td><td class=\"num\">0.5</td>"
+	       "<td><span class=\"badge s-bootfailed\">BOOT_FAILED</span></td>",
+	       "cells: text escaped, a missing value a dash, a class where one is given");
+	strbuf_reset(&sb);
+	html_fact_text(&sb, "workloads", "zeroing");
+	html_fact_badge(&sb, "status", "s-", "OK");
+	html_fact_time(&sb, "started", NAN);
+	is_str(strbuf_str(&sb), "<dt>workloads</dt><dd>zeroing</dd>\n"
+	       "<dt>status</dt><dd><span class=\"badge s-ok\">OK</span></dd>\n"
+	       "<dt>started</dt><dd>&#8211;</dd>\n", "facts: a line each, name then value");
+	strbuf_reset(&sb);
+	html_hash(&sb, "0123456789abcdef");
+	html_hash(&sb, "");
+	is_str(strbuf_str(&sb), "<span title=\"0123456789abcdef\"><code>0123456789ab</code></span>"
+	       "&#8211;", "a hash cut to 12, whole in its title; none, a dash");
+	strbuf_reset(&sb);
+	html_section_table(&sb, "Runs", "<th>Run</th>");
+	html_section_end(&sb);
+	is_str(strbuf_str(&sb), "<section>\n<h2>Runs</h2>\n<div class=\"scroll\"><table>\n"
+	       "<thead><tr><th>Run</th></tr></thead>\n<tbody>\n</tbody></table></div>\n</section>\n",
+	       "a section of one table, closed together");
 	strbuf_release(&sb);
 	return done_testing();
 }
