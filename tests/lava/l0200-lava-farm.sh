@@ -9,51 +9,10 @@
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/lib-lava.sh"
 
-bail() { echo "Bail out! $*"; exit 1; }
-[ "$(id -u)" = 0 ] || bail "LAVA is installed and started as root: run make check-lava as root"
-LSTATE=$TOP/state/lava
-stage=$(date +%s)
-took() { echo "# $1: $(( $(date +%s) - stage )) s"; stage=$(date +%s); }
-LAVA_SMOKE=0 "$TOP/tests/lava/start-lava.sh" "$LSTATE" >start.out 2>&1 || {
-	tail -n 5 start.out | sed 's/^/# /'
-	bail "no LAVA instance: tests/lava/start-lava.sh failed (its last lines above)"
-}
-took "LAVA up"
-URL=$(cat "$LSTATE/url")
-KERNEL=$(debian_kernel)
-[ -n "$KERNEL" ] || bail "no Debian kernel in /boot (make deps)"
-lava_conf "$URL" "$LSTATE/token" "$URL/no-such-folder"
-cat >>lab.conf <<EOC
-[target "served"]
-	runner = lava
-	url = $URL
-	token = $LSTATE/token
-	deviceType = qemu
-	arch = x86_64
-	accel = tcg
-	serve = 127.0.0.1:0
-	jobPrefix = lab l0200
-	outage = 30
-	queue = 600
-EOC
-lab() { "$LAB" "$1" --config "$TRASH/lab.conf" "${@:2}"; }
-api() { # PATH
-	lava_api "$URL" "$LSTATE/token" "$1"
-}
-field() {
-	json_field "$1"
-}
-last_run() {
-	sql state/lab.db "SELECT max(id) FROM runs"
-}
-meta() { # RUN KEY
-	sql state/lab.db "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
-}
-last_error() { # the last run's error, when it ended INFRA
-	id=$(last_run) &&
-	test "$(sql state/lab.db "SELECT status FROM runs WHERE id = $id")" = INFRA &&
-	sql state/lab.db "SELECT error FROM runs WHERE id = $id"
-}
+lava_up LAVA_SMOKE=0
+lava_target lab.conf served arch=x86_64 accel=tcg serve=127.0.0.1:0 "jobPrefix=lab l0200" \
+	outage=30 queue=600
+
 # a long boot of target served in the background, once the kernel speaks: its job in $job
 long_boot() {
 	"$LAB" run --config "$TRASH/lab.conf" --target served --kernel "$KERNEL" --workload zeroing \
@@ -116,7 +75,7 @@ test_expect_success 'LAVA stopped mid-job: INFRA, not TIMEOUT; the job cancelled
 	last_error >error && cat error &&
 	grep -q "^LAVA job $job: no answer from the server for 30s (cannot reach LAVA server" error &&
 	test "$(head -n 1 state/cache/lava-jobs/$job)" = "0 cancel" &&
-	LAVA_SMOKE=0 "$TOP/tests/lava/start-lava.sh" "$LSTATE" >start2.out 2>&1 &&
+	lava_start LAVA_SMOKE=0 >start2.out 2>&1 &&
 	lab run --target served --kernel "$KERNEL" --workload zeroing --iters 1 --param zeroing_mb=16 \
 		--mem 1G >out 2>err &&
 	cat err &&
