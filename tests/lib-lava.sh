@@ -53,6 +53,19 @@ last_error() {
 	run_field $id error
 }
 
+# lava_modules_template OUT: the shipped qemu template with the kernel's
+# modules among its images, given to the guest as its NVMe drive
+# (/dev/nvme0n1, the tar of lib/modules/<release> the worker unpacked from
+# modules.tar.xz): LAVA unpacks a job's modules into the ramdisk of a tftp
+# or nfs deploy, not into a tmpfs one's
+lava_modules_template() {
+	sed "/^        url: '{{ramdisk_url}}'/a\\
+      modules:\\
+        image_arg: '-drive if=none,id=mods,format=raw,file={modules} -device nvme,serial=mods,drive=mods'\\
+        url: '{{modules_url}}'\\
+        compression: xz" "$TOP/runners/lava-templates/qemu.yaml" >"$1"
+}
+
 # lava_fake [ARG...]: the stand-in on a free port of 127.0.0.1, in the
 # background (pid FAKE, log fake.log), ARGs after its port and token file
 # (token: lab-test-token); URL and LAVA_TOKEN set for it

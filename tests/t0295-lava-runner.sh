@@ -271,11 +271,7 @@ cp "$KERNEL" kdir/bzImage &&
 echo "kernel/fs/labfs/labfs.ko:" >kdir/modules/lib/modules/6.1.0-lab/modules.dep &&
 echo "a module" >kdir/modules/lib/modules/6.1.0-lab/kernel/fs/labfs/labfs.ko &&
 ln -s /nonexistent/linux-obj kdir/modules/lib/modules/6.1.0-lab/build
-# the qemu template, with the kernel's modules among its images
-sed "/^        url: '{{ramdisk_url}}'/a\\
-      modules:\\
-        url: '{{modules_url}}'\\
-        compression: xz" "$TOP/runners/lava-templates/qemu.yaml" >modules.yaml
+lava_modules_template modules.yaml
 lava_target lab.conf modsbad accel=tcg "template=$TRASH/modules.yaml" "imageDir=$TRASH/img" \
 	imageUrl=file:///nonexistent
 mods() { # KERNEL: a boot of it on modsbad, which fails before the kernel
@@ -309,7 +305,7 @@ test_expect_success LAVA_SCHEMA 'the job with the kernel'\''s modules passes LAV
 test_expect_success 'a template asking for modules: none for a kernel without them, none without modules.dep' '
 	test_expect_code 2 "$LAB" run --target modsbad --kernel "$KERNEL" --workload zeroing \
 		--iters 1 --mem 1G >out 2>err &&
-	echo "lab: LAVA job template '\''$TRASH/modules.yaml'\'' line 37: no value for '\''{{modules_url}}'\'' (a kernel built with CONFIG_MODULES, or modules = PATH in the target'\''s section)" >want &&
+	echo "lab: LAVA job template '\''$TRASH/modules.yaml'\'' line 38: no value for '\''{{modules_url}}'\'' (a kernel built with CONFIG_MODULES, or modules = PATH in the target'\''s section)" >want &&
 	diff -u want err &&
 	mkdir -p kdep/modules/lib/modules/6.1.0-lab && cp "$KERNEL" kdep/bzImage &&
 	mods "$TRASH/kdep/bzImage" &&
