@@ -13,8 +13,9 @@
 : "${FIXTURE:?make check-lava sets FIXTURE}"
 
 lava_up
-# a cold build of the fixture on a busy machine may take longer than the default hour
-printf "[build]\n\ttimeout = 4h\n" >>"$TRASH/lab.conf"
+# the fixture's builds, in the checkout's state: a cold one on a busy
+# machine may take longer than the default hour
+printf "[build]\n\ttimeout = 4h\n" >build.conf
 
 test_expect_success 'lab target check: the token, the device type, a device online' '
 	lab target check lava1 >out &&
@@ -109,8 +110,8 @@ verdict() { # EXPERIMENT
 }
 
 test_expect_success 'an A/B through LAVA: the fixture'\''s regression, the verdict the qemu runner gives' '
-	(cd "$TOP" && "$LAB" build --repo "$FIXTURE" fixture-base) >base &&
-	(cd "$TOP" && "$LAB" build --repo "$FIXTURE" fixture-regression) >regression &&
+	(cd "$TOP" && "$LAB" build --config "$TRASH/build.conf" --repo "$FIXTURE" fixture-base) >base &&
+	(cd "$TOP" && "$LAB" build --config "$TRASH/build.conf" --repo "$FIXTURE" fixture-regression) >regression &&
 	rc=0 && ab --targets lava1 >lava.out 2>lava.err || rc=$? &&
 	cat lava.out && test $rc = 1 &&
 	e=$(sql state/lab.db "SELECT max(id) FROM experiments") &&
