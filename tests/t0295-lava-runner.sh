@@ -9,30 +9,11 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/lib-lava.sh"
 
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-URL=http://127.0.0.1:$PORT
-echo lab-test-token >token && chmod 600 token
-FAKE_LAVA_CONTROL=$TRASH/control python3 "$TOP/tests/fixtures/fake-lava.py" "$PORT" token \
-	qemu,arm64-devkit,uefi-server >fake.log 2>&1 &
-FAKE=$!
+FAKE_LAVA_CONTROL=$TRASH/control lava_fake qemu,arm64-devkit,uefi-server
 trap 'kill $FAKE 2>/dev/null; rm -rf "$TRASH"' EXIT
-for _ in $(seq 50); do curl -s "$URL/" >/dev/null && break; sleep 0.1; done
-
-lava_conf "$URL/" "$TRASH/token" file:///nonexistent
+URL=$URL/ lava_conf file:///nonexistent # the slash the lab drops
 export LAB_CONFIG=$TRASH/lab.conf
 KERNEL=$(debian_kernel)
-api() { # PATH
-	lava_api "$URL" "$TRASH/token" "$1"
-}
-field() {
-	json_field "$1"
-}
-run_field() { # RUN COLUMN
-	sql state/lab.db "SELECT $2 FROM runs WHERE id = $1"
-}
-meta() { # RUN KEY
-	sql state/lab.db "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
-}
 
 test_expect_success 'lab target check: ready, the token'\''s user named; a bad token, an open one, no such device type' '
 	"$LAB" target check lava1 >out &&
@@ -71,26 +52,13 @@ fetched() {
 	api "jobs/$1/" | python3 -c "import json, sys; print(\"\n\".join(json.load(sys.stdin)[\"fetched\"]))"
 }
 
-cat >>lab.conf <<EOC
-[target "lavaset"]
-	runner = lava
-	url = $URL
-	token = $TRASH/token
-	deviceType = qemu
-	accel = tcg
-	imageDir = $TRASH/img
-	imageUrl = file:///nonexistent
-	priority = 80
-	visibility = group:kernel-team,lab
-	tags = 4g,usb
-	jobPrefix = perf lab (nightly)
-EOC
+lava_target lab.conf lavaset accel=tcg "imageDir=$TRASH/img" imageUrl=file:///nonexistent \
+	priority=80 visibility=group:kernel-team,lab tags=4g,usb "jobPrefix=perf lab (nightly)"
 
 test_expect_success 'the target'\''s priority, visibility, tags and job prefix are the job'\''s; its metadata say whose' '
 	test_expect_code 1 "$LAB" run --target lavaset --kernel "$KERNEL" --workload zeroing --iters 1 \
 		--mem 1G >out 2>err &&
-	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
-	test "$(run_field $id status)" = INFRA &&
+	last_error >/dev/null &&
 	job=$(meta $id lava.job) &&
 	hash=$(sql state/lab.db "SELECT k.hash FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.id = $id") &&
 	definition $job >job.yaml &&
@@ -139,26 +107,8 @@ test_expect_success 'docs/lava.md'\''s own example reads as it is: its token = ~
 	grep -qF "missing cannot read token file '\''$TRASH/home/.config/lab/lava-token'\'': No such file" out
 '
 
-cat >>lab.conf <<EOC
-[target "lavafast"]
-	runner = lava
-	url = $URL
-	token = $TRASH/token
-	deviceType = qemu
-	accel = tcg
-	imageDir = $TRASH/img
-	imageUrl = file:///nonexistent
-	queue = 6
-	outage = 3
-[target "lavaout"]
-	runner = lava
-	url = $URL
-	token = $TRASH/token
-	deviceType = qemu
-	arch = x86_64
-	accel = tcg
-	outage = 5
-EOC
+lava_target lab.conf lavafast accel=tcg "imageDir=$TRASH/img" imageUrl=file:///nonexistent queue=6 outage=3
+lava_target lab.conf lavaout arch=x86_64 accel=tcg outage=5
 control() { # MODE: how the stand-in misbehaves from now on ("": not at all), till the test ends
 	echo "$1" >"$TRASH/control"
 	# a test that fails half-way leaves no misbehaving server to the next
@@ -166,11 +116,6 @@ control() { # MODE: how the stand-in misbehaves from now on ("": not at all), ti
 }
 fast() { # the lab run of a job that fails at once, before any boot
 	"$LAB" run --target lavafast --kernel "$KERNEL" --workload zeroing --iters 1 --mem 1G "$@"
-}
-last_error() {
-	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
-	test "$(run_field $id status)" = INFRA &&
-	run_field $id error
 }
 
 test_expect_success 'a server failing (503) for a while: the job submitted once it answers' '
@@ -237,26 +182,10 @@ test_expect_success 'a server gone while its job waits: INFRA, the job noted unt
 '
 
 echo "a board's device tree" >board.dtb
-cat >>lab.conf <<EOC
-[target "devkit"]
-	runner = lava
-	url = $URL
-	token = $TRASH/token
-	deviceType = arm64-devkit
-	template = uboot-tftp
-	dtb = $TRASH/board.dtb
-	tags = usb-eth
-	imageDir = $TRASH/img
-	imageUrl = http://files.example.org/lab
-[target "server"]
-	runner = lava
-	url = $URL
-	token = $TRASH/token
-	deviceType = uefi-server
-	template = uefi-grub
-	imageDir = $TRASH/img
-	imageUrl = http://files.example.org/lab
-EOC
+lava_target lab.conf devkit deviceType=arm64-devkit template=uboot-tftp "dtb=$TRASH/board.dtb" \
+	tags=usb-eth "imageDir=$TRASH/img" imageUrl=http://files.example.org/lab
+lava_target lab.conf server deviceType=uefi-server template=uefi-grub "imageDir=$TRASH/img" \
+	imageUrl=http://files.example.org/lab
 
 board() { # TARGET: a boot there, its job'\''s definition in TARGET.yaml
 	test_expect_code 1 "$LAB" run --target $1 --kernel "$KERNEL" --workload zeroing --iters 1 \
@@ -314,14 +243,10 @@ test_expect_success 'a template that does not fill: one line naming it, its line
 	runs=$(sql state/lab.db "SELECT count(*) FROM runs") &&
 	printf "device_type: qemu\njob_name: x\nurl: {{ kernel }}\n" >own.yaml &&
 	sed "/^\[target \"devkit\"\]/,\$d" lab.conf >t.conf &&
-	printf "[target \"own\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = qemu\n\ttemplate = %s\n" \
-		"$URL" "$TRASH/token" "$TRASH/own.yaml" >>t.conf &&
-	printf "[target \"nodtb\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = arm64-devkit\n\ttemplate = uboot-tftp\n" \
-		"$URL" "$TRASH/token" >>t.conf &&
-	printf "[target \"nosuch\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = qemu\n\ttemplate = nosuch\n" \
-		"$URL" "$TRASH/token" >>t.conf &&
-	printf "[target \"gone\"]\n\trunner = lava\n\turl = %s\n\ttoken = %s\n\tdeviceType = qemu\n\ttemplate = %s\n" \
-		"$URL" "$TRASH/token" "$TRASH/gone.yaml" >>t.conf &&
+	lava_target t.conf own "template=$TRASH/own.yaml" &&
+	lava_target t.conf nodtb deviceType=arm64-devkit template=uboot-tftp &&
+	lava_target t.conf nosuch template=nosuch &&
+	lava_target t.conf gone "template=$TRASH/gone.yaml" &&
 	for t in own nodtb nosuch gone; do
 		test_expect_code 2 "$LAB" run --config t.conf --target $t --kernel "$KERNEL" \
 			--workload zeroing --iters 1 --mem 1G >out 2>err$t || return 1
@@ -346,22 +271,9 @@ cp "$KERNEL" kdir/bzImage &&
 echo "kernel/fs/labfs/labfs.ko:" >kdir/modules/lib/modules/6.1.0-lab/modules.dep &&
 echo "a module" >kdir/modules/lib/modules/6.1.0-lab/kernel/fs/labfs/labfs.ko &&
 ln -s /nonexistent/linux-obj kdir/modules/lib/modules/6.1.0-lab/build
-# the qemu template, with the kernel's modules among its images
-sed "/^        url: '{{ramdisk_url}}'/a\\
-      modules:\\
-        url: '{{modules_url}}'\\
-        compression: xz" "$TOP/runners/lava-templates/qemu.yaml" >modules.yaml
-cat >>lab.conf <<EOC
-[target "modsbad"]
-	runner = lava
-	url = $URL
-	token = $TRASH/token
-	deviceType = qemu
-	accel = tcg
-	template = $TRASH/modules.yaml
-	imageDir = $TRASH/img
-	imageUrl = file:///nonexistent
-EOC
+lava_modules_template modules.yaml
+lava_target lab.conf modsbad accel=tcg "template=$TRASH/modules.yaml" "imageDir=$TRASH/img" \
+	imageUrl=file:///nonexistent
 mods() { # KERNEL: a boot of it on modsbad, which fails before the kernel
 	test_expect_code 1 "$LAB" run --target modsbad --kernel "$1" --workload zeroing --iters 1 \
 		--mem 1G >out 2>err
@@ -393,7 +305,7 @@ test_expect_success LAVA_SCHEMA 'the job with the kernel'\''s modules passes LAV
 test_expect_success 'a template asking for modules: none for a kernel without them, none without modules.dep' '
 	test_expect_code 2 "$LAB" run --target modsbad --kernel "$KERNEL" --workload zeroing \
 		--iters 1 --mem 1G >out 2>err &&
-	echo "lab: LAVA job template '\''$TRASH/modules.yaml'\'' line 37: no value for '\''{{modules_url}}'\'' (a kernel built with CONFIG_MODULES, or modules = PATH in the target'\''s section)" >want &&
+	echo "lab: LAVA job template '\''$TRASH/modules.yaml'\'' line 38: no value for '\''{{modules_url}}'\'' (a kernel built with CONFIG_MODULES, or modules = PATH in the target'\''s section)" >want &&
 	diff -u want err &&
 	mkdir -p kdep/modules/lib/modules/6.1.0-lab && cp "$KERNEL" kdep/bzImage &&
 	mods "$TRASH/kdep/bzImage" &&
@@ -408,7 +320,7 @@ test_expect_success BOOT 'lab run --target lava1: a job boots the kernel, its sa
 	"$LAB" run --target lava1 --kernel "$KERNEL" --workload zeroing --iters 3 --param zeroing_mb=16 \
 		--mem 1G >out 2>err &&
 	cat out err &&
-	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
+	id=$(last_run) &&
 	test "$(run_field $id "status || \" \" || runner || \" \" || clock")" = "OK lava icount shift=0" &&
 	test "$(sql state/lab.db "SELECT count(*) FROM samples WHERE run_id = $id AND metric = \"touch\"")" = 3 &&
 	job=$(meta $id lava.job) &&
@@ -424,7 +336,7 @@ test_expect_success BOOT 'lab run --target lava1: a job boots the kernel, its sa
 test_expect_success BOOT 'a job that fails before the kernel speaks: INFRA, LAVA'\''s reason, no samples, no copies left' '
 	test_expect_code 1 "$LAB" run --target lavabad --kernel "$KERNEL" --workload zeroing --iters 1 \
 		--mem 1G >out 2>err &&
-	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
+	id=$(last_run) &&
 	test "$(run_field $id status)" = INFRA &&
 	run_field $id error >error && cat error &&
 	grep -qx "LAVA job $(meta $id lava.job) ended Incomplete before the kernel spoke: Job error: Invalid job data: \[\"Image file '\''/nonexistent/lab-[0-9a-f]*-kernel'\'' does not exist or is not readable\"\]" error &&
@@ -435,7 +347,7 @@ test_expect_success BOOT 'a job that fails before the kernel speaks: INFRA, LAVA
 test_expect_success BOOT 'a hang: TIMEOUT at the deadline, the job cancelled' '
 	test_expect_code 1 "$LAB" run --target lava1 --kernel "$KERNEL" --workload zeroing --iters 100000 \
 		--param zeroing_mb=64 --mem 1G --timeout 20 >out 2>err &&
-	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
+	id=$(last_run) &&
 	test "$(run_field $id status)" = TIMEOUT &&
 	job=$(meta $id lava.job) &&
 	test "$(api "jobs/$job/" | field health)" = Canceled &&
@@ -506,21 +418,12 @@ test_expect_success BOOT 'LAVA gone mid-boot: INFRA, not TIMEOUT; its job cancel
 	test ! -e state/cache/lava-jobs/$job
 '
 
-cat >>lab.conf <<EOC
-[target "lavaserve"]
-	runner = lava
-	url = $URL
-	token = $TRASH/token
-	deviceType = qemu
-	arch = x86_64
-	accel = tcg
-	serve = 127.0.0.1:0
-EOC
+lava_target lab.conf lavaserve arch=x86_64 accel=tcg serve=127.0.0.1:0
 
 test_expect_success BOOT 'serve: the worker fetches kernel and initramfs from the lab over HTTP, copies gone after' '
 	"$LAB" run --target lavaserve --kernel "$KERNEL" --workload zeroing --iters 1 --param zeroing_mb=16 \
 		--mem 1G >out 2>err &&
-	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
+	id=$(last_run) &&
 	test "$(run_field $id status)" = OK &&
 	fetched $(meta $id lava.job) >fetched &&
 	test "$(wc -l <fetched)" = 2 &&
@@ -537,7 +440,7 @@ test_expect_success BOOT 'serve: the worker fetches the kernel'\''s modules.tar.
 	template = $TRASH/modules.yaml" lab.conf >mods.conf &&
 	"$LAB" run --config mods.conf --target lavaserve --kernel "$TRASH/kdir/bzImage" \
 		--workload zeroing --iters 1 --param zeroing_mb=16 --mem 1G >out 2>err &&
-	id=$(sql state/lab.db "SELECT max(id) FROM runs") &&
+	id=$(last_run) &&
 	test "$(run_field $id status)" = OK &&
 	job=$(meta $id lava.job) &&
 	fetched $job >fetched &&

@@ -14,15 +14,11 @@ free_port() {
 }
 
 SECRET=pw-$$-Zq7x
-PORT=$(free_port)
+lava_fake
+PORT=${URL##*:}
 SHOWN="http://***@127.0.0.1:$PORT"
-echo lab-test-token >token && chmod 600 token
-python3 "$TOP/tests/fixtures/fake-lava.py" "$PORT" token >fake.log 2>&1 &
-FAKE=$!
 trap 'kill $FAKE $(cat "$TRASH/hostile.pids" 2>/dev/null) 2>/dev/null; rm -rf "$TRASH"' EXIT
-for _ in $(seq 50); do curl -s "http://127.0.0.1:$PORT/" >/dev/null && break; sleep 0.1; done
-
-lava_conf "http://lab:$SECRET@127.0.0.1:$PORT/" "$TRASH/token" file:///nonexistent
+URL="http://lab:$SECRET@127.0.0.1:$PORT/" lava_conf file:///nonexistent
 export LAB_CONFIG=$TRASH/lab.conf
 
 # Nothing the lab wrote holds the secret: every file here but the configs, and the databases' text.

@@ -12,35 +12,10 @@
 . "$TOP/tests/lib-lava.sh"
 : "${FIXTURE:?make check-lava sets FIXTURE}"
 
-bail() { echo "Bail out! $*"; exit 1; }
-[ "$(id -u)" = 0 ] || bail "LAVA is installed and started as root: run make check-lava as root"
-LSTATE=$TOP/state/lava
-stage=$(date +%s)
-took() { echo "# $1: $(( $(date +%s) - stage )) s"; stage=$(date +%s); }
-"$TOP/tests/lava/start-lava.sh" "$LSTATE" >start.out 2>&1 || {
-	tail -n 5 start.out | sed 's/^/# /'
-	bail "no LAVA instance: tests/lava/start-lava.sh failed (its last lines above)"
-}
-took "LAVA up"
-URL=$(cat "$LSTATE/url")
-KERNEL=$(debian_kernel)
-[ -n "$KERNEL" ] || bail "no Debian kernel in /boot (make deps)"
-lava_conf "$URL" "$LSTATE/token" "$URL/no-such-folder"
-# a cold build of the fixture on a busy machine may take longer than the default hour
-printf "[build]\n\ttimeout = 4h\n" >>"$TRASH/lab.conf"
-lab() { "$LAB" "$1" --config "$TRASH/lab.conf" "${@:2}"; }
-api() { # PATH
-	lava_api "$URL" "$LSTATE/token" "$1"
-}
-field() {
-	json_field "$1"
-}
-last_run() {
-	sql state/lab.db "SELECT max(id) FROM runs"
-}
-meta() { # RUN KEY
-	sql state/lab.db "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
-}
+lava_up
+# the fixture's builds, in the checkout's state: a cold one on a busy
+# machine may take longer than the default hour
+printf "[build]\n\ttimeout = 4h\n" >build.conf
 
 test_expect_success 'lab target check: the token, the device type, a device online' '
 	lab target check lava1 >out &&
@@ -135,8 +110,8 @@ verdict() { # EXPERIMENT
 }
 
 test_expect_success 'an A/B through LAVA: the fixture'\''s regression, the verdict the qemu runner gives' '
-	(cd "$TOP" && "$LAB" build --repo "$FIXTURE" fixture-base) >base &&
-	(cd "$TOP" && "$LAB" build --repo "$FIXTURE" fixture-regression) >regression &&
+	(cd "$TOP" && "$LAB" build --config "$TRASH/build.conf" --repo "$FIXTURE" fixture-base) >base &&
+	(cd "$TOP" && "$LAB" build --config "$TRASH/build.conf" --repo "$FIXTURE" fixture-regression) >regression &&
 	rc=0 && ab --targets lava1 >lava.out 2>lava.err || rc=$? &&
 	cat lava.out && test $rc = 1 &&
 	e=$(sql state/lab.db "SELECT max(id) FROM experiments") &&

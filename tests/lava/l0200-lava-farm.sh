@@ -9,51 +9,10 @@
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/lib-lava.sh"
 
-bail() { echo "Bail out! $*"; exit 1; }
-[ "$(id -u)" = 0 ] || bail "LAVA is installed and started as root: run make check-lava as root"
-LSTATE=$TOP/state/lava
-stage=$(date +%s)
-took() { echo "# $1: $(( $(date +%s) - stage )) s"; stage=$(date +%s); }
-LAVA_SMOKE=0 "$TOP/tests/lava/start-lava.sh" "$LSTATE" >start.out 2>&1 || {
-	tail -n 5 start.out | sed 's/^/# /'
-	bail "no LAVA instance: tests/lava/start-lava.sh failed (its last lines above)"
-}
-took "LAVA up"
-URL=$(cat "$LSTATE/url")
-KERNEL=$(debian_kernel)
-[ -n "$KERNEL" ] || bail "no Debian kernel in /boot (make deps)"
-lava_conf "$URL" "$LSTATE/token" "$URL/no-such-folder"
-cat >>lab.conf <<EOC
-[target "served"]
-	runner = lava
-	url = $URL
-	token = $LSTATE/token
-	deviceType = qemu
-	arch = x86_64
-	accel = tcg
-	serve = 127.0.0.1:0
-	jobPrefix = lab l0200
-	outage = 30
-	queue = 600
-EOC
-lab() { "$LAB" "$1" --config "$TRASH/lab.conf" "${@:2}"; }
-api() { # PATH
-	lava_api "$URL" "$LSTATE/token" "$1"
-}
-field() {
-	json_field "$1"
-}
-last_run() {
-	sql state/lab.db "SELECT max(id) FROM runs"
-}
-meta() { # RUN KEY
-	sql state/lab.db "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
-}
-last_error() { # the last run's error, when it ended INFRA
-	id=$(last_run) &&
-	test "$(sql state/lab.db "SELECT status FROM runs WHERE id = $id")" = INFRA &&
-	sql state/lab.db "SELECT error FROM runs WHERE id = $id"
-}
+lava_up LAVA_SMOKE=0
+lava_target lab.conf served arch=x86_64 accel=tcg serve=127.0.0.1:0 "jobPrefix=lab l0200" \
+	outage=30 queue=600
+
 # a long boot of target served in the background, once the kernel speaks: its job in $job
 long_boot() {
 	"$LAB" run --config "$TRASH/lab.conf" --target served --kernel "$KERNEL" --workload zeroing \
@@ -86,6 +45,51 @@ test_expect_success 'a job fetches the kernel and initramfs over HTTP from the l
 '
 took "a job fetching its images from the lab"
 
+# Debian's kernel as a build leaves it: the image, and modules/ beside it
+# with two of its modules (vfat needs fat) and depmod's modules.dep
+release=${KERNEL##*/vmlinuz-}
+mods=kdir/modules/lib/modules/$release
+mkdir -p "$mods" && cp "$KERNEL" kdir/bzImage && cp /lib/modules/"$release"/modules.builtin* "$mods" ||
+	bail "no modules.builtin of $release"
+for m in fat vfat; do
+	ko=$(modinfo -k "$release" -n $m) &&
+	mkdir -p "kdir/modules${ko%/*}" && cp "$ko" "kdir/modules$ko" &&
+	echo "${ko#/lib/modules/$release/}" >>"$mods/modules.order" || bail "no module $m of $release"
+done
+depmod -b kdir/modules "$release" || bail "depmod -b kdir/modules $release failed"
+lava_modules_template modules.yaml
+lava_target lab.conf mods arch=x86_64 accel=tcg serve=127.0.0.1:0 "template=$TRASH/modules.yaml"
+# in the guest: the drive unpacked, vfat loaded by modprobe with fat first
+cat >mods.sh <<'SH'
+#!/bin/sh
+i=0
+while [ ! -b /dev/nvme0n1 ] && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+tar -x -f /dev/nvme0n1 -C / || exit 1
+echo "modules_dep $(ls /lib/modules/$(uname -r)/modules.dep | wc -l) files higher"
+modprobe vfat || exit 1
+echo "fat $(grep -c '^fat ' /proc/modules) modules higher"
+echo "vfat $(grep -cw vfat /proc/filesystems) filesystems higher"
+SH
+chmod +x mods.sh
+
+test_expect_success 'a kernel with modules: LAVA fetches modules.tar.xz from the lab, the guest loads them' '
+	lab run --target mods --kernel "$TRASH/kdir/bzImage" --workload exec:mods.sh --iters 1 \
+		--mem 1G >out 2>err &&
+	cat out err &&
+	id=$(last_run) &&
+	test "$(run_field $id status)" = OK &&
+	sql state/lab.db "SELECT metric || \" \" || value FROM samples WHERE run_id = $id AND workload = \"mods\" ORDER BY metric" >got &&
+	printf "fat 1.0\nmodules_dep 1.0\nvfat 1.0\n" >want &&
+	diff -u want got &&
+	job=$(meta $id lava.job) &&
+	api "jobs/$job/logs/" >job.log &&
+	grep -Eq "\"downloading http://127.0.0.1:[0-9]+/lab-[0-9a-f]+-modules\"" job.log &&
+	tar -tJf kdir/modules.tar.xz >list &&
+	grep -qx "lib/modules/$release/modules.dep" list &&
+	test -z "$(ls state/cache/lava-serve)"
+'
+took "a kernel with its modules"
+
 test_expect_success 'a job cancelled by someone else mid-boot: INFRA, not the kernel'\''s' '
 	long_boot &&
 	api "jobs/$job/cancel/" >/dev/null &&
@@ -116,7 +120,7 @@ test_expect_success 'LAVA stopped mid-job: INFRA, not TIMEOUT; the job cancelled
 	last_error >error && cat error &&
 	grep -q "^LAVA job $job: no answer from the server for 30s (cannot reach LAVA server" error &&
 	test "$(head -n 1 state/cache/lava-jobs/$job)" = "0 cancel" &&
-	LAVA_SMOKE=0 "$TOP/tests/lava/start-lava.sh" "$LSTATE" >start2.out 2>&1 &&
+	lava_start LAVA_SMOKE=0 >start2.out 2>&1 &&
 	lab run --target served --kernel "$KERNEL" --workload zeroing --iters 1 --param zeroing_mb=16 \
 		--mem 1G >out 2>err &&
 	cat err &&

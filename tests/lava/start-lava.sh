@@ -77,6 +77,15 @@ alive() {
 	esac
 }
 port_busy() { ss -Hltn "sport = :$1" 2>/dev/null | grep . >/dev/null; }
+# port_owner PORT: the STATE_DIR of the start-lava.sh whose daemon listens
+# there (its --log-file is in STATE_DIR/logs), if it is one
+port_owner() {
+	local pid
+	pid=$(ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | head -n 1)
+	pid=${pid#pid=}
+	[ -n "$pid" ] || return 0
+	{ tr '\0' '\n' <"/proc/$pid/cmdline"; } 2>/dev/null | sed -n 's|^\(/.*\)/logs/[a-z-]*\.log$|\1|p' | head -n 1
+}
 manage() { lava-server manage "$@"; }
 
 # --- 1. packages -------------------------------------------------------------
@@ -182,7 +191,11 @@ start() {
 	local name=$1 port=$2 pidf="$STATE/pids/$1.pid"
 	shift 2
 	if alive "$name"; then say "$name already running (pid $(cat "$pidf"))"; return 0; fi
-	if [ "$port" != - ] && port_busy "$port"; then die "port $port is taken: cannot start $name"; fi
+	if [ "$port" != - ] && port_busy "$port"; then
+		other=$(port_owner "$port")
+		[ -z "$other" ] || die "port $port is taken by the LAVA of $other: stop it (tests/lava/stop-lava.sh $other)"
+		die "port $port is taken: cannot start $name"
+	fi
 	(cd / && exec setsid "$@" </dev/null >>"$STATE/logs/$name.out" 2>&1) &
 	echo $! >"$pidf"
 	started="$started $name"
