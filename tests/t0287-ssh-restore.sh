@@ -57,21 +57,11 @@ none) echo "[    0.000000] firmware: no boot device" >>"$H/console.log" ;;
 esac
 EOS
 chmod +x bin/* || exit 1
-echo "environment=\"PATH=$TRASH/bin:/usr/bin:/bin\" $(cat "$TRASH/id.pub")" >"$TRASH/authorized_keys"
-
-cat >lab.conf <<EOC
-[core]
-	state = $TRASH/state
-[ssh]
-	identity = $TRASH/id
-	knownHosts = $TRASH/known_hosts
-	deadline = 15
-[target "arm1"]
-	runner = ssh
-	host = root@127.0.0.1
-	port = $PORT
-	console = tail -n0 -F $H/console.log
-EOC
+sshd_login_path "$TRASH/bin:/usr/bin:/bin"
+{
+	ssh_conf "deadline = 15"
+	ssh_target arm1 root@127.0.0.1 $PORT "console = tail -n0 -F $H/console.log"
+} >lab.conf
 export LAB_CONFIG=$PWD/lab.conf
 field() { # RUN COLUMN
 	sql lab.db "SELECT $2 FROM runs WHERE id = $1"
