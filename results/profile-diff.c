@@ -185,14 +185,21 @@ static void summarize(struct profile_diff *d, struct profile_change *r, size_t n
 	r->v = NULL;
 }
 
-static int graph_take(const char *key, const char *value, void *data)
+static int by_take(const char *key, const char *value, void *data)
 {
-	struct strbuf *graph = data;
-	const char *colon = strchr(value, ':');
+	struct profile_diff *d = data;
+	size_t len = strlen(d->e.workload);
 
 	/* "zeroing: function_graph on f1 f2: 812 calls, 0 lost, 0 overwritten" */
-	if (!strcmp(key, "guest.profile_graph") && !graph->len)
-		strbuf_addstr(graph, colon ? colon + 2 : value);
+	if (strncmp(value, d->e.workload, len) || strncmp(value + len, ": ", 2))
+		return 0;
+	if (!strcmp(key, "guest.profile_graph") && !d->graph.len)
+		strbuf_addstr(&d->graph, value + len + 2);
+	/* "zeroing: sampled cycles (PMU), a sample every 500000 cycles on 2 CPUs: ..." */
+	if (!strcmp(key, "guest.profile_by") && !d->by.len) {
+		strbuf_addstr(&d->by, value + len + 2);
+		d->sampled = !strncmp(d->by.buf, "sampled ", 8);
+	}
 	return 0;
 }
 
@@ -207,6 +214,7 @@ int profile_diff_load(struct profile_diff *d, struct store *st, long long id)
 	strbuf_init(&d->label[0], 0);
 	strbuf_init(&d->label[1], 0);
 	strbuf_init(&d->graph, 0);
+	strbuf_init(&d->by, 0);
 	if (store_explanation_read(st, id, explanation_take, &d->e) ||
 	    store_explanation_runs(st, &d->e, run_take, d))
 		return -1;
@@ -230,7 +238,7 @@ int profile_diff_load(struct profile_diff *d, struct store *st, long long id)
 	for (size_t i = 0; i < d->nr; i++)
 		summarize(d, &d->fn[i], nslots);
 	if (store_run_clock(st, &d->clock, d->runs[0][0]) ||
-	    store_run_meta(st, d->runs[0][0], graph_take, &d->graph))
+	    store_run_meta(st, d->runs[0][0], by_take, d))
 		return -1;
 	d->unit_ns = unit_ns(d->unit);
 	rank(d);
@@ -246,7 +254,7 @@ void profile_diff_release(struct profile_diff *d)
 	free_all(d->fn, d->runs[0], d->runs[1]);
 	free((char *)d->e.workload);
 	free((char *)d->e.metric);
-	strbuf_release_all(&d->clock, &d->label[0], &d->label[1], &d->graph);
+	strbuf_release_all(&d->clock, &d->label[0], &d->label[1], &d->graph, &d->by);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -40,6 +40,13 @@ struct profile_diff {
 	struct strbuf clock, label[2];	/* the boots' clock; each side's kernel */
 	/* by function_graph on chosen functions (no profiler): A's first boot's meta, else "" */
 	struct strbuf graph;
+	/*
+	 * What profiled where no function_graph did (A's first boot's meta): "sampled
+	 * cycles (PMU), ..." (then calls are samples, a time a function's own), "the
+	 * function profiler (ftrace): no PMU sampling: why", or "" (an older guest)
+	 */
+	struct strbuf by;
+	int sampled;			/* by the PMU's samples */
 };
 
 /* Explanation id read and ranked into d (released by the caller either way). */

@@ -7,6 +7,12 @@
 #                                its own after that shell command (a host
 #                                emulated: its /proc or /sys files bound over)
 #   sshd_stop NAME
+#   sshd_login_path PATH         the client key logs in with PATH (a host's
+#                                stand-ins for kexec, systemctl first in it)
+#   ssh_conf [KEY=VALUE...]      a lab.conf's [core] and [ssh] for these
+#                                sshds, each "key = value" given under [ssh]
+#   ssh_target NAME HOST PORT [KEY=VALUE...]
+#                                a [target] of runner ssh on HOST:PORT
 SSHD=/usr/sbin/sshd
 
 if [ "$(id -u)" != 0 ] || ! [ -x "$SSHD" ]; then
@@ -54,6 +60,22 @@ sshd_start() { # NAME ADDR [PORT]
 	fi
 	for _ in $(seq 50); do [ -s "$TRASH/$name.pid" ] && return 0; sleep 0.1; done
 	return 1
+}
+
+sshd_login_path() { # PATH
+	echo "environment=\"PATH=$1\" $(cat "$TRASH/id.pub")" >"$TRASH/authorized_keys"
+}
+
+ssh_conf() { # [KEY=VALUE...]
+	printf '[core]\n\tstate = %s\n[ssh]\n\tidentity = %s\n\tknownHosts = %s\n' \
+		"$TRASH/state" "$TRASH/id" "$TRASH/known_hosts"
+	for kv; do printf '\t%s\n' "$kv"; done
+}
+
+ssh_target() { # NAME HOST PORT [KEY=VALUE...]
+	printf '[target "%s"]\n\trunner = ssh\n\thost = %s\n\tport = %s\n' "$1" "$2" "$3"
+	shift 3
+	for kv; do printf '\t%s\n' "$kv"; done
 }
 
 sshd_stop() { # NAME

@@ -15,10 +15,7 @@ OTHER=$([ "$ARCH" = aarch64 ] && echo x86_64 || echo aarch64)
 
 # kexec-tools on the "host" or not: a kexec first in the PATH its key logs in with
 mkdir -p kexec-bin && printf '#!/bin/sh\nexit 0\n' >kexec-bin/kexec && chmod +x kexec-bin/kexec
-logins_with_path() { # PATH
-	echo "environment=\"PATH=$1\" $(cat "$TRASH/id.pub")" >"$TRASH/authorized_keys"
-}
-logins_with_path "$TRASH/kexec-bin:/usr/bin:/bin"
+sshd_login_path "$TRASH/kexec-bin:/usr/bin:/bin"
 
 # a QEMU without TCG, as a build for KVM only would be
 cat >qemu-kvm-only <<'EOS'
@@ -29,33 +26,13 @@ chmod +x qemu-kvm-only
 ssh-keygen -q -t ed25519 -N "" -f other_key &&
 echo "[127.0.0.2]:$P2 $(cut -d" " -f1,2 other_key.pub)" >wrong_known_hosts
 
-cat >lab.conf <<EOC
-[core]
-	state = $TRASH/state
-[ssh]
-	identity = $TRASH/id
-	knownHosts = $TRASH/known_hosts
-[target "arm1"]
-	runner = ssh
-	class = arm
-	host = root@127.0.0.1
-	port = $P1
-	arch = $ARCH
-[target "arm2"]
-	runner = ssh
-	class = arm
-	host = root@127.0.0.2
-	port = $P2
-[target "armkey"]
-	runner = ssh
-	host = root@127.0.0.2
-	port = $P2
-	knownHosts = $TRASH/wrong_known_hosts
-[target "armother"]
-	runner = ssh
-	host = root@127.0.0.1
-	port = $P1
-	arch = $OTHER
+{
+	ssh_conf
+	ssh_target arm1 root@127.0.0.1 $P1 "class = arm" "arch = $ARCH"
+	ssh_target arm2 root@127.0.0.2 $P2 "class = arm"
+	ssh_target armkey root@127.0.0.2 $P2 "knownHosts = $TRASH/wrong_known_hosts"
+	ssh_target armother root@127.0.0.1 $P1 "arch = $OTHER"
+	cat <<EOC
 [target "vm"]
 	runner = qemu
 	accel = tcg
@@ -77,6 +54,7 @@ cat >lab.conf <<EOC
 [qemu "$ARCH"]
 	binary = $TRASH/qemu-kvm-only
 EOC
+} >lab.conf
 export LAB_CONFIG=$PWD/lab.conf
 
 test_expect_success 'lab target list: each target, its class, runner, arch and where' '
@@ -151,8 +129,8 @@ test_expect_success VIRTIO_HOST 'a virtio host: its drivers by name; the server 
 '
 
 test_expect_success 'a host without kexec-tools: exit 1, one line saying so' '
-	logins_with_path /usr/bin:/bin &&
-	test_when_finished "logins_with_path $TRASH/kexec-bin:/usr/bin:/bin" &&
+	sshd_login_path /usr/bin:/bin &&
+	test_when_finished "sshd_login_path $TRASH/kexec-bin:/usr/bin:/bin" &&
 	test_expect_code 1 "$LAB" target check arm2 >out 2>err &&
 	cat out err &&
 	test "$(grep "^target" out)" = "target '\''arm2'\'' (ssh, root@127.0.0.2:$P2): missing kexec-tools" &&
@@ -161,14 +139,8 @@ test_expect_success 'a host without kexec-tools: exit 1, one line saying so' '
 
 test_expect_success 'restore = kexec: whose kernel or initramfs the host lacks: named, as it cannot kexec back' '
 	: >restore-Image &&
-	cat >restore.conf <<-EOC &&
-	[core]
-		state = $TRASH/state
-	[ssh]
-		identity = $TRASH/id
-		knownHosts = $TRASH/known_hosts
-		host = root@127.0.0.1
-		port = $P1
+	ssh_conf "host = root@127.0.0.1" "port = $P1" >restore.conf &&
+	cat >>restore.conf <<-EOC &&
 	[target "back"]
 		runner = ssh
 		restore = kexec:$TRASH/restore-Image,/nonexistent/initrd.img
@@ -202,21 +174,11 @@ SSHD_SETUP="mount -t tmpfs none /sys/kernel/security &&
 	sshd_start locked 127.0.0.3 && P3=$SSHD_PORT &&
 SSHD_SETUP="mount -t tmpfs none /sys/dev/block && ln -s $TRASH/sys/dm-2 /sys/dev/block/\$(mountpoint -d /)" \
 	sshd_start crypt 127.0.0.4 && P4=$SSHD_PORT || exit 1
-cat >emulated.conf <<EOC
-[core]
-	state = $TRASH/state
-[ssh]
-	identity = $TRASH/id
-	knownHosts = $TRASH/known_hosts
-[target "locked"]
-	runner = ssh
-	host = root@127.0.0.3
-	port = $P3
-[target "crypt"]
-	runner = ssh
-	host = root@127.0.0.4
-	port = $P4
-EOC
+{
+	ssh_conf
+	ssh_target locked root@127.0.0.3 $P3
+	ssh_target crypt root@127.0.0.4 $P4
+} >emulated.conf
 
 test_expect_success 'a kernel locked down (Secure Boot): kexec_load refused, said with the mode; no boot sent' '
 	test_expect_code 1 "$LAB" target check --config emulated.conf locked >out 2>err &&

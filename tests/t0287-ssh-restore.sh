@@ -10,7 +10,9 @@
 # for real. Proved: the host's network words on the kexec'd kernel's line,
 # the console of the restore in the run's log, and a restore that fails
 # making the run INFRA and the host out of service until lab target check
-# finds it ready. make check-remote boots real kernels on a real host.
+# finds it ready, a class of targets going on without it (a second host
+# beside it, this machine as it is). make check-remote boots real kernels
+# on a real host.
 . "$(dirname "$0")/lib.sh"
 
 H=$TRASH/host
@@ -27,6 +29,9 @@ SSHD_SETUP="mount --bind $H/cmdline /proc/cmdline; mount --bind $H/version /proc
 sshd_start main 127.0.0.1 ||
 	{ echo "1..0 # SKIP sshd does not start in a mount namespace here: $(tail -1 "$TRASH/main.log")"; exit 0; }
 PORT=$SSHD_PORT
+# a second host of arm1's class, this machine as it is, for boots without a kernel
+SSHD_SETUP= sshd_start two 127.0.0.2 || exit 1
+P2=$SSHD_PORT
 
 # host-boot CMDLINE VERSION: the host down a second, then up in a new boot
 # (each file rewritten in place: the bind mounts hold their inodes)
@@ -57,24 +62,19 @@ none) echo "[    0.000000] firmware: no boot device" >>"$H/console.log" ;;
 esac
 EOS
 chmod +x bin/* || exit 1
-echo "environment=\"PATH=$TRASH/bin:/usr/bin:/bin\" $(cat "$TRASH/id.pub")" >"$TRASH/authorized_keys"
-
-cat >lab.conf <<EOC
-[core]
-	state = $TRASH/state
-[ssh]
-	identity = $TRASH/id
-	knownHosts = $TRASH/known_hosts
-	deadline = 15
-[target "arm1"]
-	runner = ssh
-	host = root@127.0.0.1
-	port = $PORT
-	console = tail -n0 -F $H/console.log
-EOC
+sshd_login_path "$TRASH/bin:/usr/bin:/bin"
+{
+	ssh_conf "deadline = 15"
+	ssh_target arm1 root@127.0.0.1 $PORT "console = tail -n0 -F $H/console.log" "class = arm"
+	ssh_target arm2 root@127.0.0.2 $P2 "class = arm"
+	ssh_target solo root@127.0.0.1 $PORT "class = solo"
+} >lab.conf
 export LAB_CONFIG=$PWD/lab.conf
 field() { # RUN COLUMN
 	sql lab.db "SELECT $2 FROM runs WHERE id = $1"
+}
+last() {
+	sql lab.db "SELECT max(id) FROM runs"
 }
 meta() { # RUN KEY
 	sql lab.db "SELECT value FROM run_meta WHERE run_id = $1 AND key = '$2'"
@@ -133,6 +133,23 @@ test_expect_success 'no boot goes to a host out of service: refused in one line,
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 2
 '
 
+test_expect_success 'a class with a host out of service: the others boot, said in one line' '
+	n=$(sql lab.db "SELECT count(*) FROM runs") &&
+	"$LAB" run --db lab.db --guest "$TOP/tests/fixtures/fake-guest.sh" --workload zeroing \
+		--iters 2 --targets arm --boots 2 >out 2>err &&
+	cat err &&
+	grep -q "^lab: host .root@127.0.0.1. is out of service since " err &&
+	grep -qx "target .arm1. left out of the pool: it cannot boot (above); the others of class .arm. go on" err &&
+	test "$(sql lab.db "SELECT group_concat(r.status || \" \" || t.target) FROM runs r JOIN run_targets t ON t.run_id = r.id WHERE r.id > $n")" = "OK arm2,OK arm2" &&
+	# only if every host of the class is out does it stop, before any boot
+	test_expect_code 2 "$LAB" run --db lab.db --guest "$TOP/tests/fixtures/fake-guest.sh" \
+		--workload zeroing --targets solo --boots 2 >out 2>err &&
+	cat err &&
+	grep -qx "lab: no target of class .solo. can boot" err &&
+	! grep -q "left out of the pool" err &&
+	test "$(sql lab.db "SELECT count(*) FROM runs")" = $((n + 2))
+'
+
 test_expect_success 'lab target check: still in the lab'\''s kernel, missing its default one; once back, back in service' '
 	test_expect_code 1 "$LAB" target check arm1 >out &&
 	cat out &&
@@ -147,15 +164,15 @@ test_expect_success 'lab target check: still in the lab'\''s kernel, missing its
 	grep -qx "target .arm1. (ssh, root@127.0.0.1:$PORT): ready" out &&
 	grep -qx "  back in service (out of service since .*)" out &&
 	run >out 2>err &&
-	test "$(field 3 status)" = OK
+	test "$(field "$(last)" status)" = OK
 '
 
 test_expect_success 'a host word the kernel cannot take as one word: INFRA naming it, nothing sent' '
 	echo "root=/dev/vda ip=\"dhcp\"" >"$H/cmdline" &&
 	test_when_finished "cp \"$H/default-cmdline\" \"$H/cmdline\"" &&
 	test_expect_code 1 run >out 2>err &&
-	test "$(field 4 status)" = INFRA &&
-	test "$(field 4 error)" = "host '\''root@127.0.0.1'\'': the host'\''s command line word '\''ip=\"dhcp\"'\'' holds a double quote: it cannot be passed on as one word"
+	test "$(field "$(last)" status)" = INFRA &&
+	test "$(field "$(last)" error)" = "host '\''root@127.0.0.1'\'': the host'\''s command line word '\''ip=\"dhcp\"'\'' holds a double quote: it cannot be passed on as one word"
 '
 
 test_done

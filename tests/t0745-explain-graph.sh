@@ -1,6 +1,7 @@
 #!/bin/bash
-# lab explain on Debian's prebuilt kernel, which has no function profiler:
-# the boot fails saying so and offering --functions, and with --functions
+# lab explain on Debian's prebuilt kernel, which has no function profiler,
+# under TCG x86, which has no PMU to sample: the boot fails saying both and
+# offering --functions, and with --functions
 # the chosen functions are timed by function_graph instead. THP never (A)
 # against always (B) on zeroing, in virtual time: the page-fault path runs
 # once a 4 KiB page in A and once a 2 MiB page in B, and the calls say so,
@@ -18,6 +19,8 @@ explain() {
 test_expect_success TCG 'no function profiler: the boot fails naming it, --functions offered, nothing stored' '
 	test_expect_code 2 explain >out 2>err &&
 	grep -q "^lab: A.s profiled boot ended FAILED: .*CONFIG_FUNCTION_PROFILER is not set" err &&
+	# TCG x86 has no PMU: what was tried first, and why it could not be used
+	grep -q "profile: no PMU sampling (perf_event_open: the CPU has no PMU the kernel drives), and this kernel has no function profiler" err &&
 	grep -q "^hint: build the kernel with CONFIG_FUNCTION_PROFILER=y" err &&
 	grep -q "^  time chosen functions by function_graph: --functions F1,F2$" err &&
 	test "$(sql lab.db "SELECT count(*) FROM explanations")" = 0

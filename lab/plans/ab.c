@@ -553,8 +553,8 @@ static int run_point_pool(struct lab_context *ctx, const struct ab_opts *o, long
 			goto out;
 	rounds = xreallocarray(NULL, pool.n, sizeof(*rounds));
 	memset(rounds, 0, pool.n * sizeof(*rounds));
-	say("%zu target%s of class '%s' share%s the boots", pool.n,
-		pool.n == 1 ? "" : "s", pool.class, pool.n == 1 ? "s" : "");
+	say("%zu target%s of class '%s' share%s the boots", pool_live(&pool),
+		pool_live(&pool) == 1 ? "" : "s", pool.class, pool_live(&pool) == 1 ? "s" : "");
 	for (;;) {
 		struct pool_done d;
 		struct pool_target *pt;

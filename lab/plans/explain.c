@@ -167,7 +167,8 @@ void explain_culprit(struct lab_context *ctx, struct kernel_image *parent,
 	say("explaining the culprit against its parent: one profiled boot each");
 	/* stopped by Ctrl-C: the bisection's command says so, the profiler is not to blame */
 	if (explain_run(&id, ctx, &o) && !fatal_signal_pending())
-		say("the culprit is not explained (lab explain needs CONFIG_FUNCTION_PROFILER=y)");
+		say("the culprit is not explained (lab explain needs a PMU that samples or "
+		    "CONFIG_FUNCTION_PROFILER=y)");
 }
 
 static void time_text(char *buf, size_t size, double ns, int have)
@@ -195,11 +196,22 @@ static void ci_text(char *buf, size_t size, double lo, double hi, double ref)
 	snprintf(buf, size, "[%+.3g, %+.3g]", lo / per, hi / per);
 }
 
+/* What profiled, in one line: the PMU's samples, or ftrace and why not the PMU. */
+static void print_by(FILE *f, const struct profile_diff *d)
+{
+	if (d->graph.len)
+		textfmt_wrap(f, "  this kernel has no function profiler: by ", "  ",
+			     term_safe(d->graph.buf));
+	else if (d->by.len)
+		textfmt_wrap(f, "  by ", "  ", term_safe(d->by.buf));
+}
+
 static void print_text(FILE *f, const struct profile_diff *d, int top)
 {
 	const struct store_explanation *e = &d->e;
 	double change = profile_diff_change_ns(d);
 	int repeated = profile_diff_repeated(d), w = repeated ? 22 : 30;
+	int cw = repeated && !d->sampled ? 8 : 9;	/* "samples A" takes 9 */
 	char a[32], b[32], c[72], ca[24], cb[24], share[16], la[96], lb[96];
 
 	fprintf(f, "explanation X%lld: %s.%s", e->id, term_safe(e->workload), term_safe(e->metric));
@@ -209,14 +221,17 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 	textfmt_cut(lb, sizeof(lb), d->label[1].buf, 24, 1);
 	fprintf(f, "\n  A %s (run %lld), B %s (run %lld); clock %s\n", term_safe(la),
 		e->a_run_id, term_safe(lb), e->b_run_id, term_safe(d->clock.buf));
-	if (d->graph.len)
-		textfmt_wrap(f, "  this kernel has no function profiler: by ", "  ",
-			     term_safe(d->graph.buf));
+	print_by(f, d);
 	if (repeated)
-		fprintf(f, "  NOISY: %zu and %zu boots with the function profiler on, in wall time: "
-			"medians,\n  each change with its 95 %% interval (Hodges-Lehmann); times "
-			"include the profiler's\n  cost; verdicts come from boots without it\n",
-			d->nruns[0], d->nruns[1]);
+		fprintf(f, "  NOISY: %zu and %zu boots %s, in wall time: medians,\n  each change "
+			"with its 95 %% interval (Hodges-Lehmann); %s\n",
+			d->nruns[0], d->nruns[1], d->sampled ? "sampled" : "with the function profiler on",
+			d->sampled ? "a time is a function's own\n  cycles, callees not in it" :
+			"times include the profiler's\n  cost; verdicts come from boots without it");
+	else if (d->sampled)
+		fprintf(f, "  one boot a side, sampled over the whole workload: a function's time is "
+			"its own\n  cycles (callees not in it), its samples times the period; "
+			"verdicts come from boots\n  without sampling\n");
 	else
 		fprintf(f, "  one boot a side with the %s on, over the whole workload:\n"
 			"  times include its cost, calls are exact%s; verdicts come from boots "
@@ -233,8 +248,9 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 		fprintf(f, "  %s is not a time measured in the profiled boots: no share given\n",
 			term_safe(e->metric));
 	}
-	fprintf(f, "\n%-*s %*s %*s %9s %9s %*s %7s\n", w, "function", repeated ? 8 : 9, "calls A",
-		repeated ? 8 : 9, "calls B", "time A", "time B", repeated ? -25 : 9,
+	fprintf(f, "\n%-*s %*s %*s %9s %9s %*s %7s\n", w, "function", cw,
+		d->sampled ? "samples A" : "calls A", cw,
+		d->sampled ? "samples B" : "calls B", "time A", "time B", repeated ? -25 : 9,
 		repeated ? "change [95% CI]" : "change", "share");
 	for (size_t i = 0; i < d->nr && (!top || (int)i < top); i++) {
 		const struct profile_change *row = &d->fn[i];
@@ -260,7 +276,7 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 		else
 			snprintf(share, sizeof(share), "%s999 %%", sh < 0 ? "<-" : ">");
 		fprintf(f, "%-*s %*s %*s %9s %9s %*s %7s%s%s\n", w, term_safe(name),
-			repeated ? 8 : 9, ca, repeated ? 8 : 9, cb, a, b, repeated ? -25 : 9, c,
+			cw, ca, cw, cb, a, b, repeated ? -25 : 9, c,
 			share, *mark ? "  " : "", mark);
 	}
 }
@@ -282,6 +298,8 @@ static void print_json(FILE *f, const struct profile_diff *d, int top,
 	json_string(&jw, "metric", e->metric);
 	json_string(&jw, "clock", d->clock.buf);
 	json_bool(&jw, "profiled", 1);
+	json_string(&jw, "profiled_by", d->graph.len ? "function_graph" :
+		    d->sampled ? "pmu" : "function_profiler");
 	json_int(&jw, "boots_a", (long long)d->nruns[0]);
 	json_int(&jw, "boots_b", (long long)d->nruns[1]);
 	json_bool(&jw, "noisy", profile_diff_repeated(d));

@@ -1,8 +1,9 @@
 #ifndef EXPLAIN_H
 #define EXPLAIN_H
 /*
- * Where the time went: one boot of each side with the kernel's function
- * profiler on around the workload (the guest's lab.profile=1), every
+ * Where the time went: one boot of each side with the workload's cycles
+ * sampled where the PMU can, else the kernel's function profiler on,
+ * around the workload (the guest's lab.profile=1), every
  * function's calls and time stored (profiles), and an explanation row
  * tying the two boots to the metric they explain. The profiled boots
  * belong to no experiment's variants and never reach a statistic

@@ -139,7 +139,7 @@ int pool_start(struct pool *p, struct lab_context *ctx, const struct boot_opts *
 	int ret = -1;
 
 	for (size_t i = 0; i < p->n; i++) {
-		for (int s = 0; s < nsides; s++) {
+		for (int s = 0; s < nsides && !p->t[i].out; s++) {
 			struct boot_opts o = opts[s];
 			int rc;
 
@@ -150,15 +150,23 @@ int pool_start(struct pool *p, struct lab_context *ctx, const struct boot_opts *
 			rc = boot_plan_prepare(&p->t[i].plan[s], ctx, &o);
 			/* released even when it failed half-way: it may hold an initramfs */
 			p->t[i].nplans++;
+			/* a host out of service or unreachable: the others boot without it */
 			if (rc)
-				return -1;
+				p->t[i].out = 1;
 		}
 	}
+	if (!pool_live(p))
+		return error("no target of class '%s' can boot", p->class);
+	for (size_t i = 0; i < p->n; i++)
+		if (p->t[i].out)
+			say("target '%s' left out of the pool: it cannot boot (above); the "
+			    "others of class '%s' go on", term_safe(p->t[i].t->name),
+			    term_safe(p->class));
 	/* the workers open their own connection: none may be open across fork() */
 	db = xstrdup(ctx->st.path);
 	store_close(&ctx->st);
 	for (size_t i = 0; i < p->n; i++)
-		if (start_worker(p, i, ctx, db))
+		if (!p->t[i].out && start_worker(p, i, ctx, db))
 			goto out;
 	ret = 0;
 out:

@@ -62,8 +62,10 @@ int pool_init(struct pool *p, const struct lab_config *cfg, const char *class, l
 	      long cpus);
 /*
  * Prepare nsides plans on each target (opts[s] on that target) and start
- * the workers. The database is closed and opened again around the fork:
- * a sqlite connection must not cross one.
+ * the workers. A target whose plan cannot be prepared (a host out of
+ * service, unreachable) is left out of the pool with one line on stderr
+ * after the reason; -1 when none is left. The database is closed and
+ * opened again around the fork: a sqlite connection must not cross one.
  */
 int pool_start(struct pool *p, struct lab_context *ctx, const struct boot_opts *opts,
 	       int nsides);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "pmu-sample.h"
 #include "profile.h"
 #include "sysfs.h"
 #include "trace.h"
@@ -20,13 +21,15 @@ struct fn {
 static struct trace tr;
 static int active;
 static int graph;		/* by function_graph on chosen functions, not the profiler */
+static int sampled;		/* by the PMU's samples, no tracer */
+static char no_pmu[128];	/* why the PMU did not sample, for the meta */
 static char graph_functions[512];
 static struct fn *table;
 static long kept, dropped;
 
 int profile_active(void)
 {
-	return active;
+	return active && !sampled;
 }
 
 /*
@@ -97,15 +100,24 @@ int profile_begin(const char *functions, char *why, size_t whysize)
 		{ "function_profile_enabled", "1", 0 },
 	};
 	char probe[8];
+	int chosen = functions && *functions;
 
+	no_pmu[0] = '\0';
+	/* chosen functions are timed by ftrace; else where the PMU samples, it is used */
+	if (!chosen) {
+		if (!pmu_sample_begin(no_pmu, sizeof(no_pmu))) {
+			sampled = active = 1;
+			return 0;
+		}
+	}
 	if (trace_open(&tr, 1, why, whysize))
 		return -1;
 	if (trace_read(&tr, "function_profile_enabled", probe, sizeof(probe)) < 0) {
-		if (functions && *functions)
+		if (chosen)
 			return graph_begin(functions, why, whysize);
-		snprintf(why, whysize, "this kernel has no function profiler "
-			 "(CONFIG_FUNCTION_PROFILER is not set); function_graph can time "
-			 "chosen functions (lab.profile_functions)");
+		snprintf(why, whysize, "no PMU sampling (%s), and this kernel has no function "
+			 "profiler (CONFIG_FUNCTION_PROFILER is not set); function_graph can "
+			 "time chosen functions (lab.profile_functions)", no_pmu);
 		return -1;
 	}
 	if (trace_write_steps(&tr, steps, sizeof(steps) / sizeof(steps[0]), why, whysize)) {
@@ -202,12 +214,21 @@ static void graph_end(const char *workload)
 	trace_reset(&tr);
 }
 
+/* What the PMU sampled, into the table, said in the meta. */
+static void sampled_end(const char *workload)
+{
+	char what[256];
+
+	pmu_sample_end(add, what, sizeof(what));
+	emit_meta("guest.profile_by", "%s: %s", workload, what);
+}
+
 void profile_end(const char *workload)
 {
 	if (!active)
 		return;
 	active = 0;
-	if (!graph)
+	if (!graph && !sampled)
 		trace_write(&tr, "function_profile_enabled", "0");
 	table = calloc(PROFILE_SLOTS, sizeof(*table));
 	kept = dropped = 0;
@@ -215,12 +236,20 @@ void profile_end(const char *workload)
 		emit_error(workload, "profile: out of memory");
 		if (graph)
 			trace_reset(&tr);
+		if (sampled)
+			pmu_sample_end(NULL, NULL, 0);
 	} else {
-		if (graph)
+		if (graph) {
 			graph_end(workload);
-		else
+		} else if (sampled) {
+			sampled_end(workload);
+		} else {
 			for (int cpu = 0; cpu < PROFILE_CPUS; cpu++)
 				read_cpu(cpu);
+			if (no_pmu[0])
+				emit_meta("guest.profile_by", "%s: the function profiler (ftrace): "
+					  "no PMU sampling: %s", workload, no_pmu);
+		}
 		for (long i = 0; i < PROFILE_SLOTS; i++)
 			if (table[i].name[0])
 				emit_profile(workload, table[i].name, table[i].hits, table[i].ns);
@@ -229,5 +258,5 @@ void profile_end(const char *workload)
 	}
 	free(table);
 	table = NULL;
-	graph = 0;
+	graph = sampled = 0;
 }
