@@ -160,8 +160,7 @@ int pool_start(struct pool *p, struct lab_context *ctx, const struct boot_opts *
 	for (size_t i = 0; i < p->n; i++)
 		if (p->t[i].out)
 			say("target '%s' left out of the pool: it cannot boot (above); the "
-			    "others of class '%s' go on", term_safe(p->t[i].t->name),
-			    term_safe(p->class));
+			    "others of class '%s' go on", p->t[i].t->name, p->class);
 	/* the workers open their own connection: none may be open across fork() */
 	db = xstrdup(ctx->st.path);
 	store_close(&ctx->st);
