@@ -244,9 +244,11 @@ with_sigint() {
 }
 
 # said_command FILE: the command said on FILE's lines after its first, as
-# one line: each line's indent gone, a line ending in a backslash joined to the next
+# one line: each line's indent gone, a line ending in a backslash joined to the
+# next, and a word split in quoted pieces ('abc'\<newline>'def') whole again
 said_command() {
-	sed -e 1d -e "s/^ *//" "$1" | sed -e :a -e "/ \\\\\$/{N;s/ \\\\\n/ /;ba" -e "}"
+	sed -e 1d -e "s/^ *//" "$1" | sed -e :a -e "/ \\\\\$/{N;s/ \\\\\n/ /;ba" -e "}" \
+		-e "/'\\\\\$/{N;s/'\\\\\\n'//;ba" -e "}"
 }
 
 test_done() {
