@@ -410,6 +410,18 @@ static int check_ends(const struct bisect_args *a, const struct bisector *bs)
 	return !a->good || !a->bad || !bs->workloads.specs.nr ? -1 : 0;
 }
 
+/* What both commands start from: nothing parsed, no context, the command as given. */
+static void start(struct bisect_args *a, struct bisector *bs, struct lab_context *ctx,
+		  struct strbuf *command, int argc, char **argv)
+{
+	memset(a, 0, sizeof(*a));
+	memset(bs, 0, sizeof(*bs));
+	memset(ctx, 0, sizeof(*ctx));
+	/* recorded as given: parsing reorders argv */
+	strbuf_addstr(command, "lab ");
+	escape_shell_words(command, argc, argv);
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_spec spec = BISECT_SPEC_INIT;
@@ -421,15 +433,10 @@ int cmd_bisect(int argc, char **argv)
 	long long id = 0;
 	int ret = 2;
 
-	memset(&a, 0, sizeof(a));
-	memset(&bs, 0, sizeof(bs));
-	memset(&ctx, 0, sizeof(ctx));
+	start(&a, &bs, &ctx, &command, argc, argv);
 	bisect_outcome_init(&o);
 	a.cmd = "lab bisect";
 	a.usage = bisect_usage;
-	/* recorded as given: parsing reorders argv */
-	strbuf_addstr(&command, "lab ");
-	escape_shell_words(&command, argc, argv);
 	/* a resume takes what was stored, its budget aside */
 	if (parse_args(&a, &bs, &given, argc, argv) || resume_alone(&a, &given) ||
 	    context_load_config(&ctx, a.config, a.db) || resolve(&bs, &ctx) ||
@@ -496,13 +503,9 @@ int cmd_bisect_step(int argc, char **argv)
 	char change[64], effect[32];
 	int ret = 128;
 
-	memset(&a, 0, sizeof(a));
-	memset(&bs, 0, sizeof(bs));
-	memset(&ctx, 0, sizeof(ctx));
+	start(&a, &bs, &ctx, &command, argc, argv);
 	a.cmd = "lab bisect-step";
 	a.usage = bisect_step_usage;
-	strbuf_addstr(&command, "lab ");
-	escape_shell_words(&command, argc, argv);
 	/* git bisect run treats 128 and above as "stop bisecting" */
 	if (parse_args(&a, &bs, NULL, argc, argv) ||
 	    context_load_config(&ctx, a.config, a.db) || resolve(&bs, &ctx) ||

@@ -193,6 +193,17 @@ static void experiment_words(char *buf, size_t size, const struct store_run_view
 			 r->text[RUN_VARIANT] ? term_safe(r->text[RUN_VARIANT]) : "");
 }
 
+/* A run's samples or events, as the array name. */
+static int show_samples_json(struct show_out *o, const char *name, long long run_id,
+			     int (*read)(struct store *, long long, store_sample_fn *, void *))
+{
+	json_array_begin(o->jw, name);
+	if (read(o->st, run_id, show_sample, o))
+		return -1;
+	json_array_end(o->jw);
+	return 0;
+}
+
 static int show_run_json(struct show_out *o, const struct store_run_view *r)
 {
 	struct json_writer *jw = o->jw;
@@ -213,14 +224,9 @@ static int show_run_json(struct show_out *o, const struct store_run_view *r)
 	if (store_run_meta(st, r->id, show_meta_row, o))
 		return -1;
 	json_object_end(jw);
-	json_array_begin(jw, "samples");
-	if (store_run_samples(st, r->id, show_sample, o))
+	if (show_samples_json(o, "samples", r->id, store_run_samples) ||
+	    show_samples_json(o, "events", r->id, store_run_events))
 		return -1;
-	json_array_end(jw);
-	json_array_begin(jw, "events");
-	if (store_run_events(st, r->id, show_sample, o))
-		return -1;
-	json_array_end(jw);
 	json_array_begin(jw, "dropped_lines");
 	if (store_dropped_lines(st, r->id, show_dropped, o))
 		return -1;

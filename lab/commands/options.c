@@ -15,32 +15,32 @@ int boot_opt_param(const struct parse_option *opt, const char *arg)
 	return 0;
 }
 
-int boot_opt_accel(const struct parse_option *opt, const char *arg)
+/* arg as the option's value, kept as written, when its parser took it (bad is 0) */
+static int keep_parsed(const struct parse_option *opt, const char *arg, int bad)
 {
-	enum lab_accel a;
-
-	if (parse_accel(arg, &a))
+	if (bad)
 		return PARSE_OPT_BAD;
 	*(const char **)opt->value = arg;
 	return 0;
 }
 
+int boot_opt_accel(const struct parse_option *opt, const char *arg)
+{
+	enum lab_accel a;
+
+	return keep_parsed(opt, arg, parse_accel(arg, &a));
+}
+
 int boot_opt_arch(const struct parse_option *opt, const char *arg)
 {
-	if (parse_arch(arg))
-		return PARSE_OPT_BAD;
-	*(const char **)opt->value = arg;
-	return 0;
+	return keep_parsed(opt, arg, parse_arch(arg));
 }
 
 int boot_opt_clock(const struct parse_option *opt, const char *arg)
 {
 	enum lab_clock c;
 
-	if (parse_clock(arg, &c))
-		return PARSE_OPT_BAD;
-	*(const char **)opt->value = arg;
-	return 0;
+	return keep_parsed(opt, arg, parse_clock(arg, &c));
 }
 
 int boot_opt_seconds(const struct parse_option *opt, const char *arg)

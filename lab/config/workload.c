@@ -100,11 +100,40 @@ static int stressor_known(const char *stressor)
 	return found;
 }
 
+/* args without its first word (the spec's stressor or program), after the words of lead */
+static void args_replace_first(struct strvec *args, const struct strvec *lead)
+{
+	struct strvec out = STRVEC_INIT;
+
+	strvec_push_all(&out, lead);
+	for (size_t i = 1; i < args->nr; i++)
+		strvec_push(&out, args->v[i]);
+	strvec_release(args);
+	*args = out;
+}
+
+/* One instance of the stressor, its options from the spec after the lab's. */
+static void stressng_args(struct strvec *args, const char *stressor)
+{
+	struct strvec lab = STRVEC_INIT;
+	int has_timeout = 0;
+
+	for (size_t i = 1; i < args->nr; i++)
+		has_timeout |= !strcmp(args->v[i], "--timeout") || !strcmp(args->v[i], "-t");
+	strvec_pushf(&lab, "--%s", stressor);
+	strvec_push(&lab, "1");
+	if (!has_timeout)
+		strvec_pushl(&lab, "--timeout", "10s", NULL);
+	strvec_push(&lab, "--metrics-brief");
+	args_replace_first(args, &lab);
+	strvec_release(&lab);
+}
+
 static int parse_stressng(struct user_workload *w, const char *spec)
 {
 	struct strbuf name = STRBUF_INIT;
 	const char *stressor;
-	int has_timeout = 0, known, ret = -1;
+	int known, ret = -1;
 
 	if (!w->args.nr)
 		return error("no stressor in workload '%s' (want stress-ng:STRESSOR, e.g. stress-ng:mmap)",
@@ -138,23 +167,7 @@ static int parse_stressng(struct user_workload *w, const char *spec)
 	quote_all(&w->spec, &w->args, 1);
 	strbuf_addstr(&w->program, WORKLOAD_STRESSNG);
 	strbuf_addf(&w->format, "stress-ng %s", stressor);
-	for (size_t i = 1; i < w->args.nr; i++)
-		has_timeout |= !strcmp(w->args.v[i], "--timeout") || !strcmp(w->args.v[i], "-t");
-	/* one instance, the stressor's options from the spec after the lab's */
-	{
-		struct strvec user = STRVEC_INIT;
-		for (size_t i = 1; i < w->args.nr; i++)
-			strvec_push(&user, w->args.v[i]);
-		strvec_release(&w->args);
-		strvec_pushf(&w->args, "--%s", stressor);
-		strvec_push(&w->args, "1");
-		if (!has_timeout)
-			strvec_pushl(&w->args, "--timeout", "10s", NULL);
-		strvec_push(&w->args, "--metrics-brief");
-		for (size_t i = 0; i < user.nr; i++)
-			strvec_push(&w->args, user.v[i]);
-		strvec_release(&user);
-	}
+	stressng_args(&w->args, stressor);
 	ret = 0;
 out:
 	strbuf_release(&name);
@@ -200,15 +213,7 @@ static int parse_exec(struct user_workload *w, const char *spec)
 	quote_all(&w->spec, &w->args, 1);
 	strbuf_addstr(&w->format, "plain");
 	/* the program is run as itself: argv[0] is its staged path */
-	{
-		struct strvec rest = STRVEC_INIT;
-		for (size_t i = 1; i < w->args.nr; i++)
-			strvec_push(&rest, w->args.v[i]);
-		strvec_release(&w->args);
-		for (size_t i = 0; i < rest.nr; i++)
-			strvec_push(&w->args, rest.v[i]);
-		strvec_release(&rest);
-	}
+	args_replace_first(&w->args, &(struct strvec)STRVEC_INIT);
 	ret = 0;
 out:
 	strbuf_release(&name);

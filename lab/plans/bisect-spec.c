@@ -154,17 +154,15 @@ void bisect_stored_spec_release(struct bisect_stored_spec *s)
 	strvec_release(&s->fragments);
 }
 
+static const char *const verdict_names[] = {
+	[BISECT_FOUND] = "FOUND", [BISECT_UNCLEAR] = "UNCLEAR", [BISECT_CANDIDATES] = "CANDIDATES",
+	[BISECT_NO_REGRESSION] = "NO_REGRESSION", [BISECT_INCONCLUSIVE] = "INCONCLUSIVE",
+	[BISECT_FAILED] = "FAILED",
+};
+
 const char *bisect_verdict_name(enum bisect_verdict v)
 {
-	switch (v) {
-	case BISECT_FOUND: return "FOUND";
-	case BISECT_UNCLEAR: return "UNCLEAR";
-	case BISECT_CANDIDATES: return "CANDIDATES";
-	case BISECT_NO_REGRESSION: return "NO_REGRESSION";
-	case BISECT_INCONCLUSIVE: return "INCONCLUSIVE";
-	case BISECT_FAILED: return "FAILED";
-	}
-	return "?";
+	return (size_t)v < ARRAY_SIZE(verdict_names) ? verdict_names[v] : "?";
 }
 
 void bisect_outcome_init(struct bisect_outcome *out)
