@@ -9,6 +9,7 @@
 #include "meter.h"
 #include "refbuild.h"
 #include "say.h"
+#include "tempfile.h"
 #include "textfmt.h"
 
 /* Subject, author and date as they read now, for reports made without the repository. */
@@ -75,6 +76,11 @@ enum refbuild_outcome refbuild_commit(struct kernel_image *image, struct lab_con
 		say("  compiler cache: %ld hits, %ld misses, %.1f %% hits", res.ccache.hits,
 		    res.ccache.misses,
 		    100.0 * (double)res.ccache.hits / (double)(res.ccache.hits + res.ccache.misses));
+	/* make killed by a Ctrl-C the command defers: no failure of the tree to show */
+	if (res.status == BUILD_FAILED && fatal_signal_pending()) {
+		ret = REFBUILD_FAILED;
+		goto out;
+	}
 	if (res.status == BUILD_FAILED) {
 		say("  %s\n  log: %s", strbuf_str(&res.why), res.log);
 		if (res.tail.len) {
