@@ -70,7 +70,7 @@ static int open_one(int cpu, size_t e)
 static const char *errno_why(int err)
 {
 	if (err == ENOENT || err == ENODEV)
-		return "the CPU has no PMU the kernel drives";
+		return "no PMU the kernel drives";
 	if (err == EOPNOTSUPP)
 		return "the PMU counts but cannot interrupt to sample";
 	return strerror(err);
