@@ -159,25 +159,41 @@ test_expect_success 'restore = kexec: whose kernel or initramfs the host lacks: 
 	test "$(sed -n 3p targets)" = "target '\''both'\'' (ssh, root@127.0.0.1:$P1): ready"
 '
 
-# Two hosts emulated around real sshds, each in a mount namespace of its own:
+# Three hosts emulated around real sshds, each in a mount namespace of its own:
 # one whose kernel is locked down as Secure Boot locks it (its
 # /sys/kernel/security/lockdown reading "none [integrity] confidentiality"),
 # one whose root is a logical volume on a LUKS volume (the device-mapper
-# devices under / as sysfs shows them: dm-2, LVM, on dm-1, CRYPT-LUKS2, on vda3)
+# devices under / as sysfs shows them: dm-2, LVM, on dm-1, CRYPT-LUKS2, on vda3),
+# one whose default route goes out of a HiSilicon NIC (a Kunpeng server's:
+# eth0's device driven by hns3, as sysfs shows it, and an ip that says so)
 mkdir -p sys/dm-2/dm sys/dm-2/slaves sys/dm-1/dm sys/dm-1/slaves sys/vda/vda3 &&
 echo LVM-Xq3y0d1N6c2LabT0280Vg0Root >sys/dm-2/dm/uuid && echo vg0-root >sys/dm-2/dm/name &&
 echo CRYPT-LUKS2-6b1b2a5e7c554f379a0e3f1c2d4e5f60-luks-root >sys/dm-1/dm/uuid &&
 echo luks-root >sys/dm-1/dm/name &&
-ln -s ../../dm-1 sys/dm-2/slaves/dm-1 && ln -s ../../vda/vda3 sys/dm-1/slaves/vda3 || exit 1
+ln -s ../../dm-1 sys/dm-2/slaves/dm-1 && ln -s ../../vda/vda3 sys/dm-1/slaves/vda3 &&
+mkdir -p sys/pci/0000:7d:00.0 sys/bus/pci/drivers/hns3 sys/module/hns3 hns-bin &&
+ln -s ../../../module/hns3 sys/bus/pci/drivers/hns3/module &&
+ln -s ../../bus/pci/drivers/hns3 sys/pci/0000:7d:00.0/driver &&
+cp kexec-bin/kexec hns-bin/ && cat >hns-bin/ip <<'EOS' && chmod +x hns-bin/ip || exit 1
+#!/bin/sh
+case "$*" in
+"route show default") echo "default via 10.0.0.1 dev eth0 proto dhcp src 10.0.0.5 metric 100" ;;
+"-4 -o addr show dev eth0") echo "2: eth0    inet 10.0.0.5/24 brd 10.0.0.255 scope global dynamic eth0" ;;
+esac
+EOS
 SSHD_SETUP="mount -t tmpfs none /sys/kernel/security &&
 	echo 'none [integrity] confidentiality' >/sys/kernel/security/lockdown" \
 	sshd_start locked 127.0.0.3 && P3=$SSHD_PORT &&
 SSHD_SETUP="mount -t tmpfs none /sys/dev/block && ln -s $TRASH/sys/dm-2 /sys/dev/block/\$(mountpoint -d /)" \
-	sshd_start crypt 127.0.0.4 && P4=$SSHD_PORT || exit 1
+	sshd_start crypt 127.0.0.4 && P4=$SSHD_PORT &&
+SSHD_SETUP="mount --bind $TRASH/hns-bin $TRASH/kexec-bin && mount -t tmpfs none /sys/class/net &&
+	mkdir /sys/class/net/eth0 && ln -s $TRASH/sys/pci/0000:7d:00.0 /sys/class/net/eth0/device" \
+	sshd_start hns 127.0.0.5 && P5=$SSHD_PORT || exit 1
 {
 	ssh_conf
 	ssh_target locked root@127.0.0.3 $P3
 	ssh_target crypt root@127.0.0.4 $P4
+	ssh_target hns root@127.0.0.5 $P5
 } >emulated.conf
 
 test_expect_success 'a kernel locked down (Secure Boot): kexec_load refused, said with the mode; no boot sent' '
@@ -199,6 +215,17 @@ test_expect_success 'a root on LUKS, under its logical volume: refused, naming t
 	test_expect_code 2 "$LAB" run --config emulated.conf --db lab.db --target crypt \
 		--kernel "$(debian_kernel)" --workload zeroing 2>err &&
 	expect_one_line_naming err "host .root@127.0.0.4. cannot be used: missing a root without dm-crypt (its root is on dm-crypt volume luks-root, "
+'
+
+test_expect_success 'a HiSilicon NIC: hns3, which the server fragment builds (CONFIG_HNS3_ENET)' '
+	"$LAB" target check --config emulated.conf --fragment "$TOP/kernels/configs/arm64-server.config" \
+		hns >out 2>err &&
+	cat out err &&
+	grep -qx "  network: eth0 (DHCP), drivers hns3" out &&
+	grep -q "^  built by arm64-server.config: .*hns3" out &&
+	! grep -q "hns3 (CONFIG" out &&
+	"$LAB" target check --config emulated.conf --fragment empty.config hns >out &&
+	grep -q "^  not built by empty.config: .*hns3 (CONFIG_HNS3_ENET)" out
 '
 
 test_expect_success 'a host key not accepted, a host of another arch, a host that refuses' '

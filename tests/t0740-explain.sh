@@ -149,6 +149,34 @@ test_expect_success 'Ctrl-C between profiled boots: the boot under way INFRA, no
 	test "$(cat again)" = "lab explain --db int.db --runner local --guest $FAKE --workload zeroing --iters 5 --a-cmdline '\''sleep=1 metrics=touch $A_PROF'\'' --b-cmdline '\''sleep=1 metrics=touch $B_PROF'\''"
 '
 
+test_expect_success 'what profiled, in one line: the function profiler and why not the PMU' '
+	"$LAB" explain --db by.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
+		--boots 1 --a-cmdline "metrics=touch by=ftrace $A_PROF" \
+		--b-cmdline "metrics=touch by=ftrace $B_PROF" >out6 2>err &&
+	cat out6 &&
+	test "$(sed -n 3p out6)" = "  by the function profiler (ftrace): no PMU sampling: perf_event_open: no PMU the kernel drives" &&
+	grep -q "^  one boot a side with the function profiler on" out6 &&
+	grep -qE "^function +calls A +calls B " out6
+'
+
+test_expect_success 'PMU samples: said with what was sampled, samples where calls were, 100 columns' '
+	"$LAB" explain --db by.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
+		--boots 3 --a-cmdline "metrics=touch by=pmu $A_PROF" \
+		--b-cmdline "metrics=touch by=pmu $B_PROF" >out7 2>err &&
+	cat out7 &&
+	test "$(sed -n 3,4p out7)" = "$(printf "%s\n%s" "  by sampled cycles (PMU), a sample every 500000 cycles on 1 CPU: 1125 samples of 1125 periods" "  counted, 0 lost")" &&
+	grep -q "^  NOISY: 3 and 3 boots sampled, in wall time: medians,$" out7 &&
+	grep -qE "^function +samples A samples B +time A +time B +change \[95% CI\] +share$" out7 &&
+	grep -E "^work_fn +1000 +1000 +1 ms +1.1 ms +\+100 us \[\+100, \+100\] " out7 &&
+	! grep -q "profiler" out7 &&
+	awk "length > 100 { exit 1 }" out7 &&
+	"$LAB" explain --db by.db X2 --format json >x2.json &&
+	python3 -c "
+import json
+assert json.load(open(\"x2.json\"))[\"profiled_by\"] == \"pmu\"
+"
+'
+
 test_expect_success 'bad ids and unknown explanations are one-line errors, exit 2' '
 	test_expect_code 2 "$LAB" explain --db lab.db E99 2>err && grep -q "no experiment E99" err &&
 	test_expect_code 2 "$LAB" explain --db lab.db X99 2>err && grep -q "no explanation X99" err &&

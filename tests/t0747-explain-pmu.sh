@@ -34,14 +34,15 @@ test_expect_success ARM64_KERNEL 'a kernel without the profiler: explained by sa
 	! grep -q "function profiler" out
 '
 
-test_expect_success ARM64_KERNEL 'every period counted brought its sample, each named by kallsyms' '
+test_expect_success ARM64_KERNEL 'a sample a period counted, none lost, each named by kallsyms' '
 	a=$(sql lab.db "SELECT a_run_id FROM explanations") &&
 	for r in $a $(sql lab.db "SELECT b_run_id FROM explanations"); do
 		by=$(sql lab.db "SELECT value FROM run_meta WHERE run_id = $r AND key = '\''guest.profile_by'\''") &&
 		n=$(echo "$by" | sed -n "s/.*: \([0-9]*\) samples of \([0-9]*\) periods counted, 0 lost$/\1 \2/p") &&
 		set -- $n && test $# = 2 && test "$1" -gt 100 &&
-		# the cycle counter interrupts at its period, none late, none lost
-		test "$1" = "$2" &&
+		# the cycle counter interrupts at its period, none lost: a sample a period,
+		# but for a CPU.s last, whose interrupt may be pending as the counter stops
+		test "$1" -le "$2" && test "$1" -ge $(($2 - 2)) &&
 		test "$(sql lab.db "SELECT sum(calls) FROM profiles WHERE run_id = $r")" = "$1" || return 1
 	done &&
 	# a sample is 500000 cycles, a virtual nanosecond each under TCG

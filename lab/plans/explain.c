@@ -212,6 +212,10 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 	double change = profile_diff_change_ns(d);
 	int repeated = profile_diff_repeated(d), w = repeated ? 22 : 30;
 	int cw = repeated && !d->sampled ? 8 : 9;	/* "samples A" takes 9 */
+
+	/* the intervals' wider table: the two columns "samples A/B" take from the names */
+	if (repeated && d->sampled)
+		w -= 2;
 	char a[32], b[32], c[72], ca[24], cb[24], share[16], la[96], lb[96];
 
 	fprintf(f, "explanation X%lld: %s.%s", e->id, term_safe(e->workload), term_safe(e->metric));

@@ -14,13 +14,13 @@
 /*
  * A sample every half million cycles: 2,000 a second of a 1 GHz CPU, far
  * below the kernel's default cap (perf_event_max_sample_rate, 100,000),
- * and 16 bytes each, so a ring of 256 pages holds half a minute of one
- * busy CPU at 1 GHz. The ring is read after the workload: a longer one
- * loses the rest, which the kernel counts (PERF_RECORD_LOST) and the
- * meta says.
+ * and 16 bytes each, so a ring of 1 MiB (256 pages of 4 KiB, 16 of 64
+ * KiB) holds half a minute of one busy CPU at 1 GHz. The ring is read
+ * after the workload: a longer one loses the rest, which the kernel
+ * counts (PERF_RECORD_LOST) and the meta says.
  */
 #define SAMPLE_PERIOD 500000ULL
-#define RING_PAGES 256
+#define RING_BYTES (1UL << 20)
 #define SAMPLE_CPUS 64
 
 static const struct {
@@ -39,7 +39,7 @@ struct ring {
 
 static struct ring rings[SAMPLE_CPUS];
 static int nrings, event;
-static size_t page;
+static size_t page, ring;	/* the ring's data: a power of two pages */
 
 /* Kernel text symbols by address, read once from /proc/kallsyms. */
 struct sym {
@@ -70,7 +70,7 @@ static int open_one(int cpu, size_t e)
 static const char *errno_why(int err)
 {
 	if (err == ENOENT || err == ENODEV)
-		return "the CPU has no PMU the kernel drives";
+		return "no PMU the kernel drives";
 	if (err == EOPNOTSUPP)
 		return "the PMU counts but cannot interrupt to sample";
 	return strerror(err);
@@ -80,7 +80,7 @@ static void close_all(void)
 {
 	for (int i = 0; i < nrings; i++) {
 		if (rings[i].map)
-			munmap(rings[i].map, (RING_PAGES + 1) * page);
+			munmap(rings[i].map, ring + page);
 		close(rings[i].fd);
 	}
 	nrings = 0;
@@ -92,6 +92,7 @@ int pmu_sample_begin(char *why, size_t whysize)
 	int fd = -1, err = 0;
 
 	page = (size_t)sysconf(_SC_PAGESIZE);
+	ring = RING_BYTES > page ? RING_BYTES : page;
 	if (cpus > SAMPLE_CPUS)
 		cpus = SAMPLE_CPUS;
 	for (event = 0; event < (int)(sizeof(events) / sizeof(events[0])); event++) {
@@ -110,7 +111,7 @@ int pmu_sample_begin(char *why, size_t whysize)
 		if (cpu && (fd = open_one(cpu, (size_t)event)) < 0)
 			continue;	/* an offline CPU */
 		r->fd = fd;
-		r->map = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED,
+		r->map = mmap(NULL, ring + page, PROT_READ | PROT_WRITE, MAP_SHARED,
 			      fd, 0);
 		nrings++;
 		if (r->map == MAP_FAILED) {
@@ -210,7 +211,7 @@ static void read_ring(struct ring *r, pmu_sample_fn *fn, struct tally *t)
 {
 	struct perf_event_mmap_page *meta = r->map;
 	const char *data = (const char *)r->map + page;
-	size_t size = RING_PAGES * page;
+	size_t size = ring;
 	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = meta->data_tail;
 	double ns = r->value ? (double)SAMPLE_PERIOD * (double)r->running / (double)r->value : 0;
