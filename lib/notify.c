@@ -325,11 +325,9 @@ int notify_mail(const struct notify_to *to, const struct notify_creds *c, const 
 	else
 		ret = 0;
 out:
-	if (curl)
-		curl_easy_cleanup(curl);
+	curl_easy_cleanup(curl);	/* nothing done for NULL */
 	curl_slist_free_all(rcpt);
-	strbuf_release(&msg);
-	strbuf_release(&to_line);
+	strbuf_release_all(&msg, &to_line);
 	strvec_release(&addrs);
 	return ret;
 }
@@ -368,8 +366,7 @@ int notify_webhook(const struct notify_to *to, const struct notify_creds *c, con
 	else
 		ret = 0;
 out:
-	if (curl)
-		curl_easy_cleanup(curl);
+	curl_easy_cleanup(curl);
 	curl_slist_free_all(headers);
 	wipe(&auth);
 	return ret;
