@@ -114,7 +114,7 @@ int kbuild_begin(const char *obj)
 {
 	struct strbuf marker = STRBUF_INIT;
 	struct stat st;
-	int fd, ret = -1;
+	int fd, ret;
 
 	strbuf_addf(&marker, "%s/" KBUILD_MARKER, obj);
 	if (!stat(marker.buf, &st)) {
@@ -126,12 +126,10 @@ int kbuild_begin(const char *obj)
 	}
 	/* O_TRUNC: an old marker's time becomes this build's */
 	fd = open(marker.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || futimens(fd, NULL)) {
-		error("cannot write '%s': %s", marker.buf, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
+	if (fd < 0 || futimens(fd, NULL))
+		ret = error("cannot write '%s': %s", marker.buf, strerror(errno));
+	else
+		ret = 0;
 	if (fd >= 0)
 		close(fd);
 	strbuf_release(&marker);

@@ -55,12 +55,8 @@ int kernel_tree_open(struct kernel_tree *t, const char *repo_path, const char *d
 	struct strbuf sb = STRBUF_INIT;
 
 	memset(t, 0, sizeof(*t));
-	if (git_repository_open_ext(&t->repo, repo_path, 0, NULL)) {
-		strbuf_addf(&sb, "cannot open repository '%s'", repo_path);
-		lab_git_error(sb.buf);
-		strbuf_release(&sb);
-		return -1;
-	}
+	if (git_repository_open_ext(&t->repo, repo_path, 0, NULL))
+		return lab_git_errorf("cannot open repository '%s'", repo_path);
 	t->repo_path = xstrdup(repo_path);
 	t->dir = xstrdup(dir);
 	strbuf_addf(&sb, "%s/src", dir);
@@ -98,13 +94,11 @@ int kernel_tree_resolve(git_oid *commit, git_oid *tree, struct kernel_tree *t,
 			const char *ref)
 {
 	git_object *obj = NULL, *peeled = NULL;
-	struct strbuf what = STRBUF_INIT;
 	int ret = -1;
 
-	strbuf_addf(&what, "cannot resolve '%s'", ref);
 	if (git_revparse_single(&obj, t->repo, ref) ||
 	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT)) {
-		lab_git_error(what.buf);
+		lab_git_errorf("cannot resolve '%s'", ref);
 		goto out;
 	}
 	git_oid_cpy(commit, git_object_id(peeled));
@@ -113,7 +107,6 @@ int kernel_tree_resolve(git_oid *commit, git_oid *tree, struct kernel_tree *t,
 out:
 	git_object_free(obj);
 	git_object_free(peeled);
-	strbuf_release(&what);
 	return ret;
 }
 
@@ -138,13 +131,8 @@ int kernel_tree_checkout(struct kernel_tree *t, const git_oid *commit, size_t *w
 
 	*written = 0;
 	git_oid_tostr(hex, sizeof(hex), commit);
-	if (git_commit_lookup(&c, t->repo, commit)) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "cannot find commit %s", hex);
-		lab_git_error(sb.buf);
-		strbuf_release(&sb);
-		return -1;
-	}
+	if (git_commit_lookup(&c, t->repo, commit))
+		return lab_git_errorf("cannot find commit %s", hex);
 	/* another lab (or a build ahead) may have checked out since: its index is on disk */
 	if (git_index_read(t->index, 1)) {
 		lab_git_error("cannot read the work tree's index");
@@ -161,10 +149,7 @@ int kernel_tree_checkout(struct kernel_tree *t, const git_oid *commit, size_t *w
 	opts.notify_cb = count_notify;
 	opts.notify_payload = written;
 	if (git_checkout_tree(t->repo, (git_object *)c, &opts) || git_index_write(t->index)) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "cannot check out %.12s into '%s'", hex, t->workdir);
-		lab_git_error(sb.buf);
-		strbuf_release(&sb);
+		lab_git_errorf("cannot check out %.12s into '%s'", hex, t->workdir);
 		goto out;
 	}
 	ret = 0;

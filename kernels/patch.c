@@ -92,8 +92,7 @@ int patch_apply_series(git_oid *out, git_repository *repo, const git_oid *base_c
 	if (git_commit_lookup(&head, repo, base_commit)) {
 		char hex[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(hex, sizeof(hex), base_commit);
-		strbuf_addf(&why, "cannot read commit %s", hex);
-		lab_git_error(why.buf);
+		lab_git_errorf("cannot read commit %s", hex);
 		goto out;
 	}
 	for (size_t i = 0; i < series.nr; i++) {

@@ -24,6 +24,8 @@
 #include "xalloc.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* -1, 0 or 1 as a is below, equal to or above b: a sort's comparison of two numbers. */
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
 #define ALLOC_GROW_MIN 16
 

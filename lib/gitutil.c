@@ -1,11 +1,14 @@
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <git2.h>
 
 #include "gitutil.h"
 #include "log.h"
+#include "strbuf.h"
 
 int lab_git_init(void)
 {
@@ -38,4 +41,18 @@ const char *lab_git_message(const char *fallback)
 int lab_git_error(const char *what)
 {
 	return error("%s: %s", what, lab_git_message("unknown error"));
+}
+
+int lab_git_errorf(const char *fmt, ...)
+{
+	char *what;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	what = xstrvfmt(fmt, ap);
+	va_end(ap);
+	ret = lab_git_error(what);
+	free(what);
+	return ret;
 }

@@ -23,6 +23,9 @@ void lab_git_shutdown(void);
  * write `return lab_git_error("cannot resolve 'v6.10-rc1'");`.
  */
 int lab_git_error(const char *what);
+/* lab_git_error() of what formatted: lab_git_errorf("cannot resolve '%s'", ref). */
+__attribute__((format(printf, 1, 2)))
+int lab_git_errorf(const char *fmt, ...);
 /*
  * libgit2's last message on this thread without its full stop, or
  * fallback when it has none; valid until this thread's next call here.

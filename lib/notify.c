@@ -325,11 +325,9 @@ int notify_mail(const struct notify_to *to, const struct notify_creds *c, const 
 	else
 		ret = 0;
 out:
-	if (curl)
-		curl_easy_cleanup(curl);
+	curl_easy_cleanup(curl);	/* nothing done for NULL */
 	curl_slist_free_all(rcpt);
-	strbuf_release(&msg);
-	strbuf_release(&to_line);
+	strbuf_release_all(&msg, &to_line);
 	strvec_release(&addrs);
 	return ret;
 }
@@ -338,7 +336,6 @@ int notify_webhook(const struct notify_to *to, const struct notify_creds *c, con
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *headers = NULL;
-	struct strbuf auth = STRBUF_INIT;
 	CURLcode rc = CURLE_OK;
 	CURL *curl = NULL;
 	long status = 0;
@@ -350,9 +347,12 @@ int notify_webhook(const struct notify_to *to, const struct notify_creds *c, con
 		return -1;
 	headers = curl_slist_append(headers, "Content-Type: application/json");
 	if (c->token.len) {
+		struct strbuf auth = STRBUF_INIT;
+
 		/* notify_creds_read() takes a line: a token has none inside */
 		strbuf_addf(&auth, "Authorization: Bearer %s", c->token.buf);
-		headers = curl_slist_append(headers, auth.buf);
+		headers = curl_slist_append(headers, auth.buf);	/* a copy */
+		wipe(&auth);
 	}
 	rc = lab_curl_handle(&curl, to->webhook, "http,https", NOTIFY_TIMEOUT_S, errbuf);
 	if (!curl || !headers) {
@@ -368,9 +368,7 @@ int notify_webhook(const struct notify_to *to, const struct notify_creds *c, con
 	else
 		ret = 0;
 out:
-	if (curl)
-		curl_easy_cleanup(curl);
+	curl_easy_cleanup(curl);
 	curl_slist_free_all(headers);
-	wipe(&auth);
 	return ret;
 }

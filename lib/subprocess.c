@@ -419,9 +419,12 @@ int subprocess_start(struct child *c, char *const *argv, const char *cwd,
 ssize_t subprocess_read(const struct child *c, char *buf, size_t len, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = c->out_fd, .events = POLLIN };
+	int ready = poll(&pfd, 1, timeout_ms);
 	ssize_t got;
 
-	if (poll(&pfd, 1, timeout_ms) <= 0)
+	if (ready < 0 && errno != EINTR)
+		return 0;	/* a descriptor poll refuses gives nothing more */
+	if (ready <= 0)
 		return -1;
 	got = read(c->out_fd, buf, len);
 	if (got < 0 && errno == EINTR)

@@ -23,13 +23,13 @@
 static int cmp_double(const void *pa, const void *pb)
 {
 	double x = *(const double *)pa, y = *(const double *)pb;
-	return (x > y) - (x < y);
+	return CMP(x, y);
 }
 
 static int cmp_size(const void *pa, const void *pb)
 {
 	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
-	return (x > y) - (x < y);
+	return CMP(x, y);
 }
 
 static int check_opts(const struct changepoint_opts *o)

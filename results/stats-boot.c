@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "stats-boot.h"
 #include "stats-dist.h"
 #include "stats-sort.h"
@@ -44,7 +45,7 @@ static int ranked_cmp(const void *a, const void *b)
 {
 	double x = ((const struct ranked *)a)->v, y = ((const struct ranked *)b)->v;
 
-	return (x > y) - (x < y);
+	return CMP(x, y);
 }
 
 int stats_kruskal(double *h, double *p, const double *const *groups, const size_t *len,

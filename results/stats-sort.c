@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "stats-sort.h"
 #include "xalloc.h"
 
 static int cmp_double(const void *pa, const void *pb)
 {
 	double x = *(const double *)pa, y = *(const double *)pb;
-	return (x > y) - (x < y);
+	return CMP(x, y);
 }
 
 int stats_check_finite(const double *x, size_t n)

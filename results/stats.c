@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "stats.h"
 
 #define SQRT2		1.41421356237309504880
@@ -63,9 +64,7 @@ static int cmp_pindex(const void *pa, const void *pb)
 {
 	const struct pindex *x = pa, *y = pb;
 
-	if (x->p != y->p)
-		return (x->p > y->p) - (x->p < y->p);
-	return (x->i > y->i) - (x->i < y->i);
+	return x->p != y->p ? CMP(x->p, y->p) : CMP(x->i, y->i);
 }
 
 int stats_bh_adjust(double *adj, const double *p, size_t n)

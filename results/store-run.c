@@ -240,3 +240,21 @@ int store_run_finish_tx(struct store *st, long long run_id, const struct run_res
 	}
 	return rc;
 }
+
+int store_commit_measured(struct store *st, const char *commit_hex, const char *subject,
+			  const char *author, double date)
+{
+	/* as it read when first measured: a later rewrite of the repository changes nothing */
+	return store_rows(st, "cannot record commit", "INSERT INTO commits(id, subject, author, "
+			  "date) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO NOTHING",
+			  STORE_ARGS(STORE_TEXT(commit_hex), STORE_TEXT(subject ? subject : ""),
+				     STORE_TEXT(author ? author : ""), STORE_NUM(date)), NULL, NULL);
+}
+
+int store_commit_subject(struct store *st, struct strbuf *out, int *found,
+			 const char *commit_hex)
+{
+	return store_rows_found(st, found, "cannot read commits",
+				"SELECT subject FROM commits WHERE id = ?1",
+				STORE_ARGS(STORE_TEXT(commit_hex)), store_row_text, out);
+}

@@ -288,13 +288,15 @@ static int look_first(const struct store *st, int writing, struct strbuf *msg)
 	struct store pre = { .conn = NULL };
 	struct strbuf uri = STRBUF_INIT;
 	long long v = -1;
-	int ret = -1;
+	int ret = -1, rc;
 
 	pre.path = xstrdup(st->path);
 	pre.conn = xcalloc(1, sizeof(*pre.conn));
 	immutable_uri(&uri, st->path);
-	if (sqlite3_open_v2(uri.buf, &pre.conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	rc = sqlite3_open_v2(uri.buf, &pre.conn->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+			     SQLITE_OPEN_NOMUTEX, NULL);
+	strbuf_release(&uri);
+	if (rc != SQLITE_OK ||
 	    store_rows(&pre, NULL, "PRAGMA user_version", NULL, 0, store_row_int, &v) || v < 0) {
 		/* the words of the opens that follow, for a file sqlite cannot read */
 		strbuf_addf(msg, "cannot %s database '%s': %s", writing ? "open" : "read",
@@ -311,7 +313,6 @@ static int look_first(const struct store *st, int writing, struct strbuf *msg)
 	ret = 0;
 out:
 	store_close(&pre);
-	strbuf_release(&uri);
 	return ret;
 }
 
@@ -691,15 +692,13 @@ int store_rows_found(struct store *st, int *found, const char *what, const char 
 int store_read_one(struct store *st, const char *thing, long long id, const char *sql,
 		   store_row_fn *fn, void *data)
 {
-	struct strbuf what = STRBUF_INIT;
-	int found, ret;
+	char what[64];
+	int found;
 
-	strbuf_addf(&what, "cannot read %s", thing);
-	ret = store_rows_found(st, &found, what.buf, sql, STORE_ARGS(STORE_INT(id)), fn, data);
-	strbuf_release(&what);
-	if (!ret && !found)
-		ret = error("no %s %lld in database '%s'", thing, id, st->path);
-	return ret;
+	snprintf(what, sizeof(what), "cannot read %s", thing);
+	if (store_rows_found(st, &found, what, sql, STORE_ARGS(STORE_INT(id)), fn, data))
+		return -1;
+	return found ? 0 : error("no %s %lld in database '%s'", thing, id, st->path);
 }
 
 long long store_last_id(struct store *st)
@@ -798,22 +797,4 @@ const char *store_text(sqlite3_stmt *q, int col)
 double store_num(sqlite3_stmt *q, int col)
 {
 	return sqlite3_column_type(q, col) == SQLITE_NULL ? NAN : sqlite3_column_double(q, col);
-}
-
-int store_commit_measured(struct store *st, const char *commit_hex, const char *subject,
-			  const char *author, double date)
-{
-	/* as it read when first measured: a later rewrite of the repository changes nothing */
-	return store_rows(st, "cannot record commit", "INSERT INTO commits(id, subject, author, "
-			  "date) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO NOTHING",
-			  STORE_ARGS(STORE_TEXT(commit_hex), STORE_TEXT(subject ? subject : ""),
-				     STORE_TEXT(author ? author : ""), STORE_NUM(date)), NULL, NULL);
-}
-
-int store_commit_subject(struct store *st, struct strbuf *out, int *found,
-			 const char *commit_hex)
-{
-	return store_rows_found(st, found, "cannot read commits",
-				"SELECT subject FROM commits WHERE id = ?1",
-				STORE_ARGS(STORE_TEXT(commit_hex)), store_row_text, out);
 }
