@@ -273,7 +273,7 @@ check-remote: deps
 # The lava runner against a LAVA instance built here (tests/lava/start-lava.sh:
 # Debian's lava-server and lava-dispatcher, PostgreSQL, a qemu device).
 check-lava: deps
-	@echo "check-lava: needs root and the Debian mirror (LAVA installed and started here, the fixture kernels built: 10 min when both are there, 25 min from a fresh clone)"
+	@echo "check-lava: needs root and the Debian mirror (LAVA installed and started here, the fixture kernels built: 10 min when both are there, 25 min from a fresh clone on an idle machine, 2 h or more on a busy one)"
 	$(Q)$(MAKE) --no-print-directory all fixture
 	$(Q)FIXTURE=$(abspath $(FIXTURE)) prove $(PROVE_FLAGS) $(wildcard tests/lava/l[0-9]*.sh)
 
