@@ -159,7 +159,6 @@ int page_bisection(struct site *s, long long id)
 		free(bp.labels[i]);
 	free(bp.labels);
 	free(bp.steps);
-	strbuf_release(&bp.p.sb);
-	strbuf_release(&bp.culprit);
+	strbuf_release_all(&bp.p.sb, &bp.culprit);
 	return ret;
 }

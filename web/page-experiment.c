@@ -326,9 +326,7 @@ static void add_sweep(struct strbuf *sb, const struct verdict_list *l)
 	}
 	strbuf_addstr(sb, "</section>\n");
 	free(keys);
-	strbuf_release(&rows[0]);
-	strbuf_release(&rows[1]);
-	strbuf_release(&head);
+	strbuf_release_all(&rows[0], &rows[1], &head);
 }
 
 /* How many memory sizes an experiment's verdicts are at. */

@@ -51,8 +51,7 @@ struct series_set {
 static void series_set_release(struct series_set *set)
 {
 	for (size_t i = 0; i < set->nk; i++) {
-		strbuf_release(&set->k[i].label);
-		strbuf_release(&set->k[i].cmdline);
+		strbuf_release_all(&set->k[i].label, &set->k[i].cmdline);
 	}
 	for (size_t i = 0; i < set->n; i++) {
 		metric_name_release(&set->s[i].name);

@@ -95,8 +95,7 @@ static void nightly_page_release(struct nightly_page *np)
 	}
 	free(np->c);
 	series_release(&np->s);
-	strbuf_release(&np->name);
-	strbuf_release(&np->p.sb);
+	strbuf_release_all(&np->name, &np->p.sb);
 }
 
 static int nightly_header(const struct store_report_nightly *n, void *data)
@@ -280,8 +279,7 @@ static void add_series(struct nightly_page *np)
 	free(labels);
 	free(marks);
 	free(at);
-	strbuf_release(&classes);
-	strbuf_release(&title);
+	strbuf_release_all(&classes, &title);
 }
 
 static int nightly_point(const struct store_report_nightly_point *p, void *data)

@@ -178,8 +178,7 @@ static int copy_log(struct run_page *rp, int fd, off_t size)
 	strbuf_add(&rp->log, esc.buf, esc.len);
 	ret = 0;
 out:
-	strbuf_release(&raw);
-	strbuf_release(&esc);
+	strbuf_release_all(&raw, &esc);
 	return ret;
 }
 
@@ -369,9 +368,6 @@ int page_run(struct site *s, long long id)
 	/* a refused log's copy, published before, is not put: the manifest's prune takes it */
 	if (!ret && rp.p.found && rp.have_log)
 		ret = site_put(s, rp.log_name.buf, rp.log.buf, rp.log.len);
-	strbuf_release(&rp.p.sb);
-	strbuf_release(&rp.log);
-	strbuf_release(&rp.tail);
-	strbuf_release(&rp.log_name);
+	strbuf_release_all(&rp.p.sb, &rp.log, &rp.tail, &rp.log_name);
 	return ret;
 }

@@ -95,8 +95,7 @@ void add_commit(struct site *s, struct strbuf *sb, const char *commit, int full)
 	}
 	if (url && *url)
 		strbuf_addstr(sb, "</a>");
-	strbuf_release(&href);
-	strbuf_release(&subject);
+	strbuf_release_all(&href, &subject);
 }
 
 /* The commit's stored subject as a span, or nothing (0) when none is stored. */
@@ -291,8 +290,7 @@ int add_clock(struct strbuf *sb, struct store *st, long long exp_id, long long r
 		escape_html(sb, words.buf);
 		strbuf_addstr(sb, "</dd>\n");
 	}
-	strbuf_release(&words);
-	strbuf_release(&clock);
+	strbuf_release_all(&words, &clock);
 	return ret;
 }
 

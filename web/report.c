@@ -180,7 +180,6 @@ out:
 	free(pages.id);
 	free(pages.kind);
 	free(log_root);
-	strbuf_release(&css);
-	strbuf_release(&why);
+	strbuf_release_all(&css, &why);
 	return ret;
 }

@@ -164,8 +164,7 @@ static int write_marker(struct sitedir *sd, const struct strvec *files)
 		ret = atomic_write_at(sd->fd, SITEDIR_MARKER, shown.buf, 0644, 0, "site marker",
 				      sb.buf, sb.len);
 	}
-	strbuf_release(&sb);
-	strbuf_release(&shown);
+	strbuf_release_all(&sb, &shown);
 	return ret;
 }
 
@@ -335,8 +334,7 @@ int sitedir_open(struct sitedir *sd, const char *path, const char *db_path, int 
 		goto out;
 	ret = 0;
 out:
-	strbuf_release(&m.db);
-	strbuf_release(&ours);
+	strbuf_release_all(&m.db, &ours);
 	return ret;
 }
 

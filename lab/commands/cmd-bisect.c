@@ -388,8 +388,7 @@ static void stopped(const struct bisect_args *a, long long id)
 	strbuf_addf(&lead, "bisection E%lld stopped; continue it with: ", id);
 	resume_command(&resume, a, id);
 	say_command(lead.buf, resume.buf);
-	strbuf_release(&lead);
-	strbuf_release(&resume);
+	strbuf_release_all(&lead, &resume);
 }
 
 /* The ends and the workload a new bisection needs: refused, naming what is missing. */
@@ -482,8 +481,7 @@ out:
 	bisect_outcome_release(&o);
 	bisector_release(&bs);
 	context_release(&ctx);
-	strbuf_release(&command);
-	strbuf_release(&given);
+	strbuf_release_all(&command, &given);
 	return ret;
 }
 

@@ -120,8 +120,7 @@ static int read_numbers(struct dvec *out, const char *path, int column)
 	}
 	ret = 0;
 out:
-	strbuf_release(&sb);
-	strbuf_release(&why);
+	strbuf_release_all(&sb, &why);
 	return ret;
 }
 

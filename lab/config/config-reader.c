@@ -220,8 +220,7 @@ static int read_section(struct reader *rd, config_fn *fn, void *data)
 	}
 	ret = 0;
 out:
-	strbuf_release(&name);
-	strbuf_release(&known);
+	strbuf_release_all(&name, &known);
 	return ret;
 }
 
@@ -341,8 +340,7 @@ static int check_repeated(struct reader *rd, const char *name)
 				    rd->repeatable[r] + section + 1);
 	strbuf_addch(&more, ')');
 	reader_error(rd, more.buf, "key '%s' of %s given twice", key, where.buf);
-	strbuf_release(&where);
-	strbuf_release(&more);
+	strbuf_release_all(&where, &more);
 	return -1;
 }
 
@@ -383,8 +381,7 @@ static int read_entry_line(struct reader *rd, config_fn *fn, void *data)
 	e.value = strbuf_str(&value);
 	ret = fn(&e, data) < 0 ? -1 : 0;
 out:
-	strbuf_release(&name);
-	strbuf_release(&value);
+	strbuf_release_all(&name, &value);
 	return ret;
 }
 
@@ -438,8 +435,7 @@ int config_file_foreach(const char *path, const char *kind, const char *const *s
 	else
 		ret = config_parse(strbuf_str(&sb), sb.len, path, kind, sections, repeatable, fn,
 				   data);
-	strbuf_release(&sb);
-	strbuf_release(&why);
+	strbuf_release_all(&sb, &why);
 	return ret;
 }
 

@@ -329,8 +329,7 @@ static int user_workload_parse(struct user_workload *w, const char *spec)
 	}
 	ret = 0;
 out:
-	strbuf_release(&name);
-	strbuf_release(&head);
+	strbuf_release_all(&name, &head);
 	return ret;
 }
 
@@ -539,8 +538,7 @@ int workloads_resolve(struct workload_list *l, const struct strvec *args,
 		goto out;
 	ret = 0;
 out:
-	strbuf_release(&spec);
-	strbuf_release(&known);
+	strbuf_release_all(&spec, &known);
 	return ret;
 }
 
@@ -611,8 +609,7 @@ int workloads_metric_check(enum workload_metric *answer, const struct workload_l
 		workload_unknown("metric", metric, of.buf, known.buf);
 		strbuf_release(&of);
 	}
-	strbuf_release(&known);
-	strbuf_release(&names);
+	strbuf_release_all(&known, &names);
 	return all == WORKLOAD_METRIC_NO ? -1 : 0;
 }
 
@@ -640,8 +637,7 @@ void user_workloads_meta(struct sample_set *set, const struct user_workload *w, 
 			sample_set_meta(set, key.buf, w[k].version.buf);
 		}
 	}
-	strbuf_release(&key);
-	strbuf_release(&text);
+	strbuf_release_all(&key, &text);
 }
 
 int user_workloads_load(struct user_workload **out, size_t *n, const struct workload_list *l)

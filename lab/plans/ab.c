@@ -207,8 +207,7 @@ static int differs(const char *column, const char *first, const char *second, vo
 			    "('%s', %s, vs '%s', %s): a wall-time run and a virtual-time "
 			    "run are never compared, not even with --force",
 			    c->exp_id, first, a.buf, second, b.buf);
-		strbuf_release(&a);
-		strbuf_release(&b);
+		strbuf_release_all(&a, &b);
 	} else if (!strcmp(column, "class") && !c->force) {
 		ret = error("refusing to compare: runs of experiment %lld ran on targets of class '%s' "
 			    "and of class '%s', which are not declared interchangeable; use --force "
@@ -497,8 +496,7 @@ int ab_find(long long *id, int *done, struct lab_context *ctx, const struct ab_o
 	spec.ncpus = o->ncpus;
 	ret = store_experiment_find_ab(&ctx->st, id, done, &spec);
 out:
-	strbuf_release(&workloads);
-	strbuf_release(&params);
+	strbuf_release_all(&workloads, &params);
 	return ret;
 }
 

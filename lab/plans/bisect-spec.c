@@ -26,8 +26,7 @@ static int fragment_id(char hex[GIT_OID_HEXSZ + 1], const char *path)
 		ret = lab_git_error("cannot hash config fragment");
 	else
 		git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &oid);
-	strbuf_release(&data);
-	strbuf_release(&why);
+	strbuf_release_all(&data, &why);
 	return ret;
 }
 
@@ -177,7 +176,6 @@ void bisect_outcome_init(struct bisect_outcome *out)
 
 void bisect_outcome_release(struct bisect_outcome *out)
 {
-	strbuf_release(&out->subject);
-	strbuf_release(&out->author);
+	strbuf_release_all(&out->subject, &out->author);
 	strvec_release(&out->candidates);
 }

@@ -207,8 +207,7 @@ static int check_experiment_clock(struct store *st, long long exp_id, const char
 	}
 out:
 	strvec_release(&had);
-	strbuf_release(&was);
-	strbuf_release(&now);
+	strbuf_release_all(&was, &now);
 	return ret;
 }
 
@@ -233,10 +232,7 @@ static void guest_free(struct boot_guest *g)
 	if (g->workdir.len)
 		user_workloads_unstage_dir(g->workdir.buf, g->user, g->nuser);
 	user_workloads_free(&g->user, &g->nuser);
-	strbuf_release(&g->key);
-	strbuf_release(&g->program);
-	strbuf_release(&g->initrd);
-	strbuf_release(&g->workdir);
+	strbuf_release_all(&g->key, &g->program, &g->initrd, &g->workdir);
 	free(g);
 }
 
@@ -639,13 +635,8 @@ void boot_plan_release(struct boot_plan *p)
 {
 	boot_guests_release(&p->own);
 	p->guest = NULL;
-	strbuf_release(&p->workloads);
-	strbuf_release(&p->params);
-	strbuf_release(&p->log_path);
-	strbuf_release(&p->cpu);
-	strbuf_release(&p->kvm_note);
-	strbuf_release(&p->cache);
-	strbuf_release(&p->clock);
+	strbuf_release_all(&p->workloads, &p->params, &p->log_path, &p->cpu, &p->kvm_note,
+			   &p->cache, &p->clock);
 	free(p->logdir);
 	p->logdir = NULL;
 }

@@ -377,8 +377,7 @@ out:
 	free(cand);
 	free(x);
 	strvec_release(&commits);
-	strbuf_release(&last);
-	strbuf_release(&last_refuted);
+	strbuf_release_all(&last, &last_refuted);
 	return ret;
 }
 

@@ -160,9 +160,7 @@ static int found_read(struct found *f, struct store *st, const struct nightly_ch
 
 static void found_release(struct found *f)
 {
-	strbuf_release(&f->subject);
-	strbuf_release(&f->author);
-	strbuf_release(&f->metric);
+	strbuf_release_all(&f->subject, &f->author, &f->metric);
 }
 
 /*
@@ -446,8 +444,7 @@ static int send_mail(struct outbox *ob, const struct notify_creds *creds, const 
 	escape_term(&safe, body->buf, ESCAPE_TERM_LINES);
 	to = notify_to_of(n, &who);
 	failed = notify_mail(&to, creds, term_safe(subject), safe.buf);
-	strbuf_release(&safe);
-	strbuf_release(&who);
+	strbuf_release_all(&safe, &who);
 	if (failed) {
 		night_infra(nt, "the %s mail to %s was not sent", what, n->mail_to);
 		return 0;
@@ -530,10 +527,7 @@ out:
 	free(ob.json_buf);
 	free(ob.ch);
 	free(ob.tables);
-	strbuf_release(&ob.mail);
-	strbuf_release(&ob.subject);
-	strbuf_release(&ob.followup);
-	strbuf_release(&ob.followup_subject);
+	strbuf_release_all(&ob.mail, &ob.subject, &ob.followup, &ob.followup_subject);
 	notify_creds_release(&creds);
 	return ret;
 }

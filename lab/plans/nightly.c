@@ -130,8 +130,7 @@ out:
 	git_remote_free(remote);
 	git_repository_free(repo);
 	free(mirrors);
-	strbuf_release(&spec);
-	strbuf_release(&ref);
+	strbuf_release_all(&spec, &ref);
 	return ret;
 }
 
@@ -293,11 +292,7 @@ static int store_points(struct night *nt, const char *commit, long mem, const ch
 				    points_sample, &p);
 	if (!ret && p.workload.buf)
 		ret = points_end_series(&p);
-	strbuf_release(&p.workload);
-	strbuf_release(&p.metric);
-	strbuf_release(&p.unit);
-	strbuf_release(&p.target);
-	strbuf_release(&p.clock);
+	strbuf_release_all(&p.workload, &p.metric, &p.unit, &p.target, &p.clock);
 	free(p.vals);
 	free(p.len);
 	return ret;
@@ -412,8 +407,7 @@ static int measure(struct night *nt, const char *commit)
 	ret = 0;
 out:
 	kernel_image_release(&image);
-	strbuf_release(&subject);
-	strbuf_release(&author);
+	strbuf_release_all(&subject, &author);
 	return ret;
 }
 
@@ -584,9 +578,7 @@ out:
 	strvec_release(&nt.cmdlines);
 	strvec_release(&nt.infra);
 	boot_guests_release(&nt.guests);
-	strbuf_release(&nt.mirror);
-	strbuf_release(&nt.next);
-	strbuf_release(&summary);
+	strbuf_release_all(&nt.mirror, &nt.next, &summary);
 	free(nt.mems);
 	free(nt.counted);
 	return ret;

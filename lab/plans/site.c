@@ -47,8 +47,7 @@ int site_write_forced(struct lab_context *ctx, const char *out, int force,
 	opt.recent = 50;
 	opt.commit_url = ctx->cfg.report_commit_url;
 	ret = report_write_site(stats, &ctx->st, &opt);
-	strbuf_release(&css);
-	strbuf_release(&logs);
+	strbuf_release_all(&css, &logs);
 	return ret;
 }
 
