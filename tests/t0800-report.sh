@@ -378,6 +378,19 @@ test_expect_success CHROMIUM 'chromium: the bisection DOM holds the subject as t
 
 # png.py (tests/fixtures): a PNG's size; png.read(), its pixels.
 cp "$TOP/tests/fixtures/png.py" .
+# ink.py PNG: fails on a page drawn blank: dark text in its top 150 rows
+# (a heading) and, over the whole page, more than 1 % of pixels off the
+# background's colour.
+cat >ink.py <<\EOF
+import sys, collections, png
+w, h, px = png.read(sys.argv[1])
+counts = collections.Counter(c for row in px for c in row)
+bg, n = counts.most_common(1)[0]
+off = 1 - n / (w * h)
+dark = sum(1 for row in px[:150] for (r, g, b) in row if r + g + b < 300)
+print("%s: %.1f %% off the background, %d dark pixels in the heading" % (sys.argv[1], 100 * off, dark))
+sys.exit(0 if off > 0.01 and dark > 100 else 1)
+EOF
 
 test_expect_success CHROMIUM 'chromium: screenshots of index, experiment, bisection, run and nightly pages, at the window size' '
 	rm -rf "$SHOTS" && mkdir -p "$SHOTS" &&
@@ -389,6 +402,7 @@ test_expect_success CHROMIUM 'chromium: screenshots of index, experiment, bisect
 			{ cat chromium.err; exit 1; }
 		size=$(python3 png.py "$SHOTS/$p.png") || { cat chromium.err; exit 1; }
 		test "$size" = "1280 900" || { echo "$p.png is $size"; exit 1; }
+		python3 ink.py "$SHOTS/$p.png" || exit 1
 	done
 '
 
