@@ -3,14 +3,18 @@
 #include "store-private.h"
 #include "strbuf.h"
 
-struct event_reader {
-	store_event_fn *fn;
+/* The reader's callback and its data, for the row functions below. */
+struct reader {
+	union {
+		store_event_fn *event;
+		store_accel_fn *accel;
+	} fn;
 	void *data;
 };
 
 static int event_row(sqlite3_stmt *q, void *data)
 {
-	struct event_reader *r = data;
+	struct reader *r = data;
 	struct store_event e = {
 		.variant = store_text(q, 0),
 		.mem_mib = sqlite3_column_int64(q, 1),
@@ -20,7 +24,7 @@ static int event_row(sqlite3_stmt *q, void *data)
 		.value = sqlite3_column_double(q, 5),
 	};
 
-	return r->fn(&e, r->data);
+	return r->fn.event(&e, r->data);
 }
 
 /*
@@ -34,7 +38,7 @@ static int events_of(struct store *st, const char *table, const char *what, cons
 		     const char *side, const char *rest, const struct store_arg *args, size_t nargs,
 		     store_event_fn *fn, void *data)
 {
-	struct event_reader r = { fn, data };
+	struct reader r = { .fn.event = fn, .data = data };
 	struct strbuf sql = STRBUF_INIT;
 	int ret;
 
@@ -83,24 +87,19 @@ int store_explanation_events(struct store *st, long long explanation_id, store_e
 			 fn, data);
 }
 
-struct accel_reader {
-	store_accel_fn *fn;
-	void *data;
-};
-
 static int accel_row(sqlite3_stmt *q, void *data)
 {
-	struct accel_reader *r = data;
+	struct reader *r = data;
 
-	return r->fn(sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1), store_text(q, 2),
-		     store_text(q, 3), store_text(q, 4), store_text(q, 5), store_text(q, 6),
-		     r->data);
+	return r->fn.accel(sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1), store_text(q, 2),
+			   store_text(q, 3), store_text(q, 4), store_text(q, 5), store_text(q, 6),
+			   r->data);
 }
 
 int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *fn,
 			    void *data)
 {
-	struct accel_reader r = { fn, data };
+	struct reader r = { .fn.accel = fn, .data = data };
 
 	return store_rows(st, "cannot read the accelerators of an experiment",
 			  "SELECT r.mem_mib, r.cpus, COALESCE(r.accel, ''), r.clock, "

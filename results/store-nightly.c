@@ -11,6 +11,15 @@
 
 #define NOW "((julianday('now') - 2440587.5) * 86400.0)"
 
+/* The reader's callback and its data, for the row functions below. */
+struct reader {
+	union {
+		store_nightly_sample_fn *sample;
+		store_nightly_series_fn *series;
+	} fn;
+	void *data;
+};
+
 
 
 int store_nightly_night_begin(struct store *st, long long *night_id, int *interrupted,
@@ -134,26 +143,21 @@ int store_nightly_run_count(struct store *st, long *boots, long *ok, const char 
 				     STORE_TEXT(cmdline)), run_count_row, &c);
 }
 
-struct sample_reader {
-	store_nightly_sample_fn *fn;
-	void *data;
-};
-
 static int sample_row(sqlite3_stmt *q, void *data)
 {
-	struct sample_reader *r = data;
+	struct reader *r = data;
 	struct nightly_sample s = { store_text(q, 0), store_text(q, 1), store_text(q, 2),
 				    store_text(q, 3), store_text(q, 4),
 				    sqlite3_column_int64(q, 5), sqlite3_column_double(q, 6) };
 
-	return r->fn(&s, r->data);
+	return r->fn.sample(&s, r->data);
 }
 
 int store_nightly_samples(struct store *st, const char *nightly, const char *commit,
 			  long mem_mib, const char *cmdline, store_nightly_sample_fn *fn,
 			  void *data)
 {
-	struct sample_reader r = { fn, data };
+	struct reader r = { .fn.sample = fn, .data = data };
 
 	return store_rows(st, "cannot read nightly samples", "SELECT s.workload, s.metric, s.unit, "
 			  "r.runner, r.clock, s.run_id, s.value FROM counted_samples s JOIN "
@@ -180,25 +184,20 @@ int store_nightly_point_add(struct store *st, const char *nightly,
 				     STORE_NUM(value), STORE_INT(boots)), NULL, NULL);
 }
 
-struct series_reader {
-	store_nightly_series_fn *fn;
-	void *data;
-};
-
 static int series_row(sqlite3_stmt *q, void *data)
 {
-	struct series_reader *r = data;
+	struct reader *r = data;
 	struct nightly_series s = { store_text(q, 0), store_text(q, 1), store_text(q, 2),
 				    store_text(q, 3), store_text(q, 4), store_text(q, 5),
 				    store_text(q, 6), (long)sqlite3_column_int64(q, 7) };
 
-	return r->fn(&s, r->data);
+	return r->fn.series(&s, r->data);
 }
 
 int store_nightly_series_each(struct store *st, const char *nightly, store_nightly_series_fn *fn,
 			      void *data)
 {
-	struct series_reader r = { fn, data };
+	struct reader r = { .fn.series = fn, .data = data };
 
 	return store_rows(st, "cannot read nightly series", "SELECT series, workload, metric, "
 			  "unit, target, cmdline, clock, mem_mib FROM nightly_points WHERE "

@@ -4,6 +4,17 @@
 #include "store-private.h"
 #include "store-profile.h"
 
+/* What a row function passes each row to, and how many rows came. */
+struct reader {
+	union {
+		store_explanation_run_fn *run;
+		store_explanation_fn *explanation;
+		store_profile_fn *profile;
+	} fn;
+	void *data;
+	int rows;
+};
+
 int store_explanation_add(struct store *st, long long *id, const struct store_explanation *e)
 {
 	if (store_begin(st))
@@ -30,24 +41,18 @@ fail:
 	return -1;
 }
 
-struct run_reader {
-	store_explanation_run_fn *fn;
-	void *data;
-	int rows;
-};
-
 static int explanation_run_row(sqlite3_stmt *q, void *data)
 {
-	struct run_reader *r = data;
+	struct reader *r = data;
 
 	r->rows++;
-	return r->fn((int)sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), r->data);
+	return r->fn.run((int)sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), r->data);
 }
 
 int store_explanation_runs(struct store *st, const struct store_explanation *e,
 			   store_explanation_run_fn *fn, void *data)
 {
-	struct run_reader r = { fn, data, 0 };
+	struct reader r = { .fn.run = fn, .data = data };
 
 	if (store_rows_if_table(st, "explanation_runs", "cannot read an explanation's runs",
 				"SELECT side, run_id FROM explanation_runs WHERE explanation_id = ?1 "
@@ -59,15 +64,9 @@ int store_explanation_runs(struct store *st, const struct store_explanation *e,
 	return fn(0, e->a_run_id, data) || fn(1, e->b_run_id, data) ? -1 : 0;
 }
 
-struct explanation_reader {
-	store_explanation_fn *fn;
-	void *data;
-	int rows;
-};
-
 static int explanation_row(sqlite3_stmt *q, void *data)
 {
-	struct explanation_reader *r = data;
+	struct reader *r = data;
 	struct store_explanation e = {
 		.id = sqlite3_column_int64(q, 0),
 		.experiment_id = sqlite3_column_int64(q, 1),
@@ -79,7 +78,7 @@ static int explanation_row(sqlite3_stmt *q, void *data)
 	};
 
 	r->rows++;
-	return r->fn(&e, r->data);
+	return r->fn.explanation(&e, r->data);
 }
 
 #define EXPLANATION_COLUMNS "SELECT id, COALESCE(experiment_id, 0), a_run_id, b_run_id, " \
@@ -88,7 +87,7 @@ static int explanation_row(sqlite3_stmt *q, void *data)
 int store_explanations(struct store *st, long long experiment_id, store_explanation_fn *fn,
 		       void *data)
 {
-	struct explanation_reader r = { fn, data, 0 };
+	struct reader r = { .fn.explanation = fn, .data = data };
 
 	return store_rows_if_table(st, "explanations", "cannot read explanations",
 				   EXPLANATION_COLUMNS "WHERE experiment_id = ?1 ORDER BY id",
@@ -98,7 +97,7 @@ int store_explanations(struct store *st, long long experiment_id, store_explanat
 int store_explanation_read(struct store *st, long long id, store_explanation_fn *fn,
 			   void *data)
 {
-	struct explanation_reader r = { fn, data, 0 };
+	struct reader r = { .fn.explanation = fn, .data = data };
 
 	if (store_rows_if_table(st, "explanations", "cannot read explanations",
 				EXPLANATION_COLUMNS "WHERE id = ?1", STORE_ARGS(STORE_INT(id)),
@@ -107,23 +106,18 @@ int store_explanation_read(struct store *st, long long id, store_explanation_fn 
 	return r.rows ? 0 : error("no explanation X%lld", id);
 }
 
-struct profile_reader {
-	store_profile_fn *fn;
-	void *data;
-};
-
 static int profile_row(sqlite3_stmt *q, void *data)
 {
-	struct profile_reader *r = data;
+	struct reader *r = data;
 
-	return r->fn(store_text(q, 0), sqlite3_column_int64(q, 1), sqlite3_column_double(q, 2),
-		     r->data);
+	return r->fn.profile(store_text(q, 0), sqlite3_column_int64(q, 1),
+			     sqlite3_column_double(q, 2), r->data);
 }
 
 int store_run_profile(struct store *st, long long run_id, const char *workload,
 		      store_profile_fn *fn, void *data)
 {
-	struct profile_reader r = { fn, data };
+	struct reader r = { .fn.profile = fn, .data = data };
 
 	return store_rows_if_table(st, "profiles", "cannot read a profile", "SELECT function, "
 				   "calls, ns FROM profiles WHERE run_id = ?1 AND workload = ?2 "
