@@ -165,6 +165,38 @@ static void test_command_long_word(void)
 	strbuf_release(&got);
 }
 
+/* A command holding words with control bytes, said and pasted into bash: the same words. */
+static void test_command_control(void)
+{
+	struct strbuf cmd = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT, wide = STRBUF_INIT;
+	const char *value = "quiet\x1b[1m\tit's a \\ path\x7f";
+	struct strvec words = STRVEC_INIT;
+
+	strbuf_addstr(&cmd, "lab ab --b-cmdline ");
+	escape_shell(&cmd, value);
+	strbuf_addstr(&cmd, " --a-cmdline ");
+	/* a word wider than a line, said in pieces */
+	for (int i = 0; i < 12; i++)
+		strbuf_addf(&wide, "x%d=\x1b[%dm\t", i, i);
+	escape_shell(&cmd, wide.buf);
+	strbuf_addstr(&cmd, " --resume E1");
+	say_command("  ", cmd.buf);
+	split_shell_words(&words, cmd.buf);
+	ok(!strcmp(words.v[3], value), "the command holds the control bytes");
+	for (size_t i = 1; i < words.nr; i++)
+		strbuf_addf(&want, "[%s]\n", words.v[i]);
+	heard();
+	ok(widest(out.buf) <= TEXTFMT_COLUMNS, "said within 100 columns");
+	ok(!strchr(out.buf, '\x1b') && !strchr(out.buf, '\t'), "no control byte reaches the terminal");
+	pasted(&got, out.buf);
+	is_str(got.buf, want.buf, "pasted into bash, the words hold the same bytes");
+	strvec_release(&words);
+	strbuf_release(&cmd);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	strbuf_release(&wide);
+}
+
 int main(void)
 {
 	capture_start(&cap);
@@ -173,6 +205,7 @@ int main(void)
 	test_wrap();
 	test_command();
 	test_command_long_word();
+	test_command_control();
 	capture_end(&cap, &out);
 	strbuf_release(&out);
 	return done_testing();
