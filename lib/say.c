@@ -252,6 +252,16 @@ void say_command(const char *lead, const char *cmd)
 	strbuf_release(&sb);
 }
 
+void say_stopped(const char *command, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(out(), "  ", fmt, ap);
+	va_end(ap);
+	say_command("  ", command);
+}
+
 void say_interrupted(const char *command, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -260,8 +270,6 @@ void say_interrupted(const char *command, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	strbuf_addstr(&sb, ": interrupted, its finished boots kept; resume it with:");
-	put(out(), sb.buf, NULL);
-	say_command("  ", command);
+	say_stopped(command, "%s: interrupted, its finished boots kept; resume it with:", sb.buf);
 	strbuf_release(&sb);
 }

@@ -109,6 +109,15 @@ static void test_command(void)
 	is_str(heard(), "bisection E7: interrupted, its finished boots kept; resume it with:\n"
 	       "  lab bisect --db lab.db --resume E7\n",
 	       "an interrupted command: what stopped, then the command that goes on");
+	say_interrupted("lab recipe --resume", "recipe %s",
+			"/srv/lab/recipes/nightly/storage-writeback-throttling-v6.12.toml");
+	is_str(heard(), "recipe /srv/lab/recipes/nightly/storage-writeback-throttling-v6.12.toml: "
+	       "interrupted, its finished\n  boots kept; resume it with:\n  lab recipe --resume\n",
+	       "a long headline is wrapped within 100 columns, the rest indented");
+	say_stopped("lab run --boots 2", "lab run: interrupted after %d of %d boots; the other %d with:",
+		    1, 3, 2);
+	is_str(heard(), "lab run: interrupted after 1 of 3 boots; the other 2 with:\n"
+	       "  lab run --boots 2\n", "a command's own headline, then the command that goes on");
 	strbuf_reset(&sb);
 	say_add_command(&sb, "  command: ", "lab ab 'unclosed");
 	is_str(sb.buf, "  command: lab ab 'unclosed\n", "a line the shell cannot split stays whole");
