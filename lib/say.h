@@ -9,9 +9,11 @@
  * command chose: say_stream, stderr unless it said otherwise. What the
  * command is run for (its tables, JSON, CSV) is the command's to print.
  *
- * A line that could pass TEXTFMT_COLUMNS is wrapped here: prose at its
- * spaces (say_wrap()), a shell command between its words with backslash
- * continuations, so that pasted it is still one command (say_command()).
+ * say_wrap(), say_command() and say_stopped() keep their lines within
+ * TEXTFMT_COLUMNS: prose broken at its spaces, a shell command between
+ * its words with backslash continuations, so that pasted it is still one
+ * command. say(), say_more() and say_to() print the line as given: one
+ * that could pass TEXTFMT_COLUMNS goes through say_wrap() instead.
  * Formats are without the final newline: the voice ends each line.
  */
 #include <stdio.h>
