@@ -90,6 +90,65 @@ void say_wrap(const char *indent, const char *fmt, ...)
 #define PIECE_MIN 10
 
 /*
+ * A word a terminal would act on (a control byte, a C1 control, bytes not
+ * UTF-8) cannot be single-quoted: put() shows its bytes as \xHH, which
+ * inside '' the shell keeps as text. Such a word is said as bash's $'...',
+ * where \xHH is the byte again; escape_shell() stays POSIX for the remote
+ * shells it quotes for.
+ */
+static int needs_ansi(const char *word)
+{
+	return term_safe(word) != word;
+}
+
+/* One character of word (n bytes) as it is written inside '' or $''. */
+static void add_unit(struct strbuf *sb, const char *c, size_t n, int ansi)
+{
+	char one[8];
+
+	if (!ansi) {
+		if (*c == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_add(sb, c, n);
+		return;
+	}
+	if (*c == '\'' || *c == '\\') {
+		strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *c);
+		return;
+	}
+	snprintf(one, sizeof(one), "%.*s", (int)n, c);
+	escape_term(sb, one, 0);
+}
+
+/* The bytes of word's next character: a UTF-8 character whole, any other byte alone. */
+static size_t unit_len(const char *c)
+{
+	size_t n = 1;
+
+	if ((unsigned char)*c >= 0xc0)
+		while (n < 4 && (c[n] & 0xc0) == 0x80)
+			n++;
+	return n;
+}
+
+/* word quoted for a shell, so that pasted into bash it is word again. */
+static void add_word(struct strbuf *sb, const char *word)
+{
+	if (!needs_ansi(word)) {
+		escape_shell(sb, word);
+		return;
+	}
+	strbuf_addstr(sb, "$'");
+	for (size_t n; *word; word += n) {
+		n = unit_len(word);
+		add_unit(sb, word, n, 1);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/*
  * Columns the value after option word takes (and its space), when a line
  * should keep the two together ("--workload zeroing"); 0 when word is no
  * option or next is one too, or next is wide enough to be split anyway.
@@ -101,44 +160,42 @@ static size_t value_width(const char *word, const char *next)
 
 	if (word[0] != '-' || next[0] == '-' || strchr(word, '='))
 		return 0;
-	escape_shell(&sb, next);
+	add_word(&sb, next);
 	w = textfmt_width(sb.buf);
 	strbuf_release(&sb);
 	return w > WORD_ROOM ? 0 : 1 + w;
 }
 
 /*
- * A word too wide for any line, single-quoted in pieces: each line but its
- * last closes the quote and ends in a backslash, the next begins at column
- * 0 and reopens it ('abc'\<newline>'def'), so that the shell joins the
- * pieces back into one word. A quote in the word ('\'') and a UTF-8
+ * A word too wide for any line, quoted in pieces: each line but its last
+ * closes the quote and ends in a backslash, the next begins at column 0
+ * and reopens it ('abc'\<newline>'def'), so that the shell joins the
+ * pieces back into one word. A quoted character ('\'', \xHH) and a UTF-8
  * character are never cut. Starts at column col; returns the column after.
  */
 static size_t add_split_word(struct strbuf *sb, const char *word, size_t col)
 {
-	strbuf_addch(sb, '\'');
-	col++;
-	while (*word) {
-		size_t n = 1, w = 1;
+	int ansi = needs_ansi(word);
+	const char *open = ansi ? "$'" : "'";
+	struct strbuf unit = STRBUF_INIT;
 
-		if (*word == '\'')
-			w = 4;
-		else
-			while ((word[n] & 0xc0) == 0x80)
-				n++;
+	strbuf_addstr(sb, open);
+	col += strlen(open);
+	for (size_t n, w; *word; word += n) {
+		n = unit_len(word);
+		strbuf_reset(&unit);
+		add_unit(&unit, word, n, ansi);
+		w = textfmt_width(unit.buf);
 		/* room left for the closing quote and the backslash, or " \\" after the word */
 		if (col + w + 1 + CONT_END > TEXTFMT_COLUMNS) {
-			strbuf_addstr(sb, "'\\\n'");
-			col = 1;
+			strbuf_addf(sb, "'\\\n%s", open);
+			col = strlen(open);
 		}
-		if (*word == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_add(sb, word, n);
+		strbuf_add(sb, unit.buf, unit.len);
 		col += w;
-		word += n;
 	}
 	strbuf_addch(sb, '\'');
+	strbuf_release(&unit);
 	return col + 1;
 }
 
@@ -158,7 +215,7 @@ void say_add_command(struct strbuf *sb, const char *lead, const char *cmd)
 		size_t ww, keep;
 
 		strbuf_reset(&w);
-		escape_shell(&w, words.v[i]);
+		add_word(&w, words.v[i]);
 		ww = textfmt_width(w.buf);
 		keep = ww + (i + 1 < words.nr ? value_width(words.v[i], words.v[i + 1]) : 0);
 		/* a word no line holds: split, its first piece on this line when it has room */
@@ -195,6 +252,16 @@ void say_command(const char *lead, const char *cmd)
 	strbuf_release(&sb);
 }
 
+void say_stopped(const char *command, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(out(), "  ", fmt, ap);
+	va_end(ap);
+	say_command("  ", command);
+}
+
 void say_interrupted(const char *command, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -203,8 +270,6 @@ void say_interrupted(const char *command, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	strbuf_addstr(&sb, ": interrupted, its finished boots kept; resume it with:");
-	put(out(), sb.buf, NULL);
-	say_command("  ", command);
+	say_stopped(command, "%s: interrupted, its finished boots kept; resume it with:", sb.buf);
 	strbuf_release(&sb);
 }

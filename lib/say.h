@@ -9,9 +9,11 @@
  * command chose: say_stream, stderr unless it said otherwise. What the
  * command is run for (its tables, JSON, CSV) is the command's to print.
  *
- * A line that could pass TEXTFMT_COLUMNS is wrapped here: prose at its
- * spaces (say_wrap()), a shell command between its words with backslash
- * continuations, so that pasted it is still one command (say_command()).
+ * say_wrap(), say_command() and say_stopped() keep their lines within
+ * TEXTFMT_COLUMNS: prose broken at its spaces, a shell command between
+ * its words with backslash continuations, so that pasted it is still one
+ * command. say(), say_more() and say_to() print the line as given: one
+ * that could pass TEXTFMT_COLUMNS goes through say_wrap() instead.
  * Formats are without the final newline: the voice ends each line.
  */
 #include <stdio.h>
@@ -39,19 +41,24 @@ __attribute__((format(printf, 2, 3))) void say_wrap(const char *indent, const ch
  * the next indented, so that pasted it is still one command. A word wider
  * than a line is single-quoted in pieces, each line of it but the last
  * closing the quote before its backslash and the next reopening it at
- * column 0: pasted, the shell joins them into the word. A line the shell
- * cannot split is appended as it is. Ends with a newline.
+ * column 0: pasted, the shell joins them into the word. A word holding a
+ * byte a terminal acts on (ESC, a tab) is written as bash's $'...', that
+ * byte as \xHH. A line the shell cannot split is appended as it is. Ends
+ * with a newline.
  */
 void say_add_command(struct strbuf *sb, const char *lead, const char *cmd);
-/* say_add_command() said: "  resume it with: lab ab ... \". */
+/* Say lead and cmd as say_add_command() appends them, on the voice's stream. */
 void say_command(const char *lead, const char *cmd);
 /*
- * A command stopped between boots by a signal it deferred (lib/tempfile.h):
- * "<what>: interrupted, its finished boots kept; resume it with:", what
- * formatted from fmt, then command on lines of its own as say_command()
- * says it. The command then lets go of what it holds and dies of the
- * signal (fatal_signal_die()).
+ * A command stopped by a signal it deferred (lib/tempfile.h): the
+ * headline formatted from fmt, wrapped as say_wrap("  ") wraps, then
+ * command, the one that goes on, as say_command("  ") says it. The
+ * command then lets go of what it holds and dies of the signal
+ * (fatal_signal_die()).
  */
+__attribute__((format(printf, 2, 3)))
+void say_stopped(const char *command, const char *fmt, ...);
+/* say_stopped() with the headline "<what>: interrupted, its finished boots kept; resume it with:". */
 __attribute__((format(printf, 2, 3)))
 void say_interrupted(const char *command, const char *fmt, ...);
 

@@ -248,7 +248,13 @@ with_sigint() {
 # next, and a word split in quoted pieces ('abc'\<newline>'def') whole again
 said_command() {
 	sed -e 1d -e "s/^ *//" "$1" | sed -e :a -e "/ \\\\\$/{N;s/ \\\\\n/ /;ba" -e "}" \
-		-e "/'\\\\\$/{N;s/'\\\\\\n'//;ba" -e "}"
+		-e "/'\\\\\$/{N;s/'\\\\\\n\\\$\\?'//;ba" -e "}"
+}
+
+# unwrapped FILE: FILE's lines with each wrapped line (one begun "    ")
+# joined back to the line before it by a space
+unwrapped() {
+	sed -e :a -e '$!N' -e 's/\n    / /' -e ta -e 'P;D' "$1"
 }
 
 test_done() {

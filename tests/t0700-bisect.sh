@@ -32,6 +32,7 @@ test_expect_success 'setup: 30 commits, a shift at 12, a broken build at 15, a f
 test_expect_success 'bisect finds the commit that shifted the metric' '
 	rc=0 && "$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 >out 2>err || rc=$? &&
 	cat out && test "$rc" = 0 &&
+	grep -qx "bisection E1 started; continue it, if it stops, with: lab bisect --db lab.db --resume E1" err &&
 	grep -q "^culprit: $(git -C repo rev-parse culprit)" out &&
 	grep -q "subject: change 12" out &&
 	test "$(sql lab.db "SELECT culprit FROM bisections WHERE experiment_id = 1")" = "$(git -C repo rev-parse culprit)" &&

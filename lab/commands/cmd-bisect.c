@@ -347,8 +347,8 @@ static void print_outcome(const struct bisect_outcome *o)
 	}
 }
 
-/* The command that goes on with bisection id, in this database and configuration. */
-static void resume_command(struct strbuf *sb, const struct bisect_args *a, long long id)
+/* The command that goes on with a bisection in this database and configuration, but its id. */
+static void resume_prefix(struct strbuf *sb, const struct bisect_args *a)
 {
 	strbuf_addstr(sb, "lab bisect");
 	if (a->config) {
@@ -359,7 +359,14 @@ static void resume_command(struct strbuf *sb, const struct bisect_args *a, long 
 		strbuf_addstr(sb, " --db ");
 		escape_shell(sb, a->db);
 	}
-	strbuf_addf(sb, " --resume E%lld", id);
+	strbuf_addstr(sb, " --resume");
+}
+
+/* The command that goes on with bisection id. */
+static void resume_command(struct strbuf *sb, const struct bisect_args *a, long long id)
+{
+	resume_prefix(sb, a);
+	strbuf_addf(sb, " E%lld", id);
 }
 
 /* Stopped by a signal (fatal_signal_defer()): say how the bisection goes on, and die of it. */
@@ -428,7 +435,7 @@ int cmd_bisect(int argc, char **argv)
 	struct bisect_args a;
 	struct bisector bs;
 	struct lab_context ctx;
-	struct strbuf command = STRBUF_INIT, given = STRBUF_INIT;
+	struct strbuf command = STRBUF_INIT, given = STRBUF_INIT, resume = STRBUF_INIT;
 	long long id = 0;
 	int ret = 2;
 
@@ -449,6 +456,8 @@ int cmd_bisect(int argc, char **argv)
 		goto out;
 	}
 	spec_from_args(&spec, &bs, &a, command.buf);
+	resume_prefix(&resume, &a);
+	spec.resume_command = resume.buf;
 	bisect_outcome_release(&o);
 	/* Ctrl-C between boots: the bisection is marked, and says how it goes on */
 	fatal_signal_defer(1);
@@ -481,7 +490,7 @@ out:
 	bisect_outcome_release(&o);
 	bisector_release(&bs);
 	context_release(&ctx);
-	strbuf_release_all(&command, &given);
+	strbuf_release_all(&command, &given, &resume);
 	return ret;
 }
 

@@ -152,8 +152,7 @@ static int split_metric(struct strbuf *workload, struct strbuf *metric, const ch
 __attribute__((noreturn))
 static void interrupted(struct lab_context *ctx, const char *command)
 {
-	say("lab explain: interrupted, no explanation stored; run it again with:");
-	say_command("  ", command);
+	say_stopped(command, "lab explain: interrupted, no explanation stored; run it again with:");
 	context_release(ctx);
 	fatal_signal_die();
 }

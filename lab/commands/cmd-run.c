@@ -35,10 +35,11 @@ static void interrupted(struct lab_context *ctx, const long long *run_ids, long 
 
 	for (long k = 0; k < boots; k++)
 		done += run_ids[k] != 0;
-	say("lab run: interrupted after %ld of %ld boot%s, %s kept; the other %ld with:", done,
-	    boots, boots == 1 ? "" : "s", done == 1 ? "it" : done ? "all" : "none", boots - done);
 	strbuf_addf(command, " --boots %ld", boots - done);
-	say_command("  ", command->buf);
+	say_stopped(command->buf,
+		    "lab run: interrupted after %ld of %ld boot%s, %s kept; the other %ld with:", done,
+		    boots, boots == 1 ? "" : "s", done == 1 ? "it" : done ? "all" : "none",
+		    boots - done);
 	strbuf_release(command);
 	context_release(ctx);
 	fatal_signal_die();

@@ -16,6 +16,7 @@
 #include "runner.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "textfmt.h"
 
 static const char *const target_usage[] = {
 	"usage: lab target list [--config FILE]",
@@ -221,11 +222,11 @@ static int target_check_one(const struct lab_target *t, const struct lab_config 
 	printf("target '%s' (%s, %s): %s%s\n", term_safe(t->name),
 	       r->name, term_safe(where.buf),
 	       missing.len ? "missing " : "ready", missing.len ? term_safe(missing.buf) : "");
-	/* a line each, under the target's */
+	/* a line each, under the target's, wrapped within the columns */
 	for (char *p = found.len ? found.buf : "", *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		if ((nl = strchr(p, '\n')))
 			*nl = '\0';
-		printf("  %s\n", term_safe(p));
+		textfmt_wrap(stdout, "  ", "    ", term_safe(p));
 	}
 	fflush(stdout);
 	ret = missing.len ? 1 : 0;

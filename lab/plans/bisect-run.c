@@ -213,6 +213,23 @@ static int over(struct store *st, long long id)
 	return ret;
 }
 
+/* A new bisection's first line, with the command that would resume it. */
+static void started(long long id, const char *resume)
+{
+	struct strbuf lead = STRBUF_INIT, cmd = STRBUF_INIT;
+
+	strbuf_addf(&lead, "bisection E%lld started", id);
+	if (resume) {
+		strbuf_addstr(&lead, "; continue it, if it stops, with: ");
+		strbuf_addf(&cmd, "%s E%lld", resume, id);
+		say_command(lead.buf, cmd.buf);
+	} else {
+		say("%s", lead.buf);
+	}
+	strbuf_release(&lead);
+	strbuf_release(&cmd);
+}
+
 /*
  * Create the bisection of the resolved ends good..bad with its spec (row)
  * or take up the stored one (resume). *bisection_id once this lab owns it.
@@ -247,8 +264,7 @@ static int start(struct bisector *bs, const struct bisect_spec *spec,
 		return -1;
 	if (spec->metric)
 		snprintf(bs->metric, sizeof(bs->metric), "%s", spec->metric);
-	say("bisection E%lld started; continue an interrupted one with 'lab bisect --resume %lld'",
-	    bs->exp_id, bs->exp_id);
+	started(bs->exp_id, spec->resume_command);
 	if (experiment_lock(bs->ctx, bs->exp_id))
 		return -1;
 	bs->locked = 1;

@@ -64,6 +64,11 @@ struct bisect_spec {
 	 */
 	long long resume;
 	const char *command;		/* what `lab list` and the reports show; may be NULL */
+	/*
+	 * The command that resumes the bisection but its id ("lab bisect
+	 * --db lab.db --resume"), said when it starts; NULL: none said.
+	 */
+	const char *resume_command;
 };
 
 #define BISECT_SPEC_INIT { 0 }

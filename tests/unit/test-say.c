@@ -109,6 +109,15 @@ static void test_command(void)
 	is_str(heard(), "bisection E7: interrupted, its finished boots kept; resume it with:\n"
 	       "  lab bisect --db lab.db --resume E7\n",
 	       "an interrupted command: what stopped, then the command that goes on");
+	say_interrupted("lab recipe --resume", "recipe %s",
+			"/srv/lab/recipes/nightly/storage-writeback-throttling-v6.12.toml");
+	is_str(heard(), "recipe /srv/lab/recipes/nightly/storage-writeback-throttling-v6.12.toml: "
+	       "interrupted, its finished\n  boots kept; resume it with:\n  lab recipe --resume\n",
+	       "a long headline is wrapped within 100 columns, the rest indented");
+	say_stopped("lab run --boots 2", "lab run: interrupted after %d of %d boots; the other %d with:",
+		    1, 3, 2);
+	is_str(heard(), "lab run: interrupted after 1 of 3 boots; the other 2 with:\n"
+	       "  lab run --boots 2\n", "a command's own headline, then the command that goes on");
 	strbuf_reset(&sb);
 	say_add_command(&sb, "  command: ", "lab ab 'unclosed");
 	is_str(sb.buf, "  command: lab ab 'unclosed\n", "a line the shell cannot split stays whole");
@@ -165,6 +174,38 @@ static void test_command_long_word(void)
 	strbuf_release(&got);
 }
 
+/* A command holding words with control bytes, said and pasted into bash: the same words. */
+static void test_command_control(void)
+{
+	struct strbuf cmd = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT, wide = STRBUF_INIT;
+	const char *value = "quiet\x1b[1m\tit's a \\ path\x7f";
+	struct strvec words = STRVEC_INIT;
+
+	strbuf_addstr(&cmd, "lab ab --b-cmdline ");
+	escape_shell(&cmd, value);
+	strbuf_addstr(&cmd, " --a-cmdline ");
+	/* a word wider than a line, said in pieces */
+	for (int i = 0; i < 12; i++)
+		strbuf_addf(&wide, "x%d=\x1b[%dm\t", i, i);
+	escape_shell(&cmd, wide.buf);
+	strbuf_addstr(&cmd, " --resume E1");
+	say_command("  ", cmd.buf);
+	split_shell_words(&words, cmd.buf);
+	ok(!strcmp(words.v[3], value), "the command holds the control bytes");
+	for (size_t i = 1; i < words.nr; i++)
+		strbuf_addf(&want, "[%s]\n", words.v[i]);
+	heard();
+	ok(widest(out.buf) <= TEXTFMT_COLUMNS, "said within 100 columns");
+	ok(!strchr(out.buf, '\x1b') && !strchr(out.buf, '\t'), "no control byte reaches the terminal");
+	pasted(&got, out.buf);
+	is_str(got.buf, want.buf, "pasted into bash, the words hold the same bytes");
+	strvec_release(&words);
+	strbuf_release(&cmd);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	strbuf_release(&wide);
+}
+
 int main(void)
 {
 	capture_start(&cap);
@@ -173,6 +214,7 @@ int main(void)
 	test_wrap();
 	test_command();
 	test_command_long_word();
+	test_command_control();
 	capture_end(&cap, &out);
 	strbuf_release(&out);
 	return done_testing();
