@@ -99,7 +99,10 @@ test_expect_success 'lab bisect --status shows the steps, each as stored' '
 	grep -q " GOOD$" want && grep -q " BAD$" want &&
 	sed -n "s/^  *\([0-9][0-9]*\)  \([0-9a-f][0-9a-f]*\) *  \([A-Z][A-Z]*\)  .*/\1 \2 \3/p" status |
 		awk "{ print \$1, substr(\$2, 1, 12), \$3 }" >got &&
-	diff -u want got
+	diff -u want got &&
+	# each measured step as its own line said it: a change and its CI, no raw ratio
+	grep -E "^ +[0-9]+  [0-9a-f]{12}  (GOOD|BAD) " status >rows &&
+	test -s rows && ! grep -v -E "[0-9] (%|×) \[[^]]*\]$" rows
 '
 
 test_expect_success 'good and bad without a real difference: stop and say so' '

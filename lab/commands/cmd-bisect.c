@@ -109,11 +109,15 @@ static int print_bisection(const struct bisection_status *b, void *data)
 
 static int print_step(const struct bisect_step_row *s, void *data)
 {
+	char change[64];
+
 	(void)data;
-	if (isfinite(s->ratio))
-		printf("  %4d  %-12s  %-5s  %5d  %.4f [%.4f, %.4f]\n", (int)s->seq, s->commit,
-		       s->mark, (int)s->n, s->ratio, or0(s->ci_low), or0(s->ci_high));
-	else
+	/* as the step's own line wrote it: "+0.3 % [+0.1, +0.5]", "455× [449×, 460×]" */
+	if (isfinite(s->ratio)) {
+		textfmt_change(change, sizeof(change), s->ratio, or0(s->ci_low), or0(s->ci_high));
+		printf("  %4d  %-12s  %-5s  %5d  %s\n", (int)s->seq, s->commit, s->mark, (int)s->n,
+		       change);
+	} else
 		printf("  %4d  %-12s  %-5s  %5d  -\n", (int)s->seq, s->commit, s->mark, (int)s->n);
 	return 0;
 }
