@@ -209,7 +209,7 @@ test_expect_success 'a kernel locked down (Secure Boot): kexec_load refused, sai
 	test_expect_code 2 "$LAB" run --config emulated.conf --db lab.db --target locked \
 		--kernel "$(debian_kernel)" --workload zeroing 2>err &&
 	expect_one_line_naming err "host .root@127.0.0.3. cannot be used: missing kexec_load outside lockdown (lockdown is integrity: kexec_load is refused)$" &&
-	test ! -e lab.db || test "$(sql lab.db "SELECT count(*) FROM runs")" = 0
+	{ test ! -e lab.db || test "$(sql lab.db "SELECT count(*) FROM runs")" = 0; }
 '
 
 test_expect_success 'a root on LUKS, under its logical volume: refused, naming the crypt volume; no boot sent' '
