@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -43,23 +44,21 @@ int regfile_open(const char *path, enum regfile_flags flags, struct stat *st,
 	if (S_ISFIFO(st->st_mode) && (flags & REGFILE_PIPE)) {
 		/*
 		 * Opened without blocking, a fifo with no writer yet reads
-		 * as empty: open it again and wait for the writer, which is
-		 * what the user who named it meant. The first descriptor is
-		 * closed only then: a writer it woke must never find the
-		 * fifo without a reader (SIGPIPE, or its data gone with
-		 * the pipe).
+		 * as empty: wait for the writer, which is what the user who
+		 * named it meant. On this descriptor, not a second open: a
+		 * writer woken by the first may have written and gone
+		 * before a second open, which would then wait forever. poll
+		 * says POLLIN for its data, POLLHUP for a writer come and
+		 * gone without any, and nothing while none has come.
 		 */
-		int again = open(path, oflags & ~O_NONBLOCK);
+		struct pollfd p = { .fd = fd, .events = POLLIN };
 
-		close(fd);
-		fd = again;
-		if (fd < 0 || fstat(fd, st))
-			return refuse(fd, errno, why, "cannot read %s '%s': %s", what, path,
-				      strerror(errno));
-		if (S_ISFIFO(st->st_mode))
-			return fd;
+		while (poll(&p, 1, -1) < 0)
+			if (errno != EINTR)
+				return refuse(fd, errno, why, "cannot read %s '%s': %s", what,
+					      path, strerror(errno));
 	}
-	if (!S_ISREG(st->st_mode))
+	if (!S_ISREG(st->st_mode) && !(S_ISFIFO(st->st_mode) && (flags & REGFILE_PIPE)))
 		return refuse(fd, S_ISDIR(st->st_mode) ? EISDIR : EINVAL, why,
 			      "%s '%s' is %s, not a regular file", what, path,
 			      file_kind(st->st_mode));
