@@ -196,17 +196,8 @@ static void add_bisection(struct strbuf *sb, struct outbox *ob, const struct nig
 		strbuf_addstr(sb, "\n");
 	}
 	if (*c->culprit && c->bisection) {
-		char *ev = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&ev, &len);
-
-		if (mem) {
-			ab_report_culprit_events(mem, &ob->nt->ctx->st, c->bisection, c->culprit);
-			explain_report_all(mem, &ob->nt->ctx->st, c->bisection, NIGHTLY_EXPLAIN_TOP);
-			fclose(mem);
-			strbuf_addstr(sb, ev ? ev : "");
-		}
-		free(ev);
+		ab_report_culprit_events(sb, &ob->nt->ctx->st, c->bisection, c->culprit);
+		explain_report_all(sb, &ob->nt->ctx->st, c->bisection, NIGHTLY_EXPLAIN_TOP);
 	}
 	if (base) {
 		strbuf_addf(sb, "\nA/B: %s/e%lld.html\n", base, c->ab_experiment);
@@ -258,9 +249,7 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 {
 	struct night *nt = ob->nt;
 	const struct lab_nightly *n = nt->n;
-	char *table = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&table, &len);
+	int above = 0;
 
 	ob->nmail++;
 	if (!ob->subject.len) {
@@ -281,19 +270,14 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 		if (ob->tables[i] == c->ab_experiment) {
 			/* the A/B measured every metric of the workload: its table is above */
 			strbuf_addf(&ob->mail, "  (the table of E%lld above)\n", c->ab_experiment);
-			if (f)
-				fclose(f);
-			f = NULL;
+			above = 1;
 			break;
 		}
-	if (f) {
-		ab_report(f, &nt->ctx->st, c->ab_experiment, AB_TEXT, AB_REPORT_VERBOSE);
-		fclose(f);
-		strbuf_addstr(&ob->mail, table ? table : "");
+	if (!above) {
+		ab_report(&ob->mail, &nt->ctx->st, c->ab_experiment, AB_TEXT, AB_REPORT_VERBOSE);
 		ALLOC_GROW(ob->tables, ob->ntables + 1, ob->tables_alloc);
 		ob->tables[ob->ntables++] = c->ab_experiment;
 	}
-	free(table);
 	add_bisection(&ob->mail, ob, c, fd);
 }
 
