@@ -37,19 +37,28 @@ void escape_json(FILE *f, const char *s)
 	strbuf_release(&sb);
 }
 
-void escape_csv(FILE *f, const char *s)
+void escape_csv_sb(struct strbuf *sb, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
+		strbuf_addstr(sb, s);
 		return;
 	}
-	fputc('"', f);
+	strbuf_addch(sb, '"');
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
 	}
-	fputc('"', f);
+	strbuf_addch(sb, '"');
+}
+
+void escape_csv(FILE *f, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	escape_csv_sb(&sb, s);
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
 }
 
 void escape_shell(struct strbuf *sb, const char *word)

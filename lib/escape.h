@@ -19,6 +19,8 @@ void escape_json_sb(struct strbuf *sb, const char *s);
 /* v as a JSON number in ten significant digits; null when it is not finite. */
 void escape_json_number(FILE *f, double v);
 void escape_csv(FILE *f, const char *s);
+/* The same field appended to sb. */
+void escape_csv_sb(struct strbuf *sb, const char *s);
 /*
  * Append word to sb as one word of a POSIX shell command line: bare when
  * it holds only characters no shell treats specially, else in single

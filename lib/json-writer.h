@@ -1,7 +1,7 @@
 #ifndef JSON_WRITER_H
 #define JSON_WRITER_H
 /*
- * JSON written as it goes, to a FILE the caller owns: objects and arrays
+ * JSON written as it goes, to a FILE or a strbuf the caller owns: objects and arrays
  * opened and closed in order, the writer putting the commas, and a value
  * that is not there written as null (a NULL string, a number that is not
  * finite), never as a placeholder such as "-". Numbers keep the digits a
@@ -20,8 +20,11 @@ enum json_writer_flags {
 	JSON_WRITER_COMPACT = 1 << 0,
 };
 
+struct strbuf;
+
 struct json_writer {
 	FILE *f;
+	struct strbuf *sb;	/* appended to instead of f when set */
 	enum json_writer_flags flags;
 	int depth;
 	/* at each depth: whether a member was written, whether it is an array */
@@ -29,6 +32,9 @@ struct json_writer {
 };
 
 void json_writer_init(struct json_writer *jw, FILE *f, enum json_writer_flags flags);
+/* The same JSON appended to sb. */
+void json_writer_init_sb(struct json_writer *jw, struct strbuf *sb,
+			 enum json_writer_flags flags);
 
 void json_object_begin(struct json_writer *jw, const char *key);
 void json_object_end(struct json_writer *jw);

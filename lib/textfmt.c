@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "strbuf.h"
 #include "textfmt.h"
 
 const char *textfmt_si_prefix(int e3)
@@ -262,13 +263,28 @@ size_t textfmt_width(const char *s)
 	return n;
 }
 
-void textfmt_pad(FILE *f, const char *s, size_t width)
+void textfmt_pad_sb(struct strbuf *sb, const char *s, size_t width)
 {
 	size_t w = textfmt_width(s);
 
-	fputs(s, f);
+	strbuf_addstr(sb, s);
 	for (; w < width; w++)
-		fputc(' ', f);
+		strbuf_addch(sb, ' ');
+}
+
+/* What a strbuf variant appended, printed to f. */
+static void put_release(FILE *f, struct strbuf *sb)
+{
+	fwrite(sb->buf, 1, sb->len, f);
+	strbuf_release(sb);
+}
+
+void textfmt_pad(FILE *f, const char *s, size_t width)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	textfmt_pad_sb(&sb, s, width);
+	put_release(f, &sb);
 }
 
 /* Bytes of s that fit in cols columns, not splitting a character. */
@@ -306,7 +322,8 @@ void textfmt_cut(char *buf, size_t size, const char *s, size_t width, int keep_t
 	snprintf(buf, size, "…%s", s + skip);
 }
 
-void textfmt_wrap(FILE *f, const char *first, const char *indent, const char *text)
+void textfmt_wrap_sb(struct strbuf *sb, const char *first, const char *indent,
+		     const char *text)
 {
 	const char *lead = first;
 	size_t indent_w = textfmt_width(indent);
@@ -328,12 +345,20 @@ void textfmt_wrap(FILE *f, const char *first, const char *indent, const char *te
 			else if (!take)
 				take = 1;
 		}
-		fputs(lead, f);
-		fwrite(text, 1, take, f);
-		fputc('\n', f);
+		strbuf_addstr(sb, lead);
+		strbuf_add(sb, text, take);
+		strbuf_addch(sb, '\n');
 		text += take;
 		while (*text == ' ')
 			text++;
 		lead = indent;
 	} while (*text);
+}
+
+void textfmt_wrap(FILE *f, const char *first, const char *indent, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	textfmt_wrap_sb(&sb, first, indent, text);
+	put_release(f, &sb);
 }

@@ -92,14 +92,21 @@ size_t textfmt_width(const char *s);
  */
 void textfmt_cut(char *buf, size_t size, const char *s, size_t width, int keep_tail);
 
-/* Print s left-aligned in width columns (s as it is when wider). */
+struct strbuf;
+
+/* Append s left-aligned in width columns (s as it is when wider). */
+void textfmt_pad_sb(struct strbuf *sb, const char *s, size_t width);
+/* The same, printed to f. */
 void textfmt_pad(FILE *f, const char *s, size_t width);
 
 /*
- * Print first then text, broken at spaces so that no line is wider than
+ * Append first then text, broken at spaces so that no line is wider than
  * TEXTFMT_COLUMNS; each further line starts with indent. A word wider
  * than a line is cut where the line ends.
  */
+void textfmt_wrap_sb(struct strbuf *sb, const char *first, const char *indent,
+		     const char *text);
+/* The same, printed to f. */
 void textfmt_wrap(FILE *f, const char *first, const char *indent, const char *text);
 
 #endif

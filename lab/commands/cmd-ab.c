@@ -97,9 +97,14 @@ int cmd_ab(int argc, char **argv)
 	ret = (int)ab_run(&exp_id, &ctx, &s.o);
 	if (ret == AB_INTERRUPTED || (ret == AB_ERROR && fatal_signal_pending()))
 		interrupted(&ctx, ret == AB_INTERRUPTED ? exp_id : 0, command.buf);
-	if (ret != AB_ERROR && ab_report(stdout, &ctx.st, exp_id, fmt,
-					 verbose ? AB_REPORT_VERBOSE : 0))
-		ret = AB_ERROR;
+	if (ret != AB_ERROR) {
+		struct strbuf report = STRBUF_INIT;
+
+		if (ab_report(&report, &ctx.st, exp_id, fmt, verbose ? AB_REPORT_VERBOSE : 0))
+			ret = AB_ERROR;
+		fwrite(report.buf, 1, report.len, stdout);
+		strbuf_release(&report);
+	}
 	if (exp_id && !s.o.resume && ret == AB_ERROR && store_is_open(&ctx.st)) {
 		int exists = 0;
 		/* a rolled-back experiment (a full disk) cannot be resumed */

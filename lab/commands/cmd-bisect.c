@@ -125,15 +125,21 @@ static int print_step(const struct bisect_step_row *s, void *data)
 static int print_status(struct store *st, long long id)
 {
 	struct status_read sr = { .id = id };
+	struct strbuf report = STRBUF_INIT;
+	int ret;
 
 	if (store_bisection_read(st, id, print_bisection, &sr) || print_clock(st, id))
 		return -1;
 	printf("  %4s  %-12s  %-5s  %5s  %s\n", "step", "commit", "mark", "boots", "M/G [99% CI]");
 	if (store_bisect_steps(st, id, print_step, NULL))
 		return -1;
-	if (sr.culprit[0] && ab_report_culprit_events(stdout, st, id, sr.culprit))
-		return -1;
-	return explain_report_all(stdout, st, id, BISECT_EXPLAIN_TOP);
+	if (sr.culprit[0] && ab_report_culprit_events(&report, st, id, sr.culprit))
+		ret = -1;
+	else
+		ret = explain_report_all(&report, st, id, BISECT_EXPLAIN_TOP);
+	fwrite(report.buf, 1, report.len, stdout);
+	strbuf_release(&report);
+	return ret;
 }
 
 struct bisect_args {

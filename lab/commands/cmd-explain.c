@@ -148,6 +148,17 @@ static int split_metric(struct strbuf *workload, struct strbuf *metric, const ch
 	return 0;
 }
 
+/* explain_report() on stdout: 2 when the explanation cannot be read, else 0. */
+static int print_report(struct store *st, long long id, int top, enum ab_format fmt)
+{
+	struct strbuf report = STRBUF_INIT;
+	int ret = explain_report(&report, st, id, top, fmt) ? 2 : 0;
+
+	fwrite(report.buf, 1, report.len, stdout);
+	strbuf_release(&report);
+	return ret;
+}
+
 /* Stopped by a signal (fatal_signal_defer()): say how to explain it after all, and die of it. */
 __attribute__((noreturn))
 static void interrupted(struct lab_context *ctx, const char *command)
@@ -205,7 +216,7 @@ int cmd_explain(int argc, char **argv)
 			goto out;
 		}
 		if (!context_open_store_read(&ctx))
-			ret = explain_report(stdout, &ctx.st, v, (int)c.top, fmt) ? 2 : 0;
+			ret = print_report(&ctx.st, v, (int)c.top, fmt);
 		goto out;
 	}
 	if (n == 1) {
@@ -270,7 +281,7 @@ int cmd_explain(int argc, char **argv)
 			goto out;
 		}
 	}
-	ret = explain_report(stdout, &ctx.st, id, (int)c.top, fmt) ? 2 : 0;
+	ret = print_report(&ctx.st, id, (int)c.top, fmt);
 out:
 	ab_spec_release(&c.s);
 	context_release(&ctx);

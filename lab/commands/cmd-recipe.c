@@ -465,8 +465,12 @@ static int one_spec(struct ab_spec *s, size_t i, void *data)
 static int one_done(long long exp, void *data)
 {
 	struct recipe_cmd *c = data;
+	struct strbuf report = STRBUF_INIT;
+	int ret = ab_report(&report, &c->ctx->st, exp, c->a.fmt, 0);
 
-	return ab_report(stdout, &c->ctx->st, exp, c->a.fmt, 0);
+	fwrite(report.buf, 1, report.len, stdout);
+	strbuf_release(&report);
+	return ret;
 }
 
 /* Stopped by a signal (fatal_signal_defer()): say how the recipe goes on, and die of it. */

@@ -331,6 +331,7 @@ static int show_run(struct store *st, long long id, enum ab_format fmt)
 int cmd_show(int argc, char **argv)
 {
 	struct lab_context ctx;
+	struct strbuf report = STRBUF_INIT;
 	const char *db = NULL, *config = NULL;
 	enum ab_format fmt = AB_TEXT;
 	const char *arg;
@@ -361,12 +362,16 @@ int cmd_show(int argc, char **argv)
 	}
 	if (context_load_config(&ctx, config, db) || context_open_store_read(&ctx))
 		goto out;
-	if (experiment)
-		ret = ab_report(stdout, &ctx.st, id, fmt, AB_REPORT_VERBOSE) ||
-		      (fmt == AB_TEXT && explain_report_all(stdout, &ctx.st, id, EXPLAIN_TOP)) ? 2 : 0;
-	else
+	if (experiment) {
+		ret = ab_report(&report, &ctx.st, id, fmt, AB_REPORT_VERBOSE) ||
+		      (fmt == AB_TEXT && explain_report_all(&report, &ctx.st, id, EXPLAIN_TOP)) ?
+		      2 : 0;
+		fwrite(report.buf, 1, report.len, stdout);
+	} else {
 		ret = show_run(&ctx.st, id, fmt) ? 2 : 0;
+	}
 out:
+	strbuf_release(&report);
 	context_release(&ctx);
 	return ret;
 }

@@ -1,6 +1,5 @@
 /* The A/B report: stored verdicts as text (the seeds' tables), CSV or JSON. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,20 +48,20 @@ static const char *column(const struct verdict_row *v, int i, double *num)
 }
 
 /* One line of a detailed block: label, then A's and B's value in the block's unit. */
-static void print_side_values(FILE *f, const char *label, double a, double b, double k,
-			      const char *unit)
+static void print_side_values(struct strbuf *out, const char *label, double a, double b,
+			      double k, const char *unit)
 {
 	char va[32], vb[32];
 
 	textfmt_value(va, sizeof(va), a * k);
 	textfmt_value(vb, sizeof(vb), b * k);
-	fprintf(f, "  %-22s %13s ", label, va);
-	textfmt_pad(f, unit, 3);
-	fprintf(f, " %13s %s\n", vb, unit);
+	strbuf_addf(out, "  %-22s %13s ", label, va);
+	textfmt_pad_sb(out, unit, 3);
+	strbuf_addf(out, " %13s %s\n", vb, unit);
 }
 
-static void print_metric_text(FILE *f, const struct verdict_row *v, const char *clock,
-			      const struct events_report *ev)
+static void print_metric_text(struct strbuf *out, const struct verdict_row *v,
+			      const char *clock, const struct events_report *ev)
 {
 	const char *unit;
 	double k = textfmt_unit_scale(&unit, v->unit, ab_table_row_ref(v));
@@ -75,14 +74,14 @@ static void print_metric_text(FILE *f, const struct verdict_row *v, const char *
 		    term_safe(v->workload), term_safe(v->metric), unit, v->direction, size.buf,
 		    v->unit_compared, clock);
 	strbuf_release(&size);
-	fputc('\n', f);
-	textfmt_wrap(f, "", "  ", sb.buf);
-	fprintf(f, "  %-22s %13s %-3s %13s\n", "", "A", "", "B");
-	fprintf(f, "  %-22s %13d %-3s %13d\n", "Number of iterations:", (int)v->n_a, "",
-		(int)v->n_b);
-	print_side_values(f, "Mean:", v->mean_a, v->mean_b, k, unit);
-	print_side_values(f, "std deviation:", v->std_a, v->std_b, k, unit);
-	print_side_values(f, "median:", v->median_a, v->median_b, k, unit);
+	strbuf_addch(out, '\n');
+	textfmt_wrap_sb(out, "", "  ", sb.buf);
+	strbuf_addf(out, "  %-22s %13s %-3s %13s\n", "", "A", "", "B");
+	strbuf_addf(out, "  %-22s %13d %-3s %13d\n", "Number of iterations:", (int)v->n_a, "",
+		    (int)v->n_b);
+	print_side_values(out, "Mean:", v->mean_a, v->mean_b, k, unit);
+	print_side_values(out, "std deviation:", v->std_a, v->std_b, k, unit);
+	print_side_values(out, "median:", v->median_a, v->median_b, k, unit);
 	stats_ci_label(ci, sizeof(ci), v->alpha);
 	if (isfinite(v->ratio)) {
 		char change[96], p[16], padj[16], mde[32];
@@ -94,12 +93,12 @@ static void print_metric_text(FILE *f, const struct verdict_row *v, const char *
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "B/A %s (%s), p %s (adjusted %s), MDE %s", change, ci, p, padj,
 			    mde);
-		textfmt_wrap(f, "  ", "    ", sb.buf);
+		textfmt_wrap_sb(out, "  ", "    ", sb.buf);
 	} else {
-		fprintf(f, "  not compared: a side has values that are not all positive\n");
+		strbuf_addstr(out, "  not compared: a side has values that are not all positive\n");
 	}
-	fprintf(f, "  verdict: %s (alpha %.3g, delta %.3g %%)\n", v->verdict, v->alpha,
-		100 * v->delta);
+	strbuf_addf(out, "  verdict: %s (alpha %.3g, delta %.3g %%)\n", v->verdict, v->alpha,
+		    100 * v->delta);
 	strbuf_release(&sb);
 }
 
@@ -148,7 +147,7 @@ static void workloads_words(struct strbuf *out, const char *stored)
 }
 
 struct header {
-	FILE *f;
+	struct strbuf *out;
 	struct json_writer *jw;	/* NULL: text */
 	long long exp_id;
 	const char *clock;
@@ -158,7 +157,7 @@ struct header {
 static int print_experiment(const struct store_experiment *e, void *data)
 {
 	struct header *h = data;
-	FILE *f = h->f;
+	struct strbuf *out = h->out;
 
 	h->points = e->points;
 	if (h->jw) {
@@ -174,14 +173,14 @@ static int print_experiment(const struct store_experiment *e, void *data)
 		struct strbuf sb = STRBUF_INIT;
 
 		workloads_words(&sb, e->workloads);
-		fprintf(f, "experiment E%lld (%s): %d boots OK, %d failed\n", h->exp_id, e->status,
-			e->boots_ok, e->boots_failed);
-		textfmt_wrap(f, "  workloads: ", "    ", term_safe(sb.buf));
+		strbuf_addf(out, "experiment E%lld (%s): %d boots OK, %d failed\n", h->exp_id,
+			    e->status, e->boots_ok, e->boots_failed);
+		textfmt_wrap_sb(out, "  workloads: ", "    ", term_safe(sb.buf));
 		strbuf_reset(&sb);
 		say_add_command(&sb, "  command: ", term_safe(e->command));
-		fputs(sb.buf, f);
+		strbuf_addstr(out, sb.buf);
 		strbuf_release(&sb);
-		fprintf(f, "  clock: %s\n", h->clock);
+		strbuf_addf(out, "  clock: %s\n", h->clock);
 	}
 	return 0;
 }
@@ -189,7 +188,7 @@ static int print_experiment(const struct store_experiment *e, void *data)
 static int print_variant(const struct store_variant *v, void *data)
 {
 	struct header *h = data;
-	FILE *f = h->f;
+	struct strbuf *out = h->out;
 
 	if (!h->jw) {
 		struct strbuf line = STRBUF_INIT;
@@ -198,7 +197,7 @@ static int print_variant(const struct store_variant *v, void *data)
 		strbuf_addf(&line, "%s ", term_safe(v->kernel));
 		strbuf_addf(&line, "(%s) ", *v->hash ? term_safe(v->hash) : "-");
 		strbuf_addf(&line, "cmdline '%s'", term_safe(v->cmdline));
-		textfmt_wrap(f, "", "      ", line.buf);
+		textfmt_wrap_sb(out, "", "      ", line.buf);
 		strbuf_release(&line);
 		return 0;
 	}
@@ -216,10 +215,10 @@ static int print_variant(const struct store_variant *v, void *data)
  * What the experiment is: as text, the lines above the verdicts; as JSON,
  * the object's fields before "verdicts" (the object is left open).
  */
-static int print_header(FILE *f, struct json_writer *jw, struct store *st, long long exp_id,
-			int *points, const char *clock)
+static int print_header(struct strbuf *out, struct json_writer *jw, struct store *st,
+			long long exp_id, int *points, const char *clock)
 {
-	struct header h = { f, jw, exp_id, clock, 0 };
+	struct header h = { out, jw, exp_id, clock, 0 };
 
 	if (store_experiment_read(st, exp_id, print_experiment, &h))
 		return -1;
@@ -280,28 +279,28 @@ void ab_report_json_events(struct json_writer *jw, const struct events_report *e
 	json_array_end(jw);
 }
 
-void ab_report_print_events(FILE *f, const struct events_report *ev, const char *a,
+void ab_report_print_events(struct strbuf *out, const struct events_report *ev, const char *a,
 			    const char *b)
 {
 	for (size_t i = 0; i < ev->nr; i++)
 		if (!i || ev->v[i].mem_mib != ev->v[i - 1].mem_mib ||
 		    ev->v[i].cpus != ev->v[i - 1].cpus)
-			ab_table_print_events(f, ev, ev->v[i].mem_mib, ev->v[i].cpus, a, b);
+			ab_table_print_events(out, ev, ev->v[i].mem_mib, ev->v[i].cpus, a, b);
 }
 
-int ab_report_culprit_events(FILE *f, struct store *st, long long bisection,
+int ab_report_culprit_events(struct strbuf *out, struct store *st, long long bisection,
 			     const char *culprit)
 {
 	struct events_report ev;
 
 	if (events_report_load_culprit(&ev, st, bisection, culprit))
 		return -1;
-	ab_report_print_events(f, &ev, "culprit^", "culprit");
+	ab_report_print_events(out, &ev, "culprit^", "culprit");
 	events_report_release(&ev);
 	return 0;
 }
 
-int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
+int ab_report(struct strbuf *out, struct store *st, long long exp_id, enum ab_format fmt,
 	      enum ab_report_flags flags)
 {
 	struct strbuf clock = STRBUF_INIT;
@@ -311,26 +310,26 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 	int ret = -1, points = 0;
 
 	if (jw) {
-		json_writer_init(jw, f, 0);
+		json_writer_init_sb(jw, out, 0);
 		json_object_begin(jw, NULL);
 	}
 	if (store_experiment_clock_words(st, &clock, exp_id))
 		goto out;
 	if (fmt != AB_CSV && events_report_load(&ev, st, exp_id))
 		goto out;
-	if (fmt != AB_CSV && print_header(f, jw, st, exp_id, &points, clock.buf))
+	if (fmt != AB_CSV && print_header(out, jw, st, exp_id, &points, clock.buf))
 		goto out;
 	if (store_verdicts_read(st, &l, exp_id))
 		goto out;
 	if (fmt == AB_CSV) {
-		fputs("experiment", f);
+		strbuf_addstr(out, "experiment");
 		for (int i = 0; i < C_COUNT; i++)
-			fprintf(f, ",%s", column_names[i]);
-		fputc('\n', f);
+			strbuf_addf(out, ",%s", column_names[i]);
+		strbuf_addch(out, '\n');
 	} else if (jw) {
 		json_array_begin(jw, "verdicts");
 	} else {
-		ab_table_print(f, &l, &ev);
+		ab_table_print(out, &l, &ev);
 	}
 	for (size_t r = 0; r < l.nr; r++) {
 		const struct verdict_row *v = &l.v[r];
@@ -339,18 +338,18 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 
 		if (fmt == AB_TEXT) {
 			if (flags & AB_REPORT_VERBOSE)
-				print_metric_text(f, v, clock.buf, &ev);
+				print_metric_text(out, v, clock.buf, &ev);
 		} else if (fmt == AB_CSV) {
-			fprintf(f, "%lld", exp_id);
+			strbuf_addf(out, "%lld", exp_id);
 			for (int i = 0; i < C_COUNT; i++) {
-				fputc(',', f);
+				strbuf_addch(out, ',');
 				text = column(v, i, &num);
 				if (text)
-					escape_csv(f, text);
+					escape_csv_sb(out, text);
 				else if (isfinite(num))
-					fprintf(f, "%.10g", num);
+					strbuf_addf(out, "%.10g", num);
 			}
-			fputc('\n', f);
+			strbuf_addch(out, '\n');
 		} else {
 			json_object_begin(jw, NULL);
 			for (int i = 0; i < C_COUNT; i++) {
@@ -371,9 +370,9 @@ int ab_report(FILE *f, struct store *st, long long exp_id, enum ab_format fmt,
 		json_writer_end(jw);
 	}
 	if (fmt == AB_TEXT && !l.nr)
-		fputs("\n(no verdicts: the experiment has not finished)\n", f);
+		strbuf_addstr(out, "\n(no verdicts: the experiment has not finished)\n");
 	if (fmt == AB_TEXT && points > 1)
-		ab_table_print_sweep(f, &l, clock.buf);
+		ab_table_print_sweep(out, &l, clock.buf);
 	ret = 0;
 out:
 	events_report_release(&ev);

@@ -55,8 +55,8 @@ static const char *compared_words(const char *unit_compared)
 }
 
 /* What the rows of one point share, said once above them. */
-static void print_point_header(FILE *f, const struct verdict_row *const *r, size_t n, int mixed_dir,
-			       const struct events_report *ev)
+static void print_point_header(struct strbuf *out, const struct verdict_row *const *r, size_t n,
+			       int mixed_dir, const struct events_report *ev)
 {
 	struct strbuf host = STRBUF_INIT;
 	long long lo = r[0]->n_a, hi = r[0]->n_a;
@@ -73,21 +73,21 @@ static void print_point_header(FILE *f, const struct verdict_row *const *r, size
 		hi = r[i]->n_b > hi ? r[i]->n_b : hi;
 	}
 	events_point_words(&host, ev, r[0]->mem_mib, r[0]->cpus);
-	fprintf(f, "\n%s: ", host.buf);
+	strbuf_addf(out, "\n%s: ", host.buf);
 	strbuf_release(&host);
-	fprintf(f, "%s compared, ",
-		same_unit ? compared_words(r[0]->unit_compared) : "samples or boot medians");
+	strbuf_addf(out, "%s compared, ",
+		    same_unit ? compared_words(r[0]->unit_compared) : "samples or boot medians");
 	if (same_n)
-		fprintf(f, "n %lld A, %lld B", r[0]->n_a, r[0]->n_b);
+		strbuf_addf(out, "n %lld A, %lld B", r[0]->n_a, r[0]->n_b);
 	else
-		fprintf(f, "n %lld to %lld a side", lo, hi);
+		strbuf_addf(out, "n %lld to %lld a side", lo, hi);
 	if (mixed_dir)
-		fputs("; lower is better, ↑ higher\n", f);
+		strbuf_addstr(out, "; lower is better, ↑ higher\n");
 	else
-		fprintf(f, "; %s is better\n", r[0]->direction);
+		strbuf_addf(out, "; %s is better\n", r[0]->direction);
 }
 
-static void print_point(FILE *f, const struct verdict_row *const *r, size_t n,
+static void print_point(struct strbuf *out, const struct verdict_row *const *r, size_t n,
 			const struct events_report *ev)
 {
 	struct cells *rows = xreallocarray(NULL, n + 1, sizeof(*rows));
@@ -144,19 +144,19 @@ static void print_point(FILE *f, const struct verdict_row *const *r, size_t n,
 			width[COL_METRIC] = w;
 	}
 
-	print_point_header(f, r, n, mixed_dir, ev);
+	print_point_header(out, r, n, mixed_dir, ev);
 	for (size_t i = 0; i <= n; i++) {
 		if (textfmt_width(rows[i].c[COL_METRIC]) > width[COL_METRIC]) {
-			fprintf(f, "%s\n", rows[i].c[COL_METRIC]);
+			strbuf_addf(out, "%s\n", rows[i].c[COL_METRIC]);
 			rows[i].c[COL_METRIC][0] = '\0';
 		}
 		for (int k = 0; k < NR_COLS; k++) {
 			if (k == NR_COLS - 1) {
-				fprintf(f, "%s\n", rows[i].c[k]);
+				strbuf_addf(out, "%s\n", rows[i].c[k]);
 				break;
 			}
-			textfmt_pad(f, rows[i].c[k], width[k]);
-			fprintf(f, "%*s", (int)sep, "");
+			textfmt_pad_sb(out, rows[i].c[k], width[k]);
+			strbuf_addf(out, "%*s", (int)sep, "");
 		}
 	}
 	free(rows);
@@ -183,8 +183,8 @@ static void event_ratio_cell(char *buf, size_t size, double a, double b)
 	}
 }
 
-void ab_table_print_events(FILE *f, const struct events_report *ev, long long mem, int cpus,
-			   const char *a, const char *b)
+void ab_table_print_events(struct strbuf *out, const struct events_report *ev, long long mem,
+			   int cpus, const char *a, const char *b)
 {
 	enum { E_NAME, E_A, E_B, E_RATIO, NR_E };
 	struct cells *rows = xreallocarray(NULL, ev->nr + 1, sizeof(*rows));
@@ -215,17 +215,17 @@ void ab_table_print_events(FILE *f, const struct events_report *ev, long long me
 		for (int k = 0; k < NR_E; k++)
 			if (textfmt_width(rows[i].c[k]) > width[k])
 				width[k] = textfmt_width(rows[i].c[k]);
-	fputs("\nevents, median an iteration (counted, never judged)\n", f);
+	strbuf_addstr(out, "\nevents, median an iteration (counted, never judged)\n");
 	for (size_t i = 0; i < n; i++) {
-		textfmt_pad(f, rows[i].c[E_NAME], width[E_NAME]);
-		fprintf(f, "  %*s  %*s  %s\n", (int)width[E_A], rows[i].c[E_A], (int)width[E_B],
-			rows[i].c[E_B], rows[i].c[E_RATIO]);
+		textfmt_pad_sb(out, rows[i].c[E_NAME], width[E_NAME]);
+		strbuf_addf(out, "  %*s  %*s  %s\n", (int)width[E_A], rows[i].c[E_A],
+			    (int)width[E_B], rows[i].c[E_B], rows[i].c[E_RATIO]);
 	}
 	free(rows);
 }
 
 /* Under a point's table: what it measured, and the verdicts real hardware may not share. */
-static void print_point_notes(FILE *f, const struct verdict_row *const *r, size_t n,
+static void print_point_notes(struct strbuf *out, const struct verdict_row *const *r, size_t n,
 			      const struct events_report *ev)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -240,9 +240,9 @@ static void print_point_notes(FILE *f, const struct verdict_row *const *r, size_
 		else
 			strbuf_setlen(&sb, len);
 	}
-	fprintf(f, "measured: %s\n", sb.buf);
+	strbuf_addf(out, "measured: %s\n", sb.buf);
 	if (events_no_counters(ev, r[0]->mem_mib, r[0]->cpus))
-		fprintf(f, "%s\n", events_no_counters(ev, r[0]->mem_mib, r[0]->cpus));
+		strbuf_addf(out, "%s\n", events_no_counters(ev, r[0]->mem_mib, r[0]->cpus));
 	for (size_t i = 0; i < n; i++) {
 		const struct event_row *e = events_disagree(ev, r[i]);
 
@@ -250,10 +250,10 @@ static void print_point_notes(FILE *f, const struct verdict_row *const *r, size_
 			continue;
 		strbuf_reset(&sb);
 		events_disagree_words(&sb, r[i], e);
-		textfmt_wrap(f, "warning: ", "  ", term_safe(sb.buf));
+		textfmt_wrap_sb(out, "warning: ", "  ", term_safe(sb.buf));
 	}
 	strbuf_release(&sb);
-	ab_table_print_events(f, ev, r[0]->mem_mib, r[0]->cpus, "A", "B");
+	ab_table_print_events(out, ev, r[0]->mem_mib, r[0]->cpus, "A", "B");
 }
 
 static int point_order(const void *a, const void *b)
@@ -269,7 +269,8 @@ static int point_order(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void ab_table_print(FILE *f, const struct verdict_list *l, const struct events_report *ev)
+void ab_table_print(struct strbuf *out, const struct verdict_list *l,
+		    const struct events_report *ev)
 {
 	const struct verdict_row **r = xreallocarray(NULL, l->nr + 1, sizeof(*r));
 
@@ -280,9 +281,9 @@ void ab_table_print(FILE *f, const struct verdict_list *l, const struct events_r
 		for (j = i + 1; j < l->nr; j++)
 			if (r[j]->mem_mib != r[i]->mem_mib || r[j]->cpus != r[i]->cpus)
 				break;
-		print_point(f, r + i, j - i, ev);
+		print_point(out, r + i, j - i, ev);
 		if (ev)
-			print_point_notes(f, r + i, j - i, ev);
+			print_point_notes(out, r + i, j - i, ev);
 	}
 	free(r);
 }
@@ -320,20 +321,21 @@ static void sweep_b_cell(char *buf, size_t size, double a, double b, double k)
 		snprintf(buf, size, "%s %s", v, x);
 }
 
-static void print_sweep_block(FILE *f, const struct verdict_row *const *cols, size_t n, double k)
+static void print_sweep_block(struct strbuf *out, const struct verdict_row *const *cols, size_t n,
+			      double k)
 {
 	static const char *const label[3] = { "A", "B", "verdict" };
 
-	fprintf(f, "  %-*s", SWEEP_LABEL, "");
+	strbuf_addf(out, "  %-*s", SWEEP_LABEL, "");
 	for (size_t i = 0; i < n; i++) {
 		char head[32];
 
 		snprintf(head, sizeof(head), "%lldM", cols[i]->mem_mib);
-		fprintf(f, " %*s", SWEEP_CELL, head);
+		strbuf_addf(out, " %*s", SWEEP_CELL, head);
 	}
-	fputc('\n', f);
+	strbuf_addch(out, '\n');
 	for (int row = 0; row < 3; row++) {
-		fprintf(f, "  %-*s", SWEEP_LABEL, label[row]);
+		strbuf_addf(out, "  %-*s", SWEEP_LABEL, label[row]);
 		for (size_t i = 0; i < n; i++) {
 			const struct verdict_row *v = cols[i];
 			char cell[96];
@@ -344,15 +346,15 @@ static void print_sweep_block(FILE *f, const struct verdict_row *const *cols, si
 				sweep_b_cell(cell, sizeof(cell), v->median_a, v->median_b, k);
 			else
 				snprintf(cell, sizeof(cell), "%s", v->verdict);
-			fprintf(f, " %*s%s", (int)(SWEEP_CELL > textfmt_width(cell) ?
+			strbuf_addf(out, " %*s%s", (int)(SWEEP_CELL > textfmt_width(cell) ?
 				SWEEP_CELL - textfmt_width(cell) : 0), "", cell);
 		}
-		fputc('\n', f);
+		strbuf_addch(out, '\n');
 	}
 }
 
 /* Seed 004's layout: a row per variant, a column per memory size, % against A. */
-void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clock)
+void ab_table_print_sweep(struct strbuf *out, const struct verdict_list *l, const char *clock)
 {
 	const struct verdict_row **tables = xreallocarray(NULL, l->nr + 1, sizeof(*tables));
 	const struct verdict_row **cols = xreallocarray(NULL, l->nr + 1, sizeof(*cols));
@@ -390,10 +392,10 @@ void ab_table_print_sweep(FILE *f, const struct verdict_list *l, const char *clo
 			 "%s.%s, median %s, %d cpu%s, %s: a row per variant, a column per memory size",
 			 term_safe(m->workload), term_safe(m->metric), term_safe(unit), m->cpus,
 			 m->cpus == 1 ? "" : "s", clock);
-		fputc('\n', f);
-		textfmt_wrap(f, "", "  ", head);
+		strbuf_addch(out, '\n');
+		textfmt_wrap_sb(out, "", "  ", head);
 		for (size_t i = 0; i < nc; i += SWEEP_PER_LINE)
-			print_sweep_block(f, cols + i,
+			print_sweep_block(out, cols + i,
 					  nc - i < SWEEP_PER_LINE ? nc - i : SWEEP_PER_LINE, k);
 	}
 	free(cols);

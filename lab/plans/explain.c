@@ -197,16 +197,16 @@ static void ci_text(char *buf, size_t size, double lo, double hi, double ref)
 }
 
 /* What profiled, in one line: the PMU's samples, or ftrace and why not the PMU. */
-static void print_by(FILE *f, const struct profile_diff *d)
+static void print_by(struct strbuf *out, const struct profile_diff *d)
 {
 	if (d->graph.len)
-		textfmt_wrap(f, "  this kernel has no function profiler: by ", "  ",
+		textfmt_wrap_sb(out, "  this kernel has no function profiler: by ", "  ",
 			     term_safe(d->graph.buf));
 	else if (d->by.len)
-		textfmt_wrap(f, "  by ", "  ", term_safe(d->by.buf));
+		textfmt_wrap_sb(out, "  by ", "  ", term_safe(d->by.buf));
 }
 
-static void print_text(FILE *f, const struct profile_diff *d, int top)
+static void print_text(struct strbuf *out, const struct profile_diff *d, int top)
 {
 	const struct store_explanation *e = &d->e;
 	double change = profile_diff_change_ns(d);
@@ -218,44 +218,48 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 		w -= 2;
 	char a[32], b[32], c[72], ca[24], cb[24], share[16], la[96], lb[96];
 
-	fprintf(f, "explanation X%lld: %s.%s", e->id, term_safe(e->workload), term_safe(e->metric));
+	strbuf_addf(out, "explanation X%lld: %s.%s", e->id, term_safe(e->workload),
+		    term_safe(e->metric));
 	if (e->experiment_id)
-		fprintf(f, " of E%lld", e->experiment_id);
+		strbuf_addf(out, " of E%lld", e->experiment_id);
 	textfmt_cut(la, sizeof(la), d->label[0].buf, 24, 1);
 	textfmt_cut(lb, sizeof(lb), d->label[1].buf, 24, 1);
-	fprintf(f, "\n  A %s (run %lld), B %s (run %lld); clock %s\n", term_safe(la),
-		e->a_run_id, term_safe(lb), e->b_run_id, term_safe(d->clock.buf));
-	print_by(f, d);
+	strbuf_addf(out, "\n  A %s (run %lld), B %s (run %lld); clock %s\n", term_safe(la),
+		    e->a_run_id, term_safe(lb), e->b_run_id, term_safe(d->clock.buf));
+	print_by(out, d);
 	if (repeated)
-		fprintf(f, "  NOISY: %zu and %zu boots %s, in wall time: medians,\n  each change "
-			"with its 95 %% interval (Hodges-Lehmann); %s\n",
-			d->nruns[0], d->nruns[1], d->sampled ? "sampled" : "with the function profiler on",
-			d->sampled ? "a time is a function's own\n  cycles, callees not in it" :
-			"times include the profiler's\n  cost; verdicts come from boots without it");
+		strbuf_addf(out, "  NOISY: %zu and %zu boots %s, in wall time: medians,\n"
+			    "  each change with its 95 %% interval (Hodges-Lehmann); %s\n",
+			    d->nruns[0], d->nruns[1],
+			    d->sampled ? "sampled" : "with the function profiler on",
+			    d->sampled ? "a time is a function's own\n  cycles, callees not in it"
+			    : "times include the profiler's\n  cost; verdicts come from boots "
+			    "without it");
 	else if (d->sampled)
-		fprintf(f, "  one boot a side, sampled over the whole workload: a function's time is "
-			"its own\n  cycles (callees not in it), its samples times the period; "
-			"verdicts come from boots\n  without sampling\n");
+		strbuf_addstr(out, "  one boot a side, sampled over the whole workload: a "
+			      "function's time is its own\n  cycles (callees not in it), its "
+			      "samples times the period; verdicts come from boots\n"
+			      "  without sampling\n");
 	else
-		fprintf(f, "  one boot a side with the %s on, over the whole workload:\n"
-			"  times include its cost, calls are exact%s; verdicts come from boots "
-			"without it\n", d->graph.len ? "tracer" : "function profiler",
-			d->graph.len ? " unless lost" : "");
+		strbuf_addf(out, "  one boot a side with the %s on, over the whole workload:\n"
+			    "  times include its cost, calls are exact%s; verdicts come from boots "
+			    "without it\n", d->graph.len ? "tracer" : "function profiler",
+			    d->graph.len ? " unless lost" : "");
 	if (d->unit_ns && d->metric_n[0] && d->metric_n[1]) {
 		textfmt_duration(a, sizeof(a), d->metric_sum[0] * d->unit_ns, "");
 		textfmt_duration(b, sizeof(b), d->metric_sum[1] * d->unit_ns, "");
 		textfmt_duration(c, sizeof(c), change, change < 0 ? "-" : "+");
-		fprintf(f, "  %s in these boots: A %s, B %s (%s); share: a function's change\n"
-			"  over that, past 100 %% when it also changed outside the metric's window\n",
-			term_safe(e->metric), a, b, c);
+		strbuf_addf(out, "  %s in these boots: A %s, B %s (%s); share: a function's "
+			    "change\n  over that, past 100 %% when it also changed outside the "
+			    "metric's window\n", term_safe(e->metric), a, b, c);
 	} else {
-		fprintf(f, "  %s is not a time measured in the profiled boots: no share given\n",
-			term_safe(e->metric));
+		strbuf_addf(out, "  %s is not a time measured in the profiled boots: no share "
+			    "given\n", term_safe(e->metric));
 	}
-	fprintf(f, "\n%-*s %*s %*s %9s %9s %*s %7s\n", w, "function", cw,
-		d->sampled ? "samples A" : "calls A", cw,
-		d->sampled ? "samples B" : "calls B", "time A", "time B", repeated ? -25 : 9,
-		repeated ? "change [95% CI]" : "change", "share");
+	strbuf_addf(out, "\n%-*s %*s %*s %9s %9s %*s %7s\n", w, "function", cw,
+		    d->sampled ? "samples A" : "calls A", cw,
+		    d->sampled ? "samples B" : "calls B", "time A", "time B", repeated ? -25 : 9,
+		    repeated ? "change [95% CI]" : "change", "share");
 	for (size_t i = 0; i < d->nr && (!top || (int)i < top); i++) {
 		const struct profile_change *row = &d->fn[i];
 		double sh = profile_change_share(d, row);
@@ -279,19 +283,19 @@ static void print_text(FILE *f, const struct profile_diff *d, int top)
 			snprintf(share, sizeof(share), "%.1f %%", 100 * sh);
 		else
 			snprintf(share, sizeof(share), "%s999 %%", sh < 0 ? "<-" : ">");
-		fprintf(f, "%-*s %*s %*s %9s %9s %*s %7s%s%s\n", w, term_safe(name),
-			cw, ca, cw, cb, a, b, repeated ? -25 : 9, c,
-			share, *mark ? "  " : "", mark);
+		strbuf_addf(out, "%-*s %*s %*s %9s %9s %*s %7s%s%s\n", w, term_safe(name),
+			    cw, ca, cw, cb, a, b, repeated ? -25 : 9, c,
+			    share, *mark ? "  " : "", mark);
 	}
 }
 
-static void print_json(FILE *f, const struct profile_diff *d, int top,
+static void print_json(struct strbuf *out, const struct profile_diff *d, int top,
 		       const struct events_report *ev)
 {
 	const struct store_explanation *e = &d->e;
 	struct json_writer jw;
 
-	json_writer_init(&jw, f, 0);
+	json_writer_init_sb(&jw, out, 0);
 	json_object_begin(&jw, NULL);
 	json_int(&jw, "explanation", e->id);
 	if (e->experiment_id)
@@ -341,43 +345,44 @@ static void print_json(FILE *f, const struct profile_diff *d, int top,
 	json_writer_end(&jw);
 }
 
-static void print_csv(FILE *f, const struct profile_diff *d, int top)
+static void print_csv(struct strbuf *out, const struct profile_diff *d, int top)
 {
-	fputs("explanation,workload,metric,function,calls_a,calls_b,ns_a,ns_b,change_ns,"
-	      "change_lo_ns,change_hi_ns,share,mark\n", f);
+	strbuf_addstr(out, "explanation,workload,metric,function,calls_a,calls_b,ns_a,ns_b,"
+		      "change_ns,change_lo_ns,change_hi_ns,share,mark\n");
 	for (size_t i = 0; i < d->nr && (!top || (int)i < top); i++) {
 		const struct profile_change *r = &d->fn[i];
 		double sh = profile_change_share(d, r);
 
-		fprintf(f, "X%lld,", d->e.id);
-		escape_csv(f, d->e.workload);
-		fputc(',', f);
-		escape_csv(f, d->e.metric);
-		fputc(',', f);
-		escape_csv(f, r->name);
+		strbuf_addf(out, "X%lld,", d->e.id);
+		escape_csv_sb(out, d->e.workload);
+		strbuf_addch(out, ',');
+		escape_csv_sb(out, d->e.metric);
+		strbuf_addch(out, ',');
+		escape_csv_sb(out, r->name);
 		for (int s = 0; s < 2; s++)
 			if (r->have[s])
-				fprintf(f, ",%lld", r->calls[s]);
+				strbuf_addf(out, ",%lld", r->calls[s]);
 			else
-				fputc(',', f);
+				strbuf_addch(out, ',');
 		for (int s = 0; s < 2; s++)
 			if (r->have[s])
-				fprintf(f, ",%.10g", r->ns[s]);
+				strbuf_addf(out, ",%.10g", r->ns[s]);
 			else
-				fputc(',', f);
-		fprintf(f, ",%.10g,", r->change);
+				strbuf_addch(out, ',');
+		strbuf_addf(out, ",%.10g,", r->change);
 		if (isfinite(r->lo))
-			fprintf(f, "%.10g,%.10g", r->lo, r->hi);
+			strbuf_addf(out, "%.10g,%.10g", r->lo, r->hi);
 		else
-			fputc(',', f);
-		fputc(',', f);
+			strbuf_addch(out, ',');
+		strbuf_addch(out, ',');
 		if (isfinite(sh))
-			fprintf(f, "%.6g", sh);
-		fprintf(f, ",%s\n", profile_change_mark(r));
+			strbuf_addf(out, "%.6g", sh);
+		strbuf_addf(out, ",%s\n", profile_change_mark(r));
 	}
 }
 
-int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_format fmt)
+int explain_report(struct strbuf *out, struct store *st, long long id, int top,
+		   enum ab_format fmt)
 {
 	struct profile_diff d;
 	struct events_report ev = { 0 };
@@ -386,12 +391,12 @@ int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_for
 	if (profile_diff_load(&d, st, id) || events_report_load_explanation(&ev, st, id))
 		goto out;
 	if (fmt == AB_JSON) {
-		print_json(f, &d, top, &ev);
+		print_json(out, &d, top, &ev);
 	} else if (fmt == AB_CSV) {
-		print_csv(f, &d, top);
+		print_csv(out, &d, top);
 	} else {
-		print_text(f, &d, top);
-		ab_report_print_events(f, &ev, "A", "B");
+		print_text(out, &d, top);
+		ab_report_print_events(out, &ev, "A", "B");
 	}
 	ret = 0;
 out:
@@ -401,7 +406,7 @@ out:
 }
 
 struct report_all {
-	FILE *f;
+	struct strbuf *out;
 	struct store *st;
 	int top;
 };
@@ -410,13 +415,13 @@ static int report_one(const struct store_explanation *e, void *data)
 {
 	struct report_all *r = data;
 
-	fputc('\n', r->f);
-	return explain_report(r->f, r->st, e->id, r->top, AB_TEXT);
+	strbuf_addch(r->out, '\n');
+	return explain_report(r->out, r->st, e->id, r->top, AB_TEXT);
 }
 
-int explain_report_all(FILE *f, struct store *st, long long exp_id, int top)
+int explain_report_all(struct strbuf *out, struct store *st, long long exp_id, int top)
 {
-	struct report_all r = { f, st, top };
+	struct report_all r = { out, st, top };
 
 	return store_explanations(st, exp_id, report_one, &r);
 }

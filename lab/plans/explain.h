@@ -10,8 +10,6 @@
  * (counted_samples leaves them out): the verdict stays the one of the
  * boots without the profiler.
  */
-#include <stdio.h>
-
 #include "ab.h"
 #include "ab-report.h"
 #include "boot.h"
@@ -56,14 +54,15 @@ void explain_culprit(struct lab_context *ctx, struct kernel_image *parent,
 		     const char *clock, const char *metric, long long bisection);
 
 /*
- * Print explanation id: the metric in the two profiled boots, then the
+ * Append explanation id to out: the metric in the two profiled boots, then the
  * top functions whose time or calls changed most (all with top 0). -1
  * when it cannot be read.
  */
-int explain_report(FILE *f, struct store *st, long long id, int top, enum ab_format fmt);
+int explain_report(struct strbuf *out, struct store *st, long long id, int top,
+		   enum ab_format fmt);
 
 /* Every explanation of experiment exp_id, each after an empty line, top functions each. */
-int explain_report_all(FILE *f, struct store *st, long long exp_id, int top);
+int explain_report_all(struct strbuf *out, struct store *st, long long exp_id, int top);
 
 /* The functions explain_report() shows by default. */
 #define EXPLAIN_TOP 10

@@ -4,7 +4,6 @@
  * was told, one webhook POST for both and its other confirmed changes.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,10 +65,8 @@ struct outbox {
 	const struct series_copy *sc;
 	struct strbuf mail, subject;		/* the regressions not mailed yet */
 	struct strbuf followup, followup_subject;	/* bisections ended since */
-	FILE *json;
+	struct strbuf json;	/* the webhook's body */
 	struct json_writer jw;	/* writing to json */
-	char *json_buf;
-	size_t json_len;
 	struct untold *ch;
 	size_t nch, ch_alloc, nmail, nfollowup, npost;
 	long long *tables;	/* the A/Bs whose table the mail has */
@@ -196,17 +193,8 @@ static void add_bisection(struct strbuf *sb, struct outbox *ob, const struct nig
 		strbuf_addstr(sb, "\n");
 	}
 	if (*c->culprit && c->bisection) {
-		char *ev = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&ev, &len);
-
-		if (mem) {
-			ab_report_culprit_events(mem, &ob->nt->ctx->st, c->bisection, c->culprit);
-			explain_report_all(mem, &ob->nt->ctx->st, c->bisection, NIGHTLY_EXPLAIN_TOP);
-			fclose(mem);
-			strbuf_addstr(sb, ev ? ev : "");
-		}
-		free(ev);
+		ab_report_culprit_events(sb, &ob->nt->ctx->st, c->bisection, c->culprit);
+		explain_report_all(sb, &ob->nt->ctx->st, c->bisection, NIGHTLY_EXPLAIN_TOP);
 	}
 	if (base) {
 		strbuf_addf(sb, "\nA/B: %s/e%lld.html\n", base, c->ab_experiment);
@@ -258,9 +246,7 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 {
 	struct night *nt = ob->nt;
 	const struct lab_nightly *n = nt->n;
-	char *table = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&table, &len);
+	int above = 0;
 
 	ob->nmail++;
 	if (!ob->subject.len) {
@@ -281,19 +267,14 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 		if (ob->tables[i] == c->ab_experiment) {
 			/* the A/B measured every metric of the workload: its table is above */
 			strbuf_addf(&ob->mail, "  (the table of E%lld above)\n", c->ab_experiment);
-			if (f)
-				fclose(f);
-			f = NULL;
+			above = 1;
 			break;
 		}
-	if (f) {
-		ab_report(f, &nt->ctx->st, c->ab_experiment, AB_TEXT, AB_REPORT_VERBOSE);
-		fclose(f);
-		strbuf_addstr(&ob->mail, table ? table : "");
+	if (!above) {
+		ab_report(&ob->mail, &nt->ctx->st, c->ab_experiment, AB_TEXT, AB_REPORT_VERBOSE);
 		ALLOC_GROW(ob->tables, ob->ntables + 1, ob->tables_alloc);
 		ob->tables[ob->ntables++] = c->ab_experiment;
 	}
-	free(table);
 	add_bisection(&ob->mail, ob, c, fd);
 }
 
@@ -474,12 +455,7 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 	ob.nt = nt;
 	ob.sc = sc;
 	notify_creds_init(&creds);
-	ob.json = open_memstream(&ob.json_buf, &ob.json_len);
-	if (!ob.json) {
-		error("out of memory");
-		goto out;
-	}
-	json_writer_init(&ob.jw, ob.json, JSON_WRITER_COMPACT);
+	json_writer_init_sb(&ob.jw, &ob.json, JSON_WRITER_COMPACT);
 	json_object_begin(&ob.jw, NULL);
 	json_string(&ob.jw, "nightly", n->name);
 	json_string(&ob.jw, "repository", url_redacted(n->repository));
@@ -491,8 +467,6 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 		goto out;
 	json_array_end(&ob.jw);
 	json_object_end(&ob.jw);
-	fclose(ob.json);
-	ob.json = NULL;
 	if ((ob.npost || ob.nmail || ob.nfollowup) && notify_creds_read(&creds, n->credentials)) {
 		night_infra(nt, "notifications not sent: the credentials file was refused");
 		ret = 0;
@@ -505,7 +479,7 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 	if (ob.npost) {
 		struct strbuf who = STRBUF_INIT;
 		struct notify_to to = notify_to_of(n, &who);
-		int failed = notify_webhook(&to, &creds, ob.json_buf);
+		int failed = notify_webhook(&to, &creds, ob.json.buf);
 
 		strbuf_release(&who);
 		if (failed) {
@@ -522,12 +496,9 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 			goto out;
 	ret = 0;
 out:
-	if (ob.json)
-		fclose(ob.json);
-	free(ob.json_buf);
 	free(ob.ch);
 	free(ob.tables);
-	strbuf_release_all(&ob.mail, &ob.subject, &ob.followup, &ob.followup_subject);
+	strbuf_release_all(&ob.mail, &ob.subject, &ob.followup, &ob.followup_subject, &ob.json);
 	notify_creds_release(&creds);
 	return ret;
 }

@@ -49,6 +49,11 @@ int main(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *text = written(0), *compact = written(JSON_WRITER_COMPACT);
+	struct json_writer jw;
+
+	json_writer_init_sb(&jw, &sb, 0);
+	write_doc(&jw);
+	is_str(sb.buf, text, "to a strbuf: the same bytes as to a FILE");
 
 	is_str(text, "{\"experiment\": 3, \"hash\": null, \"name\": \"a \\\"b\\\"\", "
 	       "\"ratio\": 455.0676, \"p\": null, \"warmup\": false, \"verdicts\": [\n"
