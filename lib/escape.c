@@ -13,6 +13,16 @@ void escape_json_number(FILE *f, double v)
 		fputs("null", f);
 }
 
+/* The FILE side of an escape: the strbuf one's text, written out. */
+static void escape_to(FILE *f, void (*escape)(struct strbuf *, const char *), const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	escape(&sb, s);
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
+}
+
 void escape_json_sb(struct strbuf *sb, const char *s)
 {
 	strbuf_addch(sb, '"');
@@ -30,11 +40,7 @@ void escape_json_sb(struct strbuf *sb, const char *s)
 
 void escape_json(FILE *f, const char *s)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	escape_json_sb(&sb, s);
-	fwrite(sb.buf, 1, sb.len, f);
-	strbuf_release(&sb);
+	escape_to(f, escape_json_sb, s);
 }
 
 void escape_csv_sb(struct strbuf *sb, const char *s)
@@ -54,11 +60,7 @@ void escape_csv_sb(struct strbuf *sb, const char *s)
 
 void escape_csv(FILE *f, const char *s)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	escape_csv_sb(&sb, s);
-	fwrite(sb.buf, 1, sb.len, f);
-	strbuf_release(&sb);
+	escape_to(f, escape_csv_sb, s);
 }
 
 void escape_shell(struct strbuf *sb, const char *word)
