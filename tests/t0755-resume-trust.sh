@@ -18,7 +18,7 @@ test_expect_success 'setup: a project whose image is the stand-in guest, 4 commi
 test_expect_success 'a bisection stopped by its budget, resumable' '
 	rc=0 && timeout 120 "$LAB" bisect --db lab.db --good base --bad main --workload zeroing \
 		--iters 5 --max-boots 2 >out 2>err || rc=$? &&
-	test "$rc" = 2 && grep -q "lab bisect --resume 1" err &&
+	test "$rc" = 2 && grep -q "continue it with: lab bisect --db lab.db --resume E1$" err &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 2 &&
 	test "$(sql lab.db "SELECT COALESCE(guest, '\''-'\'') FROM bisect_specs WHERE experiment_id = 1")" = -
 '
