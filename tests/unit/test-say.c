@@ -145,11 +145,26 @@ static void pasted(struct strbuf *words, const char *script)
 	unlink(path);
 }
 
+/* said, pasted into bash, gives back cmd's words after its name, the same bytes */
+static void expect_pasted(const char *said, const char *cmd, const char *what)
+{
+	struct strvec words = STRVEC_INIT;
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+
+	split_shell_words(&words, cmd);
+	/* lab() prints the words after its name */
+	for (size_t i = 1; i < words.nr; i++)
+		strbuf_addf(&want, "[%s]\n", words.v[i]);
+	pasted(&got, said);
+	is_str(got.buf, want.buf, what);
+	strvec_release(&words);
+	strbuf_release_all(&want, &got);
+}
+
 static void test_command_long_word(void)
 {
-	struct strbuf cmd = STRBUF_INIT, sb = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
+	struct strbuf cmd = STRBUF_INIT, sb = STRBUF_INIT;
 	const char *value;
-	struct strvec words = STRVEC_INIT;
 
 	strbuf_addstr(&cmd, "lab ab --db int.db --a-cmdline 'sleep=1");
 	for (int i = 0; i < 12; i++)
@@ -161,23 +176,14 @@ static void test_command_long_word(void)
 	   "a piece ends its quote and line, the next reopens it at column 0");
 	value = strstr(sb.buf, "--a-cmdline '");
 	ok(value && !strchr("\\\n", value[-1]), "the value starts on the line of its option");
-	split_shell_words(&words, cmd.buf);
-	/* lab() prints the words after its name */
-	for (size_t i = 1; i < words.nr; i++)
-		strbuf_addf(&want, "[%s]\n", words.v[i]);
-	pasted(&got, sb.buf);
-	is_str(got.buf, want.buf, "pasted into bash, the pieces are the one word again");
-	strvec_release(&words);
-	strbuf_release(&cmd);
-	strbuf_release(&sb);
-	strbuf_release(&want);
-	strbuf_release(&got);
+	expect_pasted(sb.buf, cmd.buf, "pasted into bash, the pieces are the one word again");
+	strbuf_release_all(&cmd, &sb);
 }
 
 /* A command holding words with control bytes, said and pasted into bash: the same words. */
 static void test_command_control(void)
 {
-	struct strbuf cmd = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT, wide = STRBUF_INIT;
+	struct strbuf cmd = STRBUF_INIT, wide = STRBUF_INIT;
 	const char *value = "quiet\x1b[1m\tit's a \\ path\x7f";
 	struct strvec words = STRVEC_INIT;
 
@@ -192,18 +198,12 @@ static void test_command_control(void)
 	say_command("  ", cmd.buf);
 	split_shell_words(&words, cmd.buf);
 	ok(!strcmp(words.v[3], value), "the command holds the control bytes");
-	for (size_t i = 1; i < words.nr; i++)
-		strbuf_addf(&want, "[%s]\n", words.v[i]);
 	heard();
 	ok(widest(out.buf) <= TEXTFMT_COLUMNS, "said within 100 columns");
 	ok(!strchr(out.buf, '\x1b') && !strchr(out.buf, '\t'), "no control byte reaches the terminal");
-	pasted(&got, out.buf);
-	is_str(got.buf, want.buf, "pasted into bash, the words hold the same bytes");
+	expect_pasted(out.buf, cmd.buf, "pasted into bash, the words hold the same bytes");
 	strvec_release(&words);
-	strbuf_release(&cmd);
-	strbuf_release(&want);
-	strbuf_release(&got);
-	strbuf_release(&wide);
+	strbuf_release_all(&cmd, &wide);
 }
 
 int main(void)
