@@ -115,8 +115,8 @@ int main(void)
 		strvec_push(&w, "z");
 		strvec_release_all(&sv, &w);
 		ok(!sv.v && !sv.nr && !w.v && !w.nr, "strvec_release_all: each empty");
+		/* both freed past the NULL: LeakSanitizer (make SANITIZE=...) says it */
 		free_all(xstrdup("p"), NULL, xstrdup("q"));
-		ok(1, "free_all: NULL among the pointers");
 	}
 	return done_testing();
 }
