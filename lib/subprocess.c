@@ -422,12 +422,15 @@ ssize_t subprocess_read(const struct child *c, char *buf, size_t len, int timeou
 	int ready = poll(&pfd, 1, timeout_ms);
 	ssize_t got;
 
-	if (ready < 0 && errno != EINTR)
-		return 0;	/* a descriptor poll refuses gives nothing more */
+	/*
+	 * A poll that fails (ENOMEM) says nothing of the child: the caller
+	 * asks again until its deadline, and kills it then, rather than
+	 * taking it for an end and waiting on a child that may never end.
+	 */
 	if (ready <= 0)
 		return -1;
 	got = read(c->out_fd, buf, len);
-	if (got < 0 && errno == EINTR)
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
 		return -1;
 	return got < 0 ? 0 : got;
 }

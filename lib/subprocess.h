@@ -56,8 +56,9 @@ void subprocess_kill(struct child *c);
 /*
  * What a SUBPROCESS_CAPTURE child printed next, waiting timeout_ms at most
  * (-1: as long as it takes): the count of bytes put in buf, 0 at the end of
- * its output (or when it cannot be read), -1 when nothing came in time or a
- * signal came first (the caller looks at its deadline and asks again).
+ * its output (or when it cannot be read), -1 when nothing came in time, a
+ * signal came first or poll failed (the caller looks at its deadline and
+ * asks again).
  */
 ssize_t subprocess_read(const struct child *c, char *buf, size_t len, int timeout_ms);
 /* 1 once the program has ended (subprocess_finish() then does not wait), else 0. */
