@@ -438,7 +438,7 @@ posts_of() {
 test_expect_success AIOSMTPD,GIT_DAEMON 'the mail server down on the regression night: the POST goes, the mail alone the next night' '
 	nightly_ports &&
 	down=$(free_port) &&
-	printf "#!/bin/sh\n./build.sh && sed -i \"s/ cv=/ metrics=t,u,ev.pgfault cv=/\" out/image\n" >build-two.sh &&
+	printf "#!/bin/sh\n./build.sh && sed -i \"s/ cv=/ metrics=t,u,ev.pgfault steep=u cv=/\" out/image\n" >build-two.sh &&
 	chmod +x build-two.sh &&
 	for smtp in $down $smtp; do
 		sed -e "s/again/down/g" -e "s|smtp://127.0.0.1:[0-9]*|smtp://127.0.0.1:$smtp|" \
@@ -465,6 +465,8 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'the mail server down on the regression 
 	grep -q "^mail: sent to mm@example.org$" out && ! grep -q "^webhook:" out &&
 	test "$(mails_of down)" = 1 && test "$(posts_of down)" = 1 &&
 	tr -d "\\r" <"$(grep -l "^Subject: \[lab nightly down\]" sink/mail-*.eml)" >down.mail &&
+	# the subject leads with the worse of the two, u (+21 %), and counts the other
+	grep -q "^Subject: \[lab nightly down\] REGRESSION in zeroing.u +2[0-9.]* %: $(git -C up rev-parse --short=12 c13) (\"change 13\"), +1 other regression$" down.mail &&
 	test "$(grep -c "^culprit: $(git -C up rev-parse c13)$" down.mail)" = 2 &&
 	test "$(grep -c "^zeroing.t (ms" down.mail)" = 1 && grep -q "^  (the table of E1 above)$" down.mail &&
 	test "$(grep -c "^event  *culprit^  *culprit  *culprit/culprit^$" down.mail)" = 2 &&

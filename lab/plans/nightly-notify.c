@@ -64,6 +64,7 @@ struct outbox {
 	struct night *nt;
 	const struct series_copy *sc;
 	struct strbuf mail, subject;		/* the regressions not mailed yet */
+	double subject_size;	/* |ln ratio| of the regression the subject names, the worst */
 	struct strbuf followup, followup_subject;	/* bisections ended since */
 	struct strbuf json;	/* the webhook's body */
 	struct json_writer jw;	/* writing to json */
@@ -249,10 +250,12 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 	int above = 0;
 
 	ob->nmail++;
-	if (!ob->subject.len) {
+	/* what a kernel developer sees first: the worst metric, and how much */
+	if (!ob->subject.len || fabs(log(c->ratio)) > ob->subject_size) {
 		char change[32];
 
-		/* what a kernel developer sees first: which metric, and how much */
+		strbuf_reset(&ob->subject);
+		ob->subject_size = fabs(log(c->ratio));
 		textfmt_ratio(change, sizeof(change), c->ratio);
 		strbuf_addf(&ob->subject, "[lab nightly %s] REGRESSION in %s.%s %s", n->name,
 			    s->workload, s->metric, change);
@@ -472,6 +475,9 @@ int night_notify(struct night *nt, const struct series_copy *sc)
 		ret = 0;
 		goto out;
 	}
+	if (ob.nmail > 1)
+		strbuf_addf(&ob.subject, ", +%zu other regression%s", ob.nmail - 1,
+			    ob.nmail > 2 ? "s" : "");
 	if ((ob.nmail && send_mail(&ob, &creds, ob.subject.buf, &ob.mail, CARRY_CHANGE)) ||
 	    (ob.nfollowup && send_mail(&ob, &creds, ob.followup_subject.buf, &ob.followup,
 				       CARRY_FOLLOWUP)))
