@@ -506,12 +506,17 @@ enum nightly_status nightly_run(struct lab_context *ctx, const struct lab_nightl
 	if (nt.mirror.len && store_nightly_commits_pending(&ctx->st, &pending, n->name))
 		goto end;
 	for (size_t i = 0; i < pending.nr; i++) {
+		/* a commit measured whole (0) is not pending any more: the next one is */
+		size_t next;
+
 		r = measure(&nt, pending.v[i]);
-		if (fatal_signal_pending() && i + 1 < pending.nr)
+		next = i + !r;
+		if (fatal_signal_pending() && next + 1 < pending.nr)
 			night_stopped(&nt, "measures %.12s and the %zu commit%s queued after it",
-				      pending.v[i], pending.nr - i - 1, pending.nr - i == 2 ? "" : "s");
-		else if (fatal_signal_pending())
-			night_stopped(&nt, "measures %.12s", pending.v[i]);
+				      pending.v[next], pending.nr - next - 1,
+				      pending.nr - next == 2 ? "" : "s");
+		else if (fatal_signal_pending() && next < pending.nr)
+			night_stopped(&nt, "measures %.12s", pending.v[next]);
 		if (r < 0 || fatal_signal_pending())
 			goto end;
 		if (r > 0)
