@@ -62,10 +62,11 @@ conf_of() {
 
 # Each database's boots draw their samples from seeds counted per commit
 # (FAKE_SEED_DIR), so that two databases that boot the same commits in the
-# same order hold the same samples, and take the same decisions.
+# same order hold the same samples, and take the same decisions. What the
+# night said is in said, each line within 100 columns, and joined back in out.
 night() {
-	rc=0 && FAKE_SEED_DIR=$PWD/seeds/$(conf_of "$@") "$LAB" nightly "$@" >out 2>err || rc=$?
-	cat out | tee -a nights.out
+	rc=0 && FAKE_SEED_DIR=$PWD/seeds/$(conf_of "$@") "$LAB" nightly "$@" >said 2>err || rc=$?
+	tee -a nights.out <said && within_columns said && unwrapped said >out
 }
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'setup: a project with 30 commits, a git daemon, a mail and webhook sink' '
