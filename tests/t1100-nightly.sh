@@ -279,18 +279,20 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'a local path, head only: each night mea
 	[run]
 		runner = local
 		iters = 3
-	[nightly "own"]
+	[nightly "own-head-only"]
 		repository = up
 		branch = next
 		boots = 2
 	EOF
-	advance 3 && night --config local.conf own && test "$rc" = 0 &&
-	advance 9 && night --config local.conf own && test "$rc" = 0 &&
+	advance 3 && night --config local.conf own-head-only && test "$rc" = 0 &&
+	advance 9 && night --config local.conf own-head-only && test "$rc" = 0 &&
 	grep -q "^branch next at [0-9a-f]*: 6 new commits, 1 to measure$" out &&
+	# the night'\''s summary, wider than the columns with this name: wrapped (night())
+	grep -qx "nightly own-head-only, night 2: 1 commit measured, 0 regressions, 0 improvements, 0 infrastructure failures" out &&
 	test "$(sql local.db "SELECT group_concat(git_commit, \" \") FROM nightly_commits ORDER BY seq")" = \
 		"$(git -C up rev-parse c3) $(git -C up rev-parse c9)" &&
 	test "$(sql local.db "SELECT count(*) FROM nightly_runs")" = 4 &&
-	test -d mirrors/own.git
+	test -d mirrors/own-head-only.git
 '
 
 # OK boots per commit of an experiment: "commit|boots" lines, by commit.
