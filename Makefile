@@ -204,12 +204,16 @@ deps:
 # CHECK_TESTS: the shell tests to run (default all); the unit tests always run.
 CHECK_TESTS ?= $(wildcard tests/t[0-9]*.sh)
 # prove counts a skipped test as passed: the skips are listed after its
-# summary. CHECK_SKIP_ALLOWED="KVM ...": a skip for any other prerequisite
+# summary, and so are the failed tests' last lines, where a log's tail shows them. CHECK_SKIP_ALLOWED="KVM ...": a skip for any other prerequisite
 # fails (CI: make deps installs the rest).
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(HELPER_BINS)
-	$(Q)rm -f $(B)/check-skips; rc=0; \
-	LAB_SKIP_LOG=$(abspath $(B))/check-skips prove $(PROVE_FLAGS) $(UNIT_BINS) $(CHECK_TESTS) || rc=$$?; \
+	$(Q)rm -f $(B)/check-skips $(B)/check-failures; rc=0; \
+	LAB_SKIP_LOG=$(abspath $(B))/check-skips LAB_FAIL_LOG=$(abspath $(B))/check-failures \
+		prove $(PROVE_FLAGS) $(UNIT_BINS) $(CHECK_TESTS) || rc=$$?; \
+	if [ -s $(B)/check-failures ]; then \
+		echo "failed, with each test's last lines:"; sed 's/^/  /' $(B)/check-failures; \
+	fi; \
 	if [ -s $(B)/check-skips ]; then \
 		echo "skipped: $$(wc -l <$(B)/check-skips) test(s), not run here:"; \
 		sed 's/^/  /' $(B)/check-skips; \

@@ -72,7 +72,7 @@ static int fetch_url(struct strbuf *out, const char *url, size_t max)
 
 	rc = lab_curl_handle(&curl, url, "http,https", 60L, errbuf);
 	if (!curl)
-		return error("cannot fetch '%s': cannot initialise libcurl", url);
+		return -1;
 	if (!rc)
 		rc = curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	if (!rc)

@@ -21,8 +21,13 @@ CURLcode lab_curl_handle(CURL **out, const char *url, const char *protocols, lon
 	CURLcode rc;
 
 	*out = NULL;
-	if (lab_curl_init() || !(*out = curl_easy_init()))
+	if (lab_curl_init())
 		return CURLE_FAILED_INIT;
+	*out = curl_easy_init();
+	if (!*out) {
+		error("cannot initialise libcurl");
+		return CURLE_FAILED_INIT;
+	}
 	if ((rc = curl_easy_setopt(*out, CURLOPT_ERRORBUFFER, errbuf)) ||
 	    (rc = curl_easy_setopt(*out, CURLOPT_URL, url)) ||
 	    (rc = curl_easy_setopt(*out, CURLOPT_PROTOCOLS_STR, protocols)) ||

@@ -25,7 +25,8 @@ void lab_curl_reason(struct strbuf *out, CURLcode rc, const char *errbuf);
  * of timeout_s seconds, and no signals (the lab keeps its own handlers);
  * a redirect is not followed unless the caller says so. libcurl is
  * started first. *out is NULL when it cannot be, or no handle can be
- * made (CURLE_FAILED_INIT); else the caller cleans *out up, whatever is
+ * made (CURLE_FAILED_INIT, after "cannot initialise libcurl": the caller
+ * says nothing more); else the caller cleans *out up, whatever is
  * returned: CURLE_OK, or the code of the first setting curl refused.
  */
 CURLcode lab_curl_handle(CURL **out, const char *url, const char *protocols, long timeout_s,

@@ -308,10 +308,8 @@ int notify_mail(const struct notify_to *to, const struct notify_creds *c, const 
 	}
 	up = (struct upload){ msg.buf, msg.len, 0 };
 	rc = lab_curl_handle(&curl, to->smtp, "smtp,smtps", NOTIFY_TIMEOUT_S, errbuf);
-	if (!curl) {
-		error("cannot initialise libcurl");
+	if (!curl)
 		goto out;
-	}
 	if (rc || (rc = curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_MAIL_FROM, from)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, rcpt)) ||
@@ -354,11 +352,13 @@ int notify_webhook(const struct notify_to *to, const struct notify_creds *c, con
 		headers = curl_slist_append(headers, auth.buf);	/* a copy */
 		wipe(&auth);
 	}
-	rc = lab_curl_handle(&curl, to->webhook, "http,https", NOTIFY_TIMEOUT_S, errbuf);
-	if (!curl || !headers) {
+	if (!headers) {
 		error("cannot initialise libcurl");
 		goto out;
 	}
+	rc = lab_curl_handle(&curl, to->webhook, "http,https", NOTIFY_TIMEOUT_S, errbuf);
+	if (!curl)
+		goto out;
 	if (rc || (rc = curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_POSTFIELDS, json)) ||
 	    (rc = curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard)) ||

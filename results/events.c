@@ -159,20 +159,16 @@ static int add_event(const struct store_event *x, void *data)
 }
 
 static int add_accel(long long mem_mib, int cpus, const char *accel, const char *clock,
-		     const char *runner, const char *host_mem_mib, const char *host_cpus,
-		     void *data)
+		     const char *runner, const struct run_host *host, void *data)
 {
 	struct events_report *r = data;
 	struct measured_point *p = point_at(r, mem_mib, cpus);
-	long long hm = atoll(host_mem_mib);
-	int hc = atoi(host_cpus);
 
 	if (!p->kinds) {
-		p->host_mem_mib = hm;
-		p->host_cpus = hc;
-	} else if (p->host_mem_mib != hm || p->host_cpus != hc) {
-		p->host_mem_mib = -1;
-		p->host_cpus = -1;
+		p->host = *host;
+	} else if (p->host.mem_mib != host->mem_mib || p->host.cpus != host->cpus) {
+		p->host.mem_mib = -1;
+		p->host.cpus = -1;
 	}
 	p->kinds |= measured_of(accel, clock, runner);
 	return 0;
@@ -187,7 +183,7 @@ static const struct measured_point *host_point(const struct events_report *r, lo
 
 		if (p->mem_mib != mem_mib || p->cpus != cpus)
 			continue;
-		if (p->kinds != MEASURED_THIS_HOST || p->host_mem_mib <= 0 || p->host_cpus <= 0)
+		if (p->kinds != MEASURED_THIS_HOST || p->host.mem_mib <= 0 || p->host.cpus <= 0)
 			return NULL;
 		return p;
 	}
@@ -200,7 +196,7 @@ int events_host_words(struct strbuf *out, const struct events_report *r, long lo
 	const struct measured_point *p = host_point(r, mem_mib, cpus);
 
 	if (p)
-		run_host_words(out, p->host_mem_mib, p->host_cpus);
+		run_host_words(out, p->host.mem_mib, p->host.cpus);
 	return p != NULL;
 }
 
@@ -209,7 +205,7 @@ void events_point_words(struct strbuf *out, const struct events_report *r, long 
 {
 	const struct measured_point *p = r && r->npoints == 1 ? host_point(r, mem_mib, cpus) : NULL;
 
-	run_size_words(out, mem_mib, cpus, p ? p->host_mem_mib : 0, p ? p->host_cpus : 0);
+	run_size_words(out, mem_mib, cpus, p ? p->host.mem_mib : 0, p ? p->host.cpus : 0);
 }
 
 enum source { OF_AB, OF_CULPRIT, OF_EXPLANATION };

@@ -60,8 +60,7 @@ struct measured_point {
 	unsigned kinds;			/* enum measured */
 	int counters;			/* some run sent hardware counters (cycles, instructions) */
 	/* the local runner's host as its runs recorded it; 0: not recorded, -1: runs differ */
-	long long host_mem_mib;
-	int host_cpus;
+	struct run_host host;
 };
 
 struct events_report {

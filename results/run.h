@@ -79,10 +79,20 @@ int run_result_add_profile(struct run_result *r, const char *workload, const cha
 void run_result_release(struct run_result *r);
 
 /*
+ * The host a run of the local runner measured, as it recorded it (run
+ * meta host.mem_mib, host.cpus; its --mem and --cpus change nothing):
+ * both 0 for a run of another runner, whose size is the guest's.
+ */
+struct run_host {
+	long long mem_mib;
+	int cpus;
+};
+
+/*
  * What runs ran on, in words, the same in every table, page and mail: the
  * guest they were given, "2048M, 1 cpu"; or, where the local runner
- * recorded the host it measured (host_mem_mib and host_cpus > 0; its
- * --mem and --cpus change nothing), "this host, 23.54G and 2 CPUs".
+ * recorded the host it measured (host_mem_mib and host_cpus > 0),
+ * "this host, 23.54G and 2 CPUs".
  */
 void run_size_words(struct strbuf *out, long long mem_mib, int cpus, long long host_mem_mib,
 		    int host_cpus);

@@ -90,10 +90,11 @@ int store_explanation_events(struct store *st, long long explanation_id, store_e
 static int accel_row(sqlite3_stmt *q, void *data)
 {
 	struct reader *r = data;
+	struct run_host host;
 
+	store_run_host(&host, q, 5);
 	return r->fn.accel(sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1), store_text(q, 2),
-			   store_text(q, 3), store_text(q, 4), store_text(q, 5), store_text(q, 6),
-			   r->data);
+			   store_text(q, 3), store_text(q, 4), &host, r->data);
 }
 
 int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *fn,
@@ -103,11 +104,9 @@ int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *
 
 	return store_rows(st, "cannot read the accelerators of an experiment",
 			  "SELECT r.mem_mib, r.cpus, COALESCE(r.accel, ''), r.clock, "
-			  "COALESCE(r.runner, ''), COALESCE(hm.value, ''), COALESCE(hc.value, '') "
-			  "FROM runs r LEFT JOIN run_meta hm ON hm.run_id = r.id AND "
-			  "hm.key = 'host.mem_mib' LEFT JOIN run_meta hc ON hc.run_id = r.id AND "
-			  "hc.key = 'host.cpus' WHERE r.experiment_id = ?1 AND r.status = 'OK' "
-			  "GROUP BY r.mem_mib, r.cpus, r.accel, r.clock, r.runner, hm.value, hc.value "
+			  "COALESCE(r.runner, ''), " STORE_RUN_HOST_COLUMNS " FROM runs r "
+			  "WHERE r.experiment_id = ?1 AND r.status = 'OK' GROUP BY r.mem_mib, "
+			  "r.cpus, r.accel, r.clock, r.runner, host_mem_mib, host_cpus "
 			  "ORDER BY r.mem_mib, r.cpus, min(r.id)",
 			  STORE_ARGS(STORE_INT(exp_id)), accel_row, &r);
 }

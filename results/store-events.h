@@ -43,12 +43,11 @@ int store_explanation_events(struct store *st, long long explanation_id, store_e
 
 /*
  * Each distinct accelerator, clock and runner of an experiment's OK runs
- * at each point, with the host's memory and CPUs the local runner
- * recorded (run meta host.mem_mib, host.cpus; "" for other runners).
+ * at each point, with the host the local runner recorded it measured (0
+ * for other runners).
  */
 typedef int store_accel_fn(long long mem_mib, int cpus, const char *accel, const char *clock,
-			   const char *runner, const char *host_mem_mib, const char *host_cpus,
-			   void *data);
+			   const char *runner, const struct run_host *host, void *data);
 int store_experiment_accels(struct store *st, long long exp_id, store_accel_fn *fn,
 			    void *data);
 

@@ -142,8 +142,7 @@ int store_experiment_read(struct store *st, long long exp_id, store_experiment_f
 /* lab list: the newest runs and experiments, newest first. */
 struct store_run_summary {
 	long long id, mem_mib, experiment_id;
-	long long host_mem_mib;		/* the local runner's host (run meta host.*); 0: none */
-	int host_cpus;
+	struct run_host host;		/* the local runner's; 0: none */
 	double started, wall_s;		/* wall_s 0 when unknown */
 	const char *status, *runner, *workloads;
 	const char *kernel;		/* release, else path, else "-" */
@@ -176,6 +175,7 @@ struct store_run_view {
 	long long id;
 	const char *text[RUN_NR_FIELDS];
 	double num[RUN_NR_FIELDS];
+	struct run_host host;		/* the local runner's; 0: none */
 };
 typedef int store_run_view_fn(const struct store_run_view *r, void *data);
 /* Run run_id: "no run N in database 'X'" when there is none. */

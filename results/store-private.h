@@ -100,6 +100,17 @@ const char *store_text(sqlite3_stmt *q, int col);
 double store_num(sqlite3_stmt *q, int col);
 
 /*
+ * The two columns of the host a run of the local runner measured (struct
+ * run_host), of the run aliased r, named host_mem_mib and host_cpus; and
+ * their reader, from column col on. Every reader of the host reads it so.
+ */
+#define STORE_RUN_HOST_COLUMNS \
+	"(SELECT value FROM run_meta m WHERE m.run_id = r.id AND m.key = 'host.mem_mib') " \
+	"AS host_mem_mib, (SELECT value FROM run_meta m WHERE m.run_id = r.id AND " \
+	"m.key = 'host.cpus') AS host_cpus"
+void store_run_host(struct run_host *out, sqlite3_stmt *q, int col);
+
+/*
  * Inside a transaction: the experiments row of a new experiment of kind
  * ("ab", "bisect"), its id in *id. -1 leaves sqlite's error for the
  * caller's store_error().

@@ -95,10 +95,9 @@ static int run_summary_row(sqlite3_stmt *q, void *data)
 		.samples = sqlite3_column_int(q, 8),
 		.wall_s = sqlite3_column_double(q, 9),
 		.experiment_id = sqlite3_column_int64(q, 10),
-		.host_mem_mib = sqlite3_column_int64(q, 11),
-		.host_cpus = sqlite3_column_int(q, 12),
 	};
 
+	store_run_host(&s.host, q, 11);
 	return r->fn(&s, r->data);
 }
 
@@ -109,11 +108,8 @@ int store_runs_recent(struct store *st, long limit, store_run_summary_fn *fn, vo
 	return store_rows(st, "cannot list runs", "SELECT r.id, r.started, r.status, r.runner, "
 			  "r.workloads, COALESCE(k.release, k.path, '-'), r.mem_mib, r.cpus, "
 			  "(SELECT count(*) FROM samples s WHERE s.run_id = r.id), "
-			  "COALESCE(r.wall_s, 0), r.experiment_id, "
-			  "(SELECT value FROM run_meta m WHERE m.run_id = r.id AND "
-			  "m.key = 'host.mem_mib'), (SELECT value FROM run_meta m WHERE "
-			  "m.run_id = r.id AND m.key = 'host.cpus') "
-			  "FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
+			  "COALESCE(r.wall_s, 0), r.experiment_id, " STORE_RUN_HOST_COLUMNS
+			  " FROM runs r LEFT JOIN kernels k ON k.id = r.kernel_id "
 			  "ORDER BY r.id DESC LIMIT ?1", STORE_ARGS(STORE_INT(limit)),
 			  run_summary_row, &r);
 }
@@ -135,6 +131,7 @@ static int run_row(sqlite3_stmt *q, void *data)
 		v.num[i] = store_num(q, i);
 		v.text[i] = (const char *)sqlite3_column_text(q, i);
 	}
+	store_run_host(&v.host, q, RUN_NR_FIELDS);
 	return r->fn(&v, r->data);
 }
 
@@ -142,16 +139,24 @@ int store_run_read(struct store *st, long long run_id, store_run_view_fn *fn, vo
 {
 	struct run_reader r = { .id = run_id, .fn = fn, .data = data };
 
-	/* the columns in the order of enum store_run_field */
+	/* the columns in the order of enum store_run_field, then the host's */
 	return store_read_one(st, "run", run_id, "SELECT r.status, r.error, r.runner, t.target, "
 			      "t.class, r.workloads, r.params, k.path, k.hash, k.arch, r.cmdline, "
 			      "r.mem_mib, r.cpus, r.accel, r.host, r.host_cpu, r.qemu_version, "
 			      "r.wall_s, r.to_hello_s, r.bad_lines, r.console_log, r.started, "
-			      "r.console_tail, r.experiment_id, v.name FROM runs r "
+			      "r.console_tail, r.experiment_id, v.name, " STORE_RUN_HOST_COLUMNS
+			      " FROM runs r "
 			      "LEFT JOIN kernels k ON k.id = r.kernel_id "
 			      "LEFT JOIN variants v ON v.id = r.variant_id "
 			      "LEFT JOIN run_targets t ON t.run_id = r.id WHERE r.id = ?1",
 			      run_row, &r);
+}
+
+void store_run_host(struct run_host *out, sqlite3_stmt *q, int col)
+{
+	/* stored as text; NULL, for another runner's run, reads as 0 */
+	out->mem_mib = sqlite3_column_int64(q, col);
+	out->cpus = sqlite3_column_int(q, col + 1);
 }
 
 struct meta_reader {

@@ -1,7 +1,9 @@
 /*
  * Driver names to the kernel options that build them (host-drivers.h),
  * from the Makefiles of Linux 6.1 (obj-$(CONFIG_X) += name.o) and the
- * names sysfs gives built-in drivers.
+ * names sysfs gives built-in drivers. A driver whose folder is entered
+ * by an option of its own (obj-$(CONFIG_HNS3) += hns3/), or that works
+ * only with a module beside it (hisi_sas_main, hclge), needs those too.
  */
 #include <stddef.h>
 #include <string.h>
@@ -11,7 +13,7 @@
 
 struct driver_options {
 	const char *name;
-	const char *options[3];
+	const char *options[4];
 };
 
 static const struct driver_options table[] = {
@@ -29,6 +31,11 @@ static const struct driver_options table[] = {
 	{ "mpt3sas", { "SCSI_MPT3SAS" } },
 	{ "megaraid_sas", { "MEGARAID_SAS" } },
 	{ "smartpqi", { "SCSI_SMARTPQI" } },
+	{ "hisi_sas_v1_hw", { "SCSI_HISI_SAS" } },
+	{ "hisi_sas_v2_hw", { "SCSI_HISI_SAS" } },
+	{ "hisi_sas_v3_hw", { "SCSI_HISI_SAS", "SCSI_HISI_SAS_PCI" } },
+	{ "qla2xxx", { "SCSI_QLA_FC" } },
+	{ "lpfc", { "SCSI_LPFC" } },
 	{ "hpsa", { "SCSI_HPSA" } },
 	{ "mmc_block", { "MMC_BLOCK" } },
 	{ "xen_blkfront", { "XEN_BLKDEV_FRONTEND" } },
@@ -41,6 +48,7 @@ static const struct driver_options table[] = {
 	{ "igb", { "IGB" } },
 	{ "igc", { "IGC" } },
 	{ "ixgbe", { "IXGBE" } },
+	{ "ixgbevf", { "IXGBEVF" } },
 	{ "i40e", { "I40E" } },
 	{ "ice", { "ICE" } },
 	{ "iavf", { "IAVF" } },
@@ -48,10 +56,14 @@ static const struct driver_options table[] = {
 	{ "mlx5_core", { "MLX5_CORE", "MLX5_CORE_EN" } },
 	{ "bnxt_en", { "BNXT" } },
 	{ "tg3", { "TIGON3" } },
-	{ "hns3", { "HNS3_ENET" } },
-	{ "hclge", { "HNS3_HCLGE" } },
+	/* hns3 drives the PCI function, hclge (its engine) makes it a NIC */
+	{ "hns3", { "HNS3", "HNS3_HCLGE", "HNS3_ENET" } },
+	{ "hclge", { "HNS3", "HNS3_HCLGE" } },
+	{ "hns-nic", { "HNS_DSAF", "HNS_ENET" } },
+	{ "hinic", { "HINIC" } },
 	{ "nicpf", { "THUNDER_NIC_PF" } },
 	{ "nicvf", { "THUNDER_NIC_VF" } },
+	{ "thunder_bgx", { "THUNDER_NIC_BGX" } },
 	{ "amd_xgbe", { "AMD_XGBE" } },
 	{ "xgene_enet", { "NET_XGENE" } },
 	{ "r8169", { "R8169" } },

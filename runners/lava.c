@@ -50,6 +50,9 @@ static int job_modules(const char **path, struct strbuf *archive, const struct r
 	return 0;
 }
 
+/* The images a job may name, in the order its URLs are filled. */
+enum job_image { IMAGE_KERNEL, IMAGE_INITRAMFS, IMAGE_DTB, IMAGE_MODULES, IMAGE_ROOTFS, NR_IMAGES };
+
 /*
  * The job of spec's boot, its template filled, into *y: -1 with the
  * reason in why. A dry run copies no image and names each by a URL of
@@ -60,12 +63,13 @@ static int job_yaml(struct strbuf *y, const struct run_spec *spec, int dry, stru
 	const struct lava_config *c = spec->lava;
 	struct {
 		const char *slot, *name, *path;
-	} images[] = {
-		{ "kernel_url", "kernel", spec->kernel ? spec->kernel->path : NULL },
-		{ "ramdisk_url", "initramfs", spec->initrd },
-		{ "dtb_url", "dtb", c->dtb },
-		{ "modules_url", "modules", NULL },
-		{ "rootfs_url", "rootfs", c->rootfs },
+	} images[NR_IMAGES] = {
+		[IMAGE_KERNEL] = { "kernel_url", "kernel",
+				   spec->kernel ? spec->kernel->path : NULL },
+		[IMAGE_INITRAMFS] = { "ramdisk_url", "initramfs", spec->initrd },
+		[IMAGE_DTB] = { "dtb_url", "dtb", c->dtb },
+		[IMAGE_MODULES] = { "modules_url", "modules", NULL },
+		[IMAGE_ROOTFS] = { "rootfs_url", "rootfs", c->rootfs },
 	};
 	struct strbuf text = STRBUF_INIT, what = STRBUF_INIT, url = STRBUF_INIT,
 		      archive = STRBUF_INIT;
@@ -74,12 +78,12 @@ static int job_yaml(struct strbuf *y, const struct run_spec *spec, int dry, stru
 
 	lava_job_init(&j);
 	if (lava_job_template(&text, &what, c, why) ||
-	    job_modules(&images[3].path, &archive, spec, text.buf, dry, why))
+	    job_modules(&images[IMAGE_MODULES].path, &archive, spec, text.buf, dry, why))
 		goto out;
 	lava_job_values(&j, spec);
-	for (size_t i = 0; i < ARRAY_SIZE(images); i++) {
+	for (size_t i = 0; i < NR_IMAGES; i++) {
 		/* a boot always has its kernel and initramfs */
-		if (!images[i].path && !(dry && i < 2))
+		if (!images[i].path && !(dry && i <= IMAGE_INITRAMFS))
 			continue;
 		strbuf_reset(&url);
 		if (dry)

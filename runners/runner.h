@@ -149,7 +149,7 @@ int workload_known(const char *name);
  */
 const char *const *workload_metrics(const char *name);
 
-/* Every runner by name: runner-list.h, included at the end. */
+/* Every runner; runner-list.h finds them by name. */
 extern const struct runner runner_qemu, runner_local, runner_libvirt, runner_ssh, runner_lava;
 /* Where spec's boots run on r (its where(), or this machine), added to *sb. */
 void runner_where(const struct runner *r, const struct run_spec *spec, struct strbuf *sb);
@@ -173,7 +173,5 @@ int run_spec_nonce_initrd(struct strbuf *initrd, const struct run_spec *spec);
 void run_spec_nonce_initrd_drop(const struct strbuf *initrd, const struct run_spec *spec);
 /* QEMU's options for spec's clock (none for wall), pushed to av. */
 void run_spec_clock_args(struct strvec *av, const struct run_spec *spec);
-
-#include "runner-list.h"
 
 #endif

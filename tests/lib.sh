@@ -171,6 +171,9 @@ test_expect_success() {
 		sed 's/^/#   /' "$TRASH/.out" | tail -n 40 >"$TRASH/.why"
 		cat "$TRASH/.why"
 		cat "$TRASH/.why" >&2
+		# make check repeats them after prove's summary, where a CI log's tail shows them
+		[ -z "${LAB_FAIL_LOG:-}" ] ||
+			{ echo "${0##*/} $test_count: $1"; cat "$TRASH/.why"; } >>"$LAB_FAIL_LOG"
 	fi
 }
 

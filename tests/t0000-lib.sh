@@ -7,7 +7,7 @@
 # TAP output in NAME.out, its exit status in NAME.rc
 run_sub() {
 	{ echo ". '$TOP/tests/lib.sh'"; cat; } >"$1.sh" &&
-	rc=0 && LAB_TEST_KEEP= bash "$1.sh" >"$1.out" 2>&1 || rc=$?
+	rc=0 && LAB_TEST_KEEP= LAB_FAIL_LOG=${SUB_FAIL_LOG:-} bash "$1.sh" >"$1.out" 2>&1 || rc=$?
 	echo $rc >"$1.rc"
 }
 
@@ -87,6 +87,18 @@ test_expect_success 'test_must_fail leaves the stderr the test redirects to the 
 	test_done
 	EOF
 	tap quiet | grep -qx "ok 1 - one line"
+'
+
+test_expect_success 'a failed test is logged for make check with its last lines; a passing one is not' '
+	SUB_FAIL_LOG=$PWD/fails &&
+	run_sub failing <<-\EOF &&
+	test_expect_success "passes" "true"
+	test_expect_success "says why" "echo the reason && false"
+	test_done
+	EOF
+	SUB_FAIL_LOG= &&
+	printf "%s\n" "failing.sh 2: says why" "#   the reason" >want &&
+	diff -u want fails
 '
 
 test_expect_success 'test_when_finished: after the body, passed or failed, the last first, where it was asked' '

@@ -228,7 +228,7 @@ test_expect_success 'a root on LUKS, under its logical volume: refused, naming t
 	expect_one_line_naming err "host .root@127.0.0.4. cannot be used: missing a root without dm-crypt (its root is on dm-crypt volume luks-root, "
 '
 
-test_expect_success 'a HiSilicon NIC: hns3, which the server fragment builds (CONFIG_HNS3_ENET)' '
+test_expect_success 'a HiSilicon NIC: hns3, which the server fragment builds (CONFIG_HNS3 and its parts)' '
 	"$LAB" target check --config emulated.conf --fragment "$TOP/kernels/configs/arm64-server.config" \
 		hns >wrapped 2>err &&
 	cat wrapped err &&
@@ -238,7 +238,7 @@ test_expect_success 'a HiSilicon NIC: hns3, which the server fragment builds (CO
 	! grep -q "hns3 (CONFIG" out &&
 	"$LAB" target check --config emulated.conf --fragment empty.config hns >wrapped &&
 	within_columns wrapped && unwrapped wrapped >out &&
-	grep -q "^  not built by empty.config: .*hns3 (CONFIG_HNS3_ENET)" out
+	grep -q "^  not built by empty.config: .*hns3 (CONFIG_HNS3 CONFIG_HNS3_HCLGE CONFIG_HNS3_ENET)" out
 '
 
 test_expect_success 'a host key not accepted, a host of another arch, a host that refuses' '

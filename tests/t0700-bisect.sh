@@ -156,6 +156,26 @@ test_expect_success 'the command it said finds the same culprit with no sample l
 	! pgrep -f "lab build --db lab.db" >/dev/null
 '
 
+test_expect_success 'SIGTERM when INTERRUPTED cannot be stored: the failure said, exit 2, how to go on' '
+	cp lab.db refuse.db &&
+	sql refuse.db "CREATE TRIGGER refuse BEFORE UPDATE OF status ON experiments WHEN NEW.status = '\''INTERRUPTED'\'' BEGIN SELECT RAISE(ABORT, '\''refused here'\''); END" &&
+	last=$(sql refuse.db "SELECT max(id) FROM experiments") && id=$((last + 1)) &&
+	{ "$LAB" bisect --db refuse.db --good base --bad main --workload zeroing --iters 10 --cmdline sleep=0.2 >out 2>err & } &&
+	pid=$! && test_when_finished "kill $pid 2>/dev/null || :" &&
+	test_wait_until 60 "test \$(sql refuse.db \"SELECT count(*) FROM bisect_steps WHERE experiment_id = $id\") -ge 1" &&
+	kill -TERM $pid && { wait $pid; echo $? >rc; } &&
+	cat err &&
+	test "$(cat rc)" = 2 &&
+	grep -qx "lab: cannot mark experiment interrupted in database '\''refuse.db'\'': refused here" err &&
+	test "$(sql refuse.db "SELECT status FROM experiments WHERE id = $id")" = RUNNING &&
+	! grep -q "interrupted, its finished boots kept" err &&
+	grep -qx "bisection E$id stopped; continue it with: lab bisect --db refuse.db --resume E$id" err &&
+	sql refuse.db "DROP TRIGGER refuse" &&
+	rc=0 && "$LAB" bisect --db refuse.db --resume E$id >out 2>err || rc=$? &&
+	cat out && test "$rc" = 0 &&
+	grep -q "^culprit: $(git -C repo rev-parse side-culprit)" out
+'
+
 # Wall time: while a commit boots, the commits that can come after it are
 # built by a lab build of their own; each is built once, the bisection
 # finding in the cache what was built ahead.

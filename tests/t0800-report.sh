@@ -617,16 +617,22 @@ test_expect_success CHROMIUM 'chromium: a 455x A/B draws both sides on one log a
 	done
 '
 
+prof_a=prof=entry:10:2000000,work_fn:1000:1000000,old_fn:5:50000,schedule:10:10
+prof_b=prof=entry:10:2300000,work_fn:1000:1100000,helper:1000:200000,schedule:20:900000000
+
+# explained_report DIR A-CMDLINE B-CMDLINE: a regressing A/B in DIR/lab.db,
+# explained, and its report in DIR/site, valid HTML
+explained_report() {
+	mkdir "$1" &&
+	test_expect_code 1 "$LAB" ab --db "$1/lab.db" --runner local --guest "$FAKE" \
+		--workload zeroing --iters 5 --boots 3 --a-cmdline "$2" --b-cmdline "$3" >out 2>err &&
+	"$LAB" explain --db "$1/lab.db" E1 >out 2>err &&
+	"$LAB" report --db "$1/lab.db" >out 2>err && test ! -s err &&
+	xmllint --noout "$1/site/e1.html"
+}
+
 test_expect_success 'an explained A/B: where the time went, its functions in a table and their changes as bars' '
-	mkdir explained &&
-	prof_a=prof=entry:10:2000000,work_fn:1000:1000000,old_fn:5:50000,schedule:10:10 &&
-	prof_b=prof=entry:10:2300000,work_fn:1000:1100000,helper:1000:200000,schedule:20:900000000 &&
-	test_expect_code 1 "$LAB" ab --db explained/lab.db --runner local --guest "$FAKE" \
-		--workload zeroing --iters 5 --boots 3 --a-cmdline "scale=1.0 metrics=touch $prof_a" \
-		--b-cmdline "scale=1.3 metrics=touch $prof_b" >out 2>err &&
-	"$LAB" explain --db explained/lab.db E1 >out 2>err &&
-	"$LAB" report --db explained/lab.db >out 2>err && test ! -s err &&
-	xmllint --noout explained/site/e1.html &&
+	explained_report explained "scale=1.0 metrics=touch $prof_a" "scale=1.3 metrics=touch $prof_b" &&
 	cat >check-explained.py <<-\EOF &&
 	import re, sqlite3
 	page = open("explained/site/e1.html").read()
@@ -645,11 +651,38 @@ test_expect_success 'an explained A/B: where the time went, its functions in a t
 	assert [t.split(":")[0] for _, t in bars] == rows[:4], bars
 	assert [k for k, _ in bars] == ["up", "up", "up", "down"], bars
 	assert bars[0][1] == "helper: A not called, B 200 us in 1000 calls", bars
+	# the function profiler counts calls, exactly
+	assert "<th>Function</th><th>Calls A</th><th>Calls B</th><th>Time A</th>" in part, part
+	assert "<p>Boots with the kernel\x27s function profiler on (" in part, part
 	db = sqlite3.connect("explained/lab.db")
 	(a, b) = db.execute("SELECT a_run_id, b_run_id FROM explanations").fetchone()
 	assert "href=\"r%d.html\"" % a in part and "href=\"r%d.html\"" % b in part
 	EOF
 	python3 check-explained.py
+'
+
+test_expect_success 'explained by the PMU: its columns are samples of cycles, its times a function.s own' '
+	explained_report sampled "scale=1.0 metrics=touch by=pmu prof=work_fn:1000:1000000,old_fn:5:50000" \
+		"scale=1.3 metrics=touch by=pmu prof=work_fn:1000:1100000,helper:1000:200000" &&
+	cat >check-sampled.py <<-\EOF &&
+	import re
+	page = open("sampled/site/e1.html").read()
+	part = page[page.index("<h2>Where the time went</h2>"):]
+	part = part[:part.index("</section>")]
+	assert "<th>Function</th><th>Samples of cycles A</th><th>Samples of cycles B</th>" \
+	       "<th>Time A</th>" in part, part
+	assert "Calls" not in part and "calls" not in part and "profiler" not in part, part
+	assert re.search(r"<p>Boots sampled by the PMU \(A: runs <a href=\"r[0-9]+.html\">", part), part
+	assert ": sampled cycles (PMU), a sample every 500000 cycles on 1 CPU: 1005 samples of " \
+	       "1005 periods counted, 0 lost. A function\x27s samples are those taken while the " \
+	       "CPU was in it; its time is its own (callees not in it), its samples times the " \
+	       "period. <strong>Noisy</strong>: wall time, 5 and 5 boots" in part, part
+	assert "The verdict and its effect come from the boots without sampling.</p>" in part, part
+	assert re.search(r"<tr><td>helper</td><td class=\"num\">&#8211;</td><td class=\"num\">1000</td>", part)
+	bars = re.findall(r"<g class=\"bar (?:up|down)\"><title>([^<]*)</title>", part)
+	assert "helper: A not sampled, B 200 us in 1000 samples" in bars, bars
+	EOF
+	python3 check-sampled.py
 '
 
 test_done

@@ -1,4 +1,5 @@
 /* Where the time went: the explanations of an experiment, a table and a chart each. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,22 @@ static void add_calls(struct strbuf *sb, long long calls, int have)
 		html_count(sb, calls);
 	else
 		strbuf_addstr(sb, "&#8211;");
+}
+
+/*
+ * What a function's count counts: the PMU's samples of an event ("samples of
+ * cycles", from "sampled cycles (PMU), ..."), or ftrace's exact calls.
+ */
+static void count_name(char *buf, size_t size, const struct profile_diff *d)
+{
+	const char *event;
+
+	if (!d->sampled) {
+		snprintf(buf, size, "calls");
+		return;
+	}
+	event = d->by.buf + strlen("sampled ");
+	snprintf(buf, size, "samples of %.*s", (int)strcspn(event, " ,"), event);
 }
 
 /* The unit, and its ns, that writes the largest change in a few digits. */
@@ -83,9 +100,11 @@ static void add_chart(struct strbuf *sb, const struct profile_diff *d, size_t n)
 			char t[32];
 			textfmt_duration(t, sizeof(t), f->ns[s], "");
 			if (f->have[s])
-				snprintf(side[s], sizeof(side[s]), "%s in %lld calls", t, f->calls[s]);
+				snprintf(side[s], sizeof(side[s]), "%s in %lld %s", t, f->calls[s],
+					 d->sampled ? "samples" : "calls");
 			else
-				snprintf(side[s], sizeof(side[s]), "not called");
+				snprintf(side[s], sizeof(side[s]), "not %s",
+					 d->sampled ? "sampled" : "called");
 		}
 		textfmt_duration(text[i], sizeof(text[i]), change, change < 0 ? "-" : "+");
 		snprintf(title[i], sizeof(title[i]), "%s: A %s, B %s", f->name, side[0], side[1]);
@@ -99,10 +118,44 @@ out:
 	strbuf_release(&left);
 }
 
+/* How the boots were profiled and what that means for the table's counts and times. */
+static void add_how(struct strbuf *sb, const struct profile_diff *d)
+{
+	int repeated = profile_diff_repeated(d);
+
+	strbuf_addstr(sb, d->sampled ? "<p>Boots sampled by the PMU (" :
+		      "<p>Boots with the kernel's function profiler on (");
+	for (int s = 0; s < 2; s++) {
+		strbuf_addf(sb, "%s: run%s", s ? "; B" : "A", d->nruns[s] > 1 ? "s" : "");
+		for (size_t i = 0; i < d->nruns[s]; i++)
+			strbuf_addf(sb, "%s <a href=\"r%lld.html\">%lld</a>", i ? "," : "",
+				    d->runs[s][i], d->runs[s][i]);
+	}
+	strbuf_addstr(sb, "), clock ");
+	html_text(sb, d->clock.buf);
+	if (d->sampled) {
+		strbuf_addstr(sb, ": ");
+		html_text(sb, d->by.buf);
+		strbuf_addstr(sb, ". A function's samples are those taken while the CPU was in it; "
+			      "its time is its own (callees not in it), its samples times the period");
+	}
+	if (repeated)
+		strbuf_addf(sb, ". <strong>Noisy</strong>: wall time, %zu and %zu boots, their "
+			    "medians, each change with its 95%% interval (Hodges-Lehmann)%s",
+			    d->nruns[0], d->nruns[1],
+			    d->sampled ? "" : "; times include the profiler's cost");
+	else if (!d->sampled)
+		strbuf_addstr(sb, ": calls are exact, times include the profiler's cost");
+	strbuf_addf(sb, ". The verdict and its effect come from the boots without %s.</p>\n",
+		    d->sampled ? "sampling" : "it");
+}
+
 static void add_explanation(struct strbuf *sb, const struct profile_diff *d)
 {
 	size_t n = d->nr < PAGE_EXPLAIN_TOP ? d->nr : PAGE_EXPLAIN_TOP;
 	int repeated = profile_diff_repeated(d);
+	struct strbuf head = STRBUF_INIT;
+	char count[64];
 
 	strbuf_addf(sb, "<h3>X%lld: ", d->e.id);
 	html_text(sb, d->e.workload);
@@ -112,27 +165,20 @@ static void add_explanation(struct strbuf *sb, const struct profile_diff *d)
 	html_text(sb, d->label[0].buf);
 	strbuf_addstr(sb, " against B ");
 	html_text(sb, d->label[1].buf);
-	strbuf_addstr(sb, "</h3>\n<p>Boots with the kernel's function profiler on (");
+	strbuf_addstr(sb, "</h3>\n");
+	add_how(sb, d);
+	count_name(count, sizeof(count), d);
+	count[0] = (char)toupper((unsigned char)count[0]);
+	strbuf_addstr(&head, "<th>Function</th>");
 	for (int s = 0; s < 2; s++) {
-		strbuf_addf(sb, "%s: run%s", s ? "; B" : "A", d->nruns[s] > 1 ? "s" : "");
-		for (size_t i = 0; i < d->nruns[s]; i++)
-			strbuf_addf(sb, "%s <a href=\"r%lld.html\">%lld</a>", i ? "," : "",
-				    d->runs[s][i], d->runs[s][i]);
+		strbuf_addstr(&head, "<th>");
+		html_text(&head, count);
+		strbuf_addstr(&head, s ? " B</th>" : " A</th>");
 	}
-	strbuf_addstr(sb, "), clock ");
-	html_text(sb, d->clock.buf);
-	if (repeated)
-		strbuf_addf(sb, ". <strong>Noisy</strong>: wall time, %zu and %zu boots, their "
-			    "medians, each change with its 95%% interval (Hodges-Lehmann); times "
-			    "include the profiler's cost", d->nruns[0], d->nruns[1]);
-	else
-		strbuf_addstr(sb, ": calls are exact, times include the profiler's cost");
-	strbuf_addstr(sb, ". The verdict and its effect come from the boots without it.</p>\n");
-	html_table_begin(sb, repeated ?
-			 "<th>Function</th><th>Calls A</th><th>Calls B</th><th>Time A</th>"
-			 "<th>Time B</th><th>Change</th><th>95% CI</th><th>Share</th><th></th>" :
-			 "<th>Function</th><th>Calls A</th><th>Calls B</th><th>Time A</th>"
-			 "<th>Time B</th><th>Change</th><th>Share</th><th></th>");
+	strbuf_addf(&head, "<th>Time A</th><th>Time B</th><th>Change</th>%s<th>Share</th><th></th>",
+		    repeated ? "<th>95% CI</th>" : "");
+	html_table_begin(sb, head.buf);
+	strbuf_release(&head);
 	for (size_t i = 0; i < n; i++) {
 		const struct profile_change *f = &d->fn[i];
 		double share = profile_change_share(d, f);

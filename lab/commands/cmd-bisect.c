@@ -472,7 +472,8 @@ int cmd_bisect(int argc, char **argv)
 	/* Ctrl-C between boots: the bisection is marked, and says how it goes on */
 	fatal_signal_defer(1);
 	if (bisect_run(&ctx, &spec, &id, &o)) {
-		if (fatal_signal_pending())
+		/* not stored INTERRUPTED, it stopped on the store's failure: 2, as any other */
+		if (fatal_signal_pending() && !o.unmarked)
 			interrupted(&ctx, &bs, &a, id);
 		goto out;
 	}

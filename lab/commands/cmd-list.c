@@ -42,13 +42,13 @@ static int print_run(const struct store_run_summary *r, void *data)
 	textfmt_cut(status, sizeof(status), r->status, 11, 0);
 	textfmt_cut(runner, sizeof(runner), r->runner, 6, 0);
 	textfmt_cut(work, sizeof(work), term_safe(r->workloads), 14, 0);
-	if (r->host_mem_mib > 0 && r->host_cpus > 0) {
+	if (r->host.mem_mib > 0 && r->host.cpus > 0) {
 		/* the local runner measures this host, whatever --mem and --cpus said */
 		char gib[16];
 
-		textfmt_value(gib, sizeof(gib), (double)r->host_mem_mib / 1024.0);
+		textfmt_value(gib, sizeof(gib), (double)r->host.mem_mib / 1024.0);
 		snprintf(mem, sizeof(mem), "%sG", gib);
-		snprintf(cpus, sizeof(cpus), "%d", r->host_cpus);
+		snprintf(cpus, sizeof(cpus), "%d", r->host.cpus);
 	} else {
 		snprintf(mem, sizeof(mem), "%lldM", r->mem_mib);
 		snprintf(cpus, sizeof(cpus), "%d", r->cpus);

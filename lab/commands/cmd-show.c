@@ -1,6 +1,5 @@
 /* lab show RUN: one run's provenance, metadata, samples, event counts and console log. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ab-report.h"
@@ -236,36 +235,15 @@ static int show_run_json(struct show_out *o, const struct store_run_view *r)
 	return 0;
 }
 
-/* The host the local runner recorded it measured (run meta host.mem_mib, host.cpus). */
-struct host_size {
-	long long mem_mib;
-	int cpus;
-};
-
-static int host_size_row(const char *key, const char *value, void *data)
-{
-	struct host_size *h = data;
-
-	if (!strcmp(key, "host.mem_mib"))
-		h->mem_mib = atoll(value);
-	else if (!strcmp(key, "host.cpus"))
-		h->cpus = atoi(value);
-	return 0;
-}
-
 /* "ran on  2048M, 1 cpu", or what a run of the local runner measured: "this host, ...". */
-static int print_size(struct store *st, const struct store_run_view *r)
+static void print_size(const struct store_run_view *r)
 {
-	struct host_size h = { 0, 0 };
 	struct strbuf sb = STRBUF_INIT;
 
-	if (store_run_meta(st, r->id, host_size_row, &h))
-		return -1;
-	run_size_words(&sb, (long long)r->num[RUN_MEM_MIB], (int)r->num[RUN_CPUS], h.mem_mib,
-		       h.cpus);
+	run_size_words(&sb, (long long)r->num[RUN_MEM_MIB], (int)r->num[RUN_CPUS], r->host.mem_mib,
+		       r->host.cpus);
 	printf("  %-14s %s\n", "ran on", sb.buf);
 	strbuf_release(&sb);
-	return 0;
 }
 
 static int show_run_row(const struct store_run_view *r, void *data)
@@ -293,8 +271,7 @@ static int show_run_row(const struct store_run_view *r, void *data)
 		if (i == RUN_CPUS)
 			continue;	/* said with the memory */
 		if (i == RUN_MEM_MIB && r->text[i] && r->text[RUN_CPUS]) {
-			if (print_size(st, r))
-				return -1;
+			print_size(r);
 		} else if (r->text[i] && run_fields[i].kind == FIELD_SECONDS) {
 			textfmt_duration(value, sizeof(value), r->num[i] * 1e9, "");
 			printf("%s%s\n", lead, value);

@@ -9,6 +9,7 @@
 #include "array.h"
 #include "config-values.h"
 #include "keys.h"
+#include "runner-list.h"
 #include "runner.h"
 #include "strbuf.h"
 

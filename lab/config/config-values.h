@@ -23,7 +23,7 @@ enum lab_clock {
 
 #define LAB_MAX_ICOUNT_SHIFT 10L	/* QEMU's own bound */
 
-/* runners/runner.h's runner_all, in its order */
+/* runners/runner-list.h's runner_all, in its order */
 enum lab_runner {
 	LAB_RUNNER_QEMU = 0,
 	LAB_RUNNER_LOCAL,	/* the guest program as a plain process */

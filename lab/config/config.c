@@ -17,6 +17,7 @@
 #include "escape.h"
 #include "log.h"
 #include "notify.h"
+#include "runner-list.h"
 #include "strbuf.h"
 #include "xalloc.h"
 

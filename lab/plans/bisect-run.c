@@ -504,8 +504,9 @@ out:
 	if (ret && bs.cannot_finish && bs.exp_id && bs.locked)
 		end_failed(&bs, out);
 	/* stopped by a signal the command defers: marked, for the command to say how it goes on */
-	else if (ret && fatal_signal_pending() && bs.exp_id && bs.locked)
-		store_experiment_interrupted(&ctx->st, bs.exp_id);
+	else if (ret && fatal_signal_pending() && bs.exp_id && bs.locked &&
+		 store_experiment_interrupted(&ctx->st, bs.exp_id))
+		out->unmarked = 1;
 	free(ids);
 	bisect_result_release(&r);
 	bisect_graph_release(&g);

@@ -103,6 +103,7 @@ struct bisect_outcome {
 	int confirmed;			/* culprit^ against the culprit was measured: */
 	struct bisect_confirmation confirmation;
 	size_t steps, builds, boots;	/* of this call; boots include the confirmation's */
+	int unmarked;			/* stopped by a signal, but not stored INTERRUPTED (said) */
 };
 
 void bisect_outcome_init(struct bisect_outcome *out);

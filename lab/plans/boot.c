@@ -10,6 +10,7 @@
 #include "cpio.h"
 #include "kcmdline.h"
 #include "log.h"
+#include "runner-list.h"
 #include "tempfile.h"
 #include "xalloc.h"
 

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "pmu-sample.h"
+#include "pmu.h"
 
 /*
  * A sample every half million cycles: 2,000 a second of a 1 GHz CPU, far
@@ -52,19 +52,14 @@ static char *names;
 
 static int open_one(int cpu, size_t e)
 {
-	struct perf_event_attr attr;
+	struct perf_event_attr attr = {
+		.sample_period = SAMPLE_PERIOD,
+		.sample_type = PERF_SAMPLE_IP,
+		/* before the guest's own counters (pmu.c), so that cycles get the cycle counter */
+		.pinned = 1,
+	};
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = events[e].config;
-	attr.sample_period = SAMPLE_PERIOD;
-	attr.sample_type = PERF_SAMPLE_IP;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	/* before the guest's own counters (pmu.c), so that cycles get the cycle counter */
-	attr.pinned = 1;
-	attr.exclude_hv = 1;
-	return (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return pmu_open(&attr, PERF_TYPE_HARDWARE, events[e].config, -1, cpu);
 }
 
 static const char *errno_why(int err)

@@ -27,19 +27,22 @@ static int opened;		/* 1 once tried */
 static int first_errno;		/* of the first counter that did not open */
 static int user_only;		/* the kernel's share was refused (perf_event_paranoid) */
 
+int pmu_open(struct perf_event_attr *attr, unsigned type, unsigned long long config, int pid,
+	     int cpu)
+{
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->exclude_hv = 1;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
 static int open_counter(size_t i, int exclude_kernel)
 {
-	struct perf_event_attr attr;
+	struct perf_event_attr attr = { .inherit = 1, .exclude_kernel = exclude_kernel };
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = counters[i].type;
-	attr.config = counters[i].config;
-	attr.inherit = 1;
-	attr.exclude_hv = 1;
-	attr.exclude_kernel = exclude_kernel;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return pmu_open(&attr, counters[i].type, counters[i].config, 0, -1);
 }
 
 static void open_all(void)

@@ -19,6 +19,8 @@
 
 #define PMU_COUNTERS 6
 
+struct perf_event_attr;
+
 struct pmu_count {
 	unsigned long long value, enabled, running;
 };
@@ -33,6 +35,16 @@ struct pmu_snapshot {
  * run's meta: the names, or "none: " and the first counter's error.
  */
 void pmu_describe(char *buf, size_t size);
+/*
+ * perf_event_open(2) of event type/config, on process pid (and its children
+ * if attr inherits) or on every process of one CPU, as the call takes them.
+ * attr says the rest (sampling, inheritance, the kernel's share) and is zero
+ * elsewhere; what both the counters and the sampler want is set here: the
+ * hypervisor left out, the times enabled and running read with a count, the
+ * descriptor closed on exec. The descriptor, or -1 with errno set.
+ */
+int pmu_open(struct perf_event_attr *attr, unsigned type, unsigned long long config, int pid,
+	     int cpu);
 void pmu_read(struct pmu_snapshot *s);
 /* Counter i's name in a metric ("cycles", "dtlb_load_misses"). */
 const char *pmu_name(size_t i);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "runner-list.h"
 #include "runner.h"
 #include "recipe.h"
 #include "strbuf.h"

@@ -2,6 +2,7 @@
  * The runners by name, what each says it can do (the plans branch on
  * these flags alone), and where each says a target's boots run.
  */
+#include "runner-list.h"
 #include "runner.h"
 #include "ssh.h"
 #include "tap.h"
