@@ -15,23 +15,49 @@ static FILE *out(void)
 	return say_stream ? say_stream : stderr;
 }
 
+/* The indent of a line's further lines when say(), say_more() and say_to() wrap it. */
+#define LINE_INDENT "    "
+
+/*
+ * Append text, each of its lines broken at spaces within TEXTFMT_COLUMNS,
+ * further lines begun with indent; textfmt_wrap_sb() takes one line.
+ */
+static void add_wrapped(struct strbuf *sb, const char *text, const char *indent)
+{
+	struct strbuf line = STRBUF_INIT;
+	const char *nl;
+
+	do {
+		nl = strchrnul(text, '\n');
+		strbuf_reset(&line);
+		strbuf_add(&line, text, nl - text);
+		textfmt_wrap_sb(sb, "", indent, line.buf);
+		text = nl + 1;
+	} while (*nl);
+	strbuf_release(&line);
+}
+
 /*
  * The one way out: the meter cleared (a line written over it would mix
  * with it), the text made safe for a terminal (a ref, a file name, a
- * guest's words are quoted in it; newline and tab kept), then printed.
+ * guest's words are quoted in it; newline and tab kept), then printed,
+ * wrapped under indent; with no indent, as it is (a command the voice
+ * has already broken into lines the shell joins).
  */
 static void put(FILE *f, const char *text, const char *indent)
 {
-	struct strbuf safe = STRBUF_INIT;
+	struct strbuf safe = STRBUF_INIT, lines = STRBUF_INIT;
 
 	escape_term(&safe, text, ESCAPE_TERM_LINES);
-	meter_clear_showing();
 	if (indent)
-		textfmt_wrap(f, "", indent, safe.buf);
+		add_wrapped(&lines, safe.buf, indent);
 	else
-		fprintf(f, "%s\n", safe.buf);
+		strbuf_addf(&lines, "%s\n", safe.buf);
+	meter_clear_showing();
+	fwrite(lines.buf, 1, lines.len, f);
 	fflush(f);
 	strbuf_release(&safe);
+	strbuf_release(&lines);
 }
 
 static void vsay(FILE *f, const char *indent, const char *fmt, va_list ap)
@@ -48,7 +74,7 @@ void say(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsay(out(), NULL, fmt, ap);
+	vsay(out(), LINE_INDENT, fmt, ap);
 	va_end(ap);
 }
 
@@ -59,7 +85,7 @@ void say_more(const char *fmt, ...)
 	if (meter_mode == METER_QUIET)
 		return;
 	va_start(ap, fmt);
-	vsay(out(), NULL, fmt, ap);
+	vsay(out(), LINE_INDENT, fmt, ap);
 	va_end(ap);
 }
 
@@ -68,7 +94,7 @@ void say_to(FILE *f, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsay(f, NULL, fmt, ap);
+	vsay(f, LINE_INDENT, fmt, ap);
 	va_end(ap);
 }
 

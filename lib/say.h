@@ -9,12 +9,14 @@
  * command chose: say_stream, stderr unless it said otherwise. What the
  * command is run for (its tables, JSON, CSV) is the command's to print.
  *
- * say_wrap(), say_command() and say_stopped() keep their lines within
- * TEXTFMT_COLUMNS: prose broken at its spaces, a shell command between
- * its words with backslash continuations, so that pasted it is still one
- * command. say(), say_more() and say_to() print the line as given: one
- * that could pass TEXTFMT_COLUMNS goes through say_wrap() instead.
- * Formats are without the final newline: the voice ends each line.
+ * Every line keeps within TEXTFMT_COLUMNS: prose is broken at its spaces,
+ * say(), say_more() and say_to() beginning each further line with four
+ * spaces (what a test joins back to read the line whole), say_wrap() with
+ * the indent it is given; a shell command goes through say_command(),
+ * broken between its words with backslash continuations, so that pasted
+ * it is still one command. A newline in a format begins a line of its
+ * own, wrapped alike. Formats are without the final newline: the voice
+ * ends each line.
  */
 #include <stdio.h>
 
@@ -29,10 +31,7 @@ __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void say_more(const char *fmt, ...);
 /* A line to f, a stream the command chose for a plan's log (the nightly's, on stdout). */
 __attribute__((format(printf, 2, 3))) void say_to(FILE *f, const char *fmt, ...);
-/*
- * A line of prose broken at spaces so that none passes TEXTFMT_COLUMNS,
- * each further line begun with indent ("  ").
- */
+/* A line of prose as say() says it, each further line begun with indent ("  ") instead. */
 __attribute__((format(printf, 2, 3))) void say_wrap(const char *indent, const char *fmt, ...);
 
 /*

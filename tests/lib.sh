@@ -260,6 +260,13 @@ unwrapped() {
 	sed -e :a -e '$!N' -e 's/\n    / /' -e ta -e 'P;D' "$1"
 }
 
+# within_columns FILE...: fails, naming each line of the FILEs wider than
+# the 100 columns a person reads in (characters of UTF-8, not bytes)
+within_columns() {
+	LC_ALL=C.UTF-8 awk 'length > 100 { print FILENAME ":" FNR ": " length " columns: " $0; bad = 1 }
+		END { exit bad }' "$@"
+}
+
 test_done() {
 	[ $test_fixed = 0 ] || echo "# $test_fixed known breakage(s) vanished; mark them test_expect_success"
 	[ $test_broken = 0 ] || echo "# still have $test_broken known breakage(s)"

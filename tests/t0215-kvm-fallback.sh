@@ -48,7 +48,8 @@ test_expect_success FAKEKVM,TCG 'the note spares the next lab the probe, and its
 
 test_expect_success FAKEKVM 'a target of accel kvm is missing kvm while the note says it fails' '
 	printf "[target \"k\"]\n\trunner = qemu\n\taccel = kvm\n[core]\n\tstate = %s\n" "$TRASH" >k.conf &&
-	test_expect_code 1 fake_kvm "$LAB" target check --config k.conf >out &&
+	test_expect_code 1 fake_kvm "$LAB" target check --config k.conf >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "target .k. (qemu, qemu-system-x86_64, accel kvm): missing kvm that works ($TRASH/cache/kvm-verdict says it did not on this host kernel: qemu stopped the guest under kvm: qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69)" out
 '
 

@@ -216,7 +216,7 @@ test_expect_success NO_PIDNS 'where no PID namespace may be made, the run goes o
 		--param exec_pids=0 >out 2>err &&
 	test "$(sql nons.db "SELECT status FROM runs WHERE id = 1")" = OK &&
 	test "$(grep -c warning err)" = 1 &&
-	grep -q "^  warning: no PID namespace (.*): what a program starts with setsid can outlive its run" err &&
+	unwrapped err | grep -q "^  warning: no PID namespace (.*): what a program starts with setsid can outlive its run" &&
 	test "$(containment nons.db 1)" = "process group; tasks not bounded (lab.exec_pids=0)"
 '
 

@@ -68,15 +68,17 @@ test_expect_success 'lab target list: each target, its class, runner, arch and w
 '
 
 test_expect_success 'an ssh host with all it needs is ready, exit 0' '
-	"$LAB" target check arm1 arm2 >out &&
-	cat out &&
+	"$LAB" target check arm1 arm2 >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep "^target" out >targets &&
 	test "$(cat targets)" = "$(printf "target '\''arm1'\'' (ssh, root@127.0.0.1:%s): ready\ntarget '\''arm2'\'' (ssh, root@127.0.0.2:%s): ready" $P1 $P2)"
 '
 
 test_expect_success 'under each ssh target: its firmware, and the device and drivers of its root and network' '
-	"$LAB" target check arm1 >out &&
-	cat out &&
+	"$LAB" target check arm1 >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(wc -l <out)" = 4 &&
 	if test -d /sys/firmware/acpi/tables; then fw=ACPI; else fw="a device tree"; fi &&
 	if test -d /sys/firmware/efi; then fw="UEFI with $fw, Secure Boot .*"; else fw="$fw, no UEFI"; fi &&
@@ -96,13 +98,13 @@ test_expect_success 'under each ssh target: its firmware, and the device and dri
 '
 
 test_expect_success 'the drivers of its root and network that the fragments would not build, by name' '
-	"$LAB" target check arm1 >plain &&
+	"$LAB" target check arm1 >wrapped &&
+	within_columns wrapped && unwrapped wrapped >plain &&
 	sed -n "s/^  \(root\|network\): .*, drivers //p" plain | tr " " "\n" | LC_ALL=C sort -u >drivers &&
 	echo "# builds nothing" >empty.config &&
 	"$LAB" target check --fragment empty.config arm1 >wrapped &&
 	cat wrapped &&
-	test -z "$(awk "length > 100" wrapped)" &&
-	unwrapped wrapped >out &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	! grep -q "^  built by" out &&
 	# each driver in one of two lines: not built (with its options), or unknown to the lab
 	sed -n "s/^  not built by empty.config: //p" out | sed "s/ (CONFIG_[A-Z0-9_ ]*)//g; s/, /\n/g" >named &&
@@ -120,24 +122,25 @@ test_expect_success 'the drivers of its root and network that the fragments woul
 test_lazy_prereq VIRTIO_HOST 'test "$(LC_ALL=C sort -u "$TRASH/drivers" | tr "\n" " ")" = "virtio-pci virtio_blk virtio_net "'
 test_expect_success VIRTIO_HOST 'a virtio host: its drivers by name; the server fragment builds them; a later fragment overrides' '
 	"$LAB" target check --fragment empty.config arm1 >wrapped &&
-	test -z "$(awk "length > 100" wrapped)" &&
-	unwrapped wrapped >out &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "  not built by empty.config: virtio_blk (CONFIG_VIRTIO_BLK), virtio-pci (CONFIG_VIRTIO_PCI), virtio_net (CONFIG_VIRTIO_NET)" out &&
 	frag=$TOP/kernels/configs/arm64-server.config &&
-	"$LAB" target check --fragment "$frag" arm1 >out &&
+	"$LAB" target check --fragment "$frag" arm1 >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "  built by arm64-server.config: virtio_blk virtio-pci virtio_net" out &&
 	echo "# CONFIG_VIRTIO_NET is not set" >nonet.config &&
 	"$LAB" target check --fragment "$frag" --fragment nonet.config arm1 >wrapped &&
 	cat wrapped &&
-	unwrapped wrapped >out &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "  not built by arm64-server.config, nonet.config: virtio_net (CONFIG_VIRTIO_NET)" out
 '
 
 test_expect_success 'a host without kexec-tools: exit 1, one line saying so' '
 	sshd_login_path /usr/bin:/bin &&
 	test_when_finished "sshd_login_path $TRASH/kexec-bin:/usr/bin:/bin" &&
-	test_expect_code 1 "$LAB" target check arm2 >out 2>err &&
-	cat out err &&
+	test_expect_code 1 "$LAB" target check arm2 >wrapped 2>err &&
+	cat wrapped err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(grep "^target" out)" = "target '\''arm2'\'' (ssh, root@127.0.0.2:$P2): missing kexec-tools" &&
 	test ! -s err
 '
@@ -156,8 +159,9 @@ test_expect_success 'restore = kexec: whose kernel or initramfs the host lacks: 
 		runner = ssh
 		restore = kexec:$TRASH/restore-Image
 	EOC
-	test_expect_code 1 "$LAB" target check --config restore.conf >out 2>err &&
-	cat out err &&
+	test_expect_code 1 "$LAB" target check --config restore.conf >wrapped 2>err &&
+	cat wrapped err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep "^target" out >targets &&
 	test "$(sed -n 1p targets)" = "target '\''back'\'' (ssh, root@127.0.0.1:$P1): missing the restore initramfs /nonexistent/initrd.img" &&
 	test "$(sed -n 2p targets)" = "target '\''none'\'' (ssh, root@127.0.0.1:$P1): missing the restore kernel /nonexistent/Image" &&
@@ -202,8 +206,9 @@ SSHD_SETUP="mount --bind $TRASH/hns-bin $TRASH/kexec-bin && mount -t tmpfs none 
 } >emulated.conf
 
 test_expect_success 'a kernel locked down (Secure Boot): kexec_load refused, said with the mode; no boot sent' '
-	test_expect_code 1 "$LAB" target check --config emulated.conf locked >out 2>err &&
-	cat out err &&
+	test_expect_code 1 "$LAB" target check --config emulated.conf locked >wrapped 2>err &&
+	cat wrapped err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(sed -n 1p out)" = "target '\''locked'\'' (ssh, root@127.0.0.3:$P3): missing kexec_load outside lockdown (lockdown is integrity: kexec_load is refused)" &&
 	grep -qx "  firmware: .*; lockdown integrity" out &&
 	test_expect_code 2 "$LAB" run --config emulated.conf --db lab.db --target locked \
@@ -213,8 +218,9 @@ test_expect_success 'a kernel locked down (Secure Boot): kexec_load refused, sai
 '
 
 test_expect_success 'a root on LUKS, under its logical volume: refused, naming the crypt volume; no boot sent' '
-	test_expect_code 1 "$LAB" target check --config emulated.conf crypt >out 2>err &&
-	cat out err &&
+	test_expect_code 1 "$LAB" target check --config emulated.conf crypt >wrapped 2>err &&
+	cat wrapped err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(sed -n 1p out)" = "target '\''crypt'\'' (ssh, root@127.0.0.4:$P4): missing a root without dm-crypt (its root is on dm-crypt volume luks-root, which the lab'\''s initramfs cannot unlock)" &&
 	grep -q "^  root: .* on dm-2 (LVM volume vg0-root on dm-1" out &&
 	test_expect_code 2 "$LAB" run --config emulated.conf --db lab.db --target crypt \
@@ -224,31 +230,35 @@ test_expect_success 'a root on LUKS, under its logical volume: refused, naming t
 
 test_expect_success 'a HiSilicon NIC: hns3, which the server fragment builds (CONFIG_HNS3 and its parts)' '
 	"$LAB" target check --config emulated.conf --fragment "$TOP/kernels/configs/arm64-server.config" \
-		hns >out 2>err &&
-	cat out err &&
+		hns >wrapped 2>err &&
+	cat wrapped err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "  network: eth0 (DHCP), drivers hns3" out &&
 	grep -q "^  built by arm64-server.config: .*hns3" out &&
 	! grep -q "hns3 (CONFIG" out &&
 	"$LAB" target check --config emulated.conf --fragment empty.config hns >wrapped &&
-	unwrapped wrapped >out &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -q "^  not built by empty.config: .*hns3 (CONFIG_HNS3 CONFIG_HNS3_HCLGE CONFIG_HNS3_ENET)" out
 '
 
 test_expect_success 'a host key not accepted, a host of another arch, a host that refuses' '
-	test_expect_code 1 "$LAB" target check armkey armother >out &&
-	cat out &&
+	test_expect_code 1 "$LAB" target check armkey armother >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -q "^target .armkey. (ssh, root@127.0.0.2:$P2): missing an ssh connection (host key of .root@127.0.0.2. not accepted (checked against $TRASH/wrong_known_hosts): " out &&
 	grep -qx "target .armother. (ssh, root@127.0.0.1:$P1): missing arch $OTHER (the host is $ARCH)" out &&
 	sshd_stop two &&
 	test_when_finished "sshd_start two 127.0.0.2 $P2" &&
-	test_expect_code 1 "$LAB" target check arm2 >out &&
-	cat out &&
+	test_expect_code 1 "$LAB" target check arm2 >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -q "^target .arm2. (ssh, root@127.0.0.2:$P2): missing an ssh connection (cannot reach host .root@127.0.0.2.: .*Connection refused)$" out
 '
 
 test_expect_success 'qemu: a binary that is not there, kvm for another arch, a binary without tcg' '
-	test_expect_code 1 "$LAB" target check vm vmkvm vmbin >out 2>err &&
-	cat out err &&
+	test_expect_code 1 "$LAB" target check vm vmkvm vmbin >wrapped 2>err &&
+	cat wrapped err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test ! -s err &&
 	grep -qx "target .vm. (qemu, $TRASH/qemu-kvm-only, accel tcg): missing accel tcg in .$TRASH/qemu-kvm-only." out &&
 	grep -qx "target .vmkvm. (qemu, $TRASH/no-such-qemu, accel kvm): missing the QEMU binary .$TRASH/no-such-qemu. for $OTHER (qemu.$OTHER.binary; Debian.s qemu-system-[a-z0-9]*), kvm for $OTHER guests (this machine is $ARCH)" out &&
@@ -258,21 +268,25 @@ test_expect_success 'qemu: a binary that is not there, kvm for another arch, a b
 test_lazy_prereq KVM_OPENS 'test -r /dev/kvm && test -w /dev/kvm'
 test_expect_success KVM_OPENS 'qemu: kvm that opens is ready (kvm noted unusable: t0215)' '
 	printf "[target \"k\"]\n\trunner = qemu\n\taccel = kvm\n[core]\n\tstate = %s/state\n" "$TRASH" >kvm.conf &&
-	"$LAB" target check --config kvm.conf >out &&
+	"$LAB" target check --config kvm.conf >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "target .k. (qemu, qemu-system-$ARCH, accel kvm): ready" out
 '
 
 test_expect_success 'libvirt: a connection that opens is ready, one that does not is missing' '
-	"$LAB" target check virt >out &&
+	"$LAB" target check virt >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(cat out)" = "target '\''virt'\'' (libvirt, test:///default): ready" &&
-	test_expect_code 1 "$LAB" target check virtbad >out &&
-	cat out &&
+	test_expect_code 1 "$LAB" target check virtbad >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -q "^target .virtbad. (libvirt, .*): missing a libvirt connection to .qemu+unix:///system?socket=$TRASH/no-libvirtd. (.*)$" out
 '
 
 test_expect_success 'every target without a name; a bad name checks none, exit 2' '
-	test_expect_code 1 "$LAB" target check >out &&
-	cat out &&
+	test_expect_code 1 "$LAB" target check >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(grep -c "^target" out)" = 9 &&
 	test "$(grep -c ": ready$" out)" = 3 &&
 	test_expect_code 2 "$LAB" target check arm1 nosuch >out 2>err &&

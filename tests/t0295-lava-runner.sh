@@ -16,18 +16,22 @@ export LAB_CONFIG=$TRASH/lab.conf
 KERNEL=$(debian_kernel)
 
 test_expect_success 'lab target check: ready, the token'\''s user named; a bad token, an open one, no such device type' '
-	"$LAB" target check lava1 >out &&
+	"$LAB" target check lava1 >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(cat out)" = "$(printf "target '\''lava1'\'' (lava, %s, qemu): ready\n  user: lab" "$URL")" &&
 	cp token open-token && chmod 644 open-token &&
 	echo wrong >bad-token && chmod 600 bad-token &&
 	sed "s|token = .*|token = $TRASH/open-token|" lab.conf >open.conf &&
 	sed "s|token = .*|token = $TRASH/bad-token|" lab.conf >bad.conf &&
 	sed "s|deviceType = qemu|deviceType = nosuch|" lab.conf >type.conf &&
-	test_expect_code 1 "$LAB" target check --config open.conf lava1 >out &&
+	test_expect_code 1 "$LAB" target check --config open.conf lava1 >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "target .lava1. (lava, .*): missing token file .$TRASH/open-token. is readable by others (mode 0644): chmod 600 it" out &&
-	test_expect_code 1 "$LAB" target check --config bad.conf lava1 >out &&
+	test_expect_code 1 "$LAB" target check --config bad.conf lava1 >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "target .lava1. (lava, .*): missing a token the server accepts (LAVA server .$URL. refused the token: HTTP 403 (Invalid token.))" out &&
-	test_expect_code 1 "$LAB" target check --config type.conf lava1 >out &&
+	test_expect_code 1 "$LAB" target check --config type.conf lava1 >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "target .lava1. (lava, .*): missing device type .nosuch. (LAVA server .$URL. refused the device type: HTTP 404 (Not found.))" out
 '
 
@@ -100,10 +104,12 @@ test_expect_success 'docs/lava.md'\''s own example reads as it is: its token = ~
 	sed -n "/^    \[target \"lava1\"\]/,/^\$/p" "$TOP/docs/lava.md" | sed "s/^    //" >doc.conf &&
 	grep -q "token = ~/" doc.conf &&
 	mkdir -p home/.config/lab && cp token home/.config/lab/lava-token &&
-	HOME=$TRASH/home test_expect_code 1 "$LAB" target check --config doc.conf lava1 >out &&
+	HOME=$TRASH/home test_expect_code 1 "$LAB" target check --config doc.conf lava1 >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -q "cannot reach LAVA server" out &&
 	rm home/.config/lab/lava-token &&
-	HOME=$TRASH/home test_expect_code 1 "$LAB" target check --config doc.conf lava1 >out &&
+	HOME=$TRASH/home test_expect_code 1 "$LAB" target check --config doc.conf lava1 >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qF "missing cannot read token file '\''$TRASH/home/.config/lab/lava-token'\'': No such file" out
 '
 
@@ -260,7 +266,8 @@ test_expect_success 'a template that does not fill: one line naming it, its line
 	echo "lab: cannot read LAVA job template '\''$TRASH/gone.yaml'\'': No such file or directory" >want &&
 	diff -u want errgone &&
 	test "$(sql state/lab.db "SELECT count(*) FROM runs")" = $runs &&
-	test_expect_code 1 "$LAB" target check --config t.conf nodtb >out &&
+	test_expect_code 1 "$LAB" target check --config t.conf nodtb >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qF "missing a job template that fills (LAVA job template '\''uboot-tftp'\'' (the lab'\''s) line 31: no value for '\''{{dtb_url}}'\''" out
 '
 

@@ -186,7 +186,7 @@ test_expect_success LINUX_TARBALL 'seed-003 says clock = icount: the local runne
 	recipe $RECIPES/seed-003-boot-memory.recipe: deferred-off against deferred-on on x86_64
 	lab: clock '\''icount'\'' needs the qemu runner or the libvirt runner: the local runner measures in wall time (use --clock wall)
 	EOF
-	diff want err &&
+	unwrapped err >joined && diff want joined &&
 	test "$(sql icount.db "SELECT count(*) FROM kernels") $(sql icount.db "SELECT count(*) FROM experiments")" = "0 0"
 '
 
@@ -196,7 +196,7 @@ test_expect_success LINUX_TARBALL 'seed-003 under a QEMU older than 8.1: its two
 	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = qemu\n[qemu \"x86_64\"]\n\tbinary = %s/qemu-7.2\n" "$TRASH" >old-qemu.conf &&
 	test_expect_code 2 "$LAB" recipe "$RECIPES/seed-003-boot-memory.recipe" --config old-qemu.conf --repo repo --db old-qemu.db 2>err &&
 	test "$(tail -n 1 err)" = "lab: clock '\''icount'\'': QEMU 7.2.22 < 8.1 cannot run 2 vCPUs in virtual time: use --clock wall" &&
-	test "$(wc -l <err)" = 2 &&
+	test "$(unwrapped err | wc -l)" = 2 &&
 	test "$(cat argv-7.2)" = --version &&
 	test "$(sql old-qemu.db "SELECT count(*) FROM kernels")" = 0
 '

@@ -62,10 +62,11 @@ conf_of() {
 
 # Each database's boots draw their samples from seeds counted per commit
 # (FAKE_SEED_DIR), so that two databases that boot the same commits in the
-# same order hold the same samples, and take the same decisions.
+# same order hold the same samples, and take the same decisions. What the
+# night said is in said, each line within 100 columns, and joined back in out.
 night() {
-	rc=0 && FAKE_SEED_DIR=$PWD/seeds/$(conf_of "$@") "$LAB" nightly "$@" >out 2>err || rc=$?
-	cat out | tee -a nights.out
+	rc=0 && FAKE_SEED_DIR=$PWD/seeds/$(conf_of "$@") "$LAB" nightly "$@" >said 2>err || rc=$?
+	tee -a nights.out <said && within_columns said && unwrapped said >out
 }
 
 test_expect_success AIOSMTPD,GIT_DAEMON 'setup: a project with 30 commits, a git daemon, a mail and webhook sink' '
@@ -278,18 +279,20 @@ test_expect_success AIOSMTPD,GIT_DAEMON 'a local path, head only: each night mea
 	[run]
 		runner = local
 		iters = 3
-	[nightly "own"]
+	[nightly "own-head-only"]
 		repository = up
 		branch = next
 		boots = 2
 	EOF
-	advance 3 && night --config local.conf own && test "$rc" = 0 &&
-	advance 9 && night --config local.conf own && test "$rc" = 0 &&
+	advance 3 && night --config local.conf own-head-only && test "$rc" = 0 &&
+	advance 9 && night --config local.conf own-head-only && test "$rc" = 0 &&
 	grep -q "^branch next at [0-9a-f]*: 6 new commits, 1 to measure$" out &&
+	# the night'\''s summary, wider than the columns with this name: wrapped (night())
+	grep -qx "nightly own-head-only, night 2: 1 commit measured, 0 regressions, 0 improvements, 0 infrastructure failures" out &&
 	test "$(sql local.db "SELECT group_concat(git_commit, \" \") FROM nightly_commits ORDER BY seq")" = \
 		"$(git -C up rev-parse c3) $(git -C up rev-parse c9)" &&
 	test "$(sql local.db "SELECT count(*) FROM nightly_runs")" = 4 &&
-	test -d mirrors/own.git
+	test -d mirrors/own-head-only.git
 '
 
 # OK boots per commit of an experiment: "commit|boots" lines, by commit.

@@ -38,11 +38,13 @@ test_expect_success 'lab target list shows the LAVA server without its password'
 '
 
 test_expect_success 'lab target check: the server named without its password, ready or refused' '
-	"$LAB" target check lava1 >out 2>err &&
+	"$LAB" target check lava1 >wrapped 2>err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(cat out)" = "$(printf "target '\''lava1'\'' (lava, %s, qemu): ready\n  user: lab" "$SHOWN")" &&
 	echo wrong >bad-token && chmod 600 bad-token &&
 	sed "s|token = .*|token = $TRASH/bad-token|" lab.conf >bad.conf &&
-	test_expect_code 1 "$LAB" target check --config bad.conf lava1 >out 2>err &&
+	test_expect_code 1 "$LAB" target check --config bad.conf lava1 >wrapped 2>err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qxF "target '\''lava1'\'' (lava, $SHOWN, qemu): missing a token the server accepts (LAVA server '\''$SHOWN'\'' refused the token: HTTP 403 (Invalid token.))" out &&
 	! grep -q -- "$SECRET" out err
 '
@@ -132,32 +134,38 @@ hostile() {
 
 test_expect_success 'an answer of 200 MB: refused at 16 MiB, said with its size and the server' '
 	hostile huge &&
-	test_expect_code 1 timeout 60 "$LAB" target check --config hostile.conf lava1 >out 2>err &&
+	test_expect_code 1 timeout 60 "$LAB" target check --config hostile.conf lava1 >wrapped 2>err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qxF "target '\''lava1'\'' (lava, http://127.0.0.1:$HPORT, qemu): missing the server'\''s own answer (LAVA server '\''http://127.0.0.1:$HPORT'\'' answered GET system/whoami/ with more than 16 MiB: refused (the lab reads at most that))" out &&
 	test "$(wc -c <out)" -lt 400
 '
 
 test_expect_success 'a redirect: said as one, not followed with the token, not called a refused token' '
 	hostile redirect &&
-	test_expect_code 1 "$LAB" target check --config hostile.conf lava1 >out 2>err &&
+	test_expect_code 1 "$LAB" target check --config hostile.conf lava1 >wrapped 2>err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qxF "target '\''lava1'\'' (lava, http://127.0.0.1:$HPORT, qemu): missing the server'\''s own answer (LAVA server '\''http://127.0.0.1:$HPORT'\'' redirects the token (HTTP 302) to '\''http://elsewhere.example/api/v0.2/system/whoami/'\'': not followed, since the token would go along; set url to the address it leads to)" out
 '
 
 test_expect_success 'a refusal whose detail is 1 MB with terminal controls: a short excerpt, one line' '
 	hostile detail &&
-	test_expect_code 1 "$LAB" target check --config hostile.conf lava1 >out 2>err &&
-	test "$(wc -l <out)" = 1 && test "$(wc -c <out)" -lt 500 &&
-	grep -q "refused the token: HTTP 403 (\\\\x1b\[2Jyyyy*\.\.\.))$" out
+	test_expect_code 1 "$LAB" target check --config hostile.conf lava1 >wrapped 2>err &&
+	within_columns wrapped && unwrapped wrapped >out &&
+	test "$(wc -l <out)" = 1 && test "$(wc -c <wrapped)" -lt 500 &&
+	# a word wider than a line is cut where the line ends: joined back, a space in it
+	grep -q "refused the token: HTTP 403 (\\\\x1b\[2Jyyy[y ]*\.\.\.))$" out
 '
 
 test_expect_success 'a token file that is a fifo is refused at once; token = ~/ is in HOME' '
 	mkfifo token.fifo &&
 	sed "s|token = .*|token = $TRASH/token.fifo|" lab.conf >fifo.conf &&
-	test_expect_code 1 timeout 20 "$LAB" target check --config fifo.conf lava1 >out 2>err &&
+	test_expect_code 1 timeout 20 "$LAB" target check --config fifo.conf lava1 >wrapped 2>err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qxF "target '\''lava1'\'' (lava, $SHOWN, qemu): missing token file '\''$TRASH/token.fifo'\'' is a fifo, not a regular file" out &&
 	mkdir home && cp token home/lava-token &&
 	sed "s|token = .*|token = ~/lava-token|" lab.conf >home.conf &&
-	HOME=$TRASH/home "$LAB" target check --config home.conf lava1 >out 2>err &&
+	HOME=$TRASH/home "$LAB" target check --config home.conf lava1 >wrapped 2>err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -q "): ready$" out
 '
 

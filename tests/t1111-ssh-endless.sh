@@ -29,14 +29,16 @@ export LAB_CONFIG=$PWD/lab.conf
 
 test_expect_success 'an endless answer: cut off at 1 MiB, said as that, within seconds' '
 	start=$(date +%s) &&
-	test_expect_code 1 timeout 50 "$LAB" target check endless >out 2>err &&
+	test_expect_code 1 timeout 50 "$LAB" target check endless >wrapped 2>err &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(cat out)" = "target '\''endless'\'' (ssh, root@127.0.0.1:$P1): missing a usable answer (cannot ask host '\''root@127.0.0.1'\'' what it has: answer over 1048576 bytes from host '\''root@127.0.0.1'\'': cut off (an endless answer?))" &&
 	test ! -s err &&
 	test $(( $(date +%s) - start )) -lt 30
 '
 
 test_expect_success 'the same host with a key that runs the lab'\''s command: connected, asked, answered' '
-	rc=0 && "$LAB" target check plain >out 2>err || rc=$? &&
+	rc=0 && "$LAB" target check plain >wrapped 2>err || rc=$? &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	! grep -q "usable answer\|an ssh connection" out &&
 	grep -q "^target .plain. (ssh, root@127.0.0.1:$P1): " out
 '

@@ -208,6 +208,7 @@ static int target_check_one(const struct lab_target *t, const struct lab_config 
 {
 	const struct runner *r = t->ops;
 	struct strbuf missing = STRBUF_INIT, where = STRBUF_INIT, found = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT;
 	struct run_spec spec;
 	int ret;
 
@@ -219,9 +220,11 @@ static int target_check_one(const struct lab_target *t, const struct lab_config 
 	if ((r->flags & RUNNER_KEXECS_HOST) && found.len)
 		check_drivers(&found, t, frags);
 	runner_where(r, &spec, &where);
-	printf("target '%s' (%s, %s): %s%s\n", term_safe(t->name),
-	       r->name, term_safe(where.buf),
-	       missing.len ? "missing " : "ready", missing.len ? term_safe(missing.buf) : "");
+	strbuf_addf(&line, "target '%s' (%s, %s): %s%s", term_safe(t->name), r->name,
+		    term_safe(where.buf), missing.len ? "missing " : "ready",
+		    missing.len ? term_safe(missing.buf) : "");
+	/* its further lines indented deeper than the found lines under it */
+	textfmt_wrap(stdout, "", "    ", line.buf);
 	/* a line each, under the target's, wrapped within the columns */
 	for (char *p = found.len ? found.buf : "", *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		if ((nl = strchr(p, '\n')))
@@ -233,6 +236,7 @@ static int target_check_one(const struct lab_target *t, const struct lab_config 
 	strbuf_release(&missing);
 	strbuf_release(&where);
 	strbuf_release(&found);
+	strbuf_release(&line);
 	return ret;
 }
 

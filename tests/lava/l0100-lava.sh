@@ -18,21 +18,25 @@ lava_up
 printf "[build]\n\ttimeout = 4h\n" >build.conf
 
 test_expect_success 'lab target check: the token, the device type, a device online' '
-	lab target check lava1 >out &&
-	cat out &&
+	lab target check lava1 >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(cat out)" = "$(printf "target '\''lava1'\'' (lava, %s, qemu): ready\n  user: lab" "$URL")" &&
 	cp "$LSTATE/token" open-token && chmod 644 open-token &&
 	echo nosuch-token >bad-token && chmod 600 bad-token &&
 	sed -e "s|token = .*|token = $TRASH/open-token|" lab.conf >open.conf &&
 	sed -e "s|token = .*|token = $TRASH/bad-token|" lab.conf >bad.conf &&
 	sed -e "s|deviceType = qemu|deviceType = nosuch|" lab.conf >type.conf &&
-	test_expect_code 1 "$LAB" target check --config open.conf lava1 >out &&
+	test_expect_code 1 "$LAB" target check --config open.conf lava1 >wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -qx "target .lava1. (lava, .*): missing token file .$TRASH/open-token. is readable by others (mode 0644): chmod 600 it" out &&
-	test_expect_code 1 "$LAB" target check --config bad.conf lava1 >out &&
-	cat out &&
+	test_expect_code 1 "$LAB" target check --config bad.conf lava1 >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -q "^target .lava1. (lava, .*): missing a token the server accepts (LAVA server .$URL. refused the token: HTTP 403" out &&
-	test_expect_code 1 "$LAB" target check --config type.conf lava1 >out &&
-	cat out &&
+	test_expect_code 1 "$LAB" target check --config type.conf lava1 >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	grep -q "^target .lava1. (lava, .*): missing device type .nosuch. (LAVA server .$URL. refused the device type: HTTP 404" out
 '
 took "target check"

@@ -19,8 +19,9 @@ stage=$(date +%s)
 took() { echo "# $1: $(( $(date +%s) - stage )) s"; stage=$(date +%s); }
 
 test_expect_success 'lab target check: the host lacks nothing, and booted as a server does' '
-	lab target check arm1 >out &&
-	cat out &&
+	lab target check arm1 >wrapped &&
+	cat wrapped &&
+	within_columns wrapped && unwrapped wrapped >out &&
 	test "$(sed -n 1p out)" = "target '\''arm1'\'' (ssh, root@127.0.0.1:$PORT): ready" &&
 	# UEFI firmware with ACPI, not a device tree; its root by UUID; its network by DHCP
 	grep -qx "  firmware: UEFI with ACPI, Secure Boot \(off\|unknown\); lockdown none" out &&

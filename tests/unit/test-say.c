@@ -89,6 +89,38 @@ static void test_wrap(void)
 	       "prose is broken at a space within 100 columns, the rest indented");
 }
 
+static void test_lines_wrapped(void)
+{
+	const char *err = "qemu-system-x86_64: -drive file=/var/lib/lab/cache/images/rootfs.img: "
+			  "Could not open: Permission denied";
+	FILE *f = tmpfile();
+	char got[1024];
+	size_t n;
+
+	say("  %s: boot %c %s (run %d, %.1f s): %s", "arm1", 'A', "INFRA", 12, 3.5, err);
+	is_str(heard(),
+	       "  arm1: boot A INFRA (run 12, 3.5 s): qemu-system-x86_64: -drive\n"
+	       "    file=/var/lib/lab/cache/images/rootfs.img: Could not open: Permission denied\n",
+	       "a long line of news is broken at a space, its further line indented four");
+	say_more("  log: %s\n  %s", "build.log", err);
+	is_str(heard(),
+	       "  log: build.log\n"
+	       "  qemu-system-x86_64: -drive file=/var/lib/lab/cache/images/rootfs.img: "
+	       "Could not open: Permission\n    denied\n",
+	       "each line of a format with a newline is wrapped on its own");
+	say_to(f, "nightly %s, night %d: %d commits measured, %d regressions, %d improvements, "
+	       "%d infrastructure failures", "linux-next", 120, 3, 0, 0, 0);
+	rewind(f);
+	n = fread(got, 1, sizeof(got) - 1, f);
+	got[n] = '\0';
+	is_str(got,
+	       "nightly linux-next, night 120: 3 commits measured, 0 regressions, 0 improvements, "
+	       "0 infrastructure\n    failures\n",
+	       "a line to a stream of the command's is wrapped alike");
+	ok(widest(got) <= TEXTFMT_COLUMNS, "within the columns");
+	fclose(f);
+}
+
 static void test_command(void)
 {
 	const char *cmd = "lab ab --a-kernel /srv/kernels/v6.12/arch/x86/boot/bzImage "
@@ -212,6 +244,7 @@ int main(void)
 	test_lines();
 	test_meter_cleared();
 	test_wrap();
+	test_lines_wrapped();
 	test_command();
 	test_command_long_word();
 	test_command_control();
