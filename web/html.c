@@ -7,7 +7,7 @@
 
 #include "escape.h"
 #include "html.h"
-#include "textfmt.h"
+#include "numbers.h"
 
 /* Text from the database, escaped; a dash when there is none. */
 void html_text(struct strbuf *sb, const char *text)
@@ -18,53 +18,9 @@ void html_text(struct strbuf *sb, const char *text)
 		escape_html(sb, text);
 }
 
-void html_exact(struct strbuf *sb, double v, int digits)
-{
-	char buf[64];
-	int e;
-
-	if (!isfinite(v)) {
-		strbuf_addstr(sb, "&#8211;");
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%.*g", digits, v);
-	if (!strchr(buf, 'e')) {
-		strbuf_addstr(sb, buf);
-		return;
-	}
-	/* the same digits without an exponent: 0.00000454973, 12345678 */
-	e = (int)floor(log10(fabs(v)));
-	if (e >= 0) {
-		strbuf_addf(sb, "%.0f", v);
-		return;
-	}
-	/* as %g would: no trailing zeros */
-	snprintf(buf, sizeof(buf), "%.*f", digits - 1 - e < 30 ? digits - 1 - e : 30, v);
-	for (size_t n = strlen(buf); n > 1 && (buf[n - 1] == '0' || buf[n - 1] == '.'); n--) {
-		int dot = buf[n - 1] == '.';
-
-		buf[n - 1] = '\0';
-		if (dot)
-			break;
-	}
-	strbuf_addstr(sb, buf);
-}
-
 void html_num(struct strbuf *sb, double v)
 {
-	html_exact(sb, v, 6);
-}
-
-void html_quantity(struct strbuf *sb, double v, const char *unit, double ref)
-{
-	char buf[64];
-
-	if (!isfinite(v)) {
-		strbuf_addstr(sb, "&#8211;");
-		return;
-	}
-	textfmt_quantity(buf, sizeof(buf), v, unit, ref);
-	escape_html(sb, buf);
+	numbers_exact(sb, v, 6);
 }
 
 void html_cell_quantity(struct strbuf *sb, double v, const char *unit, double ref)
@@ -72,27 +28,15 @@ void html_cell_quantity(struct strbuf *sb, double v, const char *unit, double re
 	strbuf_addstr(sb, "<td class=\"num\"");
 	if (isfinite(v)) {
 		strbuf_addstr(sb, " title=\"");
-		html_exact(sb, v, 9);
+		numbers_exact(sb, v, 9);
 		if (*unit)
 			strbuf_addch(sb, ' ');
 		escape_html(sb, unit);
 		strbuf_addch(sb, '"');
 	}
 	strbuf_addch(sb, '>');
-	html_quantity(sb, v, unit, ref);
+	numbers_quantity(sb, v, unit, ref);
 	strbuf_addstr(sb, "</td>");
-}
-
-void html_change(struct strbuf *sb, double ratio, double lo, double hi)
-{
-	char buf[96];
-
-	if (!isfinite(ratio) || ratio < 0) {
-		strbuf_addstr(sb, "&#8211;");
-		return;
-	}
-	textfmt_change(buf, sizeof(buf), ratio, lo, hi);
-	escape_html(sb, buf);
 }
 
 /* A count that may not be recorded (< 0). */

@@ -10,17 +10,6 @@
 
 void html_text(struct strbuf *sb, const char *text);
 void html_num(struct strbuf *sb, double v);		/* %.6g, never an exponent */
-/* v in digits significant digits and never an exponent: an exact value, for a title. */
-void html_exact(struct strbuf *sb, double v, int digits);
-/*
- * What a person reads, as lib/textfmt.h writes it for every output: v of
- * unit scaled to the magnitude of ref with the unit it is then in
- * ("397.3 ns" for 0.0003973 ms); a change B/A as a percentage or a
- * multiple ("+4.5 % [+4.4, +4.6]", "1/512×"), with its interval [lo, hi]
- * when both are finite.
- */
-void html_quantity(struct strbuf *sb, double v, const char *unit, double ref);
-void html_change(struct strbuf *sb, double ratio, double lo, double hi);
 void html_count(struct strbuf *sb, long long v);
 void html_time(struct strbuf *sb, double epoch);	/* local time, to the second */
 /* A verdict, outcome or status, coloured by its class: prefix and the word in lower case. */
@@ -57,7 +46,7 @@ void html_cell_badge(struct strbuf *sb, const char *prefix, const char *word);
 void html_cell_time(struct strbuf *sb, double epoch);
 void html_cell_count(struct strbuf *sb, const char *cls, long long v);
 void html_cell_num(struct strbuf *sb, double v);	/* of class "num" */
-/* html_quantity() in a cell of class "num", its exact value and stored unit as its title. */
+/* numbers_quantity() in a cell of class "num", its exact value and stored unit as its title. */
 void html_cell_quantity(struct strbuf *sb, double v, const char *unit, double ref);
 /* A whole fact of a list of facts (<dl>): <dt>name</dt><dd>, the value, </dd> and a newline. */
 void html_fact_text(struct strbuf *sb, const char *name, const char *text);

@@ -12,6 +12,7 @@
 #include "events.h"
 #include "html.h"
 #include "log.h"
+#include "numbers.h"
 #include "pages.h"
 #include "stats.h"
 #include "store-report.h"
@@ -309,13 +310,13 @@ static void add_sweep(struct strbuf *sb, const struct verdict_list *l)
 				continue;
 			strbuf_addf(&head, "<th>%lldM</th>", v->mem_mib);
 			strbuf_addstr(&rows[0], "<td class=\"num\">");
-			html_quantity(&rows[0], a, v->unit, ref);
+			numbers_quantity(&rows[0], a, v->unit, ref);
 			strbuf_addstr(&rows[0], "</td>");
 			strbuf_addstr(&rows[1], "<td class=\"num\">");
-			html_quantity(&rows[1], b, v->unit, ref);
+			numbers_quantity(&rows[1], b, v->unit, ref);
 			if (isfinite(a) && isfinite(b) && a > 0) {
 				strbuf_addstr(&rows[1], " (");
-				html_change(&rows[1], b / a, NAN, NAN);
+				numbers_change(&rows[1], b / a, NAN, NAN);
 				strbuf_addch(&rows[1], ')');
 			}
 			strbuf_addstr(&rows[1], " ");

@@ -6,6 +6,7 @@
 #include "array.h"
 #include "escape.h"
 #include "html.h"
+#include "numbers.h"
 #include "pages.h"
 #include "stats.h"
 #include "store-report.h"
@@ -254,7 +255,7 @@ static int add_series(struct site *s, struct strbuf *sb)
 			    100 * STATS_DELTA_WALL);
 		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.nr, STATS_DELTA_WALL, title.buf);
 		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
-		html_quantity(sb, sr->y.v[sr->y.nr - 1], sr->name.unit, sr->y.v[sr->y.nr - 1]);
+		numbers_quantity(sb, sr->y.v[sr->y.nr - 1], sr->name.unit, sr->y.v[sr->y.nr - 1]);
 		strbuf_addstr(sb, "</a></td></tr>\n");
 	}
 	if (prev)

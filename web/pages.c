@@ -8,6 +8,7 @@
 #include "events.h"
 #include "html.h"
 #include "log.h"
+#include "numbers.h"
 #include "pages.h"
 #include "run.h"
 #include "sample.h"
@@ -357,7 +358,7 @@ void add_events(struct strbuf *sb, const struct events_report *ev, const char *a
 		/* counts, exactly, as lab ab writes them */
 		strbuf_addf(sb, "</td><td class=\"num\">%.15g</td><td class=\"num\">%.15g</td>"
 			    "<td class=\"num\">", e->median_a, e->median_b);
-		html_change(sb, e->median_a > 0 ? e->median_b / e->median_a : NAN, NAN, NAN);
+		numbers_change(sb, e->median_a > 0 ? e->median_b / e->median_a : NAN, NAN, NAN);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	html_table_end(sb);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "escape.h"
-#include "html.h"
+#include "numbers.h"
 #include "stats.h"
 #include "svg.h"
 #include "textfmt.h"
@@ -307,7 +307,7 @@ static int add_points(struct strbuf *sb, const struct svg_series *s, const struc
 		strbuf_addstr(sb, "\" cy=\"");
 		add_fixed1(sb, top + band * (0.15 + 0.7 * jit));
 		strbuf_addstr(sb, "\" r=\"2.2\"><title>");
-		html_exact(sb, s->x[k], 9);
+		numbers_exact(sb, s->x[k], 9);
 		strbuf_addch(sb, ' ');
 		escape_html(sb, unit);
 		if (s->run)
@@ -337,7 +337,7 @@ static int add_points(struct strbuf *sb, const struct svg_series *s, const struc
 		strbuf_addstr(sb, "\" y2=\"");
 		add_fixed1(sb, top + band * 0.95);
 		strbuf_addf(sb, "\"><title>run %lld: median ", b.run[i]);
-		html_exact(sb, med, 9);
+		numbers_exact(sb, med, 9);
 		strbuf_addch(sb, ' ');
 		escape_html(sb, unit);
 		strbuf_addf(sb, " of %zu samples</title></line>\n", m);
@@ -506,9 +506,9 @@ void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double del
 	xb = svg_axis_place(&ax, up, PAD_L, W - PAD_R);
 	strbuf_addf(sb, "<rect class=\"same-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height="
 		    "\"28\"><title>the same within delta: ", xa, y - 14, fmax(xb - xa, 1));
-	html_change(sb, down, NAN, NAN);
+	numbers_change(sb, down, NAN, NAN);
 	strbuf_addstr(sb, " to ");
-	html_change(sb, up, NAN, NAN);
+	numbers_change(sb, up, NAN, NAN);
 	strbuf_addstr(sb, "</title></rect>\n");
 	strbuf_addf(sb, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		    svg_axis_place(&ax, 1, PAD_L, W - PAD_R), y - 16,
@@ -528,13 +528,13 @@ void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double del
 			    x0, y, x1, y, x0, y - 6, x0, y + 6, x1, y - 6, x1, y + 6);
 		escape_html(sb, ci);
 		strbuf_addch(sb, ' ');
-		html_change(sb, ratio, lo, hi);
+		numbers_change(sb, ratio, lo, hi);
 		strbuf_addstr(sb, "</title></g>\n");
 	}
 	if (isfinite(ratio)) {
 		strbuf_addf(sb, "<circle class=\"ratio-pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\">"
 			    "<title>B/A ", svg_axis_place(&ax, ratio, PAD_L, W - PAD_R), y);
-		html_change(sb, ratio, NAN, NAN);
+		numbers_change(sb, ratio, NAN, NAN);
 		strbuf_addstr(sb, "</title></circle>\n");
 	}
 	x_axis(sb, &ax, y + 18, NULL);
@@ -573,7 +573,7 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 			    PAD_L, scale(effect, lo, hi, bottom, top), W - PAD_R,
 			    scale(effect, lo, hi, bottom, top), W - PAD_R,
 			    scale(effect, lo, hi, bottom, top) - 4);
-		html_change(sb, effect, NAN, NAN);
+		numbers_change(sb, effect, NAN, NAN);
 		strbuf_addstr(sb, "</text>\n");
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -593,7 +593,7 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 			    x, scale(s->ratio, lo, hi, bottom, top));
 		escape_html(sb, s->label);
 		strbuf_addf(sb, " %s ", s->mark);
-		html_change(sb, s->ratio, s->lo, s->hi);
+		numbers_change(sb, s->ratio, s->lo, s->hi);
 		strbuf_addstr(sb, "</title></circle>");
 		if (s->culprit)
 			strbuf_addf(sb, "<circle class=\"culprit\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\"/>"
@@ -789,7 +789,7 @@ void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *l
 		strbuf_addstr(sb, "\" r=\"3\"><title>");
 		escape_html(sb, labels[i]);
 		strbuf_addch(sb, ' ');
-		html_quantity(sb, y[i], unit, y[i]);
+		numbers_quantity(sb, y[i], unit, y[i]);
 		strbuf_addstr(sb, "</title></circle>\n");
 	}
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">commit, in the order "
