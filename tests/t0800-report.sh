@@ -206,7 +206,7 @@ test_expect_success 'a new run rewrites the pages it shows, and only those' '
 
 test_expect_success 'the index draws each kernel measured more than once, with its latest median' '
 	cat >check-series.py <<-\EOF &&
-	import sqlite3, statistics, xml.etree.ElementTree as ET
+	import re, sqlite3, statistics, xml.etree.ElementTree as ET
 	db = sqlite3.connect("lab.db")
 	want = {}
 	for kid, commit in db.execute(
@@ -219,7 +219,7 @@ test_expect_success 'the index draws each kernel measured more than once, with i
 	    median = statistics.median(v for (v,) in db.execute(
 	        "SELECT value FROM samples WHERE run_id = ? AND workload = \"zeroing\" AND "
 	        "metric = \"t\" AND flags & 1 = 0", (last,)))
-	    want[commit[:12]] = ("%d of %d" % (len(runs), len(runs)), "r%d.html" % last, "%.6g" % median)
+	    want[commit[:12]] = ("%d of %d" % (len(runs), len(runs)), "r%d.html" % last, median)
 	assert len(want) >= 2, want
 	root = ET.parse("site/index.html").getroot()
 	section = [s for s in root.iter("section") if s.findtext("h2") == "Kernels measured more than once"]
@@ -232,9 +232,14 @@ test_expect_success 'the index draws each kernel measured more than once, with i
 	        continue
 	    assert td[4].find("{http://www.w3.org/2000/svg}svg") is not None
 	    a = td[5].find("a")
-	    got[td[0].findtext("code")] = (td[3].text, a.get("href"), a.text)
-	    assert td[5].text is None and a.tail == " ms", (a.tail,)
-	assert got == want, (got, want)
+	    # the latest median in four digits of the unit it reads best in
+	    m = re.fullmatch(r"([0-9.]+) (ms|µs|s)", a.text)
+	    assert td[5].text is None and a.tail is None and m, (a.text, a.tail)
+	    v = float(m.group(1)) * {"s": 1e3, "ms": 1, "µs": 1e-3}[m.group(2)]
+	    got[td[0].findtext("code")] = (td[3].text, a.get("href"), v)
+	assert got.keys() == want.keys(), (got, want)
+	for k in want:
+	    assert got[k][:2] == want[k][:2] and abs(got[k][2] - want[k][2]) <= 5e-4 * want[k][2], (got, want)
 	EOF
 	python3 check-series.py &&
 	test "$(grep -c "<svg class=\"spark\"" site/index.html)" = "$(sql lab.db "SELECT count(*) FROM (SELECT 1 FROM runs WHERE kernel_id IS NOT NULL AND status = '\''OK'\'' GROUP BY kernel_id, cmdline, mem_mib, cpus HAVING count(*) > 1)")"
@@ -267,7 +272,7 @@ test_expect_success 'a memory sweep: a row per variant, a column per size, the d
 	root = ET.parse("sweep/site/e1.html").getroot()
 	section = [s for s in root.iter("section") if s.findtext("h2") == "Memory sweep"]
 	assert len(section) == 1
-	assert section[0].findtext("h3") == "zeroing.t, median ms, 1 cpu", section[0].findtext("h3")
+	assert section[0].findtext("h3") == "zeroing.t, median, 1 cpu", section[0].findtext("h3")
 	table = section[0].find(".//table")
 	head = [th.text for th in table.find("thead/tr")]
 	assert head == ["Variant", "1024M", "2048M", "4096M"], head
@@ -275,9 +280,15 @@ test_expect_success 'a memory sweep: a row per variant, a column per size, the d
 	assert [tr.findtext("th") for tr in body] == ["A", "B"]
 	a = ["".join(td.itertext()) for td in body[0].findall("td")]
 	b = ["".join(td.itertext()) for td in body[1].findall("td")]
-	assert a == ["%.6g" % r[1] for r in rows], (a, rows)
-	want = ["%.6g (%+.1f %%) %s" % (r[2], 100 * (r[2] / r[1] - 1), r[3]) for r in rows]
-	assert b == want, (b, want)
+	# in four digits of the unit the smallest median reads best in, the change as lab ab says it
+	per_ms = {"s": 1e-3, "ms": 1, "µs": 1e3, "ns": 1e6}
+	unit = re.fullmatch(r"[0-9.]+ (\S+)", a[0]).group(1)
+	for i, r in enumerate(rows):
+	    m = re.fullmatch(r"([0-9.]+) " + unit, a[i])
+	    assert m and abs(float(m.group(1)) - r[1] * per_ms[unit]) <= 5e-4 * r[1] * per_ms[unit], (a, rows)
+	    m = re.fullmatch(r"([0-9.]+) %s \(([+-][0-9.]+) %%\) (\w+)" % unit, b[i])
+	    assert m and abs(float(m.group(1)) - r[2] * per_ms[unit]) <= 5e-4 * r[2] * per_ms[unit], (b, rows)
+	    assert m.group(2) == "%+.1f" % (100 * (r[2] / r[1] - 1)) and m.group(3) == r[3], (b, rows)
 	assert all(r[3] == "REGRESSION" for r in rows), rows
 	# lab show lays out the same numbers as text, to four significant digits
 	show = open("show.txt").read()
@@ -683,6 +694,69 @@ test_expect_success 'explained by the PMU: its columns are samples of cycles, it
 	assert "helper: A not sampled, B 200 us in 1000 samples" in bars, bars
 	EOF
 	python3 check-sampled.py
+'
+
+test_expect_success 'numbers read as lab ab writes them: a scaled unit, a multiple for a speed-up of 500, never an exponent' '
+	mkdir tiny &&
+	rc=0 && "$LAB" ab --db tiny/lab.db --runner local --guest "$FAKE" --workload zeroing \
+		--a-cmdline scale=0.0002 --b-cmdline scale=0.0000004 --boots 2 --iters 10 >out 2>err || rc=$? &&
+	test "$rc" -le 1 &&
+	"$LAB" report --db tiny/lab.db >out 2>err && test ! -s err &&
+	cat >check-numbers.py <<-\EOF &&
+	import glob, re, sqlite3
+	from html.parser import HTMLParser
+	class Text(HTMLParser):
+	    def __init__(self):
+	        super().__init__()
+	        self.stack, self.text, self.cells = [], [], []
+	    def handle_starttag(self, tag, attrs):
+	        self.stack.append(tag)
+	        if tag == "td":
+	            self.cells.append("")
+	    def handle_endtag(self, tag):
+	        while self.stack and self.stack.pop() != tag:
+	            pass
+	    def handle_data(self, data):
+	        if "pre" not in self.stack:
+	            self.text.append(data)
+	        if "td" in self.stack and self.cells:
+	            self.cells[-1] += data
+	def parse(path):
+	    t = Text()
+	    t.feed(open(path, encoding="utf-8").read())
+	    return t
+	# no number in exponent notation in the text of any page of any site
+	pages = glob.glob("site/*.html") + glob.glob("*/site/*.html")
+	assert len(pages) > 20, pages
+	exponent = re.compile(r"(?<![\w.])[0-9]+(\.[0-9]+)?[eE][+-][0-9]+")
+	for path in pages:
+	    for line in parse(path).text:
+	        assert not exponent.search(line), (path, line)
+	# 40 ns against 20 us, stored as ms: in ns, never 0.0000...
+	db = sqlite3.connect("tiny/lab.db")
+	(ma, mb, ratio) = db.execute("SELECT median_a, median_b, ratio FROM verdicts").fetchone()
+	assert mb < 0.0001 and ma / mb > 400, (ma, mb)
+	e1 = parse("tiny/site/e1.html")
+	page = "".join(e1.text)
+	mean = re.search(r"Mean([^\n]*?) ns([^\n]*?) ns", page)
+	assert mean, page
+	assert not any(c.startswith("0.000") for c in e1.cells), e1.cells
+	# the speed-up as a multiple, in the facts and in the ratio chart
+	assert re.search(r"B/A ratio1/[0-9]+× \[1/[0-9]+×, 1/[0-9]+×\]", page), page
+	assert re.search(r"95% CI 1/[0-9]+× \[1/[0-9]+×, 1/[0-9]+×\]", page), page
+	assert re.search(r"B/A 1/%d×" % round(1 / ratio), page), (page, ratio)
+	# the run page: the summary of each metric in the unit its median reads in
+	for path in glob.glob("tiny/site/r*.html"):
+	    cells = parse(path).cells
+	    shown = [c for c in cells if re.fullmatch(r"[0-9.]+k? (ns|µs)", c)]
+	    assert len(shown) == 7, (path, cells)
+	    assert not any(c.startswith("0.000") for c in cells), (path, cells)
+	# 455 times: the chart and the facts say 455×, not 455.1
+	wide = "".join(parse("wide/site/e1.html").text)
+	assert re.search(r"95% CI [0-9]+× \[[0-9]+×, [0-9]+×\]", wide), wide
+	assert not re.search(r"B/A [0-9]+\.[0-9]", wide), wide
+	EOF
+	python3 check-numbers.py
 '
 
 test_done

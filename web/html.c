@@ -7,6 +7,7 @@
 
 #include "escape.h"
 #include "html.h"
+#include "numbers.h"
 
 /* Text from the database, escaped; a dash when there is none. */
 void html_text(struct strbuf *sb, const char *text)
@@ -19,34 +20,23 @@ void html_text(struct strbuf *sb, const char *text)
 
 void html_num(struct strbuf *sb, double v)
 {
-	char buf[64];
-	int e;
+	numbers_exact(sb, v, 6);
+}
 
-	if (!isfinite(v)) {
-		strbuf_addstr(sb, "&#8211;");
-		return;
+void html_cell_quantity(struct strbuf *sb, double v, const char *unit, double ref)
+{
+	strbuf_addstr(sb, "<td class=\"num\"");
+	if (isfinite(v)) {
+		strbuf_addstr(sb, " title=\"");
+		numbers_exact(sb, v, 9);
+		if (*unit)
+			strbuf_addch(sb, ' ');
+		escape_html(sb, unit);
+		strbuf_addch(sb, '"');
 	}
-	snprintf(buf, sizeof(buf), "%.6g", v);
-	if (!strchr(buf, 'e')) {
-		strbuf_addstr(sb, buf);
-		return;
-	}
-	/* the same six digits without an exponent: 0.00000454973, 12345678 */
-	e = (int)floor(log10(fabs(v)));
-	if (e >= 0) {
-		strbuf_addf(sb, "%.0f", v);
-		return;
-	}
-	/* as %g would: no trailing zeros */
-	snprintf(buf, sizeof(buf), "%.*f", 5 - e < 30 ? 5 - e : 30, v);
-	for (size_t n = strlen(buf); n > 1 && (buf[n - 1] == '0' || buf[n - 1] == '.'); n--) {
-		int dot = buf[n - 1] == '.';
-
-		buf[n - 1] = '\0';
-		if (dot)
-			break;
-	}
-	strbuf_addstr(sb, buf);
+	strbuf_addch(sb, '>');
+	numbers_quantity(sb, v, unit, ref);
+	strbuf_addstr(sb, "</td>");
 }
 
 /* A count that may not be recorded (< 0). */

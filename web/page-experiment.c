@@ -12,6 +12,7 @@
 #include "events.h"
 #include "html.h"
 #include "log.h"
+#include "numbers.h"
 #include "pages.h"
 #include "stats.h"
 #include "store-report.h"
@@ -114,11 +115,15 @@ static void exp_samples_side(struct side_samples *out, const struct exp_samples 
 	}
 }
 
-static void add_ab_row(struct strbuf *sb, const char *label, double a, double b)
+/* A row of v's table: a and b in the unit its medians read best in. */
+static void add_ab_row(struct strbuf *sb, const char *label, double a, double b,
+		       const struct verdict_row *v)
 {
+	double ref = fmin(v->median_a, v->median_b);
+
 	strbuf_addf(sb, "<tr><th scope=\"row\">%s</th>", label);
-	html_cell_num(sb, a);
-	html_cell_num(sb, b);
+	html_cell_quantity(sb, a, v->unit, ref);
+	html_cell_quantity(sb, b, v->unit, ref);
 	strbuf_addstr(sb, "</tr>\n");
 }
 
@@ -197,9 +202,9 @@ static int add_verdict(struct strbuf *sb, long long exp_id, const struct exp_sam
 	html_table_begin(sb, "<th></th><th>A</th><th>B</th>");
 	strbuf_addf(sb, "<tr><th scope=\"row\">Number of iterations</th><td class=\"num\">%d</td>"
 		    "<td class=\"num\">%d</td></tr>\n", (int)v->n_a, (int)v->n_b);
-	add_ab_row(sb, "Mean", v->mean_a, v->mean_b);
-	add_ab_row(sb, "std deviation", v->std_a, v->std_b);
-	add_ab_row(sb, "median", v->median_a, v->median_b);
+	add_ab_row(sb, "Mean", v->mean_a, v->mean_b, v);
+	add_ab_row(sb, "std deviation", v->std_a, v->std_b, v);
+	add_ab_row(sb, "median", v->median_a, v->median_b, v);
 	html_table_end(sb);
 	strbuf_addstr(sb, "<dl class=\"facts\">\n<dt>B/A ratio</dt><dd class=\"ratio\">");
 	if (isfinite(v->ratio)) {
@@ -291,6 +296,12 @@ static void add_sweep(struct strbuf *sb, const struct verdict_list *l)
 		strbuf_addstr(&head, "<th>Variant</th>");
 		strbuf_addstr(&rows[0], "<tr><th scope=\"row\">A</th>");
 		strbuf_addstr(&rows[1], "<tr><th scope=\"row\">B</th>");
+		double ref = INFINITY;
+
+		/* one unit for the whole table, that of its smallest median */
+		for (size_t i = 0; i < l->nr; i++)
+			if (same_sweep(&l->v[i], keys[k]))
+				ref = fmin(ref, fmin(l->v[i].median_a, l->v[i].median_b));
 		for (size_t i = 0; i < l->nr; i++) {
 			const struct verdict_row *v = &l->v[i];
 			double a = v->median_a, b = v->median_b;
@@ -299,15 +310,14 @@ static void add_sweep(struct strbuf *sb, const struct verdict_list *l)
 				continue;
 			strbuf_addf(&head, "<th>%lldM</th>", v->mem_mib);
 			strbuf_addstr(&rows[0], "<td class=\"num\">");
-			html_num(&rows[0], a);
+			numbers_quantity(&rows[0], a, v->unit, ref);
 			strbuf_addstr(&rows[0], "</td>");
 			strbuf_addstr(&rows[1], "<td class=\"num\">");
-			html_num(&rows[1], b);
+			numbers_quantity(&rows[1], b, v->unit, ref);
 			if (isfinite(a) && isfinite(b) && a > 0) {
-				char change[32];
-
-				textfmt_ratio(change, sizeof(change), b / a);
-				strbuf_addf(&rows[1], " (%s)", change);
+				strbuf_addstr(&rows[1], " (");
+				numbers_change(&rows[1], b / a, NAN, NAN);
+				strbuf_addch(&rows[1], ')');
 			}
 			strbuf_addstr(&rows[1], " ");
 			html_badge(&rows[1], "v-", v->verdict);
@@ -317,9 +327,7 @@ static void add_sweep(struct strbuf *sb, const struct verdict_list *l)
 		escape_html(sb, keys[k]->workload);
 		strbuf_addch(sb, '.');
 		escape_html(sb, keys[k]->metric);
-		strbuf_addstr(sb, ", median ");
-		escape_html(sb, keys[k]->unit);
-		strbuf_addf(sb, ", %d cpu%s</h3>\n", keys[k]->cpus, keys[k]->cpus == 1 ? "" : "s");
+		strbuf_addf(sb, ", median, %d cpu%s</h3>\n", keys[k]->cpus, keys[k]->cpus == 1 ? "" : "s");
 		html_table_begin(sb, head.buf);
 		strbuf_addf(sb, "%s</tr>\n%s</tr>\n", rows[0].buf, rows[1].buf);
 		html_table_end(sb);

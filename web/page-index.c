@@ -6,6 +6,7 @@
 #include "array.h"
 #include "escape.h"
 #include "html.h"
+#include "numbers.h"
 #include "pages.h"
 #include "stats.h"
 #include "store-report.h"
@@ -212,6 +213,7 @@ static int add_series(struct site *s, struct strbuf *sb)
 		const struct series *sr = &set.s[i];
 		const struct series_kernel *k = &set.k[sr->kernel];
 		struct stats_summary sum;
+		char lo[64], hi[64];
 
 		if (sr->y.nr < 2)
 			continue;
@@ -244,19 +246,17 @@ static int add_series(struct site *s, struct strbuf *sb)
 		}
 		strbuf_addf(sb, "<td class=\"num\">%zu of %d</td><td>", sr->y.nr, k->runs);
 		strbuf_reset(&title);
-		strbuf_addf(&title, "%s.%s of %s%.*s: medians of %zu runs, from %.6g to %.6g ",
-			    sr->name.workload, sr->name.metric, k->commit ? "commit " : "",
-			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.nr, sum.min,
-			    sum.max);
-		strbuf_addstr(&title, sr->name.unit);
-		strbuf_addf(&title, "; scale at least %g %% either side of their median",
+		textfmt_quantity(lo, sizeof(lo), sum.min, sr->name.unit, sum.min);
+		textfmt_quantity(hi, sizeof(hi), sum.max, sr->name.unit, sum.min);
+		strbuf_addf(&title, "%s.%s of %s%.*s: medians of %zu runs, from %s to %s; scale at "
+			    "least %g %% either side of their median", sr->name.workload,
+			    sr->name.metric, k->commit ? "commit " : "",
+			    k->commit ? 12 : (int)k->label.len, strbuf_str(&k->label), sr->y.nr, lo, hi,
 			    100 * STATS_DELTA_WALL);
 		svg_sparkline(sb, sr->t.v, sr->y.v, sr->y.nr, STATS_DELTA_WALL, title.buf);
 		strbuf_addf(sb, "</td><td class=\"num\"><a href=\"r%lld.html\">", sr->latest_run);
-		html_num(sb, sr->y.v[sr->y.nr - 1]);
-		strbuf_addstr(sb, "</a> ");
-		escape_html(sb, sr->name.unit);
-		strbuf_addstr(sb, "</td></tr>\n");
+		numbers_quantity(sb, sr->y.v[sr->y.nr - 1], sr->name.unit, sr->y.v[sr->y.nr - 1]);
+		strbuf_addstr(sb, "</a></td></tr>\n");
 	}
 	if (prev)
 		html_table_end(sb);

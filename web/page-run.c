@@ -42,8 +42,9 @@ static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
 		if (m->d.nr && !stats_summarize(&sum, m->d.v, m->d.nr)) {
 			double v[7] = { sum.mean, sum.std, sum.min, sum.q1, sum.median, sum.q3, sum.max };
 
+			/* one unit for the row, that its median reads best in */
 			for (int j = 0; j < 7; j++)
-				html_cell_num(sb, v[j]);
+				html_cell_quantity(sb, v[j], m->name.unit, sum.median);
 		} else {
 			strbuf_addstr(sb, "<td colspan=\"7\">&#8211;</td>");
 		}

@@ -8,6 +8,7 @@
 #include "events.h"
 #include "html.h"
 #include "log.h"
+#include "numbers.h"
 #include "pages.h"
 #include "run.h"
 #include "sample.h"
@@ -354,12 +355,10 @@ void add_events(struct strbuf *sb, const struct events_report *ev, const char *a
 		strbuf_reset(&point);
 		events_point_words(&point, ev, e->mem_mib, e->cpus);
 		escape_html(sb, point.buf);
+		/* counts, exactly, as lab ab writes them */
 		strbuf_addf(sb, "</td><td class=\"num\">%.15g</td><td class=\"num\">%.15g</td>"
 			    "<td class=\"num\">", e->median_a, e->median_b);
-		if (e->median_a > 0)
-			strbuf_addf(sb, "%.3g", e->median_b / e->median_a);
-		else
-			strbuf_addstr(sb, "&#8211;");
+		numbers_change(sb, e->median_a > 0 ? e->median_b / e->median_a : NAN, NAN, NAN);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	html_table_end(sb);

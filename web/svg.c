@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "numbers.h"
 #include "stats.h"
 #include "svg.h"
 #include "textfmt.h"
@@ -305,7 +306,9 @@ static int add_points(struct strbuf *sb, const struct svg_series *s, const struc
 		add_fixed1(sb, svg_axis_place(ax, s->x[k], PAD_L, W - PAD_R));
 		strbuf_addstr(sb, "\" cy=\"");
 		add_fixed1(sb, top + band * (0.15 + 0.7 * jit));
-		strbuf_addf(sb, "\" r=\"2.2\"><title>%.9g ", s->x[k]);
+		strbuf_addstr(sb, "\" r=\"2.2\"><title>");
+		numbers_exact(sb, s->x[k], 9);
+		strbuf_addch(sb, ' ');
 		escape_html(sb, unit);
 		if (s->run)
 			strbuf_addf(sb, ", run %lld", s->run[k]);
@@ -333,7 +336,9 @@ static int add_points(struct strbuf *sb, const struct svg_series *s, const struc
 		add_fixed1(sb, x);
 		strbuf_addstr(sb, "\" y2=\"");
 		add_fixed1(sb, top + band * 0.95);
-		strbuf_addf(sb, "\"><title>run %lld: median %.9g ", b.run[i], med);
+		strbuf_addf(sb, "\"><title>run %lld: median ", b.run[i]);
+		numbers_exact(sb, med, 9);
+		strbuf_addch(sb, ' ');
 		escape_html(sb, unit);
 		strbuf_addf(sb, " of %zu samples</title></line>\n", m);
 	}
@@ -499,9 +504,12 @@ void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double del
 	svg_open(sb, "plot ratio", W, h, title);
 	xa = svg_axis_place(&ax, down, PAD_L, W - PAD_R);
 	xb = svg_axis_place(&ax, up, PAD_L, W - PAD_R);
-	strbuf_addf(sb, "<rect class=\"same-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		    "height=\"%.1f\"><title>the same within delta: %.4g to %.4g</title></rect>\n",
-		    xa, y - 14, fmax(xb - xa, 1), 28.0, down, up);
+	strbuf_addf(sb, "<rect class=\"same-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height="
+		    "\"28\"><title>the same within delta: ", xa, y - 14, fmax(xb - xa, 1));
+	numbers_change(sb, down, NAN, NAN);
+	strbuf_addstr(sb, " to ");
+	numbers_change(sb, up, NAN, NAN);
+	strbuf_addstr(sb, "</title></rect>\n");
 	strbuf_addf(sb, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		    svg_axis_place(&ax, 1, PAD_L, W - PAD_R), y - 16,
 		    svg_axis_place(&ax, 1, PAD_L, W - PAD_R), y + 16);
@@ -519,12 +527,16 @@ void svg_ratio(struct strbuf *sb, double ratio, double lo, double hi, double del
 			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><title>",
 			    x0, y, x1, y, x0, y - 6, x0, y + 6, x1, y - 6, x1, y + 6);
 		escape_html(sb, ci);
-		strbuf_addf(sb, " %.4f to %.4f</title></g>\n", lo, hi);
+		strbuf_addch(sb, ' ');
+		numbers_change(sb, ratio, lo, hi);
+		strbuf_addstr(sb, "</title></g>\n");
 	}
-	if (isfinite(ratio))
+	if (isfinite(ratio)) {
 		strbuf_addf(sb, "<circle class=\"ratio-pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\">"
-			    "<title>B/A %.4f</title></circle>\n",
-			    svg_axis_place(&ax, ratio, PAD_L, W - PAD_R), y, ratio);
+			    "<title>B/A ", svg_axis_place(&ax, ratio, PAD_L, W - PAD_R), y);
+		numbers_change(sb, ratio, NAN, NAN);
+		strbuf_addstr(sb, "</title></circle>\n");
+	}
 	x_axis(sb, &ax, y + 18, NULL);
 	strbuf_addstr(sb, "</svg>\n");
 }
@@ -555,12 +567,15 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 	strbuf_addstr(sb, "<text class=\"axis-label\" x=\"4\" y=\"12\">ratio to good (M/G)</text>\n");
 	strbuf_addf(sb, "<line class=\"ref\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		    PAD_L, scale(1, lo, hi, bottom, top), W - PAD_R, scale(1, lo, hi, bottom, top));
-	if (isfinite(effect))
+	if (isfinite(effect)) {
 		strbuf_addf(sb, "<line class=\"effect\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">G&#8594;B %.3f</text>\n",
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">G&#8594;B ",
 			    PAD_L, scale(effect, lo, hi, bottom, top), W - PAD_R,
 			    scale(effect, lo, hi, bottom, top), W - PAD_R,
-			    scale(effect, lo, hi, bottom, top) - 4, effect);
+			    scale(effect, lo, hi, bottom, top) - 4);
+		numbers_change(sb, effect, NAN, NAN);
+		strbuf_addstr(sb, "</text>\n");
+	}
 	for (size_t i = 0; i < n; i++) {
 		double x = scale((double)i, -0.5, (double)n - 0.5, PAD_L, W - PAD_R);
 		const struct svg_step *s = &steps[i];
@@ -577,7 +592,9 @@ void svg_bisect_steps(struct strbuf *sb, const struct svg_step *steps, size_t n,
 		strbuf_addf(sb, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>",
 			    x, scale(s->ratio, lo, hi, bottom, top));
 		escape_html(sb, s->label);
-		strbuf_addf(sb, " %s %.4f</title></circle>", s->mark, s->ratio);
+		strbuf_addf(sb, " %s ", s->mark);
+		numbers_change(sb, s->ratio, s->lo, s->hi);
+		strbuf_addstr(sb, "</title></circle>");
 		if (s->culprit)
 			strbuf_addf(sb, "<circle class=\"culprit\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\"/>"
 				    "<text class=\"culprit-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">culprit</text>",
@@ -646,21 +663,6 @@ void svg_changes(struct strbuf *sb, const struct svg_bar *bars, size_t n, const 
 	strbuf_addstr(sb, ")</text>\n</svg>\n");
 }
 
-/* The significant digits (3 to 10) that write a and b apart. */
-static int apart(double a, double b)
-{
-	char x[32], y[32];
-	int p;
-
-	for (p = 3; p < 10; p++) {
-		snprintf(x, sizeof(x), "%.*g", p, a);
-		snprintf(y, sizeof(y), "%.*g", p, b);
-		if (strcmp(x, y))
-			break;
-	}
-	return p;
-}
-
 /*
  * The value range [lo, hi] widened to hold the band around the values'
  * median: a wobble within the band must not climb the whole height.
@@ -688,7 +690,7 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 {
 	const double w = 120, h = 28, pad = 3, text_x = w + 6;
 	double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-	int digits;
+	char top[16], bottom[16];
 
 	for (size_t i = 0; i < n; i++) {
 		x0 = fmin(x0, x[i]);
@@ -714,10 +716,11 @@ void svg_sparkline(struct strbuf *sb, const double *x, const double *y, size_t n
 		add_fixed1(sb, scale(y[n - 1], y0, y1, h - pad, pad));
 		strbuf_addstr(sb, "\" r=\"2.5\"/>\n");
 		/* the scale's ends, top and bottom */
-		digits = apart(y0, y1);
-		strbuf_addf(sb, "<text class=\"max\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n"
-			    "<text class=\"min\" x=\"%.0f\" y=\"%.1f\">%.*g</text>\n",
-			    text_x, pad + 6, digits, y1, text_x, h - pad, digits, y0);
+		textfmt_value(top, sizeof(top), y1);
+		textfmt_value(bottom, sizeof(bottom), y0);
+		strbuf_addf(sb, "<text class=\"max\" x=\"%.0f\" y=\"%.1f\">%s</text>\n"
+			    "<text class=\"min\" x=\"%.0f\" y=\"%.1f\">%s</text>\n",
+			    text_x, pad + 6, top, text_x, h - pad, bottom);
 	}
 	strbuf_addstr(sb, "</svg>\n");
 }
@@ -785,8 +788,8 @@ void svg_nightly_series(struct strbuf *sb, const double *y, const char *const *l
 		add_fixed1(sb, scale(y[i], lo, hi, bottom, top));
 		strbuf_addstr(sb, "\" r=\"3\"><title>");
 		escape_html(sb, labels[i]);
-		strbuf_addf(sb, " %.6g ", y[i]);
-		escape_html(sb, unit);
+		strbuf_addch(sb, ' ');
+		numbers_quantity(sb, y[i], unit, y[i]);
 		strbuf_addstr(sb, "</title></circle>\n");
 	}
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">commit, in the order "
