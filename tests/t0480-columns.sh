@@ -1,5 +1,5 @@
 #!/bin/bash
-# What every command prints, from a real store (A/Bs, a run, a recipe and a
+# What every command prints, its progress too, from a real store (A/Bs, a run, a recipe and a
 # bisection on the local runner), read as a person reads it: every line
 # within 100 columns, and numbers as lib/textfmt writes them: no exponent
 # (e-06, e+05), no percentage of five digits or more, no number carrying
@@ -68,22 +68,22 @@ test_expect_success 'the rules catch what they are about' '
 
 test_expect_success 'setup: A/Bs, a run, a recipe and a bisection in a store' '
 	test_expect_code 1 ab --a-cmdline "scale=1.0 metrics=t,$LONG" \
-		--b-cmdline "scale=455 metrics=t,$LONG" --boots 3 --iters 20 >outs/ab-455 2>err &&
+		--b-cmdline "scale=455 metrics=t,$LONG" --boots 3 --iters 20 >outs/ab-455 2>outs/ab-455.err &&
 	{ ab --a-cmdline "scale=0.00000397 cv=0.01" --b-cmdline "scale=0.00000417 cv=0.01" \
-		--boots 3 --iters 10 >outs/ab-tiny 2>err || test $? = 1; } &&
+		--boots 3 --iters 10 >outs/ab-tiny 2>outs/ab-tiny.err || test $? = 1; } &&
 	test_expect_code 1 ab --a-cmdline "scale=10000 cv=0.01" --b-cmdline "scale=10500 cv=0.01" \
-		--boots 2 --iters 10 --verbose >outs/ab-verbose 2>err &&
+		--boots 2 --iters 10 --verbose >outs/ab-verbose 2>outs/ab-verbose.err &&
 	"$LAB" run --db lab.db --runner local --guest "$FAKE" --workload zeroing --iters 5 \
 		--cmdline "metrics=t,$LONG scale=0.00000397 $(printf "word%d " $(seq 1 40))" \
-		>outs/run 2>err &&
+		>outs/run 2>outs/run.err &&
 	user_recipe &&
 	test_expect_code 1 "$LAB" recipe user.recipe --repo repo --db lab.db --boots 4 --iters 3 \
-		>outs/recipe 2>err &&
+		>outs/recipe 2>outs/recipe.err &&
 	mkdir bis && (
 		cd bis && fake_project hist "$FAKE_IMAGE" && fake_history hist 6 scale_from hist 4 1.5 &&
 		local_conf "$PWD/hist" >lab.conf &&
 		"$LAB" bisect --db ../lab.db --good base --bad main --workload zeroing --iters 10 \
-			>../outs/bisect 2>../err
+			>../outs/bisect 2>../outs/bisect.err
 	) &&
 	test "$(sql lab.db "SELECT count(*) FROM bisections")" = 1
 '
@@ -105,6 +105,7 @@ test_expect_success 'every command that prints, into outs/' '
 	test_expect_code 1 "$LAB" compare a b >outs/compare &&
 	for i in $(seq 1 20); do echo "1$((i % 7))00000000"; done >big &&
 	test_expect_code 0 "$LAB" compare big big >outs/compare-big &&
+	"$LAB" report --db lab.db --out site >outs/report 2>outs/report.err &&
 	"$LAB" help >outs/help && "$LAB" --version >outs/version &&
 	# a topic is its manual page as man(1) sets it: checked for being there, not for width
 	for t in $(sed -n "/lab help <topic>/,\$p" outs/help | tail -n +2 | tr -d ","); do
