@@ -71,7 +71,7 @@ test_expect_success 'two nights of a nightly in a database of its own: its page,
 	echo mine >nightly/site/n7.html && echo mine >nightly/site/n8.html && echo mine >nightly/site/n01.html &&
 	echo "file n7.html" >>nightly/site/.lab-site &&
 	"$LAB" report --db nightly/lab.db >out 2>err &&
-	grep -q ": 0 file(s) written, .* unchanged, 1 removed" out &&
+	grep -q ": 0 files written, .* unchanged, 1 removed" out &&
 	test ! -e nightly/site/n7.html && test -s nightly/site/n1.html &&
 	test "$(cat nightly/site/n8.html nightly/site/n01.html)" = "mine
 mine" && rm nightly/site/n8.html nightly/site/n01.html
@@ -90,7 +90,7 @@ test_expect_success 'lab report writes every page' '
 test_expect_success 'the default site is site/ beside the database, the same pages as --out' '
 	mkdir -p elsewhere && cp lab.db elsewhere/ &&
 	"$LAB" report --db elsewhere/lab.db >out 2>err &&
-	grep -q "^elsewhere/site/index.html: [0-9]* file(s) written" out &&
+	grep -q "^elsewhere/site/index.html: [0-9]* files* written" out &&
 	(cd site && find . -name "*.html" | sort) >pages.out &&
 	(cd elsewhere/site && find . -name "*.html" | sort) >pages.default &&
 	test "$(wc -l <pages.out)" -gt 3 && diff -u pages.out pages.default &&
@@ -188,7 +188,7 @@ test_expect_success 'subjects come from the database: a report after the reposit
 test_expect_success 'a second report changes no file and no mtime' '
 	find site -type f -printf "%p %T@\n" | sort >before &&
 	"$LAB" report --db lab.db --out site >out 2>err &&
-	grep -q ": 0 file(s) written" out &&
+	grep -q ": 0 files written" out &&
 	find site -type f -printf "%p %T@\n" | sort >after &&
 	diff before after
 '
@@ -367,7 +367,7 @@ test_expect_success 'rows deleted from the database take their pages along, and 
 	grep -q "^lab: site '\''prune-site'\'' was written from database '\''$TRASH/lab.db'\'', not '\''$TRASH/prune.db'\''" err &&
 	"$LAB" report --db prune.db --out prune-site --force >out 2>err &&
 	cat out && test ! -s err && grep -qx "database $TRASH/prune.db" prune-site/.lab-site &&
-	grep -q ": 1 file(s) written, .* unchanged, $(echo $gone | wc -w) removed" out &&
+	grep -q ": 1 file written, .* unchanged, $(echo $gone | wc -w) removed" out &&
 	for f in $gone; do test ! -e $f || { echo "$f is still there"; exit 1; }; done &&
 	for f in notes.html e01.html r1.html.orig logs/notes.txt; do test -f prune-site/$f; done &&
 	test -d prune-site/r999.html &&

@@ -58,7 +58,7 @@ test_expect_success 'paths out of the logs, through a symlink, to a fifo: refuse
 test_expect_success 'a refused log stays refused: the next report changes nothing' '
 	find site -type f -printf "%p %T@\n" | sort >before &&
 	timeout 10 "$LAB" report --db lab.db --out site >out 2>err &&
-	test "$(wc -l <err)" = 5 && grep -q ": 0 file(s) written, .* 0 removed" out &&
+	test "$(wc -l <err)" = 5 && grep -q ": 0 files written, .* 0 removed" out &&
 	find site -type f -printf "%p %T@\n" | sort >after &&
 	diff before after
 '

@@ -36,7 +36,7 @@ test_expect_success 'setup: two databases in one folder, three runs and two, a s
 
 test_expect_success 'two databases in one folder get a site each; neither touches the other'"'"'s' '
 	"$LAB" report --db dbs/a.db >out 2>err && test ! -s err &&
-	grep -q "^dbs/site-a/index.html: [0-9]* file(s) written, 0 unchanged, 0 removed\$" out &&
+	grep -q "^dbs/site-a/index.html: [0-9]* files* written, 0 unchanged, 0 removed\$" out &&
 	listing dbs/site-a >a.before &&
 	"$LAB" report --db dbs/b.db >out 2>err && test ! -s err &&
 	grep -q "^dbs/site-b/index.html: " out &&
@@ -63,7 +63,7 @@ test_expect_success 'a site another database wrote is refused, naming both; --fo
 test_expect_success 'a moved database keeps its site; a copy of it does not' '
 	mv dbs/b.db dbs/b2.db &&
 	"$LAB" report --db dbs/b2.db --out taken >out 2>err &&
-	grep -q "^taken/index.html: 0 file(s) written, [0-9]* unchanged, 0 removed\$" out &&
+	grep -q "^taken/index.html: 0 files written, [0-9]* unchanged, 0 removed\$" out &&
 	grep -qx "database $TRASH/dbs/b2.db" taken/.lab-site &&
 	mv dbs/b2.db dbs/b.db &&
 	cp dbs/b.db dbs/copy.db &&
@@ -96,7 +96,7 @@ test_expect_success 'a folder of someone else'"'"'s is refused; --force overwrit
 		test "$(cat foreign/$f)" = "mine: $f" || { echo "foreign/$f changed"; exit 1; }
 	done &&
 	"$LAB" report --db dbs/a.db --out foreign >out 2>err && test ! -s err &&
-	grep -q "^foreign/index.html: 0 file(s) written, .*, 0 removed\$" out &&
+	grep -q "^foreign/index.html: 0 files written, .*, 0 removed\$" out &&
 	test "$(cat foreign/r9.html)" = "mine: r9.html" && test "$(cat foreign/e3.html)" = "mine: e3.html"
 '
 

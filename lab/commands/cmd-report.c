@@ -43,8 +43,9 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	if (site_write_forced(&ctx, out, force, &stats, &out_dir))
 		goto out;
-	printf("%s/index.html: %d file(s) written, %d unchanged, %d removed\n",
-	       term_safe(out_dir.buf), stats.written, stats.unchanged, stats.removed);
+	printf("%s/index.html: %d file%s written, %d unchanged, %d removed\n",
+	       term_safe(out_dir.buf), stats.written, stats.written == 1 ? "" : "s",
+	       stats.unchanged, stats.removed);
 	ret = 0;
 out:
 	strbuf_release(&out_dir);
