@@ -19,7 +19,7 @@ static void escape_to(FILE *f, void (*escape)(struct strbuf *, const char *), co
 	struct strbuf sb = STRBUF_INIT;
 
 	escape(&sb, s);
-	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_fwrite(&sb, f);
 	strbuf_release(&sb);
 }
 

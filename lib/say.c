@@ -54,7 +54,7 @@ static void put(FILE *f, const char *text, const char *indent)
 	else
 		strbuf_addf(&lines, "%s\n", safe.buf);
 	meter_clear_showing();
-	fwrite(lines.buf, 1, lines.len, f);
+	strbuf_fwrite(&lines, f);
 	fflush(f);
 	strbuf_release(&safe);
 	strbuf_release(&lines);

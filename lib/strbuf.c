@@ -174,3 +174,8 @@ int strbuf_read_fd(struct strbuf *sb, int fd, size_t max)
 	}
 	return 0;
 }
+
+size_t strbuf_fwrite(const struct strbuf *sb, FILE *f)
+{
+	return sb->len ? fwrite(sb->buf, 1, sb->len, f) : 0;
+}

@@ -10,6 +10,7 @@
  */
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct strbuf {
 	char *buf;
@@ -23,6 +24,8 @@ struct strbuf {
 
 void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
+/* Write sb's bytes to f: how many went (an empty buffer, which may own no memory, writes none). */
+size_t strbuf_fwrite(const struct strbuf *sb, FILE *f);
 /*
  * strbuf_release() of each buffer named, for the cleanup at a function's
  * end: strbuf_release_all(&path, &text, &why).

@@ -275,7 +275,7 @@ void textfmt_pad_sb(struct strbuf *sb, const char *s, size_t width)
 /* What a strbuf variant appended, printed to f. */
 static void put_release(FILE *f, struct strbuf *sb)
 {
-	fwrite(sb->buf, 1, sb->len, f);
+	strbuf_fwrite(sb, f);
 	strbuf_release(sb);
 }
 

@@ -55,7 +55,7 @@ int lava_image_url(struct strbuf *url, const struct lava_config *c, const char *
 		strbuf_addf(why, "cannot read '%s': %s", file, strerror(errno));
 		goto out;
 	}
-	if (!(f = fopen(dst.buf, "w")) || fwrite(data.buf, 1, data.len, f) != data.len) {
+	if (!(f = fopen(dst.buf, "w")) || strbuf_fwrite(&data, f) != data.len) {
 		strbuf_addf(why, "cannot write '%s' (the images' folder): %s", dst.buf, strerror(errno));
 		goto out;
 	}

@@ -102,7 +102,7 @@ int cmd_ab(int argc, char **argv)
 
 		if (ab_report(&report, &ctx.st, exp_id, fmt, verbose ? AB_REPORT_VERBOSE : 0))
 			ret = AB_ERROR;
-		fwrite(report.buf, 1, report.len, stdout);
+		strbuf_fwrite(&report, stdout);
 		strbuf_release(&report);
 	}
 	if (exp_id && !s.o.resume && ret == AB_ERROR && store_is_open(&ctx.st)) {

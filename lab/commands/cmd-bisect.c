@@ -137,7 +137,7 @@ static int print_status(struct store *st, long long id)
 		ret = -1;
 	else
 		ret = explain_report_all(&report, st, id, BISECT_EXPLAIN_TOP);
-	fwrite(report.buf, 1, report.len, stdout);
+	strbuf_fwrite(&report, stdout);
 	strbuf_release(&report);
 	return ret;
 }

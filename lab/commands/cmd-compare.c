@@ -225,7 +225,7 @@ static void print_report(const char *path_a, const struct dvec *a,
 		    ob->low_mild + ob->high_mild, ob->low_extreme + ob->high_extreme, ob->mad);
 	strbuf_addf(&sb, "verdict: %s (delta %g %%, %s)\n", verdict_name(c->verdict),
 		    100 * c->delta, better);
-	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_fwrite(&sb, stdout);
 	strbuf_release(&sb);
 }
 

@@ -154,7 +154,7 @@ static int print_report(struct store *st, long long id, int top, enum ab_format 
 	struct strbuf report = STRBUF_INIT;
 	int ret = explain_report(&report, st, id, top, fmt) ? 2 : 0;
 
-	fwrite(report.buf, 1, report.len, stdout);
+	strbuf_fwrite(&report, stdout);
 	strbuf_release(&report);
 	return ret;
 }

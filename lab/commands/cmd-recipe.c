@@ -468,7 +468,7 @@ static int one_done(long long exp, void *data)
 	struct strbuf report = STRBUF_INIT;
 	int ret = ab_report(&report, &c->ctx->st, exp, c->a.fmt, 0);
 
-	fwrite(report.buf, 1, report.len, stdout);
+	strbuf_fwrite(&report, stdout);
 	strbuf_release(&report);
 	return ret;
 }

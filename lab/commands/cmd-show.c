@@ -343,7 +343,7 @@ int cmd_show(int argc, char **argv)
 		ret = ab_report(&report, &ctx.st, id, fmt, AB_REPORT_VERBOSE) ||
 		      (fmt == AB_TEXT && explain_report_all(&report, &ctx.st, id, EXPLAIN_TOP)) ?
 		      2 : 0;
-		fwrite(report.buf, 1, report.len, stdout);
+		strbuf_fwrite(&report, stdout);
 	} else {
 		ret = show_run(&ctx.st, id, fmt) ? 2 : 0;
 	}
