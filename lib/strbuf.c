@@ -75,7 +75,8 @@ static void strbuf_enforce_cap(struct strbuf *sb)
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
 	strbuf_grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
+	if (len)	/* an empty strbuf's data may be NULL, which memcpy() must not get */
+		memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
 	strbuf_enforce_cap(sb);
