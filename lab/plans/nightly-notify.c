@@ -247,15 +247,16 @@ static void add_mail(struct outbox *ob, const struct nightly_change *c,
 {
 	struct night *nt = ob->nt;
 	const struct lab_nightly *n = nt->n;
+	double size = fabs(log(c->ratio));
 	int above = 0;
 
 	ob->nmail++;
 	/* what a kernel developer sees first: the worst metric, and how much */
-	if (!ob->subject.len || fabs(log(c->ratio)) > ob->subject_size) {
+	if (!ob->subject.len || size > ob->subject_size) {
 		char change[32];
 
 		strbuf_reset(&ob->subject);
-		ob->subject_size = fabs(log(c->ratio));
+		ob->subject_size = size;
 		textfmt_ratio(change, sizeof(change), c->ratio);
 		strbuf_addf(&ob->subject, "[lab nightly %s] REGRESSION in %s.%s %s", n->name,
 			    s->workload, s->metric, change);
