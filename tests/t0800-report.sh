@@ -696,6 +696,24 @@ test_expect_success 'explained by the PMU: its columns are samples of cycles, it
 	python3 check-sampled.py
 '
 
+test_expect_success 'explained by function_graph: the tracer named, never the function profiler' '
+	explained_report graph "scale=1.0 metrics=touch by=graph prof=work_fn:1000:1000000" \
+		"scale=1.3 metrics=touch by=graph prof=work_fn:1000:1100000,helper:1000:200000" &&
+	cat >check-graph.py <<-\EOF &&
+	import re
+	page = open("graph/site/e1.html").read()
+	part = page[page.index("<h2>Where the time went</h2>"):]
+	part = part[:part.index("</section>")]
+	assert "<th>Function</th><th>Calls A</th><th>Calls B</th>" in part, part
+	assert "function profiler on" not in part and "profiler\x27s cost" not in part, part
+	assert re.search(r"<p>Boots with the kernel\x27s function_graph tracer on \(A: runs ", part), part
+	assert ": the kernel has no function profiler, function_graph on work_fn old_fn helper: " \
+	       "1000 calls, 0 lost, 0 overwritten (a function\x27s time includes its callees)" in part, part
+	assert "times include the tracer\x27s cost" in part, part
+	EOF
+	python3 check-graph.py
+'
+
 test_expect_success 'numbers read as lab ab writes them: a scaled unit, a multiple for a speed-up of 500, never an exponent' '
 	mkdir tiny &&
 	rc=0 && "$LAB" ab --db tiny/lab.db --runner local --guest "$FAKE" --workload zeroing \

@@ -231,10 +231,10 @@ static void print_text(struct strbuf *out, const struct profile_diff *d, int top
 		strbuf_addf(out, "  NOISY: %zu and %zu boots %s, in wall time: medians,\n"
 			    "  each change with its 95 %% interval (Hodges-Lehmann); %s\n",
 			    d->nruns[0], d->nruns[1],
-			    d->sampled ? "sampled" : "with the function profiler on",
+			    d->sampled ? "sampled" : d->graph.len ? "with the tracer on" :
+			    "with the function profiler on",
 			    d->sampled ? "a time is a function's own\n  cycles, callees not in it"
-			    : "times include the profiler's\n  cost; verdicts come from boots "
-			    "without it");
+			    : "times include its\n  cost; verdicts come from boots without it");
 	else if (d->sampled)
 		strbuf_addstr(out, "  one boot a side, sampled over the whole workload: a "
 			      "function's time is its own\n  cycles (callees not in it), its "
