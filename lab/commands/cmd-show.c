@@ -12,6 +12,7 @@
 #include "explain.h"
 #include "json-writer.h"
 #include "log.h"
+#include "numfmt.h"
 #include "options.h"
 #include "redact.h"
 #include "run.h"
@@ -108,13 +109,15 @@ struct show_out {
 static int show_sample(const struct sample *s, void *data)
 {
 	struct show_out *o = data;
+	char value[NUMFMT_EXACT_SIZE];
 
 	if (o->fmt == AB_CSV) {
 		fprintf(o->f, "%lld,", o->run_id);
 		escape_csv(o->f, s->workload);
 		fputc(',', o->f);
 		escape_csv(o->f, s->metric);
-		fprintf(o->f, ",%ld,%.10g,", s->iteration, s->value);
+		numfmt_exact(value, sizeof(value), s->value);
+		fprintf(o->f, ",%ld,%s,", s->iteration, value);
 		escape_csv(o->f, s->unit);
 		fprintf(o->f, ",%d\n", (s->flags & SAMPLE_WARMUP) != 0);
 	} else {
