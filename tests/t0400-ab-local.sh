@@ -99,6 +99,23 @@ assert j == db == c, (j, c, db)
 "
 '
 
+test_expect_success 'text show gives meta of a known unit in a scaled unit, the rest as stored' '
+	cp lab.db meta.db &&
+	sql meta.db "UPDATE run_meta SET value = '\''0.146743'\'' WHERE run_id = 1 AND key = '\''lab.cpu_s'\'';
+		INSERT INTO run_meta(run_id, key, value) VALUES (1, '\''guest.copy_bytes'\'', '\''12345678'\''),
+			(1, '\''guest.wait_ns'\'', '\''397'\''), (1, '\''guest.note_s'\'', '\''soon'\''),
+			(1, '\''guest.pages'\'', '\''0.146743'\'')" &&
+	"$LAB" show --db meta.db 1 >show-m &&
+	grep -qx "  lab.cpu_s  *146.7 ms" show-m &&
+	grep -qx "  guest.copy_bytes  *12.35M B" show-m &&
+	grep -qx "  guest.wait_ns  *397.0 ns" show-m &&
+	grep -qx "  guest.note_s  *soon" show-m &&
+	grep -qx "  guest.pages  *0.146743" show-m &&
+	grep -qx "  host.mem_mib  *[0-9]* MiB" show-m &&
+	"$LAB" show --db meta.db 1 --format json >show-m.json &&
+	grep -q "\"lab.cpu_s\": \"0.146743\"" show-m.json
+'
+
 test_expect_success 'the json of an experiment says what it was: status, command, variants' '
 	"$LAB" show --db lab.db E1 --format json >e.json &&
 	python3 -c "
