@@ -768,6 +768,9 @@ test_expect_success 'numbers read as lab ab writes them: a scaled unit, a multip
 	    cells = parse(path).cells
 	    shown = [c for c in cells if re.fullmatch(r"[0-9.]+k? (ns|µs)", c)]
 	    assert len(shown) == 7, (path, cells)
+	    # and no column names another unit than the cells carry (the stored ms)
+	    assert not any(re.fullmatch(r"(ns|us|µs|ms|s)", c) for c in cells), (path, cells)
+	    assert "<th>Unit</th>" not in open(path, encoding="utf-8").read(), path
 	    assert not any(c.startswith("0.000") for c in cells), (path, cells)
 	# 455 times: the chart and the facts say 455×, not 455.1
 	wide = "".join(parse("wide/site/e1.html").text)
