@@ -324,9 +324,10 @@ void textfmt_cut(char *buf, size_t size, const char *s, size_t width, int keep_t
 
 /*
  * Bytes of text (len) its line takes when fit bytes fit in the line: up to
- * the last space that fits, a line's leading spaces not counted as one. A
- * word wider than the line (a path, a URL) is taken whole, the line then
- * wider than the columns: cut in two, it could not be pasted.
+ * the last space that fits, no space at its end, a line's leading spaces
+ * not counted as one. A word wider than the line (a path, a URL) is taken
+ * whole, the line then wider than the columns: cut in two, it could not
+ * be pasted.
  */
 static size_t line_end(const char *text, size_t len, size_t fit)
 {
@@ -335,6 +336,9 @@ static size_t line_end(const char *text, size_t len, size_t fit)
 	if (fit >= len)
 		return len;
 	while (sp > start && text[sp] != ' ')
+		sp--;
+	/* a run of spaces (a table's columns) left off the line's end */
+	while (sp > start && text[sp - 1] == ' ')
 		sp--;
 	if (sp > start)
 		return sp;

@@ -71,6 +71,11 @@ static void test_wrap_long_word(void)
 	       "hundredth/column/of/any/terminal/index.html\n  see\n",
 	       "a line's leading spaces are no place to break it");
 	is_str(wrap("", "    ", "a short line"), "a short line\n", "a short line stays whole");
+	is_str(wrap("", "    ", "vm-missing    vm-missing    qemu     x86_64   /srv/qemu/build-for-the-lab-"
+		    "with-every-target/bin/qemu-system-x86_64, accel kvm"),
+	       "vm-missing    vm-missing    qemu     x86_64\n    /srv/qemu/build-for-the-lab-with-every-"
+	       "target/bin/qemu-system-x86_64, accel kvm\n",
+	       "a table's row broken between its columns: no space left at the line's end");
 }
 
 int main(void)
