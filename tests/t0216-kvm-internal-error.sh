@@ -128,7 +128,7 @@ test_expect_success FAKEKVM,TCG 'a start that fails under TCG too is not noted a
 	test_expect_code 1 fake_kvm "$LAB" run --config nested.conf --db lab.db --kernel "$KERNEL" \
 		--workload boot --mem 512M --cmdline lab.fake=refuse --timeout 60 >out 2>err &&
 	cat err &&
-	grep -q "kvm did not start this guest (qemu ended before the kernel printed: qemu-system-x86_64: -append: this qemu refuses the guest), nor did tcg (qemu ended before the kernel printed: .*): using tcg, kvm not noted as unusable" err &&
+	unwrapped err | grep -q "kvm did not start this guest (qemu ended before the kernel printed: qemu-system-x86_64: -append: this qemu refuses the guest), nor did tcg (qemu ended before the kernel printed: .*): using tcg, kvm not noted as unusable" &&
 	test "$(sql lab.db "SELECT status || accel FROM runs WHERE id = 4")" = INFRAtcg &&
 	! test -e "$NOTE"
 '

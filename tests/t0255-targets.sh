@@ -116,7 +116,7 @@ test_expect_success TCG 'volumes of a lab killed with -9 are removed by the next
 	test_when_finished "virsh -q -c qemu:///system vol-delete --pool lab lab-$host-$$-0-boot-kernel >/dev/null;
 		virsh -q -c qemu:///system vol-delete --pool lab lab-elsewhere-$dead-0-boot-kernel >/dev/null" &&
 	run --target vm1 --workload boot --mem 1G >out 2>err &&
-	grep -q "removed volume .lab-$host-$dead-0-boot-kernel. of a lab that died (pid $dead)" err &&
+	unwrapped err | grep -q "removed volume .lab-$host-$dead-0-boot-kernel. of a lab that died (pid $dead)" &&
 	virsh -q -c qemu:///system vol-list lab >volumes &&
 	! grep -q "lab-$host-$dead-" volumes &&
 	grep -q "lab-$host-$$-0-boot-kernel" volumes &&

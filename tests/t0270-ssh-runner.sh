@@ -75,7 +75,7 @@ test_expect_success 'a host key that does not match known_hosts is refused, sayi
 	test_expect_code 2 run --guest "$FAKE" --workload zeroing 2>err &&
 	cat err &&
 	test "$(wc -l <err)" = 1 &&
-	grep -q "host key of '\''root@127.0.0.1'\'' not accepted (checked against $TRASH/wrong_known_hosts)" err &&
+	unwrapped err | grep -q "host key of '\''root@127.0.0.1'\'' not accepted (checked against $TRASH/wrong_known_hosts)" &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 3
 '
 

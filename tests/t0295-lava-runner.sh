@@ -182,7 +182,7 @@ test_expect_success 'a server gone while its job waits: INFRA, the job noted unt
 	test "$(api "jobs/$job/" | field state)" = Submitted &&
 	test_expect_code 1 fast >out 2>err &&
 	control "" &&
-	grep -q "cancelling LAVA job $job, left running while its server did not answer" err &&
+	unwrapped err | grep -q "cancelling LAVA job $job, left running while its server did not answer" &&
 	test "$(api "jobs/$job/" | field health)" = Canceled &&
 	test ! -e state/cache/lava-jobs/$job
 '
@@ -420,7 +420,7 @@ test_expect_success BOOT 'LAVA gone mid-boot: INFRA, not TIMEOUT; its job cancel
 	control "" &&
 	test "$(api "jobs/$job/" | field state)" = Running &&
 	test_expect_code 1 fast >out 2>err &&
-	grep -q "cancelling LAVA job $job, left running while its server did not answer" err &&
+	unwrapped err | grep -q "cancelling LAVA job $job, left running while its server did not answer" &&
 	test "$(api "jobs/$job/" | field health)" = Canceled &&
 	test ! -e state/cache/lava-jobs/$job
 '
