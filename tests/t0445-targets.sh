@@ -111,7 +111,7 @@ test_expect_success 'runs of two classes in one experiment are refused, unless -
 	unwrapped err | grep "^lab:" >errline &&
 	expect_one_line_naming errline "refusing to compare: runs of experiment 1 ran on targets of class .fake. and of class .other., which are not declared interchangeable; use --force to compare anyway" &&
 	test_expect_code 1 "${ab[@]}" --boots 6 --targets other --resume E1 --force >out 2>err &&
-	grep -q "differ in class (.fake. vs .other.): compared anyway (--force)" err &&
+	unwrapped err | grep -q "differ in class (.fake. vs .other.): compared anyway (--force)" &&
 	grep -q " REGRESSION$" out
 '
 
