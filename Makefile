@@ -50,6 +50,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 HELPER_BINS := $(patsubst tests/helpers/%.c,$(B)/tests/helpers/%,$(wildcard tests/helpers/*.c))
 BENCH_SRCS := $(wildcard tests/bench/bench-*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(B)/bench/%)
+# what the bench scripts write their tables with (lib/textfmt's numbers)
+BENCH_TOOLS := $(B)/bench/benchfmt
 
 # The guest program is static: it is /init of a VM, or a plain process.
 GUEST_SRCS := $(filter-out runners/guest/rootinit.c,$(wildcard runners/guest/*.c)) \
@@ -293,7 +295,7 @@ seeds: deps
 	$(Q)$(MAKE) --no-print-directory all fixture fixture-6.12
 	$(Q)for r in $(RECIPES); do lab/lab recipe $$r $(RECIPE_FLAGS) || exit 1; done
 
-bench: all $(BENCH_BINS)
+bench: all $(BENCH_BINS) $(BENCH_TOOLS)
 	$(Q)for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
 	$(Q)for b in $(wildcard tests/bench/*.sh); do echo "== $$b"; $$b || exit 1; done
 

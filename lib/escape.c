@@ -1,17 +1,8 @@
-#include <math.h>
 #include <string.h>
 
 #include "array.h"
 #include "escape.h"
 #include "strvec.h"
-
-void escape_json_number(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.10g", v);
-	else
-		fputs("null", f);
-}
 
 /* The FILE side of an escape: the strbuf one's text, written out. */
 static void escape_to(FILE *f, void (*escape)(struct strbuf *, const char *), const char *s)

@@ -16,8 +16,6 @@
 void escape_json(FILE *f, const char *s);
 /* The same string appended to sb. */
 void escape_json_sb(struct strbuf *sb, const char *s);
-/* v as a JSON number in ten significant digits; null when it is not finite. */
-void escape_json_number(FILE *f, double v);
 void escape_csv(FILE *f, const char *s);
 /* The same field appended to sb. */
 void escape_csv_sb(struct strbuf *sb, const char *s);

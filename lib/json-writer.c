@@ -5,6 +5,7 @@
 
 #include "escape.h"
 #include "json-writer.h"
+#include "numfmt.h"
 #include "strbuf.h"
 
 void json_writer_init(struct json_writer *jw, FILE *f, enum json_writer_flags flags)
@@ -114,9 +115,12 @@ void json_string(struct json_writer *jw, const char *key, const char *s)
 void json_number(struct json_writer *jw, const char *key, double v)
 {
 	member(jw, key);
-	if (isfinite(v))
-		put(jw, "%.15g", v);
-	else
+	if (isfinite(v)) {
+		char buf[NUMFMT_EXACT_SIZE];
+
+		numfmt_exact(buf, sizeof(buf), v);
+		put(jw, "%s", buf);
+	} else
 		put(jw, "null");
 }
 

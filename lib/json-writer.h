@@ -4,8 +4,8 @@
  * JSON written as it goes, to a FILE or a strbuf the caller owns: objects and arrays
  * opened and closed in order, the writer putting the commas, and a value
  * that is not there written as null (a NULL string, a number that is not
- * finite), never as a placeholder such as "-". Numbers keep the digits a
- * program needs (%.15g: JSON stays exact where text output rounds).
+ * finite), never as a placeholder such as "-". Numbers are exact, as
+ * numfmt_exact() writes them: read back, each is the double written.
  *
  * Every call takes the member's key inside an object and NULL inside an
  * array or at the top. As text for a person to read too, each element of
@@ -44,7 +44,7 @@ void json_array_end(struct json_writer *jw);
 
 /* s, or null for NULL. */
 void json_string(struct json_writer *jw, const char *key, const char *s);
-/* v in %.15g, or null when it is not finite. */
+/* v exactly (numfmt_exact()), or null when it is not finite. */
 void json_number(struct json_writer *jw, const char *key, double v);
 void json_int(struct json_writer *jw, const char *key, long long v);
 void json_bool(struct json_writer *jw, const char *key, int v);

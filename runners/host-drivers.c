@@ -3,7 +3,8 @@
  * from the Makefiles of Linux 6.1 (obj-$(CONFIG_X) += name.o) and the
  * names sysfs gives built-in drivers. A driver whose folder is entered
  * by an option of its own (obj-$(CONFIG_HNS3) += hns3/), or that works
- * only with a module beside it (hisi_sas_main, hclge), needs those too.
+ * only with a module beside it (hisi_sas_main, hclge, ThunderX's nicpf and
+ * bgx under a nicvf port), needs those too.
  */
 #include <stddef.h>
 #include <string.h>
@@ -61,8 +62,9 @@ static const struct driver_options table[] = {
 	{ "hclge", { "HNS3", "HNS3_HCLGE" } },
 	{ "hns-nic", { "HNS_DSAF", "HNS_ENET" } },
 	{ "hinic", { "HINIC" } },
-	{ "nicpf", { "THUNDER_NIC_PF" } },
-	{ "nicvf", { "THUNDER_NIC_VF" } },
+	/* ThunderX's ports are VFs (nicvf) on a PF that drives the BGX block */
+	{ "nicpf", { "THUNDER_NIC_PF", "THUNDER_NIC_BGX" } },
+	{ "nicvf", { "THUNDER_NIC_VF", "THUNDER_NIC_PF", "THUNDER_NIC_BGX" } },
 	{ "thunder_bgx", { "THUNDER_NIC_BGX" } },
 	{ "amd_xgbe", { "AMD_XGBE" } },
 	{ "xgene_enet", { "NET_XGENE" } },

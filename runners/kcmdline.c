@@ -1,4 +1,5 @@
 /* What may go on a kernel command line the lab assembles (kcmdline.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
@@ -6,6 +7,8 @@
 #include "kcmdline.h"
 #include "log.h"
 #include "strbuf.h"
+#include "strvec.h"
+#include "xalloc.h"
 
 /*
  * The keys the lab itself puts on every boot's line (boot_params(), and
@@ -241,4 +244,68 @@ int kcmdline_host_words(struct strbuf *sb, const char *host_cmdline, struct strb
 	}
 	strvec_release(&words);
 	return ret;
+}
+
+/*
+ * A word of a command line, ordered by its parameter's name and, among
+ * the words of one name, by where it stood (qsort is not stable); words
+ * after "--" are init's arguments, whose order is theirs, and go last.
+ */
+struct param_word {
+	const char *word;
+	size_t name_len, at;
+	int init_arg;
+};
+
+static int param_word_cmp(const void *x, const void *y)
+{
+	const struct param_word *a = x, *b = y;
+	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+	int c;
+
+	if (a->init_arg != b->init_arg)
+		return a->init_arg - b->init_arg;
+	if (!a->init_arg) {
+		c = memcmp(a->word, b->word, n);
+		if (c)
+			return c;
+		if (a->name_len != b->name_len)
+			return a->name_len < b->name_len ? -1 : 1;
+	}
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* The words of cmdline in param_word order; the array is the caller's, its words in words. */
+static struct param_word *params_sorted(struct strvec *words, const char *cmdline)
+{
+	struct param_word *p;
+	int init_arg = 0;
+
+	strvec_split(words, cmdline ? cmdline : "");
+	p = xcalloc(words->nr + 1, sizeof(*p));
+	for (size_t i = 0; i < words->nr; i++) {
+		p[i].word = words->v[i];
+		p[i].name_len = strcspn(words->v[i], "=");
+		p[i].at = i;
+		p[i].init_arg = init_arg;
+		if (!strcmp(words->v[i], "--"))
+			init_arg = 1;
+	}
+	qsort(p, words->nr, sizeof(*p), param_word_cmp);
+	return p;
+}
+
+int kcmdline_same(const char *a, const char *b)
+{
+	struct strvec wa = STRVEC_INIT, wb = STRVEC_INIT;
+	struct param_word *pa = params_sorted(&wa, a), *pb = params_sorted(&wb, b);
+	int same = wa.nr == wb.nr;
+
+	for (size_t i = 0; same && i < wa.nr; i++)
+		same = pa[i].init_arg == pb[i].init_arg && !strcmp(pa[i].word, pb[i].word);
+	free(pa);
+	free(pb);
+	strvec_release(&wa);
+	strvec_release(&wb);
+	return same;
 }

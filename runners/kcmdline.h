@@ -57,4 +57,13 @@ int kcmdline_check(const char *workloads, const struct strvec *params, const cha
 struct strbuf;
 int kcmdline_host_words(struct strbuf *sb, const char *host_cmdline, struct strbuf *why);
 
+/*
+ * 1 when command lines a and b (NULL: none) give a kernel the same: the
+ * same parameters, in any order, but a parameter given more than once
+ * (the kernel takes the last) in the same order, and the same arguments
+ * for init after "--" in the same order. "a=1 b=2" is "b=2 a=1"; "a=1 a=2"
+ * is not "a=2 a=1".
+ */
+int kcmdline_same(const char *a, const char *b);
+
 #endif

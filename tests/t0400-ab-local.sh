@@ -64,17 +64,56 @@ test_expect_success 'A/A with the adaptive schedule is never a verdict of change
 	grep -q " SAME$" out
 '
 
-test_expect_success 'csv and json carry the stored numbers' '
+test_expect_success 'csv and json carry the stored numbers, exactly' '
 	"$LAB" show --db lab.db E1 --format csv >v.csv &&
 	test "$(wc -l <v.csv)" = 2 &&
 	head -1 v.csv | grep -q "^experiment,workload,metric,unit" &&
 	"$LAB" show --db lab.db E1 --format json >v.json &&
 	python3 -c "
-import json, sqlite3, sys
+import csv, json, sqlite3, sys
 v = json.load(open(\"v.json\"))[\"verdicts\"][0]
+c = list(csv.DictReader(open(\"v.csv\")))[0]
 db = sqlite3.connect(\"lab.db\").execute(\"SELECT ratio, p, verdict FROM verdicts WHERE experiment_id = 1\").fetchone()
-assert abs(v[\"ratio\"] - db[0]) < 1e-9 and abs(v[\"p\"] - db[1]) <= 1e-9 * db[1] and v[\"verdict\"] == db[2], (v, db)
+assert v[\"ratio\"] == db[0] and v[\"p\"] == db[1] and v[\"verdict\"] == db[2], (v, db)
+assert float(c[\"ratio\"]) == db[0] and float(c[\"p\"]) == db[1], (c, db)
 "
+'
+
+test_expect_success 'a run'\''s samples as csv and json read back as the stored doubles' '
+	cp lab.db exact.db &&
+	sql exact.db "UPDATE samples SET value = 1.0000000000000002 WHERE run_id = 1 AND iteration = 1;
+		UPDATE samples SET value = 123456.78901234567 WHERE run_id = 1 AND iteration = 2;
+		UPDATE samples SET value = 0.1 WHERE run_id = 1 AND iteration = 3" &&
+	"$LAB" show --db exact.db 1 --format csv >s.csv &&
+	grep -q "^1,zeroing,t,1,1.0000000000000002,ms," s.csv &&
+	grep -q "^1,zeroing,t,2,123456.78901234567,ms," s.csv &&
+	grep -q "^1,zeroing,t,3,0.1,ms," s.csv &&
+	"$LAB" show --db exact.db 1 --format json >s.json &&
+	grep -q "\"value\": 1.0000000000000002," s.json &&
+	python3 -c "
+import csv, json, sqlite3
+db = dict(sqlite3.connect(\"exact.db\").execute(\"SELECT iteration, value FROM samples WHERE run_id = 1 AND metric = \x27t\x27\"))
+j = {s[\"iteration\"]: s[\"value\"] for s in json.load(open(\"s.json\"))[\"samples\"] if s[\"metric\"] == \"t\"}
+c = {int(r[\"iteration\"]): float(r[\"value\"]) for r in csv.DictReader(open(\"s.csv\")) if r[\"metric\"] == \"t\"}
+assert j == db == c, (j, c, db)
+"
+'
+
+test_expect_success 'text show gives meta of a known unit in a scaled unit, the rest as stored' '
+	cp lab.db meta.db &&
+	sql meta.db "UPDATE run_meta SET value = '\''0.146743'\'' WHERE run_id = 1 AND key = '\''lab.cpu_s'\'';
+		INSERT INTO run_meta(run_id, key, value) VALUES (1, '\''guest.copy_bytes'\'', '\''12345678'\''),
+			(1, '\''guest.wait_ns'\'', '\''397'\''), (1, '\''guest.note_s'\'', '\''soon'\''),
+			(1, '\''guest.pages'\'', '\''0.146743'\'')" &&
+	"$LAB" show --db meta.db 1 >show-m &&
+	grep -qx "  lab.cpu_s  *146.7 ms" show-m &&
+	grep -qx "  guest.copy_bytes  *12.35M B" show-m &&
+	grep -qx "  guest.wait_ns  *397.0 ns" show-m &&
+	grep -qx "  guest.note_s  *soon" show-m &&
+	grep -qx "  guest.pages  *0.146743" show-m &&
+	grep -qx "  host.mem_mib  *[0-9]* MiB" show-m &&
+	"$LAB" show --db meta.db 1 --format json >show-m.json &&
+	grep -q "\"lab.cpu_s\": \"0.146743\"" show-m.json
 '
 
 test_expect_success 'the json of an experiment says what it was: status, command, variants' '

@@ -67,6 +67,9 @@ test_expect_success 'A and B the same kernel and command line: refused unless --
 	refused "$AA" --runner local --guest "$FAKE" --workload zeroing &&
 	refused "$AA" --runner local --guest "$FAKE" --workload zeroing \
 		--a-cmdline "scale=1.0" --b-cmdline "scale=1.0" &&
+	# the same parameters in another order are the same command line to the kernel
+	refused "$AA" --runner local --guest "$FAKE" --workload zeroing \
+		--a-cmdline "scale=1.0 cv=0.01" --b-cmdline "cv=0.01  scale=1.0" &&
 	echo "not a kernel either" >img2 && cp img img3 &&
 	refused "$AA" --runner local --a-kernel img --b-kernel img3 --workload zeroing &&
 	test_expect_code 2 "$LAB" ab --db lab.db --repo repo --a base --b base~0 \
@@ -75,7 +78,13 @@ test_expect_success 'A and B the same kernel and command line: refused unless --
 	test "$(sql lab.db "SELECT count(*) FROM experiments")" = 1 &&
 	"$LAB" ab --db aa.db --aa --runner local --guest "$FAKE" --workload zeroing --boots 1 \
 		--iters 3 >out 2>err &&
-	test "$(sql aa.db "SELECT count(*) FROM runs WHERE status = \"OK\"")" = 2
+	test "$(sql aa.db "SELECT count(*) FROM runs WHERE status = \"OK\"")" = 2 &&
+	# a parameter given twice: the kernel takes the last, so the order makes another side
+	rc=0 && "$LAB" ab --db ab2.db --runner local --guest "$FAKE" --workload zeroing --boots 1 \
+		--iters 3 --a-cmdline "scale=1.0 scale=2.0" --b-cmdline "scale=2.0 scale=1.0" \
+		>out 2>err || rc=$? &&
+	test "$rc" -le 1 &&
+	test "$(sql ab2.db "SELECT count(*) FROM runs WHERE status = \"OK\"")" = 2
 '
 
 test_done

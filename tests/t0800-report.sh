@@ -696,6 +696,24 @@ test_expect_success 'explained by the PMU: its columns are samples of cycles, it
 	python3 check-sampled.py
 '
 
+test_expect_success 'explained by function_graph: the tracer named, never the function profiler' '
+	explained_report graph "scale=1.0 metrics=touch by=graph prof=work_fn:1000:1000000" \
+		"scale=1.3 metrics=touch by=graph prof=work_fn:1000:1100000,helper:1000:200000" &&
+	cat >check-graph.py <<-\EOF &&
+	import re
+	page = open("graph/site/e1.html").read()
+	part = page[page.index("<h2>Where the time went</h2>"):]
+	part = part[:part.index("</section>")]
+	assert "<th>Function</th><th>Calls A</th><th>Calls B</th>" in part, part
+	assert "function profiler on" not in part and "profiler\x27s cost" not in part, part
+	assert re.search(r"<p>Boots with the kernel\x27s function_graph tracer on \(A: runs ", part), part
+	assert ": the kernel has no function profiler, function_graph on work_fn old_fn helper: " \
+	       "1000 calls, 0 lost, 0 overwritten (a function\x27s time includes its callees)" in part, part
+	assert "times include the tracer\x27s cost" in part, part
+	EOF
+	python3 check-graph.py
+'
+
 test_expect_success 'numbers read as lab ab writes them: a scaled unit, a multiple for a speed-up of 500, never an exponent' '
 	mkdir tiny &&
 	rc=0 && "$LAB" ab --db tiny/lab.db --runner local --guest "$FAKE" --workload zeroing \
@@ -750,6 +768,9 @@ test_expect_success 'numbers read as lab ab writes them: a scaled unit, a multip
 	    cells = parse(path).cells
 	    shown = [c for c in cells if re.fullmatch(r"[0-9.]+k? (ns|µs)", c)]
 	    assert len(shown) == 7, (path, cells)
+	    # and no column names another unit than the cells carry (the stored ms)
+	    assert not any(re.fullmatch(r"(ns|us|µs|ms|s)", c) for c in cells), (path, cells)
+	    assert "<th>Unit</th>" not in open(path, encoding="utf-8").read(), path
 	    assert not any(c.startswith("0.000") for c in cells), (path, cells)
 	# 455 times: the chart and the facts say 455×, not 455.1
 	wide = "".join(parse("wide/site/e1.html").text)

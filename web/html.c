@@ -28,7 +28,7 @@ void html_cell_quantity(struct strbuf *sb, double v, const char *unit, double re
 	strbuf_addstr(sb, "<td class=\"num\"");
 	if (isfinite(v)) {
 		strbuf_addstr(sb, " title=\"");
-		numbers_exact(sb, v, 9);
+		numbers_exact(sb, v, 0);
 		if (*unit)
 			strbuf_addch(sb, ' ');
 		escape_html(sb, unit);

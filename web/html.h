@@ -46,7 +46,10 @@ void html_cell_badge(struct strbuf *sb, const char *prefix, const char *word);
 void html_cell_time(struct strbuf *sb, double epoch);
 void html_cell_count(struct strbuf *sb, const char *cls, long long v);
 void html_cell_num(struct strbuf *sb, double v);	/* of class "num" */
-/* numbers_quantity() in a cell of class "num", its exact value and stored unit as its title. */
+/*
+ * numbers_quantity() in a cell of class "num", its exact value (every digit
+ * it takes to read back as v, no exponent) and stored unit as its title.
+ */
 void html_cell_quantity(struct strbuf *sb, double v, const char *unit, double ref);
 /* A whole fact of a list of facts (<dl>): <dt>name</dt><dd>, the value, </dd> and a newline. */
 void html_fact_text(struct strbuf *sb, const char *name, const char *text);

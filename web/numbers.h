@@ -8,7 +8,10 @@
  */
 #include "strbuf.h"
 
-/* v in digits significant digits and never an exponent: 0.00000454973, 12345678. */
+/*
+ * v in digits significant digits (0: all it takes to read back as v) and
+ * never an exponent: 0.00000454973, 12345678 (numfmt_plain_sb()).
+ */
 void numbers_exact(struct strbuf *sb, double v, int digits);
 /* v of unit scaled to the magnitude of ref, with the unit it is then in: "397.3 ns". */
 void numbers_quantity(struct strbuf *sb, double v, const char *unit, double ref);

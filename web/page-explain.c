@@ -124,6 +124,7 @@ static void add_how(struct strbuf *sb, const struct profile_diff *d)
 	int repeated = profile_diff_repeated(d);
 
 	strbuf_addstr(sb, d->sampled ? "<p>Boots sampled by the PMU (" :
+		      d->graph.len ? "<p>Boots with the kernel's function_graph tracer on (" :
 		      "<p>Boots with the kernel's function profiler on (");
 	for (int s = 0; s < 2; s++) {
 		strbuf_addf(sb, "%s: run%s", s ? "; B" : "A", d->nruns[s] > 1 ? "s" : "");
@@ -138,12 +139,20 @@ static void add_how(struct strbuf *sb, const struct profile_diff *d)
 		html_text(sb, d->by.buf);
 		strbuf_addstr(sb, ". A function's samples are those taken while the CPU was in it; "
 			      "its time is its own (callees not in it), its samples times the period");
+	} else if (d->graph.len) {
+		strbuf_addstr(sb, ": the kernel has no function profiler, ");
+		html_text(sb, d->graph.buf);
+		strbuf_addstr(sb, " (a function's time includes its callees)");
 	}
 	if (repeated)
 		strbuf_addf(sb, ". <strong>Noisy</strong>: wall time, %zu and %zu boots, their "
 			    "medians, each change with its 95%% interval (Hodges-Lehmann)%s",
 			    d->nruns[0], d->nruns[1],
-			    d->sampled ? "" : "; times include the profiler's cost");
+			    d->sampled ? "" : d->graph.len ? "; times include the tracer's cost" :
+			    "; times include the profiler's cost");
+	else if (d->graph.len)
+		strbuf_addstr(sb, ". Calls are exact unless the tracer lost events, times include "
+			      "its cost");
 	else if (!d->sampled)
 		strbuf_addstr(sb, ": calls are exact, times include the profiler's cost");
 	strbuf_addf(sb, ". The verdict and its effect come from the boots without %s.</p>\n",

@@ -26,7 +26,8 @@ static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
 
 	if (run_metrics_load(s, &rm, id))
 		return -1;
-	html_section_table(sb, "Samples", "<th>Metric</th><th>Unit</th><th>n</th><th>warm-up</th>"
+	/* no column of units: each cell names the unit it is scaled to, its title the stored one */
+	html_section_table(sb, "Samples", "<th>Metric</th><th>n</th><th>warm-up</th>"
 			   "<th>Mean</th><th>std deviation</th><th>min</th><th>q1</th><th>median</th>"
 			   "<th>q3</th><th>max</th>");
 	for (size_t i = 0; i < rm.n; i++) {
@@ -35,9 +36,7 @@ static int add_run_samples(struct site *s, struct strbuf *sb, long long id)
 
 		strbuf_addstr(sb, "<tr><th scope=\"row\">");
 		html_metric_name(sb, &m->name);
-		strbuf_addstr(sb, "</th><td>");
-		escape_html(sb, m->name.unit);
-		strbuf_addf(sb, "</td><td class=\"num\">%zu</td><td class=\"num\">%d</td>", m->d.nr,
+		strbuf_addf(sb, "</th><td class=\"num\">%zu</td><td class=\"num\">%d</td>", m->d.nr,
 			    m->warm);
 		if (m->d.nr && !stats_summarize(&sum, m->d.v, m->d.nr)) {
 			double v[7] = { sum.mean, sum.std, sum.min, sum.q1, sum.median, sum.q3, sum.max };

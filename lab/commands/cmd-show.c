@@ -1,5 +1,7 @@
 /* lab show RUN: one run's provenance, metadata, samples, event counts and console log. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ab-report.h"
@@ -12,6 +14,7 @@
 #include "explain.h"
 #include "json-writer.h"
 #include "log.h"
+#include "numfmt.h"
 #include "options.h"
 #include "redact.h"
 #include "run.h"
@@ -108,13 +111,15 @@ struct show_out {
 static int show_sample(const struct sample *s, void *data)
 {
 	struct show_out *o = data;
+	char value[NUMFMT_EXACT_SIZE];
 
 	if (o->fmt == AB_CSV) {
 		fprintf(o->f, "%lld,", o->run_id);
 		escape_csv(o->f, s->workload);
 		fputc(',', o->f);
 		escape_csv(o->f, s->metric);
-		fprintf(o->f, ",%ld,%.10g,", s->iteration, s->value);
+		numfmt_exact(value, sizeof(value), s->value);
+		fprintf(o->f, ",%ld,%s,", s->iteration, value);
 		escape_csv(o->f, s->unit);
 		fprintf(o->f, ",%d\n", (s->flags & SAMPLE_WARMUP) != 0);
 	} else {
@@ -154,9 +159,41 @@ static int show_dropped(long long seq, const char *reason, const char *line, voi
 	return 0;
 }
 
+/*
+ * A meta value whose key ends in its unit (lab.cpu_s, host.to_init_s,
+ * host.mem_mib) in that unit as a person reads it, scaled: "146.7 ms" for
+ * a stored 0.146743; any other value as it was stored.
+ */
+static const char *meta_shown(char *buf, size_t size, const char *key, const char *value)
+{
+	static const struct {
+		const char *suffix, *unit;
+	} units[] = {
+		{ "_s", "s" }, { "_ms", "ms" }, { "_us", "us" }, { "_ns", "ns" },
+		{ "_bytes", "B" }, { "_mib", "MiB" },
+	};
+	size_t klen = strlen(key);
+
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		size_t n = strlen(units[i].suffix);
+		char *end;
+		double v;
+
+		if (klen <= n || strcmp(key + klen - n, units[i].suffix))
+			continue;
+		v = strtod(value, &end);
+		if (end == value || *end || !isfinite(v))
+			return value;
+		textfmt_quantity(buf, size, v, units[i].unit, v);
+		return buf;
+	}
+	return value;
+}
+
 static int show_meta_row(const char *key, const char *value, void *data)
 {
 	struct show_out *o = data;
+	char shown[64];
 
 	/* an older lab stored addresses with their secrets (lava.url with its password) */
 	value = url_redacted(value);
@@ -175,7 +212,8 @@ static int show_meta_row(const char *key, const char *value, void *data)
 			strbuf_reset(&lead);
 			strbuf_addstr(&lead, "                               ");
 		}
-		put_wrapped(o->f, lead.buf, "                               ", value);
+		put_wrapped(o->f, lead.buf, "                               ",
+			    meta_shown(shown, sizeof(shown), key, value));
 		strbuf_release(&lead);
 	}
 	return 0;

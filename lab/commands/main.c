@@ -3,6 +3,7 @@
  * The subcommand table; each command lives in its own cmd-*.c.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -75,6 +76,9 @@ static void show_manual(const char *name, char section)
 			strbuf_addf(&path, where[i], lab_source_dir(), page, section);
 		if (!access(path.buf, R_OK)) {
 			fflush(stdout);
+			/* the pages' tables are made for 100 columns; man takes 80 off a terminal */
+			if (!isatty(STDOUT_FILENO))
+				setenv("MANWIDTH", "100", 0);
 			execlp("man", "man", "-l", path.buf, (char *)NULL);
 			break;
 		}

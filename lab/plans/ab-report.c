@@ -10,6 +10,7 @@
 #include "events.h"
 #include "json-writer.h"
 #include "log.h"
+#include "numfmt.h"
 #include "say.h"
 #include "store-experiment.h"
 #include "store-verdict.h"
@@ -346,8 +347,8 @@ int ab_report(struct strbuf *out, struct store *st, long long exp_id, enum ab_fo
 				text = column(v, i, &num);
 				if (text)
 					escape_csv_sb(out, text);
-				else if (isfinite(num))
-					strbuf_addf(out, "%.10g", num);
+				else
+					numfmt_exact_sb(out, num);
 			}
 			strbuf_addch(out, '\n');
 		} else {

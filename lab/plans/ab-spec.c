@@ -8,6 +8,7 @@
 #include "config.h"
 #include "host.h"
 #include "image.h"
+#include "kcmdline.h"
 #include "log.h"
 #include "patch.h"
 #include "xalloc.h"
@@ -246,7 +247,8 @@ int ab_spec_same_sides(const struct ab_spec *s)
 {
 	const struct kernel_image *a = s->o.v[0].kernel, *b = s->o.v[1].kernel;
 
-	if (strcmp(s->o.v[0].cmdline, s->o.v[1].cmdline) || !a != !b)
+	/* "a=1 b=2" and "b=2 a=1" are one command line to the kernel */
+	if (!kcmdline_same(s->o.v[0].cmdline, s->o.v[1].cmdline) || !a != !b)
 		return 0;
 	return !a || a == b || !strcmp(a->hash, b->hash);
 }

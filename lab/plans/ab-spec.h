@@ -51,7 +51,8 @@ int ab_spec_prepare(struct ab_spec *s, struct lab_context *ctx);
 
 /*
  * After ab_spec_prepare(): 1 when A and B boot the same kernel (the same
- * bytes) with the same command line, an A/A.
+ * bytes) with the same command line (kcmdline_same(): the same parameters
+ * in any order), an A/A.
  */
 int ab_spec_same_sides(const struct ab_spec *s);
 

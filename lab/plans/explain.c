@@ -11,6 +11,7 @@
 #include "json-writer.h"
 #include "kcmdline.h"
 #include "log.h"
+#include "numfmt.h"
 #include "progress.h"
 #include "say.h"
 #include "store-experiment.h"
@@ -231,10 +232,10 @@ static void print_text(struct strbuf *out, const struct profile_diff *d, int top
 		strbuf_addf(out, "  NOISY: %zu and %zu boots %s, in wall time: medians,\n"
 			    "  each change with its 95 %% interval (Hodges-Lehmann); %s\n",
 			    d->nruns[0], d->nruns[1],
-			    d->sampled ? "sampled" : "with the function profiler on",
+			    d->sampled ? "sampled" : d->graph.len ? "with the tracer on" :
+			    "with the function profiler on",
 			    d->sampled ? "a time is a function's own\n  cycles, callees not in it"
-			    : "times include the profiler's\n  cost; verdicts come from boots "
-			    "without it");
+			    : "times include its\n  cost; verdicts come from boots without it");
 	else if (d->sampled)
 		strbuf_addstr(out, "  one boot a side, sampled over the whole workload: a "
 			      "function's time is its own\n  cycles (callees not in it), its "
@@ -364,19 +365,23 @@ static void print_csv(struct strbuf *out, const struct profile_diff *d, int top)
 				strbuf_addf(out, ",%lld", r->calls[s]);
 			else
 				strbuf_addch(out, ',');
-		for (int s = 0; s < 2; s++)
-			if (r->have[s])
-				strbuf_addf(out, ",%.10g", r->ns[s]);
-			else
-				strbuf_addch(out, ',');
-		strbuf_addf(out, ",%.10g,", r->change);
-		if (isfinite(r->lo))
-			strbuf_addf(out, "%.10g,%.10g", r->lo, r->hi);
-		else
+		for (int s = 0; s < 2; s++) {
 			strbuf_addch(out, ',');
+			if (r->have[s])
+				numfmt_exact_sb(out, r->ns[s]);
+		}
 		strbuf_addch(out, ',');
-		if (isfinite(sh))
-			strbuf_addf(out, "%.6g", sh);
+		numfmt_exact_sb(out, r->change);
+		strbuf_addch(out, ',');
+		if (isfinite(r->lo)) {
+			numfmt_exact_sb(out, r->lo);
+			strbuf_addch(out, ',');
+			numfmt_exact_sb(out, r->hi);
+		} else {
+			strbuf_addch(out, ',');
+		}
+		strbuf_addch(out, ',');
+		numfmt_exact_sb(out, sh);
 		strbuf_addf(out, ",%s\n", profile_change_mark(r));
 	}
 }

@@ -37,6 +37,7 @@
 #include "strbuf.h"
 #include "strvec.h"
 #include "tempfile.h"
+#include "textfmt.h"
 #include "xalloc.h"
 
 /* Names become file names: anything but [A-Za-z0-9._-] is '_'. */
@@ -239,10 +240,13 @@ static int points_end_series(struct points *p)
 				     p->target.buf, p->cmdline, p->clock.buf, p->mem };
 	ret = store_nightly_point_add(&p->nt->ctx->st, p->nt->n->name, &s, p->commit, v,
 				      (long)p->nboots);
-	if (!ret)
-		say_to(p->nt->out, "  %s.%s %ldM: %g %s (%zu boot%s)",
-			p->workload.buf, p->metric.buf, p->mem, v,
-			p->unit.buf, p->nboots, p->nboots == 1 ? "" : "s");
+	if (!ret) {
+		char point[64];
+
+		textfmt_quantity(point, sizeof(point), v, p->unit.buf, v);
+		say_to(p->nt->out, "  %s.%s %ldM: %s (%zu boot%s)", p->workload.buf,
+		       p->metric.buf, p->mem, point, p->nboots, p->nboots == 1 ? "" : "s");
+	}
 	p->nvals = p->run_start = p->nboots = 0;
 	strbuf_release(&key);
 	return ret;

@@ -31,8 +31,8 @@ echo "kernel $kernel, TCG, 8G, 1 CPU, $ITERS iterations a boot, $BOOTS boots a c
 bench_clocks 1 --kernel "$kernel" --workload zeroing,demote,boot --iters "$ITERS" --mem 8G \
 	--param thp=always --timeout 1200 --cmdline "hugetlb_free_vmemmap=on nokaslr"
 
-printf '\n%-26s %-6s %5s %6s %14s %10s %11s %8s\n' metric clock boots n/boot mean \
-	"cv within" "cv between" "mde 5/5"
+echo
+bench_cv_header 26 clock "7:s:mde 5/5"
 for m in $METRICS; do
 	for clock in wall icount; do
 		if ! bench_rows "$DIR/$clock.db" "${m%%.*}" "${m#*.}"; then
@@ -51,8 +51,8 @@ for m in $METRICS; do
 			{ v[++n] = $2 }
 			END { flush() }' "$DIR/rows"
 		mde=$("$LAB" compare --alpha $ALPHA "$DIR/rows.a" "$DIR/rows.b" 2>/dev/null |
-			sed -n 's/^minimum detectable effect \([^ ]*\) %.*/\1/p')
-		bench_cv 26 "$m" "$clock" "${mde:-n/a}"
+			sed -n 's/^minimum detectable effect \(.* %\) (.*/\1/p')
+		bench_cv 26 "$m" "$clock" "7:s:${mde:-n/a}"
 		rm -f "$DIR/rows.a" "$DIR/rows.b"
 	done
 done

@@ -8,7 +8,7 @@
 #   mde:        the smallest change an A/B of 5 boots a side would detect
 #               (80 % power) on per-boot medians at the adaptive schedule's
 #               first-look alpha, from 'lab compare' of two halves
-#   wall s:     the host's seconds a boot took, on average
+#   wall/boot:  the host's seconds a boot took, on average
 # CPUS="2" BOOTS=5 for one N; BENCH_KERNEL=FILE boots another kernel.
 set -eu
 . "$(dirname "$0")/lib-bench.bash"
@@ -31,8 +31,8 @@ for n in $CPUS; do
 	echo "$n vCPUs: $BOOTS boots, $(cat "$DIR/wall$n") s a boot" >&2
 done
 
-printf '\n%-26s %-6s %5s %6s %14s %10s %11s %8s %7s\n' metric cpus boots n/boot mean \
-	"cv within" "cv between" "mde 5/5" "wall s"
+echo
+bench_cv_header 26 cpus "7:s:mde 5/5" "9:s:wall/boot"
 for m in $METRICS; do
 	for n in $CPUS; do
 		if ! bench_rows "$DIR/cpus$n.db" "${m%%.*}" "${m#*.}"; then
@@ -51,8 +51,8 @@ for m in $METRICS; do
 			{ v[++n] = $2 }
 			END { flush() }' "$DIR/rows"
 		mde=$("$LAB" compare --alpha $ALPHA "$DIR/rows.a" "$DIR/rows.b" 2>/dev/null |
-			sed -n 's/^minimum detectable effect \([^ ]*\) %.*/\1/p')
-		printf '%s %7s\n' "$(bench_cv 26 "$m" "$n" "${mde:-n/a}")" "$(cat "$DIR/wall$n")"
+			sed -n 's/^minimum detectable effect \(.* %\) (.*/\1/p')
+		bench_cv 26 "$m" "$n" "7:s:${mde:-n/a}" "9:q:s:$(cat "$DIR/wall$n")"
 		rm -f "$DIR/rows.a" "$DIR/rows.b"
 	done
 done

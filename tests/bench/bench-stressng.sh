@@ -32,8 +32,9 @@ echo "$ITERS runs of ${SECONDS_EACH} s a stressor a boot, $BOOTS boots a clock"
 bench_clocks 2 --kernel "$kernel" --workload "$workloads" --iters "$ITERS" --mem 1G \
 	--timeout 1800
 
-printf '\n%-36s %-6s %5s %6s %14s %10s %11s\n' metric clock boots n/boot mean \
-	"cv within" "cv between"
+echo
+BENCH_MEAN_WIDTH=13	# "0.3747 ops/s"
+bench_cv_header 36 clock
 for s in $STRESSORS; do
 	for m in $METRICS; do
 		for clock in wall icount; do

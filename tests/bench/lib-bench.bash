@@ -39,21 +39,42 @@ bench_clocks() {
 }
 
 # bench_rows DB WORKLOAD METRIC: "run value" lines of the OK boots'
-# samples, by run and value, into $DIR/rows; false when there are none.
+# samples, by run and value, into $DIR/rows, their unit into $DIR/unit;
+# false when there are none.
 bench_rows() {
 	sqlite3 -batch -noheader -separator ' ' "$1" "
 		SELECT s.run_id, s.value FROM samples s JOIN runs r ON r.id = s.run_id
 		WHERE r.status = 'OK' AND s.workload = '$2' AND s.metric = '$3'
 		ORDER BY s.run_id, s.value" >"$DIR/rows"
+	sqlite3 -batch -noheader "$1" "
+		SELECT unit FROM samples WHERE workload = '$2' AND metric = '$3' LIMIT 1" >"$DIR/unit"
 	[ -s "$DIR/rows" ]
 }
 
-# bench_cv WIDTH NAME CLOCK [MDE]: the table line of $DIR/rows: boots,
+# The table lines are written by tests/bench/benchfmt.c, with the lab's
+# own formatter: "1.140 s", "35 %", "0.0019 %", as docs/measurements.md
+# shows them and lab ab writes them.
+BENCHFMT=$TOP/build/bench/benchfmt
+# the columns of bench_cv's mean: a time takes 11 ("1234.5 ms"), ops/s more
+BENCH_MEAN_WIDTH=11
+
+# bench_cv_header WIDTH KEY [CELL...]: the header of bench_cv's lines, KEY
+# naming their second column (clock, cpus), CELLs any further columns
+# (benchfmt's, as "7:s:mde 5/5").
+bench_cv_header() {
+	[ -x "$BENCHFMT" ] || { echo "$BENCHFMT is not built (make bench builds it)"; exit 1; }
+	"$BENCHFMT" "-$1:s:metric" "-6:s:$2" 5:s:boots 6:s:n/boot "$BENCH_MEAN_WIDTH:s:mean" "9:s:cv within" \
+		"10:s:cv between" "${@:3}"
+}
+
+# bench_cv WIDTH NAME KEY [CELL...]: the table line of $DIR/rows: boots,
 # samples a boot, mean, the pooled sd within boots over the mean (cv
 # within), the sd of the per-boot medians over their mean (cv between),
-# and MDE when given.
+# then CELLs (benchfmt's: the MDE, say).
 bench_cv() {
-	awk -v w="$1" -v m="$2" -v clock="$3" -v mde="${4-}" '
+	local w=$1 name=$2 key=$3
+	shift 3
+	set -- $(awk '
 		$1 != run { if (n) boot(); run = $1 }
 		{ v[++n] = $2 }
 		function boot(   i, s, mean, k) {
@@ -72,14 +93,14 @@ bench_cv() {
 			for (i = 1; i <= boots; i++) sb += (med[i] - mm) ^ 2
 			within = dfw && grand ? 100 * sqrt(ss / dfw) / grand : -1
 			between = boots > 1 && mm ? 100 * sqrt(sb / (boots - 1)) / mm : -1
-			printf "%-" w "s %-6s %5d %6.0f %14.6g %9s %11s", m, clock, boots,
-				count / boots, grand,
-				within < 0 ? "-" : sprintf("%.4f %%", within),
-				between < 0 ? "-" : sprintf("%.4f %%", between)
-			if (mde != "")
-				printf " %8s", mde == "n/a" ? mde : mde " %"
-			printf "\n"
-		}' "$DIR/rows"
+			# every digit: benchfmt rounds
+			printf "%d %.0f %.17g %s %s\n", boots, count / boots, grand,
+				within < 0 ? "-" : sprintf("%.17g", within),
+				between < 0 ? "-" : sprintf("%.17g", between)
+		}' "$DIR/rows") "$@"
+	"$BENCHFMT" "-$w:s:$name" "-6:s:$key" "5:s:$1" "6:s:$2" \
+		"$BENCH_MEAN_WIDTH:q:$(cat "$DIR/unit"):$3" \
+		"9:p:$4" "10:p:$5" "${@:6}"
 }
 
 # bench_boots NAME DB KERNEL [lab run options]: BOOTS boots of the boot

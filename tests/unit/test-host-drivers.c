@@ -1,4 +1,5 @@
 /* The kernel options of the drivers lab target check names on a host. */
+#include <stdio.h>
 #include <string.h>
 
 #include "host-drivers.h"
@@ -11,9 +12,36 @@ static const char *first(const char *driver)
 	return o ? o[0] : "(none)";
 }
 
+/* Whether the fragment sets every option driver needs to y. */
+static int fragment_builds(const char *fragment, const char *driver)
+{
+	const char *const *o = host_driver_options(driver);
+	char line[256], want[128];
+	int found = o != NULL;
+
+	for (; found && *o; o++) {
+		FILE *f = fopen(fragment, "r");
+
+		found = 0;
+		snprintf(want, sizeof(want), "CONFIG_%s=y\n", *o);
+		while (f && !found && fgets(line, sizeof(line), f))
+			found = !strcmp(line, want);
+		if (f)
+			fclose(f);
+	}
+	return found;
+}
+
 int main(void)
 {
+	static const char *const server[] = {
+		"nvme", "ahci", "mpt3sas", "megaraid_sas", "smartpqi", "hisi_sas_v2_hw",
+		"hisi_sas_v3_hw", "mlx5_core", "ixgbe", "ixgbevf", "i40e", "ice", "igb",
+		"bnxt_en", "tg3", "hns3", "hns-nic", "hinic", "nicpf", "nicvf", "amd_xgbe",
+		"ena", "gve", "virtio_net", "virtio_blk",
+	};
 	const char *const *o;
+	char name[80];
 
 	is_str(first("virtio_blk"), "VIRTIO_BLK", "a module's name");
 	is_str(first("virtio-pci"), "VIRTIO_PCI", "a built-in driver's, '-' for '_'");
@@ -45,6 +73,16 @@ int main(void)
 	is_str(first("virtio_scsi"), "SCSI_VIRTIO", "virtio's SCSI");
 	is_str(first("qla2xxx"), "SCSI_QLA_FC", "a QLogic Fibre Channel HBA");
 	is_str(first("lpfc"), "SCSI_LPFC", "an Emulex one");
+	o = host_driver_options("nicvf");
+	ok(o && !strcmp(o[0], "THUNDER_NIC_VF") && !strcmp(o[1], "THUNDER_NIC_PF") &&
+	   !strcmp(o[2], "THUNDER_NIC_BGX") && !o[3],
+	   "a ThunderX port: the VF, and the PF and BGX block under it");
+	for (size_t i = 0; i < sizeof(server) / sizeof(server[0]); i++) {
+		snprintf(name, sizeof(name), "the server fragment builds %s", server[i]);
+		ok(fragment_builds("kernels/configs/arm64-server.config", server[i]), name);
+	}
+	ok(!fragment_builds("kernels/configs/arm64-server.config", "lpfc"),
+	   "and leaves Fibre Channel to a fragment of your own");
 	ok(!host_driver_options("virtio") && !host_driver_options("virtio_blk2") &&
 	   !host_driver_options(""), "a name the table does not hold is unknown, not a prefix");
 	return done_testing();

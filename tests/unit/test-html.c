@@ -52,6 +52,10 @@ int main(void)
 	       "<td><span class=\"badge s-bootfailed\">BOOT_FAILED</span></td>",
 	       "cells: text escaped, a missing value a dash, a class where one is given");
 	strbuf_reset(&sb);
+	html_cell_quantity(&sb, 0.000123456789012345, "ms", 0.0001);
+	is_str(strbuf_str(&sb), "<td class=\"num\" title=\"0.000123456789012345 ms\">123.5 ns</td>",
+	       "a quantity: scaled in the cell, its stored value exactly, unit and all, in the title");
+	strbuf_reset(&sb);
 	html_fact_text(&sb, "workloads", "zeroing");
 	html_fact_badge(&sb, "status", "s-", "OK");
 	html_fact_time(&sb, "started", NAN);

@@ -186,8 +186,26 @@ static void test_kexec_length(void)
 	strbuf_release(&v);
 }
 
+/* One command line to a kernel: its parameters in any order, a repeated one's in its own. */
+static void test_same(void)
+{
+	ok(kcmdline_same("a=1 b=2", "b=2 a=1"), "same: two parameters in either order");
+	ok(kcmdline_same(" quiet  a=1\tb", "b a=1 quiet"), "same: blanks of any kind, flags");
+	ok(kcmdline_same(NULL, ""), "same: none and an empty line");
+	ok(kcmdline_same("a=1 x=0 a=2", "x=0 a=1 a=2"), "same: a repeated one in its order");
+	ok(!kcmdline_same("a=1 a=2", "a=2 a=1"), "not: a repeated one in another order (the last wins)");
+	ok(!kcmdline_same("a=1 b=2", "a=1 b=3"), "not: another value");
+	ok(!kcmdline_same("a=1", "a=1 a=1"), "not: a word more");
+	ok(!kcmdline_same("a", "a="), "not: a flag and an empty value");
+	ok(!kcmdline_same("ab=1 a=1", "a=1b=1"), "not: names are whole");
+	ok(kcmdline_same("q a=1 -- x y", "a=1 q -- x y"), "same: init's arguments after --");
+	ok(!kcmdline_same("a=1 -- x y", "a=1 -- y x"), "not: init's arguments in another order");
+	ok(!kcmdline_same("a=1 -- x", "-- a=1 x"), "not: a parameter moved to init");
+}
+
 int main(void)
 {
+	test_same();
 	test_host_words();
 	test_values();
 	test_user_words();
