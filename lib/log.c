@@ -3,30 +3,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
 #include "log.h"
-#include "meter.h"
+#include "say.h"
+#include "strbuf.h"
 
 int log_quiet;
 
+/*
+ * Messages quote what came from outside (refs, file names, a guest's or
+ * ssh's last words): say_to() makes the whole line safe for a terminal, so
+ * no caller has to remember to, and wraps it within the columns as it
+ * wraps every line the lab says.
+ */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	struct { char buf[4096]; } line;
-	struct strbuf safe = STRBUF_INIT;
-	int n = snprintf(line.buf, sizeof(line.buf), "lab: %s", prefix);
-	if (n < 0 || (size_t)n >= sizeof(line.buf))
-		n = 0;
-	vsnprintf(line.buf + n, sizeof(line.buf) - (size_t)n, fmt, ap);
-	/*
-	 * Messages quote what came from outside (refs, file names, a guest's
-	 * or ssh's last words): the whole line is made safe for a terminal
-	 * here, so no caller has to remember to. Our own formats hold no
-	 * control characters but newline and tab, which are kept.
-	 */
-	meter_clear_showing();
-	escape_term(&safe, line.buf, ESCAPE_TERM_LINES);
-	fprintf(stderr, "%s\n", safe.buf);
-	strbuf_release(&safe);
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addf(&line, "lab: %s", prefix);
+	strbuf_vaddf(&line, fmt, ap);
+	say_to(stderr, "%s", line.buf);
+	strbuf_release(&line);
 }
 
 int error(const char *fmt, ...)

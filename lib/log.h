@@ -5,8 +5,10 @@
  * returns -1 so that a failing function can `return error(...)`.
  * Messages are lower case without a full stop and name the object:
  *   error("cannot open database '%s': %s", path, why)
- * Each line is printed through escape_term() keeping newline and tab: a
- * quoted ref, file name or guest's text cannot drive the terminal.
+ * Each line is said as say_to() says it (lib/say.h): made safe for a
+ * terminal keeping newline and tab (a quoted ref, file name or guest's
+ * text cannot drive it), and broken at spaces within 100 columns, each
+ * further line indented four spaces.
  */
 __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);

@@ -12,11 +12,12 @@
  * Every line keeps within TEXTFMT_COLUMNS: prose is broken at its spaces,
  * say(), say_more() and say_to() beginning each further line with four
  * spaces (what a test joins back to read the line whole), say_wrap() with
- * the indent it is given; a shell command goes through say_command(),
- * broken between its words with backslash continuations, so that pasted
- * it is still one command. A newline in a format begins a line of its
- * own, wrapped alike. Formats are without the final newline: the voice
- * ends each line.
+ * the indent it is given; a word wider than a line (a path, a URL) is
+ * alone on its line, whole, so that it can be pasted. A shell command goes
+ * through say_command(), broken between its words with backslash
+ * continuations, so that pasted it is still one command. A newline in a
+ * format begins a line of its own, wrapped alike. Formats are without the
+ * final newline: the voice ends each line.
  */
 #include <stdio.h>
 

@@ -322,6 +322,29 @@ void textfmt_cut(char *buf, size_t size, const char *s, size_t width, int keep_t
 	snprintf(buf, size, "…%s", s + skip);
 }
 
+/*
+ * Bytes of text (len) its line takes when fit bytes fit in the line: up to
+ * the last space that fits, no space at its end, a line's leading spaces
+ * not counted as one. A word wider than the line (a path, a URL) is taken
+ * whole, the line then wider than the columns: cut in two, it could not
+ * be pasted.
+ */
+static size_t line_end(const char *text, size_t len, size_t fit)
+{
+	size_t start = strspn(text, " "), sp = fit;
+
+	if (fit >= len)
+		return len;
+	while (sp > start && text[sp] != ' ')
+		sp--;
+	/* a run of spaces (a table's columns) left off the line's end */
+	while (sp > start && text[sp - 1] == ' ')
+		sp--;
+	if (sp > start)
+		return sp;
+	return start + strcspn(text + start, " ");
+}
+
 void textfmt_wrap_sb(struct strbuf *sb, const char *first, const char *indent,
 		     const char *text)
 {
@@ -333,18 +356,9 @@ void textfmt_wrap_sb(struct strbuf *sb, const char *first, const char *indent,
 	do {
 		size_t w = lead == first ? textfmt_width(first) : indent_w;
 		size_t room = w + 10 < TEXTFMT_COLUMNS ? TEXTFMT_COLUMNS - w : 10;
-		size_t len = strlen(text), take = bytes_in(text, len, room);
+		size_t len = strlen(text);
+		size_t take = line_end(text, len, bytes_in(text, len, room));
 
-		if (take < len) {
-			size_t sp = take;
-
-			while (sp > 0 && text[sp] != ' ')
-				sp--;
-			if (sp > 0)
-				take = sp;
-			else if (!take)
-				take = 1;
-		}
 		strbuf_addstr(sb, lead);
 		strbuf_add(sb, text, take);
 		strbuf_addch(sb, '\n');

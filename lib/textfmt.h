@@ -102,7 +102,8 @@ void textfmt_pad(FILE *f, const char *s, size_t width);
 /*
  * Append first then text, broken at spaces so that no line is wider than
  * TEXTFMT_COLUMNS; each further line starts with indent. A word wider
- * than a line is cut where the line ends.
+ * than a line (a path, a URL) is never cut: it is alone on its line,
+ * whole, that line wider than the columns, so that it can be pasted.
  */
 void textfmt_wrap_sb(struct strbuf *sb, const char *first, const char *indent,
 		     const char *text);

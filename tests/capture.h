@@ -41,4 +41,12 @@ static inline void capture_end(struct capture *cap, struct strbuf *out)
 	fclose(cap->f);
 }
 
+/* What was printed on stderr since the last call into out, and listening on. */
+static inline const char *capture_next(struct capture *cap, struct strbuf *out)
+{
+	capture_end(cap, out);
+	capture_start(cap);
+	return out->buf;
+}
+
 #endif

@@ -397,8 +397,12 @@ sql() {
 	sqlite3 -batch -noheader "$1" "$2"
 }
 
-# The one line a failing command printed on stderr must name $2.
+# The one line a failing command printed on stderr (wrapped lines joined back) must name $2.
 expect_one_line_naming() {
-	test "$(wc -l <"$1")" -eq 1 || { echo "expected one line:"; cat "$1"; return 1; }
-	grep -q -- "$2" "$1" || { echo "expected '$2' in:"; cat "$1"; return 1; }
+	local joined
+
+	joined=$(unwrapped "$1")
+	test -s "$1" && test "$(printf "%s\n" "$joined" | wc -l)" -eq 1 ||
+		{ echo "expected one line:"; cat "$1"; return 1; }
+	printf "%s\n" "$joined" | grep -q -- "$2" || { echo "expected '$2' in:"; cat "$1"; return 1; }
 }

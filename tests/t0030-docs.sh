@@ -16,9 +16,11 @@ page_of() {
 	esac
 }
 
-# The words inside "(known: ...)" of an error message on stdin, one a line.
+# The words inside "(known: ...)" of an error message on stdin (its wrapped lines joined back),
+# one a line.
 known_words() {
-	sed -n 's/.*(known: \(.*\))$/\1/p' | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep .
+	unwrapped /dev/stdin | sed -n 's/.*(known: \(.*\))$/\1/p' | tr ',' '\n' |
+		sed 's/^ *//; s/ *$//' | grep .
 }
 
 test_expect_success 'README.md is at most 150 lines, none over 100 columns' '

@@ -29,7 +29,7 @@ test_expect_success FAKEKVM,TCG 'KVM aborting at start is redone under TCG, not 
 		--mem 512M --iters 2 --timeout 240 >out 2>err &&
 	cat err &&
 	test "$(head -n 1 err)" = "lab: probing kvm (up to 20 s, once per host kernel)" &&
-	grep -qx "lab: warning: kvm is unusable here (qemu stopped the guest under kvm: qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69): using tcg" err &&
+	unwrapped err | grep -qx "lab: warning: kvm is unusable here (qemu stopped the guest under kvm: qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69): using tcg" &&
 	test "$(sql lab.db "SELECT status || accel FROM runs")" = OKtcg &&
 	test "$(sed -n 2p cache/kvm-verdict)" = "kvm unusable: qemu stopped the guest under kvm: qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69: using tcg" &&
 	key=$(sed -n 1p cache/kvm-verdict) &&

@@ -68,7 +68,7 @@ test_expect_success FAKEKVM,TCG 'KVM internal error after the kernel printed: th
 	end=$(date +%s) &&
 	cat err &&
 	test $((end - start)) -lt 150 &&
-	grep -qx "lab: warning: qemu stopped the guest under kvm: KVM internal error. Suberror: 1: booting again under tcg" err &&
+	unwrapped err | grep -qx "lab: warning: qemu stopped the guest under kvm: KVM internal error. Suberror: 1: booting again under tcg" &&
 	test "$(sql lab.db "SELECT status || accel FROM runs")" = OKtcg &&
 	test "$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 1 AND key = '\''qemu.kvm_failed'\''")" = \
 		"qemu stopped the guest under kvm: KVM internal error. Suberror: 1" &&
@@ -106,7 +106,7 @@ test_expect_success FAKEKVM,TCG '--mem 16T is refused in QEMU'\''s words before 
 	test_expect_code 2 fake_kvm "$LAB" run --config nested.conf --db lab.db --kernel "$KERNEL" \
 		--workload boot --mem 16T >out 2>err &&
 	cat err &&
-	test "$(cat err)" = "lab: qemu refuses a guest of 16777216M and 1 CPU (accel tcg): qemu-system-x86_64: Address space limit 0xffffffffff < 0x10ffbfffffff phys-bits too low (40)" &&
+	test "$(unwrapped err)" = "lab: qemu refuses a guest of 16777216M and 1 CPU (accel tcg): qemu-system-x86_64: Address space limit 0xffffffffff < 0x10ffbfffffff phys-bits too low (40)" &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 3 &&
 	test "$(kvm_boots)" = 0 &&
 	! test -e "$NOTE"
@@ -128,7 +128,7 @@ test_expect_success FAKEKVM,TCG 'a start that fails under TCG too is not noted a
 	test_expect_code 1 fake_kvm "$LAB" run --config nested.conf --db lab.db --kernel "$KERNEL" \
 		--workload boot --mem 512M --cmdline lab.fake=refuse --timeout 60 >out 2>err &&
 	cat err &&
-	grep -q "kvm did not start this guest (qemu ended before the kernel printed: qemu-system-x86_64: -append: this qemu refuses the guest), nor did tcg (qemu ended before the kernel printed: .*): using tcg, kvm not noted as unusable" err &&
+	unwrapped err | grep -q "kvm did not start this guest (qemu ended before the kernel printed: qemu-system-x86_64: -append: this qemu refuses the guest), nor did tcg (qemu ended before the kernel printed: .*): using tcg, kvm not noted as unusable" &&
 	test "$(sql lab.db "SELECT status || accel FROM runs WHERE id = 4")" = INFRAtcg &&
 	! test -e "$NOTE"
 '
@@ -138,7 +138,7 @@ test_expect_success FAKEKVM,TCG 'KVM internal error, then the boot fails under T
 	test_expect_code 1 fake_kvm "$LAB" run --config nested.conf --db lab.db --kernel "$KERNEL" \
 		--workload boot --mem 512M --cmdline lab.fake=tcg-panic --timeout 60 >out 2>err &&
 	cat err &&
-	grep -qx "lab: warning: qemu stopped the guest under kvm: KVM internal error. Suberror: 1: booting again under tcg" err &&
+	unwrapped err | grep -qx "lab: warning: qemu stopped the guest under kvm: KVM internal error. Suberror: 1: booting again under tcg" &&
 	grep -qx "lab: warning: the boot under tcg ended BOOT_FAILED too: kvm not noted as unusable" err &&
 	test "$(sql lab.db "SELECT status || accel FROM runs WHERE id = 5")" = BOOT_FAILEDtcg &&
 	test "$(sql lab.db "SELECT value FROM run_meta WHERE run_id = 5 AND key = '\''qemu.kvm_failed'\''")" = \

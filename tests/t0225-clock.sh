@@ -39,7 +39,7 @@ test_expect_success 'icount on the local runner is refused, nothing stored' '
 test_expect_success KERNEL '--accel kvm --clock icount is refused before any boot' '
 	test_expect_code 2 "$LAB" run --db lab.db --config logged.conf --kernel "$KERNEL" \
 		--workload zeroing --accel kvm --clock icount 2>err &&
-	test "$(cat err)" = "lab: clock '\''icount'\'' needs accel tcg: kvm runs the guest in wall time (use --accel tcg, or --clock wall with kvm)" &&
+	test "$(unwrapped err)" = "lab: clock '\''icount'\'' needs accel tcg: kvm runs the guest in wall time (use --accel tcg, or --clock wall with kvm)" &&
 	! test -e qemu.argv &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1
 '
@@ -121,7 +121,7 @@ test_expect_success 'a resumed bisection keeps its clock when lab.conf changes' 
 test_expect_success 'a bisection whose runs are of another clock is not continued' '
 	sql b.db "UPDATE runs SET clock = \"icount shift=0\"" &&
 	test_expect_code 2 "$LAB" bisect --config bisect.conf --db b.db --resume 1 --max-boots 8 >out 2>err &&
-	grep -q "^lab: experiment E1 was measured with clock .icount shift=0. (virtual time: instructions at 1 GHz), not .wall. (wall time): an experiment never mixes clocks" err &&
+	unwrapped err | grep -q "^lab: experiment E1 was measured with clock .icount shift=0. (virtual time: instructions at 1 GHz), not .wall. (wall time): an experiment never mixes clocks" &&
 	test "$(sql b.db "SELECT count(*) FROM runs")" = 5
 '
 
@@ -184,7 +184,7 @@ test_expect_success TCG 'a wall-time resume of an icount A/B is refused, --force
 		--workload zeroing --iters 10 --boots 4 --mem 1G --clock wall --accel tcg --force \
 		--resume E1 >out 2>err &&
 	cat err &&
-	grep -q "^lab: experiment E1 was measured with clock .icount shift=0. (virtual time: instructions at 1 GHz), not .wall. (wall time): an experiment never mixes clocks (use --clock icount and its qemu.icountShift)$" err &&
+	unwrapped err | grep -q "^lab: experiment E1 was measured with clock .icount shift=0. (virtual time: instructions at 1 GHz), not .wall. (wall time): an experiment never mixes clocks (use --clock icount and its qemu.icountShift)$" &&
 	test "$(sql aa.db "SELECT count(*) FROM runs")" = 6
 '
 

@@ -85,7 +85,7 @@ test_expect_success TCG 'an A/B over a qemu and a libvirt target: both boot at o
 test_expect_success TCG 'runs of two classes are refused without --force' '
 	e=$(sql lab.db "SELECT max(id) FROM experiments") &&
 	test_expect_code 2 "${ab[@]}" --boots 4 --targets other --resume E$e >out 2>err &&
-	grep "^lab:" err >errline &&
+	unwrapped err | grep "^lab:" >errline &&
 	expect_one_line_naming errline "runs of experiment $e ran on targets of class .tcg. and of class .other., which are not declared interchangeable; use --force" &&
 	test "$(sql lab.db "SELECT status FROM experiments WHERE id = $e")" = REFUSED
 '
@@ -116,7 +116,7 @@ test_expect_success TCG 'volumes of a lab killed with -9 are removed by the next
 	test_when_finished "virsh -q -c qemu:///system vol-delete --pool lab lab-$host-$$-0-boot-kernel >/dev/null;
 		virsh -q -c qemu:///system vol-delete --pool lab lab-elsewhere-$dead-0-boot-kernel >/dev/null" &&
 	run --target vm1 --workload boot --mem 1G >out 2>err &&
-	grep -q "removed volume .lab-$host-$dead-0-boot-kernel. of a lab that died (pid $dead)" err &&
+	unwrapped err | grep -q "removed volume .lab-$host-$dead-0-boot-kernel. of a lab that died (pid $dead)" &&
 	virsh -q -c qemu:///system vol-list lab >volumes &&
 	! grep -q "lab-$host-$dead-" volumes &&
 	grep -q "lab-$host-$$-0-boot-kernel" volumes &&

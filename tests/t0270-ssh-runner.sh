@@ -74,8 +74,8 @@ test_expect_success 'a host key that does not match known_hosts is refused, sayi
 	test_when_finished write_conf &&
 	test_expect_code 2 run --guest "$FAKE" --workload zeroing 2>err &&
 	cat err &&
-	test "$(wc -l <err)" = 1 &&
-	grep -q "host key of '\''root@127.0.0.1'\'' not accepted (checked against $TRASH/wrong_known_hosts)" err &&
+	test "$(unwrapped err | wc -l)" = 1 &&
+	unwrapped err | grep -q "host key of '\''root@127.0.0.1'\'' not accepted (checked against $TRASH/wrong_known_hosts)" &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 3
 '
 
@@ -83,8 +83,8 @@ test_expect_success 'a refused connection before the first boot is one line and 
 	write_conf "" "$(free_port)" &&
 	test_when_finished write_conf &&
 	test_expect_code 2 run --guest "$FAKE" --workload zeroing 2>err &&
-	test "$(wc -l <err)" = 1 &&
-	grep -q "cannot reach host '\''root@127.0.0.1'\'': .*Connection refused" err &&
+	test "$(unwrapped err | wc -l)" = 1 &&
+	unwrapped err | grep -q "cannot reach host '\''root@127.0.0.1'\'': .*Connection refused" &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 3
 '
 
@@ -106,20 +106,20 @@ test_lazy_prereq NO_KEXEC '! PATH=$PATH:/usr/sbin:/sbin command -v kexec'
 test_expect_success NO_KEXEC 'booting a kernel on a host without kexec-tools: what is missing, in one line' '
 	test_expect_code 2 run --kernel "$(debian_kernel)" --workload boot 2>err &&
 	cat err &&
-	test "$(wc -l <err)" = 1 &&
-	grep -q "host '\''root@127.0.0.1'\'' cannot be used: missing kexec-tools" err
+	test "$(unwrapped err | wc -l)" = 1 &&
+	unwrapped err | grep -q "host '\''root@127.0.0.1'\'' cannot be used: missing kexec-tools"
 '
 
 test_expect_success 'bad [ssh] settings are refused naming the key' '
 	printf "[ssh]\n\tport = 99999\n" >bad.conf &&
 	test_expect_code 2 "$LAB" run --config bad.conf --db lab.db --runner ssh --workload zeroing 2>err &&
-	grep -q "bad value '\''99999'\'' for '\''ssh.port'\''" err &&
+	unwrapped err | grep -q "bad value '\''99999'\'' for '\''ssh.port'\''" &&
 	printf "[ssh]\n\trestore = poweroff\n" >bad.conf &&
 	test_expect_code 2 "$LAB" run --config bad.conf --db lab.db --runner ssh --workload zeroing 2>err &&
-	grep -q "expected reboot or kexec:IMAGE" err &&
+	unwrapped err | grep -q "expected reboot or kexec:IMAGE" &&
 	printf "[run]\n\trunner = ssh\n" >none.conf &&
 	test_expect_code 2 "$LAB" run --config none.conf --db lab.db --workload zeroing 2>err &&
-	grep -q "no host for the ssh runner" err
+	unwrapped err | grep -q "no host for the ssh runner"
 '
 
 test_done

@@ -39,10 +39,10 @@ test_expect_success 'bad lava keys: one line naming the key and what it takes' '
 	printf "[target \"l\"]\n\trunner = lava\n\turl = ftp://x\n" >badurl.conf &&
 	test_expect_code 2 "$LAB" target list --config badurl.conf 2>err &&
 	expect_one_line_naming err "target.l.url" &&
-	grep -q "the LAVA server.s http:// or https:// URL" err &&
+	unwrapped err | grep -q "the LAVA server.s http:// or https:// URL" &&
 	printf "[target \"l\"]\n\trunner = lava\n\tqueue = 0\n" >badq.conf &&
 	test_expect_code 2 "$LAB" target list --config badq.conf 2>err &&
-	grep -q "seconds from 1 to 604800" err
+	unwrapped err | grep -q "seconds from 1 to 604800"
 '
 
 test_lazy_prereq LAVA_SCHEMA '/usr/bin/python3 -c "import lava_common.schemas, voluptuous"'
@@ -182,7 +182,7 @@ test_expect_success 'a server gone while its job waits: INFRA, the job noted unt
 	test "$(api "jobs/$job/" | field state)" = Submitted &&
 	test_expect_code 1 fast >out 2>err &&
 	control "" &&
-	grep -q "cancelling LAVA job $job, left running while its server did not answer" err &&
+	unwrapped err | grep -q "cancelling LAVA job $job, left running while its server did not answer" &&
 	test "$(api "jobs/$job/" | field health)" = Canceled &&
 	test ! -e state/cache/lava-jobs/$job
 '
@@ -258,13 +258,13 @@ test_expect_success 'a template that does not fill: one line naming it, its line
 			--workload zeroing --iters 1 --mem 1G >out 2>err$t || return 1
 	done &&
 	echo "lab: LAVA job template '\''$TRASH/own.yaml'\'' line 3: unknown placeholder '\''{{ kernel }}'\''" >want &&
-	diff -u want errown &&
+	unwrapped errown | diff -u want - &&
 	echo "lab: LAVA job template '\''uboot-tftp'\'' (the lab'\''s) line 31: no value for '\''{{dtb_url}}'\'' (dtb = PATH in the target'\''s section)" >want &&
-	diff -u want errnodtb &&
+	unwrapped errnodtb | diff -u want - &&
 	echo "lab: no LAVA job template '\''nosuch'\'' in the lab (qemu, uboot-tftp, uefi-grub; or a path to a file of your own)" >want &&
-	diff -u want errnosuch &&
+	unwrapped errnosuch | diff -u want - &&
 	echo "lab: cannot read LAVA job template '\''$TRASH/gone.yaml'\'': No such file or directory" >want &&
-	diff -u want errgone &&
+	unwrapped errgone | diff -u want - &&
 	test "$(sql state/lab.db "SELECT count(*) FROM runs")" = $runs &&
 	test_expect_code 1 "$LAB" target check --config t.conf nodtb >wrapped &&
 	within_columns wrapped && unwrapped wrapped >out &&
@@ -313,7 +313,7 @@ test_expect_success 'a template asking for modules: none for a kernel without th
 	test_expect_code 2 "$LAB" run --target modsbad --kernel "$KERNEL" --workload zeroing \
 		--iters 1 --mem 1G >out 2>err &&
 	echo "lab: LAVA job template '\''$TRASH/modules.yaml'\'' line 38: no value for '\''{{modules_url}}'\'' (a kernel built with CONFIG_MODULES, or modules = PATH in the target'\''s section)" >want &&
-	diff -u want err &&
+	unwrapped err | diff -u want - &&
 	mkdir -p kdep/modules/lib/modules/6.1.0-lab && cp "$KERNEL" kdep/bzImage &&
 	mods "$TRASH/kdep/bzImage" &&
 	last_error >error &&
@@ -420,7 +420,7 @@ test_expect_success BOOT 'LAVA gone mid-boot: INFRA, not TIMEOUT; its job cancel
 	control "" &&
 	test "$(api "jobs/$job/" | field state)" = Running &&
 	test_expect_code 1 fast >out 2>err &&
-	grep -q "cancelling LAVA job $job, left running while its server did not answer" err &&
+	unwrapped err | grep -q "cancelling LAVA job $job, left running while its server did not answer" &&
 	test "$(api "jobs/$job/" | field health)" = Canceled &&
 	test ! -e state/cache/lava-jobs/$job
 '

@@ -67,9 +67,9 @@ test_expect_success 'a garbage file as --kernel: one line naming it, exit 2, not
 	echo garbage >bad &&
 	test_expect_code 2 "$LAB" ab --db bad.db --kernel bad --workload boot --boots 1 \
 		--a-cmdline quiet --b-cmdline nokaslr >out 2>err &&
-	test "$(cat err)" = "lab: '\''bad'\'' is not a kernel image (neither an x86 bzImage, an x86 vmlinux with the PVH entry point, nor an arm64 Image)" &&
+	test "$(unwrapped err)" = "lab: '\''bad'\'' is not a kernel image (neither an x86 bzImage, an x86 vmlinux with the PVH entry point, nor an arm64 Image)" &&
 	test_expect_code 2 "$LAB" run --db bad.db --kernel bad --workload boot 2>err &&
-	test "$(cat err)" = "lab: '\''bad'\'' is not a kernel image (neither an x86 bzImage, an x86 vmlinux with the PVH entry point, nor an arm64 Image)" &&
+	test "$(unwrapped err)" = "lab: '\''bad'\'' is not a kernel image (neither an x86 bzImage, an x86 vmlinux with the PVH entry point, nor an arm64 Image)" &&
 	{ ! test -s bad.db || test "$(sql bad.db "SELECT count(*) FROM runs")" = 0; }
 '
 

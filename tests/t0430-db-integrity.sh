@@ -160,13 +160,13 @@ test_expect_success TMPFS 'a disk that fills during a boot: its results are kept
 	test "$(cat bg.rc)" = 2 &&
 	spool=$TRASH/full/state/logs/lab/run-2.spool &&
 	test "$(grep -c "^lab" bg.err)" = 1 &&
-	grep -q "^lab: cannot store run 2 in database .../small/lab.db.: database or disk is full; its results are kept in .$spool. for the next lab to import\$" bg.err &&
+	unwrapped bg.err | grep -q "^lab: cannot store run 2 in database .../small/lab.db.: database or disk is full; its results are kept in .$spool. for the next lab to import\$" &&
 	test -f "$spool" && test "$(grep -c "^sample" "$spool")" = 200 &&
 	test "$(sql ../small/lab.db "SELECT count(*) FROM samples WHERE run_id = 2")" = 0 &&
 	rm ../small/fill &&
 	"$LAB" run --db ../small/lab.db --runner local --guest "$FAKE" --workload zeroing \
 		--iters 3 >/dev/null 2>err &&
-	grep -q "^lab: run 2 stored from .$spool., where it was kept when database .../small/lab.db. could not take it\$" err &&
+	unwrapped err | grep -q "^lab: run 2 stored from .$spool., where it was kept when database .../small/lab.db. could not take it\$" &&
 	test ! -e "$spool" &&
 	test "$(sql ../small/lab.db "SELECT status FROM runs WHERE id = 2")" = OK &&
 	test "$(sql ../small/lab.db "SELECT count(*) FROM samples WHERE run_id = 2")" = 200 &&

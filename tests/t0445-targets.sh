@@ -108,10 +108,10 @@ test_expect_success 'a sweep over --targets: each point on both targets, its sid
 
 test_expect_success 'runs of two classes in one experiment are refused, unless --force' '
 	test_expect_code 2 "${ab[@]}" --boots 6 --targets other --resume E1 >out 2>err &&
-	grep "^lab:" err >errline &&
+	unwrapped err | grep "^lab:" >errline &&
 	expect_one_line_naming errline "refusing to compare: runs of experiment 1 ran on targets of class .fake. and of class .other., which are not declared interchangeable; use --force to compare anyway" &&
 	test_expect_code 1 "${ab[@]}" --boots 6 --targets other --resume E1 --force >out 2>err &&
-	grep -q "differ in class (.fake. vs .other.): compared anyway (--force)" err &&
+	unwrapped err | grep -q "differ in class (.fake. vs .other.): compared anyway (--force)" &&
 	grep -q " REGRESSION$" out
 '
 

@@ -12,7 +12,7 @@ export FAKE=$TOP/tests/fixtures/fake-guest.sh
 export FAKE_SEED_FILE=$TRASH/seed
 export GUEST_BIN=$GUEST
 LONG=a_metric_name_longer_than_any_column_of_clear_huge_page_sys
-mkdir outs
+mkdir outs nights
 
 # lint FILE...: each line of each FILE against the rules above; every
 # offending line is printed with its file and the rule it breaks.
@@ -20,7 +20,8 @@ lint() {
 	LC_ALL=C.UTF-8 awk '
 	function bad(why) { printf "%s:%d: %s: %s\n", FILENAME, FNR, why, $0; n++ }
 	{
-		if (length($0) > 100)
+		# a word no line holds (a path, a URL) stands whole on a line of its own
+		if (length($0) > 100 && $0 !~ /^ *[^ ]+$/)
 			bad("wider than 100 columns (" length($0) ")")
 		s = $0
 		gsub(/\047[^\047]*\047/, "", s)	# a quoted command line: the user'"'"'s words
@@ -29,7 +30,7 @@ lint() {
 		k = split(s, w, " ")			# hashes
 		s = ""
 		for (i = 1; i <= k; i++)
-			if (!(w[i] ~ /^[(]?[0-9a-f]+(-dirty)?[)]?$/ && w[i] ~ /[a-f]/ && length(w[i]) >= 7))
+			if (!(w[i] ~ /^[(]?[0-9a-f]+(-dirty)?[)]?[:,]?$/ && w[i] ~ /[a-f]/ && length(w[i]) >= 7))
 				s = s " " w[i]
 		if (s ~ /[0-9]e[-+]?[0-9]/)
 			bad("exponent notation")
@@ -60,7 +61,9 @@ test_expect_success 'the rules catch what they are about' '
 	printf "%s\n" "std deviation: 4.54973e-06" >x1 && test_must_fail lint x1 &&
 	printf "%s\n" "change +45414.83 %" >x2 && test_must_fail lint x2 &&
 	printf "%s\n" "  wall s         0.395082276001631" >x3 && test_must_fail lint x3 &&
-	printf "%0101d\n" 0 >x4 && test_must_fail lint x4 &&
+	printf "%0101d\n" 0 | sed "s/^0/word /" >x4 && test_must_fail lint x4 &&
+	printf "    /%0101d\n" 0 >long-path && lint long-path &&
+	printf "%s\n" "  boot 6cec82599e77: OK (run 34, 0.3 s)" >hash && lint hash &&
 	printf "%s\n" "B/A +2.0013 % [+1.9990, +2.0036]  455× [449×, 460×]  397.0 ns  45702 ms" \
 		"  cmdline '\''scale=0.00000397 x=1e-6'\''" "path /tmp/a-1e-06.log" >ok &&
 	lint ok
@@ -120,8 +123,60 @@ test_expect_success 'every command that prints, into outs/' '
 	ls outs | wc -l >count && test "$(cat count)" -gt 30
 '
 
+# lab target's config: qemu targets whose binary is deep in a folder (one
+# there, one missing), libvirt's test driver and a socket that is not there
+target_conf() {
+	printf "[target \"%s\"]\n\trunner = qemu\n\tarch = aarch64\n\taccel = tcg\n\tclass = %s\n" \
+		a-target-whose-name-is-long a-class-name-long-too &&
+	printf "[target \"vm-missing\"]\n\trunner = qemu\n\tarch = x86_64\n\taccel = kvm\n" &&
+	printf "[target \"virt\"]\n\trunner = libvirt\n\turi = test:///default\n" &&
+	printf "[target \"virtbad\"]\n\trunner = libvirt\n\turi = qemu+unix:///system?socket=%s\n" \
+		"$1/no-libvirtd" &&
+	printf "[qemu \"aarch64\"]\n\tbinary = %s/qemu-system-aarch64\n" "$1" &&
+	printf "[qemu \"x86_64\"]\n\tbinary = %s/no-such-qemu-system-x86_64\n" "$1"
+}
+
+NIGHTLY=a-nightly-name-long-enough-to-pass-a-line-of-its-own-summary-past-the-columns
+nightly_conf() {
+	printf "[core]\n\tdb = %s/night.db\n" "$PWD" &&
+	printf "[build]\n\tcommand = ./build.sh\n\tartifact = out/image\n[run]\n\trunner = local\n\titers = 5\n" &&
+	printf "[nightly \"%s\"]\n\trepository = hist\n\tbranch = nightly\n\tworkloads = zeroing\n" "$NIGHTLY" &&
+	printf "\tboots = 3\n\tpolicy = new\n\tmaxCommits = 3\n"
+}
+
+test_expect_success 'lab explain, lab target list and check, and the nights of lab nightly, into outs/' '
+	f=a_function_name_long_enough_to_push_the_table_past_its_columns &&
+	"$LAB" explain --db explain.db --runner local --guest "$FAKE" --workload zeroing --iters 5 --boots 2 \
+		--a-cmdline "metrics=touch by=pmu prof=entry:10:2000000,$f:1000:10000000000,tiny:3:4,old_fn:5:50000" \
+		--b-cmdline "metrics=touch by=pmu scale=1.3 prof=entry:10:2300000,$f:1000:11000000000,tiny:3:5,helper:1000:200000" \
+		>outs/explain 2>outs/explain.err &&
+	grep -q "^a_function_name_lon" outs/explain &&
+	"$LAB" explain --db explain.db X1 --top 0 >outs/explain-all &&
+	deep=$TRASH/a-folder-of-qemu-binaries-whose-name-is-long-enough/to-pass/the-columns &&
+	mkdir -p "$deep" &&
+	cat >"$deep/qemu-system-aarch64" <<-\EOS &&
+	#!/bin/sh
+	echo "Accelerators supported in QEMU binary:"
+	echo tcg
+	EOS
+	chmod +x "$deep/qemu-system-aarch64" &&
+	target_conf "$deep" >targets.conf &&
+	"$LAB" target list --config targets.conf >outs/target-list &&
+	test_expect_code 1 "$LAB" target check --config targets.conf >outs/target-check 2>outs/target-check.err &&
+	grep -q "^target .a-target-whose-name-is-long. (qemu,\$" outs/target-check &&
+	mkdir ny && (
+		cd ny && fake_project hist "$FAKE_IMAGE" && fake_history hist 12 scale_from hist 8 1.5 &&
+		nightly_conf >lab.conf &&
+		for c in 2 5 7 12; do
+			git -C hist update-ref refs/heads/nightly $(git -C hist rev-list --reverse main | sed -n "$((c + 1))p") &&
+			{ "$LAB" nightly >../nights/night-$c 2>../nights/night-$c.err || test $? = 1; } || exit 1
+		done
+	) &&
+	grep -q "^  E2: FOUND, culprit " nights/night-12
+'
+
 test_expect_success 'every line of it within 100 columns, its numbers as a person reads them' '
-	lint outs/*
+	lint outs/* nights/*
 '
 
 test_expect_success 'every manual page, as lab help shows it, within 100 columns' '

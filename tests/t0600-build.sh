@@ -52,7 +52,7 @@ test_expect_success 'a cache hit takes the kept hash: the image is not read' '
 	echo 0123456789abcdef0123456789abcdef01234567 >"$dir/hash" &&
 	LAB_DEBUG=1 "$LAB" build --db lab.db base >path4 2>err && cat err &&
 	cmp path path4 &&
-	grep -q "lab: debug: kernel .* cached from .*hash 0123456789abcdef0123456789abcdef01234567" err
+	unwrapped err | grep -q "lab: debug: kernel .* cached from .*hash 0123456789abcdef0123456789abcdef01234567"
 '
 
 test_expect_success 'moving to the next commit rewrites only the file that differs' '

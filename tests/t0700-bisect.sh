@@ -251,4 +251,29 @@ test_expect_success 'git bisect started from a later good commit: its own marks 
 	grep -q "^  culprit $first\$" status
 '
 
+# Boots without noise repeat to the last digit, as in virtual time: the
+# culprit (+50 %) and good -> bad (+50.5 %, a later commit adds 0.3 %) have
+# no spread, so no z (it would be 0, or infinite for the 0.3 %).
+FLAT_IMAGE='#!/bin/sh\nexec "$FAKE" "$@" scale=%s cv=0\n'
+flat_step() {
+	case $i in
+	3) echo 1.50 >flat/scale && tag=culprit ;;
+	5) echo 1.505 >flat/scale ;;
+	esac
+}
+
+test_expect_success 'a confirmation without spread says the culprit is the same as good -> bad' '
+	mkdir flat-lab && (
+		cd flat-lab &&
+		fake_project flat "$FLAT_IMAGE" &&
+		fake_history flat 6 flat_step && local_conf "$PWD/flat" >lab.conf &&
+		"$LAB" bisect --db lab.db --good base --bad main --workload zeroing --iters 10 >out 2>err &&
+		grep -q "^culprit: $(git -C flat rev-parse culprit)" out &&
+		grep -A1 "^confirmation, culprit^ vs culprit (4/4 boots): +50.0 % \[+50.0, +50.0\] (99% CI),\$" out >conf &&
+		test "$(tail -n 1 conf)" = "  the same as good -> bad (the boots repeat without spread)" &&
+		grep -q "^  the culprit explains the whole good -> bad effect (+50.5 %)\$" out &&
+		! grep -iw "inf\|nan" out
+	)
+'
+
 test_done

@@ -43,7 +43,7 @@ test_expect_success 'an unknown metric of the lab guest is refused before anythi
 	rc=0 && "$LAB" bisect --config qemu.conf --db q.db --good base --bad main --workload demote \
 		--metric nosuch >out 2>err || rc=$? &&
 	test "$rc" = 2 &&
-	test "$(cat err)" = "lab: unknown metric '\''nosuch'\'' for workload '\''demote'\'' (known: demote_page_wall, demote_page_sys, demote_total_wall, demote_total_sys)" &&
+	test "$(unwrapped err)" = "lab: unknown metric '\''nosuch'\'' for workload '\''demote'\'' (known: demote_page_wall, demote_page_sys, demote_total_wall, demote_total_sys)" &&
 	test "$(sql q.db "SELECT count(*) FROM experiments")" = 0
 '
 
@@ -106,7 +106,7 @@ test_expect_success 'such a bisection ends FAILED, not RUNNING; its resume says 
 	test "$(sql lab.db "SELECT status FROM experiments WHERE id = 1")" = DONE &&
 	rc=0 && timeout 120 "$LAB" bisect --db lab.db --resume 1 >out 2>err || rc=$? &&
 	test "$rc" = 2 &&
-	test "$(cat err)" = "lab: bisection E1 is over: it ended FAILED, a boot of an end reported no '\''nosuch'\'' ('\''lab bisect --status 1'\''); start a new one" &&
+	test "$(unwrapped err)" = "lab: bisection E1 is over: it ended FAILED, a boot of an end reported no '\''nosuch'\'' ('\''lab bisect --status 1'\''); start a new one" &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 1 &&
 	"$LAB" bisect --db lab.db --status 1 >out &&
 	grep -qx "bisection E1: FAILED" out

@@ -18,9 +18,10 @@ explain() {
 
 test_expect_success TCG 'no function profiler: the boot fails naming it, --functions offered, nothing stored' '
 	test_expect_code 2 explain >out 2>err &&
-	grep -q "^lab: A.s profiled boot ended FAILED: .*CONFIG_FUNCTION_PROFILER is not set" err &&
+	unwrapped err >joined &&
+	grep -q "^lab: A.s profiled boot ended FAILED: .*CONFIG_FUNCTION_PROFILER is not set" joined &&
 	# TCG x86 has no PMU: what was tried first, and why it could not be used
-	grep -q "profile: no PMU sampling (perf_event_open: no PMU the kernel drives), and this kernel has no function profiler" err &&
+	grep -q "profile: no PMU sampling (perf_event_open: no PMU the kernel drives), and this kernel has no function profiler" joined &&
 	grep -q "^hint: build the kernel with CONFIG_FUNCTION_PROFILER=y" err &&
 	grep -q "^  time chosen functions by function_graph: --functions F1,F2$" err &&
 	test "$(sql lab.db "SELECT count(*) FROM explanations")" = 0

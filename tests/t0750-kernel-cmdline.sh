@@ -31,7 +31,7 @@ test_expect_success 'setup: an A/B of the stand-in guest to explain' '
 test_expect_success 'lab explain --functions "f lab.workload=demote": refused, naming it; no boot, no demote' '
 	test_expect_code 2 "$LAB" explain --db lab.db --boots 1 --functions "f lab.workload=demote" \
 		E1 >out 2>err &&
-	test "$(cat err)" = "lab: --functions: '\''f lab.workload=demote'\'' is not a function name (a C identifier, perhaps with a clone'\''s suffix such as .isra.0)" &&
+	test "$(unwrapped err)" = "lab: --functions: '\''f lab.workload=demote'\'' is not a function name (a C identifier, perhaps with a clone'\''s suffix such as .isra.0)" &&
 	test ! -e started &&
 	test "$(runs lab.db)" = 4 &&
 	test "$(sql lab.db "SELECT count(*) FROM runs WHERE params LIKE '\''%demote%'\''")" = 0
@@ -53,7 +53,7 @@ test_expect_success 'a --cmdline word that sets lab.workload is refused, naming 
 	rm -f started &&
 	test_expect_code 2 "$LAB" run --db run.db --runner local --guest "$TRASH/guest.sh" \
 		--workload zeroing --cmdline "scale=1 lab.workload=demote" >out 2>err &&
-	test "$(cat err)" = "lab: extra kernel command line word '\''lab.workload=demote'\'' sets lab.workload, which the lab sets itself (use --workload)" &&
+	test "$(unwrapped err)" = "lab: extra kernel command line word '\''lab.workload=demote'\'' sets lab.workload, which the lab sets itself (use --workload)" &&
 	test ! -e started && test ! -e run.db
 '
 
@@ -86,7 +86,7 @@ test_expect_success 'lab bisect: a bad --cmdline is refused before anything is b
 	printf "[core]\n\trepo = %s/repo\n" "$PWD" >>lab.conf &&
 	test_expect_code 2 "$LAB" bisect --db bisect.db --good base --bad main --workload zeroing \
 		--cmdline lab.iters=1 >out 2>err &&
-	test "$(head -1 err)" = "lab: extra kernel command line word '\''lab.iters=1'\'' sets lab.iters, which the lab sets itself (use --iters)" &&
+	test "$(unwrapped err | head -1)" = "lab: extra kernel command line word '\''lab.iters=1'\'' sets lab.iters, which the lab sets itself (use --iters)" &&
 	test ! -e repo/out && test "$(sql bisect.db "SELECT count(*) FROM experiments")" = 0
 '
 

@@ -27,7 +27,7 @@ test_expect_success 'a guest program written into the database: the resume is re
 	sql lab.db "UPDATE bisect_specs SET guest = '\''$TRASH/other.sh'\'' WHERE experiment_id = 1" &&
 	rc=0 && timeout 120 "$LAB" bisect --db lab.db --resume 1 --max-boots 4 >out 2>err || rc=$? &&
 	test "$rc" = 2 &&
-	test "$(head -1 err)" = "lab: cannot resume bisection E1: its guest program is '\''$TRASH/other.sh'\'' in the database, '\''(the default)'\'' now: a program is run only as lab.conf or the command line names it" &&
+	test "$(unwrapped err | head -1)" = "lab: cannot resume bisection E1: its guest program is '\''$TRASH/other.sh'\'' in the database, '\''(the default)'\'' now: a program is run only as lab.conf or the command line names it" &&
 	! grep -q "continue it with" err &&
 	test ! -e ran &&
 	test "$(sql lab.db "SELECT count(*) FROM runs")" = 2 &&

@@ -364,7 +364,7 @@ test_expect_success 'rows deleted from the database take their pages along, and 
 	sqlite3 prune.db "PRAGMA foreign_keys = ON; DELETE FROM runs WHERE id = $run OR experiment_id = 1; DELETE FROM experiments WHERE id = 1" &&
 	find prune-site -type f -printf "%p %T@\n" | sort >before &&
 	test_expect_code 2 "$LAB" report --db prune.db --out prune-site >out 2>err &&
-	grep -q "^lab: site '\''prune-site'\'' was written from database '\''$TRASH/lab.db'\'', not '\''$TRASH/prune.db'\''" err &&
+	unwrapped err | grep -q "^lab: site '\''prune-site'\'' was written from database '\''$TRASH/lab.db'\'', not '\''$TRASH/prune.db'\''" &&
 	"$LAB" report --db prune.db --out prune-site --force >out 2>err &&
 	cat out && test ! -s err && grep -qx "database $TRASH/prune.db" prune-site/.lab-site &&
 	grep -q ": 1 file written, .* unchanged, $(echo $gone | wc -w) removed" out &&

@@ -39,12 +39,12 @@ test_expect_success 'paths out of the logs, through a symlink, to a fifo: refuse
 	test -f "$(sql lab.db "SELECT console_log FROM runs WHERE id = 5")" &&
 	rc=0 && timeout 10 "$LAB" report --db lab.db --out site >out 2>err || rc=$? &&
 	cat err && test "$rc" = 0 &&
-	test "$(wc -l <err)" = 5 &&
+	test "$(unwrapped err | wc -l)" = 5 &&
 	grep -qx "lab: warning: run 1: console log '\''/etc/shadow'\'' is outside $TRASH/logs: not published" err &&
-	grep -qx "lab: warning: run 2: console log '\''$TRASH/secret.txt'\'' is outside $TRASH/logs: not published" err &&
-	grep -qx "lab: warning: run 3: console log '\''$TRASH/logs/lab/link.log'\'' (resolved '\''$TRASH/secret.txt'\'') is outside $TRASH/logs: not published" err &&
-	grep -qx "lab: warning: run 4: console log '\''$TRASH/logs/lab/fifo.log'\'' is not a regular file: not published" err &&
-	grep -qxF "lab: warning: run 5: console log '\''$TRASH/we\x0aird\x1b[2J\\.txt'\'' is outside $TRASH/logs: not published" err &&
+	unwrapped err | grep -qx "lab: warning: run 2: console log '\''$TRASH/secret.txt'\'' is outside $TRASH/logs: not published" &&
+	unwrapped err | grep -qx "lab: warning: run 3: console log '\''$TRASH/logs/lab/link.log'\'' (resolved '\''$TRASH/secret.txt'\'') is outside $TRASH/logs: not published" &&
+	unwrapped err | grep -qx "lab: warning: run 4: console log '\''$TRASH/logs/lab/fifo.log'\'' is not a regular file: not published" &&
+	unwrapped err | grep -qxF "lab: warning: run 5: console log '\''$TRASH/we\x0aird\x1b[2J\\.txt'\'' is outside $TRASH/logs: not published" &&
 	! grep -q "$ESC" err &&
 	for i in 1 2 3 4 5; do
 		test ! -e site/logs/r$i.txt || { echo "site/logs/r$i.txt is still there"; exit 1; }
@@ -58,7 +58,7 @@ test_expect_success 'paths out of the logs, through a symlink, to a fifo: refuse
 test_expect_success 'a refused log stays refused: the next report changes nothing' '
 	find site -type f -printf "%p %T@\n" | sort >before &&
 	timeout 10 "$LAB" report --db lab.db --out site >out 2>err &&
-	test "$(wc -l <err)" = 5 && grep -q ": 0 files written, .* 0 removed" out &&
+	test "$(unwrapped err | wc -l)" = 5 && grep -q ": 0 files written, .* 0 removed" out &&
 	find site -type f -printf "%p %T@\n" | sort >after &&
 	diff before after
 '
@@ -66,11 +66,11 @@ test_expect_success 'a refused log stays refused: the next report changes nothin
 test_expect_success 'the state root is where the lab wrote the logs: core.state, else the database'"'"'s folder' '
 	mkdir copy && sqlite3 lab.db ".backup copy/lab.db" &&
 	timeout 10 "$LAB" report --db copy/lab.db >out 2>err &&
-	test "$(grep -c "^lab: warning: run [1-6]: console log .* is outside copy/logs: not published\$" err)" = 6 &&
+	test "$(unwrapped err | grep -c "^lab: warning: run [1-6]: console log .* is outside copy/logs: not published\$")" = 6 &&
 	test ! -e copy/site/logs/r6.txt && run_page_says_missing copy/site 6 &&
 	printf "[core]\n\tstate = %s\n" "$TRASH" >lab.conf &&
 	timeout 10 "$LAB" report --config lab.conf --db copy/lab.db --out copy/site >out 2>err &&
-	test "$(wc -l <err)" = 5 && ! grep -q "run 6" err &&
+	test "$(unwrapped err | wc -l)" = 5 && ! grep -q "run 6" err &&
 	cmp copy/site/logs/r6.txt logs/lab/run-6.log
 '
 

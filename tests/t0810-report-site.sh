@@ -50,7 +50,7 @@ test_expect_success 'two databases in one folder get a site each; neither touche
 test_expect_success 'a site another database wrote is refused, naming both; --force takes it over' '
 	listing sa >a.before &&
 	test_expect_code 2 "$LAB" report --db dbs/b.db --out sa >out 2>err &&
-	test "$(cat err)" = "lab: site '\''sa'\'' was written from database '\''$TRASH/dbs/a.db'\'', not '\''$TRASH/dbs/b.db'\''; use --force or --out" &&
+	test "$(unwrapped err)" = "lab: site '\''sa'\'' was written from database '\''$TRASH/dbs/a.db'\'', not '\''$TRASH/dbs/b.db'\''; use --force or --out" &&
 	test ! -s out && listing sa >a.after && diff a.before a.after &&
 	cp -a sa taken &&
 	"$LAB" report --db dbs/b.db --out taken --force >out 2>err && test ! -s err &&
@@ -68,14 +68,14 @@ test_expect_success 'a moved database keeps its site; a copy of it does not' '
 	mv dbs/b2.db dbs/b.db &&
 	cp dbs/b.db dbs/copy.db &&
 	test_expect_code 2 "$LAB" report --db dbs/copy.db --out taken 2>err &&
-	grep -q "^lab: site '\''taken'\'' was written from database '\''$TRASH/dbs/b2.db'\'', not '\''$TRASH/dbs/copy.db'\''" err
+	unwrapped err | grep -q "^lab: site '\''taken'\'' was written from database '\''$TRASH/dbs/b2.db'\'', not '\''$TRASH/dbs/copy.db'\''"
 '
 
 test_expect_success 'a marker naming a database with terminal controls and a tab: the refusal shows each as \xHH' '
 	mkdir hostile &&
 	printf "lab-site 1\ndatabase /x\033[2J\033]0;pwned\a\t.db\n" >hostile/.lab-site &&
 	test_expect_code 2 "$LAB" report --db dbs/b.db --out hostile >out 2>err &&
-	test "$(cat err)" = "lab: site '\''hostile'\'' was written from database '\''/x\\x1b[2J\\x1b]0;pwned\\x07\\x09.db'\'', not '\''$TRASH/dbs/b.db'\''; use --force or --out" &&
+	test "$(unwrapped err)" = "lab: site '\''hostile'\'' was written from database '\''/x\\x1b[2J\\x1b]0;pwned\\x07\\x09.db'\'', not '\''$TRASH/dbs/b.db'\''; use --force or --out" &&
 	! grep -q "$(printf "[\033\t]")" err && test ! -e hostile/index.html
 '
 
@@ -189,7 +189,7 @@ test_expect_success 'a hard link to a private file is not published' '
 	echo "SECRET-$$-hard" >secret && chmod 600 secret && ln secret dbs/logs/a/hard.log &&
 	sql dbs/a.db "UPDATE runs SET console_log = '\''$TRASH/dbs/logs/a/hard.log'\'' WHERE id = 1" &&
 	"$LAB" report --db dbs/a.db --out sa >out 2>err &&
-	test "$(cat err)" = "lab: warning: run 1: console log '\''$TRASH/dbs/logs/a/hard.log'\'' has 2 links: not published" &&
+	test "$(unwrapped err)" = "lab: warning: run 1: console log '\''$TRASH/dbs/logs/a/hard.log'\'' has 2 links: not published" &&
 	test ! -e sa/logs/r1.txt && ! grep -r "SECRET-$$" sa &&
 	grep -q "The console log is missing" sa/r1.html
 '
@@ -201,11 +201,11 @@ test_expect_success ROOT 'another user'"'"'s private log is not published' '
 	chown 65534 dbs/logs/a/theirs.log &&
 	sql dbs/a.db "UPDATE runs SET console_log = '\''$TRASH/dbs/logs/a/theirs.log'\'' WHERE id = 3" &&
 	"$LAB" report --db dbs/a.db --out sa >out 2>err &&
-	test "$(wc -l <err)" = 2 &&
-	grep -qx "lab: warning: run 3: console log '\''$TRASH/dbs/logs/a/theirs.log'\'' is another user'\''s and not readable by all: not published" err &&
+	test "$(unwrapped err | wc -l)" = 2 &&
+	unwrapped err | grep -qx "lab: warning: run 3: console log '\''$TRASH/dbs/logs/a/theirs.log'\'' is another user'\''s and not readable by all: not published" &&
 	test ! -e sa/logs/r3.txt && ! grep -r "SECRET-$$" sa &&
 	chmod 604 dbs/logs/a/theirs.log &&
-	"$LAB" report --db dbs/a.db --out sa >out 2>err && test "$(wc -l <err)" = 1 &&
+	"$LAB" report --db dbs/a.db --out sa >out 2>err && test "$(unwrapped err | wc -l)" = 1 &&
 	cmp sa/logs/r3.txt dbs/logs/a/theirs.log
 '
 

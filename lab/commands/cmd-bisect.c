@@ -298,6 +298,24 @@ static int resume_alone(const struct bisect_args *a, const struct strbuf *given)
 	return 0;
 }
 
+/*
+ * The culprit's effect against good -> bad's: z, the difference in their
+ * spread; but boots that repeat without spread (virtual time, a guest
+ * without noise) give no z to weigh by (0, or infinite for the smallest
+ * difference): then whether the two are the same, as the confirmation
+ * decided it.
+ */
+static void print_against(const struct bisect_confirmation *conf)
+{
+	int spread = conf->ratio.lo < conf->ratio.hi || conf->effect.lo < conf->effect.hi;
+
+	if (isfinite(conf->z) && spread)
+		printf("  z %.2f against good -> bad\n", conf->z);
+	else
+		printf("  %sthe same as good -> bad (the boots repeat without spread)\n",
+		       conf->more_than_one ? "not " : "");
+}
+
 static void print_outcome(const struct bisect_outcome *o)
 {
 	const struct bisect_confirmation *conf = o->confirmed ? &o->confirmation : NULL;
@@ -340,10 +358,9 @@ static void print_outcome(const struct bisect_outcome *o)
 	textfmt_change(change, sizeof(change), conf->ratio.estimate, conf->ratio.lo,
 		       conf->ratio.hi);
 	textfmt_ratio(effect, sizeof(effect), o->effect.estimate);
-	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %s (99%% CI),\n"
-	       "  z %.2f against good -> bad\n",
-	       conf->n_parent, conf->n_culprit, conf->rounds > 1 ? ", re-tested" : "", change,
-	       conf->z);
+	printf("confirmation, culprit^ vs culprit (%zu/%zu boots%s): %s (99%% CI),\n",
+	       conf->n_parent, conf->n_culprit, conf->rounds > 1 ? ", re-tested" : "", change);
+	print_against(conf);
 	if (!conf->more_than_one) {
 		printf("  the culprit explains the whole good -> bad effect (%s)\n", effect);
 	} else {

@@ -78,13 +78,16 @@ static int target_list(const struct lab_config *cfg)
 	printf("%-*s  %-*s  %-7s  %-7s  %s\n", wn, "NAME", wc, "CLASS", "RUNNER", "ARCH", "WHERE");
 	for (size_t i = 0; i < cfg->ntargets; i++) {
 		const struct lab_target *t = &cfg->targets[i];
-		struct strbuf where = STRBUF_INIT;
+		struct strbuf where = STRBUF_INIT, row = STRBUF_INIT;
 
 		target_where(&where, t, cfg);
-		printf("%-*s  %-*s  %-7s  %-7s  %s\n", wn, term_safe(t->name), wc,
-		       term_safe(t->class), t->ops->name,
-		       t->arch ? term_safe(t->arch) : "any", term_safe(where.buf));
+		strbuf_addf(&row, "%-*s  %-*s  %-7s  %-7s  %s", wn, term_safe(t->name), wc,
+			    term_safe(t->class), t->ops->name,
+			    t->arch ? term_safe(t->arch) : "any", term_safe(where.buf));
+		/* a long binary path or URI goes on under its row */
+		textfmt_wrap(stdout, "", "    ", row.buf);
 		strbuf_release(&where);
+		strbuf_release(&row);
 	}
 	return 0;
 }

@@ -19,12 +19,9 @@
 static struct capture cap;
 static struct strbuf out = STRBUF_INIT;
 
-/* What the voice said on stderr since the last call; it listens on. */
 static const char *heard(void)
 {
-	capture_end(&cap, &out);
-	capture_start(&cap);
-	return out.buf;
+	return capture_next(&cap, &out);
 }
 
 /* The widest line of s, in columns. */

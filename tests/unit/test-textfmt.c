@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "strbuf.h"
 #include "tap.h"
 #include "textfmt.h"
 
@@ -35,6 +36,46 @@ static const char *cut(const char *s, size_t w, int tail)
 
 	textfmt_cut(buf, sizeof(buf), s, w, tail);
 	return buf;
+}
+
+static const char *wrap(const char *first, const char *indent, const char *text)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
+	textfmt_wrap_sb(&sb, first, indent, text);
+	return sb.buf;
+}
+
+/* A word no line holds (a path, a URL): alone on its line, whole, so that it can be pasted. */
+static void test_wrap_long_word(void)
+{
+	char path[160], text[256];
+
+	snprintf(path, sizeof(path), "/srv/lab/state/%s/console.log",
+		 "experiment-0042-demote-pages-aarch64-6.13-rc1-ccache-c3c5b2d1f0a9e8d7c6b5a4f3e2d1c0b9"
+		 "a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4");
+	snprintf(text, sizeof(text), "cannot open console log %s: no such file", path);
+	is_str(wrap("lab: ", "    ", text),
+	       "lab: cannot open console log\n"
+	       "    /srv/lab/state/experiment-0042-demote-pages-aarch64-6.13-rc1-ccache-"
+	       "c3c5b2d1f0a9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4/console.log:\n"
+	       "    no such file\n",
+	       "a path wider than a line is alone on its line, whole, the prose around it wrapped");
+	is_str(wrap("", "  ", path + 1), "srv/lab/state/experiment-0042-demote-pages-aarch64-6.13-rc1-"
+	       "ccache-c3c5b2d1f0a9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4/console.log\n",
+	       "a line of one word is that word whole");
+	is_str(wrap("", "  ", "  https://example.org/a/very/long/url/that/goes/on/and/on/and/"
+		    "on/past/the/hundredth/column/of/any/terminal/index.html see"),
+	       "  https://example.org/a/very/long/url/that/goes/on/and/on/and/on/past/the/"
+	       "hundredth/column/of/any/terminal/index.html\n  see\n",
+	       "a line's leading spaces are no place to break it");
+	is_str(wrap("", "    ", "a short line"), "a short line\n", "a short line stays whole");
+	is_str(wrap("", "    ", "vm-missing    vm-missing    qemu     x86_64   /srv/qemu/build-for-the-lab-"
+		    "with-every-target/bin/qemu-system-x86_64, accel kvm"),
+	       "vm-missing    vm-missing    qemu     x86_64\n    /srv/qemu/build-for-the-lab-with-every-"
+	       "target/bin/qemu-system-x86_64, accel kvm\n",
+	       "a table's row broken between its columns: no space left at the line's end");
 }
 
 int main(void)
@@ -131,5 +172,6 @@ int main(void)
 	textfmt_quantity(buf, sizeof(buf), 86400, "s", 86400);
 	is_str(buf, "86400 s", "no unit past seconds");
 
+	test_wrap_long_word();
 	return done_testing();
 }
