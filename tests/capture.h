@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "strbuf.h"
@@ -26,7 +27,8 @@ static inline void capture_start(struct capture *cap)
 	}
 }
 
-static inline void capture_end(struct capture *cap, struct strbuf *out)
+/* What was printed on stderr, as printed, and stderr back where it was. */
+static inline void capture_raw(struct capture *cap, struct strbuf *out)
 {
 	char chunk[1024];
 	size_t n;
@@ -41,10 +43,31 @@ static inline void capture_end(struct capture *cap, struct strbuf *out)
 	fclose(cap->f);
 }
 
-/* What was printed on stderr since the last call into out, and listening on. */
+/*
+ * The same with each line the lab wrapped at 100 columns joined back (a
+ * newline and the four spaces of its continuation become one space), so
+ * that a test compares a message whole, however long it is.
+ */
+static inline void capture_end(struct capture *cap, struct strbuf *out)
+{
+	size_t j = 0;
+
+	capture_raw(cap, out);
+	for (size_t i = 0; i < out->len; i++) {
+		if (!strncmp(out->buf + i, "\n    ", 5) && out->buf[i + 5] != ' ') {
+			out->buf[j++] = ' ';
+			i += 4;
+		} else {
+			out->buf[j++] = out->buf[i];
+		}
+	}
+	strbuf_setlen(out, j);
+}
+
+/* What was printed on stderr since the last call into out, as printed, and listening on. */
 static inline const char *capture_next(struct capture *cap, struct strbuf *out)
 {
-	capture_end(cap, out);
+	capture_raw(cap, out);
 	capture_start(cap);
 	return out->buf;
 }
