@@ -2,7 +2,7 @@
 # What every command prints, its progress too, from a real store (A/Bs, a run, a recipe and a
 # bisection on the local runner), read as a person reads it: every line
 # within 100 columns, and numbers as lib/textfmt writes them: no exponent
-# (e-06, e+05), no percentage of five digits or more, no number carrying
+# (e-06, e+05), no percentage of five digits or more, no -0.0 %, no number carrying
 # more digits than it can mean (more than 5 significant digits, outside a
 # change whose CI supports them). Words a user typed (key=value, a quoted
 # command line), paths and hashes (and a range of two) are not checked for digits.
@@ -36,6 +36,8 @@ lint() {
 			bad("exponent notation")
 		if (s ~ /[0-9][0-9][0-9][0-9][0-9](\.[0-9]*)? ?%/)
 			bad("a percentage of five digits or more")
+		if (s ~ /(^|[^0-9.])-0(\.0*)? ?%/)
+			bad("a negative zero")
 		t = s
 		# a change, its CI and the digits it supports: "+2.0013 % [+1.9990, +2.0036]"
 		gsub(/[-+][0-9.]+ % \[[-+][0-9.]+, [-+][0-9.]+\]/, "", t)
@@ -62,6 +64,7 @@ test_expect_success 'the rules catch what they are about' '
 	printf "%s\n" "change +45414.83 %" >x2 && test_must_fail lint x2 &&
 	printf "%s\n" "  wall s         0.395082276001631" >x3 && test_must_fail lint x3 &&
 	printf "%0101d\n" 0 | sed "s/^0/word /" >x4 && test_must_fail lint x4 &&
+	printf "%s\n" "old_fn   5   -   250.0 us   -250.0 us   -0.0 %" >x5 && test_must_fail lint x5 &&
 	printf "    /%0101d\n" 0 >long-path && lint long-path &&
 	printf "%s\n" "  boot 6cec82599e77: OK (run 34, 0.3 s)" "a step at ef0ef2b92447..205a50e31327," \
 		>hash && lint hash &&

@@ -280,6 +280,8 @@ static void print_text(struct strbuf *out, const struct profile_diff *d, int top
 		}
 		if (!isfinite(sh))
 			snprintf(share, sizeof(share), "-");
+		else if (fabs(sh) < 0.0005)
+			snprintf(share, sizeof(share), "0.0 %%");	/* never "-0.0 %" */
 		else if (fabs(sh) < 10)
 			snprintf(share, sizeof(share), "%.1f %%", 100 * sh);
 		else
